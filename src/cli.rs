@@ -1,0 +1,210 @@
+//! The command line: argument parsing and rendering only; the work happens in the library.
+
+use crate::batch::{Batch, Format};
+use crate::format::{self, FormatChoice};
+use crate::read;
+use crate::report::{Report, Status};
+use crate::stage::Expectation;
+use crate::{ApplyOptions, apply_batch, path::Root};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+
+/// Transactional multi-file edits for AI coding agents and code mods.
+#[derive(Debug, Parser)]
+#[command(name = "lancet", version, about, long_about = None)]
+struct Cli {
+    /// The root directory: every path is relative to it and confined to it.
+    #[arg(short = 'C', long = "root", global = true, default_value = ".", value_name = "DIR")]
+    root: PathBuf,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Apply edit text from files (or stdin) as one all-or-nothing batch.
+    Apply(ApplyArgs),
+    /// Print a file's lines, numbered, with its sha256 (for --expect).
+    Read(ReadArgs),
+}
+
+#[derive(Debug, Args)]
+struct ApplyArgs {
+    /// Edit files; none or `-` reads stdin. All of them form one batch.
+    #[arg(value_name = "FILE")]
+    inputs: Vec<PathBuf>,
+    /// The edit format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    format: FormatArg,
+    /// Locate and stage everything, report, write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Refuse unless PATH still has this sha256 (from `lancet read`). Repeatable.
+    #[arg(long, value_name = "PATH=SHA256")]
+    expect: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+struct ReadArgs {
+    /// The file to read.
+    path: String,
+    /// First line to show (1-based).
+    #[arg(long, default_value_t = 1)]
+    offset: usize,
+    /// Number of lines to show (default: all).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Print as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FormatArg {
+    /// Detect the format.
+    Auto,
+    /// The Codex `*** Begin Patch` format.
+    Patch,
+}
+
+/// Runs the CLI and returns the process exit code.
+pub fn run() -> u8 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        Command::Apply(args) => run_apply(cli.root, args),
+        Command::Read(args) => run_read(cli.root, args),
+    }
+}
+
+fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
+    let format = match args.format {
+        FormatArg::Auto => FormatChoice::Auto,
+        FormatArg::Patch => FormatChoice::Only(Format::Patch),
+    };
+    let mut expect = Vec::new();
+    for e in &args.expect {
+        match e.split_once('=') {
+            Some((path, sha)) if !path.is_empty() && !sha.is_empty() => expect.push(Expectation {
+                path: path.to_string(),
+                sha256: sha.to_string(),
+            }),
+            _ => {
+                return emit(
+                    &Report::batch_error(
+                        Status::Malformed,
+                        "usage",
+                        format!("--expect takes PATH=SHA256, got {e:?}"),
+                        "Pass the sha256 printed by `lancet read PATH`.",
+                    ),
+                    args.json,
+                );
+            }
+        }
+    }
+    let batch = match read_batch(&args.inputs, format) {
+        Ok(b) => b,
+        Err(report) => return emit(&report, args.json),
+    };
+    let opts = ApplyOptions {
+        root,
+        format,
+        dry_run: args.dry_run,
+        expect,
+        fsync: true,
+    };
+    emit(&apply_batch(&batch, &opts), args.json)
+}
+
+/// Reads and parses every input into one batch (operations in input order).
+fn read_batch(inputs: &[PathBuf], format: FormatChoice) -> Result<Batch, Report> {
+    let stdin = [PathBuf::from("-")];
+    let inputs = if inputs.is_empty() { &stdin[..] } else { inputs };
+    let mut batch: Option<Batch> = None;
+    for input in inputs {
+        let is_stdin = input.as_os_str() == "-";
+        let mut bytes = Vec::new();
+        let read = if is_stdin {
+            std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+        } else {
+            std::fs::File::open(input).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
+        };
+        let name = (!is_stdin).then(|| input.display().to_string());
+        if let Err(e) = read {
+            return Err(Report::batch_error(
+                Status::Malformed,
+                "usage",
+                format!("cannot read {}: {e}", name.as_deref().unwrap_or("stdin")),
+                "Pass readable edit files, or the edit on stdin.",
+            ));
+        }
+        let parsed = format::decode(&bytes).and_then(|text| format::parse(text, format));
+        match (parsed, &mut batch) {
+            (Err(e), _) => return Err(Report::malformed(&e, name.as_deref())),
+            (Ok(b), None) => batch = Some(b),
+            (Ok(b), Some(acc)) => {
+                acc.ops.extend(b.ops);
+                acc.notes.extend(b.notes);
+            }
+        }
+    }
+    Ok(batch.expect("at least one input"))
+}
+
+fn run_read(root: PathBuf, args: ReadArgs) -> u8 {
+    let root = match Root::new(&root) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("lancet read: cannot open the root {}: {e}", root.display());
+            return 4;
+        }
+    };
+    match read::read(&root, &args.path, args.offset, args.limit) {
+        Ok(view) => {
+            let out = if args.json {
+                serde_json::to_string_pretty(&view).unwrap_or_default() + "\n"
+            } else {
+                view.render()
+            };
+            let _ = std::io::stdout().write_all(out.as_bytes());
+            0
+        }
+        Err(e) => {
+            if args.json {
+                let v = serde_json::json!({"status": "refused", "message": e.to_string()});
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            } else {
+                eprintln!("lancet read: {e}");
+            }
+            1
+        }
+    }
+}
+
+/// Prints a report (JSON to stdout; text to stdout on success, stderr otherwise) and returns
+/// its exit code. A closed pipe is not an error.
+fn emit(report: &Report, json: bool) -> u8 {
+    let code = report.exit_code();
+    if json {
+        let text = serde_json::to_string_pretty(report).unwrap_or_default() + "\n";
+        let _ = std::io::stdout().write_all(text.as_bytes());
+    } else if code == 0 {
+        let stdout = std::io::stdout();
+        let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let _ = stdout.lock().write_all(report.render_human(color).as_bytes());
+    } else {
+        let stderr = std::io::stderr();
+        let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let _ = stderr.lock().write_all(report.render_human(color).as_bytes());
+    }
+    code
+}

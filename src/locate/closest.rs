@@ -1,0 +1,214 @@
+//! "Did you mean": the real lines closest to a needle that matched nowhere, and how they differ.
+//!
+//! A model that gets "not found" retries blindly; one that gets the nearest real lines with
+//! their numbers and the kind of difference (indentation, line ending, quotes, content) can fix
+//! its edit in one step. The search is linear in the file: windows are proposed by lines that
+//! match a needle line once trimmed, and only scored when proposed.
+
+use super::Tier;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// The closest real text to a needle.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Closest {
+    /// First line of the window (1-based).
+    pub start_line: usize,
+    /// Last line of the window (1-based, inclusive).
+    pub end_line: usize,
+    /// Mean per-line similarity, 0 to 1.
+    pub similarity: f64,
+    /// The window's lines with their numbers.
+    pub excerpt: Vec<NumberedLine>,
+    /// How the window differs from the needle, first differences first.
+    pub differences: Vec<String>,
+}
+
+/// A line of a file with its 1-based number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NumberedLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// The line's text (without its line ending).
+    pub text: String,
+}
+
+/// Longest excerpt shown, in lines.
+const MAX_EXCERPT: usize = 10;
+/// Most differences listed.
+const MAX_DIFFERENCES: usize = 3;
+/// Below this similarity nothing is worth showing.
+const MIN_SIMILARITY: f64 = 0.3;
+
+/// Finds the window of the file most like `needle`.
+pub fn closest_block(lines: &[&str], needle: &[String]) -> Option<Closest> {
+    if lines.is_empty() || needle.is_empty() {
+        return None;
+    }
+    let start = best_start_by_votes(lines, needle).or_else(|| {
+        let (first_idx, first) = needle
+            .iter()
+            .enumerate()
+            .find(|(_, l)| !l.trim().is_empty())?;
+        let (line, _) = most_similar_line(lines, first)?;
+        Some(line.saturating_sub(first_idx))
+    })?;
+    let end = (start + needle.len()).min(lines.len());
+    let similarity = needle
+        .iter()
+        .zip(&lines[start..end])
+        .map(|(n, f)| line_similarity(f, n))
+        .sum::<f64>()
+        / needle.len() as f64;
+    if similarity < MIN_SIMILARITY {
+        return None;
+    }
+    let mut differences: Vec<String> = needle
+        .iter()
+        .enumerate()
+        .filter_map(|(j, n)| match lines.get(start + j) {
+            Some(f) if *f == n => None,
+            Some(f) => Some(describe_difference(start + j + 1, f, n)),
+            None => Some(format!(
+                "line {}: the file ends before this expected line: {:?}",
+                start + j + 1,
+                n
+            )),
+        })
+        .collect();
+    if differences.len() > MAX_DIFFERENCES {
+        let more = differences.len() - MAX_DIFFERENCES;
+        differences.truncate(MAX_DIFFERENCES);
+        differences.push(format!("… and {more} more differing line(s)"));
+    }
+    Some(Closest {
+        start_line: start + 1,
+        end_line: end.max(start + 1),
+        similarity: (similarity * 100.0).round() / 100.0,
+        excerpt: excerpt(lines, start, end),
+        differences,
+    })
+}
+
+/// Finds the single line most like `needle` (for `@@` headers).
+pub fn closest_line(lines: &[&str], needle: &str) -> Option<Closest> {
+    let (i, score) = most_similar_line(lines, needle)?;
+    if score < MIN_SIMILARITY {
+        return None;
+    }
+    Some(Closest {
+        start_line: i + 1,
+        end_line: i + 1,
+        similarity: (score * 100.0).round() / 100.0,
+        excerpt: excerpt(lines, i, i + 1),
+        differences: vec![describe_difference(i + 1, lines[i], needle)],
+    })
+}
+
+/// Each file line equal (trimmed) to needle line `j` votes for a window starting `j` earlier.
+fn best_start_by_votes(lines: &[&str], needle: &[String]) -> Option<usize> {
+    let mut wanted: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (j, l) in needle.iter().enumerate() {
+        let t = l.trim();
+        if t.chars().any(char::is_alphanumeric) {
+            wanted.entry(t).or_default().push(j);
+        }
+    }
+    let mut votes: HashMap<usize, usize> = HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(js) = wanted.get(line.trim()) {
+            for &j in js {
+                if let Some(start) = i.checked_sub(j) {
+                    *votes.entry(start).or_default() += 1;
+                }
+            }
+        }
+    }
+    votes
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(start, _)| start)
+}
+
+fn most_similar_line(lines: &[&str], needle: &str) -> Option<(usize, f64)> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (i, line_similarity(l, needle)))
+        .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
+            Some((_, b)) if b >= s => best,
+            _ => Some((i, s)),
+        })
+}
+
+/// Similarity of two lines ignoring surrounding whitespace (Sørensen–Dice over bigrams, which
+/// is linear in the line length).
+fn line_similarity(file: &str, needle: &str) -> f64 {
+    let (f, n) = (file.trim(), needle.trim());
+    if f == n {
+        1.0
+    } else {
+        strsim::sorensen_dice(f, n)
+    }
+}
+
+fn describe_difference(line: usize, file: &str, needle: &str) -> String {
+    let kind = [
+        (Tier::Eol, "line ending (CRLF in the file, LF in the edit, or the reverse)"),
+        (Tier::TrailingWs, "trailing whitespace"),
+        (Tier::Trimmed, "indentation"),
+        (Tier::Unicode, "typographic quotes, dashes or special spaces"),
+    ]
+    .into_iter()
+    .find(|(tier, _)| tier.line_eq(file, needle))
+    .map(|(_, kind)| kind);
+    match kind {
+        Some(kind) => format!(
+            "line {line}: {kind} differs: expected {needle:?}, file has {file:?}"
+        ),
+        None => format!("line {line}: expected {needle:?}, file has {file:?}"),
+    }
+}
+
+fn excerpt(lines: &[&str], start: usize, end: usize) -> Vec<NumberedLine> {
+    (start..end.min(start + MAX_EXCERPT))
+        .map(|i| NumberedLine {
+            line: i + 1,
+            text: lines[i].strip_suffix('\r').unwrap_or(lines[i]).to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn finds_the_window_and_names_the_content_difference() {
+        let lines = vec!["def f():", "    a = 1", "    b = 2", "    return a + b", "x = 3"];
+        let c = closest_block(&lines, &s(&["    a = 1", "    b = 3", "    return a + b"])).unwrap();
+        assert_eq!((c.start_line, c.end_line), (2, 4));
+        assert_eq!(
+            c.differences,
+            vec!["line 3: expected \"    b = 3\", file has \"    b = 2\"".to_string()]
+        );
+        assert_eq!(c.excerpt[0], NumberedLine { line: 2, text: "    a = 1".into() });
+    }
+
+    #[test]
+    fn classifies_whitespace_and_quotes() {
+        let lines = vec!["\tx = 1", "say \u{201c}hi\u{201d}"];
+        let c = closest_block(&lines, &s(&["  x = 1", "say \"hi!\""])).unwrap();
+        assert!(c.differences[0].contains("indentation"), "{:?}", c.differences);
+        assert!(c.differences[1].starts_with("line 2: expected"));
+    }
+
+    #[test]
+    fn nothing_similar_gives_none() {
+        assert_eq!(closest_block(&["aaaa"], &s(&["zzzz qqqq"])), None);
+    }
+}

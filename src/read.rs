@@ -1,0 +1,104 @@
+//! The read view an agent edits from: numbered lines plus the file's SHA-256.
+//!
+//! Agents should edit what they have read. The hash printed here is what `--expect PATH=SHA256`
+//! takes, so a later edit is refused if the file changed in between.
+
+use crate::locate::closest::NumberedLine;
+use crate::path::{PathError, Root};
+use crate::store::sha256_hex;
+use crate::text::{NotUtf8, TextFile, TextStyle};
+use serde::Serialize;
+
+/// A window of a file's lines with its identity.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReadView {
+    /// The path, relative to the root.
+    pub path: String,
+    /// SHA-256 of the whole file (not just the window).
+    pub sha256: String,
+    /// Number of lines in the file.
+    pub total_lines: usize,
+    /// Line ending, BOM and final-newline state.
+    pub style: TextStyle,
+    /// The window's lines.
+    pub lines: Vec<NumberedLine>,
+}
+
+/// Why a file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Unsafe path.
+    #[error(transparent)]
+    Path(#[from] PathError),
+    /// Missing or unreadable.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// Not UTF-8 text.
+    #[error("cannot show {path}: the file is {source}")]
+    NotText {
+        /// The path.
+        path: String,
+        /// Where decoding failed.
+        source: NotUtf8,
+    },
+}
+
+/// Reads `limit` lines (all when `None`) from 1-based line `offset` of a file under the root.
+pub fn read(
+    root: &Root,
+    raw: &str,
+    offset: usize,
+    limit: Option<usize>,
+) -> Result<ReadView, ReadError> {
+    let rel = root.rel(raw)?;
+    let resolved = root.resolve(&rel, true)?;
+    let bytes = std::fs::read(&resolved.real).map_err(|source| ReadError::Io {
+        path: rel.to_string(),
+        source,
+    })?;
+    let file = TextFile::decode(&bytes).map_err(|source| ReadError::NotText {
+        path: rel.to_string(),
+        source,
+    })?;
+    let first = offset.max(1) - 1;
+    let last = limit.map_or(file.len(), |l| first.saturating_add(l).min(file.len()));
+    let lines = (first.min(last)..last)
+        .map(|i| {
+            let l = file.line(i);
+            NumberedLine {
+                line: i + 1,
+                text: l.strip_suffix('\r').unwrap_or(l).to_string(),
+            }
+        })
+        .collect();
+    Ok(ReadView {
+        path: rel.to_string(),
+        sha256: sha256_hex(&bytes),
+        total_lines: file.len(),
+        style: file.style(),
+        lines,
+    })
+}
+
+impl ReadView {
+    /// The view as text: a header with the hash, then `number<TAB>line`.
+    pub fn render(&self) -> String {
+        let (first, last) = match (self.lines.first(), self.lines.last()) {
+            (Some(a), Some(b)) => (a.line, b.line),
+            _ => (0, 0),
+        };
+        let mut out = format!(
+            "{}  lines {first}-{last} of {}  sha256 {}\n",
+            self.path, self.total_lines, self.sha256
+        );
+        for l in &self.lines {
+            out.push_str(&format!("{:>6}\t{}\n", l.line, l.text));
+        }
+        out
+    }
+}

@@ -1,0 +1,264 @@
+//! Byte-faithful text handling: line indexing, line-ending style, BOM and final-newline state.
+//!
+//! Lancet never re-encodes a file. A file is decoded only to find line boundaries; every edit is a
+//! splice of byte ranges into the original bytes, so every byte outside a replaced span survives
+//! unchanged — mixed line endings, lone `\r`, trailing spaces and a BOM included.
+
+use serde::Serialize;
+
+/// The UTF-8 byte-order mark; kept in place when present, never added.
+const BOM: &str = "\u{feff}";
+
+/// A line ending style, used for the lines an edit inserts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Eol {
+    /// `\n`
+    Lf,
+    /// `\r\n`
+    Crlf,
+}
+
+impl Eol {
+    /// The bytes of this line ending.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Eol::Lf => "\n",
+            Eol::Crlf => "\r\n",
+        }
+    }
+}
+
+/// What a file looks like on disk, recorded so an edit can reproduce it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TextStyle {
+    /// The dominant line ending (CRLF only when CRLF lines outnumber LF lines).
+    pub eol: Eol,
+    /// Whether the file starts with a UTF-8 BOM.
+    pub bom: bool,
+    /// Whether the last line ends with a line ending (an empty file counts as yes).
+    pub final_newline: bool,
+}
+
+/// A file rejected because it is not UTF-8; the offset tells the user where to look.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not valid UTF-8 at byte {offset}")]
+pub struct NotUtf8 {
+    /// 0-based byte offset of the first invalid byte.
+    pub offset: usize,
+}
+
+/// One line of a [`TextFile`], as byte offsets into the whole file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line {
+    /// Offset of the first byte of the line.
+    pub start: usize,
+    /// Offset just past the line's content: the `\n`, or the end of the file. A `\r` before the
+    /// `\n` belongs to the content, so the strict matcher can tell CRLF from LF.
+    pub end: usize,
+    /// Offset of the next line (past the `\n`), equal to `end` on a last line without newline.
+    pub next: usize,
+}
+
+/// A decoded view of a file's bytes with its line index.
+#[derive(Debug)]
+pub struct TextFile<'a> {
+    text: &'a str,
+    lines: Vec<Line>,
+    style: TextStyle,
+}
+
+impl<'a> TextFile<'a> {
+    /// Decodes `bytes` as UTF-8 and indexes its lines; refuses invalid UTF-8 with its offset.
+    pub fn decode(bytes: &'a [u8]) -> Result<Self, NotUtf8> {
+        let text = std::str::from_utf8(bytes).map_err(|e| NotUtf8 {
+            offset: e.valid_up_to(),
+        })?;
+        Ok(Self::new(text))
+    }
+
+    /// Indexes the lines of `text` (which may start with a BOM).
+    pub fn new(text: &'a str) -> Self {
+        let bom = text.starts_with(BOM);
+        let body_start = if bom { BOM.len() } else { 0 };
+        let mut lines = Vec::new();
+        let (mut crlf, mut lf) = (0usize, 0usize);
+        let mut start = body_start;
+        let bytes = text.as_bytes();
+        while start < bytes.len() {
+            match memchr_newline(&bytes[start..]) {
+                Some(rel) => {
+                    let end = start + rel;
+                    if end > start && bytes[end - 1] == b'\r' {
+                        crlf += 1;
+                    } else {
+                        lf += 1;
+                    }
+                    lines.push(Line {
+                        start,
+                        end,
+                        next: end + 1,
+                    });
+                    start = end + 1;
+                }
+                None => {
+                    lines.push(Line {
+                        start,
+                        end: bytes.len(),
+                        next: bytes.len(),
+                    });
+                    start = bytes.len();
+                }
+            }
+        }
+        let final_newline = lines.last().is_none_or(|l| l.next > l.end);
+        let eol = if crlf > lf { Eol::Crlf } else { Eol::Lf };
+        TextFile {
+            text,
+            lines,
+            style: TextStyle {
+                eol,
+                bom,
+                final_newline,
+            },
+        }
+    }
+
+    /// The whole text, BOM included.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The line index.
+    pub fn lines(&self) -> &[Line] {
+        &self.lines
+    }
+
+    /// Number of lines.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether the file has no lines at all.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The content of line `i` (0-based), without its `\n` but with a CRLF's `\r`.
+    pub fn line(&self, i: usize) -> &'a str {
+        let l = self.lines[i];
+        &self.text[l.start..l.end]
+    }
+
+    /// All line contents, as matchers want them.
+    pub fn line_strs(&self) -> Vec<&'a str> {
+        (0..self.lines.len()).map(|i| self.line(i)).collect()
+    }
+
+    /// The file's style.
+    pub fn style(&self) -> TextStyle {
+        self.style
+    }
+
+    /// Offset where the body starts (after a BOM).
+    pub fn body_start(&self) -> usize {
+        if self.style.bom { BOM.len() } else { 0 }
+    }
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+/// A replacement of the byte range `start..end` of a file by `text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Splice {
+    /// First byte replaced.
+    pub start: usize,
+    /// One past the last byte replaced (`start == end` inserts).
+    pub end: usize,
+    /// The bytes written in place of the range.
+    pub text: String,
+}
+
+/// Applies non-overlapping splices (in any order) to `bytes`. Splices at the same offset are
+/// applied in the order given, so two insertions at one point keep their batch order.
+pub fn apply_splices(bytes: &[u8], splices: &[Splice]) -> Vec<u8> {
+    let mut order: Vec<&Splice> = splices.iter().collect();
+    order.sort_by_key(|s| (s.start, s.end));
+    let extra: usize = splices.iter().map(|s| s.text.len()).sum();
+    let mut out = Vec::with_capacity(bytes.len() + extra);
+    let mut pos = 0;
+    for s in order {
+        debug_assert!(s.start >= pos, "overlapping splices");
+        out.extend_from_slice(&bytes[pos..s.start]);
+        out.extend_from_slice(s.text.as_bytes());
+        pos = s.end;
+    }
+    out.extend_from_slice(&bytes[pos..]);
+    out
+}
+
+/// The leading whitespace of a line.
+pub fn indent_of(line: &str) -> &str {
+    &line[..line.len() - line.trim_start().len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indexes_lf_crlf_and_missing_final_newline() {
+        let f = TextFile::new("a\r\nb\nc");
+        assert_eq!(f.line_strs(), vec!["a\r", "b", "c"]);
+        assert_eq!(f.style().final_newline, false);
+        assert_eq!(f.style().eol, Eol::Lf);
+        let f = TextFile::new("a\r\nb\r\n");
+        assert_eq!(f.style().eol, Eol::Crlf);
+        assert!(f.style().final_newline);
+    }
+
+    #[test]
+    fn bom_is_not_part_of_the_first_line() {
+        let f = TextFile::new("\u{feff}x\ny\n");
+        assert!(f.style().bom);
+        assert_eq!(f.line(0), "x");
+        assert_eq!(f.body_start(), 3);
+    }
+
+    #[test]
+    fn empty_file_has_no_lines_and_counts_as_newline_terminated() {
+        let f = TextFile::new("");
+        assert!(f.is_empty());
+        assert!(f.style().final_newline);
+    }
+
+    #[test]
+    fn invalid_utf8_reports_offset() {
+        assert_eq!(
+            TextFile::decode(b"ok\n\xff").unwrap_err(),
+            NotUtf8 { offset: 3 }
+        );
+    }
+
+    #[test]
+    fn splices_keep_untouched_bytes() {
+        let out = apply_splices(
+            b"0123456789",
+            &[
+                Splice {
+                    start: 5,
+                    end: 6,
+                    text: "X".into(),
+                },
+                Splice {
+                    start: 1,
+                    end: 1,
+                    text: "ab".into(),
+                },
+            ],
+        );
+        assert_eq!(out, b"0ab1234X6789");
+    }
+}

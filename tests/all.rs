@@ -1,0 +1,3 @@
+//! The single integration-test binary: fixture scenarios, CLI behaviour, bad input.
+
+mod suite;

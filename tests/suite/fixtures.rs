@@ -1,0 +1,122 @@
+//! Runs every scenario directory under `fixtures/` (format in fixtures/README.md).
+
+use super::tree::{copy_tree, describe, lancet, snapshot, without_dirs};
+use std::path::Path;
+
+/// Fewer scenarios than this means the directory was not found or lost content.
+const MIN_SCENARIOS: usize = 40;
+
+#[test]
+fn every_fixture_scenario_behaves_as_written() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut dirs: Vec<_> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        if let Err(why) = run_scenario(dir) {
+            failures.push(format!(
+                "{}: {why}",
+                dir.file_name().unwrap().to_string_lossy()
+            ));
+        }
+    }
+    assert!(dirs.len() >= MIN_SCENARIOS, "only {} scenarios", dirs.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {} scenarios failed:\n{}",
+        failures.len(),
+        dirs.len(),
+        failures.join("\n\n")
+    );
+}
+
+fn run_scenario(dir: &Path) -> Result<(), String> {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    copy_tree(&dir.join("before"), &root);
+    let root = root.canonicalize().unwrap();
+    let root_str = root.to_string_lossy().into_owned();
+    let before = snapshot(&root);
+    let edit = std::fs::read(dir.join("edit.patch"))
+        .map_err(|e| format!("no edit.patch: {e}"))?;
+    let edit = String::from_utf8_lossy(&edit)
+        .replace("{{ROOT}}", &root_str)
+        .into_bytes();
+    let extra: Vec<String> = std::fs::read_to_string(dir.join("args"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.replace("{{ROOT}}", &root_str))
+        .collect();
+    let mut args = vec!["apply", "-C", &root_str, "--json"];
+    args.extend(extra.iter().map(String::as_str));
+    let out = lancet(&args, &edit);
+    let all_output = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let code = out.status.code();
+    if let Ok(error) = std::fs::read_to_string(dir.join("error")) {
+        let mut lines = error.lines();
+        let want: i32 = lines
+            .next()
+            .and_then(|l| l.trim().parse().ok())
+            .ok_or("error file must start with an exit code")?;
+        if code != Some(want) {
+            return Err(format!("expected exit {want}\n{}", describe(&out)));
+        }
+        for s in lines.filter(|l| !l.trim().is_empty()) {
+            if !all_output.contains(s) {
+                return Err(format!("output lacks {s:?}\n{}", describe(&out)));
+            }
+        }
+        if snapshot(&root) != before {
+            return Err("a refused edit changed the tree".into());
+        }
+    } else {
+        if code != Some(0) {
+            return Err(format!("expected exit 0\n{}", describe(&out)));
+        }
+        let expected = without_dirs(snapshot(&dir.join("after")));
+        let actual = without_dirs(snapshot(&root));
+        if actual != expected {
+            let keys: std::collections::BTreeSet<&String> =
+                expected.keys().chain(actual.keys()).collect();
+            let diff: Vec<String> = keys
+                .into_iter()
+                .filter(|k| expected.get(*k) != actual.get(*k))
+                .map(|k| {
+                    format!(
+                        "  {k}: expected {:?}, got {:?}",
+                        expected.get(k).map(show),
+                        actual.get(k).map(show)
+                    )
+                })
+                .collect();
+            return Err(format!("tree differs:\n{}\n{}", diff.join("\n"), describe(&out)));
+        }
+    }
+    if let Ok(expect) = std::fs::read_to_string(dir.join("expect")) {
+        for s in expect.lines().filter(|l| !l.trim().is_empty()) {
+            if !all_output.contains(s) {
+                return Err(format!("output lacks {s:?}\n{}", describe(&out)));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn show(n: &super::tree::Node) -> String {
+    match n {
+        super::tree::Node::File { bytes, executable } => {
+            format!("{:?}{}", String::from_utf8_lossy(bytes), if *executable { " (x)" } else { "" })
+        }
+        other => format!("{other:?}"),
+    }
+}

@@ -1,0 +1,4 @@
+mod bad_input;
+mod cli;
+mod fixtures;
+pub mod tree;

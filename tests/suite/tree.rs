@@ -1,0 +1,121 @@
+//! Helpers: snapshot a directory tree byte for byte, copy fixture trees, run the binary.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// One entry of a tree snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    File { bytes: Vec<u8>, executable: bool },
+    Link(PathBuf),
+    Dir,
+}
+
+/// Every path under `root` (relative), with what it is; `.lancet` is the engine's own state.
+pub fn snapshot(root: &Path) -> BTreeMap<String, Node> {
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Node>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        if rel == ".lancet" {
+            continue;
+        }
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        if meta.file_type().is_symlink() {
+            out.insert(rel, Node::Link(std::fs::read_link(&path).unwrap()));
+        } else if meta.is_dir() {
+            out.insert(rel, Node::Dir);
+            walk(root, &path, out);
+        } else {
+            out.insert(
+                rel,
+                Node::File {
+                    bytes: std::fs::read(&path).unwrap(),
+                    executable: meta.permissions().mode() & 0o111 != 0,
+                },
+            );
+        }
+    }
+}
+
+/// Files and links only (git keeps no empty directories, so expected trees cannot show them).
+pub fn without_dirs(tree: BTreeMap<String, Node>) -> BTreeMap<String, Node> {
+    tree.into_iter().filter(|(_, n)| *n != Node::Dir).collect()
+}
+
+/// Copies a fixture tree, keeping symlinks as links and mode bits.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    let Ok(entries) = std::fs::read_dir(from) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let src = entry.path();
+        let dst = to.join(entry.file_name());
+        let meta = std::fs::symlink_metadata(&src).unwrap();
+        if meta.file_type().is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&src).unwrap(), &dst).unwrap();
+        } else if meta.is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}
+
+/// Runs `lancet ARGS` with `stdin`.
+pub fn lancet(args: &[&str], stdin: &[u8]) -> Output {
+    lancet_env(args, stdin, &[])
+}
+
+/// Runs `lancet ARGS` with `stdin` and extra environment variables.
+pub fn lancet_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lancet"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn lancet");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// A temp directory holding the given files.
+pub fn temp_tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, bytes) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    dir
+}
+
+/// The exit code, stdout and stderr of a run, as a string for assertion messages.
+pub fn describe(out: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
