@@ -15,7 +15,13 @@ use std::path::PathBuf;
 #[command(name = "lancet", version, about, long_about = None)]
 struct Cli {
     /// The root directory: every path is relative to it and confined to it.
-    #[arg(short = 'C', long = "root", global = true, default_value = ".", value_name = "DIR")]
+    #[arg(
+        short = 'C',
+        long = "root",
+        global = true,
+        default_value = ".",
+        value_name = "DIR"
+    )]
     root: PathBuf,
     #[command(subcommand)]
     command: Command,
@@ -126,9 +132,13 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
 }
 
 /// Reads and parses every input into one batch (operations in input order).
-fn read_batch(inputs: &[PathBuf], format: FormatChoice) -> Result<Batch, Report> {
+fn read_batch(inputs: &[PathBuf], format: FormatChoice) -> Result<Batch, Box<Report>> {
     let stdin = [PathBuf::from("-")];
-    let inputs = if inputs.is_empty() { &stdin[..] } else { inputs };
+    let inputs = if inputs.is_empty() {
+        &stdin[..]
+    } else {
+        inputs
+    };
     let mut batch: Option<Batch> = None;
     for input in inputs {
         let is_stdin = input.as_os_str() == "-";
@@ -140,16 +150,16 @@ fn read_batch(inputs: &[PathBuf], format: FormatChoice) -> Result<Batch, Report>
         };
         let name = (!is_stdin).then(|| input.display().to_string());
         if let Err(e) = read {
-            return Err(Report::batch_error(
+            return Err(Box::new(Report::batch_error(
                 Status::Malformed,
                 "usage",
                 format!("cannot read {}: {e}", name.as_deref().unwrap_or("stdin")),
                 "Pass readable edit files, or the edit on stdin.",
-            ));
+            )));
         }
         let parsed = format::decode(&bytes).and_then(|text| format::parse(text, format));
         match (parsed, &mut batch) {
-            (Err(e), _) => return Err(Report::malformed(&e, name.as_deref())),
+            (Err(e), _) => return Err(Box::new(Report::malformed(&e, name.as_deref()))),
             (Ok(b), None) => batch = Some(b),
             (Ok(b), Some(acc)) => {
                 acc.ops.extend(b.ops);
@@ -200,11 +210,15 @@ fn emit(report: &Report, json: bool) -> u8 {
     } else if code == 0 {
         let stdout = std::io::stdout();
         let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-        let _ = stdout.lock().write_all(report.render_human(color).as_bytes());
+        let _ = stdout
+            .lock()
+            .write_all(report.render_human(color).as_bytes());
     } else {
         let stderr = std::io::stderr();
         let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-        let _ = stderr.lock().write_all(report.render_human(color).as_bytes());
+        let _ = stderr
+            .lock()
+            .write_all(report.render_human(color).as_bytes());
     }
     code
 }

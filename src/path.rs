@@ -289,7 +289,9 @@ fn is_git_component(component: &str) -> bool {
         .filter(|c| !is_hfs_ignorable(*c))
         .collect();
     let before_stream = visible.split(':').next().unwrap_or("");
-    let trimmed = before_stream.trim_end_matches(['.', ' ']).to_ascii_lowercase();
+    let trimmed = before_stream
+        .trim_end_matches(['.', ' '])
+        .to_ascii_lowercase();
     if trimmed == ".git" {
         return true;
     }

@@ -97,6 +97,9 @@ pub struct HunkReport {
     /// Last matched line (1-based, inclusive); equal to `start_line` for an insertion.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_line: Option<usize>,
+    /// Whether the hunk only inserts lines (after `start_line`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub insertion: bool,
     /// 1-based line of the edit text where the hunk starts.
     pub edit_line: usize,
     /// Why it failed.
@@ -228,7 +231,12 @@ impl Report {
     }
 
     /// Builds the report of a staged batch and writes its message.
-    pub fn from_ops(status: Status, format: &'static str, files: Vec<FileReport>, notes: Vec<String>) -> Report {
+    pub fn from_ops(
+        status: Status,
+        format: &'static str,
+        files: Vec<FileReport>,
+        notes: Vec<String>,
+    ) -> Report {
         let mut report = Report {
             status,
             format: Some(format),
@@ -277,13 +285,11 @@ impl Report {
 
 fn hunk_summary(h: &HunkReport) -> String {
     let lines = match (h.start_line, h.end_line) {
-        (Some(s), Some(e)) if h.status != Outcome::Failed && h.status != Outcome::Ambiguous => {
-            if h.start_line == h.end_line && h.tier == Some(Tier::Exact) && s == e {
-                format!("line {s}")
-            } else {
-                format!("lines {s}-{e}")
-            }
+        (Some(s), _) if h.insertion && h.status == Outcome::Applied => {
+            format!("insert after line {s}")
         }
+        (Some(s), Some(e)) if s == e => format!("line {s}"),
+        (Some(s), Some(e)) => format!("lines {s}-{e}"),
         _ => String::new(),
     };
     match h.status {

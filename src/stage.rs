@@ -179,7 +179,9 @@ impl Workspace<'_> {
                 source,
             };
             let (disk, is_dir, is_special) = match std::fs::symlink_metadata(&real) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Before::Missing, false, false),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    (Before::Missing, false, false)
+                }
                 Err(e) => return Err(io(e)),
                 Ok(m) if m.file_type().is_symlink() => (
                     Before::Link {
@@ -263,14 +265,21 @@ impl Workspace<'_> {
         Ok(report)
     }
 
-    fn create(&mut self, rel: &RelPath, content: &str, report: &mut FileReport) -> Result<(), String> {
+    fn create(
+        &mut self,
+        rel: &RelPath,
+        content: &str,
+        report: &mut FileReport,
+    ) -> Result<(), String> {
         let key = self.key(rel, true).map_err(|e| e.to_string())?;
         let entry = self.entry(&key).map_err(|e| e.to_string())?;
         if entry.is_dir {
             return Err(format!("cannot add {rel}: it is a directory"));
         }
         if entry.is_special {
-            return Err(format!("cannot add {rel}: it exists and is not a regular file"));
+            return Err(format!(
+                "cannot add {rel}: it exists and is not a regular file"
+            ));
         }
         match &entry.current {
             Some(bytes) if bytes == content.as_bytes() => {
@@ -363,7 +372,9 @@ impl Workspace<'_> {
                 let to = move_to.expect("dest_key implies move_to");
                 let dest = self.entry(&dest_key).map_err(|e| e.to_string())?;
                 if dest.is_dir || dest.is_special {
-                    return Err(format!("cannot move {rel} to {to}: {to} is a directory or special file"));
+                    return Err(format!(
+                        "cannot move {rel} to {to}: {to} is a directory or special file"
+                    ));
                 }
                 match &dest.current {
                     Some(existing) if *existing != after => {
@@ -392,7 +403,9 @@ impl Workspace<'_> {
         report: &mut FileReport,
     ) -> Result<(), String> {
         let missing = || {
-            format!("cannot update {rel}: it does not exist (create it with Add File, or check the path)")
+            format!(
+                "cannot update {rel}: it does not exist (create it with Add File, or check the path)"
+            )
         };
         let (Some(_), Some(dest_key)) = (move_to, dest_key) else {
             return Err(missing());
@@ -408,7 +421,10 @@ impl Workspace<'_> {
         let mut probe = report.clone();
         match edit_bytes(rel, &dest_bytes, hunks, &mut probe) {
             Ok(result)
-                if probe.hunks.iter().all(|h| h.status == Outcome::AlreadyApplied)
+                if probe
+                    .hunks
+                    .iter()
+                    .all(|h| h.status == Outcome::AlreadyApplied)
                     || result.as_ref().is_some_and(|after| *after == dest_bytes) =>
             {
                 report.hunks = probe.hunks;
@@ -471,6 +487,7 @@ fn edit_bytes(
             tier: None,
             start_line: None,
             end_line: None,
+            insertion: false,
             edit_line: hunk.line,
             error: None,
             candidates: Vec::new(),
@@ -515,7 +532,7 @@ fn edit_bytes(
             }
             Err(e) => {
                 all_already = false;
-                describe_failure(rel, hunk, e, &mut h);
+                describe_failure(rel, &lines, hunk, e, &mut h);
             }
         }
         report.hunks.push(h);
@@ -546,7 +563,8 @@ fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
 
 fn set_range(h: &mut HunkReport, at: Match) {
     h.tier = Some(at.tier);
-    if at.start == at.end {
+    h.insertion = at.start == at.end;
+    if h.insertion {
         h.start_line = Some(at.start);
         h.end_line = Some(at.start);
     } else {
@@ -555,7 +573,53 @@ fn set_range(h: &mut HunkReport, at: Match) {
     }
 }
 
-fn describe_failure(rel: &RelPath, hunk: &Hunk, e: LocateError, h: &mut HunkReport) {
+/// The nearest line above `line` (0-based) that is less indented than it: the enclosing
+/// function or class, which is what an `@@` header should name to disambiguate.
+fn enclosing_line<'a>(lines: &[&'a str], line: usize) -> Option<(usize, &'a str)> {
+    let first = (line..lines.len()).find(|&i| !lines[i].trim().is_empty())?;
+    let width = indent_of(lines[first]).len();
+    (first.saturating_sub(MAX_ENCLOSING_SCAN)..first)
+        .rev()
+        .find(|&i| !lines[i].trim().is_empty() && indent_of(lines[i]).len() < width)
+        .map(|i| (i, lines[i].trim()))
+}
+
+/// The enclosing lines of a candidate, innermost first, a few levels up.
+fn enclosing_chain<'a>(lines: &[&'a str], line: usize) -> Vec<&'a str> {
+    let mut chain = Vec::new();
+    let mut at = line;
+    while chain.len() < 4 {
+        let Some((i, text)) = enclosing_line(lines, at) else {
+            break;
+        };
+        chain.push(text);
+        at = i;
+    }
+    chain
+}
+
+/// Stacked `@@` headers (outermost first) that single out the first candidate: its enclosing
+/// lines up to the first level where they differ from every other candidate's.
+fn suggest_headers<'a>(lines: &[&'a str], candidates: &[usize]) -> Option<Vec<&'a str>> {
+    let chains: Vec<Vec<&str>> = candidates
+        .iter()
+        .map(|&c| enclosing_chain(lines, c - 1))
+        .collect();
+    let (first, others) = chains.split_first()?;
+    let depth = (0..first.len()).find(|&d| others.iter().all(|o| o.get(d) != Some(&first[d])))?;
+    Some(first[..=depth].iter().rev().copied().collect())
+}
+
+/// How far up to look for an enclosing line.
+const MAX_ENCLOSING_SCAN: usize = 500;
+
+fn describe_failure(
+    rel: &RelPath,
+    lines: &[&str],
+    hunk: &Hunk,
+    e: LocateError,
+    h: &mut HunkReport,
+) {
     let first_old = hunk
         .old
         .iter()
@@ -599,10 +663,26 @@ fn describe_failure(rel: &RelPath, hunk: &Hunk, e: LocateError, h: &mut HunkRepo
         LocateError::Ambiguous { tier, candidates } => {
             h.status = Outcome::Ambiguous;
             h.tier = Some(tier);
+            let places: Vec<String> = candidates
+                .iter()
+                .map(|&c| match enclosing_line(lines, c - 1) {
+                    Some((i, text)) => format!("line {c} (under line {}: {text:?})", i + 1),
+                    None => format!("line {c}"),
+                })
+                .collect();
+            let example = suggest_headers(lines, &candidates)
+                .map(|hs| {
+                    hs.iter()
+                        .map(|h| format!("'@@ {h}'"))
+                        .collect::<Vec<_>>()
+                        .join(" then ")
+                })
+                .unwrap_or_else(|| "'@@ def name():'".to_string());
             h.error = Some(format!(
-                "the expected lines are ambiguous in {rel}: they match at lines {} (tier {}). Next: add an '@@ <line>' header naming the enclosing function or class (for example '@@ def name():'), or more context lines, so exactly one place matches.",
+                "the expected lines are ambiguous in {rel}: they match at lines {} (tier {}): {}. Next: add an '@@' header naming the enclosing line of the one you mean (for example {example}), or more context lines, so exactly one place matches.",
                 join_lines(&candidates),
-                tier.name()
+                tier.name(),
+                places.join("; ")
             ));
             h.candidates = candidates;
         }
@@ -663,11 +743,9 @@ fn splice_for(file: &TextFile, at: Match, old: &[String], new: &[String]) -> Spl
     };
     for op in similar::capture_diff_slices(Algorithm::Myers, old, new) {
         match op {
-            DiffOp::Equal {
-                old_index, len, ..
-            } => {
-                for i in at.start + old_index..at.start + old_index + len {
-                    let l = lines[i];
+            DiffOp::Equal { old_index, len, .. } => {
+                let first = at.start + old_index;
+                for &l in &lines[first..first + len] {
                     let own = (l.next > l.end).then(|| &text[l.end..l.next]);
                     pieces.push((text[l.start..l.end].to_string(), own));
                 }
@@ -789,23 +867,39 @@ mod tests {
     #[test]
     fn crlf_file_keeps_crlf_and_context_bytes() {
         assert_eq!(
-            splice("a\r\nb\r\nc\r\n", (0, 3, Tier::Eol), &["a", "b", "c"], &["a", "B", "c"]),
+            splice(
+                "a\r\nb\r\nc\r\n",
+                (0, 3, Tier::Eol),
+                &["a", "b", "c"],
+                &["a", "B", "c"]
+            ),
             "a\r\nB\r\nc\r\n"
         );
     }
 
     #[test]
     fn missing_final_newline_is_preserved() {
-        assert_eq!(splice("a\nb", (1, 2, Tier::Exact), &["b"], &["B", "C"]), "a\nB\nC");
+        assert_eq!(
+            splice("a\nb", (1, 2, Tier::Exact), &["b"], &["B", "C"]),
+            "a\nB\nC"
+        );
         assert_eq!(splice("a\nb", (1, 2, Tier::Exact), &["b"], &[]), "a");
         assert_eq!(splice("a\nb", (2, 2, Tier::Exact), &[], &["c"]), "a\nb\nc");
-        assert_eq!(splice("a\nb", (0, 2, Tier::Exact), &["a", "b"], &["b", "a"]), "b\na");
+        assert_eq!(
+            splice("a\nb", (0, 2, Tier::Exact), &["a", "b"], &["b", "a"]),
+            "b\na"
+        );
     }
 
     #[test]
     fn context_lines_keep_their_trailing_spaces() {
         assert_eq!(
-            splice("foo   \nbar\n", (0, 2, Tier::TrailingWs), &["foo", "bar"], &["foo", "baz"]),
+            splice(
+                "foo   \nbar\n",
+                (0, 2, Tier::TrailingWs),
+                &["foo", "bar"],
+                &["foo", "baz"]
+            ),
             "foo   \nbaz\n"
         );
     }

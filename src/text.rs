@@ -212,7 +212,7 @@ mod tests {
     fn indexes_lf_crlf_and_missing_final_newline() {
         let f = TextFile::new("a\r\nb\nc");
         assert_eq!(f.line_strs(), vec!["a\r", "b", "c"]);
-        assert_eq!(f.style().final_newline, false);
+        assert!(!f.style().final_newline);
         assert_eq!(f.style().eol, Eol::Lf);
         let f = TextFile::new("a\r\nb\r\n");
         assert_eq!(f.style().eol, Eol::Crlf);

@@ -56,8 +56,15 @@ pub fn parse(text: &str) -> Result<Batch, ParseError> {
             "The first line of the patch must be '*** Begin Patch'",
         ));
     };
-    let Some(end) = lines.iter().rposition(|l| l.trim() == END).filter(|&e| e > begin) else {
-        let last = lines.iter().rposition(|l| !l.trim().is_empty()).unwrap_or(begin);
+    let Some(end) = lines
+        .iter()
+        .rposition(|l| l.trim() == END)
+        .filter(|&e| e > begin)
+    else {
+        let last = lines
+            .iter()
+            .rposition(|l| !l.trim().is_empty())
+            .unwrap_or(begin);
         return Err(ParseError::new(
             last + 1,
             lines[last],
@@ -488,7 +495,9 @@ mod tests {
 
     #[test]
     fn parses_every_operation() {
-        let ops = ops("*** Begin Patch\n*** Add File: a.txt\n+x\n+\n*** Delete File: b.txt\n*** Update File: c.txt\n*** Move to: d.txt\n@@ def f():\n ctx\n-old\n+new\n*** End of File\n*** End Patch\n");
+        let ops = ops(
+            "*** Begin Patch\n*** Add File: a.txt\n+x\n+\n*** Delete File: b.txt\n*** Update File: c.txt\n*** Move to: d.txt\n@@ def f():\n ctx\n-old\n+new\n*** End of File\n*** End Patch\n",
+        );
         assert_eq!(ops.len(), 3);
         assert_eq!(
             ops[0].kind,
@@ -518,7 +527,9 @@ mod tests {
 
     #[test]
     fn stacked_headers_and_unified_hints() {
-        let ops = ops("*** Begin Patch\n*** Update File: f.py\n@@ class B\n@@   def m():\n-    x=1\n+    x=2\n@@ -10,2 +10,2 @@ def g():\n-a\n+b\n*** End Patch");
+        let ops = ops(
+            "*** Begin Patch\n*** Update File: f.py\n@@ class B\n@@   def m():\n-    x=1\n+    x=2\n@@ -10,2 +10,2 @@ def g():\n-a\n+b\n*** End Patch",
+        );
         let h = hunks(&ops[0]);
         assert_eq!(h[0].context, vec!["class B", "def m():"]);
         assert_eq!(h[1].line_hint, Some(10));
@@ -527,7 +538,8 @@ mod tests {
 
     #[test]
     fn crlf_text_and_padded_markers() {
-        let ops = ops(" *** Begin Patch\r\n  *** Update File: f\r\n-old\r\r\n+new\r\n*** End Patch \r\n");
+        let ops =
+            ops(" *** Begin Patch\r\n  *** Update File: f\r\n-old\r\r\n+new\r\n*** End Patch \r\n");
         let h = hunks(&ops[0]);
         assert_eq!(h[0].old, vec!["old\r"]);
         assert_eq!(h[0].new, vec!["new"]);
@@ -535,16 +547,19 @@ mod tests {
 
     #[test]
     fn errors_name_line_found_and_expected() {
-        let e = parse("*** Begin Patch\n*** Update File: f\n@@\n-a\nbad\n*** End Patch").unwrap_err();
+        let e =
+            parse("*** Begin Patch\n*** Update File: f\n@@\n-a\nbad\n*** End Patch").unwrap_err();
         assert_eq!((e.line, e.found.as_str()), (5, "bad"));
         assert!(e.expected.contains("context line"));
         let e = parse("hello\n").unwrap_err();
         assert_eq!((e.line, e.expected.as_str()), (1, BEGIN));
         let e = parse("*** Begin Patch\n*** Add File: a\n+x\n").unwrap_err();
         assert!(e.message.contains("cut off"));
-        let e = parse("*** Begin Patch\n*** Update File: f\n@@\n@@\n-a\n*** End Patch").unwrap_err();
+        let e =
+            parse("*** Begin Patch\n*** Update File: f\n@@\n@@\n-a\n*** End Patch").unwrap_err();
         assert_eq!(e.line, 4);
-        let e = parse("*** Begin Patch\n*** Update File: f\n*** Move to: g\n*** End Patch").unwrap_err();
+        let e = parse("*** Begin Patch\n*** Update File: f\n*** Move to: g\n*** End Patch")
+            .unwrap_err();
         assert_eq!(e.line, 2);
         let e = parse("*** Begin Patch\n*** Add File: a\n+x\n\n+y\n*** End Patch").unwrap_err();
         assert_eq!(e.line, 4);
@@ -554,14 +569,17 @@ mod tests {
 
     #[test]
     fn indented_markers_inside_an_update_are_context() {
-        let ops = ops("*** Begin Patch\n*** Update File: a\n-old\n+new\n *** Update File: b\n*** End Patch");
+        let ops = ops(
+            "*** Begin Patch\n*** Update File: a\n-old\n+new\n *** Update File: b\n*** End Patch",
+        );
         assert_eq!(ops.len(), 1);
         assert_eq!(hunks(&ops[0])[0].old, vec!["old", "*** Update File: b"]);
     }
 
     #[test]
     fn blank_lines_after_end_of_file_are_ignored() {
-        let ops = ops("*** Begin Patch\n*** Update File: a\n@@\n+q\n*** End of File\n\n*** End Patch");
+        let ops =
+            ops("*** Begin Patch\n*** Update File: a\n@@\n+q\n*** End of File\n\n*** End Patch");
         assert_eq!(hunks(&ops[0]).len(), 1);
     }
 }

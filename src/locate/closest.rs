@@ -154,24 +154,33 @@ fn line_similarity(file: &str, needle: &str) -> f64 {
 
 fn describe_difference(line: usize, file: &str, needle: &str) -> String {
     let kind = [
-        (Tier::Eol, "line ending (CRLF in the file, LF in the edit, or the reverse)"),
+        (
+            Tier::Eol,
+            "line ending (CRLF in the file, LF in the edit, or the reverse)",
+        ),
         (Tier::TrailingWs, "trailing whitespace"),
         (Tier::Trimmed, "indentation"),
-        (Tier::Unicode, "typographic quotes, dashes or special spaces"),
+        (
+            Tier::Unicode,
+            "typographic quotes, dashes or special spaces",
+        ),
     ]
     .into_iter()
     .find(|(tier, _)| tier.line_eq(file, needle))
     .map(|(_, kind)| kind);
     match kind {
-        Some(kind) => format!(
-            "line {line}: {kind} differs: expected {needle:?}, file has {file:?}"
-        ),
+        Some(kind) => {
+            format!("line {line}: {kind} differs: expected {needle:?}, file has {file:?}")
+        }
         None => format!("line {line}: expected {needle:?}, file has {file:?}"),
     }
 }
 
+/// The window's lines plus one line of surroundings on each side, at most `MAX_EXCERPT`.
 fn excerpt(lines: &[&str], start: usize, end: usize) -> Vec<NumberedLine> {
-    (start..end.min(start + MAX_EXCERPT))
+    let from = start.saturating_sub(1);
+    let to = (end + 1).min(lines.len()).min(from + MAX_EXCERPT);
+    (from..to)
         .map(|i| NumberedLine {
             line: i + 1,
             text: lines[i].strip_suffix('\r').unwrap_or(lines[i]).to_string(),
@@ -189,21 +198,38 @@ mod tests {
 
     #[test]
     fn finds_the_window_and_names_the_content_difference() {
-        let lines = vec!["def f():", "    a = 1", "    b = 2", "    return a + b", "x = 3"];
+        let lines = vec![
+            "def f():",
+            "    a = 1",
+            "    b = 2",
+            "    return a + b",
+            "x = 3",
+        ];
         let c = closest_block(&lines, &s(&["    a = 1", "    b = 3", "    return a + b"])).unwrap();
         assert_eq!((c.start_line, c.end_line), (2, 4));
         assert_eq!(
             c.differences,
             vec!["line 3: expected \"    b = 3\", file has \"    b = 2\"".to_string()]
         );
-        assert_eq!(c.excerpt[0], NumberedLine { line: 2, text: "    a = 1".into() });
+        assert_eq!(
+            c.excerpt[0],
+            NumberedLine {
+                line: 1,
+                text: "def f():".into()
+            }
+        );
+        assert_eq!(c.excerpt.len(), 5);
     }
 
     #[test]
     fn classifies_whitespace_and_quotes() {
         let lines = vec!["\tx = 1", "say \u{201c}hi\u{201d}"];
         let c = closest_block(&lines, &s(&["  x = 1", "say \"hi!\""])).unwrap();
-        assert!(c.differences[0].contains("indentation"), "{:?}", c.differences);
+        assert!(
+            c.differences[0].contains("indentation"),
+            "{:?}",
+            c.differences
+        );
         assert!(c.differences[1].starts_with("line 2: expected"));
     }
 

@@ -255,7 +255,7 @@ fn locate_insertion(
                 many => {
                     return Err(LocateError::ContextAmbiguous {
                         header: r.header.clone(),
-                        candidates: many.iter().copied().collect(),
+                        candidates: many.to_vec(),
                     });
                 }
             }
@@ -297,9 +297,7 @@ fn is_substantive_change(hunk: &Hunk) -> bool {
 }
 
 fn has_words(lines: &[String]) -> bool {
-    lines
-        .iter()
-        .any(|l| l.chars().any(|c| c.is_alphanumeric()))
+    lines.iter().any(|l| l.chars().any(|c| c.is_alphanumeric()))
 }
 
 fn trim_trailing_blank(lines: &[String]) -> &[String] {
@@ -376,7 +374,9 @@ enum Ladder {
     Found(Match),
     Ambiguous(Tier, Vec<usize>),
     /// Nothing found; `outside_regions` is a candidate that the headers excluded.
-    Missing { outside_regions: Option<usize> },
+    Missing {
+        outside_regions: Option<usize>,
+    },
 }
 
 /// How far from a line hint a candidate may be and still be singled out by it.
@@ -490,12 +490,20 @@ mod tests {
             ("foo()\r", "foo()", Tier::Eol),
             ("foo()  \t", "foo()", Tier::TrailingWs),
             ("    foo()", "foo()", Tier::Trimmed),
-            ("say \u{201c}hi\u{201d}\u{a0}\u{2014} ok\u{2026}", "say \"hi\" - ok...", Tier::Unicode),
+            (
+                "say \u{201c}hi\u{201d}\u{a0}\u{2014} ok\u{2026}",
+                "say \"hi\" - ok...",
+                Tier::Unicode,
+            ),
         ];
         for (file, needle, tier) in cases {
             let lines = vec!["x", file, "y"];
             assert_eq!(
-                at(locate(&lines, &hunk(&[needle], &["z"], &[]), Hints::default())),
+                at(locate(
+                    &lines,
+                    &hunk(&[needle], &["z"], &[]),
+                    Hints::default()
+                )),
                 (1, 2, tier),
                 "{file:?}"
             );
@@ -519,14 +527,29 @@ mod tests {
     fn headers_and_cursor_narrow() {
         let lines = vec!["fn a", "x=10", "fn b", "x=10"];
         assert_eq!(
-            at(locate(&lines, &hunk(&["x=10"], &["x=11"], &["fn b"]), Hints::default())),
+            at(locate(
+                &lines,
+                &hunk(&["x=10"], &["x=11"], &["fn b"]),
+                Hints::default()
+            )),
             (3, 4, Tier::Exact)
         );
         assert_eq!(
-            at(locate(&lines, &hunk(&["x=10"], &["x=11"], &[]), Hints { cursor: 2 })),
+            at(locate(
+                &lines,
+                &hunk(&["x=10"], &["x=11"], &[]),
+                Hints { cursor: 2 }
+            )),
             (3, 4, Tier::Exact)
         );
-        let lines = vec!["class A", "  def m():", "    x", "class B", "  def m():", "    x"];
+        let lines = vec![
+            "class A",
+            "  def m():",
+            "    x",
+            "class B",
+            "  def m():",
+            "    x",
+        ];
         assert_eq!(
             at(locate(
                 &lines,
@@ -536,11 +559,19 @@ mod tests {
             (5, 6, Tier::Exact)
         );
         assert!(matches!(
-            locate(&lines, &hunk(&["    x"], &["    y"], &["def m():"]), Hints::default()),
+            locate(
+                &lines,
+                &hunk(&["    x"], &["    y"], &["def m():"]),
+                Hints::default()
+            ),
             Err(LocateError::Ambiguous { .. })
         ));
         assert!(matches!(
-            locate(&lines, &hunk(&["    x"], &["    y"], &["def q():"]), Hints::default()),
+            locate(
+                &lines,
+                &hunk(&["    x"], &["    y"], &["def q():"]),
+                Hints::default()
+            ),
             Err(LocateError::ContextNotFound { .. })
         ));
     }
@@ -549,7 +580,11 @@ mod tests {
     fn out_of_order_unique_hunks_are_found() {
         let lines = vec!["1", "2", "3", "4"];
         assert_eq!(
-            at(locate(&lines, &hunk(&["1"], &["one"], &[]), Hints { cursor: 3 })),
+            at(locate(
+                &lines,
+                &hunk(&["1"], &["one"], &[]),
+                Hints { cursor: 3 }
+            )),
             (0, 1, Tier::Exact)
         );
     }
@@ -559,7 +594,10 @@ mod tests {
         let lines = vec!["x", "y", "x", "y"];
         let mut h = hunk(&["x", "y"], &["X", "y"], &[]);
         h.anchor = Anchor::EndOfFile;
-        assert_eq!(at(locate(&lines, &h, Hints::default())), (2, 4, Tier::Exact));
+        assert_eq!(
+            at(locate(&lines, &h, Hints::default())),
+            (2, 4, Tier::Exact)
+        );
         let mut h = hunk(&["x"], &["X"], &[]);
         h.anchor = Anchor::EndOfFile;
         assert!(locate(&lines, &h, Hints::default()).is_err());
@@ -569,7 +607,11 @@ mod tests {
     fn pure_addition_goes_after_header_or_at_end() {
         let lines = vec!["def a():", "    pass", "def b():"];
         assert_eq!(
-            at(locate(&lines, &hunk(&[], &["    # c"], &["def a():"]), Hints::default())),
+            at(locate(
+                &lines,
+                &hunk(&[], &["    # c"], &["def a():"]),
+                Hints::default()
+            )),
             (1, 1, Tier::Exact)
         );
         assert_eq!(
@@ -581,7 +623,11 @@ mod tests {
     #[test]
     fn trailing_blank_context_is_dropped_when_it_prevents_a_match() {
         let lines = vec!["foo", "bar", "baz"];
-        let r = locate(&lines, &hunk(&["foo", "bar", ""], &["FOO", "bar", ""], &[]), Hints::default());
+        let r = locate(
+            &lines,
+            &hunk(&["foo", "bar", ""], &["FOO", "bar", ""], &[]),
+            Hints::default(),
+        );
         assert_eq!(
             r.unwrap(),
             Located::Replace {
@@ -599,7 +645,11 @@ mod tests {
     #[test]
     fn already_applied_when_new_lines_stand_in_place() {
         let lines = vec!["a", "new line", "c"];
-        let r = locate(&lines, &hunk(&["a", "old line", "c"], &["a", "new line", "c"], &[]), Hints::default());
+        let r = locate(
+            &lines,
+            &hunk(&["a", "old line", "c"], &["a", "new line", "c"], &[]),
+            Hints::default(),
+        );
         assert!(matches!(r, Ok(Located::AlreadyApplied { .. })));
         let lines = vec!["a", "}", "c"];
         let r = locate(&lines, &hunk(&["x"], &["}"], &[]), Hints::default());
@@ -613,7 +663,10 @@ mod tests {
         lines[30] = "dup";
         let mut h = hunk(&["dup"], &["DUP"], &[]);
         h.line_hint = Some(29);
-        assert_eq!(at(locate(&lines, &h, Hints::default())), (30, 31, Tier::Exact));
+        assert_eq!(
+            at(locate(&lines, &h, Hints::default())),
+            (30, 31, Tier::Exact)
+        );
         h.line_hint = None;
         assert!(locate(&lines, &h, Hints::default()).is_err());
     }

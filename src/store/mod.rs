@@ -87,6 +87,7 @@ pub fn commit(files: &[StagedFile], opts: WriteOptions) -> Result<(), CommitErro
         }
     }
     let mut done = Vec::with_capacity(files.len());
+    let mut failure = None;
     for (i, (f, temp)) in files.iter().zip(temps).enumerate() {
         let step = match temp {
             Some(temp) => failpoint::check("rename")
@@ -102,14 +103,19 @@ pub fn commit(files: &[StagedFile], opts: WriteOptions) -> Result<(), CommitErro
         match step {
             Ok(d) => done.push(d),
             Err(source) => {
-                let intact = rollback(files, &done, &created_dirs);
-                return Err(CommitError::Io {
-                    path: f.path.to_string(),
-                    source,
-                    intact,
-                });
+                failure = Some((f.path.to_string(), source));
+                break;
             }
         }
+    }
+    // The loop has dropped (and so deleted) every temp file it did not rename.
+    if let Some((path, source)) = failure {
+        let intact = rollback(files, &done, &created_dirs);
+        return Err(CommitError::Io {
+            path,
+            source,
+            intact,
+        });
     }
     if opts.fsync {
         let mut dirs: Vec<&Path> = files.iter().filter_map(|f| f.real.parent()).collect();
@@ -170,7 +176,8 @@ fn write_temp(
     failpoint::check("write")?;
     temp.write_all(bytes)?;
     if let Some(mode) = mode {
-        temp.as_file().set_permissions(Permissions::from_mode(mode))?;
+        temp.as_file()
+            .set_permissions(Permissions::from_mode(mode))?;
     }
     if opts.fsync {
         temp.as_file().sync_all()?;
@@ -241,7 +248,8 @@ fn restore_file(target: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
         .prefix(".lancet-restore.")
         .tempfile_in(dir)?;
     temp.write_all(bytes)?;
-    temp.as_file().set_permissions(Permissions::from_mode(mode))?;
+    temp.as_file()
+        .set_permissions(Permissions::from_mode(mode))?;
     temp.as_file().sync_all()?;
     temp.persist(target).map_err(|e| e.error)?;
     Ok(())
@@ -249,8 +257,11 @@ fn restore_file(target: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
 
 /// Removes directories the batch created (innermost first); true if all are gone.
 fn remove_dirs(created: &[PathBuf]) -> bool {
-    created
+    // Try every directory even after a failure.
+    let failures = created
         .iter()
         .rev()
-        .fold(true, |ok, d| fs::remove_dir(d).is_ok() && ok)
+        .filter(|d| fs::remove_dir(d).is_err())
+        .count();
+    failures == 0
 }

@@ -1,1 +1,287 @@
+//! The command line: exit codes, human and JSON output, `read`, `--expect`, several inputs, and
+//! rollback when a write fails part-way (through the `LANCET_FAILPOINT` test seam).
 
+use super::tree::{describe, lancet, lancet_env, snapshot, temp_tree};
+use std::os::unix::fs::PermissionsExt;
+
+const TWO_FILE_PATCH: &[u8] = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** Add File: new/c.txt\n+c\n*** Delete File: d.txt\n*** End Patch\n";
+
+fn two_file_tree() -> tempfile::TempDir {
+    temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n"), ("d.txt", b"d\n")])
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn human_report_lists_files_chunks_diff_and_message() {
+    let dir = two_file_tree();
+    let out = lancet(
+        &["apply", "-C", dir.path().to_str().unwrap()],
+        TWO_FILE_PATCH,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = stdout(&out);
+    for want in [
+        "M a.txt\n  chunk 1: line 1 (exact)\n",
+        "M b.txt\n",
+        "A new/c.txt\n",
+        "D d.txt\n",
+        "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n",
+        "Applied: M a.txt, M b.txt, A new/c.txt, D d.txt.\n",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
+    assert!(!text.contains('\x1b'), "no colour when not on a terminal");
+    assert_eq!(std::fs::read(dir.path().join("new/c.txt")).unwrap(), b"c\n");
+    assert!(!dir.path().join("d.txt").exists());
+}
+
+#[test]
+fn refusal_goes_to_stderr_with_exit_1_and_writes_nothing() {
+    let dir = two_file_tree();
+    let before = snapshot(dir.path());
+    let out = lancet(
+        &["apply", "-C", dir.path().to_str().unwrap()],
+        b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-zzz\n+B\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains("Refused, nothing was written: 1 of 2 operation(s) could not be applied.")
+    );
+    assert!(err.contains("- b.txt chunk 1 (edit line 6): Failed to find expected lines in b.txt"));
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn json_report_has_the_stable_fields() {
+    let dir = two_file_tree();
+    let out = lancet(
+        &[
+            "apply",
+            "-C",
+            dir.path().to_str().unwrap(),
+            "--json",
+            "--dry-run",
+        ],
+        TWO_FILE_PATCH,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "dry_run");
+    assert_eq!(v["format"], "patch");
+    let f = &v["files"][0];
+    assert_eq!(f["path"], "a.txt");
+    assert_eq!(f["action"], "update");
+    assert_eq!(f["hunks"][0]["status"], "applied");
+    assert_eq!(f["hunks"][0]["tier"], "exact");
+    assert_eq!(f["hunks"][0]["start_line"], 1);
+    assert_eq!(f["hunks"][0]["end_line"], 1);
+    assert_eq!(v["files"][2]["action"], "add");
+    assert_eq!(v["files"][3]["action"], "delete");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Dry run, nothing was written")
+    );
+    assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"a\n");
+}
+
+#[test]
+fn read_prints_numbered_lines_and_the_hash_expect_takes() {
+    let dir = temp_tree(&[("src/m.py", b"one\ntwo\r\nthree\nfour\n")]);
+    let root = dir.path().to_str().unwrap();
+    let out = lancet(
+        &[
+            "read", "-C", root, "src/m.py", "--offset", "2", "--limit", "2",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let sha = "c7c7a1dfb1d4b0aa35f6e1eb39f0e1a6b2c5ad40c29aa7d83ab1c60ab0e95c1b";
+    let text = stdout(&out);
+    let real_sha = {
+        let out = lancet(&["read", "-C", root, "src/m.py", "--json"], b"");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["total_lines"], 4);
+        assert_eq!(v["lines"][1]["text"], "two");
+        v["sha256"].as_str().unwrap().to_string()
+    };
+    assert_ne!(real_sha, sha);
+    assert_eq!(
+        text,
+        format!("src/m.py  lines 2-3 of 4  sha256 {real_sha}\n     2\ttwo\n     3\tthree\n")
+    );
+    let patch = b"*** Begin Patch\n*** Update File: src/m.py\n-one\n+ONE\n*** End Patch\n";
+    let stale = lancet(
+        &["apply", "-C", root, "--expect", &format!("src/m.py={sha}")],
+        patch,
+    );
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(stderr(&stale).contains("changed since it was read"));
+    let ok = lancet(
+        &[
+            "apply",
+            "-C",
+            root,
+            "--expect",
+            &format!("src/m.py={real_sha}"),
+        ],
+        patch,
+    );
+    assert_eq!(ok.status.code(), Some(0), "{}", describe(&ok));
+}
+
+#[test]
+fn read_refuses_missing_binary_and_outside_paths() {
+    let dir = temp_tree(&[("bin.dat", b"ok\xff\xfe")]);
+    let root = dir.path().to_str().unwrap();
+    let out = lancet(&["read", "-C", root, "bin.dat"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not valid UTF-8 at byte 2"));
+    let out = lancet(&["read", "-C", root, "nope.txt"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let out = lancet(&["read", "-C", root, "../etc/passwd"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("outside the root"));
+}
+
+#[test]
+fn several_input_files_form_one_batch() {
+    let dir = two_file_tree();
+    let edits = tempfile::tempdir().unwrap();
+    let e1 = edits.path().join("1.patch");
+    let e2 = edits.path().join("2.patch");
+    std::fs::write(
+        &e1,
+        "*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &e2,
+        "*** Begin Patch\n*** Update File: a.txt\n-A\n+AA\n*** End Patch\n",
+    )
+    .unwrap();
+    let root = dir.path().to_str().unwrap();
+    let out = lancet(
+        &[
+            "apply",
+            "-C",
+            root,
+            e1.to_str().unwrap(),
+            e2.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"AA\n");
+
+    std::fs::write(&e2, "*** Begin Patch\n*** Bogus\n*** End Patch\n").unwrap();
+    let before = snapshot(dir.path());
+    let out = lancet(
+        &[
+            "apply",
+            "-C",
+            root,
+            e1.to_str().unwrap(),
+            e2.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("2.patch line 2"),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn new_files_get_the_umask_default_mode_and_updates_keep_theirs() {
+    let dir = temp_tree(&[("run.sh", b"echo a\n")]);
+    std::fs::set_permissions(
+        dir.path().join("run.sh"),
+        std::fs::Permissions::from_mode(0o750),
+    )
+    .unwrap();
+    let out = lancet(
+        &["apply", "-C", dir.path().to_str().unwrap()],
+        b"*** Begin Patch\n*** Update File: run.sh\n-echo a\n+echo b\n*** Add File: new.txt\n+n\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let mode = |p: &str| {
+        std::fs::metadata(dir.path().join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("run.sh"), 0o750);
+    let umask = std::process::Command::new("sh")
+        .args(["-c", "umask"])
+        .output()
+        .unwrap();
+    let umask = u32::from_str_radix(String::from_utf8_lossy(&umask.stdout).trim(), 8).unwrap();
+    assert_eq!(mode("new.txt"), 0o666 & !umask);
+}
+
+/// An injected failure at each write step leaves every file as it was, with no temp files.
+#[test]
+fn failure_at_any_write_step_rolls_back_everything() {
+    for point in [
+        "write:1",
+        "write:3",
+        "rename:1",
+        "rename:2",
+        "rename:4",
+        "fsync_dir:1",
+    ] {
+        let dir = two_file_tree();
+        let before = snapshot(dir.path());
+        let out = lancet_env(
+            &["apply", "-C", dir.path().to_str().unwrap(), "--json"],
+            TWO_FILE_PATCH,
+            &[("LANCET_FAILPOINT", point)],
+        );
+        assert_eq!(out.status.code(), Some(4), "{point}: {}", describe(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["status"], "error");
+        assert!(
+            v["message"]
+                .as_str()
+                .unwrap()
+                .contains("every file was restored"),
+            "{point}: {}",
+            describe(&out)
+        );
+        assert_eq!(snapshot(dir.path()), before, "{point}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = lancet(&["apply", "--format", "nonsense"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let out = lancet(&["apply", "--expect", "no-equals-sign"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let out = lancet(&["apply", "/no/such/edit.patch"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn missing_root_is_an_environment_error() {
+    let out = lancet(
+        &["apply", "-C", "/no/such/root"],
+        b"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+}

@@ -42,8 +42,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     let root = root.canonicalize().unwrap();
     let root_str = root.to_string_lossy().into_owned();
     let before = snapshot(&root);
-    let edit = std::fs::read(dir.join("edit.patch"))
-        .map_err(|e| format!("no edit.patch: {e}"))?;
+    let edit = std::fs::read(dir.join("edit.patch")).map_err(|e| format!("no edit.patch: {e}"))?;
     let edit = String::from_utf8_lossy(&edit)
         .replace("{{ROOT}}", &root_str)
         .into_bytes();
@@ -99,7 +98,11 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
                     )
                 })
                 .collect();
-            return Err(format!("tree differs:\n{}\n{}", diff.join("\n"), describe(&out)));
+            return Err(format!(
+                "tree differs:\n{}\n{}",
+                diff.join("\n"),
+                describe(&out)
+            ));
         }
     }
     if let Ok(expect) = std::fs::read_to_string(dir.join("expect")) {
@@ -115,7 +118,11 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
 fn show(n: &super::tree::Node) -> String {
     match n {
         super::tree::Node::File { bytes, executable } => {
-            format!("{:?}{}", String::from_utf8_lossy(bytes), if *executable { " (x)" } else { "" })
+            format!(
+                "{:?}{}",
+                String::from_utf8_lossy(bytes),
+                if *executable { " (x)" } else { "" }
+            )
         }
         other => format!("{other:?}"),
     }

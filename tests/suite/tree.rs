@@ -27,7 +27,11 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Node>) {
     };
     for entry in entries.flatten() {
         let path = entry.path();
-        let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        let rel = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         if rel == ".lancet" {
             continue;
         }
