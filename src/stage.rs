@@ -154,6 +154,8 @@ struct Entry {
     is_special: bool,
     current: Option<Vec<u8>>,
     mode: Option<u32>,
+    /// For a symlink entry: the batch removes the link itself.
+    remove_link: bool,
 }
 
 struct Workspace<'r> {
@@ -220,6 +222,7 @@ impl Workspace<'_> {
                     is_special,
                     current,
                     mode,
+                    remove_link: false,
                 },
             );
         }
@@ -307,13 +310,12 @@ impl Workspace<'_> {
         if entry.is_special {
             return Err(format!("cannot delete {rel}: it is not a regular file"));
         }
-        let is_link = matches!(entry.disk, Before::Link { .. });
-        if is_link {
-            // A link to delete is its own entry; it is removed unless already removed.
-            if entry.current.is_none() && entry.mode == Some(0) {
+        if matches!(entry.disk, Before::Link { .. }) {
+            // A link to delete is its own entry, separate from its target's content.
+            if entry.remove_link {
                 return Err(format!("cannot delete {rel}: it does not exist"));
             }
-            entry.mode = Some(0);
+            entry.remove_link = true;
             return Ok(());
         }
         match entry.current.take() {
@@ -447,7 +449,7 @@ impl Workspace<'_> {
                 (Before::Missing, Some(_)) => true,
                 (Before::Missing, None) => false,
                 (Before::Link { .. }, Some(_)) => true,
-                (Before::Link { .. }, None) => e.mode == Some(0),
+                (Before::Link { .. }, None) => e.remove_link,
             };
             if changed {
                 out.push(StagedFile {

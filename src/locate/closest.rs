@@ -130,10 +130,18 @@ fn best_start_by_votes(lines: &[&str], needle: &[String]) -> Option<usize> {
         .map(|(start, _)| start)
 }
 
+/// The line most like `needle`. Lines less than half or more than twice its length cannot be
+/// similar enough to show, so they are skipped without scoring (this keeps a miss in a huge file
+/// cheap).
 fn most_similar_line(lines: &[&str], needle: &str) -> Option<(usize, f64)> {
+    let len = needle.trim().len();
     lines
         .iter()
         .enumerate()
+        .filter(|(_, l)| {
+            let l = l.trim().len();
+            l * 2 >= len && l <= len * 2
+        })
         .map(|(i, l)| (i, line_similarity(l, needle)))
         .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
             Some((_, b)) if b >= s => best,

@@ -265,3 +265,73 @@ fn remove_dirs(created: &[PathBuf]) -> bool {
         .count();
     failures == 0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::path::Root;
+
+    fn staged(root: &Root, rel: &str, before: Before, after: Option<&[u8]>) -> StagedFile {
+        StagedFile {
+            path: root.rel(rel).unwrap(),
+            real: root.path().join(rel),
+            before,
+            after: after.map(<[u8]>::to_vec),
+            mode: None,
+        }
+    }
+
+    fn file(bytes: &[u8]) -> Before {
+        Before::File {
+            bytes: bytes.to_vec(),
+            sha256: sha256_hex(bytes),
+            mode: 0o644,
+        }
+    }
+
+    #[test]
+    fn a_target_changed_since_staging_refuses_the_whole_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        std::fs::write(dir.path().join("a.txt"), "a\n").unwrap();
+        std::fs::write(dir.path().join("b.txt"), "changed by someone else\n").unwrap();
+        let files = [
+            staged(&root, "a.txt", file(b"a\n"), Some(b"A\n")),
+            staged(&root, "b.txt", file(b"b\n"), Some(b"B\n")),
+        ];
+        let err = commit(&files, WriteOptions { fsync: false }).unwrap_err();
+        assert!(matches!(err, CommitError::Stale { ref path } if path == "b.txt"));
+        assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"a\n");
+        let created = [staged(&root, "c.txt", Before::Missing, Some(b"c\n"))];
+        std::fs::write(dir.path().join("c.txt"), "appeared meanwhile\n").unwrap();
+        assert!(matches!(
+            commit(&created, WriteOptions { fsync: false }),
+            Err(CommitError::Stale { .. })
+        ));
+    }
+
+    #[test]
+    fn writes_creates_and_deletes_leaving_no_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        std::fs::write(dir.path().join("a.txt"), "a\n").unwrap();
+        std::fs::write(dir.path().join("gone.txt"), "g\n").unwrap();
+        let files = [
+            staged(&root, "a.txt", file(b"a\n"), Some(b"A\n")),
+            staged(&root, "sub/dir/new.txt", Before::Missing, Some(b"n\n")),
+            staged(&root, "gone.txt", file(b"g\n"), None),
+        ];
+        commit(&files, WriteOptions { fsync: true }).unwrap();
+        assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"A\n");
+        assert_eq!(
+            std::fs::read(dir.path().join("sub/dir/new.txt")).unwrap(),
+            b"n\n"
+        );
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.txt", "sub"]);
+    }
+}
