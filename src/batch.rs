@@ -12,13 +12,34 @@ use serde::Serialize;
 pub enum Format {
     /// The Codex `*** Begin Patch` envelope.
     Patch,
+    /// `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks (Aider, Roo, Cline dialects).
+    SearchReplace,
+    /// Unified and git diffs.
+    Unified,
+    /// Tool-call objects (`old_string`/`new_string`, the text-editor tool's commands).
+    Json,
+    /// A filename line followed by a fenced block holding the whole new file.
+    Whole,
 }
 
 impl Format {
+    /// Every format, strictest first: when several parse, auto-detection takes the first.
+    pub const STRICTEST_FIRST: [Format; 5] = [
+        Format::Json,
+        Format::Patch,
+        Format::Unified,
+        Format::SearchReplace,
+        Format::Whole,
+    ];
+
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Format::Patch => "patch",
+            Format::SearchReplace => "search-replace",
+            Format::Unified => "unified",
+            Format::Json => "json",
+            Format::Whole => "whole",
         }
     }
 }
@@ -48,9 +69,21 @@ pub struct FileOp {
 /// The kinds of file operation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpKind {
-    /// Create a file that must not exist yet (identical content counts as already applied).
+    /// Create a file that must not exist yet (identical content counts as already applied; an
+    /// existing empty file is filled).
     Create {
         /// The new file's full content.
+        content: String,
+    },
+    /// Replace a file's whole content, creating it if missing.
+    Write {
+        /// The new full content.
+        content: String,
+    },
+    /// Append text at the end of a file (after a line ending), creating it if missing: what an
+    /// empty SEARCH block means.
+    Append {
+        /// The text to add.
         content: String,
     },
     /// Remove a file (a symlink is removed itself, not its target).
@@ -71,6 +104,11 @@ pub struct Hunk {
     pub old: Vec<String>,
     /// The lines that replace them (context and added lines), without line endings.
     pub new: Vec<String>,
+    /// For tool-call edits (`old_string`/`new_string`): the exact strings, which may start or end
+    /// inside a line. The exact tier searches these bytes; looser tiers use the line view above.
+    pub text: Option<HunkText>,
+    /// How many places the hunk must match.
+    pub occurrences: Occurrences,
     /// `@@` header lines, outermost first; each narrows the search to what follows it.
     pub context: Vec<String>,
     /// A 1-based line number the edit claims the hunk starts at; only ever narrows a choice.
@@ -81,6 +119,26 @@ pub struct Hunk {
     pub line: usize,
 }
 
+/// The exact strings of a substring edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HunkText {
+    /// The text to find, byte for byte.
+    pub old: String,
+    /// The text to put in its place.
+    pub new: String,
+}
+
+/// How many places a hunk must match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Occurrences {
+    /// Exactly one (the default: several is ambiguous).
+    One,
+    /// Every occurrence, at least one (`replace_all`).
+    All,
+    /// Exactly this many, all replaced (`expected_replacements`).
+    Exactly(usize),
+}
+
 /// Where a hunk is allowed to match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Anchor {
@@ -88,4 +146,45 @@ pub enum Anchor {
     Anywhere,
     /// Its last old line must be the file's last line (`*** End of File`).
     EndOfFile,
+    /// A pure insertion after this 1-based line (0 = the top of the file): `insert_line`.
+    AfterLine(usize),
+}
+
+impl Hunk {
+    /// A line-based hunk with defaults: one occurrence, anywhere, no headers or hints.
+    pub fn lines(old: Vec<String>, new: Vec<String>, line: usize) -> Hunk {
+        Hunk {
+            old,
+            new,
+            text: None,
+            occurrences: Occurrences::One,
+            context: Vec::new(),
+            line_hint: None,
+            anchor: Anchor::Anywhere,
+            line,
+        }
+    }
+
+    /// A substring hunk (a tool call's `old_string` → `new_string`), with its line view.
+    pub fn substring(old: String, new: String, line: usize) -> Hunk {
+        Hunk {
+            text: None,
+            ..Hunk::lines(split_lines(&old), split_lines(&new), line)
+        }
+        .with_text(old, new)
+    }
+
+    fn with_text(mut self, old: String, new: String) -> Hunk {
+        self.text = Some(HunkText { old, new });
+        self
+    }
+}
+
+/// Splits text into lines without their `\n`; a final line ending adds no empty last line.
+pub fn split_lines(text: &str) -> Vec<String> {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    if text.is_empty() {
+        return Vec::new();
+    }
+    body.split('\n').map(str::to_string).collect()
 }

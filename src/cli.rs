@@ -1,7 +1,7 @@
 //! The command line: argument parsing and rendering only; the work happens in the library.
 
 use crate::batch::{Batch, Format};
-use crate::format::{self, FormatChoice};
+use crate::format::{self, FormatChoice, ParseOptions};
 use crate::read;
 use crate::report::{Report, Status};
 use crate::stage::Expectation;
@@ -52,6 +52,12 @@ struct ApplyArgs {
     /// Refuse unless PATH still has this sha256 (from `lancet read`). Repeatable.
     #[arg(long, value_name = "PATH=SHA256")]
     expect: Vec<String>,
+    /// Apply the hunks that locate even if others fail (the failures are reported; exit 1).
+    #[arg(long)]
+    partial: bool,
+    /// The file that edit blocks naming no file apply to (SEARCH/REPLACE blocks, JSON edits).
+    #[arg(long, value_name = "PATH")]
+    path: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -75,6 +81,14 @@ enum FormatArg {
     Auto,
     /// The Codex `*** Begin Patch` format.
     Patch,
+    /// `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks.
+    SearchReplace,
+    /// Unified or git diffs.
+    Unified,
+    /// Tool-call JSON (`old_string`/`new_string`, text-editor commands).
+    Json,
+    /// A filename line and a fenced block with the whole file.
+    Whole,
 }
 
 /// Runs the CLI and returns the process exit code.
@@ -96,6 +110,13 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
     let format = match args.format {
         FormatArg::Auto => FormatChoice::Auto,
         FormatArg::Patch => FormatChoice::Only(Format::Patch),
+        FormatArg::SearchReplace => FormatChoice::Only(Format::SearchReplace),
+        FormatArg::Unified => FormatChoice::Only(Format::Unified),
+        FormatArg::Json => FormatChoice::Only(Format::Json),
+        FormatArg::Whole => FormatChoice::Only(Format::Whole),
+    };
+    let parse = ParseOptions {
+        default_path: args.path.clone(),
     };
     let mut expect = Vec::new();
     for e in &args.expect {
@@ -117,7 +138,7 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
             }
         }
     }
-    let batch = match read_batch(&args.inputs, format) {
+    let batch = match read_batch(&args.inputs, format, &parse) {
         Ok(b) => b,
         Err(report) => return emit(&report, args.json),
     };
@@ -127,12 +148,18 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
         dry_run: args.dry_run,
         expect,
         fsync: true,
+        parse,
+        partial: args.partial,
     };
     emit(&apply_batch(&batch, &opts), args.json)
 }
 
 /// Reads and parses every input into one batch (operations in input order).
-fn read_batch(inputs: &[PathBuf], format: FormatChoice) -> Result<Batch, Box<Report>> {
+fn read_batch(
+    inputs: &[PathBuf],
+    format: FormatChoice,
+    opts: &ParseOptions,
+) -> Result<Batch, Box<Report>> {
     let stdin = [PathBuf::from("-")];
     let inputs = if inputs.is_empty() {
         &stdin[..]
@@ -157,7 +184,7 @@ fn read_batch(inputs: &[PathBuf], format: FormatChoice) -> Result<Batch, Box<Rep
                 "Pass readable edit files, or the edit on stdin.",
             )));
         }
-        let parsed = format::decode(&bytes).and_then(|text| format::parse(text, format));
+        let parsed = format::decode(&bytes).and_then(|text| format::parse(text, format, opts));
         match (parsed, &mut batch) {
             (Err(e), _) => return Err(Box::new(Report::malformed(&e, name.as_deref()))),
             (Ok(b), None) => batch = Some(b),

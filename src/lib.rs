@@ -32,7 +32,7 @@ pub mod store;
 pub mod text;
 
 use batch::Batch;
-use format::FormatChoice;
+use format::{FormatChoice, ParseOptions};
 use path::Root;
 use report::{Report, Status};
 use stage::{Expectation, StageError};
@@ -52,6 +52,10 @@ pub struct ApplyOptions {
     pub expect: Vec<Expectation>,
     /// fsync files and directories when writing.
     pub fsync: bool,
+    /// Parser options (the default path for blocks naming no file).
+    pub parse: ParseOptions,
+    /// Write what located even when some hunks failed (reported; exit 1).
+    pub partial: bool,
 }
 
 impl ApplyOptions {
@@ -63,13 +67,16 @@ impl ApplyOptions {
             dry_run: false,
             expect: Vec::new(),
             fsync: true,
+            parse: ParseOptions::default(),
+            partial: false,
         }
     }
 }
 
 /// Parses edit text and applies it; every outcome, including malformed input, is a report.
 pub fn apply(edit: &[u8], opts: &ApplyOptions) -> Report {
-    let parsed = format::decode(edit).and_then(|text| format::parse(text, opts.format));
+    let parsed =
+        format::decode(edit).and_then(|text| format::parse(text, opts.format, &opts.parse));
     match parsed {
         Ok(batch) => apply_batch(&batch, opts),
         Err(e) => Report::malformed(&e, None),
@@ -89,15 +96,20 @@ pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
             );
         }
     };
-    let staged = match stage::stage(&root, batch, &opts.expect) {
+    let staged = match stage::stage(&root, batch, &opts.expect, opts.partial) {
         Ok(s) => s,
         Err(e) => return stage_error_report(e),
     };
     let format = batch.format.name();
     let notes = batch.notes.clone();
-    if staged.failed() {
-        return Report::from_ops(Status::Refused, format, staged.reports, notes);
-    }
+    let status = match (staged.failed(), opts.partial) {
+        (true, false) => return Report::from_ops(Status::Refused, format, staged.reports, notes),
+        (true, true) if staged.files.is_empty() => {
+            return Report::from_ops(Status::Refused, format, staged.reports, notes);
+        }
+        (true, true) => Status::Partial,
+        (false, _) => Status::Applied,
+    };
     if staged.files.is_empty() {
         return Report::from_ops(Status::AlreadyApplied, format, staged.reports, notes);
     }
@@ -105,7 +117,7 @@ pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
         return Report::from_ops(Status::DryRun, format, staged.reports, notes);
     }
     match store::commit(&staged.files, WriteOptions { fsync: opts.fsync }) {
-        Ok(()) => Report::from_ops(Status::Applied, format, staged.reports, notes),
+        Ok(()) => Report::from_ops(status, format, staged.reports, notes),
         Err(e @ CommitError::Stale { .. }) => Report::batch_error(
             Status::Refused,
             "stale",

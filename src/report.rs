@@ -6,7 +6,7 @@
 
 use crate::format::ParseError;
 use crate::locate::Tier;
-use crate::locate::closest::Closest;
+use crate::locate::closest::{Closest, NumberedLine};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -22,6 +22,8 @@ pub enum Status {
     DryRun,
     /// Something could not be applied; nothing was written.
     Refused,
+    /// `--partial`: what located was written, the rest is reported (exit 1).
+    Partial,
     /// The edit text or command line is malformed; nothing was written.
     Malformed,
     /// The environment failed (I/O); see `message` for whether files are intact.
@@ -33,7 +35,7 @@ impl Status {
     pub fn exit_code(self) -> u8 {
         match self {
             Status::Applied | Status::AlreadyApplied | Status::DryRun => 0,
-            Status::Refused => 1,
+            Status::Refused | Status::Partial => 1,
             Status::Malformed => 2,
             Status::Error => 4,
         }
@@ -100,8 +102,15 @@ pub struct HunkReport {
     /// Whether the hunk only inserts lines (after `start_line`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub insertion: bool,
+    /// Every matched range `[start, end]` when the hunk replaced several places.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub matches: Vec<[usize; 2]>,
     /// 1-based line of the edit text where the hunk starts.
     pub edit_line: usize,
+    /// A stable failure kind: `no_match`, `ambiguous`, `count_mismatch`, `context_not_found`,
+    /// `placeholder`, `elision_mismatch`, `overlap`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
     /// Why it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -111,6 +120,30 @@ pub struct HunkReport {
     /// For a miss: the closest real lines.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closest: Option<Closest>,
+    /// For a change: the result around it, numbered (a few lines of context on each side).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub snippet: Vec<NumberedLine>,
+}
+
+impl HunkReport {
+    /// A hunk report to be filled in, for the hunk at 1-based `index` from edit line `edit_line`.
+    pub fn new(index: usize, edit_line: usize) -> Self {
+        HunkReport {
+            index,
+            status: Outcome::Applied,
+            tier: None,
+            start_line: None,
+            end_line: None,
+            insertion: false,
+            matches: Vec::new(),
+            edit_line,
+            kind: None,
+            error: None,
+            candidates: Vec::new(),
+            closest: None,
+            snippet: Vec::new(),
+        }
+    }
 }
 
 /// One operation's outcome.
@@ -130,6 +163,10 @@ pub struct FileReport {
     /// Per-hunk outcomes (updates only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hunks: Vec<HunkReport>,
+    /// A stable kind for a whole-operation failure: `missing`, `exists`, `is_directory`,
+    /// `not_utf8`, `not_regular`, `placeholder`, `unsafe_path`, `io`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
     /// Why the operation failed, when it failed as a whole (missing file, not UTF-8, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -355,41 +392,66 @@ fn op_label(f: &FileReport) -> String {
     }
 }
 
+/// Above this many changed hunks, the message leaves the result snippets to the JSON report.
+const MAX_SNIPPETS_IN_MESSAGE: usize = 8;
+
+fn is_failure(status: Outcome) -> bool {
+    matches!(status, Outcome::Failed | Outcome::Ambiguous)
+}
+
 fn compose_message(report: &Report) -> String {
     let mut msg = String::new();
     match report.status {
-        Status::Refused => {
-            let failed: Vec<&FileReport> = report
+        Status::Refused | Status::Partial => {
+            let failed_ops = report
                 .files
                 .iter()
-                .filter(|f| matches!(f.status, Outcome::Failed | Outcome::Ambiguous))
-                .collect();
-            let _ = writeln!(
-                msg,
-                "Refused, nothing was written: {} of {} operation(s) could not be applied.",
-                failed.len(),
-                report.files.len()
-            );
-            for f in failed {
-                if let Some(e) = &f.error {
+                .filter(|f| is_failure(f.status) || f.hunks.iter().any(|h| is_failure(h.status)))
+                .count();
+            if report.status == Status::Refused {
+                let _ = writeln!(
+                    msg,
+                    "Refused, nothing was written: {failed_ops} of {} operation(s) could not be applied.",
+                    report.files.len()
+                );
+            } else {
+                let applied: Vec<String> = report
+                    .files
+                    .iter()
+                    .flat_map(|f| {
+                        f.hunks
+                            .iter()
+                            .filter(|h| h.status == Outcome::Applied)
+                            .map(move |h| format!("{} chunk {}", f.path, h.index))
+                    })
+                    .collect();
+                let _ = writeln!(
+                    msg,
+                    "Partially applied (--partial): {} block(s) applied ({}); {failed_ops} operation(s) had failures.",
+                    applied.len(),
+                    applied.join(", ")
+                );
+            }
+            for f in &report.files {
+                if let (Some(e), true) = (&f.error, is_failure(f.status)) {
                     let _ = writeln!(msg, "- {} (edit line {}): {e}", op_label(f), f.edit_line);
                 }
-                for h in &f.hunks {
-                    if matches!(h.status, Outcome::Failed | Outcome::Ambiguous) {
-                        let _ = writeln!(
-                            msg,
-                            "- {} chunk {} (edit line {}): {}",
-                            f.path,
-                            h.index,
-                            h.edit_line,
-                            h.error.as_deref().unwrap_or("failed")
-                        );
-                    }
+                for h in f.hunks.iter().filter(|h| is_failure(h.status)) {
+                    let _ = writeln!(
+                        msg,
+                        "- {} chunk {} (edit line {}): {}",
+                        f.path,
+                        h.index,
+                        h.edit_line,
+                        h.error.as_deref().unwrap_or("failed")
+                    );
                 }
             }
-            msg.push_str(
-                "Fix the failed part(s) and resend the whole edit: none of it was applied, not even the parts that matched.",
-            );
+            msg.push_str(if report.status == Status::Refused {
+                "Fix the failed part(s) and resend the whole edit: none of it was applied, not even the parts that matched."
+            } else {
+                "Resend only the failed part(s): the applied blocks are in place, don't resend them."
+            });
         }
         Status::Applied | Status::DryRun | Status::AlreadyApplied => {
             let lead = match report.status {
@@ -397,44 +459,31 @@ fn compose_message(report: &Report) -> String {
                 Status::DryRun => "Dry run, nothing was written; would apply",
                 _ => "Nothing to do, every change is already in place",
             };
-            let items: Vec<String> = report
+            let items: Vec<String> = report.files.iter().map(summarize_op).collect();
+            if items.is_empty() {
+                msg.push_str("No edits found in the text; nothing to do.");
+            } else {
+                let _ = write!(msg, "{lead}: {}.", items.join(", "));
+            }
+            let changed: Vec<(&FileReport, &HunkReport)> = report
                 .files
                 .iter()
-                .map(|f| {
-                    let mut s = op_label(f);
-                    if f.status == Outcome::AlreadyApplied {
-                        s.push_str(" (already applied)");
-                    }
-                    let loose: Vec<String> = f
-                        .hunks
-                        .iter()
-                        .filter(|h| h.tier.is_some_and(|t| t != Tier::Exact))
-                        .map(|h| {
-                            format!(
-                                "chunk {} matched at lines {}-{} only by tier {}",
-                                h.index,
-                                h.start_line.unwrap_or(0),
-                                h.end_line.unwrap_or(0),
-                                h.tier.map(Tier::name).unwrap_or("-")
-                            )
-                        })
-                        .collect();
-                    if !loose.is_empty() {
-                        let _ = write!(s, " [{}]", loose.join("; "));
-                    }
-                    let already: Vec<String> = f
-                        .hunks
-                        .iter()
-                        .filter(|h| h.status == Outcome::AlreadyApplied)
-                        .map(|h| h.index.to_string())
-                        .collect();
-                    if !already.is_empty() && f.status != Outcome::AlreadyApplied {
-                        let _ = write!(s, " [chunk {} already applied]", already.join(", "));
-                    }
-                    s
-                })
+                .flat_map(|f| f.hunks.iter().map(move |h| (f, h)))
+                .filter(|(_, h)| !h.snippet.is_empty())
                 .collect();
-            let _ = write!(msg, "{lead}: {}.", items.join(", "));
+            if report.status != Status::AlreadyApplied && changed.len() <= MAX_SNIPPETS_IN_MESSAGE {
+                for (f, h) in changed {
+                    let _ = write!(
+                        msg,
+                        "\n{} chunk {} now reads:",
+                        f.to.as_deref().unwrap_or(&f.path),
+                        h.index
+                    );
+                    for l in &h.snippet {
+                        let _ = write!(msg, "\n  {:>5} | {}", l.line, l.text);
+                    }
+                }
+            }
         }
         Status::Malformed | Status::Error => {}
     }
@@ -442,4 +491,41 @@ fn compose_message(report: &Report) -> String {
         let _ = write!(msg, "\nNote: {note}.");
     }
     msg
+}
+
+/// One operation in a success message: its letter and path, and what is worth knowing about
+/// its hunks (positions, tiers looser than exact, already-applied ones).
+fn summarize_op(f: &FileReport) -> String {
+    let mut s = op_label(f);
+    if f.status == Outcome::AlreadyApplied {
+        s.push_str(" (already applied)");
+        return s;
+    }
+    let parts: Vec<String> = f
+        .hunks
+        .iter()
+        .map(|h| {
+            let place = match (h.start_line, h.end_line) {
+                _ if h.insertion => format!("inserted after line {}", h.start_line.unwrap_or(0)),
+                (Some(a), Some(b)) if a == b => format!("line {a}"),
+                (Some(a), Some(b)) => format!("lines {a}-{b}"),
+                _ => String::new(),
+            };
+            let how = match (h.status, h.tier) {
+                (Outcome::AlreadyApplied, _) => " already applied".to_string(),
+                (_, Some(t)) if t != Tier::Exact => format!(" by tier {}", t.name()),
+                _ => String::new(),
+            };
+            let many = if h.matches.len() > 1 {
+                format!(" ({} places)", h.matches.len())
+            } else {
+                String::new()
+            };
+            format!("chunk {} {place}{how}{many}", h.index)
+        })
+        .collect();
+    if !parts.is_empty() {
+        let _ = write!(s, " [{}]", parts.join("; "));
+    }
+    s
 }

@@ -4,12 +4,16 @@
 //! file, or an Add then a Delete, compose. Every failure is collected (not just the first) so the
 //! model can fix everything in one retry; the batch is staged only if all operations succeed.
 
-use crate::batch::{Batch, FileOp, Hunk, OpKind};
-use crate::locate::{self, Hints, LocateError, Located, Match};
+use crate::batch::{Batch, FileOp, Hunk, OpKind, split_lines};
+use crate::locate::closest::NumberedLine;
+use crate::locate::normalize::introduced_placeholder;
+use crate::locate::{self, Haystack, Hints, LocateError, Located, Match, Placement};
 use crate::path::{PathError, RelPath, Root};
 use crate::report::{Action, FileReport, HunkReport, Outcome, join_lines};
 use crate::store::sha256_hex;
-use crate::text::{Splice, TextFile, apply_splices, indent_of};
+use crate::text::{
+    IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of, reindent,
+};
 use similar::{Algorithm, DiffOp};
 use std::collections::HashMap;
 use std::os::unix::fs::PermissionsExt;
@@ -96,6 +100,47 @@ pub enum StageError {
     },
 }
 
+/// Refuses whole-file content that introduces an omission placeholder (`// ... existing code
+/// ...`) the file did not have: writing it would replace real code with the placeholder.
+fn check_placeholder(rel: &RelPath, before: Option<&[u8]>, content: &str) -> Result<(), OpError> {
+    let old = before
+        .map(|b| split_lines(&String::from_utf8_lossy(b)))
+        .unwrap_or_default();
+    match introduced_placeholder(&old, &split_lines(content)) {
+        Some(line) => Err(OpError::new(
+            "placeholder",
+            format!(
+                "the new content of {rel} contains the omission placeholder {line:?}; writing it would replace real code with it. Next: send the complete content, or edit only the part that changes."
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Why one operation failed: a stable kind and the message.
+#[derive(Debug)]
+struct OpError {
+    kind: &'static str,
+    message: String,
+}
+
+impl OpError {
+    fn new(kind: &'static str, message: String) -> Self {
+        OpError { kind, message }
+    }
+}
+
+impl From<StageError> for OpError {
+    fn from(e: StageError) -> Self {
+        let kind = match &e {
+            StageError::Path(_) => "unsafe_path",
+            StageError::Stale { .. } => "stale",
+            StageError::Io { .. } => "io",
+        };
+        OpError::new(kind, e.to_string())
+    }
+}
+
 /// A caller's claim about a file's current content (`--expect PATH=SHA256`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expectation {
@@ -107,7 +152,14 @@ pub struct Expectation {
 
 /// Stages a batch: validates every path first (no I/O), checks expectations, then runs the
 /// operations in memory.
-pub fn stage(root: &Root, batch: &Batch, expect: &[Expectation]) -> Result<Staged, StageError> {
+/// With `partial`, operations and hunks that locate are staged even when others fail (the
+/// failures are still reported).
+pub fn stage(
+    root: &Root,
+    batch: &Batch,
+    expect: &[Expectation],
+    partial: bool,
+) -> Result<Staged, StageError> {
     for op in &batch.ops {
         root.rel(&op.path)?;
         if let OpKind::Update {
@@ -121,6 +173,7 @@ pub fn stage(root: &Root, batch: &Batch, expect: &[Expectation]) -> Result<Stage
         root,
         entries: HashMap::new(),
         order: Vec::new(),
+        partial,
     };
     for e in expect {
         let rel = root.rel(&e.path)?;
@@ -162,6 +215,7 @@ struct Workspace<'r> {
     root: &'r Root,
     entries: HashMap<RelPath, Entry>,
     order: Vec<RelPath>,
+    partial: bool,
 }
 
 impl Workspace<'_> {
@@ -238,6 +292,7 @@ impl Workspace<'_> {
             status: Outcome::Applied,
             edit_line: op.line,
             hunks: Vec::new(),
+            kind: None,
             error: None,
             diff: None,
         };
@@ -250,6 +305,8 @@ impl Workspace<'_> {
                 report.action = Action::Delete;
                 self.delete(&rel, &mut report)
             }
+            OpKind::Write { content } => self.write(&rel, content, &mut report),
+            OpKind::Append { content } => self.append(&rel, content, &mut report),
             OpKind::Update { hunks, move_to } => {
                 let to = move_to.as_deref().map(|t| self.root.rel(t)).transpose()?;
                 if let Some(to) = &to
@@ -261,9 +318,10 @@ impl Workspace<'_> {
                 self.update(&rel, hunks, to.as_ref(), &mut report)
             }
         };
-        if let Err(message) = result {
+        if let Err(e) = result {
             report.status = Outcome::Failed;
-            report.error = Some(message);
+            report.kind = Some(e.kind);
+            report.error = Some(e.message);
         }
         Ok(report)
     }
@@ -273,15 +331,19 @@ impl Workspace<'_> {
         rel: &RelPath,
         content: &str,
         report: &mut FileReport,
-    ) -> Result<(), String> {
-        let key = self.key(rel, true).map_err(|e| e.to_string())?;
-        let entry = self.entry(&key).map_err(|e| e.to_string())?;
+    ) -> Result<(), OpError> {
+        let key = self.key(rel, true).map_err(OpError::from)?;
+        let entry = self.entry(&key).map_err(OpError::from)?;
         if entry.is_dir {
-            return Err(format!("cannot add {rel}: it is a directory"));
+            return Err(OpError::new(
+                "is_directory",
+                format!("cannot add {rel}: it is a directory"),
+            ));
         }
         if entry.is_special {
-            return Err(format!(
-                "cannot add {rel}: it exists and is not a regular file"
+            return Err(OpError::new(
+                "not_regular",
+                format!("cannot add {rel}: it exists and is not a regular file"),
             ));
         }
         match &entry.current {
@@ -289,10 +351,19 @@ impl Workspace<'_> {
                 report.status = Outcome::AlreadyApplied;
                 Ok(())
             }
-            Some(_) => Err(format!(
-                "cannot add {rel}: it already exists with different content; use Update File to change it (read it first: lancet read {rel})"
+            Some(bytes) if bytes.is_empty() => {
+                entry.current = Some(content.as_bytes().to_vec());
+                report.diff = Some(unified_diff(rel.as_str(), Some(""), Some(content)));
+                Ok(())
+            }
+            Some(_) => Err(OpError::new(
+                "exists",
+                format!(
+                    "cannot add {rel}: it already exists with different content; use Update File to change it (read it first: lancet read {rel})"
+                ),
             )),
             None => {
+                check_placeholder(rel, None, content)?;
                 entry.current = Some(content.as_bytes().to_vec());
                 entry.mode = None;
                 report.diff = Some(unified_diff(rel.as_str(), None, Some(content)));
@@ -301,19 +372,115 @@ impl Workspace<'_> {
         }
     }
 
-    fn delete(&mut self, rel: &RelPath, report: &mut FileReport) -> Result<(), String> {
-        let key = self.key(rel, false).map_err(|e| e.to_string())?;
-        let entry = self.entry(&key).map_err(|e| e.to_string())?;
+    /// Whole-file replacement (creating the file if missing).
+    fn write(
+        &mut self,
+        rel: &RelPath,
+        content: &str,
+        report: &mut FileReport,
+    ) -> Result<(), OpError> {
+        let key = self.key(rel, true).map_err(OpError::from)?;
+        let entry = self.entry(&key).map_err(OpError::from)?;
+        if entry.is_dir || entry.is_special {
+            return Err(OpError::new(
+                "not_regular",
+                format!("cannot write {rel}: it is a directory or special file"),
+            ));
+        }
+        let before = entry.current.clone();
+        if before.is_none() {
+            report.action = Action::Add;
+            entry.mode = None;
+        }
+        if before.as_deref() == Some(content.as_bytes()) {
+            report.status = Outcome::AlreadyApplied;
+            return Ok(());
+        }
+        check_placeholder(rel, before.as_deref(), content)?;
+        entry.current = Some(content.as_bytes().to_vec());
+        let old_text = before
+            .as_deref()
+            .map(|b| String::from_utf8_lossy(b).into_owned());
+        report.diff = Some(unified_diff(
+            rel.as_str(),
+            old_text.as_deref(),
+            Some(content),
+        ));
+        Ok(())
+    }
+
+    /// Appends after the last line (adding a line ending first if the file lacks a final one),
+    /// in the file's line-ending style; creates a missing file.
+    fn append(
+        &mut self,
+        rel: &RelPath,
+        content: &str,
+        report: &mut FileReport,
+    ) -> Result<(), OpError> {
+        let key = self.key(rel, true).map_err(OpError::from)?;
+        let entry = self.entry(&key).map_err(OpError::from)?;
+        if entry.is_dir || entry.is_special {
+            return Err(OpError::new(
+                "not_regular",
+                format!("cannot append to {rel}: it is a directory or special file"),
+            ));
+        }
+        let Some(before) = entry.current.clone() else {
+            report.action = Action::Add;
+            entry.current = Some(content.as_bytes().to_vec());
+            entry.mode = None;
+            report.diff = Some(unified_diff(rel.as_str(), None, Some(content)));
+            return Ok(());
+        };
+        let file = TextFile::decode(&before).map_err(|e| {
+            OpError::new(
+                "not_utf8",
+                format!("cannot append to {rel}: the file is {e}; lancet edits only UTF-8 text"),
+            )
+        })?;
+        let eol = file.style().eol.as_str();
+        let addition = if eol == "\r\n" {
+            content.replace("\r\n", "\n").replace('\n', "\r\n")
+        } else {
+            content.to_string()
+        };
+        let text = file.text();
+        if !addition.trim().is_empty() && text.ends_with(addition.as_str()) {
+            report.status = Outcome::AlreadyApplied;
+            return Ok(());
+        }
+        let mut after = text.to_string();
+        if !after.is_empty() && !after.ends_with('\n') {
+            after.push_str(eol);
+        }
+        after.push_str(&addition);
+        report.diff = Some(unified_diff(rel.as_str(), Some(text), Some(&after)));
+        entry.current = Some(after.into_bytes());
+        Ok(())
+    }
+
+    fn delete(&mut self, rel: &RelPath, report: &mut FileReport) -> Result<(), OpError> {
+        let key = self.key(rel, false).map_err(OpError::from)?;
+        let entry = self.entry(&key).map_err(OpError::from)?;
         if entry.is_dir {
-            return Err(format!("cannot delete {rel}: it is a directory"));
+            return Err(OpError::new(
+                "is_directory",
+                format!("cannot delete {rel}: it is a directory"),
+            ));
         }
         if entry.is_special {
-            return Err(format!("cannot delete {rel}: it is not a regular file"));
+            return Err(OpError::new(
+                "not_regular",
+                format!("cannot delete {rel}: it is not a regular file"),
+            ));
         }
         if matches!(entry.disk, Before::Link { .. }) {
             // A link to delete is its own entry, separate from its target's content.
             if entry.remove_link {
-                return Err(format!("cannot delete {rel}: it does not exist"));
+                return Err(OpError::new(
+                    "missing",
+                    format!("cannot delete {rel}: it does not exist"),
+                ));
             }
             entry.remove_link = true;
             return Ok(());
@@ -326,7 +493,10 @@ impl Workspace<'_> {
                     .map(|t| unified_diff(rel.as_str(), Some(t), None));
                 Ok(())
             }
-            None => Err(format!("cannot delete {rel}: it does not exist")),
+            None => Err(OpError::new(
+                "missing",
+                format!("cannot delete {rel}: it does not exist"),
+            )),
         }
     }
 
@@ -336,24 +506,30 @@ impl Workspace<'_> {
         hunks: &[Hunk],
         move_to: Option<&RelPath>,
         report: &mut FileReport,
-    ) -> Result<(), String> {
-        let key = self.key(rel, true).map_err(|e| e.to_string())?;
+    ) -> Result<(), OpError> {
+        let key = self.key(rel, true).map_err(OpError::from)?;
         let dest_key = match move_to {
-            Some(to) => Some(self.key(to, true).map_err(|e| e.to_string())?),
+            Some(to) => Some(self.key(to, true).map_err(OpError::from)?),
             None => None,
         };
-        let entry = self.entry(&key).map_err(|e| e.to_string())?;
+        let entry = self.entry(&key).map_err(OpError::from)?;
         if entry.is_dir {
-            return Err(format!("cannot update {rel}: it is a directory"));
+            return Err(OpError::new(
+                "is_directory",
+                format!("cannot update {rel}: it is a directory"),
+            ));
         }
         if entry.is_special {
-            return Err(format!("cannot update {rel}: it is not a regular file"));
+            return Err(OpError::new(
+                "not_regular",
+                format!("cannot update {rel}: it is not a regular file"),
+            ));
         }
         let Some(before) = entry.current.clone() else {
             return self.update_already_moved(rel, hunks, move_to, dest_key.as_ref(), report);
         };
         let mode = entry.mode;
-        let after = match edit_bytes(rel, &before, hunks, report)? {
+        let after = match edit_bytes(rel, &before, hunks, self.partial, report)? {
             Some(after) => after,
             None => return Ok(()),
         };
@@ -372,16 +548,20 @@ impl Workspace<'_> {
             }
             Some(dest_key) => {
                 let to = move_to.expect("dest_key implies move_to");
-                let dest = self.entry(&dest_key).map_err(|e| e.to_string())?;
+                let dest = self.entry(&dest_key).map_err(OpError::from)?;
                 if dest.is_dir || dest.is_special {
-                    return Err(format!(
-                        "cannot move {rel} to {to}: {to} is a directory or special file"
+                    return Err(OpError::new(
+                        "not_regular",
+                        format!("cannot move {rel} to {to}: {to} is a directory or special file"),
                     ));
                 }
                 match &dest.current {
                     Some(existing) if *existing != after => {
-                        return Err(format!(
-                            "cannot move {rel} to {to}: {to} already exists with different content; delete it first or update it instead"
+                        return Err(OpError::new(
+                            "exists",
+                            format!(
+                                "cannot move {rel} to {to}: {to} already exists with different content; delete it first or update it instead"
+                            ),
                         ));
                     }
                     _ => {}
@@ -403,25 +583,23 @@ impl Workspace<'_> {
         move_to: Option<&RelPath>,
         dest_key: Option<&RelPath>,
         report: &mut FileReport,
-    ) -> Result<(), String> {
+    ) -> Result<(), OpError> {
         let missing = || {
-            format!(
-                "cannot update {rel}: it does not exist (create it with Add File, or check the path)"
+            OpError::new(
+                "missing",
+                format!(
+                    "cannot update {rel}: it does not exist (create it with Add File, or check the path)"
+                ),
             )
         };
         let (Some(_), Some(dest_key)) = (move_to, dest_key) else {
             return Err(missing());
         };
-        let Some(dest_bytes) = self
-            .entry(dest_key)
-            .map_err(|e| e.to_string())?
-            .current
-            .clone()
-        else {
+        let Some(dest_bytes) = self.entry(dest_key).map_err(OpError::from)?.current.clone() else {
             return Err(missing());
         };
         let mut probe = report.clone();
-        match edit_bytes(rel, &dest_bytes, hunks, &mut probe) {
+        match edit_bytes(rel, &dest_bytes, hunks, false, &mut probe) {
             Ok(result)
                 if probe
                     .hunks
@@ -466,96 +644,144 @@ impl Workspace<'_> {
 }
 
 /// Locates and splices every hunk of one Update against `before`. Fills the hunk reports;
-/// returns the new bytes, or `None` when every hunk was already applied.
+/// returns the new bytes, or `None` when nothing changes (every hunk already applied, or a hunk
+/// failed and the batch is not partial).
 fn edit_bytes(
     rel: &RelPath,
     before: &[u8],
     hunks: &[Hunk],
+    partial: bool,
     report: &mut FileReport,
-) -> Result<Option<Vec<u8>>, String> {
+) -> Result<Option<Vec<u8>>, OpError> {
     let file = TextFile::decode(before).map_err(|e| {
-        format!("cannot update {rel}: the file is {e}; lancet edits only UTF-8 text (Delete File still works)")
+        OpError::new(
+            "not_utf8",
+            format!("cannot update {rel}: the file is {e}; lancet edits only UTF-8 text (Delete File still works)"),
+        )
     })?;
-    let lines = file.line_strs();
+    let hay = Haystack::new(&file);
     let mut hints = Hints::default();
-    let mut splices = Vec::new();
-    let mut taken: Vec<(usize, usize, usize)> = Vec::new();
-    let mut all_already = true;
+    // (hunk index, splice), and the byte ranges already claimed with their hunk.
+    let mut splices: Vec<(usize, Splice)> = Vec::new();
     report.hunks.clear();
     for (i, hunk) in hunks.iter().enumerate() {
-        let mut h = HunkReport {
-            index: i + 1,
-            status: Outcome::Applied,
-            tier: None,
-            start_line: None,
-            end_line: None,
-            insertion: false,
-            edit_line: hunk.line,
-            error: None,
-            candidates: Vec::new(),
-            closest: None,
-        };
-        match locate::locate(&lines, hunk, hints) {
-            Ok(Located::Replace {
-                at,
-                old_len,
-                new_len,
-            }) => {
-                all_already = false;
-                set_range(&mut h, at);
-                if let Some(&(other, s, e)) = taken
-                    .iter()
-                    .find(|&&(_, s, e)| overlaps((s, e), (at.start, at.end)))
-                {
-                    h.status = Outcome::Failed;
-                    h.error = Some(format!(
-                        "chunk {} (lines {}-{}) overlaps chunk {other} (lines {}-{}); merge them into one chunk",
-                        i + 1,
-                        at.start + 1,
-                        at.end.max(at.start + 1),
-                        s + 1,
-                        e.max(s + 1)
-                    ));
-                } else {
-                    taken.push((i + 1, at.start, at.end));
-                    splices.push(splice_for(
-                        &file,
-                        at,
-                        &hunk.old[..old_len],
-                        &hunk.new[..new_len],
-                    ));
+        let mut h = HunkReport::new(i + 1, hunk.line);
+        match locate::locate(&hay, hunk, hints) {
+            Ok(Located::Replace(placements)) => {
+                set_range(&mut h, placements[0].at);
+                if placements.len() > 1 {
+                    h.matches = placements.iter().map(|p| line_range(p.at)).collect();
                 }
-                hints.cursor = at.end;
+                let mine: Vec<Splice> = placements.iter().map(|p| splice_for(&file, p)).collect();
+                let clash = mine.iter().find_map(|s| {
+                    splices
+                        .iter()
+                        .find(|(_, t)| overlaps((s.start, s.end), (t.start, t.end)))
+                        .map(|(other, _)| *other)
+                });
+                match clash {
+                    Some(other) => {
+                        h.status = Outcome::Failed;
+                        h.kind = Some("overlap");
+                        h.error = Some(format!(
+                            "chunk {} (lines {}-{}) overlaps chunk {} in {rel}; merge them into one chunk",
+                            i + 1,
+                            h.start_line.unwrap_or(0),
+                            h.end_line.unwrap_or(0),
+                            other + 1
+                        ));
+                    }
+                    None => splices.extend(mine.into_iter().map(|s| (i, s))),
+                }
+                hints.cursor = placements.last().map_or(0, |p| p.at.end);
             }
             Ok(Located::AlreadyApplied { at }) => {
                 set_range(&mut h, at);
                 h.status = Outcome::AlreadyApplied;
                 hints.cursor = at.end;
             }
-            Err(e) => {
-                all_already = false;
-                describe_failure(rel, &lines, hunk, e, &mut h);
-            }
+            Err(e) => describe_failure(rel, &hay.lines, hunk, e, &mut h),
         }
         report.hunks.push(h);
     }
-    if report
+    let failed = report
         .hunks
         .iter()
-        .any(|h| matches!(h.status, Outcome::Failed | Outcome::Ambiguous))
-    {
+        .any(|h| matches!(h.status, Outcome::Failed | Outcome::Ambiguous));
+    if failed {
         report.status = if report.hunks.iter().any(|h| h.status == Outcome::Ambiguous) {
             Outcome::Ambiguous
         } else {
             Outcome::Failed
         };
+        if !partial {
+            return Ok(None);
+        }
+    }
+    if splices.is_empty() {
+        if !failed {
+            report.status = Outcome::AlreadyApplied;
+        }
         return Ok(None);
     }
-    if all_already {
-        report.status = Outcome::AlreadyApplied;
-        return Ok(None);
+    let only: Vec<Splice> = splices.iter().map(|(_, s)| s.clone()).collect();
+    let after = apply_splices(before, &only);
+    attach_snippets(&file, &after, &splices, &mut report.hunks);
+    Ok(Some(after))
+}
+
+/// Lines of context shown around each applied change.
+const SNIPPET_CONTEXT: usize = 3;
+/// Most lines in one snippet.
+const SNIPPET_MAX: usize = 12;
+
+/// Gives each applied hunk a numbered excerpt of the result around its change, so a model need
+/// not re-read the file.
+fn attach_snippets(
+    file: &TextFile,
+    after: &[u8],
+    splices: &[(usize, Splice)],
+    hunks: &mut [HunkReport],
+) {
+    let Ok(new_text) = std::str::from_utf8(after) else {
+        return;
+    };
+    let new_file = TextFile::new(new_text);
+    let old_starts: Vec<usize> = file.lines().iter().map(|l| l.start).collect();
+    let old_line_of = |b: usize| old_starts.partition_point(|&s| s <= b).saturating_sub(1);
+    let mut order: Vec<&(usize, Splice)> = splices.iter().collect();
+    order.sort_by_key(|(_, s)| (s.start, s.end));
+    let mut delta: isize = 0;
+    let text = file.text();
+    for (hunk, s) in order {
+        let removed = text[s.start..s.end].matches('\n').count() as isize;
+        let added = s.text.matches('\n').count() as isize;
+        let first_old = if s.start >= text.len() {
+            file.len()
+        } else {
+            old_line_of(s.start)
+        };
+        let first_new = (first_old as isize + delta).max(0) as usize;
+        let span = (added.max(1)) as usize;
+        delta += added - removed;
+        let h = &mut hunks[*hunk];
+        if !h.snippet.is_empty() {
+            continue;
+        }
+        let from = first_new.saturating_sub(SNIPPET_CONTEXT);
+        let to = (first_new + span + SNIPPET_CONTEXT)
+            .min(new_file.len())
+            .min(from + SNIPPET_MAX);
+        h.snippet = (from..to)
+            .map(|i| {
+                let l = new_file.line(i);
+                NumberedLine {
+                    line: i + 1,
+                    text: l.strip_suffix('\r').unwrap_or(l).to_string(),
+                }
+            })
+            .collect();
     }
-    Ok(Some(apply_splices(before, &splices)))
 }
 
 fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
@@ -563,16 +789,20 @@ fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
     a.0 < b.1 && b.0 < a.1
 }
 
+fn line_range(at: Match) -> [usize; 2] {
+    if at.start == at.end {
+        [at.start, at.start]
+    } else {
+        [at.start + 1, at.end]
+    }
+}
+
 fn set_range(h: &mut HunkReport, at: Match) {
     h.tier = Some(at.tier);
     h.insertion = at.start == at.end;
-    if h.insertion {
-        h.start_line = Some(at.start);
-        h.end_line = Some(at.start);
-    } else {
-        h.start_line = Some(at.start + 1);
-        h.end_line = Some(at.end);
-    }
+    let [s, e] = line_range(at);
+    h.start_line = Some(s);
+    h.end_line = Some(e);
 }
 
 /// The nearest line above `line` (0-based) that is less indented than it: the enclosing
@@ -628,11 +858,43 @@ fn describe_failure(
         .find(|l| !l.trim().is_empty())
         .cloned()
         .unwrap_or_default();
+    h.kind = Some(e.kind());
     match e {
+        LocateError::CountMismatch {
+            tier,
+            expected,
+            candidates,
+        } => {
+            h.status = Outcome::Failed;
+            h.tier = Some(tier);
+            h.error = Some(format!(
+                "expected {expected} occurrence(s) in {rel} but found {} (tier {}){}. Next: set expected_replacements to the real count, or make the text unique.",
+                candidates.len(),
+                tier.name(),
+                if candidates.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at lines {}", join_lines(&candidates))
+                }
+            ));
+            h.candidates = candidates;
+        }
+        LocateError::Placeholder { line } => {
+            h.status = Outcome::Failed;
+            h.error = Some(format!(
+                "the new text contains the omission placeholder {line:?}, which the old text does not have; writing it would delete the code it stands for. Next: send the complete new text, or use '...' lines in both old and new text to keep elided lines."
+            ));
+        }
+        LocateError::ElisionMismatch { old, new } => {
+            h.status = Outcome::Failed;
+            h.error = Some(format!(
+                "the old text elides {old} part(s) with '...' lines but the new text elides {new}; each '...' in the old text needs a matching '...' in the new text. Next: pair them up, or spell the lines out."
+            ));
+        }
         LocateError::NotFound { closest, note } => {
             h.status = Outcome::Failed;
             let mut msg = format!(
-                "Failed to find expected lines in {rel} (first expected line: {first_old:?}); no tier matched (exact, eol, trailing_ws, trimmed, unicode)."
+                "Failed to find expected lines in {rel} (first expected line: {first_old:?}); no tier matched (exact through fuzzy)."
             );
             if let Some(note) = note {
                 msg.push_str(&format!(" Note: {note}."));
@@ -716,31 +978,45 @@ fn describe_failure(
     }
 }
 
-/// Builds the byte splice for one located hunk. Lines the hunk keeps (context) keep the file's
-/// own bytes; inserted lines get the file's line ending (and, when the match ignored
+/// Builds the byte splice for one placement. A substring match is replaced by the new text
+/// (its line breaks in the file's style). For line matches, lines the hunk keeps (context) keep
+/// the file's own bytes; inserted lines get the file's line ending (and, when the match ignored
 /// indentation, the file's indentation); the file's final-newline state is preserved.
-fn splice_for(file: &TextFile, at: Match, old: &[String], new: &[String]) -> Splice {
+fn splice_for(file: &TextFile, p: &Placement) -> Splice {
+    let eol = file.style().eol.as_str();
+    if let (Some((start, end)), Some(new)) = (p.bytes, &p.new_text) {
+        let text = if eol == "\r\n" {
+            new.replace("\r\n", "\n").replace('\n', "\r\n")
+        } else {
+            new.clone()
+        };
+        return Splice { start, end, text };
+    }
+    let (at, old, new) = (p.at, &p.old[..], &p.new[..]);
     let text = file.text();
     let lines = file.lines();
     let n = lines.len();
     let style = file.style();
-    let eol = style.eol.as_str();
-    let reindent = at.tier.ignores_indent().then(|| {
-        let file_lines: Vec<&str> = (at.start..at.end).map(|i| file.line(i)).collect();
+    let file_lines: Vec<&str> = (at.start..at.end).map(|i| file.line(i)).collect();
+    let reindent_to = p.reindent.then(|| {
+        let needle_base = common_indent(old.iter().map(String::as_str));
+        let file_base = common_indent(file_lines.iter().copied());
+        let needle_unit = IndentUnit::of(old.iter().chain(new).map(String::as_str));
+        let file_unit = IndentUnit::of(file_lines.iter().copied())
+            .or_else(|| IndentUnit::of(file.line_strs().into_iter()))
+            .or(needle_unit)
+            .unwrap_or(IndentUnit::Spaces(4));
         (
-            common_indent(old.iter().map(String::as_str)).to_string(),
-            common_indent(file_lines.iter().copied()).to_string(),
+            (needle_base.to_string(), needle_unit.unwrap_or(file_unit)),
+            (file_base.to_string(), file_unit),
         )
     });
     // (content, its own line ending if kept from the file)
     let mut pieces: Vec<(String, Option<&str>)> = Vec::new();
     let inserted = |s: &str| -> String {
-        match &reindent {
-            Some((from, to)) if !s.trim().is_empty() => match s.strip_prefix(from.as_str()) {
-                Some(rest) => format!("{to}{rest}"),
-                None => s.to_string(),
-            },
-            _ => s.to_string(),
+        match &reindent_to {
+            Some((from, to)) => reindent(s, (&from.0, from.1), (&to.0, to.1)),
+            None => s.to_string(),
         }
     };
     for op in similar::capture_diff_slices(Algorithm::Myers, old, new) {
@@ -748,8 +1024,16 @@ fn splice_for(file: &TextFile, at: Match, old: &[String], new: &[String]) -> Spl
             DiffOp::Equal { old_index, len, .. } => {
                 let first = at.start + old_index;
                 for &l in &lines[first..first + len] {
-                    let own = (l.next > l.end).then(|| &text[l.end..l.next]);
-                    pieces.push((text[l.start..l.end].to_string(), own));
+                    // A CRLF line's `\r` belongs to its line ending here, so that dropping
+                    // the ending (a new last line without newline) drops all of it.
+                    let content = &text[l.start..l.end];
+                    let content = match content.strip_suffix('\r') {
+                        Some(c) if l.next > l.end => c,
+                        _ => content,
+                    };
+                    let own_start = l.start + content.len();
+                    let own = (l.next > own_start).then(|| &text[own_start..l.next]);
+                    pieces.push((content.to_string(), own));
                 }
             }
             DiffOp::Delete { .. } => {}
@@ -782,6 +1066,9 @@ fn splice_for(file: &TextFile, at: Match, old: &[String], new: &[String]) -> Spl
             // Deleting the unterminated last line: the line before it becomes the last one and
             // loses its line ending, so the file still ends without a newline.
             start = lines[at.start - 1].end;
+            if text[..start].ends_with('\r') {
+                start -= 1;
+            }
         }
     } else {
         if open_end && at.start == n {
@@ -800,26 +1087,6 @@ fn splice_for(file: &TextFile, at: Match, old: &[String], new: &[String]) -> Spl
         end,
         text: out,
     }
-}
-
-/// The longest indentation prefix shared by every non-blank line.
-fn common_indent<'a>(lines: impl Iterator<Item = &'a str>) -> &'a str {
-    let mut common: Option<&str> = None;
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let ind = indent_of(line);
-        common = Some(match common {
-            None => ind,
-            Some(c) => {
-                let len = c
-                    .bytes()
-                    .zip(ind.bytes())
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                &c[..len]
-            }
-        });
-    }
-    common.unwrap_or("")
 }
 
 fn unified_diff(path: &str, before: Option<&str>, after: Option<&str>) -> String {
@@ -851,18 +1118,19 @@ mod tests {
 
     fn splice(text: &str, at: (usize, usize, Tier), old: &[&str], new: &[&str]) -> String {
         let file = TextFile::new(text);
-        let old: Vec<String> = old.iter().map(|s| s.to_string()).collect();
-        let new: Vec<String> = new.iter().map(|s| s.to_string()).collect();
-        let s = splice_for(
-            &file,
-            Match {
+        let p = Placement {
+            at: Match {
                 start: at.0,
                 end: at.1,
                 tier: at.2,
             },
-            &old,
-            &new,
-        );
+            bytes: None,
+            old: old.iter().map(|s| s.to_string()).collect(),
+            new: new.iter().map(|s| s.to_string()).collect(),
+            new_text: None,
+            reindent: at.2.ignores_indent(),
+        };
+        let s = splice_for(&file, &p);
         String::from_utf8(apply_splices(text.as_bytes(), &[s])).unwrap()
     }
 
@@ -886,6 +1154,7 @@ mod tests {
             "a\nB\nC"
         );
         assert_eq!(splice("a\nb", (1, 2, Tier::Exact), &["b"], &[]), "a");
+        assert_eq!(splice("a\r\nb", (1, 2, Tier::Exact), &["b"], &[]), "a");
         assert_eq!(splice("a\nb", (2, 2, Tier::Exact), &[], &["c"]), "a\nb\nc");
         assert_eq!(
             splice("a\nb", (0, 2, Tier::Exact), &["a", "b"], &["b", "a"]),
@@ -915,7 +1184,7 @@ mod tests {
                 &["    if x:", "        return 1"],
                 &["    if x:", "        log()", "        return 2"]
             ),
-            "def f():\n\tif x:\n\t    log()\n\t    return 2\n"
+            "def f():\n\tif x:\n\t\tlog()\n\t\treturn 2\n"
         );
     }
 

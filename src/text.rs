@@ -204,6 +204,112 @@ pub fn indent_of(line: &str) -> &str {
     &line[..line.len() - line.trim_start().len()]
 }
 
+/// The longest indentation prefix shared by every non-blank line.
+pub fn common_indent<'a>(lines: impl Iterator<Item = &'a str>) -> &'a str {
+    let mut common: Option<&str> = None;
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let ind = indent_of(line);
+        common = Some(match common {
+            None => ind,
+            Some(c) => {
+                let len = c
+                    .bytes()
+                    .zip(ind.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                &c[..len]
+            }
+        });
+    }
+    common.unwrap_or("")
+}
+
+/// One level of indentation, as a file or a model writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndentUnit {
+    /// A tab.
+    Tab,
+    /// This many spaces.
+    Spaces(usize),
+}
+
+impl IndentUnit {
+    /// The unit a set of lines uses: tabs if any line indents with a tab, otherwise the
+    /// greatest common divisor of the space indentation widths (`None` if nothing is indented).
+    pub fn of<'a>(lines: impl Iterator<Item = &'a str>) -> Option<IndentUnit> {
+        let mut gcd = 0usize;
+        for line in lines.filter(|l| !l.trim().is_empty()) {
+            let ind = indent_of(line);
+            if ind.contains('\t') {
+                return Some(IndentUnit::Tab);
+            }
+            gcd = gcd_of(gcd, ind.len());
+        }
+        (gcd > 0).then(|| IndentUnit::Spaces(gcd.min(8)))
+    }
+
+    fn width(self) -> usize {
+        match self {
+            IndentUnit::Tab => 1,
+            IndentUnit::Spaces(n) => n,
+        }
+    }
+
+    fn render(self, levels: usize) -> String {
+        match self {
+            IndentUnit::Tab => "\t".repeat(levels),
+            IndentUnit::Spaces(n) => " ".repeat(n * levels),
+        }
+    }
+}
+
+fn gcd_of(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd_of(b, a % b) }
+}
+
+/// Re-indents a line written relative to `from` (base prefix and unit) so it sits at the same
+/// relative depth under `to`: tabs stay tabs, spaces stay spaces, relative levels are kept.
+/// Blank lines and lines shallower than `from`'s base come back unchanged.
+pub fn reindent(line: &str, from: (&str, IndentUnit), to: (&str, IndentUnit)) -> String {
+    if line.trim().is_empty() {
+        return line.to_string();
+    }
+    let Some(rest) = line.strip_prefix(from.0) else {
+        return line.to_string();
+    };
+    let body = rest.trim_start();
+    let extra = &rest[..rest.len() - body.len()];
+    let (mut levels, mut spaces) = (0usize, 0usize);
+    for c in extra.chars() {
+        match c {
+            '\t' => {
+                levels += 1 + spaces / from.1.width();
+                spaces = 0;
+            }
+            _ => spaces += 1,
+        }
+    }
+    if from.1 == IndentUnit::Tab {
+        // Spaces after tabs are alignment, kept as they are.
+        return format!(
+            "{}{}{}{}",
+            to.0,
+            to.1.render(levels),
+            " ".repeat(spaces),
+            body
+        );
+    }
+    levels += spaces / from.1.width();
+    let leftover = spaces % from.1.width();
+    format!(
+        "{}{}{}{}",
+        to.0,
+        to.1.render(levels),
+        " ".repeat(leftover),
+        body
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,6 +346,38 @@ mod tests {
             TextFile::decode(b"ok\n\xff").unwrap_err(),
             NotUtf8 { offset: 3 }
         );
+    }
+
+    #[test]
+    fn reindent_maps_units_and_keeps_relative_depth() {
+        let four = IndentUnit::Spaces(4);
+        assert_eq!(
+            IndentUnit::of(["  a", "    b", "      c"].into_iter()),
+            Some(IndentUnit::Spaces(2))
+        );
+        assert_eq!(
+            IndentUnit::of(["\ta", "x"].into_iter()),
+            Some(IndentUnit::Tab)
+        );
+        assert_eq!(IndentUnit::of(["a", "b"].into_iter()), None);
+        assert_eq!(
+            reindent("        x", ("    ", four), ("\t", IndentUnit::Tab)),
+            "\t\tx"
+        );
+        assert_eq!(
+            reindent("    x", ("    ", four), ("\t", IndentUnit::Tab)),
+            "\tx"
+        );
+        assert_eq!(
+            reindent("      x", ("    ", four), ("", IndentUnit::Spaces(2))),
+            "  x"
+        );
+        assert_eq!(
+            reindent("            x", ("    ", four), ("", IndentUnit::Spaces(2))),
+            "    x"
+        );
+        assert_eq!(reindent("x", ("    ", four), ("\t", IndentUnit::Tab)), "x");
+        assert_eq!(reindent("    x", ("    ", four), ("    ", four)), "    x");
     }
 
     #[test]

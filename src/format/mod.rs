@@ -1,6 +1,10 @@
 //! Edit-text formats: each module turns text into a [`Batch`] without touching the disk.
 
+pub mod json;
 pub mod patch;
+pub mod search_replace;
+pub mod unified;
+pub mod whole;
 
 use crate::batch::{Batch, Format};
 use serde::Serialize;
@@ -13,6 +17,15 @@ pub enum FormatChoice {
     Auto,
     /// Force one format.
     Only(Format),
+}
+
+/// What a parser may need besides the text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// The file edits apply to when they name none (`--path`). For SEARCH/REPLACE blocks it
+    /// names the target of every block, overriding filename lines (Roo and Cline pass the
+    /// path beside the blocks, and their texts may start with unrelated names).
+    pub default_path: Option<String>,
 }
 
 /// Malformed edit text: where, what was there, and what was expected instead.
@@ -66,35 +79,67 @@ pub fn decode(bytes: &[u8]) -> Result<&str, ParseError> {
     })
 }
 
-/// Parses edit text in the chosen format, or detects it.
-pub fn parse(text: &str, choice: FormatChoice) -> Result<Batch, ParseError> {
+/// Parses edit text in the chosen format, or detects it: every format whose shape the text has
+/// is tried, strictest first ([`Format::STRICTEST_FIRST`]); the first that parses wins. When none
+/// parses, the error of the strictest one that recognised its shape is reported.
+pub fn parse(text: &str, choice: FormatChoice, opts: &ParseOptions) -> Result<Batch, ParseError> {
     match choice {
-        FormatChoice::Only(Format::Patch) => patch::parse(text),
+        FormatChoice::Only(format) => parse_as(format, text, opts),
         FormatChoice::Auto => {
             if text.trim().is_empty() {
                 return Err(ParseError::new(
                     1,
                     "",
                     "an edit",
-                    "the edit text is empty; send a `*** Begin Patch` … `*** End Patch` envelope",
+                    "the edit text is empty; send a patch, a diff, SEARCH/REPLACE blocks, or a JSON edit",
                 ));
             }
-            if patch::looks_like(text) {
-                patch::parse(text)
-            } else {
+            let mut first_error = None;
+            for format in Format::STRICTEST_FIRST {
+                if !looks_like(format, text) {
+                    continue;
+                }
+                match parse_as(format, text, opts) {
+                    Ok(batch) => return Ok(batch),
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
+            }
+            Err(first_error.unwrap_or_else(|| {
                 let (line, found) = text
                     .lines()
                     .enumerate()
                     .find(|(_, l)| !l.trim().is_empty())
                     .map(|(i, l)| (i + 1, l.to_string()))
                     .unwrap_or((1, String::new()));
-                Err(ParseError::new(
+                ParseError::new(
                     line,
                     found,
-                    "*** Begin Patch",
-                    "no edit found: the text has no `*** Begin Patch` line",
-                ))
-            }
+                    "a `*** Begin Patch` envelope, a unified diff, `<<<<<<< SEARCH` blocks, a JSON edit, or a filename line and a fenced file",
+                    "no edit found in the text",
+                )
+            }))
         }
+    }
+}
+
+fn looks_like(format: Format, text: &str) -> bool {
+    match format {
+        Format::Patch => patch::looks_like(text),
+        Format::SearchReplace => search_replace::looks_like(text),
+        Format::Unified => unified::looks_like(text),
+        Format::Json => json::looks_like(text),
+        Format::Whole => whole::looks_like(text),
+    }
+}
+
+fn parse_as(format: Format, text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
+    match format {
+        Format::Patch => patch::parse(text),
+        Format::SearchReplace => search_replace::parse(text, opts),
+        Format::Unified => unified::parse(text, opts),
+        Format::Json => json::parse(text, opts),
+        Format::Whole => whole::parse(text, opts),
     }
 }

@@ -160,8 +160,6 @@ impl ChunkBuilder {
 
     fn finish(self) -> Hunk {
         Hunk {
-            old: self.old,
-            new: self.new,
             context: self.headers,
             line_hint: self.hint,
             anchor: if self.eof {
@@ -169,7 +167,7 @@ impl ChunkBuilder {
             } else {
                 Anchor::Anywhere
             },
-            line: self.line,
+            ..Hunk::lines(self.old, self.new, self.line)
         }
     }
 }

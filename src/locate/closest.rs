@@ -6,6 +6,7 @@
 //! match a needle line once trimmed, and only scored when proposed.
 
 use super::Tier;
+use super::fuzzy::{Sketch, sketch, sketch_similarity};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -40,8 +41,12 @@ const MAX_DIFFERENCES: usize = 3;
 /// Below this similarity nothing is worth showing.
 const MIN_SIMILARITY: f64 = 0.3;
 
-/// Finds the window of the file most like `needle`.
-pub fn closest_block(lines: &[&str], needle: &[String]) -> Option<Closest> {
+/// Finds the window of the file most like `needle` (`sketches` are the lines' sketches).
+pub(crate) fn closest_block(
+    lines: &[&str],
+    sketches: &[Sketch],
+    needle: &[String],
+) -> Option<Closest> {
     if lines.is_empty() || needle.is_empty() {
         return None;
     }
@@ -50,7 +55,7 @@ pub fn closest_block(lines: &[&str], needle: &[String]) -> Option<Closest> {
             .iter()
             .enumerate()
             .find(|(_, l)| !l.trim().is_empty())?;
-        let (line, _) = most_similar_line(lines, first)?;
+        let (line, _) = most_similar_line(lines, sketches, first)?;
         Some(line.saturating_sub(first_idx))
     })?;
     let end = (start + needle.len()).min(lines.len());
@@ -91,8 +96,8 @@ pub fn closest_block(lines: &[&str], needle: &[String]) -> Option<Closest> {
 }
 
 /// Finds the single line most like `needle` (for `@@` headers).
-pub fn closest_line(lines: &[&str], needle: &str) -> Option<Closest> {
-    let (i, score) = most_similar_line(lines, needle)?;
+pub(crate) fn closest_line(lines: &[&str], sketches: &[Sketch], needle: &str) -> Option<Closest> {
+    let (i, score) = most_similar_line(lines, sketches, needle)?;
     if score < MIN_SIMILARITY {
         return None;
     }
@@ -130,21 +135,28 @@ fn best_start_by_votes(lines: &[&str], needle: &[String]) -> Option<usize> {
         .map(|(start, _)| start)
 }
 
-/// The line most like `needle`. Lines less than half or more than twice its length cannot be
-/// similar enough to show, so they are skipped without scoring (this keeps a miss in a huge file
-/// cheap).
-fn most_similar_line(lines: &[&str], needle: &str) -> Option<(usize, f64)> {
-    let len = needle.trim().len();
-    lines
+/// Lines scored exactly after the sketch pass.
+const SHORTLIST: usize = 16;
+
+/// The line most like `needle`: every line is ranked by its sketch (a few popcounts), and only
+/// the best few are scored exactly, so a miss in a huge file stays cheap.
+fn most_similar_line(lines: &[&str], sketches: &[Sketch], needle: &str) -> Option<(usize, f64)> {
+    let probe = sketch(needle);
+    let mut ranked: Vec<(usize, f64)> = sketches
         .iter()
         .enumerate()
-        .filter(|(_, l)| {
-            let l = l.trim().len();
-            l * 2 >= len && l <= len * 2
-        })
-        .map(|(i, l)| (i, line_similarity(l, needle)))
+        .map(|(i, s)| (i, sketch_similarity(s, &probe)))
+        .collect();
+    let by_score = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if ranked.len() > SHORTLIST {
+        ranked.select_nth_unstable_by(SHORTLIST, by_score);
+        ranked.truncate(SHORTLIST);
+    }
+    ranked
+        .into_iter()
+        .map(|(i, _)| (i, line_similarity(lines[i], needle)))
         .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
-            Some((_, b)) if b >= s => best,
+            Some((bi, b)) if b > s || (b == s && bi < i) => best,
             _ => Some((i, s)),
         })
 }
@@ -198,6 +210,7 @@ fn excerpt(lines: &[&str], start: usize, end: usize) -> Vec<NumberedLine> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fuzzy::sketch_all;
     use super::*;
 
     fn s(v: &[&str]) -> Vec<String> {
@@ -213,7 +226,12 @@ mod tests {
             "    return a + b",
             "x = 3",
         ];
-        let c = closest_block(&lines, &s(&["    a = 1", "    b = 3", "    return a + b"])).unwrap();
+        let c = closest_block(
+            &lines,
+            &sketch_all(&lines),
+            &s(&["    a = 1", "    b = 3", "    return a + b"]),
+        )
+        .unwrap();
         assert_eq!((c.start_line, c.end_line), (2, 4));
         assert_eq!(
             c.differences,
@@ -232,7 +250,8 @@ mod tests {
     #[test]
     fn classifies_whitespace_and_quotes() {
         let lines = vec!["\tx = 1", "say \u{201c}hi\u{201d}"];
-        let c = closest_block(&lines, &s(&["  x = 1", "say \"hi!\""])).unwrap();
+        let c =
+            closest_block(&lines, &sketch_all(&lines), &s(&["  x = 1", "say \"hi!\""])).unwrap();
         assert!(
             c.differences[0].contains("indentation"),
             "{:?}",
@@ -243,6 +262,9 @@ mod tests {
 
     #[test]
     fn nothing_similar_gives_none() {
-        assert_eq!(closest_block(&["aaaa"], &s(&["zzzz qqqq"])), None);
+        assert_eq!(
+            closest_block(&["aaaa"], &sketch_all(&["aaaa"]), &s(&["zzzz qqqq"])),
+            None
+        );
     }
 }

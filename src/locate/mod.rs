@@ -1,39 +1,78 @@
 //! Locating hunks: the matcher ladder.
 //!
-//! A hunk's old lines are searched as one contiguous block, tier by tier from strict to loose
-//! ([`Tier::LADDER`]). The first tier that finds any candidate decides: exactly one candidate is
-//! a match; several are narrowed by hints (the `@@` context headers, the previous hunk's
+//! A hunk's old text is searched tier by tier from strict to loose ([`Tier::LADDER`]). The first
+//! tier that finds any candidate decides: exactly one candidate (or exactly the requested count)
+//! is a match; several are narrowed by hints (the `@@` context headers, the previous hunk's
 //! position, a line-number hint) and, if still several, refused as ambiguous with every
 //! candidate listed. A looser tier never runs to choose among a stricter tier's candidates.
+//!
+//! The tiers: byte-exact substring (tool-call edits) and `exact` lines; `eol`; `trailing_ws`;
+//! `indent` (relative indentation kept, absolute ignored); `trimmed`; `unicode`; then readings
+//! of garbled needles — `escapes` (over-escaped text), `line_numbers` (read-view prefixes),
+//! `elision` (`...` pieces in order) — each tried with the line tiers; then `anchor` (first and
+//! last lines, similar middle) and `fuzzy` (most similar window, clear margin), both only for
+//! substantial needles and at bounded cost (see [`fuzzy`]).
 
 pub mod closest;
+mod fuzzy;
+pub mod normalize;
 
-use crate::batch::{Anchor, Hunk};
+use crate::batch::{Anchor, Hunk, HunkText, Occurrences, split_lines};
+use crate::text::{TextFile, common_indent};
 use closest::Closest;
+use normalize::ascii_folded;
 use serde::Serialize;
 
 /// Matcher tiers, ordered from strict to loose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
-    /// Byte-identical lines.
+    /// Byte-identical.
     Exact,
     /// Identical once CRLF is read as LF.
     Eol,
     /// Identical ignoring trailing whitespace.
     TrailingWs,
-    /// Identical ignoring leading and trailing whitespace; inserted lines are re-indented.
+    /// Identical once each side's common indentation is removed (relative indentation kept).
+    Indent,
+    /// Identical ignoring leading and trailing whitespace.
     Trimmed,
     /// As `Trimmed`, with typographic quotes, dashes, ellipses and special spaces read as ASCII.
     Unicode,
+    /// Matched once literal `\n`, `\t`, `\"` in the edit were read as what they stand for.
+    Escapes,
+    /// Matched once read-view line-number prefixes (`12→`, `12:`, `12 | `) were stripped.
+    LineNumbers,
+    /// `...` lines split the old text into pieces matched in order; the elided lines are kept.
+    Elision,
+    /// First and last lines match, the middle is similar.
+    Anchor,
+    /// The most similar window, above a threshold and clearly ahead of any other.
+    Fuzzy,
 }
 
 impl Tier {
     /// Every tier, in the order they are tried.
-    pub const LADDER: [Tier; 5] = [
+    pub const LADDER: [Tier; 11] = [
         Tier::Exact,
         Tier::Eol,
         Tier::TrailingWs,
+        Tier::Indent,
+        Tier::Trimmed,
+        Tier::Unicode,
+        Tier::Escapes,
+        Tier::LineNumbers,
+        Tier::Elision,
+        Tier::Anchor,
+        Tier::Fuzzy,
+    ];
+
+    /// The tiers that compare lines; the garbled-needle readings run these on the repaired text.
+    const LINE_TIERS: [Tier; 6] = [
+        Tier::Exact,
+        Tier::Eol,
+        Tier::TrailingWs,
+        Tier::Indent,
         Tier::Trimmed,
         Tier::Unicode,
     ];
@@ -44,26 +83,33 @@ impl Tier {
             Tier::Exact => "exact",
             Tier::Eol => "eol",
             Tier::TrailingWs => "trailing_ws",
+            Tier::Indent => "indent",
             Tier::Trimmed => "trimmed",
             Tier::Unicode => "unicode",
+            Tier::Escapes => "escapes",
+            Tier::LineNumbers => "line_numbers",
+            Tier::Elision => "elision",
+            Tier::Anchor => "anchor",
+            Tier::Fuzzy => "fuzzy",
         }
     }
 
-    /// Whether a file line equals a needle line at this tier.
+    /// Whether a file line equals a needle line at this tier (for `Indent`, the per-line part of
+    /// the test; the block test also compares relative indentation).
     pub fn line_eq(self, file: &str, needle: &str) -> bool {
         match self {
             Tier::Exact => file == needle,
             Tier::Eol => strip_cr(file) == strip_cr(needle),
             Tier::TrailingWs => file.trim_end() == needle.trim_end(),
-            Tier::Trimmed => file.trim() == needle.trim(),
-            Tier::Unicode => ascii_folded(file.trim()).eq(ascii_folded(needle.trim())),
+            Tier::Indent | Tier::Trimmed => file.trim() == needle.trim(),
+            _ => ascii_folded(file.trim()).eq(ascii_folded(needle.trim())),
         }
     }
 
-    /// Whether a match at this tier may differ in indentation, so inserted lines need
-    /// re-indenting to the file's.
+    /// Whether a match at this tier may differ in indentation, so inserted lines must be
+    /// re-indented to the file's.
     pub fn ignores_indent(self) -> bool {
-        self >= Tier::Trimmed
+        self >= Tier::Indent
     }
 }
 
@@ -71,41 +117,42 @@ fn strip_cr(s: &str) -> &str {
     s.strip_suffix('\r').unwrap_or(s)
 }
 
-/// Characters models substitute for ASCII punctuation, read back as ASCII.
-fn ascii_folded(s: &str) -> impl Iterator<Item = char> + '_ {
-    s.chars().flat_map(|c| {
-        let folded: &'static str = match c {
-            '\u{2010}'..='\u{2015}' | '\u{2212}' => "-",
-            '\u{2018}'..='\u{201B}' | '\u{2032}' => "'",
-            '\u{201C}'..='\u{201F}' | '\u{2033}' => "\"",
-            '\u{2026}' => "...",
-            '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => " ",
-            _ => "",
-        };
-        let mut chars = if folded.is_empty() {
-            FoldedChars::One(Some(c))
-        } else {
-            FoldedChars::Str(folded.chars())
-        };
-        std::iter::from_fn(move || chars.next())
-    })
+/// A file prepared for searching: its text, line contents and line start offsets.
+#[derive(Debug)]
+pub struct Haystack<'a> {
+    /// The whole text.
+    pub text: &'a str,
+    /// Each line's content (CRLF's `\r` included).
+    pub lines: Vec<&'a str>,
+    starts: Vec<usize>,
+    /// Line sketches for the approximate tiers, built on first use.
+    sketches: std::cell::OnceCell<Vec<fuzzy::Sketch>>,
 }
 
-enum FoldedChars {
-    One(Option<char>),
-    Str(std::str::Chars<'static>),
-}
-
-impl FoldedChars {
-    fn next(&mut self) -> Option<char> {
-        match self {
-            FoldedChars::One(c) => c.take(),
-            FoldedChars::Str(s) => s.next(),
+impl<'a> Haystack<'a> {
+    /// Indexes a decoded file.
+    pub fn new(file: &TextFile<'a>) -> Self {
+        Haystack {
+            text: file.text(),
+            lines: file.line_strs(),
+            starts: file.lines().iter().map(|l| l.start).collect(),
+            sketches: std::cell::OnceCell::new(),
         }
+    }
+
+    fn sketches(&self) -> &[fuzzy::Sketch] {
+        self.sketches.get_or_init(|| fuzzy::sketch_all(&self.lines))
+    }
+
+    /// The 0-based line holding byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
     }
 }
 
-/// Where a hunk's old lines were found: lines `start..end` (0-based, end exclusive).
+/// Where a hunk's old text was found: lines `start..end` (0-based, end exclusive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Match {
     /// First matched line (0-based); for an insertion, the line it goes before.
@@ -116,22 +163,31 @@ pub struct Match {
     pub tier: Tier,
 }
 
+/// One place to change and what to put there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The lines involved (for line edits, exactly the replaced lines).
+    pub at: Match,
+    /// For a byte-exact substring match: the byte range to replace with `new_text`.
+    pub bytes: Option<(usize, usize)>,
+    /// The needle lines used to find it (after any repair).
+    pub old: Vec<String>,
+    /// The lines to put in place of `old`.
+    pub new: Vec<String>,
+    /// For a substring match: the replacement text.
+    pub new_text: Option<String>,
+    /// Whether inserted lines must be re-indented to the file's indentation.
+    pub reindent: bool,
+}
+
 /// A successful location.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Located {
-    /// Replace the matched lines. `old_len`/`new_len` are the hunk's line counts actually
-    /// used (a trailing empty context line may have been dropped to find the match).
-    Replace {
-        /// Where.
-        at: Match,
-        /// Number of old lines used.
-        old_len: usize,
-        /// Number of new lines used.
-        new_len: usize,
-    },
-    /// The old lines are absent but the new ones stand where they would be: nothing to do.
+    /// Replace each placement (several for `All`/`Exactly(n)` and for elided pieces).
+    Replace(Vec<Placement>),
+    /// The old text is absent but the new text stands where it would be: nothing to do.
     AlreadyApplied {
-        /// Where the new lines are.
+        /// Where the new text is.
         at: Match,
     },
 }
@@ -139,7 +195,7 @@ pub enum Located {
 /// Why a hunk could not be located.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LocateError {
-    /// No tier found the old lines.
+    /// No tier found the old text.
     NotFound {
         /// The most similar real lines, for the model's next try.
         closest: Option<Closest>,
@@ -151,6 +207,15 @@ pub enum LocateError {
         /// The deciding tier.
         tier: Tier,
         /// 1-based start lines of every candidate.
+        candidates: Vec<usize>,
+    },
+    /// `expected_replacements` differs from the number of occurrences.
+    CountMismatch {
+        /// The deciding tier.
+        tier: Tier,
+        /// How many the edit expected.
+        expected: usize,
+        /// 1-based start lines of the occurrences found.
         candidates: Vec<usize>,
     },
     /// An `@@` context header matches no line.
@@ -167,6 +232,33 @@ pub enum LocateError {
         /// 1-based lines where it occurs.
         candidates: Vec<usize>,
     },
+    /// The new text introduces an omission placeholder that would delete code.
+    Placeholder {
+        /// The placeholder line.
+        line: String,
+    },
+    /// The old and new texts elide different numbers of pieces.
+    ElisionMismatch {
+        /// Elided pieces in the old text.
+        old: usize,
+        /// Elided pieces in the new text.
+        new: usize,
+    },
+}
+
+impl LocateError {
+    /// A stable machine-readable kind for reports.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LocateError::NotFound { .. } => "no_match",
+            LocateError::Ambiguous { .. } => "ambiguous",
+            LocateError::CountMismatch { .. } => "count_mismatch",
+            LocateError::ContextNotFound { .. } => "context_not_found",
+            LocateError::ContextAmbiguous { .. } => "ambiguous",
+            LocateError::Placeholder { .. } => "placeholder",
+            LocateError::ElisionMismatch { .. } => "elision_mismatch",
+        }
+    }
 }
 
 /// Hints that narrow a choice among candidates; they never add candidates.
@@ -176,40 +268,45 @@ pub struct Hints {
     pub cursor: usize,
 }
 
-/// Locates one hunk in `lines` (a file's line contents).
-pub fn locate(lines: &[&str], hunk: &Hunk, hints: Hints) -> Result<Located, LocateError> {
-    let regions = header_regions(lines, &hunk.context)?;
+/// Locates one hunk in a file.
+pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, LocateError> {
+    if let Some(line) = normalize::introduced_placeholder(&hunk.old, &hunk.new) {
+        return Err(LocateError::Placeholder {
+            line: line.to_string(),
+        });
+    }
+    let lines = &hay.lines[..];
+    let regions = header_regions(hay, &hunk.context)?;
     let search = Search {
+        hay,
         lines,
         anchor: hunk.anchor,
         regions: regions.as_ref().map(|r| r.starts.as_slice()),
         cursor: hints.cursor,
+        floor: 0,
         line_hint: hunk.line_hint.map(|h| h.saturating_sub(1)),
+        occurrences: hunk.occurrences,
     };
-    if hunk.old.is_empty() {
+    let substring = hunk.text.as_ref().filter(|t| !t.old.is_empty());
+    if hunk.old.is_empty() && substring.is_none() {
         return locate_insertion(&search, hunk, regions.as_ref());
     }
-    let (mut old, mut new) = (&hunk.old[..], &hunk.new[..]);
+    if let Some(t) = substring {
+        let found: Vec<(usize, usize)> = hay
+            .text
+            .match_indices(t.old.as_str())
+            .map(|(i, m)| (i, i + m.len()))
+            .collect();
+        if !found.is_empty() {
+            return search.decide_bytes(hay, found, t);
+        }
+    }
     let mut note = None;
+    let (mut old, mut new) = (&hunk.old[..], &hunk.new[..]);
     loop {
-        match search.ladder(old) {
-            Ladder::Found(at) => {
-                return Ok(Located::Replace {
-                    at,
-                    old_len: old.len(),
-                    new_len: new.len(),
-                });
-            }
-            Ladder::Ambiguous(tier, candidates) => {
-                return Err(LocateError::Ambiguous {
-                    tier,
-                    candidates: candidates.iter().map(|c| c + 1).collect(),
-                });
-            }
+        match search.ladder(old, &Tier::LINE_TIERS) {
             Ladder::Missing { outside_regions } => {
-                if note.is_none()
-                    && let (Some(line), Some(r)) = (outside_regions, &regions)
-                {
+                if let (None, Some(line), Some(r)) = (&note, outside_regions, &regions) {
                     note = Some(format!(
                         "these lines occur at line {}, but not after the @@ context {:?} (line {})",
                         line + 1,
@@ -218,6 +315,7 @@ pub fn locate(lines: &[&str], hunk: &Hunk, hints: Hints) -> Result<Located, Loca
                     ));
                 }
             }
+            found => return found.into_result(old, new, None),
         }
         let trailing_blank = old.len() > 1
             && old.last().is_some_and(String::is_empty)
@@ -228,41 +326,208 @@ pub fn locate(lines: &[&str], hunk: &Hunk, hints: Hints) -> Result<Located, Loca
         old = &old[..old.len() - 1];
         new = &new[..new.len() - 1];
     }
-    if is_substantive_change(hunk)
-        && let Ladder::Found(at) = search.ladder(trim_trailing_blank(&hunk.new))
-    {
+    for (tier, old, new, hint) in repaired_readings(hunk) {
+        let mut s = search.clone();
+        if let Some(h) = hint {
+            s.line_hint = Some(h);
+        }
+        match s.ladder(&old, &Tier::LINE_TIERS) {
+            Ladder::Missing { .. } => {}
+            found => return found.into_result(&old, &new, Some(tier)),
+        }
+    }
+    // Before any approximate reading: if the new text already stands there, a re-sent edit
+    // must not be applied a second time.
+    if let Some(at) = already_applied(hay, &search, hunk) {
         return Ok(Located::AlreadyApplied { at });
     }
+    if hunk.old.iter().any(|l| normalize::is_elision_line(l)) {
+        return locate_elided(&search, hunk);
+    }
+    match search.approximate(&hunk.old) {
+        Ladder::Missing { .. } => {}
+        found => return found.into_result(&hunk.old, &hunk.new, None),
+    }
     Err(LocateError::NotFound {
-        closest: closest::closest_block(lines, &hunk.old),
+        closest: closest::closest_block(lines, hay.sketches(), &hunk.old),
         note,
     })
 }
 
-/// A pure addition goes after its `@@` context line, or at the end of the file.
+/// A repaired reading of a hunk: the tier it reports, old and new lines, and a line hint.
+type Reading = (Tier, Vec<String>, Vec<String>, Option<usize>);
+
+/// The garbled-needle readings, in ladder order: over-escaped text, then read-view line numbers
+/// (whose first number becomes a line hint).
+fn repaired_readings(hunk: &Hunk) -> Vec<Reading> {
+    let mut out = Vec::new();
+    let joined_old = match &hunk.text {
+        Some(t) => t.old.clone(),
+        None => hunk.old.join("\n"),
+    };
+    if let Some(old) = normalize::unescape(&joined_old) {
+        let joined_new = match &hunk.text {
+            Some(t) => t.new.clone(),
+            None => hunk.new.join("\n"),
+        };
+        let new = normalize::unescape(&joined_new).unwrap_or(joined_new);
+        out.push((Tier::Escapes, split_lines(&old), split_lines(&new), None));
+    }
+    if let Some((old, first)) = normalize::strip_line_numbers(&hunk.old) {
+        let new = normalize::strip_line_numbers_where_present(&hunk.new);
+        out.push((Tier::LineNumbers, old, new, Some(first.saturating_sub(1))));
+    }
+    out
+}
+
+/// Elision: the old text's `...` lines split it into pieces that must match, in order, each
+/// uniquely after the previous one; each is replaced by the new text's matching piece, and the
+/// elided lines between them are kept.
+fn locate_elided(search: &Search, hunk: &Hunk) -> Result<Located, LocateError> {
+    let old_pieces = split_at_elisions(&hunk.old);
+    let new_pieces = split_at_elisions(&hunk.new);
+    if old_pieces.len() != new_pieces.len() {
+        return Err(LocateError::ElisionMismatch {
+            old: old_pieces.len() - 1,
+            new: new_pieces.len() - 1,
+        });
+    }
+    let mut placements = Vec::new();
+    let mut floor = 0;
+    for (old, new) in old_pieces.iter().zip(&new_pieces) {
+        if old.iter().all(|l| l.trim().is_empty()) {
+            if new.iter().all(|l| l.trim().is_empty()) {
+                continue;
+            }
+            return Err(LocateError::ElisionMismatch {
+                old: old_pieces.len() - 1,
+                new: new_pieces.len() - 1,
+            });
+        }
+        let piece_search = Search {
+            floor,
+            cursor: floor,
+            regions: None,
+            occurrences: Occurrences::One,
+            ..search.clone()
+        };
+        match piece_search.ladder(old, &Tier::LINE_TIERS) {
+            Ladder::Found(tier, starts) => {
+                let start = starts[0];
+                floor = start + old.len();
+                placements.push(Placement {
+                    at: Match {
+                        start,
+                        end: start + old.len(),
+                        tier: Tier::Elision,
+                    },
+                    bytes: None,
+                    old: old.clone(),
+                    new: new.clone(),
+                    new_text: None,
+                    reindent: tier.ignores_indent(),
+                });
+            }
+            Ladder::Missing { .. } => {
+                return Err(LocateError::NotFound {
+                    closest: closest::closest_block(search.lines, search.hay.sketches(), old),
+                    note: Some(format!(
+                        "the old text elides lines with '...'; its piece starting {:?} was not found after line {floor}",
+                        old.iter()
+                            .find(|l| !l.trim().is_empty())
+                            .cloned()
+                            .unwrap_or_default()
+                    )),
+                });
+            }
+            other => return other.into_result(old, new, Some(Tier::Elision)),
+        }
+    }
+    Ok(Located::Replace(placements))
+}
+
+fn split_at_elisions(lines: &[String]) -> Vec<Vec<String>> {
+    let mut pieces = vec![Vec::new()];
+    for line in lines {
+        if normalize::is_elision_line(line) {
+            pieces.push(Vec::new());
+        } else if let Some(last) = pieces.last_mut() {
+            last.push(line.clone());
+        }
+    }
+    pieces
+}
+
+/// Whether the new text already stands where the old text would be (so a re-sent edit is a
+/// no-op): found uniquely by the strict tiers, with real words in it.
+fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match> {
+    if hunk.old == hunk.new || !has_words(&hunk.new) {
+        return None;
+    }
+    let one = Search {
+        occurrences: Occurrences::One,
+        ..search.clone()
+    };
+    if let Some(t) = &hunk.text {
+        let found: Vec<(usize, usize)> = hay
+            .text
+            .match_indices(t.new.as_str())
+            .map(|(i, m)| (i, i + m.len()))
+            .take(2)
+            .collect();
+        if let [(b, e)] = found[..] {
+            let start = hay.line_of(b);
+            return Some(Match {
+                start,
+                end: hay.line_of(e.saturating_sub(1).max(b)) + 1,
+                tier: Tier::Exact,
+            });
+        }
+    }
+    match one.ladder(trim_trailing_blank(&hunk.new), &Tier::LINE_TIERS[..3]) {
+        Ladder::Found(tier, starts) => Some(Match {
+            start: starts[0],
+            end: starts[0] + trim_trailing_blank(&hunk.new).len(),
+            tier,
+        }),
+        _ => None,
+    }
+}
+
+/// A pure addition goes after its `@@` context line, after an explicit line, or at the end.
 fn locate_insertion(
-    search: &Search<'_, '_>,
+    search: &Search,
     hunk: &Hunk,
     regions: Option<&Regions>,
 ) -> Result<Located, LocateError> {
     let n = search.lines.len();
     let at = match (hunk.anchor, regions) {
-        (Anchor::EndOfFile, _) | (Anchor::Anywhere, None) => n,
-        (Anchor::Anywhere, Some(r)) => {
-            let narrowed = search.narrow(r.starts.clone());
-            match narrowed.as_slice() {
-                [one] => *one,
-                many => {
-                    return Err(LocateError::ContextAmbiguous {
-                        header: r.header.clone(),
-                        candidates: many.to_vec(),
-                    });
-                }
-            }
+        (Anchor::AfterLine(line), _) if line > n => {
+            return Err(LocateError::NotFound {
+                closest: None,
+                note: Some(format!(
+                    "cannot insert after line {line}: the file has {n} line(s)"
+                )),
+            });
         }
+        (Anchor::AfterLine(line), _) => line,
+        (Anchor::EndOfFile, _) | (Anchor::Anywhere, None) => n,
+        (Anchor::Anywhere, Some(r)) => match search.narrow(r.starts.clone()).as_slice() {
+            [one] => *one,
+            many => {
+                return Err(LocateError::ContextAmbiguous {
+                    header: r.header.clone(),
+                    // Region starts are the lines after each header: its 1-based numbers.
+                    candidates: many.to_vec(),
+                });
+            }
+        },
     };
     let new = trim_trailing_blank(&hunk.new);
-    let present = if at == n && regions.is_none() {
+    let explicit = matches!(hunk.anchor, Anchor::AfterLine(_));
+    let present = if explicit {
+        None
+    } else if at == n && regions.is_none() {
         n.checked_sub(new.len())
             .filter(|&s| block_eq(search.lines, s, new, Tier::TrailingWs))
     } else {
@@ -279,21 +544,18 @@ fn locate_insertion(
             },
         });
     }
-    Ok(Located::Replace {
+    Ok(Located::Replace(vec![Placement {
         at: Match {
             start: at,
             end: at,
             tier: Tier::Exact,
         },
-        old_len: 0,
-        new_len: hunk.new.len(),
-    })
-}
-
-/// Whether "the new lines are already there" may be concluded for this hunk: it must change
-/// something, and what it leaves must have real content, not just braces or blank lines.
-fn is_substantive_change(hunk: &Hunk) -> bool {
-    hunk.old != hunk.new && has_words(&hunk.new)
+        bytes: None,
+        old: Vec::new(),
+        new: hunk.new.clone(),
+        new_text: None,
+        reindent: false,
+    }]))
 }
 
 fn has_words(lines: &[String]) -> bool {
@@ -305,12 +567,26 @@ fn trim_trailing_blank(lines: &[String]) -> &[String] {
     &lines[..keep]
 }
 
+/// Whether `needle` matches the lines starting at `start` at `tier`.
 fn block_eq(lines: &[&str], start: usize, needle: &[String], tier: Tier) -> bool {
-    start + needle.len() <= lines.len()
-        && needle
-            .iter()
-            .zip(&lines[start..])
-            .all(|(n, f)| tier.line_eq(f, n))
+    if start + needle.len() > lines.len() {
+        return false;
+    }
+    let window = &lines[start..start + needle.len()];
+    if !needle.iter().zip(window).all(|(n, f)| tier.line_eq(f, n)) {
+        return false;
+    }
+    if tier != Tier::Indent {
+        return true;
+    }
+    // Relative indentation must agree: strip each side's common indentation and compare.
+    let file_base = common_indent(window.iter().copied());
+    let needle_base = common_indent(needle.iter().map(String::as_str));
+    needle.iter().zip(window).all(|(n, f)| {
+        n.trim().is_empty()
+            || f.strip_prefix(file_base).map(str::trim_end)
+                == n.strip_prefix(needle_base).map(str::trim_end)
+    })
 }
 
 /// Regions opened by a chain of `@@` headers: each start is the line after a possible
@@ -322,22 +598,29 @@ struct Regions {
     starts: Vec<usize>,
 }
 
-fn header_regions(lines: &[&str], headers: &[String]) -> Result<Option<Regions>, LocateError> {
+fn header_regions(hay: &Haystack, headers: &[String]) -> Result<Option<Regions>, LocateError> {
+    let lines = &hay.lines[..];
     let mut starts: Option<Vec<usize>> = None;
     for header in headers {
         let floor = starts
             .as_ref()
             .and_then(|s| s.first().copied())
             .unwrap_or(0);
-        let hits = Tier::LADDER
-            .iter()
-            .map(|&tier| {
-                (floor..lines.len())
-                    .filter(|&i| tier.line_eq(lines[i], header))
-                    .collect::<Vec<_>>()
-            })
-            .find(|hits| !hits.is_empty())
-            .unwrap_or_default();
+        let hits = [
+            Tier::Exact,
+            Tier::Eol,
+            Tier::TrailingWs,
+            Tier::Trimmed,
+            Tier::Unicode,
+        ]
+        .iter()
+        .map(|&tier| {
+            (floor..lines.len())
+                .filter(|&i| tier.line_eq(lines[i], header))
+                .collect::<Vec<_>>()
+        })
+        .find(|hits| !hits.is_empty())
+        .unwrap_or_default();
         let mut next: Vec<usize> = match &starts {
             None => hits.iter().map(|h| h + 1).collect(),
             Some(starts) => starts
@@ -350,7 +633,7 @@ fn header_regions(lines: &[&str], headers: &[String]) -> Result<Option<Regions>,
         if next.is_empty() {
             return Err(LocateError::ContextNotFound {
                 header: header.clone(),
-                closest: closest::closest_line(lines, header),
+                closest: closest::closest_line(lines, hay.sketches(), header),
             });
         }
         starts = Some(next);
@@ -362,60 +645,223 @@ fn header_regions(lines: &[&str], headers: &[String]) -> Result<Option<Regions>,
 }
 
 /// Everything a ladder run needs besides the needle.
+#[derive(Clone)]
 struct Search<'l, 's> {
+    hay: &'l Haystack<'s>,
     lines: &'l [&'s str],
     anchor: Anchor,
     regions: Option<&'l [usize]>,
     cursor: usize,
+    /// Candidates must start at or after this line (elided pieces follow each other).
+    floor: usize,
     line_hint: Option<usize>,
+    occurrences: Occurrences,
 }
 
+/// What one ladder run decided.
 enum Ladder {
-    Found(Match),
+    /// The tier and the start lines to replace (one, or all for `All`/`Exactly`).
+    Found(Tier, Vec<usize>),
     Ambiguous(Tier, Vec<usize>),
+    CountMismatch(Tier, usize, Vec<usize>),
     /// Nothing found; `outside_regions` is a candidate that the headers excluded.
     Missing {
         outside_regions: Option<usize>,
     },
 }
 
+impl Ladder {
+    /// Turns a decision into placements of `old` → `new`; `reported` overrides the tier name
+    /// (for repaired readings), while re-indenting follows the tier that really matched.
+    fn into_result(
+        self,
+        old: &[String],
+        new: &[String],
+        reported: Option<Tier>,
+    ) -> Result<Located, LocateError> {
+        let one_based = |v: Vec<usize>| v.into_iter().map(|c| c + 1).collect();
+        match self {
+            Ladder::Found(tier, starts) => Ok(Located::Replace(
+                starts
+                    .into_iter()
+                    .map(|start| Placement {
+                        at: Match {
+                            start,
+                            end: start + old.len(),
+                            tier: reported.unwrap_or(tier),
+                        },
+                        bytes: None,
+                        old: old.to_vec(),
+                        new: new.to_vec(),
+                        new_text: None,
+                        reindent: tier.ignores_indent(),
+                    })
+                    .collect(),
+            )),
+            Ladder::Ambiguous(tier, c) => Err(LocateError::Ambiguous {
+                tier: reported.unwrap_or(tier),
+                candidates: one_based(c),
+            }),
+            Ladder::CountMismatch(tier, expected, c) => Err(LocateError::CountMismatch {
+                tier: reported.unwrap_or(tier),
+                expected,
+                candidates: one_based(c),
+            }),
+            Ladder::Missing { .. } => Err(LocateError::NotFound {
+                closest: None,
+                note: None,
+            }),
+        }
+    }
+}
+
 /// How far from a line hint a candidate may be and still be singled out by it.
 const LINE_HINT_WINDOW: usize = 10;
 
 impl Search<'_, '_> {
-    fn ladder(&self, needle: &[String]) -> Ladder {
+    /// Runs `tiers` in order; the first with candidates decides.
+    fn ladder(&self, needle: &[String], tiers: &[Tier]) -> Ladder {
         let mut outside_regions = None;
-        for tier in Tier::LADDER {
-            let all = self.candidates(needle, tier);
+        let starts = self.first_line_positions(needle);
+        for &tier in tiers {
+            let all: Vec<usize> = starts
+                .iter()
+                .copied()
+                .filter(|&s| block_eq(self.lines, s, needle, tier))
+                .collect();
             if all.is_empty() {
                 continue;
             }
-            let in_regions = match self.regions {
-                None => all,
-                Some(starts) => {
-                    let mut firsts: Vec<usize> = starts
-                        .iter()
-                        .filter_map(|&s| all.iter().find(|&&c| c >= s).copied())
-                        .collect();
-                    firsts.dedup();
-                    if firsts.is_empty() {
-                        outside_regions.get_or_insert(all[0]);
-                        continue;
-                    }
-                    firsts
-                }
-            };
-            let narrowed = self.narrow(in_regions);
-            return match narrowed.as_slice() {
-                [one] => Ladder::Found(Match {
-                    start: *one,
-                    end: one + needle.len(),
-                    tier,
-                }),
-                many => Ladder::Ambiguous(tier, many.to_vec()),
-            };
+            let scoped = self.scope(&all);
+            if scoped.is_empty() {
+                outside_regions.get_or_insert(all[0]);
+                continue;
+            }
+            return self.decide(tier, scoped, needle.len());
         }
         Ladder::Missing { outside_regions }
+    }
+
+    /// The anchor tier, then the fuzzy tier (both only for substantial needles).
+    fn approximate(&self, needle: &[String]) -> Ladder {
+        let starts = self.first_line_positions(needle);
+        let anchored =
+            self.scope(&self.constrained(fuzzy::anchor(self.lines, &starts, needle), needle.len()));
+        if !anchored.is_empty() {
+            return self.decide(Tier::Anchor, anchored, needle.len());
+        }
+        if self.occurrences != Occurrences::One {
+            return Ladder::Missing {
+                outside_regions: None,
+            };
+        }
+        match fuzzy::fuzzy(self.lines, self.hay.sketches(), needle) {
+            fuzzy::Approx::One(start, _) => {
+                let ok = self.scope(&self.constrained(vec![start], needle.len()));
+                if ok.is_empty() {
+                    Ladder::Missing {
+                        outside_regions: Some(start),
+                    }
+                } else {
+                    Ladder::Found(Tier::Fuzzy, ok)
+                }
+            }
+            fuzzy::Approx::Several(starts) => {
+                let mut starts = self.constrained(starts, needle.len());
+                starts.sort_unstable();
+                match starts.len() {
+                    0 => Ladder::Missing {
+                        outside_regions: None,
+                    },
+                    _ => Ladder::Ambiguous(Tier::Fuzzy, starts),
+                }
+            }
+            fuzzy::Approx::None => Ladder::Missing {
+                outside_regions: None,
+            },
+        }
+    }
+
+    /// Drops candidates the anchor or floor forbids.
+    fn constrained(&self, starts: Vec<usize>, k: usize) -> Vec<usize> {
+        let n = self.lines.len();
+        starts
+            .into_iter()
+            .filter(|&s| s >= self.floor)
+            .filter(|&s| self.anchor != Anchor::EndOfFile || s + k == n)
+            .collect()
+    }
+
+    /// Keeps, for each `@@` region, the first candidate in it (all candidates without headers).
+    fn scope(&self, all: &[usize]) -> Vec<usize> {
+        match self.regions {
+            None => all.to_vec(),
+            Some(starts) => {
+                let mut firsts: Vec<usize> = starts
+                    .iter()
+                    .filter_map(|&s| all.iter().find(|&&c| c >= s).copied())
+                    .collect();
+                firsts.dedup();
+                firsts
+            }
+        }
+    }
+
+    /// Applies the occurrence rule to a tier's candidates.
+    fn decide(&self, tier: Tier, candidates: Vec<usize>, k: usize) -> Ladder {
+        match self.occurrences {
+            Occurrences::One => match self.narrow(candidates).as_slice() {
+                [one] => Ladder::Found(tier, vec![*one]),
+                many => Ladder::Ambiguous(tier, many.to_vec()),
+            },
+            Occurrences::All => Ladder::Found(tier, non_overlapping(candidates, k)),
+            Occurrences::Exactly(n) => {
+                let found = non_overlapping(candidates, k);
+                if found.len() == n {
+                    Ladder::Found(tier, found)
+                } else {
+                    Ladder::CountMismatch(tier, n, found)
+                }
+            }
+        }
+    }
+
+    /// Decides among byte-exact substring matches.
+    fn decide_bytes(
+        &self,
+        hay: &Haystack,
+        found: Vec<(usize, usize)>,
+        text: &HunkText,
+    ) -> Result<Located, LocateError> {
+        let placement = |(b, e): (usize, usize)| Placement {
+            at: Match {
+                start: hay.line_of(b),
+                end: hay.line_of(e.saturating_sub(1).max(b)) + 1,
+                tier: Tier::Exact,
+            },
+            bytes: Some((b, e)),
+            old: Vec::new(),
+            new: Vec::new(),
+            new_text: Some(text.new.clone()),
+            reindent: false,
+        };
+        let lines_of = |f: &[(usize, usize)]| f.iter().map(|&(b, _)| hay.line_of(b) + 1).collect();
+        match self.occurrences {
+            Occurrences::One if found.len() == 1 => Ok(Located::Replace(vec![placement(found[0])])),
+            Occurrences::One => Err(LocateError::Ambiguous {
+                tier: Tier::Exact,
+                candidates: lines_of(&found),
+            }),
+            Occurrences::All => Ok(Located::Replace(found.into_iter().map(placement).collect())),
+            Occurrences::Exactly(n) if found.len() == n => {
+                Ok(Located::Replace(found.into_iter().map(placement).collect()))
+            }
+            Occurrences::Exactly(n) => Err(LocateError::CountMismatch {
+                tier: Tier::Exact,
+                expected: n,
+                candidates: lines_of(&found),
+            }),
+        }
     }
 
     /// Narrows several candidates by the previous hunk's position, then by the line hint.
@@ -433,6 +879,9 @@ impl Search<'_, '_> {
             return after_cursor;
         }
         if let Some(hint) = self.line_hint {
+            if candidates.contains(&hint) {
+                return vec![hint];
+            }
             let near: Vec<usize> = candidates
                 .iter()
                 .copied()
@@ -445,20 +894,45 @@ impl Search<'_, '_> {
         candidates
     }
 
-    fn candidates(&self, needle: &[String], tier: Tier) -> Vec<usize> {
+    /// Where a block could start: positions (allowed by the anchor and floor) whose line equals
+    /// the needle's first line at the loosest line tier. Every line tier's candidates are among
+    /// these, so the file is scanned once per needle, not once per tier.
+    fn first_line_positions(&self, needle: &[String]) -> Vec<usize> {
         let n = self.lines.len();
         let k = needle.len();
-        if k > n {
+        if k == 0 || k > n {
             return Vec::new();
         }
-        let starts = match self.anchor {
+        let range = match self.anchor {
             Anchor::EndOfFile => n - k..n - k + 1,
-            Anchor::Anywhere => 0..n - k + 1,
+            Anchor::Anywhere | Anchor::AfterLine(_) => self.floor.min(n - k + 1)..n - k + 1,
         };
-        starts
-            .filter(|&s| block_eq(self.lines, s, needle, tier))
+        let first = needle[0].trim();
+        let folded: String = ascii_folded(first).collect();
+        range
+            .filter(|&s| {
+                let f = self.lines[s].trim();
+                // An ASCII line folds to itself, so only non-ASCII lines need folding.
+                f == first
+                    || if f.is_ascii() {
+                        f == folded
+                    } else {
+                        ascii_folded(f).eq(folded.chars())
+                    }
+            })
             .collect()
     }
+}
+
+/// Keeps the leftmost of overlapping candidates (as a plain replace-all would).
+fn non_overlapping(candidates: Vec<usize>, k: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::with_capacity(candidates.len());
+    for c in candidates {
+        if out.last().is_none_or(|&l| c >= l + k.max(1)) {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -467,43 +941,45 @@ mod tests {
 
     fn hunk(old: &[&str], new: &[&str], context: &[&str]) -> Hunk {
         Hunk {
-            old: old.iter().map(|s| s.to_string()).collect(),
-            new: new.iter().map(|s| s.to_string()).collect(),
             context: context.iter().map(|s| s.to_string()).collect(),
-            line_hint: None,
-            anchor: Anchor::Anywhere,
-            line: 1,
+            ..Hunk::lines(
+                old.iter().map(|s| s.to_string()).collect(),
+                new.iter().map(|s| s.to_string()).collect(),
+                1,
+            )
         }
+    }
+
+    fn run(text: &str, h: &Hunk, hints: Hints) -> Result<Located, LocateError> {
+        let file = TextFile::new(text);
+        locate(&Haystack::new(&file), h, hints)
     }
 
     fn at(r: Result<Located, LocateError>) -> (usize, usize, Tier) {
         match r.unwrap() {
-            Located::Replace { at, .. } => (at.start, at.end, at.tier),
+            Located::Replace(p) if p.len() == 1 => (p[0].at.start, p[0].at.end, p[0].at.tier),
             other => panic!("{other:?}"),
         }
     }
 
     #[test]
-    fn each_tier_matches_what_it_should() {
-        let cases: [(&str, &str, Tier); 5] = [
+    fn each_line_tier_matches_what_it_should() {
+        let cases: [(&str, &str, Tier); 6] = [
             ("foo()", "foo()", Tier::Exact),
             ("foo()\r", "foo()", Tier::Eol),
             ("foo()  \t", "foo()", Tier::TrailingWs),
-            ("    foo()", "foo()", Tier::Trimmed),
+            ("    foo()", "foo()", Tier::Indent),
             (
                 "say \u{201c}hi\u{201d}\u{a0}\u{2014} ok\u{2026}",
                 "say \"hi\" - ok...",
                 Tier::Unicode,
             ),
+            ("x = 'a\tb'", "x = 'a\\tb'", Tier::Escapes),
         ];
         for (file, needle, tier) in cases {
-            let lines = vec!["x", file, "y"];
+            let text = format!("x\n{file}\ny\n");
             assert_eq!(
-                at(locate(
-                    &lines,
-                    &hunk(&[needle], &["z"], &[]),
-                    Hints::default()
-                )),
+                at(run(&text, &hunk(&[needle], &["z"], &[]), Hints::default())),
                 (1, 2, tier),
                 "{file:?}"
             );
@@ -511,9 +987,34 @@ mod tests {
     }
 
     #[test]
+    fn indent_keeps_relative_depth_and_trimmed_does_not() {
+        let text = "def f():\n    if x:\n        y()\n";
+        assert_eq!(
+            at(run(
+                text,
+                &hunk(&["if x:", "    y()"], &["if x:", "    z()"], &[]),
+                Hints::default()
+            )),
+            (1, 3, Tier::Indent)
+        );
+        assert_eq!(
+            at(run(
+                text,
+                &hunk(&["if x:", "y()"], &["if x:", "z()"], &[]),
+                Hints::default()
+            )),
+            (1, 3, Tier::Trimmed)
+        );
+    }
+
+    #[test]
     fn ambiguity_at_a_strict_tier_is_never_resolved_by_a_looser_one() {
-        let lines = vec!["a", "b", "a", "b", "  a"];
-        let err = locate(&lines, &hunk(&["a"], &["A"], &[]), Hints::default()).unwrap_err();
+        let err = run(
+            "a\nb\na\nb\n  a\n",
+            &hunk(&["a"], &["A"], &[]),
+            Hints::default(),
+        )
+        .unwrap_err();
         assert_eq!(
             err,
             LocateError::Ambiguous {
@@ -525,50 +1026,43 @@ mod tests {
 
     #[test]
     fn headers_and_cursor_narrow() {
-        let lines = vec!["fn a", "x=10", "fn b", "x=10"];
+        let text = "fn a\nx=10\nfn b\nx=10\n";
         assert_eq!(
-            at(locate(
-                &lines,
+            at(run(
+                text,
                 &hunk(&["x=10"], &["x=11"], &["fn b"]),
                 Hints::default()
             )),
             (3, 4, Tier::Exact)
         );
         assert_eq!(
-            at(locate(
-                &lines,
+            at(run(
+                text,
                 &hunk(&["x=10"], &["x=11"], &[]),
                 Hints { cursor: 2 }
             )),
             (3, 4, Tier::Exact)
         );
-        let lines = vec![
-            "class A",
-            "  def m():",
-            "    x",
-            "class B",
-            "  def m():",
-            "    x",
-        ];
+        let text = "class A\n  def m():\n    x\nclass B\n  def m():\n    x\n";
         assert_eq!(
-            at(locate(
-                &lines,
+            at(run(
+                text,
                 &hunk(&["    x"], &["    y"], &["class B", "def m():"]),
                 Hints::default()
             )),
             (5, 6, Tier::Exact)
         );
         assert!(matches!(
-            locate(
-                &lines,
+            run(
+                text,
                 &hunk(&["    x"], &["    y"], &["def m():"]),
                 Hints::default()
             ),
             Err(LocateError::Ambiguous { .. })
         ));
         assert!(matches!(
-            locate(
-                &lines,
+            run(
+                text,
                 &hunk(&["    x"], &["    y"], &["def q():"]),
                 Hints::default()
             ),
@@ -578,10 +1072,9 @@ mod tests {
 
     #[test]
     fn out_of_order_unique_hunks_are_found() {
-        let lines = vec!["1", "2", "3", "4"];
         assert_eq!(
-            at(locate(
-                &lines,
+            at(run(
+                "1\n2\n3\n4\n",
                 &hunk(&["1"], &["one"], &[]),
                 Hints { cursor: 3 }
             )),
@@ -591,68 +1084,64 @@ mod tests {
 
     #[test]
     fn end_of_file_anchor_only_matches_at_the_end() {
-        let lines = vec!["x", "y", "x", "y"];
         let mut h = hunk(&["x", "y"], &["X", "y"], &[]);
         h.anchor = Anchor::EndOfFile;
         assert_eq!(
-            at(locate(&lines, &h, Hints::default())),
+            at(run("x\ny\nx\ny\n", &h, Hints::default())),
             (2, 4, Tier::Exact)
         );
         let mut h = hunk(&["x"], &["X"], &[]);
         h.anchor = Anchor::EndOfFile;
-        assert!(locate(&lines, &h, Hints::default()).is_err());
+        assert!(run("x\ny\nx\ny\n", &h, Hints::default()).is_err());
     }
 
     #[test]
-    fn pure_addition_goes_after_header_or_at_end() {
-        let lines = vec!["def a():", "    pass", "def b():"];
+    fn pure_addition_goes_after_header_explicit_line_or_at_end() {
+        let text = "def a():\n    pass\ndef b():\n";
         assert_eq!(
-            at(locate(
-                &lines,
+            at(run(
+                text,
                 &hunk(&[], &["    # c"], &["def a():"]),
                 Hints::default()
             )),
             (1, 1, Tier::Exact)
         );
         assert_eq!(
-            at(locate(&lines, &hunk(&[], &["x"], &[]), Hints::default())),
+            at(run(text, &hunk(&[], &["x"], &[]), Hints::default())),
             (3, 3, Tier::Exact)
         );
+        let mut h = hunk(&[], &["x"], &[]);
+        h.anchor = Anchor::AfterLine(0);
+        assert_eq!(at(run(text, &h, Hints::default())), (0, 0, Tier::Exact));
+        h.anchor = Anchor::AfterLine(4);
+        assert!(run(text, &h, Hints::default()).is_err());
     }
 
     #[test]
     fn trailing_blank_context_is_dropped_when_it_prevents_a_match() {
-        let lines = vec!["foo", "bar", "baz"];
-        let r = locate(
-            &lines,
+        let r = run(
+            "foo\nbar\nbaz\n",
             &hunk(&["foo", "bar", ""], &["FOO", "bar", ""], &[]),
             Hints::default(),
         );
+        let Ok(Located::Replace(p)) = r else {
+            panic!("{r:?}")
+        };
         assert_eq!(
-            r.unwrap(),
-            Located::Replace {
-                at: Match {
-                    start: 0,
-                    end: 2,
-                    tier: Tier::Exact
-                },
-                old_len: 2,
-                new_len: 2
-            }
+            (p[0].at.start, p[0].at.end, p[0].old.len(), p[0].new.len()),
+            (0, 2, 2, 2)
         );
     }
 
     #[test]
     fn already_applied_when_new_lines_stand_in_place() {
-        let lines = vec!["a", "new line", "c"];
-        let r = locate(
-            &lines,
+        let r = run(
+            "a\nnew line\nc\n",
             &hunk(&["a", "old line", "c"], &["a", "new line", "c"], &[]),
             Hints::default(),
         );
         assert!(matches!(r, Ok(Located::AlreadyApplied { .. })));
-        let lines = vec!["a", "}", "c"];
-        let r = locate(&lines, &hunk(&["x"], &["}"], &[]), Hints::default());
+        let r = run("a\n}\nc\n", &hunk(&["x"], &["}"], &[]), Hints::default());
         assert!(matches!(r, Err(LocateError::NotFound { .. })));
     }
 
@@ -661,13 +1150,115 @@ mod tests {
         let mut lines = vec!["pad"; 40];
         lines[5] = "dup";
         lines[30] = "dup";
+        let text = lines.join("\n") + "\n";
         let mut h = hunk(&["dup"], &["DUP"], &[]);
         h.line_hint = Some(29);
-        assert_eq!(
-            at(locate(&lines, &h, Hints::default())),
-            (30, 31, Tier::Exact)
-        );
+        assert_eq!(at(run(&text, &h, Hints::default())), (30, 31, Tier::Exact));
         h.line_hint = None;
-        assert!(locate(&lines, &h, Hints::default()).is_err());
+        assert!(run(&text, &h, Hints::default()).is_err());
+    }
+
+    #[test]
+    fn substring_edits_match_bytes_and_count_occurrences() {
+        let mut h = Hunk::substring("foo(1)".into(), "foo(2)".into(), 1);
+        let r = run("x = foo(1)\ny = 3\n", &h, Hints::default()).unwrap();
+        let Located::Replace(p) = r else { panic!() };
+        assert_eq!(p[0].bytes, Some((4, 10)));
+        h.occurrences = Occurrences::All;
+        let Located::Replace(p) = run("foo(1) foo(1)\nfoo(1)\n", &h, Hints::default()).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(p.len(), 3);
+        h.occurrences = Occurrences::Exactly(2);
+        assert!(matches!(
+            run("foo(1) foo(1)\nfoo(1)\n", &h, Hints::default()),
+            Err(LocateError::CountMismatch { expected: 2, .. })
+        ));
+        h.occurrences = Occurrences::One;
+        assert_eq!(
+            run("foo(1)\nfoo(1)\n", &h, Hints::default()).unwrap_err(),
+            LocateError::Ambiguous {
+                tier: Tier::Exact,
+                candidates: vec![1, 2]
+            }
+        );
+    }
+
+    #[test]
+    fn line_numbers_are_stripped_and_become_a_hint() {
+        let text = "a\nb\nc\nb\n";
+        let h = hunk(&["4\u{2192}b"], &["4\u{2192}B"], &[]);
+        assert_eq!(
+            at(run(text, &h, Hints::default())),
+            (3, 4, Tier::LineNumbers)
+        );
+    }
+
+    #[test]
+    fn elision_matches_pieces_in_order_and_keeps_the_middle() {
+        let text = "def f():\n    a = 1\n    b = 2\n    c = 3\n    return a\n";
+        let h = hunk(
+            &["def f():", "    ...", "    return a"],
+            &["def f(x):", "    ...", "    return x"],
+            &[],
+        );
+        let Located::Replace(p) = run(text, &h, Hints::default()).unwrap() else {
+            panic!()
+        };
+        assert_eq!(p.len(), 2);
+        assert_eq!(
+            (p[0].at.start, p[1].at.start, p[1].at.tier),
+            (0, 4, Tier::Elision)
+        );
+        let bad = hunk(
+            &["def f():", "    ...", "    return a"],
+            &["def f(x):", "    return x"],
+            &[],
+        );
+        assert!(matches!(
+            run(text, &bad, Hints::default()),
+            Err(LocateError::ElisionMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn placeholders_in_new_text_are_refused() {
+        let h = hunk(&["a", "b"], &["a", "// ... existing code ..."], &[]);
+        assert!(matches!(
+            run("a\nb\n", &h, Hints::default()),
+            Err(LocateError::Placeholder { .. })
+        ));
+    }
+
+    #[test]
+    fn fuzzy_and_anchor_need_substance() {
+        let text = "def load(path):\n    with open(path) as f:\n        data = json.load(f)\n    return data\n";
+        let h = hunk(
+            &[
+                "def load(path):",
+                "    with open(path) as fh:",
+                "        data = json.load(fh)",
+                "    return data",
+            ],
+            &[
+                "def load(path):",
+                "    return json.loads(open(path).read())",
+            ],
+            &[],
+        );
+        assert_eq!(at(run(text, &h, Hints::default())), (0, 4, Tier::Anchor));
+        let h = hunk(
+            &[
+                "def load(path):",
+                "    with open(path) as fh:",
+                "        data = json.load(fh)",
+                "    return dat",
+            ],
+            &["x"],
+            &[],
+        );
+        assert_eq!(at(run(text, &h, Hints::default())), (0, 4, Tier::Fuzzy));
+        assert!(run(text, &hunk(&["retrun data"], &["x"], &[]), Hints::default()).is_err());
     }
 }

@@ -33,7 +33,8 @@ fn human_report_lists_files_chunks_diff_and_message() {
         "A new/c.txt\n",
         "D d.txt\n",
         "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n",
-        "Applied: M a.txt, M b.txt, A new/c.txt, D d.txt.\n",
+        "Applied: M a.txt [chunk 1 line 1], M b.txt [chunk 1 line 1], A new/c.txt, D d.txt.\n",
+        "a.txt chunk 1 now reads:\n      1 | A\n",
     ] {
         assert!(text.contains(want), "missing {want:?} in:\n{text}");
     }

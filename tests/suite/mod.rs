@@ -1,4 +1,5 @@
 mod bad_input;
 mod cli;
 mod fixtures;
+mod props;
 pub mod tree;

@@ -1,0 +1,194 @@
+//! Locate benchmark: how long finding one hunk takes in a 10 MB, 200,000-line file, at every
+//! tier of the ladder and for a miss (which runs every tier and the closest-lines search).
+//!
+//! Run: `cargo bench --bench locate`. Target: every row under 50 ms. The baseline row is a
+//! plain substring search of the same file (`str::find`), the floor any matcher pays; the ratio
+//! column is each tier's time over that floor. Medians of 7 runs.
+
+use lancet::batch::{Anchor, Hunk};
+use lancet::locate::{Haystack, Hints, Located, locate};
+use lancet::text::TextFile;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const LINES: usize = 200_000;
+const RUNS: usize = 7;
+
+fn line(i: usize) -> String {
+    // ~50 bytes, varied enough to look like code, indented in 4-space levels.
+    let indent = "    ".repeat(1 + i % 3);
+    format!(
+        "{indent}let value_{i} = compute({i}, \"{:x}\");",
+        i * 2654435761 % 99991
+    )
+}
+
+fn file_text(eol: &str) -> String {
+    let mut s = String::with_capacity(LINES * 52);
+    for i in 0..LINES {
+        s.push_str(&line(i));
+        s.push_str(eol);
+    }
+    s
+}
+
+fn hunk(old: Vec<String>, new: Vec<String>) -> Hunk {
+    Hunk::lines(old, new, 1)
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn time<F: FnMut()>(mut f: F) -> Duration {
+    median(
+        (0..RUNS)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn main() {
+    let lf = file_text("\n");
+    let crlf = file_text("\r\n");
+    let target = LINES - 1000;
+    let real: Vec<String> = (target..target + 4).map(line).collect();
+    let new = vec!["    changed();".to_string()];
+
+    let baseline = time(|| {
+        black_box(lf.find(real[0].as_str()));
+    });
+    println!(
+        "file: {} lines, {:.1} MB; baseline str::find of one line: {:.2} ms",
+        LINES,
+        lf.len() as f64 / 1e6,
+        baseline.as_secs_f64() * 1e3
+    );
+
+    let shifted = |s: &String| format!("  {}", s.trim_start());
+    let mut cases: Vec<(&str, &str, Hunk)> = vec![
+        ("exact", "lf", hunk(real.clone(), new.clone())),
+        ("eol", "crlf", hunk(real.clone(), new.clone())),
+        (
+            "trailing_ws",
+            "lf",
+            hunk(real.iter().map(|l| format!("{l}  ")).collect(), new.clone()),
+        ),
+        (
+            "indent",
+            "lf",
+            hunk(
+                real.iter().map(|l| l[4..].to_string()).collect(),
+                new.clone(),
+            ),
+        ),
+        (
+            "trimmed",
+            "lf",
+            hunk(real.iter().map(shifted).collect(), new.clone()),
+        ),
+        (
+            "unicode",
+            "lf",
+            hunk(
+                real.iter().map(|l| l.replace('"', "\u{201c}")).collect(),
+                new.clone(),
+            ),
+        ),
+        (
+            "line_numbers",
+            "lf",
+            hunk(
+                real.iter()
+                    .enumerate()
+                    .map(|(j, l)| format!("{}\u{2192}{l}", target + j + 1))
+                    .collect(),
+                new.clone(),
+            ),
+        ),
+        (
+            "elision",
+            "lf",
+            hunk(
+                vec![real[0].clone(), "    ...".into(), real[3].clone()],
+                vec![real[0].clone(), "    ...".into(), "    done();".into()],
+            ),
+        ),
+        ("anchor", "lf", {
+            let mut o = real.clone();
+            o[1] = o[1].replace("compute", "calculate");
+            o[2] = o[2].replace("compute", "calculate");
+            hunk(o, new.clone())
+        }),
+        ("fuzzy", "lf", {
+            let mut o = real.clone();
+            for l in o.iter_mut() {
+                *l = l.replacen("value", "valu", 1);
+            }
+            hunk(o, new.clone())
+        }),
+        (
+            "miss (every tier + closest lines)",
+            "lf",
+            hunk(
+                vec![
+                    "no such line anywhere in this file at all".into(),
+                    "nor this one".into(),
+                    "nor this".into(),
+                ],
+                new.clone(),
+            ),
+        ),
+    ];
+    let mut escaped = Hunk::substring(real[..2].join("\\n"), "x".into(), 1);
+    escaped.old = vec![real[..2].join("\\n")];
+    cases.insert(6, ("escapes", "lf", escaped));
+    let mut eof = hunk(vec![line(LINES - 1)], new.clone());
+    eof.anchor = Anchor::EndOfFile;
+    cases.push(("exact, *** End of File", "lf", eof));
+
+    println!(
+        "{:<36} {:>10} {:>12}  outcome",
+        "tier", "median ms", "x baseline"
+    );
+    let mut worst = Duration::ZERO;
+    for (name, which, h) in &cases {
+        let text = if *which == "crlf" { &crlf } else { &lf };
+        let file = TextFile::new(text);
+        let hay = Haystack::new(&file);
+        let mut outcome = String::new();
+        let d = time(|| {
+            let r = locate(&hay, h, Hints::default());
+            outcome = match &r {
+                Ok(Located::Replace(p)) => {
+                    format!("{} at line {}", p[0].at.tier.name(), p[0].at.start + 1)
+                }
+                Ok(Located::AlreadyApplied { .. }) => "already applied".into(),
+                Err(e) => format!("refused: {}", e.kind()),
+            };
+            black_box(r).ok();
+        });
+        worst = worst.max(d);
+        println!(
+            "{:<36} {:>10.2} {:>12.1}  {}",
+            name,
+            d.as_secs_f64() * 1e3,
+            d.as_secs_f64() / baseline.as_secs_f64().max(1e-9),
+            outcome
+        );
+    }
+    println!(
+        "worst: {:.2} ms (target < 50 ms): {}",
+        worst.as_secs_f64() * 1e3,
+        if worst < Duration::from_millis(50) {
+            "met"
+        } else {
+            "NOT MET"
+        }
+    );
+}

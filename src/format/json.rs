@@ -1,0 +1,1067 @@
+//! Tool-call objects: the edit schemas agents already send, as JSON.
+//!
+//! Grammar, as lancet reads it:
+//!
+//! ```text
+//! text    := ws json ws | prose* (fence_open json fence_close prose*)+   fence_open: ```json (or a
+//!                                                                       bare ``` before { or [)
+//! json    := object | "[" object ("," object)* "]"
+//! object  := edit | multi | write | command
+//! edit    := { path?, old, new, replace_all?, expected_replacements?, instruction? }
+//! multi   := { path?, "edits": [ { old, new, replace_all?, expected_replacements? }, … ], instruction? }
+//! write   := { path?, "content": string }
+//! command := { "command": "create", path?, "file_text": string }
+//!          | { "command": "str_replace", path?, old, new? }
+//!          | { "command": "insert", path?, "insert_line": N ≥ 0, new }
+//! path    := "path" | "file_path" | "filePath"                       (absent: --path)
+//! old     := "old_string" | "oldString" | "old_str" | "old_text"
+//! new     := "new_string" | "newString" | "new_str" | "new_text"
+//! replace_all := "replace_all" | "replaceAll" | "allow_multiple"     (true or false)
+//! expected_replacements := "expected_replacements" | "expectedReplacements"   (integer ≥ 1)
+//! ```
+//!
+//! Mapping: a non-empty old string becomes a substring hunk that must match once (`replace_all`:
+//! every occurrence, at least one; `expected_replacements: n`: exactly n); an empty old string
+//! creates the file from the new string (the engine fills a missing or empty file and refuses a
+//! non-empty one); `content` (Claude Code's and Gemini's write tools) replaces the whole file;
+//! `create` creates the file from `file_text`; `insert` inserts `new_str` after line
+//! `insert_line` (0 = the top); each MultiEdit edit becomes its own operation, in order. Strings
+//! are copied verbatim: `$1`, `$&` or `\1` in a new string stay literal. `null` counts as absent.
+//!
+//! Leniencies: prose around one or more ```` ```json ```` fences (noted); Gemini's `instruction`
+//! (a description of the edit) is accepted and ignored; `new_str` may be omitted with
+//! `command: str_replace` (it deletes the old string), as in the text-editor tool.
+//!
+//! Refused: any other field (the message names it and lists the accepted ones), two aliases of
+//! one field, a wrong type, identical old and new strings, `replace_all` with
+//! `expected_replacements`, `insert_line` without `command: insert`, the `view` and `undo_edit`
+//! commands (they are not edits), and a missing path when no `--path` is given.
+
+use super::{ParseError, ParseOptions};
+use crate::batch::{Anchor, Batch, FileOp, Format, Hunk, Occurrences, OpKind, split_lines};
+use serde_json::{Map, Value};
+
+const PATH_KEYS: [&str; 3] = ["path", "file_path", "filePath"];
+const OLD_KEYS: [&str; 4] = ["old_string", "oldString", "old_str", "old_text"];
+const NEW_KEYS: [&str; 4] = ["new_string", "newString", "new_str", "new_text"];
+const REPLACE_ALL_KEYS: [&str; 3] = ["replace_all", "replaceAll", "allow_multiple"];
+const EXPECTED_KEYS: [&str; 2] = ["expected_replacements", "expectedReplacements"];
+const COMMAND_KEY: &str = "command";
+const FILE_TEXT_KEY: &str = "file_text";
+const INSERT_LINE_KEY: &str = "insert_line";
+const EDITS_KEY: &str = "edits";
+const CONTENT_KEY: &str = "content";
+/// Fields that describe an edit without changing it (Gemini CLI's `instruction`).
+const METADATA_KEYS: [&str; 1] = ["instruction"];
+const CREATE: &str = "create";
+const STR_REPLACE: &str = "str_replace";
+const INSERT: &str = "insert";
+const NOT_EDITS: [&str; 2] = ["view", "undo_edit"];
+const FENCE: &str = "```";
+const JSON_INFO: [&str; 3] = ["json", "jsonc", "json5"];
+const OBJECT_EXPECTED: &str =
+    "a JSON object {\"path\", \"old_string\", \"new_string\"} or an array of them";
+
+/// Whether the text looks like a JSON edit: it starts with `{` (or `[` then `{`), or holds a
+/// ```` ```json ```` fence.
+pub fn looks_like(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with('{')
+        || t.strip_prefix('[')
+            .is_some_and(|r| r.trim_start().starts_with('{'))
+        || text.lines().any(|l| is_json_fence(l.trim_end()))
+}
+
+/// Parses tool-call objects into a batch; errors carry the 1-based line of the text.
+pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
+    let mut notes = Vec::new();
+    let regions = regions(text, &mut notes)?;
+    let mut parser = Parser {
+        text,
+        opts,
+        ops: Vec::new(),
+        used_default_path: false,
+    };
+    for (start, end) in regions {
+        parser.region(start, end)?;
+    }
+    if parser.used_default_path {
+        notes.push("edits naming no file apply to the --path file".to_string());
+    }
+    Ok(Batch {
+        format: Format::Json,
+        ops: parser.ops,
+        notes,
+    })
+}
+
+fn is_json_fence(line: &str) -> bool {
+    line.strip_prefix(FENCE)
+        .is_some_and(|info| JSON_INFO.contains(&info.trim()))
+}
+
+/// The byte ranges holding JSON: the whole text, or the bodies of its fences.
+fn regions(text: &str, notes: &mut Vec<String>) -> Result<Vec<(usize, usize)>, ParseError> {
+    let t = text.trim_start();
+    if t.starts_with('{') || t.starts_with('[') {
+        return Ok(vec![(0, text.len())]);
+    }
+    // (byte offset of the line, the line without its line ending)
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for raw in text.split_inclusive('\n') {
+        lines.push((at, raw.trim_end_matches(['\n', '\r'])));
+        at += raw.len();
+    }
+    let mut out = Vec::new();
+    let mut prose = 0;
+    let mut i = 0;
+    while i < lines.len() {
+        let (_, line) = lines[i];
+        let opens = is_json_fence(line.trim_end())
+            || (line.trim_end() == FENCE
+                && lines[i + 1..]
+                    .iter()
+                    .find(|(_, l)| !l.trim().is_empty())
+                    .is_some_and(|(_, l)| l.trim_start().starts_with(['{', '['])));
+        if !opens {
+            if !line.trim().is_empty() {
+                prose += 1;
+            }
+            i += 1;
+            continue;
+        }
+        let close = (i + 1..lines.len()).find(|&j| lines[j].1.trim_end() == FENCE);
+        let Some(close) = close else {
+            return Err(ParseError::new(
+                i + 1,
+                line,
+                "a closing ``` after the JSON",
+                "the ```json fence opened here is never closed: the reply looks cut off, so nothing was applied",
+            ));
+        };
+        let start = lines.get(i + 1).map_or(text.len(), |l| l.0);
+        out.push((start, lines[close].0));
+        i = close + 1;
+    }
+    if out.is_empty() {
+        let at = lines
+            .iter()
+            .position(|(_, l)| !l.trim().is_empty())
+            .unwrap_or(0);
+        return Err(ParseError::new(
+            at + 1,
+            lines.get(at).map_or("", |l| l.1),
+            OBJECT_EXPECTED,
+            "no JSON edit found: send a JSON object (or an array of them), bare or in a ```json fence",
+        ));
+    }
+    notes.push(format!(
+        "read the JSON from {} fenced block(s); ignored {prose} line(s) of prose",
+        out.len()
+    ));
+    Ok(out)
+}
+
+/// 1-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// The text of 1-based line `n`.
+fn line_text(text: &str, n: usize) -> &str {
+    let l = text.split('\n').nth(n - 1).unwrap_or("");
+    l.strip_suffix('\r').unwrap_or(l)
+}
+
+/// Offset just past the JSON value starting at `i` (the text is known to be valid JSON).
+fn value_end(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    loop {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' => {
+                depth -= 1;
+                i += 1;
+            }
+            _ if depth == 0 => {
+                while i < b.len()
+                    && !matches!(b[i], b',' | b']' | b'}')
+                    && !b[i].is_ascii_whitespace()
+                {
+                    i += 1;
+                }
+                return i;
+            }
+            _ => i += 1,
+        }
+        if depth == 0 {
+            return i;
+        }
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+/// Start offsets of the elements of the array starting at `i`.
+fn array_elements(b: &[u8], i: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = skip_ws(b, i + 1);
+    while i < b.len() && b[i] != b']' {
+        out.push(i);
+        i = skip_ws(b, value_end(b, i));
+        if i < b.len() && b[i] == b',' {
+            i = skip_ws(b, i + 1);
+        }
+    }
+    out
+}
+
+/// Start offset of the value of member `key` of the object starting at `i`.
+fn member_value(b: &[u8], i: usize, key: &str) -> Option<usize> {
+    let mut i = skip_ws(b, i + 1);
+    while i < b.len() && b[i] == b'"' {
+        let key_end = value_end(b, i);
+        let name: String = serde_json::from_slice(&b[i..key_end]).ok()?;
+        i = skip_ws(b, key_end);
+        i = skip_ws(b, i + 1); // the colon
+        if name == key {
+            return Some(i);
+        }
+        i = skip_ws(b, value_end(b, i));
+        if i < b.len() && b[i] == b',' {
+            i = skip_ws(b, i + 1);
+        }
+    }
+    None
+}
+
+/// Which field a key is, by alias group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Path,
+    Old,
+    New,
+    ReplaceAll,
+    Expected,
+    Command,
+    FileText,
+    InsertLine,
+    Edits,
+    Content,
+    Metadata,
+}
+
+impl Field {
+    fn of(key: &str) -> Option<Field> {
+        let groups: [(&[&str], Field); 11] = [
+            (&PATH_KEYS, Field::Path),
+            (&OLD_KEYS, Field::Old),
+            (&NEW_KEYS, Field::New),
+            (&REPLACE_ALL_KEYS, Field::ReplaceAll),
+            (&EXPECTED_KEYS, Field::Expected),
+            (&[COMMAND_KEY], Field::Command),
+            (&[FILE_TEXT_KEY], Field::FileText),
+            (&[INSERT_LINE_KEY], Field::InsertLine),
+            (&[EDITS_KEY], Field::Edits),
+            (&[CONTENT_KEY], Field::Content),
+            (&METADATA_KEYS, Field::Metadata),
+        ];
+        groups
+            .iter()
+            .find(|(keys, _)| keys.contains(&key))
+            .map(|&(_, f)| f)
+    }
+}
+
+fn accepted_names() -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for group in [
+        &PATH_KEYS[..],
+        &OLD_KEYS,
+        &NEW_KEYS,
+        &REPLACE_ALL_KEYS,
+        &EXPECTED_KEYS,
+        &[
+            COMMAND_KEY,
+            FILE_TEXT_KEY,
+            INSERT_LINE_KEY,
+            EDITS_KEY,
+            CONTENT_KEY,
+        ],
+        &METADATA_KEYS,
+    ] {
+        names.extend(group);
+    }
+    names.join(", ")
+}
+
+/// One object's fields, by group, with the key each was given under.
+struct Fields<'v> {
+    /// 1-based line where the object starts.
+    line: usize,
+    /// Byte range of the object in the text.
+    span: (usize, usize),
+    found: Vec<(Field, &'v str, &'v Value)>,
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    opts: &'t ParseOptions,
+    ops: Vec<FileOp>,
+    used_default_path: bool,
+}
+
+impl Parser<'_> {
+    fn region(&mut self, start: usize, end: usize) -> Result<(), ParseError> {
+        let slice = &self.text[start..end];
+        let first_line = line_of(self.text, start);
+        let value: Value = serde_json::from_str(slice).map_err(|e| {
+            let line = first_line + e.line().max(1) - 1;
+            ParseError::new(
+                line,
+                line_text(self.text, line),
+                "valid JSON",
+                format!("the JSON edit does not parse: {e}"),
+            )
+        })?;
+        let b = self.text.as_bytes();
+        let at = skip_ws(b, start);
+        match &value {
+            Value::Object(obj) => self.object(obj, at),
+            Value::Array(items) => {
+                if items.is_empty() {
+                    return Err(self.error_at(at, OBJECT_EXPECTED, "the array holds no edits"));
+                }
+                for (item, pos) in items.iter().zip(array_elements(b, at)) {
+                    match item {
+                        Value::Object(obj) => self.object(obj, pos)?,
+                        _ => {
+                            return Err(self.error_at(
+                                pos,
+                                OBJECT_EXPECTED,
+                                "every element of the array must be an edit object",
+                            ));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(self.error_at(at, OBJECT_EXPECTED, "the JSON is not an object or an array")),
+        }
+    }
+
+    fn error_at(&self, offset: usize, expected: &str, message: impl Into<String>) -> ParseError {
+        let line = line_of(self.text, offset);
+        ParseError::new(line, line_text(self.text, line), expected, message)
+    }
+
+    /// An error about `key` of the object `f`, at the key's own line when it can be found.
+    fn field_error(&self, f: &Fields, key: &str, expected: &str, message: String) -> ParseError {
+        let quoted = format!("\"{key}\"");
+        let offset = self.text[f.span.0..f.span.1]
+            .find(&quoted)
+            .map_or(f.span.0, |k| f.span.0 + k);
+        self.error_at(offset, expected, message)
+    }
+
+    fn fields<'v>(&self, obj: &'v Map<String, Value>, at: usize) -> Result<Fields<'v>, ParseError> {
+        let span = (at, value_end(self.text.as_bytes(), at));
+        let mut f = Fields {
+            line: line_of(self.text, at),
+            span,
+            found: Vec::new(),
+        };
+        let unknown: Vec<&str> = obj
+            .keys()
+            .map(String::as_str)
+            .filter(|k| Field::of(k).is_none())
+            .collect();
+        if let Some(first) = unknown.first() {
+            let list = unknown
+                .iter()
+                .map(|k| format!("'{k}'"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(self.field_error(
+                &f,
+                first,
+                "only known edit fields",
+                format!(
+                    "unknown field(s) {list} in the JSON edit; accepted fields: {}",
+                    accepted_names()
+                ),
+            ));
+        }
+        for (k, v) in obj {
+            if v.is_null() {
+                continue;
+            }
+            let field = Field::of(k).unwrap_or(Field::Metadata);
+            if let Some((_, other, _)) = f.found.iter().find(|(g, _, _)| *g == field) {
+                let other = other.to_string();
+                return Err(self.field_error(
+                    &f,
+                    k,
+                    &format!("'{other}' or '{k}', not both"),
+                    format!("'{other}' and '{k}' are two names for the same field: give it once"),
+                ));
+            }
+            f.found.push((field, k.as_str(), v));
+        }
+        Ok(f)
+    }
+
+    fn object(&mut self, obj: &Map<String, Value>, at: usize) -> Result<(), ParseError> {
+        let f = self.fields(obj, at)?;
+        let path = self.path(&f)?;
+        let command = self.string(&f, Field::Command)?;
+        if let Some(command) = command {
+            return self.command(&f, command, path);
+        }
+        self.reject(&f, &[Field::FileText], "needs \"command\": \"create\"")?;
+        self.reject(
+            &f,
+            &[Field::InsertLine],
+            "needs \"command\": \"insert\" (it inserts after line N, 0 = the top)",
+        )?;
+        if let Some((_, key, value)) = f.found.iter().find(|(g, _, _)| *g == Field::Edits) {
+            self.reject(
+                &f,
+                &[
+                    Field::Old,
+                    Field::New,
+                    Field::ReplaceAll,
+                    Field::Expected,
+                    Field::Content,
+                ],
+                "belongs inside each element of \"edits\"",
+            )?;
+            let Value::Array(edits) = value else {
+                return Err(self.field_error(
+                    &f,
+                    key,
+                    "an array of {\"old_string\", \"new_string\"} objects",
+                    format!("'{key}' must be an array of edits"),
+                ));
+            };
+            if edits.is_empty() {
+                return Err(self.field_error(
+                    &f,
+                    key,
+                    "at least one edit",
+                    format!("'{key}' is empty"),
+                ));
+            }
+            let b = self.text.as_bytes();
+            let list_at = member_value(b, at, key).unwrap_or(at);
+            let positions = array_elements(b, list_at);
+            for (k, edit) in edits.iter().enumerate() {
+                let pos = positions.get(k).copied().unwrap_or(list_at);
+                let Value::Object(edit) = edit else {
+                    return Err(self.error_at(
+                        pos,
+                        "an object {\"old_string\", \"new_string\"}",
+                        format!("edit {} of '{key}' is not an object", k + 1),
+                    ));
+                };
+                let ef = self.fields(edit, pos)?;
+                self.reject(
+                    &ef,
+                    &[
+                        Field::Path,
+                        Field::Command,
+                        Field::FileText,
+                        Field::InsertLine,
+                        Field::Edits,
+                        Field::Content,
+                        Field::Metadata,
+                    ],
+                    "does not belong inside an element of \"edits\"",
+                )?;
+                self.replace(&ef, path.clone(), false)?;
+            }
+            return Ok(());
+        }
+        if let Some(content) = self.string(&f, Field::Content)? {
+            self.reject(
+                &f,
+                &[Field::Old, Field::New, Field::ReplaceAll, Field::Expected],
+                "cannot be combined with \"content\" (a whole-file write)",
+            )?;
+            self.push(path, OpKind::Write { content }, f.line);
+            return Ok(());
+        }
+        self.replace(&f, path, false)
+    }
+
+    fn command(&mut self, f: &Fields, command: String, path: String) -> Result<(), ParseError> {
+        let key = COMMAND_KEY;
+        match command.as_str() {
+            CREATE => {
+                self.reject(
+                    f,
+                    &[
+                        Field::Old,
+                        Field::New,
+                        Field::ReplaceAll,
+                        Field::Expected,
+                        Field::InsertLine,
+                        Field::Edits,
+                        Field::Content,
+                    ],
+                    "does not apply to \"command\": \"create\" (it takes \"path\" and \"file_text\")",
+                )?;
+                let Some(content) = self.string(f, Field::FileText)? else {
+                    return Err(self.field_error(
+                        f,
+                        key,
+                        "\"file_text\": the new file's content",
+                        "\"command\": \"create\" needs \"file_text\"".to_string(),
+                    ));
+                };
+                self.push(path, OpKind::Create { content }, f.line);
+                Ok(())
+            }
+            STR_REPLACE => {
+                self.reject(
+                    f,
+                    &[Field::FileText, Field::InsertLine, Field::Edits, Field::Content],
+                    "does not apply to \"command\": \"str_replace\" (it takes \"path\", \"old_str\" and \"new_str\")",
+                )?;
+                self.replace(f, path, true)
+            }
+            INSERT => {
+                self.reject(
+                    f,
+                    &[
+                        Field::Old,
+                        Field::ReplaceAll,
+                        Field::Expected,
+                        Field::FileText,
+                        Field::Edits,
+                        Field::Content,
+                    ],
+                    "does not apply to \"command\": \"insert\" (it takes \"path\", \"insert_line\" and \"new_str\")",
+                )?;
+                let after = self.insert_line(f)?;
+                let text = self.string(f, Field::New)?.unwrap_or_default();
+                if text.is_empty() {
+                    return Err(self.field_error(
+                        f,
+                        key,
+                        "\"new_str\": the lines to insert",
+                        "\"command\": \"insert\" needs a non-empty \"new_str\"".to_string(),
+                    ));
+                }
+                let hunk = Hunk {
+                    anchor: Anchor::AfterLine(after),
+                    ..Hunk::lines(Vec::new(), split_lines(&text), f.line)
+                };
+                self.push(
+                    path,
+                    OpKind::Update {
+                        hunks: vec![hunk],
+                        move_to: None,
+                    },
+                    f.line,
+                );
+                Ok(())
+            }
+            other => {
+                let message = if NOT_EDITS.contains(&other) {
+                    format!(
+                        "\"command\": \"{other}\" is not an edit; lancet applies \"create\", \"str_replace\" and \"insert\" (use `lancet read` to view a file)"
+                    )
+                } else {
+                    format!(
+                        "unknown command \"{other}\"; lancet applies \"create\", \"str_replace\" and \"insert\""
+                    )
+                };
+                Err(self.field_error(f, key, "\"create\", \"str_replace\" or \"insert\"", message))
+            }
+        }
+    }
+
+    /// An old → new replacement (`lenient_new`: a missing new string means "").
+    fn replace(&mut self, f: &Fields, path: String, lenient_new: bool) -> Result<(), ParseError> {
+        let Some(old) = self.string(f, Field::Old)? else {
+            return Err(self.missing(
+                f,
+                "\"old_string\": the exact text to replace (\"\" creates a new file)",
+            ));
+        };
+        let new = match self.string(f, Field::New)? {
+            Some(new) => new,
+            None if lenient_new => String::new(),
+            None => return Err(self.missing(f, "\"new_string\": the text to put in its place")),
+        };
+        let key_of = |g: Field| {
+            f.found
+                .iter()
+                .find(|(x, _, _)| *x == g)
+                .map_or("", |(_, k, _)| *k)
+        };
+        if old == new {
+            return Err(self.field_error(
+                f,
+                key_of(Field::Old),
+                "different old and new strings",
+                format!(
+                    "No changes to apply: '{}' and '{}' are identical",
+                    key_of(Field::Old),
+                    key_of(Field::New)
+                ),
+            ));
+        }
+        let all = self.bool(f, Field::ReplaceAll)?.unwrap_or(false);
+        let expected = self.count(f)?;
+        if all && expected.is_some() {
+            return Err(self.field_error(
+                f,
+                key_of(Field::Expected),
+                "either replace_all or expected_replacements",
+                format!(
+                    "'{}' and '{}' contradict each other: give one",
+                    key_of(Field::ReplaceAll),
+                    key_of(Field::Expected)
+                ),
+            ));
+        }
+        if old.is_empty() {
+            if all || expected.is_some_and(|n| n != 1) {
+                let key = if all {
+                    key_of(Field::ReplaceAll)
+                } else {
+                    key_of(Field::Expected)
+                };
+                return Err(self.field_error(
+                    f,
+                    key,
+                    "a non-empty old string",
+                    format!(
+                        "'{key}' needs a non-empty '{}' (an empty one creates a file)",
+                        key_of(Field::Old)
+                    ),
+                ));
+            }
+            self.push(path, OpKind::Create { content: new }, f.line);
+            return Ok(());
+        }
+        let occurrences = match (all, expected) {
+            (true, _) => Occurrences::All,
+            (false, Some(n)) if n > 1 => Occurrences::Exactly(n),
+            _ => Occurrences::One,
+        };
+        let hunk = Hunk {
+            occurrences,
+            ..Hunk::substring(old, new, f.line)
+        };
+        self.push(
+            path,
+            OpKind::Update {
+                hunks: vec![hunk],
+                move_to: None,
+            },
+            f.line,
+        );
+        Ok(())
+    }
+
+    fn push(&mut self, path: String, kind: OpKind, line: usize) {
+        self.ops.push(FileOp { path, kind, line });
+    }
+
+    fn missing(&self, f: &Fields, expected: &str) -> ParseError {
+        let line = f.line;
+        ParseError::new(
+            line,
+            line_text(self.text, line),
+            expected,
+            format!("the JSON edit starting at line {line} lacks {expected}"),
+        )
+    }
+
+    /// Refuses any of `groups` present in `f`, saying why.
+    fn reject(&self, f: &Fields, groups: &[Field], why: &str) -> Result<(), ParseError> {
+        match f.found.iter().find(|(g, _, _)| groups.contains(g)) {
+            Some((_, key, _)) => Err(self.field_error(
+                f,
+                key,
+                "only the fields of one edit shape",
+                format!("'{key}' {why}"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn get<'v>(&self, f: &Fields<'v>, group: Field) -> Option<(&'v str, &'v Value)> {
+        f.found
+            .iter()
+            .find(|(g, _, _)| *g == group)
+            .map(|&(_, k, v)| (k, v))
+    }
+
+    fn string(&self, f: &Fields, group: Field) -> Result<Option<String>, ParseError> {
+        match self.get(f, group) {
+            None => Ok(None),
+            Some((_, Value::String(s))) => Ok(Some(s.clone())),
+            Some((k, _)) => {
+                Err(self.field_error(f, k, "a string", format!("'{k}' must be a JSON string")))
+            }
+        }
+    }
+
+    fn bool(&self, f: &Fields, group: Field) -> Result<Option<bool>, ParseError> {
+        match self.get(f, group) {
+            None => Ok(None),
+            Some((_, Value::Bool(b))) => Ok(Some(*b)),
+            Some((k, _)) => Err(self.field_error(
+                f,
+                k,
+                "true or false",
+                format!("'{k}' must be true or false"),
+            )),
+        }
+    }
+
+    fn count(&self, f: &Fields) -> Result<Option<usize>, ParseError> {
+        match self.get(f, Field::Expected) {
+            None => Ok(None),
+            Some((k, v)) => match v.as_u64().and_then(|n| usize::try_from(n).ok()) {
+                Some(n) if n >= 1 => Ok(Some(n)),
+                _ => Err(self.field_error(
+                    f,
+                    k,
+                    "an integer ≥ 1",
+                    format!("'{k}' must be a whole number of at least 1, got {v}"),
+                )),
+            },
+        }
+    }
+
+    fn insert_line(&self, f: &Fields) -> Result<usize, ParseError> {
+        match self.get(f, Field::InsertLine) {
+            None => Err(self.missing(f, "\"insert_line\": the line to insert after (0 = the top)")),
+            Some((k, v)) => v.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
+                self.field_error(
+                    f,
+                    k,
+                    "an integer ≥ 0",
+                    format!("'{k}' must be 0 (the top of the file) or the line to insert after, got {v}"),
+                )
+            }),
+        }
+    }
+
+    fn path(&mut self, f: &Fields) -> Result<String, ParseError> {
+        match self.string(f, Field::Path)? {
+            Some(p) if !p.trim().is_empty() => Ok(p.trim().to_string()),
+            Some(_) => {
+                let (k, _) = self.get(f, Field::Path).unwrap_or(("path", &Value::Null));
+                Err(self.field_error(f, k, "a file path", format!("'{k}' is empty")))
+            }
+            None => match &self.opts.default_path {
+                Some(p) => {
+                    self.used_default_path = true;
+                    Ok(p.clone())
+                }
+                None => Err(self.missing(f, "\"path\" (or \"file_path\"): the file to edit")),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ops(text: &str) -> Vec<FileOp> {
+        parse(text, &ParseOptions::default()).unwrap().ops
+    }
+
+    fn err(text: &str) -> ParseError {
+        parse(text, &ParseOptions::default()).unwrap_err()
+    }
+
+    fn update(path: &str, hunk: Hunk, line: usize) -> FileOp {
+        FileOp {
+            path: path.into(),
+            kind: OpKind::Update {
+                hunks: vec![hunk],
+                move_to: None,
+            },
+            line,
+        }
+    }
+
+    fn sub(old: &str, new: &str, line: usize) -> Hunk {
+        Hunk::substring(old.into(), new.into(), line)
+    }
+
+    #[test]
+    fn every_alias_maps_to_one_substring_hunk() {
+        for (p, o, n) in [
+            ("path", "old_string", "new_string"),
+            ("file_path", "oldString", "newString"),
+            ("filePath", "old_str", "new_str"),
+            ("path", "old_text", "new_text"),
+        ] {
+            let text =
+                format!("{{\"{p}\": \"a.py\", \"{o}\": \"x = 1\\n\", \"{n}\": \"x = 2\\n\"}}");
+            assert_eq!(
+                ops(&text),
+                vec![update("a.py", sub("x = 1\n", "x = 2\n", 1), 1)],
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn occurrences_from_replace_all_and_expected_replacements() {
+        for (extra, want) in [
+            ("\"replace_all\": true", Occurrences::All),
+            ("\"replaceAll\": true", Occurrences::All),
+            ("\"allow_multiple\": true", Occurrences::All),
+            ("\"replace_all\": false", Occurrences::One),
+            ("\"expected_replacements\": 3", Occurrences::Exactly(3)),
+            ("\"expected_replacements\": 1", Occurrences::One),
+        ] {
+            let text = format!(
+                "{{\"path\": \"f\", \"old_string\": \"a\", \"new_string\": \"b\", {extra}}}"
+            );
+            let hunk = Hunk {
+                occurrences: want,
+                ..sub("a", "b", 1)
+            };
+            assert_eq!(ops(&text), vec![update("f", hunk, 1)], "{extra}");
+        }
+        let e = err(
+            r#"{"path": "f", "old_string": "a", "new_string": "b", "expected_replacements": 0}"#,
+        );
+        assert_eq!(e.expected, "an integer ≥ 1");
+        let e = err(
+            r#"{"path": "f", "old_string": "a", "new_string": "b", "replace_all": true, "expected_replacements": 2}"#,
+        );
+        assert!(e.message.contains("contradict"));
+    }
+
+    #[test]
+    fn array_with_lines_of_each_object() {
+        let text = "[\n  {\"path\": \"a\", \"old_string\": \"1\", \"new_string\": \"2\"},\n\n  {\n    \"file_path\": \"b\",\n    \"old_string\": \"3\",\n    \"new_string\": \"4\"\n  }\n]\n";
+        assert_eq!(
+            ops(text),
+            vec![
+                update("a", sub("1", "2", 2), 2),
+                update("b", sub("3", "4", 4), 4)
+            ]
+        );
+    }
+
+    #[test]
+    fn multi_edit_becomes_one_op_per_edit_in_order() {
+        let text = r#"{"file_path": "m.py", "edits": [
+  {"old_string": "a", "new_string": "b"},
+  {"old_string": "c", "new_string": "d", "replace_all": true}
+]}"#;
+        let all = Hunk {
+            occurrences: Occurrences::All,
+            ..sub("c", "d", 3)
+        };
+        assert_eq!(
+            ops(text),
+            vec![update("m.py", sub("a", "b", 2), 2), update("m.py", all, 3)]
+        );
+        let e = err(
+            r#"{"file_path": "m.py", "edits": [{"path": "x", "old_string": "a", "new_string": "b"}]}"#,
+        );
+        assert!(e.message.contains("'path'"), "{}", e.message);
+    }
+
+    #[test]
+    fn text_editor_commands() {
+        let text = r#"[{"command": "create", "path": "n.txt", "file_text": "hi\n"},
+ {"command": "str_replace", "path": "n.txt", "old_str": "hi", "new_str": "ho"},
+ {"command": "str_replace", "path": "n.txt", "old_str": "ho\n"},
+ {"command": "insert", "path": "n.txt", "insert_line": 0, "new_str": "top\nsecond"}]"#;
+        let insert = Hunk {
+            anchor: Anchor::AfterLine(0),
+            ..Hunk::lines(vec![], vec!["top".into(), "second".into()], 4)
+        };
+        assert_eq!(
+            ops(text),
+            vec![
+                FileOp {
+                    path: "n.txt".into(),
+                    kind: OpKind::Create {
+                        content: "hi\n".into()
+                    },
+                    line: 1
+                },
+                update("n.txt", sub("hi", "ho", 2), 2),
+                update("n.txt", sub("ho\n", "", 3), 3),
+                update("n.txt", insert, 4),
+            ]
+        );
+        for (cmd, line) in [("view", 1), ("undo_edit", 1), ("rename", 1)] {
+            let e = err(&format!("{{\"command\": \"{cmd}\", \"path\": \"n.txt\"}}"));
+            assert_eq!(e.line, line);
+            assert!(e.message.contains(cmd), "{}", e.message);
+        }
+        let e = err(r#"{"command": "insert", "path": "n", "insert_line": -1, "new_str": "x"}"#);
+        assert!(e.message.contains("insert_line"));
+        let e = err(r#"{"path": "n", "insert_line": 3, "new_str": "x"}"#);
+        assert!(
+            e.message.contains("\"command\": \"insert\""),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn empty_old_string_creates_and_content_writes() {
+        assert_eq!(
+            ops(r#"{"path": "new.txt", "old_string": "", "new_string": "body"}"#),
+            vec![FileOp {
+                path: "new.txt".into(),
+                kind: OpKind::Create {
+                    content: "body".into()
+                },
+                line: 1
+            }]
+        );
+        assert_eq!(
+            ops(r#"{"file_path": "w.txt", "content": "all\n"}"#)[0].kind,
+            OpKind::Write {
+                content: "all\n".into()
+            }
+        );
+        let e = err(r#"{"path": "f", "old_string": "", "new_string": ""}"#);
+        assert!(e.message.contains("identical"));
+        let e = err(r#"{"path": "f", "old_string": "", "new_string": "x", "replace_all": true}"#);
+        assert!(e.message.contains("non-empty"));
+    }
+
+    #[test]
+    fn unknown_fields_are_named_with_the_accepted_list() {
+        let e = err(
+            "{\"path\": \"f\",\n \"old_string\": \"a\",\n \"new_string\": \"b\",\n \"force\": true}",
+        );
+        assert_eq!((e.line, e.found.as_str()), (4, " \"force\": true}"));
+        assert!(e.message.contains("'force'"));
+        assert!(e.message.contains("old_string") && e.message.contains("allow_multiple"));
+        // Gemini's instruction is metadata, accepted and ignored.
+        assert_eq!(
+            ops(
+                r#"{"file_path": "f", "instruction": "bump", "old_string": "a", "new_string": "b"}"#
+            )
+            .len(),
+            1
+        );
+        let e = err(r#"{"path": "f", "file_path": "g", "old_string": "a", "new_string": "b"}"#);
+        assert!(e.message.contains("same field"));
+    }
+
+    #[test]
+    fn default_path_and_missing_path() {
+        let opts = ParseOptions {
+            default_path: Some("src/d.rs".into()),
+        };
+        let batch = parse(r#"{"old_string": "a", "new_string": "b"}"#, &opts).unwrap();
+        assert_eq!(batch.ops, vec![update("src/d.rs", sub("a", "b", 1), 1)]);
+        assert_eq!(batch.notes.len(), 1);
+        let e = err(r#"{"old_string": "a", "new_string": "b"}"#);
+        assert!(e.expected.contains("path"));
+    }
+
+    #[test]
+    fn replacement_patterns_stay_literal() {
+        let text = r#"{"path": "f.js", "old_string": "x", "new_string": "$1 $& $$ \\1 $<name>"}"#;
+        assert_eq!(
+            ops(text),
+            vec![update("f.js", sub("x", "$1 $& $$ \\1 $<name>", 1), 1)]
+        );
+    }
+
+    #[test]
+    fn fenced_json_with_prose_and_errors_with_lines() {
+        let text = "I'll edit it:\n\n```json\n{\"path\": \"a\", \"old_string\": \"1\", \"new_string\": \"2\"}\n```\nDone.\n";
+        let batch = parse(text, &ParseOptions::default()).unwrap();
+        assert_eq!(batch.ops, vec![update("a", sub("1", "2", 4), 4)]);
+        assert_eq!(batch.notes.len(), 1);
+        let e = err("```json\n{\"path\": \"a\",\n \"old_string\": 1}\n```\n");
+        assert_eq!(e.line, 3);
+        let e = err("{\"path\": \"a\",\n \"old_string\": \"x\" \"new_string\": \"y\"}");
+        assert_eq!((e.line, e.expected.as_str()), (2, "valid JSON"));
+        let e = err("```json\n{\"path\": \"a\"\n");
+        assert_eq!(e.line, 1);
+        assert!(looks_like(" [ {\"a\": 1}]") && looks_like("x\n```json\n{}\n```"));
+        assert!(!looks_like("[link](x)") && !looks_like("f.py\n```python\n{}\n```"));
+    }
+
+    #[test]
+    fn never_panics_on_scrambled_input() {
+        let frags = [
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            "\"path\": \"a\"",
+            "\"old_string\": \"x\"",
+            "\"new_string\": \"y\"",
+            "\"edits\": [",
+            "\"command\": \"insert\"",
+            "\"insert_line\": 2",
+            "\"new_str\": \"z\"",
+            "\"replace_all\": true",
+            "\"expected_replacements\": 2",
+            "\"content\": \"c\"",
+            "```json",
+            "```",
+            "prose",
+            "\"é\": null",
+            ":",
+            "\"file_text\": \"t\"",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let n = (seed >> 59) as usize + 1;
+            for _ in 0..n * 2 {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                text.push_str(frags[(seed >> 33) as usize % frags.len()]);
+                text.push(' ');
+            }
+            for opts in [
+                ParseOptions::default(),
+                ParseOptions {
+                    default_path: Some("d".into()),
+                },
+            ] {
+                let _ = looks_like(&text);
+                let _ = parse(&text, &opts);
+            }
+        }
+    }
+}

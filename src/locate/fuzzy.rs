@@ -1,0 +1,288 @@
+//! The anchor and fuzzy tiers: approximate matching at a bounded cost.
+//!
+//! Every line is reduced once to a 256-bit sketch (the set of its byte bigrams, hashed), so the
+//! similarity of two lines is a few popcounts. Windows are scored by sketches first; only the
+//! few best are then scored exactly (normalised Levenshtein per line). There is no quadratic
+//! scan of the file: cost is O(file bytes + lines × needle lines / 64 words).
+
+/// A line reduced to the set of its byte bigrams (hashed into 256 bits).
+pub type Sketch = [u64; 4];
+
+/// The sketch of a line, ignoring surrounding whitespace.
+pub fn sketch(line: &str) -> Sketch {
+    let mut s = [0u64; 4];
+    let b = line.trim().as_bytes();
+    if b.len() == 1 {
+        s[0] |= 1 << (b[0] & 63);
+    }
+    for w in b.windows(2) {
+        let h =
+            (u32::from(w[0]).wrapping_mul(31) ^ u32::from(w[1]).wrapping_mul(131)) as usize & 255;
+        s[h >> 6] |= 1 << (h & 63);
+    }
+    s
+}
+
+/// Sketches of every line.
+pub fn sketch_all(lines: &[&str]) -> Vec<Sketch> {
+    lines.iter().map(|l| sketch(l)).collect()
+}
+
+/// Dice similarity of two sketches, 0 to 1 (an estimate of the lines' bigram similarity).
+pub fn sketch_similarity(a: &Sketch, b: &Sketch) -> f64 {
+    let count = |s: &Sketch| s.iter().map(|w| w.count_ones()).sum::<u32>();
+    let (ca, cb) = (count(a), count(b));
+    if ca + cb == 0 {
+        return 1.0;
+    }
+    let both: u32 = a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum();
+    f64::from(2 * both) / f64::from(ca + cb)
+}
+
+/// Longest line compared by edit distance; longer lines fall back to their sketches.
+const MAX_EDIT_DISTANCE_LINE: usize = 400;
+
+/// Similarity of two lines, ignoring surrounding whitespace, 0 to 1.
+pub fn line_similarity(file: &str, needle: &str) -> f64 {
+    let (f, n) = (file.trim(), needle.trim());
+    if f == n {
+        return 1.0;
+    }
+    if f.len() > MAX_EDIT_DISTANCE_LINE || n.len() > MAX_EDIT_DISTANCE_LINE {
+        return sketch_similarity(&sketch(f), &sketch(n));
+    }
+    strsim::normalized_levenshtein(f, n)
+}
+
+/// Mean line similarity of the window at `start`, or 0 when a line falls below
+/// [`FUZZY_MIN_LINE`].
+fn fuzzy_window_score(lines: &[&str], start: usize, needle: &[String]) -> f64 {
+    let mut sum = 0.0;
+    for (n, f) in needle.iter().zip(&lines[start..]) {
+        let s = line_similarity(f, n);
+        if s < FUZZY_MIN_LINE {
+            return 0.0;
+        }
+        sum += s;
+    }
+    sum / needle.len() as f64
+}
+
+/// Mean line similarity of the window at `start` to the needle.
+fn window_similarity(lines: &[&str], start: usize, needle: &[String]) -> f64 {
+    needle
+        .iter()
+        .zip(&lines[start..])
+        .map(|(n, f)| line_similarity(f, n))
+        .sum::<f64>()
+        / needle.len() as f64
+}
+
+/// A needle long enough for approximate matching to mean something.
+pub fn is_substantial(needle: &[String]) -> bool {
+    let significant: usize = needle
+        .iter()
+        .map(|l| l.chars().filter(|c| !c.is_whitespace()).count())
+        .sum();
+    needle.iter().filter(|l| !l.trim().is_empty()).count() >= 3 || significant >= 40
+}
+
+/// The best window must score at least this (mean line similarity).
+pub const FUZZY_THRESHOLD: f64 = 0.85;
+/// ... and no line of it may be less similar than this: fuzzy matching forgives drift spread
+/// thinly (a renamed variable, a typo, spacing), not one line rewritten.
+pub const FUZZY_MIN_LINE: f64 = 0.8;
+/// ... and beat every non-overlapping rival by at least this much.
+pub const FUZZY_MARGIN: f64 = 0.05;
+/// Windows whose sketch score is below this are not scored exactly.
+const PREFILTER: f64 = 0.6;
+/// How many windows are scored exactly.
+const SHORTLIST: usize = 8;
+/// The anchor tier's middle lines must be at least this similar.
+const ANCHOR_MIDDLE: f64 = 0.5;
+/// Needle lines used to prefilter windows (spread evenly over a long needle).
+const MAX_PREFILTER_LINES: usize = 64;
+
+/// What an approximate tier found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Approx {
+    /// One clear winner: start line and score.
+    One(usize, f64),
+    /// Several windows score too close to each other (start lines, best first).
+    Several(Vec<usize>),
+    /// Nothing good enough.
+    None,
+}
+
+/// Anchor tier: the first and last lines match once trimmed, the middle is similar enough.
+/// `starts` are the positions whose line loosely matches the needle's first line.
+pub fn anchor(lines: &[&str], starts: &[usize], needle: &[String]) -> Vec<usize> {
+    let k = needle.len();
+    let significant = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
+    if k < 3 || k > lines.len() || !significant(&needle[0]) || !significant(&needle[k - 1]) {
+        return Vec::new();
+    }
+    let (first, last) = (needle[0].trim(), needle[k - 1].trim());
+    starts
+        .iter()
+        .copied()
+        .filter(|&s| {
+            s + k <= lines.len()
+                && lines[s].trim() == first
+                && lines[s + k - 1].trim() == last
+                && window_similarity(lines, s + 1, &needle[1..k - 1]) >= ANCHOR_MIDDLE
+        })
+        .collect()
+}
+
+/// Fuzzy tier: the most similar window, above the threshold and clearly ahead of rivals.
+pub fn fuzzy(lines: &[&str], file: &[Sketch], needle: &[String]) -> Approx {
+    let k = needle.len();
+    if k == 0 || k > lines.len() || !is_substantial(needle) {
+        return Approx::None;
+    }
+    let step = k.div_ceil(MAX_PREFILTER_LINES).max(1);
+    let probe: Vec<(usize, Sketch)> = (0..k)
+        .step_by(step)
+        .map(|j| (j, sketch(&needle[j])))
+        .collect();
+    let mut scored: Vec<(usize, f64)> = (0..=lines.len() - k)
+        .filter_map(|s| {
+            let score = probe
+                .iter()
+                .map(|(j, sk)| sketch_similarity(&file[s + j], sk))
+                .sum::<f64>()
+                / probe.len() as f64;
+            (score >= PREFILTER).then_some((s, score))
+        })
+        .collect();
+    // Only the best few windows matter; select them without sorting every window.
+    let keep = SHORTLIST * 8 * k.min(64);
+    let by_score = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if scored.len() > keep {
+        scored.select_nth_unstable_by(keep, by_score);
+        scored.truncate(keep);
+    }
+    scored.sort_by(by_score);
+    // Keep the best window of each cluster of overlapping windows.
+    let mut shortlist: Vec<usize> = Vec::new();
+    for (s, _) in scored {
+        if shortlist.iter().all(|&t| s.abs_diff(t) >= k) {
+            shortlist.push(s);
+            if shortlist.len() == SHORTLIST {
+                break;
+            }
+        }
+    }
+    let mut exact: Vec<(usize, f64)> = shortlist
+        .into_iter()
+        .map(|s| (s, fuzzy_window_score(lines, s, needle)))
+        .collect();
+    exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    match exact.as_slice() {
+        [] => Approx::None,
+        [(s, best), rest @ ..] if *best >= FUZZY_THRESHOLD => {
+            let close: Vec<usize> = rest
+                .iter()
+                .filter(|(_, score)| best - score < FUZZY_MARGIN)
+                .map(|(t, _)| *t)
+                .collect();
+            if close.is_empty() {
+                Approx::One(*s, *best)
+            } else {
+                Approx::Several(std::iter::once(*s).chain(close).collect())
+            }
+        }
+        _ => Approx::None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(x: &[&str]) -> Vec<String> {
+        x.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn fuzzy_finds_a_drifted_block_and_refuses_short_or_close_ones() {
+        let lines = vec![
+            "def load(path):",
+            "    with open(path) as f:",
+            "        data = json.load(f)",
+            "    return data",
+            "",
+            "def save(path, data):",
+            "    with open(path, 'w') as f:",
+            "        json.dump(data, f)",
+        ];
+        let needle = v(&[
+            "def load(path):",
+            "    with open(path) as fh:",
+            "        data = json.load(fh)",
+            "    return data",
+        ]);
+        let sk = sketch_all(&lines);
+        assert!(matches!(fuzzy(&lines, &sk, &needle), Approx::One(0, s) if s > 0.85));
+        assert_eq!(fuzzy(&lines, &sk, &v(&["x = 1"])), Approx::None);
+        let twins = vec![
+            "alpha beta gamma delta",
+            "one",
+            "alpha beta gamma delta",
+            "two",
+        ];
+        assert!(matches!(
+            fuzzy(
+                &twins,
+                &sketch_all(&twins),
+                &v(&[
+                    "alpha beta gamma delts",
+                    "alpha beta gamma delts",
+                    "alpha beta gamma delts"
+                ])
+            ),
+            Approx::None | Approx::Several(_)
+        ));
+    }
+
+    #[test]
+    fn fuzzy_refuses_a_window_with_one_rewritten_line() {
+        let lines = vec!["function hello() {", "    console.log(\"hello\")", "}"];
+        let needle = v(&["function hello() {", "    console.log(\"wrong\")", "}"]);
+        assert_eq!(fuzzy(&lines, &sketch_all(&lines), &needle), Approx::None);
+        let needle = v(&["function hello() {", "    console.log(\"helo\")", "}"]);
+        assert!(matches!(
+            fuzzy(&lines, &sketch_all(&lines), &needle),
+            Approx::One(0, _)
+        ));
+    }
+
+    #[test]
+    fn anchor_needs_both_ends_and_a_similar_middle() {
+        let lines = vec![
+            "fn main() {",
+            "    let a = compute(1);",
+            "    print(a);",
+            "}",
+            "// end of main",
+        ];
+        let needle = v(&[
+            "fn main() {",
+            "    let a = compute(2);",
+            "    println(a);",
+            "}",
+            "// end of main",
+        ]);
+        let all: Vec<usize> = (0..lines.len()).collect();
+        assert_eq!(anchor(&lines, &all, &needle), vec![0]);
+        let wrong_middle = v(&[
+            "fn main() {",
+            "    completely different",
+            "    text here",
+            "}",
+            "// end of main",
+        ]);
+        assert!(anchor(&lines, &all, &wrong_middle).is_empty());
+    }
+}

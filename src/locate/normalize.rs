@@ -1,0 +1,294 @@
+//! How models garble text, and how each garbling is read back: typographic punctuation,
+//! over-escaping, read-view line-number prefixes, `...` elisions and omission placeholders.
+
+/// Characters models substitute for ASCII punctuation, read back as ASCII.
+pub fn ascii_folded(s: &str) -> impl Iterator<Item = char> + '_ {
+    s.chars().flat_map(|c| {
+        let folded: &'static str = match c {
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => "-",
+            '\u{2018}'..='\u{201B}' | '\u{2032}' => "'",
+            '\u{201C}'..='\u{201F}' | '\u{2033}' => "\"",
+            '\u{2026}' => "...",
+            '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => " ",
+            _ => "",
+        };
+        let mut chars = if folded.is_empty() {
+            Folded::One(Some(c))
+        } else {
+            Folded::Str(folded.chars())
+        };
+        std::iter::from_fn(move || chars.next())
+    })
+}
+
+enum Folded {
+    One(Option<char>),
+    Str(std::str::Chars<'static>),
+}
+
+impl Folded {
+    fn next(&mut self) -> Option<char> {
+        match self {
+            Folded::One(c) => c.take(),
+            Folded::Str(s) => s.next(),
+        }
+    }
+}
+
+/// Reads over-escaped text back: `\n`, `\t`, `\r`, `\"`, `\'`, `` \` `` and `\\` written
+/// literally become the characters they stand for. Returns `None` when there is nothing to
+/// unescape, so callers only try this reading when it differs.
+pub fn unescape(s: &str) -> Option<String> {
+    if !s.contains('\\') {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    let mut changed = false;
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some(q @ ('"' | '\'' | '`' | '\\')) => out.push(q),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+                continue;
+            }
+            None => {
+                out.push('\\');
+                continue;
+            }
+        }
+        changed = true;
+    }
+    changed.then_some(out)
+}
+
+/// The line number and the rest of a line carrying a read-view prefix: `12→`, `12:`,
+/// `12 | `, `12\t`, optionally indented (as `cat -n` and agents' read tools print them).
+fn split_line_number(line: &str) -> Option<(usize, &str)> {
+    let t = line.trim_start_matches(' ');
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let number = t[..digits].parse().ok()?;
+    let rest = &t[digits..];
+    let body = if let Some(b) = rest.strip_prefix('\u{2192}') {
+        b
+    } else if let Some(b) = rest.strip_prefix('\t') {
+        b
+    } else if let Some(b) = rest.strip_prefix(" | ").or_else(|| rest.strip_prefix(" |")) {
+        b
+    } else if let Some(b) = rest.strip_prefix("| ").or_else(|| rest.strip_prefix('|')) {
+        b
+    } else {
+        rest.strip_prefix(": ").or_else(|| rest.strip_prefix(':'))?
+    };
+    Some((number, body))
+}
+
+/// Strips read-view line-number prefixes when every non-empty line carries one with increasing
+/// numbers. Returns the stripped lines and the first number (a line hint).
+pub fn strip_line_numbers(lines: &[String]) -> Option<(Vec<String>, usize)> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut first = None;
+    let mut last = 0;
+    for line in lines {
+        if line.trim().is_empty() {
+            out.push(String::new());
+            continue;
+        }
+        let (n, body) = split_line_number(line)?;
+        if first.is_some() && n <= last {
+            return None;
+        }
+        first.get_or_insert(n);
+        last = n;
+        out.push(body.to_string());
+    }
+    Some((out, first?))
+}
+
+/// Strips line-number prefixes from the lines that carry one (a replacement mixes copied,
+/// numbered lines with new, unnumbered ones).
+pub fn strip_line_numbers_where_present(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| match split_line_number(l) {
+            Some((_, body)) => body.to_string(),
+            None => l.clone(),
+        })
+        .collect()
+}
+
+/// Comment leaders stripped before looking at a line's words.
+const COMMENT_MARKS: [&str; 8] = ["//", "#", "/*", "*/", "<!--", "-->", "--", ";"];
+
+/// Words an omission note is made of (`// ... existing code ...`, `# rest of file unchanged`).
+const OMISSION_WORDS: [&str; 22] = [
+    "existing",
+    "code",
+    "rest",
+    "of",
+    "the",
+    "file",
+    "function",
+    "method",
+    "class",
+    "unchanged",
+    "remains",
+    "remaining",
+    "same",
+    "other",
+    "omitted",
+    "previous",
+    "lines",
+    "here",
+    "as",
+    "before",
+    "implementation",
+    "body",
+];
+
+fn strip_comment_marks(s: &str) -> (&str, bool) {
+    let mut t = s.trim();
+    let mut had = false;
+    loop {
+        let before = t;
+        for m in COMMENT_MARKS {
+            if let Some(rest) = t.strip_prefix(m) {
+                t = rest.trim_start();
+                had = true;
+            }
+            if let Some(rest) = t.strip_suffix(m) {
+                t = rest.trim_end();
+                had = true;
+            }
+        }
+        if t == before {
+            return (t, had);
+        }
+    }
+}
+
+fn omission_words_only(s: &str) -> bool {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .all(|w| OMISSION_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+}
+
+/// Whether a line of old text stands for omitted lines: `...`, `…`, or a comment made of dots
+/// and omission words (`// ... existing code ...`).
+pub fn is_elision_line(line: &str) -> bool {
+    let (body, _) = strip_comment_marks(line);
+    let dots = body.contains("...") || body.contains('\u{2026}');
+    dots && omission_words_only(&body.replace("...", " ").replace('\u{2026}', " "))
+}
+
+/// Whether a line of new text is an omission placeholder that would delete code if written:
+/// a comment of dots (`// ...`), or dots with omission words (`... rest of code ...`). A bare
+/// `...` line is not one (it is valid Python and a common stub).
+pub fn is_placeholder_line(line: &str) -> bool {
+    let (body, commented) = strip_comment_marks(line);
+    let has_dots = body.contains("...") || body.contains('\u{2026}');
+    let words = body.replace("...", " ").replace('\u{2026}', " ");
+    let has_words = words.chars().any(char::is_alphanumeric);
+    if has_dots {
+        (commented || has_words) && omission_words_only(&words)
+    } else {
+        commented && has_words && omission_words_only(&words) && {
+            let w = words.to_ascii_lowercase();
+            w.contains("existing code") || w.contains("rest of")
+        }
+    }
+}
+
+/// The first placeholder line `new` introduces that `old` does not have.
+pub fn introduced_placeholder<'a>(old: &[String], new: &'a [String]) -> Option<&'a str> {
+    new.iter()
+        .map(String::as_str)
+        .find(|l| is_placeholder_line(l) && !old.iter().any(|o| o.trim() == l.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(x: &[&str]) -> Vec<String> {
+        x.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn unescapes_only_what_models_over_escape() {
+        assert_eq!(unescape("a\\nb\\t\\\"c\\\""), Some("a\nb\t\"c\"".into()));
+        assert_eq!(unescape("no escapes"), None);
+        assert_eq!(unescape("keep \\d and \\w"), None);
+    }
+
+    #[test]
+    fn strips_consistent_line_number_prefixes() {
+        let (lines, first) = strip_line_numbers(&v(&[
+            "    12\u{2192}fn a() {",
+            "    13\u{2192}    x",
+            "14: }",
+        ]))
+        .unwrap();
+        assert_eq!(lines, v(&["fn a() {", "    x", "}"]));
+        assert_eq!(first, 12);
+        assert_eq!(strip_line_numbers(&v(&["3 | a", "2 | b"])), None);
+        assert_eq!(strip_line_numbers(&v(&["3 | a", "plain"])), None);
+        assert_eq!(
+            strip_line_numbers(&v(&["7\tx", "", "9\ty"])).unwrap().0,
+            v(&["x", "", "y"])
+        );
+    }
+
+    #[test]
+    fn recognises_elisions_and_placeholders() {
+        for l in [
+            "...",
+            "    ...",
+            "\u{2026}",
+            "// ...",
+            "# ... existing code ...",
+            "/* ... */",
+            "<!-- ... -->",
+        ] {
+            assert!(is_elision_line(l), "{l:?}");
+        }
+        assert!(!is_elision_line("x = ..."));
+        assert!(!is_elision_line("print('...')"));
+        for l in [
+            "// ... existing code ...",
+            "# ... rest of code ...",
+            "// rest of the file unchanged",
+            "    // ...",
+        ] {
+            assert!(is_placeholder_line(l), "{l:?}");
+        }
+        for l in [
+            "...",
+            "    ...",
+            "x = 1",
+            "// handles ... edge cases",
+            "# TODO",
+        ] {
+            assert!(!is_placeholder_line(l), "{l:?}");
+        }
+        assert_eq!(
+            introduced_placeholder(&v(&["a", "b"]), &v(&["a", "// ... existing code ..."])),
+            Some("// ... existing code ...")
+        );
+        assert_eq!(
+            introduced_placeholder(&v(&["// ...", "b"]), &v(&["// ...", "c"])),
+            None
+        );
+    }
+}
