@@ -165,11 +165,18 @@ impl Hunk {
         }
     }
 
-    /// A substring hunk (a tool call's `old_string` → `new_string`), with its line view.
+    /// A substring hunk (a tool call's `old_string` → `new_string`), with its line view (line
+    /// endings dropped, CRLF included, so the line tiers compare content only).
     pub fn substring(old: String, new: String, line: usize) -> Hunk {
+        let view = |s: &str| -> Vec<String> {
+            split_lines(s)
+                .into_iter()
+                .map(|l| l.strip_suffix('\r').map(str::to_string).unwrap_or(l))
+                .collect()
+        };
         Hunk {
             text: None,
-            ..Hunk::lines(split_lines(&old), split_lines(&new), line)
+            ..Hunk::lines(view(&old), view(&new), line)
         }
         .with_text(old, new)
     }

@@ -978,6 +978,29 @@ fn describe_failure(
     }
 }
 
+/// Which old line an inserted line takes its indentation from (its index in `old`, whose file
+/// twin sits at the same offset in the matched window). A replacing line follows the line it
+/// replaces. An inserted line follows the nearest non-blank line before it, unless that line
+/// opens a block (`:`, `{`, `(`, `[`, `=>`): then the line after it, which is inside the block
+/// the insertion joins.
+fn indent_anchor(old: &[String], old_index: usize, replacing: bool) -> Option<usize> {
+    let nonblank = |i: &usize| !old[*i].trim().is_empty();
+    if replacing && old_index < old.len() && nonblank(&old_index) {
+        return Some(old_index);
+    }
+    let before = (0..old_index.min(old.len())).rev().find(nonblank);
+    let after = (old_index..old.len()).find(nonblank);
+    let opens_block = |i: usize| {
+        let t = old[i].trim_end();
+        [":", "{", "(", "[", "=>"].iter().any(|o| t.ends_with(o))
+    };
+    match (before, after) {
+        (Some(b), Some(a)) if opens_block(b) => Some(a),
+        (Some(b), _) => Some(b),
+        (None, a) => a,
+    }
+}
+
 /// Builds the byte splice for one placement. A substring match is replaced by the new text
 /// (its line breaks in the file's style). For line matches, lines the hunk keeps (context) keep
 /// the file's own bytes; inserted lines get the file's line ending (and, when the match ignored
@@ -985,11 +1008,8 @@ fn describe_failure(
 fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     let eol = file.style().eol.as_str();
     if let (Some((start, end)), Some(new)) = (p.bytes, &p.new_text) {
-        let text = if eol == "\r\n" {
-            new.replace("\r\n", "\n").replace('\n', "\r\n")
-        } else {
-            new.clone()
-        };
+        // The new text's line breaks take the file's style, whatever the edit used.
+        let text = new.replace("\r\n", "\n").replace('\n', eol);
         return Splice { start, end, text };
     }
     let (at, old, new) = (p.at, &p.old[..], &p.new[..]);
@@ -998,27 +1018,30 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     let n = lines.len();
     let style = file.style();
     let file_lines: Vec<&str> = (at.start..at.end).map(|i| file.line(i)).collect();
-    let reindent_to = p.reindent.then(|| {
-        let needle_base = common_indent(old.iter().map(String::as_str));
-        let file_base = common_indent(file_lines.iter().copied());
+    let units = p.reindent.then(|| {
         let needle_unit = IndentUnit::of(old.iter().chain(new).map(String::as_str));
         let file_unit = IndentUnit::of(file_lines.iter().copied())
             .or_else(|| IndentUnit::of(file.line_strs().into_iter()))
             .or(needle_unit)
             .unwrap_or(IndentUnit::Spaces(4));
-        (
-            (needle_base.to_string(), needle_unit.unwrap_or(file_unit)),
-            (file_base.to_string(), file_unit),
-        )
+        (needle_unit.unwrap_or(file_unit), file_unit)
     });
+    let bases = (
+        common_indent(old.iter().map(String::as_str)),
+        common_indent(file_lines.iter().copied()),
+    );
+    let inserted = |s: &str, anchor: Option<usize>| -> String {
+        let Some((needle_unit, file_unit)) = units else {
+            return s.to_string();
+        };
+        let (from, to) = match anchor {
+            Some(i) => (indent_of(&old[i]), indent_of(file_lines[i])),
+            None => bases,
+        };
+        reindent(s, (from, needle_unit), (to, file_unit))
+    };
     // (content, its own line ending if kept from the file)
     let mut pieces: Vec<(String, Option<&str>)> = Vec::new();
-    let inserted = |s: &str| -> String {
-        match &reindent_to {
-            Some((from, to)) => reindent(s, (&from.0, from.1), (&to.0, to.1)),
-            None => s.to_string(),
-        }
-    };
     for op in similar::capture_diff_slices(Algorithm::Myers, old, new) {
         match op {
             DiffOp::Equal { old_index, len, .. } => {
@@ -1038,13 +1061,24 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
             }
             DiffOp::Delete { .. } => {}
             DiffOp::Insert {
-                new_index, new_len, ..
-            }
-            | DiffOp::Replace {
-                new_index, new_len, ..
+                old_index,
+                new_index,
+                new_len,
             } => {
+                let anchor = indent_anchor(old, old_index, false);
                 for line in &new[new_index..new_index + new_len] {
-                    pieces.push((inserted(line), None));
+                    pieces.push((inserted(line, anchor), None));
+                }
+            }
+            DiffOp::Replace {
+                old_index,
+                new_index,
+                new_len,
+                ..
+            } => {
+                let anchor = indent_anchor(old, old_index, true);
+                for line in &new[new_index..new_index + new_len] {
+                    pieces.push((inserted(line, anchor), None));
                 }
             }
         }

@@ -234,24 +234,41 @@ pub enum IndentUnit {
 }
 
 impl IndentUnit {
-    /// The unit a set of lines uses: tabs if any line indents with a tab, otherwise the
-    /// greatest common divisor of the space indentation widths (`None` if nothing is indented).
-    pub fn of<'a>(lines: impl Iterator<Item = &'a str>) -> Option<IndentUnit> {
+    /// The unit a set of lines uses: tabs if any line indents with a tab, otherwise the greatest
+    /// common divisor of how far lines are indented beyond their common base (`None` when all
+    /// lines sit at one depth, which says nothing about the unit).
+    pub fn of<'a>(lines: impl Iterator<Item = &'a str> + Clone) -> Option<IndentUnit> {
+        let base = common_indent(lines.clone()).len();
         let mut gcd = 0usize;
         for line in lines.filter(|l| !l.trim().is_empty()) {
             let ind = indent_of(line);
             if ind.contains('\t') {
                 return Some(IndentUnit::Tab);
             }
-            gcd = gcd_of(gcd, ind.len());
+            gcd = gcd_of(gcd, ind.len() - base);
         }
         (gcd > 0).then(|| IndentUnit::Spaces(gcd.min(8)))
     }
 
-    fn width(self) -> usize {
+    /// Columns of one level (a tab counts as four).
+    fn columns(self) -> usize {
         match self {
-            IndentUnit::Tab => 1,
+            IndentUnit::Tab => 4,
             IndentUnit::Spaces(n) => n,
+        }
+    }
+
+    /// Depth of an indentation in this unit, and the alignment spaces left over.
+    fn levels(self, indent: &str) -> (usize, usize) {
+        match self {
+            IndentUnit::Tab => {
+                let tabs = indent.chars().filter(|&c| c == '\t').count();
+                (tabs, indent.len() - tabs)
+            }
+            IndentUnit::Spaces(n) => {
+                let columns: usize = indent.chars().map(|c| if c == '\t' { n } else { 1 }).sum();
+                (columns / n, columns % n)
+            }
         }
     }
 
@@ -267,47 +284,28 @@ fn gcd_of(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd_of(b, a % b) }
 }
 
-/// Re-indents a line written relative to `from` (base prefix and unit) so it sits at the same
-/// relative depth under `to`: tabs stay tabs, spaces stay spaces, relative levels are kept.
-/// Blank lines and lines shallower than `from`'s base come back unchanged.
+/// Re-indents a line of an edit so it sits at the same depth relative to an anchor line as in
+/// the edit: `from` is the anchor's indentation in the edit and the edit's unit, `to` the
+/// anchor's indentation in the file and the file's unit. Tabs stay tabs, spaces stay spaces;
+/// a line at the anchor's own depth gets exactly the anchor's file indentation.
 pub fn reindent(line: &str, from: (&str, IndentUnit), to: (&str, IndentUnit)) -> String {
     if line.trim().is_empty() {
         return line.to_string();
     }
-    let Some(rest) = line.strip_prefix(from.0) else {
-        return line.to_string();
-    };
-    let body = rest.trim_start();
-    let extra = &rest[..rest.len() - body.len()];
-    let (mut levels, mut spaces) = (0usize, 0usize);
-    for c in extra.chars() {
-        match c {
-            '\t' => {
-                levels += 1 + spaces / from.1.width();
-                spaces = 0;
-            }
-            _ => spaces += 1,
-        }
+    let indent = indent_of(line);
+    let body = &line[indent.len()..];
+    let unit = from.1.columns() as isize;
+    let columns =
+        |ind: &str| -> isize { ind.chars().map(|c| if c == '\t' { unit } else { 1 }).sum() };
+    let delta = columns(indent) - columns(from.0);
+    if delta >= 0 {
+        let (levels, spare) = ((delta / unit) as usize, (delta % unit) as usize);
+        return format!("{}{}{}{body}", to.0, to.1.render(levels), " ".repeat(spare));
     }
-    if from.1 == IndentUnit::Tab {
-        // Spaces after tabs are alignment, kept as they are.
-        return format!(
-            "{}{}{}{}",
-            to.0,
-            to.1.render(levels),
-            " ".repeat(spaces),
-            body
-        );
-    }
-    levels += spaces / from.1.width();
-    let leftover = spaces % from.1.width();
-    format!(
-        "{}{}{}{}",
-        to.0,
-        to.1.render(levels),
-        " ".repeat(leftover),
-        body
-    )
+    // Shallower than the anchor: step out whole levels from the anchor's depth.
+    let (anchor_levels, _) = to.1.levels(to.0);
+    let back = ((-delta + unit - 1) / unit) as usize;
+    format!("{}{body}", to.1.render(anchor_levels.saturating_sub(back)))
 }
 
 #[cfg(test)]
@@ -360,6 +358,20 @@ mod tests {
             Some(IndentUnit::Tab)
         );
         assert_eq!(IndentUnit::of(["a", "b"].into_iter()), None);
+        assert_eq!(IndentUnit::of(["    a", "    b"].into_iter()), None);
+        assert_eq!(
+            IndentUnit::of([" a", "     b"].into_iter()),
+            Some(IndentUnit::Spaces(4))
+        );
+        assert_eq!(
+            reindent("x", ("        ", four), ("\t\t", IndentUnit::Tab)),
+            "x"
+        );
+        assert_eq!(
+            reindent("  x", ("    ", four), ("  ", IndentUnit::Spaces(2))),
+            "x"
+        );
+        assert_eq!(reindent("     x", (" ", four), ("    ", four)), "        x");
         assert_eq!(
             reindent("        x", ("    ", four), ("\t", IndentUnit::Tab)),
             "\t\tx"

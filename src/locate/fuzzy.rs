@@ -54,13 +54,18 @@ pub fn line_similarity(file: &str, needle: &str) -> f64 {
     strsim::normalized_levenshtein(f, n)
 }
 
-/// Mean line similarity of the window at `start`, or 0 when a line falls below
-/// [`FUZZY_MIN_LINE`].
-fn fuzzy_window_score(lines: &[&str], start: usize, needle: &[String]) -> f64 {
+/// Mean line similarity of the window at `start`, or 0 when a removed line falls below
+/// [`FUZZY_MIN_LINE`] or a kept (context) line below [`FUZZY_MIN_CONTEXT_LINE`].
+fn fuzzy_window_score(lines: &[&str], start: usize, needle: &[String], kept: &[bool]) -> f64 {
     let mut sum = 0.0;
-    for (n, f) in needle.iter().zip(&lines[start..]) {
+    for (j, (n, f)) in needle.iter().zip(&lines[start..]).enumerate() {
         let s = line_similarity(f, n);
-        if s < FUZZY_MIN_LINE {
+        let floor = if kept.get(j) == Some(&true) {
+            FUZZY_MIN_CONTEXT_LINE
+        } else {
+            FUZZY_MIN_LINE
+        };
+        if s < floor {
             return 0.0;
         }
         sum += s;
@@ -89,9 +94,11 @@ pub fn is_substantial(needle: &[String]) -> bool {
 
 /// The best window must score at least this (mean line similarity).
 pub const FUZZY_THRESHOLD: f64 = 0.85;
-/// ... and no line of it may be less similar than this: fuzzy matching forgives drift spread
-/// thinly (a renamed variable, a typo, spacing), not one line rewritten.
-pub const FUZZY_MIN_LINE: f64 = 0.8;
+/// ... and no line the hunk removes may be less similar than this: fuzzy matching forgives
+/// drift spread thinly (a renamed variable, a typo, spacing), not a rewritten line.
+pub const FUZZY_MIN_LINE: f64 = 0.85;
+/// Context lines are kept from the file, never rewritten, so they may drift further.
+pub const FUZZY_MIN_CONTEXT_LINE: f64 = 0.5;
 /// ... and beat every non-overlapping rival by at least this much.
 pub const FUZZY_MARGIN: f64 = 0.05;
 /// Windows whose sketch score is below this are not scored exactly.
@@ -136,7 +143,8 @@ pub fn anchor(lines: &[&str], starts: &[usize], needle: &[String]) -> Vec<usize>
 }
 
 /// Fuzzy tier: the most similar window, above the threshold and clearly ahead of rivals.
-pub fn fuzzy(lines: &[&str], file: &[Sketch], needle: &[String]) -> Approx {
+/// `kept[j]` says needle line `j` is context the hunk keeps.
+pub fn fuzzy(lines: &[&str], file: &[Sketch], needle: &[String], kept: &[bool]) -> Approx {
     let k = needle.len();
     if k == 0 || k > lines.len() || !is_substantial(needle) {
         return Approx::None;
@@ -176,7 +184,7 @@ pub fn fuzzy(lines: &[&str], file: &[Sketch], needle: &[String]) -> Approx {
     }
     let mut exact: Vec<(usize, f64)> = shortlist
         .into_iter()
-        .map(|s| (s, fuzzy_window_score(lines, s, needle)))
+        .map(|s| (s, fuzzy_window_score(lines, s, needle, kept)))
         .collect();
     exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     match exact.as_slice() {
@@ -224,8 +232,8 @@ mod tests {
             "    return data",
         ]);
         let sk = sketch_all(&lines);
-        assert!(matches!(fuzzy(&lines, &sk, &needle), Approx::One(0, s) if s > 0.85));
-        assert_eq!(fuzzy(&lines, &sk, &v(&["x = 1"])), Approx::None);
+        assert!(matches!(fuzzy(&lines, &sk, &needle, &[]), Approx::One(0, s) if s > 0.85));
+        assert_eq!(fuzzy(&lines, &sk, &v(&["x = 1"]), &[]), Approx::None);
         let twins = vec![
             "alpha beta gamma delta",
             "one",
@@ -240,7 +248,8 @@ mod tests {
                     "alpha beta gamma delts",
                     "alpha beta gamma delts",
                     "alpha beta gamma delts"
-                ])
+                ]),
+                &[]
             ),
             Approx::None | Approx::Several(_)
         ));
@@ -250,10 +259,13 @@ mod tests {
     fn fuzzy_refuses_a_window_with_one_rewritten_line() {
         let lines = vec!["function hello() {", "    console.log(\"hello\")", "}"];
         let needle = v(&["function hello() {", "    console.log(\"wrong\")", "}"]);
-        assert_eq!(fuzzy(&lines, &sketch_all(&lines), &needle), Approx::None);
+        assert_eq!(
+            fuzzy(&lines, &sketch_all(&lines), &needle, &[]),
+            Approx::None
+        );
         let needle = v(&["function hello() {", "    console.log(\"helo\")", "}"]);
         assert!(matches!(
-            fuzzy(&lines, &sketch_all(&lines), &needle),
+            fuzzy(&lines, &sketch_all(&lines), &needle, &[]),
             Approx::One(0, _)
         ));
     }

@@ -20,7 +20,7 @@ pub mod normalize;
 use crate::batch::{Anchor, Hunk, HunkText, Occurrences, split_lines};
 use crate::text::{TextFile, common_indent};
 use closest::Closest;
-use normalize::ascii_folded;
+use normalize::loose_chars;
 use serde::Serialize;
 
 /// Matcher tiers, ordered from strict to loose.
@@ -37,7 +37,8 @@ pub enum Tier {
     Indent,
     /// Identical ignoring leading and trailing whitespace.
     Trimmed,
-    /// As `Trimmed`, with typographic quotes, dashes, ellipses and special spaces read as ASCII.
+    /// As `Trimmed`, with typographic quotes, dashes, ellipses and special spaces read as ASCII,
+    /// and whitespace significant only between two words (`f( a, b )` reads as `f(a,b)`).
     Unicode,
     /// Matched once literal `\n`, `\t`, `\"` in the edit were read as what they stand for.
     Escapes,
@@ -102,7 +103,7 @@ impl Tier {
             Tier::Eol => strip_cr(file) == strip_cr(needle),
             Tier::TrailingWs => file.trim_end() == needle.trim_end(),
             Tier::Indent | Tier::Trimmed => file.trim() == needle.trim(),
-            _ => ascii_folded(file.trim()).eq(ascii_folded(needle.trim())),
+            _ => loose_chars(file).eq(loose_chars(needle)),
         }
     }
 
@@ -298,12 +299,11 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
             .map(|(i, m)| (i, i + m.len()))
             .collect();
         if !found.is_empty() {
-            return search.decide_bytes(hay, found, t);
+            return search.decide_bytes(hay, found, t, Tier::Exact);
         }
     }
     let mut note = None;
-    let (mut old, mut new) = (&hunk.old[..], &hunk.new[..]);
-    loop {
+    for (old, new) in blank_trimmed(&hunk.old, &hunk.new) {
         match search.ladder(old, &Tier::LINE_TIERS) {
             Ladder::Missing { outside_regions } => {
                 if let (None, Some(line), Some(r)) = (&note, outside_regions, &regions) {
@@ -317,14 +317,20 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
             }
             found => return found.into_result(old, new, None),
         }
-        let trailing_blank = old.len() > 1
-            && old.last().is_some_and(String::is_empty)
-            && new.last().is_some_and(String::is_empty);
-        if !trailing_blank {
-            break;
+    }
+    if let Some(t) = substring
+        && let Some(old) = normalize::unescape(&t.old)
+    {
+        let found: Vec<(usize, usize)> = hay
+            .text
+            .match_indices(old.as_str())
+            .map(|(i, m)| (i, i + m.len()))
+            .collect();
+        if !found.is_empty() {
+            let new = normalize::unescape(&t.new).unwrap_or_else(|| t.new.clone());
+            let repaired = HunkText { old, new };
+            return search.decide_bytes(hay, found, &repaired, Tier::Escapes);
         }
-        old = &old[..old.len() - 1];
-        new = &new[..new.len() - 1];
     }
     for (tier, old, new, hint) in repaired_readings(hunk) {
         let mut s = search.clone();
@@ -344,7 +350,7 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
     if hunk.old.iter().any(|l| normalize::is_elision_line(l)) {
         return locate_elided(&search, hunk);
     }
-    match search.approximate(&hunk.old) {
+    match search.approximate(&hunk.old, &kept_lines(&hunk.old, &hunk.new)) {
         Ladder::Missing { .. } => {}
         found => return found.into_result(&hunk.old, &hunk.new, None),
     }
@@ -356,6 +362,44 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
 
 /// A repaired reading of a hunk: the tier it reports, old and new lines, and a line hint.
 type Reading = (Tier, Vec<String>, Vec<String>, Option<usize>);
+
+/// The needle as given, then without the blank lines models add or drop at its edges: trailing
+/// blank lines common to old and new text (a blank line before the next marker), then leading
+/// blank lines of the old text (and as many of the new text's, when it has them too).
+fn blank_trimmed<'h>(old: &'h [String], new: &'h [String]) -> Vec<(&'h [String], &'h [String])> {
+    let blank_run = |v: &[String], from_end: bool| {
+        let it: Box<dyn Iterator<Item = &String>> = if from_end {
+            Box::new(v.iter().rev())
+        } else {
+            Box::new(v.iter())
+        };
+        it.take_while(|l| l.trim().is_empty()).count()
+    };
+    let tail = blank_run(old, true).min(blank_run(new, true));
+    let tail = if tail < old.len() { tail } else { 0 };
+    let mut out = vec![(old, new)];
+    let (o, n) = (&old[..old.len() - tail], &new[..new.len() - tail]);
+    if tail > 0 {
+        out.push((o, n));
+    }
+    let head = blank_run(o, false);
+    if head > 0 && head < o.len() {
+        let cut = head.min(blank_run(n, false));
+        out.push((&o[head..], &n[cut..]));
+    }
+    out
+}
+
+/// Which old lines the hunk keeps (context, equal in old and new text).
+fn kept_lines(old: &[String], new: &[String]) -> Vec<bool> {
+    let mut kept = vec![false; old.len()];
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
+        if let similar::DiffOp::Equal { old_index, len, .. } = op {
+            kept[old_index..old_index + len].fill(true);
+        }
+    }
+    kept
+}
 
 /// The garbled-needle readings, in ladder order: over-escaped text, then read-view line numbers
 /// (whose first number becomes a line hint).
@@ -742,8 +786,9 @@ impl Search<'_, '_> {
         Ladder::Missing { outside_regions }
     }
 
-    /// The anchor tier, then the fuzzy tier (both only for substantial needles).
-    fn approximate(&self, needle: &[String]) -> Ladder {
+    /// The anchor tier, then the fuzzy tier (both only for substantial needles). `kept` marks
+    /// the needle lines the hunk keeps (context), which may drift further than removed ones.
+    fn approximate(&self, needle: &[String], kept: &[bool]) -> Ladder {
         let starts = self.first_line_positions(needle);
         let anchored =
             self.scope(&self.constrained(fuzzy::anchor(self.lines, &starts, needle), needle.len()));
@@ -755,7 +800,7 @@ impl Search<'_, '_> {
                 outside_regions: None,
             };
         }
-        match fuzzy::fuzzy(self.lines, self.hay.sketches(), needle) {
+        match fuzzy::fuzzy(self.lines, self.hay.sketches(), needle, kept) {
             fuzzy::Approx::One(start, _) => {
                 let ok = self.scope(&self.constrained(vec![start], needle.len()));
                 if ok.is_empty() {
@@ -832,12 +877,13 @@ impl Search<'_, '_> {
         hay: &Haystack,
         found: Vec<(usize, usize)>,
         text: &HunkText,
+        tier: Tier,
     ) -> Result<Located, LocateError> {
         let placement = |(b, e): (usize, usize)| Placement {
             at: Match {
                 start: hay.line_of(b),
                 end: hay.line_of(e.saturating_sub(1).max(b)) + 1,
-                tier: Tier::Exact,
+                tier,
             },
             bytes: Some((b, e)),
             old: Vec::new(),
@@ -849,7 +895,7 @@ impl Search<'_, '_> {
         match self.occurrences {
             Occurrences::One if found.len() == 1 => Ok(Located::Replace(vec![placement(found[0])])),
             Occurrences::One => Err(LocateError::Ambiguous {
-                tier: Tier::Exact,
+                tier,
                 candidates: lines_of(&found),
             }),
             Occurrences::All => Ok(Located::Replace(found.into_iter().map(placement).collect())),
@@ -857,7 +903,7 @@ impl Search<'_, '_> {
                 Ok(Located::Replace(found.into_iter().map(placement).collect()))
             }
             Occurrences::Exactly(n) => Err(LocateError::CountMismatch {
-                tier: Tier::Exact,
+                tier,
                 expected: n,
                 candidates: lines_of(&found),
             }),
@@ -908,17 +954,11 @@ impl Search<'_, '_> {
             Anchor::Anywhere | Anchor::AfterLine(_) => self.floor.min(n - k + 1)..n - k + 1,
         };
         let first = needle[0].trim();
-        let folded: String = ascii_folded(first).collect();
+        let loose: String = loose_chars(first).collect();
         range
             .filter(|&s| {
                 let f = self.lines[s].trim();
-                // An ASCII line folds to itself, so only non-ASCII lines need folding.
-                f == first
-                    || if f.is_ascii() {
-                        f == folded
-                    } else {
-                        ascii_folded(f).eq(folded.chars())
-                    }
+                f == first || loose_chars(f).eq(loose.chars())
             })
             .collect()
     }

@@ -21,6 +21,36 @@ pub fn ascii_folded(s: &str) -> impl Iterator<Item = char> + '_ {
     })
 }
 
+/// The loosest reading of a line: typographic characters folded to ASCII, and whitespace only
+/// where it separates two words (`if\t(  x )` reads as `if(x)`, `const   x` as `const x`).
+/// Leading and trailing whitespace vanish. Lazy, so comparing two lines allocates nothing.
+pub fn loose_chars(s: &str) -> impl Iterator<Item = char> + '_ {
+    let mut chars = ascii_folded(s).peekable();
+    let mut last_word = false;
+    let mut queued: Option<char> = None;
+    std::iter::from_fn(move || {
+        if let Some(c) = queued.take() {
+            return Some(c);
+        }
+        let mut spaced = false;
+        loop {
+            let c = chars.next()?;
+            if c.is_whitespace() {
+                spaced = true;
+                continue;
+            }
+            let word = c.is_alphanumeric() || c == '_';
+            let emit_space = spaced && last_word && word;
+            last_word = word;
+            if emit_space {
+                queued = Some(c);
+                return Some(' ');
+            }
+            return Some(c);
+        }
+    })
+}
+
 enum Folded {
     One(Option<char>),
     Str(std::str::Chars<'static>),
@@ -54,7 +84,7 @@ pub fn unescape(s: &str) -> Option<String> {
             Some('n') => out.push('\n'),
             Some('t') => out.push('\t'),
             Some('r') => out.push('\r'),
-            Some(q @ ('"' | '\'' | '`' | '\\')) => out.push(q),
+            Some(q @ ('"' | '\'' | '`' | '\\' | '$')) => out.push(q),
             Some(other) => {
                 out.push('\\');
                 out.push(other);
@@ -132,7 +162,7 @@ pub fn strip_line_numbers_where_present(lines: &[String]) -> Vec<String> {
 const COMMENT_MARKS: [&str; 8] = ["//", "#", "/*", "*/", "<!--", "-->", "--", ";"];
 
 /// Words an omission note is made of (`// ... existing code ...`, `# rest of file unchanged`).
-const OMISSION_WORDS: [&str; 22] = [
+const OMISSION_WORDS: [&str; 37] = [
     "existing",
     "code",
     "rest",
@@ -140,13 +170,17 @@ const OMISSION_WORDS: [&str; 22] = [
     "the",
     "file",
     "function",
+    "functions",
     "method",
+    "methods",
     "class",
+    "classes",
     "unchanged",
     "remains",
     "remaining",
     "same",
     "other",
+    "others",
     "omitted",
     "previous",
     "lines",
@@ -155,6 +189,17 @@ const OMISSION_WORDS: [&str; 22] = [
     "before",
     "implementation",
     "body",
+    "content",
+    "contents",
+    "properties",
+    "fields",
+    "members",
+    "imports",
+    "tests",
+    "cases",
+    "items",
+    "etc",
+    "kept",
 ];
 
 fn strip_comment_marks(s: &str) -> (&str, bool) {
@@ -226,6 +271,16 @@ mod tests {
     }
 
     #[test]
+    fn loose_reading_keeps_only_word_separating_spaces() {
+        let k = |s: &str| loose_chars(s).collect::<String>();
+        assert_eq!(k("  function  myFunc( a, b ) {"), "function myFunc(a,b){");
+        assert_eq!(k("if\t \t( \tcondition\t )\t{"), "if(condition){");
+        assert_eq!(k("const   x    =     5;"), "const x=5;");
+        assert_eq!(k("say \u{201c}hi\u{201d}"), "say\"hi\"");
+        assert_ne!(k("int x"), k("intx"));
+    }
+
+    #[test]
     fn unescapes_only_what_models_over_escape() {
         assert_eq!(unescape("a\\nb\\t\\\"c\\\""), Some("a\nb\t\"c\"".into()));
         assert_eq!(unescape("no escapes"), None);
@@ -270,6 +325,7 @@ mod tests {
             "# ... rest of code ...",
             "// rest of the file unchanged",
             "    // ...",
+            "(rest of methods ...)",
         ] {
             assert!(is_placeholder_line(l), "{l:?}");
         }
