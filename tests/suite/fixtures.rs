@@ -42,7 +42,15 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     let root = root.canonicalize().unwrap();
     let root_str = root.to_string_lossy().into_owned();
     let before = snapshot(&root);
-    let edit = std::fs::read(dir.join("edit.patch")).map_err(|e| format!("no edit.patch: {e}"))?;
+    let edit_file = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_stem().is_some_and(|s| s == "edit") && p.extension().is_some() && p.is_file()
+        })
+        .ok_or("no edit.<format> file")?;
+    let edit = std::fs::read(&edit_file).map_err(|e| format!("{}: {e}", edit_file.display()))?;
     let edit = String::from_utf8_lossy(&edit)
         .replace("{{ROOT}}", &root_str)
         .into_bytes();
