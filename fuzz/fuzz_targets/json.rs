@@ -1,0 +1,14 @@
+//! Fuzz target: the json parser must never panic or hang, whatever the text.
+#![no_main]
+
+use lancet::format::ParseOptions;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let opts = ParseOptions {
+            default_path: Some("f.txt".into()),
+        };
+        let _ = lancet::format::json::parse(text, &opts);
+    }
+});
