@@ -286,3 +286,50 @@ fn missing_root_is_an_environment_error() {
     );
     assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
 }
+
+#[test]
+fn partial_writes_what_located_and_reports_the_rest() {
+    let dir = two_file_tree();
+    let root = dir.path().to_str().unwrap();
+    let edit = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-zzz\n+B\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "--json", "--partial"], edit);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "partial");
+    assert_eq!(v["files"][1]["hunks"][0]["kind"], "no_match");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Partially applied (--partial): 1 block(s) applied (a.txt chunk 1)"),
+        "{message}"
+    );
+    assert!(message.contains("don't resend them"));
+    assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"A\n");
+    assert_eq!(std::fs::read(dir.path().join("b.txt")).unwrap(), b"b\n");
+    // Without --partial the same edit writes nothing.
+    let dir = two_file_tree();
+    let out = lancet(&["apply", "-C", dir.path().to_str().unwrap()], edit);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"a\n");
+}
+
+#[test]
+fn path_names_the_file_for_blocks_that_name_none() {
+    let dir = temp_tree(&[("src/x.py", b"a = 1\nb = 2\n")]);
+    let root = dir.path().to_str().unwrap();
+    let edit = b"<<<<<<< SEARCH\nb = 2\n=======\nb = 3\n>>>>>>> REPLACE\n";
+    let out = lancet(&["apply", "-C", root, "--json"], edit);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "no file named: {}",
+        describe(&out)
+    );
+    let out = lancet(&["apply", "-C", root, "--json", "--path", "src/x.py"], edit);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "search-replace");
+    assert_eq!(
+        std::fs::read(dir.path().join("src/x.py")).unwrap(),
+        b"a = 1\nb = 3\n"
+    );
+}
