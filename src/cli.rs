@@ -5,7 +5,8 @@ use crate::format::{self, FormatChoice, ParseOptions};
 use crate::read;
 use crate::report::{Report, Status};
 use crate::stage::Expectation;
-use crate::{ApplyOptions, apply_batch, path::Root};
+use crate::syntax::GateOptions;
+use crate::{ApplyOptions, apply_batch, check, path::Root};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -33,6 +34,21 @@ enum Command {
     Apply(ApplyArgs),
     /// Print a file's lines, numbered, with its sha256 (for --expect).
     Read(ReadArgs),
+    /// Run the syntax gate on files as they are (exit 1 on errors).
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Files or directories (default: the root). Directories are walked, skipping hidden ones.
+    #[arg(value_name = "PATH")]
+    paths: Vec<String>,
+    /// Skip languages' external check commands (tree-sitter still runs).
+    #[arg(long)]
+    no_compile_check: bool,
+    /// Print the findings as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -55,6 +71,12 @@ struct ApplyArgs {
     /// Apply the hunks that locate even if others fail (the failures are reported; exit 1).
     #[arg(long)]
     partial: bool,
+    /// Skip the syntax gate entirely.
+    #[arg(long)]
+    no_syntax_check: bool,
+    /// Skip languages' external check commands (tree-sitter still runs).
+    #[arg(long)]
+    no_compile_check: bool,
     /// The file that edit blocks naming no file apply to (SEARCH/REPLACE blocks, JSON edits).
     #[arg(long, value_name = "PATH")]
     path: Option<String>,
@@ -103,6 +125,7 @@ pub fn run() -> u8 {
     match cli.command {
         Command::Apply(args) => run_apply(cli.root, args),
         Command::Read(args) => run_read(cli.root, args),
+        Command::Check(args) => run_check(cli.root, args),
     }
 }
 
@@ -150,6 +173,8 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
         fsync: true,
         parse,
         partial: args.partial,
+        syntax_check: !args.no_syntax_check,
+        compile_check: !args.no_compile_check,
     };
     emit(&apply_batch(&batch, &opts), args.json)
 }
@@ -225,6 +250,63 @@ fn run_read(root: PathBuf, args: ReadArgs) -> u8 {
             1
         }
     }
+}
+
+fn run_check(root: PathBuf, args: CheckArgs) -> u8 {
+    let root = match Root::new(&root) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("lancet check: cannot open the root {}: {e}", root.display());
+            return 4;
+        }
+    };
+    let paths = if args.paths.is_empty() {
+        vec![".".to_string()]
+    } else {
+        args.paths
+    };
+    let files = match check::collect(&root, &paths) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("lancet check: {e}");
+            return 1;
+        }
+    };
+    let report = crate::syntax::check_contents(
+        &files,
+        GateOptions {
+            compile_check: !args.no_compile_check,
+        },
+    );
+    let failed = !report.errors.is_empty();
+    if args.json {
+        let out = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
+        let _ = std::io::stdout().write_all(out.as_bytes());
+    } else {
+        let mut out = String::new();
+        for e in &report.errors {
+            out.push_str(&format!(
+                "{}:{}:{}: {} ({})\n{}",
+                e.path, e.line, e.column, e.kind, e.checker, e.excerpt
+            ));
+        }
+        for note in &report.notes {
+            out.push_str(&format!("note: {note}\n"));
+        }
+        out.push_str(&format!(
+            "{} file(s) checked, {} unchecked, {} with syntax errors ({} error(s)).\n",
+            report.checked.len(),
+            report.unchecked.len(),
+            {
+                let mut paths: Vec<&str> = report.errors.iter().map(|e| e.path.as_str()).collect();
+                paths.dedup();
+                paths.len()
+            },
+            report.errors.len()
+        ));
+        let _ = std::io::stdout().write_all(out.as_bytes());
+    }
+    u8::from(failed)
 }
 
 /// Prints a report (JSON to stdout; text to stdout on success, stderr otherwise) and returns

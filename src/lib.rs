@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+pub mod check;
 pub mod cli;
 mod failpoint;
 pub mod format;
@@ -29,6 +30,7 @@ pub mod read;
 pub mod report;
 pub mod stage;
 pub mod store;
+pub mod syntax;
 pub mod text;
 
 use batch::Batch;
@@ -38,6 +40,7 @@ use report::{Report, Status};
 use stage::{Expectation, StageError};
 use std::path::PathBuf;
 use store::{CommitError, WriteOptions};
+use syntax::GateOptions;
 
 /// How to apply a batch.
 #[derive(Debug, Clone)]
@@ -56,6 +59,10 @@ pub struct ApplyOptions {
     pub parse: ParseOptions,
     /// Write what located even when some hunks failed (reported; exit 1).
     pub partial: bool,
+    /// Refuse a batch that introduces syntax errors (tree-sitter).
+    pub syntax_check: bool,
+    /// Also run languages' external check commands (e.g. `python3 -m py_compile`).
+    pub compile_check: bool,
 }
 
 impl ApplyOptions {
@@ -69,6 +76,8 @@ impl ApplyOptions {
             fsync: true,
             parse: ParseOptions::default(),
             partial: false,
+            syntax_check: true,
+            compile_check: true,
         }
     }
 }
@@ -113,11 +122,25 @@ pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
     if staged.files.is_empty() {
         return Report::from_ops(Status::AlreadyApplied, format, staged.reports, notes);
     }
+    let syntax = opts.syntax_check.then(|| {
+        syntax::gate(
+            &staged.files,
+            GateOptions {
+                compile_check: opts.compile_check,
+            },
+        )
+    });
+    if let Some(report) = &syntax
+        && !report.errors.is_empty()
+    {
+        return Report::from_ops(Status::Refused, format, staged.reports, notes)
+            .with_syntax(syntax);
+    }
     if opts.dry_run {
-        return Report::from_ops(Status::DryRun, format, staged.reports, notes);
+        return Report::from_ops(Status::DryRun, format, staged.reports, notes).with_syntax(syntax);
     }
     match store::commit(&staged.files, WriteOptions { fsync: opts.fsync }) {
-        Ok(()) => Report::from_ops(status, format, staged.reports, notes),
+        Ok(()) => Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax),
         Err(e @ CommitError::Stale { .. }) => Report::batch_error(
             Status::Refused,
             "stale",

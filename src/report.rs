@@ -7,6 +7,7 @@
 use crate::format::ParseError;
 use crate::locate::Tier;
 use crate::locate::closest::{Closest, NumberedLine};
+use crate::syntax::SyntaxReport;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -209,6 +210,9 @@ pub struct Report {
     /// A batch-level problem.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<BatchError>,
+    /// What the syntax gate checked and found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax: Option<SyntaxReport>,
     /// The text to show a model or a person.
     pub message: String,
 }
@@ -234,6 +238,7 @@ impl Report {
             format: None,
             files: Vec::new(),
             notes: Vec::new(),
+            syntax: None,
             error: Some(BatchError {
                 kind: "malformed",
                 line: Some(e.line),
@@ -256,6 +261,7 @@ impl Report {
             format: None,
             files: Vec::new(),
             notes: Vec::new(),
+            syntax: None,
             error: Some(BatchError {
                 kind,
                 line: None,
@@ -280,10 +286,42 @@ impl Report {
             files,
             notes,
             error: None,
+            syntax: None,
             message: String::new(),
         };
         report.message = compose_message(&report);
         report
+    }
+
+    /// Attaches the syntax gate's findings; a refusal for syntax errors says what and where.
+    pub fn with_syntax(mut self, syntax: Option<SyntaxReport>) -> Report {
+        if let Some(s) = &syntax
+            && !s.errors.is_empty()
+        {
+            self.status = Status::Refused;
+            let mut msg = format!(
+                "Refused, nothing was written: the edit would introduce {} syntax error(s).",
+                s.errors.len()
+            );
+            for e in &s.errors {
+                let _ = write!(
+                    msg,
+                    "\n- {}:{}:{}: {} ({})\n{}",
+                    e.path,
+                    e.line,
+                    e.column,
+                    e.kind,
+                    e.checker,
+                    e.excerpt.trim_end()
+                );
+            }
+            msg.push_str(
+                "\nFix the edit so the file still parses and resend the whole edit; none of it was applied. (Files with errors before the edit are judged only on the errors the edit adds.)",
+            );
+            self.message = msg;
+        }
+        self.syntax = syntax;
+        self
     }
 
     /// Human-readable rendering: one line per file, hunk lines, diffs, then the message.

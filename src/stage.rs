@@ -4,7 +4,7 @@
 //! file, or an Add then a Delete, compose. Every failure is collected (not just the first) so the
 //! model can fix everything in one retry; the batch is staged only if all operations succeed.
 
-use crate::batch::{Batch, FileOp, Hunk, OpKind, split_lines};
+use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, split_lines};
 use crate::locate::closest::NumberedLine;
 use crate::locate::normalize::introduced_placeholder;
 use crate::locate::{self, Haystack, Hints, LocateError, Located, Match, Placement};
@@ -100,6 +100,21 @@ pub enum StageError {
     },
 }
 
+/// Whole new content for an existing file, in that file's style: its line ending when the file
+/// is CRLF, and its BOM. (The final-newline state is the content's own: a whole file says it.)
+fn keep_text_style(old: &TextFile, content: &str) -> String {
+    let style = old.style();
+    let mut out = if style.eol == crate::text::Eol::Crlf {
+        content.replace("\r\n", "\n").replace('\n', "\r\n")
+    } else {
+        content.to_string()
+    };
+    if style.bom && !out.starts_with('\u{feff}') {
+        out.insert(0, '\u{feff}');
+    }
+    out
+}
+
 /// Refuses whole-file content that introduces an omission placeholder (`// ... existing code
 /// ...`) the file did not have: writing it would replace real code with the placeholder.
 fn check_placeholder(rel: &RelPath, before: Option<&[u8]>, content: &str) -> Result<(), OpError> {
@@ -174,6 +189,7 @@ pub fn stage(
         entries: HashMap::new(),
         order: Vec::new(),
         partial,
+        format: batch.format,
     };
     for e in expect {
         let rel = root.rel(&e.path)?;
@@ -216,6 +232,7 @@ struct Workspace<'r> {
     entries: HashMap<RelPath, Entry>,
     order: Vec<RelPath>,
     partial: bool,
+    format: Format,
 }
 
 impl Workspace<'_> {
@@ -397,6 +414,15 @@ impl Workspace<'_> {
             return Ok(());
         }
         check_placeholder(rel, before.as_deref(), content)?;
+        let content = match before.as_deref().map(TextFile::decode) {
+            Some(Ok(old)) => keep_text_style(&old, content),
+            _ => content.to_string(),
+        };
+        let content = content.as_str();
+        if before.as_deref() == Some(content.as_bytes()) {
+            report.status = Outcome::AlreadyApplied;
+            return Ok(());
+        }
         entry.current = Some(content.as_bytes().to_vec());
         let old_text = before
             .as_deref()
@@ -445,15 +471,21 @@ impl Workspace<'_> {
             content.to_string()
         };
         let text = file.text();
-        if !addition.trim().is_empty() && text.ends_with(addition.as_str()) {
+        let unterminated = !text.is_empty() && !text.ends_with('\n');
+        // A file that ended without a newline still does.
+        let addition = match addition.strip_suffix(eol) {
+            Some(body) if unterminated => body,
+            _ => addition.as_str(),
+        };
+        if !addition.trim().is_empty() && text.ends_with(addition) {
             report.status = Outcome::AlreadyApplied;
             return Ok(());
         }
         let mut after = text.to_string();
-        if !after.is_empty() && !after.ends_with('\n') {
+        if unterminated {
             after.push_str(eol);
         }
-        after.push_str(&addition);
+        after.push_str(addition);
         report.diff = Some(unified_diff(rel.as_str(), Some(text), Some(&after)));
         entry.current = Some(after.into_bytes());
         Ok(())
@@ -529,9 +561,15 @@ impl Workspace<'_> {
             return self.update_already_moved(rel, hunks, move_to, dest_key.as_ref(), report);
         };
         let mode = entry.mode;
-        let after = match edit_bytes(rel, &before, hunks, self.partial, report)? {
-            Some(after) => after,
-            None => return Ok(()),
+        let moves = dest_key.as_ref().is_some_and(|d| *d != key);
+        let after = if hunks.is_empty() && moves {
+            // A pure rename: the content moves unchanged (any bytes, UTF-8 or not).
+            before.clone()
+        } else {
+            match edit_bytes(rel, &before, hunks, self.partial, self.format, report)? {
+                Some(after) => after,
+                None => return Ok(()),
+            }
         };
         let text_before = std::str::from_utf8(&before).unwrap_or_default();
         let text_after = std::str::from_utf8(&after).unwrap_or_default();
@@ -599,7 +637,7 @@ impl Workspace<'_> {
             return Err(missing());
         };
         let mut probe = report.clone();
-        match edit_bytes(rel, &dest_bytes, hunks, false, &mut probe) {
+        match edit_bytes(rel, &dest_bytes, hunks, false, self.format, &mut probe) {
             Ok(result)
                 if probe
                     .hunks
@@ -651,6 +689,7 @@ fn edit_bytes(
     before: &[u8],
     hunks: &[Hunk],
     partial: bool,
+    format: Format,
     report: &mut FileReport,
 ) -> Result<Option<Vec<u8>>, OpError> {
     let file = TextFile::decode(before).map_err(|e| {
@@ -700,7 +739,7 @@ fn edit_bytes(
                 h.status = Outcome::AlreadyApplied;
                 hints.cursor = at.end;
             }
-            Err(e) => describe_failure(rel, &hay.lines, hunk, e, &mut h),
+            Err(e) => describe_failure(rel, &hay.lines, hunk, format, e, &mut h),
         }
         report.hunks.push(h);
     }
@@ -845,10 +884,24 @@ fn suggest_headers<'a>(lines: &[&'a str], candidates: &[usize]) -> Option<Vec<&'
 /// How far up to look for an enclosing line.
 const MAX_ENCLOSING_SCAN: usize = 500;
 
+/// How to make an ambiguous edit unique, in the terms of its format.
+fn disambiguation_advice(format: Format, hunk: &Hunk, example: &str) -> String {
+    if hunk.text.is_some() || format == Format::Json {
+        return "include more of the surrounding text in old_string so it occurs once (or set replace_all to change every occurrence)".into();
+    }
+    match format {
+        Format::SearchReplace => "add the neighbouring lines to the SEARCH block so it occurs once (or a ':start_line:N' hint)".into(),
+        _ => format!(
+            "add an '@@' header naming the enclosing line of the one you mean (for example {example}), or more context lines, so exactly one place matches"
+        ),
+    }
+}
+
 fn describe_failure(
     rel: &RelPath,
     lines: &[&str],
     hunk: &Hunk,
+    format: Format,
     e: LocateError,
     h: &mut HunkReport,
 ) {
@@ -889,6 +942,15 @@ fn describe_failure(
             h.status = Outcome::Failed;
             h.error = Some(format!(
                 "the old text elides {old} part(s) with '...' lines but the new text elides {new}; each '...' in the old text needs a matching '...' in the new text. Next: pair them up, or spell the lines out."
+            ));
+        }
+        LocateError::NotFound {
+            closest: None,
+            note: Some(note),
+        } if hunk.old.is_empty() => {
+            h.status = Outcome::Failed;
+            h.error = Some(format!(
+                "{note} in {rel}. Next: re-read the file (lancet read {rel}) and name a line that exists."
             ));
         }
         LocateError::NotFound { closest, note } => {
@@ -943,10 +1005,11 @@ fn describe_failure(
                 })
                 .unwrap_or_else(|| "'@@ def name():'".to_string());
             h.error = Some(format!(
-                "the expected lines are ambiguous in {rel}: they match at lines {} (tier {}): {}. Next: add an '@@' header naming the enclosing line of the one you mean (for example {example}), or more context lines, so exactly one place matches.",
+                "the expected lines are ambiguous in {rel}: they match at lines {} (tier {}): {}. Next: {}.",
                 join_lines(&candidates),
                 tier.name(),
-                places.join("; ")
+                places.join("; "),
+                disambiguation_advice(format, hunk, &example)
             ));
             h.candidates = candidates;
         }

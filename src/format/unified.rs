@@ -618,7 +618,10 @@ impl Parser<'_, '_> {
                 !dup
             });
         }
-        ops.retain(|op| !matches!(&op.kind, OpKind::Update { hunks, .. } if hunks.is_empty()));
+        // An update left with no hunk does nothing, unless it moves the file.
+        ops.retain(
+            |op| !matches!(&op.kind, OpKind::Update { hunks, move_to: None } if hunks.is_empty()),
+        );
     }
 
     fn section_op(&mut self, s: Section) -> Result<Option<FileOp>, ParseError> {
@@ -734,15 +737,19 @@ impl Parser<'_, '_> {
         to: String,
     ) -> Result<Option<FileOp>, ParseError> {
         let move_to = (from != to).then_some(to);
+        if s.hunks.is_empty() && move_to.is_some() {
+            // A pure rename (`similarity index 100%`): move the file, content untouched.
+            return Ok(Some(FileOp {
+                path: from,
+                kind: OpKind::Update {
+                    hunks: Vec::new(),
+                    move_to,
+                },
+                line: s.line,
+            }));
+        }
         if s.hunks.is_empty() {
-            let (expected, message) = if move_to.is_some() {
-                (
-                    "'@@' and at least one line of the file",
-                    format!(
-                        "a pure rename of '{from}' is not supported yet: add a hunk with one context line of the file"
-                    ),
-                )
-            } else if s.mode_change {
+            let (expected, message) = if s.mode_change {
                 (
                     "'@@' hunks",
                     format!(
@@ -760,10 +767,7 @@ impl Parser<'_, '_> {
                 self.notes.no_change_hunks += 1;
                 continue;
             }
-            if h.no_newline
-                .iter()
-                .any(|&k| matches!(h.body[k], Body::Added(_)))
-            {
+            if !h.no_newline.is_empty() {
                 self.notes.no_newline_ignored += 1;
             }
             let (mut old, mut new) = (Vec::new(), Vec::new());
@@ -1050,15 +1054,20 @@ mod tests {
     }
 
     #[test]
-    fn pure_rename_is_refused_for_now() {
-        let e = parse_ok_err(
+    fn pure_rename_is_a_move_without_hunks() {
+        let batch = parse(
             "diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to b.txt\n",
-        );
+            &ParseOptions::default(),
+        )
+        .unwrap();
         assert_eq!(
-            (e.line, e.found.as_str()),
-            (1, "diff --git a/a.txt b/b.txt")
+            batch.ops[0].kind,
+            OpKind::Update {
+                hunks: Vec::new(),
+                move_to: Some("b.txt".into())
+            }
         );
-        assert!(e.message.contains("pure rename"), "{}", e.message);
+        assert_eq!(batch.ops[0].path, "a.txt");
     }
 
     fn parse_ok_err(text: &str) -> ParseError {

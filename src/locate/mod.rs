@@ -332,15 +332,25 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
             return search.decide_bytes(hay, found, &repaired, Tier::Escapes);
         }
     }
-    for (tier, old, new, hint) in repaired_readings(hunk) {
+    // Of the repaired readings that find something, the one found by the strictest line tier
+    // wins (`12: x` may be `x` or ` x`: the reading that matches exactly is the right one).
+    let mut best: Option<(Tier, Ladder, Reading)> = None;
+    for (reported, old, new, hint) in repaired_readings(hunk) {
         let mut s = search.clone();
         if let Some(h) = hint {
             s.line_hint = Some(h);
         }
-        match s.ladder(&old, &Tier::LINE_TIERS) {
-            Ladder::Missing { .. } => {}
-            found => return found.into_result(&old, &new, Some(tier)),
+        let found = s.ladder(&old, &Tier::LINE_TIERS);
+        let tier = match &found {
+            Ladder::Found(t, _) | Ladder::Ambiguous(t, _) | Ladder::CountMismatch(t, _, _) => *t,
+            Ladder::Missing { .. } => continue,
+        };
+        if best.as_ref().is_none_or(|b| tier < b.0) {
+            best = Some((tier, found, (reported, old, new, hint)));
         }
+    }
+    if let Some((_, found, (reported, old, new, _))) = best {
+        return found.into_result(&old, &new, Some(reported));
     }
     // Before any approximate reading: if the new text already stands there, a re-sent edit
     // must not be applied a second time.
@@ -417,8 +427,8 @@ fn repaired_readings(hunk: &Hunk) -> Vec<Reading> {
         let new = normalize::unescape(&joined_new).unwrap_or(joined_new);
         out.push((Tier::Escapes, split_lines(&old), split_lines(&new), None));
     }
-    if let Some((old, first)) = normalize::strip_line_numbers(&hunk.old) {
-        let new = normalize::strip_line_numbers_where_present(&hunk.new);
+    for (old, first, eat_space) in normalize::strip_line_numbers(&hunk.old) {
+        let new = normalize::strip_line_numbers_where_present(&hunk.new, eat_space);
         out.push((Tier::LineNumbers, old, new, Some(first.saturating_sub(1))));
     }
     out

@@ -101,8 +101,9 @@ pub fn unescape(s: &str) -> Option<String> {
 }
 
 /// The line number and the rest of a line carrying a read-view prefix: `12→`, `12:`,
-/// `12 | `, `12\t`, optionally indented (as `cat -n` and agents' read tools print them).
-fn split_line_number(line: &str) -> Option<(usize, &str)> {
+/// `12 | `, `12\t`, optionally indented (as `cat -n` and agents' read tools print them). After
+/// `:` and `|` a single space may be part of the prefix or of the line: `eat_space` decides.
+fn split_line_number<'a>(line: &'a str, eat_space: bool) -> Option<(usize, &'a str)> {
     let t = line.trim_start_matches(' ');
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 9 {
@@ -110,23 +111,42 @@ fn split_line_number(line: &str) -> Option<(usize, &str)> {
     }
     let number = t[..digits].parse().ok()?;
     let rest = &t[digits..];
+    let space = |s: &'a str| -> &'a str {
+        if eat_space {
+            s.strip_prefix(' ').unwrap_or(s)
+        } else {
+            s
+        }
+    };
     let body = if let Some(b) = rest.strip_prefix('\u{2192}') {
         b
     } else if let Some(b) = rest.strip_prefix('\t') {
         b
-    } else if let Some(b) = rest.strip_prefix(" | ").or_else(|| rest.strip_prefix(" |")) {
-        b
-    } else if let Some(b) = rest.strip_prefix("| ").or_else(|| rest.strip_prefix('|')) {
-        b
+    } else if let Some(b) = rest.strip_prefix(" |").or_else(|| rest.strip_prefix('|')) {
+        space(b)
     } else {
-        rest.strip_prefix(": ").or_else(|| rest.strip_prefix(':'))?
+        space(rest.strip_prefix(':')?)
     };
     Some((number, body))
 }
 
 /// Strips read-view line-number prefixes when every non-empty line carries one with increasing
-/// numbers. Returns the stripped lines and the first number (a line hint).
-pub fn strip_line_numbers(lines: &[String]) -> Option<(Vec<String>, usize)> {
+/// numbers. Returns each reading — the stripped lines, the first number (a line hint), and
+/// whether the optional space after `:` or `|` was taken as part of the prefix — with and
+/// without that space when the two differ.
+pub fn strip_line_numbers(lines: &[String]) -> Vec<(Vec<String>, usize, bool)> {
+    let mut readings: Vec<(Vec<String>, usize, bool)> = Vec::new();
+    for eat_space in [true, false] {
+        if let Some((stripped, first)) = strip_with(lines, eat_space)
+            && readings.iter().all(|r| r.0 != stripped)
+        {
+            readings.push((stripped, first, eat_space));
+        }
+    }
+    readings
+}
+
+fn strip_with(lines: &[String], eat_space: bool) -> Option<(Vec<String>, usize)> {
     let mut out = Vec::with_capacity(lines.len());
     let mut first = None;
     let mut last = 0;
@@ -135,7 +155,7 @@ pub fn strip_line_numbers(lines: &[String]) -> Option<(Vec<String>, usize)> {
             out.push(String::new());
             continue;
         }
-        let (n, body) = split_line_number(line)?;
+        let (n, body) = split_line_number(line, eat_space)?;
         if first.is_some() && n <= last {
             return None;
         }
@@ -148,10 +168,10 @@ pub fn strip_line_numbers(lines: &[String]) -> Option<(Vec<String>, usize)> {
 
 /// Strips line-number prefixes from the lines that carry one (a replacement mixes copied,
 /// numbered lines with new, unnumbered ones).
-pub fn strip_line_numbers_where_present(lines: &[String]) -> Vec<String> {
+pub fn strip_line_numbers_where_present(lines: &[String], eat_space: bool) -> Vec<String> {
     lines
         .iter()
-        .map(|l| match split_line_number(l) {
+        .map(|l| match split_line_number(l, eat_space) {
             Some((_, body)) => body.to_string(),
             None => l.clone(),
         })
@@ -289,18 +309,18 @@ mod tests {
 
     #[test]
     fn strips_consistent_line_number_prefixes() {
-        let (lines, first) = strip_line_numbers(&v(&[
+        let (lines, first, _) = strip_line_numbers(&v(&[
             "    12\u{2192}fn a() {",
             "    13\u{2192}    x",
             "14: }",
         ]))
-        .unwrap();
+        .remove(0);
         assert_eq!(lines, v(&["fn a() {", "    x", "}"]));
         assert_eq!(first, 12);
-        assert_eq!(strip_line_numbers(&v(&["3 | a", "2 | b"])), None);
-        assert_eq!(strip_line_numbers(&v(&["3 | a", "plain"])), None);
+        assert!(strip_line_numbers(&v(&["3 | a", "2 | b"])).is_empty());
+        assert!(strip_line_numbers(&v(&["3 | a", "plain"])).is_empty());
         assert_eq!(
-            strip_line_numbers(&v(&["7\tx", "", "9\ty"])).unwrap().0,
+            strip_line_numbers(&v(&["7\tx", "", "9\ty"]))[0].0,
             v(&["x", "", "y"])
         );
     }

@@ -2,4 +2,5 @@ mod bad_input;
 mod cli;
 mod fixtures;
 mod props;
+mod syntax;
 pub mod tree;

@@ -1,0 +1,707 @@
+//! The syntax gate: a batch that breaks the syntax of a file it touches never reaches disk.
+//!
+//! Every staged file of a known language is parsed with tree-sitter, in parallel (rayon, one
+//! parser per language per worker). A file whose new content parses without error passes after
+//! one parse. Otherwise its old content is parsed too, and only errors the edit introduced
+//! count: an error is pre-existing when it sits on lines the edit left alone and the old text
+//! had the same error at the same place. Where a language names an external check (Python's
+//! `py_compile`; tree-sitter's Python grammar is lenient) and the tool is installed, it runs on
+//! the new content of changed files, and again on the old content if it fails, with the same
+//! rule. At most two trees per worker exist at once: parse, collect errors, drop.
+
+pub mod languages;
+
+use crate::stage::{Before, StagedFile};
+use languages::{LanguageEntry, grammar, language_for};
+use rayon::prelude::*;
+use serde::Serialize;
+use similar::{Algorithm, DiffOp};
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
+
+/// One syntax error the gate found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyntaxError {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in bytes).
+    pub column: usize,
+    /// What is wrong: `ERROR`, `MISSING )`, or the check command's verdict.
+    pub kind: String,
+    /// Who found it: `tree-sitter` or the check command.
+    pub checker: String,
+    /// A few lines of the new text around the error, with a caret under it.
+    pub excerpt: String,
+}
+
+/// What the gate did to a batch.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SyntaxReport {
+    /// Files parsed, as `path (language)`.
+    pub checked: Vec<String>,
+    /// Files of no known language (or whose grammar is compiled out), with the reason.
+    pub unchecked: Vec<String>,
+    /// Errors the batch introduces (for `lancet check`: every error).
+    pub errors: Vec<SyntaxError>,
+    /// Errors that were there before the batch and are still there: reported, not blocking.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preexisting: Vec<SyntaxError>,
+    /// Things worth knowing (a check tool missing, a parse given up on).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// How thorough the gate is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GateOptions {
+    /// Run languages' external check commands where installed.
+    pub compile_check: bool,
+}
+
+/// Longest a single parse may take before the file is reported unchecked.
+const PARSE_BUDGET: Duration = Duration::from_secs(20);
+/// Longest an external check may run.
+const CHECK_BUDGET: Duration = Duration::from_secs(30);
+/// Most errors reported per file.
+const MAX_ERRORS_PER_FILE: usize = 20;
+
+/// One file to check: its path, and its content before and after the batch.
+struct Job<'a> {
+    path: &'a str,
+    before: Option<&'a [u8]>,
+    after: &'a [u8],
+}
+
+enum Verdict {
+    Checked(&'static str, Vec<SyntaxError>, Vec<SyntaxError>),
+    Unchecked(String),
+}
+
+/// Checks a staged batch: errors the batch introduces, per file.
+pub fn gate(files: &[StagedFile], opts: GateOptions) -> SyntaxReport {
+    let jobs: Vec<Job> = files
+        .iter()
+        .filter_map(|f| {
+            let after = f.after.as_deref()?;
+            let before = match &f.before {
+                Before::File { bytes, .. } => Some(bytes.as_slice()),
+                _ => None,
+            };
+            Some(Job {
+                path: f.path.as_str(),
+                before,
+                after,
+            })
+        })
+        .collect();
+    run(&jobs, opts)
+}
+
+/// Checks files as they are (`lancet check`): every error counts.
+pub fn check_contents(files: &[(String, Vec<u8>)], opts: GateOptions) -> SyntaxReport {
+    let jobs: Vec<Job> = files
+        .iter()
+        .map(|(path, bytes)| Job {
+            path,
+            before: None,
+            after: bytes,
+        })
+        .collect();
+    run(&jobs, opts)
+}
+
+fn run(jobs: &[Job], opts: GateOptions) -> SyntaxReport {
+    let verdicts: Vec<(usize, Verdict)> = jobs
+        .par_iter()
+        .enumerate()
+        .map_init(HashMap::new, |parsers, (i, job)| {
+            (i, check_file(job, parsers, opts))
+        })
+        .collect();
+    let mut report = SyntaxReport::default();
+    for (i, verdict) in verdicts {
+        match verdict {
+            Verdict::Checked(language, new, old) => {
+                report
+                    .checked
+                    .push(format!("{} ({language})", jobs[i].path));
+                report.errors.extend(new);
+                report.preexisting.extend(old);
+            }
+            Verdict::Unchecked(why) => report.unchecked.push(format!("{} ({why})", jobs[i].path)),
+        }
+    }
+    if opts.compile_check {
+        let missing: Vec<&str> = languages::languages()
+            .iter()
+            .filter(|l| {
+                report
+                    .checked
+                    .iter()
+                    .any(|c| c.ends_with(&format!("({})", l.name)))
+            })
+            .filter_map(|l| l.check.as_ref())
+            .filter_map(|c| c.first().map(String::as_str))
+            .filter(|tool| !tool_installed(tool))
+            .collect();
+        for tool in missing {
+            report.notes.push(format!(
+                "{tool} is not installed: its extra check was skipped"
+            ));
+        }
+    }
+    report.notes.sort();
+    report.notes.dedup();
+    report
+}
+
+fn check_file(
+    job: &Job,
+    parsers: &mut HashMap<&'static str, Parser>,
+    opts: GateOptions,
+) -> Verdict {
+    let Some(language) = language_for(job.path, job.after) else {
+        return Verdict::Unchecked("no known language".into());
+    };
+    let Some(parser) = parser_for(parsers, language) else {
+        return Verdict::Unchecked(format!(
+            "{} grammar not built in (cargo feature off)",
+            language.name
+        ));
+    };
+    let Some(after_errors) = parse_errors(parser, job.after) else {
+        return Verdict::Unchecked(format!("parse gave up after {}s", PARSE_BUDGET.as_secs()));
+    };
+    let mut new = Vec::new();
+    let mut old = Vec::new();
+    if !after_errors.is_empty() {
+        // Only now is the old content worth parsing (the common case parses once).
+        let before_same_language = job
+            .before
+            .filter(|b| language_for(job.path, b).is_some_and(|l| l.name == language.name));
+        let before_errors = match before_same_language {
+            Some(b) => parse_errors(parser, b).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let map = job.before.map(|b| line_map(b, job.after));
+        for site in &after_errors {
+            let preexisting = map
+                .as_ref()
+                .is_some_and(|m| m.was_there(site, &after_errors, &before_errors));
+            let error = site.clone().into_error(job.path, job.after, "tree-sitter");
+            if preexisting {
+                old.push(error)
+            } else {
+                new.push(error)
+            }
+        }
+    }
+    if opts.compile_check
+        && let Some(command) = &language.check
+        && new.is_empty()
+        && let Some(Err(site)) = external_check(command, job.path, job.after)
+    {
+        let also_before = job
+            .before
+            .and_then(|b| external_check(command, job.path, b))
+            .is_some_and(|r| r.is_err());
+        let checker = command.first().cloned().unwrap_or_default();
+        let error = site.into_error(job.path, job.after, &checker);
+        if also_before {
+            old.push(error)
+        } else {
+            new.push(error)
+        }
+    }
+    Verdict::Checked(language_name(language), new, old)
+}
+
+fn language_name(language: &'static LanguageEntry) -> &'static str {
+    language.name.as_str()
+}
+
+fn parser_for<'p>(
+    parsers: &'p mut HashMap<&'static str, Parser>,
+    language: &'static LanguageEntry,
+) -> Option<&'p mut Parser> {
+    if !parsers.contains_key(language.name.as_str()) {
+        let grammar = grammar(language)?;
+        let mut parser = Parser::new();
+        parser.set_language(&grammar).ok()?;
+        parsers.insert(language.name.as_str(), parser);
+    }
+    parsers.get_mut(language.name.as_str())
+}
+
+/// Where an error is, before it is rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Site {
+    /// 0-based start line and byte column.
+    line: usize,
+    column: usize,
+    /// 0-based end line.
+    end_line: usize,
+    kind: String,
+}
+
+impl Site {
+    fn into_error(self, path: &str, text: &[u8], checker: &str) -> SyntaxError {
+        SyntaxError {
+            path: path.to_string(),
+            line: self.line + 1,
+            column: self.column + 1,
+            excerpt: excerpt(text, self.line, self.column),
+            kind: self.kind,
+            checker: checker.to_string(),
+        }
+    }
+}
+
+/// Parses `text` and lists its ERROR and MISSING nodes (outermost only), or `None` when the
+/// parse ran over its time budget.
+fn parse_errors(parser: &mut Parser, text: &[u8]) -> Option<Vec<Site>> {
+    let tree = parse(parser, text)?;
+    Some(error_sites(&tree))
+}
+
+fn parse(parser: &mut Parser, text: &[u8]) -> Option<Tree> {
+    let started = Instant::now();
+    let mut over_budget = |_: &ParseState| {
+        if started.elapsed() > PARSE_BUDGET {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = ParseOptions::new().progress_callback(&mut over_budget);
+    let len = text.len();
+    parser.parse_with_options(
+        &mut |offset, _| if offset < len { &text[offset..] } else { &[] },
+        None,
+        Some(options),
+    )
+}
+
+/// Walks the tree with a cursor (no recursion: deeply nested input must not overflow the
+/// stack), descending only into subtrees that contain an error.
+fn error_sites(tree: &Tree) -> Vec<Site> {
+    let mut sites = Vec::new();
+    if !tree.root_node().has_error() {
+        return sites;
+    }
+    let mut cursor = tree.walk();
+    'walk: loop {
+        let node = cursor.node();
+        let is_site = node.is_error() || node.is_missing();
+        if is_site {
+            let start = node.start_position();
+            let kind = if node.is_missing() {
+                format!("MISSING {}", node.kind())
+            } else {
+                "ERROR".to_string()
+            };
+            sites.push(Site {
+                line: start.row,
+                column: start.column,
+                end_line: node.end_position().row,
+                kind,
+            });
+            if sites.len() == MAX_ERRORS_PER_FILE {
+                break;
+            }
+        }
+        if !is_site && node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    sites
+}
+
+/// How the new text's lines relate to the old text's: unchanged (with their old line), or part
+/// of a changed region (with the old lines it replaced).
+struct LineMap {
+    lines: Vec<Origin>,
+}
+
+#[derive(Clone, Copy)]
+enum Origin {
+    Same(usize),
+    /// New lines `new` replaced old lines `old` (either may be empty).
+    Changed {
+        old: (usize, usize),
+        new: (usize, usize),
+    },
+}
+
+impl LineMap {
+    /// Whether an error of the new text was already in the old text. On an unchanged line: the
+    /// old text had the same error at the same place. In a changed region: the region holds no
+    /// more errors of that kind than the old lines it replaced (an edit inside an already broken
+    /// statement keeps it broken; it does not break it).
+    fn was_there(&self, site: &Site, after: &[Site], before: &[Site]) -> bool {
+        match self.lines.get(site.line) {
+            Some(Origin::Same(old_line)) => before
+                .iter()
+                .any(|b| b.line == *old_line && b.column == site.column && b.kind == site.kind),
+            Some(Origin::Changed { old, new }) => {
+                let count = |sites: &[Site], (from, to): (usize, usize)| {
+                    sites
+                        .iter()
+                        .filter(|s| {
+                            s.kind == site.kind && s.line >= from && s.line < to.max(from + 1)
+                        })
+                        .count()
+                };
+                count(after, *new) <= count(before, *old)
+            }
+            None => false,
+        }
+    }
+}
+
+fn line_map(before: &[u8], after: &[u8]) -> LineMap {
+    let old: Vec<&[u8]> = before.split(|&b| b == b'\n').collect();
+    let new: Vec<&[u8]> = after.split(|&b| b == b'\n').collect();
+    let mut lines = vec![
+        Origin::Changed {
+            old: (0, 0),
+            new: (0, 0)
+        };
+        new.len()
+    ];
+    for op in similar::capture_diff_slices(Algorithm::Myers, &old, &new) {
+        match op {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                for k in 0..len {
+                    lines[new_index + k] = Origin::Same(old_index + k);
+                }
+            }
+            DiffOp::Delete { .. } => {}
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => {
+                for line in &mut lines[new_index..new_index + new_len] {
+                    *line = Origin::Changed {
+                        old: (old_index, old_index),
+                        new: (new_index, new_index + new_len),
+                    };
+                }
+            }
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                for line in &mut lines[new_index..new_index + new_len] {
+                    *line = Origin::Changed {
+                        old: (old_index, old_index + old_len),
+                        new: (new_index, new_index + new_len),
+                    };
+                }
+            }
+        }
+    }
+    LineMap { lines }
+}
+
+/// The line before, the error line, a caret under the column, and the line after.
+fn excerpt(text: &[u8], line: usize, column: usize) -> String {
+    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    let show = |i: usize| -> String {
+        let raw = String::from_utf8_lossy(lines[i]);
+        let raw = raw.strip_suffix('\r').unwrap_or(&raw).to_string();
+        // Long lines (minified code) are cut around the column.
+        if raw.len() > 160 {
+            let from = column.saturating_sub(60).min(raw.len());
+            let from = (0..=from)
+                .rev()
+                .find(|&k| raw.is_char_boundary(k))
+                .unwrap_or(0);
+            let to = (from + 120).min(raw.len());
+            let to = (to..=raw.len())
+                .find(|&k| raw.is_char_boundary(k))
+                .unwrap_or(raw.len());
+            format!("…{}…", &raw[from..to])
+        } else {
+            raw
+        }
+    };
+    let mut out = String::new();
+    let width = (line + 2).to_string().len();
+    if line > 0 && line - 1 < lines.len() {
+        out.push_str(&format!("{:>width$} | {}\n", line, show(line - 1)));
+    }
+    if line < lines.len() {
+        let text_line = show(line);
+        let caret_at = if text_line.starts_with('…') {
+            61.min(text_line.chars().count())
+        } else {
+            String::from_utf8_lossy(&lines[line][..column.min(lines[line].len())])
+                .chars()
+                .count()
+        };
+        out.push_str(&format!("{:>width$} | {}\n", line + 1, text_line));
+        out.push_str(&format!("{:>width$} | {}^\n", "", " ".repeat(caret_at)));
+    }
+    if line + 1 < lines.len() && !(line + 2 == lines.len() && lines[line + 1].is_empty()) {
+        out.push_str(&format!("{:>width$} | {}\n", line + 2, show(line + 1)));
+    }
+    out
+}
+
+/// Whether a program can be run (found on PATH).
+fn tool_installed(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
+}
+
+/// Runs a language's check command on `content` (written to a temp file named like the
+/// original). `None` when the tool is missing or cannot run; `Some(Err)` with where it failed.
+fn external_check(command: &[String], path: &str, content: &[u8]) -> Option<Result<(), Site>> {
+    let program = command.first()?;
+    if !tool_installed(program) {
+        return None;
+    }
+    let dir = tempfile::tempdir().ok()?;
+    let name = path.rsplit('/').next().unwrap_or("file");
+    let file = dir.path().join(name);
+    std::fs::write(&file, content).ok()?;
+    let args: Vec<String> = command[1..]
+        .iter()
+        .map(|a| a.replace("{file}", &file.to_string_lossy()))
+        .collect();
+    let mut child = Command::new(program)
+        .args(&args)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() < CHECK_BUDGET => {
+                std::thread::sleep(Duration::from_millis(5))
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    };
+    if status.success() {
+        return Some(Ok(()));
+    }
+    let output = child.wait_with_output().ok()?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+    .replace(&file.to_string_lossy().into_owned(), path);
+    let line = text
+        .split("line ")
+        .skip(1)
+        .find_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<usize>().ok()
+        })
+        .unwrap_or(1);
+    let verdict = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("failed")
+        .trim()
+        .to_string();
+    Some(Err(Site {
+        line: line.saturating_sub(1),
+        column: 0,
+        end_line: line.saturating_sub(1),
+        kind: verdict,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use languages::languages;
+
+    fn check(path: &str, before: Option<&str>, after: &str) -> SyntaxReport {
+        let job = Job {
+            path,
+            before: before.map(str::as_bytes),
+            after: after.as_bytes(),
+        };
+        run(
+            &[job],
+            GateOptions {
+                compile_check: false,
+            },
+        )
+    }
+
+    /// A valid sample per language: each grammar must load and parse it without error.
+    const SAMPLES: &[(&str, &str)] = &[
+        ("python", "def f(x):\n    return x + 1\n"),
+        ("rust", "fn main() { let x = 1; println!(\"{x}\"); }\n"),
+        ("javascript", "const f = (x) => x + 1;\nexport default f;\n"),
+        ("typescript", "const f = (x: number): number => x + 1;\n"),
+        ("tsx", "const A = () => <div className=\"a\">hi</div>;\n"),
+        ("go", "package main\n\nfunc main() { println(1) }\n"),
+        ("java", "class A { int f() { return 1; } }\n"),
+        ("c", "int main(void) { return 0; }\n"),
+        (
+            "cpp",
+            "#include <vector>\nint main() { std::vector<int> v; return 0; }\n",
+        ),
+        ("c-sharp", "class A { int F() { return 1; } }\n"),
+        ("ruby", "def f(x)\n  x + 1\nend\n"),
+        ("bash", "for i in 1 2; do echo \"$i\"; done\n"),
+        ("json", "{\"a\": [1, 2, {\"b\": null}]}\n"),
+        ("toml", "[package]\nname = \"x\"\n"),
+        ("yaml", "a:\n  - 1\n  - b: 2\n"),
+        ("html", "<!doctype html><p class=\"a\">hi</p>\n"),
+        ("css", "a > b { color: red; }\n"),
+    ];
+
+    #[test]
+    fn every_language_loads_parses_its_sample_and_compiles_its_queries() {
+        for entry in languages() {
+            let sample = SAMPLES
+                .iter()
+                .find(|(name, _)| *name == entry.name)
+                .unwrap_or_else(|| panic!("no sample for {}", entry.name))
+                .1;
+            let Some(grammar) = grammar(entry) else {
+                continue; // compiled out in this build
+            };
+            let mut parser = Parser::new();
+            parser.set_language(&grammar).unwrap();
+            let tree = parser.parse(sample, None).unwrap();
+            assert!(
+                !tree.root_node().has_error(),
+                "{}: {}",
+                entry.name,
+                tree.root_node().to_sexp()
+            );
+            for query in &entry.queries {
+                let path = format!(
+                    "{}/grammars/{}/{query}",
+                    env!("CARGO_MANIFEST_DIR"),
+                    entry.name
+                );
+                let source = std::fs::read_to_string(&path).unwrap();
+                tree_sitter::Query::new(&grammar, &source)
+                    .unwrap_or_else(|e| panic!("{path}: {e}"));
+            }
+        }
+    }
+
+    #[cfg(all(
+        feature = "lang-javascript",
+        feature = "lang-c-sharp",
+        feature = "lang-toml"
+    ))]
+    #[test]
+    fn with_default_features_every_grammar_is_built_in() {
+        for entry in languages() {
+            assert!(grammar(entry).is_some(), "{}", entry.name);
+        }
+    }
+
+    #[test]
+    fn a_new_unclosed_paren_is_an_error_with_line_and_column() {
+        let r = check(
+            "m.py",
+            Some("def f():\n    return g(1)\n"),
+            "def f():\n    return g(1\n",
+        );
+        assert_eq!(r.errors.len(), 1, "{r:?}");
+        let e = &r.errors[0];
+        assert_eq!(
+            (e.path.as_str(), e.checker.as_str()),
+            ("m.py", "tree-sitter")
+        );
+        assert_eq!(e.line, 2);
+        assert!(e.excerpt.contains("2 |     return g(1\n"), "{}", e.excerpt);
+        assert!(e.excerpt.contains('^'));
+    }
+
+    #[test]
+    fn errors_that_were_already_there_do_not_block() {
+        let before = "def f():\n    return g(1)\n\n\ndef broken(:\n    pass\n";
+        let after = "def f():\n    return g(2)\n\n\ndef broken(:\n    pass\n";
+        let r = check("m.py", Some(before), after);
+        assert!(r.errors.is_empty(), "{r:?}");
+        assert!(!r.preexisting.is_empty());
+        let r = check(
+            "m.py",
+            Some(before),
+            "def f():\n    return g(2\n\n\ndef broken(:\n    pass\n",
+        );
+        assert!(!r.errors.is_empty());
+    }
+
+    #[test]
+    fn editing_inside_an_already_broken_line_does_not_block() {
+        let before = "impl Config\n{\n    pub a: bool,\n}\n\nfn f() {}\n";
+        let after = "impl Config\n{\n    pub b: bool,\n}\n\nfn f() {}\n";
+        let r = check("c.rs", Some(before), after);
+        assert!(r.errors.is_empty(), "{r:?}");
+        let worse = "impl Config\n{\n    pub b: bool,\n}\n\nfn f( {}\n";
+        assert!(!check("c.rs", Some(before), worse).errors.is_empty());
+    }
+
+    /// Run by `.ci/run` in a lean build (`--no-default-features`).
+    #[cfg(not(feature = "lang-json"))]
+    #[test]
+    fn a_compiled_out_grammar_reports_its_files_unchecked() {
+        let r = check("a.json", None, "{");
+        assert_eq!(
+            r.unchecked,
+            vec!["a.json (json grammar not built in (cargo feature off))".to_string()]
+        );
+        assert!(r.errors.is_empty());
+    }
+
+    #[test]
+    fn unknown_languages_are_unchecked() {
+        let r = check("notes.txt", None, "anything (");
+        assert_eq!(
+            r.unchecked,
+            vec!["notes.txt (no known language)".to_string()]
+        );
+        assert!(r.errors.is_empty());
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let deep = format!("x = {}{}\n", "[".repeat(100_000), "]".repeat(99_999));
+        let r = check("deep.py", None, &deep);
+        assert!(r.checked.len() + r.unchecked.len() == 1);
+    }
+}
