@@ -6,7 +6,7 @@ use crate::read;
 use crate::report::{Report, Status};
 use crate::stage::Expectation;
 use crate::syntax::GateOptions;
-use crate::{ApplyOptions, apply_batch, check, path::Root};
+use crate::{ApplyOptions, apply_batch, check, history, path::Root};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -36,6 +36,38 @@ enum Command {
     Read(ReadArgs),
     /// Run the syntax gate on files as they are (exit 1 on errors).
     Check(CheckArgs),
+    /// List checkpoints, newest first.
+    Log(LogArgs),
+    /// Put back a batch (the newest not yet undone, or ID): paths changed since are left alone.
+    Undo(UndoArgs),
+    /// Finish a batch interrupted by a crash (every command does this first) and say what it did.
+    Recover(RecoverArgs),
+}
+
+#[derive(Debug, Args)]
+struct LogArgs {
+    /// Print as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct UndoArgs {
+    /// The checkpoint id (or a prefix of it); default: the newest batch not yet undone.
+    id: Option<String>,
+    /// Restore paths even if they changed after the batch.
+    #[arg(long)]
+    force: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct RecoverArgs {
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -77,6 +109,21 @@ struct ApplyArgs {
     /// Skip languages' external check commands (tree-sitter still runs).
     #[arg(long)]
     no_compile_check: bool,
+    /// Do not record a git checkpoint (no undo, no log entry).
+    #[arg(long)]
+    no_checkpoint: bool,
+    /// Skip fsync (for throwaway trees: a crash may then lose the batch, never mix it).
+    #[arg(long)]
+    no_fsync: bool,
+    /// Run this command (sh -c, in the root) after writing; roll the batch back if it fails.
+    #[arg(long, value_name = "CMD")]
+    test: Option<String>,
+    /// Seconds the test command may run before it is killed (and the batch rolled back).
+    #[arg(long, value_name = "S", default_value_t = 600)]
+    test_timeout: u64,
+    /// Bytes of test output kept in the report (the first failure and the summary).
+    #[arg(long, value_name = "N", default_value_t = 8 * 1024)]
+    test_output_bytes: usize,
     /// The file that edit blocks naming no file apply to (SEARCH/REPLACE blocks, JSON edits).
     #[arg(long, value_name = "PATH")]
     path: Option<String>,
@@ -126,6 +173,16 @@ pub fn run() -> u8 {
         Command::Apply(args) => run_apply(cli.root, args),
         Command::Read(args) => run_read(cli.root, args),
         Command::Check(args) => run_check(cli.root, args),
+        Command::Log(args) => with_root(cli.root, |root| run_log(root, args.json)),
+        Command::Undo(args) => with_root(cli.root, |root| {
+            emit(
+                &history::undo(root, args.id.as_deref(), args.force, true),
+                args.json,
+            )
+        }),
+        Command::Recover(args) => with_root(cli.root, |root| {
+            emit(&history::recover(root, true), args.json)
+        }),
     }
 }
 
@@ -170,11 +227,15 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
         format,
         dry_run: args.dry_run,
         expect,
-        fsync: true,
+        fsync: !args.no_fsync,
         parse,
         partial: args.partial,
         syntax_check: !args.no_syntax_check,
         compile_check: !args.no_compile_check,
+        checkpoint: !args.no_checkpoint,
+        test: args.test.clone(),
+        test_timeout: std::time::Duration::from_secs(args.test_timeout),
+        test_output_bytes: args.test_output_bytes,
     };
     emit(&apply_batch(&batch, &opts), args.json)
 }
@@ -250,6 +311,47 @@ fn run_read(root: PathBuf, args: ReadArgs) -> u8 {
             1
         }
     }
+}
+
+/// Opens the root, then runs a command (exit 4 when the root cannot be opened).
+fn with_root(root: PathBuf, run: impl FnOnce(&Root) -> u8) -> u8 {
+    match Root::new(&root) {
+        Ok(r) => run(&r),
+        Err(e) => {
+            eprintln!("lancet: cannot open the root {}: {e}", root.display());
+            4
+        }
+    }
+}
+
+fn run_log(root: &Root, json: bool) -> u8 {
+    let entries = history::log(root);
+    let out = if json {
+        serde_json::to_string_pretty(&entries).unwrap_or_default() + "\n"
+    } else if entries.is_empty() {
+        "No checkpoints yet.\n".to_string()
+    } else {
+        let mut out = String::new();
+        for m in &entries {
+            let test = match &m.test {
+                Some(t) if t.passed => " tests passed",
+                Some(_) => " tests FAILED",
+                None => "",
+            };
+            let undone = if m.undone { " (undone)" } else { "" };
+            out.push_str(&format!(
+                "{}  {}  {:<14} {} file(s){test}{undone}\n    {}\n",
+                m.id,
+                history::format_time(m.time),
+                m.format,
+                m.files.len(),
+                m.summary
+            ));
+        }
+        out
+    };
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    0
 }
 
 fn run_check(root: PathBuf, args: CheckArgs) -> u8 {

@@ -1,28 +1,55 @@
 //! Fault injection for rollback and crash tests.
 //!
 //! `LANCET_FAILPOINT=NAME:N` makes the N-th pass (1-based) through the failpoint `NAME` fail
-//! with an injected I/O error, so tests can prove that an error at any step of a commit leaves
-//! every file as it was. Unset (always, outside tests), a check is one environment lookup
-//! cached for the process.
+//! with an injected I/O error; `LANCET_FAILPOINT=crash:NAME:N` aborts the process there instead,
+//! as a power cut would (no cleanup code runs). `LANCET_PAUSE_AT=NAME` with
+//! `LANCET_PAUSE_FILE=PATH` makes the first pass create PATH and wait (up to 30 s) until it is
+//! deleted, so a test can act at that exact moment (change a file, start a second process).
+//! Unset — always, outside tests — a check is one cached environment lookup.
+//!
+//! The points, in commit order: `journal` (journal written), `write` (each temp file),
+//! `backup` (each pre-image kept), `rename` (each rename), `fsync_dir`, `commit` (before the
+//! journal is deleted), `verify` (before the targets are re-read), `recover` (each path
+//! restored by a rollback).
 
 use std::io;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
-static PLAN: OnceLock<Option<(String, usize)>> = OnceLock::new();
+struct Plan {
+    point: String,
+    pass: usize,
+    crash: bool,
+}
+
+static PLAN: OnceLock<Option<Plan>> = OnceLock::new();
 static PASSES: AtomicUsize = AtomicUsize::new(0);
+static PAUSED: AtomicUsize = AtomicUsize::new(0);
 
-/// Passes through the failpoint `name`; fails if the plan says this pass must.
+/// Passes through the failpoint `name`; fails (or crashes) if the plan says this pass must.
 pub fn check(name: &str) -> io::Result<()> {
+    pause_if_asked(name);
     let plan = PLAN.get_or_init(|| {
         let spec = std::env::var("LANCET_FAILPOINT").ok()?;
-        let (point, n) = spec.split_once(':')?;
-        Some((point.to_string(), n.parse().ok()?))
+        let (crash, spec) = match spec.strip_prefix("crash:") {
+            Some(rest) => (true, rest.to_string()),
+            None => (false, spec),
+        };
+        let (point, n) = spec.rsplit_once(':')?;
+        Some(Plan {
+            point: point.to_string(),
+            pass: n.parse().ok()?,
+            crash,
+        })
     });
     match plan {
-        Some((point, n)) if point == name => {
+        Some(plan) if plan.point == name => {
             let pass = PASSES.fetch_add(1, Ordering::SeqCst) + 1;
-            if pass == *n {
+            if pass == plan.pass {
+                if plan.crash {
+                    std::process::abort();
+                }
                 return Err(io::Error::other(format!(
                     "injected failure at {name} pass {pass} (LANCET_FAILPOINT)"
                 )));
@@ -30,5 +57,24 @@ pub fn check(name: &str) -> io::Result<()> {
             Ok(())
         }
         _ => Ok(()),
+    }
+}
+
+fn pause_if_asked(name: &str) {
+    let Ok(at) = std::env::var("LANCET_PAUSE_AT") else {
+        return;
+    };
+    let Ok(file) = std::env::var("LANCET_PAUSE_FILE") else {
+        return;
+    };
+    if at != name || PAUSED.fetch_add(1, Ordering::SeqCst) > 0 {
+        return;
+    }
+    if std::fs::write(&file, b"paused").is_err() {
+        return;
+    }
+    let started = Instant::now();
+    while std::path::Path::new(&file).exists() && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(10));
     }
 }

@@ -24,6 +24,7 @@ pub mod check;
 pub mod cli;
 mod failpoint;
 pub mod format;
+pub mod history;
 pub mod locate;
 pub mod path;
 pub mod read;
@@ -32,6 +33,7 @@ pub mod stage;
 pub mod store;
 pub mod syntax;
 pub mod text;
+pub mod verify;
 
 use batch::Batch;
 use format::{FormatChoice, ParseOptions};
@@ -39,7 +41,8 @@ use path::Root;
 use report::{Report, Status};
 use stage::{Expectation, StageError};
 use std::path::PathBuf;
-use store::{CommitError, WriteOptions};
+use store::checkpoint::{Checkpoints, TestSummary};
+use store::{CommitError, StateDir, WriteOptions};
 use syntax::GateOptions;
 
 /// How to apply a batch.
@@ -63,6 +66,14 @@ pub struct ApplyOptions {
     pub syntax_check: bool,
     /// Also run languages' external check commands (e.g. `python3 -m py_compile`).
     pub compile_check: bool,
+    /// Record a git checkpoint of the batch (for `lancet undo` and `lancet log`).
+    pub checkpoint: bool,
+    /// A test command to run after writing; the batch is rolled back if it fails.
+    pub test: Option<String>,
+    /// How long the test command may run.
+    pub test_timeout: std::time::Duration,
+    /// How much of the test output the report keeps.
+    pub test_output_bytes: usize,
 }
 
 impl ApplyOptions {
@@ -78,6 +89,10 @@ impl ApplyOptions {
             partial: false,
             syntax_check: true,
             compile_check: true,
+            checkpoint: true,
+            test: None,
+            test_timeout: std::time::Duration::from_secs(600),
+            test_output_bytes: 8 * 1024,
         }
     }
 }
@@ -92,7 +107,9 @@ pub fn apply(edit: &[u8], opts: &ApplyOptions) -> Report {
     }
 }
 
-/// Applies an already parsed batch: stage everything in memory, then write all or nothing.
+/// Applies an already parsed batch: recover any interrupted batch, take the root's lock, stage
+/// everything in memory, check syntax, record a checkpoint, write all or nothing, and run the
+/// tests (rolling back on failure).
 pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
     let root = match Root::new(&opts.root) {
         Ok(r) => r,
@@ -105,7 +122,32 @@ pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
             );
         }
     };
-    let staged = match stage::stage(&root, batch, &opts.expect, opts.partial) {
+    let state = StateDir::locate(&root);
+    let _lock = if opts.dry_run {
+        None
+    } else {
+        match state.lock() {
+            Ok(lock) => Some(lock),
+            Err(e) => {
+                return Report::batch_error(
+                    Status::Error,
+                    "busy",
+                    e.to_string(),
+                    "Nothing was written.",
+                );
+            }
+        }
+    };
+    let recovered = history::recover_if_needed(&state, opts.fsync, opts.dry_run);
+    let report = apply_locked(&root, &state, batch, opts);
+    match recovered {
+        Some(note) => report.with_note(note),
+        None => report,
+    }
+}
+
+fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOptions) -> Report {
+    let staged = match stage::stage(root, batch, &opts.expect, opts.partial) {
         Ok(s) => s,
         Err(e) => return stage_error_report(e),
     };
@@ -139,15 +181,96 @@ pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
     if opts.dry_run {
         return Report::from_ops(Status::DryRun, format, staged.reports, notes).with_syntax(syntax);
     }
-    match store::commit(&staged.files, WriteOptions { fsync: opts.fsync }) {
-        Ok(()) => Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax),
-        Err(e @ CommitError::Stale { .. }) => Report::batch_error(
+    let id = history::new_batch_id();
+    let report = Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax);
+    let checkpoints = if opts.checkpoint {
+        match Checkpoints::open(root, state).and_then(|c| {
+            c.record(&id, &staged.files, &report.summary_line())
+                .map(|_| c)
+        }) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                return Report::batch_error(
+                    Status::Error,
+                    "git",
+                    format!("cannot record the checkpoint: {e}"),
+                    "Nothing was written. Retry with --no-checkpoint to apply without one.",
+                );
+            }
+        }
+    } else {
+        None
+    };
+    let write = WriteOptions {
+        fsync: opts.fsync,
+        keep_pre_images: opts.test.is_some(),
+    };
+    let journal = match store::commit(&staged.files, state, &id, write) {
+        Ok(j) => j,
+        Err(e) => {
+            if let Some(c) = &checkpoints {
+                c.delete(&id);
+            }
+            return commit_error_report(e);
+        }
+    };
+    let mut meta = history::meta_for(&id, format, &staged.files, &report);
+    let mut report = report;
+    if checkpoints.is_some() {
+        report.checkpoint = Some(id.clone());
+    }
+    if let Some(command) = &opts.test {
+        let run = verify::run_tests(
+            root.path(),
+            command,
+            opts.test_timeout,
+            opts.test_output_bytes,
+        );
+        let touched: Vec<String> = staged.files.iter().map(|f| f.path.to_string()).collect();
+        if run.passed {
+            store::release(&journal);
+            verify::record_in_ledger(
+                &state.dir,
+                &verify::LedgerEntry {
+                    id: id.clone(),
+                    files: touched,
+                    rolled_back: false,
+                },
+            );
+        } else {
+            let rollback = store::roll_back_committed(state, &journal, opts.fsync);
+            let stuck = verify::record_in_ledger(
+                &state.dir,
+                &verify::LedgerEntry {
+                    id: id.clone(),
+                    files: touched,
+                    rolled_back: true,
+                },
+            );
+            meta.undone = true;
+            report = report.with_failed_test(&run, &rollback, &stuck);
+        }
+        meta.test = Some(TestSummary {
+            command: command.clone(),
+            passed: run.passed,
+        });
+        report.test = Some(run);
+    }
+    if checkpoints.is_some() {
+        let _ = state.save_meta(&meta);
+    }
+    report
+}
+
+fn commit_error_report(e: CommitError) -> Report {
+    match e {
+        CommitError::Stale { .. } => Report::batch_error(
             Status::Refused,
             "stale",
             e.to_string(),
             "Something else wrote the file meanwhile: re-read it and resend the edit.",
         ),
-        Err(e @ CommitError::Io { .. }) => Report::batch_error(
+        CommitError::Io { .. } => Report::batch_error(
             Status::Error,
             "io",
             e.to_string(),

@@ -39,6 +39,9 @@ pub enum PathProblem {
         /// The root, for the message.
         root: String,
     },
+    /// lancet's own state directory.
+    #[error("it is inside .lancet, lancet's own state directory")]
+    StateDir,
     /// A `.git` component in some spelling.
     #[error("it names a .git directory (as {component:?}); lancet never writes inside .git")]
     GitDir {
@@ -165,6 +168,9 @@ impl Root {
         }
         if parts.is_empty() {
             return Err(err(PathProblem::Empty));
+        }
+        if parts[0] == ".lancet" {
+            return Err(err(PathProblem::StateDir));
         }
         Ok(RelPath(parts.join("/")))
     }
@@ -351,6 +357,11 @@ mod tests {
         assert_eq!(r.rel("a\0b").unwrap_err().problem, PathProblem::ControlChar);
         assert_eq!(r.rel("./").unwrap_err().problem, PathProblem::Empty);
         assert!(r.rel(".gitignore").is_ok());
+        assert_eq!(
+            r.rel(".lancet/journal.json").unwrap_err().problem,
+            PathProblem::StateDir
+        );
+        assert!(r.rel("sub/.lancet").is_ok());
         assert!(r.rel("git~x/y").is_ok());
     }
 

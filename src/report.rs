@@ -7,7 +7,9 @@
 use crate::format::ParseError;
 use crate::locate::Tier;
 use crate::locate::closest::{Closest, NumberedLine};
+use crate::store::journal::Rollback;
 use crate::syntax::SyntaxReport;
+use crate::verify::TestRun;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -23,6 +25,8 @@ pub enum Status {
     DryRun,
     /// Something could not be applied; nothing was written.
     Refused,
+    /// The batch was written, the test command failed, and the batch was rolled back.
+    TestFailed,
     /// `--partial`: what located was written, the rest is reported (exit 1).
     Partial,
     /// The edit text or command line is malformed; nothing was written.
@@ -38,6 +42,7 @@ impl Status {
             Status::Applied | Status::AlreadyApplied | Status::DryRun => 0,
             Status::Refused | Status::Partial => 1,
             Status::Malformed => 2,
+            Status::TestFailed => 3,
             Status::Error => 4,
         }
     }
@@ -124,6 +129,23 @@ pub struct HunkReport {
     /// For a change: the result around it, numbered (a few lines of context on each side).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub snippet: Vec<NumberedLine>,
+}
+
+impl FileReport {
+    /// A report for one operation on `path`, to be filled in.
+    pub fn new(path: String, action: Action, edit_line: usize) -> Self {
+        FileReport {
+            path,
+            action,
+            to: None,
+            status: Outcome::Applied,
+            edit_line,
+            hunks: Vec::new(),
+            kind: None,
+            error: None,
+            diff: None,
+        }
+    }
 }
 
 impl HunkReport {
@@ -213,6 +235,12 @@ pub struct Report {
     /// What the syntax gate checked and found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub syntax: Option<SyntaxReport>,
+    /// The checkpoint recording the batch (`lancet undo <id>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<String>,
+    /// The test run (`--test`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test: Option<TestRun>,
     /// The text to show a model or a person.
     pub message: String,
 }
@@ -239,6 +267,8 @@ impl Report {
             files: Vec::new(),
             notes: Vec::new(),
             syntax: None,
+            checkpoint: None,
+            test: None,
             error: Some(BatchError {
                 kind: "malformed",
                 line: Some(e.line),
@@ -262,6 +292,8 @@ impl Report {
             files: Vec::new(),
             notes: Vec::new(),
             syntax: None,
+            checkpoint: None,
+            test: None,
             error: Some(BatchError {
                 kind,
                 line: None,
@@ -287,10 +319,102 @@ impl Report {
             notes,
             error: None,
             syntax: None,
+            checkpoint: None,
+            test: None,
             message: String::new(),
         };
         report.message = compose_message(&report);
         report
+    }
+
+    /// A report that is only a message (recover, nothing to do).
+    pub fn note_only(status: Status, message: &str) -> Report {
+        Report {
+            status,
+            format: None,
+            files: Vec::new(),
+            notes: Vec::new(),
+            error: None,
+            syntax: None,
+            checkpoint: None,
+            test: None,
+            message: message.to_string(),
+        }
+    }
+
+    /// A report over per-file outcomes with a ready message (undo).
+    pub fn from_files(status: Status, files: Vec<FileReport>, message: String) -> Report {
+        Report {
+            files,
+            ..Report::note_only(status, &message)
+        }
+    }
+
+    /// Adds a note (e.g. an interrupted batch recovered first) to the notes and the message.
+    pub fn with_note(mut self, note: String) -> Report {
+        self.message = format!("Note: {note}.\n{}", self.message);
+        self.notes.push(note);
+        self
+    }
+
+    /// One line saying what the batch did, for checkpoints and the log.
+    pub fn summary_line(&self) -> String {
+        let ops: Vec<String> = self.files.iter().map(op_label).collect();
+        let mut line = ops.join(", ");
+        if line.len() > 200 {
+            let mut cut = 200;
+            while !line.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            line.truncate(cut);
+            line.push('…');
+        }
+        line
+    }
+
+    /// Turns an applied batch into a test failure: what failed, what was rolled back, what was
+    /// left alone, and when to stop retrying.
+    pub fn with_failed_test(
+        mut self,
+        run: &TestRun,
+        rollback: &Rollback,
+        stuck: &[String],
+    ) -> Report {
+        self.status = Status::TestFailed;
+        let why = if run.timed_out {
+            "timed out".to_string()
+        } else {
+            format!(
+                "exited with {}",
+                run.exit_code.map_or("a signal".into(), |c| c.to_string())
+            )
+        };
+        let mut msg = format!(
+            "The edit applied, but the test command `{}` {why}; the batch was rolled back: {} file(s) restored.",
+            run.command,
+            rollback.restored.len()
+        );
+        if !rollback.conflicts.is_empty() {
+            let _ = write!(
+                msg,
+                " Left alone because they changed after the batch (e.g. by the test command): {}.",
+                rollback.conflicts.join(", ")
+            );
+        }
+        let _ = write!(msg, "\nTest output:\n{}", run.output.trim_end());
+        if !stuck.is_empty() {
+            let _ = write!(
+                msg,
+                "\nStop retrying: {} rolled back 3 times in the last 20 batches. Ask a person how to proceed.",
+                stuck.join(", ")
+            );
+        } else {
+            msg.push_str(
+                "\nFix the edit so the tests pass and resend it; none of it is on disk now.",
+            );
+        }
+        self.message = msg;
+        self
     }
 
     /// Attaches the syntax gate's findings; a refusal for syntax errors says what and where.
@@ -523,7 +647,7 @@ fn compose_message(report: &Report) -> String {
                 }
             }
         }
-        Status::Malformed | Status::Error => {}
+        Status::Malformed | Status::Error | Status::TestFailed => {}
     }
     for note in &report.notes {
         let _ = write!(msg, "\nNote: {note}.");

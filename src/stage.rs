@@ -115,6 +115,20 @@ fn keep_text_style(old: &TextFile, content: &str) -> String {
     out
 }
 
+/// Refuses to change a file that has other hard links: lancet replaces files by rename, which
+/// would leave the other names pointing at the old content.
+fn refuse_hard_link(entry: &Entry, rel: &RelPath) -> Result<(), OpError> {
+    if entry.hard_linked {
+        return Err(OpError::new(
+            "hard_link",
+            format!(
+                "cannot change {rel}: it has other hard links, and lancet's atomic replace would split them; break the link (cp {rel} tmp && mv tmp {rel}) or edit it another way"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Refuses whole-file content that introduces an omission placeholder (`// ... existing code
 /// ...`) the file did not have: writing it would replace real code with the placeholder.
 fn check_placeholder(rel: &RelPath, before: Option<&[u8]>, content: &str) -> Result<(), OpError> {
@@ -221,6 +235,8 @@ struct Entry {
     disk: Before,
     is_dir: bool,
     is_special: bool,
+    /// A regular file with other hard links: replacing it by rename would split them.
+    hard_linked: bool,
     current: Option<Vec<u8>>,
     mode: Option<u32>,
     /// For a symlink entry: the batch removes the link itself.
@@ -251,6 +267,8 @@ impl Workspace<'_> {
                 path: key.to_string(),
                 source,
             };
+            let hard_linked = std::fs::symlink_metadata(&real)
+                .is_ok_and(|m| m.is_file() && std::os::unix::fs::MetadataExt::nlink(&m) > 1);
             let (disk, is_dir, is_special) = match std::fs::symlink_metadata(&real) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     (Before::Missing, false, false)
@@ -291,6 +309,7 @@ impl Workspace<'_> {
                     disk,
                     is_dir,
                     is_special,
+                    hard_linked,
                     current,
                     mode,
                     remove_link: false,
@@ -398,6 +417,7 @@ impl Workspace<'_> {
     ) -> Result<(), OpError> {
         let key = self.key(rel, true).map_err(OpError::from)?;
         let entry = self.entry(&key).map_err(OpError::from)?;
+        refuse_hard_link(entry, rel)?;
         if entry.is_dir || entry.is_special {
             return Err(OpError::new(
                 "not_regular",
@@ -445,6 +465,7 @@ impl Workspace<'_> {
     ) -> Result<(), OpError> {
         let key = self.key(rel, true).map_err(OpError::from)?;
         let entry = self.entry(&key).map_err(OpError::from)?;
+        refuse_hard_link(entry, rel)?;
         if entry.is_dir || entry.is_special {
             return Err(OpError::new(
                 "not_regular",
@@ -545,6 +566,7 @@ impl Workspace<'_> {
             None => None,
         };
         let entry = self.entry(&key).map_err(OpError::from)?;
+        refuse_hard_link(entry, rel)?;
         if entry.is_dir {
             return Err(OpError::new(
                 "is_directory",

@@ -1,18 +1,32 @@
-//! Writing a staged batch to disk, all or nothing.
+//! Writing a staged batch to disk: all or nothing, also across a crash (DESIGN §6).
 //!
-//! Each new content goes to a temp file beside its target (same directory, so the rename is
-//! atomic and never crosses a file system), with the target's mode, fsynced; then every temp
-//! file is renamed over its target and the parent directories are fsynced. A deletion renames
-//! the target aside first and unlinks it only when every rename has succeeded. An error part-way
-//! puts back everything already replaced, from the pre-images held in memory.
+//! 1. Every target is re-read and compared with what was staged (a file changed meanwhile →
+//!    refused, nothing written).
+//! 2. The journal (what will be written where, and every pre-image's hash) is written and
+//!    fsynced, file and directory: from here a crash is repaired by the next lancet command.
+//! 3. Each new content goes to a temp file beside its target (same directory: the rename is
+//!    atomic and never crosses a file system), with the target's mode, fsynced.
+//! 4. Each pre-image is kept: a hard link to the original (or a copy where links fail).
+//! 5. Every temp file is renamed over its target (a deletion renames the target to its
+//!    backup); the parent directories are fsynced.
+//! 6. The journal is deleted: the commit point. Backups are then removed.
+//!
+//! An error at steps 3–6 rolls everything back through the journal, by content
+//! ([`journal::roll_back`]).
+
+pub mod checkpoint;
+pub mod journal;
 
 use crate::failpoint;
+use crate::path::Root;
 use crate::stage::{Before, StagedFile};
+use journal::{Entry, FileState, Journal, Rollback};
 use sha2::{Digest, Sha256};
-use std::fs::{self, File, Permissions};
+use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The hex SHA-256 of some bytes: the identity of a file version in reports and `--expect`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -27,6 +41,9 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub struct WriteOptions {
     /// fsync files and directories (off only for throwaway trees).
     pub fsync: bool,
+    /// Keep the pre-images after the commit (until a test verdict decides the batch's fate):
+    /// see [`release`] and [`roll_back_committed`].
+    pub keep_pre_images: bool,
 }
 
 /// Why a commit did not happen or did not finish.
@@ -39,7 +56,7 @@ pub enum CommitError {
         path: String,
     },
     /// An I/O error; `intact` says whether every file was restored.
-    #[error("writing {path} failed: {source}; {}", if *intact { "every file was restored to its state before the batch" } else { "ROLLBACK INCOMPLETE: some files could not be restored" })]
+    #[error("writing {path} failed: {source}; {}", if *intact { "every file was restored to its state before the batch" } else { "ROLLBACK INCOMPLETE: some files could not be restored (see lancet recover)" })]
     Io {
         /// The path being written.
         path: String,
@@ -50,16 +67,104 @@ pub enum CommitError {
     },
 }
 
-/// What was done to one target, so it can be undone.
-enum Done {
-    /// The target was replaced or created by a rename.
-    Renamed(usize),
-    /// The target was renamed aside to the backup path.
-    MovedAside(usize, PathBuf),
+/// Where lancet keeps its state for a root: inside the git directory of the repository that
+/// holds the root (`.git/lancet/`), or `.lancet/` at the root outside any repository.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateDir {
+    /// The directory.
+    pub dir: PathBuf,
+    /// Whether it lives in a git repository's directory (else it is `<root>/.lancet`).
+    pub in_git: bool,
 }
 
-/// Writes every staged file or none. `files` are written in order.
-pub fn commit(files: &[StagedFile], opts: WriteOptions) -> Result<(), CommitError> {
+/// How long a second lancet process waits for the first one's lock.
+pub const LOCK_WAIT: Duration = Duration::from_secs(3);
+
+/// An exclusive hold on a root; released when dropped.
+#[derive(Debug)]
+pub struct RootLock {
+    _file: File,
+}
+
+/// Another lancet process holds the root.
+#[derive(Debug, thiserror::Error)]
+#[error("another lancet process is working on this root (lock {path} held for over {}s); retry when it is done", LOCK_WAIT.as_secs())]
+pub struct LockBusy {
+    /// The lock file.
+    pub path: PathBuf,
+}
+
+impl StateDir {
+    /// Finds the state directory for a root (creating nothing).
+    pub fn locate(root: &Root) -> StateDir {
+        match git2::Repository::discover(root.path()) {
+            Ok(repo) if repo.workdir().is_some() => StateDir {
+                dir: repo.path().join("lancet"),
+                in_git: true,
+            },
+            _ => StateDir {
+                dir: root.path().join(".lancet"),
+                in_git: false,
+            },
+        }
+    }
+
+    /// The journal of the batch in flight, if any.
+    pub fn journal_path(&self) -> PathBuf {
+        self.dir.join("journal.json")
+    }
+
+    fn backup_dir(&self) -> PathBuf {
+        self.dir.join("pre")
+    }
+
+    /// Takes the root's lock, waiting up to [`LOCK_WAIT`] for another process to finish.
+    pub fn lock(&self) -> Result<RootLock, LockBusy> {
+        let path = self.dir.join("lock");
+        let busy = || LockBusy { path: path.clone() };
+        fs::create_dir_all(&self.dir).map_err(|_| busy())?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|_| busy())?;
+        let started = Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(RootLock { _file: file }),
+                Err(_) if started.elapsed() < LOCK_WAIT => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                Err(_) => return Err(busy()),
+            }
+        }
+    }
+
+    /// Repairs a batch interrupted by a crash, if one is recorded. The caller holds the lock.
+    pub fn recover(&self, fsync: bool) -> Result<Option<Rollback>, journal::JournalError> {
+        let path = self.journal_path();
+        let Some(journal) = Journal::read(&path)? else {
+            return Ok(None);
+        };
+        let report = journal::roll_back(&journal, fsync);
+        let _ = fs::remove_file(&path);
+        if fsync {
+            let _ = fsync_dir(&self.dir);
+        }
+        Ok(Some(report))
+    }
+}
+
+/// Writes every staged file or none (see the module docs). `id` names the batch. Returns the
+/// batch's journal (whose pre-images still exist when `keep_pre_images` was asked for).
+pub fn commit(
+    files: &[StagedFile],
+    state: &StateDir,
+    id: &str,
+    opts: WriteOptions,
+) -> Result<Journal, CommitError> {
+    let _ = failpoint::check("verify");
     for f in files {
         if !still_matches(f) {
             return Err(CommitError::Stale {
@@ -67,76 +172,164 @@ pub fn commit(files: &[StagedFile], opts: WriteOptions) -> Result<(), CommitErro
             });
         }
     }
-    let mut created_dirs = Vec::new();
-    let mut temps: Vec<Option<tempfile::NamedTempFile>> = Vec::with_capacity(files.len());
-    for f in files {
-        match f.after.as_deref() {
-            Some(bytes) => match write_temp(&f.real, bytes, f.mode, opts, &mut created_dirs) {
-                Ok(t) => temps.push(Some(t)),
-                Err(source) => {
-                    drop(temps);
-                    let intact = remove_dirs(&created_dirs);
-                    return Err(CommitError::Io {
-                        path: f.path.to_string(),
-                        source,
-                        intact,
-                    });
+    let journal = plan(files, state, id);
+    let io_err = |path: &str, source: io::Error| CommitError::Io {
+        path: path.to_string(),
+        source,
+        intact: true,
+    };
+    fs::create_dir_all(state.backup_dir()).map_err(|e| io_err("the lancet state directory", e))?;
+    let journal_path = state.journal_path();
+    journal
+        .write(&journal_path, opts.fsync)
+        .and_then(|()| failpoint::check("journal"))
+        .map_err(|e| io_err("the journal", e))?;
+    match write_all(files, &journal, state, opts) {
+        Ok(()) => {
+            if !opts.keep_pre_images {
+                release(&journal);
+            }
+            Ok(journal)
+        }
+        Err((path, source)) => {
+            let rollback = journal::roll_back(&journal, opts.fsync);
+            let _ = fs::remove_file(&journal_path);
+            Err(CommitError::Io {
+                path,
+                source,
+                intact: rollback.intact(),
+            })
+        }
+    }
+}
+
+/// Drops the pre-images a committed batch kept: the batch stands.
+pub fn release(journal: &Journal) {
+    for e in &journal.entries {
+        if let Some(b) = &e.backup {
+            let _ = fs::remove_file(b);
+        }
+    }
+}
+
+/// Rolls a committed batch back from its kept pre-images (a failed test run), journaled: the
+/// journal is written again first, so a crash during the rollback is finished by the next
+/// lancet command. Paths changed since the batch are left alone and reported.
+pub fn roll_back_committed(state: &StateDir, journal: &Journal, fsync: bool) -> Rollback {
+    let path = state.journal_path();
+    let _ = journal.write(&path, fsync);
+    let report = journal::roll_back(journal, fsync);
+    let _ = fs::remove_file(&path);
+    if fsync {
+        let _ = fsync_dir(&state.dir);
+    }
+    report
+}
+
+/// The journal of a batch: temp and backup names chosen up front, so recovery knows them.
+fn plan(files: &[StagedFile], state: &StateDir, id: &str) -> Journal {
+    let mut created_dirs: Vec<PathBuf> = Vec::new();
+    let entries = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let pre = match &f.before {
+                Before::Missing => FileState::Missing,
+                Before::File { sha256, .. } => FileState::File {
+                    sha256: sha256.clone(),
+                },
+                Before::Link { target } => FileState::Link {
+                    target: target.clone(),
+                },
+            };
+            let post = match &f.after {
+                Some(bytes) => FileState::File {
+                    sha256: sha256_hex(bytes),
+                },
+                None => FileState::Missing,
+            };
+            let name = f
+                .real
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let temp = f.after.is_some().then(|| {
+                f.real
+                    .with_file_name(format!(".{name}.lancet-{id}-{i}.tmp"))
+            });
+            let backup =
+                (pre != FileState::Missing).then(|| state.backup_dir().join(format!("{id}-{i}")));
+            if f.after.is_some()
+                && let Some(parent) = f.real.parent()
+            {
+                for dir in missing_dirs(parent) {
+                    if !created_dirs.contains(&dir) {
+                        created_dirs.push(dir);
+                    }
                 }
-            },
-            None => temps.push(None),
+            }
+            Entry {
+                path: f.path.to_string(),
+                target: f.real.clone(),
+                pre,
+                post,
+                temp,
+                backup,
+            }
+        })
+        .collect();
+    Journal {
+        id: id.to_string(),
+        entries,
+        created_dirs,
+    }
+}
+
+/// Steps 3–6: on error, the path involved and the error (the caller rolls back).
+fn write_all(
+    files: &[StagedFile],
+    journal: &Journal,
+    state: &StateDir,
+    opts: WriteOptions,
+) -> Result<(), (String, io::Error)> {
+    for dir in &journal.created_dirs {
+        fs::create_dir(dir).map_err(|e| (dir.display().to_string(), e))?;
+    }
+    for (f, e) in files.iter().zip(&journal.entries) {
+        if let (Some(bytes), Some(temp)) = (f.after.as_deref(), &e.temp) {
+            write_temp(temp, bytes, f.mode, opts).map_err(|err| (e.path.clone(), err))?;
         }
     }
-    let mut done = Vec::with_capacity(files.len());
-    let mut failure = None;
-    for (i, (f, temp)) in files.iter().zip(temps).enumerate() {
-        let step = match temp {
-            Some(temp) => failpoint::check("rename")
-                .and_then(|()| temp.persist(&f.real).map_err(|e| e.error))
-                .map(|_| Done::Renamed(i)),
-            None => {
-                let aside = aside_path(&f.real, i);
-                failpoint::check("rename")
-                    .and_then(|()| fs::rename(&f.real, &aside))
-                    .map(|()| Done::MovedAside(i, aside))
-            }
-        };
-        match step {
-            Ok(d) => done.push(d),
-            Err(source) => {
-                failure = Some((f.path.to_string(), source));
-                break;
-            }
+    for (f, e) in files.iter().zip(&journal.entries) {
+        if let (Some(backup), Some(_)) = (&e.backup, &f.after) {
+            keep_pre_image(&e.target, backup).map_err(|err| (e.path.clone(), err))?;
         }
     }
-    // The loop has dropped (and so deleted) every temp file it did not rename.
-    if let Some((path, source)) = failure {
-        let intact = rollback(files, &done, &created_dirs);
-        return Err(CommitError::Io {
-            path,
-            source,
-            intact,
+    for e in &journal.entries {
+        let step = failpoint::check("rename").and_then(|()| match (&e.temp, &e.backup) {
+            (Some(temp), _) => fs::rename(temp, &e.target),
+            (None, Some(backup)) => move_aside(&e.target, backup),
+            (None, None) => Ok(()),
         });
+        step.map_err(|err| (e.path.clone(), err))?;
     }
     if opts.fsync {
-        let mut dirs: Vec<&Path> = files.iter().filter_map(|f| f.real.parent()).collect();
+        let mut dirs: Vec<PathBuf> = journal
+            .entries
+            .iter()
+            .filter_map(|e| e.target.parent().map(Path::to_path_buf))
+            .collect();
+        dirs.push(state.backup_dir());
         dirs.sort();
         dirs.dedup();
         for dir in dirs {
-            if let Err(source) = fsync_dir(dir) {
-                let intact = rollback(files, &done, &created_dirs);
-                return Err(CommitError::Io {
-                    path: dir.display().to_string(),
-                    source,
-                    intact,
-                });
-            }
+            fsync_dir(&dir).map_err(|err| (dir.display().to_string(), err))?;
         }
     }
-    for d in done {
-        if let Done::MovedAside(_, aside) = d {
-            // The batch is committed; a leftover backup only costs space.
-            let _ = fs::remove_file(aside);
-        }
+    failpoint::check("commit").map_err(|err| ("the journal".to_string(), err))?;
+    fs::remove_file(state.journal_path()).map_err(|err| ("the journal".to_string(), err))?;
+    if opts.fsync {
+        fsync_dir(&state.dir).map_err(|err| ("the lancet state directory".to_string(), err))?;
     }
     Ok(())
 }
@@ -153,40 +346,52 @@ fn still_matches(f: &StagedFile) -> bool {
     }
 }
 
-fn write_temp(
-    target: &Path,
-    bytes: &[u8],
-    mode: Option<u32>,
-    opts: WriteOptions,
-    created_dirs: &mut Vec<PathBuf>,
-) -> io::Result<tempfile::NamedTempFile> {
-    let dir = target
-        .parent()
-        .ok_or_else(|| io::Error::other("target has no parent directory"))?;
-    create_parents(dir, created_dirs)?;
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".lancet.tmp")
-        .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(dir)?;
+/// Creates the temp file (never an existing one), writes the content with the target's mode
+/// (or the umask's default for a new file), and fsyncs it.
+fn write_temp(temp: &Path, bytes: &[u8], mode: Option<u32>, opts: WriteOptions) -> io::Result<()> {
     failpoint::check("write")?;
-    temp.write_all(bytes)?;
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o666)
+        .open(temp)?;
+    file.write_all(bytes)?;
     if let Some(mode) = mode {
-        temp.as_file()
-            .set_permissions(Permissions::from_mode(mode))?;
+        file.set_permissions(Permissions::from_mode(mode))?;
     }
     if opts.fsync {
-        temp.as_file().sync_all()?;
+        file.sync_all()?;
     }
-    Ok(temp)
+    Ok(())
 }
 
-/// Creates missing ancestors of `dir`, recording each one created (outermost first).
-fn create_parents(dir: &Path, created: &mut Vec<PathBuf>) -> io::Result<()> {
+/// Keeps the original of a file about to be replaced: a hard link (the same inode, so content,
+/// mode and owner come back exactly), or a copy where linking is impossible.
+fn keep_pre_image(target: &Path, backup: &Path) -> io::Result<()> {
+    failpoint::check("backup")?;
+    match fs::hard_link(target, backup) {
+        Ok(()) => Ok(()),
+        Err(_) => {
+            fs::copy(target, backup)?;
+            File::open(backup)?.sync_all()
+        }
+    }
+}
+
+/// A deletion: the target moves to its backup (restorable until the commit point).
+fn move_aside(target: &Path, backup: &Path) -> io::Result<()> {
+    match fs::rename(target, backup) {
+        Ok(()) => Ok(()),
+        Err(_) => {
+            fs::copy(target, backup)?;
+            File::open(backup)?.sync_all()?;
+            fs::remove_file(target)
+        }
+    }
+}
+
+/// Ancestors of `dir` that do not exist yet, outermost first.
+fn missing_dirs(dir: &Path) -> Vec<PathBuf> {
     let mut missing = Vec::new();
     let mut cur = dir;
     while fs::symlink_metadata(cur).is_err() {
@@ -196,74 +401,14 @@ fn create_parents(dir: &Path, created: &mut Vec<PathBuf>) -> io::Result<()> {
             None => break,
         }
     }
-    for d in missing.into_iter().rev() {
-        fs::create_dir(&d)?;
-        created.push(d);
-    }
-    Ok(())
+    missing.reverse();
+    missing
 }
 
-fn aside_path(target: &Path, i: usize) -> PathBuf {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    target.with_file_name(format!(".{name}.lancet-{}-{i}.del", std::process::id()))
-}
-
-fn fsync_dir(dir: &Path) -> io::Result<()> {
+/// fsyncs a directory, so renames and creations in it are durable.
+pub(crate) fn fsync_dir(dir: &Path) -> io::Result<()> {
     failpoint::check("fsync_dir")?;
     File::open(dir)?.sync_all()
-}
-
-/// Undoes `done` in reverse order from the in-memory pre-images; returns whether all of it
-/// succeeded.
-fn rollback(files: &[StagedFile], done: &[Done], created_dirs: &[PathBuf]) -> bool {
-    let mut intact = true;
-    for d in done.iter().rev() {
-        let ok = match d {
-            Done::MovedAside(i, aside) => fs::rename(aside, &files[*i].real).is_ok(),
-            Done::Renamed(i) => {
-                let f = &files[*i];
-                match &f.before {
-                    Before::Missing => fs::remove_file(&f.real).is_ok(),
-                    Before::File { bytes, mode, .. } => restore_file(&f.real, bytes, *mode).is_ok(),
-                    Before::Link { target } => {
-                        fs::remove_file(&f.real).is_ok()
-                            && std::os::unix::fs::symlink(target, &f.real).is_ok()
-                    }
-                }
-            }
-        };
-        intact &= ok;
-    }
-    intact & remove_dirs(created_dirs)
-}
-
-fn restore_file(target: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    let dir = target
-        .parent()
-        .ok_or_else(|| io::Error::other("target has no parent directory"))?;
-    let mut temp = tempfile::Builder::new()
-        .prefix(".lancet-restore.")
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.as_file()
-        .set_permissions(Permissions::from_mode(mode))?;
-    temp.as_file().sync_all()?;
-    temp.persist(target).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// Removes directories the batch created (innermost first); true if all are gone.
-fn remove_dirs(created: &[PathBuf]) -> bool {
-    // Try every directory even after a failure.
-    let failures = created
-        .iter()
-        .rev()
-        .filter(|d| fs::remove_dir(d).is_err())
-        .count();
-    failures == 0
 }
 
 #[cfg(test)]
@@ -299,13 +444,31 @@ mod tests {
             staged(&root, "a.txt", file(b"a\n"), Some(b"A\n")),
             staged(&root, "b.txt", file(b"b\n"), Some(b"B\n")),
         ];
-        let err = commit(&files, WriteOptions { fsync: false }).unwrap_err();
+        let state = StateDir::locate(&root);
+        let err = commit(
+            &files,
+            &state,
+            "t1",
+            WriteOptions {
+                fsync: false,
+                keep_pre_images: false,
+            },
+        )
+        .unwrap_err();
         assert!(matches!(err, CommitError::Stale { ref path } if path == "b.txt"));
         assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"a\n");
         let created = [staged(&root, "c.txt", Before::Missing, Some(b"c\n"))];
         std::fs::write(dir.path().join("c.txt"), "appeared meanwhile\n").unwrap();
         assert!(matches!(
-            commit(&created, WriteOptions { fsync: false }),
+            commit(
+                &created,
+                &state,
+                "t2",
+                WriteOptions {
+                    fsync: false,
+                    keep_pre_images: false
+                }
+            ),
             Err(CommitError::Stale { .. })
         ));
     }
@@ -321,7 +484,16 @@ mod tests {
             staged(&root, "sub/dir/new.txt", Before::Missing, Some(b"n\n")),
             staged(&root, "gone.txt", file(b"g\n"), None),
         ];
-        commit(&files, WriteOptions { fsync: true }).unwrap();
+        commit(
+            &files,
+            &StateDir::locate(&root),
+            "t3",
+            WriteOptions {
+                fsync: true,
+                keep_pre_images: false,
+            },
+        )
+        .unwrap();
         assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"A\n");
         assert_eq!(
             std::fs::read(dir.path().join("sub/dir/new.txt")).unwrap(),
@@ -332,6 +504,11 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
-        assert_eq!(names, ["a.txt", "sub"]);
+        assert_eq!(names, [".lancet", "a.txt", "sub"]);
+        let leftovers = std::fs::read_dir(dir.path().join(".lancet/pre"))
+            .unwrap()
+            .count();
+        assert_eq!(leftovers, 0, "backups are removed after the commit");
+        assert!(!dir.path().join(".lancet/journal.json").exists());
     }
 }

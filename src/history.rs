@@ -1,0 +1,360 @@
+//! Batch history: ids, crash recovery at start-up, `lancet log`, `lancet undo`, `lancet recover`.
+//!
+//! Undo follows the same rule as recovery: a path goes back to its pre-image only if it still
+//! holds what the batch wrote; a path changed since is listed and left alone (unless
+//! `--force`). The restore itself is a batch like any other: staged, journaled, all or nothing.
+
+use crate::path::Root;
+use crate::report::{Action, FileReport, Outcome, Report, Status};
+use crate::stage::{Before, StagedFile};
+use crate::store::checkpoint::{CheckpointMeta, Checkpoints, Image, TouchedFile};
+use crate::store::journal::Rollback;
+use crate::store::{self, StateDir, WriteOptions, sha256_hex};
+use std::os::unix::fs::PermissionsExt;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A new batch id: milliseconds since the epoch and a process-local counter, in hex, so ids
+/// sort by time and two batches never share one.
+pub fn new_batch_id() -> String {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    let salt = (std::process::id() << 8) ^ COUNTER.fetch_add(1, Ordering::SeqCst);
+    format!("{ms:012x}{:04x}", salt & 0xffff)
+}
+
+/// Finishes a batch a crash interrupted, if one is recorded (the caller holds the lock, or
+/// `lock` asks for it). Returns what happened, for the report.
+pub fn recover_if_needed(state: &StateDir, fsync: bool, lock: bool) -> Option<String> {
+    if !state.journal_path().exists() {
+        return None;
+    }
+    let _held = if lock { Some(state.lock().ok()?) } else { None };
+    match state.recover(fsync) {
+        Ok(Some(rollback)) => {
+            forget_batch(state, &rollback.id);
+            Some(describe_recovery(&rollback))
+        }
+        Ok(None) => None,
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+/// A batch that never completed has no checkpoint worth keeping.
+fn forget_batch(state: &StateDir, id: &str) {
+    let _ = std::fs::remove_file(state.dir.join("checkpoints").join(format!("{id}.json")));
+    let repo = if state.in_git {
+        git2::Repository::open(state.dir.parent().unwrap_or(&state.dir))
+    } else {
+        git2::Repository::open_bare(state.dir.join("git"))
+    };
+    if let Ok(repo) = repo
+        && let Ok(mut r) = repo.find_reference(&format!("{}{id}", store::checkpoint::REF_PREFIX))
+    {
+        let _ = r.delete();
+    }
+}
+
+fn describe_recovery(r: &Rollback) -> String {
+    let mut s = format!(
+        "recovered batch {} interrupted by a crash: {} file(s) restored to their state before it, {} untouched",
+        r.id,
+        r.restored.len(),
+        r.unchanged.len()
+    );
+    if !r.conflicts.is_empty() {
+        s.push_str(&format!(
+            "; {} changed by someone else and left alone: {}",
+            r.conflicts.len(),
+            r.conflicts.join(", ")
+        ));
+    }
+    s
+}
+
+/// `lancet recover`: the report of an explicit recovery.
+pub fn recover(root: &Root, fsync: bool) -> Report {
+    let state = StateDir::locate(root);
+    if !state.journal_path().exists() {
+        return Report::note_only(
+            Status::Applied,
+            "Nothing to recover: no batch was interrupted.",
+        );
+    }
+    let lock = match state.lock() {
+        Ok(l) => l,
+        Err(e) => {
+            return Report::batch_error(Status::Error, "busy", e.to_string(), "Retry later.");
+        }
+    };
+    let result = state.recover(fsync);
+    drop(lock);
+    match result {
+        Ok(Some(r)) => {
+            forget_batch(&state, &r.id);
+            let status = if r.intact() {
+                Status::Applied
+            } else {
+                Status::Refused
+            };
+            Report::note_only(status, &format!("Recovery: {}.", describe_recovery(&r)))
+        }
+        Ok(None) => Report::note_only(
+            Status::Applied,
+            "Nothing to recover: no batch was interrupted.",
+        ),
+        Err(e) => Report::batch_error(
+            Status::Error,
+            "io",
+            e.to_string(),
+            "Inspect the journal by hand.",
+        ),
+    }
+}
+
+/// The log entry of a committed batch.
+pub fn meta_for(id: &str, format: &str, files: &[StagedFile], report: &Report) -> CheckpointMeta {
+    CheckpointMeta {
+        id: id.to_string(),
+        time: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or_default(),
+        format: format.to_string(),
+        files: files
+            .iter()
+            .map(|f| TouchedFile {
+                path: f.path.to_string(),
+                action: match (&f.before, &f.after) {
+                    (Before::Missing, _) => "add",
+                    (_, None) => "delete",
+                    _ => "update",
+                }
+                .to_string(),
+            })
+            .collect(),
+        summary: report.summary_line(),
+        test: None,
+        undone: false,
+    }
+}
+
+/// `lancet log`: checkpoints, newest first.
+pub fn log(root: &Root) -> Vec<CheckpointMeta> {
+    StateDir::locate(root).list_meta()
+}
+
+/// A UTC timestamp for people: `2026-11-21 07:15:31Z`.
+pub fn format_time(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// `lancet undo [ID] [--force]`: puts back the newest batch not yet undone (or `id`, a prefix).
+pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool) -> Report {
+    let state = StateDir::locate(root);
+    let _lock = match state.lock() {
+        Ok(l) => l,
+        Err(e) => return Report::batch_error(Status::Error, "busy", e.to_string(), "Retry later."),
+    };
+    let recovered = recover_if_needed(&state, fsync, false);
+    let all = state.list_meta();
+    let chosen = match id {
+        Some(prefix) => all.iter().find(|m| m.id.starts_with(prefix)),
+        None => all.iter().find(|m| !m.undone),
+    };
+    let Some(meta) = chosen.cloned() else {
+        let what = id.map_or("no batch left to undo".to_string(), |p| {
+            format!("no checkpoint {p}")
+        });
+        return Report::batch_error(Status::Refused, "no_checkpoint", what, "See lancet log.");
+    };
+    let checkpoints = match Checkpoints::open(root, &state) {
+        Ok(c) => c,
+        Err(e) => {
+            return Report::batch_error(
+                Status::Error,
+                "git",
+                e.to_string(),
+                "Nothing was written.",
+            );
+        }
+    };
+    let mut staged = Vec::new();
+    let mut files = Vec::new();
+    let mut left_alone = Vec::new();
+    for touched in &meta.files {
+        let (pre, post) = match checkpoints.images(&meta.id, &touched.path) {
+            Ok(images) => images,
+            Err(e) => {
+                return Report::batch_error(
+                    Status::Error,
+                    "git",
+                    format!("checkpoint {} is unreadable: {e}", meta.id),
+                    "Nothing was written.",
+                );
+            }
+        };
+        let Ok(rel) = root.rel(&touched.path) else {
+            continue;
+        };
+        let real = root.path().join(rel.as_str());
+        let now = disk_image(&real);
+        let action = match (&pre, &post) {
+            (Image::Missing, _) => Action::Delete,
+            (_, Image::Missing) => Action::Add,
+            _ => Action::Update,
+        };
+        let mut report = FileReport::new(rel.to_string(), action, 0);
+        if now == pre {
+            report.status = Outcome::AlreadyApplied;
+        } else if now != post && !force {
+            report.status = Outcome::Failed;
+            report.kind = Some("changed_since");
+            report.error = Some(format!(
+                "{rel} changed after batch {}; left alone (undo --force restores it anyway)",
+                meta.id
+            ));
+            left_alone.push(rel.to_string());
+        } else {
+            match restore_plan(&real, &rel, now, &pre) {
+                Some(file) => staged.push(file),
+                None => {
+                    report.status = Outcome::Failed;
+                    report.kind = Some("symlink");
+                    report.error = Some(format!("{rel} was a symlink: recreate it by hand"));
+                    left_alone.push(rel.to_string());
+                }
+            }
+        }
+        files.push(report);
+    }
+    if !staged.is_empty() {
+        let write = WriteOptions {
+            fsync,
+            keep_pre_images: false,
+        };
+        if let Err(e) = store::commit(&staged, &state, &new_batch_id(), write) {
+            return Report::batch_error(Status::Error, "io", e.to_string(), "Retry the undo.");
+        }
+    }
+    let mut meta = meta;
+    if left_alone.is_empty() {
+        meta.undone = true;
+        let _ = state.save_meta(&meta);
+    }
+    let status = if left_alone.is_empty() {
+        Status::Applied
+    } else {
+        Status::Refused
+    };
+    let mut message = format!(
+        "Undid batch {} ({}): {} file(s) restored.",
+        meta.id,
+        meta.summary,
+        staged.len()
+    );
+    if !left_alone.is_empty() {
+        message.push_str(&format!(
+            " Left alone (changed since the batch): {}. Run lancet undo {} --force to restore them anyway.",
+            left_alone.join(", "),
+            meta.id
+        ));
+    }
+    let report = Report::from_files(status, files, message);
+    match recovered {
+        Some(note) => report.with_note(note),
+        None => report,
+    }
+}
+
+fn disk_image(path: &std::path::Path) -> Image {
+    match std::fs::symlink_metadata(path) {
+        Err(_) => Image::Missing,
+        Ok(m) if m.file_type().is_symlink() => Image::Link {
+            target: std::fs::read_link(path).unwrap_or_default(),
+        },
+        Ok(m) => Image::File {
+            bytes: std::fs::read(path).unwrap_or_default(),
+            executable: m.permissions().mode() & 0o111 != 0,
+        },
+    }
+}
+
+/// The staged write that puts `pre` back where `now` is.
+fn restore_plan(
+    real: &std::path::Path,
+    rel: &crate::path::RelPath,
+    now: Image,
+    pre: &Image,
+) -> Option<StagedFile> {
+    let current_mode = std::fs::symlink_metadata(real)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777);
+    let before = match now {
+        Image::Missing => Before::Missing,
+        Image::File { bytes, .. } => Before::File {
+            sha256: sha256_hex(&bytes),
+            bytes,
+            mode: current_mode.unwrap_or(0o644),
+        },
+        Image::Link { target } => Before::Link { target },
+    };
+    let (after, mode) = match pre {
+        Image::Missing => (None, None),
+        Image::File { bytes, executable } => (
+            Some(bytes.clone()),
+            current_mode
+                .filter(|_| matches!(before, Before::File { .. }))
+                .or(executable.then_some(0o755)),
+        ),
+        Image::Link { .. } => return None,
+    };
+    Some(StagedFile {
+        path: rel.clone(),
+        real: real.to_path_buf(),
+        before,
+        after,
+        mode,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_sort_by_time_and_are_unique() {
+        let a = new_batch_id();
+        let b = new_batch_id();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 16);
+        assert!(a[..12] <= b[..12]);
+    }
+
+    #[test]
+    fn formats_utc_times() {
+        assert_eq!(format_time(0), "1970-01-01 00:00:00Z");
+        assert_eq!(format_time(1_763_709_331), "2025-11-21 07:15:31Z");
+        assert_eq!(format_time(951_782_400), "2000-02-29 00:00:00Z");
+    }
+}

@@ -1,0 +1,285 @@
+//! Checkpoints: each batch as a pair of git commits under `refs/lancet/checkpoints/<id>`
+//! (DESIGN §7), so `git diff <id>^ <id>` is exactly the batch and `lancet undo` can put it back.
+//!
+//! *before* is HEAD's tree with every touched path set to its pre-batch content (parent HEAD);
+//! *after* is *before* plus the batch. Only touched paths are hashed, so the cost grows with
+//! the batch, not the repository. Blobs are written from raw bytes (no filters, hooks or
+//! external commands), commits are created without moving any ref but lancet's own: HEAD, the
+//! index, the stash, branches and the working tree are never touched. Outside a git repository
+//! a private bare repository in `.lancet/git` holds the objects.
+
+use super::StateDir;
+use crate::path::Root;
+use crate::stage::{Before, StagedFile};
+use git2::build::TreeUpdateBuilder;
+use git2::{FileMode, Oid, Repository, Signature, Tree};
+use serde::{Deserialize, Serialize};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+/// The ref namespace of checkpoints.
+pub const REF_PREFIX: &str = "refs/lancet/checkpoints/";
+
+/// A path's content in a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Image {
+    /// Absent.
+    Missing,
+    /// A file with its bytes and executable bit.
+    File {
+        /// The content.
+        bytes: Vec<u8>,
+        /// Whether it is executable (git keeps only that bit).
+        executable: bool,
+    },
+    /// A symlink.
+    Link {
+        /// Its target.
+        target: PathBuf,
+    },
+}
+
+/// A repository holding checkpoints for a root.
+pub struct Checkpoints {
+    repo: Repository,
+    /// The root relative to the repository's work tree (empty for the private repository).
+    prefix: PathBuf,
+}
+
+impl Checkpoints {
+    /// Opens the repository that holds the root, or creates the private one.
+    pub fn open(root: &Root, state: &StateDir) -> Result<Checkpoints, git2::Error> {
+        if state.in_git {
+            let repo = Repository::discover(root.path())?;
+            let workdir = repo
+                .workdir()
+                .and_then(|w| w.canonicalize().ok())
+                .ok_or_else(|| git2::Error::from_str("the repository has no work tree"))?;
+            let prefix = root
+                .path()
+                .strip_prefix(&workdir)
+                .map(Path::to_path_buf)
+                .unwrap_or_default();
+            Ok(Checkpoints { repo, prefix })
+        } else {
+            let path = state.dir.join("git");
+            let repo = match Repository::open_bare(&path) {
+                Ok(r) => r,
+                Err(_) => Repository::init_bare(&path)?,
+            };
+            Ok(Checkpoints {
+                repo,
+                prefix: PathBuf::new(),
+            })
+        }
+    }
+
+    fn repo_path(&self, rel: &str) -> PathBuf {
+        self.prefix.join(rel)
+    }
+
+    /// Records a batch: the *before* and *after* commits and the ref. Returns the after commit.
+    pub fn record(
+        &self,
+        id: &str,
+        files: &[StagedFile],
+        message: &str,
+    ) -> Result<Oid, git2::Error> {
+        let repo = &self.repo;
+        let head = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+        let base = match &head {
+            Some(c) => c.tree()?,
+            None => repo.find_tree(repo.treebuilder(None)?.write()?)?,
+        };
+        let mut before = TreeUpdateBuilder::new();
+        for f in files {
+            let path = self.repo_path(f.path.as_str());
+            match &f.before {
+                Before::Missing => {
+                    if base.get_path(&path).is_ok() {
+                        before.remove(&path);
+                    }
+                }
+                Before::File { bytes, mode, .. } => {
+                    before.upsert(&path, repo.blob(bytes)?, file_mode(*mode));
+                }
+                Before::Link { target } => {
+                    before.upsert(
+                        &path,
+                        repo.blob(target.as_os_str().as_bytes())?,
+                        FileMode::Link,
+                    );
+                }
+            }
+        }
+        let before_tree = repo.find_tree(before.create_updated(repo, &base)?)?;
+        let mut after = TreeUpdateBuilder::new();
+        for f in files {
+            let path = self.repo_path(f.path.as_str());
+            match &f.after {
+                Some(bytes) => {
+                    after.upsert(&path, repo.blob(bytes)?, file_mode(f.mode.unwrap_or(0o644)));
+                }
+                None => {
+                    if before_tree.get_path(&path).is_ok() {
+                        after.remove(&path);
+                    }
+                }
+            }
+        }
+        let after_tree = repo.find_tree(after.create_updated(repo, &before_tree)?)?;
+        let sig = repo
+            .signature()
+            .or_else(|_| Signature::now("lancet", "lancet@localhost"))?;
+        let parents: Vec<&git2::Commit> = head.iter().collect();
+        let before_commit = repo.commit(
+            None,
+            &sig,
+            &sig,
+            &format!("lancet checkpoint {id}: before"),
+            &before_tree,
+            &parents,
+        )?;
+        let before_commit = repo.find_commit(before_commit)?;
+        let after_commit =
+            repo.commit(None, &sig, &sig, message, &after_tree, &[&before_commit])?;
+        repo.reference(
+            &format!("{REF_PREFIX}{id}"),
+            after_commit,
+            true,
+            "lancet checkpoint",
+        )?;
+        Ok(after_commit)
+    }
+
+    /// A path's content before and after the batch `id`.
+    pub fn images(&self, id: &str, rel: &str) -> Result<(Image, Image), git2::Error> {
+        let after = self
+            .repo
+            .find_reference(&format!("{REF_PREFIX}{id}"))?
+            .peel_to_commit()?;
+        let before = after.parent(0)?;
+        let path = self.repo_path(rel);
+        Ok((
+            self.image(&before.tree()?, &path)?,
+            self.image(&after.tree()?, &path)?,
+        ))
+    }
+
+    fn image(&self, tree: &Tree, path: &Path) -> Result<Image, git2::Error> {
+        let Ok(entry) = tree.get_path(path) else {
+            return Ok(Image::Missing);
+        };
+        let blob = self.repo.find_blob(entry.id())?;
+        Ok(if entry.filemode() == i32::from(FileMode::Link) {
+            Image::Link {
+                target: PathBuf::from(std::ffi::OsStr::from_bytes(blob.content())),
+            }
+        } else {
+            Image::File {
+                bytes: blob.content().to_vec(),
+                executable: entry.filemode() == i32::from(FileMode::BlobExecutable),
+            }
+        })
+    }
+
+    /// Removes a checkpoint's ref (its objects go with the next `git gc`).
+    pub fn delete(&self, id: &str) {
+        if let Ok(mut r) = self.repo.find_reference(&format!("{REF_PREFIX}{id}")) {
+            let _ = r.delete();
+        }
+    }
+
+    /// The ids that have a ref.
+    pub fn ids(&self) -> Vec<String> {
+        let Ok(refs) = self.repo.references_glob(&format!("{REF_PREFIX}*")) else {
+            return Vec::new();
+        };
+        refs.flatten()
+            .filter_map(|r| {
+                r.name()
+                    .ok()
+                    .map(|n| n.trim_start_matches(REF_PREFIX).to_string())
+            })
+            .collect()
+    }
+}
+
+fn file_mode(mode: u32) -> FileMode {
+    if mode & 0o111 != 0 {
+        FileMode::BlobExecutable
+    } else {
+        FileMode::Blob
+    }
+}
+
+/// What `lancet log` shows about a checkpoint; kept beside the journal, updated by undo and
+/// test runs (the commits themselves are immutable).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointMeta {
+    /// The batch id (also the ref name).
+    pub id: String,
+    /// Seconds since the Unix epoch.
+    pub time: u64,
+    /// The edit format.
+    pub format: String,
+    /// Every touched path (relative to the root) with what happened to it.
+    pub files: Vec<TouchedFile>,
+    /// One line: what the batch did.
+    pub summary: String,
+    /// The test run, if `--test` was given.
+    pub test: Option<TestSummary>,
+    /// Whether the batch has been undone (by `lancet undo` or a failed test run).
+    pub undone: bool,
+}
+
+/// One touched path of a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TouchedFile {
+    /// The path, relative to the root.
+    pub path: String,
+    /// `add`, `update` or `delete`.
+    pub action: String,
+}
+
+/// The outcome of a `--test` run, as `lancet log` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestSummary {
+    /// The command.
+    pub command: String,
+    /// Whether it passed.
+    pub passed: bool,
+}
+
+impl StateDir {
+    fn meta_path(&self, id: &str) -> PathBuf {
+        self.dir.join("checkpoints").join(format!("{id}.json"))
+    }
+
+    /// Saves a checkpoint's metadata.
+    pub fn save_meta(&self, meta: &CheckpointMeta) -> std::io::Result<()> {
+        let path = self.meta_path(&meta.id);
+        std::fs::create_dir_all(path.parent().unwrap_or(&self.dir))?;
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(
+            &tmp,
+            serde_json::to_vec_pretty(meta).map_err(std::io::Error::other)?,
+        )?;
+        std::fs::rename(tmp, path)
+    }
+
+    /// Every checkpoint's metadata, newest first.
+    pub fn list_meta(&self) -> Vec<CheckpointMeta> {
+        let Ok(dir) = std::fs::read_dir(self.dir.join("checkpoints")) else {
+            return Vec::new();
+        };
+        let mut all: Vec<CheckpointMeta> = dir
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+            .filter_map(|e| std::fs::read(e.path()).ok())
+            .filter_map(|b| serde_json::from_slice(&b).ok())
+            .collect();
+        all.sort_by(|a, b| b.id.cmp(&a.id));
+        all
+    }
+}

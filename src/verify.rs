@@ -1,0 +1,262 @@
+//! Verify: run the user's test command after a batch, and keep the output a model needs.
+//!
+//! The command runs with `sh -c` in the root, stdout and stderr merged, in its own process
+//! group so a timeout kills everything it started. Its output is cut to the first failure block
+//! and the closing summary. A ledger counts rollbacks per file, so a retry loop that keeps
+//! breaking the same file is told to stop and ask a person.
+
+use serde::{Deserialize, Serialize};
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What a test run did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TestRun {
+    /// The command, as given.
+    pub command: String,
+    /// Whether it exited 0 in time.
+    pub passed: bool,
+    /// Its exit code (none when killed).
+    pub exit_code: Option<i32>,
+    /// Whether it ran out of time and was killed.
+    pub timed_out: bool,
+    /// How long it ran, in milliseconds.
+    pub duration_ms: u128,
+    /// Its output, cut to what a model needs.
+    pub output: String,
+}
+
+/// Runs `command` in `root`.
+pub fn run_tests(root: &Path, command: &str, timeout: Duration, max_output: usize) -> TestRun {
+    let started = Instant::now();
+    let spawned = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec 2>&1\n{command}"))
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .process_group(0)
+        .spawn();
+    let mut child = match spawned {
+        Ok(c) => c,
+        Err(e) => {
+            return TestRun {
+                command: command.to_string(),
+                passed: false,
+                exit_code: None,
+                timed_out: false,
+                duration_ms: 0,
+                output: format!("cannot run sh: {e}"),
+            };
+        }
+    };
+    let mut stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(out) = stdout.as_mut() {
+            let _ = out.read_to_end(&mut buf);
+        }
+        buf
+    });
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() < timeout => {
+                std::thread::sleep(Duration::from_millis(10))
+            }
+            _ => {
+                timed_out = true;
+                // The whole process group: the command and everything it started.
+                let _ = Command::new("kill")
+                    .args(["-s", "KILL", "--", &format!("-{}", child.id())])
+                    .status();
+                let _ = child.kill();
+                break child.wait().ok();
+            }
+        }
+    };
+    let raw = reader.join().unwrap_or_default();
+    let exit_code = status.and_then(|s| s.code());
+    TestRun {
+        command: command.to_string(),
+        passed: !timed_out && exit_code == Some(0),
+        exit_code,
+        timed_out,
+        duration_ms: started.elapsed().as_millis(),
+        output: trim_output(&String::from_utf8_lossy(&raw), max_output),
+    }
+}
+
+/// Words that start a failure block in the output of common test runners.
+const FAILURE_MARKERS: [&str; 9] = [
+    "FAIL",
+    "Error",
+    "error:",
+    "panicked",
+    "Traceback",
+    "assert",
+    "failed",
+    "Failed",
+    "FAILED",
+];
+
+/// Keeps the first failure block and the closing summary within `max` bytes.
+pub fn trim_output(output: &str, max: usize) -> String {
+    if output.len() <= max {
+        return output.to_string();
+    }
+    let lines: Vec<&str> = output.lines().collect();
+    let first_failure = lines
+        .iter()
+        .position(|l| FAILURE_MARKERS.iter().any(|m| l.contains(m)))
+        .unwrap_or(0);
+    let half = max / 2;
+    let mut head = String::new();
+    let mut head_end = first_failure;
+    for l in &lines[first_failure..] {
+        if head.len() + l.len() + 1 > half {
+            break;
+        }
+        head.push_str(l);
+        head.push('\n');
+        head_end += 1;
+    }
+    let mut tail: Vec<&str> = Vec::new();
+    let mut tail_len = 0;
+    for l in lines[head_end..].iter().rev() {
+        if tail_len + l.len() + 1 > max - head.len() - 80 {
+            break;
+        }
+        tail_len += l.len() + 1;
+        tail.push(l);
+    }
+    tail.reverse();
+    let omitted = lines.len() - (head_end - first_failure) - tail.len();
+    format!(
+        "{head}[... {omitted} line(s) omitted ...]\n{}{}",
+        tail.join("\n"),
+        if tail.is_empty() { "" } else { "\n" }
+    )
+}
+
+/// One batch in the ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerEntry {
+    /// The batch id.
+    pub id: String,
+    /// The paths it touched.
+    pub files: Vec<String>,
+    /// Whether a failed test run rolled it back.
+    pub rolled_back: bool,
+}
+
+/// How many recent batches the ledger looks at.
+pub const LEDGER_WINDOW: usize = 20;
+/// Rollbacks of one file within the window that mean "stop retrying".
+pub const LEDGER_LIMIT: usize = 3;
+
+/// Appends a batch to the ledger and returns the files rolled back at least
+/// [`LEDGER_LIMIT`] times within the last [`LEDGER_WINDOW`] batches.
+pub fn record_in_ledger(state_dir: &Path, entry: &LedgerEntry) -> Vec<String> {
+    let path = state_dir.join("ledger.jsonl");
+    let mut all: Vec<LedgerEntry> = std::fs::read_to_string(&path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    all.push(entry.clone());
+    let keep = all.len().saturating_sub(LEDGER_WINDOW * 5);
+    let text: String = all[keep..]
+        .iter()
+        .filter_map(|e| serde_json::to_string(e).ok())
+        .map(|l| l + "\n")
+        .collect();
+    let _ = std::fs::create_dir_all(state_dir);
+    let _ = std::fs::write(&path, text);
+    let recent = &all[all.len().saturating_sub(LEDGER_WINDOW)..];
+    let mut hot: Vec<String> = entry
+        .files
+        .iter()
+        .filter(|f| {
+            recent
+                .iter()
+                .filter(|e| e.rolled_back && e.files.contains(f))
+                .count()
+                >= LEDGER_LIMIT
+        })
+        .cloned()
+        .collect();
+    hot.sort();
+    hot.dedup();
+    hot
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_output_is_kept_whole_and_long_output_keeps_failure_and_summary() {
+        assert_eq!(trim_output("ok\n", 100), "ok\n");
+        let mut long = String::new();
+        for i in 0..500 {
+            long.push_str(&format!("test case_{i} ... ok\n"));
+        }
+        long.push_str("FAILED tests/test_x.py::test_y - AssertionError: 1 != 2\n");
+        for i in 0..500 {
+            long.push_str(&format!("noise {i}\n"));
+        }
+        long.push_str("=== 1 failed, 500 passed in 0.5s ===\n");
+        let cut = trim_output(&long, 2000);
+        assert!(cut.len() <= 2000, "{}", cut.len());
+        assert!(cut.starts_with("FAILED tests/test_x.py::test_y"));
+        assert!(cut.ends_with("=== 1 failed, 500 passed in 0.5s ===\n"));
+        assert!(cut.contains("line(s) omitted"));
+    }
+
+    #[test]
+    fn runs_in_the_root_and_reports_exit_and_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("marker"), "x").unwrap();
+        let ok = run_tests(
+            dir.path(),
+            "test -f marker && echo found",
+            Duration::from_secs(5),
+            1000,
+        );
+        assert!(ok.passed);
+        assert_eq!(ok.output, "found\n");
+        let bad = run_tests(
+            dir.path(),
+            "echo broke >&2; exit 3",
+            Duration::from_secs(5),
+            1000,
+        );
+        assert_eq!((bad.passed, bad.exit_code), (false, Some(3)));
+        assert_eq!(bad.output, "broke\n");
+        let slow = run_tests(dir.path(), "sleep 5", Duration::from_millis(200), 1000);
+        assert!(slow.timed_out && !slow.passed);
+        assert!(slow.duration_ms < 4000);
+    }
+
+    #[test]
+    fn the_ledger_flags_a_file_rolled_back_three_times() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |id: &str, rolled_back| LedgerEntry {
+            id: id.into(),
+            files: vec!["a.py".into()],
+            rolled_back,
+        };
+        assert!(record_in_ledger(dir.path(), &entry("1", true)).is_empty());
+        assert!(record_in_ledger(dir.path(), &entry("2", false)).is_empty());
+        assert!(record_in_ledger(dir.path(), &entry("3", true)).is_empty());
+        assert_eq!(
+            record_in_ledger(dir.path(), &entry("4", true)),
+            vec!["a.py".to_string()]
+        );
+    }
+}
