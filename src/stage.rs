@@ -115,6 +115,23 @@ fn keep_text_style(old: &TextFile, content: &str) -> String {
     out
 }
 
+/// Refuses an operation on a directory or a special file (only regular files are edited).
+fn regular_file(entry: &Entry, verb: &str, rel: &RelPath) -> Result<(), OpError> {
+    if entry.is_dir {
+        return Err(OpError::new(
+            "is_directory",
+            format!("cannot {verb} {rel}: it is a directory"),
+        ));
+    }
+    if entry.is_special {
+        return Err(OpError::new(
+            "not_regular",
+            format!("cannot {verb} {rel}: it is not a regular file"),
+        ));
+    }
+    Ok(())
+}
+
 /// Refuses to change a file that has other hard links: lancet replaces files by rename, which
 /// would leave the other names pointing at the old content.
 fn refuse_hard_link(entry: &Entry, rel: &RelPath) -> Result<(), OpError> {
@@ -370,18 +387,7 @@ impl Workspace<'_> {
     ) -> Result<(), OpError> {
         let key = self.key(rel, true).map_err(OpError::from)?;
         let entry = self.entry(&key).map_err(OpError::from)?;
-        if entry.is_dir {
-            return Err(OpError::new(
-                "is_directory",
-                format!("cannot add {rel}: it is a directory"),
-            ));
-        }
-        if entry.is_special {
-            return Err(OpError::new(
-                "not_regular",
-                format!("cannot add {rel}: it exists and is not a regular file"),
-            ));
-        }
+        regular_file(entry, "add", rel)?;
         match &entry.current {
             Some(bytes) if bytes == content.as_bytes() => {
                 report.status = Outcome::AlreadyApplied;
@@ -418,12 +424,7 @@ impl Workspace<'_> {
         let key = self.key(rel, true).map_err(OpError::from)?;
         let entry = self.entry(&key).map_err(OpError::from)?;
         refuse_hard_link(entry, rel)?;
-        if entry.is_dir || entry.is_special {
-            return Err(OpError::new(
-                "not_regular",
-                format!("cannot write {rel}: it is a directory or special file"),
-            ));
-        }
+        regular_file(entry, "write", rel)?;
         let before = entry.current.clone();
         if before.is_none() {
             report.action = Action::Add;
@@ -466,12 +467,7 @@ impl Workspace<'_> {
         let key = self.key(rel, true).map_err(OpError::from)?;
         let entry = self.entry(&key).map_err(OpError::from)?;
         refuse_hard_link(entry, rel)?;
-        if entry.is_dir || entry.is_special {
-            return Err(OpError::new(
-                "not_regular",
-                format!("cannot append to {rel}: it is a directory or special file"),
-            ));
-        }
+        regular_file(entry, "append to", rel)?;
         let Some(before) = entry.current.clone() else {
             report.action = Action::Add;
             entry.current = Some(content.as_bytes().to_vec());
@@ -515,18 +511,7 @@ impl Workspace<'_> {
     fn delete(&mut self, rel: &RelPath, report: &mut FileReport) -> Result<(), OpError> {
         let key = self.key(rel, false).map_err(OpError::from)?;
         let entry = self.entry(&key).map_err(OpError::from)?;
-        if entry.is_dir {
-            return Err(OpError::new(
-                "is_directory",
-                format!("cannot delete {rel}: it is a directory"),
-            ));
-        }
-        if entry.is_special {
-            return Err(OpError::new(
-                "not_regular",
-                format!("cannot delete {rel}: it is not a regular file"),
-            ));
-        }
+        regular_file(entry, "delete", rel)?;
         if matches!(entry.disk, Before::Link { .. }) {
             // A link to delete is its own entry, separate from its target's content.
             if entry.remove_link {
@@ -567,18 +552,7 @@ impl Workspace<'_> {
         };
         let entry = self.entry(&key).map_err(OpError::from)?;
         refuse_hard_link(entry, rel)?;
-        if entry.is_dir {
-            return Err(OpError::new(
-                "is_directory",
-                format!("cannot update {rel}: it is a directory"),
-            ));
-        }
-        if entry.is_special {
-            return Err(OpError::new(
-                "not_regular",
-                format!("cannot update {rel}: it is not a regular file"),
-            ));
-        }
+        regular_file(entry, "update", rel)?;
         let Some(before) = entry.current.clone() else {
             return self.update_already_moved(rel, hunks, move_to, dest_key.as_ref(), report);
         };

@@ -1043,25 +1043,9 @@ mod tests {
             ":",
             "\"file_text\": \"t\"",
         ];
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        for _ in 0..3000 {
-            let mut text = String::new();
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let n = (seed >> 59) as usize + 1;
-            for _ in 0..n * 2 {
-                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                text.push_str(frags[(seed >> 33) as usize % frags.len()]);
-                text.push(' ');
-            }
-            for opts in [
-                ParseOptions::default(),
-                ParseOptions {
-                    default_path: Some("d".into()),
-                },
-            ] {
-                let _ = looks_like(&text);
-                let _ = parse(&text, &opts);
-            }
-        }
+        super::super::survives_scrambles(&frags, ' ', |text, opts| {
+            let _ = looks_like(text);
+            let _ = parse(text, opts);
+        });
     }
 }

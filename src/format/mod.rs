@@ -143,3 +143,34 @@ fn parse_as(format: Format, text: &str, opts: &ParseOptions) -> Result<Batch, Pa
         Format::Whole => whole::parse(text, opts),
     }
 }
+
+/// Test support: a parser must survive scrambled input built from its own fragments (3,000
+/// pseudo-random texts, with and without a default path), never panic.
+#[cfg(test)]
+pub(crate) fn survives_scrambles(
+    frags: &[&str],
+    separator: char,
+    run: impl Fn(&str, &ParseOptions),
+) {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        seed
+    };
+    for _ in 0..3000 {
+        let mut text = String::new();
+        let n = (next() >> 59) as usize + 1;
+        for _ in 0..n * 2 {
+            text.push_str(frags[(next() >> 33) as usize % frags.len()]);
+            text.push(separator);
+        }
+        for opts in [
+            ParseOptions::default(),
+            ParseOptions {
+                default_path: Some("d".into()),
+            },
+        ] {
+            run(&text, &opts);
+        }
+    }
+}
