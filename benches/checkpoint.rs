@@ -29,7 +29,11 @@ fn make_repo(dir: &Path, files: usize) {
     for i in 0..files {
         let sub = dir.join(format!("d{:03}", i % 500));
         std::fs::create_dir_all(&sub).unwrap();
-        std::fs::write(sub.join(format!("f{i}.txt")), format!("file {i}\nvalue = 0\nend\n")).unwrap();
+        std::fs::write(
+            sub.join(format!("f{i}.txt")),
+            format!("file {i}\nvalue = 0\nend\n"),
+        )
+        .unwrap();
     }
     git(dir, &["init", "-q"]);
     git(dir, &["add", "-A"]);
@@ -60,7 +64,11 @@ fn apply(dir: &Path, patch: &Path, extra: &[&str]) -> Duration {
         .output()
         .unwrap();
     let d = t.elapsed();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     d
 }
 
@@ -87,7 +95,10 @@ fn main() {
         return;
     }
     let scratch = tempfile::tempdir().unwrap();
-    println!("{:<34} {:>12} {:>15} {:>11}", "repository", "checkpoint", "no checkpoint", "added");
+    println!(
+        "{:<34} {:>12} {:>15} {:>11}",
+        "repository", "checkpoint", "no checkpoint", "added"
+    );
     for files in [5_000usize, 50_000] {
         let repo = scratch.path().join(format!("repo{files}"));
         std::fs::create_dir_all(&repo).unwrap();
