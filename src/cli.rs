@@ -42,6 +42,15 @@ enum Command {
     Undo(UndoArgs),
     /// Finish a batch interrupted by a crash (every command does this first) and say what it did.
     Recover(RecoverArgs),
+    /// Serve lancet's tools over MCP on stdin/stdout (for agents).
+    Mcp(McpArgs),
+}
+
+#[derive(Debug, Args)]
+struct McpArgs {
+    /// Record each call and its result here (JSON lines).
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -182,6 +191,15 @@ pub fn run() -> u8 {
         }),
         Command::Recover(args) => with_root(cli.root, |root| {
             emit(&history::recover(root, true), args.json)
+        }),
+        Command::Mcp(args) => with_root(cli.root, |root| {
+            match crate::mcp::serve(root.path(), args.log.as_deref()) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("lancet mcp: {e}");
+                    4
+                }
+            }
         }),
     }
 }

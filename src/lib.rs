@@ -26,6 +26,7 @@ mod failpoint;
 pub mod format;
 pub mod history;
 pub mod locate;
+pub mod mcp;
 pub mod path;
 pub mod read;
 pub mod report;

@@ -1,0 +1,518 @@
+//! `lancet mcp`: lancet as Model Context Protocol tools over stdio, with the official Rust SDK.
+//!
+//! Every tool is one transaction through the same library path as the CLI, and answers with the
+//! report's `message` as text (what a model reads) and the whole report as structured content.
+//! Refusals are tool errors (`isError: true`), never protocol errors. The server remembers the
+//! SHA-256 of each file a model read or wrote in this session: an `edit` to a file that changed
+//! since then is refused with a diff of what changed, unless its target text is still there and
+//! unique (then it applies, and says the file had changed). Writing tools run one at a time;
+//! reads and the log run alongside.
+
+use crate::batch::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
+use crate::format::FormatChoice;
+use crate::history;
+use crate::path::Root;
+use crate::read;
+use crate::report::Report;
+use crate::stage::Expectation;
+use crate::store::sha256_hex;
+use crate::{ApplyOptions, apply, apply_batch};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// What the server tells a model about itself at initialisation.
+const INSTRUCTIONS: &str = "lancet edits files transactionally. Read a file with read_file before editing it: the \
+numbered lines show exact text, and the sha256 lets edits refuse a stale view. Use edit for one change \
+(old_string must match exactly one place; add surrounding lines to make it unique, or set replace_all), \
+apply_patch for several changes or files at once (a *** Begin Patch patch, SEARCH/REPLACE blocks, a unified \
+diff or JSON edits; pass test to run the tests and roll back on failure), write_file for whole new files. \
+Nothing is written unless everything applies; a refusal says what was wrong, where, the closest real lines, \
+and what to send next. already_applied means the change is already in the file: do not resend it. \
+undo puts back a batch; checkpoints lists them.";
+
+/// The server: a root, what the model has read, and the writers' turn-taking.
+#[derive(Clone)]
+pub struct LancetServer {
+    root: PathBuf,
+    /// Per path: the content the model last read or wrote in this session.
+    seen: Arc<Mutex<HashMap<String, Vec<u8>>>>,
+    /// Writing tools take turns (the root lock is per process).
+    writer: Arc<tokio::sync::Mutex<()>>,
+    log: Option<Arc<Mutex<std::fs::File>>>,
+    tool_router: ToolRouter<Self>,
+}
+
+/// `read_file` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ReadFileArgs {
+    /// File path, relative to the project root (absolute paths inside the root also work).
+    pub path: String,
+    /// First line to return, 1-based (default 1).
+    pub offset: Option<usize>,
+    /// How many lines to return (default: all).
+    pub limit: Option<usize>,
+}
+
+/// `edit` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct EditArgs {
+    /// File path, relative to the project root.
+    pub path: String,
+    /// The exact text to replace, copied from read_file without the line numbers. It must occur
+    /// exactly once unless replace_all or expected_replacements is set; include neighbouring
+    /// lines to make it unique. Empty creates a new file (refused if the file has content).
+    pub old_string: String,
+    /// The text to put in its place.
+    pub new_string: String,
+    /// Replace every occurrence of old_string.
+    pub replace_all: Option<bool>,
+    /// Replace exactly this many occurrences (refused if the count differs).
+    pub expected_replacements: Option<usize>,
+    /// The sha256 read_file returned: the edit is refused if the file changed since.
+    pub expected_sha256: Option<String>,
+}
+
+/// `apply_patch` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ApplyPatchArgs {
+    /// The edit: a `*** Begin Patch` … `*** End Patch` patch, SEARCH/REPLACE blocks with file
+    /// names, a unified diff, JSON edits, or a file name line plus a fenced whole file. All of it
+    /// applies or none of it does.
+    pub text: String,
+    /// Force a format: patch, search-replace, unified, json or whole (default: detected).
+    pub format: Option<String>,
+    /// A shell command to run in the root after writing (e.g. `pytest -q`); if it fails the
+    /// whole edit is rolled back and its output is returned.
+    pub test: Option<String>,
+}
+
+/// `write_file` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct WriteFileArgs {
+    /// File path, relative to the project root.
+    pub path: String,
+    /// The complete new content.
+    pub content: String,
+    /// For an existing file: the sha256 read_file returned (or read it first in this session).
+    pub expected_sha256: Option<String>,
+}
+
+/// `undo` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct UndoArgs {
+    /// A checkpoint id (or prefix) from checkpoints; default: the newest batch not yet undone.
+    pub id: Option<String>,
+    /// Restore files even if they changed after the batch.
+    pub force: Option<bool>,
+}
+
+/// `checkpoints` arguments (none).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CheckpointsArgs {}
+
+impl LancetServer {
+    fn options(&self) -> ApplyOptions {
+        ApplyOptions::new(self.root.clone())
+    }
+
+    fn root(&self) -> Result<Root, String> {
+        Root::new(&self.root).map_err(|e| format!("cannot open the root: {e}"))
+    }
+
+    fn remember(&self, path: &str, bytes: Vec<u8>) {
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.insert(path.to_string(), bytes);
+        }
+    }
+
+    fn seen(&self, path: &str) -> Option<Vec<u8>> {
+        self.seen.lock().ok()?.get(path).cloned()
+    }
+
+    /// Records what the model now knows of the files a batch wrote (a refused batch wrote
+    /// nothing, and its message shows only excerpts).
+    fn remember_report(&self, report: &Report) {
+        let Ok(root) = self.root() else {
+            return;
+        };
+        if report.exit_code() != 0 {
+            return;
+        }
+        for f in &report.files {
+            let path = f.to.as_deref().unwrap_or(&f.path);
+            if let Ok(bytes) = std::fs::read(root.path().join(path)) {
+                self.remember(path, bytes);
+            }
+        }
+    }
+
+    fn log_call(&self, tool: &str, args: &impl std::fmt::Debug, result: &CallToolResult) {
+        if let Some(log) = &self.log
+            && let Ok(mut f) = log.lock()
+        {
+            let entry = serde_json::json!({
+                "tool": tool,
+                "args": format!("{args:?}"),
+                "is_error": result.is_error,
+                "result": result.structured_content,
+            });
+            let _ = writeln!(f, "{entry}");
+        }
+    }
+}
+
+/// A report as a tool result: the message as text, the report as structured content.
+fn report_result(report: &Report) -> CallToolResult {
+    let structured = serde_json::to_value(report).unwrap_or_default();
+    let mut result = if report.exit_code() == 0 {
+        CallToolResult::structured(structured)
+    } else {
+        CallToolResult::structured_error(structured)
+    };
+    result.content = vec![ContentBlock::text(report.message.clone())];
+    result
+}
+
+fn error_result(message: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message)])
+}
+
+#[tool_router(router = tool_router)]
+impl LancetServer {
+    /// A server for `root`, logging calls to `log` when given.
+    pub fn new(root: PathBuf, log: Option<std::fs::File>) -> Self {
+        LancetServer {
+            root,
+            seen: Arc::default(),
+            writer: Arc::default(),
+            log: log.map(|f| Arc::new(Mutex::new(f))),
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// Read a file: numbered lines (line<TAB>text) and its sha256. Read before you edit.
+    #[tool(
+        name = "read_file",
+        description = "Read a file of the project: numbered lines (`N<TAB>text`) and the file's sha256. Read a file before editing it; copy old_string from these lines without the numbers. Pass offset/limit for a window of a long file."
+    )]
+    async fn read_file(&self, Parameters(args): Parameters<ReadFileArgs>) -> CallToolResult {
+        let result = match self.root() {
+            Err(e) => error_result(e),
+            Ok(root) => match read::read(&root, &args.path, args.offset.unwrap_or(1), args.limit) {
+                Err(e) => error_result(e.to_string()),
+                Ok(view) => {
+                    if let Ok(rel) = root.rel(&args.path)
+                        && let Ok(bytes) = std::fs::read(root.path().join(rel.as_str()))
+                    {
+                        self.remember(rel.as_str(), bytes);
+                    }
+                    let mut result =
+                        CallToolResult::structured(serde_json::to_value(&view).unwrap_or_default());
+                    result.content = vec![ContentBlock::text(view.render())];
+                    result
+                }
+            },
+        };
+        self.log_call("read_file", &args, &result);
+        result
+    }
+
+    /// Replace one exact piece of text in a file.
+    #[tool(
+        name = "edit",
+        description = "Replace old_string by new_string in one file. old_string must match exactly one place (copy it from read_file, with enough surrounding lines to be unique) unless replace_all or expected_replacements says otherwise; small whitespace, indentation and quote drift is tolerated, ambiguity never is. Refused if the file changed since you read it, unless the text is still there and unique. A result with status already_applied means the change is already in the file."
+    )]
+    async fn edit(&self, Parameters(args): Parameters<EditArgs>) -> CallToolResult {
+        let _turn = self.writer.lock().await;
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || this.edit_blocking(&args))
+            .await
+            .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
+    }
+
+    /// Apply a multi-file edit in any format lancet reads.
+    #[tool(
+        name = "apply_patch",
+        description = "Apply an edit to one or many files as one transaction: a `*** Begin Patch` patch, SEARCH/REPLACE blocks (file name on the line before each), a unified diff, JSON edits, or a file name plus a fenced whole file. Everything applies or nothing does; syntax errors introduced by the edit are refused. Pass test (a shell command) to run the tests afterwards and roll back if they fail."
+    )]
+    async fn apply_patch(&self, Parameters(args): Parameters<ApplyPatchArgs>) -> CallToolResult {
+        let _turn = self.writer.lock().await;
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut opts = this.options();
+            opts.test = args.test.clone();
+            opts.format = match args.format.as_deref() {
+                None | Some("auto") => FormatChoice::Auto,
+                Some(name) => match Format::STRICTEST_FIRST.into_iter().find(|f| f.name() == name) {
+                    Some(f) => FormatChoice::Only(f),
+                    None => {
+                        let result = error_result(format!(
+                            "unknown format {name:?}: use patch, search-replace, unified, json or whole"
+                        ));
+                        this.log_call("apply_patch", &args, &result);
+                        return result;
+                    }
+                },
+            };
+            let report = apply(args.text.as_bytes(), &opts);
+            this.remember_report(&report);
+            let result = report_result(&report);
+            this.log_call("apply_patch", &args, &result);
+            result
+        })
+        .await
+        .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
+    }
+
+    /// Write a whole file.
+    #[tool(
+        name = "write_file",
+        description = "Write a whole file. For a new file, just pass path and content. Overwriting an existing file needs its current sha256 (expected_sha256, from read_file) or a read_file of it in this session that is still current. Prefer edit or apply_patch for changes to existing files."
+    )]
+    async fn write_file(&self, Parameters(args): Parameters<WriteFileArgs>) -> CallToolResult {
+        let _turn = self.writer.lock().await;
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || this.write_blocking(&args))
+            .await
+            .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
+    }
+
+    /// Put a batch back.
+    #[tool(
+        name = "undo",
+        description = "Undo a batch: every file it changed goes back to its earlier content, if it still holds what the batch wrote (files changed since are listed and left alone unless force). Without id, undoes the newest batch not yet undone; call it again to undo the one before."
+    )]
+    async fn undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
+        let _turn = self.writer.lock().await;
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let result = match this.root() {
+                Err(e) => error_result(e),
+                Ok(root) => {
+                    let report =
+                        history::undo(&root, args.id.as_deref(), args.force.unwrap_or(false), true);
+                    this.remember_report(&report);
+                    report_result(&report)
+                }
+            };
+            this.log_call("undo", &args, &result);
+            result
+        })
+        .await
+        .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
+    }
+
+    /// List checkpoints.
+    #[tool(
+        name = "checkpoints",
+        description = "List the batches lancet has applied, newest first: id, time, format, files, summary, test result, and whether undone. Pass an id to undo."
+    )]
+    async fn checkpoints(&self, Parameters(args): Parameters<CheckpointsArgs>) -> CallToolResult {
+        let result = match self.root() {
+            Err(e) => error_result(e),
+            Ok(root) => {
+                let list = history::log(&root);
+                let text = if list.is_empty() {
+                    "No checkpoints yet.".to_string()
+                } else {
+                    list.iter()
+                        .map(|m| {
+                            format!(
+                                "{}  {}  {}{}{}",
+                                m.id,
+                                history::format_time(m.time),
+                                m.summary,
+                                m.test.as_ref().map_or("", |t| if t.passed {
+                                    "  [tests passed]"
+                                } else {
+                                    "  [tests failed]"
+                                }),
+                                if m.undone { "  (undone)" } else { "" }
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                let mut result = CallToolResult::structured(
+                    serde_json::json!({ "checkpoints": serde_json::to_value(&list).unwrap_or_default() }),
+                );
+                result.content = vec![ContentBlock::text(text)];
+                result
+            }
+        };
+        self.log_call("checkpoints", &args, &result);
+        result
+    }
+}
+
+impl LancetServer {
+    fn edit_blocking(&self, args: &EditArgs) -> CallToolResult {
+        let root = match self.root() {
+            Ok(r) => r,
+            Err(e) => return error_result(e),
+        };
+        let rel = match root.rel(&args.path) {
+            Ok(r) => r,
+            Err(e) => return error_result(e.to_string()),
+        };
+        let occurrences = match (args.replace_all, args.expected_replacements) {
+            (Some(true), _) => Occurrences::All,
+            (_, Some(n)) if n != 1 => Occurrences::Exactly(n),
+            _ => Occurrences::One,
+        };
+        let kind = if args.old_string.is_empty() {
+            OpKind::Create {
+                content: args.new_string.clone(),
+            }
+        } else {
+            OpKind::Update {
+                hunks: vec![Hunk {
+                    occurrences,
+                    ..Hunk::substring(args.old_string.clone(), args.new_string.clone(), 1)
+                }],
+                move_to: None,
+            }
+        };
+        let batch = Batch {
+            format: Format::Json,
+            ops: vec![FileOp {
+                path: rel.to_string(),
+                kind,
+                line: 1,
+            }],
+            notes: Vec::new(),
+        };
+        let mut opts = self.options();
+        if let Some(sha) = &args.expected_sha256 {
+            opts.expect.push(Expectation {
+                path: rel.to_string(),
+                sha256: sha.clone(),
+            });
+        }
+        // Read-before-edit: a file that changed since the model's read is edited only if the
+        // target text is still there, unique; otherwise the model sees what changed.
+        let now = std::fs::read(root.path().join(rel.as_str())).ok();
+        let changed_since_read = match (self.seen(rel.as_str()), &now) {
+            (Some(seen), Some(now)) if seen != *now => Some(seen),
+            _ => None,
+        };
+        if let Some(seen) = &changed_since_read {
+            let mut dry = opts.clone();
+            dry.dry_run = true;
+            if apply_batch(&batch, &dry).exit_code() != 0 {
+                let diff = similar::TextDiff::from_lines(
+                    String::from_utf8_lossy(seen).into_owned(),
+                    String::from_utf8_lossy(now.as_deref().unwrap_or_default()).into_owned(),
+                )
+                .unified_diff()
+                .context_radius(2)
+                .header("as you read it", "as it is now")
+                .to_string();
+                let result = error_result(format!(
+                    "{rel} changed since you last read it, and the text to replace is not there as you sent it. What changed:\n{diff}\nRead it again (read_file) and resend the edit against the current text."
+                ));
+                self.log_call("edit", args, &result);
+                return result;
+            }
+        }
+        let mut report = apply_batch(&batch, &opts);
+        if changed_since_read.is_some() && report.exit_code() == 0 {
+            report = report.with_note(format!(
+                "{rel} had changed since you last read it (someone else edited it); your text was still there, unique, and the edit applied"
+            ));
+        }
+        self.remember_report(&report);
+        let result = report_result(&report);
+        self.log_call("edit", args, &result);
+        result
+    }
+
+    fn write_blocking(&self, args: &WriteFileArgs) -> CallToolResult {
+        let root = match self.root() {
+            Ok(r) => r,
+            Err(e) => return error_result(e),
+        };
+        let rel = match root.rel(&args.path) {
+            Ok(r) => r,
+            Err(e) => return error_result(e.to_string()),
+        };
+        let existing = std::fs::read(root.path().join(rel.as_str())).ok();
+        let mut opts = self.options();
+        if let Some(bytes) = &existing {
+            let current = sha256_hex(bytes);
+            let known = self.seen(rel.as_str()).is_some_and(|seen| seen == *bytes);
+            match &args.expected_sha256 {
+                Some(sha) => opts.expect.push(Expectation {
+                    path: rel.to_string(),
+                    sha256: sha.clone(),
+                }),
+                None if known => {}
+                None => {
+                    let result = error_result(format!(
+                        "{rel} exists and you have not read it in this session: read it first (read_file) or pass its sha256 ({current} now) as expected_sha256, so nothing you have not seen is overwritten"
+                    ));
+                    self.log_call("write_file", args, &result);
+                    return result;
+                }
+            }
+        }
+        let batch = Batch {
+            format: Format::Whole,
+            ops: vec![FileOp {
+                path: rel.to_string(),
+                kind: OpKind::Write {
+                    content: args.content.clone(),
+                },
+                line: 1,
+            }],
+            notes: Vec::new(),
+        };
+        let report = apply_batch(&batch, &opts);
+        self.remember_report(&report);
+        let result = report_result(&report);
+        self.log_call("write_file", args, &result);
+        result
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for LancetServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("lancet", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+}
+
+/// Serves MCP on stdin/stdout until the client closes stdin.
+pub fn serve(root: &Path, log: Option<&Path>) -> std::io::Result<()> {
+    let log = match log {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)?,
+        ),
+        None => None,
+    };
+    let server = LancetServer::new(root.to_path_buf(), log);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let service = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(std::io::Error::other)?;
+        service.waiting().await.map_err(std::io::Error::other)?;
+        Ok(())
+    })
+}

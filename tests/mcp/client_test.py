@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Drive `lancet mcp` with the official Python MCP SDK's stdio client.
+
+Usage: client_test.py LANCET
+
+Initialises, lists the tools (names and schemas), reads, edits, applies a multi-file patch,
+provokes a no-match and an ambiguous edit, runs apply_patch with a failing test command (rolled
+back), lists checkpoints, undoes, and checks read-before-edit. Prints a transcript excerpt and
+"N passed, N failed" as its last line; exits non-zero on any failure.
+"""
+import asyncio
+import json
+import os
+import sys
+import tempfile
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+LANCET = os.path.abspath(sys.argv[1])
+results = {"passed": 0, "failed": 0}
+
+
+def check(name, ok, detail=""):
+    if ok:
+        results["passed"] += 1
+        print(f"PASS {name}")
+    else:
+        results["failed"] += 1
+        print(f"FAIL {name}: {detail}")
+
+
+def field(obj, snake, camel):
+    """The SDK names fields in snake_case (2.x) or camelCase (1.x)."""
+    return getattr(obj, snake, None) if hasattr(obj, snake) else getattr(obj, camel, None)
+
+
+def schema(tool):
+    return field(tool, "input_schema", "inputSchema") or {}
+
+
+def is_error(result):
+    return bool(field(result, "is_error", "isError"))
+
+
+def structured(result):
+    return field(result, "structured_content", "structuredContent") or {}
+
+
+def text_of(result):
+    return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+def read(root, path):
+    with open(os.path.join(root, path), encoding="utf-8") as f:
+        return f.read()
+
+
+async def run(root, log):
+    params = StdioServerParameters(command=LANCET, args=["mcp", "-C", root, "--log", log])
+    async with stdio_client(params) as (reader, writer):
+        async with ClientSession(reader, writer) as s:
+            init = await s.initialize()
+            check("initialize names the server", field(init, "server_info", "serverInfo").name == "lancet", init)
+
+            tools = {t.name: t for t in (await s.list_tools()).tools}
+            expected = {"read_file", "edit", "apply_patch", "write_file", "undo", "checkpoints"}
+            check("tool names", set(tools) == expected, sorted(tools))
+            edit_props = schema(tools["edit"]).get("properties", {})
+            check("edit schema arguments",
+                  {"path", "old_string", "new_string", "replace_all", "expected_replacements",
+                   "expected_sha256"} <= set(edit_props), sorted(edit_props))
+            check("edit schema requires path, old_string, new_string",
+                  set(schema(tools["edit"]).get("required", [])) == {"path", "old_string", "new_string"},
+                  schema(tools["edit"]).get("required"))
+            check("schemas describe arguments for a model",
+                  all(p.get("description") for t in tools.values()
+                      for p in schema(t).get("properties", {}).values()),
+                  {n: schema(t) for n, t in tools.items()})
+            check("apply_patch schema", {"text", "format", "test"} <= set(schema(tools["apply_patch"])["properties"]))
+            check("descriptions mention uniqueness and already_applied",
+                  "exactly one" in tools["edit"].description and "already_applied" in tools["edit"].description,
+                  tools["edit"].description)
+
+            r = await s.call_tool("read_file", {"path": "shop.py"})
+            t = text_of(r)
+            check("read_file numbers lines and gives the sha256",
+                  "     1\tdef total(items):" in t and "sha256" in t and not is_error(r), t)
+
+            r = await s.call_tool("edit", {"path": "shop.py", "old_string": "    return sum(items)",
+                                            "new_string": "    return sum(items) + 1"})
+            check("edit applies", not is_error(r) and "return sum(items) + 1" in read(root, "shop.py"), text_of(r))
+            check("edit returns the report as structured content",
+                  structured(r).get("status") == "applied", structured(r))
+            print("--- transcript: a successful edit ---")
+            print(text_of(r))
+
+            patch = ("*** Begin Patch\n*** Update File: shop.py\n@@ def total(items):\n"
+                     "-    return sum(items) + 1\n+    return sum(items) + 2\n"
+                     "*** Add File: notes.md\n+# Notes\n*** End Patch\n")
+            r = await s.call_tool("apply_patch", {"text": patch})
+            check("apply_patch multi-file", not is_error(r) and os.path.exists(os.path.join(root, "notes.md"))
+                  and "+ 2" in read(root, "shop.py"), text_of(r))
+
+            r = await s.call_tool("edit", {"path": "shop.py", "old_string": "return totally_absent()",
+                                            "new_string": "x"})
+            t = text_of(r)
+            check("no-match is a tool error with the closest lines",
+                  is_error(r) and "Failed to find expected lines in shop.py" in t, t)
+            print("--- transcript: a refused edit ---")
+            print(t)
+
+            r = await s.call_tool("edit", {"path": "util.py", "old_string": "    pass", "new_string": "    return 1"})
+            t = text_of(r)
+            check("ambiguous edit is a tool error listing the lines",
+                  is_error(r) and "ambiguous" in t and "lines 2, 5" in t, t)
+
+            before = read(root, "shop.py")
+            r = await s.call_tool("apply_patch", {
+                "text": "*** Begin Patch\n*** Update File: shop.py\n-    return sum(items) + 2\n+    return 0\n*** End Patch\n",
+                "test": "exit 1"})
+            check("failing test rolls the patch back",
+                  is_error(r) and structured(r).get("status") == "test_failed"
+                  and read(root, "shop.py") == before, text_of(r))
+
+            r = await s.call_tool("checkpoints", {})
+            listed = structured(r).get("checkpoints", [])
+            check("checkpoints lists the batches newest first", len(listed) >= 3 and not is_error(r), text_of(r))
+
+            r = await s.call_tool("undo", {})
+            check("undo puts back the newest live batch (the multi-file patch)",
+                  not is_error(r) and not os.path.exists(os.path.join(root, "notes.md"))
+                  and "+ 1" in read(root, "shop.py"), text_of(r))
+
+            r = await s.call_tool("write_file", {"path": "new.txt", "content": "hello\n"})
+            check("write_file creates a new file", not is_error(r) and read(root, "new.txt") == "hello\n", text_of(r))
+            r = await s.call_tool("write_file", {"path": "util.py", "content": "x = 1\n"})
+            check("write_file refuses to overwrite an unread file", is_error(r) and "read it first" in text_of(r), text_of(r))
+
+            # Read-before-edit: someone else edits the file after the model's read.
+            await s.call_tool("read_file", {"path": "shop.py"})
+            with open(os.path.join(root, "shop.py"), "a", encoding="utf-8") as f:
+                f.write("\n\ndef other():\n    return 2\n")
+            r = await s.call_tool("edit", {"path": "shop.py", "old_string": "    return sum(items) + 1",
+                                            "new_string": "    return sum(items) + 3"})
+            check("changed file, target intact: applied with a note",
+                  not is_error(r) and "had changed since you last read it" in text_of(r), text_of(r))
+            await s.call_tool("read_file", {"path": "shop.py"})
+            with open(os.path.join(root, "shop.py"), "w", encoding="utf-8") as f:
+                f.write("def total(items):\n    return len(items)\n")
+            r = await s.call_tool("edit", {"path": "shop.py", "old_string": "    return sum(items) + 3",
+                                            "new_string": "    return 4"})
+            t = text_of(r)
+            check("changed file, target gone: refused with a diff",
+                  is_error(r) and "changed since you last read it" in t and "+    return len(items)" in t, t)
+
+            r = await s.call_tool("read_file", {"path": "../outside.txt"})
+            check("paths outside the root are refused", is_error(r) and "outside the root" in text_of(r), text_of(r))
+
+
+def main():
+    root = tempfile.mkdtemp()
+    with open(os.path.join(root, "shop.py"), "w") as f:
+        f.write("def total(items):\n    return sum(items)\n")
+    with open(os.path.join(root, "util.py"), "w") as f:
+        f.write("def a():\n    pass\n\ndef b():\n    pass\n")
+    log = os.path.join(tempfile.mkdtemp(), "mcp.log")
+    asyncio.run(run(root, log))
+    with open(log) as f:
+        calls = [json.loads(line) for line in f]
+    check("--log records every call", len(calls) >= 15 and {c["tool"] for c in calls} >= {"edit", "apply_patch"}, len(calls))
+    print(f"{results['passed']} passed, {results['failed']} failed")
+    sys.exit(1 if results["failed"] else 0)
+
+
+if __name__ == "__main__":
+    main()
