@@ -178,6 +178,12 @@ pub fn run() -> u8 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    if matches!(
+        cli.command,
+        Command::Read(_) | Command::Check(_) | Command::Log(_) | Command::Mcp(_)
+    ) {
+        recover_first(&cli.root);
+    }
     match cli.command {
         Command::Apply(args) => run_apply(cli.root, args),
         Command::Read(args) => run_read(cli.root, args),
@@ -331,6 +337,17 @@ fn run_read(root: PathBuf, args: ReadArgs) -> u8 {
     }
 }
 
+/// Finishes a batch a crash interrupted before a read-only command looks at the files (the
+/// writing commands do it themselves and report it). The note goes to stderr.
+fn recover_first(root: &std::path::Path) {
+    if let Ok(root) = Root::new(root) {
+        let state = crate::store::StateDir::locate(&root);
+        if let Some(note) = history::recover_if_needed(&state, true, true) {
+            eprintln!("lancet: {note}");
+        }
+    }
+}
+
 /// Opens the root, then runs a command (exit 4 when the root cannot be opened).
 fn with_root(root: PathBuf, run: impl FnOnce(&Root) -> u8) -> u8 {
     match Root::new(&root) {
@@ -357,8 +374,11 @@ fn run_log(root: &Root, json: bool) -> u8 {
                 None => "",
             };
             let undone = if m.undone { " (undone)" } else { "" };
+            let commit = m.commit.as_deref().map_or(String::new(), |c| {
+                format!("  commit {}", &c[..c.len().min(12)])
+            });
             out.push_str(&format!(
-                "{}  {}  {:<14} {} file(s){test}{undone}\n    {}\n",
+                "{}  {}  {:<14} {} file(s){test}{undone}{commit}\n    {}\n",
                 m.id,
                 history::format_time(m.time),
                 m.format,

@@ -30,6 +30,9 @@ pub fn new_batch_id() -> String {
 /// `lock` asks for it). Returns what happened, for the report.
 pub fn recover_if_needed(state: &StateDir, fsync: bool, lock: bool) -> Option<String> {
     if !state.journal_path().exists() {
+        if !lock && state.dir.join("pre").is_dir() {
+            state.sweep_orphans();
+        }
         return None;
     }
     let _held = if lock { Some(state.lock().ok()?) } else { None };
@@ -44,7 +47,7 @@ pub fn recover_if_needed(state: &StateDir, fsync: bool, lock: bool) -> Option<St
 }
 
 /// A batch that never completed has no checkpoint worth keeping.
-fn forget_batch(state: &StateDir, id: &str) {
+pub fn forget_batch(state: &StateDir, id: &str) {
     let _ = std::fs::remove_file(state.dir.join("checkpoints").join(format!("{id}.json")));
     let repo = if state.in_git {
         git2::Repository::open(state.dir.parent().unwrap_or(&state.dir))
@@ -71,6 +74,24 @@ fn describe_recovery(r: &Rollback) -> String {
             r.conflicts.len(),
             r.conflicts.join(", ")
         ));
+        if !r.kept_pre_images.is_empty() {
+            let kept: Vec<String> = r
+                .kept_pre_images
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            s.push_str(&format!(
+                " (their earlier content is kept in {})",
+                kept.join(", ")
+            ));
+        }
+    }
+    if !r.failed.is_empty() {
+        s.push_str(&format!(
+            "; {} could not be restored yet ({}): the journal is kept and the next lancet command retries",
+            r.failed.len(),
+            r.failed.join(", ")
+        ));
     }
     s
 }
@@ -79,6 +100,11 @@ fn describe_recovery(r: &Rollback) -> String {
 pub fn recover(root: &Root, fsync: bool) -> Report {
     let state = StateDir::locate(root);
     if !state.journal_path().exists() {
+        if state.dir.join("pre").is_dir()
+            && let Ok(_lock) = state.lock()
+        {
+            state.sweep_orphans();
+        }
         return Report::note_only(
             Status::Applied,
             "Nothing to recover: no batch was interrupted.",
@@ -139,6 +165,8 @@ pub fn meta_for(id: &str, format: &str, files: &[StagedFile], report: &Report) -
         summary: report.summary_line(),
         test: None,
         undone: false,
+        commit: None,
+        created_dirs: Vec::new(),
     }
 }
 
@@ -253,8 +281,12 @@ pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool) -> Report {
             fsync,
             keep_pre_images: false,
         };
-        if let Err(e) = store::commit(&staged, &state, &new_batch_id(), write) {
+        if let Err(e) = store::commit(&staged, &state, &new_batch_id(), write, |_| Ok(())) {
             return Report::batch_error(Status::Error, "io", e.to_string(), "Retry the undo.");
+        }
+        // Directories the batch created go too, when the undo left them empty.
+        for dir in meta.created_dirs.iter().rev() {
+            let _ = std::fs::remove_dir(root.path().join(dir));
         }
     }
     let mut meta = meta;

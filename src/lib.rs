@@ -184,41 +184,52 @@ fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOption
     }
     let id = history::new_batch_id();
     let report = Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax);
-    let checkpoints = if opts.checkpoint {
-        match Checkpoints::open(root, state).and_then(|c| {
-            c.record(&id, &staged.files, &report.summary_line())
-                .map(|_| c)
-        }) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                return Report::batch_error(
-                    Status::Error,
-                    "git",
-                    format!("cannot record the checkpoint: {e}"),
-                    "Nothing was written. Retry with --no-checkpoint to apply without one.",
-                );
-            }
-        }
-    } else {
-        None
-    };
+    let mut meta = history::meta_for(&id, format, &staged.files, &report);
     let write = WriteOptions {
         fsync: opts.fsync,
         keep_pre_images: opts.test.is_some(),
     };
-    let journal = match store::commit(&staged.files, state, &id, write) {
+    // The checkpoint and its log entry are recorded once the journal is durable and before
+    // any file is written: a crash on either side is rolled back and forgotten together.
+    let record = |journal: &store::journal::Journal| -> Result<(), CommitError> {
+        if !opts.checkpoint {
+            return Ok(());
+        }
+        let git_error = |e: git2::Error| CommitError::Io {
+            path: "the checkpoint".into(),
+            source: std::io::Error::other(e.to_string()),
+            intact: true,
+        };
+        let checkpoints = Checkpoints::open(root, state).map_err(git_error)?;
+        let commit = checkpoints
+            .record(&id, &staged.files, &report.summary_line())
+            .map_err(git_error)?;
+        let mut entry = meta.clone();
+        entry.commit = Some(commit.to_string());
+        entry.created_dirs = journal
+            .created_dirs
+            .iter()
+            .map(|d| root.display_rel(d))
+            .collect();
+        state.save_meta(&entry).map_err(|source| CommitError::Io {
+            path: "the checkpoint log".into(),
+            source,
+            intact: true,
+        })
+    };
+    let journal = match store::commit(&staged.files, state, &id, write, record) {
         Ok(j) => j,
         Err(e) => {
-            if let Some(c) = &checkpoints {
-                c.delete(&id);
-            }
+            history::forget_batch(state, &id);
             return commit_error_report(e);
         }
     };
-    let mut meta = history::meta_for(&id, format, &staged.files, &report);
     let mut report = report;
-    if checkpoints.is_some() {
+    if opts.checkpoint {
         report.checkpoint = Some(id.clone());
+        if let Some(saved) = state.list_meta().into_iter().find(|m| m.id == id) {
+            meta = saved;
+        }
     }
     if let Some(command) = &opts.test {
         let run = verify::run_tests(
@@ -256,9 +267,9 @@ fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOption
             passed: run.passed,
         });
         report.test = Some(run);
-    }
-    if checkpoints.is_some() {
-        let _ = state.save_meta(&meta);
+        if opts.checkpoint {
+            let _ = state.save_meta(&meta);
+        }
     }
     report
 }

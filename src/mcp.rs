@@ -204,6 +204,10 @@ impl LancetServer {
         description = "Read a file of the project: numbered lines (`N<TAB>text`) and the file's sha256. Read a file before editing it; copy old_string from these lines without the numbers. Pass offset/limit for a window of a long file."
     )]
     async fn read_file(&self, Parameters(args): Parameters<ReadFileArgs>) -> CallToolResult {
+        if let Ok(root) = self.root() {
+            let state = crate::store::StateDir::locate(&root);
+            let _ = history::recover_if_needed(&state, true, true);
+        }
         let result = match self.root() {
             Err(e) => error_result(e),
             Ok(root) => match read::read(&root, &args.path, args.offset.unwrap_or(1), args.limit) {

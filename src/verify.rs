@@ -55,11 +55,35 @@ pub fn run_tests(root: &Path, command: &str, timeout: Duration, max_output: usiz
     };
     let mut stdout = child.stdout.take();
     let reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
+        // Output is read as it comes (so the command never blocks on a full pipe), but only
+        // its first and last MAX_CAPTURE bytes are kept: `yes` must not exhaust memory.
+        let mut head = Vec::new();
+        let mut tail: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
+        let mut skipped = 0usize;
+        let mut chunk = [0u8; 64 * 1024];
         if let Some(out) = stdout.as_mut() {
-            let _ = out.read_to_end(&mut buf);
+            while let Ok(n) = out.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                for &b in &chunk[..n] {
+                    if head.len() < MAX_CAPTURE {
+                        head.push(b);
+                    } else {
+                        tail.push_back(b);
+                        if tail.len() > MAX_CAPTURE {
+                            tail.pop_front();
+                            skipped += 1;
+                        }
+                    }
+                }
+            }
         }
-        buf
+        if skipped > 0 {
+            head.extend_from_slice(format!("\n[... {skipped} bytes not kept ...]\n").as_bytes());
+        }
+        head.extend(tail);
+        head
     });
     let mut timed_out = false;
     let status = loop {
@@ -91,6 +115,9 @@ pub fn run_tests(root: &Path, command: &str, timeout: Duration, max_output: usiz
     }
 }
 
+/// How much of a test command's output is read into memory, at each end.
+const MAX_CAPTURE: usize = 1024 * 1024;
+
 /// Words that start a failure block in the output of common test runners.
 const FAILURE_MARKERS: [&str; 9] = [
     "FAIL",
@@ -114,6 +141,18 @@ pub fn trim_output(output: &str, max: usize) -> String {
         .iter()
         .position(|l| FAILURE_MARKERS.iter().any(|m| l.contains(m)))
         .unwrap_or(0);
+    if max < 200 {
+        // Too small to split: the start of the failure, cut at a character boundary.
+        let from = lines[..first_failure]
+            .iter()
+            .map(|l| l.len() + 1)
+            .sum::<usize>();
+        let mut end = (from + max).min(output.len());
+        while !output.is_char_boundary(end) {
+            end -= 1;
+        }
+        return output[from.min(end)..end].to_string();
+    }
     let half = max / 2;
     let mut head = String::new();
     let mut head_end = first_failure;
@@ -128,7 +167,7 @@ pub fn trim_output(output: &str, max: usize) -> String {
     let mut tail: Vec<&str> = Vec::new();
     let mut tail_len = 0;
     for l in lines[head_end..].iter().rev() {
-        if tail_len + l.len() + 1 > max - head.len() - 80 {
+        if tail_len + l.len() + 1 > max.saturating_sub(head.len() + 80) {
             break;
         }
         tail_len += l.len() + 1;
@@ -216,6 +255,8 @@ mod tests {
         assert!(cut.starts_with("FAILED tests/test_x.py::test_y"));
         assert!(cut.ends_with("=== 1 failed, 500 passed in 0.5s ===\n"));
         assert!(cut.contains("line(s) omitted"));
+        let tiny = trim_output(&long, 50);
+        assert!(tiny.len() <= 50 && tiny.starts_with("FAILED"), "{tiny:?}");
     }
 
     #[test]

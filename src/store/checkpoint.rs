@@ -231,6 +231,12 @@ pub struct CheckpointMeta {
     pub test: Option<TestSummary>,
     /// Whether the batch has been undone (by `lancet undo` or a failed test run).
     pub undone: bool,
+    /// The *after* commit (`git diff <commit>^ <commit>` shows the batch).
+    #[serde(default)]
+    pub commit: Option<String>,
+    /// Directories the batch created (relative to the root): undo removes them when empty.
+    #[serde(default)]
+    pub created_dirs: Vec<String>,
 }
 
 /// One touched path of a checkpoint.

@@ -168,12 +168,23 @@ pub struct Rollback {
     pub unchanged: Vec<String>,
     /// Paths holding neither the batch's content nor the pre-image: left alone.
     pub conflicts: Vec<String>,
+    /// Paths whose restore failed (an I/O error): the journal and the pre-image are kept, so
+    /// the next recovery tries again.
+    pub failed: Vec<String>,
+    /// Pre-images kept for conflicting paths (someone else's content stands; the original is
+    /// here if it is wanted).
+    pub kept_pre_images: Vec<PathBuf>,
 }
 
 impl Rollback {
     /// Whether every path is back to its pre-image.
     pub fn intact(&self) -> bool {
-        self.conflicts.is_empty()
+        self.conflicts.is_empty() && self.failed.is_empty()
+    }
+
+    /// Whether the rollback finished (nothing left to retry): the journal may go.
+    pub fn finished(&self) -> bool {
+        self.failed.is_empty()
     }
 }
 
@@ -185,20 +196,28 @@ pub fn roll_back(journal: &Journal, fsync: bool) -> Rollback {
     };
     for e in journal.entries.iter().rev() {
         let now = FileState::of(&e.target);
+        let mut keep_backup = false;
         if now == e.pre {
             report.unchanged.push(e.path.clone());
         } else if now == e.post {
             match crate::failpoint::check("recover").and_then(|()| restore(e)) {
                 Ok(()) => report.restored.push(e.path.clone()),
-                Err(_) => report.conflicts.push(e.path.clone()),
+                Err(_) => {
+                    report.failed.push(e.path.clone());
+                    keep_backup = true;
+                }
             }
         } else {
             report.conflicts.push(e.path.clone());
+            keep_backup = true;
+            if let Some(b) = e.backup.as_ref().filter(|b| b.exists()) {
+                report.kept_pre_images.push(b.clone());
+            }
         }
         if let Some(temp) = &e.temp {
             let _ = fs::remove_file(temp);
         }
-        if let Some(backup) = &e.backup {
+        if let Some(backup) = e.backup.as_ref().filter(|_| !keep_backup) {
             let _ = fs::remove_file(backup);
         }
     }
@@ -220,6 +239,7 @@ pub fn roll_back(journal: &Journal, fsync: bool) -> Rollback {
     report.restored.reverse();
     report.unchanged.reverse();
     report.conflicts.reverse();
+    report.failed.reverse();
     report
 }
 

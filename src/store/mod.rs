@@ -148,11 +148,26 @@ impl StateDir {
             return Ok(None);
         };
         let report = journal::roll_back(&journal, fsync);
-        let _ = fs::remove_file(&path);
-        if fsync {
-            let _ = fsync_dir(&self.dir);
+        if report.finished() {
+            let _ = fs::remove_file(&path);
+            if fsync {
+                let _ = fsync_dir(&self.dir);
+            }
         }
         Ok(Some(report))
+    }
+
+    /// Removes pre-images no journal refers to: left by a crash after a batch's commit point
+    /// (the batch stands, so they are not needed). The caller holds the lock.
+    pub fn sweep_orphans(&self) {
+        if self.journal_path().exists() {
+            return;
+        }
+        if let Ok(dir) = fs::read_dir(self.backup_dir()) {
+            for e in dir.flatten() {
+                let _ = fs::remove_file(e.path());
+            }
+        }
     }
 }
 
@@ -163,8 +178,13 @@ pub fn commit(
     state: &StateDir,
     id: &str,
     opts: WriteOptions,
+    before_writes: impl FnOnce(&Journal) -> Result<(), CommitError>,
 ) -> Result<Journal, CommitError> {
-    let _ = failpoint::check("verify");
+    failpoint::check("verify").map_err(|source| CommitError::Io {
+        path: "the batch".into(),
+        source,
+        intact: true,
+    })?;
     for f in files {
         if !still_matches(f) {
             return Err(CommitError::Stale {
@@ -180,10 +200,20 @@ pub fn commit(
     };
     fs::create_dir_all(state.backup_dir()).map_err(|e| io_err("the lancet state directory", e))?;
     let journal_path = state.journal_path();
-    journal
+    if let Err(e) = journal
         .write(&journal_path, opts.fsync)
         .and_then(|()| failpoint::check("journal"))
-        .map_err(|e| io_err("the journal", e))?;
+    {
+        // Nothing was written yet: the journal (if it got written at all) describes nothing.
+        let _ = fs::remove_file(&journal_path);
+        return Err(io_err("the journal", e));
+    }
+    // The batch is durable as an intent from here: what must happen alongside it (recording
+    // the checkpoint) happens now, and is forgotten with the batch if it is rolled back.
+    if let Err(e) = before_writes(&journal) {
+        let _ = fs::remove_file(&journal_path);
+        return Err(e);
+    }
     match write_all(files, &journal, state, opts) {
         Ok(()) => {
             if !opts.keep_pre_images {
@@ -193,7 +223,9 @@ pub fn commit(
         }
         Err((path, source)) => {
             let rollback = journal::roll_back(&journal, opts.fsync);
-            let _ = fs::remove_file(&journal_path);
+            if rollback.finished() {
+                let _ = fs::remove_file(&journal_path);
+            }
             Err(CommitError::Io {
                 path,
                 source,
@@ -219,9 +251,11 @@ pub fn roll_back_committed(state: &StateDir, journal: &Journal, fsync: bool) -> 
     let path = state.journal_path();
     let _ = journal.write(&path, fsync);
     let report = journal::roll_back(journal, fsync);
-    let _ = fs::remove_file(&path);
-    if fsync {
-        let _ = fsync_dir(&state.dir);
+    if report.finished() {
+        let _ = fs::remove_file(&path);
+        if fsync {
+            let _ = fsync_dir(&state.dir);
+        }
     }
     report
 }
@@ -319,6 +353,13 @@ fn write_all(
             .iter()
             .filter_map(|e| e.target.parent().map(Path::to_path_buf))
             .collect();
+        // A created directory's own entry lives in its parent.
+        dirs.extend(
+            journal
+                .created_dirs
+                .iter()
+                .filter_map(|d| d.parent().map(Path::to_path_buf)),
+        );
         dirs.push(state.backup_dir());
         dirs.sort();
         dirs.dedup();
@@ -453,6 +494,7 @@ mod tests {
                 fsync: false,
                 keep_pre_images: false,
             },
+            |_| Ok(()),
         )
         .unwrap_err();
         assert!(matches!(err, CommitError::Stale { ref path } if path == "b.txt"));
@@ -467,7 +509,8 @@ mod tests {
                 WriteOptions {
                     fsync: false,
                     keep_pre_images: false
-                }
+                },
+                |_| Ok(())
             ),
             Err(CommitError::Stale { .. })
         ));
@@ -492,6 +535,7 @@ mod tests {
                 fsync: true,
                 keep_pre_images: false,
             },
+            |_| Ok(()),
         )
         .unwrap();
         assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"A\n");

@@ -3,4 +3,5 @@ mod cli;
 mod fixtures;
 mod props;
 mod syntax;
+mod transactions;
 pub mod tree;
