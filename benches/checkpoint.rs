@@ -11,7 +11,6 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const BATCH: usize = 2_000;
 const RUNS: usize = 5;
 
 fn git(dir: &Path, args: &[&str]) {
@@ -40,10 +39,10 @@ fn make_repo(dir: &Path, files: usize) {
     git(dir, &["commit", "-qm", "base"]);
 }
 
-/// A patch that changes `value = from` to `value = to` in the first BATCH files.
-fn batch(from: u32, to: u32) -> String {
+/// A patch that changes `value = from` to `value = to` in the first `size` files.
+fn batch(size: usize, from: u32, to: u32) -> String {
     let mut p = String::from("*** Begin Patch\n");
-    for i in 0..BATCH {
+    for i in 0..size {
         p.push_str(&format!(
             "*** Update File: d{:03}/f{i}.txt\n@@\n-value = {from}\n+value = {to}\n",
             i % 500
@@ -77,11 +76,11 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-fn measure(dir: &Path, scratch: &Path, extra: &[&str]) -> Duration {
+fn measure(dir: &Path, scratch: &Path, size: usize, extra: &[&str]) -> Duration {
     let forward = scratch.join("forward.patch");
     let back = scratch.join("back.patch");
-    std::fs::write(&forward, batch(0, 1)).unwrap();
-    std::fs::write(&back, batch(1, 0)).unwrap();
+    std::fs::write(&forward, batch(size, 0, 1)).unwrap();
+    std::fs::write(&back, batch(size, 1, 0)).unwrap();
     median(
         (0..RUNS)
             .flat_map(|_| [apply(dir, &forward, extra), apply(dir, &back, extra)])
@@ -99,15 +98,17 @@ fn main() {
         "{:<34} {:>12} {:>15} {:>11}",
         "repository", "checkpoint", "no checkpoint", "added"
     );
-    for files in [5_000usize, 50_000] {
+    for (files, size) in [(5_000usize, 2_000usize), (50_000, 2_000), (50_000, 200)] {
         let repo = scratch.path().join(format!("repo{files}"));
-        std::fs::create_dir_all(&repo).unwrap();
-        make_repo(&repo, files);
-        let with = measure(&repo, scratch.path(), &[]);
-        let without = measure(&repo, scratch.path(), &["--no-checkpoint"]);
+        if !repo.exists() {
+            std::fs::create_dir_all(&repo).unwrap();
+            make_repo(&repo, files);
+        }
+        let with = measure(&repo, scratch.path(), size, &[]);
+        let without = measure(&repo, scratch.path(), size, &["--no-checkpoint"]);
         println!(
             "{:<34} {:>10.0}ms {:>13.0}ms {:>9.0}ms",
-            format!("{files} files, {BATCH}-file batch"),
+            format!("{files} files, {size}-file batch"),
             with.as_secs_f64() * 1e3,
             without.as_secs_f64() * 1e3,
             (with.as_secs_f64() - without.as_secs_f64()) * 1e3

@@ -79,12 +79,35 @@ impl Checkpoints {
     }
 
     /// Records a batch: the *before* and *after* commits and the ref. Returns the after commit.
+    /// New objects are gathered in memory and written as one pack file, not as thousands of
+    /// loose objects (one file each): the cost is one write for the whole batch.
     pub fn record(
         &self,
         id: &str,
         files: &[StagedFile],
         message: &str,
     ) -> Result<Oid, git2::Error> {
+        let odb = self.repo.odb()?;
+        let mempack = odb.add_new_mempack_backend(1000)?;
+        let after = self.build(id, files, message)?;
+        let mut pack = git2::Buf::new();
+        mempack.dump(&self.repo, &mut pack)?;
+        let mut writer = odb.packwriter()?;
+        std::io::Write::write_all(&mut writer, &pack)
+            .map_err(|e| git2::Error::from_str(&format!("writing the checkpoint pack: {e}")))?;
+        writer.commit()?;
+        mempack.reset()?;
+        self.repo.reference(
+            &format!("{REF_PREFIX}{id}"),
+            after,
+            true,
+            "lancet checkpoint",
+        )?;
+        Ok(after)
+    }
+
+    /// Builds the before and after commits of a batch; returns the after commit.
+    fn build(&self, id: &str, files: &[StagedFile], message: &str) -> Result<Oid, git2::Error> {
         let repo = &self.repo;
         let head = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
         let base = match &head {
@@ -141,15 +164,7 @@ impl Checkpoints {
             &parents,
         )?;
         let before_commit = repo.find_commit(before_commit)?;
-        let after_commit =
-            repo.commit(None, &sig, &sig, message, &after_tree, &[&before_commit])?;
-        repo.reference(
-            &format!("{REF_PREFIX}{id}"),
-            after_commit,
-            true,
-            "lancet checkpoint",
-        )?;
-        Ok(after_commit)
+        repo.commit(None, &sig, &sig, message, &after_tree, &[&before_commit])
     }
 
     /// A path's content before and after the batch `id`.
