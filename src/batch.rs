@@ -20,6 +20,8 @@ pub enum Format {
     Json,
     /// A filename line followed by a fenced block holding the whole new file.
     Whole,
+    /// Not a text format: the batch `lancet rename` computes from the syntax trees.
+    Rename,
 }
 
 impl Format {
@@ -40,6 +42,7 @@ impl Format {
             Format::Unified => "unified",
             Format::Json => "json",
             Format::Whole => "whole",
+            Format::Rename => "rename",
         }
     }
 }
@@ -88,6 +91,15 @@ pub enum OpKind {
     },
     /// Remove a file (a symlink is removed itself, not its target).
     Delete,
+    /// Replace exact byte spans of a file as it was read: what `lancet rename` produces after
+    /// finding the spans with a parser. Nothing is searched; the file must still hash to
+    /// `base_sha256`, so spans computed from an older read are never applied.
+    Splice {
+        /// The hex SHA-256 of the bytes the spans were computed from.
+        base_sha256: String,
+        /// The replacements, in file order, not overlapping.
+        spans: Vec<Span>,
+    },
     /// Change parts of an existing file, optionally renaming it.
     Update {
         /// The changes, located independently in the file as it was before this operation.
@@ -95,6 +107,19 @@ pub enum OpKind {
         /// A new path for the file.
         move_to: Option<String>,
     },
+}
+
+/// One byte span of a [`OpKind::Splice`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    /// Byte offset where the replaced text starts.
+    pub start: usize,
+    /// Byte offset just past the replaced text.
+    pub end: usize,
+    /// The text put in its place.
+    pub new: String,
+    /// The 1-based line of `start`, for the report.
+    pub line: usize,
 }
 
 /// One located change: replace the block `old` by `new`.

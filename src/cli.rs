@@ -3,6 +3,7 @@
 use crate::batch::{Batch, Format};
 use crate::format::{self, FormatChoice, ParseOptions};
 use crate::read;
+use crate::rename::{RenameOptions, SymbolKind};
 use crate::report::{Report, Status};
 use crate::stage::Expectation;
 use crate::syntax::GateOptions;
@@ -32,6 +33,9 @@ struct Cli {
 enum Command {
     /// Apply edit text from files (or stdin) as one all-or-nothing batch.
     Apply(ApplyArgs),
+    /// Rename an identifier across the tree by syntax (strings and comments are listed, not
+    /// renamed), as one all-or-nothing batch.
+    Rename(RenameArgs),
     /// Print a file's lines, numbered, with its sha256 (for --expect).
     Read(ReadArgs),
     /// Run the syntax gate on files as they are (exit 1 on errors).
@@ -92,26 +96,18 @@ struct CheckArgs {
     json: bool,
 }
 
+/// The switches every writing command shares: how the batch is checked, recorded and reported.
 #[derive(Debug, Args)]
-struct ApplyArgs {
-    /// Edit files; none or `-` reads stdin. All of them form one batch.
-    #[arg(value_name = "FILE")]
-    inputs: Vec<PathBuf>,
-    /// The edit format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-    format: FormatArg,
-    /// Locate and stage everything, report, write nothing.
+struct TransactionArgs {
+    /// Compute, check and report everything, write nothing.
     #[arg(long)]
     dry_run: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
-    /// Refuse unless PATH still has this sha256 (from `lancet read`). Repeatable.
-    #[arg(long, value_name = "PATH=SHA256")]
-    expect: Vec<String>,
-    /// Apply the hunks that locate even if others fail (the failures are reported; exit 1).
-    #[arg(long)]
-    partial: bool,
+    /// Print nothing on success (the exit code says it); failures are still reported.
+    #[arg(long, short = 'q')]
+    quiet: bool,
     /// Skip the syntax gate entirely.
     #[arg(long)]
     no_syntax_check: bool,
@@ -133,6 +129,91 @@ struct ApplyArgs {
     /// Bytes of test output kept in the report (the first failure and the summary).
     #[arg(long, value_name = "N", default_value_t = 8 * 1024)]
     test_output_bytes: usize,
+}
+
+impl TransactionArgs {
+    fn options(&self, root: PathBuf) -> ApplyOptions {
+        ApplyOptions {
+            dry_run: self.dry_run,
+            fsync: !self.no_fsync,
+            syntax_check: !self.no_syntax_check,
+            compile_check: !self.no_compile_check,
+            checkpoint: !self.no_checkpoint,
+            test: self.test.clone(),
+            test_timeout: std::time::Duration::from_secs(self.test_timeout),
+            test_output_bytes: self.test_output_bytes,
+            ..ApplyOptions::new(root)
+        }
+    }
+
+    fn emit(&self, report: &Report) -> u8 {
+        if self.quiet && report.exit_code() == 0 && !self.json {
+            return 0;
+        }
+        emit(report, self.json)
+    }
+}
+
+#[derive(Debug, Args)]
+struct RenameArgs {
+    /// The identifier to rename.
+    old: String,
+    /// Its new name.
+    new: String,
+    /// Files and directories to walk (default: the root); .gitignore is honoured.
+    #[arg(value_name = "PATH")]
+    paths: Vec<String>,
+    /// Only files of this language (python, rust, javascript).
+    #[arg(long, value_name = "L")]
+    lang: Option<String>,
+    /// Only when OLD is defined as this kind of symbol (refused when it names another kind too).
+    #[arg(long, value_enum, default_value_t = KindArg::Any, value_name = "K")]
+    kind: KindArg,
+    /// Also rename whole-word mentions in string literals (listed otherwise).
+    #[arg(long)]
+    include_strings: bool,
+    /// Also rename whole-word mentions in comments (listed otherwise).
+    #[arg(long)]
+    include_comments: bool,
+    #[command(flatten)]
+    tx: TransactionArgs,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum KindArg {
+    /// Whatever OLD names.
+    Any,
+    /// A free function.
+    Function,
+    /// A class, struct, enum, trait or type alias.
+    Class,
+    /// A function defined in a class, impl or trait.
+    Method,
+    /// A variable, parameter, constant or static.
+    Variable,
+}
+
+#[derive(Debug, Args)]
+struct ApplyArgs {
+    /// Edit files, or directories of edit files (read in name order); none or `-` reads stdin.
+    /// All of them form one batch.
+    #[arg(value_name = "FILE")]
+    inputs: Vec<PathBuf>,
+    /// The edit format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    format: FormatArg,
+    /// Refuse unless PATH still has this sha256 (from `lancet read`). Repeatable.
+    #[arg(long, value_name = "PATH=SHA256")]
+    expect: Vec<String>,
+    /// Apply the hunks that locate even if others fail (the failures are reported; exit 1).
+    #[arg(long)]
+    partial: bool,
+    /// Read the inputs as JSON lines: each line one edit, a tool-call object or a JSON string
+    /// holding edit text in any format (for generated code mods).
+    #[arg(long)]
+    jsonl: bool,
+    #[command(flatten)]
+    tx: TransactionArgs,
     /// The file that edit blocks naming no file apply to (SEARCH/REPLACE blocks, JSON edits).
     #[arg(long, value_name = "PATH")]
     path: Option<String>,
@@ -186,6 +267,7 @@ pub fn run() -> u8 {
     }
     match cli.command {
         Command::Apply(args) => run_apply(cli.root, args),
+        Command::Rename(args) => run_rename(cli.root, args),
         Command::Read(args) => run_read(cli.root, args),
         Command::Check(args) => run_check(cli.root, args),
         Command::Log(args) => with_root(cli.root, |root| run_log(root, args.json)),
@@ -237,74 +319,147 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
                         format!("--expect takes PATH=SHA256, got {e:?}"),
                         "Pass the sha256 printed by `lancet read PATH`.",
                     ),
-                    args.json,
+                    args.tx.json,
                 );
             }
         }
     }
-    let batch = match read_batch(&args.inputs, format, &parse) {
+    let batch = match read_batch(&args.inputs, format, &parse, args.jsonl) {
         Ok(b) => b,
-        Err(report) => return emit(&report, args.json),
+        Err(report) => return emit(&report, args.tx.json),
     };
     let opts = ApplyOptions {
-        root,
         format,
-        dry_run: args.dry_run,
         expect,
-        fsync: !args.no_fsync,
         parse,
         partial: args.partial,
-        syntax_check: !args.no_syntax_check,
-        compile_check: !args.no_compile_check,
-        checkpoint: !args.no_checkpoint,
-        test: args.test.clone(),
-        test_timeout: std::time::Duration::from_secs(args.test_timeout),
-        test_output_bytes: args.test_output_bytes,
+        ..args.tx.options(root)
     };
-    emit(&apply_batch(&batch, &opts), args.json)
+    args.tx.emit(&apply_batch(&batch, &opts))
 }
 
-/// Reads and parses every input into one batch (operations in input order).
+fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
+    let kind = match args.kind {
+        KindArg::Any => SymbolKind::Any,
+        KindArg::Function => SymbolKind::Function,
+        KindArg::Class => SymbolKind::Class,
+        KindArg::Method => SymbolKind::Method,
+        KindArg::Variable => SymbolKind::Variable,
+    };
+    let opts = RenameOptions {
+        old: args.old,
+        new: args.new,
+        paths: args.paths,
+        lang: args.lang,
+        kind,
+        include_strings: args.include_strings,
+        include_comments: args.include_comments,
+    };
+    args.tx
+        .emit(&crate::rename::rename(&opts, &args.tx.options(root)))
+}
+
+/// Expands directories into the edit files directly inside them, in name order (hidden files
+/// skipped), so a directory of generated edits is one batch in a predictable order.
+fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, Box<Report>> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.as_os_str() != "-" && input.is_dir() {
+            let listing = std::fs::read_dir(input)
+                .map_err(|e| Box::new(usage(format!("cannot list {}: {e}", input.display()))))?;
+            let mut inside: Vec<PathBuf> = listing
+                .filter_map(|e| e.ok())
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .map(|e| e.path())
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(input.clone());
+        }
+    }
+    if files.is_empty() {
+        files.push(PathBuf::from("-"));
+    }
+    Ok(files)
+}
+
+fn usage(detail: String) -> Report {
+    Report::batch_error(
+        Status::Malformed,
+        "usage",
+        detail,
+        "Pass readable edit files or directories, or the edit on stdin.",
+    )
+}
+
+/// Reads and parses every input into one batch (operations in input order). With `jsonl`, each
+/// line of each input is one edit: a tool-call object, or a JSON string of edit text.
 fn read_batch(
     inputs: &[PathBuf],
     format: FormatChoice,
     opts: &ParseOptions,
+    jsonl: bool,
 ) -> Result<Batch, Box<Report>> {
-    let stdin = [PathBuf::from("-")];
-    let inputs = if inputs.is_empty() {
-        &stdin[..]
-    } else {
-        inputs
-    };
     let mut batch: Option<Batch> = None;
-    for input in inputs {
+    let mut add = |parsed: Result<Batch, format::ParseError>, name: &str| match parsed {
+        Err(e) => Err(Box::new(Report::malformed(&e, Some(name)))),
+        Ok(b) => {
+            match &mut batch {
+                None => batch = Some(b),
+                Some(acc) => {
+                    acc.ops.extend(b.ops);
+                    acc.notes.extend(b.notes);
+                }
+            }
+            Ok(())
+        }
+    };
+    for input in expand_inputs(inputs)? {
         let is_stdin = input.as_os_str() == "-";
         let mut bytes = Vec::new();
         let read = if is_stdin {
             std::io::stdin().read_to_end(&mut bytes).map(|_| ())
         } else {
-            std::fs::File::open(input).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
+            std::fs::File::open(&input).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
         };
-        let name = (!is_stdin).then(|| input.display().to_string());
+        let name = if is_stdin {
+            "stdin".to_string()
+        } else {
+            input.display().to_string()
+        };
         if let Err(e) = read {
-            return Err(Box::new(Report::batch_error(
-                Status::Malformed,
-                "usage",
-                format!("cannot read {}: {e}", name.as_deref().unwrap_or("stdin")),
-                "Pass readable edit files, or the edit on stdin.",
-            )));
+            return Err(Box::new(usage(format!("cannot read {name}: {e}"))));
         }
-        let parsed = format::decode(&bytes).and_then(|text| format::parse(text, format, opts));
-        match (parsed, &mut batch) {
-            (Err(e), _) => return Err(Box::new(Report::malformed(&e, name.as_deref()))),
-            (Ok(b), None) => batch = Some(b),
-            (Ok(b), Some(acc)) => {
-                acc.ops.extend(b.ops);
-                acc.notes.extend(b.notes);
+        if !jsonl {
+            let parsed = format::decode(&bytes).and_then(|text| format::parse(text, format, opts));
+            add(parsed, &name)?;
+            continue;
+        }
+        let text = match format::decode(&bytes) {
+            Ok(t) => t,
+            Err(e) => return Err(Box::new(Report::malformed(&e, Some(&name)))),
+        };
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
             }
+            let place = format!("{name} entry {}", i + 1);
+            let parsed = match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(serde_json::Value::String(edit)) => format::parse(&edit, format, opts),
+                Ok(_) => format::parse(line, FormatChoice::Only(Format::Json), opts),
+                Err(e) => Err(format::ParseError::new(
+                    1,
+                    line.chars().take(80).collect::<String>(),
+                    "one JSON value per line: a tool-call object or a string of edit text",
+                    format!("not JSON: {e}"),
+                )),
+            };
+            add(parsed, &place)?;
         }
     }
-    Ok(batch.expect("at least one input"))
+    batch.ok_or_else(|| Box::new(usage("the inputs hold no edit".into())))
 }
 
 fn run_read(root: PathBuf, args: ReadArgs) -> u8 {

@@ -29,6 +29,7 @@ pub mod locate;
 pub mod mcp;
 pub mod path;
 pub mod read;
+pub mod rename;
 pub mod report;
 pub mod stage;
 pub mod store;

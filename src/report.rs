@@ -7,6 +7,7 @@
 use crate::format::ParseError;
 use crate::locate::Tier;
 use crate::locate::closest::{Closest, NumberedLine};
+use crate::rename::RenameSummary;
 use crate::store::journal::Rollback;
 use crate::syntax::SyntaxReport;
 use crate::verify::TestRun;
@@ -241,6 +242,9 @@ pub struct Report {
     /// The test run (`--test`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub test: Option<TestRun>,
+    /// What `lancet rename` found: sites, definitions, mentions left alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rename: Option<RenameSummary>,
     /// The text to show a model or a person.
     pub message: String,
 }
@@ -269,6 +273,7 @@ impl Report {
             syntax: None,
             checkpoint: None,
             test: None,
+            rename: None,
             error: Some(BatchError {
                 kind: "malformed",
                 line: Some(e.line),
@@ -294,6 +299,7 @@ impl Report {
             syntax: None,
             checkpoint: None,
             test: None,
+            rename: None,
             error: Some(BatchError {
                 kind,
                 line: None,
@@ -321,6 +327,7 @@ impl Report {
             syntax: None,
             checkpoint: None,
             test: None,
+            rename: None,
             message: String::new(),
         };
         report.message = compose_message(&report);
@@ -338,6 +345,7 @@ impl Report {
             syntax: None,
             checkpoint: None,
             test: None,
+            rename: None,
             message: message.to_string(),
         }
     }
@@ -448,10 +456,39 @@ impl Report {
         self
     }
 
+    /// Attaches a rename's findings and puts them at the top of the message.
+    pub fn with_rename(mut self, summary: RenameSummary) -> Report {
+        let findings = crate::rename::describe(&summary, MENTIONS_IN_MESSAGE);
+        self.message = format!("{findings}\n{}", self.message);
+        self.rename = Some(summary);
+        self
+    }
+
     /// Human-readable rendering: one line per file, hunk lines, diffs, then the message.
     pub fn render_human(&self, color: bool) -> String {
         let mut out = String::new();
-        for f in &self.files {
+        let scale = at_scale(self);
+        for (i, f) in self.files.iter().enumerate() {
+            let failed = matches!(f.status, Outcome::Failed | Outcome::Ambiguous)
+                || f.hunks.iter().any(|h| is_failure(h.status));
+            if scale && !failed {
+                if i < SCALE_FILES {
+                    let _ = writeln!(
+                        out,
+                        "{} {}  ({} chunk(s))",
+                        f.action.letter(),
+                        f.to.as_deref().unwrap_or(&f.path),
+                        f.hunks.len()
+                    );
+                } else if i == SCALE_FILES {
+                    let _ = writeln!(
+                        out,
+                        "... and {} more file(s) (--json lists every file and chunk)",
+                        self.files.len() - SCALE_FILES
+                    );
+                }
+                continue;
+            }
             let target = match &f.to {
                 Some(to) => format!("{} -> {}", f.path, to),
                 None => f.path.clone(),
@@ -466,7 +503,7 @@ impl Report {
                 let _ = writeln!(out, "  {}", hunk_summary(h));
             }
         }
-        for f in &self.files {
+        for f in self.files.iter().filter(|_| !scale) {
             if let Some(diff) = &f.diff {
                 out.push_str(&colorize_diff(diff, color));
                 if !diff.ends_with('\n') {
@@ -492,12 +529,7 @@ fn hunk_summary(h: &HunkReport) -> String {
         _ => String::new(),
     };
     match h.status {
-        Outcome::Applied => format!(
-            "chunk {}: {} ({})",
-            h.index,
-            lines,
-            h.tier.map(Tier::name).unwrap_or("-")
-        ),
+        Outcome::Applied => format!("chunk {}: {} ({})", h.index, lines, tier_label(h)),
         Outcome::AlreadyApplied => format!("chunk {}: already applied at {}", h.index, lines),
         Outcome::Failed => format!("chunk {}: not found", h.index),
         Outcome::Ambiguous => format!(
@@ -556,6 +588,65 @@ fn op_label(f: &FileReport) -> String {
 
 /// Above this many changed hunks, the message leaves the result snippets to the JSON report.
 const MAX_SNIPPETS_IN_MESSAGE: usize = 8;
+
+/// Above this many files or hunks, reports summarise instead of listing (`--json` stays complete).
+const SCALE_FILES: usize = 20;
+const SCALE_HUNKS: usize = 200;
+
+/// How many string/comment mentions a rename message lists (`--json` has them all).
+const MENTIONS_IN_MESSAGE: usize = 20;
+
+fn at_scale(report: &Report) -> bool {
+    report.files.len() > SCALE_FILES
+        || report.files.iter().map(|f| f.hunks.len()).sum::<usize>() > SCALE_HUNKS
+}
+
+/// The name a hunk's matcher goes by in summaries (rename sites have no tier: they come from
+/// the syntax tree).
+fn tier_label(h: &HunkReport) -> &'static str {
+    h.tier.map(Tier::name).unwrap_or("identifier")
+}
+
+/// A large batch in one paragraph: files per action, hunks per tier, a few paths.
+fn scale_summary(report: &Report) -> String {
+    let mut actions: Vec<(char, usize)> = Vec::new();
+    let mut tiers: Vec<(&'static str, usize)> = Vec::new();
+    let mut hunks = 0;
+    for f in &report.files {
+        match actions.iter_mut().find(|(l, _)| *l == f.action.letter()) {
+            Some((_, n)) => *n += 1,
+            None => actions.push((f.action.letter(), 1)),
+        }
+        for h in f.hunks.iter().filter(|h| h.status == Outcome::Applied) {
+            hunks += 1;
+            match tiers.iter_mut().find(|(t, _)| *t == tier_label(h)) {
+                Some((_, n)) => *n += 1,
+                None => tiers.push((tier_label(h), 1)),
+            }
+        }
+    }
+    let actions: Vec<String> = actions.iter().map(|(l, n)| format!("{n} {l}")).collect();
+    let tiers: Vec<String> = tiers.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    let already = report
+        .files
+        .iter()
+        .filter(|f| f.status == Outcome::AlreadyApplied)
+        .count();
+    let mut s = format!(
+        "{} file(s) ({}), {hunks} chunk(s) by matcher: {}",
+        report.files.len(),
+        actions.join(", "),
+        if tiers.is_empty() {
+            "-".to_string()
+        } else {
+            tiers.join(", ")
+        }
+    );
+    if already > 0 {
+        let _ = write!(s, "; {already} file(s) already applied");
+    }
+    s
+}
 
 fn is_failure(status: Outcome) -> bool {
     matches!(status, Outcome::Failed | Outcome::Ambiguous)
@@ -621,7 +712,11 @@ fn compose_message(report: &Report) -> String {
                 Status::DryRun => "Dry run, nothing was written; would apply",
                 _ => "Nothing to do, every change is already in place",
             };
-            let items: Vec<String> = report.files.iter().map(summarize_op).collect();
+            let items: Vec<String> = if at_scale(report) {
+                vec![scale_summary(report)]
+            } else {
+                report.files.iter().map(summarize_op).collect()
+            };
             if items.is_empty() {
                 msg.push_str("No edits found in the text; nothing to do.");
             } else {

@@ -4,7 +4,7 @@
 //! file, or an Add then a Delete, compose. Every failure is collected (not just the first) so the
 //! model can fix everything in one retry; the batch is staged only if all operations succeed.
 
-use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, split_lines};
+use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, Span, split_lines};
 use crate::locate::closest::NumberedLine;
 use crate::locate::normalize::introduced_placeholder;
 use crate::locate::{self, Haystack, Hints, LocateError, Located, Match, Placement};
@@ -360,6 +360,9 @@ impl Workspace<'_> {
             }
             OpKind::Write { content } => self.write(&rel, content, &mut report),
             OpKind::Append { content } => self.append(&rel, content, &mut report),
+            OpKind::Splice { base_sha256, spans } => {
+                self.splice(&rel, base_sha256, spans, &mut report)
+            }
             OpKind::Update { hunks, move_to } => {
                 let to = move_to.as_deref().map(|t| self.root.rel(t)).transpose()?;
                 if let Some(to) = &to
@@ -453,6 +456,59 @@ impl Workspace<'_> {
             old_text.as_deref(),
             Some(content),
         ));
+        Ok(())
+    }
+
+    /// Replaces byte spans computed from an earlier read, refusing when the file changed since.
+    fn splice(
+        &mut self,
+        rel: &RelPath,
+        base_sha256: &str,
+        spans: &[Span],
+        report: &mut FileReport,
+    ) -> Result<(), OpError> {
+        let key = self.key(rel, true).map_err(OpError::from)?;
+        let entry = self.entry(&key).map_err(OpError::from)?;
+        refuse_hard_link(entry, rel)?;
+        regular_file(entry, "update", rel)?;
+        let Some(before) = entry.current.as_deref() else {
+            return Err(OpError::new(
+                "missing",
+                format!("cannot update {rel}: it no longer exists"),
+            ));
+        };
+        if sha256_hex(before) != base_sha256 {
+            return Err(OpError::new(
+                "stale",
+                format!("{rel} changed after it was read; run the command again"),
+            ));
+        }
+        let mut after = Vec::with_capacity(before.len());
+        let mut at = 0;
+        for (i, span) in spans.iter().enumerate() {
+            if span.start < at || span.end < span.start || span.end > before.len() {
+                return Err(OpError::new(
+                    "overlap",
+                    format!(
+                        "{rel}: replacement {} overlaps another or leaves the file",
+                        i + 1
+                    ),
+                ));
+            }
+            after.extend_from_slice(&before[at..span.start]);
+            after.extend_from_slice(span.new.as_bytes());
+            at = span.end;
+            let mut hunk = HunkReport::new(i + 1, 0);
+            hunk.start_line = Some(span.line);
+            hunk.end_line = Some(span.line);
+            report.hunks.push(hunk);
+        }
+        after.extend_from_slice(&before[at..]);
+        if after == before {
+            report.status = Outcome::AlreadyApplied;
+            return Ok(());
+        }
+        entry.current = Some(after);
         Ok(())
     }
 

@@ -131,6 +131,7 @@ fn looks_like(format: Format, text: &str) -> bool {
         Format::Unified => unified::looks_like(text),
         Format::Json => json::looks_like(text),
         Format::Whole => whole::looks_like(text),
+        Format::Rename => false,
     }
 }
 
@@ -141,6 +142,12 @@ fn parse_as(format: Format, text: &str, opts: &ParseOptions) -> Result<Batch, Pa
         Format::Unified => unified::parse(text, opts),
         Format::Json => json::parse(text, opts),
         Format::Whole => whole::parse(text, opts),
+        Format::Rename => Err(ParseError::new(
+            1,
+            String::new(),
+            "edit text in one of the text formats",
+            "`rename` batches come from `lancet rename`, not from edit text",
+        )),
     }
 }
 

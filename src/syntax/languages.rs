@@ -34,6 +34,9 @@ pub struct LanguageEntry {
     /// Query files under `grammars/<name>/`.
     #[serde(default)]
     pub queries: Vec<String>,
+    /// Reserved words: never valid as a new name.
+    #[serde(default)]
+    pub keywords: Vec<String>,
 }
 
 #[derive(Deserialize)]

@@ -1,0 +1,791 @@
+//! `lancet rename`: rename an identifier across a tree by syntax, as one transaction.
+//!
+//! Regex tools rewrite comments and strings; syntax-aware ones leave files that no longer parse
+//! and cannot roll back. Here files are found with the `ignore` walker (honouring `.gitignore`),
+//! files whose bytes cannot contain OLD are never parsed (a memchr search first), candidates
+//! are parsed in parallel (rayon) and queried with their language's `grammars/<lang>/rename.scm`:
+//!
+//! - `@name` nodes whose text is exactly OLD become byte spans to replace;
+//! - `@string` / `@comment` nodes are searched for OLD as a whole word: listed with path and
+//!   line, renamed only with `--include-strings` / `--include-comments`;
+//! - `@definition.<kind>` nodes say what OLD defines, for `--kind`.
+//!
+//! The spans become [`OpKind::Splice`] operations of one batch, which then runs the pipeline of
+//! every edit: staging (refused if a file changed since it was read), the syntax gate, the
+//! checkpoint, the journaled commit and the optional tests. The rename is by name, not by
+//! binding: a local that shadows OLD is renamed with it (consistently, so behaviour is kept),
+//! and a NEW that already names something in a touched file is refused, since renaming would
+//! merge the two names.
+
+use crate::batch::{Batch, FileOp, Format, OpKind, Span};
+use crate::path::Root;
+use crate::report::{Report, Status};
+use crate::store::sha256_hex;
+use crate::syntax::languages::{self, LanguageEntry};
+use crate::{ApplyOptions, apply_batch};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};
+
+/// The kinds of definition `--kind` can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SymbolKind {
+    /// Whatever OLD names.
+    Any,
+    /// A free function.
+    Function,
+    /// A class, struct, enum, trait or type alias.
+    Class,
+    /// A function defined in a class, impl or trait.
+    Method,
+    /// A variable, parameter, constant or static.
+    Variable,
+}
+
+impl SymbolKind {
+    /// The name used on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SymbolKind::Any => "any",
+            SymbolKind::Function => "function",
+            SymbolKind::Class => "class",
+            SymbolKind::Method => "method",
+            SymbolKind::Variable => "variable",
+        }
+    }
+
+    fn from_capture(name: &str) -> Option<SymbolKind> {
+        match name.strip_prefix("definition.")? {
+            "function" => Some(SymbolKind::Function),
+            "class" => Some(SymbolKind::Class),
+            "method" => Some(SymbolKind::Method),
+            "variable" => Some(SymbolKind::Variable),
+            _ => None,
+        }
+    }
+}
+
+/// What to rename, where.
+#[derive(Debug, Clone)]
+pub struct RenameOptions {
+    /// The identifier to rename.
+    pub old: String,
+    /// Its new name.
+    pub new: String,
+    /// Files and directories to walk, relative to the root (empty: the whole root).
+    pub paths: Vec<String>,
+    /// Only files of this language (a name of `grammars/languages.toml`).
+    pub lang: Option<String>,
+    /// Only when OLD is defined as this kind of symbol.
+    pub kind: SymbolKind,
+    /// Also rename whole-word mentions inside string literals.
+    pub include_strings: bool,
+    /// Also rename whole-word mentions inside comments.
+    pub include_comments: bool,
+}
+
+/// A whole-word mention of OLD inside a string or a comment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mention {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// `string` or `comment`.
+    pub context: &'static str,
+    /// Whether it was renamed (`--include-strings` / `--include-comments`).
+    pub renamed: bool,
+    /// The whole line, trimmed, for a person or model to judge.
+    pub text: String,
+}
+
+/// A place where OLD is defined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Definition {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// What kind of symbol it defines.
+    pub kind: SymbolKind,
+}
+
+/// What a rename found, for the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RenameSummary {
+    /// The old name.
+    pub old: String,
+    /// The new name.
+    pub new: String,
+    /// Files of a renameable language that were walked.
+    pub files_scanned: usize,
+    /// Files that contained OLD's bytes and were parsed.
+    pub files_parsed: usize,
+    /// Files with at least one renamed place.
+    pub files_changed: usize,
+    /// Identifier occurrences renamed in code.
+    pub sites: usize,
+    /// Where OLD is defined.
+    pub definitions: Vec<Definition>,
+    /// Mentions in strings and comments (renamed only when asked).
+    pub mentions: Vec<Mention>,
+    /// Files that were skipped, with the reason (not UTF-8, unreadable).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_files: Vec<String>,
+}
+
+/// A language's compiled rename query and the indexes of its captures.
+struct Renamer {
+    entry: &'static LanguageEntry,
+    grammar: tree_sitter::Language,
+    query: Query,
+    name: u32,
+    string: Option<u32>,
+    comment: Option<u32>,
+    definitions: Vec<(u32, SymbolKind)>,
+}
+
+/// The rename query shipped for a language, when it has one and its grammar is built in.
+fn query_source(language: &str) -> Option<&'static str> {
+    match language {
+        "python" => Some(include_str!("../grammars/python/rename.scm")),
+        "rust" => Some(include_str!("../grammars/rust/rename.scm")),
+        #[cfg(feature = "lang-javascript")]
+        "javascript" => Some(include_str!("../grammars/javascript/rename.scm")),
+        _ => None,
+    }
+}
+
+/// Every language lancet can rename in, compiled once.
+fn renamers() -> &'static [Renamer] {
+    static COMPILED: OnceLock<Vec<Renamer>> = OnceLock::new();
+    COMPILED.get_or_init(|| {
+        languages::languages()
+            .iter()
+            .filter(|e| e.queries.iter().any(|q| q == "rename.scm"))
+            .filter_map(|entry| {
+                let source = query_source(&entry.name)?;
+                let grammar = languages::grammar(entry)?;
+                let query = Query::new(&grammar, source).unwrap_or_else(|e| {
+                    panic!("grammars/{}/rename.scm does not compile: {e}", entry.name)
+                });
+                let index = |n: &str| query.capture_index_for_name(n);
+                let definitions = query
+                    .capture_names()
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, n)| Some((i as u32, SymbolKind::from_capture(n)?)))
+                    .collect();
+                Some(Renamer {
+                    entry,
+                    name: index("name")?,
+                    string: index("string"),
+                    comment: index("comment"),
+                    definitions,
+                    grammar,
+                    query,
+                })
+            })
+            .collect()
+    })
+}
+
+/// The languages `lancet rename` works in (those with a `rename.scm` and a built-in grammar).
+pub fn renameable_languages() -> Vec<&'static str> {
+    renamers().iter().map(|r| r.entry.name.as_str()).collect()
+}
+
+/// Whether `name` has the shape of an identifier: a letter or `_`, then letters, digits, `_`.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+        && chars.all(|c| c == '_' || c.is_alphanumeric())
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80
+}
+
+/// What one file holds of OLD.
+struct FileScan {
+    path: String,
+    sha256: String,
+    language: &'static str,
+    spans: Vec<Span>,
+    definitions: Vec<Definition>,
+    mentions: Vec<Mention>,
+    /// Lines where NEW already is an identifier.
+    collisions: Vec<usize>,
+}
+
+/// The 1-based line holding byte `at`, from the offsets where lines start.
+fn line_of(starts: &[usize], at: usize) -> usize {
+    starts.partition_point(|&s| s <= at)
+}
+
+fn line_text(text: &str, starts: &[usize], line: usize) -> String {
+    let start = starts[line - 1];
+    let end = starts.get(line).copied().unwrap_or(text.len());
+    text[start..end].trim().to_string()
+}
+
+/// Parses one file and collects OLD's identifier spans, definitions and mentions.
+fn scan_file(
+    path: String,
+    text: &str,
+    renamer: &Renamer,
+    opts: &RenameOptions,
+) -> Option<FileScan> {
+    let mut parser = Parser::new();
+    parser.set_language(&renamer.grammar).ok()?;
+    let tree = parser.parse(text, None)?;
+    let bytes = text.as_bytes();
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1))
+        .collect();
+    let mut code = BTreeMap::new();
+    let mut texts: Vec<(usize, usize, &'static str)> = Vec::new();
+    let mut definitions = Vec::new();
+    let mut collisions = Vec::new();
+    let mut cursor = QueryCursor::new();
+    let mut captures = cursor.captures(&renamer.query, tree.root_node(), bytes);
+    while let Some((m, i)) = captures.next() {
+        let capture = m.captures()[*i];
+        let node = capture.node;
+        let node_text = &bytes[node.start_byte()..node.end_byte()];
+        let index = capture.index;
+        if index == renamer.name {
+            if node_text == opts.old.as_bytes() {
+                code.insert(node.start_byte(), node.start_position().row + 1);
+            } else if node_text == opts.new.as_bytes() {
+                collisions.push(node.start_position().row + 1);
+            }
+        } else if Some(index) == renamer.string {
+            texts.push((node.start_byte(), node.end_byte(), "string"));
+        } else if Some(index) == renamer.comment {
+            texts.push((node.start_byte(), node.end_byte(), "comment"));
+        } else if node_text == opts.old.as_bytes()
+            && let Some((_, kind)) = renamer.definitions.iter().find(|(d, _)| *d == index)
+        {
+            definitions.push((node.start_byte(), node.start_position().row + 1, *kind));
+        }
+    }
+    let mut mentions = Vec::new();
+    let mut spans: Vec<Span> = code
+        .iter()
+        .map(|(&start, &line)| Span {
+            start,
+            end: start + opts.old.len(),
+            new: opts.new.clone(),
+            line,
+        })
+        .collect();
+    let finder = memchr::memmem::Finder::new(opts.old.as_bytes());
+    let mut seen = HashSet::new();
+    for (start, end, context) in texts {
+        for offset in finder.find_iter(&bytes[start..end]) {
+            let at = start + offset;
+            let after = at + opts.old.len();
+            let whole_word = (at == 0 || !is_word_byte(bytes[at - 1]))
+                && (after >= bytes.len() || !is_word_byte(bytes[after]));
+            if !whole_word || code.contains_key(&at) || !seen.insert(at) {
+                continue;
+            }
+            let renamed = match context {
+                "string" => opts.include_strings,
+                _ => opts.include_comments,
+            };
+            let line = line_of(&starts, at);
+            if renamed {
+                spans.push(Span {
+                    start: at,
+                    end: after,
+                    new: opts.new.clone(),
+                    line,
+                });
+            }
+            mentions.push(Mention {
+                path: path.clone(),
+                line,
+                context,
+                renamed,
+                text: line_text(text, &starts, line),
+            });
+        }
+    }
+    spans.sort_by_key(|s| s.start);
+    mentions.sort_by_key(|m| m.line);
+    // A node captured as a method is also a function_definition: keep the most specific kind.
+    definitions.sort_by_key(|&(start, _, kind)| (start, kind != SymbolKind::Method));
+    definitions.dedup_by_key(|d| d.0);
+    Some(FileScan {
+        sha256: sha256_hex(bytes),
+        language: renamer.entry.name.as_str(),
+        definitions: definitions
+            .into_iter()
+            .map(|(_, line, kind)| Definition {
+                path: path.clone(),
+                line,
+                kind,
+            })
+            .collect(),
+        spans,
+        mentions,
+        collisions,
+        path,
+    })
+}
+
+/// The files under the requested paths, relative to the root, in walk order; `.gitignore`d,
+/// hidden and lancet's own files are left out.
+fn walk(root: &Root, opts: &RenameOptions) -> Result<Vec<(String, PathBuf)>, String> {
+    let mut starts = Vec::new();
+    for p in &opts.paths {
+        let rel = root.rel(p).map_err(|e| e.to_string())?;
+        let full = root.path().join(rel.as_str());
+        if !full.exists() {
+            return Err(format!("{p} does not exist under the root"));
+        }
+        starts.push(full);
+    }
+    if starts.is_empty() {
+        starts.push(root.path().to_path_buf());
+    }
+    let mut builder = ignore::WalkBuilder::new(&starts[0]);
+    for s in &starts[1..] {
+        builder.add(s);
+    }
+    builder
+        .require_git(false)
+        .filter_entry(|e| e.file_name() != ".lancet" && e.file_name() != ".git");
+    let mut files = Vec::new();
+    for entry in builder.build() {
+        let entry = entry.map_err(|e| e.to_string())?;
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue; // directories, and symlinks: their targets are walked in their own place
+        }
+        let full = entry.into_path();
+        let rel = full
+            .strip_prefix(root.path())
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| root.display_rel(&full));
+        files.push((rel, full));
+    }
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
+fn refused(kind: &'static str, detail: String, next: &str) -> Report {
+    Report::batch_error(Status::Refused, kind, detail, next)
+}
+
+/// Renames OLD to NEW across the requested paths as one batch, through the same pipeline as
+/// every edit (`apply.dry_run`, `apply.test` and the other options apply).
+pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
+    for (what, name) in [("OLD", &opts.old), ("NEW", &opts.new)] {
+        if !is_identifier(name) {
+            return Report::batch_error(
+                Status::Malformed,
+                "invalid_name",
+                format!("{what} `{name}` is not an identifier"),
+                "Pass a name made of letters, digits and `_`, not starting with a digit.",
+            );
+        }
+    }
+    if opts.old == opts.new {
+        return Report::batch_error(
+            Status::Malformed,
+            "invalid_name",
+            format!("OLD and NEW are both `{}`", opts.old),
+            "Pass a different new name.",
+        );
+    }
+    let all = renamers();
+    if let Some(lang) = &opts.lang
+        && !all.iter().any(|r| &r.entry.name == lang)
+    {
+        return Report::batch_error(
+            Status::Malformed,
+            "unknown_language",
+            format!("lancet cannot rename in `{lang}`"),
+            &format!("Use one of: {}.", renameable_languages().join(", ")),
+        );
+    }
+    let root = match Root::new(&apply.root) {
+        Ok(r) => r,
+        Err(e) => {
+            return Report::batch_error(
+                Status::Error,
+                "io",
+                format!("cannot open the root {}: {e}", apply.root.display()),
+                "Pass an existing directory with -C.",
+            );
+        }
+    };
+    let files = match walk(&root, opts) {
+        Ok(f) => f,
+        Err(e) => {
+            return refused(
+                "unsafe_path",
+                e,
+                "Pass paths relative to the root, inside it.",
+            );
+        }
+    };
+    let wanted = |entry: &LanguageEntry| opts.lang.as_ref().is_none_or(|l| *l == entry.name);
+    let renamer_for = |path: &str, head: &[u8]| {
+        let entry = languages::language_for(path, head)?;
+        all.iter()
+            .find(|r| std::ptr::eq(r.entry, entry) && wanted(entry))
+    };
+    let finder = memchr::memmem::Finder::new(opts.old.as_bytes());
+    let outcomes: Vec<Scanned> = files
+        .par_iter()
+        .map(|(rel, full)| {
+            let by_name = languages::language_for(rel, b"");
+            if by_name.is_some_and(|e| renamer_for(rel, b"").is_none() && !wanted(e)) {
+                return Scanned::Skipped;
+            }
+            let bytes = match std::fs::read(full) {
+                Ok(b) => b,
+                Err(e) => return Scanned::Unreadable(format!("{rel}: {e}")),
+            };
+            let Some(renamer) = renamer_for(rel, &bytes) else {
+                return Scanned::Skipped;
+            };
+            if finder.find(&bytes).is_none() {
+                return Scanned::Walked;
+            }
+            let Ok(text) = std::str::from_utf8(&bytes) else {
+                return Scanned::Unreadable(format!("{rel}: not UTF-8"));
+            };
+            match scan_file(rel.clone(), text, renamer, opts) {
+                Some(scan) => Scanned::Parsed(Box::new(scan)),
+                None => Scanned::Unreadable(format!("{rel}: could not be parsed")),
+            }
+        })
+        .collect();
+    let mut summary = RenameSummary {
+        old: opts.old.clone(),
+        new: opts.new.clone(),
+        files_scanned: 0,
+        files_parsed: 0,
+        files_changed: 0,
+        sites: 0,
+        definitions: Vec::new(),
+        mentions: Vec::new(),
+        skipped_files: Vec::new(),
+    };
+    let mut scans = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            Scanned::Skipped => {}
+            Scanned::Walked => summary.files_scanned += 1,
+            Scanned::Unreadable(why) => {
+                summary.files_scanned += 1;
+                summary.skipped_files.push(why);
+            }
+            Scanned::Parsed(scan) => {
+                summary.files_scanned += 1;
+                summary.files_parsed += 1;
+                summary.definitions.extend(scan.definitions.iter().cloned());
+                summary.mentions.extend(scan.mentions.iter().cloned());
+                summary.sites +=
+                    scan.spans.len() - scan.mentions.iter().filter(|m| m.renamed).count();
+                scans.push(*scan);
+            }
+        }
+    }
+    let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
+    summary.files_changed = touched.len();
+    if let Some(report) = refusal(opts, &summary, &touched) {
+        return report.with_rename(summary);
+    }
+    let batch = Batch {
+        format: Format::Rename,
+        ops: touched
+            .iter()
+            .map(|scan| FileOp {
+                path: scan.path.clone(),
+                kind: OpKind::Splice {
+                    base_sha256: scan.sha256.clone(),
+                    spans: scan.spans.clone(),
+                },
+                line: 0,
+            })
+            .collect(),
+        notes: Vec::new(),
+    };
+    apply_batch(&batch, apply).with_rename(summary)
+}
+
+/// One walked file's outcome.
+enum Scanned {
+    /// Not a language being renamed.
+    Skipped,
+    /// Walked; OLD's bytes are not in it.
+    Walked,
+    /// Could not be read or decoded.
+    Unreadable(String),
+    /// Parsed and queried.
+    Parsed(Box<FileScan>),
+}
+
+/// Why the rename must not go ahead, if it must not: a reserved NEW, nothing to rename, a
+/// `--kind` that does not fit, or NEW already in use where OLD would become it.
+fn refusal(opts: &RenameOptions, summary: &RenameSummary, touched: &[&FileScan]) -> Option<Report> {
+    let languages: HashSet<&str> = touched.iter().map(|s| s.language).collect();
+    for entry in languages::languages() {
+        if languages.contains(entry.name.as_str()) && entry.keywords.contains(&opts.new) {
+            return Some(Report::batch_error(
+                Status::Malformed,
+                "invalid_name",
+                format!("`{}` is a reserved word in {}", opts.new, entry.name),
+                "Pass a new name that is not a keyword.",
+            ));
+        }
+    }
+    let place = |d: &Definition| format!("{} {}:{}", d.kind.name(), d.path, d.line);
+    if opts.kind != SymbolKind::Any {
+        let (fits, others): (Vec<&Definition>, Vec<&Definition>) = summary
+            .definitions
+            .iter()
+            .partition(|d| d.kind == opts.kind);
+        if fits.is_empty() {
+            let found = if others.is_empty() {
+                "no definition of it was found".to_string()
+            } else {
+                format!(
+                    "it is defined as: {}",
+                    others
+                        .iter()
+                        .map(|d| place(d))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            return Some(refused(
+                "kind_mismatch",
+                format!(
+                    "no {} named `{}` is defined under the given paths; {found}",
+                    opts.kind.name(),
+                    opts.old
+                ),
+                "Pass the --kind it has (or --kind any), or the paths that define it.",
+            ));
+        }
+        if !others.is_empty() {
+            return Some(refused(
+                "kind_mismatch",
+                format!(
+                    "`{}` names a {} but also: {}; lancet renames by name, so it cannot rename one and keep the other",
+                    opts.old,
+                    opts.kind.name(),
+                    others
+                        .iter()
+                        .map(|d| place(d))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "Narrow the paths to the files of the symbol you mean.",
+            ));
+        }
+    }
+    let collisions: Vec<String> = touched
+        .iter()
+        .flat_map(|s| s.collisions.iter().map(move |l| format!("{}:{l}", s.path)))
+        .collect();
+    if !collisions.is_empty() {
+        let shown = collisions.iter().take(20).cloned().collect::<Vec<_>>();
+        let more = collisions.len().saturating_sub(shown.len());
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        return Some(refused(
+            "name_in_use",
+            format!(
+                "`{}` is already used in files this rename changes: {}{more}; renaming `{}` would merge the two names",
+                opts.new,
+                shown.join(", "),
+                opts.old
+            ),
+            "Pick a new name that is not in use there, or narrow the paths.",
+        ));
+    }
+    if touched.is_empty() {
+        let mentions = if summary.mentions.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (it is mentioned {} time(s) in strings or comments, listed below; --include-strings / --include-comments rename those)",
+                summary.mentions.len()
+            )
+        };
+        return Some(refused(
+            "no_match",
+            format!(
+                "no identifier `{}` found in {} file(s) scanned{mentions}",
+                opts.old, summary.files_scanned
+            ),
+            "Check the spelling and the paths (files ignored by .gitignore are not walked).",
+        ));
+    }
+    None
+}
+
+/// The part of a rename report's message about what was left alone.
+pub fn describe(summary: &RenameSummary, limit: usize) -> String {
+    let mut msg = String::new();
+    let _ = write!(
+        msg,
+        "Rename `{}` -> `{}`: {} identifier site(s) in code, in {} file(s) ({} file(s) scanned, {} parsed).",
+        summary.old,
+        summary.new,
+        summary.sites,
+        summary.files_changed,
+        summary.files_scanned,
+        summary.files_parsed
+    );
+    let left: Vec<&Mention> = summary.mentions.iter().filter(|m| !m.renamed).collect();
+    let renamed = summary.mentions.len() - left.len();
+    if renamed > 0 {
+        let _ = write!(
+            msg,
+            " Also renamed {renamed} mention(s) in strings/comments."
+        );
+    }
+    if !left.is_empty() {
+        let _ = write!(
+            msg,
+            "\nNot renamed, in strings or comments ({}; pass --include-strings / --include-comments to rename them):",
+            left.len()
+        );
+        for m in left.iter().take(limit) {
+            let _ = write!(msg, "\n  {}:{} ({}): {}", m.path, m.line, m.context, m.text);
+        }
+        if left.len() > limit {
+            let _ = write!(
+                msg,
+                "\n  ... and {} more (--json lists all)",
+                left.len() - limit
+            );
+        }
+    }
+    for why in summary.skipped_files.iter().take(limit) {
+        let _ = write!(msg, "\nSkipped {why}");
+    }
+    msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(old: &str, new: &str) -> RenameOptions {
+        RenameOptions {
+            old: old.into(),
+            new: new.into(),
+            paths: Vec::new(),
+            lang: None,
+            kind: SymbolKind::Any,
+            include_strings: false,
+            include_comments: false,
+        }
+    }
+
+    fn renamer(name: &str) -> &'static Renamer {
+        renamers().iter().find(|r| r.entry.name == name).unwrap()
+    }
+
+    fn apply_spans(text: &str, spans: &[Span]) -> String {
+        let mut out = String::new();
+        let mut at = 0;
+        for s in spans {
+            out.push_str(&text[at..s.start]);
+            out.push_str(&s.new);
+            at = s.end;
+        }
+        out.push_str(&text[at..]);
+        out
+    }
+
+    #[test]
+    fn python_code_is_renamed_and_strings_and_comments_are_listed() {
+        let text = "from shop import total as t\n\nclass Cart:\n    def total(self):  # total of the cart\n        return f\"{total(1)} total\"\n\n    def run(self):\n        total = 1\n        return self.total() + total\n";
+        let scan = scan_file(
+            "a.py".into(),
+            text,
+            renamer("python"),
+            &opts("total", "sum_all"),
+        )
+        .unwrap();
+        assert_eq!(
+            apply_spans(text, &scan.spans),
+            "from shop import sum_all as t\n\nclass Cart:\n    def sum_all(self):  # total of the cart\n        return f\"{sum_all(1)} total\"\n\n    def run(self):\n        sum_all = 1\n        return self.sum_all() + sum_all\n"
+        );
+        let mentions: Vec<(usize, &str)> =
+            scan.mentions.iter().map(|m| (m.line, m.context)).collect();
+        assert_eq!(mentions, [(4, "comment"), (5, "string")]);
+        let kinds: Vec<(usize, SymbolKind)> =
+            scan.definitions.iter().map(|d| (d.line, d.kind)).collect();
+        assert_eq!(kinds, [(4, SymbolKind::Method), (8, SymbolKind::Variable)]);
+    }
+
+    #[test]
+    fn opted_in_mentions_are_renamed_as_whole_words_only() {
+        let text = "x = 'total totals subtotal'  # total\n";
+        let mut o = opts("total", "sum_all");
+        o.include_strings = true;
+        o.include_comments = true;
+        let scan = scan_file("a.py".into(), text, renamer("python"), &o).unwrap();
+        assert_eq!(
+            apply_spans(text, &scan.spans),
+            "x = 'sum_all totals subtotal'  # sum_all\n"
+        );
+    }
+
+    #[test]
+    fn rust_items_fields_methods_and_macro_arguments_are_renamed() {
+        let text = "struct Total { total: u32 }\nimpl Total {\n    fn total(&self) -> u32 { self.total }\n}\nfn main() {\n    let t = Total { total: 1 };\n    println!(\"total: {}\", t.total()); // total\n}\n";
+        let scan = scan_file("a.rs".into(), text, renamer("rust"), &opts("total", "sum")).unwrap();
+        assert_eq!(
+            apply_spans(text, &scan.spans),
+            "struct Total { sum: u32 }\nimpl Total {\n    fn sum(&self) -> u32 { self.sum }\n}\nfn main() {\n    let t = Total { sum: 1 };\n    println!(\"total: {}\", t.sum()); // total\n}\n"
+        );
+        assert_eq!(scan.mentions.len(), 2);
+        let kinds: Vec<(usize, SymbolKind)> =
+            scan.definitions.iter().map(|d| (d.line, d.kind)).collect();
+        assert_eq!(kinds, [(3, SymbolKind::Method)]);
+    }
+
+    #[test]
+    fn identifiers_are_checked_by_shape() {
+        assert!(is_identifier("expect_equal"));
+        assert!(is_identifier("_x1"));
+        assert!(is_identifier("naïve"));
+        assert!(!is_identifier("1x"));
+        assert!(!is_identifier("a-b"));
+        assert!(!is_identifier(""));
+    }
+
+    #[test]
+    fn collisions_with_new_are_found() {
+        let text = "def total(): pass\nsum_all = 3\n";
+        let scan = scan_file(
+            "a.py".into(),
+            text,
+            renamer("python"),
+            &opts("total", "sum_all"),
+        )
+        .unwrap();
+        assert_eq!(scan.collisions, [2]);
+    }
+}
