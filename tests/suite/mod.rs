@@ -2,6 +2,7 @@ mod bad_input;
 mod cli;
 mod fixtures;
 mod props;
+mod rename;
 mod syntax;
 mod transactions;
 pub mod tree;

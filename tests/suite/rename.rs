@@ -1,0 +1,461 @@
+//! `lancet rename` and batch input at scale through the CLI: what is renamed, what is only
+//! listed, what is refused, and that every refusal writes nothing.
+
+use super::tree::{describe, lancet, snapshot, temp_tree};
+use std::path::Path;
+
+fn run_json(root: &Path, args: &[&str], stdin: &[u8]) -> (Option<i32>, serde_json::Value) {
+    let mut all = vec![args[0], "-C", root.to_str().unwrap(), "--json"];
+    all.extend(&args[1..]);
+    let out = lancet(&all, stdin);
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
+    (out.status.code(), v)
+}
+
+fn read(root: &Path, path: &str) -> String {
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
+
+const SHOP_PY: &str = "\
+\"\"\"The shop: total() adds prices.\"\"\"
+
+
+def total(items):
+    # total of all items
+    return sum(i.price for i in items)
+
+
+class Cart:
+    def __init__(self):
+        self.items = []
+
+    def total(self):
+        return total(self.items)
+
+    def report(self):
+        total = self.total()  # a local that shadows the function
+        return f\"total: {total}\"
+";
+
+const MAIN_PY: &str = "\
+from shop import total as grand, Cart
+import shop
+
+print(grand([]), shop.total([]), Cart().total())
+print(\"total\")
+";
+
+#[test]
+fn python_rename_updates_definitions_calls_methods_imports_and_locals_but_not_text() {
+    let dir = temp_tree(&[
+        ("shop.py", SHOP_PY.as_bytes()),
+        ("main.py", MAIN_PY.as_bytes()),
+        ("notes.txt", b"total is not code\n"),
+    ]);
+    let (code, v) = run_json(dir.path(), &["rename", "total", "sum_prices"], b"");
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "shop.py"),
+        "\
+\"\"\"The shop: total() adds prices.\"\"\"
+
+
+def sum_prices(items):
+    # total of all items
+    return sum(i.price for i in items)
+
+
+class Cart:
+    def __init__(self):
+        self.items = []
+
+    def sum_prices(self):
+        return sum_prices(self.items)
+
+    def report(self):
+        sum_prices = self.sum_prices()  # a local that shadows the function
+        return f\"total: {sum_prices}\"
+"
+    );
+    assert_eq!(
+        read(dir.path(), "main.py"),
+        "\
+from shop import sum_prices as grand, Cart
+import shop
+
+print(grand([]), shop.sum_prices([]), Cart().sum_prices())
+print(\"total\")
+"
+    );
+    assert_eq!(read(dir.path(), "notes.txt"), "total is not code\n");
+    let r = &v["rename"];
+    assert_eq!(r["sites"], 9, "{r:#}");
+    assert_eq!(r["files_changed"], 2);
+    let mentions: Vec<String> = r["mentions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| format!("{}:{} {}", m["path"], m["line"], m["context"]))
+        .collect();
+    assert_eq!(
+        mentions,
+        [
+            "\"main.py\":5 \"string\"",
+            "\"shop.py\":1 \"string\"",
+            "\"shop.py\":5 \"comment\"",
+            "\"shop.py\":18 \"string\"",
+        ]
+    );
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("shop.py:5 (comment): # total of all items"),
+        "{message}"
+    );
+    // The checkpoint makes it undoable like any batch.
+    assert!(v["checkpoint"].is_string());
+    let (code, _) = run_json(dir.path(), &["undo"], b"");
+    assert_eq!(code, Some(0));
+    assert_eq!(read(dir.path(), "shop.py"), SHOP_PY);
+    assert_eq!(read(dir.path(), "main.py"), MAIN_PY);
+}
+
+#[test]
+fn strings_and_comments_are_renamed_only_when_asked() {
+    let dir = temp_tree(&[("shop.py", SHOP_PY.as_bytes())]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "total", "sum_prices", "--include-comments"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    let after = read(dir.path(), "shop.py");
+    assert!(after.contains("    # sum_prices of all items\n"));
+    assert!(after.contains("\"\"\"The shop: total() adds prices.\"\"\""));
+    assert!(after.contains("f\"total: {sum_prices}\""));
+}
+
+const LIB_RS: &str = "\
+/// Sums the total.
+pub fn total(xs: &[u32]) -> u32 {
+    xs.iter().sum()
+}
+
+pub struct Cart {
+    pub total: u32,
+}
+
+impl Cart {
+    pub fn total(&self) -> u32 {
+        self.total
+    }
+}
+
+pub fn show(c: &Cart) -> String {
+    let total = c.total();
+    format!(\"total={}\", total)
+}
+";
+
+const MAIN_RS: &str = "\
+use crate::lib::{total, Cart};
+
+fn main() {
+    let c = Cart { total: total(&[1, 2]) };
+    println!(\"{}\", c.total());
+}
+";
+
+#[test]
+fn rust_rename_updates_items_fields_methods_uses_and_macro_arguments() {
+    let dir = temp_tree(&[
+        ("src/lib.rs", LIB_RS.as_bytes()),
+        ("src/main.rs", MAIN_RS.as_bytes()),
+    ]);
+    let (code, v) = run_json(dir.path(), &["rename", "total", "amount", "src"], b"");
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/lib.rs"),
+        "\
+/// Sums the total.
+pub fn amount(xs: &[u32]) -> u32 {
+    xs.iter().sum()
+}
+
+pub struct Cart {
+    pub amount: u32,
+}
+
+impl Cart {
+    pub fn amount(&self) -> u32 {
+        self.amount
+    }
+}
+
+pub fn show(c: &Cart) -> String {
+    let amount = c.amount();
+    format!(\"total={}\", amount)
+}
+"
+    );
+    assert_eq!(
+        read(dir.path(), "src/main.rs"),
+        "\
+use crate::lib::{amount, Cart};
+
+fn main() {
+    let c = Cart { amount: amount(&[1, 2]) };
+    println!(\"{}\", c.amount());
+}
+"
+    );
+    assert_eq!(v["rename"]["mentions"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn bad_names_and_unknown_languages_are_usage_errors() {
+    let dir = temp_tree(&[("shop.py", SHOP_PY.as_bytes())]);
+    let before = snapshot(dir.path());
+    for (args, kind) in [
+        (vec!["rename", "total", "2fast"], "invalid_name"),
+        (vec!["rename", "total", "class"], "invalid_name"),
+        (vec!["rename", "total", "a-b"], "invalid_name"),
+        (
+            vec!["rename", "total", "x", "--lang", "cobol"],
+            "unknown_language",
+        ),
+    ] {
+        let (code, v) = run_json(dir.path(), &args, b"");
+        assert_eq!(code, Some(2), "{args:?}: {v:#}");
+        assert_eq!(v["error"]["kind"], kind, "{args:?}");
+    }
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn refusals_say_why_and_write_nothing() {
+    let dir = temp_tree(&[
+        ("shop.py", SHOP_PY.as_bytes()),
+        ("other.py", b"sum_prices = 1\ntotal = 2\n"),
+    ]);
+    let before = snapshot(dir.path());
+    // NEW already in use where OLD would become it.
+    let (code, v) = run_json(dir.path(), &["rename", "total", "sum_prices"], b"");
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "name_in_use");
+    assert!(v["message"].as_str().unwrap().contains("other.py:1"));
+    // --kind that does not fit, or that is not the only kind.
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "total", "t2", "shop.py", "--kind", "class"],
+        b"",
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(v["error"]["kind"], "kind_mismatch");
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "total", "t2", "shop.py", "--kind", "function"],
+        b"",
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        v["message"].as_str().unwrap().contains("method shop.py:13"),
+        "{v:#}"
+    );
+    // Nothing to rename.
+    let (code, v) = run_json(dir.path(), &["rename", "nothing_here", "x"], b"");
+    assert_eq!(code, Some(1));
+    assert_eq!(v["error"]["kind"], "no_match");
+    // A path outside the root.
+    let (code, _) = run_json(dir.path(), &["rename", "total", "x", "../"], b"");
+    assert_eq!(code, Some(1));
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn kind_narrows_when_the_name_has_one_kind() {
+    let dir = temp_tree(&[("a.py", b"class Total:\n    pass\n\nx = Total()\n")]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "Total", "Sum", "--kind", "class"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "class Sum:\n    pass\n\nx = Sum()\n"
+    );
+}
+
+#[test]
+fn gitignored_files_are_not_walked_and_dry_run_writes_nothing() {
+    let dir = temp_tree(&[
+        (".gitignore", b"build/\n"),
+        ("a.py", b"total = 1\n"),
+        ("build/gen.py", b"total = 2\n"),
+    ]);
+    let before = snapshot(dir.path());
+    let (code, v) = run_json(dir.path(), &["rename", "total", "t", "--dry-run"], b"");
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(v["status"], "dry_run");
+    assert_eq!(v["rename"]["files_changed"], 1);
+    assert_eq!(snapshot(dir.path()), before);
+    let (code, _) = run_json(dir.path(), &["rename", "total", "t"], b"");
+    assert_eq!(code, Some(0));
+    assert_eq!(read(dir.path(), "a.py"), "t = 1\n");
+    assert_eq!(read(dir.path(), "build/gen.py"), "total = 2\n");
+}
+
+#[test]
+fn a_failing_test_command_rolls_the_rename_back() {
+    let dir = temp_tree(&[("shop.py", SHOP_PY.as_bytes())]);
+    let before = snapshot(dir.path());
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "total", "sum_prices", "--test", "exit 1"],
+        b"",
+    );
+    assert_eq!(code, Some(3), "{v:#}");
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn crlf_and_bom_survive_a_rename() {
+    let dir = temp_tree(&[("w.py", b"\xef\xbb\xbfdef total():\r\n    return total\r\n")]);
+    let (code, v) = run_json(dir.path(), &["rename", "total", "t"], b"");
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        std::fs::read(dir.path().join("w.py")).unwrap(),
+        b"\xef\xbb\xbfdef t():\r\n    return t\r\n"
+    );
+}
+
+// ---- batch input ----------------------------------------------------------------------------
+
+fn patch_for(path: &str, old: &str, new: &str) -> String {
+    format!("*** Begin Patch\n*** Update File: {path}\n-{old}\n+{new}\n*** End Patch\n")
+}
+
+#[test]
+fn several_files_a_directory_and_jsonl_are_one_batch_in_input_order() {
+    let dir = temp_tree(&[("a.txt", b"one\n"), ("b.txt", b"two\n")]);
+    let edits = tempfile::tempdir().unwrap();
+    // A directory, read in name order: the second edit sees the first one's result.
+    std::fs::write(
+        edits.path().join("02.patch"),
+        patch_for("a.txt", "uno", "eins"),
+    )
+    .unwrap();
+    std::fs::write(
+        edits.path().join("01.patch"),
+        patch_for("a.txt", "one", "uno"),
+    )
+    .unwrap();
+    std::fs::write(edits.path().join(".hidden"), "not an edit").unwrap();
+    let (code, v) = run_json(dir.path(), &["apply", edits.path().to_str().unwrap()], b"");
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(read(dir.path(), "a.txt"), "eins\n");
+    // Several files, in the order given.
+    let f1 = edits.path().join("x.patch");
+    let f2 = edits.path().join("y.json");
+    std::fs::write(&f1, patch_for("b.txt", "two", "zwei")).unwrap();
+    std::fs::write(
+        &f2,
+        r#"{"path": "b.txt", "old_string": "zwei", "new_string": "deux"}"#,
+    )
+    .unwrap();
+    let (code, v) = run_json(
+        dir.path(),
+        &["apply", f1.to_str().unwrap(), f2.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(read(dir.path(), "b.txt"), "deux\n");
+    // JSON lines: objects and strings of edit text in any format.
+    let jsonl = format!(
+        "{}\n\n{}\n{}\n",
+        r#"{"path": "a.txt", "old_string": "eins", "new_string": "one"}"#,
+        serde_json::to_string(&patch_for("b.txt", "deux", "two")).unwrap(),
+        serde_json::to_string("c.txt\n```\nthree\n```\n").unwrap(),
+    );
+    let (code, v) = run_json(dir.path(), &["apply", "--jsonl"], jsonl.as_bytes());
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        (
+            read(dir.path(), "a.txt"),
+            read(dir.path(), "b.txt"),
+            read(dir.path(), "c.txt")
+        ),
+        ("one\n".into(), "two\n".into(), "three\n".into())
+    );
+    // A malformed line names its entry and writes nothing.
+    let before = snapshot(dir.path());
+    let bad = format!(
+        "{}\nnot json\n",
+        r#"{"path": "a.txt", "old_string": "one", "new_string": "1"}"#
+    );
+    let (code, v) = run_json(dir.path(), &["apply", "--jsonl"], bad.as_bytes());
+    assert_eq!(code, Some(2), "{v:#}");
+    assert!(
+        v["message"].as_str().unwrap().contains("stdin entry 2"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn a_batch_failing_in_file_1999_of_2000_writes_nothing() {
+    let files: Vec<(String, Vec<u8>)> = (0..2000)
+        .map(|i| {
+            (
+                format!("d{}/f{i:04}.txt", i % 20),
+                format!("line {i}\n").into_bytes(),
+            )
+        })
+        .collect();
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    let dir = temp_tree(&refs);
+    let before = snapshot(dir.path());
+    let jsonl: String = (0..2000)
+        .map(|i| {
+            let old = if i == 1998 { "no such line" } else { "line" };
+            serde_json::json!({
+                "path": format!("d{}/f{i:04}.txt", i % 20),
+                "old_string": format!("{old} {i}"),
+                "new_string": format!("row {i}"),
+            })
+            .to_string()
+                + "\n"
+        })
+        .collect();
+    let (code, v) = run_json(dir.path(), &["apply", "--jsonl"], jsonl.as_bytes());
+    assert_eq!(code, Some(1), "{}", v["message"]);
+    assert_eq!(v["status"], "refused");
+    let message = v["message"].as_str().unwrap();
+    assert!(message.contains("d18/f1998.txt"), "{message}");
+    assert_eq!(snapshot(dir.path()), before);
+    // The same batch without the bad line applies, and the human report summarises it.
+    let good = jsonl.replace("no such line 1998", "line 1998");
+    let out = lancet(
+        &[
+            "apply",
+            "-C",
+            dir.path().to_str().unwrap(),
+            "--jsonl",
+            "--no-fsync",
+        ],
+        good.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Applied: 2000 file(s) (2000 M), 2000 chunk(s) by matcher: exact 2000."),
+        "{text}"
+    );
+    assert!(text.contains("... and 1980 more file(s)"), "{text}");
+    assert!(text.lines().count() < 40, "{text}");
+    assert_eq!(read(dir.path(), "d19/f1999.txt"), "row 1999\n");
+}
