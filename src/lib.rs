@@ -47,6 +47,19 @@ use store::checkpoint::{Checkpoints, TestSummary};
 use store::{CommitError, StateDir, WriteOptions};
 use syntax::GateOptions;
 
+/// With `LANCET_TIMINGS` set, prints the wall time since `since` for `phase` to stderr and
+/// restarts the clock: how big batches are profiled without a profiler.
+pub(crate) fn lap(phase: &str, since: &mut std::time::Instant) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("LANCET_TIMINGS").is_some()) {
+        eprintln!(
+            "lancet timing: {phase} {:.1} ms",
+            since.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    *since = std::time::Instant::now();
+}
+
 /// How to apply a batch.
 #[derive(Debug, Clone)]
 pub struct ApplyOptions {
@@ -149,10 +162,12 @@ pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
 }
 
 fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOptions) -> Report {
+    let mut clock = std::time::Instant::now();
     let staged = match stage::stage(root, batch, &opts.expect, opts.partial) {
         Ok(s) => s,
         Err(e) => return stage_error_report(e),
     };
+    lap("stage", &mut clock);
     let format = batch.format.name();
     let notes = batch.notes.clone();
     let status = match (staged.failed(), opts.partial) {
@@ -174,6 +189,7 @@ fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOption
             },
         )
     });
+    lap("syntax gate", &mut clock);
     if let Some(report) = &syntax
         && !report.errors.is_empty()
     {
@@ -202,9 +218,11 @@ fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOption
             intact: true,
         };
         let checkpoints = Checkpoints::open(root, state).map_err(git_error)?;
+        let mut clock = std::time::Instant::now();
         let commit = checkpoints
             .record(&id, &staged.files, &report.summary_line())
             .map_err(git_error)?;
+        lap("checkpoint", &mut clock);
         let mut entry = meta.clone();
         entry.commit = Some(commit.to_string());
         entry.created_dirs = journal
@@ -225,6 +243,7 @@ fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOption
             return commit_error_report(e);
         }
     };
+    lap("commit (journal, checkpoint, writes)", &mut clock);
     let mut report = report;
     if opts.checkpoint {
         report.checkpoint = Some(id.clone());

@@ -25,7 +25,7 @@ use crate::syntax::languages::{self, LanguageEntry};
 use crate::{ApplyOptions, apply_batch};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -248,67 +248,66 @@ fn scan_file(
     let starts: Vec<usize> = std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1))
         .collect();
-    let mut code = BTreeMap::new();
-    let mut texts: Vec<(usize, usize, &'static str)> = Vec::new();
-    let mut definitions = Vec::new();
-    let mut collisions = Vec::new();
+    let whole_words = |word: &str| -> Vec<usize> {
+        memchr::memmem::find_iter(bytes, word.as_bytes())
+            .filter(|&at| {
+                let after = at + word.len();
+                (at == 0 || !is_word_byte(bytes[at - 1]))
+                    && (after >= bytes.len() || !is_word_byte(bytes[after]))
+            })
+            .collect()
+    };
+    // The query runs only where the words are (a byte range per occurrence), not over every
+    // identifier of the file: a large file with a few occurrences costs its parse and little more.
     let mut cursor = QueryCursor::new();
-    let mut captures = cursor.captures(&renamer.query, tree.root_node(), bytes);
-    while let Some((m, i)) = captures.next() {
-        let capture = m.captures()[*i];
-        let node = capture.node;
-        let node_text = &bytes[node.start_byte()..node.end_byte()];
-        let index = capture.index;
-        if index == renamer.name {
-            if node_text == opts.old.as_bytes() {
-                code.insert(node.start_byte(), node.start_position().row + 1);
-            } else if node_text == opts.new.as_bytes() {
-                collisions.push(node.start_position().row + 1);
-            }
-        } else if Some(index) == renamer.string {
-            texts.push((node.start_byte(), node.end_byte(), "string"));
-        } else if Some(index) == renamer.comment {
-            texts.push((node.start_byte(), node.end_byte(), "comment"));
-        } else if node_text == opts.old.as_bytes()
-            && let Some((_, kind)) = renamer.definitions.iter().find(|(d, _)| *d == index)
-        {
-            definitions.push((node.start_byte(), node.start_position().row + 1, *kind));
-        }
-    }
+    let mut spans = Vec::new();
     let mut mentions = Vec::new();
-    let mut spans: Vec<Span> = code
-        .iter()
-        .map(|(&start, &line)| Span {
-            start,
-            end: start + opts.old.len(),
-            new: opts.new.clone(),
-            line,
-        })
-        .collect();
-    let finder = memchr::memmem::Finder::new(opts.old.as_bytes());
-    let mut seen = HashSet::new();
-    for (start, end, context) in texts {
-        for offset in finder.find_iter(&bytes[start..end]) {
-            let at = start + offset;
-            let after = at + opts.old.len();
-            let whole_word = (at == 0 || !is_word_byte(bytes[at - 1]))
-                && (after >= bytes.len() || !is_word_byte(bytes[after]));
-            if !whole_word || code.contains_key(&at) || !seen.insert(at) {
-                continue;
+    let mut definitions = Vec::new();
+    for at in whole_words(&opts.old) {
+        let end = at + opts.old.len();
+        let line = line_of(&starts, at);
+        cursor.set_byte_range(at..end);
+        let mut code = false;
+        let mut context = None;
+        let mut captures = cursor.captures(&renamer.query, tree.root_node(), bytes);
+        while let Some((m, i)) = captures.next() {
+            let capture = m.captures()[*i];
+            let node = capture.node;
+            let index = capture.index;
+            let exact = node.start_byte() == at && node.end_byte() == end;
+            if index == renamer.name && exact {
+                code = true;
+            } else if Some(index) == renamer.string
+                && node.start_byte() <= at
+                && node.end_byte() >= end
+            {
+                context = Some("string");
+            } else if Some(index) == renamer.comment
+                && node.start_byte() <= at
+                && node.end_byte() >= end
+            {
+                context = Some("comment");
+            } else if exact
+                && let Some((_, kind)) = renamer.definitions.iter().find(|(d, _)| *d == index)
+            {
+                definitions.push((at, line, *kind));
             }
-            let renamed = match context {
-                "string" => opts.include_strings,
-                _ => opts.include_comments,
-            };
-            let line = line_of(&starts, at);
-            if renamed {
-                spans.push(Span {
-                    start: at,
-                    end: after,
-                    new: opts.new.clone(),
-                    line,
-                });
-            }
+        }
+        let renamed = match (code, context) {
+            (true, _) => true,
+            (false, Some("string")) => opts.include_strings,
+            (false, Some(_)) => opts.include_comments,
+            (false, None) => continue, // neither code nor text (e.g. a keyword-like token)
+        };
+        if renamed {
+            spans.push(Span {
+                start: at,
+                end,
+                new: opts.new.clone(),
+                line,
+            });
+        }
+        if let (false, Some(context)) = (code, context) {
             mentions.push(Mention {
                 path: path.clone(),
                 line,
@@ -316,6 +315,22 @@ fn scan_file(
                 renamed,
                 text: line_text(text, &starts, line),
             });
+        }
+    }
+    let mut collisions = Vec::new();
+    for at in whole_words(&opts.new) {
+        let end = at + opts.new.len();
+        cursor.set_byte_range(at..end);
+        let mut captures = cursor.captures(&renamer.query, tree.root_node(), bytes);
+        while let Some((m, i)) = captures.next() {
+            let node = m.captures()[*i].node;
+            if m.captures()[*i].index == renamer.name
+                && node.start_byte() == at
+                && node.end_byte() == end
+            {
+                collisions.push(line_of(&starts, at));
+                break;
+            }
         }
     }
     spans.sort_by_key(|s| s.start);
@@ -428,6 +443,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
             );
         }
     };
+    let mut clock = std::time::Instant::now();
     let files = match walk(&root, opts) {
         Ok(f) => f,
         Err(e) => {
@@ -471,6 +487,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
             }
         })
         .collect();
+    crate::lap("rename: walk, read, parse and query", &mut clock);
     let mut summary = RenameSummary {
         old: opts.old.clone(),
         new: opts.new.clone(),

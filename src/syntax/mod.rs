@@ -78,9 +78,19 @@ struct Job<'a> {
 }
 
 enum Verdict {
-    Checked(&'static str, Vec<SyntaxError>, Vec<SyntaxError>),
+    /// Parsed: the language, new errors, pre-existing errors, and the compiler check still to
+    /// run on a file tree-sitter found clean (run in batches after the parallel pass).
+    Checked(
+        &'static str,
+        Vec<SyntaxError>,
+        Vec<SyntaxError>,
+        Option<&'static [String]>,
+    ),
     Unchecked(String),
 }
+
+/// How many files one run of a multi-file check command (`{files}`) takes at most.
+const FILES_PER_CHECK: usize = 256;
 
 /// Checks a staged batch: errors the batch introduces, per file.
 pub fn gate(files: &[StagedFile], opts: GateOptions) -> SyntaxReport {
@@ -124,16 +134,29 @@ fn run(jobs: &[Job], opts: GateOptions) -> SyntaxReport {
         })
         .collect();
     let mut report = SyntaxReport::default();
+    let mut pending: HashMap<&'static [String], Vec<&Job>> = HashMap::new();
     for (i, verdict) in verdicts {
         match verdict {
-            Verdict::Checked(language, new, old) => {
+            Verdict::Checked(language, new, old, compile) => {
                 report
                     .checked
                     .push(format!("{} ({language})", jobs[i].path));
                 report.errors.extend(new);
                 report.preexisting.extend(old);
+                if let Some(command) = compile {
+                    pending.entry(command).or_default().push(&jobs[i]);
+                }
             }
             Verdict::Unchecked(why) => report.unchecked.push(format!("{} ({why})", jobs[i].path)),
+        }
+    }
+    for (command, jobs) in pending {
+        for (new, error) in compile_checks(command, &jobs) {
+            if new {
+                report.errors.push(error);
+            } else {
+                report.preexisting.push(error);
+            }
         }
     }
     if opts.compile_check {
@@ -219,21 +242,120 @@ fn check_file(
         }));
     } else if let Some(command) = compiler
         && new.is_empty()
-        && let Some(Err(site)) = external_check(command, job.path, job.after)
     {
-        let also_before = job
-            .before
-            .and_then(|b| external_check(command, job.path, b))
-            .is_some_and(|r| r.is_err());
-        let checker = command.first().cloned().unwrap_or_default();
-        let error = site.into_error(job.path, job.after, &checker);
-        if also_before {
-            old.push(error)
-        } else {
-            new.push(error)
+        return Verdict::Checked(language_name(language), new, old, Some(command.as_slice()));
+    }
+    Verdict::Checked(language_name(language), new, old, None)
+}
+
+/// Runs a compiler check over files tree-sitter found clean. A command taking `{files}` runs
+/// once per chunk (one interpreter start for hundreds of files), chunks in parallel; a failing
+/// chunk is halved until the failing files are found, so k failures among n files cost about
+/// k·log n runs. Each error found is returned with whether the edit introduced it (the old
+/// content passed) or not.
+fn compile_checks(command: &[String], jobs: &[&Job]) -> Vec<(bool, SyntaxError)> {
+    let batched = command.iter().any(|a| a == "{files}");
+    let chunk = if batched {
+        jobs.len()
+            .div_ceil(rayon::current_num_threads())
+            .clamp(1, FILES_PER_CHECK)
+    } else {
+        1
+    };
+    jobs.par_chunks(chunk)
+        .flat_map_iter(|chunk| bisect_checks(command, chunk))
+        .collect()
+}
+
+/// The failures among `jobs`: one run for all of them, halves when that fails.
+fn bisect_checks(command: &[String], jobs: &[&Job]) -> Vec<(bool, SyntaxError)> {
+    match jobs {
+        [] => Vec::new(),
+        [job] => one_compile_check(command, job).into_iter().collect(),
+        _ if external_check_many(command, jobs) == Some(true) => Vec::new(),
+        _ => {
+            let (left, right) = jobs.split_at(jobs.len() / 2);
+            let (mut a, b) = rayon::join(
+                || bisect_checks(command, left),
+                || bisect_checks(command, right),
+            );
+            a.extend(b);
+            a
         }
     }
-    Verdict::Checked(language_name(language), new, old)
+}
+
+/// One file's compiler check: the error, and whether the edit introduced it.
+fn one_compile_check(command: &[String], job: &Job) -> Option<(bool, SyntaxError)> {
+    let Some(Err(site)) = external_check(command, job.path, job.after) else {
+        return None;
+    };
+    let also_before = job
+        .before
+        .and_then(|b| external_check(command, job.path, b))
+        .is_some_and(|r| r.is_err());
+    let checker = command.first().cloned().unwrap_or_default();
+    Some((!also_before, site.into_error(job.path, job.after, &checker)))
+}
+
+/// Runs a `{files}` check command once over several files' new content; `Some(true)` when it
+/// passed, `None` when it could not run.
+fn external_check_many(command: &[String], jobs: &[&Job]) -> Option<bool> {
+    let dir = tempfile::tempdir().ok()?;
+    let mut files = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        let sub = dir.path().join(i.to_string());
+        std::fs::create_dir(&sub).ok()?;
+        let file = sub.join(job.path.rsplit('/').next().unwrap_or("file"));
+        std::fs::write(&file, job.after).ok()?;
+        files.push(file.to_string_lossy().into_owned());
+    }
+    let args: Vec<String> = command[1..]
+        .iter()
+        .flat_map(|a| match a.as_str() {
+            "{files}" => files.clone(),
+            _ => vec![a.clone()],
+        })
+        .collect();
+    let (status, _) = run_bounded(&command[0], &args, dir.path())?;
+    Some(status.success())
+}
+
+/// Runs a check program in `dir` within the check budget; its status and combined output.
+fn run_bounded(
+    program: &str,
+    args: &[String],
+    dir: &std::path::Path,
+) -> Option<(std::process::ExitStatus, String)> {
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let started = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if started.elapsed() < CHECK_BUDGET => {
+                std::thread::sleep(Duration::from_millis(2))
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+    let output = child.wait_with_output().ok()?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some((output.status, text))
 }
 
 fn language_name(language: &'static LanguageEntry) -> &'static str {
@@ -513,40 +635,16 @@ fn external_check(command: &[String], path: &str, content: &[u8]) -> Option<Resu
     std::fs::write(&file, content).ok()?;
     let args: Vec<String> = command[1..]
         .iter()
-        .map(|a| a.replace("{file}", &file.to_string_lossy()))
+        .map(|a| {
+            a.replace("{files}", &file.to_string_lossy())
+                .replace("{file}", &file.to_string_lossy())
+        })
         .collect();
-    let mut child = Command::new(program)
-        .args(&args)
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .ok()?;
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() < CHECK_BUDGET => {
-                std::thread::sleep(Duration::from_millis(5))
-            }
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
-    };
+    let (status, output) = run_bounded(program, &args, dir.path())?;
     if status.success() {
         return Some(Ok(()));
     }
-    let output = child.wait_with_output().ok()?;
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-    .replace(&file.to_string_lossy().into_owned(), path);
+    let text = output.replace(&file.to_string_lossy().into_owned(), path);
     let line = text
         .split("line ")
         .skip(1)
