@@ -114,6 +114,21 @@ pub struct UndoArgs {
     pub force: Option<bool>,
 }
 
+/// `rename_symbol` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct RenameSymbolArgs {
+    /// The identifier to rename, exactly as written in code.
+    pub old: String,
+    /// The new name: an identifier, not a keyword, not already used in the files touched.
+    pub new: String,
+    /// Files or directories to search, relative to the project root (default: the whole
+    /// project; files ignored by .gitignore are skipped).
+    pub paths: Option<Vec<String>>,
+    /// A shell command to run after renaming (e.g. `pytest -q`); if it fails the rename is
+    /// rolled back and its output is returned.
+    pub test: Option<String>,
+}
+
 /// `checkpoints` arguments (none).
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CheckpointsArgs {}
@@ -308,6 +323,39 @@ impl LancetServer {
                 }
             };
             this.log_call("undo", &args, &result);
+            result
+        })
+        .await
+        .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
+    }
+
+    /// Rename an identifier across the project.
+    #[tool(
+        name = "rename_symbol",
+        description = "Rename an identifier everywhere it is used in code (Python, Rust, JavaScript): definitions, calls, attribute and method accesses, imports. Uses the syntax tree, so mentions inside strings and comments are not renamed; they are listed with path and line for you to judge. One transaction: syntax-checked, undoable, all files or none. Refused when the new name is a keyword or already used in a file it would touch. Prefer this over many edit calls for a rename."
+    )]
+    async fn rename_symbol(
+        &self,
+        Parameters(args): Parameters<RenameSymbolArgs>,
+    ) -> CallToolResult {
+        let _turn = self.writer.lock().await;
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut opts = this.options();
+            opts.test = args.test.clone();
+            let rename = crate::rename::RenameOptions {
+                old: args.old.clone(),
+                new: args.new.clone(),
+                paths: args.paths.clone().unwrap_or_default(),
+                lang: None,
+                kind: crate::rename::SymbolKind::Any,
+                include_strings: false,
+                include_comments: false,
+            };
+            let report = crate::rename::rename(&rename, &opts);
+            this.remember_report(&report);
+            let result = report_result(&report);
+            this.log_call("rename_symbol", &args, &result);
             result
         })
         .await

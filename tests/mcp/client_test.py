@@ -64,7 +64,8 @@ async def run(root, log):
             check("initialize names the server", field(init, "server_info", "serverInfo").name == "lancet", init)
 
             tools = {t.name: t for t in (await s.list_tools()).tools}
-            expected = {"read_file", "edit", "apply_patch", "write_file", "undo", "checkpoints"}
+            expected = {"read_file", "edit", "apply_patch", "write_file", "rename_symbol", "undo",
+                        "checkpoints"}
             check("tool names", set(tools) == expected, sorted(tools))
             edit_props = schema(tools["edit"]).get("properties", {})
             check("edit schema arguments",
@@ -153,6 +154,19 @@ async def run(root, log):
             t = text_of(r)
             check("changed file, target gone: refused with a diff",
                   is_error(r) and "changed since you last read it" in t and "+    return len(items)" in t, t)
+
+            # rename_symbol: code renamed, the comment listed and left alone.
+            with open(os.path.join(root, "cart.py"), "w", encoding="utf-8") as f:
+                f.write("from shop import total\n\n# total of the cart\nprint(total([1]))\n")
+            r = await s.call_tool("rename_symbol", {"old": "total", "new": "cart_total"})
+            t = text_of(r)
+            check("rename_symbol renames code across files and lists the comment",
+                  not is_error(r) and read(root, "cart.py") == "from shop import cart_total\n\n# total of the cart\nprint(cart_total([1]))\n"
+                  and "def cart_total(items):" in read(root, "shop.py")
+                  and "cart.py:3 (comment)" in t
+                  and structured(r).get("rename", {}).get("sites") == 3, t)
+            r = await s.call_tool("rename_symbol", {"old": "cart_total", "new": "class"})
+            check("rename_symbol refuses a keyword", is_error(r) and "reserved word" in text_of(r), text_of(r))
 
             r = await s.call_tool("read_file", {"path": "../outside.txt"})
             check("paths outside the root are refused", is_error(r) and "outside the root" in text_of(r), text_of(r))
