@@ -142,6 +142,7 @@ impl TransactionArgs {
             test: self.test.clone(),
             test_timeout: std::time::Duration::from_secs(self.test_timeout),
             test_output_bytes: self.test_output_bytes,
+            progress: !self.quiet && !self.json && std::io::stderr().is_terminal(),
             ..ApplyOptions::new(root)
         }
     }

@@ -28,6 +28,7 @@ pub mod history;
 pub mod locate;
 pub mod mcp;
 pub mod path;
+pub mod progress;
 pub mod read;
 pub mod rename;
 pub mod report;
@@ -89,6 +90,8 @@ pub struct ApplyOptions {
     pub test_timeout: std::time::Duration,
     /// How much of the test output the report keeps.
     pub test_output_bytes: usize,
+    /// Draw progress on stderr for batches of more than 200 files.
+    pub progress: bool,
 }
 
 impl ApplyOptions {
@@ -108,6 +111,7 @@ impl ApplyOptions {
             test: None,
             test_timeout: std::time::Duration::from_secs(600),
             test_output_bytes: 8 * 1024,
+            progress: false,
         }
     }
 }
@@ -163,6 +167,8 @@ pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
 
 fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOptions) -> Report {
     let mut clock = std::time::Instant::now();
+    let progress = progress::Progress::new(opts.progress, batch.ops.len());
+    progress.phase(&format!("staging {} operations", batch.ops.len()), None);
     let staged = match stage::stage(root, batch, &opts.expect, opts.partial) {
         Ok(s) => s,
         Err(e) => return stage_error_report(e),
@@ -181,6 +187,10 @@ fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOption
     if staged.files.is_empty() {
         return Report::from_ops(Status::AlreadyApplied, format, staged.reports, notes);
     }
+    progress.phase(
+        &format!("checking the syntax of {} files", staged.files.len()),
+        None,
+    );
     let syntax = opts.syntax_check.then(|| {
         syntax::gate(
             &staged.files,
@@ -202,6 +212,10 @@ fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOption
     let id = history::new_batch_id();
     let report = Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax);
     let mut meta = history::meta_for(&id, format, &staged.files, &report);
+    progress.phase(
+        &format!("checkpoint and writing {} files", staged.files.len()),
+        None,
+    );
     let write = WriteOptions {
         fsync: opts.fsync,
         keep_pre_images: opts.test.is_some(),
@@ -252,6 +266,7 @@ fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOption
         }
     }
     if let Some(command) = &opts.test {
+        progress.phase(&format!("running `{command}`"), None);
         let run = verify::run_tests(
             root.path(),
             command,

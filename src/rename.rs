@@ -461,8 +461,14 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
             .find(|r| std::ptr::eq(r.entry, entry) && wanted(entry))
     };
     let finder = memchr::memmem::Finder::new(opts.old.as_bytes());
+    let progress = crate::progress::Progress::new(apply.progress, files.len());
+    progress.phase(
+        &format!("scanning {} files for `{}`", files.len(), opts.old),
+        Some(files.len()),
+    );
     let outcomes: Vec<Scanned> = files
         .par_iter()
+        .inspect(|_| progress.inc())
         .map(|(rel, full)| {
             let by_name = languages::language_for(rel, b"");
             if by_name.is_some_and(|e| renamer_for(rel, b"").is_none() && !wanted(e)) {
@@ -487,6 +493,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
             }
         })
         .collect();
+    drop(progress);
     crate::lap("rename: walk, read, parse and query", &mut clock);
     let mut summary = RenameSummary {
         old: opts.old.clone(),

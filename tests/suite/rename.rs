@@ -459,3 +459,19 @@ fn a_batch_failing_in_file_1999_of_2000_writes_nothing() {
     assert!(text.lines().count() < 40, "{text}");
     assert_eq!(read(dir.path(), "d19/f1999.txt"), "row 1999\n");
 }
+
+#[test]
+fn quiet_prints_nothing_on_success_and_still_reports_failures() {
+    let dir = temp_tree(&[("a.py", b"total = 1\n")]);
+    let root = dir.path().to_str().unwrap();
+    let out = lancet(&["rename", "-C", root, "total", "t", "-q"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        out.stdout.is_empty() && out.stderr.is_empty(),
+        "{}",
+        describe(&out)
+    );
+    let out = lancet(&["rename", "-C", root, "nothing", "t", "-q"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no identifier `nothing`"));
+}
