@@ -470,8 +470,15 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
         .par_iter()
         .inspect(|_| progress.inc())
         .map(|(rel, full)| {
+            // Known by name: read only renameable ones. Unknown: only extensionless files can
+            // still be code (a `#!` line), so only those are read to look.
             let by_name = languages::language_for(rel, b"");
-            if by_name.is_some_and(|e| renamer_for(rel, b"").is_none() && !wanted(e)) {
+            let has_extension = rel.rsplit('/').next().is_some_and(|n| n.contains('.'));
+            let skip = match by_name {
+                Some(_) => renamer_for(rel, b"").is_none(),
+                None => has_extension,
+            };
+            if skip {
                 return Scanned::Skipped;
             }
             let bytes = match std::fs::read(full) {

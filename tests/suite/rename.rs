@@ -475,3 +475,29 @@ fn quiet_prints_nothing_on_success_and_still_reports_failures() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no identifier `nothing`"));
 }
+
+#[test]
+fn scripts_are_found_by_their_shebang_and_other_languages_are_left_alone() {
+    let dir = temp_tree(&[
+        ("bin/tool", b"#!/usr/bin/env python3\nprint(total)\n"),
+        ("lib.c", b"int total = 1;\n"),
+        ("a.py", b"total = 1\n"),
+    ]);
+    let (code, v) = run_json(dir.path(), &["rename", "total", "t"], b"");
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "bin/tool"),
+        "#!/usr/bin/env python3\nprint(t)\n"
+    );
+    assert_eq!(read(dir.path(), "lib.c"), "int total = 1;\n");
+    assert_eq!(v["rename"]["files_scanned"], 2);
+    // --lang narrows to one language.
+    let dir = temp_tree(&[
+        ("a.py", b"total = 1\n"),
+        ("b.rs", b"const total: u8 = 1;\n"),
+    ]);
+    let (code, v) = run_json(dir.path(), &["rename", "total", "t", "--lang", "rust"], b"");
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(read(dir.path(), "a.py"), "total = 1\n");
+    assert_eq!(read(dir.path(), "b.rs"), "const t: u8 = 1;\n");
+}
