@@ -358,13 +358,25 @@ fn scan_file(
 
 /// The files under the requested paths, relative to the root, in walk order; `.gitignore`d,
 /// hidden and lancet's own files are left out.
-fn walk(root: &Root, opts: &RenameOptions) -> Result<Vec<(String, PathBuf)>, String> {
+/// Unreadable directories are returned as reasons, not errors: one bad directory does not stop
+/// a rename elsewhere, and the report lists it.
+fn walk(root: &Root, opts: &RenameOptions) -> Result<Walked, Box<Report>> {
     let mut starts = Vec::new();
     for p in &opts.paths {
-        let rel = root.rel(p).map_err(|e| e.to_string())?;
+        let rel = root.rel(p).map_err(|e| {
+            Box::new(refused(
+                "unsafe_path",
+                e.to_string(),
+                "Pass paths relative to the root, inside it.",
+            ))
+        })?;
         let full = root.path().join(rel.as_str());
         if !full.exists() {
-            return Err(format!("{p} does not exist under the root"));
+            return Err(Box::new(refused(
+                "missing",
+                format!("{p} does not exist under the root"),
+                "Pass existing files or directories.",
+            )));
         }
         starts.push(full);
     }
@@ -379,8 +391,15 @@ fn walk(root: &Root, opts: &RenameOptions) -> Result<Vec<(String, PathBuf)>, Str
         .require_git(false)
         .filter_entry(|e| e.file_name() != ".lancet" && e.file_name() != ".git");
     let mut files = Vec::new();
+    let mut unreadable = Vec::new();
     for entry in builder.build() {
-        let entry = entry.map_err(|e| e.to_string())?;
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                unreadable.push(e.to_string());
+                continue;
+            }
+        };
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue; // directories, and symlinks: their targets are walked in their own place
         }
@@ -393,8 +412,11 @@ fn walk(root: &Root, opts: &RenameOptions) -> Result<Vec<(String, PathBuf)>, Str
     }
     files.sort();
     files.dedup();
-    Ok(files)
+    Ok((files, unreadable))
 }
+
+/// The files found (relative and full paths) and what could not be walked.
+type Walked = (Vec<(String, PathBuf)>, Vec<String>);
 
 fn refused(kind: &'static str, detail: String, next: &str) -> Report {
     Report::batch_error(Status::Refused, kind, detail, next)
@@ -444,15 +466,9 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
         }
     };
     let mut clock = std::time::Instant::now();
-    let files = match walk(&root, opts) {
-        Ok(f) => f,
-        Err(e) => {
-            return refused(
-                "unsafe_path",
-                e,
-                "Pass paths relative to the root, inside it.",
-            );
-        }
+    let (files, unwalkable) = match walk(&root, opts) {
+        Ok(walked) => walked,
+        Err(report) => return *report,
     };
     let wanted = |entry: &LanguageEntry| opts.lang.as_ref().is_none_or(|l| *l == entry.name);
     let renamer_for = |path: &str, head: &[u8]| {
@@ -511,7 +527,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
         sites: 0,
         definitions: Vec::new(),
         mentions: Vec::new(),
-        skipped_files: Vec::new(),
+        skipped_files: unwalkable,
     };
     let mut scans = Vec::new();
     for outcome in outcomes {

@@ -266,9 +266,13 @@ fn refusals_say_why_and_write_nothing() {
     let (code, v) = run_json(dir.path(), &["rename", "nothing_here", "x"], b"");
     assert_eq!(code, Some(1));
     assert_eq!(v["error"]["kind"], "no_match");
-    // A path outside the root.
-    let (code, _) = run_json(dir.path(), &["rename", "total", "x", "../"], b"");
+    // A path outside the root, and one that does not exist.
+    let (code, v) = run_json(dir.path(), &["rename", "total", "x", "../"], b"");
     assert_eq!(code, Some(1));
+    assert_eq!(v["error"]["kind"], "unsafe_path");
+    let (code, v) = run_json(dir.path(), &["rename", "total", "x", "nope/"], b"");
+    assert_eq!(code, Some(1));
+    assert_eq!(v["error"]["kind"], "missing");
     assert_eq!(snapshot(dir.path()), before);
 }
 
