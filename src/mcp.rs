@@ -169,6 +169,35 @@ impl LancetServer {
         }
     }
 
+    /// A writing call's report as its result, remembering what the model now knows of the
+    /// files it wrote.
+    fn answer(&self, report: &Report) -> CallToolResult {
+        self.remember_report(report);
+        report_result(report)
+    }
+
+    /// Runs a writing tool's `work`: one writer at a time (a batch may touch several files),
+    /// off the async runtime, with the call and its result logged.
+    async fn writer_turn<A>(
+        &self,
+        tool: &'static str,
+        args: A,
+        work: impl FnOnce(&LancetServer, &A) -> CallToolResult + Send + 'static,
+    ) -> CallToolResult
+    where
+        A: std::fmt::Debug + Send + 'static,
+    {
+        let _turn = self.writer.lock().await;
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let result = work(&this, &args);
+            this.log_call(tool, &args, &result);
+            result
+        })
+        .await
+        .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
+    }
+
     fn log_call(&self, tool: &str, args: &impl std::fmt::Debug, result: &CallToolResult) {
         if let Some(log) = &self.log
             && let Ok(mut f) = log.lock()
@@ -250,11 +279,7 @@ impl LancetServer {
         description = "Replace old_string by new_string in one file. old_string must match exactly one place (copy it from read_file, with enough surrounding lines to be unique) unless replace_all or expected_replacements says otherwise; small whitespace, indentation and quote drift is tolerated, ambiguity never is. Refused if the file changed since you read it, unless the text is still there and unique. A result with status already_applied means the change is already in the file."
     )]
     async fn edit(&self, Parameters(args): Parameters<EditArgs>) -> CallToolResult {
-        let _turn = self.writer.lock().await;
-        let this = self.clone();
-        tokio::task::spawn_blocking(move || this.edit_blocking(&args))
-            .await
-            .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
+        self.writer_turn("edit", args, Self::edit_blocking).await
     }
 
     /// Apply a multi-file edit in any format lancet reads.
@@ -263,9 +288,7 @@ impl LancetServer {
         description = "Apply an edit to one or many files as one transaction: a `*** Begin Patch` patch, SEARCH/REPLACE blocks (file name on the line before each), a unified diff, JSON edits, or a file name plus a fenced whole file. Everything applies or nothing does; syntax errors introduced by the edit are refused. Pass test (a shell command) to run the tests afterwards and roll back if they fail."
     )]
     async fn apply_patch(&self, Parameters(args): Parameters<ApplyPatchArgs>) -> CallToolResult {
-        let _turn = self.writer.lock().await;
-        let this = self.clone();
-        tokio::task::spawn_blocking(move || {
+        self.writer_turn("apply_patch", args, |this, args| {
             let mut opts = this.options();
             opts.test = args.test.clone();
             opts.format = match args.format.as_deref() {
@@ -273,22 +296,15 @@ impl LancetServer {
                 Some(name) => match Format::STRICTEST_FIRST.into_iter().find(|f| f.name() == name) {
                     Some(f) => FormatChoice::Only(f),
                     None => {
-                        let result = error_result(format!(
+                        return error_result(format!(
                             "unknown format {name:?}: use patch, search-replace, unified, json or whole"
                         ));
-                        this.log_call("apply_patch", &args, &result);
-                        return result;
                     }
                 },
             };
-            let report = apply(args.text.as_bytes(), &opts);
-            this.remember_report(&report);
-            let result = report_result(&report);
-            this.log_call("apply_patch", &args, &result);
-            result
+            this.answer(&apply(args.text.as_bytes(), &opts))
         })
         .await
-        .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
     }
 
     /// Write a whole file.
@@ -297,11 +313,8 @@ impl LancetServer {
         description = "Write a whole file. For a new file, just pass path and content. Overwriting an existing file needs its current sha256 (expected_sha256, from read_file) or a read_file of it in this session that is still current. Prefer edit or apply_patch for changes to existing files."
     )]
     async fn write_file(&self, Parameters(args): Parameters<WriteFileArgs>) -> CallToolResult {
-        let _turn = self.writer.lock().await;
-        let this = self.clone();
-        tokio::task::spawn_blocking(move || this.write_blocking(&args))
+        self.writer_turn("write_file", args, Self::write_blocking)
             .await
-            .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
     }
 
     /// Put a batch back.
@@ -310,23 +323,16 @@ impl LancetServer {
         description = "Undo a batch: every file it changed goes back to its earlier content, if it still holds what the batch wrote (files changed since are listed and left alone unless force). Without id, undoes the newest batch not yet undone; call it again to undo the one before."
     )]
     async fn undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
-        let _turn = self.writer.lock().await;
-        let this = self.clone();
-        tokio::task::spawn_blocking(move || {
-            let result = match this.root() {
-                Err(e) => error_result(e),
-                Ok(root) => {
-                    let report =
-                        history::undo(&root, args.id.as_deref(), args.force.unwrap_or(false), true);
-                    this.remember_report(&report);
-                    report_result(&report)
-                }
-            };
-            this.log_call("undo", &args, &result);
-            result
+        self.writer_turn("undo", args, |this, args| match this.root() {
+            Err(e) => error_result(e),
+            Ok(root) => this.answer(&history::undo(
+                &root,
+                args.id.as_deref(),
+                args.force.unwrap_or(false),
+                true,
+            )),
         })
         .await
-        .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
     }
 
     /// Rename an identifier across the project.
@@ -338,9 +344,7 @@ impl LancetServer {
         &self,
         Parameters(args): Parameters<RenameSymbolArgs>,
     ) -> CallToolResult {
-        let _turn = self.writer.lock().await;
-        let this = self.clone();
-        tokio::task::spawn_blocking(move || {
+        self.writer_turn("rename_symbol", args, |this, args| {
             let mut opts = this.options();
             opts.test = args.test.clone();
             let rename = crate::rename::RenameOptions {
@@ -352,14 +356,9 @@ impl LancetServer {
                 include_strings: false,
                 include_comments: false,
             };
-            let report = crate::rename::rename(&rename, &opts);
-            this.remember_report(&report);
-            let result = report_result(&report);
-            this.log_call("rename_symbol", &args, &result);
-            result
+            this.answer(&crate::rename::rename(&rename, &opts))
         })
         .await
-        .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
     }
 
     /// List checkpoints.
@@ -468,11 +467,9 @@ impl LancetServer {
                 .context_radius(2)
                 .header("as you read it", "as it is now")
                 .to_string();
-                let result = error_result(format!(
+                return error_result(format!(
                     "{rel} changed since you last read it, and the text to replace is not there as you sent it. What changed:\n{diff}\nRead it again (read_file) and resend the edit against the current text."
                 ));
-                self.log_call("edit", args, &result);
-                return result;
             }
         }
         let mut report = apply_batch(&batch, &opts);
@@ -481,10 +478,7 @@ impl LancetServer {
                 "{rel} had changed since you last read it (someone else edited it); your text was still there, unique, and the edit applied"
             ));
         }
-        self.remember_report(&report);
-        let result = report_result(&report);
-        self.log_call("edit", args, &result);
-        result
+        self.answer(&report)
     }
 
     fn write_blocking(&self, args: &WriteFileArgs) -> CallToolResult {
@@ -508,11 +502,9 @@ impl LancetServer {
                 }),
                 None if known => {}
                 None => {
-                    let result = error_result(format!(
+                    return error_result(format!(
                         "{rel} exists and you have not read it in this session: read it first (read_file) or pass its sha256 ({current} now) as expected_sha256, so nothing you have not seen is overwritten"
                     ));
-                    self.log_call("write_file", args, &result);
-                    return result;
                 }
             }
         }
@@ -527,11 +519,7 @@ impl LancetServer {
             }],
             notes: Vec::new(),
         };
-        let report = apply_batch(&batch, &opts);
-        self.remember_report(&report);
-        let result = report_result(&report);
-        self.log_call("write_file", args, &result);
-        result
+        self.answer(&apply_batch(&batch, &opts))
     }
 }
 
