@@ -333,8 +333,7 @@ fn scan_file(
             }
         }
     }
-    spans.sort_by_key(|s| s.start);
-    mentions.sort_by_key(|m| m.line);
+    // Spans and mentions are in file order already (occurrences are visited by offset).
     // A node captured as a method is also a function_definition: keep the most specific kind.
     definitions.sort_by_key(|&(start, _, kind)| (start, kind != SymbolKind::Method));
     definitions.dedup_by_key(|d| d.0);

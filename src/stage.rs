@@ -277,6 +277,16 @@ impl Workspace<'_> {
         Ok(self.root.rel(&shown)?)
     }
 
+    /// The key and entry of a file an operation rewrites: a regular file with no other hard
+    /// links (or a missing one, for the operations that create).
+    fn rewritable(&mut self, rel: &RelPath, verb: &str) -> Result<(RelPath, &mut Entry), OpError> {
+        let key = self.key(rel, true).map_err(OpError::from)?;
+        let entry = self.entry(&key).map_err(OpError::from)?;
+        refuse_hard_link(entry, rel)?;
+        regular_file(entry, verb, rel)?;
+        Ok((key, entry))
+    }
+
     fn entry(&mut self, key: &RelPath) -> Result<&mut Entry, StageError> {
         if !self.entries.contains_key(key) {
             let real = self.root.path().join(key.as_str());
@@ -424,10 +434,7 @@ impl Workspace<'_> {
         content: &str,
         report: &mut FileReport,
     ) -> Result<(), OpError> {
-        let key = self.key(rel, true).map_err(OpError::from)?;
-        let entry = self.entry(&key).map_err(OpError::from)?;
-        refuse_hard_link(entry, rel)?;
-        regular_file(entry, "write", rel)?;
+        let (_, entry) = self.rewritable(rel, "write")?;
         let before = entry.current.clone();
         if before.is_none() {
             report.action = Action::Add;
@@ -467,10 +474,7 @@ impl Workspace<'_> {
         spans: &[Span],
         report: &mut FileReport,
     ) -> Result<(), OpError> {
-        let key = self.key(rel, true).map_err(OpError::from)?;
-        let entry = self.entry(&key).map_err(OpError::from)?;
-        refuse_hard_link(entry, rel)?;
-        regular_file(entry, "update", rel)?;
+        let (_, entry) = self.rewritable(rel, "update")?;
         let Some(before) = entry.current.as_deref() else {
             return Err(OpError::new(
                 "missing",
@@ -520,10 +524,7 @@ impl Workspace<'_> {
         content: &str,
         report: &mut FileReport,
     ) -> Result<(), OpError> {
-        let key = self.key(rel, true).map_err(OpError::from)?;
-        let entry = self.entry(&key).map_err(OpError::from)?;
-        refuse_hard_link(entry, rel)?;
-        regular_file(entry, "append to", rel)?;
+        let (_, entry) = self.rewritable(rel, "append to")?;
         let Some(before) = entry.current.clone() else {
             report.action = Action::Add;
             entry.current = Some(content.as_bytes().to_vec());
@@ -601,14 +602,11 @@ impl Workspace<'_> {
         move_to: Option<&RelPath>,
         report: &mut FileReport,
     ) -> Result<(), OpError> {
-        let key = self.key(rel, true).map_err(OpError::from)?;
         let dest_key = match move_to {
             Some(to) => Some(self.key(to, true).map_err(OpError::from)?),
             None => None,
         };
-        let entry = self.entry(&key).map_err(OpError::from)?;
-        refuse_hard_link(entry, rel)?;
-        regular_file(entry, "update", rel)?;
+        let (key, entry) = self.rewritable(rel, "update")?;
         let Some(before) = entry.current.clone() else {
             return self.update_already_moved(rel, hunks, move_to, dest_key.as_ref(), report);
         };
