@@ -7,6 +7,9 @@
 //! and its reverse, so the tree is the same before each). fsync is off in all runs so that disk
 //! flushes do not drown the difference; the syntax gate is off (the files are plain text).
 
+mod common;
+
+use common::median;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -69,11 +72,6 @@ fn apply(dir: &Path, patch: &Path, extra: &[&str]) -> Duration {
         String::from_utf8_lossy(&out.stderr)
     );
     d
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
 }
 
 fn measure(dir: &Path, scratch: &Path, size: usize, extra: &[&str]) -> Duration {

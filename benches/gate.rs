@@ -7,12 +7,15 @@
 //! alternative (parse the old text, `Tree::edit`, reparse the new text from the old tree) — in
 //! MB/s and as ratios to the baseline. Medians of 3 runs.
 
+mod common;
+
+use common::time;
 use lancet::path::Root;
 use lancet::stage::{Before, StagedFile};
 use lancet::store::sha256_hex;
 use lancet::syntax::{GateOptions, gate};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tree_sitter::{InputEdit, Parser, Point};
 
 const RUNS: usize = 3;
@@ -45,23 +48,6 @@ fn python_files(dir: &Path, out: &mut Vec<PathBuf>) {
             _ => {}
         }
     }
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn time<F: FnMut()>(mut f: F) -> Duration {
-    median(
-        (0..RUNS)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
 }
 
 fn main() {
@@ -106,14 +92,14 @@ fn main() {
     let language = tree_sitter_python::LANGUAGE.into();
     let mut parser = Parser::new();
     parser.set_language(&language).unwrap();
-    let baseline = time(|| {
+    let baseline = time(RUNS, || {
         for f in &staged {
             let tree = parser.parse(f.after.as_deref().unwrap(), None).unwrap();
             std::hint::black_box(tree.root_node().has_error());
         }
     });
 
-    let incremental = time(|| {
+    let incremental = time(RUNS, || {
         for f in &staged {
             let Before::File { bytes: old, .. } = &f.before else {
                 continue;
@@ -145,12 +131,12 @@ fn main() {
         .build()
         .unwrap();
     let mut errors = 0;
-    let single = time(|| {
+    let single = time(RUNS, || {
         let r = one.install(|| gate(&staged, opts));
         errors = r.errors.len();
     });
     let threads = rayon::current_num_threads();
-    let parallel = time(|| {
+    let parallel = time(RUNS, || {
         std::hint::black_box(gate(&staged, opts));
     });
 

@@ -5,11 +5,14 @@
 //! plain substring search of the same file (`str::find`), the floor any matcher pays; the ratio
 //! column is each tier's time over that floor. Medians of 7 runs.
 
+mod common;
+
+use common::time;
 use lancet::batch::{Anchor, Hunk};
 use lancet::locate::{Haystack, Hints, Located, locate};
 use lancet::text::TextFile;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const LINES: usize = 200_000;
 const RUNS: usize = 7;
@@ -36,23 +39,6 @@ fn hunk(old: Vec<String>, new: Vec<String>) -> Hunk {
     Hunk::lines(old, new, 1)
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn time<F: FnMut()>(mut f: F) -> Duration {
-    median(
-        (0..RUNS)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
-}
-
 fn main() {
     let lf = file_text("\n");
     let crlf = file_text("\r\n");
@@ -60,7 +46,7 @@ fn main() {
     let real: Vec<String> = (target..target + 4).map(line).collect();
     let new = vec!["    changed();".to_string()];
 
-    let baseline = time(|| {
+    let baseline = time(RUNS, || {
         black_box(lf.find(real[0].as_str()));
     });
     println!(
@@ -162,7 +148,7 @@ fn main() {
         let file = TextFile::new(text);
         let hay = Haystack::new(&file);
         let mut outcome = String::new();
-        let d = time(|| {
+        let d = time(RUNS, || {
             let r = locate(&hay, h, Hints::default());
             outcome = match &r {
                 Ok(Located::Replace(p)) => {
