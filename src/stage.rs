@@ -14,6 +14,7 @@ use crate::store::sha256_hex;
 use crate::text::{
     IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of, reindent,
 };
+use rayon::prelude::*;
 use similar::{Algorithm, DiffOp};
 use std::collections::HashMap;
 use std::os::unix::fs::PermissionsExt;
@@ -215,13 +216,15 @@ pub fn stage(
             root.rel(to)?;
         }
     }
-    let mut ws = Workspace {
+    let workspace = || Workspace {
         root,
         entries: HashMap::new(),
         order: Vec::new(),
+        op: 0,
         partial,
         format: batch.format,
     };
+    let mut ws = workspace();
     for e in expect {
         let rel = root.rel(&e.path)?;
         let key = ws.key(&rel, true)?;
@@ -237,14 +240,104 @@ pub fn stage(
             });
         }
     }
+    // Operations on disjoint files stage in parallel, each group of operations that share a
+    // file in input order against its own buffers; the results are merged back in input order,
+    // so the outcome is the same as one sequential pass.
+    let groups = independent_groups(&ws, &batch.ops);
+    let results: Vec<(Vec<OpResult>, Workspace)> = groups
+        .into_par_iter()
+        .map(|group| {
+            let mut ws = workspace();
+            let reports = group
+                .into_iter()
+                .map(|i| {
+                    ws.op = i;
+                    (i, ws.run(&batch.ops[i]))
+                })
+                .collect();
+            (reports, ws)
+        })
+        .collect();
     let mut reports = Vec::with_capacity(batch.ops.len());
-    for op in &batch.ops {
-        reports.push(ws.run(op)?);
+    let mut files: Vec<(usize, StagedFile)> = Vec::new();
+    for (group_reports, ws) in results {
+        reports.extend(group_reports);
+        files.extend(ws.into_staged());
     }
+    reports.sort_by_key(|(i, _)| *i);
+    files.sort_by_key(|(i, _)| *i);
     Ok(Staged {
-        files: ws.into_staged(),
-        reports,
+        files: files.into_iter().map(|(_, f)| f).collect(),
+        reports: reports
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect::<Result<_, _>>()?,
     })
+}
+
+/// One operation's report, by its index in the batch.
+type OpResult = (usize, Result<FileReport, StageError>);
+
+/// Splits a batch's operations into groups that share no file (union of the files each one
+/// may touch: its path with and without following a symlink, and a move's destination), each
+/// group in input order, groups ordered by their first operation.
+fn independent_groups(ws: &Workspace, ops: &[FileOp]) -> Vec<Vec<usize>> {
+    let keys: Vec<Vec<String>> = ops
+        .par_iter()
+        .map(|op| {
+            let mut paths = vec![op.path.as_str()];
+            if let OpKind::Update {
+                move_to: Some(to), ..
+            } = &op.kind
+            {
+                paths.push(to);
+            }
+            let mut keys = Vec::new();
+            for path in paths {
+                let Ok(rel) = ws.root.rel(path) else { continue };
+                for follow in [true, false] {
+                    if let Ok(key) = ws.key(&rel, follow) {
+                        keys.push(key.to_string());
+                    }
+                }
+                keys.push(rel.to_string());
+            }
+            keys
+        })
+        .collect();
+    let mut parent: Vec<usize> = (0..ops.len()).collect();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut owner: HashMap<&str, usize> = HashMap::new();
+    for (i, op_keys) in keys.iter().enumerate() {
+        for key in op_keys {
+            match owner.get(key.as_str()) {
+                Some(&j) => {
+                    let (a, b) = (find(&mut parent, i), find(&mut parent, j));
+                    parent[a.max(b)] = a.min(b);
+                }
+                None => {
+                    owner.insert(key, i);
+                }
+            }
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut slot: HashMap<usize, usize> = HashMap::new();
+    for i in 0..ops.len() {
+        let r = find(&mut parent, i);
+        let g = *slot.entry(r).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(i);
+    }
+    groups
 }
 
 struct Entry {
@@ -263,7 +356,10 @@ struct Entry {
 struct Workspace<'r> {
     root: &'r Root,
     entries: HashMap<RelPath, Entry>,
-    order: Vec<RelPath>,
+    /// Keys in the order first touched, with the index of the operation that touched them.
+    order: Vec<(usize, RelPath)>,
+    /// The index of the operation running now.
+    op: usize,
     partial: bool,
     format: Format,
 }
@@ -328,7 +424,7 @@ impl Workspace<'_> {
                 Before::File { bytes, mode, .. } => (Some(bytes.clone()), Some(*mode)),
                 _ => (None, None),
             };
-            self.order.push(key.clone());
+            self.order.push((self.op, key.clone()));
             self.entries.insert(
                 key.clone(),
                 Entry {
@@ -703,9 +799,10 @@ impl Workspace<'_> {
         }
     }
 
-    fn into_staged(mut self) -> Vec<StagedFile> {
+    /// The changed files, each with the index of the operation that first touched it.
+    fn into_staged(mut self) -> Vec<(usize, StagedFile)> {
         let mut out = Vec::new();
-        for key in self.order {
+        for (op, key) in self.order {
             let Some(e) = self.entries.remove(&key) else {
                 continue;
             };
@@ -718,13 +815,16 @@ impl Workspace<'_> {
                 (Before::Link { .. }, None) => e.remove_link,
             };
             if changed {
-                out.push(StagedFile {
-                    path: key,
-                    real: e.real,
-                    mode: e.mode.filter(|_| e.current.is_some()),
-                    before: e.disk,
-                    after: e.current,
-                });
+                out.push((
+                    op,
+                    StagedFile {
+                        path: key,
+                        real: e.real,
+                        mode: e.mode.filter(|_| e.current.is_some()),
+                        before: e.disk,
+                        after: e.current,
+                    },
+                ));
             }
         }
         out
@@ -1338,5 +1438,103 @@ mod tests {
     #[test]
     fn insertion_into_empty_file() {
         assert_eq!(splice("", (0, 0, Tier::Exact), &[], &["x"]), "x\n");
+    }
+}
+
+#[cfg(test)]
+mod parallel_tests {
+    use super::*;
+    use crate::format::{FormatChoice, ParseOptions, parse};
+
+    fn batch(patch: &str) -> Batch {
+        parse(patch, FormatChoice::Auto, &ParseOptions::default()).unwrap()
+    }
+
+    const PATCH: &str = "*** Begin Patch
+*** Update File: a.txt
+@@
+-a1
++a2
+*** Update File: b.txt
+@@
+-b1
++b2
+*** Update File: link.txt
+@@
+-a2
++a3
+*** Update File: c.txt
+*** Move to: b2.txt
+@@
+-c1
++c2
+*** Update File: b2.txt
+@@
+-c2
++c3
+*** Add File: d.txt
++d
+*** End Patch
+";
+
+    fn tree() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, body) in [("a.txt", "a1\n"), ("b.txt", "b1\n"), ("c.txt", "c1\n")] {
+            std::fs::write(dir.path().join(name), body).unwrap();
+        }
+        std::os::unix::fs::symlink("a.txt", dir.path().join("link.txt")).unwrap();
+        dir
+    }
+
+    #[test]
+    fn operations_sharing_a_file_group_together_in_input_order() {
+        let dir = tree();
+        let root = Root::new(dir.path()).unwrap();
+        let ws = Workspace {
+            root: &root,
+            entries: HashMap::new(),
+            order: Vec::new(),
+            op: 0,
+            partial: false,
+            format: Format::Patch,
+        };
+        // a.txt and the link to it share a buffer; the move's destination is edited next.
+        assert_eq!(
+            independent_groups(&ws, &batch(PATCH).ops),
+            vec![vec![0, 2], vec![1], vec![3, 4], vec![5]]
+        );
+    }
+
+    #[test]
+    fn parallel_staging_composes_edits_like_one_sequential_pass() {
+        let dir = tree();
+        let root = Root::new(dir.path()).unwrap();
+        let staged = stage(&root, &batch(PATCH), &[], false).unwrap();
+        assert!(!staged.failed());
+        let files: Vec<(String, Option<String>)> = staged
+            .files
+            .iter()
+            .map(|f| {
+                (
+                    f.path.to_string(),
+                    f.after.clone().map(|b| String::from_utf8(b).unwrap()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            files,
+            vec![
+                ("a.txt".to_string(), Some("a3\n".to_string())),
+                ("b.txt".to_string(), Some("b2\n".to_string())),
+                ("c.txt".to_string(), None),
+                ("b2.txt".to_string(), Some("c3\n".to_string())),
+                ("d.txt".to_string(), Some("d\n".to_string())),
+            ]
+        );
+        let paths: Vec<&str> = staged.reports.iter().map(|r| r.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["a.txt", "b.txt", "link.txt", "c.txt", "b2.txt", "d.txt"]
+        );
     }
 }
