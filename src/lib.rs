@@ -80,7 +80,7 @@ pub struct ApplyOptions {
     pub partial: bool,
     /// Refuse a batch that introduces syntax errors (tree-sitter).
     pub syntax_check: bool,
-    /// Also run languages' external check commands (e.g. `python3 -m py_compile`).
+    /// Also run languages' external check commands (e.g. Python's `compile()`).
     pub compile_check: bool,
     /// Record a git checkpoint of the batch (for `lancet undo` and `lancet log`).
     pub checkpoint: bool,

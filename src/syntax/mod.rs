@@ -5,7 +5,7 @@
 //! one parse. Otherwise its old content is parsed too, and only errors the edit introduced
 //! count: an error is pre-existing when it sits on lines the edit left alone and the old text
 //! had the same error at the same place. Where a language names an external check (Python's
-//! `py_compile`; tree-sitter's Python grammar is lenient) and the tool is installed, it runs on
+//! `compile()`; tree-sitter's Python grammar is lenient) and the tool is installed, it runs on
 //! the new content of changed files, and again on the old content if it fails, with the same
 //! rule. At most two trees per worker exist at once: parse, collect errors, drop.
 
