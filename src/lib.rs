@@ -261,7 +261,7 @@ fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOption
     let mut report = report;
     if opts.checkpoint {
         report.checkpoint = Some(id.clone());
-        if let Some(saved) = state.list_meta().into_iter().find(|m| m.id == id) {
+        if let Some(saved) = state.load_meta(&id) {
             meta = saved;
         }
     }

@@ -56,6 +56,10 @@ fn no_deltas(repo: &Repository, state: &StateDir) -> Result<(), git2::Error> {
     repo.config()?.add_file(&path, git2::ConfigLevel::App, true)
 }
 
+/// Batches of at most this many files write their checkpoint objects loose (a handful each);
+/// larger ones write one pack.
+const LOOSE_MAX_FILES: usize = 16;
+
 /// A repository holding checkpoints for a root.
 pub struct Checkpoints {
     repo: Repository,
@@ -102,15 +106,21 @@ impl Checkpoints {
     }
 
     /// Records a batch: the *before* and *after* commits and the ref. Returns the after commit.
-    /// New objects are gathered in memory and written as one pack file holding exactly them
-    /// (not thousands of loose files, and not the rest of the tree): the cost is one write
-    /// sized by the batch.
+    /// A small batch writes its few new objects loose, as git itself does, so a long run of
+    /// one-file edits does not pile up one pack per call (every object lookup searches every
+    /// pack: 150 packs made each call 60% slower). A larger batch gathers its new objects in
+    /// memory and writes them as one pack holding exactly them (not thousands of loose files,
+    /// and not the rest of the tree): one write sized by the batch.
     pub fn record(
         &self,
         id: &str,
         files: &[StagedFile],
         message: &str,
     ) -> Result<Oid, git2::Error> {
+        if files.len() <= LOOSE_MAX_FILES {
+            let after = self.build(id, files, message, &mut Vec::new())?;
+            return self.point_ref(id, after);
+        }
         let odb = self.repo.odb()?;
         let mempack = odb.add_new_mempack_backend(1000)?;
         let mut clock = std::time::Instant::now();
@@ -133,7 +143,11 @@ impl Checkpoints {
             Ok(after)
         });
         mempack.reset()?;
-        let after = written?;
+        self.point_ref(id, written?)
+    }
+
+    /// Points the checkpoint's ref at its after commit.
+    fn point_ref(&self, id: &str, after: Oid) -> Result<Oid, git2::Error> {
         self.repo.reference(
             &format!("{REF_PREFIX}{id}"),
             after,
@@ -375,6 +389,12 @@ impl StateDir {
             serde_json::to_vec_pretty(meta).map_err(std::io::Error::other)?,
         )?;
         std::fs::rename(tmp, path)
+    }
+
+    /// One checkpoint's metadata (one file read, however many checkpoints there are).
+    pub fn load_meta(&self, id: &str) -> Option<CheckpointMeta> {
+        let bytes = std::fs::read(self.meta_path(id)).ok()?;
+        serde_json::from_slice(&bytes).ok()
     }
 
     /// Every checkpoint's metadata, newest first.

@@ -1666,10 +1666,12 @@ fn rollbacks_older_than_twenty_batches_do_not_count() {
     assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
 }
 
-/// A checkpoint writes the batch's objects, not the repository's: one changed file in a
-/// packed repository of 300 files adds a pack of a few objects (blob, trees, two commits).
+/// A checkpoint writes the batch's objects, not the repository's. In a packed repository of
+/// 300 files, one changed file adds a few loose objects (blob, trees, two commits) and no pack,
+/// so a long run of small calls does not pile up packs; a 30-file batch adds one pack holding
+/// its own objects, never the 300 blobs.
 #[test]
-fn a_checkpoint_pack_holds_only_the_batch() {
+fn a_checkpoint_holds_only_the_batch_loose_when_small_one_pack_when_large() {
     let files: Vec<(String, Vec<u8>)> = (0..300)
         .map(|i| {
             let body: String = (0..200).map(|l| format!("file {i} line {l}\n")).collect();
@@ -1692,10 +1694,32 @@ fn a_checkpoint_pack_holds_only_the_batch() {
         v.sort();
         v
     };
+    let loose = |dir: &Path| -> usize {
+        let counted = git(dir, &["count-objects"]);
+        counted.split_whitespace().next().unwrap().parse().unwrap()
+    };
     let before = packs(dir.path());
+    assert_eq!(loose(dir.path()), 0);
     let edit = b"*** Begin Patch\n*** Update File: d1/f1.txt\n-file 1 line 7\n+file 1 line seven\n*** End Patch\n";
     let out = lancet(&["apply", "-C", r(dir.path())], edit);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(packs(dir.path()), before);
+    // The new blob, the new root and d1 trees of *after*, the two commits; *before* equals
+    // HEAD's tree here. Never the 300 blobs.
+    let small = loose(dir.path());
+    assert!((4..=8).contains(&small), "{small} loose objects");
+
+    let mut edit = String::from("*** Begin Patch\n");
+    for i in 0..30 {
+        edit.push_str(&format!(
+            "*** Update File: d{}/f{i}.txt\n-file {i} line 9\n+file {i} line nine\n",
+            i % 3
+        ));
+    }
+    edit.push_str("*** End Patch\n");
+    let out = lancet(&["apply", "-C", r(dir.path())], edit.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(loose(dir.path()), small);
     let new: Vec<PathBuf> = packs(dir.path())
         .into_iter()
         .filter(|p| !before.contains(p))
@@ -1705,8 +1729,11 @@ fn a_checkpoint_pack_holds_only_the_batch() {
         .lines()
         .filter(|l| l.len() > 40 && l.as_bytes()[40] == b' ')
         .count();
-    // The new blob, the new root and d1 trees of *after*, the two commits; *before* equals
-    // HEAD's tree here, which may be listed again (harmless). Never the 300 blobs.
-    assert!((4..=8).contains(&objects), "{objects} objects in the pack");
+    // 30 new blobs (f1's pre-image is the small batch's blob, already stored), the trees of
+    // both commits (root and three directories each), two commits.
+    assert!(
+        (30..=42).contains(&objects),
+        "{objects} objects in the pack"
+    );
     git(dir.path(), &["fsck", "--no-progress"]);
 }
