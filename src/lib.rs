@@ -130,6 +130,15 @@ pub fn apply(edit: &[u8], opts: &ApplyOptions) -> Report {
 /// everything in memory, check syntax, record a checkpoint, write all or nothing, and run the
 /// tests (rolling back on failure).
 pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
+    apply_batch_prechecked(batch, opts, &syntax::Prechecks::new())
+}
+
+/// [`apply_batch`] for a caller that already checked the syntax of some results (rename).
+pub(crate) fn apply_batch_prechecked(
+    batch: &Batch,
+    opts: &ApplyOptions,
+    prechecks: &syntax::Prechecks,
+) -> Report {
     let root = match Root::new(&opts.root) {
         Ok(r) => r,
         Err(e) => {
@@ -158,14 +167,20 @@ pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
         }
     };
     let recovered = history::recover_if_needed(&state, opts.fsync, opts.dry_run);
-    let report = apply_locked(&root, &state, batch, opts);
+    let report = apply_locked(&root, &state, batch, opts, prechecks);
     match recovered {
         Some(note) => report.with_note(note),
         None => report,
     }
 }
 
-fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOptions) -> Report {
+fn apply_locked(
+    root: &Root,
+    state: &StateDir,
+    batch: &Batch,
+    opts: &ApplyOptions,
+    prechecks: &syntax::Prechecks,
+) -> Report {
     let mut clock = std::time::Instant::now();
     let progress = progress::Progress::new(opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
@@ -192,11 +207,12 @@ fn apply_locked(root: &Root, state: &StateDir, batch: &Batch, opts: &ApplyOption
         None,
     );
     let syntax = opts.syntax_check.then(|| {
-        syntax::gate(
+        syntax::gate_prechecked(
             &staged.files,
             GateOptions {
                 compile_check: opts.compile_check,
             },
+            prechecks,
         )
     });
     lap("syntax gate", &mut clock);

@@ -21,15 +21,16 @@ use crate::batch::{Batch, FileOp, Format, OpKind, Span};
 use crate::path::Root;
 use crate::report::{Report, Status};
 use crate::store::sha256_hex;
+use crate::syntax;
 use crate::syntax::languages::{self, LanguageEntry};
-use crate::{ApplyOptions, apply_batch};
+use crate::{ApplyOptions, apply_batch_prechecked};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};
+use tree_sitter::{InputEdit, Parser, Point, Query, QueryCursor, StreamingIterator};
 
 /// The kinds of definition `--kind` can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -221,6 +222,8 @@ struct FileScan {
     mentions: Vec<Mention>,
     /// Lines where NEW already is an identifier.
     collisions: Vec<usize>,
+    /// The syntax gate's verdict on the renamed content, from this scan's tree.
+    precheck: Option<syntax::Prechecked>,
 }
 
 /// The 1-based line holding byte `at`, from the offsets where lines start.
@@ -240,6 +243,7 @@ fn scan_file(
     text: &str,
     renamer: &Renamer,
     opts: &RenameOptions,
+    check_syntax: bool,
 ) -> Option<FileScan> {
     let mut parser = Parser::new();
     parser.set_language(&renamer.grammar).ok()?;
@@ -333,6 +337,38 @@ fn scan_file(
             }
         }
     }
+    // The gate's verdict, from this tree edited where the spans are and reparsed incrementally
+    // (a fraction of the fresh parse the gate would otherwise make of the result).
+    let precheck = if check_syntax && !spans.is_empty() {
+        let after = renamed(bytes, &spans);
+        let edits: Vec<InputEdit> = spans
+            .iter()
+            .rev()
+            .map(|span| {
+                let row = span.line - 1;
+                let column = span.start - starts[row];
+                InputEdit {
+                    start_byte: span.start,
+                    old_end_byte: span.end,
+                    new_end_byte: span.start + span.new.len(),
+                    start_position: Point::new(row, column),
+                    old_end_position: Point::new(row, column + (span.end - span.start)),
+                    new_end_position: Point::new(row, column + span.new.len()),
+                }
+            })
+            .collect();
+        syntax::precheck_edit(
+            &path,
+            renamer.entry,
+            &mut parser,
+            tree,
+            bytes,
+            &after,
+            &edits,
+        )
+    } else {
+        None
+    };
     // Spans and mentions are in file order already (occurrences are visited by offset).
     // A node captured as a method is also a function_definition: keep the most specific kind.
     definitions.sort_by_key(|&(start, _, kind)| (start, kind != SymbolKind::Method));
@@ -351,8 +387,22 @@ fn scan_file(
         spans,
         mentions,
         collisions,
+        precheck,
         path,
     })
+}
+
+/// A file's bytes with the spans (in file order, on one line each) replaced.
+fn renamed(bytes: &[u8], spans: &[Span]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + spans.len() * 8);
+    let mut at = 0;
+    for span in spans {
+        out.extend_from_slice(&bytes[at..span.start]);
+        out.extend_from_slice(span.new.as_bytes());
+        at = span.end;
+    }
+    out.extend_from_slice(&bytes[at..]);
+    out
 }
 
 /// The files under the requested paths, relative to the root, in walk order; `.gitignore`d,
@@ -509,7 +559,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
             let Ok(text) = std::str::from_utf8(&bytes) else {
                 return Scanned::Unreadable(format!("{rel}: not UTF-8"));
             };
-            match scan_file(rel.clone(), text, renamer, opts) {
+            match scan_file(rel.clone(), text, renamer, opts, apply.syntax_check) {
                 Some(scan) => Scanned::Parsed(Box::new(scan)),
                 None => Scanned::Unreadable(format!("{rel}: could not be parsed")),
             }
@@ -568,7 +618,11 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
             .collect(),
         notes: Vec::new(),
     };
-    apply_batch(&batch, apply).with_rename(summary)
+    let prechecks: syntax::Prechecks = touched
+        .iter()
+        .filter_map(|scan| Some((scan.path.clone(), scan.precheck.clone()?)))
+        .collect();
+    apply_batch_prechecked(&batch, apply, &prechecks).with_rename(summary)
 }
 
 /// One walked file's outcome.
@@ -771,8 +825,14 @@ mod tests {
             text,
             renamer("python"),
             &opts("total", "sum_all"),
+            true,
         )
         .unwrap();
+        let precheck = scan
+            .precheck
+            .as_ref()
+            .expect("checked from the scan's tree");
+        assert!(precheck.is_clean(), "{precheck:?}");
         assert_eq!(
             apply_spans(text, &scan.spans),
             "from shop import sum_all as t\n\nclass Cart:\n    def sum_all(self):  # total of the cart\n        return f\"{sum_all(1)} total\"\n\n    def run(self):\n        sum_all = 1\n        return self.sum_all() + sum_all\n"
@@ -791,7 +851,7 @@ mod tests {
         let mut o = opts("total", "sum_all");
         o.include_strings = true;
         o.include_comments = true;
-        let scan = scan_file("a.py".into(), text, renamer("python"), &o).unwrap();
+        let scan = scan_file("a.py".into(), text, renamer("python"), &o, true).unwrap();
         assert_eq!(
             apply_spans(text, &scan.spans),
             "x = 'sum_all totals subtotal'  # sum_all\n"
@@ -801,7 +861,14 @@ mod tests {
     #[test]
     fn rust_items_fields_methods_and_macro_arguments_are_renamed() {
         let text = "struct Total { total: u32 }\nimpl Total {\n    fn total(&self) -> u32 { self.total }\n}\nfn main() {\n    let t = Total { total: 1 };\n    println!(\"total: {}\", t.total()); // total\n}\n";
-        let scan = scan_file("a.rs".into(), text, renamer("rust"), &opts("total", "sum")).unwrap();
+        let scan = scan_file(
+            "a.rs".into(),
+            text,
+            renamer("rust"),
+            &opts("total", "sum"),
+            true,
+        )
+        .unwrap();
         assert_eq!(
             apply_spans(text, &scan.spans),
             "struct Total { sum: u32 }\nimpl Total {\n    fn sum(&self) -> u32 { self.sum }\n}\nfn main() {\n    let t = Total { sum: 1 };\n    println!(\"total: {}\", t.sum()); // total\n}\n"
@@ -830,8 +897,10 @@ mod tests {
             text,
             renamer("python"),
             &opts("total", "sum_all"),
+            false,
         )
         .unwrap();
         assert_eq!(scan.collisions, [2]);
+        assert!(scan.precheck.is_none(), "no syntax check asked for");
     }
 }

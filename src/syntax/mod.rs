@@ -70,11 +70,66 @@ const CHECK_BUDGET: Duration = Duration::from_secs(30);
 /// Most errors reported per file.
 const MAX_ERRORS_PER_FILE: usize = 20;
 
-/// One file to check: its path, and its content before and after the batch.
+/// One file to check: its path, its content before and after the batch, and the verdict of a
+/// caller that already checked it.
 struct Job<'a> {
     path: &'a str,
     before: Option<&'a [u8]>,
     after: &'a [u8],
+    prechecked: Option<&'a Prechecked>,
+}
+
+/// A file's tree-sitter verdict, computed by a caller that already held the file's tree
+/// (`lancet rename` parses every file it edits): it edits that tree and reparses incrementally,
+/// a fraction of a fresh parse. The gate takes it instead of parsing when the staged content is
+/// exactly the content checked; the compiler check still runs as for any file.
+#[derive(Debug, Clone)]
+pub struct Prechecked {
+    after_sha256: String,
+    language: &'static str,
+    errors: Vec<SyntaxError>,
+    preexisting: Vec<SyntaxError>,
+}
+
+impl Prechecked {
+    /// Whether the checked content has no syntax error at all.
+    pub fn is_clean(&self) -> bool {
+        self.errors.is_empty() && self.preexisting.is_empty()
+    }
+}
+
+/// Verdicts computed before staging, by path.
+pub type Prechecks = HashMap<String, Prechecked>;
+
+/// Checks an edit of a file whose old tree the caller has: `edits` (in the old text's
+/// coordinates, in the order given) are applied to `old_tree`, `after` is reparsed from it,
+/// and errors are classified as for any file. `None` when the parse gave up.
+pub fn precheck_edit(
+    path: &str,
+    language: &'static LanguageEntry,
+    parser: &mut Parser,
+    mut old_tree: Tree,
+    before: &[u8],
+    after: &[u8],
+    edits: &[tree_sitter::InputEdit],
+) -> Option<Prechecked> {
+    let before_errors = error_sites(&old_tree);
+    for edit in edits {
+        old_tree.edit(edit);
+    }
+    let new_tree = parse_from(parser, after, Some(&old_tree))?;
+    drop(old_tree);
+    let after_errors = error_sites(&new_tree);
+    drop(new_tree);
+    let (errors, preexisting) = classify(path, Some(before), after, &after_errors, || {
+        before_errors.clone()
+    });
+    Some(Prechecked {
+        after_sha256: crate::store::sha256_hex(after),
+        language: language_name(language),
+        errors,
+        preexisting,
+    })
 }
 
 enum Verdict {
@@ -94,6 +149,15 @@ const FILES_PER_CHECK: usize = 256;
 
 /// Checks a staged batch: errors the batch introduces, per file.
 pub fn gate(files: &[StagedFile], opts: GateOptions) -> SyntaxReport {
+    gate_prechecked(files, opts, &Prechecks::new())
+}
+
+/// [`gate`], taking the verdicts in `prechecked` for files whose staged content they checked.
+pub fn gate_prechecked(
+    files: &[StagedFile],
+    opts: GateOptions,
+    prechecked: &Prechecks,
+) -> SyntaxReport {
     let jobs: Vec<Job> = files
         .iter()
         .filter_map(|f| {
@@ -106,6 +170,7 @@ pub fn gate(files: &[StagedFile], opts: GateOptions) -> SyntaxReport {
                 path: f.path.as_str(),
                 before,
                 after,
+                prechecked: prechecked.get(f.path.as_str()),
             })
         })
         .collect();
@@ -120,6 +185,7 @@ pub fn check_contents(files: &[(String, Vec<u8>)], opts: GateOptions) -> SyntaxR
             path,
             before: None,
             after: bytes,
+            prechecked: None,
         })
         .collect();
     run(&jobs, opts)
@@ -191,39 +257,35 @@ fn check_file(
     let Some(language) = language_for(job.path, job.after) else {
         return Verdict::Unchecked("no known language".into());
     };
-    let Some(parser) = parser_for(parsers, language) else {
-        return Verdict::Unchecked(format!(
-            "{} grammar not built in (cargo feature off)",
-            language.name
-        ));
-    };
-    let Some(after_errors) = parse_errors(parser, job.after) else {
-        return Verdict::Unchecked(format!("parse gave up after {}s", PARSE_BUDGET.as_secs()));
-    };
-    let mut new = Vec::new();
-    let mut old = Vec::new();
-    if !after_errors.is_empty() {
-        // Only now is the old content worth parsing (the common case parses once).
-        let before_same_language = job
-            .before
-            .filter(|b| language_for(job.path, b).is_some_and(|l| l.name == language.name));
-        let before_errors = match before_same_language {
-            Some(b) => parse_errors(parser, b).unwrap_or_default(),
-            None => Vec::new(),
-        };
-        let map = job.before.map(|b| line_map(b, job.after));
-        for site in &after_errors {
-            let preexisting = map
-                .as_ref()
-                .is_some_and(|m| m.was_there(site, &after_errors, &before_errors));
-            let error = site.clone().into_error(job.path, job.after, "tree-sitter");
-            if preexisting {
-                old.push(error)
-            } else {
-                new.push(error)
-            }
+    let precheck = job.prechecked.filter(|p| {
+        p.language == language_name(language)
+            && p.after_sha256 == crate::store::sha256_hex(job.after)
+    });
+    let (mut new, mut old) = match precheck {
+        Some(p) => (p.errors.clone(), p.preexisting.clone()),
+        None => {
+            let Some(parser) = parser_for(parsers, language) else {
+                return Verdict::Unchecked(format!(
+                    "{} grammar not built in (cargo feature off)",
+                    language.name
+                ));
+            };
+            let Some(after_errors) = parse_errors(parser, job.after) else {
+                return Verdict::Unchecked(format!(
+                    "parse gave up after {}s",
+                    PARSE_BUDGET.as_secs()
+                ));
+            };
+            // Only when the new content has errors is the old content worth parsing (the
+            // common case parses once).
+            classify(job.path, job.before, job.after, &after_errors, || {
+                job.before
+                    .filter(|b| language_for(job.path, b).is_some_and(|l| l.name == language.name))
+                    .and_then(|b| parse_errors(parser, b))
+                    .unwrap_or_default()
+            })
         }
-    }
+    };
     // Where the language's own compiler is at hand it is the judge: tree-sitter grammars are
     // both too lenient (Python accepts `return` at module level) and, rarely, too strict
     // (CPython's test_compile.py does not parse). Errors it accepts are kept as notes.
@@ -246,6 +308,36 @@ fn check_file(
         return Verdict::Checked(language_name(language), new, old, Some(command.as_slice()));
     }
     Verdict::Checked(language_name(language), new, old, None)
+}
+
+/// Splits the new text's error sites into errors the edit introduced and errors that were
+/// already there; `before_errors` is only called when there are errors to classify.
+fn classify(
+    path: &str,
+    before: Option<&[u8]>,
+    after: &[u8],
+    after_errors: &[Site],
+    before_errors: impl FnOnce() -> Vec<Site>,
+) -> (Vec<SyntaxError>, Vec<SyntaxError>) {
+    let mut new = Vec::new();
+    let mut old = Vec::new();
+    if after_errors.is_empty() {
+        return (new, old);
+    }
+    let before_errors = before_errors();
+    let map = before.map(|b| line_map(b, after));
+    for site in after_errors {
+        let preexisting = map
+            .as_ref()
+            .is_some_and(|m| m.was_there(site, after_errors, &before_errors));
+        let error = site.clone().into_error(path, after, "tree-sitter");
+        if preexisting {
+            old.push(error)
+        } else {
+            new.push(error)
+        }
+    }
+    (new, old)
 }
 
 /// Runs a compiler check over files tree-sitter found clean. A command taking `{files}` runs
@@ -414,6 +506,11 @@ fn parse_errors(parser: &mut Parser, text: &[u8]) -> Option<Vec<Site>> {
 }
 
 fn parse(parser: &mut Parser, text: &[u8]) -> Option<Tree> {
+    parse_from(parser, text, None)
+}
+
+/// Parses within the time budget, reusing `old_tree` (already edited) when given.
+fn parse_from(parser: &mut Parser, text: &[u8], old_tree: Option<&Tree>) -> Option<Tree> {
     let started = Instant::now();
     let mut over_budget = |_: &ParseState| {
         if started.elapsed() > PARSE_BUDGET {
@@ -426,7 +523,7 @@ fn parse(parser: &mut Parser, text: &[u8]) -> Option<Tree> {
     let len = text.len();
     parser.parse_with_options(
         &mut |offset, _| if offset < len { &text[offset..] } else { &[] },
-        None,
+        old_tree,
         Some(options),
     )
 }
@@ -678,6 +775,7 @@ mod tests {
             path,
             before: before.map(str::as_bytes),
             after: after.as_bytes(),
+            prechecked: None,
         };
         run(
             &[job],
@@ -710,6 +808,84 @@ mod tests {
         ("html", "<!doctype html><p class=\"a\">hi</p>\n"),
         ("css", "a > b { color: red; }\n"),
     ];
+
+    fn point(text: &str, at: usize) -> tree_sitter::Point {
+        let row = text[..at].matches('\n').count();
+        let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1);
+        tree_sitter::Point::new(row, column)
+    }
+
+    #[test]
+    fn an_incremental_precheck_finds_what_a_fresh_parse_finds() {
+        let python = languages().iter().find(|l| l.name == "python").unwrap();
+        let mut parser = Parser::new();
+        parser.set_language(&grammar(python).unwrap()).unwrap();
+        let clean = "def f(a):\n    return a\n";
+        let broken = "x = (\ndef f(a):\n    return a\n";
+        // (before, replaced range, replacement, new errors?, pre-existing errors?)
+        let cases = [
+            (clean, (5, 6), "", true, false),
+            (clean, (4, 5), "g", false, false),
+            (clean, (17, 18), "b\n    return (", true, false),
+            (broken, (12, 13), "b", false, true),
+        ];
+        for (before, (start, end), new, introduced, preexisting) in cases {
+            let after = format!("{}{new}{}", &before[..start], &before[end..]);
+            let tree = parser.parse(before, None).unwrap();
+            let edit = tree_sitter::InputEdit {
+                start_byte: start,
+                old_end_byte: end,
+                new_end_byte: start + new.len(),
+                start_position: point(before, start),
+                old_end_position: point(before, end),
+                new_end_position: point(&after, start + new.len()),
+            };
+            let pre = precheck_edit(
+                "a.py",
+                python,
+                &mut parser,
+                tree,
+                before.as_bytes(),
+                after.as_bytes(),
+                &[edit],
+            )
+            .unwrap();
+            let fresh = check("a.py", Some(before), &after);
+            assert_eq!(pre.errors, fresh.errors, "{after:?}");
+            assert_eq!(pre.preexisting, fresh.preexisting, "{after:?}");
+            assert_eq!(!pre.errors.is_empty(), introduced, "{after:?}");
+            assert_eq!(!pre.preexisting.is_empty(), preexisting, "{after:?}");
+        }
+    }
+
+    #[test]
+    fn the_gate_takes_a_precheck_only_for_the_content_it_checked() {
+        let after = b"x = (\n";
+        let trusted = |checked: &[u8]| Prechecked {
+            after_sha256: crate::store::sha256_hex(checked),
+            language: "python",
+            errors: Vec::new(),
+            preexisting: Vec::new(),
+        };
+        let gate = |pre: &Prechecked| {
+            let job = Job {
+                path: "a.py",
+                before: Some(b"x = 1\n"),
+                after,
+                prechecked: Some(pre),
+            };
+            run(
+                &[job],
+                GateOptions {
+                    compile_check: false,
+                },
+            )
+        };
+        // A verdict on other content is ignored: the file is parsed and its error found.
+        assert_eq!(gate(&trusted(b"x = 2\n")).errors.len(), 1);
+        // A verdict on this very content is taken as given (no parse).
+        assert!(gate(&trusted(after)).errors.is_empty());
+    }
 
     #[test]
     fn every_language_loads_parses_its_sample_and_compiles_its_queries() {
