@@ -261,43 +261,24 @@ fn scan_file(
             })
             .collect()
     };
-    // The query runs only where the words are (a byte range per occurrence), not over every
-    // identifier of the file: a large file with a few occurrences costs its parse and little more.
     let mut cursor = QueryCursor::new();
     let mut spans = Vec::new();
     let mut mentions = Vec::new();
     let mut definitions = Vec::new();
-    for at in whole_words(&opts.old) {
+    let occurrences = whole_words(&opts.old);
+    let found = classify(
+        &mut cursor,
+        renamer,
+        &tree,
+        bytes,
+        &occurrences,
+        opts.old.len(),
+    );
+    for (&at, hit) in occurrences.iter().zip(found) {
         let end = at + opts.old.len();
         let line = line_of(&starts, at);
-        cursor.set_byte_range(at..end);
-        let mut code = false;
-        let mut context = None;
-        let mut captures = cursor.captures(&renamer.query, tree.root_node(), bytes);
-        while let Some((m, i)) = captures.next() {
-            let capture = m.captures()[*i];
-            let node = capture.node;
-            let index = capture.index;
-            let exact = node.start_byte() == at && node.end_byte() == end;
-            if index == renamer.name && exact {
-                code = true;
-            } else if Some(index) == renamer.string
-                && node.start_byte() <= at
-                && node.end_byte() >= end
-            {
-                context = Some("string");
-            } else if Some(index) == renamer.comment
-                && node.start_byte() <= at
-                && node.end_byte() >= end
-            {
-                context = Some("comment");
-            } else if exact
-                && let Some((_, kind)) = renamer.definitions.iter().find(|(d, _)| *d == index)
-            {
-                definitions.push((at, line, *kind));
-            }
-        }
-        let renamed = match (code, context) {
+        definitions.extend(hit.kinds.iter().map(|&kind| (at, line, kind)));
+        let renamed = match (hit.code, hit.context) {
             (true, _) => true,
             (false, Some("string")) => opts.include_strings,
             (false, Some(_)) => opts.include_comments,
@@ -311,7 +292,7 @@ fn scan_file(
                 line,
             });
         }
-        if let (false, Some(context)) = (code, context) {
+        if let (false, Some(context)) = (hit.code, hit.context) {
             mentions.push(Mention {
                 path: path.clone(),
                 line,
@@ -321,22 +302,20 @@ fn scan_file(
             });
         }
     }
-    let mut collisions = Vec::new();
-    for at in whole_words(&opts.new) {
-        let end = at + opts.new.len();
-        cursor.set_byte_range(at..end);
-        let mut captures = cursor.captures(&renamer.query, tree.root_node(), bytes);
-        while let Some((m, i)) = captures.next() {
-            let node = m.captures()[*i].node;
-            if m.captures()[*i].index == renamer.name
-                && node.start_byte() == at
-                && node.end_byte() == end
-            {
-                collisions.push(line_of(&starts, at));
-                break;
-            }
-        }
-    }
+    let news = whole_words(&opts.new);
+    let collisions = news
+        .iter()
+        .zip(classify(
+            &mut cursor,
+            renamer,
+            &tree,
+            bytes,
+            &news,
+            opts.new.len(),
+        ))
+        .filter(|(_, hit)| hit.code)
+        .map(|(&at, _)| line_of(&starts, at))
+        .collect();
     // The gate's verdict, from this tree edited where the spans are and reparsed incrementally
     // (a fraction of the fresh parse the gate would otherwise make of the result).
     let precheck = if check_syntax && !spans.is_empty() {
@@ -390,6 +369,77 @@ fn scan_file(
         precheck,
         path,
     })
+}
+
+/// What the rename query says of one occurrence of a word.
+#[derive(Default, Clone)]
+struct Hit {
+    /// It is an identifier (code).
+    code: bool,
+    /// It sits in a string or a comment.
+    context: Option<&'static str>,
+    /// The kinds of definition it names.
+    kinds: Vec<SymbolKind>,
+}
+
+/// Occurrences closer than this share one query run.
+const CLUSTER_GAP: usize = 4096;
+
+/// Runs the rename query where the occurrences (sorted byte offsets of a `len`-byte word) are,
+/// and says what each is. Nearby occurrences share one run over their span: one descent from
+/// the root per cluster, not per occurrence (a test file with hundreds of sites would otherwise
+/// walk the same siblings hundreds of times), and the file outside the clusters is not visited.
+fn classify(
+    cursor: &mut QueryCursor,
+    renamer: &Renamer,
+    tree: &tree_sitter::Tree,
+    bytes: &[u8],
+    occurrences: &[usize],
+    len: usize,
+) -> Vec<Hit> {
+    let mut hits = vec![Hit::default(); occurrences.len()];
+    let mut first = 0;
+    while first < occurrences.len() {
+        let mut last = first;
+        while last + 1 < occurrences.len()
+            && occurrences[last + 1] - occurrences[last] <= CLUSTER_GAP
+        {
+            last += 1;
+        }
+        cursor.set_byte_range(occurrences[first]..occurrences[last] + len);
+        let cluster = &occurrences[first..=last];
+        let mut captures = cursor.captures(&renamer.query, tree.root_node(), bytes);
+        while let Some((m, i)) = captures.next() {
+            let capture = m.captures()[*i];
+            let (start, end) = (capture.node.start_byte(), capture.node.end_byte());
+            let index = capture.index;
+            if Some(index) == renamer.string || Some(index) == renamer.comment {
+                let context = if Some(index) == renamer.string {
+                    "string"
+                } else {
+                    "comment"
+                };
+                let from = cluster.partition_point(|&at| at < start);
+                let to = cluster.partition_point(|&at| at + len <= end);
+                for hit in &mut hits[first + from..first + to.max(from)] {
+                    hit.context = Some(context);
+                }
+            } else if end - start == len
+                && let Ok(j) = cluster.binary_search(&start)
+            {
+                let hit = &mut hits[first + j];
+                if index == renamer.name {
+                    hit.code = true;
+                } else if let Some((_, kind)) =
+                    renamer.definitions.iter().find(|(d, _)| *d == index)
+                {
+                    hit.kinds.push(*kind);
+                }
+            }
+        }
+        first = last + 1;
+    }
+    hits
 }
 
 /// A file's bytes with the spans (in file order, on one line each) replaced.
@@ -887,6 +937,42 @@ mod tests {
         assert!(!is_identifier("1x"));
         assert!(!is_identifier("a-b"));
         assert!(!is_identifier(""));
+    }
+
+    #[test]
+    fn clustered_query_runs_classify_every_occurrence() {
+        // 200 functions, a long docstring-free gap in the middle (wider than a cluster), and
+        // each site in code, a comment and a string.
+        let mut text = String::new();
+        for i in 0..200 {
+            if i == 100 {
+                text.push_str(&format!("# {}\n", "-".repeat(2 * CLUSTER_GAP)));
+            }
+            text.push_str(&format!(
+                "def f{i}():\n    return total({i})  # total\n\nx{i} = 'total'\n"
+            ));
+        }
+        text.push_str("def total(n):\n    return n\n");
+        let scan = scan_file(
+            "a.py".into(),
+            &text,
+            renamer("python"),
+            &opts("total", "sum_all"),
+            true,
+        )
+        .unwrap();
+        assert_eq!(scan.spans.len(), 201);
+        let count = |context: &str| {
+            scan.mentions
+                .iter()
+                .filter(|m| m.context == context)
+                .count()
+        };
+        assert_eq!((count("comment"), count("string")), (200, 200));
+        let kinds: Vec<(usize, SymbolKind)> =
+            scan.definitions.iter().map(|d| (d.line, d.kind)).collect();
+        assert_eq!(kinds, [(802, SymbolKind::Function)]);
+        assert!(scan.precheck.unwrap().is_clean());
     }
 
     #[test]
