@@ -31,6 +31,10 @@ pub struct LanguageEntry {
     /// An external check command; `{file}` stands for a temp file with the content.
     #[serde(default)]
     pub check: Option<Vec<String>>,
+    /// The check command checks every file it is given and names each one that fails, so a
+    /// failing run over many files needs no rerun of the files it does not name.
+    #[serde(default)]
+    pub check_reports_all: bool,
     /// Query files under `grammars/<name>/`.
     #[serde(default)]
     pub queries: Vec<String>,

@@ -133,19 +133,20 @@ pub fn precheck_edit(
 }
 
 enum Verdict {
-    /// Parsed: the language, new errors, pre-existing errors, and the compiler check still to
-    /// run on a file tree-sitter found clean (run in batches after the parallel pass).
+    /// Parsed: the language, new errors, pre-existing errors, and whether the language's
+    /// compiler check is still to run on this file tree-sitter found clean (run in batches after
+    /// the parallel pass).
     Checked(
-        &'static str,
+        &'static LanguageEntry,
         Vec<SyntaxError>,
         Vec<SyntaxError>,
-        Option<&'static [String]>,
+        bool,
     ),
     Unchecked(String),
 }
 
 /// How many files one run of a multi-file check command (`{files}`) takes at most.
-const FILES_PER_CHECK: usize = 256;
+const FILES_PER_CHECK: usize = 1024;
 
 /// Checks a staged batch: errors the batch introduces, per file.
 pub fn gate(files: &[StagedFile], opts: GateOptions) -> SyntaxReport {
@@ -200,24 +201,27 @@ fn run(jobs: &[Job], opts: GateOptions) -> SyntaxReport {
         })
         .collect();
     let mut report = SyntaxReport::default();
-    let mut pending: HashMap<&'static [String], Vec<&Job>> = HashMap::new();
+    let mut pending: HashMap<&'static str, (&'static LanguageEntry, Vec<&Job>)> = HashMap::new();
     for (i, verdict) in verdicts {
         match verdict {
             Verdict::Checked(language, new, old, compile) => {
-                report
-                    .checked
-                    .push(format!("{} ({language})", jobs[i].path));
+                let name = language_name(language);
+                report.checked.push(format!("{} ({name})", jobs[i].path));
                 report.errors.extend(new);
                 report.preexisting.extend(old);
-                if let Some(command) = compile {
-                    pending.entry(command).or_default().push(&jobs[i]);
+                if compile {
+                    pending
+                        .entry(name)
+                        .or_insert_with(|| (language, Vec::new()))
+                        .1
+                        .push(&jobs[i]);
                 }
             }
             Verdict::Unchecked(why) => report.unchecked.push(format!("{} ({why})", jobs[i].path)),
         }
     }
-    for (command, jobs) in pending {
-        for (new, error) in compile_checks(command, &jobs) {
+    for (language, jobs) in pending.into_values() {
+        for (new, error) in compile_checks(language, &jobs) {
             if new {
                 report.errors.push(error);
             } else {
@@ -302,12 +306,9 @@ fn check_file(
             e.kind = format!("{} (accepted by {})", e.kind, command[0]);
             e
         }));
-    } else if let Some(command) = compiler
-        && new.is_empty()
-    {
-        return Verdict::Checked(language_name(language), new, old, Some(command.as_slice()));
     }
-    Verdict::Checked(language_name(language), new, old, None)
+    let compile = compiler.is_some() && new.is_empty();
+    Verdict::Checked(language, new, old, compile)
 }
 
 /// Splits the new text's error sites into errors the edit introduced and errors that were
@@ -341,11 +342,14 @@ fn classify(
 }
 
 /// Runs a compiler check over files tree-sitter found clean. A command taking `{files}` runs
-/// once per chunk (one interpreter start for hundreds of files), chunks in parallel; a failing
-/// chunk is halved until the failing files are found, so k failures among n files cost about
-/// k·log n runs. Each error found is returned with whether the edit introduced it (the old
-/// content passed) or not.
-fn compile_checks(command: &[String], jobs: &[&Job]) -> Vec<(bool, SyntaxError)> {
+/// once per chunk (one interpreter start for hundreds of files), chunks in parallel. When a
+/// chunk fails, the files its output names are checked alone; see [`narrow_checks`]. Each error
+/// found is returned with whether the edit introduced it (the old content passed) or not.
+fn compile_checks(language: &LanguageEntry, jobs: &[&Job]) -> Vec<(bool, SyntaxError)> {
+    let Some(command) = language.check.as_deref() else {
+        return Vec::new();
+    };
+    let reports_all = language.check_reports_all;
     let batched = command.iter().any(|a| a == "{files}");
     let chunk = if batched {
         jobs.len()
@@ -355,26 +359,60 @@ fn compile_checks(command: &[String], jobs: &[&Job]) -> Vec<(bool, SyntaxError)>
         1
     };
     jobs.par_chunks(chunk)
-        .flat_map_iter(|chunk| bisect_checks(command, chunk))
+        .flat_map_iter(|chunk| narrow_checks(command, reports_all, chunk))
         .collect()
 }
 
-/// The failures among `jobs`: one run for all of them, halves when that fails.
-fn bisect_checks(command: &[String], jobs: &[&Job]) -> Vec<(bool, SyntaxError)> {
-    match jobs {
-        [] => Vec::new(),
-        [job] => one_compile_check(command, job).into_iter().collect(),
-        _ if external_check_many(command, jobs) == Some(true) => Vec::new(),
+/// The failures among `jobs`, from one run over all of them. When that run fails, the files its
+/// output names are checked alone (for their error and their old content). With a command that
+/// `reports_all` (checks every file and names each failure), the others passed; otherwise
+/// those before the last one named passed (checkers go in argument order) and those after it
+/// are checked again together, since the checker may have stopped at its first failure. A
+/// failure naming no file is halved. So a failing file costs a few runs, not one per halving.
+fn narrow_checks(command: &[String], reports_all: bool, jobs: &[&Job]) -> Vec<(bool, SyntaxError)> {
+    if let [job] = jobs {
+        return one_compile_check(command, job).into_iter().collect();
+    }
+    if jobs.is_empty() {
+        return Vec::new();
+    }
+    match external_check_many(command, jobs) {
+        Some(Checked::Passed) => Vec::new(),
+        Some(Checked::Failed(named)) if !named.is_empty() => {
+            let unchecked = match named.last() {
+                Some(&last) if !reports_all => &jobs[last + 1..],
+                _ => &[],
+            };
+            let failed: Vec<&Job> = named.iter().map(|&i| jobs[i]).collect();
+            let (mut found, rest) = rayon::join(
+                || {
+                    failed
+                        .par_iter()
+                        .flat_map_iter(|job| one_compile_check(command, job))
+                        .collect::<Vec<_>>()
+                },
+                || narrow_checks(command, reports_all, unchecked),
+            );
+            found.extend(rest);
+            found
+        }
         _ => {
             let (left, right) = jobs.split_at(jobs.len() / 2);
             let (mut a, b) = rayon::join(
-                || bisect_checks(command, left),
-                || bisect_checks(command, right),
+                || narrow_checks(command, reports_all, left),
+                || narrow_checks(command, reports_all, right),
             );
             a.extend(b);
             a
         }
     }
+}
+
+/// What one run of a check command over several files said.
+enum Checked {
+    Passed,
+    /// It failed; the indexes (in argument order) of the files its output names.
+    Failed(Vec<usize>),
 }
 
 /// One file's compiler check: the error, and whether the edit introduced it.
@@ -390,9 +428,9 @@ fn one_compile_check(command: &[String], job: &Job) -> Option<(bool, SyntaxError
     Some((!also_before, site.into_error(job.path, job.after, &checker)))
 }
 
-/// Runs a `{files}` check command once over several files' new content; `Some(true)` when it
-/// passed, `None` when it could not run.
-fn external_check_many(command: &[String], jobs: &[&Job]) -> Option<bool> {
+/// Runs a `{files}` check command once over several files' new content; `None` when it could
+/// not run.
+fn external_check_many(command: &[String], jobs: &[&Job]) -> Option<Checked> {
     let dir = tempfile::tempdir().ok()?;
     let mut files = Vec::new();
     for (i, job) in jobs.iter().enumerate() {
@@ -409,8 +447,20 @@ fn external_check_many(command: &[String], jobs: &[&Job]) -> Option<bool> {
             _ => vec![a.clone()],
         })
         .collect();
-    let (status, _) = run_bounded(&command[0], &args, dir.path())?;
-    Some(status.success())
+    let (status, output) = run_bounded(&command[0], &args, dir.path())?;
+    if status.success() {
+        return Some(Checked::Passed);
+    }
+    // Each temp file sits alone in a directory named by its index, so no path is a prefix of
+    // another's.
+    Some(Checked::Failed(
+        files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| output.contains(f.as_str()))
+            .map(|(i, _)| i)
+            .collect(),
+    ))
 }
 
 /// Runs a check program in `dir` within the check budget; its status and combined output.
@@ -813,6 +863,87 @@ mod tests {
         let row = text[..at].matches('\n').count();
         let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1);
         tree_sitter::Point::new(row, column)
+    }
+
+    /// A language whose check command is a shell script over `{files}` that counts its runs.
+    fn scripted_check(script: &str, reports_all: bool) -> LanguageEntry {
+        LanguageEntry {
+            name: "fake".into(),
+            grammar: "none".into(),
+            extensions: Vec::new(),
+            file_names: Vec::new(),
+            shebangs: Vec::new(),
+            check: Some(
+                ["sh", "-c", script, "sh", "{files}"]
+                    .map(String::from)
+                    .to_vec(),
+            ),
+            check_reports_all: reports_all,
+            queries: Vec::new(),
+            keywords: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn failing_files_are_found_from_what_the_checker_names() {
+        let counter = tempfile::NamedTempFile::new().unwrap();
+        let count = counter.path().display().to_string();
+        let runs = || std::fs::read_to_string(&count).unwrap().lines().count();
+        let name = |f: &str| format!("echo \"  File \\\"{f}\\\", line 1\"");
+        // Stops at its first failure, naming it; checks and names every failure; names none.
+        let first_only = format!(
+            "echo run >> {count}; for f; do if grep -q BAD \"$f\"; then {}; exit 1; fi; done",
+            name("$f")
+        );
+        let every = format!(
+            "echo run >> {count}; r=0; for f; do if grep -q BAD \"$f\"; then {}; r=1; fi; done; exit $r",
+            name("$f")
+        );
+        let silent =
+            format!("echo run >> {count}; for f; do grep -q BAD \"$f\" && exit 1; done; exit 0");
+        let paths: Vec<String> = (0..6).map(|i| format!("f{i}.txt")).collect();
+        let jobs: Vec<Job> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, path)| Job {
+                path,
+                before: Some(if i == 4 { b"BAD" } else { b"ok" }),
+                after: match i {
+                    1 => b"BAD new",
+                    4 => b"BAD old",
+                    _ => b"ok",
+                },
+                prechecked: None,
+            })
+            .collect();
+        let refs: Vec<&Job> = jobs.iter().collect();
+        // (script, reports_all, runs: the chunk, each failure alone twice (new and old
+        // content), and for the stopping checker the files after each failure again)
+        for (script, reports_all, expected_runs) in [
+            (&every, true, Some(5)),
+            (&first_only, false, Some(7)),
+            (&silent, false, None),
+        ] {
+            std::fs::write(&count, "").unwrap();
+            let command = scripted_check(script, reports_all);
+            let mut found: Vec<(bool, String, usize)> =
+                narrow_checks(command.check.as_deref().unwrap(), reports_all, &refs)
+                    .into_iter()
+                    .map(|(new, e)| (new, e.path, e.line))
+                    .collect();
+            found.sort_by(|a, b| a.1.cmp(&b.1));
+            assert_eq!(
+                found,
+                [
+                    (true, "f1.txt".to_string(), 1),
+                    (false, "f4.txt".to_string(), 1)
+                ],
+                "{script}"
+            );
+            if let Some(expected) = expected_runs {
+                assert_eq!(runs(), expected, "{script}");
+            }
+        }
     }
 
     #[test]
