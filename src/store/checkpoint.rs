@@ -384,27 +384,6 @@ impl Checkpoints {
             }
         })
     }
-
-    /// Removes a checkpoint's ref (its objects go with the next `git gc`).
-    pub fn delete(&self, id: &str) {
-        if let Ok(mut r) = self.repo.find_reference(&format!("{REF_PREFIX}{id}")) {
-            let _ = r.delete();
-        }
-    }
-
-    /// The ids that have a ref.
-    pub fn ids(&self) -> Vec<String> {
-        let Ok(refs) = self.repo.references_glob(&format!("{REF_PREFIX}*")) else {
-            return Vec::new();
-        };
-        refs.flatten()
-            .filter_map(|r| {
-                r.name()
-                    .ok()
-                    .map(|n| n.trim_start_matches(REF_PREFIX).to_string())
-            })
-            .collect()
-    }
 }
 
 fn file_mode(mode: u32) -> FileMode {
