@@ -77,6 +77,9 @@ pub enum OpKind {
     Create {
         /// The new file's full content.
         content: String,
+        /// Created executable (a git diff's `new file mode 100755`): the umask's default mode
+        /// with the execute bits where it grants read.
+        executable: bool,
     },
     /// Replace a file's whole content, creating it if missing.
     Write {

@@ -422,6 +422,7 @@ impl LancetServer {
         let kind = if args.old_string.is_empty() {
             OpKind::Create {
                 content: args.new_string.clone(),
+                executable: false,
             }
         } else {
             OpKind::Update {

@@ -101,6 +101,22 @@ pub enum StageError {
     },
 }
 
+/// The mode a new executable file gets: what `open(…, 0777)` would give under this process's
+/// umask (read from `/proc/self/status`; 022 where that is not available), so 0755 under the
+/// usual umask, as git checks out a `100755` file.
+fn new_executable_mode() -> u32 {
+    let umask = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|m| u32::from_str_radix(m.trim(), 8).ok())
+        })
+        .unwrap_or(0o022);
+    0o777 & !umask
+}
+
 /// Content for a file the batch creates, in the style the project's `.editorconfig` asks of a
 /// file at that path: its line ending (`end_of_line` lf or crlf, applied when the content's own
 /// endings are uniform), its final newline (`insert_final_newline`) and its BOM (`charset`
@@ -510,9 +526,12 @@ impl Workspace<'_> {
             diff: None,
         };
         let result = match &op.kind {
-            OpKind::Create { content } => {
+            OpKind::Create {
+                content,
+                executable,
+            } => {
                 report.action = Action::Add;
-                self.create(&rel, content, &mut report)
+                self.create(&rel, content, *executable, &mut report)
             }
             OpKind::Delete => {
                 report.action = Action::Delete;
@@ -546,6 +565,7 @@ impl Workspace<'_> {
         &mut self,
         rel: &RelPath,
         content: &str,
+        executable: bool,
         report: &mut FileReport,
     ) -> Result<(), OpError> {
         let key = self.key(rel, true).map_err(OpError::from)?;
@@ -571,7 +591,7 @@ impl Workspace<'_> {
             None => {
                 check_placeholder(rel, None, content)?;
                 entry.current = Some(styled.as_bytes().to_vec());
-                entry.mode = None;
+                entry.mode = executable.then(new_executable_mode);
                 report.diff = Some(unified_diff(rel.as_str(), None, Some(&styled)));
                 Ok(())
             }
@@ -1645,6 +1665,7 @@ mod editorconfig_tests {
                 path: "a.txt".into(),
                 kind: OpKind::Create {
                     content: "one\ntwo\n".into(),
+                    executable: false,
                 },
                 line: 1,
             }],

@@ -539,7 +539,14 @@ impl Parser<'_> {
                         "\"command\": \"create\" needs \"file_text\"".to_string(),
                     ));
                 };
-                self.push(path, OpKind::Create { content }, f.line);
+                self.push(
+                    path,
+                    OpKind::Create {
+                        content,
+                        executable: false,
+                    },
+                    f.line,
+                );
                 Ok(())
             }
             STR_REPLACE => {
@@ -664,7 +671,14 @@ impl Parser<'_> {
                     ),
                 ));
             }
-            self.push(path, OpKind::Create { content: new }, f.line);
+            self.push(
+                path,
+                OpKind::Create {
+                    content: new,
+                    executable: false,
+                },
+                f.line,
+            );
             return Ok(());
         }
         let occurrences = match (all, expected) {
@@ -913,7 +927,8 @@ mod tests {
                 FileOp {
                     path: "n.txt".into(),
                     kind: OpKind::Create {
-                        content: "hi\n".into()
+                        content: "hi\n".into(),
+                        executable: false
                     },
                     line: 1
                 },
@@ -944,7 +959,8 @@ mod tests {
             vec![FileOp {
                 path: "new.txt".into(),
                 kind: OpKind::Create {
-                    content: "body".into()
+                    content: "body".into(),
+                    executable: false
                 },
                 line: 1
             }]

@@ -299,7 +299,10 @@ impl Parser<'_, '_> {
         }
         self.ops.push(FileOp {
             path,
-            kind: OpKind::Create { content },
+            kind: OpKind::Create {
+                content,
+                executable: false,
+            },
             line: op_line,
         });
         Ok(())
@@ -500,7 +503,8 @@ mod tests {
         assert_eq!(
             ops[0].kind,
             OpKind::Create {
-                content: "x\n\n".into()
+                content: "x\n\n".into(),
+                executable: false
             }
         );
         assert_eq!(ops[1].kind, OpKind::Delete);

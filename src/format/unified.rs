@@ -251,6 +251,8 @@ struct Section {
     /// A path given outright (a headerless block continuing a file, or `--path`).
     inherited: Option<String>,
     new_file: bool,
+    /// `new file mode 100755`.
+    new_executable: bool,
     deleted_file: bool,
     mode_change: bool,
     rename_from: Option<String>,
@@ -478,8 +480,9 @@ impl Parser<'_, '_> {
         let Some(s) = self.cur.as_mut() else {
             return Ok(false);
         };
-        if line.starts_with(NEW_FILE_MODE) {
+        if let Some(mode) = line.strip_prefix(NEW_FILE_MODE) {
             s.new_file = true;
+            s.new_executable = u32::from_str_radix(mode.trim(), 8).is_ok_and(|m| m & 0o111 != 0);
         } else if line.starts_with(DELETED_FILE_MODE) {
             s.deleted_file = true;
         } else if line.starts_with(OLD_MODE) || line.starts_with(NEW_MODE) {
@@ -697,7 +700,10 @@ impl Parser<'_, '_> {
                 }
                 Ok(Some(FileOp {
                     path,
-                    kind: OpKind::Create { content },
+                    kind: OpKind::Create {
+                        content,
+                        executable: s.new_executable,
+                    },
                     line,
                 }))
             }
@@ -1084,7 +1090,8 @@ mod tests {
             vec![FileOp {
                 path: "new.txt".into(),
                 kind: OpKind::Create {
-                    content: "hello\nworld\n".into()
+                    content: "hello\nworld\n".into(),
+                    executable: false
                 },
                 line: 1,
             }]
@@ -1095,7 +1102,8 @@ mod tests {
         assert_eq!(
             batch.ops[0].kind,
             OpKind::Create {
-                content: "last".into()
+                content: "last".into(),
+                executable: false
             }
         );
         assert_eq!(batch.ops[0].path, "n.txt");
@@ -1112,7 +1120,8 @@ mod tests {
                 FileOp {
                     path: "empty".into(),
                     kind: OpKind::Create {
-                        content: String::new()
+                        content: String::new(),
+                        executable: false
                     },
                     line: 1
                 },
@@ -1251,6 +1260,30 @@ mod tests {
         let batch = parse_ok("--- /dev/null\n+++ file.txt\n@@ ... @@\n-Original\n+Modified\n");
         assert_eq!(batch.ops[0].path, "file.txt");
         assert_eq!(update(&batch.ops[0]).0[0].old, strings(&["Original"]));
+    }
+
+    #[test]
+    fn new_file_mode_755_creates_an_executable_file() {
+        let kinds: Vec<OpKind> = parse_ok(
+            "diff --git a/run.sh b/run.sh\nnew file mode 100755\n--- /dev/null\n+++ b/run.sh\n@@ -0,0 +1 @@\n+echo\ndiff --git a/a b/a\nnew file mode 100644\n--- /dev/null\n+++ b/a\n@@ -0,0 +1 @@\n+x\n",
+        )
+        .ops
+        .into_iter()
+        .map(|op| op.kind)
+        .collect();
+        assert_eq!(
+            kinds,
+            [
+                OpKind::Create {
+                    content: "echo\n".into(),
+                    executable: true
+                },
+                OpKind::Create {
+                    content: "x\n".into(),
+                    executable: false
+                }
+            ]
+        );
     }
 
     #[test]
