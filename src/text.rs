@@ -86,7 +86,7 @@ impl<'a> TextFile<'a> {
         let mut start = body_start;
         let bytes = text.as_bytes();
         while start < bytes.len() {
-            match memchr_newline(&bytes[start..]) {
+            match memchr::memchr(b'\n', &bytes[start..]) {
                 Some(rel) => {
                     let end = start + rel;
                     if end > start && bytes[end - 1] == b'\r' {
@@ -164,10 +164,6 @@ impl<'a> TextFile<'a> {
     pub fn body_start(&self) -> usize {
         if self.style.bom { BOM.len() } else { 0 }
     }
-}
-
-fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
 }
 
 /// A replacement of the byte range `start..end` of a file by `text`.
