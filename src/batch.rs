@@ -48,7 +48,7 @@ impl Format {
 }
 
 /// An ordered list of file operations parsed from one edit text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Batch {
     /// The format the text was read as.
     pub format: Format,
@@ -59,7 +59,7 @@ pub struct Batch {
 }
 
 /// One operation on one path.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FileOp {
     /// The path as written in the edit text.
     pub path: String,
@@ -70,7 +70,8 @@ pub struct FileOp {
 }
 
 /// The kinds of file operation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
 pub enum OpKind {
     /// Create a file that must not exist yet (identical content counts as already applied; an
     /// existing empty file is filled).
@@ -113,7 +114,7 @@ pub enum OpKind {
 }
 
 /// One byte span of a [`OpKind::Splice`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Span {
     /// Byte offset where the replaced text starts.
     pub start: usize,
@@ -126,7 +127,7 @@ pub struct Span {
 }
 
 /// One located change: replace the block `old` by `new`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Hunk {
     /// The lines that must be found (context and removed lines), without line endings.
     pub old: Vec<String>,
@@ -148,7 +149,7 @@ pub struct Hunk {
 }
 
 /// The exact strings of a substring edit.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HunkText {
     /// The text to find, byte for byte.
     pub old: String,
@@ -157,7 +158,8 @@ pub struct HunkText {
 }
 
 /// How many places a hunk must match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Occurrences {
     /// Exactly one (the default: several is ambiguous).
     One,
@@ -168,7 +170,8 @@ pub enum Occurrences {
 }
 
 /// Where a hunk is allowed to match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Anchor {
     /// Anywhere in the file.
     Anywhere,

@@ -36,6 +36,9 @@ enum Command {
     /// Rename an identifier across the tree by syntax (strings and comments are listed, not
     /// renamed), as one all-or-nothing batch.
     Rename(RenameArgs),
+    /// Parse edit text and print the operations lancet reads in it, touching no file (to see
+    /// what a reply says before applying it; exit 2 when it does not parse).
+    Parse(ParseArgs),
     /// Print a file's lines, numbered, with its sha256 (for --expect).
     Read(ReadArgs),
     /// Run the syntax gate on files as they are (exit 1 on errors).
@@ -221,6 +224,25 @@ struct ApplyArgs {
 }
 
 #[derive(Debug, Args)]
+struct ParseArgs {
+    /// Edit files, or directories of edit files (read in name order); none or `-` reads stdin.
+    #[arg(value_name = "FILE")]
+    inputs: Vec<PathBuf>,
+    /// The edit format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    format: FormatArg,
+    /// Read the inputs as JSON lines (as `apply --jsonl`).
+    #[arg(long)]
+    jsonl: bool,
+    /// The file that edit blocks naming no file apply to.
+    #[arg(long, value_name = "PATH")]
+    path: Option<String>,
+    /// Print the operations as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
 struct ReadArgs {
     /// The file to read.
     path: String,
@@ -269,6 +291,7 @@ pub fn run() -> u8 {
     match cli.command {
         Command::Apply(args) => run_apply(cli.root, args),
         Command::Rename(args) => run_rename(cli.root, args),
+        Command::Parse(args) => run_parse(args),
         Command::Read(args) => run_read(cli.root, args),
         Command::Check(args) => run_check(cli.root, args),
         Command::Log(args) => with_root(cli.root, |root| run_log(root, args.json)),
@@ -293,15 +316,79 @@ pub fn run() -> u8 {
     }
 }
 
-fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
-    let format = match args.format {
-        FormatArg::Auto => FormatChoice::Auto,
-        FormatArg::Patch => FormatChoice::Only(Format::Patch),
-        FormatArg::SearchReplace => FormatChoice::Only(Format::SearchReplace),
-        FormatArg::Unified => FormatChoice::Only(Format::Unified),
-        FormatArg::Json => FormatChoice::Only(Format::Json),
-        FormatArg::Whole => FormatChoice::Only(Format::Whole),
+impl FormatArg {
+    fn choice(self) -> FormatChoice {
+        match self {
+            FormatArg::Auto => FormatChoice::Auto,
+            FormatArg::Patch => FormatChoice::Only(Format::Patch),
+            FormatArg::SearchReplace => FormatChoice::Only(Format::SearchReplace),
+            FormatArg::Unified => FormatChoice::Only(Format::Unified),
+            FormatArg::Json => FormatChoice::Only(Format::Json),
+            FormatArg::Whole => FormatChoice::Only(Format::Whole),
+        }
+    }
+}
+
+fn run_parse(args: ParseArgs) -> u8 {
+    let parse = ParseOptions {
+        default_path: args.path.clone(),
     };
+    let batch = match read_batch(&args.inputs, args.format.choice(), &parse, args.jsonl) {
+        Ok(b) => b,
+        Err(report) => return emit(&report, args.json),
+    };
+    let text = if args.json {
+        serde_json::to_string_pretty(&batch).unwrap_or_default() + "\n"
+    } else {
+        describe_batch(&batch)
+    };
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    0
+}
+
+/// A parsed batch for people: the format, then one line per operation and per hunk.
+fn describe_batch(batch: &Batch) -> String {
+    use crate::batch::OpKind;
+    let mut out = format!(
+        "{}: {} operation(s)\n",
+        batch.format.name(),
+        batch.ops.len()
+    );
+    for op in &batch.ops {
+        let what = match &op.kind {
+            OpKind::Create { content, .. } => format!("add ({} bytes)", content.len()),
+            OpKind::Write { content } => format!("write ({} bytes)", content.len()),
+            OpKind::Append { content } => format!("append ({} bytes)", content.len()),
+            OpKind::Delete => "delete".to_string(),
+            OpKind::Splice { spans, .. } => format!("splice ({} spans)", spans.len()),
+            OpKind::Update { hunks, move_to } => {
+                let to = move_to
+                    .as_ref()
+                    .map(|t| format!(", move to {t}"))
+                    .unwrap_or_default();
+                format!("update ({} hunks{to})", hunks.len())
+            }
+        };
+        out.push_str(&format!("  {} {what}, edit line {}\n", op.path, op.line));
+        if let OpKind::Update { hunks, .. } = &op.kind {
+            for h in hunks {
+                out.push_str(&format!(
+                    "    hunk at edit line {}: -{} +{} lines\n",
+                    h.line,
+                    h.old.len(),
+                    h.new.len()
+                ));
+            }
+        }
+    }
+    for note in &batch.notes {
+        out.push_str(&format!("note: {note}\n"));
+    }
+    out
+}
+
+fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
+    let format = args.format.choice();
     let parse = ParseOptions {
         default_path: args.path.clone(),
     };

@@ -106,6 +106,14 @@ pub fn parse(text: &str, choice: FormatChoice, opts: &ParseOptions) -> Result<Ba
                     }
                 }
             }
+            if first_error.is_none()
+                && search_replace::has_marker_like_line(text)
+                && let Err(e) = parse_as(Format::SearchReplace, text, opts)
+            {
+                // No format recognised the text, but a line looks like a mistyped SEARCH/REPLACE
+                // marker: that parser's error names the line and the marker to write.
+                return Err(e);
+            }
             Err(first_error.unwrap_or_else(|| {
                 let (line, found) = text
                     .lines()
@@ -179,5 +187,29 @@ pub(crate) fn survives_scrambles(
         ] {
             run(&text, &opts);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_detection_names_a_mistyped_search_replace_marker() {
+        let auto = |text: &str| parse(text, FormatChoice::Auto, &ParseOptions::default());
+        for (text, line) in [
+            ("a.txt\n<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n", 2),
+            ("a.txt\n<<<<<<< search\na\n=======\nb\n>>>>>>> REPLACE\n", 2),
+        ] {
+            let e = auto(text).unwrap_err();
+            assert_eq!(e.line, line, "{e:?}");
+            assert!(e.message.contains("not a marker"), "{e:?}");
+        }
+        // Prose that merely mentions the words still gets the generic answer.
+        let e = auto("first search the docs\n<< SEARCH is a word\n").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("no edit found"), "{e:?}");
+        assert!(search_replace::has_marker_like_line(">>>>>>REPLACE"));
+        assert!(!search_replace::has_marker_like_line("-- search results"));
     }
 }

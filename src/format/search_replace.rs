@@ -782,6 +782,19 @@ fn unwrap_fenced(body: &[String], path: &str) -> Option<Vec<String>> {
         .then(|| body[1..body.len() - 1].to_vec())
 }
 
+/// Whether a line looks like a SEARCH/REPLACE marker, well formed or not (`<<<< SEARCH`,
+/// `<<<<<<< search`, `>>>>>>REPLACE`): then a text no format recognises was most likely meant as
+/// SEARCH/REPLACE blocks, and this parser's error says which marker is wrong.
+pub fn has_marker_like_line(text: &str) -> bool {
+    text.lines().any(|line| {
+        let t = line.trim();
+        let upper = t.to_ascii_uppercase();
+        (t.starts_with("<<") || t.starts_with("--"))
+            && upper.trim_end_matches('>').trim_end().ends_with("SEARCH")
+            || (t.starts_with(">>") || t.starts_with("++")) && upper.trim_end().ends_with("REPLACE")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

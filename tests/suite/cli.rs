@@ -333,3 +333,42 @@ fn path_names_the_file_for_blocks_that_name_none() {
         b"a = 1\nb = 3\n"
     );
 }
+
+#[test]
+fn parse_prints_what_lancet_reads_and_touches_nothing() {
+    let dir = two_file_tree();
+    let root = dir.path().to_str().unwrap();
+    let before = snapshot(dir.path());
+    let reply = b"Here is the change:\n\na.txt\n```\n<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n```\n\nnew.txt\n```\n<<<<<<< SEARCH\n=======\nhello\n>>>>>>> REPLACE\n```\n";
+    let out = lancet(&["parse", "-C", root, "--json"], reply);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "search-replace");
+    let ops = v["ops"].as_array().unwrap();
+    assert_eq!(ops.len(), 2);
+    assert_eq!(ops[0]["path"], "a.txt");
+    assert_eq!(ops[0]["kind"]["op"], "update");
+    assert_eq!(ops[0]["kind"]["hunks"][0]["old"], serde_json::json!(["a"]));
+    assert_eq!(ops[0]["kind"]["hunks"][0]["new"], serde_json::json!(["A"]));
+    assert_eq!(ops[1]["path"], "new.txt");
+    assert_eq!(ops[1]["kind"]["op"], "append");
+    assert_eq!(ops[1]["kind"]["content"], "hello\n");
+    let human = lancet(&["parse", "-C", root], reply);
+    assert_eq!(
+        stdout(&human).lines().take(3).collect::<Vec<_>>(),
+        [
+            "search-replace: 2 operation(s)",
+            "  a.txt update (1 hunks), edit line 5",
+            "    hunk at edit line 5: -1 +1 lines",
+        ]
+    );
+    // A reply that does not parse: exit 2, with the line and what to write.
+    let bad = lancet(
+        &["parse", "-C", root, "--json"],
+        b"a.txt\n<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n",
+    );
+    assert_eq!(bad.status.code(), Some(2), "{}", describe(&bad));
+    let v: serde_json::Value = serde_json::from_slice(&bad.stdout).unwrap();
+    assert_eq!(v["error"]["line"], 2);
+    assert_eq!(snapshot(dir.path()), before);
+}
