@@ -169,6 +169,13 @@ pub enum Occurrences {
     Exactly(usize),
 }
 
+impl Span {
+    /// The span as a byte-range replacement (for [`crate::text::replace_ranges`]).
+    pub fn replacement(&self) -> (usize, usize, &str) {
+        (self.start, self.end, self.new.as_str())
+    }
+}
+
 /// Where a hunk is allowed to match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -23,6 +23,7 @@ use crate::report::{Report, Status};
 use crate::store::sha256_hex;
 use crate::syntax;
 use crate::syntax::languages::{self, LanguageEntry};
+use crate::text::replace_ranges;
 use crate::{ApplyOptions, apply_batch_prechecked};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -319,7 +320,7 @@ fn scan_file(
     // The gate's verdict, from this tree edited where the spans are and reparsed incrementally
     // (a fraction of the fresh parse the gate would otherwise make of the result).
     let precheck = if check_syntax && !spans.is_empty() {
-        let after = renamed(bytes, &spans);
+        let after = replace_ranges(bytes, spans.iter().map(Span::replacement));
         let edits: Vec<InputEdit> = spans
             .iter()
             .rev()
@@ -440,19 +441,6 @@ fn classify(
         first = last + 1;
     }
     hits
-}
-
-/// A file's bytes with the spans (in file order, on one line each) replaced.
-fn renamed(bytes: &[u8], spans: &[Span]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len() + spans.len() * 8);
-    let mut at = 0;
-    for span in spans {
-        out.extend_from_slice(&bytes[at..span.start]);
-        out.extend_from_slice(span.new.as_bytes());
-        at = span.end;
-    }
-    out.extend_from_slice(&bytes[at..]);
-    out
 }
 
 /// The files under the requested paths, relative to the root, in walk order; `.gitignore`d,
@@ -856,15 +844,11 @@ mod tests {
     }
 
     fn apply_spans(text: &str, spans: &[Span]) -> String {
-        let mut out = String::new();
-        let mut at = 0;
-        for s in spans {
-            out.push_str(&text[at..s.start]);
-            out.push_str(&s.new);
-            at = s.end;
-        }
-        out.push_str(&text[at..]);
-        out
+        String::from_utf8(replace_ranges(
+            text.as_bytes(),
+            spans.iter().map(Span::replacement),
+        ))
+        .unwrap()
     }
 
     #[test]

@@ -12,7 +12,8 @@ use crate::path::{PathError, RelPath, Root};
 use crate::report::{Action, FileReport, HunkReport, Outcome, join_lines};
 use crate::store::sha256_hex;
 use crate::text::{
-    IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of, reindent,
+    Eol, IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of, reindent,
+    replace_ranges, with_eol,
 };
 use rayon::prelude::*;
 use similar::{Algorithm, DiffOp};
@@ -135,26 +136,26 @@ fn new_file_style(real: &std::path::Path, content: &str) -> String {
     let lines = body.matches('\n').count();
     let crlf = body.matches("\r\n").count();
     let own_eol = if lines > 0 && crlf == lines {
-        "\r\n"
+        Eol::Crlf
     } else {
-        "\n"
+        Eol::Lf
     };
     let eol = match props.get::<EndOfLine>() {
-        Ok(EndOfLine::CrLf) => "\r\n",
-        Ok(EndOfLine::Lf) => "\n",
+        Ok(EndOfLine::CrLf) => Eol::Crlf,
+        Ok(EndOfLine::Lf) => Eol::Lf,
         _ => own_eol,
     };
     let mut out = if eol != own_eol && (crlf == 0 || crlf == lines) {
-        body.replace("\r\n", "\n").replace('\n', eol)
+        with_eol(body, eol)
     } else {
         body.to_string()
     };
     match props.get::<FinalNewline>() {
         Ok(FinalNewline::Value(true)) if !out.is_empty() && !out.ends_with('\n') => {
-            out.push_str(eol)
+            out.push_str(eol.as_str())
         }
         Ok(FinalNewline::Value(false)) => {
-            if let Some(stripped) = out.strip_suffix(eol) {
+            if let Some(stripped) = out.strip_suffix(eol.as_str()) {
                 out.truncate(stripped.len());
             }
         }
@@ -175,8 +176,8 @@ fn new_file_style(real: &std::path::Path, content: &str) -> String {
 /// is CRLF, and its BOM. (The final-newline state is the content's own: a whole file says it.)
 fn keep_text_style(old: &TextFile, content: &str) -> String {
     let style = old.style();
-    let mut out = if style.eol == crate::text::Eol::Crlf {
-        content.replace("\r\n", "\n").replace('\n', "\r\n")
+    let mut out = if style.eol == Eol::Crlf {
+        with_eol(content, Eol::Crlf)
     } else {
         content.to_string()
     };
@@ -659,7 +660,6 @@ impl Workspace<'_> {
                 format!("{rel} changed after it was read; run the command again"),
             ));
         }
-        let mut after = Vec::with_capacity(before.len());
         let mut at = 0;
         for (i, span) in spans.iter().enumerate() {
             if span.start < at || span.end < span.start || span.end > before.len() {
@@ -671,15 +671,13 @@ impl Workspace<'_> {
                     ),
                 ));
             }
-            after.extend_from_slice(&before[at..span.start]);
-            after.extend_from_slice(span.new.as_bytes());
             at = span.end;
             let mut hunk = HunkReport::new(i + 1, 0);
             hunk.start_line = Some(span.line);
             hunk.end_line = Some(span.line);
             report.hunks.push(hunk);
         }
-        after.extend_from_slice(&before[at..]);
+        let after = replace_ranges(before, spans.iter().map(Span::replacement));
         if after == before {
             report.status = Outcome::AlreadyApplied;
             return Ok(());
@@ -711,9 +709,10 @@ impl Workspace<'_> {
                 format!("cannot append to {rel}: the file is {e}; lancet edits only UTF-8 text"),
             )
         })?;
-        let eol = file.style().eol.as_str();
-        let addition = if eol == "\r\n" {
-            content.replace("\r\n", "\n").replace('\n', "\r\n")
+        let style = file.style().eol;
+        let eol = style.as_str();
+        let addition = if style == Eol::Crlf {
+            with_eol(content, Eol::Crlf)
         } else {
             content.to_string()
         };
@@ -1299,7 +1298,7 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     let eol = file.style().eol.as_str();
     if let (Some((start, end)), Some(new)) = (p.bytes, &p.new_text) {
         // The new text's line breaks take the file's style, whatever the edit used.
-        let text = new.replace("\r\n", "\n").replace('\n', eol);
+        let text = with_eol(new, file.style().eol);
         return Splice { start, end, text };
     }
     let (at, old, new) = (p.at, &p.old[..], &p.new[..]);

@@ -182,17 +182,37 @@ pub struct Splice {
 pub fn apply_splices(bytes: &[u8], splices: &[Splice]) -> Vec<u8> {
     let mut order: Vec<&Splice> = splices.iter().collect();
     order.sort_by_key(|s| (s.start, s.end));
-    let extra: usize = splices.iter().map(|s| s.text.len()).sum();
-    let mut out = Vec::with_capacity(bytes.len() + extra);
+    replace_ranges(
+        bytes,
+        order.into_iter().map(|s| (s.start, s.end, s.text.as_str())),
+    )
+}
+
+/// `bytes` with each `(start, end, text)` replacement made; the ranges come in file order and
+/// do not overlap.
+pub fn replace_ranges<'t>(
+    bytes: &[u8],
+    ranges: impl IntoIterator<Item = (usize, usize, &'t str)>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
     let mut pos = 0;
-    for s in order {
-        debug_assert!(s.start >= pos, "overlapping splices");
-        out.extend_from_slice(&bytes[pos..s.start]);
-        out.extend_from_slice(s.text.as_bytes());
-        pos = s.end;
+    for (start, end, text) in ranges {
+        debug_assert!(start >= pos, "overlapping replacements");
+        out.extend_from_slice(&bytes[pos..start]);
+        out.extend_from_slice(text.as_bytes());
+        pos = end;
     }
     out.extend_from_slice(&bytes[pos..]);
     out
+}
+
+/// `text` with every line ending, LF or CRLF, written as `eol`.
+pub fn with_eol(text: &str, eol: Eol) -> String {
+    let lf = text.replace("\r\n", "\n");
+    match eol {
+        Eol::Lf => lf,
+        Eol::Crlf => lf.replace('\n', "\r\n"),
+    }
 }
 
 /// The leading whitespace of a line.
