@@ -786,13 +786,9 @@ fn unwrap_fenced(body: &[String], path: &str) -> Option<Vec<String>> {
 /// `<<<<<<< search`, `>>>>>>REPLACE`): then a text no format recognises was most likely meant as
 /// SEARCH/REPLACE blocks, and this parser's error says which marker is wrong.
 pub fn has_marker_like_line(text: &str) -> bool {
-    text.lines().any(|line| {
-        let t = line.trim();
-        let upper = t.to_ascii_uppercase();
-        (t.starts_with("<<") || t.starts_with("--"))
-            && upper.trim_end_matches('>').trim_end().ends_with("SEARCH")
-            || (t.starts_with(">>") || t.starts_with("++")) && upper.trim_end().ends_with("REPLACE")
-    })
+    text.lines()
+        .map(str::trim)
+        .any(|t| is_near_miss(t, b"<-", SEARCH_WORD) || is_near_miss_updated(t))
 }
 
 #[cfg(test)]

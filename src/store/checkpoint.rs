@@ -164,14 +164,14 @@ impl Checkpoints {
         message: &str,
     ) -> Result<Oid, git2::Error> {
         if files.len() <= LOOSE_MAX_FILES {
-            let mut written = Vec::new();
+            // libgit2 writes a blob only when the repository lacks it.
             let ids = files
                 .iter()
                 .map(|f| {
                     let (before, after) = contents(f);
                     Ok((
-                        before.map(|b| self.blob(b, &mut written)).transpose()?,
-                        after.map(|b| self.blob(b, &mut written)).transpose()?,
+                        before.map(|b| self.repo.blob(b)).transpose()?,
+                        after.map(|b| self.repo.blob(b)).transpose()?,
                     ))
                 })
                 .collect::<Result<Vec<_>, git2::Error>>()?;
@@ -247,16 +247,6 @@ impl Checkpoints {
             "lancet checkpoint",
         )?;
         Ok(after)
-    }
-
-    /// Writes a blob unless the repository has it, noting new ones in `fresh`.
-    fn blob(&self, bytes: &[u8], fresh: &mut Vec<Oid>) -> Result<Oid, git2::Error> {
-        let oid = Oid::hash_object(git2::ObjectType::Blob, bytes)?;
-        if !self.repo.odb()?.exists(oid) {
-            self.repo.blob(bytes)?;
-            fresh.push(oid);
-        }
-        Ok(oid)
     }
 
     /// Notes in `fresh` the trees from `tree` down to each touched path's directory: the only

@@ -91,9 +91,10 @@ pub struct Prechecked {
     preexisting: Vec<SyntaxError>,
 }
 
+#[cfg(test)]
 impl Prechecked {
     /// Whether the checked content has no syntax error at all.
-    pub fn is_clean(&self) -> bool {
+    pub(crate) fn is_clean(&self) -> bool {
         self.errors.is_empty() && self.preexisting.is_empty()
     }
 }
@@ -121,9 +122,8 @@ pub fn precheck_edit(
     drop(old_tree);
     let after_errors = error_sites(&new_tree);
     drop(new_tree);
-    let (errors, preexisting) = classify(path, Some(before), after, &after_errors, || {
-        before_errors.clone()
-    });
+    let (errors, preexisting) =
+        classify(path, Some(before), after, &after_errors, || before_errors);
     Some(Prechecked {
         after_sha256: crate::store::sha256_hex(after),
         language: language_name(language),
