@@ -3,13 +3,15 @@
 //! disks and unwritable targets, modes, symlinks and hard links, git checkpoints that never touch
 //! HEAD, the index or the stash, `log` / `undo`, and `--test` with its rollback and ledger.
 
-use super::tree::{Node, describe, lancet, lancet_env, snapshot, temp_tree, without_dirs};
+use super::tree::{
+    Node, describe, lancet, lancet_env, snapshot, spawn_lancet, temp_tree, without_dirs,
+};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
 type Tree = BTreeMap<String, Node>;
@@ -267,16 +269,9 @@ fn assert_nothing_to_recover(root: &Path, ctx: &str) {
     );
 }
 
-/// Runs lancet in the background (for the pause tests).
-fn spawn_lancet(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Child {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lancet"))
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn lancet");
+/// Runs lancet in the background with `stdin` written and closed (for the pause tests).
+fn lancet_in_background(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Child {
+    let mut child = spawn_lancet(args, env);
     child.stdin.take().unwrap().write_all(stdin).unwrap();
     child
 }
@@ -942,7 +937,7 @@ fn a_file_changed_while_the_batch_is_prepared_refuses_it() {
     let root = dir.path();
     let pause = tempfile::tempdir().unwrap();
     let pause_file = pause.path().join("paused");
-    let mut child = spawn_lancet(
+    let mut child = lancet_in_background(
         &["apply", "-C", r(root), "--json"],
         BATCH,
         &[
@@ -978,7 +973,7 @@ fn a_second_process_waits_for_the_lock_then_gives_up() {
     let (_, new) = old_and_new(false);
     let pause = tempfile::tempdir().unwrap();
     let pause_file = pause.path().join("paused");
-    let mut a = spawn_lancet(
+    let mut a = lancet_in_background(
         &["apply", "-C", r(root), "--json"],
         BATCH,
         &[

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// One entry of a tree snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,16 +83,21 @@ pub fn lancet(args: &[&str], stdin: &[u8]) -> Output {
     lancet_env(args, stdin, &[])
 }
 
-/// Runs `lancet ARGS` with `stdin` and extra environment variables.
-pub fn lancet_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lancet"))
+/// Starts `lancet ARGS` with extra environment variables and piped stdin, stdout and stderr.
+pub fn spawn_lancet(args: &[&str], env: &[(&str, &str)]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_lancet"))
         .args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn lancet");
+        .expect("spawn lancet")
+}
+
+/// Runs `lancet ARGS` with `stdin` and extra environment variables.
+pub fn lancet_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut child = spawn_lancet(args, env);
     let mut input = child.stdin.take().unwrap();
     let data = stdin.to_vec();
     let writer = std::thread::spawn(move || {
