@@ -146,6 +146,24 @@ pub struct Hunk {
     pub anchor: Anchor,
     /// 1-based line of the edit text where the hunk starts, for messages.
     pub line: usize,
+    /// What to do when the deciding tier finds several places: the format author's contract.
+    pub pick: Pick,
+}
+
+/// How a hunk chooses among several equally good places, as each format's authors taught their
+/// models (DESIGN §4): lancet keeps each contract instead of imposing one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pick {
+    /// Refuse as ambiguous (tool calls' `old_string`, Codex patches, Roo/Cline blocks).
+    #[default]
+    Unique,
+    /// The first occurrence in the file, noted in the report (Aider's "replaces the first
+    /// match"); `--unique` turns it back into [`Pick::Unique`].
+    First,
+    /// The candidate strictly nearest to the line hint (`git apply`'s rule for unified diffs);
+    /// a tie is refused.
+    Nearest,
 }
 
 /// The exact strings of a substring edit.
@@ -200,6 +218,7 @@ impl Hunk {
             line_hint: None,
             anchor: Anchor::Anywhere,
             line,
+            pick: Pick::Unique,
         }
     }
 

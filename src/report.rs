@@ -130,6 +130,10 @@ pub struct HunkReport {
     /// For a change: the result around it, numbered (a few lines of context on each side).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub snippet: Vec<NumberedLine>,
+    /// What a model must know about how the place was chosen: candidates a format's contract
+    /// passed over ("first of 3 matches"), context lines that differed and were kept as is.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl FileReport {
@@ -166,6 +170,7 @@ impl HunkReport {
             candidates: Vec::new(),
             closest: None,
             snippet: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }
@@ -728,6 +733,18 @@ fn compose_message(report: &Report) -> String {
                 .flat_map(|f| f.hunks.iter().map(move |h| (f, h)))
                 .filter(|(_, h)| !h.snippet.is_empty())
                 .collect();
+            for f in &report.files {
+                for h in &f.hunks {
+                    for note in &h.notes {
+                        let _ = write!(
+                            msg,
+                            "\n{} chunk {}: {note}.",
+                            f.to.as_deref().unwrap_or(&f.path),
+                            h.index
+                        );
+                    }
+                }
+            }
             if report.status != Status::AlreadyApplied && changed.len() <= MAX_SNIPPETS_IN_MESSAGE {
                 for (f, h) in changed {
                     let _ = write!(

@@ -934,6 +934,13 @@ fn edit_bytes(
         match locate::locate(&hay, hunk, hints) {
             Ok(Located::Replace(placements)) => {
                 set_range(&mut h, placements[0].at);
+                for p in &placements {
+                    for note in &p.notes {
+                        if !h.notes.contains(note) {
+                            h.notes.push(note.clone());
+                        }
+                    }
+                }
                 if placements.len() > 1 {
                     h.matches = placements.iter().map(|p| line_range(p.at)).collect();
                 }
@@ -1451,6 +1458,7 @@ mod tests {
             old: old.iter().map(|s| s.to_string()).collect(),
             new: new.iter().map(|s| s.to_string()).collect(),
             new_text: None,
+            notes: Vec::new(),
             reindent: at.2.ignores_indent(),
         };
         let s = splice_for(&file, &p);

@@ -60,7 +60,7 @@
 //! block.
 
 use super::{ParseError, ParseOptions};
-use crate::batch::{Batch, FileOp, Format, Hunk, OpKind};
+use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, Pick};
 use std::ops::{Range, RangeInclusive};
 
 /// The canonical opening marker, for messages.
@@ -420,6 +420,12 @@ impl<'t, 'l> Parser<'t, 'l> {
         }
         let mut hunk = Hunk::lines(old, new, head_line);
         hunk.line_hint = block.hint;
+        // Aider teaches its models that a block "replaces the first match"; a block whose file
+        // is passed beside it (Roo, Cline) or that carries a `:start_line:` hint has a hint to
+        // decide by instead, and is refused when that does not single one place out.
+        if self.default_path.is_none() && block.hint.is_none() {
+            hunk.pick = Pick::First;
+        }
         self.ops.push(FileOp {
             path,
             kind: OpKind::Update {
@@ -817,20 +823,37 @@ mod tests {
         lines.iter().map(|l| l.to_string()).collect()
     }
 
+    /// An Aider-dialect block: the file named in the text, so the first match is taken.
     fn update(path: &str, old: &[&str], new: &[&str], line: usize) -> FileOp {
         FileOp {
             path: path.into(),
             kind: OpKind::Update {
-                hunks: vec![Hunk::lines(strings(old), strings(new), line)],
+                hunks: vec![Hunk {
+                    pick: Pick::First,
+                    ..Hunk::lines(strings(old), strings(new), line)
+                }],
                 move_to: None,
             },
             line,
         }
     }
 
+    /// A block with its path given beside it (Roo, Cline): several matches are refused.
+    fn unique_update(path: &str, old: &[&str], new: &[&str], line: usize) -> FileOp {
+        unique(update(path, old, new, line))
+    }
+
+    fn unique(mut op: FileOp) -> FileOp {
+        if let OpKind::Update { hunks, .. } = &mut op.kind {
+            hunks[0].pick = Pick::Unique;
+        }
+        op
+    }
+
     fn with_hint(mut op: FileOp, hint: usize) -> FileOp {
         if let OpKind::Update { hunks, .. } = &mut op.kind {
             hunks[0].line_hint = Some(hint);
+            hunks[0].pick = Pick::Unique;
         }
         op
     }
@@ -974,14 +997,20 @@ mod tests {
             "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n",
             "src/lib.rs",
         );
-        assert_eq!(batch.ops, vec![update("src/lib.rs", &["x"], &["y"], 1)]);
+        assert_eq!(
+            batch.ops,
+            vec![unique_update("src/lib.rs", &["x"], &["y"], 1)]
+        );
         assert!(batch.notes.is_empty(), "{:?}", batch.notes);
         // A name in the text loses to --path (Roo's tests write `test.ts` before the block).
         let batch = parse_with_path(
             "test.ts\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE",
             "file.txt",
         );
-        assert_eq!(batch.ops, vec![update("file.txt", &["x"], &["y"], 2)]);
+        assert_eq!(
+            batch.ops,
+            vec![unique_update("file.txt", &["x"], &["y"], 2)]
+        );
         assert_eq!(
             batch.notes,
             [
@@ -1063,7 +1092,7 @@ mod tests {
             batch.ops,
             vec![
                 with_hint(
-                    update(
+                    unique_update(
                         "app.css",
                         &[".overlay {"],
                         &[".piece {", "}", "", ".overlay {"],
@@ -1071,7 +1100,7 @@ mod tests {
                     ),
                     12
                 ),
-                with_hint(update("app.css", &["b"], &["c"], 13), 3),
+                with_hint(unique_update("app.css", &["b"], &["c"], 13), 3),
             ]
         );
         // `-------` alone right after HEAD is Roo's separator; line numbers in bodies stay.
@@ -1081,7 +1110,7 @@ mod tests {
         );
         assert_eq!(
             batch.ops,
-            vec![update("f", &["2 | line to delete"], &[], 1)]
+            vec![unique_update("f", &["2 | line to delete"], &[], 1)]
         );
         // A bad number is refused.
         let e = parse(
@@ -1112,7 +1141,7 @@ mod tests {
         );
         assert_eq!(
             batch.ops,
-            vec![update("f", &["content"], &[":start_line:5"], 1)]
+            vec![unique_update("f", &["content"], &[":start_line:5"], 1)]
         );
     }
 
@@ -1124,7 +1153,7 @@ mod tests {
         );
         assert_eq!(
             batch.ops,
-            vec![update(
+            vec![unique_update(
                 "file.txt",
                 &[
                     "<<<<<<< SEARCH",
@@ -1142,7 +1171,7 @@ mod tests {
         );
         // Other backslash lines are untouched.
         let batch = parse_with_path("<<<<<<< SEARCH\n\\n\n=======\n\\\\\n>>>>>>> REPLACE", "f");
-        assert_eq!(batch.ops, vec![update("f", &["\\n"], &["\\\\"], 1)]);
+        assert_eq!(batch.ops, vec![unique_update("f", &["\\n"], &["\\\\"], 1)]);
     }
 
     #[test]
@@ -1154,10 +1183,10 @@ mod tests {
         assert_eq!(
             batch.ops,
             vec![
-                update("file.txt", &["First"], &["1st"], 1),
-                update("file.txt", &["Third"], &["3rd"], 7),
-                update("file.txt", &["x"], &["y"], 12),
-                update("file.txt", &["z"], &["w"], 17),
+                unique_update("file.txt", &["First"], &["1st"], 1),
+                unique_update("file.txt", &["Third"], &["3rd"], 7),
+                unique_update("file.txt", &["x"], &["y"], 12),
+                unique_update("file.txt", &["z"], &["w"], 17),
             ]
         );
         let batch = parse_with_path("------- SEARCH\n=======\nnew content\n+++++++ REPLACE", "f");

@@ -44,7 +44,7 @@
 //! `++ y` is read as a file header (`--- x` / `+++ y`); that pair cannot be told apart.
 
 use super::{ParseError, ParseOptions};
-use crate::batch::{Anchor, Batch, FileOp, Format, Hunk, OpKind};
+use crate::batch::{Anchor, Batch, FileOp, Format, Hunk, OpKind, Pick};
 
 const GIT_HEADER: &str = "diff --git ";
 const DIFF_HEADER: &str = "diff ";
@@ -799,6 +799,7 @@ impl Parser<'_, '_> {
             hunks.push(Hunk {
                 line_hint: h.old_start.filter(|&a| a > 0),
                 anchor,
+                pick: Pick::Nearest,
                 ..Hunk::lines(old, new, h.line)
             });
         }
@@ -1049,6 +1050,7 @@ mod tests {
             hunks,
             &[Hunk {
                 line_hint: Some(3),
+                pick: Pick::Nearest,
                 ..Hunk::lines(
                     strings(&["x = 1", "y = 2", "z = 4"]),
                     strings(&["x = 1", "y = 3", "z = 4"]),
@@ -1160,11 +1162,14 @@ mod tests {
         assert_eq!(move_to, None);
         assert_eq!(
             h,
-            &[Hunk::lines(
-                strings(&["def f():", "", "    return 1"]),
-                strings(&["def f():", "", "    return 2"]),
-                3
-            )]
+            &[Hunk {
+                pick: Pick::Nearest,
+                ..Hunk::lines(
+                    strings(&["def f():", "", "    return 1"]),
+                    strings(&["def f():", "", "    return 2"]),
+                    3
+                )
+            }]
         );
     }
 
@@ -1324,10 +1329,12 @@ mod tests {
                 Hunk {
                     line_hint: Some(3),
                     anchor: Anchor::AfterLine(3),
+                    pick: Pick::Nearest,
                     ..Hunk::lines(vec![], strings(&["x", "y"]), 3)
                 },
                 Hunk {
                     anchor: Anchor::AfterLine(0),
+                    pick: Pick::Nearest,
                     ..Hunk::lines(vec![], strings(&["top"]), 6)
                 }
             ]

@@ -60,33 +60,39 @@ pub fn line_similarity(file: &str, needle: &str) -> f64 {
     strsim::normalized_levenshtein(f, n)
 }
 
-/// Mean line similarity of the window at `start`, or 0 when a removed line falls below
-/// [`FUZZY_MIN_LINE`] or a kept (context) line below [`FUZZY_MIN_CONTEXT_LINE`].
-fn fuzzy_window_score(lines: &[&str], start: usize, needle: &[String], kept: &[bool]) -> f64 {
+/// Mean line similarity of the window at `start`, or 0 when a line the hunk removes differs
+/// from the file's in more than presentation (with `strict_removed`; otherwise when it falls
+/// below [`FUZZY_MIN_LINE`]) or a kept (context) line falls below [`FUZZY_MIN_CONTEXT_LINE`].
+fn fuzzy_window_score(
+    lines: &[&str],
+    start: usize,
+    needle: &[String],
+    kept: &[bool],
+    strict_removed: bool,
+) -> f64 {
     let mut sum = 0.0;
     for (j, (n, f)) in needle.iter().zip(&lines[start..]).enumerate() {
-        let s = line_similarity(f, n);
-        let floor = if kept.get(j) == Some(&true) {
-            FUZZY_MIN_CONTEXT_LINE
+        let s = if is_kept(kept, j) {
+            let s = line_similarity(f, n);
+            if s < FUZZY_MIN_CONTEXT_LINE {
+                return 0.0;
+            }
+            s
+        } else if strict_removed {
+            if !same_but_presentation(f, n) {
+                return 0.0;
+            }
+            1.0
         } else {
-            FUZZY_MIN_LINE
+            let s = line_similarity(f, n);
+            if s < FUZZY_MIN_LINE {
+                return 0.0;
+            }
+            s
         };
-        if s < floor {
-            return 0.0;
-        }
         sum += s;
     }
     sum / needle.len() as f64
-}
-
-/// Mean line similarity of the window at `start` to the needle.
-fn window_similarity(lines: &[&str], start: usize, needle: &[String]) -> f64 {
-    needle
-        .iter()
-        .zip(&lines[start..])
-        .map(|(n, f)| line_similarity(f, n))
-        .sum::<f64>()
-        / needle.len() as f64
 }
 
 /// A needle long enough for approximate matching to mean something.
@@ -100,9 +106,9 @@ pub fn is_substantial(needle: &[String]) -> bool {
 
 /// The best window must score at least this (mean line similarity).
 pub const FUZZY_THRESHOLD: f64 = 0.85;
-/// ... and no line the hunk removes may be less similar than this: fuzzy matching forgives
-/// drift spread thinly (a renamed variable, a typo, spacing), not a rewritten line.
-pub const FUZZY_MIN_LINE: f64 = 0.85;
+/// Only in a near miss (see [`near_miss`]): how similar a removed line must be to be shown as
+/// "the line you meant" rather than as unrelated text.
+const FUZZY_MIN_LINE: f64 = 0.6;
 /// Context lines are kept from the file, never rewritten, so they may drift further.
 pub const FUZZY_MIN_CONTEXT_LINE: f64 = 0.5;
 /// ... and beat every non-overlapping rival by at least this much.
@@ -127,9 +133,33 @@ pub enum Approx {
     None,
 }
 
-/// Anchor tier: the first and last lines match once trimmed, the middle is similar enough.
+/// Whether a file line and an edit line are the same up to presentation: whitespace,
+/// indentation, typographic punctuation and special spaces. A line an edit removes or replaces
+/// must pass this; anything else (a digit, a name, a string) is code the model never saw.
+pub fn same_but_presentation(file: &str, needle: &str) -> bool {
+    super::Tier::Unicode.line_eq(file, needle)
+}
+
+/// Whether needle line `j` is context the hunk keeps (`kept` may be shorter than the needle:
+/// missing entries are lines the hunk removes, the safe reading).
+fn is_kept(kept: &[bool], j: usize) -> bool {
+    kept.get(j) == Some(&true)
+}
+
+/// Anchor tier: the first and last lines match once trimmed, every line the hunk removes
+/// matches up to presentation, and the kept middle lines are similar enough.
 /// `starts` are the positions whose line loosely matches the needle's first line.
-pub fn anchor(lines: &[&str], starts: &[usize], needle: &[String]) -> Vec<usize> {
+pub fn anchor(lines: &[&str], starts: &[usize], needle: &[String], kept: &[bool]) -> Vec<usize> {
+    anchor_with(lines, starts, needle, kept, true)
+}
+
+fn anchor_with(
+    lines: &[&str],
+    starts: &[usize],
+    needle: &[String],
+    kept: &[bool],
+    strict_removed: bool,
+) -> Vec<usize> {
     let k = needle.len();
     let significant = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
     if k < 3 || k > lines.len() || !significant(&needle[0]) || !significant(&needle[k - 1]) {
@@ -140,17 +170,63 @@ pub fn anchor(lines: &[&str], starts: &[usize], needle: &[String]) -> Vec<usize>
         .iter()
         .copied()
         .filter(|&s| {
-            s + k <= lines.len()
-                && lines[s].trim() == first
-                && lines[s + k - 1].trim() == last
-                && window_similarity(lines, s + 1, &needle[1..k - 1]) >= ANCHOR_MIDDLE
+            if s + k > lines.len() || lines[s].trim() != first || lines[s + k - 1].trim() != last {
+                return false;
+            }
+            let mut sum = 0.0;
+            let mut count = 0usize;
+            for j in 1..k - 1 {
+                let (f, n) = (lines[s + j], &needle[j]);
+                if strict_removed && !is_kept(kept, j) {
+                    if !same_but_presentation(f, n) {
+                        return false;
+                    }
+                    continue;
+                }
+                sum += line_similarity(f, n);
+                count += 1;
+            }
+            count == 0 || sum / count as f64 >= ANCHOR_MIDDLE
         })
         .collect()
 }
 
 /// Fuzzy tier: the most similar window, above the threshold and clearly ahead of rivals.
-/// `kept[j]` says needle line `j` is context the hunk keeps.
+/// `kept[j]` says needle line `j` is context the hunk keeps; only such lines may drift, every
+/// other line must match up to presentation.
 pub fn fuzzy(lines: &[&str], file: &[Sketch], needle: &[String], kept: &[bool]) -> Approx {
+    fuzzy_with(lines, file, needle, kept, true)
+}
+
+/// Where the hunk would have matched if the lines it removes could differ in content, and the
+/// first such line that differs: `(window start, needle line index)`. For the refusal message
+/// only ("you sent X, the file has Y"): nothing is ever applied from it.
+pub fn near_miss(
+    lines: &[&str],
+    file: &[Sketch],
+    starts: &[usize],
+    needle: &[String],
+    kept: &[bool],
+) -> Option<(usize, usize)> {
+    let start = match anchor_with(lines, starts, needle, kept, false).as_slice() {
+        [one] => *one,
+        _ => match fuzzy_with(lines, file, needle, kept, false) {
+            Approx::One(s, _) => s,
+            _ => return None,
+        },
+    };
+    let j = (0..needle.len())
+        .find(|&j| !is_kept(kept, j) && !same_but_presentation(lines[start + j], &needle[j]))?;
+    Some((start, j))
+}
+
+fn fuzzy_with(
+    lines: &[&str],
+    file: &[Sketch],
+    needle: &[String],
+    kept: &[bool],
+    strict_removed: bool,
+) -> Approx {
     let k = needle.len();
     if k == 0 || k > lines.len() || !is_substantial(needle) {
         return Approx::None;
@@ -190,7 +266,12 @@ pub fn fuzzy(lines: &[&str], file: &[Sketch], needle: &[String], kept: &[bool]) 
     }
     let mut exact: Vec<(usize, f64)> = shortlist
         .into_iter()
-        .map(|s| (s, fuzzy_window_score(lines, s, needle, kept)))
+        .map(|s| {
+            (
+                s,
+                fuzzy_window_score(lines, s, needle, kept, strict_removed),
+            )
+        })
         .collect();
     exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     match exact.as_slice() {
@@ -220,7 +301,7 @@ mod tests {
     }
 
     #[test]
-    fn fuzzy_finds_a_drifted_block_and_refuses_short_or_close_ones() {
+    fn fuzzy_forgives_drift_in_kept_lines_only() {
         let lines = vec![
             "def load(path):",
             "    with open(path) as f:",
@@ -238,8 +319,17 @@ mod tests {
             "    return data",
         ]);
         let sk = sketch_all(&lines);
-        assert!(matches!(fuzzy(&lines, &sk, &needle, &[]), Approx::One(0, s) if s > 0.85));
-        assert_eq!(fuzzy(&lines, &sk, &v(&["x = 1"]), &[]), Approx::None);
+        // The drifted lines are context the hunk keeps: forgiven.
+        let kept = [false, true, true, false];
+        assert!(matches!(fuzzy(&lines, &sk, &needle, &kept), Approx::One(0, s) if s > 0.85));
+        // The same lines removed by the hunk: code the model never saw, refused.
+        assert_eq!(fuzzy(&lines, &sk, &needle, &[]), Approx::None);
+        assert_eq!(
+            near_miss(&lines, &sk, &[0], &needle, &[]),
+            Some((0, 1)),
+            "the near miss names the first differing removed line"
+        );
+        assert_eq!(fuzzy(&lines, &sk, &v(&["x = 1"]), &[true]), Approx::None);
         let twins = vec![
             "alpha beta gamma delta",
             "one",
@@ -255,29 +345,45 @@ mod tests {
                     "alpha beta gamma delts",
                     "alpha beta gamma delts"
                 ]),
-                &[]
+                &[true, true, true]
             ),
             Approx::None | Approx::Several(_)
         ));
     }
 
     #[test]
-    fn fuzzy_refuses_a_window_with_one_rewritten_line() {
-        let lines = vec!["function hello() {", "    console.log(\"hello\")", "}"];
-        let needle = v(&["function hello() {", "    console.log(\"wrong\")", "}"]);
-        assert_eq!(
-            fuzzy(&lines, &sketch_all(&lines), &needle, &[]),
-            Approx::None
-        );
-        let needle = v(&["function hello() {", "    console.log(\"helo\")", "}"]);
-        assert!(matches!(
-            fuzzy(&lines, &sketch_all(&lines), &needle, &[]),
-            Approx::One(0, _)
+    fn a_removed_line_differing_in_one_digit_or_name_is_never_matched() {
+        let lines = vec![
+            "def check(mask):",
+            "    if mask < 1 or mask > 32:",
+            "        raise ValueError(mask)",
+            "    return mask",
+        ];
+        let sk = sketch_all(&lines);
+        for wrong in [
+            "    if mask < 1 or mask > 64:",
+            "    if mask < 1 or bits > 32:",
+        ] {
+            let needle = v(&[
+                "def check(mask):",
+                wrong,
+                "        raise ValueError(mask)",
+                "    return mask",
+            ]);
+            let kept = [true, false, true, true];
+            assert_eq!(fuzzy(&lines, &sk, &needle, &kept), Approx::None, "{wrong}");
+            assert!(anchor(&lines, &[0], &needle, &kept).is_empty(), "{wrong}");
+        }
+        // Presentation only (spacing, curly quotes) is not content.
+        assert!(same_but_presentation(lines[1], "  if mask<1 or mask>32 :"));
+        assert!(same_but_presentation(
+            "    x = \u{201c}a\u{201d}",
+            "x = \"a\""
         ));
     }
 
     #[test]
-    fn anchor_needs_both_ends_and_a_similar_middle() {
+    fn anchor_needs_both_ends_and_a_similar_kept_middle() {
         let lines = vec![
             "fn main() {",
             "    let a = compute(1);",
@@ -293,7 +399,10 @@ mod tests {
             "// end of main",
         ]);
         let all: Vec<usize> = (0..lines.len()).collect();
-        assert_eq!(anchor(&lines, &all, &needle), vec![0]);
+        let kept = [true; 5];
+        assert_eq!(anchor(&lines, &all, &needle, &kept), vec![0]);
+        // The same middle removed by the hunk: refused.
+        assert!(anchor(&lines, &all, &needle, &[true, false, false, true, true]).is_empty());
         let wrong_middle = v(&[
             "fn main() {",
             "    completely different",
@@ -301,6 +410,6 @@ mod tests {
             "}",
             "// end of main",
         ]);
-        assert!(anchor(&lines, &all, &wrong_middle).is_empty());
+        assert!(anchor(&lines, &all, &wrong_middle, &kept).is_empty());
     }
 }

@@ -17,7 +17,7 @@ pub mod closest;
 mod fuzzy;
 pub mod normalize;
 
-use crate::batch::{Anchor, Hunk, HunkText, Occurrences, split_lines};
+use crate::batch::{Anchor, Hunk, HunkText, Occurrences, Pick, split_lines};
 use crate::text::{TextFile, common_indent};
 use closest::Closest;
 use normalize::loose_chars;
@@ -199,6 +199,9 @@ pub struct Placement {
     pub new_text: Option<String>,
     /// Whether inserted lines must be re-indented to the file's indentation.
     pub reindent: bool,
+    /// What the report must say about how this place was chosen: the other candidates a format's
+    /// contract let it pass over, each context line whose drift was forgiven.
+    pub notes: Vec<String>,
 }
 
 /// A successful location.
@@ -307,6 +310,7 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
         floor: 0,
         line_hint: hunk.line_hint.map(|h| h.saturating_sub(1)),
         occurrences: hunk.occurrences,
+        pick: hunk.pick,
     };
     let substring = hunk.text.as_ref().filter(|t| !t.old.is_empty());
     if hunk.old.is_empty() && substring.is_none() {
@@ -362,7 +366,7 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
         }
         let found = s.ladder(&old, &Tier::LINE_TIERS);
         let tier = match &found {
-            Ladder::Found(t, _) | Ladder::Ambiguous(t, _) | Ladder::CountMismatch(t, _, _) => *t,
+            Ladder::Found(t, _, _) | Ladder::Ambiguous(t, _) | Ladder::CountMismatch(t, _, _) => *t,
             Ladder::Missing { .. } => continue,
         };
         if best.as_ref().is_none_or(|b| tier < b.0) {
@@ -380,9 +384,13 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
     if hunk.old.iter().any(|l| normalize::is_elision_line(l)) {
         return locate_elided(&search, hunk);
     }
-    match search.approximate(&hunk.old, &kept_lines(&hunk.old, &hunk.new)) {
+    let kept = kept_lines(&hunk.old, &hunk.new);
+    match search.approximate(&hunk.old, &kept) {
         Ladder::Missing { .. } => {}
         found => return found.into_result(&hunk.old, &hunk.new, None),
+    }
+    if let Some(why) = search.removed_line_mismatch(&hunk.old, &kept) {
+        note = Some(why);
     }
     Err(LocateError::NotFound {
         closest: closest::closest_block(lines, hay.sketches(), &hunk.old),
@@ -483,10 +491,11 @@ fn locate_elided(search: &Search, hunk: &Hunk) -> Result<Located, LocateError> {
             cursor: floor,
             regions: None,
             occurrences: Occurrences::One,
+            pick: Pick::Unique,
             ..search.clone()
         };
         match piece_search.ladder(old, &Tier::LINE_TIERS) {
-            Ladder::Found(tier, starts) => {
+            Ladder::Found(tier, starts, _) => {
                 let start = starts[0];
                 floor = start + old.len();
                 placements.push(Placement {
@@ -500,6 +509,7 @@ fn locate_elided(search: &Search, hunk: &Hunk) -> Result<Located, LocateError> {
                     new: new.clone(),
                     new_text: None,
                     reindent: tier.ignores_indent(),
+                    notes: Vec::new(),
                 });
             }
             Ladder::Missing { .. } => {
@@ -533,13 +543,32 @@ fn split_at_elisions(lines: &[String]) -> Vec<Vec<String>> {
 }
 
 /// Whether the new text already stands where the old text would be (so a re-sent edit is a
-/// no-op): found uniquely by the strict tiers, with real words in it.
+/// no-op): found uniquely by the strict tiers, with real words in it, and *at the old text's
+/// place*: the block found carries the hunk's own context lines (lines it keeps, with words),
+/// or a hint (`@@` header, line number) pins it there. New text that merely occurs somewhere
+/// else is no evidence: telling a model "already in place, don't resend" when it is not is the
+/// worst answer an edit engine can give.
 fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match> {
     if hunk.old == hunk.new || !has_words(&hunk.new) {
         return None;
     }
+    let anchored_by_context = hunk
+        .old
+        .iter()
+        .zip(kept_lines(&hunk.old, &hunk.new))
+        .any(|(l, kept)| kept && l.chars().any(char::is_alphanumeric));
+    let unchanged_part = unchanged_anchor(hay, hunk);
+    let pinned = |m: Match| {
+        anchored_by_context
+            || unchanged_part.is_some_and(|line| (m.start..m.end).contains(&line))
+            || search.regions.is_some()
+            || search
+                .line_hint
+                .is_some_and(|h| m.start.abs_diff(h) <= LINE_HINT_WINDOW)
+    };
     let one = Search {
         occurrences: Occurrences::One,
+        pick: Pick::Unique,
         ..search.clone()
     };
     if let Some(t) = &hunk.text {
@@ -551,21 +580,66 @@ fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match
             .collect();
         if let [(b, e)] = found[..] {
             let start = hay.line_of(b);
-            return Some(Match {
+            let m = Match {
                 start,
                 end: hay.line_of(e.saturating_sub(1).max(b)) + 1,
                 tier: Tier::Exact,
-            });
+            };
+            return pinned(m).then_some(m);
         }
     }
     match one.ladder(trim_trailing_blank(&hunk.new), &Tier::LINE_TIERS[..3]) {
-        Ladder::Found(tier, starts) => Some(Match {
-            start: starts[0],
-            end: starts[0] + trim_trailing_blank(&hunk.new).len(),
-            tier,
-        }),
+        Ladder::Found(tier, starts, _) => {
+            let m = Match {
+                start: starts[0],
+                end: starts[0] + trim_trailing_blank(&hunk.new).len(),
+                tier,
+            };
+            pinned(m).then_some(m)
+        }
         _ => None,
     }
+}
+
+/// For a hunk that changes every line it names (no context to place it by): the one file line
+/// holding the text its old and new versions share (`TIMEOUT = ` of `TIMEOUT = 10` →
+/// `TIMEOUT = 30`), when that shared text has a word in it and stands on exactly one line. Then
+/// new text found on that line is where the old text would have been.
+fn unchanged_anchor(hay: &Haystack, hunk: &Hunk) -> Option<usize> {
+    let (old, new) = match &hunk.text {
+        Some(t) => (t.old.clone(), t.new.clone()),
+        None => (hunk.old.join("\n"), hunk.new.join("\n")),
+    };
+    let prefix_len: usize = old
+        .chars()
+        .zip(new.chars())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum();
+    let suffix_len: usize = old[prefix_len..]
+        .chars()
+        .rev()
+        .zip(new[prefix_len.min(new.len())..].chars().rev())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum();
+    let has_word = |s: &str| {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w.chars().count() >= 3)
+    };
+    [&old[..prefix_len], &old[old.len() - suffix_len..]]
+        .into_iter()
+        .map(str::trim)
+        .filter(|part| !part.contains('\n') && has_word(part))
+        .find_map(|part| {
+            let mut lines = hay
+                .lines_containing(part, 0..hay.lines.len())
+                .into_iter();
+            match (lines.next(), lines.next()) {
+                (Some(line), None) => Some(line),
+                _ => None,
+            }
+        })
 }
 
 /// A pure addition goes after its `@@` context line, after an explicit line, or at the end.
@@ -629,6 +703,7 @@ fn locate_insertion(
         new: hunk.new.clone(),
         new_text: None,
         reindent: false,
+        notes: Vec::new(),
     }]))
 }
 
@@ -730,12 +805,15 @@ struct Search<'l, 's> {
     floor: usize,
     line_hint: Option<usize>,
     occurrences: Occurrences,
+    /// What several candidates mean (the format's contract).
+    pick: Pick,
 }
 
 /// What one ladder run decided.
 enum Ladder {
-    /// The tier and the start lines to replace (one, or all for `All`/`Exactly`).
-    Found(Tier, Vec<usize>),
+    /// The tier, the start lines to replace (one, or all for `All`/`Exactly`), and what the
+    /// report must say about the choice.
+    Found(Tier, Vec<usize>, Vec<String>),
     Ambiguous(Tier, Vec<usize>),
     CountMismatch(Tier, usize, Vec<usize>),
     /// Nothing found; `outside_regions` is a candidate that the headers excluded.
@@ -755,7 +833,7 @@ impl Ladder {
     ) -> Result<Located, LocateError> {
         let one_based = |v: Vec<usize>| v.into_iter().map(|c| c + 1).collect();
         match self {
-            Ladder::Found(tier, starts) => Ok(Located::Replace(
+            Ladder::Found(tier, starts, notes) => Ok(Located::Replace(
                 starts
                     .into_iter()
                     .map(|start| Placement {
@@ -769,6 +847,7 @@ impl Ladder {
                         new: new.to_vec(),
                         new_text: None,
                         reindent: tier.ignores_indent(),
+                        notes: notes.clone(),
                     })
                     .collect(),
             )),
@@ -817,11 +896,27 @@ impl Search<'_, '_> {
     }
 
     /// The anchor tier, then the fuzzy tier (both only for substantial needles). `kept` marks
-    /// the needle lines the hunk keeps (context), which may drift further than removed ones.
+    /// the needle lines the hunk keeps (context): only those may differ from the file beyond
+    /// presentation, and each such difference is noted for the report.
     fn approximate(&self, needle: &[String], kept: &[bool]) -> Ladder {
+        let found = self.approximate_starts(needle, kept);
+        match found {
+            Ladder::Found(tier, starts, mut notes) => {
+                for &s in &starts {
+                    notes.extend(forgiven_context(self.lines, s, needle));
+                }
+                Ladder::Found(tier, starts, notes)
+            }
+            other => other,
+        }
+    }
+
+    fn approximate_starts(&self, needle: &[String], kept: &[bool]) -> Ladder {
         let starts = self.first_line_positions(needle);
-        let anchored =
-            self.scope(&self.constrained(fuzzy::anchor(self.lines, &starts, needle), needle.len()));
+        let anchored = self.scope(&self.constrained(
+            fuzzy::anchor(self.lines, &starts, needle, kept),
+            needle.len(),
+        ));
         if !anchored.is_empty() {
             return self.decide(Tier::Anchor, anchored, needle.len());
         }
@@ -838,7 +933,7 @@ impl Search<'_, '_> {
                         outside_regions: Some(start),
                     }
                 } else {
-                    Ladder::Found(Tier::Fuzzy, ok)
+                    Ladder::Found(Tier::Fuzzy, ok, Vec::new())
                 }
             }
             fuzzy::Approx::Several(starts) => {
@@ -855,6 +950,22 @@ impl Search<'_, '_> {
                 outside_regions: None,
             },
         }
+    }
+
+    /// Why an approximate match was refused, when it was: a line the hunk removes differs from
+    /// the file's in content. Shown both ways, so the model can see what it got wrong.
+    fn removed_line_mismatch(&self, needle: &[String], kept: &[bool]) -> Option<String> {
+        let starts = self.first_line_positions(needle);
+        let (start, j) = fuzzy::near_miss(self.lines, self.hay.sketches(), &starts, needle, kept)?;
+        let line = start + j;
+        Some(format!(
+            "lines {}-{} look like the text you meant, but line {} differs in content from a line the edit removes: you sent `{}`, the file has `{}`. A removed or replaced line must match the file (only whitespace, indentation and quote styles may differ), so nothing was changed; copy the line from the file",
+            start + 1,
+            start + needle.len(),
+            line + 1,
+            needle[j].trim(),
+            self.lines[line].trim_end_matches('\r').trim(),
+        ))
     }
 
     /// Drops candidates the anchor or floor forbids.
@@ -886,18 +997,62 @@ impl Search<'_, '_> {
     fn decide(&self, tier: Tier, candidates: Vec<usize>, k: usize) -> Ladder {
         match self.occurrences {
             Occurrences::One => match self.narrow(candidates).as_slice() {
-                [one] => Ladder::Found(tier, vec![*one]),
-                many => Ladder::Ambiguous(tier, many.to_vec()),
+                [one] => Ladder::Found(tier, vec![*one], Vec::new()),
+                many => self.pick_among(tier, many),
             },
-            Occurrences::All => Ladder::Found(tier, non_overlapping(candidates, k)),
+            Occurrences::All => Ladder::Found(tier, non_overlapping(candidates, k), Vec::new()),
             Occurrences::Exactly(n) => {
                 let found = non_overlapping(candidates, k);
                 if found.len() == n {
-                    Ladder::Found(tier, found)
+                    Ladder::Found(tier, found, Vec::new())
                 } else {
                     Ladder::CountMismatch(tier, n, found)
                 }
             }
+        }
+    }
+
+    /// Several candidates the hints could not tell apart: the format's contract decides.
+    fn pick_among(&self, tier: Tier, many: &[usize]) -> Ladder {
+        let list = |v: &[usize]| {
+            v.iter()
+                .map(|c| (c + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if tier >= Tier::Anchor {
+            // An approximate tier's candidates are guesses: no contract picks among them.
+            return Ladder::Ambiguous(tier, many.to_vec());
+        }
+        match (self.pick, self.line_hint) {
+            (Pick::First, _) => Ladder::Found(
+                tier,
+                vec![many[0]],
+                vec![format!(
+                    "first of {} matches: lines {}; send more context to pick another",
+                    many.len(),
+                    list(many)
+                )],
+            ),
+            (Pick::Nearest, Some(hint)) => {
+                let mut by_distance: Vec<usize> = many.to_vec();
+                by_distance.sort_by_key(|&c| (c.abs_diff(hint), c));
+                let (best, runner_up) = (by_distance[0], by_distance[1]);
+                if best.abs_diff(hint) == runner_up.abs_diff(hint) {
+                    return Ladder::Ambiguous(tier, many.to_vec());
+                }
+                Ladder::Found(
+                    tier,
+                    vec![best],
+                    vec![format!(
+                        "nearest to the hunk's line {} of {} matches: lines {}",
+                        hint + 1,
+                        many.len(),
+                        list(many)
+                    )],
+                )
+            }
+            _ => Ladder::Ambiguous(tier, many.to_vec()),
         }
     }
 
@@ -920,6 +1075,7 @@ impl Search<'_, '_> {
             new: Vec::new(),
             new_text: Some(text.new.clone()),
             reindent: false,
+            notes: Vec::new(),
         };
         let lines_of = |f: &[(usize, usize)]| f.iter().map(|&(b, _)| hay.line_of(b) + 1).collect();
         match self.occurrences {
@@ -1001,6 +1157,24 @@ impl Search<'_, '_> {
     }
 }
 
+/// The report's words for each needle line that differs from the file's line beyond
+/// presentation in a window an approximate tier accepted (only kept context lines can).
+fn forgiven_context(lines: &[&str], start: usize, needle: &[String]) -> Vec<String> {
+    needle
+        .iter()
+        .enumerate()
+        .filter(|&(j, n)| !fuzzy::same_but_presentation(lines[start + j], n))
+        .map(|(j, n)| {
+            format!(
+                "line {}: you sent `{}`, the file has `{}`, kept as is",
+                start + j + 1,
+                n.trim(),
+                lines[start + j].trim_end_matches('\r').trim()
+            )
+        })
+        .collect()
+}
+
 /// The longest run of ASCII word characters (`[A-Za-z0-9_]`) in a loose reading. Every line
 /// whose loose reading equals it holds this run verbatim: loosening only folds non-ASCII
 /// punctuation and drops whitespace, and whitespace between two word characters survives as a
@@ -1050,6 +1224,7 @@ mod tests {
                 floor,
                 line_hint: None,
                 occurrences: Occurrences::One,
+                pick: Pick::Unique,
             };
             let first = needle.trim();
             let loose: String = loose_chars(first).collect();
@@ -1357,9 +1532,11 @@ mod tests {
     }
 
     #[test]
-    fn fuzzy_and_anchor_need_substance() {
+    fn approximate_tiers_forgive_kept_context_only() {
         let text = "def load(path):\n    with open(path) as f:\n        data = json.load(f)\n    return data\n";
-        let h = hunk(
+        // The drifted lines are removed: the model never saw the file's versions. Refused,
+        // with the differing line shown both ways.
+        let removed = hunk(
             &[
                 "def load(path):",
                 "    with open(path) as fh:",
@@ -1372,18 +1549,63 @@ mod tests {
             ],
             &[],
         );
-        assert_eq!(at(run(text, &h, Hints::default())), (0, 4, Tier::Anchor));
-        let h = hunk(
+        match run(text, &removed, Hints::default()) {
+            Err(LocateError::NotFound { note: Some(n), .. }) => assert!(
+                n.contains("line 2")
+                    && n.contains("`with open(path) as fh:`")
+                    && n.contains("`with open(path) as f:`"),
+                "{n}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        // The same drift in lines the hunk keeps: anchored, each difference noted, and the
+        // file's own lines kept.
+        let kept = hunk(
             &[
                 "def load(path):",
                 "    with open(path) as fh:",
                 "        data = json.load(fh)",
-                "    return dat",
+                "    return data",
             ],
-            &["x"],
+            &[
+                "def load(path):",
+                "    with open(path) as fh:",
+                "        data = json.load(fh)",
+                "    return data or {}",
+            ],
             &[],
         );
-        assert_eq!(at(run(text, &h, Hints::default())), (0, 4, Tier::Fuzzy));
+        let Ok(Located::Replace(p)) = run(text, &kept, Hints::default()) else {
+            panic!()
+        };
+        assert_eq!(
+            (p[0].at.start, p[0].at.end, p[0].at.tier),
+            (0, 4, Tier::Anchor)
+        );
+        assert_eq!(
+            p[0].notes,
+            vec![
+                "line 2: you sent `with open(path) as fh:`, the file has `with open(path) as f:`, kept as is",
+                "line 3: you sent `data = json.load(fh)`, the file has `data = json.load(f)`, kept as is",
+            ]
+        );
+        let fuzzy = hunk(
+            &[
+                "def load(path):",
+                "    with open(path) as fh:",
+                "        data = json.load(f)",
+                "    return dat",
+            ],
+            &[
+                "def load(path):",
+                "    with open(path) as fh:",
+                "        data = json.load(f)",
+                "    return dat",
+                "x",
+            ],
+            &[],
+        );
+        assert_eq!(at(run(text, &fuzzy, Hints::default())), (0, 4, Tier::Fuzzy));
         assert!(run(text, &hunk(&["retrun data"], &["x"], &[]), Hints::default()).is_err());
     }
 }

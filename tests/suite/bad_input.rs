@@ -131,7 +131,7 @@ fn hundred_thousand_line_file_miss_reports_the_closest_lines() {
 }
 
 /// In a file of near-identical lines, a slightly wrong needle is close to many windows: the
-/// fuzzy tier must refuse rather than pick one.
+/// line it removes differs from every real line, so no tier may pick one.
 #[test]
 fn hundred_thousand_line_file_near_identical_windows_are_not_guessed() {
     let big = numbered_lines(100_000);
@@ -141,8 +141,8 @@ fn hundred_thousand_line_file_near_identical_windows_are_not_guessed() {
     let out = apply(dir.path(), edit.as_bytes());
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let v = json(&out);
-    assert_eq!(v["files"][0]["hunks"][0]["status"], "ambiguous");
-    assert_eq!(v["files"][0]["hunks"][0]["tier"], "fuzzy");
+    assert_eq!(v["files"][0]["hunks"][0]["status"], "failed");
+    assert_eq!(v["files"][0]["hunks"][0]["kind"], "no_match");
     assert_eq!(snapshot(dir.path()), before);
 }
 
