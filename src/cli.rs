@@ -221,6 +221,10 @@ struct ApplyArgs {
     /// The file that edit blocks naming no file apply to (SEARCH/REPLACE blocks, JSON edits).
     #[arg(long, value_name = "PATH")]
     path: Option<String>,
+    /// Refuse a SEARCH/REPLACE block that matches several places, instead of taking the first
+    /// as Aider's format promises its models.
+    #[arg(long)]
+    unique: bool,
 }
 
 #[derive(Debug, Args)]
@@ -332,6 +336,7 @@ impl FormatArg {
 fn run_parse(args: ParseArgs) -> u8 {
     let parse = ParseOptions {
         default_path: args.path.clone(),
+        ..ParseOptions::default()
     };
     let batch = match read_batch(&args.inputs, args.format.choice(), &parse, args.jsonl) {
         Ok(b) => b,
@@ -391,6 +396,7 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
     let format = args.format.choice();
     let parse = ParseOptions {
         default_path: args.path.clone(),
+        unique: args.unique,
     };
     let mut expect = Vec::new();
     for e in &args.expect {

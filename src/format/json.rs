@@ -1001,6 +1001,7 @@ mod tests {
     fn default_path_and_missing_path() {
         let opts = ParseOptions {
             default_path: Some("src/d.rs".into()),
+            ..ParseOptions::default()
         };
         let batch = parse(r#"{"old_string": "a", "new_string": "b"}"#, &opts).unwrap();
         assert_eq!(batch.ops, vec![update("src/d.rs", sub("a", "b", 1), 1)]);

@@ -26,6 +26,9 @@ pub struct ParseOptions {
     /// names the target of every block, overriding filename lines (Roo and Cline pass the
     /// path beside the blocks, and their texts may start with unrelated names).
     pub default_path: Option<String>,
+    /// Refuse a SEARCH/REPLACE block that matches several places even where Aider's contract
+    /// ("replaces the first match") would take the first (`--unique`).
+    pub unique: bool,
 }
 
 /// Malformed edit text: where, what was there, and what was expected instead.
@@ -183,6 +186,7 @@ pub(crate) fn survives_scrambles(
             ParseOptions::default(),
             ParseOptions {
                 default_path: Some("d".into()),
+                ..ParseOptions::default()
             },
         ] {
             run(&text, &opts);

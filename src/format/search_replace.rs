@@ -147,6 +147,7 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
     let mut parser = Parser {
         lines: &lines,
         default_path,
+        unique: opts.unique,
         ops: Vec::new(),
         previous_path: None,
         outside_lines: 0,
@@ -172,6 +173,8 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
 struct Parser<'t, 'l> {
     lines: &'l [&'t str],
     default_path: Option<&'l str>,
+    /// `--unique`: no block takes the first of several matches.
+    unique: bool,
     ops: Vec<FileOp>,
     previous_path: Option<String>,
     /// Non-blank lines seen outside blocks and shell blocks.
@@ -423,7 +426,7 @@ impl<'t, 'l> Parser<'t, 'l> {
         // Aider teaches its models that a block "replaces the first match"; a block whose file
         // is passed beside it (Roo, Cline) or that carries a `:start_line:` hint has a hint to
         // decide by instead, and is refused when that does not single one place out.
-        if self.default_path.is_none() && block.hint.is_none() {
+        if self.default_path.is_none() && block.hint.is_none() && !self.unique {
             hunk.pick = Pick::First;
         }
         self.ops.push(FileOp {
@@ -810,6 +813,7 @@ mod tests {
             text,
             &ParseOptions {
                 default_path: Some(path.into()),
+                ..ParseOptions::default()
             },
         )
         .unwrap()
@@ -1022,6 +1026,7 @@ mod tests {
             "test.ts\nInvalid diff format",
             &ParseOptions {
                 default_path: Some("file.txt".into()),
+                ..ParseOptions::default()
             },
         )
         .unwrap_err();
@@ -1117,6 +1122,7 @@ mod tests {
             "<<<<<<< SEARCH\n:start_line:abc\n-------\nx\n=======\ny\n>>>>>>> REPLACE",
             &ParseOptions {
                 default_path: Some("f".into()),
+                ..ParseOptions::default()
             },
         )
         .unwrap_err();
@@ -1129,6 +1135,7 @@ mod tests {
             "<<<<<<< SEARCH\ncontent to find\n=======\n  :start_line:5  \nreplacement content\n>>>>>>> REPLACE",
             &ParseOptions {
                 default_path: Some("f".into()),
+                ..ParseOptions::default()
             },
         )
         .unwrap_err();
@@ -1335,6 +1342,7 @@ mod tests {
             "------- SEARCH\nline2\n=======\nreplaced",
             &ParseOptions {
                 default_path: Some("f".into()),
+                ..ParseOptions::default()
             },
         )
         .unwrap_err();

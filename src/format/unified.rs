@@ -1229,6 +1229,7 @@ mod tests {
         assert_eq!((e.line, e.expected.as_str()), (1, HEADERS_EXPECTED));
         let opts = ParseOptions {
             default_path: Some("src/x.rs".into()),
+            ..ParseOptions::default()
         };
         let batch = parse("@@ ... @@\n-a\n+b\n", &opts).unwrap();
         assert_eq!(batch.ops[0].path, "src/x.rs");

@@ -544,6 +544,7 @@ mod tests {
     fn default_path_for_a_single_unnamed_block() {
         let opts = ParseOptions {
             default_path: Some("x.py".into()),
+            ..ParseOptions::default()
         };
         let batch = parse("Here:\n```\nx = 2\n```\n", &opts).unwrap();
         assert_eq!(batch.ops, vec![write("x.py", "x = 2\n", 2)]);

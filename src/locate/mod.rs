@@ -632,9 +632,7 @@ fn unchanged_anchor(hay: &Haystack, hunk: &Hunk) -> Option<usize> {
         .map(str::trim)
         .filter(|part| !part.contains('\n') && has_word(part))
         .find_map(|part| {
-            let mut lines = hay
-                .lines_containing(part, 0..hay.lines.len())
-                .into_iter();
+            let mut lines = hay.lines_containing(part, 0..hay.lines.len()).into_iter();
             match (lines.next(), lines.next()) {
                 (Some(line), None) => Some(line),
                 _ => None,
