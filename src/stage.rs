@@ -12,7 +12,7 @@ use crate::path::{PathError, RelPath, Root};
 use crate::report::{Action, FileReport, HunkReport, Outcome, join_lines};
 use crate::store::sha256_hex;
 use crate::text::{
-    Eol, IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of, reindent,
+    Eol, IndentMap, IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of,
     replace_ranges, with_eol,
 };
 use rayon::prelude::*;
@@ -1314,27 +1314,29 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     let n = lines.len();
     let style = file.style();
     let file_lines: Vec<&str> = (at.start..at.end).map(|i| file.line(i)).collect();
-    let units = p.reindent.then(|| {
-        let needle_unit = IndentUnit::of(old.iter().chain(new).map(String::as_str));
-        let file_unit = IndentUnit::of(file_lines.iter().copied())
-            .or_else(|| IndentUnit::of(file.line_strs().into_iter()))
-            .or(needle_unit)
-            .unwrap_or(IndentUnit::Spaces(4));
-        (needle_unit.unwrap_or(file_unit), file_unit)
+    let map = p.reindent.then(|| {
+        let pairs: Vec<(&str, &str)> = old
+            .iter()
+            .map(String::as_str)
+            .zip(file_lines.iter().copied())
+            .collect();
+        let edit_unit = IndentUnit::of(old.iter().chain(new).map(String::as_str));
+        let file_unit = IndentUnit::of(file.line_strs().into_iter());
+        IndentMap::plan(&pairs, edit_unit, file_unit)
     });
     let bases = (
         common_indent(old.iter().map(String::as_str)),
         common_indent(file_lines.iter().copied()),
     );
     let inserted = |s: &str, anchor: Option<usize>| -> String {
-        let Some((needle_unit, file_unit)) = units else {
+        let Some(map) = &map else {
             return s.to_string();
         };
-        let (from, to) = match anchor {
+        let anchor = match anchor {
             Some(i) => (indent_of(&old[i]), indent_of(file_lines[i])),
             None => bases,
         };
-        reindent(s, (from, needle_unit), (to, file_unit))
+        map.apply(s, anchor)
     };
     // (content, its own line ending if kept from the file)
     let mut pieces: Vec<(String, Option<&str>)> = Vec::new();

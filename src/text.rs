@@ -250,20 +250,30 @@ pub enum IndentUnit {
 }
 
 impl IndentUnit {
-    /// The unit a set of lines uses: tabs if any line indents with a tab, otherwise the greatest
-    /// common divisor of how far lines are indented beyond their common base (`None` when all
-    /// lines sit at one depth, which says nothing about the unit).
-    pub fn of<'a>(lines: impl Iterator<Item = &'a str> + Clone) -> Option<IndentUnit> {
-        let base = common_indent(lines.clone()).len();
-        let mut gcd = 0usize;
+    /// The unit a set of lines uses: tabs if any line indents with a tab, otherwise the most
+    /// common step by which one line is indented deeper than the line before it (`None` when no
+    /// line steps deeper). The most common step, not the greatest common divisor: continuation
+    /// lines aligned to a parenthesis step by odd amounts and would make one space a "unit".
+    pub fn of<'a>(lines: impl Iterator<Item = &'a str>) -> Option<IndentUnit> {
+        let mut steps = [0usize; 9];
+        let mut previous: Option<usize> = None;
         for line in lines.filter(|l| !l.trim().is_empty()) {
             let ind = indent_of(line);
             if ind.contains('\t') {
                 return Some(IndentUnit::Tab);
             }
-            gcd = gcd_of(gcd, ind.len() - base);
+            if let Some(p) = previous
+                && ind.len() > p
+                && ind.len() - p < steps.len()
+            {
+                steps[ind.len() - p] += 1;
+            }
+            previous = Some(ind.len());
         }
-        (gcd > 0).then(|| IndentUnit::Spaces(gcd.min(8)))
+        (1..steps.len())
+            .filter(|&u| steps[u] > 0)
+            .max_by_key(|&u| (steps[u], std::cmp::Reverse(u)))
+            .map(IndentUnit::Spaces)
     }
 
     /// Columns of one level (a tab counts as four).
@@ -296,8 +306,81 @@ impl IndentUnit {
     }
 }
 
-fn gcd_of(a: usize, b: usize) -> usize {
-    if b == 0 { a } else { gcd_of(b, a % b) }
+/// How a placement's inserted lines get the file's indentation, decided once from the matched
+/// lines: the edit's own lines say how its indentation relates to the file's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IndentMap {
+    /// Every matched file line is indented by this prefix more than the edit's line: inserted
+    /// lines get exactly this prefix added.
+    Deeper(String),
+    /// Every matched edit line is indented by this prefix more than the file's line: inserted
+    /// lines lose exactly this prefix.
+    Shallower(String),
+    /// No single offset fits (tabs against spaces, two-space against four-space levels): depths
+    /// are mapped level for level from the edit's unit to the file's, relative to an anchor.
+    Levels(IndentUnit, IndentUnit),
+}
+
+impl IndentMap {
+    /// Decides the mapping from `(edit line, file line)` pairs that matched each other.
+    /// `file_unit` is the file's own unit (from the whole file) for when levels must be mapped.
+    pub fn plan(
+        pairs: &[(&str, &str)],
+        edit_unit: Option<IndentUnit>,
+        file_unit: Option<IndentUnit>,
+    ) -> IndentMap {
+        let pairs: Vec<(&str, &str)> = pairs
+            .iter()
+            .filter(|(e, _)| !e.trim().is_empty())
+            .map(|(e, f)| (indent_of(e), indent_of(f)))
+            .collect();
+        let deeper = pairs.first().and_then(|(e, f)| f.strip_suffix(e));
+        if let Some(d) = deeper
+            && pairs.iter().all(|(e, f)| f.strip_suffix(e) == Some(d))
+        {
+            return IndentMap::Deeper(d.to_string());
+        }
+        let shallower = pairs.first().and_then(|(e, f)| e.strip_suffix(f));
+        if let Some(d) = shallower
+            && pairs.iter().all(|(e, f)| e.strip_suffix(f) == Some(d))
+        {
+            return IndentMap::Shallower(d.to_string());
+        }
+        let file_unit = file_unit.or(edit_unit).unwrap_or(IndentUnit::Spaces(4));
+        let edit_unit = edit_unit.unwrap_or(file_unit);
+        // Map levels between units only when that mapping reproduces every matched line (a
+        // genuine unit or tab/space mismatch); otherwise keep the edit's relative columns.
+        let edit_base = common_indent(pairs.iter().map(|(e, _)| *e));
+        let file_base = common_indent(pairs.iter().map(|(_, f)| *f));
+        let fits = pairs.iter().all(|(e, f)| {
+            reindent(
+                &format!("{e}x"),
+                (edit_base, edit_unit),
+                (file_base, file_unit),
+            ) == format!("{f}x")
+        });
+        if fits || edit_unit == IndentUnit::Tab || file_unit == IndentUnit::Tab {
+            IndentMap::Levels(edit_unit, file_unit)
+        } else {
+            IndentMap::Levels(file_unit, file_unit)
+        }
+    }
+
+    /// Re-indents one inserted edit line; `anchor` is (the anchor line's indentation in the
+    /// edit, in the file), used when levels are mapped.
+    pub fn apply(&self, line: &str, anchor: (&str, &str)) -> String {
+        if line.trim().is_empty() {
+            return line.to_string();
+        }
+        match self {
+            IndentMap::Deeper(d) => format!("{d}{line}"),
+            IndentMap::Shallower(d) => match line.strip_prefix(d.as_str()) {
+                Some(rest) => rest.to_string(),
+                None => line.trim_start().to_string(),
+            },
+            IndentMap::Levels(from, to) => reindent(line, (anchor.0, *from), (anchor.1, *to)),
+        }
+    }
 }
 
 /// Re-indents a line of an edit so it sits at the same depth relative to an anchor line as in
@@ -359,6 +442,72 @@ mod tests {
         assert_eq!(
             TextFile::decode(b"ok\n\xff").unwrap_err(),
             NotUtf8 { offset: 3 }
+        );
+    }
+
+    #[test]
+    fn indent_map_shifts_by_the_matched_offset() {
+        let four = Some(IndentUnit::Spaces(4));
+        // File indentation = the edit's + 4 spaces on every matched line: exactly +4, whatever
+        // unit a parenthesis-aligned continuation line would suggest.
+        let map = IndentMap::plan(
+            &[("def f(a,", "    def f(a,"), ("      b):", "          b):")],
+            Some(IndentUnit::Spaces(1)),
+            Some(IndentUnit::Spaces(1)),
+        );
+        assert_eq!(map, IndentMap::Deeper("    ".into()));
+        assert_eq!(map.apply("    return b", ("", "")), "        return b");
+        // The reverse: the edit is 8 deeper than the file.
+        let map = IndentMap::plan(&[("        x = 1", "x = 1")], four, four);
+        assert_eq!(map, IndentMap::Shallower("        ".into()));
+        assert_eq!(map.apply("            y()", ("", "")), "    y()");
+        // Tabs in the file, spaces in the edit: levels are mapped.
+        let map = IndentMap::plan(
+            &[("if x:", "\tif x:"), ("    y()", "\t\ty()")],
+            four,
+            Some(IndentUnit::Tab),
+        );
+        assert_eq!(
+            map,
+            IndentMap::Levels(IndentUnit::Spaces(4), IndentUnit::Tab)
+        );
+        assert_eq!(map.apply("        z()", ("    ", "\t\t")), "\t\t\tz()");
+        // A genuine two-space edit against a four-space file: levels mapped, verified.
+        let map = IndentMap::plan(
+            &[("if x:", "if x:"), ("  y()", "    y()")],
+            Some(IndentUnit::Spaces(2)),
+            four,
+        );
+        assert_eq!(
+            map,
+            IndentMap::Levels(IndentUnit::Spaces(2), IndentUnit::Spaces(4))
+        );
+        assert_eq!(map.apply("    z()", ("  ", "    ")), "        z()");
+        // Units that do not reproduce the matched lines are not trusted: columns are kept.
+        let map = IndentMap::plan(
+            &[("if x:", "if x:"), ("   y()", "    y()")],
+            Some(IndentUnit::Spaces(1)),
+            Some(IndentUnit::Spaces(8)),
+        );
+        assert_eq!(
+            map,
+            IndentMap::Levels(IndentUnit::Spaces(8), IndentUnit::Spaces(8))
+        );
+    }
+
+    #[test]
+    fn indent_unit_is_the_most_common_step_not_the_gcd() {
+        let lines = [
+            "def log_it(name,",
+            "           level):",
+            "    setup(name)",
+            "    if level:",
+            "        print(level)",
+            "    return level",
+        ];
+        assert_eq!(
+            IndentUnit::of(lines.into_iter()),
+            Some(IndentUnit::Spaces(4))
         );
     }
 
