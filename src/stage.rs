@@ -925,7 +925,10 @@ fn edit_bytes(
         )
     })?;
     let hay = Haystack::new(&file);
-    let mut hints = Hints::default();
+    let mut hints = Hints {
+        fragments: matches!(format, Format::SearchReplace | Format::Json),
+        ..Hints::default()
+    };
     // (hunk index, splice), and the byte ranges already claimed with their hunk.
     let mut splices: Vec<(usize, Splice)> = Vec::new();
     report.hunks.clear();

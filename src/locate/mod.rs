@@ -46,6 +46,10 @@ pub enum Tier {
     LineNumbers,
     /// `...` lines split the old text into pieces matched in order; the elided lines are kept.
     Elision,
+    /// Identical once all whitespace, line breaks included, is read loosely: the edit broke one
+    /// file line across several, joined several, or (SEARCH/REPLACE, `old_string`) named part of
+    /// one line. Only the differing middle is spliced; the file keeps its own line structure.
+    Reflow,
     /// First and last lines match, the middle is similar.
     Anchor,
     /// The most similar window, above a threshold and clearly ahead of any other.
@@ -54,7 +58,7 @@ pub enum Tier {
 
 impl Tier {
     /// Every tier, in the order they are tried.
-    pub const LADDER: [Tier; 11] = [
+    pub const LADDER: [Tier; 12] = [
         Tier::Exact,
         Tier::Eol,
         Tier::TrailingWs,
@@ -64,6 +68,7 @@ impl Tier {
         Tier::Escapes,
         Tier::LineNumbers,
         Tier::Elision,
+        Tier::Reflow,
         Tier::Anchor,
         Tier::Fuzzy,
     ];
@@ -90,6 +95,7 @@ impl Tier {
             Tier::Escapes => "escapes",
             Tier::LineNumbers => "line_numbers",
             Tier::Elision => "elision",
+            Tier::Reflow => "reflow",
             Tier::Anchor => "anchor",
             Tier::Fuzzy => "fuzzy",
         }
@@ -290,6 +296,10 @@ impl LocateError {
 pub struct Hints {
     /// The line after the previous hunk of the same file (0-based).
     pub cursor: usize,
+    /// The format may name part of a line (SEARCH/REPLACE, `old_string`), so a one-line old
+    /// text found inside a longer line replaces just that part. Codex and unified hunks write
+    /// whole lines: a match must cover whole lines.
+    pub fragments: bool,
 }
 
 /// Locates one hunk in a file.
@@ -384,6 +394,9 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
     if hunk.old.iter().any(|l| normalize::is_elision_line(l)) {
         return locate_elided(&search, hunk);
     }
+    if let Some(found) = locate_reflowed(&search, hunk, hints.fragments) {
+        return found;
+    }
     let kept = kept_lines(&hunk.old, &hunk.new);
     match search.approximate(&hunk.old, &kept) {
         Ladder::Missing { .. } => {}
@@ -460,6 +473,192 @@ fn repaired_readings(hunk: &Hunk) -> Vec<Reading> {
         out.push((Tier::LineNumbers, old, new, Some(first.saturating_sub(1))));
     }
     out
+}
+
+/// A fragment of a line must carry at least this many characters (loosely read): shorter ones
+/// (`x`, `i += 1`) occur inside too many unrelated lines to mean one place.
+const MIN_FRAGMENT: usize = 8;
+
+/// The reflow tier: the old text read loosely as one string (line breaks are whitespace), found
+/// exactly once in the file read the same way. The match must cover whole lines, except that a
+/// one-line old text may be part of a line where the format allows fragments. Returns `None`
+/// when nothing matches; several matches are refused.
+fn locate_reflowed(
+    search: &Search,
+    hunk: &Hunk,
+    fragments: bool,
+) -> Option<Result<Located, LocateError>> {
+    let hay = search.hay;
+    let (old, new) = match &hunk.text {
+        Some(t) => (t.old.clone(), t.new.clone()),
+        None => (hunk.old.join("\n"), hunk.new.join("\n")),
+    };
+    let (needle, _) = normalize::loose_indexed(&old);
+    let word = longest_word(&needle)?;
+    if !needle.chars().any(char::is_alphanumeric) {
+        return None;
+    }
+    let one_line = !old.trim().contains('\n');
+    // Candidate regions: around each line holding the needle's longest word, wide enough for
+    // the needle's text laid out over many more (or fewer) lines than the edit used.
+    let span = hunk.old.len().max(1) * 2 + 16;
+    let n = hay.lines.len();
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    let mut searched_to = 0;
+    for line in hay.lines_containing(word, 0..n) {
+        let from = line.saturating_sub(span).max(searched_to);
+        let to = (line + span + 1).min(n);
+        if from >= to {
+            continue;
+        }
+        let base = hay.starts[from];
+        let end = if to < n {
+            hay.starts[to]
+        } else {
+            hay.text.len()
+        };
+        let (loose, origin) = normalize::loose_indexed(&hay.text[base..end]);
+        for (at, _) in loose.match_indices(needle.as_str()) {
+            let start = base + origin[at].0;
+            let stop = base + origin[at + needle.len() - 1].1;
+            if !found.contains(&(start, stop)) {
+                found.push((start, stop));
+            }
+        }
+        searched_to = line.saturating_sub(span / 2).max(from);
+        if found.len() > 8 {
+            break;
+        }
+    }
+    found.retain(|&(start, stop)| {
+        let whole = covers_whole_lines(hay.text, start, stop);
+        let bounded = word_bounded(hay.text, start, stop);
+        whole || (fragments && one_line && bounded && needle.chars().count() >= MIN_FRAGMENT)
+    });
+    // The hunk's own constraints hold here as at every tier: `*** End of File`, `@@` headers.
+    if hunk.anchor == Anchor::EndOfFile {
+        found.retain(|&(_, stop)| hay.text[stop..].trim().is_empty());
+    }
+    if search.regions.is_some() {
+        let starts: Vec<usize> = found.iter().map(|&(s, _)| hay.line_of(s)).collect();
+        let kept = search.scope(&starts);
+        found.retain(|&(s, _)| kept.contains(&hay.line_of(s)));
+    }
+    match found.as_slice() {
+        [] => None,
+        [(start, stop)] => Some(Ok(Located::Replace(vec![reflow_placement(
+            hay, &old, &new, *start, *stop,
+        )]))),
+        many => Some(Err(LocateError::Ambiguous {
+            tier: Tier::Reflow,
+            candidates: many.iter().map(|&(s, _)| hay.line_of(s) + 1).collect(),
+        })),
+    }
+}
+
+/// Whether `start..stop` runs from a line's first non-blank character to a line's last.
+fn covers_whole_lines(text: &str, start: usize, stop: usize) -> bool {
+    let before = &text[..start];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let after = &text[stop..];
+    let line_end = after.find('\n').map_or(text.len(), |i| stop + i);
+    text[line_start..start].trim().is_empty() && text[stop..line_end].trim().is_empty()
+}
+
+/// Whether a match neither starts nor ends inside a word.
+fn word_bounded(text: &str, start: usize, stop: usize) -> bool {
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let first = text[start..].chars().next();
+    let last = text[..stop].chars().next_back();
+    let splits_start = is_word(text[..start].chars().next_back()) && is_word(first);
+    let splits_end = is_word(text[stop..].chars().next()) && is_word(last);
+    !splits_start && !splits_end
+}
+
+/// The splice for a reflowed match: the old and new texts share a loose prefix and suffix;
+/// only the file bytes between them are replaced, by the new text's bytes between them, so
+/// the file keeps its own layout wherever the edit changes nothing.
+fn reflow_placement(hay: &Haystack, old: &str, new: &str, start: usize, stop: usize) -> Placement {
+    let (lo, _) = normalize::loose_indexed(old);
+    let (ln, new_origin) = normalize::loose_indexed(new);
+    let prefix = lo
+        .bytes()
+        .zip(ln.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let prefix = floor_char_boundary(&lo, prefix);
+    let max_suffix = lo.len().min(ln.len()) - prefix;
+    let suffix = lo
+        .bytes()
+        .rev()
+        .zip(ln.bytes().rev())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let suffix = lo.len() - ceil_char_boundary(&lo, lo.len() - suffix);
+    // The file side: offsets of the same loose characters within the match.
+    let (lf, file_origin) = normalize::loose_indexed(&hay.text[start..stop]);
+    debug_assert_eq!(lf, lo);
+    let file_from = if prefix == 0 {
+        start
+    } else {
+        start + file_origin[prefix - 1].1
+    };
+    let file_to = if suffix == 0 {
+        stop
+    } else {
+        start + file_origin[lf.len() - suffix].0
+    };
+    let (new_from, new_to) = if ln.is_empty() {
+        (0, 0)
+    } else {
+        let from = match prefix {
+            0 => new_origin[0].0,
+            p => new_origin[p - 1].1,
+        };
+        let to = match suffix {
+            0 => new_origin[ln.len() - 1].1,
+            s => new_origin[ln.len() - s].0,
+        };
+        (from, to.max(from))
+    };
+    let (mut from, mut to) = (file_from, file_to.max(file_from));
+    let mut text = new[new_from..new_to].to_string();
+    if ln.is_empty() && covers_whole_lines(hay.text, start, stop) {
+        // Deleting whole lines: take their indentation and line endings with them.
+        from = hay.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        to = hay.text[stop..]
+            .find('\n')
+            .map_or(hay.text.len(), |i| stop + i + 1);
+        text.clear();
+    }
+    Placement {
+        at: Match {
+            start: hay.line_of(start),
+            end: hay.line_of(stop.saturating_sub(1).max(start)) + 1,
+            tier: Tier::Reflow,
+        },
+        bytes: Some((from, to)),
+        old: Vec::new(),
+        new: Vec::new(),
+        new_text: Some(text),
+        reindent: false,
+        notes: Vec::new(),
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 /// Elision: the old text's `...` lines split it into pieces that must match, in order, each
@@ -1337,7 +1536,10 @@ mod tests {
             at(run(
                 text,
                 &hunk(&["x=10"], &["x=11"], &[]),
-                Hints { cursor: 2 }
+                Hints {
+                    cursor: 2,
+                    fragments: false
+                }
             )),
             (3, 4, Tier::Exact)
         );
@@ -1374,7 +1576,10 @@ mod tests {
             at(run(
                 "1\n2\n3\n4\n",
                 &hunk(&["1"], &["one"], &[]),
-                Hints { cursor: 3 }
+                Hints {
+                    cursor: 3,
+                    fragments: false
+                }
             )),
             (0, 1, Tier::Exact)
         );

@@ -51,6 +51,41 @@ pub fn loose_chars(s: &str) -> impl Iterator<Item = char> + '_ {
     })
 }
 
+/// The loose reading of a whole text (as [`loose_chars`], with line breaks as whitespace), and
+/// for each byte of that reading the source bytes `(start, end)` of the character it came
+/// from, so a match found in the reading can be spliced in the source.
+pub fn loose_indexed(s: &str) -> (String, Vec<(usize, usize)>) {
+    let mut out = String::with_capacity(s.len());
+    let mut origin = Vec::with_capacity(s.len());
+    let mut last_word = false;
+    // Where the whitespace run before the current character began, if there is one.
+    let mut space_from: Option<usize> = None;
+    let push = |out: &mut String, origin: &mut Vec<(usize, usize)>, c: char, at| {
+        out.push(c);
+        origin.extend(std::iter::repeat_n(at, c.len_utf8()));
+    };
+    for (i, raw) in s.char_indices() {
+        let at = (i, i + raw.len_utf8());
+        for c in ascii_folded(&s[i..at.1]) {
+            if c.is_whitespace() {
+                space_from.get_or_insert(i);
+                continue;
+            }
+            let word = c.is_alphanumeric() || c == '_';
+            if let Some(from) = space_from.take()
+                && last_word
+                && word
+            {
+                // The one space kept between two words stands for the whole run.
+                push(&mut out, &mut origin, ' ', (from, i));
+            }
+            last_word = word;
+            push(&mut out, &mut origin, c, at);
+        }
+    }
+    (out, origin)
+}
+
 enum Folded {
     One(Option<char>),
     Str(std::str::Chars<'static>),
@@ -288,6 +323,25 @@ mod tests {
 
     fn v(x: &[&str]) -> Vec<String> {
         x.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn loose_indexed_maps_every_byte_back_to_its_source() {
+        let (loose, origin) = loose_indexed("  if (a,\n     b) \u{2014}\u{201c}x\u{201d}\n");
+        assert_eq!(loose, "if(a,b)-\"x\"");
+        assert_eq!(loose.len(), origin.len());
+        assert_eq!(origin[0], (2, 3));
+        // `b` sits after the line break and the continuation indentation.
+        assert_eq!(origin[loose.find('b').unwrap()], (14, 15));
+        // The folded dash maps to the whole three-byte em dash.
+        assert_eq!(origin[loose.find('-').unwrap()], (17, 20));
+        let (loose, origin) = loose_indexed("return\n    value");
+        assert_eq!(loose, "return value");
+        assert_eq!(
+            origin[6],
+            (6, 11),
+            "the kept space stands for the whole run"
+        );
     }
 
     #[test]

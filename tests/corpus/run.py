@@ -93,6 +93,8 @@ def hunk_summary(report):
             kinds.append(f["kind"])
     if report.get("error"):
         kinds.append(str(report["error"].get("kind")))
+    if (report.get("syntax") or {}).get("errors"):
+        kinds.append("syntax_gate")
     return ",".join(dict.fromkeys(tiers)) or "-", ",".join(dict.fromkeys(kinds)) or "-"
 
 
@@ -295,6 +297,13 @@ def main():
         else:
             unlisted.append(r)
     if bad:
+        print("\napplied-wrong / error by category (lancet's status and tier):")
+        summary = defaultdict(Counter)
+        for r in bad:
+            summary[r["category"]][f"{r['status']}/{r['tier']}"] += 1
+        for cat in gen.CATEGORIES:
+            if cat in summary:
+                print(f"  {cat:22} " + ", ".join(f"{k} {n}" for k, n in summary[cat].most_common()))
         if repro_base.exists():
             shutil.rmtree(repro_base, ignore_errors=True)
         repro_base.mkdir(parents=True, exist_ok=True)
