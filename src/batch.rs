@@ -207,8 +207,14 @@ pub enum Anchor {
 }
 
 impl Hunk {
-    /// A line-based hunk with defaults: one occurrence, anywhere, no headers or hints.
-    pub fn lines(old: Vec<String>, new: Vec<String>, line: usize) -> Hunk {
+    /// A line-based hunk with defaults: one occurrence, anywhere, no headers or hints. A BOM a
+    /// model copied from the top of the file is dropped: the file keeps its own one.
+    pub fn lines(mut old: Vec<String>, mut new: Vec<String>, line: usize) -> Hunk {
+        for text in [&mut old, &mut new] {
+            if let Some(first) = text.first_mut() {
+                strip_bom(first);
+            }
+        }
         Hunk {
             old,
             new,
@@ -224,7 +230,9 @@ impl Hunk {
 
     /// A substring hunk (a tool call's `old_string` → `new_string`), with its line view (line
     /// endings dropped, CRLF included, so the line tiers compare content only).
-    pub fn substring(old: String, new: String, line: usize) -> Hunk {
+    pub fn substring(mut old: String, mut new: String, line: usize) -> Hunk {
+        strip_bom(&mut old);
+        strip_bom(&mut new);
         let view = |s: &str| -> Vec<String> {
             split_lines(s)
                 .into_iter()
@@ -241,6 +249,13 @@ impl Hunk {
     fn with_text(mut self, old: String, new: String) -> Hunk {
         self.text = Some(HunkText { old, new });
         self
+    }
+}
+
+/// Drops a leading U+FEFF: in an edit's old or new text it is the file's BOM copied by the model.
+fn strip_bom(text: &mut String) {
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
     }
 }
 

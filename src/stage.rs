@@ -703,6 +703,11 @@ impl Workspace<'_> {
             report.diff = Some(unified_diff(rel.as_str(), None, Some(&styled)));
             return Ok(());
         };
+        if content.is_empty() {
+            // An empty block names a file that exists: nothing to add.
+            report.status = Outcome::AlreadyApplied;
+            return Ok(());
+        }
         let file = TextFile::decode(&before).map_err(|e| {
             OpError::new(
                 "not_utf8",
@@ -1411,7 +1416,13 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
         }
         let count = pieces.len();
         for (i, (content, own)) in pieces.into_iter().enumerate() {
-            out.push_str(&content);
+            // An inserted line that carries its own `\r` (a CRLF line in a diff) ends with the
+            // file's CRLF once, not twice.
+            let content = match content.strip_suffix('\r') {
+                Some(bare) if own.is_none() && eol == "\r\n" => bare,
+                _ => &content,
+            };
+            out.push_str(content);
             if !(open_end && i + 1 == count) {
                 out.push_str(own.unwrap_or(eol));
             }

@@ -48,7 +48,8 @@
 //! the file name), the wrapping is removed; a second DIVIDER ends the REPLACE part when no
 //! UPDATED follows before the next block or the end, or when UPDATED comes right after it
 //! (models close blocks both ways; Aider reads them so); an empty block (empty SEARCH and REPLACE) is
-//! skipped; without `--path`, text holding no block at all is an empty batch (a reply that
+//! an empty [`OpKind::Append`]: it creates a missing file empty and leaves an existing one as it
+//! is; without `--path`, text holding no block at all is an empty batch (a reply that
 //! edits nothing).
 //!
 //! **Refused** (a [`ParseError`] naming the line): a block without DIVIDER or UPDATED (also at
@@ -158,7 +159,6 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
         unwrapped: 0,
         closed_by_divider: Vec::new(),
         overridden_names: Vec::new(),
-        empty_blocks: Vec::new(),
         blocks: 0,
     };
     parser.run()?;
@@ -189,8 +189,6 @@ struct Parser<'t, 'l> {
     closed_by_divider: Vec<usize>,
     /// Names written in the text that `--path` overrode: (name, 1-based line).
     overridden_names: Vec<(String, usize)>,
-    /// 1-based HEAD lines of blocks with nothing in either part.
-    empty_blocks: Vec<usize>,
     blocks: usize,
 }
 
@@ -404,10 +402,7 @@ impl<'t, 'l> Parser<'t, 'l> {
             self.closed_by_divider.push(head_line);
         }
         if old.iter().all(|l| l.trim().is_empty()) {
-            if new.is_empty() {
-                self.empty_blocks.push(head_line);
-                return Ok(());
-            }
+            // An empty REPLACE too: an empty file (Aider creates it so), nothing to add.
             let content = new.iter().map(|l| format!("{l}\n")).collect();
             self.ops.push(FileOp {
                 path,
@@ -638,14 +633,6 @@ impl<'t, 'l> Parser<'t, 'l> {
             notes.push(format!(
                 "removed the ``` fence lines wrapping both the SEARCH and REPLACE text of {} block(s)",
                 self.unwrapped
-            ));
-        }
-        if !self.empty_blocks.is_empty() {
-            let lines: Vec<String> = self.empty_blocks.iter().map(usize::to_string).collect();
-            notes.push(format!(
-                "skipped {} empty block(s) (empty SEARCH and REPLACE) at line(s) {}",
-                self.empty_blocks.len(),
-                lines.join(", ")
             ));
         }
         notes
@@ -1072,13 +1059,15 @@ mod tests {
                 content: "b\n".into()
             }
         );
-        // Empty SEARCH and REPLACE: skipped, noted.
+        // Empty SEARCH and REPLACE: an empty append, which creates a missing file empty.
         let batch = parse_text("f.txt\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n");
-        assert_eq!(batch.ops, vec![]);
         assert_eq!(
-            batch.notes,
-            ["skipped 1 empty block(s) (empty SEARCH and REPLACE) at line(s) 2"]
+            batch.ops[0].kind,
+            OpKind::Append {
+                content: String::new()
+            }
         );
+        assert!(batch.notes.is_empty(), "{:?}", batch.notes);
     }
 
     #[test]

@@ -107,9 +107,16 @@ pub fn looks_like(text: &str) -> bool {
 /// Parses a unified or git diff into a batch; errors carry the 1-based line of the text.
 pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
     let body = text.strip_suffix('\n').unwrap_or(text);
+    // A `\r` before every line ending is the transport's (the patch was saved with CRLF); on
+    // only some lines it is content (a patch adding or changing CRLF files), which `+`, `-` and
+    // context lines keep. Structural lines (headers) never carry it.
+    let transport = body.split('\n').all(|l| l.ends_with('\r'));
     let lines: Vec<&str> = body
         .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .map(|l| match l.strip_suffix('\r') {
+            Some(bare) if transport || !is_body_line(bare) => bare,
+            _ => l,
+        })
         .collect();
     let mut parser = Parser {
         lines: &lines,
@@ -124,6 +131,12 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
     };
     parser.run()?;
     parser.finish()
+}
+
+/// Whether a line can be a hunk's body line (`+`, `-`, context), whose bytes are content.
+fn is_body_line(line: &str) -> bool {
+    let header = line.starts_with("--- ") || line.starts_with("+++ ");
+    !header && (line.starts_with(['+', '-', ' ']) || line.is_empty())
 }
 
 /// One side of a file header.
