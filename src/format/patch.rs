@@ -423,12 +423,13 @@ impl Parser<'_, '_> {
                     chunk.changed = true;
                 }
                 Some(_) => {
-                    return Err(self.error(
-                        self.i,
-                        "' ' (context line), '+' (added line) or '-' (removed line)",
-                        format!(
-                            "Unexpected line found in update hunk: '{line}'. Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)"
-                        ),
+                    // A context line whose leading space the model dropped: nothing else it
+                    // can be inside a chunk (markers and headers were read above).
+                    chunk.old.push(line.to_string());
+                    chunk.new.push(line.to_string());
+                    self.notes.push(format!(
+                        "line {} has no ' ', '+' or '-' prefix; read as a context line: {line:?}",
+                        self.i + 1
                     ));
                 }
             }
@@ -548,11 +549,25 @@ mod tests {
     }
 
     #[test]
+    fn a_context_line_without_its_space_is_read_as_context_and_noted() {
+        let batch =
+            parse("*** Begin Patch\n*** Update File: f\n@@\n-a\nkept\n+b\n*** End Patch").unwrap();
+        let h = hunks(&batch.ops[0]);
+        assert_eq!(
+            (h[0].old.clone(), h[0].new.clone()),
+            (
+                vec!["a".to_string(), "kept".into()],
+                vec!["kept".to_string(), "b".into()]
+            )
+        );
+        assert_eq!(
+            batch.notes,
+            ["line 5 has no ' ', '+' or '-' prefix; read as a context line: \"kept\""]
+        );
+    }
+
+    #[test]
     fn errors_name_line_found_and_expected() {
-        let e =
-            parse("*** Begin Patch\n*** Update File: f\n@@\n-a\nbad\n*** End Patch").unwrap_err();
-        assert_eq!((e.line, e.found.as_str()), (5, "bad"));
-        assert!(e.expected.contains("context line"));
         let e = parse("hello\n").unwrap_err();
         assert_eq!((e.line, e.expected.as_str()), (1, BEGIN));
         let e = parse("*** Begin Patch\n*** Add File: a\n+x\n").unwrap_err();

@@ -310,7 +310,12 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
         });
     }
     let lines = &hay.lines[..];
-    let regions = header_regions(hay, &hunk.context)?;
+    let regions = match header_regions(hay, &hunk.context) {
+        Err(LocateError::ContextNotFound { header, closest }) if !hunk.old.is_empty() => {
+            return locate_by_body_alone(hay, hunk, header, closest);
+        }
+        other => other?,
+    };
     let search = Search {
         hay,
         lines,
@@ -473,6 +478,55 @@ fn repaired_readings(hunk: &Hunk) -> Vec<Reading> {
         out.push((Tier::LineNumbers, old, new, Some(first.saturating_sub(1))));
     }
     out
+}
+
+/// A stale `@@` header (the model copied an old signature, `def load(path):` for the file's
+/// `def load(path: str) -> dict:`) names no line. The chunk is placed by its own lines when the
+/// header's nearest line carries every word of the header (it is that line, grown), the lines
+/// occur exactly once at a line tier, and they lie below that line; the report says so. A
+/// header naming something else (`def stop():` where only `def start():` exists) keeps its
+/// failure: the model meant another place.
+fn locate_by_body_alone(
+    hay: &Haystack,
+    hunk: &Hunk,
+    header: String,
+    closest: Option<closest::Closest>,
+) -> Result<Located, LocateError> {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| w.len() >= 2)
+            .map(str::to_string)
+            .collect()
+    };
+    let stale_of = closest.as_ref().map(|c| c.start_line - 1).filter(|&i| {
+        let line_words = words(hay.lines[i]);
+        words(&header).iter().all(|w| line_words.contains(w))
+    });
+    let Some(header_line) = stale_of else {
+        return Err(LocateError::ContextNotFound { header, closest });
+    };
+    let search = Search {
+        hay,
+        lines: &hay.lines,
+        anchor: hunk.anchor,
+        regions: None,
+        cursor: 0,
+        floor: 0,
+        line_hint: None,
+        occurrences: Occurrences::One,
+        pick: Pick::Unique,
+    };
+    match search.ladder(&hunk.old, &Tier::LINE_TIERS) {
+        Ladder::Found(tier, starts, _) if starts[0] > header_line => {
+            let note = format!(
+                "the @@ header `{header}` matches no line (nearest: line {} `{}`); the chunk's own lines occur once below it and placed it",
+                header_line + 1,
+                hay.lines[header_line].trim()
+            );
+            Ladder::Found(tier, starts, vec![note]).into_result(&hunk.old, &hunk.new, None)
+        }
+        _ => Err(LocateError::ContextNotFound { header, closest }),
+    }
 }
 
 /// A fragment of a line must carry at least this many characters (loosely read): shorter ones

@@ -226,6 +226,27 @@ def print_table(results):
     print(f"{'total':22} {'':15} {'':16} {sum(tot.values()):6} " + " ".join(f"{tot[o]:15}" for o in OUTCOMES))
 
 
+def markdown_table(results):
+    """category x format, each cell `correct / refused-wrongly / applied-wrong(+error)`."""
+    by = defaultdict(Counter)
+    for r in results:
+        by[(r["category"], r["format"])][r["outcome"]] += 1
+    lines = ["| category | expected | " + " | ".join(gen.FORMATS) + " |", "|---|---|" + "---|" * len(gen.FORMATS)]
+    for c in gen.CATEGORIES:
+        if not any((c, f) in by for f in gen.FORMATS):
+            continue
+        cells = []
+        for f in gen.FORMATS:
+            cnt = by.get((c, f))
+            if not cnt:
+                cells.append("")
+                continue
+            ok = cnt["applied-correct"] + cnt["already-applied"] + cnt["refused"]
+            cells.append(f"{ok} / {cnt['refused-wrongly']} / {cnt['applied-wrong'] + cnt['error']}")
+        lines.append(f"| {c} | {gen.CATEGORIES[c][0]} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lancet")
@@ -238,6 +259,7 @@ def main():
     ap.add_argument("--json", help="write every case's result here")
     ap.add_argument("--max-list", type=int, default=100, help="applied-wrong cases listed (and saved) at most")
     ap.add_argument("--compile-check", action="store_true", help="let the gate run external compilers too")
+    ap.add_argument("--markdown", action="store_true", help="also print the figures as a Markdown table (README)")
     ap.add_argument("--repro", default=None, help="where reproductions go (default /tmp/lancet-corpus-repro)")
     args = ap.parse_args()
 
@@ -284,6 +306,9 @@ def main():
 
     print()
     print_table(results)
+    if args.markdown:
+        print("\ncells: correct / refused-wrongly / applied-wrong (+error)\n")
+        print(markdown_table(results))
 
     divs = load_divergences()
     repro_base = pathlib.Path(args.repro or "/tmp/lancet-corpus-repro")
@@ -309,6 +334,16 @@ def main():
         repro_base.mkdir(parents=True, exist_ok=True)
         print(f"\napplied-wrong / error cases not in divergences.toml: {len(unlisted)} "
               f"(reproductions under {repro_base})")
+        # interleave the categories so that a short list still shows every kind of failure
+        cat_index = {c: i for i, c in enumerate(gen.CATEGORIES)}
+        fmt_index = {f: i for i, f in enumerate(gen.FORMATS)}
+        hunk_rank = defaultdict(dict)
+        keyed = []
+        for r in unlisted:
+            ranks = hunk_rank[r["category"]]
+            rank = ranks.setdefault(r["id"].rsplit(":", 2)[0], len(ranks))
+            keyed.append((rank, cat_index[r["category"]], fmt_index[r["format"]], len(keyed), r))
+        unlisted = [k[-1] for k in sorted(keyed, key=lambda k: k[:4])]
         for r in unlisted[: args.max_list]:
             d = save_repro(repro_base, r, by_id[r["id"]], lancet)
             print(f"  {r['id']}  [{r['outcome']}] {r['reason']}; perturbed: {r['note'] or '-'}\n      repro: {d}/repro.sh")
@@ -328,7 +363,8 @@ def main():
     print(f"\n{len(results)} cases in {time.time() - t0:.0f} s (-j {args.jobs}; lancet mean {1000 * sum(secs) / len(secs):.1f} ms a case)")
     skipped = sum(n for cat, reasons in stats["skipped"].items() if cat != "all"
                   and (not want_cats or cat in want_cats) for n in reasons.values())
-    print(f"{skipped} case(s) skipped at generation as not well-defined (gen_release_edits.py prints why)")
+    print(f"{skipped} case(s) of the selected categories skipped at generation as not well-defined "
+          "(gen_release_edits.py prints why)")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"lancet": lancet, "stats": stats, "results": results}, f, indent=1, ensure_ascii=False)
