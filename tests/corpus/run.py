@@ -45,6 +45,7 @@ from collections import Counter, defaultdict
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 import gen_release_edits as gen  # noqa: E402
 
 OUTCOMES = ["applied-correct", "already-applied", "refused", "refused-wrongly", "applied-wrong", "error"]
