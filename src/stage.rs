@@ -932,6 +932,7 @@ fn edit_bytes(
     let hay = Haystack::new(&file);
     let mut hints = Hints {
         fragments: matches!(format, Format::SearchReplace | Format::Json),
+        explicit_removals: matches!(format, Format::Patch | Format::Unified),
         ..Hints::default()
     };
     // (hunk index, splice), and the byte ranges already claimed with their hunk.

@@ -300,11 +300,19 @@ pub struct Hints {
     /// text found inside a longer line replaces just that part. Codex and unified hunks write
     /// whole lines: a match must cover whole lines.
     pub fragments: bool,
+    /// The format writes every removed line out (Codex, unified): an omission placeholder
+    /// hides code only where its diff run deletes lines it does not add back.
+    pub explicit_removals: bool,
 }
 
 /// Locates one hunk in a file.
 pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, LocateError> {
-    if let Some(line) = normalize::introduced_placeholder(&hunk.old, &hunk.new) {
+    let placeholder = if hints.explicit_removals {
+        normalize::placeholder_hiding_deletions(&hunk.old, &hunk.new)
+    } else {
+        normalize::introduced_placeholder(&hunk.old, &hunk.new)
+    };
+    if let Some(line) = placeholder {
         return Err(LocateError::Placeholder {
             line: line.to_string(),
         });

@@ -317,12 +317,62 @@ pub fn introduced_placeholder<'a>(old: &[String], new: &'a [String]) -> Option<&
         .find(|l| is_placeholder_line(l) && !old.iter().any(|o| o.trim() == l.trim()))
 }
 
+/// For formats where every removed line is written out (`-` lines of a unified diff or a Codex
+/// patch), a placeholder hides code only where its diff run deletes non-blank lines it does not
+/// add back: `# ... rest unchanged` in a pure insertion, or beside re-added copies of every
+/// removed line, deletes nothing. Returns the placeholder that does hide deleted lines.
+pub fn placeholder_hiding_deletions<'a>(old: &[String], new: &'a [String]) -> Option<&'a str> {
+    introduced_placeholder(old, new)?;
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
+        let similar::DiffOp::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } = op
+        else {
+            continue;
+        };
+        let added = &new[new_index..new_index + new_len];
+        let Some(placeholder) = introduced_placeholder(old, added) else {
+            continue;
+        };
+        let lost = old[old_index..old_index + old_len]
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .any(|l| !added.iter().any(|a| a.trim() == l.trim()));
+        if lost {
+            return Some(placeholder);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn v(x: &[&str]) -> Vec<String> {
         x.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_placeholder_hides_code_only_where_its_run_deletes_lines() {
+        // Pure insertion of a comment that happens to look like a placeholder: nothing lost.
+        let old = v(&["def f():", "    return 1"]);
+        let new = v(&["def f():", "    # ... rest unchanged", "    return 1"]);
+        assert_eq!(placeholder_hiding_deletions(&old, &new), None);
+        // Every removed line added back beside it: nothing lost.
+        let old = v(&["a = 1", "b = 2"]);
+        let new = v(&["# ... existing code ...", "a = 1", "b = 3"]);
+        assert_eq!(placeholder_hiding_deletions(&old, &new), None);
+        // Removed lines replaced by the placeholder: code would be deleted.
+        let old = v(&["x()", "a = 1", "b = 2", "y()"]);
+        let new = v(&["x()", "# ... existing code ...", "y()"]);
+        assert_eq!(
+            placeholder_hiding_deletions(&old, &new),
+            Some("# ... existing code ...")
+        );
     }
 
     #[test]
