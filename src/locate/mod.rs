@@ -1600,7 +1600,7 @@ mod tests {
                 &hunk(&["x=10"], &["x=11"], &[]),
                 Hints {
                     cursor: 2,
-                    fragments: false
+                    ..Hints::default()
                 }
             )),
             (3, 4, Tier::Exact)
@@ -1640,7 +1640,7 @@ mod tests {
                 &hunk(&["1"], &["one"], &[]),
                 Hints {
                     cursor: 3,
-                    fragments: false
+                    ..Hints::default()
                 }
             )),
             (0, 1, Tier::Exact)
