@@ -22,6 +22,7 @@
 pub mod batch;
 pub mod check;
 pub mod cli;
+pub mod encoding;
 mod failpoint;
 pub mod format;
 pub mod history;

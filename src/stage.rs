@@ -5,6 +5,7 @@
 //! model can fix everything in one retry; the batch is staged only if all operations succeed.
 
 use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, Span, split_lines};
+use crate::encoding::Transcoding;
 use crate::locate::closest::NumberedLine;
 use crate::locate::normalize::introduced_placeholder;
 use crate::locate::{self, Haystack, Hints, LocateError, Located, Match, Placement};
@@ -916,6 +917,40 @@ impl Workspace<'_> {
 /// returns the new bytes, or `None` when nothing changes (every hunk already applied, or a hunk
 /// failed and the batch is not partial).
 fn edit_bytes(
+    rel: &RelPath,
+    before: &[u8],
+    hunks: &[Hunk],
+    partial: bool,
+    format: Format,
+    report: &mut FileReport,
+) -> Result<Option<Vec<u8>>, OpError> {
+    match Transcoding::of(before) {
+        Ok(None) => edit_text(rel, before, hunks, partial, format, report),
+        Ok(Some(t)) => {
+            let text = t.decode(before);
+            let after = edit_text(rel, text.as_bytes(), hunks, partial, format, report)?;
+            if let Some(h) = report.hunks.first_mut() {
+                h.notes.push(format!(
+                    "{rel} was read as {} and is written back in it; untouched bytes are kept",
+                    t.describe()
+                ));
+            }
+            after
+                .map(|a| t.encode(&String::from_utf8_lossy(&a)))
+                .transpose()
+                .map_err(|why| OpError::new("unencodable", format!("cannot update {rel}: {why}; nothing was changed. Send text the file's encoding can hold (an escape such as \\u2603 in a string literal)")))
+        }
+        Err(why) => Err(OpError::new(
+            "not_utf8",
+            format!(
+                "cannot update {rel}: the file is {why}, so lancet cannot edit it without risking its bytes (Delete File still works)"
+            ),
+        )),
+    }
+}
+
+/// [`edit_bytes`] for UTF-8 text with LF or CRLF line endings.
+fn edit_text(
     rel: &RelPath,
     before: &[u8],
     hunks: &[Hunk],
