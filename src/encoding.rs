@@ -153,6 +153,10 @@ mod tests {
     #[test]
     fn binary_is_refused() {
         assert!(Transcoding::of(b"a\0b\xff").is_err());
-        assert_eq!(Transcoding::of(b"a\0b"), Ok(None), "UTF-8 with NUL stays text");
+        assert_eq!(
+            Transcoding::of(b"a\0b"),
+            Ok(None),
+            "UTF-8 with NUL stays text"
+        );
     }
 }

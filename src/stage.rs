@@ -1298,7 +1298,11 @@ fn describe_failure(
                     format!(
                         " The closest line is {} ({:?}); an @@ header must match a whole line.",
                         c.start_line,
-                        c.excerpt.first().map(|l| l.text.as_str()).unwrap_or("")
+                        c.excerpt
+                            .iter()
+                            .find(|l| l.line == c.start_line)
+                            .map(|l| l.text.as_str())
+                            .unwrap_or("")
                     )
                 })
                 .unwrap_or_default();

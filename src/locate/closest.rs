@@ -58,7 +58,7 @@ pub(crate) fn closest_block(
         let (line, _) = most_similar_line(lines, sketches, first)?;
         Some(line.saturating_sub(first_idx))
     })?;
-    let end = (start + needle.len()).min(lines.len());
+    let (start, end, mut differences) = aligned_differences(lines, start, needle);
     let similarity = needle
         .iter()
         .zip(&lines[start..end])
@@ -68,19 +68,6 @@ pub(crate) fn closest_block(
     if similarity < MIN_SIMILARITY {
         return None;
     }
-    let mut differences: Vec<String> = needle
-        .iter()
-        .enumerate()
-        .filter_map(|(j, n)| match lines.get(start + j) {
-            Some(f) if *f == n => None,
-            Some(f) => Some(describe_difference(start + j + 1, f, n)),
-            None => Some(format!(
-                "line {}: the file ends before this expected line: {:?}",
-                start + j + 1,
-                n
-            )),
-        })
-        .collect();
     if differences.len() > MAX_DIFFERENCES {
         let more = differences.len() - MAX_DIFFERENCES;
         differences.truncate(MAX_DIFFERENCES);
@@ -93,6 +80,136 @@ pub(crate) fn closest_block(
         excerpt: excerpt(lines, start, end),
         differences,
     })
+}
+
+/// How far past the needle's length the file window may run, for lines the file has and the
+/// edit does not show.
+const ALIGN_SLACK: usize = 8;
+
+/// The differences between the needle and the file from `start`, with the needle aligned to
+/// the file by a diff (read loosely, as the unicode tier does) rather than line by line, so
+/// one extra or missing line shifts nothing: each needle line is compared with the file line it
+/// corresponds to, extra file lines and missing needle lines are named as such. Returns the
+/// window (from the first to past the last file line a needle line corresponds to) and the
+/// differences.
+fn aligned_differences(
+    lines: &[&str],
+    start: usize,
+    needle: &[String],
+) -> (usize, usize, Vec<String>) {
+    let win_end = (start + needle.len() + ALIGN_SLACK).min(lines.len());
+    let key = |s: &str| -> String { super::normalize::loose_chars(s).collect() };
+    let nk: Vec<String> = needle.iter().map(|l| key(l)).collect();
+    let fk: Vec<String> = lines[start..win_end].iter().map(|l| key(l)).collect();
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &nk, &fk);
+    // File lines before the first one the needle reaches are what precedes it: start after.
+    if let Some(similar::DiffOp::Insert {
+        old_index: 0,
+        new_index: 0,
+        new_len,
+    }) = ops.first()
+        && start + new_len < win_end
+    {
+        return aligned_differences(lines, start + new_len, needle);
+    }
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let mut used = 0; // one past the last file line a needle line corresponds to
+    let strip = |l: &str| l.strip_suffix('\r').unwrap_or(l).to_string();
+    for op in ops {
+        match op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                for k in 0..len {
+                    let (n, f) = (&needle[old_index + k], lines[start + new_index + k]);
+                    if strip(f) != *n {
+                        out.push((
+                            start + new_index + k,
+                            describe_difference(start + new_index + k + 1, &strip(f), n),
+                        ));
+                    }
+                }
+                used = new_index + len;
+            }
+            similar::DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } => {
+                for n in &needle[old_index..old_index + old_len] {
+                    out.push((
+                        start + new_index,
+                        match new_index {
+                            0 => format!("line {}: the file has no line {n:?} here", start + 1),
+                            _ => format!(
+                                "after line {}: the file has no line {n:?}",
+                                start + new_index
+                            ),
+                        },
+                    ));
+                }
+            }
+            similar::DiffOp::Insert {
+                new_index, new_len, ..
+            } => {
+                for k in new_index..new_index + new_len {
+                    out.push((
+                        start + k,
+                        format!(
+                            "line {}: the file has {:?} here, which the edit does not show",
+                            start + k + 1,
+                            strip(lines[start + k])
+                        ),
+                    ));
+                }
+            }
+            similar::DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                for k in 0..old_len.max(new_len) {
+                    let f = start + new_index + k;
+                    match (
+                        needle.get(old_index + k).filter(|_| k < old_len),
+                        (k < new_len).then(|| lines[f]),
+                    ) {
+                        (Some(n), Some(file)) => {
+                            out.push((f, describe_difference(f + 1, &strip(file), n)))
+                        }
+                        (Some(n), None) => out.push((
+                            f,
+                            format!(
+                                "after line {}: the file has no line {n:?}",
+                                start + new_index + new_len
+                            ),
+                        )),
+                        (None, Some(file)) => out.push((
+                            f,
+                            format!(
+                                "line {}: the file has {:?} here, which the edit does not show",
+                                f + 1,
+                                strip(file)
+                            ),
+                        )),
+                        (None, None) => {}
+                    }
+                }
+                used = new_index + new_len;
+            }
+        }
+    }
+    // File lines after the last one the needle reaches are simply what follows, not extras.
+    let end = start + used.max(1).min(win_end - start);
+    let differences = out
+        .into_iter()
+        .filter(|(line, text)| *line < end || !text.contains("which the edit does not show"))
+        .map(|(_, text)| text)
+        .collect();
+    (start, end, differences)
 }
 
 /// Finds the single line most like `needle` (for `@@` headers).
@@ -258,6 +375,56 @@ mod tests {
             c.differences
         );
         assert!(c.differences[1].starts_with("line 2: expected"));
+    }
+
+    #[test]
+    fn one_extra_file_line_shifts_nothing() {
+        let lines = vec![
+            "def f():",
+            "    a = 1",
+            "    log(a)",
+            "    b = 2",
+            "    c = 3",
+            "    return a + b + c",
+        ];
+        let c = closest_block(
+            &lines,
+            &sketch_all(&lines),
+            &s(&[
+                "def f():",
+                "    a = 1",
+                "    b = 2",
+                "    c = 4",
+                "    return a + b + c",
+            ]),
+        )
+        .unwrap();
+        assert_eq!((c.start_line, c.end_line), (1, 6));
+        assert_eq!(
+            c.differences,
+            vec![
+                "line 3: the file has \"    log(a)\" here, which the edit does not show"
+                    .to_string(),
+                "line 5: expected \"    c = 4\", file has \"    c = 3\"".to_string(),
+            ]
+        );
+        // A line the edit shows and the file lacks is named as missing, not as a shift.
+        let c = closest_block(
+            &lines,
+            &sketch_all(&lines),
+            &s(&[
+                "    a = 1",
+                "    log(a)",
+                "    flush()",
+                "    b = 2",
+                "    c = 3",
+            ]),
+        )
+        .unwrap();
+        assert_eq!(
+            c.differences,
+            vec!["after line 3: the file has no line \"    flush()\"".to_string()]
+        );
     }
 
     #[test]
