@@ -1132,6 +1132,50 @@ fn enclosing_line<'a>(lines: &[&'a str], line: usize) -> Option<(usize, &'a str)
         .map(|i| (i, lines[i].trim()))
 }
 
+/// What tells candidate `c` (1-based) apart from the others: its innermost enclosing line
+/// (`def`, `class`, `fn` …) that no other candidate shares (`true`), else the line right before
+/// it when no other candidate has that line right before it (`false`). Two candidates are never
+/// described by the same line.
+fn distinguishing_line<'a>(
+    lines: &[&'a str],
+    c: usize,
+    candidates: &[usize],
+) -> Option<(usize, &'a str, bool)> {
+    let chain_of = |c: usize| {
+        let mut chain = Vec::new();
+        let mut at = c - 1;
+        while let Some((i, text)) = enclosing_line(lines, at) {
+            chain.push((i, text));
+            at = i;
+        }
+        chain
+    };
+    let others: Vec<usize> = candidates.iter().copied().filter(|&o| o != c).collect();
+    let other_chains: Vec<Vec<(usize, &str)>> = others.iter().map(|&o| chain_of(o)).collect();
+    if let Some(&(i, text)) = chain_of(c).iter().find(|(i, _)| {
+        other_chains
+            .iter()
+            .all(|ch| !ch.iter().any(|(j, _)| j == i))
+    }) {
+        return Some((i, text, true));
+    }
+    // Candidates in one block: the line right before each, when no other has the same one.
+    let before = |c: usize| {
+        (c.saturating_sub(1 + MAX_DISTINGUISHING_SCAN)..c - 1)
+            .rev()
+            .map(|i| (i, lines[i].trim()))
+            .find(|(_, t)| !t.is_empty())
+    };
+    let (i, text) = before(c)?;
+    others
+        .iter()
+        .all(|&o| before(o).is_none_or(|(_, t)| t != text))
+        .then_some((i, text, false))
+}
+
+/// How far above a candidate to look for a line that tells it apart.
+const MAX_DISTINGUISHING_SCAN: usize = 40;
+
 /// The enclosing lines of a candidate, innermost first, a few levels up.
 fn enclosing_chain<'a>(lines: &[&'a str], line: usize) -> Vec<&'a str> {
     let mut chain = Vec::new();
@@ -1268,8 +1312,9 @@ fn describe_failure(
             h.tier = Some(tier);
             let places: Vec<String> = candidates
                 .iter()
-                .map(|&c| match enclosing_line(lines, c - 1) {
-                    Some((i, text)) => format!("line {c} (under line {}: {text:?})", i + 1),
+                .map(|&c| match distinguishing_line(lines, c, &candidates) {
+                    Some((i, text, true)) => format!("line {c} (in {text:?}, line {})", i + 1),
+                    Some((i, text, false)) => format!("line {c} (after {text:?}, line {})", i + 1),
                     None => format!("line {c}"),
                 })
                 .collect();
@@ -1500,6 +1545,38 @@ fn unified_diff_between(from: &str, to: &str, before: Option<&str>, after: Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ambiguity_names_what_tells_candidates_apart() {
+        let lines = [
+            "def fetch():",
+            "    attempts = 0",
+            "    delay = 1.0",
+            "    for i in range(3):",
+            "        delay = 1.0",
+            "",
+            "def push():",
+            "    delay = 1.0",
+        ];
+        // Different functions: each candidate is named by its own enclosing line.
+        assert_eq!(
+            distinguishing_line(&lines, 3, &[3, 8]),
+            Some((0, "def fetch():", true))
+        );
+        assert_eq!(
+            distinguishing_line(&lines, 8, &[3, 8]),
+            Some((6, "def push():", true))
+        );
+        // The same function: never the same line for both.
+        assert_eq!(
+            distinguishing_line(&lines, 3, &[3, 5]),
+            Some((1, "attempts = 0", false))
+        );
+        assert_eq!(
+            distinguishing_line(&lines, 5, &[3, 5]),
+            Some((3, "for i in range(3):", true))
+        );
+    }
     use crate::locate::Tier;
 
     fn splice(text: &str, at: (usize, usize, Tier), old: &[&str], new: &[&str]) -> String {
