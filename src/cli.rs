@@ -392,6 +392,11 @@ fn describe_batch(batch: &Batch) -> String {
     out
 }
 
+/// Whether `s` is a SHA-256 in hex: 64 hexadecimal digits.
+fn is_sha256_hex(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
     let format = args.format.choice();
     let parse = ParseOptions {
@@ -401,16 +406,18 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
     let mut expect = Vec::new();
     for e in &args.expect {
         match e.split_once('=') {
-            Some((path, sha)) if !path.is_empty() && !sha.is_empty() => expect.push(Expectation {
-                path: path.to_string(),
-                sha256: sha.to_string(),
-            }),
+            Some((path, sha)) if !path.is_empty() && is_sha256_hex(sha.trim()) => {
+                expect.push(Expectation {
+                    path: path.to_string(),
+                    sha256: sha.trim().to_string(),
+                })
+            }
             _ => {
                 return emit(
                     &Report::batch_error(
                         Status::Malformed,
                         "usage",
-                        format!("--expect takes PATH=SHA256, got {e:?}"),
+                        format!("--expect takes PATH=SHA256 (64 hexadecimal digits), got {e:?}"),
                         "Pass the sha256 printed by `lancet read PATH`.",
                     ),
                     args.tx.json,

@@ -42,7 +42,7 @@ pub mod verify;
 use batch::Batch;
 use format::{FormatChoice, ParseOptions};
 use path::Root;
-use report::{Report, Status};
+use report::{Report, Status, Surface};
 use stage::{Expectation, StageError};
 use std::path::PathBuf;
 use store::checkpoint::{Checkpoints, TestSummary};
@@ -93,6 +93,8 @@ pub struct ApplyOptions {
     pub test_output_bytes: usize,
     /// Draw progress on stderr for batches of more than 200 files.
     pub progress: bool,
+    /// Whose words the report's advice uses (CLI commands or MCP tools).
+    pub surface: Surface,
 }
 
 impl ApplyOptions {
@@ -113,6 +115,7 @@ impl ApplyOptions {
             test_timeout: std::time::Duration::from_secs(600),
             test_output_bytes: 8 * 1024,
             progress: false,
+            surface: Surface::Cli,
         }
     }
 }
@@ -185,9 +188,9 @@ fn apply_locked(
     let mut clock = std::time::Instant::now();
     let progress = progress::Progress::new(opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
-    let staged = match stage::stage(root, batch, &opts.expect, opts.partial) {
+    let staged = match stage::stage(root, batch, &opts.expect, opts.partial, opts.surface) {
         Ok(s) => s,
-        Err(e) => return stage_error_report(e),
+        Err(e) => return stage_error_report(e, opts.surface),
     };
     lap("stage", &mut clock);
     let format = batch.format.name();
@@ -343,7 +346,7 @@ fn commit_error_report(e: CommitError) -> Report {
     }
 }
 
-fn stage_error_report(e: StageError) -> Report {
+fn stage_error_report(e: StageError, surface: Surface) -> Report {
     match e {
         StageError::Path(p) => Report::batch_error(
             Status::Refused,
@@ -351,11 +354,21 @@ fn stage_error_report(e: StageError) -> Report {
             p.to_string(),
             "Use a path relative to the root, inside it, and outside .git.",
         ),
-        StageError::Stale { .. } => Report::batch_error(
+        StageError::Stale { ref path, .. } => Report::batch_error(
             Status::Refused,
             "stale",
             e.to_string(),
-            "Re-read the file (lancet read PATH) and rebuild the edit from what it holds now.",
+            &format!(
+                "Someone changed it after your read; nothing was written. Re-read it ({}) and rebuild the edit from what it holds now, with the new sha256 as {}.",
+                surface.read(path),
+                surface.expect_flag()
+            ),
+        ),
+        StageError::ExpectedMissing { .. } => Report::batch_error(
+            Status::Refused,
+            "missing",
+            e.to_string(),
+            "Nothing was written. Check the path (it may have been moved or deleted since your read).",
         ),
         StageError::Io { .. } => Report::batch_error(
             Status::Error,

@@ -13,7 +13,7 @@ use crate::format::FormatChoice;
 use crate::history;
 use crate::path::Root;
 use crate::read;
-use crate::report::Report;
+use crate::report::{Report, Surface};
 use crate::stage::Expectation;
 use crate::store::sha256_hex;
 use crate::{ApplyOptions, apply, apply_batch};
@@ -135,7 +135,10 @@ pub struct CheckpointsArgs {}
 
 impl LancetServer {
     fn options(&self) -> ApplyOptions {
-        ApplyOptions::new(self.root.clone())
+        ApplyOptions {
+            surface: Surface::Mcp,
+            ..ApplyOptions::new(self.root.clone())
+        }
     }
 
     fn root(&self) -> Result<Root, String> {

@@ -175,6 +175,45 @@ impl HunkReport {
     }
 }
 
+/// Who reads a report's advice. Each surface has its own vocabulary: a model over MCP can call
+/// `read_file` but not run `lancet read`, so "what to send next" names that surface's tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Surface {
+    /// The command line (and the library, whose callers read the CLI's words).
+    #[default]
+    Cli,
+    /// The MCP server's tools.
+    Mcp,
+}
+
+impl Surface {
+    /// How to read a whole file again.
+    pub fn read(self, path: &str) -> String {
+        match self {
+            Surface::Cli => format!("lancet read {path}"),
+            Surface::Mcp => format!("read_file with path \"{path}\""),
+        }
+    }
+
+    /// How to read `limit` lines from 1-based line `offset`.
+    pub fn read_lines(self, path: &str, offset: usize, limit: usize) -> String {
+        match self {
+            Surface::Cli => format!("lancet read {path} --offset {offset} --limit {limit}"),
+            Surface::Mcp => {
+                format!("read_file with path \"{path}\", offset {offset}, limit {limit}")
+            }
+        }
+    }
+
+    /// How a caller states the hash it last read.
+    pub fn expect_flag(self) -> &'static str {
+        match self {
+            Surface::Cli => "--expect",
+            Surface::Mcp => "expected_sha256",
+        }
+    }
+}
+
 /// One operation's outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FileReport {

@@ -10,7 +10,7 @@ use crate::locate::closest::NumberedLine;
 use crate::locate::normalize::introduced_placeholder;
 use crate::locate::{self, Haystack, Hints, LocateError, Located, Match, Placement};
 use crate::path::{PathError, RelPath, Root};
-use crate::report::{Action, FileReport, HunkReport, Outcome, join_lines};
+use crate::report::{Action, FileReport, HunkReport, Outcome, Surface, join_lines};
 use crate::store::sha256_hex;
 use crate::text::{
     Eol, IndentMap, IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of,
@@ -83,8 +83,10 @@ pub enum StageError {
     /// A path in the batch is unsafe; no I/O happened.
     #[error(transparent)]
     Path(#[from] PathError),
-    /// An `--expect` hash differs from the file.
-    #[error("{path} changed since it was read: --expect {expected}, the file has {actual}")]
+    /// An expected hash (`--expect`, MCP `expected_sha256`) differs from the file.
+    #[error(
+        "{path} changed since it was read: expected sha256 {expected}, the file now has {actual}"
+    )]
     Stale {
         /// The path.
         path: String,
@@ -92,6 +94,14 @@ pub enum StageError {
         expected: String,
         /// The file's hash now (`missing` if it does not exist).
         actual: String,
+    },
+    /// An expected hash names a file that does not exist.
+    #[error("{path} does not exist (a sha256 was expected for it: {expected})")]
+    ExpectedMissing {
+        /// The path.
+        path: String,
+        /// The hash the caller expected.
+        expected: String,
     },
     /// Reading failed.
     #[error("cannot read {path}: {source}")]
@@ -254,6 +264,7 @@ impl From<StageError> for OpError {
         let kind = match &e {
             StageError::Path(_) => "unsafe_path",
             StageError::Stale { .. } => "stale",
+            StageError::ExpectedMissing { .. } => "missing",
             StageError::Io { .. } => "io",
         };
         OpError::new(kind, e.to_string())
@@ -278,6 +289,7 @@ pub fn stage(
     batch: &Batch,
     expect: &[Expectation],
     partial: bool,
+    surface: Surface,
 ) -> Result<Staged, StageError> {
     for op in &batch.ops {
         root.rel(&op.path)?;
@@ -295,6 +307,7 @@ pub fn stage(
         op: 0,
         partial,
         format: batch.format,
+        surface,
     };
     let mut ws = workspace();
     for e in expect {
@@ -302,7 +315,12 @@ pub fn stage(
         let key = ws.key(&rel, true)?;
         let actual = match &ws.entry(&key)?.disk {
             Before::File { sha256, .. } => sha256.clone(),
-            _ => "missing".to_string(),
+            _ => {
+                return Err(StageError::ExpectedMissing {
+                    path: rel.to_string(),
+                    expected: e.sha256.clone(),
+                });
+            }
         };
         if !actual.eq_ignore_ascii_case(e.sha256.trim()) {
             return Err(StageError::Stale {
@@ -434,9 +452,20 @@ struct Workspace<'r> {
     op: usize,
     partial: bool,
     format: Format,
+    /// Whose words failure advice uses.
+    surface: Surface,
 }
 
 impl Workspace<'_> {
+    /// The settings an Update's hunks are located with.
+    fn context(&self, partial: bool) -> EditContext {
+        EditContext {
+            partial,
+            format: self.format,
+            surface: self.surface,
+        }
+    }
+
     /// The key under which a path's content lives: its real location relative to the root, so a
     /// symlink and its target share one buffer.
     fn key(&self, rel: &RelPath, follow: bool) -> Result<RelPath, StageError> {
@@ -587,7 +616,8 @@ impl Workspace<'_> {
             Some(_) => Err(OpError::new(
                 "exists",
                 format!(
-                    "cannot add {rel}: it already exists with different content; use Update File to change it (read it first: lancet read {rel})"
+                    "cannot add {rel}: it already exists with different content; use Update File to change it (read it first: {})",
+                    self.surface.read(rel.as_str())
                 ),
             )),
             None => {
@@ -794,7 +824,7 @@ impl Workspace<'_> {
             // A pure rename: the content moves unchanged (any bytes, UTF-8 or not).
             before.clone()
         } else {
-            match edit_bytes(rel, &before, hunks, self.partial, self.format, report)? {
+            match edit_bytes(rel, &before, hunks, self.context(self.partial), report)? {
                 Some(after) => after,
                 None => return Ok(()),
             }
@@ -865,7 +895,7 @@ impl Workspace<'_> {
             return Err(missing());
         };
         let mut probe = report.clone();
-        match edit_bytes(rel, &dest_bytes, hunks, false, self.format, &mut probe) {
+        match edit_bytes(rel, &dest_bytes, hunks, self.context(false), &mut probe) {
             Ok(result)
                 if probe
                     .hunks
@@ -913,6 +943,17 @@ impl Workspace<'_> {
     }
 }
 
+/// How one file's hunks are located and reported: the batch's settings an Update needs.
+#[derive(Debug, Clone, Copy)]
+struct EditContext {
+    /// Keep the hunks that located when others failed.
+    partial: bool,
+    /// The edit's format (its matching contract).
+    format: Format,
+    /// Whose words failure advice uses.
+    surface: Surface,
+}
+
 /// Locates and splices every hunk of one Update against `before`. Fills the hunk reports;
 /// returns the new bytes, or `None` when nothing changes (every hunk already applied, or a hunk
 /// failed and the batch is not partial).
@@ -920,15 +961,14 @@ fn edit_bytes(
     rel: &RelPath,
     before: &[u8],
     hunks: &[Hunk],
-    partial: bool,
-    format: Format,
+    ctx: EditContext,
     report: &mut FileReport,
 ) -> Result<Option<Vec<u8>>, OpError> {
     match Transcoding::of(before) {
-        Ok(None) => edit_text(rel, before, hunks, partial, format, report),
+        Ok(None) => edit_text(rel, before, hunks, ctx, report),
         Ok(Some(t)) => {
             let text = t.decode(before);
-            let after = edit_text(rel, text.as_bytes(), hunks, partial, format, report)?;
+            let after = edit_text(rel, text.as_bytes(), hunks, ctx, report)?;
             if let Some(h) = report.hunks.first_mut() {
                 h.notes.push(format!(
                     "{rel} was read as {} and is written back in it; untouched bytes are kept",
@@ -954,8 +994,7 @@ fn edit_text(
     rel: &RelPath,
     before: &[u8],
     hunks: &[Hunk],
-    partial: bool,
-    format: Format,
+    ctx: EditContext,
     report: &mut FileReport,
 ) -> Result<Option<Vec<u8>>, OpError> {
     let file = TextFile::decode(before).map_err(|e| {
@@ -965,6 +1004,11 @@ fn edit_text(
         )
     })?;
     let hay = Haystack::new(&file);
+    let EditContext {
+        partial,
+        format,
+        surface,
+    } = ctx;
     let mut hints = Hints {
         fragments: matches!(format, Format::SearchReplace | Format::Json),
         explicit_removals: matches!(format, Format::Patch | Format::Unified),
@@ -1016,7 +1060,7 @@ fn edit_text(
                 h.status = Outcome::AlreadyApplied;
                 hints.cursor = at.end;
             }
-            Err(e) => describe_failure(rel, &hay.lines, hunk, format, e, &mut h),
+            Err(e) => describe_failure(rel, &hay.lines, hunk, format, surface, e, &mut h),
         }
         report.hunks.push(h);
     }
@@ -1223,6 +1267,7 @@ fn describe_failure(
     lines: &[&str],
     hunk: &Hunk,
     format: Format,
+    surface: Surface,
     e: LocateError,
     h: &mut HunkReport,
 ) {
@@ -1271,7 +1316,8 @@ fn describe_failure(
         } if hunk.old.is_empty() => {
             h.status = Outcome::Failed;
             h.error = Some(format!(
-                "{note} in {rel}. Next: re-read the file (lancet read {rel}) and name a line that exists."
+                "{note} in {rel}. Next: re-read the file ({}) and name a line that exists.",
+                surface.read(rel.as_str())
             ));
         }
         LocateError::NotFound { closest, note } => {
@@ -1295,13 +1341,16 @@ fn describe_failure(
                         msg.push_str(&format!("  {d}\n"));
                     }
                     msg.push_str(&format!(
-                        "  Next: copy those lines exactly as they are now (lancet read {rel} --offset {} --limit {}) and resend this chunk.",
-                        c.start_line,
-                        c.end_line + 1 - c.start_line
+                        "  Next: copy those lines exactly as they are now ({}) and resend this chunk.",
+                        surface.read_lines(
+                            rel.as_str(),
+                            c.start_line,
+                            c.end_line + 1 - c.start_line
+                        )
                     ));
                 }
                 None => msg.push_str(&format!(
-                    " Nothing similar is in the file. Next: re-read it (lancet read {rel}) and resend this chunk with lines copied from it."
+                    " Nothing similar is in the file. Next: re-read it ({}) and resend this chunk with lines copied from it.", surface.read(rel.as_str())
                 )),
             }
             h.closest = closest;

@@ -532,8 +532,8 @@ def removed_line_error(h, rng, kind):
         lines = list(h.lines)
         lines[k] = ("-", new_t)
         old = [x for op, x in lines if op in " -"]
-        if [loose_key(x) for x in old] == [loose_key(x) for x in h.new()]:
-            continue  # the wrong old text is the new text: a no-op edit, not a content error
+        if loose_key(new_t) in {loose_key(x) for op, x in h.lines if op == "+"}:
+            continue  # the wrong line now equals a line the hunk adds: it reads as kept, not as a content error
         if fi.loose_count(old):
             continue
         line_no = h.i1 + 1 + sum(1 for op, _ in h.lines[:k] if op in " -")
@@ -578,6 +578,8 @@ def p_context_drift(h, rng):
         new_t = t[: m.start()] + rep + t[m.end():]
         if loose_key(new_t) == loose_key(t):
             continue
+        if loose_key(new_t) in {loose_key(x) for j, (op, x) in enumerate(h.lines) if j != k}:
+            continue  # the drifted line equals another line of the hunk: the edit's own alignment is ambiguous
         lines = list(h.lines)
         lines[k] = (" ", new_t)
         if fi.loose_count([x for op, x in lines if op in " -"]):

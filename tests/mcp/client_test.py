@@ -108,6 +108,14 @@ async def run(root, log):
             t = text_of(r)
             check("no-match is a tool error with the closest lines",
                   is_error(r) and "Failed to find expected lines in shop.py" in t, t)
+            check("a refusal over MCP names MCP tools, never CLI commands",
+                  'read_file with path "shop.py"' in t and "lancet read" not in t, t)
+            r = await s.call_tool("edit", {"path": "shop.py", "old_string": "    return sum(items) + 1",
+                                            "new_string": "x", "expected_sha256": "0" * 64})
+            t = text_of(r)
+            check("a stale expected_sha256 says the file changed since it was read",
+                  is_error(r) and "changed since it was read" in t and "expected_sha256" in t
+                  and "--expect" not in t and "lancet read" not in t, t)
             print("--- transcript: a refused edit ---")
             print(t)
 

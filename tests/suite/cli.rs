@@ -139,6 +139,33 @@ fn read_prints_numbered_lines_and_the_hash_expect_takes() {
         patch,
     );
     assert_eq!(ok.status.code(), Some(0), "{}", describe(&ok));
+    // A stale hash says what changed and what to send next in the CLI's words.
+    assert!(
+        stderr(&stale).contains("lancet read src/m.py"),
+        "{}",
+        describe(&stale)
+    );
+    assert!(stderr(&stale).contains("--expect"), "{}", describe(&stale));
+    // An expected hash for a path that does not exist says it is missing, not "changed".
+    let missing = lancet(
+        &[
+            "apply",
+            "-C",
+            root,
+            "--expect",
+            &format!("gone.py={real_sha}"),
+        ],
+        patch,
+    );
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        stderr(&missing).contains("gone.py does not exist"),
+        "{}",
+        describe(&missing)
+    );
+    // A hash that is not 64 hex digits is a malformed command line.
+    let malformed = lancet(&["apply", "-C", root, "--expect", "src/m.py=abc123"], patch);
+    assert_eq!(malformed.status.code(), Some(2), "{}", describe(&malformed));
 }
 
 #[test]
