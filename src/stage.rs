@@ -1763,6 +1763,7 @@ mod parallel_tests {
             op: 0,
             partial: false,
             format: Format::Patch,
+            surface: Surface::Cli,
         };
         // a.txt and the link to it share a buffer; the move's destination is edited next.
         assert_eq!(
@@ -1775,7 +1776,7 @@ mod parallel_tests {
     fn parallel_staging_composes_edits_like_one_sequential_pass() {
         let dir = tree();
         let root = Root::new(dir.path()).unwrap();
-        let staged = stage(&root, &batch(PATCH), &[], false).unwrap();
+        let staged = stage(&root, &batch(PATCH), &[], false, Surface::Cli).unwrap();
         assert!(!staged.failed());
         let files: Vec<(String, Option<String>)> = staged
             .files
@@ -1860,7 +1861,7 @@ mod editorconfig_tests {
             }],
             notes: Vec::new(),
         };
-        let staged = stage(&root, &batch, &[], false).unwrap();
+        let staged = stage(&root, &batch, &[], false, Surface::Cli).unwrap();
         assert_eq!(staged.reports[0].status, Outcome::AlreadyApplied);
         assert!(staged.files.is_empty());
     }
