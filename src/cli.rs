@@ -111,6 +111,10 @@ struct TransactionArgs {
     /// Print nothing on success (the exit code says it); failures are still reported.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Compact reports for agents: each change shown once (its numbered snippet, or its diff
+    /// when it has none) and no diffs in refusals.
+    #[arg(long)]
+    brief: bool,
     /// Skip the syntax gate entirely.
     #[arg(long)]
     no_syntax_check: bool,
@@ -153,6 +157,9 @@ impl TransactionArgs {
     fn emit(&self, report: &Report) -> u8 {
         if self.quiet && report.exit_code() == 0 && !self.json {
             return 0;
+        }
+        if self.brief {
+            return emit(&report.clone().brief(), self.json);
         }
         emit(report, self.json)
     }

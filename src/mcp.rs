@@ -218,7 +218,8 @@ impl LancetServer {
 
 /// A report as a tool result: the message as text, the report as structured content.
 fn report_result(report: &Report) -> CallToolResult {
-    let structured = serde_json::to_value(report).unwrap_or_default();
+    // Models read every token: the compact form, each change shown once.
+    let structured = serde_json::to_value(report.clone().brief()).unwrap_or_default();
     let mut result = if report.exit_code() == 0 {
         CallToolResult::structured(structured)
     } else {

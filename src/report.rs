@@ -508,6 +508,20 @@ impl Report {
         self
     }
 
+    /// The compact form for agents (`--brief`, MCP): each change is shown once, by its
+    /// numbered snippet where its hunks have one, else by its diff; a refused or failed batch
+    /// carries no diffs at all (nothing was written, and the failure's own words say what to
+    /// send next).
+    pub fn brief(mut self) -> Report {
+        let refused = self.exit_code() != 0;
+        for f in &mut self.files {
+            if refused || f.hunks.iter().any(|h| !h.snippet.is_empty()) {
+                f.diff = None;
+            }
+        }
+        self
+    }
+
     /// Human-readable rendering: one line per file, hunk lines, diffs, then the message.
     pub fn render_human(&self, color: bool) -> String {
         let mut out = String::new();

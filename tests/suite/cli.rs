@@ -399,3 +399,46 @@ fn parse_prints_what_lancet_reads_and_touches_nothing() {
     assert_eq!(v["error"]["line"], 2);
     assert_eq!(snapshot(dir.path()), before);
 }
+
+#[test]
+fn brief_reports_show_each_change_once_and_no_diffs_in_refusals() {
+    let dir = two_file_tree();
+    let root = dir.path().to_str().unwrap();
+    let good = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n";
+    let full = lancet(
+        &[
+            "apply",
+            "-C",
+            root,
+            "--dry-run",
+            "--json",
+            "--no-checkpoint",
+        ],
+        good,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
+    assert!(v["files"][0]["diff"].is_string(), "{}", describe(&full));
+    assert!(v["files"][0]["hunks"][0]["snippet"].is_array());
+    let brief = lancet(
+        &[
+            "apply",
+            "-C",
+            root,
+            "--dry-run",
+            "--json",
+            "--brief",
+            "--no-checkpoint",
+        ],
+        good,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&brief.stdout).unwrap();
+    assert!(v["files"][0].get("diff").is_none(), "{}", describe(&brief));
+    assert!(v["files"][0]["hunks"][0]["snippet"].is_array());
+    // A refused batch: the part that located carries no diff either.
+    let mixed = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-nope\n+x\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "--brief"], mixed);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!stderr(&out).contains("@@"), "{}", describe(&out));
+    let out = lancet(&["apply", "-C", root], mixed);
+    assert!(stderr(&out).contains("@@"), "{}", describe(&out));
+}
