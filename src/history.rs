@@ -299,12 +299,19 @@ pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool) -> Report {
     } else {
         Status::Refused
     };
-    let mut message = format!(
-        "Undid batch {} ({}): {} file(s) restored.",
-        meta.id,
-        meta.summary,
-        staged.len()
-    );
+    let mut message = if staged.is_empty() && !left_alone.is_empty() {
+        format!(
+            "Nothing was undone: every file batch {} ({}) touched has changed since it ran, so restoring any would overwrite newer work.",
+            meta.id, meta.summary
+        )
+    } else {
+        format!(
+            "Undid batch {} ({}): {} file(s) restored.",
+            meta.id,
+            meta.summary,
+            staged.len()
+        )
+    };
     if !left_alone.is_empty() {
         message.push_str(&format!(
             " Left alone (changed since the batch): {}. Run lancet undo {} --force to restore them anyway.",

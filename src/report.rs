@@ -411,7 +411,16 @@ impl Report {
 
     /// One line saying what the batch did, for checkpoints and the log.
     pub fn summary_line(&self) -> String {
-        let ops: Vec<String> = self.files.iter().map(op_label).collect();
+        // Only what the batch changed: a failed or already-applied operation of a partial
+        // batch wrote nothing, so the log must not list it.
+        let ops: Vec<String> = self
+            .files
+            .iter()
+            .filter(|f| {
+                f.status == Outcome::Applied || f.hunks.iter().any(|h| h.status == Outcome::Applied)
+            })
+            .map(op_label)
+            .collect();
         let mut line = ops.join(", ");
         if line.len() > 200 {
             let mut cut = 200;

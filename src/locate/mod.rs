@@ -813,14 +813,13 @@ fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match
     if hunk.old == hunk.new || !has_words(&hunk.new) {
         return None;
     }
-    let anchored_by_context = hunk
-        .old
-        .iter()
-        .zip(kept_lines(&hunk.old, &hunk.new))
-        .any(|(l, kept)| kept && l.chars().any(char::is_alphanumeric));
+    let context = ContextEvidence::of(hunk);
     let unchanged_part = unchanged_anchor(hay, hunk);
     let pinned = |m: Match| {
-        anchored_by_context
+        if context.deletion_still_there(search.lines, m.start) {
+            return false;
+        }
+        context.pins(search, m.start)
             || unchanged_part.is_some_and(|line| (m.start..m.end).contains(&line))
             || search.regions.is_some()
             || search
@@ -859,6 +858,99 @@ fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match
             pinned(m).then_some(m)
         }
         _ => None,
+    }
+}
+
+/// What a hunk's context lines can prove about where its new text stands.
+struct ContextEvidence<'h> {
+    /// The kept lines before the first change, and after the last (each with a word, or empty).
+    prefix: &'h [String],
+    suffix: &'h [String],
+    /// Length of the new text.
+    new_len: usize,
+    /// For a hunk that only deletes: where in the new text the lines were removed, and them.
+    deleted: Option<(usize, &'h [String])>,
+}
+
+impl<'h> ContextEvidence<'h> {
+    fn of(hunk: &'h Hunk) -> Self {
+        let (old, new) = (&hunk.old[..], &hunk.new[..]);
+        let ops = similar::capture_diff_slices(similar::Algorithm::Myers, old, new);
+        let lead = match ops.first() {
+            Some(similar::DiffOp::Equal { len, .. }) => *len,
+            _ => 0,
+        };
+        let trail = match ops.last() {
+            Some(similar::DiffOp::Equal { len, .. }) if ops.len() > 1 => *len,
+            _ => 0,
+        };
+        let only_deletes = ops.iter().all(|op| {
+            matches!(
+                op,
+                similar::DiffOp::Equal { .. } | similar::DiffOp::Delete { .. }
+            )
+        });
+        let deleted = ops.iter().find_map(|op| match op {
+            similar::DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } if only_deletes => Some((*new_index, &old[*old_index..old_index + old_len])),
+            _ => None,
+        });
+        let worded = |v: &'h [String]| if has_words(v) { v } else { &v[..0] };
+        ContextEvidence {
+            prefix: worded(&old[..lead]),
+            suffix: worded(&old[old.len() - trail..]),
+            new_len: new.len(),
+            deleted,
+        }
+    }
+
+    /// Whether the context places new text found at `start` where the old text was: the
+    /// context before the change, or after it, stands exactly once in the file, and there.
+    /// Context that also stands elsewhere (the new text appended as a copy elsewhere, or two
+    /// similar functions) proves nothing.
+    fn pins(&self, search: &Search, start: usize) -> bool {
+        // Counted over the whole file: no hint may single out one of several copies here.
+        let bare = Search {
+            anchor: Anchor::Anywhere,
+            regions: None,
+            cursor: 0,
+            floor: 0,
+            line_hint: None,
+            occurrences: Occurrences::One,
+            pick: Pick::Unique,
+            ..search.clone()
+        };
+        let once_at = |block: &[String], at: usize| {
+            !block.is_empty()
+                && matches!(
+                    bare.ladder(block, &[Tier::Exact, Tier::Eol, Tier::TrailingWs]),
+                    Ladder::Found(_, ref s, _) if s == &[at]
+                )
+        };
+        once_at(self.prefix, start)
+            || once_at(self.suffix, start + self.new_len - self.suffix.len())
+    }
+
+    /// For a pure deletion found at `start`: whether lines like the deleted ones still stand
+    /// where they were deleted (the model's copy of them differs from the file's), so the
+    /// deletion has not happened.
+    fn deletion_still_there(&self, lines: &[&str], start: usize) -> bool {
+        let Some((at, deleted)) = self.deleted else {
+            return false;
+        };
+        let from = start + at;
+        let window = &lines[from.min(lines.len())..(from + deleted.len()).min(lines.len())];
+        !window.is_empty()
+            && deleted
+                .iter()
+                .zip(window)
+                .map(|(d, f)| fuzzy::line_similarity(f, d))
+                .sum::<f64>()
+                / deleted.len() as f64
+                >= 0.5
     }
 }
 

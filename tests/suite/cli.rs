@@ -442,3 +442,16 @@ fn brief_reports_show_each_change_once_and_no_diffs_in_refusals() {
     let out = lancet(&["apply", "-C", root], mixed);
     assert!(stderr(&out).contains("@@"), "{}", describe(&out));
 }
+
+#[test]
+fn log_after_a_partial_batch_lists_only_the_files_that_changed() {
+    let dir = two_file_tree();
+    let root = dir.path().to_str().unwrap();
+    let edit = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-nope\n+x\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "--partial"], edit);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let log = lancet(&["log", "-C", root, "--json"], b"");
+    let v: serde_json::Value = serde_json::from_slice(&log.stdout).unwrap();
+    assert_eq!(v[0]["summary"], "M a.txt", "{}", describe(&log));
+    assert_eq!(v[0]["files"].as_array().unwrap().len(), 1);
+}

@@ -1450,6 +1450,32 @@ fn undo_leaves_a_path_changed_since_alone_unless_forced() {
     assert_eq!(log(root)[0]["undone"], true);
 }
 
+/// An undo that can restore nothing says so (and why), exits 1, and keeps the batch live.
+#[test]
+fn an_undo_that_restores_nothing_says_why() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path();
+    let out = lancet(
+        &["apply", "-C", r(root)],
+        b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    std::fs::write(root.join("a.txt"), "edited by hand\n").unwrap();
+    let out = lancet(&["undo", "-C", r(root), "--json"], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let msg = json(&out)["message"].as_str().unwrap().to_string();
+    assert!(
+        msg.starts_with("Nothing was undone: every file batch"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("Left alone (changed since the batch): a.txt."),
+        "{msg}"
+    );
+    assert!(!msg.contains("Undid"), "{msg}");
+    assert_eq!(log(root)[0]["undone"], false);
+}
+
 /// Undoing a batch that created a directory removes it again: the tree is the original.
 #[test]
 
