@@ -8,7 +8,7 @@ use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, Span, split_lines};
 use crate::encoding::Transcoding;
 use crate::locate::closest::NumberedLine;
 use crate::locate::normalize::introduced_placeholder;
-use crate::locate::{self, Haystack, Hints, LocateError, Located, Match, Placement};
+use crate::locate::{self, Haystack, Hints, LocateError, Located, Match, Placement, Tier};
 use crate::path::{PathError, RelPath, Root};
 use crate::report::{Action, FileReport, HunkReport, Outcome, Surface, join_lines};
 use crate::store::sha256_hex;
@@ -1482,7 +1482,26 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     };
     // (content, its own line ending if kept from the file)
     let mut pieces: Vec<(String, Option<&str>)> = Vec::new();
-    for op in similar::capture_diff_slices(Algorithm::Myers, old, new) {
+    // A match that ignored trailing whitespace cannot trust the edit's: its context lines are
+    // told apart from its changes without it, and a whitespace-only line it adds is blank.
+    let loose_ws = at.tier >= Tier::TrailingWs;
+    let key = |l: &String| {
+        if loose_ws {
+            l.trim_end().to_string()
+        } else {
+            l.clone()
+        }
+    };
+    let (old_keys, new_keys): (Vec<String>, Vec<String>) =
+        (old.iter().map(key).collect(), new.iter().map(key).collect());
+    let inserted = |s: &str, anchor: Option<usize>| -> String {
+        if loose_ws && s.trim().is_empty() {
+            String::new()
+        } else {
+            inserted(s, anchor)
+        }
+    };
+    for op in similar::capture_diff_slices(Algorithm::Myers, &old_keys, &new_keys) {
         match op {
             DiffOp::Equal { old_index, len, .. } => {
                 let first = at.start + old_index;

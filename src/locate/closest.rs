@@ -97,11 +97,21 @@ fn aligned_differences(
     start: usize,
     needle: &[String],
 ) -> (usize, usize, Vec<String>) {
-    let win_end = (start + needle.len() + ALIGN_SLACK).min(lines.len());
     let key = |s: &str| -> String { super::normalize::loose_chars(s).collect() };
     let nk: Vec<String> = needle.iter().map(|l| key(l)).collect();
-    let fk: Vec<String> = lines[start..win_end].iter().map(|l| key(l)).collect();
-    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &nk, &fk);
+    // The window the fewest differences explain: as long as the needle, or a few lines longer
+    // when the file has lines the edit does not show (the tightest wins a tie).
+    let (win_end, ops) = (0..=ALIGN_SLACK)
+        .map(|extra| (start + needle.len() + extra).min(lines.len()))
+        .map(|end| {
+            let fk: Vec<String> = lines[start..end].iter().map(|l| key(l)).collect();
+            (
+                end,
+                similar::capture_diff_slices(similar::Algorithm::Myers, &nk, &fk),
+            )
+        })
+        .min_by_key(|(end, ops)| (unexplained(ops), *end))
+        .expect("at least one window");
     // File lines before the first one the needle reaches are what precedes it: start after.
     if let Some(similar::DiffOp::Insert {
         old_index: 0,
@@ -210,6 +220,19 @@ fn aligned_differences(
         .map(|(_, text)| text)
         .collect();
     (start, end, differences)
+}
+
+/// How many needle lines a diff leaves without an equal file line (changed or missing).
+fn unexplained(ops: &[similar::DiffOp]) -> usize {
+    ops.iter()
+        .map(|op| match *op {
+            similar::DiffOp::Equal { .. } | similar::DiffOp::Insert { .. } => 0,
+            similar::DiffOp::Delete { old_len, .. } => old_len,
+            similar::DiffOp::Replace {
+                old_len, new_len, ..
+            } => old_len.max(new_len),
+        })
+        .sum()
 }
 
 /// Finds the single line most like `needle` (for `@@` headers).

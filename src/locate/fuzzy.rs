@@ -71,13 +71,22 @@ fn fuzzy_window_score(
     strict_removed: bool,
 ) -> f64 {
     let mut sum = 0.0;
+    let mut drifted = 0usize;
     for (j, (n, f)) in needle.iter().zip(&lines[start..]).enumerate() {
         let s = if is_kept(kept, j) {
-            let s = line_similarity(f, n);
-            if s < FUZZY_MIN_CONTEXT_LINE {
-                return 0.0;
+            if same_but_presentation(f, n) {
+                1.0
+            } else {
+                drifted += 1;
+                if strict_removed && drifted > drift_allowance(kept) {
+                    return 0.0;
+                }
+                let s = line_similarity(f, n);
+                if s < FUZZY_MIN_CONTEXT_LINE {
+                    return 0.0;
+                }
+                s
             }
-            s
         } else if strict_removed {
             if !same_but_presentation(f, n) {
                 return 0.0;
@@ -146,6 +155,13 @@ fn is_kept(kept: &[bool], j: usize) -> bool {
     kept.get(j) == Some(&true)
 }
 
+/// How many kept context lines may drift beyond presentation in one window: one, or a quarter
+/// of them in a long hunk. More drift means another place that merely looks alike (a twin
+/// test function, a sibling method), not the model's place misremembered.
+fn drift_allowance(kept: &[bool]) -> usize {
+    (kept.iter().filter(|&&k| k).count() / 4).max(1)
+}
+
 /// Anchor tier: the first and last lines match once trimmed, every line the hunk removes
 /// matches up to presentation, and the kept middle lines are similar enough.
 /// `starts` are the positions whose line loosely matches the needle's first line.
@@ -175,18 +191,22 @@ fn anchor_with(
             }
             let mut sum = 0.0;
             let mut count = 0usize;
+            let mut drifted = 0usize;
             for j in 1..k - 1 {
                 let (f, n) = (lines[s + j], &needle[j]);
+                let same = same_but_presentation(f, n);
                 if strict_removed && !is_kept(kept, j) {
-                    if !same_but_presentation(f, n) {
+                    if !same {
                         return false;
                     }
                     continue;
                 }
+                drifted += usize::from(!same);
                 sum += line_similarity(f, n);
                 count += 1;
             }
-            count == 0 || sum / count as f64 >= ANCHOR_MIDDLE
+            (!strict_removed || drifted <= drift_allowance(kept))
+                && (count == 0 || sum / count as f64 >= ANCHOR_MIDDLE)
         })
         .collect()
 }
@@ -315,13 +335,21 @@ mod tests {
         let needle = v(&[
             "def load(path):",
             "    with open(path) as fh:",
-            "        data = json.load(fh)",
+            "        data = json.load(f)",
             "    return data",
         ]);
         let sk = sketch_all(&lines);
-        // The drifted lines are context the hunk keeps: forgiven.
+        // The drifted line is context the hunk keeps: forgiven.
         let kept = [false, true, true, false];
         assert!(matches!(fuzzy(&lines, &sk, &needle, &kept), Approx::One(0, s) if s > 0.85));
+        // Two of two kept lines drifting is another place that looks alike, not drift.
+        let twice = v(&[
+            "def load(path):",
+            "    with open(path) as fh:",
+            "        data = json.load(fh)",
+            "    return data",
+        ]);
+        assert_eq!(fuzzy(&lines, &sk, &twice, &kept), Approx::None);
         // The same lines removed by the hunk: code the model never saw, refused.
         assert_eq!(fuzzy(&lines, &sk, &needle, &[]), Approx::None);
         assert_eq!(
@@ -394,13 +422,21 @@ mod tests {
         let needle = v(&[
             "fn main() {",
             "    let a = compute(2);",
-            "    println(a);",
+            "    print(a);",
             "}",
             "// end of main",
         ]);
         let all: Vec<usize> = (0..lines.len()).collect();
         let kept = [true; 5];
         assert_eq!(anchor(&lines, &all, &needle, &kept), vec![0]);
+        let two_drifts = v(&[
+            "fn main() {",
+            "    let a = compute(2);",
+            "    println(a);",
+            "}",
+            "// end of main",
+        ]);
+        assert!(anchor(&lines, &all, &two_drifts, &kept).is_empty());
         // The same middle removed by the hunk: refused.
         assert!(anchor(&lines, &all, &needle, &[true, false, false, true, true]).is_empty());
         let wrong_middle = v(&[

@@ -362,7 +362,17 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
                     ));
                 }
             }
-            found => return found.into_result(old, new, None),
+            found => {
+                // Found only by ignoring indentation, while the new text stands verbatim where
+                // the old text was: a re-sent edit, not a second place to apply it.
+                if let Ladder::Found(tier, ..) = &found
+                    && *tier >= Tier::Indent
+                    && let Some(at) = already_applied(hay, &search, hunk)
+                {
+                    return Ok(Located::AlreadyApplied { at });
+                }
+                return found.into_result(old, new, None);
+            }
         }
     }
     if let Some(t) = substring
@@ -556,6 +566,11 @@ fn locate_reflowed(
         None => (hunk.old.join("\n"), hunk.new.join("\n")),
     };
     let (needle, _) = normalize::loose_indexed(&old);
+    // An edit that only re-wraps lines reads the same loosely before and after: this tier
+    // cannot tell where it stands, so it proves nothing either way.
+    if normalize::loose_indexed(&new).0 == needle {
+        return None;
+    }
     let word = longest_word(&needle)?;
     if !needle.chars().any(char::is_alphanumeric) {
         return None;
@@ -821,7 +836,6 @@ fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match
         }
         context.pins(search, m.start)
             || unchanged_part.is_some_and(|line| (m.start..m.end).contains(&line))
-            || search.regions.is_some()
             || search
                 .line_hint
                 .is_some_and(|h| m.start.abs_diff(h) <= LINE_HINT_WINDOW)
@@ -1278,7 +1292,7 @@ impl Search<'_, '_> {
         }
         match fuzzy::fuzzy(self.lines, self.hay.sketches(), needle, kept) {
             fuzzy::Approx::One(start, _) => {
-                let ok = self.scope(&self.constrained(vec![start], needle.len()));
+                let ok = self.within_regions(&self.constrained(vec![start], needle.len()));
                 if ok.is_empty() {
                     Ladder::Missing {
                         outside_regions: Some(start),
@@ -1327,6 +1341,20 @@ impl Search<'_, '_> {
             .filter(|&s| s >= self.floor)
             .filter(|&s| self.anchor != Anchor::EndOfFile || s + k == n)
             .collect()
+    }
+
+    /// Keeps every candidate inside some `@@` region (all without headers). For approximate
+    /// tiers: a header narrows where to look, but taking the first look-alike after it would be
+    /// a guess, so several stay several.
+    fn within_regions(&self, all: &[usize]) -> Vec<usize> {
+        match self.regions {
+            None => all.to_vec(),
+            Some(starts) => all
+                .iter()
+                .copied()
+                .filter(|&c| starts.iter().any(|&s| c >= s))
+                .collect(),
+        }
     }
 
     /// Keeps, for each `@@` region, the first candidate in it (all candidates without headers).
@@ -1921,13 +1949,13 @@ mod tests {
             &[
                 "def load(path):",
                 "    with open(path) as fh:",
-                "        data = json.load(fh)",
+                "        data = json.load(f)",
                 "    return data",
             ],
             &[
                 "def load(path):",
                 "    with open(path) as fh:",
-                "        data = json.load(fh)",
+                "        data = json.load(f)",
                 "    return data or {}",
             ],
             &[],
@@ -1943,19 +1971,18 @@ mod tests {
             p[0].notes,
             vec![
                 "line 2: you sent `with open(path) as fh:`, the file has `with open(path) as f:`, kept as is",
-                "line 3: you sent `data = json.load(fh)`, the file has `data = json.load(f)`, kept as is",
             ]
         );
         let fuzzy = hunk(
             &[
                 "def load(path):",
-                "    with open(path) as fh:",
+                "    with open(path) as f:",
                 "        data = json.load(f)",
                 "    return dat",
             ],
             &[
                 "def load(path):",
-                "    with open(path) as fh:",
+                "    with open(path) as f:",
                 "        data = json.load(f)",
                 "    return dat",
                 "x",
