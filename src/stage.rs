@@ -1503,9 +1503,13 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     };
     for op in similar::capture_diff_slices(Algorithm::Myers, &old_keys, &new_keys) {
         match op {
-            DiffOp::Equal { old_index, len, .. } => {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
                 let first = at.start + old_index;
-                for &l in &lines[first..first + len] {
+                for (k, &l) in lines[first..first + len].iter().enumerate() {
                     // A CRLF line's `\r` belongs to its line ending here, so that dropping
                     // the ending (a new last line without newline) drops all of it.
                     let content = &text[l.start..l.end];
@@ -1515,7 +1519,15 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
                     };
                     let own_start = l.start + content.len();
                     let own = (l.next > own_start).then(|| &text[own_start..l.next]);
-                    pieces.push((content.to_string(), own));
+                    // Equal but for trailing whitespace, which the edit changes on purpose (its
+                    // old and new versions differ): the new version, else the file's bytes.
+                    let (o, n) = (&old[old_index + k], &new[new_index + k]);
+                    let body = if o != n {
+                        inserted(n, Some(old_index + k))
+                    } else {
+                        content.to_string()
+                    };
+                    pieces.push((body, own));
                 }
             }
             DiffOp::Delete { .. } => {}

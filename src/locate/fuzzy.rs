@@ -78,7 +78,8 @@ fn fuzzy_window_score(
                 1.0
             } else {
                 drifted += 1;
-                if strict_removed && drifted > drift_allowance(kept) {
+                let another_definition = defines_another_name(f, n);
+                if strict_removed && (drifted > drift_allowance(kept) || another_definition) {
                     return 0.0;
                 }
                 let s = line_similarity(f, n);
@@ -155,6 +156,13 @@ fn is_kept(kept: &[bool], j: usize) -> bool {
     kept.get(j) == Some(&true)
 }
 
+/// Whether a file line and the edit's version of it define different names (`def a():` and
+/// `def b():`): a look-alike place, not the model's place misremembered.
+fn defines_another_name(file: &str, needle: &str) -> bool {
+    use super::normalize::definition_name;
+    definition_name(file).is_some_and(|f| definition_name(needle) != Some(f))
+}
+
 /// How many kept context lines may drift beyond presentation in one window: one, or a quarter
 /// of them in a long hunk. More drift means another place that merely looks alike (a twin
 /// test function, a sibling method), not the model's place misremembered.
@@ -200,6 +208,10 @@ fn anchor_with(
                         return false;
                     }
                     continue;
+                }
+                if strict_removed && !same && defines_another_name(f, n) {
+                    // Another function's header: another place, not drift.
+                    return false;
                 }
                 drifted += usize::from(!same);
                 sum += line_similarity(f, n);
@@ -408,6 +420,45 @@ mod tests {
             "    x = \u{201c}a\u{201d}",
             "x = \"a\""
         ));
+    }
+
+    #[test]
+    fn a_kept_line_defining_another_name_is_another_place() {
+        use super::super::normalize::definition_name;
+        assert_eq!(definition_name("    async def load(path):"), Some("load"));
+        assert_eq!(
+            definition_name("export default function* gen() {"),
+            Some("gen")
+        );
+        assert_eq!(definition_name("pub(crate) fn run<T>() {"), Some("run"));
+        assert_eq!(definition_name("x = define(1)"), None);
+        // A twin test function: one kept line differs, and it names another function.
+        let lines = vec![
+            "    @pytest.mark.parametrize(\"cls\", data)",
+            "    def test_ge_different_type(self, cls):",
+            "        assert cls(1) >= cls(2)",
+            "        return None",
+        ];
+        let needle = v(&[
+            "    @pytest.mark.parametrize(\"cls\", data)",
+            "    def test_lt_same_type(self, cls):",
+            "        assert cls(1) >= cls(2)",
+            "        return None",
+        ]);
+        let kept = [false, true, true, true];
+        assert!(anchor(&lines, &[0], &needle, &kept).is_empty());
+        assert_eq!(
+            fuzzy(&lines, &sketch_all(&lines), &needle, &kept),
+            Approx::None
+        );
+        // A changed signature of the same function is drift.
+        let needle = v(&[
+            "    @pytest.mark.parametrize(\"cls\", data)",
+            "    def test_ge_different_type(self, cls, extra):",
+            "        assert cls(1) >= cls(2)",
+            "        return None",
+        ]);
+        assert_eq!(anchor(&lines, &[0], &needle, &kept), vec![0]);
     }
 
     #[test]

@@ -835,7 +835,10 @@ fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match
             return false;
         }
         context.pins(search, m.start)
-            || unchanged_part.is_some_and(|line| (m.start..m.end).contains(&line))
+            // The unchanged part of a line speaks only for a hunk without context: context
+            // that does not pin the place outweighs it.
+            || (!context.has_context()
+                && unchanged_part.is_some_and(|line| (m.start..m.end).contains(&line)))
             || search
                 .line_hint
                 .is_some_and(|h| m.start.abs_diff(h) <= LINE_HINT_WINDOW)
@@ -919,6 +922,11 @@ impl<'h> ContextEvidence<'h> {
             new_len: new.len(),
             deleted,
         }
+    }
+
+    /// Whether the hunk has context lines (with words) at either end.
+    fn has_context(&self) -> bool {
+        !self.prefix.is_empty() || !self.suffix.is_empty()
     }
 
     /// Whether the context places new text found at `start` where the old text was: the

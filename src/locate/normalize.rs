@@ -51,6 +51,49 @@ pub fn loose_chars(s: &str) -> impl Iterator<Item = char> + '_ {
     })
 }
 
+/// The name a definition line defines (`load` of `def load(path):`), if it opens one (`def`,
+/// `class`, `fn`, `function`, `struct`, …). The name is the identity of a place: a kept line
+/// that defines another name is another place, while a changed signature is drift.
+pub fn definition_name(line: &str) -> Option<&str> {
+    const MODIFIERS: [&str; 9] = [
+        "pub ",
+        "pub(crate) ",
+        "export ",
+        "default ",
+        "async ",
+        "static ",
+        "public ",
+        "private ",
+        "protected ",
+    ];
+    const OPENERS: [&str; 14] = [
+        "def ",
+        "class ",
+        "fn ",
+        "function ",
+        "function* ",
+        "func ",
+        "struct ",
+        "enum ",
+        "trait ",
+        "impl ",
+        "interface ",
+        "type ",
+        "module ",
+        "namespace ",
+    ];
+    let mut rest = line.trim_start();
+    while let Some(m) = MODIFIERS.iter().find(|m| rest.starts_with(**m)) {
+        rest = &rest[m.len()..];
+    }
+    let opener = OPENERS.iter().find(|o| rest.starts_with(**o))?;
+    let rest = rest[opener.len()..].trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
 /// The loose reading of a whole text (as [`loose_chars`], with line breaks as whitespace), and
 /// for each byte of that reading the source bytes `(start, end)` of the character it came
 /// from, so a match found in the reading can be spliced in the source.
