@@ -108,6 +108,14 @@ async def run(root, log):
             t = text_of(r)
             check("no-match is a tool error with the closest lines",
                   is_error(r) and "Failed to find expected lines in shop.py" in t, t)
+            with open(os.path.join(root, "net.py"), "w", encoding="utf-8") as f:
+                f.write("def check(mask):\n    if mask < 1 or mask > 32:\n        raise ValueError(mask)\n    return mask\n")
+            r = await s.call_tool("edit", {"path": "net.py",
+                                            "old_string": "def check(mask):\n    if mask < 1 or mask > 64:\n        raise ValueError(mask)\n    return mask\n",
+                                            "new_string": "def check(mask):\n    if not 1 <= mask <= 128:\n        raise ValueError(mask)\n    return mask\n"})
+            check("a removed line differing in a number is refused, shown both ways",
+                  is_error(r) and "you sent `if mask < 1 or mask > 64:`" in text_of(r)
+                  and "mask > 32" in read(root, "net.py"), text_of(r))
             check("a refusal over MCP names MCP tools, never CLI commands",
                   'read_file with path "shop.py"' in t and "lancet read" not in t, t)
             r = await s.call_tool("edit", {"path": "shop.py", "old_string": "    return sum(items) + 1",
