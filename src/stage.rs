@@ -1519,10 +1519,11 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
                     };
                     let own_start = l.start + content.len();
                     let own = (l.next > own_start).then(|| &text[own_start..l.next]);
-                    // Equal but for trailing whitespace, which the edit changes on purpose (its
-                    // old and new versions differ): the new version, else the file's bytes.
+                    // Equal but for trailing whitespace, which the edit strips on purpose (its
+                    // old version has some, its new one none): the new version. Otherwise,
+                    // whitespace the edit adds or garbles is noise: the file's bytes.
                     let (o, n) = (&old[old_index + k], &new[new_index + k]);
-                    let body = if o != n {
+                    let body = if o != n && n.trim_end() == n.as_str() {
                         inserted(n, Some(old_index + k))
                     } else {
                         content.to_string()

@@ -1272,7 +1272,20 @@ impl Search<'_, '_> {
     /// the needle lines the hunk keeps (context): only those may differ from the file beyond
     /// presentation, and each such difference is noted for the report.
     fn approximate(&self, needle: &[String], kept: &[bool]) -> Ladder {
-        let found = self.approximate_starts(needle, kept);
+        // A kept line the model wrote as it stands elsewhere in the file is no misremembered
+        // drift: it names that other place (a sync/async twin, a sibling test). Such a line
+        // must match here up to presentation, like a line the hunk removes.
+        let kept: Vec<bool> = kept
+            .iter()
+            .zip(needle)
+            .map(|(&k, line)| {
+                k && (line.trim().is_empty()
+                    || self
+                        .first_line_positions(std::slice::from_ref(line))
+                        .is_empty())
+            })
+            .collect();
+        let found = self.approximate_starts(needle, &kept);
         match found {
             Ladder::Found(tier, starts, mut notes) => {
                 for &s in &starts {
