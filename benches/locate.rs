@@ -158,20 +158,7 @@ fn main() {
     let mut worst = Duration::ZERO;
     for (name, which, h) in &cases {
         let text = if *which == "crlf" { &crlf } else { &lf };
-        let mut outcome = String::new();
-        let d = time(RUNS, || {
-            let file = TextFile::new(text);
-            let hay = Haystack::new(&file);
-            let r = locate(&hay, h, Hints::default());
-            outcome = match &r {
-                Ok(Located::Replace(p)) => {
-                    format!("{} at line {}", p[0].at.tier.name(), p[0].at.start + 1)
-                }
-                Ok(Located::AlreadyApplied { .. }) => "already applied".into(),
-                Err(e) => format!("refused: {}", e.kind()),
-            };
-            black_box(r).ok();
-        });
+        let (d, outcome) = timed_locate(text, h);
         worst = worst.max(d);
         println!(
             "{:<36} {:>10.2} {:>12.1}  {}",
@@ -212,20 +199,7 @@ fn near_identical_long_lines(worst: &mut Duration) {
     let mut new = old.clone();
     new[4] = "    changed = True".into();
     let h = hunk(old, new);
-    let mut outcome = String::new();
-    let d = time(RUNS, || {
-        let file = TextFile::new(&text);
-        let hay = Haystack::new(&file);
-        let r = locate(&hay, &h, Hints::default());
-        outcome = match &r {
-            Ok(Located::Replace(p)) => {
-                format!("{} at line {}", p[0].at.tier.name(), p[0].at.start + 1)
-            }
-            Ok(Located::AlreadyApplied { .. }) => "already applied".into(),
-            Err(e) => format!("refused: {}", e.kind()),
-        };
-        black_box(r).ok();
-    });
+    let (d, outcome) = timed_locate(&text, &h);
     *worst = (*worst).max(d);
     println!(
         "{:<36} {:>10.2} {:>12}  {} ({:.1} MB of {}-byte near-identical lines)",
@@ -236,4 +210,24 @@ fn near_identical_long_lines(worst: &mut Duration) {
         text.len() as f64 / 1e6,
         long(0).len()
     );
+}
+
+/// The median cold-start time of locating `h` in `text` (split, index, locate), and what it
+/// decided.
+fn timed_locate(text: &str, h: &Hunk) -> (Duration, String) {
+    let mut outcome = String::new();
+    let d = time(RUNS, || {
+        let file = TextFile::new(text);
+        let hay = Haystack::new(&file);
+        let r = locate(&hay, h, Hints::default());
+        outcome = match &r {
+            Ok(Located::Replace(p)) => {
+                format!("{} at line {}", p[0].at.tier.name(), p[0].at.start + 1)
+            }
+            Ok(Located::AlreadyApplied { .. }) => "already applied".into(),
+            Err(e) => format!("refused: {}", e.kind()),
+        };
+        black_box(r).ok();
+    });
+    (d, outcome)
 }

@@ -523,17 +523,7 @@ fn locate_by_body_alone(
     let Some(header_line) = stale_of else {
         return Err(LocateError::ContextNotFound { header, closest });
     };
-    let search = Search {
-        hay,
-        lines: &hay.lines,
-        anchor: hunk.anchor,
-        regions: None,
-        cursor: 0,
-        floor: 0,
-        line_hint: None,
-        occurrences: Occurrences::One,
-        pick: Pick::Unique,
-    };
+    let search = Search::bare(hay, hunk.anchor);
     match search.ladder(&hunk.old, &Tier::LINE_TIERS) {
         Ladder::Found(tier, starts, _) if starts[0] > header_line => {
             let note = format!(
@@ -935,16 +925,7 @@ impl<'h> ContextEvidence<'h> {
     /// similar functions) proves nothing.
     fn pins(&self, search: &Search, start: usize) -> bool {
         // Counted over the whole file: no hint may single out one of several copies here.
-        let bare = Search {
-            anchor: Anchor::Anywhere,
-            regions: None,
-            cursor: 0,
-            floor: 0,
-            line_hint: None,
-            occurrences: Occurrences::One,
-            pick: Pick::Unique,
-            ..search.clone()
-        };
+        let bare = Search::bare(search.hay, Anchor::Anywhere);
         let once_at = |block: &[String], at: usize| {
             !block.is_empty()
                 && matches!(
@@ -1244,7 +1225,23 @@ impl Ladder {
 /// How far from a line hint a candidate may be and still be singled out by it.
 const LINE_HINT_WINDOW: usize = 10;
 
-impl Search<'_, '_> {
+impl<'l, 's> Search<'l, 's> {
+    /// A search of the whole file for exactly one place: no headers, hints or cursor that
+    /// could single out one of several copies.
+    fn bare(hay: &'l Haystack<'s>, anchor: Anchor) -> Self {
+        Search {
+            hay,
+            lines: &hay.lines,
+            anchor,
+            regions: None,
+            cursor: 0,
+            floor: 0,
+            line_hint: None,
+            occurrences: Occurrences::One,
+            pick: Pick::Unique,
+        }
+    }
+
     /// Runs `tiers` in order; the first with candidates decides.
     fn ladder(&self, needle: &[String], tiers: &[Tier]) -> Ladder {
         let mut outside_regions = None;
