@@ -128,15 +128,12 @@ class Runner:
                 rc, out, err = "timeout", b"", b""
             dt = time.perf_counter() - t0
             got = target.read_bytes() if target.exists() else None
-            stray = sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                           if p.is_file() and p != target and ".lancet" not in p.relative_to(root).parts)
+            stray = stray_files(root, target)
             try:
                 report = json.loads(out) if out.strip() else {}
             except json.JSONDecodeError:
                 report = {}
-            outcome, reason = classify(case, rc, report, before, want, got, err)
-            if stray and outcome not in FAILING:
-                outcome, reason = "applied-wrong", f"left stray files: {stray[:3]}"
+            outcome, reason = judge(case, rc, report, before, want, got, err, stray)
             res = {"id": case["id"], "category": case["category"], "format": case["format"],
                    "project": case["project"], "path": case["path"], "expect": case["expect"],
                    "outcome": outcome, "reason": reason, "exit": rc, "status": report.get("status"),
@@ -147,6 +144,21 @@ class Runner:
             return res
         finally:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def stray_files(root, target):
+    """Files in the case's directory other than the touched one (and lancet's .lancet/)."""
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
+                  if p.is_file() and p != target and ".lancet" not in p.relative_to(root).parts)
+
+
+def judge(case, rc, report, before, want, got, err, stray=()):
+    """One case's outcome and reason from the engine's exit code, JSON report and the file's bytes
+    before, expected and after, plus any stray file it left. Shared with aider_rules.py."""
+    outcome, reason = classify(case, rc, report, before, want, got, err)
+    if stray and outcome not in FAILING:
+        outcome, reason = "applied-wrong", f"left stray files: {stray[:3]}"
+    return outcome, reason
 
 
 def classify(case, rc, report, before, want, got, err):
