@@ -1483,7 +1483,7 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     // (content, its own line ending if kept from the file)
     let mut pieces: Vec<(String, Option<&str>)> = Vec::new();
     // A match that ignored trailing whitespace cannot trust the edit's: its context lines are
-    // told apart from its changes without it, and a whitespace-only line it adds is blank.
+    // told apart from its changes without it, and the lines it adds carry none.
     let loose_ws = at.tier >= Tier::TrailingWs;
     let key = |l: &String| {
         if loose_ws {
@@ -1495,11 +1495,7 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     let (old_keys, new_keys): (Vec<String>, Vec<String>) =
         (old.iter().map(key).collect(), new.iter().map(key).collect());
     let inserted = |s: &str, anchor: Option<usize>| -> String {
-        if loose_ws && s.trim().is_empty() {
-            String::new()
-        } else {
-            inserted(s, anchor)
-        }
+        inserted(if loose_ws { s.trim_end() } else { s }, anchor)
     };
     for op in similar::capture_diff_slices(Algorithm::Myers, &old_keys, &new_keys) {
         match op {
