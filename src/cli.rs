@@ -4,7 +4,7 @@ use crate::batch::{Batch, Format};
 use crate::format::{self, FormatChoice, ParseOptions};
 use crate::read;
 use crate::rename::{RenameOptions, SymbolKind};
-use crate::report::{Report, Status};
+use crate::report::{Report, Status, Surface};
 use crate::stage::Expectation;
 use crate::syntax::GateOptions;
 use crate::{ApplyOptions, apply_batch, check, history, path::Root};
@@ -308,7 +308,7 @@ pub fn run() -> u8 {
         Command::Log(args) => with_root(cli.root, |root| run_log(root, args.json)),
         Command::Undo(args) => with_root(cli.root, |root| {
             emit(
-                &history::undo(root, args.id.as_deref(), args.force, true),
+                &history::undo(root, args.id.as_deref(), args.force, true, Surface::Cli),
                 args.json,
             )
         }),

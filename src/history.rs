@@ -5,7 +5,7 @@
 //! `--force`). The restore itself is a batch like any other: staged, journaled, all or nothing.
 
 use crate::path::Root;
-use crate::report::{Action, FileReport, Outcome, Report, Status};
+use crate::report::{Action, FileReport, Outcome, Report, Status, Surface};
 use crate::stage::{Before, StagedFile};
 use crate::store::checkpoint::{CheckpointMeta, Checkpoints, Image, TouchedFile};
 use crate::store::journal::Rollback;
@@ -198,7 +198,7 @@ pub fn format_time(secs: u64) -> String {
 }
 
 /// `lancet undo [ID] [--force]`: puts back the newest batch not yet undone (or `id`, a prefix).
-pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool) -> Report {
+pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool, surface: Surface) -> Report {
     let state = StateDir::locate(root);
     let _lock = match state.lock() {
         Ok(l) => l,
@@ -214,7 +214,12 @@ pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool) -> Report {
         let what = id.map_or("no batch left to undo".to_string(), |p| {
             format!("no checkpoint {p}")
         });
-        return Report::batch_error(Status::Refused, "no_checkpoint", what, "See lancet log.");
+        return Report::batch_error(
+            Status::Refused,
+            "no_checkpoint",
+            what,
+            &format!("See {}.", surface.log()),
+        );
     };
     let checkpoints = match Checkpoints::open(root, &state) {
         Ok(c) => c,
@@ -314,9 +319,9 @@ pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool) -> Report {
     };
     if !left_alone.is_empty() {
         message.push_str(&format!(
-            " Left alone (changed since the batch): {}. Run lancet undo {} --force to restore them anyway.",
+            " Left alone (changed since the batch): {}. Run {} to restore them anyway.",
             left_alone.join(", "),
-            meta.id
+            surface.undo_force(&meta.id)
         ));
     }
     let report = Report::from_files(status, files, message);

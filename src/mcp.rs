@@ -334,6 +334,7 @@ impl LancetServer {
                 args.id.as_deref(),
                 args.force.unwrap_or(false),
                 true,
+                Surface::Mcp,
             )),
         })
         .await

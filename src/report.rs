@@ -205,6 +205,22 @@ impl Surface {
         }
     }
 
+    /// How to list the batches.
+    pub fn log(self) -> &'static str {
+        match self {
+            Surface::Cli => "lancet log",
+            Surface::Mcp => "the checkpoints tool",
+        }
+    }
+
+    /// How to undo batch `id` over files changed since it ran.
+    pub fn undo_force(self, id: &str) -> String {
+        match self {
+            Surface::Cli => format!("lancet undo {id} --force"),
+            Surface::Mcp => format!("undo with id \"{id}\" and force true"),
+        }
+    }
+
     /// How a caller states the hash it last read.
     pub fn expect_flag(self) -> &'static str {
         match self {

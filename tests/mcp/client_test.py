@@ -149,6 +149,11 @@ async def run(root, log):
                   not is_error(r) and not os.path.exists(os.path.join(root, "notes.md"))
                   and "+ 1" in read(root, "shop.py"), text_of(r))
 
+            r = await s.call_tool("undo", {"id": "ffffffff"})
+            check("undo of an unknown id says so in MCP words",
+                  is_error(r) and "no checkpoint ffffffff" in text_of(r)
+                  and "checkpoints tool" in text_of(r) and "lancet log" not in text_of(r), text_of(r))
+
             r = await s.call_tool("write_file", {"path": "new.txt", "content": "hello\n"})
             check("write_file creates a new file", not is_error(r) and read(root, "new.txt") == "hello\n", text_of(r))
             r = await s.call_tool("write_file", {"path": "util.py", "content": "x = 1\n"})
