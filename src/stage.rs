@@ -648,17 +648,41 @@ impl Workspace<'_> {
             return Ok(());
         }
         check_placeholder(rel, before.as_deref(), content)?;
-        let content = match before.as_deref().map(TextFile::decode) {
-            Some(Ok(old)) => keep_text_style(&old, content),
-            Some(Err(_)) => content.to_string(),
-            None => new_file_style(&entry.real, content),
+        // The new text in the file's own style: its line endings and BOM, and for a file in a
+        // legacy encoding (or with CR-only line endings) that encoding.
+        let (content, bytes) = match before.as_deref() {
+            None => {
+                let styled = new_file_style(&entry.real, content);
+                let bytes = styled.clone().into_bytes();
+                (styled, bytes)
+            }
+            Some(b) => match Transcoding::of(b) {
+                Ok(Some(t)) => {
+                    let styled = keep_text_style(&TextFile::new(&t.decode(b)), content);
+                    let bytes = t.encode(&styled).map_err(|why| {
+                        OpError::new(
+                            "unencodable",
+                            format!("cannot write {rel}: {why}; nothing was changed"),
+                        )
+                    })?;
+                    (styled, bytes)
+                }
+                _ => {
+                    let styled = match TextFile::decode(b) {
+                        Ok(old) => keep_text_style(&old, content),
+                        Err(_) => content.to_string(),
+                    };
+                    let bytes = styled.clone().into_bytes();
+                    (styled, bytes)
+                }
+            },
         };
         let content = content.as_str();
-        if before.as_deref() == Some(content.as_bytes()) {
+        if before.as_deref() == Some(bytes.as_slice()) {
             report.status = Outcome::AlreadyApplied;
             return Ok(());
         }
-        entry.current = Some(content.as_bytes().to_vec());
+        entry.current = Some(bytes);
         let old_text = before
             .as_deref()
             .map(|b| String::from_utf8_lossy(b).into_owned());
