@@ -414,13 +414,7 @@ def main():
 
     bad = [r for r in aider if r["outcome"] in corpus.FAILING]
     if bad:
-        print("\naider's applied-wrong / error by category (aider's status and strategy):")
-        summary = defaultdict(Counter)
-        for r in bad:
-            summary[r["category"]][f"{r['status']}/{r['tier']}"] += 1
-        for cat in gen.CATEGORIES:
-            if cat in summary:
-                print(f"  {cat:22} " + ", ".join(f"{k} {n}" for k, n in summary[cat].most_common()))
+        corpus.print_failure_kinds(bad, "aider's status and strategy")
         # interleave the categories so that a short list still shows every kind of failure
         per_cat = defaultdict(list)
         for r in bad:

@@ -218,6 +218,17 @@ def save_repro(base, res, case, lancet):
     return d
 
 
+def print_failure_kinds(bad, what):
+    """Per category, how the failing cases ended: `status/tier` and how many."""
+    print(f"\napplied-wrong / error by category ({what}):")
+    summary = defaultdict(Counter)
+    for r in bad:
+        summary[r["category"]][f"{r['status']}/{r['tier']}"] += 1
+    for cat in gen.CATEGORIES:
+        if cat in summary:
+            print(f"  {cat:22} " + ", ".join(f"{k} {n}" for k, n in summary[cat].most_common()))
+
+
 def print_table(results):
     by = defaultdict(Counter)
     for r in results:
@@ -335,13 +346,7 @@ def main():
         else:
             unlisted.append(r)
     if bad:
-        print("\napplied-wrong / error by category (lancet's status and tier):")
-        summary = defaultdict(Counter)
-        for r in bad:
-            summary[r["category"]][f"{r['status']}/{r['tier']}"] += 1
-        for cat in gen.CATEGORIES:
-            if cat in summary:
-                print(f"  {cat:22} " + ", ".join(f"{k} {n}" for k, n in summary[cat].most_common()))
+        print_failure_kinds(bad, "lancet's status and tier")
         if repro_base.exists():
             shutil.rmtree(repro_base, ignore_errors=True)
         repro_base.mkdir(parents=True, exist_ok=True)
