@@ -825,6 +825,7 @@ fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match
             return false;
         }
         context.pins(search, m.start)
+            || context.result_without_rival(search)
             // The unchanged part of a line speaks only for a hunk without context: context
             // that does not pin the place outweighs it.
             || (!context.has_context()
@@ -877,6 +878,11 @@ struct ContextEvidence<'h> {
     new_len: usize,
     /// For a hunk that only deletes: where in the new text the lines were removed, and them.
     deleted: Option<(usize, &'h [String])>,
+    /// The old text without the lines the hunk removes: what its place looks like when someone
+    /// else deleted those lines and the new lines never came (empty when nothing is removed).
+    skeleton: Vec<String>,
+    /// Whether the new text adds a line with a word in it.
+    adds_words: bool,
 }
 
 impl<'h> ContextEvidence<'h> {
@@ -906,12 +912,75 @@ impl<'h> ContextEvidence<'h> {
             _ => None,
         });
         let worded = |v: &'h [String]| if has_words(v) { v } else { &v[..0] };
+        let mut skeleton = Vec::new();
+        let mut removes = false;
+        let mut adds_words = false;
+        for op in &ops {
+            match *op {
+                similar::DiffOp::Equal { old_index, len, .. } => {
+                    skeleton.extend_from_slice(&old[old_index..old_index + len]);
+                }
+                similar::DiffOp::Delete { .. } => removes = true,
+                similar::DiffOp::Insert {
+                    new_index, new_len, ..
+                } => adds_words |= has_words(&new[new_index..new_index + new_len]),
+                similar::DiffOp::Replace {
+                    new_index, new_len, ..
+                } => {
+                    removes = true;
+                    adds_words |= has_words(&new[new_index..new_index + new_len]);
+                }
+            }
+        }
+        // A hunk that moves lines (a removed line added back elsewhere) has no one skeleton:
+        // another alignment of the same lines gives another.
+        let removed: Vec<&str> = ops
+            .iter()
+            .flat_map(|op| match *op {
+                similar::DiffOp::Delete {
+                    old_index, old_len, ..
+                }
+                | similar::DiffOp::Replace {
+                    old_index, old_len, ..
+                } => &old[old_index..old_index + old_len],
+                _ => &old[..0],
+            })
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty())
+            .collect();
+        let moves = new.iter().any(|l| removed.contains(&l.trim()));
+        // Nor has a hunk with kept lines between its changes: where they pair up is the diff's
+        // choice, not the author's. One change between its context is unambiguous.
+        let interior_kept = ops.len() > 2
+            && ops[1..ops.len() - 1]
+                .iter()
+                .any(|op| matches!(op, similar::DiffOp::Equal { .. }));
+        if !removes || moves || interior_kept {
+            skeleton.clear();
+        }
         ContextEvidence {
             prefix: worded(&old[..lead]),
             suffix: worded(&old[old.len() - trail..]),
             new_len: new.len(),
             deleted,
+            skeleton,
+            adds_words,
         }
+    }
+
+    /// For new text that stands exactly once and adds lines with words: it is the edit's
+    /// result unless the old text's skeleton (its lines without the removed ones) stands
+    /// somewhere, which is the old place with the removals done by someone else and the new
+    /// lines never added, so the copy found is not where the edit belongs.
+    fn result_without_rival(&self, search: &Search) -> bool {
+        if !self.adds_words || self.skeleton.is_empty() || !has_words(&self.skeleton) {
+            return false;
+        }
+        let bare = Search::bare(search.hay, Anchor::Anywhere);
+        matches!(
+            bare.ladder(&self.skeleton, &Tier::LINE_TIERS),
+            Ladder::Missing { .. }
+        )
     }
 
     /// Whether the hunk has context lines (with words) at either end.
