@@ -207,7 +207,25 @@ pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool, surface: Su
     let recovered = recover_if_needed(&state, fsync, false);
     let all = state.list_meta();
     let chosen = match id {
-        Some(prefix) => all.iter().find(|m| m.id.starts_with(prefix)),
+        Some(prefix) => {
+            let matching: Vec<&CheckpointMeta> =
+                all.iter().filter(|m| m.id.starts_with(prefix)).collect();
+            if let [_, _, ..] = matching[..] {
+                // Like git: a prefix that names several batches names none.
+                let ids: Vec<&str> = matching.iter().map(|m| m.id.as_str()).collect();
+                return Report::batch_error(
+                    Status::Malformed,
+                    "ambiguous_id",
+                    format!(
+                        "the id prefix {prefix} names {} batches: {}",
+                        ids.len(),
+                        ids.join(", ")
+                    ),
+                    "Pass more of the id.",
+                );
+            }
+            matching.first().copied()
+        }
         None => all.iter().find(|m| !m.undone),
     };
     let Some(meta) = chosen.cloned() else {

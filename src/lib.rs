@@ -364,6 +364,12 @@ fn stage_error_report(e: StageError, surface: Surface) -> Report {
                 surface.expect_flag()
             ),
         ),
+        StageError::FileDirectoryConflict { .. } => Report::batch_error(
+            Status::Refused,
+            "path_conflict",
+            e.to_string(),
+            "Nothing was written. Write the file or the directory, not both, in one batch.",
+        ),
         StageError::ExpectedMissing { .. } => Report::batch_error(
             Status::Refused,
             "missing",

@@ -95,6 +95,16 @@ pub enum StageError {
         /// The file's hash now (`missing` if it does not exist).
         actual: String,
     },
+    /// The batch writes a file at a path it (or the disk) also needs as a directory.
+    #[error(
+        "{inside} would be inside {file}, which the batch writes as a file: no write order can do both"
+    )]
+    FileDirectoryConflict {
+        /// The path that is a file.
+        file: String,
+        /// The path that needs it to be a directory.
+        inside: String,
+    },
     /// An expected hash names a file that does not exist.
     #[error("{path} does not exist (a sha256 was expected for it: {expected})")]
     ExpectedMissing {
@@ -265,6 +275,7 @@ impl From<StageError> for OpError {
             StageError::Path(_) => "unsafe_path",
             StageError::Stale { .. } => "stale",
             StageError::ExpectedMissing { .. } => "missing",
+            StageError::FileDirectoryConflict { .. } => "path_conflict",
             StageError::Io { .. } => "io",
         };
         OpError::new(kind, e.to_string())
@@ -356,6 +367,9 @@ pub fn stage(
     }
     reports.sort_by_key(|(i, _)| *i);
     files.sort_by_key(|(i, _)| *i);
+    if let Some((file, inside)) = file_directory_conflict(files.iter().map(|(_, f)| f)) {
+        return Err(StageError::FileDirectoryConflict { file, inside });
+    }
     Ok(Staged {
         files: files.into_iter().map(|(_, f)| f).collect(),
         reports: reports
@@ -363,6 +377,26 @@ pub fn stage(
             .map(|(_, r)| r)
             .collect::<Result<_, _>>()?,
     })
+}
+
+/// A path the batch writes as a file while it also writes a path inside it (`x` and `x/y`): no
+/// order of writes can do both, so the batch is refused before anything is written. (A path
+/// inside a file already on disk is refused earlier, as an unsafe path.)
+fn file_directory_conflict<'a>(
+    files: impl Iterator<Item = &'a StagedFile> + Clone,
+) -> Option<(String, String)> {
+    let written: Vec<&StagedFile> = files.filter(|f| f.after.is_some()).collect();
+    for inner in &written {
+        let inner_path = inner.path.as_str();
+        if let Some(outer) = written.iter().find(|o| {
+            inner_path.len() > o.path.as_str().len()
+                && inner_path.starts_with(o.path.as_str())
+                && inner_path.as_bytes()[o.path.as_str().len()] == b'/'
+        }) {
+            return Some((outer.path.to_string(), inner_path.to_string()));
+        }
+    }
+    None
 }
 
 /// One operation's report, by its index in the batch.

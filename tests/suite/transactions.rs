@@ -1758,3 +1758,55 @@ fn a_checkpoint_holds_only_the_batch_loose_when_small_one_pack_when_large() {
     );
     git(dir.path(), &["fsck", "--no-progress"]);
 }
+
+/// An id prefix that names several batches is refused like git refuses one, listing them, and
+/// undoes nothing.
+#[test]
+fn undo_by_an_ambiguous_id_prefix_is_refused() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path();
+    for (from, to) in [("a", "b"), ("b", "c")] {
+        let patch =
+            format!("*** Begin Patch\n*** Update File: a.txt\n-{from}\n+{to}\n*** End Patch\n");
+        let out = lancet(&["apply", "-C", r(root)], patch.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    }
+    let ids: Vec<String> = log(root)
+        .iter()
+        .map(|m| m["id"].as_str().unwrap().to_string())
+        .collect();
+    let common: String = ids[0]
+        .chars()
+        .zip(ids[1].chars())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a)
+        .collect();
+    let out = lancet(&["undo", "-C", r(root), "--json", &common], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let v = json(&out);
+    assert_eq!(v["error"]["kind"], "ambiguous_id", "{v}");
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"c\n");
+}
+
+/// A batch that writes both `x` and `x/y` is refused at staging (exit 1, nothing written), not
+/// half-written and reported as an I/O failure.
+#[test]
+fn a_batch_writing_a_file_and_a_path_inside_it_is_refused_before_writing() {
+    let dir = temp_tree(&[("keep.txt", b"k\n")]);
+    let root = dir.path();
+    let before = snapshot(root);
+    let out = lancet(
+        &["apply", "-C", r(root), "--json"],
+        b"*** Begin Patch\n*** Add File: x\n+a\n*** Add File: x/y\n+b\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let v = json(&out);
+    assert_eq!(v["error"]["kind"], "path_conflict", "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("x/y would be inside x")
+    );
+    assert_eq!(snapshot(root), before);
+}
