@@ -283,15 +283,12 @@ fn plan(files: &[StagedFile], state: &StateDir, id: &str) -> Journal {
                 },
                 None => FileState::Missing,
             };
-            let name = f
-                .real
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let temp = f.after.is_some().then(|| {
-                f.real
-                    .with_file_name(format!(".{name}.lancet-{id}-{i}.tmp"))
-            });
+            // A short name of its own, not the target's plus a suffix: a target whose name is
+            // near NAME_MAX must still be editable. The journal records it for recovery.
+            let temp = f
+                .after
+                .is_some()
+                .then(|| f.real.with_file_name(format!(".lancet-{id}-{i}.tmp")));
             let backup =
                 (pre != FileState::Missing).then(|| state.backup_dir().join(format!("{id}-{i}")));
             if f.after.is_some()

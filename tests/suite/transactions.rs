@@ -1810,3 +1810,16 @@ fn a_batch_writing_a_file_and_a_path_inside_it_is_refused_before_writing() {
     );
     assert_eq!(snapshot(root), before);
 }
+
+/// A file whose name is as long as the file system allows is edited: the temp file beside it
+/// has a short name of its own.
+#[test]
+fn a_file_with_a_name_at_name_max_can_be_edited() {
+    let name = format!("{}.txt", "n".repeat(251));
+    let dir = temp_tree(&[(name.as_str(), b"a\n")]);
+    let root = dir.path();
+    let patch = format!("*** Begin Patch\n*** Update File: {name}\n-a\n+b\n*** End Patch\n");
+    let out = lancet(&["apply", "-C", r(root)], patch.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(root.join(&name)).unwrap(), b"b\n");
+}
