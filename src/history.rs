@@ -112,9 +112,7 @@ pub fn recover(root: &Root, fsync: bool) -> Report {
     }
     let lock = match state.lock() {
         Ok(l) => l,
-        Err(e) => {
-            return Report::batch_error(Status::Error, "busy", e.to_string(), "Retry later.");
-        }
+        Err(e) => return Report::batch_error(Status::Error, e.kind(), e.to_string(), e.next()),
     };
     let result = state.recover(fsync);
     drop(lock);
@@ -202,7 +200,7 @@ pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool, surface: Su
     let state = StateDir::locate(root);
     let _lock = match state.lock() {
         Ok(l) => l,
-        Err(e) => return Report::batch_error(Status::Error, "busy", e.to_string(), "Retry later."),
+        Err(e) => return Report::batch_error(Status::Error, e.kind(), e.to_string(), e.next()),
     };
     let recovered = recover_if_needed(&state, fsync, false);
     let all = state.list_meta();

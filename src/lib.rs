@@ -161,12 +161,7 @@ pub(crate) fn apply_batch_prechecked(
         match state.lock() {
             Ok(lock) => Some(lock),
             Err(e) => {
-                return Report::batch_error(
-                    Status::Error,
-                    "busy",
-                    e.to_string(),
-                    "Nothing was written.",
-                );
+                return Report::batch_error(Status::Error, e.kind(), e.to_string(), e.next());
             }
         }
     };

@@ -87,12 +87,44 @@ pub struct RootLock {
     _file: File,
 }
 
-/// Another lancet process holds the root.
+/// Why the root could not be locked: another process holds it, or the state directory cannot
+/// be used at all (read-only, no permission, no space), which waiting would not fix.
 #[derive(Debug, thiserror::Error)]
-#[error("another lancet process is working on this root (lock {path} held for over {}s); retry when it is done", LOCK_WAIT.as_secs())]
-pub struct LockBusy {
-    /// The lock file.
-    pub path: PathBuf,
+pub enum LockError {
+    /// Another lancet process holds the root.
+    #[error("another lancet process is working on this root (lock {path} held for over {}s); retry when it is done", LOCK_WAIT.as_secs())]
+    Busy {
+        /// The lock file.
+        path: PathBuf,
+    },
+    /// The state directory or its lock file cannot be created or opened.
+    #[error("the lancet state directory cannot be used ({path}: {source}); nothing was written")]
+    StateDir {
+        /// The directory or lock file.
+        path: PathBuf,
+        /// What the file system said.
+        source: io::Error,
+    },
+}
+
+impl LockError {
+    /// The report's stable kind: `busy` (retry later) or `state_dir` (fix the environment).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LockError::Busy { .. } => "busy",
+            LockError::StateDir { .. } => "state_dir",
+        }
+    }
+
+    /// What to do next.
+    pub fn next(&self) -> &'static str {
+        match self {
+            LockError::Busy { .. } => "Retry when the other lancet process is done.",
+            LockError::StateDir { .. } => {
+                "Make the root writable (permissions, a read-only mount, free space), or pass --dry-run."
+            }
+        }
+    }
 }
 
 impl StateDir {
@@ -120,16 +152,22 @@ impl StateDir {
     }
 
     /// Takes the root's lock, waiting up to [`LOCK_WAIT`] for another process to finish.
-    pub fn lock(&self) -> Result<RootLock, LockBusy> {
+    pub fn lock(&self) -> Result<RootLock, LockError> {
         let path = self.dir.join("lock");
-        let busy = || LockBusy { path: path.clone() };
-        fs::create_dir_all(&self.dir).map_err(|_| busy())?;
+        let busy = || LockError::Busy { path: path.clone() };
+        fs::create_dir_all(&self.dir).map_err(|source| LockError::StateDir {
+            path: self.dir.clone(),
+            source,
+        })?;
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&path)
-            .map_err(|_| busy())?;
+            .map_err(|source| LockError::StateDir {
+                path: path.clone(),
+                source,
+            })?;
         let started = Instant::now();
         loop {
             match file.try_lock() {

@@ -1823,3 +1823,28 @@ fn a_file_with_a_name_at_name_max_can_be_edited() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(std::fs::read(root.join(&name)).unwrap(), b"b\n");
 }
+
+/// A root whose state directory cannot be created (read-only) is an environment failure named
+/// as such, not "another lancet process holds the lock".
+#[test]
+fn an_unwritable_state_dir_is_named_as_such_not_as_a_busy_lock() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path();
+    // A file where the state directory would go: creating it fails at once, as on a read-only
+    // mount, whoever runs the test (root ignores permission bits).
+    std::fs::write(root.join(".lancet"), b"not a directory").unwrap();
+    let out = lancet(
+        &["apply", "-C", r(root), "--json", "--no-checkpoint"],
+        b"*** Begin Patch\n*** Update File: a.txt\n-a\n+b\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    let v = json(&out);
+    assert_eq!(v["error"]["kind"], "state_dir", "{v}");
+    assert!(
+        !v["message"]
+            .as_str()
+            .unwrap()
+            .contains("another lancet process")
+    );
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
+}
