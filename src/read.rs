@@ -38,6 +38,12 @@ pub enum ReadError {
         /// The error.
         source: std::io::Error,
     },
+    /// A FIFO, socket, device or directory: opening it for reading could block forever.
+    #[error("cannot read {path}: it is not a regular file (a directory, FIFO, socket or device)")]
+    NotRegular {
+        /// The path.
+        path: String,
+    },
     /// Not UTF-8 text.
     #[error("cannot show {path}: the file is {source}")]
     NotText {
@@ -57,6 +63,15 @@ pub fn read(
 ) -> Result<ReadView, ReadError> {
     let rel = root.rel(raw)?;
     let resolved = root.resolve(&rel, true)?;
+    let meta = std::fs::metadata(&resolved.real).map_err(|source| ReadError::Io {
+        path: rel.to_string(),
+        source,
+    })?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular {
+            path: rel.to_string(),
+        });
+    }
     let bytes = std::fs::read(&resolved.real).map_err(|source| ReadError::Io {
         path: rel.to_string(),
         source,

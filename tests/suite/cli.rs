@@ -455,3 +455,22 @@ fn log_after_a_partial_batch_lists_only_the_files_that_changed() {
     assert_eq!(v[0]["summary"], "M a.txt", "{}", describe(&log));
     assert_eq!(v[0]["files"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn read_refuses_a_fifo_without_opening_it() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path().to_str().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("pipe"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Opening a FIFO for reading blocks until a writer comes: this must return at once.
+    let out = lancet(&["read", "-C", root, "pipe"], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        stderr(&out).contains("not a regular file"),
+        "{}",
+        describe(&out)
+    );
+}
