@@ -40,7 +40,7 @@ pub enum PathProblem {
         root: String,
     },
     /// lancet's own state directory.
-    #[error("it is inside .lancet, lancet's own state directory")]
+    #[error("it is inside a .lancet directory (any spelling), lancet's own state")]
     StateDir,
     /// A `.git` component in some spelling.
     #[error("it names a .git directory (as {component:?}); lancet never writes inside .git")]
@@ -162,15 +162,18 @@ impl Root {
                             component: c.to_string(),
                         }));
                     }
+                    // A state directory anywhere (any spelling, for case-folding file systems):
+                    // a batch that plants `sub/.lancet/journal.json` could steer a later
+                    // `lancet -C sub` into "recovering" paths it names.
+                    if c.eq_ignore_ascii_case(".lancet") {
+                        return Err(err(PathProblem::StateDir));
+                    }
                     parts.push(c);
                 }
             }
         }
         if parts.is_empty() {
             return Err(err(PathProblem::Empty));
-        }
-        if parts[0] == ".lancet" {
-            return Err(err(PathProblem::StateDir));
         }
         Ok(RelPath(parts.join("/")))
     }
@@ -361,7 +364,19 @@ mod tests {
             r.rel(".lancet/journal.json").unwrap_err().problem,
             PathProblem::StateDir
         );
-        assert!(r.rel("sub/.lancet").is_ok());
+        for bad in [
+            "sub/.lancet",
+            "sub/.lancet/journal.json",
+            ".LANCET/x",
+            "a/.Lancet",
+        ] {
+            assert_eq!(
+                r.rel(bad).unwrap_err().problem,
+                PathProblem::StateDir,
+                "{bad}"
+            );
+        }
+        assert!(r.rel("sub/.lancetrc").is_ok());
         assert!(r.rel("git~x/y").is_ok());
     }
 

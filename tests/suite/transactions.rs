@@ -1848,3 +1848,19 @@ fn an_unwritable_state_dir_is_named_as_such_not_as_a_busy_lock() {
     );
     assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
 }
+
+/// A batch may not plant a state directory anywhere under the root, in any spelling: a forged
+/// `sub/.lancet/journal.json` would steer a later `lancet -C sub` (#12 item 1, first half).
+#[test]
+fn a_batch_cannot_write_a_state_directory_anywhere() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path();
+    let before = snapshot(root);
+    for path in ["sub/.lancet/journal.json", ".LANCET/x", "a/.Lancet/y"] {
+        let patch = format!("*** Begin Patch\n*** Add File: {path}\n+{{}}\n*** End Patch\n");
+        let out = lancet(&["apply", "-C", r(root), "--json"], patch.as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{path}: {}", describe(&out));
+        assert_eq!(json(&out)["error"]["kind"], "unsafe_path", "{path}");
+    }
+    assert_eq!(snapshot(root), before);
+}
