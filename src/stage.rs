@@ -684,32 +684,27 @@ impl Workspace<'_> {
         check_placeholder(rel, before.as_deref(), content)?;
         // The new text in the file's own style: its line endings and BOM, and for a file in a
         // legacy encoding (or with CR-only line endings) that encoding.
-        let (content, bytes) = match before.as_deref() {
-            None => {
-                let styled = new_file_style(&entry.real, content);
-                let bytes = styled.clone().into_bytes();
-                (styled, bytes)
-            }
+        let (content, encoding) = match before.as_deref() {
+            None => (new_file_style(&entry.real, content), None),
             Some(b) => match Transcoding::of(b) {
-                Ok(Some(t)) => {
-                    let styled = keep_text_style(&TextFile::new(&t.decode(b)), content);
-                    let bytes = t.encode(&styled).map_err(|why| {
-                        OpError::new(
-                            "unencodable",
-                            format!("cannot write {rel}: {why}; nothing was changed"),
-                        )
-                    })?;
-                    (styled, bytes)
-                }
-                _ => {
-                    let styled = match TextFile::decode(b) {
-                        Ok(old) => keep_text_style(&old, content),
-                        Err(_) => content.to_string(),
-                    };
-                    let bytes = styled.clone().into_bytes();
-                    (styled, bytes)
-                }
+                Ok(Some(t)) => (
+                    keep_text_style(&TextFile::new(&t.decode(b)), content),
+                    Some(t),
+                ),
+                _ => match TextFile::decode(b) {
+                    Ok(old) => (keep_text_style(&old, content), None),
+                    Err(_) => (content.to_string(), None),
+                },
             },
+        };
+        let bytes = match encoding {
+            Some(t) => t.encode(&content).map_err(|why| {
+                OpError::new(
+                    "unencodable",
+                    format!("cannot write {rel}: {why}; nothing was changed"),
+                )
+            })?,
+            None => content.clone().into_bytes(),
         };
         let content = content.as_str();
         if before.as_deref() == Some(bytes.as_slice()) {
@@ -1243,15 +1238,7 @@ fn distinguishing_line<'a>(
     c: usize,
     candidates: &[usize],
 ) -> Option<(usize, &'a str, bool)> {
-    let chain_of = |c: usize| {
-        let mut chain = Vec::new();
-        let mut at = c - 1;
-        while let Some((i, text)) = enclosing_line(lines, at) {
-            chain.push((i, text));
-            at = i;
-        }
-        chain
-    };
+    let chain_of = |c: usize| enclosing_chain(lines, c - 1, usize::MAX);
     let others: Vec<usize> = candidates.iter().copied().filter(|&o| o != c).collect();
     let other_chains: Vec<Vec<(usize, &str)>> = others.iter().map(|&o| chain_of(o)).collect();
     if let Some(&(i, text)) = chain_of(c).iter().find(|(i, _)| {
@@ -1278,26 +1265,35 @@ fn distinguishing_line<'a>(
 /// How far above a candidate to look for a line that tells it apart.
 const MAX_DISTINGUISHING_SCAN: usize = 40;
 
-/// The enclosing lines of a candidate, innermost first, a few levels up.
-fn enclosing_chain<'a>(lines: &[&'a str], line: usize) -> Vec<&'a str> {
+/// The enclosing lines of a 0-based line (index and text), innermost first, at most `depth`
+/// levels up.
+fn enclosing_chain<'a>(lines: &[&'a str], line: usize, depth: usize) -> Vec<(usize, &'a str)> {
     let mut chain = Vec::new();
     let mut at = line;
-    while chain.len() < 4 {
+    while chain.len() < depth {
         let Some((i, text)) = enclosing_line(lines, at) else {
             break;
         };
-        chain.push(text);
+        chain.push((i, text));
         at = i;
     }
     chain
 }
+
+/// How many enclosing levels a suggested `@@` header stack may climb.
+const MAX_HEADER_DEPTH: usize = 4;
 
 /// Stacked `@@` headers (outermost first) that single out the first candidate: its enclosing
 /// lines up to the first level where they differ from every other candidate's.
 fn suggest_headers<'a>(lines: &[&'a str], candidates: &[usize]) -> Option<Vec<&'a str>> {
     let chains: Vec<Vec<&str>> = candidates
         .iter()
-        .map(|&c| enclosing_chain(lines, c - 1))
+        .map(|&c| {
+            enclosing_chain(lines, c - 1, MAX_HEADER_DEPTH)
+                .into_iter()
+                .map(|(_, text)| text)
+                .collect()
+        })
         .collect();
     let (first, others) = chains.split_first()?;
     let depth = (0..first.len()).find(|&d| others.iter().all(|o| o.get(d) != Some(&first[d])))?;

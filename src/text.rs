@@ -215,6 +215,26 @@ pub fn with_eol(text: &str, eol: Eol) -> String {
     }
 }
 
+/// The byte lengths of the longest prefix `a` and `b` share, and of the longest suffix they
+/// share in what follows it (so the two never overlap in either text); both on char
+/// boundaries. What an edit's old and new text have in common around their change.
+pub fn shared_ends(a: &str, b: &str) -> (usize, usize) {
+    let prefix: usize = a
+        .chars()
+        .zip(b.chars())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    let suffix: usize = a[prefix..]
+        .chars()
+        .rev()
+        .zip(b[prefix..].chars().rev())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    (prefix, suffix)
+}
+
 /// The leading whitespace of a line.
 pub fn indent_of(line: &str) -> &str {
     &line[..line.len() - line.trim_start().len()]
@@ -493,6 +513,17 @@ mod tests {
             map,
             IndentMap::Levels(IndentUnit::Spaces(8), IndentUnit::Spaces(8))
         );
+    }
+
+    #[test]
+    fn shared_ends_never_overlap_and_stay_on_char_boundaries() {
+        assert_eq!(shared_ends("TIMEOUT = 10", "TIMEOUT = 30"), (10, 1));
+        assert_eq!(shared_ends("aa", "aaa"), (2, 0));
+        assert_eq!(
+            shared_ends("x = \u{e9}t\u{e9}", "x = \u{e8}t\u{e9}"),
+            (4, 3)
+        );
+        assert_eq!(shared_ends("", "abc"), (0, 0));
     }
 
     #[test]

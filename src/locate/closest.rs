@@ -122,9 +122,28 @@ fn aligned_differences(
     {
         return aligned_differences(lines, start + new_len, needle);
     }
-    let mut out: Vec<(usize, String)> = Vec::new();
+    // (file line, whether it is a file line the edit does not show, the words); only extras
+    // are filtered by their line below.
+    let mut out: Vec<(usize, bool, String)> = Vec::new();
     let mut used = 0; // one past the last file line a needle line corresponds to
     let strip = |l: &str| l.strip_suffix('\r').unwrap_or(l).to_string();
+    let extra = |f: usize| {
+        let text = format!(
+            "line {}: the file has {:?} here, which the edit does not show",
+            f + 1,
+            strip(lines[f])
+        );
+        (f, true, text)
+    };
+    let missing = |n: &String, after: usize| {
+        let text = match after {
+            0 => format!("line {}: the file has no line {n:?} here", start + 1),
+            _ => format!("after line {after}: the file has no line {n:?}"),
+        };
+        (after, false, text)
+    };
+    let changed =
+        |f: usize, n: &String| (f, false, describe_difference(f + 1, &strip(lines[f]), n));
     for op in ops {
         match op {
             similar::DiffOp::Equal {
@@ -133,12 +152,9 @@ fn aligned_differences(
                 len,
             } => {
                 for k in 0..len {
-                    let (n, f) = (&needle[old_index + k], lines[start + new_index + k]);
-                    if strip(f) != *n {
-                        out.push((
-                            start + new_index + k,
-                            describe_difference(start + new_index + k + 1, &strip(f), n),
-                        ));
+                    let (n, f) = (&needle[old_index + k], start + new_index + k);
+                    if strip(lines[f]) != *n {
+                        out.push(changed(f, n));
                     }
                 }
                 used = new_index + len;
@@ -148,31 +164,16 @@ fn aligned_differences(
                 old_len,
                 new_index,
             } => {
+                let after = if new_index == 0 { 0 } else { start + new_index };
                 for n in &needle[old_index..old_index + old_len] {
-                    out.push((
-                        start + new_index,
-                        match new_index {
-                            0 => format!("line {}: the file has no line {n:?} here", start + 1),
-                            _ => format!(
-                                "after line {}: the file has no line {n:?}",
-                                start + new_index
-                            ),
-                        },
-                    ));
+                    out.push(missing(n, after));
                 }
             }
             similar::DiffOp::Insert {
                 new_index, new_len, ..
             } => {
                 for k in new_index..new_index + new_len {
-                    out.push((
-                        start + k,
-                        format!(
-                            "line {}: the file has {:?} here, which the edit does not show",
-                            start + k + 1,
-                            strip(lines[start + k])
-                        ),
-                    ));
+                    out.push(extra(start + k));
                 }
             }
             similar::DiffOp::Replace {
@@ -183,29 +184,13 @@ fn aligned_differences(
             } => {
                 for k in 0..old_len.max(new_len) {
                     let f = start + new_index + k;
-                    match (
-                        needle.get(old_index + k).filter(|_| k < old_len),
-                        (k < new_len).then(|| lines[f]),
-                    ) {
-                        (Some(n), Some(file)) => {
-                            out.push((f, describe_difference(f + 1, &strip(file), n)))
+                    match (k < old_len, k < new_len) {
+                        (true, true) => out.push(changed(f, &needle[old_index + k])),
+                        (true, false) => {
+                            out.push(missing(&needle[old_index + k], start + new_index + new_len))
                         }
-                        (Some(n), None) => out.push((
-                            f,
-                            format!(
-                                "after line {}: the file has no line {n:?}",
-                                start + new_index + new_len
-                            ),
-                        )),
-                        (None, Some(file)) => out.push((
-                            f,
-                            format!(
-                                "line {}: the file has {:?} here, which the edit does not show",
-                                f + 1,
-                                strip(file)
-                            ),
-                        )),
-                        (None, None) => {}
+                        (false, true) => out.push(extra(f)),
+                        (false, false) => {}
                     }
                 }
                 used = new_index + new_len;
@@ -216,8 +201,8 @@ fn aligned_differences(
     let end = start + used.max(1).min(win_end - start);
     let differences = out
         .into_iter()
-        .filter(|(line, text)| *line < end || !text.contains("which the edit does not show"))
-        .map(|(_, text)| text)
+        .filter(|&(line, is_extra, _)| line < end || !is_extra)
+        .map(|(_, _, text)| text)
         .collect();
     (start, end, differences)
 }

@@ -18,7 +18,7 @@ mod fuzzy;
 pub mod normalize;
 
 use crate::batch::{Anchor, Hunk, HunkText, Occurrences, Pick, split_lines};
-use crate::text::{TextFile, common_indent};
+use crate::text::{TextFile, common_indent, shared_ends};
 use closest::Closest;
 use normalize::loose_chars;
 use serde::Serialize;
@@ -648,21 +648,7 @@ fn word_bounded(text: &str, start: usize, stop: usize) -> bool {
 fn reflow_placement(hay: &Haystack, old: &str, new: &str, start: usize, stop: usize) -> Placement {
     let (lo, _) = normalize::loose_indexed(old);
     let (ln, new_origin) = normalize::loose_indexed(new);
-    let prefix = lo
-        .bytes()
-        .zip(ln.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let prefix = floor_char_boundary(&lo, prefix);
-    let max_suffix = lo.len().min(ln.len()) - prefix;
-    let suffix = lo
-        .bytes()
-        .rev()
-        .zip(ln.bytes().rev())
-        .take(max_suffix)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let suffix = lo.len() - ceil_char_boundary(&lo, lo.len() - suffix);
+    let (prefix, suffix) = shared_ends(&lo, &ln);
     // The file side: offsets of the same loose characters within the match.
     let (lf, file_origin) = normalize::loose_indexed(&hay.text[start..stop]);
     debug_assert_eq!(lf, lo);
@@ -712,20 +698,6 @@ fn reflow_placement(hay: &Haystack, old: &str, new: &str, start: usize, stop: us
         reindent: false,
         notes: Vec::new(),
     }
-}
-
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 /// Elision: the old text's `...` lines split it into pieces that must match, in order, each
@@ -1035,19 +1007,7 @@ fn unchanged_anchor(hay: &Haystack, hunk: &Hunk) -> Option<usize> {
         Some(t) => (t.old.clone(), t.new.clone()),
         None => (hunk.old.join("\n"), hunk.new.join("\n")),
     };
-    let prefix_len: usize = old
-        .chars()
-        .zip(new.chars())
-        .take_while(|(a, b)| a == b)
-        .map(|(a, _)| a.len_utf8())
-        .sum();
-    let suffix_len: usize = old[prefix_len..]
-        .chars()
-        .rev()
-        .zip(new[prefix_len.min(new.len())..].chars().rev())
-        .take_while(|(a, b)| a == b)
-        .map(|(a, _)| a.len_utf8())
-        .sum();
+    let (prefix_len, suffix_len) = shared_ends(&old, &new);
     let has_word = |s: &str| {
         s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
             .any(|w| w.chars().count() >= 3)
