@@ -71,13 +71,13 @@ fn main() {
         bytes += after.len();
         staged.push(StagedFile {
             path: root.rel(&format!("f{i}.py")).unwrap(),
-            real: root.path().join(format!("f{i}.py")),
             before: Before::File {
                 sha256: sha256_hex(&before),
                 bytes: before,
                 mode: 0o644,
             },
             after: Some(after),
+            after_link: None,
             mode: Some(0o644),
         });
     }

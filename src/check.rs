@@ -1,43 +1,62 @@
-//! `lancet check`: which files to run the syntax gate on, read from disk as they are.
+//! `lancet check`: which files to run the syntax gate on, read from disk as they are, through
+//! the root's handle (a link out of the root is refused, not followed).
 
 use crate::path::Root;
 use std::path::Path;
 
 /// Reads every file named or found under the named directories (hidden directories skipped),
-/// as (path relative to the root, bytes), sorted by path.
+/// as (path relative to the root, bytes), sorted by path. A named path must be a regular file
+/// or a directory; FIFOs, sockets and devices found while walking are skipped unopened.
 pub fn collect(root: &Root, paths: &[String]) -> Result<Vec<(String, Vec<u8>)>, String> {
     let mut out = Vec::new();
     for raw in paths {
-        let dir_or_file = if raw == "." {
-            root.path().to_path_buf()
+        let rel = if raw == "." {
+            String::new()
         } else {
             let rel = root.rel(raw).map_err(|e| e.to_string())?;
-            root.resolve(&rel, true).map_err(|e| e.to_string())?.real
+            root.resolve(&rel, true)
+                .map_err(|e| e.to_string())?
+                .real
+                .to_string()
         };
-        walk(root, &dir_or_file, &mut out).map_err(|e| format!("cannot read {raw}: {e}"))?;
+        let at = if rel.is_empty() { "." } else { rel.as_str() };
+        let meta = root
+            .dir()
+            .symlink_metadata(at)
+            .map_err(|e| format!("cannot read {raw}: {e}"))?;
+        if !meta.is_file() && !meta.is_dir() {
+            return Err(format!(
+                "cannot read {raw}: it is not a regular file or directory (a FIFO, socket or device)"
+            ));
+        }
+        walk(root, &rel, &mut out).map_err(|e| format!("cannot read {raw}: {e}"))?;
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out.dedup_by(|a, b| a.0 == b.0);
     Ok(out)
 }
 
-fn walk(root: &Root, path: &Path, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
-    let meta = std::fs::metadata(path)?;
-    if meta.is_file() {
-        out.push((root.display_rel(path), std::fs::read(path)?));
+/// Collects `rel` (a file, or a directory walked recursively; `""` is the root).
+fn walk(root: &Root, rel: &str, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
+    let dir = root.dir();
+    let at = Path::new(if rel.is_empty() { "." } else { rel });
+    if dir.symlink_metadata(at)?.is_file() {
+        out.push((rel.to_string(), dir.read(at)?));
         return Ok(());
     }
-    for entry in std::fs::read_dir(path)? {
+    for entry in dir.read_dir(at)? {
         let entry = entry?;
-        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let child = if rel.is_empty() {
+            name.clone()
+        } else {
+            format!("{rel}/{name}")
+        };
         let kind = entry.file_type()?;
-        if kind.is_dir() && !hidden {
-            walk(root, &entry.path(), out)?;
+        if kind.is_dir() && !name.starts_with('.') {
+            walk(root, &child, out)?;
         } else if kind.is_file() {
-            out.push((
-                root.display_rel(&entry.path()),
-                std::fs::read(entry.path())?,
-            ));
+            out.push((child.clone(), dir.read(&child)?));
         }
     }
     Ok(())

@@ -72,8 +72,12 @@ struct UndoArgs {
     /// The checkpoint id (or a prefix of it); default: the newest batch not yet undone.
     id: Option<String>,
     /// Restore paths even if they changed after the batch.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "partial")]
     force: bool,
+    /// Restore the paths that did not change after the batch and leave the others (without it,
+    /// one changed path refuses the whole undo).
+    #[arg(long)]
+    partial: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -308,7 +312,16 @@ pub fn run() -> u8 {
         Command::Log(args) => with_root(cli.root, |root| run_log(root, args.json)),
         Command::Undo(args) => with_root(cli.root, |root| {
             emit(
-                &history::undo(root, args.id.as_deref(), args.force, true, Surface::Cli),
+                &history::undo(
+                    root,
+                    args.id.as_deref(),
+                    history::UndoOptions {
+                        force: args.force,
+                        partial: args.partial,
+                        fsync: true,
+                        surface: Surface::Cli,
+                    },
+                ),
                 args.json,
             )
         }),

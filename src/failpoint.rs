@@ -8,7 +8,8 @@
 //! Unset — always, outside tests — a check is one cached environment lookup.
 //!
 //! The points, in commit order: `journal` (journal written), `write` (each temp file),
-//! `backup` (each pre-image kept), `rename` (each rename), `fsync_dir`, `commit` (before the
+//! `backup` (each pre-image kept), `verify_again` (the targets' last check before the renames),
+//! `rename` (each rename), `fsync_dir`, `commit` (before the
 //! journal is deleted), `verify` (before the targets are re-read), `recover` (each path
 //! restored by a rollback).
 

@@ -4,13 +4,12 @@
 //! holds what the batch wrote; a path changed since is listed and left alone (unless
 //! `--force`). The restore itself is a batch like any other: staged, journaled, all or nothing.
 
-use crate::path::Root;
+use crate::path::{RelPath, Root};
 use crate::report::{Action, FileReport, Outcome, Report, Status, Surface};
 use crate::stage::{Before, StagedFile};
 use crate::store::checkpoint::{CheckpointMeta, Checkpoints, Image, TouchedFile};
 use crate::store::journal::Rollback;
 use crate::store::{self, StateDir, WriteOptions, sha256_hex};
-use std::os::unix::fs::PermissionsExt;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -46,8 +45,16 @@ pub fn recover_if_needed(state: &StateDir, fsync: bool, lock: bool) -> Option<St
     }
 }
 
-/// A batch that never completed has no checkpoint worth keeping.
+/// A batch that never completed has no checkpoint worth keeping; and if it was an undo, the
+/// batch it undid is live again.
 pub fn forget_batch(state: &StateDir, id: &str) {
+    for mut meta in state.list_meta() {
+        if meta.undone_by.as_deref() == Some(id) {
+            meta.undone = false;
+            meta.undone_by = None;
+            let _ = state.save_meta(&meta);
+        }
+    }
     let _ = std::fs::remove_file(state.dir.join("checkpoints").join(format!("{id}.json")));
     let repo = if state.in_git {
         git2::Repository::open(state.dir.parent().unwrap_or(&state.dir))
@@ -158,6 +165,10 @@ pub fn meta_for(id: &str, format: &str, files: &[StagedFile], report: &Report) -
                     _ => "update",
                 }
                 .to_string(),
+                mode: match &f.before {
+                    Before::File { mode, .. } => Some(*mode),
+                    _ => None,
+                },
             })
             .collect(),
         summary: report.summary_line(),
@@ -165,6 +176,7 @@ pub fn meta_for(id: &str, format: &str, files: &[StagedFile], report: &Report) -
         undone: false,
         commit: None,
         created_dirs: Vec::new(),
+        undone_by: None,
     }
 }
 
@@ -195,14 +207,31 @@ pub fn format_time(secs: u64) -> String {
     )
 }
 
-/// `lancet undo [ID] [--force]`: puts back the newest batch not yet undone (or `id`, a prefix).
-pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool, surface: Surface) -> Report {
+/// How `lancet undo` treats files changed since the batch.
+#[derive(Debug, Clone, Copy)]
+pub struct UndoOptions {
+    /// Restore changed files anyway (their newer content is lost).
+    pub force: bool,
+    /// Restore the unchanged files and leave the changed ones (reported as partial); without
+    /// it, one changed file refuses the whole undo, as one bad hunk refuses a batch.
+    pub partial: bool,
+    /// fsync the writes.
+    pub fsync: bool,
+    /// Whose words the advice uses.
+    pub surface: Surface,
+}
+
+/// `lancet undo [ID] [--force|--partial]`: puts back the newest batch not yet undone (or `id`, a
+/// prefix). All or nothing by default; the restore is itself a journaled batch, and the log
+/// marks the batch undone in the same step, so a crash leaves either both or neither.
+pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
+    let surface = opts.surface;
     let state = StateDir::locate(root);
     let _lock = match state.lock() {
         Ok(l) => l,
         Err(e) => return Report::batch_error(Status::Error, e.kind(), e.to_string(), e.next()),
     };
-    let recovered = recover_if_needed(&state, fsync, false);
+    let recovered = recover_if_needed(&state, opts.fsync, false);
     let all = state.list_meta();
     let chosen = match id {
         Some(prefix) => {
@@ -263,11 +292,18 @@ pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool, surface: Su
                 );
             }
         };
-        let Ok(rel) = root.rel(&touched.path) else {
-            continue;
+        let Some(rel) = RelPath::from_state(&touched.path) else {
+            return Report::batch_error(
+                Status::Error,
+                "unsafe_path",
+                format!(
+                    "checkpoint {} names {:?}, which is not a path inside the root",
+                    meta.id, touched.path
+                ),
+                "Nothing was written; the checkpoint's metadata was not written by lancet.",
+            );
         };
-        let real = root.path().join(rel.as_str());
-        let now = disk_image(&real);
+        let now = disk_image(root, &rel);
         let action = match (&pre, &post) {
             (Image::Missing, _) => Action::Delete,
             (_, Image::Missing) => Action::Add,
@@ -276,7 +312,7 @@ pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool, surface: Su
         let mut report = FileReport::new(rel.to_string(), action, 0);
         if now == pre {
             report.status = Outcome::AlreadyApplied;
-        } else if now != post && !force {
+        } else if now != post && !opts.force {
             report.status = Outcome::Failed;
             report.kind = Some("changed_since");
             report.error = Some(format!(
@@ -285,54 +321,76 @@ pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool, surface: Su
             ));
             left_alone.push(rel.to_string());
         } else {
-            match restore_plan(&real, &rel, now, &pre) {
-                Some(file) => staged.push(file),
-                None => {
-                    report.status = Outcome::Failed;
-                    report.kind = Some("symlink");
-                    report.error = Some(format!("{rel} was a symlink: recreate it by hand"));
-                    left_alone.push(rel.to_string());
-                }
-            }
+            staged.push(restore_plan(root, &rel, now, &pre, touched.mode));
         }
         files.push(report);
     }
-    if !staged.is_empty() {
-        let write = WriteOptions {
-            fsync,
-            keep_pre_images: false,
+    let refused_whole = !left_alone.is_empty() && !opts.partial;
+    if refused_whole {
+        let message = format!(
+            "Nothing was undone: {} changed since batch {} ({}) ran, and restoring it would overwrite newer work. Run {} to restore everything anyway, or {} to restore only the files that did not change.",
+            left_alone.join(", "),
+            meta.id,
+            meta.summary,
+            surface.undo_force(&meta.id),
+            surface.undo_partial(&meta.id),
+        );
+        let report = Report::from_files(Status::Refused, files, message);
+        return match recovered {
+            Some(note) => report.with_note(note),
+            None => report,
         };
-        if let Err(e) = store::commit(&staged, &state, &new_batch_id(), write, |_| Ok(())) {
-            return Report::batch_error(Status::Error, "io", e.to_string(), "Retry the undo.");
-        }
-        // Directories the batch created go too, when the undo left them empty.
-        for dir in meta.created_dirs.iter().rev() {
-            let _ = std::fs::remove_dir(root.path().join(dir));
-        }
     }
     let mut meta = meta;
-    if left_alone.is_empty() {
+    if !staged.is_empty() {
+        let write = WriteOptions {
+            fsync: opts.fsync,
+            keep_pre_images: false,
+        };
+        let undo_id = new_batch_id();
+        // Directories the batch created go too, when the undo leaves them empty: inside the
+        // journaled step, so a crash cannot leave them behind.
+        let remove_dirs = if left_alone.is_empty() {
+            meta.created_dirs.clone()
+        } else {
+            Vec::new()
+        };
+        let mut marked = meta.clone();
+        if left_alone.is_empty() {
+            marked.undone = true;
+            marked.undone_by = Some(undo_id.clone());
+        }
+        // The log entry changes with the journal durable and before any file: a crash rolls
+        // the restore back and recovery un-marks the entry ([`forget_batch`]).
+        let mark = |_: &store::journal::Journal| {
+            state
+                .save_meta(&marked)
+                .map_err(|source| store::CommitError::Io {
+                    path: "the checkpoint log".into(),
+                    source,
+                    intact: true,
+                })
+        };
+        if let Err(e) = store::commit(root, &staged, &state, &undo_id, write, &remove_dirs, mark) {
+            let _ = state.save_meta(&meta);
+            return Report::batch_error(Status::Error, "io", e.to_string(), "Retry the undo.");
+        }
+        meta = marked;
+    } else if left_alone.is_empty() {
         meta.undone = true;
         let _ = state.save_meta(&meta);
     }
     let status = if left_alone.is_empty() {
         Status::Applied
     } else {
-        Status::Refused
+        Status::Partial
     };
-    let mut message = if staged.is_empty() && !left_alone.is_empty() {
-        format!(
-            "Nothing was undone: every file batch {} ({}) touched has changed since it ran, so restoring any would overwrite newer work.",
-            meta.id, meta.summary
-        )
-    } else {
-        format!(
-            "Undid batch {} ({}): {} file(s) restored.",
-            meta.id,
-            meta.summary,
-            staged.len()
-        )
-    };
+    let mut message = format!(
+        "Undid batch {} ({}): {} file(s) restored.",
+        meta.id,
+        meta.summary,
+        staged.len()
+    );
     if !left_alone.is_empty() {
         message.push_str(&format!(
             " Left alone (changed since the batch): {}. Run {} to restore them anyway.",
@@ -347,29 +405,36 @@ pub fn undo(root: &Root, id: Option<&str>, force: bool, fsync: bool, surface: Su
     }
 }
 
-fn disk_image(path: &std::path::Path) -> Image {
-    match std::fs::symlink_metadata(path) {
+/// What is at a path now, read through the root's handle (a link is not followed).
+fn disk_image(root: &Root, rel: &RelPath) -> Image {
+    let dir = root.dir();
+    let at = rel.as_path();
+    match dir.symlink_metadata(at) {
         Err(_) => Image::Missing,
         Ok(m) if m.file_type().is_symlink() => Image::Link {
-            target: std::fs::read_link(path).unwrap_or_default(),
+            target: dir.read_link_contents(at).unwrap_or_default(),
         },
         Ok(m) => Image::File {
-            bytes: std::fs::read(path).unwrap_or_default(),
-            executable: m.permissions().mode() & 0o111 != 0,
+            bytes: dir.read(at).unwrap_or_default(),
+            executable: cap_std::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0,
         },
     }
 }
 
-/// The staged write that puts `pre` back where `now` is.
+/// The staged write that puts `pre` back where `now` is: a file with the mode it had before the
+/// batch (recorded in the log; git keeps only the executable bit), or a symlink as a link.
 fn restore_plan(
-    real: &std::path::Path,
-    rel: &crate::path::RelPath,
+    root: &Root,
+    rel: &RelPath,
     now: Image,
     pre: &Image,
-) -> Option<StagedFile> {
-    let current_mode = std::fs::symlink_metadata(real)
+    pre_mode: Option<u32>,
+) -> StagedFile {
+    let current_mode = root
+        .dir()
+        .symlink_metadata(rel.as_path())
         .ok()
-        .map(|m| m.permissions().mode() & 0o7777);
+        .map(|m| cap_std::fs::PermissionsExt::mode(&m.permissions()) & 0o7777);
     let before = match now {
         Image::Missing => Before::Missing,
         Image::File { bytes, .. } => Before::File {
@@ -379,23 +444,24 @@ fn restore_plan(
         },
         Image::Link { target } => Before::Link { target },
     };
-    let (after, mode) = match pre {
-        Image::Missing => (None, None),
+    let (after, after_link, mode) = match pre {
+        Image::Missing => (None, None, None),
         Image::File { bytes, executable } => (
             Some(bytes.clone()),
-            current_mode
-                .filter(|_| matches!(before, Before::File { .. }))
+            None,
+            pre_mode
+                .or(current_mode.filter(|_| matches!(before, Before::File { .. })))
                 .or(executable.then_some(0o755)),
         ),
-        Image::Link { .. } => return None,
+        Image::Link { target } => (None, Some(target.clone()), None),
     };
-    Some(StagedFile {
+    StagedFile {
         path: rel.clone(),
-        real: real.to_path_buf(),
         before,
         after,
+        after_link,
         mode,
-    })
+    }
 }
 
 #[cfg(test)]

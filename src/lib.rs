@@ -254,18 +254,14 @@ fn apply_locked(
         lap("checkpoint", &mut clock);
         let mut entry = meta.clone();
         entry.commit = Some(commit.to_string());
-        entry.created_dirs = journal
-            .created_dirs
-            .iter()
-            .map(|d| root.display_rel(d))
-            .collect();
+        entry.created_dirs = journal.created_dirs.clone();
         state.save_meta(&entry).map_err(|source| CommitError::Io {
             path: "the checkpoint log".into(),
             source,
             intact: true,
         })
     };
-    let journal = match store::commit(&staged.files, state, &id, write, record) {
+    let journal = match store::commit(root, &staged.files, state, &id, write, &[], record) {
         Ok(j) => j,
         Err(e) => {
             history::forget_batch(state, &id);
@@ -290,7 +286,7 @@ fn apply_locked(
         );
         let touched: Vec<String> = staged.files.iter().map(|f| f.path.to_string()).collect();
         if run.passed {
-            store::release(&journal);
+            store::release(state, &journal);
             verify::record_in_ledger(
                 &state.dir,
                 &verify::LedgerEntry {
@@ -300,7 +296,7 @@ fn apply_locked(
                 },
             );
         } else {
-            let rollback = store::roll_back_committed(state, &journal, opts.fsync);
+            let rollback = store::roll_back_committed(root, state, &journal, opts.fsync);
             let stuck = verify::record_in_ledger(
                 &state.dir,
                 &verify::LedgerEntry {

@@ -112,6 +112,9 @@ pub struct UndoArgs {
     pub id: Option<String>,
     /// Restore files even if they changed after the batch.
     pub force: Option<bool>,
+    /// Restore the files that did not change after the batch and leave the others; without
+    /// it, one changed file refuses the whole undo.
+    pub partial: Option<bool>,
 }
 
 /// `rename_symbol` arguments.
@@ -166,7 +169,9 @@ impl LancetServer {
         }
         for f in &report.files {
             let path = f.to.as_deref().unwrap_or(&f.path);
-            if let Ok(bytes) = std::fs::read(root.path().join(path)) {
+            if let Ok(rel) = root.rel(path)
+                && let Some(bytes) = root.read_regular(&rel)
+            {
                 self.remember(path, bytes);
             }
         }
@@ -262,7 +267,7 @@ impl LancetServer {
                 Err(e) => error_result(e.to_string()),
                 Ok(view) => {
                     if let Ok(rel) = root.rel(&args.path)
-                        && let Ok(bytes) = std::fs::read(root.path().join(rel.as_str()))
+                        && let Some(bytes) = root.read_regular(&rel)
                     {
                         self.remember(rel.as_str(), bytes);
                     }
@@ -324,7 +329,7 @@ impl LancetServer {
     /// Put a batch back.
     #[tool(
         name = "undo",
-        description = "Undo a batch: every file it changed goes back to its earlier content, if it still holds what the batch wrote (files changed since are listed and left alone unless force). Without id, undoes the newest batch not yet undone; call it again to undo the one before."
+        description = "Undo a batch: every file it changed goes back to its earlier content, if it still holds what the batch wrote. All or nothing: if any file changed since, nothing is undone unless force (overwrite them) or partial (restore the rest). Without id, undoes the newest batch not yet undone; call it again to undo the one before."
     )]
     async fn undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
         self.writer_turn("undo", args, |this, args| match this.root() {
@@ -332,9 +337,12 @@ impl LancetServer {
             Ok(root) => this.answer(&history::undo(
                 &root,
                 args.id.as_deref(),
-                args.force.unwrap_or(false),
-                true,
-                Surface::Mcp,
+                history::UndoOptions {
+                    force: args.force.unwrap_or(false),
+                    partial: args.partial.unwrap_or(false),
+                    fsync: true,
+                    surface: Surface::Mcp,
+                },
             )),
         })
         .await
@@ -456,7 +464,7 @@ impl LancetServer {
         }
         // Read-before-edit: a file that changed since the model's read is edited only if the
         // target text is still there, unique; otherwise the model sees what changed.
-        let now = std::fs::read(root.path().join(rel.as_str())).ok();
+        let now = root.read_regular(&rel);
         let changed_since_read = match (self.seen(rel.as_str()), &now) {
             (Some(seen), Some(now)) if seen != *now => Some(seen),
             _ => None,
@@ -496,7 +504,7 @@ impl LancetServer {
             Ok(r) => r,
             Err(e) => return error_result(e.to_string()),
         };
-        let existing = std::fs::read(root.path().join(rel.as_str())).ok();
+        let existing = root.read_regular(&rel);
         let mut opts = self.options();
         if let Some(bytes) = &existing {
             let current = sha256_hex(bytes);

@@ -4,10 +4,18 @@
 //! can only be built from a path that stays inside the root lexically and names no `.git`
 //! component in any spelling; [`Root::resolve`] then follows symlinks and refuses any that lead
 //! outside the root (or into `.git`).
+//!
+//! Every read and write goes through [`Root::dir`], a capability handle on the root directory
+//! (`cap-std`): paths are resolved relative to it at the moment of each operation, and a
+//! symlink or `..` that would leave it fails there (with `openat2(RESOLVE_BENEATH)` where the
+//! kernel has it). A directory swapped for a link to `/etc` between staging and writing makes
+//! the write fail instead of landing outside.
 
+use cap_std::fs::Dir;
 use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A path relative to the root, `/`-separated, normalised, and known not to escape the root.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -54,6 +62,15 @@ pub enum PathProblem {
         /// The link, relative to the root.
         link: String,
     },
+    /// A symlink with an absolute target: resolved only relative to the root, never by an
+    /// absolute name (which would mean something else if the tree moved).
+    #[error(
+        "it goes through the symlink {link:?}, whose target is absolute; lancet follows only relative links"
+    )]
+    AbsoluteSymlink {
+        /// The link, relative to the root.
+        link: String,
+    },
     /// A symlink whose target does not exist.
     #[error("it is a symlink to a missing target ({link:?})")]
     DanglingSymlink {
@@ -78,6 +95,39 @@ impl RelPath {
     pub fn components(&self) -> impl Iterator<Item = &str> {
         self.0.split('/')
     }
+
+    /// The path as a relative file-system path, for [`Root::dir`] operations.
+    pub fn as_path(&self) -> &Path {
+        Path::new(&self.0)
+    }
+
+    /// The parent directory, `None` for a top-level name.
+    pub fn parent(&self) -> Option<RelPath> {
+        self.0.rsplit_once('/').map(|(p, _)| RelPath(p.to_string()))
+    }
+
+    /// A sibling: `name` in this path's directory.
+    pub fn with_file_name(&self, name: &str) -> RelPath {
+        match self.parent() {
+            Some(p) => RelPath(format!("{p}/{name}")),
+            None => RelPath(name.to_string()),
+        }
+    }
+
+    /// Re-validates a path read back from lancet's own state (a journal, a checkpoint's
+    /// metadata): only a normalised relative path with no `.git` or state component is
+    /// accepted, so a forged state file cannot name anything outside the root.
+    pub fn from_state(raw: &str) -> Option<RelPath> {
+        let ok = !raw.is_empty()
+            && raw.split('/').all(|c| {
+                !matches!(c, "" | "." | "..")
+                    && !c.chars().any(char::is_control)
+                    && !c.contains('\\')
+                    && !is_git_component(c)
+                    && !c.eq_ignore_ascii_case(".lancet")
+            });
+        ok.then(|| RelPath(raw.to_string()))
+    }
 }
 
 impl fmt::Display for RelPath {
@@ -86,18 +136,21 @@ impl fmt::Display for RelPath {
     }
 }
 
-/// The directory edits are confined to.
+/// The directory edits are confined to: its name (for messages, git and children's working
+/// directory) and an open handle every file-system access goes through.
 #[derive(Debug, Clone)]
 pub struct Root {
     given: PathBuf,
     canonical: PathBuf,
+    dir: Arc<Dir>,
 }
 
-/// A relative path resolved to the file system location to read and write.
+/// A relative path resolved to the location to read and write, symlinks followed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolved {
-    /// Where the bytes live: the symlink's target when the path is a link and links are followed.
-    pub real: PathBuf,
+    /// Where the bytes live, relative to the root: the symlink's target when the path is a link
+    /// and links are followed.
+    pub real: RelPath,
     /// Whether a final symlink was followed to reach `real`.
     pub via_link: bool,
 }
@@ -117,12 +170,53 @@ impl Root {
         } else {
             std::env::current_dir()?.join(dir)
         };
-        Ok(Root { given, canonical })
+        let handle = Dir::open_ambient_dir(&canonical, cap_std::ambient_authority())?;
+        Ok(Root {
+            given,
+            canonical,
+            dir: Arc::new(handle),
+        })
+    }
+
+    /// Opens the root a journal or checkpoint recorded, `base` relative to `home` (the work tree
+    /// or directory whose state it is): opened through `home`'s handle, so a forged `base`
+    /// cannot name a directory outside it.
+    pub fn within(home: &Root, base: &str) -> std::io::Result<Root> {
+        if base.is_empty() {
+            return Ok(home.clone());
+        }
+        let rel = RelPath::from_state(base).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{base:?} is not a path inside {}", home.canonical.display()),
+            )
+        })?;
+        let handle = home.dir.open_dir(rel.as_path())?;
+        let canonical = home.canonical.join(home.dir.canonicalize(rel.as_path())?);
+        Ok(Root {
+            given: canonical.clone(),
+            canonical,
+            dir: Arc::new(handle),
+        })
     }
 
     /// The canonical root directory.
     pub fn path(&self) -> &Path {
         &self.canonical
+    }
+
+    /// The handle every read and write under the root goes through (see the module docs).
+    pub fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
+    /// This root relative to `outer` (`""` when they are the same), if it lies inside it.
+    pub fn relative_to(&self, outer: &Path) -> Option<String> {
+        self.canonical
+            .strip_prefix(outer)
+            .ok()
+            .and_then(|p| p.to_str())
+            .map(str::to_string)
     }
 
     /// Validates a path as written in an edit. No I/O happens here.
@@ -188,16 +282,17 @@ impl Root {
         None
     }
 
-    /// Resolves a relative path on disk. Symlinks in parent components must stay inside the root;
-    /// a final symlink is followed (and must stay inside) when `follow_final` is set, and is
-    /// otherwise the thing itself (a Delete removes the link, not its target).
+    /// Resolves a relative path on disk, through the root's handle. Symlinks in parent
+    /// components must stay inside the root; a final symlink is followed (and must stay inside)
+    /// when `follow_final` is set, and is otherwise the thing itself (a Delete removes the link,
+    /// not its target). The result names no symlink: what is written later is exactly it.
     pub fn resolve(&self, rel: &RelPath, follow_final: bool) -> Result<Resolved, PathError> {
         let err = |problem| PathError {
             path: rel.0.clone(),
             problem,
         };
         let parts: Vec<&str> = rel.components().collect();
-        let mut current = self.canonical.clone();
+        let mut current = PathBuf::new();
         let mut walked = String::new();
         for (i, part) in parts.iter().enumerate() {
             let last = i + 1 == parts.len();
@@ -206,41 +301,45 @@ impl Root {
             }
             walked.push_str(part);
             let candidate = current.join(part);
-            let meta = match std::fs::symlink_metadata(&candidate) {
-                Ok(m) => m,
-                Err(_) => {
-                    // Nothing exists from here on, so no symlink can redirect the rest.
-                    let mut real = candidate;
-                    for rest in &parts[i + 1..] {
-                        real.push(rest);
-                    }
-                    return Ok(Resolved {
-                        real,
-                        via_link: false,
-                    });
+            let Ok(meta) = self.dir.symlink_metadata(&candidate) else {
+                // Nothing exists from here on, so no symlink can redirect the rest.
+                for rest in &parts[i..] {
+                    current.push(rest);
                 }
+                return Ok(Resolved {
+                    real: self.relative(&current, rel)?,
+                    via_link: false,
+                });
             };
             if meta.file_type().is_symlink() {
                 if last && !follow_final {
                     return Ok(Resolved {
-                        real: candidate,
+                        real: self.relative(&candidate, rel)?,
                         via_link: false,
                     });
                 }
-                let target = candidate.canonicalize().map_err(|_| {
-                    err(PathProblem::DanglingSymlink {
-                        link: walked.clone(),
+                let link = || walked.clone();
+                if let Ok(t) = self.dir.read_link_contents(&candidate)
+                    && t.is_absolute()
+                {
+                    // Only the message depends on where it points: the handle follows none.
+                    let inside = t.starts_with(&self.canonical) || t.starts_with(&self.given);
+                    return Err(err(if inside {
+                        PathProblem::AbsoluteSymlink { link: link() }
+                    } else {
+                        PathProblem::SymlinkOutside { link: link() }
+                    }));
+                }
+                let target = self.dir.canonicalize(&candidate).map_err(|e| {
+                    err(if e.kind() == std::io::ErrorKind::NotFound {
+                        PathProblem::DanglingSymlink { link: link() }
+                    } else {
+                        PathProblem::SymlinkOutside { link: link() }
                     })
-                })?;
-                self.check_inside(&target).map_err(|p| match p {
-                    PathProblem::Outside { .. } => err(PathProblem::SymlinkOutside {
-                        link: walked.clone(),
-                    }),
-                    other => err(other),
                 })?;
                 if last {
                     return Ok(Resolved {
-                        real: target,
+                        real: self.relative(&target, rel)?,
                         via_link: true,
                     });
                 }
@@ -253,27 +352,47 @@ impl Root {
             }
         }
         Ok(Resolved {
-            real: current,
+            real: self.relative(&current, rel)?,
             via_link: false,
         })
     }
 
-    /// Checks that a canonical path lies inside the root and not inside a `.git` directory.
-    fn check_inside(&self, canonical: &Path) -> Result<(), PathProblem> {
-        let rest = canonical
-            .strip_prefix(&self.canonical)
-            .map_err(|_| PathProblem::Outside {
-                root: self.canonical.display().to_string(),
-            })?;
-        for c in rest.components() {
-            let c = c.as_os_str().to_string_lossy();
-            if is_git_component(&c) {
-                return Err(PathProblem::GitDir {
-                    component: c.into_owned(),
-                });
+    /// The bytes of a regular file under the root (links followed inside it), or `None` when it
+    /// is missing, not a regular file (a FIFO would block), or reached through a link leading
+    /// out: for the MCP server's memory of what the model has read.
+    pub fn read_regular(&self, rel: &RelPath) -> Option<Vec<u8>> {
+        let real = self.resolve(rel, true).ok()?.real;
+        let at = real.as_path();
+        self.dir
+            .symlink_metadata(at)
+            .is_ok_and(|m| m.is_file())
+            .then(|| self.dir.read(at).ok())
+            .flatten()
+    }
+
+    /// A resolved location as a [`RelPath`], refused if it is the root itself or inside `.git`.
+    fn relative(&self, resolved: &Path, asked: &RelPath) -> Result<RelPath, PathError> {
+        let err = |problem| PathError {
+            path: asked.0.clone(),
+            problem,
+        };
+        let mut parts = Vec::new();
+        for c in resolved.components() {
+            let c = c
+                .as_os_str()
+                .to_str()
+                .ok_or_else(|| err(PathProblem::ControlChar))?;
+            if is_git_component(c) {
+                return Err(err(PathProblem::GitDir {
+                    component: c.to_string(),
+                }));
             }
+            parts.push(c);
         }
-        Ok(())
+        if parts.is_empty() {
+            return Err(err(PathProblem::Empty));
+        }
+        Ok(RelPath(parts.join("/")))
     }
 
     /// The relative form of a path under the root, for messages.
@@ -388,16 +507,78 @@ mod tests {
         std::os::unix::fs::symlink("/tmp", d.path().join("out")).unwrap();
         let link = r.rel("link.txt").unwrap();
         let resolved = r.resolve(&link, true).unwrap();
-        assert_eq!(resolved.real, r.path().join("target.txt"));
+        assert_eq!(resolved.real.as_str(), "target.txt");
         assert!(resolved.via_link);
-        assert_eq!(
-            r.resolve(&link, false).unwrap().real,
-            r.path().join("link.txt")
-        );
+        assert_eq!(r.resolve(&link, false).unwrap().real.as_str(), "link.txt");
         let out = r.rel("out/x.txt").unwrap();
         assert!(matches!(
             r.resolve(&out, true).unwrap_err().problem,
             PathProblem::SymlinkOutside { .. }
         ));
+        // A relative link that climbs out, a link into .git, an absolute link (even one naming a
+        // place inside the root): each refused at resolution.
+        std::fs::create_dir_all(d.path().join("sub/.git")).unwrap();
+        std::os::unix::fs::symlink("../..", d.path().join("sub/up")).unwrap();
+        std::os::unix::fs::symlink(".git", d.path().join("sub/g")).unwrap();
+        let abs = d.path().join("target.txt");
+        std::os::unix::fs::symlink(&abs, d.path().join("abs.txt")).unwrap();
+        let problem = |p: &str| r.resolve(&r.rel(p).unwrap(), true).unwrap_err().problem;
+        assert!(matches!(
+            problem("sub/up/x"),
+            PathProblem::SymlinkOutside { .. }
+        ));
+        assert!(matches!(
+            problem("sub/g/config"),
+            PathProblem::GitDir { .. }
+        ));
+        assert!(matches!(
+            problem("abs.txt"),
+            PathProblem::AbsoluteSymlink { .. }
+        ));
+        // Through an inner directory link, the result names the real place.
+        std::fs::create_dir(d.path().join("real")).unwrap();
+        std::os::unix::fs::symlink("real", d.path().join("alias")).unwrap();
+        assert_eq!(
+            r.resolve(&r.rel("alias/new.txt").unwrap(), true)
+                .unwrap()
+                .real
+                .as_str(),
+            "real/new.txt"
+        );
+    }
+
+    #[test]
+    fn state_paths_are_relative_and_plain() {
+        for good in ["a.txt", "src/lib.rs", "a b/c"] {
+            assert!(RelPath::from_state(good).is_some(), "{good}");
+        }
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../b",
+            "a//b",
+            "./a",
+            ".git/config",
+            "x/.lancet/j",
+            "a\\b",
+        ] {
+            assert!(RelPath::from_state(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_recorded_root_opens_only_inside_its_home() {
+        let (d, r) = root();
+        std::fs::create_dir(d.path().join("sub")).unwrap();
+        assert_eq!(
+            Root::within(&r, "sub").unwrap().path(),
+            r.path().join("sub")
+        );
+        assert_eq!(Root::within(&r, "").unwrap().path(), r.path());
+        assert!(Root::within(&r, "..").is_err());
+        assert!(Root::within(&r, "/tmp").is_err());
+        std::os::unix::fs::symlink("/tmp", d.path().join("out")).unwrap();
+        assert!(Root::within(&r, "out").is_err());
     }
 }

@@ -63,16 +63,20 @@ pub fn read(
 ) -> Result<ReadView, ReadError> {
     let rel = root.rel(raw)?;
     let resolved = root.resolve(&rel, true)?;
-    let meta = std::fs::metadata(&resolved.real).map_err(|source| ReadError::Io {
-        path: rel.to_string(),
-        source,
-    })?;
+    let at = resolved.real.as_path();
+    let meta = root
+        .dir()
+        .symlink_metadata(at)
+        .map_err(|source| ReadError::Io {
+            path: rel.to_string(),
+            source,
+        })?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular {
             path: rel.to_string(),
         });
     }
-    let bytes = std::fs::read(&resolved.real).map_err(|source| ReadError::Io {
+    let bytes = root.dir().read(at).map_err(|source| ReadError::Io {
         path: rel.to_string(),
         source,
     })?;

@@ -29,7 +29,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 use tree_sitter::{InputEdit, Parser, Point, Query, QueryCursor, StreamingIterator};
 
@@ -457,15 +456,23 @@ fn walk(root: &Root, opts: &RenameOptions) -> Result<Walked, Box<Report>> {
                 "Pass paths relative to the root, inside it.",
             ))
         })?;
-        let full = root.path().join(rel.as_str());
-        if !full.exists() {
+        // Through the root's handle: a link leading outside is refused here, as `read` and
+        // `check` refuse it, instead of walking and printing someone else's files.
+        let real = root.resolve(&rel, true).map_err(|e| {
+            Box::new(refused(
+                "unsafe_path",
+                e.to_string(),
+                "Pass paths relative to the root, inside it.",
+            ))
+        })?;
+        if root.dir().symlink_metadata(real.real.as_path()).is_err() {
             return Err(Box::new(refused(
                 "missing",
                 format!("{p} does not exist under the root"),
                 "Pass existing files or directories.",
             )));
         }
-        starts.push(full);
+        starts.push(root.path().join(real.real.as_str()));
     }
     if starts.is_empty() {
         starts.push(root.path().to_path_buf());
@@ -491,19 +498,17 @@ fn walk(root: &Root, opts: &RenameOptions) -> Result<Walked, Box<Report>> {
             continue; // directories, and symlinks: their targets are walked in their own place
         }
         let full = entry.into_path();
-        let rel = full
-            .strip_prefix(root.path())
-            .map(|r| r.to_string_lossy().into_owned())
-            .unwrap_or_else(|_| root.display_rel(&full));
-        files.push((rel, full));
+        if let Ok(rel) = full.strip_prefix(root.path()) {
+            files.push(rel.to_string_lossy().into_owned());
+        }
     }
     files.sort();
     files.dedup();
     Ok((files, unreadable))
 }
 
-/// The files found (relative and full paths) and what could not be walked.
-type Walked = (Vec<(String, PathBuf)>, Vec<String>);
+/// The files found (relative to the root) and what could not be walked.
+type Walked = (Vec<String>, Vec<String>);
 
 fn refused(kind: &'static str, detail: String, next: &str) -> Report {
     Report::batch_error(Status::Refused, kind, detail, next)
@@ -572,7 +577,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
     let outcomes: Vec<Scanned> = files
         .par_iter()
         .inspect(|_| progress.inc())
-        .map(|(rel, full)| {
+        .map(|rel| {
             // Known by name: read only renameable ones. Unknown: only extensionless files can
             // still be code (a `#!` line), so only those are read to look.
             let by_name = languages::language_for(rel, b"");
@@ -584,7 +589,9 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
             if skip {
                 return Scanned::Skipped;
             }
-            let bytes = match std::fs::read(full) {
+            // Read through the root's handle: a directory swapped for a link since the walk
+            // cannot make this read someone else's file.
+            let bytes = match root.dir().read(rel) {
                 Ok(b) => b,
                 Err(e) => return Scanned::Unreadable(format!("{rel}: {e}")),
             };

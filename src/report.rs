@@ -221,6 +221,14 @@ impl Surface {
         }
     }
 
+    /// How to undo only the files a batch's later edits left alone.
+    pub fn undo_partial(self, id: &str) -> String {
+        match self {
+            Surface::Cli => format!("lancet undo {id} --partial"),
+            Surface::Mcp => format!("undo with id \"{id}\" and partial true"),
+        }
+    }
+
     /// How a caller states the hash it last read.
     pub fn expect_flag(self) -> &'static str {
         match self {

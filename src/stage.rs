@@ -19,7 +19,6 @@ use crate::text::{
 use rayon::prelude::*;
 use similar::{Algorithm, DiffOp};
 use std::collections::HashMap;
-use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
 /// What was at a path before the batch.
@@ -46,14 +45,16 @@ pub enum Before {
 /// One path's new state, computed in memory and ready to commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StagedFile {
-    /// The path relative to the root (a symlink's target, when an edit went through a link).
+    /// Where it is, relative to the root, with no symlink on the way (a symlink's target, when
+    /// an edit went through a link): the store writes exactly this through the root's handle.
     pub path: RelPath,
-    /// Where it is on disk.
-    pub real: PathBuf,
     /// What is there now; checked again just before writing.
     pub before: Before,
-    /// The new content, or `None` to remove the path.
+    /// The new content, or `None` to remove the path (or to put `after_link` there).
     pub after: Option<Vec<u8>>,
+    /// Instead of content, a symlink to this target: only an undo writes one, restoring a link
+    /// a batch removed or moved.
+    pub after_link: Option<PathBuf>,
     /// Permission bits for `after` (copied from the file, or from a move's source); `None` for a
     /// new file, which gets the umask's default.
     pub mode: Option<u32>,
@@ -66,6 +67,13 @@ pub struct Staged {
     pub files: Vec<StagedFile>,
     /// One entry per operation, in batch order.
     pub reports: Vec<FileReport>,
+}
+
+impl StagedFile {
+    /// Whether something (content or a link) takes the path's place, rather than nothing.
+    pub fn puts_something(&self) -> bool {
+        self.after.is_some() || self.after_link.is_some()
+    }
 }
 
 impl Staged {
@@ -465,7 +473,6 @@ fn independent_groups(ws: &Workspace, ops: &[FileOp]) -> Vec<Vec<usize>> {
 }
 
 struct Entry {
-    real: PathBuf,
     disk: Before,
     is_dir: bool,
     is_special: bool,
@@ -503,9 +510,7 @@ impl Workspace<'_> {
     /// The key under which a path's content lives: its real location relative to the root, so a
     /// symlink and its target share one buffer.
     fn key(&self, rel: &RelPath, follow: bool) -> Result<RelPath, StageError> {
-        let resolved = self.root.resolve(rel, follow)?;
-        let shown = self.root.display_rel(&resolved.real);
-        Ok(self.root.rel(&shown)?)
+        Ok(self.root.resolve(rel, follow)?.real)
     }
 
     /// The key and entry of a file an operation rewrites: a regular file with no other hard
@@ -520,34 +525,36 @@ impl Workspace<'_> {
 
     fn entry(&mut self, key: &RelPath) -> Result<&mut Entry, StageError> {
         if !self.entries.contains_key(key) {
-            let real = self.root.path().join(key.as_str());
+            let dir = self.root.dir();
+            let at = key.as_path();
             let io = |source| StageError::Io {
                 path: key.to_string(),
                 source,
             };
-            let hard_linked = std::fs::symlink_metadata(&real)
-                .is_ok_and(|m| m.is_file() && std::os::unix::fs::MetadataExt::nlink(&m) > 1);
-            let (disk, is_dir, is_special) = match std::fs::symlink_metadata(&real) {
+            let hard_linked = dir
+                .symlink_metadata(at)
+                .is_ok_and(|m| m.is_file() && cap_std::fs::MetadataExt::nlink(&m) > 1);
+            let (disk, is_dir, is_special) = match dir.symlink_metadata(at) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     (Before::Missing, false, false)
                 }
                 Err(e) => return Err(io(e)),
                 Ok(m) if m.file_type().is_symlink() => (
                     Before::Link {
-                        target: std::fs::read_link(&real).map_err(io)?,
+                        target: dir.read_link_contents(at).map_err(io)?,
                     },
                     false,
                     false,
                 ),
                 Ok(m) if m.is_dir() => (Before::Missing, true, false),
                 Ok(m) if m.is_file() => {
-                    let bytes = std::fs::read(&real).map_err(io)?;
+                    let bytes = dir.read(at).map_err(io)?;
                     let sha256 = sha256_hex(&bytes);
                     (
                         Before::File {
                             bytes,
                             sha256,
-                            mode: m.permissions().mode() & 0o7777,
+                            mode: cap_std::fs::PermissionsExt::mode(&m.permissions()) & 0o7777,
                         },
                         false,
                         false,
@@ -563,7 +570,6 @@ impl Workspace<'_> {
             self.entries.insert(
                 key.clone(),
                 Entry {
-                    real,
                     disk,
                     is_dir,
                     is_special,
@@ -634,9 +640,10 @@ impl Workspace<'_> {
         report: &mut FileReport,
     ) -> Result<(), OpError> {
         let key = self.key(rel, true).map_err(OpError::from)?;
+        let at = self.root.path().join(key.as_str());
         let entry = self.entry(&key).map_err(OpError::from)?;
         regular_file(entry, "add", rel)?;
-        let styled = new_file_style(&entry.real, content);
+        let styled = new_file_style(&at, content);
         match &entry.current {
             Some(bytes) if bytes == content.as_bytes() || bytes == styled.as_bytes() => {
                 report.status = Outcome::AlreadyApplied;
@@ -671,7 +678,9 @@ impl Workspace<'_> {
         content: &str,
         report: &mut FileReport,
     ) -> Result<(), OpError> {
-        let (_, entry) = self.rewritable(rel, "write")?;
+        let root = self.root;
+        let (key, entry) = self.rewritable(rel, "write")?;
+        let at = root.path().join(key.as_str());
         let before = entry.current.clone();
         if before.is_none() {
             report.action = Action::Add;
@@ -685,7 +694,7 @@ impl Workspace<'_> {
         // The new text in the file's own style: its line endings and BOM, and for a file in a
         // legacy encoding (or with CR-only line endings) that encoding.
         let (content, encoding) = match before.as_deref() {
-            None => (new_file_style(&entry.real, content), None),
+            None => (new_file_style(&at, content), None),
             Some(b) => match Transcoding::of(b) {
                 Ok(Some(t)) => (
                     keep_text_style(&TextFile::new(&t.decode(b)), content),
@@ -778,9 +787,10 @@ impl Workspace<'_> {
         content: &str,
         report: &mut FileReport,
     ) -> Result<(), OpError> {
-        let (_, entry) = self.rewritable(rel, "append to")?;
+        let root = self.root;
+        let (key, entry) = self.rewritable(rel, "append to")?;
         let Some(before) = entry.current.clone() else {
-            let styled = new_file_style(&entry.real, content);
+            let styled = new_file_style(&root.path().join(key.as_str()), content);
             report.action = Action::Add;
             entry.current = Some(styled.as_bytes().to_vec());
             entry.mode = None;
@@ -984,7 +994,7 @@ impl Workspace<'_> {
                     op,
                     StagedFile {
                         path: key,
-                        real: e.real,
+                        after_link: None,
                         mode: e.mode.filter(|_| e.current.is_some()),
                         before: e.disk,
                         after: e.current,

@@ -408,6 +408,10 @@ pub struct CheckpointMeta {
     /// Directories the batch created (relative to the root): undo removes them when empty.
     #[serde(default)]
     pub created_dirs: Vec<String>,
+    /// The batch that undid this one, while that is in flight or done: a crash during the undo
+    /// rolls it back, and recovery then marks this batch live again.
+    #[serde(default)]
+    pub undone_by: Option<String>,
 }
 
 /// One touched path of a checkpoint.
@@ -417,6 +421,10 @@ pub struct TouchedFile {
     pub path: String,
     /// `add`, `update` or `delete`.
     pub action: String,
+    /// The permission bits the path had before the batch (git keeps only the executable bit):
+    /// undo restores a deleted 0600 file as 0600.
+    #[serde(default)]
+    pub mode: Option<u32>,
 }
 
 /// The outcome of a `--test` run, as `lancet log` shows it.

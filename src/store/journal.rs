@@ -7,11 +7,12 @@
 //! recovery idempotent (a crash during recovery is repaired by running it again), and it is the
 //! same rule used to roll a batch back after an error or a failed test run.
 
-use super::{fsync_dir, sha256_hex};
+use super::{PreImages, fsync_dir, fsync_dir_in, parent_of, sha256_hex};
+use crate::path::{RelPath, Root};
+use cap_std::fs::Dir;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// The state of a path, as far as a batch cares.
@@ -33,15 +34,15 @@ pub enum FileState {
 }
 
 impl FileState {
-    /// What is at `path` now (symlinks are not followed).
-    pub fn of(path: &Path) -> FileState {
-        match fs::symlink_metadata(path) {
+    /// What is at `path` (relative to `dir`) now; symlinks are not followed.
+    pub fn of(dir: &Dir, path: &str) -> FileState {
+        match dir.symlink_metadata(path) {
             Err(_) => FileState::Missing,
             Ok(m) if m.file_type().is_symlink() => FileState::Link {
-                target: fs::read_link(path).unwrap_or_default(),
+                target: dir.read_link_contents(path).unwrap_or_default(),
             },
             Ok(m) if m.is_file() => FileState::File {
-                sha256: fs::read(path).map(|b| sha256_hex(&b)).unwrap_or_default(),
+                sha256: dir.read(path).map(|b| sha256_hex(&b)).unwrap_or_default(),
             },
             // A directory or special file is neither pre- nor post-image: a conflict.
             Ok(_) => FileState::Link {
@@ -51,22 +52,21 @@ impl FileState {
     }
 }
 
-/// One path of a batch.
+/// One path of a batch. Every path is relative: recovery resolves them through a handle on the
+/// root, never by an absolute name a forged journal could choose.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
-    /// The path relative to the root, for messages.
+    /// The path written, relative to the root.
     pub path: String,
-    /// The file system path written.
-    pub target: PathBuf,
     /// What was there before the batch.
     pub pre: FileState,
     /// What the batch puts there.
     pub post: FileState,
-    /// The temp file holding the new content, beside the target.
-    pub temp: Option<PathBuf>,
-    /// Where the pre-image is kept while the batch is in flight (a hard link to the original,
-    /// or the original itself for a deletion).
-    pub backup: Option<PathBuf>,
+    /// The temp file holding the new content, beside the target (relative to the root).
+    pub temp: Option<String>,
+    /// The name under which the pre-image is kept in the state's `pre/` directory while the
+    /// batch is in flight (a hard link to the original, or the original itself for a deletion).
+    pub backup: Option<String>,
 }
 
 /// Everything recovery needs to undo a batch.
@@ -74,10 +74,16 @@ pub struct Entry {
 pub struct Journal {
     /// The batch id.
     pub id: String,
+    /// The root the batch ran on, relative to the state's home (`""`: the home itself).
+    pub root: String,
     /// Every path the batch writes, in write order.
     pub entries: Vec<Entry>,
-    /// Directories the batch creates, outermost first.
-    pub created_dirs: Vec<PathBuf>,
+    /// Directories the batch creates, outermost first (relative to the root).
+    pub created_dirs: Vec<String>,
+    /// Directories the batch removes once emptied (an undo taking back what its batch created),
+    /// outermost first; a rollback makes them again before restoring what was in them.
+    #[serde(default)]
+    pub removed_dirs: Vec<String>,
 }
 
 /// Why a journal could not be read.
@@ -91,6 +97,19 @@ pub enum JournalError {
         /// The error.
         source: io::Error,
     },
+    /// A path in the journal is not a plain relative path under its root: the journal was not
+    /// written by lancet. It is set aside untouched, and nothing it names is touched.
+    #[error(
+        "the journal {path} names {problem}; it was not written by lancet and was set aside as {kept} without touching anything"
+    )]
+    Rejected {
+        /// The journal file.
+        path: PathBuf,
+        /// Where it was moved.
+        kept: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// The checksum does not match: the journal is damaged.
     #[error("the journal {path} is damaged (checksum mismatch); it was set aside as {kept}")]
     Damaged {
@@ -102,6 +121,34 @@ pub enum JournalError {
 }
 
 impl Journal {
+    /// Checks that every path is one lancet would have written: relative, normalised, outside
+    /// `.git` and the state directory; backups are plain names.
+    pub fn check(&self) -> Result<(), String> {
+        let paths = self
+            .entries
+            .iter()
+            .flat_map(|e| std::iter::once(&e.path).chain(&e.temp))
+            .chain(&self.created_dirs)
+            .chain(&self.removed_dirs);
+        for p in paths {
+            if RelPath::from_state(p).is_none() {
+                return Err(format!("the path {p:?}, which is not inside its root"));
+            }
+        }
+        if !self.root.is_empty() && RelPath::from_state(&self.root).is_none() {
+            return Err(format!(
+                "the root {:?}, which is not inside its home",
+                self.root
+            ));
+        }
+        for b in self.entries.iter().filter_map(|e| e.backup.as_ref()) {
+            if RelPath::from_state(b).is_none() || b.contains('/') {
+                return Err(format!("the backup {b:?}, which is not a plain name"));
+            }
+        }
+        Ok(())
+    }
+
     /// Writes the journal atomically (temp file, fsync, rename, fsync of the directory): the
     /// first line is the SHA-256 of the second, so damage is detected.
     pub fn write(&self, path: &Path, fsync: bool) -> io::Result<()> {
@@ -188,19 +235,24 @@ impl Rollback {
     }
 }
 
-/// Undoes what a journal describes, decided by content (see the module docs). Idempotent.
-pub fn roll_back(journal: &Journal, fsync: bool) -> Rollback {
+/// Undoes what a journal describes, decided by content (see the module docs), through the
+/// root's handle. Idempotent.
+pub fn roll_back(journal: &Journal, root: &Root, pre: &PreImages, fsync: bool) -> Rollback {
+    let dir = root.dir();
     let mut report = Rollback {
         id: journal.id.clone(),
         ..Default::default()
     };
+    for d in &journal.removed_dirs {
+        let _ = dir.create_dir(d);
+    }
     for e in journal.entries.iter().rev() {
-        let now = FileState::of(&e.target);
+        let now = FileState::of(dir, &e.path);
         let mut keep_backup = false;
         if now == e.pre {
             report.unchanged.push(e.path.clone());
         } else if now == e.post {
-            match crate::failpoint::check("recover").and_then(|()| restore(e)) {
+            match crate::failpoint::check("recover").and_then(|()| restore(dir, pre, e)) {
                 Ok(()) => report.restored.push(e.path.clone()),
                 Err(_) => {
                     report.failed.push(e.path.clone());
@@ -210,31 +262,28 @@ pub fn roll_back(journal: &Journal, fsync: bool) -> Rollback {
         } else {
             report.conflicts.push(e.path.clone());
             keep_backup = true;
-            if let Some(b) = e.backup.as_ref().filter(|b| b.exists()) {
-                report.kept_pre_images.push(b.clone());
+            if let Some(b) = e.backup.as_ref().filter(|b| pre.dir.exists(b.as_str())) {
+                report.kept_pre_images.push(pre.path_of(b));
             }
         }
         if let Some(temp) = &e.temp {
-            let _ = fs::remove_file(temp);
+            let _ = dir.remove_file(temp);
         }
         if let Some(backup) = e.backup.as_ref().filter(|_| !keep_backup) {
-            let _ = fs::remove_file(backup);
+            let _ = pre.dir.remove_file(backup);
         }
     }
-    for dir in journal.created_dirs.iter().rev() {
-        let _ = fs::remove_dir(dir);
+    for d in journal.created_dirs.iter().rev() {
+        let _ = dir.remove_dir(d);
     }
     if fsync {
-        let mut dirs: Vec<&Path> = journal
-            .entries
-            .iter()
-            .filter_map(|e| e.target.parent())
-            .collect();
+        let mut dirs: Vec<String> = journal.entries.iter().map(|e| parent_of(&e.path)).collect();
         dirs.sort();
         dirs.dedup();
         for d in dirs {
-            let _ = fsync_dir(d);
+            let _ = fsync_dir_in(dir, &d);
         }
+        let _ = fsync_dir(&pre.path);
     }
     report.restored.reverse();
     report.unchanged.reverse();
@@ -244,9 +293,9 @@ pub fn roll_back(journal: &Journal, fsync: bool) -> Rollback {
 }
 
 /// Puts one path back to its pre-image.
-fn restore(e: &Entry) -> io::Result<()> {
+fn restore(dir: &Dir, pre: &PreImages, e: &Entry) -> io::Result<()> {
     match &e.pre {
-        FileState::Missing => fs::remove_file(&e.target),
+        FileState::Missing => dir.remove_file(&e.path),
         FileState::File { .. } | FileState::Link { .. } => {
             let backup = e
                 .backup
@@ -254,14 +303,11 @@ fn restore(e: &Entry) -> io::Result<()> {
                 .ok_or_else(|| io::Error::other("no pre-image kept"))?;
             // The backup is the original inode (or a copy of it): renaming it back restores
             // content, mode and ownership at once.
-            match fs::rename(backup, &e.target) {
+            match pre.dir.rename(backup, dir, &e.path) {
                 Ok(()) => Ok(()),
                 Err(_) => {
-                    let bytes = fs::read(backup)?;
-                    let mode = fs::metadata(backup)?.permissions().mode();
-                    fs::write(&e.target, bytes)?;
-                    fs::set_permissions(&e.target, fs::Permissions::from_mode(mode))?;
-                    fs::remove_file(backup)
+                    pre.dir.copy(backup, dir, &e.path)?;
+                    pre.dir.remove_file(backup)
                 }
             }
         }

@@ -18,14 +18,14 @@ pub mod checkpoint;
 pub mod journal;
 
 use crate::failpoint;
-use crate::path::Root;
+use crate::path::{RelPath, Root};
 use crate::stage::{Before, StagedFile};
+use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
 use journal::{Entry, FileState, Journal, Rollback};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
-use std::fs::{self, File, OpenOptions, Permissions};
+use std::fs::{self, File};
 use std::io::{self, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -76,6 +76,11 @@ pub struct StateDir {
     pub dir: PathBuf,
     /// Whether it lives in a git repository's directory (else it is `<root>/.lancet`).
     pub in_git: bool,
+    /// The directory whose state this is (the work tree, or the root outside git): journals
+    /// name their root relative to it, and recovery never leaves it.
+    pub home: PathBuf,
+    /// The root relative to `home` (`""` when they are the same).
+    pub root_in_home: String,
 }
 
 /// How long a second lancet process waits for the first one's lock.
@@ -127,17 +132,40 @@ impl LockError {
     }
 }
 
+/// The directory pre-images are kept in while a batch is in flight: a handle for the writes and
+/// its name for messages.
+pub struct PreImages {
+    dir: Dir,
+    path: PathBuf,
+}
+
+impl PreImages {
+    /// Where a kept pre-image is, for a message that tells someone to look at it.
+    pub fn path_of(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+}
+
 impl StateDir {
     /// Finds the state directory for a root (creating nothing).
     pub fn locate(root: &Root) -> StateDir {
         match git2::Repository::discover(root.path()) {
-            Ok(repo) if repo.workdir().is_some() => StateDir {
-                dir: repo.path().join("lancet"),
-                in_git: true,
-            },
+            Ok(repo)
+                if let Some(workdir) = repo.workdir().and_then(|w| w.canonicalize().ok())
+                    && let Some(root_in_home) = root.relative_to(&workdir) =>
+            {
+                StateDir {
+                    dir: repo.path().join("lancet"),
+                    in_git: true,
+                    home: workdir,
+                    root_in_home,
+                }
+            }
             _ => StateDir {
                 dir: root.path().join(".lancet"),
                 in_git: false,
+                home: root.path().to_path_buf(),
+                root_in_home: String::new(),
             },
         }
     }
@@ -151,6 +179,16 @@ impl StateDir {
         self.dir.join("pre")
     }
 
+    /// Opens (creating it if needed) the directory pre-images are kept in.
+    pub fn pre_images(&self) -> io::Result<PreImages> {
+        let path = self.backup_dir();
+        fs::create_dir_all(&path)?;
+        Ok(PreImages {
+            dir: Dir::open_ambient_dir(&path, cap_std::ambient_authority())?,
+            path,
+        })
+    }
+
     /// Takes the root's lock, waiting up to [`LOCK_WAIT`] for another process to finish.
     pub fn lock(&self) -> Result<RootLock, LockError> {
         let path = self.dir.join("lock");
@@ -159,7 +197,7 @@ impl StateDir {
             path: self.dir.clone(),
             source,
         })?;
-        let file = OpenOptions::new()
+        let file = fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
@@ -181,12 +219,33 @@ impl StateDir {
     }
 
     /// Repairs a batch interrupted by a crash, if one is recorded. The caller holds the lock.
+    /// The journal's paths are re-validated and opened through a handle on the root it names
+    /// (inside this state's home): a forged journal is set aside and nothing is touched.
     pub fn recover(&self, fsync: bool) -> Result<Option<Rollback>, journal::JournalError> {
         let path = self.journal_path();
         let Some(journal) = Journal::read(&path)? else {
             return Ok(None);
         };
-        let report = journal::roll_back(&journal, fsync);
+        let refuse = |problem: String| {
+            let kept = path.with_extension("rejected");
+            let _ = fs::rename(&path, &kept);
+            journal::JournalError::Rejected {
+                path: path.clone(),
+                kept,
+                problem,
+            }
+        };
+        journal.check().map_err(refuse)?;
+        let root = Root::new(&self.home)
+            .and_then(|home| Root::within(&home, &journal.root))
+            .map_err(|e| refuse(format!("its root {:?} cannot be opened: {e}", journal.root)))?;
+        let pre = self
+            .pre_images()
+            .map_err(|source| journal::JournalError::Io {
+                path: self.backup_dir(),
+                source,
+            })?;
+        let report = journal::roll_back(&journal, &root, &pre, fsync);
         if report.finished() {
             let _ = fs::remove_file(&path);
             if fsync {
@@ -213,10 +272,12 @@ impl StateDir {
 /// Writes every staged file or none (see the module docs). `id` names the batch. Returns the
 /// batch's journal (whose pre-images still exist when `keep_pre_images` was asked for).
 pub fn commit(
+    root: &Root,
     files: &[StagedFile],
     state: &StateDir,
     id: &str,
     opts: WriteOptions,
+    remove_dirs: &[String],
     before_writes: impl FnOnce(&Journal) -> Result<(), CommitError>,
 ) -> Result<Journal, CommitError> {
     failpoint::check("verify").map_err(|source| CommitError::Io {
@@ -224,20 +285,21 @@ pub fn commit(
         source,
         intact: true,
     })?;
-    for f in files {
-        if !still_matches(f) {
-            return Err(CommitError::Stale {
-                path: f.path.to_string(),
-            });
-        }
+    if let Some(f) = files.iter().find(|f| !still_matches(root.dir(), f)) {
+        return Err(CommitError::Stale {
+            path: f.path.to_string(),
+        });
     }
-    let journal = plan(files, state, id);
+    let mut journal = plan(root, files, state, id);
+    journal.removed_dirs = remove_dirs.to_vec();
     let io_err = |path: &str, source: io::Error| CommitError::Io {
         path: path.to_string(),
         source,
         intact: true,
     };
-    fs::create_dir_all(state.backup_dir()).map_err(|e| io_err("the lancet state directory", e))?;
+    let pre = state
+        .pre_images()
+        .map_err(|e| io_err("the lancet state directory", e))?;
     let journal_path = state.journal_path();
     if let Err(e) = journal
         .write(&journal_path, opts.fsync)
@@ -253,32 +315,46 @@ pub fn commit(
         let _ = fs::remove_file(&journal_path);
         return Err(e);
     }
-    match write_all(files, &journal, state, opts) {
+    match write_all(root, files, &journal, &pre, state, opts) {
         Ok(()) => {
             if !opts.keep_pre_images {
-                release(&journal);
+                drop_pre_images(&pre, &journal);
             }
             Ok(journal)
         }
-        Err((path, source)) => {
-            let rollback = journal::roll_back(&journal, opts.fsync);
+        Err(failure) => {
+            let rollback = journal::roll_back(&journal, root, &pre, opts.fsync);
             if rollback.finished() {
                 let _ = fs::remove_file(&journal_path);
             }
-            Err(CommitError::Io {
-                path,
-                source,
-                intact: rollback.intact(),
+            Err(match failure {
+                WriteFailure::Stale(path) if rollback.intact() => CommitError::Stale { path },
+                WriteFailure::Stale(path) => CommitError::Io {
+                    source: io::Error::other("it changed on disk just before its rename"),
+                    path,
+                    intact: false,
+                },
+                WriteFailure::Io(path, source) => CommitError::Io {
+                    path,
+                    source,
+                    intact: rollback.intact(),
+                },
             })
         }
     }
 }
 
 /// Drops the pre-images a committed batch kept: the batch stands.
-pub fn release(journal: &Journal) {
+pub fn release(state: &StateDir, journal: &Journal) {
+    if let Ok(pre) = state.pre_images() {
+        drop_pre_images(&pre, journal);
+    }
+}
+
+fn drop_pre_images(pre: &PreImages, journal: &Journal) {
     for e in &journal.entries {
         if let Some(b) = &e.backup {
-            let _ = fs::remove_file(b);
+            let _ = pre.dir.remove_file(b);
         }
     }
 }
@@ -286,10 +362,23 @@ pub fn release(journal: &Journal) {
 /// Rolls a committed batch back from its kept pre-images (a failed test run), journaled: the
 /// journal is written again first, so a crash during the rollback is finished by the next
 /// lancet command. Paths changed since the batch are left alone and reported.
-pub fn roll_back_committed(state: &StateDir, journal: &Journal, fsync: bool) -> Rollback {
+pub fn roll_back_committed(
+    root: &Root,
+    state: &StateDir,
+    journal: &Journal,
+    fsync: bool,
+) -> Rollback {
     let path = state.journal_path();
     let _ = journal.write(&path, fsync);
-    let report = journal::roll_back(journal, fsync);
+    let Ok(pre) = state.pre_images() else {
+        // The journal stands: the next lancet command finishes the rollback.
+        return Rollback {
+            id: journal.id.clone(),
+            failed: journal.entries.iter().map(|e| e.path.clone()).collect(),
+            ..Default::default()
+        };
+    };
+    let report = journal::roll_back(journal, root, &pre, fsync);
     if report.finished() {
         let _ = fs::remove_file(&path);
         if fsync {
@@ -299,9 +388,10 @@ pub fn roll_back_committed(state: &StateDir, journal: &Journal, fsync: bool) -> 
     report
 }
 
-/// The journal of a batch: temp and backup names chosen up front, so recovery knows them.
-fn plan(files: &[StagedFile], state: &StateDir, id: &str) -> Journal {
-    let mut created_dirs: Vec<PathBuf> = Vec::new();
+/// The journal of a batch: temp and backup names chosen up front, so recovery knows them. Every
+/// path is relative (to the root, or for backups to the pre-image directory).
+fn plan(root: &Root, files: &[StagedFile], state: &StateDir, id: &str) -> Journal {
+    let mut created_dirs: Vec<String> = Vec::new();
     let entries = files
         .iter()
         .enumerate()
@@ -315,24 +405,27 @@ fn plan(files: &[StagedFile], state: &StateDir, id: &str) -> Journal {
                     target: target.clone(),
                 },
             };
-            let post = match &f.after {
-                Some(bytes) => FileState::File {
+            let post = match (&f.after, &f.after_link) {
+                (Some(bytes), _) => FileState::File {
                     sha256: sha256_hex(bytes),
                 },
-                None => FileState::Missing,
+                (None, Some(target)) => FileState::Link {
+                    target: target.clone(),
+                },
+                (None, None) => FileState::Missing,
             };
             // A short name of its own, not the target's plus a suffix: a target whose name is
             // near NAME_MAX must still be editable. The journal records it for recovery.
-            let temp = f
-                .after
-                .is_some()
-                .then(|| f.real.with_file_name(format!(".lancet-{id}-{i}.tmp")));
-            let backup =
-                (pre != FileState::Missing).then(|| state.backup_dir().join(format!("{id}-{i}")));
-            if f.after.is_some()
-                && let Some(parent) = f.real.parent()
+            let temp = f.puts_something().then(|| {
+                f.path
+                    .with_file_name(&format!(".lancet-{id}-{i}.tmp"))
+                    .to_string()
+            });
+            let backup = (pre != FileState::Missing).then(|| format!("{id}-{i}"));
+            if f.puts_something()
+                && let Some(parent) = f.path.parent()
             {
-                for dir in missing_dirs(parent) {
+                for dir in missing_dirs(root.dir(), &parent) {
                     if !created_dirs.contains(&dir) {
                         created_dirs.push(dir);
                     }
@@ -340,7 +433,6 @@ fn plan(files: &[StagedFile], state: &StateDir, id: &str) -> Journal {
             }
             Entry {
                 path: f.path.to_string(),
-                target: f.real.clone(),
                 pre,
                 post,
                 temp,
@@ -350,94 +442,135 @@ fn plan(files: &[StagedFile], state: &StateDir, id: &str) -> Journal {
         .collect();
     Journal {
         id: id.to_string(),
+        root: state.root_in_home.clone(),
         entries,
         created_dirs,
+        removed_dirs: Vec::new(),
     }
 }
 
-/// Steps 3–6: on error, the path involved and the error (the caller rolls back).
+/// How steps 3–6 failed (the caller rolls back).
+enum WriteFailure {
+    /// A target changed after it was checked: someone wrote it while the batch was in flight.
+    Stale(String),
+    /// An I/O error at this path.
+    Io(String, io::Error),
+}
+
+/// Steps 3–6, every path through the root's handle.
 fn write_all(
+    root: &Root,
     files: &[StagedFile],
     journal: &Journal,
+    pre: &PreImages,
     state: &StateDir,
     opts: WriteOptions,
-) -> Result<(), (String, io::Error)> {
-    for dir in &journal.created_dirs {
-        fs::create_dir(dir).map_err(|e| (dir.display().to_string(), e))?;
+) -> Result<(), WriteFailure> {
+    let dir = root.dir();
+    let io = |path: &str| {
+        let path = path.to_string();
+        move |e| WriteFailure::Io(path, e)
+    };
+    for d in &journal.created_dirs {
+        dir.create_dir(d).map_err(io(d))?;
     }
     // Temp files are independent until renamed: written (and fsynced) in parallel, so the
     // devices' flushes overlap. A failure leaves the others for the rollback to remove.
     files
         .par_iter()
         .zip(&journal.entries)
-        .try_for_each(|(f, e)| match (f.after.as_deref(), &e.temp) {
-            (Some(bytes), Some(temp)) => {
-                write_temp(temp, bytes, f.mode, opts).map_err(|err| (e.path.clone(), err))
-            }
-            _ => Ok(()),
-        })?;
+        .try_for_each(
+            |(f, e)| match (f.after.as_deref(), &f.after_link, &e.temp) {
+                (Some(bytes), _, Some(temp)) => {
+                    write_temp(dir, temp, bytes, f.mode, opts).map_err(io(&e.path))
+                }
+                (None, Some(target), Some(temp)) => dir.symlink(target, temp).map_err(io(&e.path)),
+                _ => Ok(()),
+            },
+        )?;
     for (f, e) in files.iter().zip(&journal.entries) {
-        if let (Some(backup), Some(_)) = (&e.backup, &f.after) {
-            keep_pre_image(&e.target, backup).map_err(|err| (e.path.clone(), err))?;
+        if let Some(backup) = e.backup.as_ref().filter(|_| f.puts_something()) {
+            keep_pre_image(dir, &e.path, pre, backup).map_err(io(&e.path))?;
         }
+    }
+    // The last look before the renames: a target written by someone else since staging (while
+    // the journal, the checkpoint and the temp files were being written) refuses the batch
+    // rather than being overwritten.
+    failpoint::check("verify_again").map_err(io("the batch"))?;
+    if let Some(f) = files.iter().find(|f| !still_matches(dir, f)) {
+        return Err(WriteFailure::Stale(f.path.to_string()));
     }
     for e in &journal.entries {
         let step = failpoint::check("rename").and_then(|()| match (&e.temp, &e.backup) {
-            (Some(temp), _) => fs::rename(temp, &e.target),
-            (None, Some(backup)) => move_aside(&e.target, backup),
+            (Some(temp), _) => dir.rename(temp, dir, &e.path),
+            (None, Some(backup)) => move_aside(dir, &e.path, pre, backup),
             (None, None) => Ok(()),
         });
-        step.map_err(|err| (e.path.clone(), err))?;
+        step.map_err(io(&e.path))?;
+    }
+    // Directories an undo empties go with it (innermost first; one still holding something
+    // stays).
+    for d in journal.removed_dirs.iter().rev() {
+        let _ = dir.remove_dir(d);
     }
     if opts.fsync {
-        let mut dirs: Vec<PathBuf> = journal
+        let mut dirs: Vec<String> = journal
             .entries
             .iter()
-            .filter_map(|e| e.target.parent().map(Path::to_path_buf))
+            .map(|e| parent_of(&e.path))
+            .chain(journal.created_dirs.iter().map(|d| parent_of(d)))
+            .chain(journal.removed_dirs.iter().map(|d| parent_of(d)))
             .collect();
-        // A created directory's own entry lives in its parent.
-        dirs.extend(
-            journal
-                .created_dirs
-                .iter()
-                .filter_map(|d| d.parent().map(Path::to_path_buf)),
-        );
-        dirs.push(state.backup_dir());
         dirs.sort();
         dirs.dedup();
-        for dir in dirs {
-            fsync_dir(&dir).map_err(|err| (dir.display().to_string(), err))?;
+        // A directory the batch removed (its entries' parent, emptied by an undo) is gone:
+        // its own parent holds the change.
+        for d in dirs.iter().filter(|d| !journal.removed_dirs.contains(d)) {
+            fsync_dir_in(dir, d).map_err(io(d))?;
         }
+        fsync_dir(&pre.path).map_err(io("the lancet state directory"))?;
     }
-    failpoint::check("commit").map_err(|err| ("the journal".to_string(), err))?;
-    fs::remove_file(state.journal_path()).map_err(|err| ("the journal".to_string(), err))?;
+    failpoint::check("commit").map_err(io("the journal"))?;
+    fs::remove_file(state.journal_path()).map_err(io("the journal"))?;
     if opts.fsync {
-        fsync_dir(&state.dir).map_err(|err| ("the lancet state directory".to_string(), err))?;
+        fsync_dir(&state.dir).map_err(io("the lancet state directory"))?;
     }
     Ok(())
 }
 
+/// The directory holding a root-relative path (`.` for a top-level name).
+fn parent_of(path: &str) -> String {
+    path.rsplit_once('/')
+        .map_or_else(|| ".".to_string(), |(p, _)| p.to_string())
+}
+
 /// Whether the target still holds what was staged as its pre-image.
-fn still_matches(f: &StagedFile) -> bool {
+fn still_matches(dir: &Dir, f: &StagedFile) -> bool {
+    let at = f.path.as_path();
     match &f.before {
-        Before::Missing => fs::symlink_metadata(&f.real).is_err(),
+        Before::Missing => dir.symlink_metadata(at).is_err(),
         Before::File { sha256, .. } => {
-            fs::symlink_metadata(&f.real).is_ok_and(|m| m.is_file())
-                && fs::read(&f.real).is_ok_and(|b| sha256_hex(&b) == *sha256)
+            dir.symlink_metadata(at).is_ok_and(|m| m.is_file())
+                && dir.read(at).is_ok_and(|b| sha256_hex(&b) == *sha256)
         }
-        Before::Link { target } => fs::read_link(&f.real).is_ok_and(|t| t == *target),
+        Before::Link { target } => dir.read_link_contents(at).is_ok_and(|t| t == *target),
     }
 }
 
 /// Creates the temp file (never an existing one), writes the content with the target's mode
 /// (or the umask's default for a new file), and fsyncs it.
-fn write_temp(temp: &Path, bytes: &[u8], mode: Option<u32>, opts: WriteOptions) -> io::Result<()> {
+fn write_temp(
+    dir: &Dir,
+    temp: &str,
+    bytes: &[u8],
+    mode: Option<u32>,
+    opts: WriteOptions,
+) -> io::Result<()> {
     failpoint::check("write")?;
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o666)
-        .open(temp)?;
+    let mut file = dir.open_with(
+        temp,
+        OpenOptions::new().write(true).create_new(true).mode(0o666),
+    )?;
     file.write_all(bytes)?;
     if let Some(mode) = mode {
         file.set_permissions(Permissions::from_mode(mode))?;
@@ -450,39 +583,39 @@ fn write_temp(temp: &Path, bytes: &[u8], mode: Option<u32>, opts: WriteOptions) 
 
 /// Keeps the original of a file about to be replaced: a hard link (the same inode, so content,
 /// mode and owner come back exactly), or a copy where linking is impossible.
-fn keep_pre_image(target: &Path, backup: &Path) -> io::Result<()> {
+fn keep_pre_image(dir: &Dir, target: &str, pre: &PreImages, backup: &str) -> io::Result<()> {
     failpoint::check("backup")?;
-    match fs::hard_link(target, backup) {
+    match dir.hard_link(target, &pre.dir, backup) {
         Ok(()) => Ok(()),
         Err(_) => {
-            fs::copy(target, backup)?;
-            File::open(backup)?.sync_all()
+            dir.copy(target, &pre.dir, backup)?;
+            pre.dir.open(backup)?.sync_all()
         }
     }
 }
 
 /// A deletion: the target moves to its backup (restorable until the commit point).
-fn move_aside(target: &Path, backup: &Path) -> io::Result<()> {
-    match fs::rename(target, backup) {
+fn move_aside(dir: &Dir, target: &str, pre: &PreImages, backup: &str) -> io::Result<()> {
+    match dir.rename(target, &pre.dir, backup) {
         Ok(()) => Ok(()),
         Err(_) => {
-            fs::copy(target, backup)?;
-            File::open(backup)?.sync_all()?;
-            fs::remove_file(target)
+            dir.copy(target, &pre.dir, backup)?;
+            pre.dir.open(backup)?.sync_all()?;
+            dir.remove_file(target)
         }
     }
 }
 
-/// Ancestors of `dir` that do not exist yet, outermost first.
-fn missing_dirs(dir: &Path) -> Vec<PathBuf> {
+/// Ancestors of `dir` (relative to the root) that do not exist yet, outermost first.
+fn missing_dirs(root: &Dir, dir: &RelPath) -> Vec<String> {
     let mut missing = Vec::new();
-    let mut cur = dir;
-    while fs::symlink_metadata(cur).is_err() {
-        missing.push(cur.to_path_buf());
-        match cur.parent() {
-            Some(p) => cur = p,
-            None => break,
+    let mut cur = Some(dir.clone());
+    while let Some(d) = cur {
+        if root.symlink_metadata(d.as_path()).is_ok() {
+            break;
         }
+        cur = d.parent();
+        missing.push(d.to_string());
     }
     missing.reverse();
     missing
@@ -494,6 +627,12 @@ pub(crate) fn fsync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// fsyncs a directory under the root, through the root's handle.
+pub(crate) fn fsync_dir_in(root: &Dir, dir: &str) -> io::Result<()> {
+    failpoint::check("fsync_dir")?;
+    root.open(dir)?.sync_all()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,7 +641,7 @@ mod tests {
     fn staged(root: &Root, rel: &str, before: Before, after: Option<&[u8]>) -> StagedFile {
         StagedFile {
             path: root.rel(rel).unwrap(),
-            real: root.path().join(rel),
+            after_link: None,
             before,
             after: after.map(<[u8]>::to_vec),
             mode: None,
@@ -529,6 +668,7 @@ mod tests {
         ];
         let state = StateDir::locate(&root);
         let err = commit(
+            &root,
             &files,
             &state,
             "t1",
@@ -536,6 +676,7 @@ mod tests {
                 fsync: false,
                 keep_pre_images: false,
             },
+            &[],
             |_| Ok(()),
         )
         .unwrap_err();
@@ -545,6 +686,7 @@ mod tests {
         std::fs::write(dir.path().join("c.txt"), "appeared meanwhile\n").unwrap();
         assert!(matches!(
             commit(
+                &root,
                 &created,
                 &state,
                 "t2",
@@ -552,6 +694,7 @@ mod tests {
                     fsync: false,
                     keep_pre_images: false
                 },
+                &[],
                 |_| Ok(())
             ),
             Err(CommitError::Stale { .. })
@@ -570,6 +713,7 @@ mod tests {
             staged(&root, "gone.txt", file(b"g\n"), None),
         ];
         commit(
+            &root,
             &files,
             &StateDir::locate(&root),
             "t3",
@@ -577,6 +721,7 @@ mod tests {
                 fsync: true,
                 keep_pre_images: false,
             },
+            &[],
             |_| Ok(()),
         )
         .unwrap();

@@ -3,9 +3,7 @@
 //! disks and unwritable targets, modes, symlinks and hard links, git checkpoints that never touch
 //! HEAD, the index or the stash, `log` / `undo`, and `--test` with its rollback and ledger.
 
-use super::tree::{
-    Node, describe, lancet, lancet_env, snapshot, spawn_lancet, temp_tree, without_dirs,
-};
+use super::tree::{Node, describe, lancet, lancet_env, snapshot, spawn_lancet, temp_tree};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -533,7 +531,7 @@ fn a_crash_after_the_commit_point_keeps_the_batch_undoable() {
     assert_eq!(log(root).len(), 1, "the applied batch is in the log");
     let out = lancet(&["undo", "-C", r(root), "--json"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-    assert_eq!(without_dirs(work(root)), without_dirs(old));
+    assert_eq!(work(root), old);
 }
 
 /// A batch that crashed before writing anything leaves no checkpoint of itself.
@@ -719,7 +717,7 @@ fn a_crash_during_undo_leaves_the_batch_whole_or_undone() {
                 &[("LANCET_FAILPOINT", &spec)],
             );
             if undo.status.code() == Some(0) {
-                assert_eq!(without_dirs(work(root)), without_dirs(old.clone()), "{ctx}");
+                assert_eq!(work(root), old, "{ctx}");
                 break;
             }
             crashed += 1;
@@ -737,17 +735,19 @@ fn a_crash_during_undo_leaves_the_batch_whole_or_undone() {
                 states == all_batch_paths("new") || states == all_batch_paths("old"),
                 "{ctx}: half undone: {states:?}"
             );
-            if states == all_batch_paths("new") {
-                assert_eq!(now, new, "{ctx}");
-            } else {
-                assert_eq!(without_dirs(now), without_dirs(old.clone()), "{ctx}");
-            }
             assert!(!journal(root, false).exists(), "{ctx}");
             assert_nothing_to_recover(root, &ctx);
-            // Whatever the crash left, undo (again) ends at the original files.
-            let undo = lancet(&["undo", "-C", r(root), "--json"], b"");
-            assert_eq!(undo.status.code(), Some(0), "{ctx}: {}", describe(&undo));
-            assert_eq!(without_dirs(work(root)), without_dirs(old.clone()), "{ctx}");
+            // The log agrees with the files, and no directory the batch created is left over.
+            if states == all_batch_paths("new") {
+                assert_eq!(now, new, "{ctx}");
+                assert_eq!(log(root)[0]["undone"], false, "{ctx}");
+                let undo = lancet(&["undo", "-C", r(root), "--json"], b"");
+                assert_eq!(undo.status.code(), Some(0), "{ctx}: {}", describe(&undo));
+                assert_eq!(work(root), old, "{ctx}");
+            } else {
+                assert_eq!(now, old, "{ctx}");
+                assert_eq!(log(root)[0]["undone"], true, "{ctx}");
+            }
         }
     }
     assert!(crashed >= 10, "undo crashed only {crashed} times");
@@ -1377,11 +1377,17 @@ fn three_undos_restore_the_original_tree_exactly() {
         assert!(!e["summary"].as_str().unwrap().is_empty());
         assert!(now.abs_diff(e["time"].as_u64().unwrap()) < 3600);
     }
+    let mode = |path: &str| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(root.join(path))
+            .map(|m| m.permissions().mode() & 0o7777)
+            .ok()
+    };
     assert_eq!(
         entries[1]["files"],
         serde_json::json!([
-            {"path": "a.txt", "action": "update"},
-            {"path": "b.txt", "action": "delete"}
+            {"path": "a.txt", "action": "update", "mode": mode("a.txt")},
+            {"path": "b.txt", "action": "delete", "mode": mode("a.txt")}
         ])
     );
     let text = lancet(&["log", "-C", r(root)], b"");
@@ -1420,6 +1426,7 @@ fn undo_leaves_a_path_changed_since_alone_unless_forced() {
     let id = json(&out)["checkpoint"].as_str().unwrap().to_string();
     std::fs::write(root.join("a.txt"), "edited by hand\n").unwrap();
 
+    // All or nothing, like apply: one changed file refuses the whole undo.
     let out = lancet(&["undo", "-C", r(root), "--json"], b"");
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let v = json(&out);
@@ -1433,21 +1440,61 @@ fn undo_leaves_a_path_changed_since_alone_unless_forced() {
     assert_eq!(a["kind"], "changed_since");
     let msg = v["message"].as_str().unwrap();
     assert!(
-        msg.contains("Left alone (changed since the batch): a.txt."),
+        msg.starts_with("Nothing was undone: a.txt changed since batch"),
         "{msg}"
     );
     assert!(msg.contains(&format!("lancet undo {id} --force")), "{msg}");
+    assert!(
+        msg.contains(&format!("lancet undo {id} --partial")),
+        "{msg}"
+    );
     assert_eq!(
         std::fs::read(root.join("a.txt")).unwrap(),
         b"edited by hand\n"
     );
-    assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
+    assert_eq!(
+        std::fs::read(root.join("b.txt")).unwrap(),
+        b"B\n",
+        "nothing written"
+    );
     assert_eq!(log(root)[0]["undone"], false);
 
     let out = lancet(&["undo", "-C", r(root), "--json", "--force"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(snapshot(root), original);
     assert_eq!(log(root)[0]["undone"], true);
+}
+
+/// `undo --partial` restores what did not change, leaves the rest, and says it is partial; the
+/// batch stays live in the log (it is not wholly undone).
+#[test]
+fn a_partial_undo_is_asked_for_and_reported_as_partial() {
+    let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+    let root = dir.path();
+    let out = lancet(
+        &["apply", "-C", r(root), "--json"],
+        b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    std::fs::write(root.join("a.txt"), "edited by hand\n").unwrap();
+    let out = lancet(&["undo", "-C", r(root), "--json", "--partial"], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let v = json(&out);
+    assert_eq!(v["status"], "partial");
+    let msg = v["message"].as_str().unwrap();
+    assert!(msg.contains("1 file(s) restored"), "{msg}");
+    assert!(
+        msg.contains("Left alone (changed since the batch): a.txt."),
+        "{msg}"
+    );
+    assert_eq!(
+        std::fs::read(root.join("a.txt")).unwrap(),
+        b"edited by hand\n"
+    );
+    assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
+    assert_eq!(log(root)[0]["undone"], false);
+    let out = lancet(&["undo", "-C", r(root), "--force", "--partial"], b"");
+    assert_eq!(out.status.code(), Some(2), "--force and --partial conflict");
 }
 
 /// An undo that can restore nothing says so (and why), exits 1, and keeps the batch live.
@@ -1465,11 +1512,7 @@ fn an_undo_that_restores_nothing_says_why() {
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let msg = json(&out)["message"].as_str().unwrap().to_string();
     assert!(
-        msg.starts_with("Nothing was undone: every file batch"),
-        "{msg}"
-    );
-    assert!(
-        msg.contains("Left alone (changed since the batch): a.txt."),
+        msg.starts_with("Nothing was undone: a.txt changed since batch"),
         "{msg}"
     );
     assert!(!msg.contains("Undid"), "{msg}");
