@@ -927,7 +927,14 @@ impl Workspace<'_> {
                 }
                 dest.current = Some(after);
                 dest.mode = mode;
-                self.entries.get_mut(&key).expect("loaded").current = None;
+                // Moving a symlink moves the content it shows and removes the link itself; its
+                // target is another name, which the move never named.
+                let source = self.key(rel, false).map_err(OpError::from)?;
+                if source == key {
+                    self.entries.get_mut(&key).expect("loaded").current = None;
+                } else {
+                    self.entry(&source).map_err(OpError::from)?.remove_link = true;
+                }
             }
         }
         Ok(())

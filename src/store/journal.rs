@@ -292,6 +292,23 @@ pub fn roll_back(journal: &Journal, root: &Root, pre: &PreImages, fsync: bool) -
     report
 }
 
+/// Removes what a batch prepared before its first rename (temp files, pre-images, the
+/// directories it made): for a batch refused at its last check, when no target was touched.
+pub fn discard(journal: &Journal, root: &Root, pre: &PreImages) {
+    let dir = root.dir();
+    for e in &journal.entries {
+        if let Some(temp) = &e.temp {
+            let _ = dir.remove_file(temp);
+        }
+        if let Some(backup) = &e.backup {
+            let _ = pre.dir.remove_file(backup);
+        }
+    }
+    for d in journal.created_dirs.iter().rev() {
+        let _ = dir.remove_dir(d);
+    }
+}
+
 /// Puts one path back to its pre-image.
 fn restore(dir: &Dir, pre: &PreImages, e: &Entry) -> io::Result<()> {
     match &e.pre {

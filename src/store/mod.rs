@@ -322,23 +322,22 @@ pub fn commit(
             }
             Ok(journal)
         }
-        Err(failure) => {
+        Err(WriteFailure::Stale(path)) => {
+            // Found before the first rename: only lancet's own temp files, pre-images and new
+            // directories exist, and the changed file is someone else's to keep.
+            journal::discard(&journal, root, &pre);
+            let _ = fs::remove_file(&journal_path);
+            Err(CommitError::Stale { path })
+        }
+        Err(WriteFailure::Io(path, source)) => {
             let rollback = journal::roll_back(&journal, root, &pre, opts.fsync);
             if rollback.finished() {
                 let _ = fs::remove_file(&journal_path);
             }
-            Err(match failure {
-                WriteFailure::Stale(path) if rollback.intact() => CommitError::Stale { path },
-                WriteFailure::Stale(path) => CommitError::Io {
-                    source: io::Error::other("it changed on disk just before its rename"),
-                    path,
-                    intact: false,
-                },
-                WriteFailure::Io(path, source) => CommitError::Io {
-                    path,
-                    source,
-                    intact: rollback.intact(),
-                },
+            Err(CommitError::Io {
+                path,
+                source,
+                intact: rollback.intact(),
             })
         }
     }

@@ -3,13 +3,15 @@
 //! disks and unwritable targets, modes, symlinks and hard links, git checkpoints that never touch
 //! HEAD, the index or the stash, `log` / `undo`, and `--test` with its rollback and ledger.
 
-use super::tree::{Node, describe, lancet, lancet_env, snapshot, spawn_lancet, temp_tree};
+use super::tree::{
+    Node, describe, lancet, lancet_env, lancet_in_background, snapshot, temp_tree, wait_paused,
+};
 use std::collections::BTreeMap;
-use std::io::Write;
+
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 type Tree = BTreeMap<String, Node>;
@@ -268,27 +270,6 @@ fn assert_nothing_to_recover(root: &Path, ctx: &str) {
 }
 
 /// Runs lancet in the background with `stdin` written and closed (for the pause tests).
-fn lancet_in_background(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Child {
-    let mut child = spawn_lancet(args, env);
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child
-}
-
-/// Waits until `lancet` created its pause file; kills it and panics if it never does.
-fn wait_paused(child: &mut Child, pause: &Path) {
-    let started = Instant::now();
-    while !pause.exists() {
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("lancet exited ({status}) before pausing");
-        }
-        if started.elapsed() > Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("lancet never paused at {}", pause.display());
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
 fn mode(path: &Path) -> u32 {
     std::fs::symlink_metadata(path)
         .unwrap()

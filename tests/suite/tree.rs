@@ -5,6 +5,7 @@ use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// One entry of a tree snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,6 +107,28 @@ pub fn lancet_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
     out
+}
+
+/// Starts `lancet ARGS` and writes `stdin` to it, for a test that acts while it runs.
+pub fn lancet_in_background(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Child {
+    let mut child = spawn_lancet(args, env);
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child
+}
+
+/// Waits until `lancet` created its pause file; kills it and panics if it never does.
+pub fn wait_paused(child: &mut Child, pause: &Path) {
+    let started = Instant::now();
+    while !pause.exists() {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("lancet exited ({status}) before pausing");
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("lancet never paused at {}", pause.display());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// A temp directory holding the given files.

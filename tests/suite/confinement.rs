@@ -1,0 +1,348 @@
+//! Confinement (issue #12): every file-system access goes through a handle on the root, so a
+//! forged state file, a directory swapped for a link mid-batch, a link out of the root given to
+//! a walker, or a FIFO cannot make lancet read or write outside the root, or hang.
+
+use super::tree::{
+    describe, lancet, lancet_env, lancet_in_background, snapshot, temp_tree, wait_paused,
+};
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::path::Path;
+use std::time::Duration;
+
+fn r(dir: &Path) -> &str {
+    dir.to_str().unwrap()
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(out)))
+}
+
+/// A root and, beside it, a directory standing for "the rest of the machine".
+fn root_and_outside() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let top = tempfile::tempdir().unwrap();
+    let root = top.path().join("root");
+    let outside = top.path().join("outside");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("secret.txt"), "secret\n").unwrap();
+    (top, root, outside)
+}
+
+/// Item 1: a journal planted under a sub-root, naming paths outside it (absolute, `..`), is set
+/// aside untouched by the next command there, even `lancet log`; and no batch can plant one.
+#[test]
+fn a_forged_journal_is_rejected_and_touches_nothing() {
+    let (_top, root, outside) = root_and_outside();
+    let sub = root.join("sub");
+    std::fs::create_dir_all(sub.join(".lancet/pre")).unwrap();
+    let victim = outside.join("secret.txt");
+    for (n, path) in [
+        victim.to_str().unwrap().to_string(),
+        "../../outside/secret.txt".to_string(),
+    ]
+    .iter()
+    .enumerate()
+    {
+        // Well-formed and checksummed, as lancet writes them: only its paths are hostile.
+        let body = serde_json::json!({
+            "id": format!("forged{n}"),
+            "root": "",
+            "entries": [{
+                "path": path,
+                "pre": {"kind": "missing"},
+                "post": {"kind": "file", "sha256": "00"},
+                "temp": null,
+                "backup": null
+            }],
+            "created_dirs": []
+        })
+        .to_string();
+        let sum = lancet_sha256(body.as_bytes());
+        std::fs::write(sub.join(".lancet/journal.json"), format!("{sum}\n{body}\n")).unwrap();
+        // The post-image hash is what the victim has, so a naive recovery would delete it.
+        let out = lancet(&["log", "-C", r(&sub)], b"");
+        assert_eq!(
+            std::fs::read(&victim).unwrap(),
+            b"secret\n",
+            "{path}: {}",
+            describe(&out)
+        );
+        assert!(!sub.join(".lancet/journal.json").exists(), "set aside");
+        assert!(sub.join(".lancet/journal.rejected").exists());
+        let rec = lancet(&["recover", "-C", r(&sub)], b"");
+        assert_eq!(rec.status.code(), Some(0), "{}", describe(&rec));
+    }
+    let out = lancet(
+        &["apply", "-C", r(&root), "--json"],
+        b"*** Begin Patch\n*** Add File: sub2/.lancet/journal.json\n+{}\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(!root.join("sub2").exists());
+}
+
+fn lancet_sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Item 2: a directory swapped for a link out of the root after staging, before the renames:
+/// the write fails inside the root, every file is as it was, nothing appears outside.
+#[test]
+fn a_directory_swapped_for_a_link_mid_batch_cannot_redirect_the_write() {
+    for point in ["write", "verify_again", "rename"] {
+        let (_top, root, outside) = root_and_outside();
+        std::fs::create_dir_all(root.join("d")).unwrap();
+        std::fs::write(root.join("d/f.txt"), "one\n").unwrap();
+        std::fs::write(root.join("top.txt"), "top\n").unwrap();
+        std::fs::write(outside.join("f.txt"), "one\n").unwrap();
+        let pause = tempfile::tempdir().unwrap();
+        let pause_file = pause.path().join("paused");
+        let mut child = lancet_in_background(
+            &["apply", "-C", r(&root), "--json"],
+            b"*** Begin Patch\n*** Update File: top.txt\n-top\n+TOP\n*** Update File: d/f.txt\n-one\n+ONE\n*** End Patch\n",
+            &[
+                ("LANCET_PAUSE_AT", point),
+                ("LANCET_PAUSE_FILE", pause_file.to_str().unwrap()),
+            ],
+        );
+        wait_paused(&mut child, &pause_file);
+        let outside_before = snapshot(&outside);
+        std::fs::rename(root.join("d"), root.join("d.moved")).unwrap();
+        symlink(&outside, root.join("d")).unwrap();
+        std::fs::remove_file(&pause_file).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_ne!(out.status.code(), Some(0), "{point}: {}", describe(&out));
+        assert_eq!(
+            snapshot(&outside),
+            outside_before,
+            "{point}: nothing outside changed"
+        );
+        assert_eq!(
+            std::fs::read(root.join("top.txt")).unwrap(),
+            b"top\n",
+            "{point}"
+        );
+        assert_eq!(
+            std::fs::read(root.join("d.moved/f.txt")).unwrap(),
+            b"one\n",
+            "{point}"
+        );
+    }
+}
+
+/// Item 3: after a batch, its directory becomes a link out of the root; undo refuses to follow
+/// it (the path reads as changed), and writes nothing outside.
+#[test]
+fn undo_does_not_follow_a_directory_that_became_a_link() {
+    let (_top, root, outside) = root_and_outside();
+    std::fs::create_dir_all(root.join("d")).unwrap();
+    std::fs::write(root.join("d/f.txt"), "one\n").unwrap();
+    let out = lancet(
+        &["apply", "-C", r(&root)],
+        b"*** Begin Patch\n*** Update File: d/f.txt\n-one\n+ONE\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    std::fs::rename(root.join("d"), root.join("d.moved")).unwrap();
+    std::fs::write(outside.join("f.txt"), "ONE\n").unwrap();
+    symlink(&outside, root.join("d")).unwrap();
+    let before = snapshot(&outside);
+    for force in [false, true] {
+        let mut args = vec!["undo", "-C", r(&root), "--json"];
+        if force {
+            args.push("--force");
+        }
+        let out = lancet(&args, b"");
+        assert_eq!(
+            snapshot(&outside),
+            before,
+            "force={force}: {}",
+            describe(&out)
+        );
+    }
+}
+
+/// Item 4: `Update File: link.txt` + `Move to:` moves what the link shows and removes the link,
+/// never its target; undo brings the link back as a link.
+#[test]
+fn moving_a_symlink_removes_the_link_not_its_target() {
+    let dir = temp_tree(&[("target.txt", b"t1\nt2\n")]);
+    let root = dir.path();
+    symlink("target.txt", root.join("link.txt")).unwrap();
+    let out = lancet(
+        &["apply", "-C", r(root), "--json"],
+        b"*** Begin Patch\n*** Update File: link.txt\n*** Move to: c.txt\n-t2\n+T2\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(root.join("target.txt")).unwrap(), b"t1\nt2\n");
+    assert_eq!(std::fs::read(root.join("c.txt")).unwrap(), b"t1\nT2\n");
+    assert!(std::fs::symlink_metadata(root.join("link.txt")).is_err());
+    let out = lancet(&["undo", "-C", r(root), "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let link = std::fs::symlink_metadata(root.join("link.txt")).unwrap();
+    assert!(link.file_type().is_symlink(), "restored as a link");
+    assert_eq!(
+        std::fs::read_link(root.join("link.txt")).unwrap(),
+        Path::new("target.txt")
+    );
+    assert!(!root.join("c.txt").exists());
+    assert_eq!(std::fs::read(root.join("target.txt")).unwrap(), b"t1\nt2\n");
+}
+
+/// Item 5: `rename` and `check` given a path through a link leading out are refused, and print
+/// nothing of what is outside.
+#[test]
+fn walkers_refuse_a_link_out_of_the_root() {
+    let (_top, root, outside) = root_and_outside();
+    std::fs::write(outside.join("code.py"), "def old_name():\n    return 1\n").unwrap();
+    symlink(&outside, root.join("out")).unwrap();
+    std::fs::write(root.join("in.py"), "x = 1\n").unwrap();
+    let out = lancet(
+        &[
+            "rename",
+            "old_name",
+            "new_name",
+            "out",
+            "-C",
+            r(&root),
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(json(&out)["error"]["kind"], "unsafe_path");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("return 1"), "{text}");
+    let out = lancet(&["check", "-C", r(&root), "out/code.py"], b"");
+    assert_ne!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        std::fs::read(outside.join("code.py")).unwrap(),
+        b"def old_name():\n    return 1\n"
+    );
+}
+
+/// Item 6: a FIFO is refused by read, check and edits without being opened (which would block).
+#[test]
+fn a_fifo_is_refused_without_being_opened() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path();
+    let fifo = root.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let runs: [(&[&str], &[u8]); 3] = [
+        (&["read", "-C", r(root), "pipe"], b""),
+        (&["check", "-C", r(root), "pipe"], b""),
+        (
+            &["apply", "-C", r(root)],
+            b"*** Begin Patch\n*** Update File: pipe\n-a\n+b\n*** End Patch\n",
+        ),
+    ];
+    for (args, stdin) in runs {
+        let started = std::time::Instant::now();
+        let out = lancet(args, stdin);
+        assert!(started.elapsed() < Duration::from_secs(20), "{args:?} hung");
+        assert_ne!(out.status.code(), Some(0), "{args:?}: {}", describe(&out));
+    }
+}
+
+/// Item 8: undo of a delete and of a move brings a 0600 file back as 0600, not 0644.
+#[test]
+fn undo_restores_the_exact_mode_of_a_deleted_or_moved_file() {
+    let dir = temp_tree(&[("secret.txt", b"s\n"), ("key.txt", b"k\n")]);
+    let root = dir.path();
+    for name in ["secret.txt", "key.txt"] {
+        std::fs::set_permissions(root.join(name), std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let out = lancet(
+        &["apply", "-C", r(root)],
+        b"*** Begin Patch\n*** Delete File: secret.txt\n*** Update File: key.txt\n*** Move to: moved/key.txt\n-k\n+K\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        mode(&root.join("moved/key.txt")),
+        0o600,
+        "a move keeps the mode"
+    );
+    let out = lancet(&["undo", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(mode(&root.join("secret.txt")), 0o600);
+    assert_eq!(mode(&root.join("key.txt")), 0o600);
+    assert!(
+        !root.join("moved").exists(),
+        "the directory the batch made is gone"
+    );
+}
+
+fn mode(p: &Path) -> u32 {
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o7777
+}
+
+/// Item 9: a file written by someone else after the temp files and the checkpoint, just before
+/// the renames, refuses the batch: their content stands, nothing of the batch is written.
+#[test]
+fn a_write_just_before_the_renames_refuses_the_batch() {
+    let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+    let root = dir.path();
+    let pause = tempfile::tempdir().unwrap();
+    let pause_file = pause.path().join("paused");
+    let mut child = lancet_in_background(
+        &["apply", "-C", r(root), "--json"],
+        b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** End Patch\n",
+        &[
+            ("LANCET_PAUSE_AT", "verify_again"),
+            ("LANCET_PAUSE_FILE", pause_file.to_str().unwrap()),
+        ],
+    );
+    wait_paused(&mut child, &pause_file);
+    std::fs::write(root.join("b.txt"), "someone else\n").unwrap();
+    std::fs::remove_file(&pause_file).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let v = json(&out);
+    assert_eq!(v["status"], "refused");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("b.txt changed on disk")
+    );
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
+    assert_eq!(
+        std::fs::read(root.join("b.txt")).unwrap(),
+        b"someone else\n"
+    );
+    let names: Vec<String> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(names.is_empty(), "no temp file left: {names:?}");
+    let log = lancet(&["log", "-C", r(root), "--json"], b"");
+    assert_eq!(
+        json(&log),
+        serde_json::json!([]),
+        "the refused batch left no log entry"
+    );
+}
+
+/// Item 14: an id prefix naming several batches is refused like git refuses it.
+#[test]
+fn an_ambiguous_undo_id_is_refused() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path();
+    for (from, to) in [("a", "b"), ("b", "c")] {
+        let patch =
+            format!("*** Begin Patch\n*** Update File: a.txt\n-{from}\n+{to}\n*** End Patch\n");
+        let out = lancet(&["apply", "-C", r(root)], patch.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    }
+    let out = lancet_env(&["undo", "-C", r(root), "--json", "0"], b"", &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(json(&out)["error"]["kind"], "ambiguous_id");
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"c\n");
+}
