@@ -85,7 +85,7 @@ fn describe_recovery(r: &Rollback) -> String {
             let kept: Vec<String> = r
                 .kept_pre_images
                 .iter()
-                .map(|p| p.display().to_string())
+                .map(|(path, kept)| format!("{path} in {}", kept.display()))
                 .collect();
             s.push_str(&format!(
                 " (their earlier content is kept in {})",
@@ -345,7 +345,7 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
     if !staged.is_empty() {
         let write = WriteOptions {
             fsync: opts.fsync,
-            keep_pre_images: false,
+            await_verdict: false,
         };
         let undo_id = new_batch_id();
         // Directories the batch created go too, when the undo leaves them empty: inside the

@@ -233,7 +233,7 @@ fn apply_locked(
     );
     let write = WriteOptions {
         fsync: opts.fsync,
-        keep_pre_images: opts.test.is_some(),
+        await_verdict: opts.test.is_some(),
     };
     // The checkpoint and its log entry are recorded once the journal is durable and before
     // any file is written: a crash on either side is rolled back and forgotten together.
@@ -285,8 +285,19 @@ fn apply_locked(
             opts.test_output_bytes,
         );
         let touched: Vec<String> = staged.files.iter().map(|f| f.path.to_string()).collect();
-        if run.passed {
-            store::release(state, &journal);
+        // The verdict: kept (the journal goes: the batch's commit point), or taken back. A
+        // verdict that cannot be recorded takes the batch back too.
+        let kept = run.passed
+            && match store::release(state, &journal, opts.fsync) {
+                Ok(()) => true,
+                Err(e) => {
+                    report = report.with_note(format!(
+                        "the tests passed, but the batch could not be kept ({e}): it is rolled back"
+                    ));
+                    false
+                }
+            };
+        if kept {
             verify::record_in_ledger(
                 &state.dir,
                 &verify::LedgerEntry {
@@ -305,8 +316,11 @@ fn apply_locked(
                     rolled_back: true,
                 },
             );
-            meta.undone = true;
-            report = report.with_failed_test(&run, &rollback, &stuck);
+            // A path changed during the tests keeps its new content: the batch is then only
+            // partly taken back, and stays live in the log for `undo --force`.
+            meta.undone = rollback.intact();
+            let undo = opts.checkpoint.then(|| opts.surface.undo_force(&id));
+            report = report.with_failed_test(&run, &rollback, &stuck, undo.as_deref());
         }
         meta.test = Some(TestSummary {
             command: command.clone(),

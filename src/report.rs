@@ -464,27 +464,46 @@ impl Report {
         run: &TestRun,
         rollback: &Rollback,
         stuck: &[String],
+        undo_force: Option<&str>,
     ) -> Report {
         self.status = Status::TestFailed;
-        let why = if run.timed_out {
-            "timed out".to_string()
-        } else {
-            format!(
-                "exited with {}",
-                run.exit_code.map_or("a signal".into(), |c| c.to_string())
-            )
-        };
         let mut msg = format!(
-            "The edit applied, but the test command `{}` {why}; the batch was rolled back: {} file(s) restored.",
+            "The edit applied, but the test command `{}` {}; the batch was rolled back: {} file(s) restored.",
             run.command,
+            run.why(),
             rollback.restored.len()
         );
-        if !rollback.conflicts.is_empty() {
-            let _ = write!(
-                msg,
-                " Left alone because they changed after the batch (e.g. by the test command): {}.",
-                rollback.conflicts.join(", ")
+        if !rollback.intact() {
+            // Not all of it went back: say which path holds what, and how to finish.
+            self.status = Status::Error;
+            msg = format!(
+                "The edit applied, but the test command `{}` {}; rolling the batch back was NOT complete: {} file(s) restored, {} not.",
+                run.command,
+                run.why(),
+                rollback.restored.len(),
+                rollback.conflicts.len() + rollback.failed.len()
             );
+            for path in &rollback.conflicts {
+                let _ = write!(
+                    msg,
+                    "\n- {path}: changed after the batch wrote it (by the test command or someone else); it holds neither the batch's content nor its earlier content, and was left as it is."
+                );
+                if let Some((_, kept)) = rollback.kept_pre_images.iter().find(|(p, _)| p == path) {
+                    let _ = write!(msg, " Its earlier content is kept in {}.", kept.display());
+                }
+            }
+            for path in &rollback.failed {
+                let _ = write!(
+                    msg,
+                    "\n- {path}: could not be restored (an I/O error); the journal is kept and the next lancet command retries."
+                );
+            }
+            if let Some(undo) = undo_force {
+                let _ = write!(
+                    msg,
+                    "\nThe batch stays in the log: {undo} puts every file back to its content before the batch, overwriting those changes."
+                );
+            }
         }
         let _ = write!(msg, "\nTest output:\n{}", run.output.trim_end());
         if !stuck.is_empty() {
@@ -493,7 +512,7 @@ impl Report {
                 "\nStop retrying: {} rolled back 3 times in the last 20 batches. Ask a person how to proceed.",
                 stuck.join(", ")
             );
-        } else {
+        } else if rollback.intact() {
             msg.push_str(
                 "\nFix the edit so the tests pass and resend it; none of it is on disk now.",
             );

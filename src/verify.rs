@@ -10,6 +10,8 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// What a test run did.
@@ -23,15 +25,130 @@ pub struct TestRun {
     pub exit_code: Option<i32>,
     /// Whether it ran out of time and was killed.
     pub timed_out: bool,
+    /// The signal (`SIGTERM`, `SIGINT`, `SIGHUP`) that stopped lancet while the command ran:
+    /// the command's group was stopped and the batch is rolled back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted_by: Option<String>,
     /// How long it ran, in milliseconds.
     pub duration_ms: u128,
     /// Its output, cut to what a model needs.
     pub output: String,
 }
 
-/// Runs `command` in `root`.
+impl TestRun {
+    /// Why it did not pass, in a few words (`timed out`, `exited with 1`, …).
+    pub fn why(&self) -> String {
+        if let Some(signal) = &self.interrupted_by {
+            format!("was stopped because lancet received {signal}")
+        } else if self.timed_out {
+            "timed out".to_string()
+        } else {
+            format!(
+                "exited with {}",
+                self.exit_code.map_or("a signal".into(), |c| c.to_string())
+            )
+        }
+    }
+}
+
+/// Signals that mean "stop": while a test runs they stop the test instead of lancet, so the
+/// batch can be rolled back before lancet exits.
+const STOP_SIGNALS: [(i32, &str); 3] = [
+    (signal_hook::consts::SIGTERM, "SIGTERM"),
+    (signal_hook::consts::SIGINT, "SIGINT"),
+    (signal_hook::consts::SIGHUP, "SIGHUP"),
+];
+
+/// The stop signals caught for as long as it lives; the default actions come back when it is
+/// dropped.
+struct StopSignals {
+    caught: Vec<(Arc<AtomicBool>, &'static str, signal_hook::SigId)>,
+}
+
+impl StopSignals {
+    fn catch() -> StopSignals {
+        let caught = STOP_SIGNALS
+            .iter()
+            .filter_map(|&(signal, name)| {
+                let flag = Arc::new(AtomicBool::new(false));
+                let id = signal_hook::flag::register(signal, flag.clone()).ok()?;
+                Some((flag, name, id))
+            })
+            .collect();
+        StopSignals { caught }
+    }
+
+    fn received(&self) -> Option<&'static str> {
+        self.caught
+            .iter()
+            .find(|(flag, _, _)| flag.load(Ordering::SeqCst))
+            .map(|&(_, name, _)| name)
+    }
+}
+
+impl Drop for StopSignals {
+    fn drop(&mut self) {
+        for (_, _, id) in self.caught.drain(..) {
+            signal_hook::low_level::unregister(id);
+        }
+    }
+}
+
+/// Output as it is read: the first and last [`MAX_CAPTURE`] bytes (`yes` must not exhaust
+/// memory), shared with the thread reading it so a read that never ends can be abandoned.
+#[derive(Default)]
+struct Capture {
+    head: Vec<u8>,
+    tail: std::collections::VecDeque<u8>,
+    skipped: usize,
+}
+
+impl Capture {
+    fn push(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.head.len() < MAX_CAPTURE {
+                self.head.push(b);
+            } else {
+                self.tail.push_back(b);
+                if self.tail.len() > MAX_CAPTURE {
+                    self.tail.pop_front();
+                    self.skipped += 1;
+                }
+            }
+        }
+    }
+
+    fn take(&mut self) -> Vec<u8> {
+        let mut out = std::mem::take(&mut self.head);
+        if self.skipped > 0 {
+            out.extend_from_slice(
+                format!("\n[... {} bytes not kept ...]\n", self.skipped).as_bytes(),
+            );
+        }
+        out.extend(self.tail.drain(..));
+        out
+    }
+}
+
+/// How long the output is still read after the command's group is gone: what a process that
+/// escaped the group (setsid, a daemon) keeps open is abandoned after that.
+const READ_GRACE: Duration = Duration::from_secs(2);
+
+/// Sends SIGKILL to a process group.
+fn kill_group(pgid: u32) {
+    let _ = Command::new("kill")
+        .args(["-s", "KILL", "--", &format!("-{pgid}")])
+        .stderr(Stdio::null())
+        .status();
+}
+
+/// Runs `command` in `root`, bounded in time: the command's whole process group is stopped at
+/// the timeout, at a stop signal to lancet, and when the command exits (a background child it
+/// left would hold the output, and the root's lock, forever); reading the output is bounded
+/// too.
 pub fn run_tests(root: &Path, command: &str, timeout: Duration, max_output: usize) -> TestRun {
     let started = Instant::now();
+    let signals = StopSignals::catch();
     let spawned = Command::new("sh")
         .arg("-c")
         .arg(format!("exec 2>&1\n{command}"))
@@ -48,68 +165,71 @@ pub fn run_tests(root: &Path, command: &str, timeout: Duration, max_output: usiz
                 passed: false,
                 exit_code: None,
                 timed_out: false,
+                interrupted_by: None,
                 duration_ms: 0,
                 output: format!("cannot run sh: {e}"),
             };
         }
     };
+    let capture = Arc::new(Mutex::new(Capture::default()));
+    let (done, finished) = mpsc::channel::<()>();
     let mut stdout = child.stdout.take();
-    let reader = std::thread::spawn(move || {
-        // Output is read as it comes (so the command never blocks on a full pipe), but only
-        // its first and last MAX_CAPTURE bytes are kept: `yes` must not exhaust memory.
-        let mut head = Vec::new();
-        let mut tail: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
-        let mut skipped = 0usize;
+    let sink = capture.clone();
+    std::thread::spawn(move || {
         let mut chunk = [0u8; 64 * 1024];
         if let Some(out) = stdout.as_mut() {
             while let Ok(n) = out.read(&mut chunk) {
                 if n == 0 {
                     break;
                 }
-                for &b in &chunk[..n] {
-                    if head.len() < MAX_CAPTURE {
-                        head.push(b);
-                    } else {
-                        tail.push_back(b);
-                        if tail.len() > MAX_CAPTURE {
-                            tail.pop_front();
-                            skipped += 1;
-                        }
-                    }
+                if let Ok(mut c) = sink.lock() {
+                    c.push(&chunk[..n]);
                 }
             }
         }
-        if skipped > 0 {
-            head.extend_from_slice(format!("\n[... {skipped} bytes not kept ...]\n").as_bytes());
-        }
-        head.extend(tail);
-        head
+        let _ = done.send(());
     });
     let mut timed_out = false;
+    let mut interrupted_by = None;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) if started.elapsed() < timeout => {
+                if let Some(signal) = signals.received() {
+                    interrupted_by = Some(signal.to_string());
+                    kill_group(child.id());
+                    break child.wait().ok();
+                }
                 std::thread::sleep(Duration::from_millis(10))
             }
             _ => {
                 timed_out = true;
-                // The whole process group: the command and everything it started.
-                let _ = Command::new("kill")
-                    .args(["-s", "KILL", "--", &format!("-{}", child.id())])
-                    .status();
+                kill_group(child.id());
                 let _ = child.kill();
                 break child.wait().ok();
             }
         }
     };
-    let raw = reader.join().unwrap_or_default();
+    // Whatever the command left running in its group goes with it.
+    kill_group(child.id());
+    let read_cut = finished.recv_timeout(READ_GRACE).is_err();
+    let mut raw = capture.lock().map(|mut c| c.take()).unwrap_or_default();
+    if read_cut {
+        raw.extend_from_slice(
+            format!(
+                "\n[lancet: stopped reading the output {}s after the command ended: a process it started outside its process group still holds the output open]\n",
+                READ_GRACE.as_secs()
+            )
+            .as_bytes(),
+        );
+    }
     let exit_code = status.and_then(|s| s.code());
     TestRun {
         command: command.to_string(),
-        passed: !timed_out && exit_code == Some(0),
+        passed: !timed_out && interrupted_by.is_none() && exit_code == Some(0),
         exit_code,
         timed_out,
+        interrupted_by,
         duration_ms: started.elapsed().as_millis(),
         output: trim_output(&String::from_utf8_lossy(&raw), max_output),
     }
@@ -282,6 +402,30 @@ mod tests {
         let slow = run_tests(dir.path(), "sleep 5", Duration::from_millis(200), 1000);
         assert!(slow.timed_out && !slow.passed);
         assert!(slow.duration_ms < 4000);
+    }
+
+    #[test]
+    fn a_background_child_holding_the_output_does_not_hold_lancet() {
+        let dir = tempfile::tempdir().unwrap();
+        // In the group: stopped with it. Outside it (setsid): its output is abandoned.
+        let run = run_tests(
+            dir.path(),
+            "echo started; sleep 30 & echo done",
+            Duration::from_secs(20),
+            1000,
+        );
+        assert!(run.passed, "{run:?}");
+        assert!(run.duration_ms < 10_000, "{run:?}");
+        assert!(run.output.starts_with("started\ndone\n"), "{run:?}");
+        let run = run_tests(
+            dir.path(),
+            "setsid sleep 30 & echo out",
+            Duration::from_secs(20),
+            1000,
+        );
+        assert!(run.passed, "{run:?}");
+        assert!(run.duration_ms < 10_000, "{run:?}");
+        assert!(run.output.contains("stopped reading the output"), "{run:?}");
     }
 
     #[test]

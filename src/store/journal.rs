@@ -219,8 +219,8 @@ pub struct Rollback {
     /// the next recovery tries again.
     pub failed: Vec<String>,
     /// Pre-images kept for conflicting paths (someone else's content stands; the original is
-    /// here if it is wanted).
-    pub kept_pre_images: Vec<PathBuf>,
+    /// here if it is wanted), outside the swept `pre/` directory.
+    pub kept_pre_images: Vec<(String, PathBuf)>,
 }
 
 impl Rollback {
@@ -262,8 +262,8 @@ pub fn roll_back(journal: &Journal, root: &Root, pre: &PreImages, fsync: bool) -
         } else {
             report.conflicts.push(e.path.clone());
             keep_backup = true;
-            if let Some(b) = e.backup.as_ref().filter(|b| pre.dir.exists(b.as_str())) {
-                report.kept_pre_images.push(pre.path_of(b));
+            if let Some(kept) = e.backup.as_ref().and_then(|b| pre.keep(b)) {
+                report.kept_pre_images.push((e.path.clone(), kept));
             }
         }
         if let Some(temp) = &e.temp {

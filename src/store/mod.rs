@@ -42,9 +42,10 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub struct WriteOptions {
     /// fsync files and directories (off only for throwaway trees).
     pub fsync: bool,
-    /// Keep the pre-images after the commit (until a test verdict decides the batch's fate):
-    /// see [`release`] and [`roll_back_committed`].
-    pub keep_pre_images: bool,
+    /// Keep the batch pending after its writes, journal and pre-images in place, until a test
+    /// verdict decides its fate ([`release`] or [`roll_back_committed`]): a crash or a kill
+    /// while the tests run is rolled back by the next lancet command, as tests never passed.
+    pub await_verdict: bool,
 }
 
 /// Why a commit did not happen or did not finish.
@@ -140,9 +141,15 @@ pub struct PreImages {
 }
 
 impl PreImages {
-    /// Where a kept pre-image is, for a message that tells someone to look at it.
-    pub fn path_of(&self, name: &str) -> PathBuf {
-        self.path.join(name)
+    /// Keeps a pre-image past the batch, for a path someone else changed during it: moved out
+    /// of `pre/` (which is swept) into `kept/`, where a person or `undo --force` finds it.
+    /// Returns where it now is.
+    pub fn keep(&self, name: &str) -> Option<PathBuf> {
+        let kept = self.path.parent()?.join("kept");
+        fs::create_dir_all(&kept).ok()?;
+        let to = kept.join(name);
+        fs::rename(self.path.join(name), &to).ok()?;
+        Some(to)
     }
 }
 
@@ -317,7 +324,7 @@ pub fn commit(
     }
     match write_all(root, files, &journal, &pre, state, opts) {
         Ok(()) => {
-            if !opts.keep_pre_images {
+            if !opts.await_verdict {
                 drop_pre_images(&pre, &journal);
             }
             Ok(journal)
@@ -343,11 +350,18 @@ pub fn commit(
     }
 }
 
-/// Drops the pre-images a committed batch kept: the batch stands.
-pub fn release(state: &StateDir, journal: &Journal) {
+/// The verdict "keep it" for a batch written with `await_verdict`: the journal goes (the
+/// batch's commit point), then the pre-images it kept.
+pub fn release(state: &StateDir, journal: &Journal, fsync: bool) -> io::Result<()> {
+    failpoint::check("commit")?;
+    fs::remove_file(state.journal_path())?;
+    if fsync {
+        fsync_dir(&state.dir)?;
+    }
     if let Ok(pre) = state.pre_images() {
         drop_pre_images(&pre, journal);
     }
+    Ok(())
 }
 
 fn drop_pre_images(pre: &PreImages, journal: &Journal) {
@@ -358,9 +372,10 @@ fn drop_pre_images(pre: &PreImages, journal: &Journal) {
     }
 }
 
-/// Rolls a committed batch back from its kept pre-images (a failed test run), journaled: the
-/// journal is written again first, so a crash during the rollback is finished by the next
-/// lancet command. Paths changed since the batch are left alone and reported.
+/// The verdict "take it back" for a batch written with `await_verdict` (a failed or stopped
+/// test run): rolled back from its kept pre-images under its journal (written again, in case),
+/// so a crash during the rollback is finished by the next lancet command. Paths changed since
+/// the batch are left alone and reported, their pre-images kept (see [`Rollback`]).
 pub fn roll_back_committed(
     root: &Root,
     state: &StateDir,
@@ -529,6 +544,9 @@ fn write_all(
         }
         fsync_dir(&pre.path).map_err(io("the lancet state directory"))?;
     }
+    if opts.await_verdict {
+        return Ok(());
+    }
     failpoint::check("commit").map_err(io("the journal"))?;
     fs::remove_file(state.journal_path()).map_err(io("the journal"))?;
     if opts.fsync {
@@ -673,7 +691,7 @@ mod tests {
             "t1",
             WriteOptions {
                 fsync: false,
-                keep_pre_images: false,
+                await_verdict: false,
             },
             &[],
             |_| Ok(()),
@@ -691,7 +709,7 @@ mod tests {
                 "t2",
                 WriteOptions {
                     fsync: false,
-                    keep_pre_images: false
+                    await_verdict: false
                 },
                 &[],
                 |_| Ok(())
@@ -718,7 +736,7 @@ mod tests {
             "t3",
             WriteOptions {
                 fsync: true,
-                keep_pre_images: false,
+                await_verdict: false,
             },
             &[],
             |_| Ok(()),

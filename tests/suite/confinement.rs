@@ -346,3 +346,196 @@ fn an_ambiguous_undo_id_is_refused() {
     assert_eq!(json(&out)["error"]["kind"], "ambiguous_id");
     assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"c\n");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Faults that must end in the truth: `--test` interrupted, unbounded, or racing the rollback.
+
+const TWO_FILES: &[u8] =
+    b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** End Patch\n";
+
+/// Waits for a child up to `limit`; kills it and panics if it is still running then.
+fn wait_bounded(mut child: std::process::Child, limit: Duration) -> std::process::Output {
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("lancet still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Waits until the test command has started (it creates `started` in the root).
+fn wait_for_file(path: &Path) {
+    let started = std::time::Instant::now();
+    while !path.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the test command never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Item 10: SIGTERM or SIGINT to lancet while the tests run stops the test command's group and
+/// rolls the batch back before lancet exits; the report says so.
+#[test]
+fn a_signal_during_the_tests_rolls_the_batch_back() {
+    for signal in ["TERM", "INT"] {
+        let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+        let root = dir.path();
+        let child = lancet_in_background(
+            &[
+                "apply",
+                "-C",
+                r(root),
+                "--json",
+                "--test",
+                "touch started; sleep 30",
+            ],
+            TWO_FILES,
+            &[],
+        );
+        wait_for_file(&root.join("started"));
+        assert_eq!(
+            std::fs::read(root.join("a.txt")).unwrap(),
+            b"A\n",
+            "written, pending"
+        );
+        let sent = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let out = wait_bounded(child, Duration::from_secs(20));
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "SIG{signal}: {}",
+            describe(&out)
+        );
+        let v = json(&out);
+        assert_eq!(v["test"]["interrupted_by"], format!("SIG{signal}"));
+        let msg = v["message"].as_str().unwrap();
+        assert!(msg.contains(&format!("received SIG{signal}")), "{msg}");
+        assert!(msg.contains("rolled back: 2 file(s) restored"), "{msg}");
+        assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
+        assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
+        assert!(!root.join(".lancet/journal.json").exists());
+    }
+}
+
+/// Item 10: lancet killed outright while the tests run: the batch is still pending in the
+/// journal, so the next lancet command rolls it back (the tests never passed).
+#[test]
+fn a_kill_during_the_tests_is_rolled_back_by_the_next_command() {
+    let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+    let root = dir.path();
+    let mut child = lancet_in_background(
+        &[
+            "apply",
+            "-C",
+            r(root),
+            "--json",
+            "--test",
+            "touch started; sleep 30",
+        ],
+        TWO_FILES,
+        &[],
+    );
+    wait_for_file(&root.join("started"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"A\n");
+    assert!(
+        root.join(".lancet/journal.json").exists(),
+        "pending until the verdict"
+    );
+    let out = lancet(&["recover", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
+    assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
+    let log = lancet(&["log", "-C", r(root), "--json"], b"");
+    assert_eq!(
+        json(&log),
+        serde_json::json!([]),
+        "a batch that never passed is not in the log"
+    );
+}
+
+/// Item 11: a test command that leaves a background child holding its output (in its group,
+/// or escaped with setsid) does not keep lancet, and the root's lock, alive.
+#[test]
+fn a_background_child_of_the_tests_does_not_hold_lancet() {
+    for command in ["sleep 60 & exit 0", "setsid sleep 60 & exit 0"] {
+        let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+        let root = dir.path();
+        let child = lancet_in_background(
+            &[
+                "apply",
+                "-C",
+                r(root),
+                "--json",
+                "--test",
+                command,
+                "--test-timeout",
+                "30",
+            ],
+            TWO_FILES,
+            &[],
+        );
+        let out = wait_bounded(child, Duration::from_secs(25));
+        assert_eq!(out.status.code(), Some(0), "{command}: {}", describe(&out));
+        assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"A\n");
+        // The lock is free: a second batch goes through at once.
+        let out = lancet(
+            &["apply", "-C", r(root)],
+            b"*** Begin Patch\n*** Update File: a.txt\n-A\n+AA\n*** End Patch\n",
+        );
+        assert_eq!(out.status.code(), Some(0), "{command}: {}", describe(&out));
+    }
+}
+
+/// Item 12: a failing test command that itself rewrote a file of the batch: the rollback
+/// cannot restore that file, and the report says so path by path (exit 4), the batch stays in
+/// the log, and `undo --force` puts the earlier content back.
+#[test]
+fn a_rollback_that_cannot_finish_says_which_file_and_how_to_finish() {
+    let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+    let root = dir.path();
+    let out = lancet(
+        &[
+            "apply",
+            "-C",
+            r(root),
+            "--json",
+            "--test",
+            "echo generated > a.txt; exit 1",
+        ],
+        TWO_FILES,
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    let v = json(&out);
+    let msg = v["message"].as_str().unwrap();
+    assert!(
+        msg.contains("NOT complete: 1 file(s) restored, 1 not"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("- a.txt: changed after the batch wrote it"),
+        "{msg}"
+    );
+    let id = v["checkpoint"].as_str().unwrap().to_string();
+    assert!(msg.contains(&format!("lancet undo {id} --force")), "{msg}");
+    assert!(!msg.contains("none of it is on disk"), "{msg}");
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"generated\n");
+    assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
+    let log = json(&lancet(&["log", "-C", r(root), "--json"], b""));
+    assert_eq!(log[0]["undone"], false, "partly in place: still undoable");
+    // A later command's sweep does not lose the earlier content: undo --force restores it.
+    let out = lancet(&["undo", "-C", r(root), &id, "--force"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
+    assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
+}
