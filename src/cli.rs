@@ -58,6 +58,11 @@ struct McpArgs {
     /// Record each call and its result here (JSON lines).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// The test command a model may ask to run after an edit (`test: true` on apply_patch and
+    /// rename_symbol). Without it, models cannot run tests through the server; they can never
+    /// supply a command of their own.
+    #[arg(long, value_name = "CMD")]
+    test_command: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -329,7 +334,7 @@ pub fn run() -> u8 {
             emit(&history::recover(root, true), args.json)
         }),
         Command::Mcp(args) => with_root(cli.root, |root| {
-            match crate::mcp::serve(root.path(), args.log.as_deref()) {
+            match crate::mcp::serve(root.path(), args.log.as_deref(), args.test_command.clone()) {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("lancet mcp: {e}");

@@ -16,7 +16,7 @@ use crate::read;
 use crate::report::{Report, Surface};
 use crate::stage::Expectation;
 use crate::store::sha256_hex;
-use crate::{ApplyOptions, apply, apply_batch};
+use crate::{ApplyOptions, apply_batch};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
@@ -33,7 +33,8 @@ const INSTRUCTIONS: &str = "lancet edits files transactionally. Read a file with
 numbered lines show exact text, and the sha256 lets edits refuse a stale view. Use edit for one change \
 (old_string must match exactly one place; add surrounding lines to make it unique, or set replace_all), \
 apply_patch for several changes or files at once (a *** Begin Patch patch, SEARCH/REPLACE blocks, a unified \
-diff or JSON edits; pass test to run the tests and roll back on failure), write_file for whole new files. \
+diff or JSON edits; pass test: true to run the project's tests and roll back on failure, when the server \
+was started with a test command), write_file for whole new files. \
 Nothing is written unless everything applies; a refusal says what was wrong, where, the closest real lines, \
 and what to send next. already_applied means the change is already in the file: do not resend it. \
 undo puts back a batch; checkpoints lists them.";
@@ -47,6 +48,9 @@ pub struct LancetServer {
     /// Writing tools take turns (the root lock is per process).
     writer: Arc<tokio::sync::Mutex<()>>,
     log: Option<Arc<Mutex<std::fs::File>>>,
+    /// The one test command a model may ask to run (`lancet mcp --test-command`): the person
+    /// who starts the server chooses it; a model only says whether to run it.
+    test_command: Option<String>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -89,9 +93,9 @@ pub struct ApplyPatchArgs {
     pub text: String,
     /// Force a format: patch, search-replace, unified, json or whole (default: detected).
     pub format: Option<String>,
-    /// A shell command to run in the root after writing (e.g. `pytest -q`); if it fails the
-    /// whole edit is rolled back and its output is returned.
-    pub test: Option<String>,
+    /// Run the project's test command (set when the server was started) after writing; if it
+    /// fails the whole edit is rolled back and its output is returned.
+    pub test: Option<bool>,
 }
 
 /// `write_file` arguments.
@@ -127,9 +131,9 @@ pub struct RenameSymbolArgs {
     /// Files or directories to search, relative to the project root (default: the whole
     /// project; files ignored by .gitignore are skipped).
     pub paths: Option<Vec<String>>,
-    /// A shell command to run after renaming (e.g. `pytest -q`); if it fails the rename is
-    /// rolled back and its output is returned.
-    pub test: Option<String>,
+    /// Run the project's test command (set when the server was started) after renaming; if it
+    /// fails the rename is rolled back and its output is returned.
+    pub test: Option<bool>,
 }
 
 /// `checkpoints` arguments (none).
@@ -137,6 +141,38 @@ pub struct RenameSymbolArgs {
 pub struct CheckpointsArgs {}
 
 impl LancetServer {
+    /// The test command to run when a call asks for tests: only the server's own, never one
+    /// the model supplies (that would make the server a shell).
+    fn tests_asked(&self, asked: Option<bool>) -> Result<Option<String>, CallToolResult> {
+        match (asked.unwrap_or(false), &self.test_command) {
+            (false, _) => Ok(None),
+            (true, Some(command)) => Ok(Some(command.clone())),
+            (true, None) => Err(error_result(
+                "This server has no test command: it was started without --test-command, so test cannot be used. Nothing was written. Resend without test, or ask the user to restart the server with `lancet mcp --test-command '<their test command>'`.".to_string(),
+            )),
+        }
+    }
+
+    /// The refusal for a batch that overwrites a whole existing file the model has not read in
+    /// this session (or that changed since): the rule of write_file, for every way to send one.
+    fn unread_overwrite(&self, batch: &Batch) -> Option<CallToolResult> {
+        let root = self.root().ok()?;
+        batch.ops.iter().find_map(|op| {
+            let OpKind::Write { .. } = op.kind else {
+                return None;
+            };
+            let rel = root.rel(&op.path).ok()?;
+            let existing = root.read_regular(&rel)?;
+            let known = self.seen(rel.as_str()).is_some_and(|seen| seen == existing);
+            (!known).then(|| {
+                error_result(format!(
+                    "{rel} exists and you have not read it in this session (or it changed since): read it first (read_file), then resend, so nothing you have not seen is overwritten (sha256 now {}). Nothing was written.",
+                    sha256_hex(&existing)
+                ))
+            })
+        })
+    }
+
     fn options(&self) -> ApplyOptions {
         ApplyOptions {
             surface: Surface::Mcp,
@@ -240,13 +276,15 @@ fn error_result(message: String) -> CallToolResult {
 
 #[tool_router(router = tool_router)]
 impl LancetServer {
-    /// A server for `root`, logging calls to `log` when given.
-    pub fn new(root: PathBuf, log: Option<std::fs::File>) -> Self {
+    /// A server for `root`, logging calls to `log` when given, offering `test_command` as the
+    /// tests a model may ask to run.
+    pub fn new(root: PathBuf, log: Option<std::fs::File>, test_command: Option<String>) -> Self {
         LancetServer {
             root,
             seen: Arc::default(),
             writer: Arc::default(),
             log: log.map(|f| Arc::new(Mutex::new(f))),
+            test_command,
             tool_router: Self::tool_router(),
         }
     }
@@ -294,12 +332,15 @@ impl LancetServer {
     /// Apply a multi-file edit in any format lancet reads.
     #[tool(
         name = "apply_patch",
-        description = "Apply an edit to one or many files as one transaction: a `*** Begin Patch` patch, SEARCH/REPLACE blocks (file name on the line before each), a unified diff, JSON edits, or a file name plus a fenced whole file. Everything applies or nothing does; syntax errors introduced by the edit are refused. Pass test (a shell command) to run the tests afterwards and roll back if they fail."
+        description = "Apply an edit to one or many files as one transaction: a `*** Begin Patch` patch, SEARCH/REPLACE blocks (file name on the line before each), a unified diff, JSON edits, or a file name plus a fenced whole file. Everything applies or nothing does; syntax errors introduced by the edit are refused. Pass test: true to run the project's test command afterwards and roll back if it fails (available when the server was started with one)."
     )]
     async fn apply_patch(&self, Parameters(args): Parameters<ApplyPatchArgs>) -> CallToolResult {
         self.writer_turn("apply_patch", args, |this, args| {
             let mut opts = this.options();
-            opts.test = args.test.clone();
+            opts.test = match this.tests_asked(args.test) {
+                Ok(t) => t,
+                Err(refusal) => return refusal,
+            };
             opts.format = match args.format.as_deref() {
                 None | Some("auto") => FormatChoice::Auto,
                 Some(name) => match Format::STRICTEST_FIRST.into_iter().find(|f| f.name() == name) {
@@ -311,7 +352,17 @@ impl LancetServer {
                     }
                 },
             };
-            this.answer(&apply(args.text.as_bytes(), &opts))
+            let parsed = crate::format::decode(args.text.as_bytes())
+                .and_then(|text| crate::format::parse(text, opts.format, &opts.parse));
+            let batch = match parsed {
+                Ok(batch) => batch,
+                Err(e) => return this.answer(&Report::malformed(&e, None)),
+            };
+            // A whole file in a patch overwrites as write_file does: only what the model read.
+            if let Some(refusal) = this.unread_overwrite(&batch) {
+                return refusal;
+            }
+            this.answer(&apply_batch(&batch, &opts))
         })
         .await
     }
@@ -359,7 +410,10 @@ impl LancetServer {
     ) -> CallToolResult {
         self.writer_turn("rename_symbol", args, |this, args| {
             let mut opts = this.options();
-            opts.test = args.test.clone();
+            opts.test = match this.tests_asked(args.test) {
+                Ok(t) => t,
+                Err(refusal) => return refusal,
+            };
             let rename = crate::rename::RenameOptions {
                 old: args.old.clone(),
                 new: args.new.clone(),
@@ -547,7 +601,7 @@ impl ServerHandler for LancetServer {
 }
 
 /// Serves MCP on stdin/stdout until the client closes stdin.
-pub fn serve(root: &Path, log: Option<&Path>) -> std::io::Result<()> {
+pub fn serve(root: &Path, log: Option<&Path>, test_command: Option<String>) -> std::io::Result<()> {
     let log = match log {
         Some(p) => Some(
             std::fs::OpenOptions::new()
@@ -557,7 +611,7 @@ pub fn serve(root: &Path, log: Option<&Path>) -> std::io::Result<()> {
         ),
         None => None,
     };
-    let server = LancetServer::new(root.to_path_buf(), log);
+    let server = LancetServer::new(root.to_path_buf(), log, test_command);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

@@ -165,6 +165,18 @@ impl Root {
                 format!("{} is not a directory", dir.display()),
             ));
         }
+        if let Some(repo) = canonical.ancestors().find(|d| is_git_dir(d)) {
+            // A bare repository (or a `.git` directory) holds hooks and config that git runs:
+            // writing there is not editing a work tree.
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is inside the git repository directory {} (a bare repository or a .git directory), not a work tree; lancet never writes there",
+                    dir.display(),
+                    repo.display()
+                ),
+            ));
+        }
         let given = if dir.is_absolute() {
             dir.to_path_buf()
         } else {
@@ -403,6 +415,12 @@ impl Root {
     }
 }
 
+/// Whether a directory is a git repository's own directory (bare, or a `.git`): git's test, a
+/// `HEAD` file beside `objects/` and `refs/`.
+fn is_git_dir(dir: &Path) -> bool {
+    dir.join("HEAD").is_file() && dir.join("objects").is_dir() && dir.join("refs").is_dir()
+}
+
 fn looks_like_windows_absolute(p: &str) -> bool {
     let b = p.as_bytes();
     b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
@@ -545,6 +563,21 @@ mod tests {
                 .as_str(),
             "real/new.txt"
         );
+    }
+
+    #[test]
+    fn a_repository_directory_is_not_a_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let bare = dir.path().join("bare.git");
+        git2::Repository::init_bare(&bare).unwrap();
+        for inside in [bare.clone(), bare.join("hooks")] {
+            let err = Root::new(&inside).unwrap_err();
+            assert!(err.to_string().contains("not a work tree"), "{err}");
+        }
+        let work = dir.path().join("work");
+        git2::Repository::init(&work).unwrap();
+        assert!(Root::new(&work).is_ok());
+        assert!(Root::new(&work.join(".git")).is_err());
     }
 
     #[test]

@@ -57,7 +57,8 @@ def read(root, path):
 
 
 async def run(root, log):
-    params = StdioServerParameters(command=LANCET, args=["mcp", "-C", root, "--log", log])
+    params = StdioServerParameters(command=LANCET, args=["mcp", "-C", root, "--log", log,
+                                                         "--test-command", "exit 1"])
     async with stdio_client(params) as (reader, writer):
         async with ClientSession(reader, writer) as s:
             init = await s.initialize()
@@ -135,9 +136,16 @@ async def run(root, log):
             before = read(root, "shop.py")
             r = await s.call_tool("apply_patch", {
                 "text": "*** Begin Patch\n*** Update File: shop.py\n-    return sum(items) + 2\n+    return 0\n*** End Patch\n",
-                "test": "exit 1"})
-            check("failing test rolls the patch back",
+                "test": True})
+            check("failing test (the server's own command) rolls the patch back",
                   is_error(r) and structured(r).get("status") == "test_failed"
+                  and read(root, "shop.py") == before, text_of(r))
+
+            r = await s.call_tool("apply_patch", {
+                "text": "*** Begin Patch\n*** Update File: shop.py\n-    return sum(items) + 2\n+    return 0\n*** End Patch\n",
+                "test": "touch pwned"})
+            check("a model cannot supply a shell command as test",
+                  is_error(r) and not os.path.exists(os.path.join(root, "pwned"))
                   and read(root, "shop.py") == before, text_of(r))
 
             r = await s.call_tool("checkpoints", {})
@@ -158,6 +166,11 @@ async def run(root, log):
             check("write_file creates a new file", not is_error(r) and read(root, "new.txt") == "hello\n", text_of(r))
             r = await s.call_tool("write_file", {"path": "util.py", "content": "x = 1\n"})
             check("write_file refuses to overwrite an unread file", is_error(r) and "read it first" in text_of(r), text_of(r))
+            util_before = read(root, "util.py")
+            r = await s.call_tool("apply_patch", {"text": "util.py\n```python\nx = 1\n```\n"})
+            check("apply_patch refuses a whole-file overwrite of an unread file, as write_file does",
+                  is_error(r) and "read it first" in text_of(r) and read(root, "util.py") == util_before,
+                  text_of(r))
 
             # Read-before-edit: someone else edits the file after the model's read.
             await s.call_tool("read_file", {"path": "shop.py"})
