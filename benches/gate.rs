@@ -79,6 +79,7 @@ fn main() {
             after: Some(after),
             after_link: None,
             mode: Some(0o644),
+            in_place: false,
         });
     }
     let mb = bytes as f64 / 1e6;

@@ -430,11 +430,12 @@ fn restore_plan(
     pre: &Image,
     pre_mode: Option<u32>,
 ) -> StagedFile {
-    let current_mode = root
-        .dir()
-        .symlink_metadata(rel.as_path())
-        .ok()
+    let meta = root.dir().symlink_metadata(rel.as_path()).ok();
+    let current_mode = meta
+        .as_ref()
         .map(|m| cap_std::fs::PermissionsExt::mode(&m.permissions()) & 0o7777);
+    // A file with other names now is put back in place, so they all see the old content.
+    let shared = meta.is_some_and(|m| m.is_file() && cap_std::fs::MetadataExt::nlink(&m) > 1);
     let before = match now {
         Image::Missing => Before::Missing,
         Image::File { bytes, .. } => Before::File {
@@ -458,6 +459,7 @@ fn restore_plan(
     StagedFile {
         path: rel.clone(),
         before,
+        in_place: shared && after.is_some(),
         after,
         after_link,
         mode,

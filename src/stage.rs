@@ -58,6 +58,9 @@ pub struct StagedFile {
     /// Permission bits for `after` (copied from the file, or from a move's source); `None` for a
     /// new file, which gets the umask's default.
     pub mode: Option<u32>,
+    /// The file has other hard links: its content is rewritten in place (same inode, so every
+    /// name sees the edit) instead of replaced by a rename, its pre-image kept as a copy.
+    pub in_place: bool,
 }
 
 /// The staged batch: files to write, and a report entry per operation.
@@ -235,18 +238,6 @@ fn regular_file(entry: &Entry, verb: &str, rel: &RelPath) -> Result<(), OpError>
 
 /// Refuses to change a file that has other hard links: lancet replaces files by rename, which
 /// would leave the other names pointing at the old content.
-fn refuse_hard_link(entry: &Entry, rel: &RelPath) -> Result<(), OpError> {
-    if entry.hard_linked {
-        return Err(OpError::new(
-            "hard_link",
-            format!(
-                "cannot change {rel}: it has other hard links, and lancet's atomic replace would split them; break the link (cp {rel} tmp && mv tmp {rel}) or edit it another way"
-            ),
-        ));
-    }
-    Ok(())
-}
-
 /// Refuses whole-file content that introduces an omission placeholder (`// ... existing code
 /// ...`) the file did not have: writing it would replace real code with the placeholder.
 fn check_placeholder(rel: &RelPath, before: Option<&[u8]>, content: &str) -> Result<(), OpError> {
@@ -476,7 +467,8 @@ struct Entry {
     disk: Before,
     is_dir: bool,
     is_special: bool,
-    /// A regular file with other hard links: replacing it by rename would split them.
+    /// A regular file with other hard links: written in place, as replacing it by rename would
+    /// split them.
     hard_linked: bool,
     current: Option<Vec<u8>>,
     mode: Option<u32>,
@@ -518,7 +510,6 @@ impl Workspace<'_> {
     fn rewritable(&mut self, rel: &RelPath, verb: &str) -> Result<(RelPath, &mut Entry), OpError> {
         let key = self.key(rel, true).map_err(OpError::from)?;
         let entry = self.entry(&key).map_err(OpError::from)?;
-        refuse_hard_link(entry, rel)?;
         regular_file(entry, verb, rel)?;
         Ok((key, entry))
     }
@@ -1002,6 +993,7 @@ impl Workspace<'_> {
                     StagedFile {
                         path: key,
                         after_link: None,
+                        in_place: e.hard_linked && e.current.is_some(),
                         mode: e.mode.filter(|_| e.current.is_some()),
                         before: e.disk,
                         after: e.current,

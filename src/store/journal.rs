@@ -65,8 +65,13 @@ pub struct Entry {
     /// The temp file holding the new content, beside the target (relative to the root).
     pub temp: Option<String>,
     /// The name under which the pre-image is kept in the state's `pre/` directory while the
-    /// batch is in flight (a hard link to the original, or the original itself for a deletion).
+    /// batch is in flight (a hard link to the original, or the original itself for a deletion;
+    /// a copy for a file written in place).
     pub backup: Option<String>,
+    /// Written in place (a file with other hard links): restored in place from the copy, and a
+    /// content that is neither image is this batch's torn write, restored too.
+    #[serde(default)]
+    pub in_place: bool,
 }
 
 /// Everything recovery needs to undo a batch.
@@ -251,7 +256,7 @@ pub fn roll_back(journal: &Journal, root: &Root, pre: &PreImages, fsync: bool) -
         let mut keep_backup = false;
         if now == e.pre {
             report.unchanged.push(e.path.clone());
-        } else if now == e.post {
+        } else if now == e.post || (e.in_place && matches!(now, FileState::File { .. })) {
             match crate::failpoint::check("recover").and_then(|()| restore(dir, pre, e)) {
                 Ok(()) => report.restored.push(e.path.clone()),
                 Err(_) => {
@@ -311,6 +316,14 @@ pub fn discard(journal: &Journal, root: &Root, pre: &PreImages) {
 
 /// Puts one path back to its pre-image.
 fn restore(dir: &Dir, pre: &PreImages, e: &Entry) -> io::Result<()> {
+    if e.in_place
+        && let Some(backup) = &e.backup
+    {
+        // Back into the same inode, so the other names see the old content again.
+        let bytes = pre.dir.read(backup)?;
+        super::write_in_place(dir, &e.path, &bytes, true)?;
+        return pre.dir.remove_file(backup);
+    }
     match &e.pre {
         FileState::Missing => dir.remove_file(&e.path),
         FileState::File { .. } | FileState::Link { .. } => {

@@ -430,7 +430,7 @@ fn plan(root: &Root, files: &[StagedFile], state: &StateDir, id: &str) -> Journa
             };
             // A short name of its own, not the target's plus a suffix: a target whose name is
             // near NAME_MAX must still be editable. The journal records it for recovery.
-            let temp = f.puts_something().then(|| {
+            let temp = (f.puts_something() && !f.in_place).then(|| {
                 f.path
                     .with_file_name(&format!(".lancet-{id}-{i}.tmp"))
                     .to_string()
@@ -451,6 +451,7 @@ fn plan(root: &Root, files: &[StagedFile], state: &StateDir, id: &str) -> Journa
                 post,
                 temp,
                 backup,
+                in_place: f.in_place,
             }
         })
         .collect();
@@ -504,7 +505,7 @@ fn write_all(
         )?;
     for (f, e) in files.iter().zip(&journal.entries) {
         if let Some(backup) = e.backup.as_ref().filter(|_| f.puts_something()) {
-            keep_pre_image(dir, &e.path, pre, backup).map_err(io(&e.path))?;
+            keep_pre_image(dir, &e.path, pre, backup, f.in_place).map_err(io(&e.path))?;
         }
     }
     // The last look before the renames: a target written by someone else since staging (while
@@ -514,9 +515,15 @@ fn write_all(
     if let Some(f) = files.iter().find(|f| !still_matches(dir, f)) {
         return Err(WriteFailure::Stale(f.path.to_string()));
     }
-    for e in &journal.entries {
+    for (f, e) in files.iter().zip(&journal.entries) {
         let step = failpoint::check("rename").and_then(|()| match (&e.temp, &e.backup) {
             (Some(temp), _) => dir.rename(temp, dir, &e.path),
+            (None, _) if e.in_place => write_in_place(
+                dir,
+                &e.path,
+                f.after.as_deref().unwrap_or_default(),
+                opts.fsync,
+            ),
             (None, Some(backup)) => move_aside(dir, &e.path, pre, backup),
             (None, None) => Ok(()),
         });
@@ -599,16 +606,32 @@ fn write_temp(
 }
 
 /// Keeps the original of a file about to be replaced: a hard link (the same inode, so content,
-/// mode and owner come back exactly), or a copy where linking is impossible.
-fn keep_pre_image(dir: &Dir, target: &str, pre: &PreImages, backup: &str) -> io::Result<()> {
+/// mode and owner come back exactly), or a copy where linking is impossible, or always a copy
+/// for a file written in place (its inode is about to change).
+fn keep_pre_image(
+    dir: &Dir,
+    target: &str,
+    pre: &PreImages,
+    backup: &str,
+    in_place: bool,
+) -> io::Result<()> {
     failpoint::check("backup")?;
-    match dir.hard_link(target, &pre.dir, backup) {
-        Ok(()) => Ok(()),
-        Err(_) => {
-            dir.copy(target, &pre.dir, backup)?;
-            pre.dir.open(backup)?.sync_all()
-        }
+    if !in_place && dir.hard_link(target, &pre.dir, backup).is_ok() {
+        return Ok(());
     }
+    dir.copy(target, &pre.dir, backup)?;
+    pre.dir.open(backup)?.sync_all()
+}
+
+/// Rewrites a file's content in its own inode (a file with other hard links: every name sees
+/// the new content). Not atomic: the journal's copy of the pre-image covers a torn write.
+pub(crate) fn write_in_place(dir: &Dir, target: &str, bytes: &[u8], fsync: bool) -> io::Result<()> {
+    let mut file = dir.open_with(target, OpenOptions::new().write(true).truncate(true))?;
+    file.write_all(bytes)?;
+    if fsync {
+        file.sync_all()?;
+    }
+    Ok(())
 }
 
 /// A deletion: the target moves to its backup (restorable until the commit point).
@@ -659,6 +682,7 @@ mod tests {
         StagedFile {
             path: root.rel(rel).unwrap(),
             after_link: None,
+            in_place: false,
             before,
             after: after.map(<[u8]>::to_vec),
             mode: None,

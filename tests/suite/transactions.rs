@@ -1035,29 +1035,51 @@ fn modes_symlinks_and_hard_links_survive() {
     );
     assert_eq!(std::fs::read(root.join("real/target.txt")).unwrap(), b"T\n");
 
-    let before = work(root);
+    // A file with two names is edited in place: both names see the edit, still one inode.
+    let inode = std::fs::metadata(root.join("h1.txt")).unwrap().ino();
     let out = lancet(
         &["apply", "-C", r(root), "--json"],
         b"*** Begin Patch\n*** Update File: h1.txt\n-x\n+X\n*** End Patch\n",
     );
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
-    let v = json(&out);
-    assert_eq!(v["status"], "refused");
-    assert_eq!(v["files"][0]["path"], "h1.txt");
-    assert_eq!(v["files"][0]["kind"], "hard_link");
-    assert_eq!(work(root), before);
-    let (m1, m2) = (
-        std::fs::metadata(root.join("h1.txt")).unwrap(),
-        std::fs::metadata(root.join("h2.txt")).unwrap(),
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let one_file = |content: &[u8]| {
+        let (m1, m2) = (
+            std::fs::metadata(root.join("h1.txt")).unwrap(),
+            std::fs::metadata(root.join("h2.txt")).unwrap(),
+        );
+        assert_eq!(
+            (m1.ino(), m2.ino(), m1.nlink()),
+            (inode, inode, 2),
+            "one file, two names"
+        );
+        assert_eq!(std::fs::read(root.join("h2.txt")).unwrap(), content);
+    };
+    one_file(b"X\n");
+    // Rolled back in place too (a failing test), and undone in place.
+    let out = lancet(
+        &["apply", "-C", r(root), "--json", "--test", "false"],
+        b"*** Begin Patch\n*** Update File: h2.txt\n-X\n+Y\n*** End Patch\n",
     );
-    assert_eq!(
-        (m1.ino(), m1.nlink()),
-        (m2.ino(), 2),
-        "still one file, two names"
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
+    one_file(b"X\n");
+    let out = lancet(&["undo", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    one_file(b"x\n");
+    // A crash after the in-place write (before the commit point): recovery writes the old
+    // content back into the same inode.
+    let out = lancet_env(
+        &["apply", "-C", r(root), "--json"],
+        b"*** Begin Patch\n*** Update File: h1.txt\n-x\n+Z\n*** Update File: run.sh\n-echo b\n+echo z\n*** End Patch\n",
+        &[("LANCET_FAILPOINT", "crash:commit:1")],
     );
-    assert_eq!(std::fs::read(root.join("h2.txt")).unwrap(), b"x\n");
+    assert_eq!(out.status.signal(), Some(SIGABRT), "{}", describe(&out));
+    one_file(b"Z\n");
+    let out = lancet(&["recover", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    one_file(b"x\n");
 
     // The mode also survives a rollback (the pre-image is the original inode).
+    let before = work(root);
     let out = lancet(
         &["apply", "-C", r(root), "--json", "--test", "false"],
         b"*** Begin Patch\n*** Update File: run.sh\n-echo b\n+echo c\n*** End Patch\n",
