@@ -271,6 +271,7 @@ fn apply_locked(
     lap("commit (journal, checkpoint, writes)", &mut clock);
     let mut report = report;
     if opts.checkpoint {
+        history::prune_checkpoints(state);
         report.checkpoint = Some(id.clone());
         if let Some(saved) = state.load_meta(&id) {
             meta = saved;

@@ -148,6 +148,10 @@ fn make_outside(outside: &Path) {
     std::os::unix::fs::symlink("x.txt", outside.join("l")).unwrap();
     std::os::unix::fs::symlink("d", outside.join("b")).unwrap();
     std::os::unix::fs::symlink("../root", outside.join("m")).unwrap();
+    // Already hard-linked twice: the harness links it into a forged `pre/` without that being
+    // a change (ctime and nlink of shared inodes are not compared).
+    file("h", CONTENTS[1], 0o644);
+    std::fs::hard_link(outside.join("h"), outside.join("d/h")).unwrap();
 }
 
 /// A symlink target, for a link whose parent is `depth` directories below the root.
@@ -532,7 +536,7 @@ fn forge_journal(u: &mut Unstructured, pl: &Places, log: &mut String) {
             match pick(u, 4) {
                 0 => std::fs::write(&at, CONTENTS[pick(u, CONTENTS.len())]).unwrap(),
                 1 => std::os::unix::fs::symlink(pl.outside.join("x.txt"), &at).unwrap(),
-                2 => std::fs::hard_link(pl.outside.join("y.txt"), &at).unwrap(),
+                2 => std::fs::hard_link(pl.outside.join("h"), &at).unwrap(),
                 _ => std::os::unix::fs::symlink(&pl.outside, &at).unwrap(),
             }
             let kind = std::fs::symlink_metadata(&at).map(|m| m.file_type());
@@ -544,6 +548,7 @@ fn forge_journal(u: &mut Unstructured, pl: &Places, log: &mut String) {
             post: file_state(u, pl),
             temp: flag(u).then(|| state_path(u, pl)),
             backup,
+            in_place: flag(u),
         });
     }
     let dirs = |u: &mut Unstructured| -> Vec<String> {

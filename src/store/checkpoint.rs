@@ -287,6 +287,35 @@ impl Checkpoints {
                 repo.find_tree(empty)?
             }
         };
+        // The checkpoint records the disk, whatever HEAD says: where HEAD has a file, a link or
+        // a submodule at a directory a touched path goes through (a work tree that replaced a
+        // file by a directory; a path inside a submodule or a nested repository), that entry
+        // gives way to the directory on disk. (A separate step: one update cannot both remove
+        // `x` and add `x/y`.)
+        let mut cleared = TreeUpdateBuilder::new();
+        let mut in_the_way = false;
+        for f in files {
+            let path = self.repo_path(f.path.as_str());
+            for dir in path.ancestors().skip(1) {
+                if dir.as_os_str().is_empty() {
+                    break;
+                }
+                if base
+                    .get_path(dir)
+                    .is_ok_and(|e| e.kind() != Some(ObjectType::Tree))
+                {
+                    cleared.remove(dir);
+                    in_the_way = true;
+                }
+            }
+        }
+        let base = if in_the_way {
+            let tree = repo.find_tree(cleared.create_updated(repo, &base)?)?;
+            fresh.push(tree.id());
+            tree
+        } else {
+            base
+        };
         let mut before = TreeUpdateBuilder::new();
         for (f, (before_id, _)) in files.iter().zip(blob_ids) {
             let path = self.repo_path(f.path.as_str());

@@ -539,3 +539,123 @@ fn a_rollback_that_cannot_finish_says_which_file_and_how_to_finish() {
     assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
     assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Item 17: checkpoints in real repositories.
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "protocol.file.allow=always",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
+}
+
+fn repo_with(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = temp_tree(files);
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "initial"]);
+    dir
+}
+
+/// A work tree that disagrees with HEAD (a file there, a directory here) and a path inside a
+/// submodule: the batch applies, is checkpointed as the disk has it, and undoes.
+#[test]
+fn a_checkpoint_records_the_disk_whatever_head_says() {
+    let dir = repo_with(&[("x", b"file in HEAD\n"), ("top.txt", b"t\n")]);
+    let root = dir.path();
+    std::fs::remove_file(root.join("x")).unwrap();
+    std::fs::create_dir(root.join("x")).unwrap();
+    std::fs::write(root.join("x/y"), "y\n").unwrap();
+    let out = lancet(
+        &["apply", "-C", r(root)],
+        b"*** Begin Patch\n*** Update File: x/y\n-y\n+Y\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(root.join("x/y")).unwrap(), b"Y\n");
+    let out = lancet(&["undo", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(root.join("x/y")).unwrap(), b"y\n");
+
+    let sub = repo_with(&[("f", b"s\n")]);
+    let outer = repo_with(&[("top.txt", b"t\n")]);
+    let root = outer.path();
+    git(
+        root,
+        &[
+            "submodule",
+            "add",
+            "-q",
+            sub.path().to_str().unwrap(),
+            "sub",
+        ],
+    );
+    git(root, &["commit", "-q", "-m", "submodule"]);
+    let out = lancet(
+        &["apply", "-C", r(root)],
+        b"*** Begin Patch\n*** Update File: sub/f\n-s\n+S\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(root.join("sub/f")).unwrap(), b"S\n");
+    let out = lancet(&["undo", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(root.join("sub/f")).unwrap(), b"s\n");
+}
+
+/// Checkpoints are pruned by the retention rule (here `git config lancet.keepCheckpoints 2`):
+/// the log and the refs keep only the newest.
+#[test]
+fn old_checkpoints_are_pruned_by_the_retention_rule() {
+    let dir = repo_with(&[("a.txt", b"0\n")]);
+    let root = dir.path();
+    git(root, &["config", "lancet.keepCheckpoints", "2"]);
+    for i in 0..4 {
+        let patch = format!(
+            "*** Begin Patch\n*** Update File: a.txt\n-{i}\n+{}\n*** End Patch\n",
+            i + 1
+        );
+        let out = lancet(&["apply", "-C", r(root)], patch.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    }
+    let log = json(&lancet(&["log", "-C", r(root), "--json"], b""));
+    assert_eq!(log.as_array().unwrap().len(), 2, "{log}");
+    let refs = std::process::Command::new("git")
+        .args(["for-each-ref", "refs/lancet/"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&refs.stdout).lines().count(), 2);
+    // Age: a log entry from 31 days ago goes at the next batch (the default keeps 30 days).
+    git(root, &["config", "lancet.keepCheckpoints", "0"]);
+    let old_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+        - 31 * 86_400_000;
+    let old_id = format!("{old_ms:012x}0000");
+    let checkpoints = root.join(".git/lancet/checkpoints");
+    let kept = std::fs::read_dir(&checkpoints)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::copy(&kept, checkpoints.join(format!("{old_id}.json"))).unwrap();
+    let out = lancet(
+        &["apply", "-C", r(root)],
+        b"*** Begin Patch\n*** Update File: a.txt\n-4\n+5\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!checkpoints.join(format!("{old_id}.json")).exists());
+    assert_eq!(std::fs::read_dir(&checkpoints).unwrap().count(), 3);
+}
