@@ -37,6 +37,10 @@
 //! A failure panics with a readable reproduction (the tree, every step, the differences) and
 //! leaves the iteration directory in place for inspection; on success it is removed.
 //!
+//! `LANCET_FUZZ_HARDLINKS=1` lets tree files be hard links to outside files (by default hard
+//! links join two inside names only): lancet rewrites a hard-linked file in place, so that mode
+//! changes the outside name's content at once (see the fuzzing report).
+//!
 //! `LANCET_FUZZ_STATE=1` also lets swaps replace lancet's own state directory (`.lancet`,
 //! `.lancet/pre`, `.lancet/git`, `.lancet/checkpoints`, `.lancet/kept`) by links to outside:
 //! off by default, because lancet reaches its state directory by name (std::fs), not through
@@ -123,6 +127,13 @@ fn proc_dir() -> &'static PathBuf {
         std::fs::create_dir_all(&dir).unwrap();
         dir.canonicalize().unwrap()
     })
+}
+
+/// `LANCET_FUZZ_HARDLINKS=1`: tree entries may be hard links to outside files (lancet rewrites
+/// a hard-linked file in place, so this mode finds that at once; see the fuzzing report).
+fn hardlinks_mode() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("LANCET_FUZZ_HARDLINKS").is_some_and(|v| v == "1"))
 }
 
 fn state_mode() -> bool {
@@ -226,10 +237,28 @@ fn make_tree(u: &mut Unstructured, pl: &Places, log: &mut String) -> Vec<String>
                 std::os::unix::fs::symlink(&t, &at).unwrap();
                 let _ = writeln!(log, "  link  {rel} -> {t}");
             }
-            _ => {
+            _ if hardlinks_mode() => {
                 let src = ["x.txt", "d/x.txt", "y.txt"][pick(u, 3)];
                 std::fs::hard_link(pl.outside.join(src), &at).unwrap();
                 let _ = writeln!(log, "  hardlink {rel} == outside/{src}");
+            }
+            _ => {
+                // A hard link between two inside names (written in place by lancet).
+                let files: Vec<&String> = entries
+                    .iter()
+                    .filter(|e| {
+                        pl.root
+                            .join(e)
+                            .symlink_metadata()
+                            .is_ok_and(|m| m.file_type().is_file())
+                    })
+                    .collect();
+                if files.is_empty() {
+                    continue;
+                }
+                let src = files[pick(u, files.len())].clone();
+                std::fs::hard_link(pl.root.join(&src), &at).unwrap();
+                let _ = writeln!(log, "  hardlink {rel} == {src}");
             }
         }
         entries.push(rel);
@@ -603,7 +632,7 @@ fn tamper_meta(u: &mut Unstructured, pl: &Places, log: &mut String) {
 // ---------------------------------------------------------------------------------------------
 // Snapshots.
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 struct Node {
     kind: &'static str,
     mode: u32,
@@ -613,6 +642,32 @@ struct Node {
     ctime: (i64, i64),
     bytes: Option<Vec<u8>>,
     target: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} mode {:o} ino {} nlink {} mtime {}.{:09} ctime {}.{:09}",
+            self.kind,
+            self.mode,
+            self.ino,
+            self.nlink,
+            self.mtime.0,
+            self.mtime.1,
+            self.ctime.0,
+            self.ctime.1
+        )?;
+        if let Some(b) = &self.bytes {
+            let text = String::from_utf8_lossy(b);
+            let cut: String = text.chars().take(60).collect();
+            write!(f, " bytes {cut:?}{}", if cut.len() < text.len() { "..." } else { "" })?;
+        }
+        if let Some(t) = &self.target {
+            write!(f, " -> {}", t.display())?;
+        }
+        Ok(())
+    }
 }
 
 fn node(p: &Path) -> Node {
@@ -729,6 +784,11 @@ fn differences(before: &Snapshot, pl: &Places) -> Vec<String> {
         }
     } else {
         diffs.push("outside/ itself is gone or replaced".to_string());
+    }
+    if diffs.len() > 12 {
+        let more = diffs.len() - 12;
+        diffs.truncate(12);
+        diffs.push(format!("... and {more} more"));
     }
     diffs
 }

@@ -90,7 +90,49 @@ pub const LOCK_WAIT: Duration = Duration::from_secs(3);
 /// An exclusive hold on a root; released when dropped.
 #[derive(Debug)]
 pub struct RootLock {
-    _file: File,
+    _files: Vec<File>,
+}
+
+/// Where the per-path lock files live: the user's runtime directory, else their cache.
+fn path_lock_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    let dir = base.join("lancet").join("locks");
+    fs::create_dir_all(&dir).ok()?;
+    Some(dir)
+}
+
+/// A lock file's name for a directory: a hash of its path (any length, any bytes).
+fn lock_name(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    sha256_hex(path.as_os_str().as_bytes())[..32].to_string()
+}
+
+fn open_lock_file(path: &Path) -> io::Result<File> {
+    fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+}
+
+/// Takes a lock, retrying until [`LOCK_WAIT`] after `started`.
+fn wait_for(file: &File, exclusive: bool, started: Instant) -> Result<(), ()> {
+    loop {
+        let got = if exclusive {
+            file.try_lock()
+        } else {
+            file.try_lock_shared()
+        };
+        match got {
+            Ok(()) => return Ok(()),
+            Err(_) if started.elapsed() < LOCK_WAIT => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            Err(_) => return Err(()),
+        }
+    }
 }
 
 /// Why the root could not be locked: another process holds it, or the state directory cannot
@@ -98,7 +140,7 @@ pub struct RootLock {
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
     /// Another lancet process holds the root.
-    #[error("another lancet process is working on this root (lock {path} held for over {}s); retry when it is done", LOCK_WAIT.as_secs())]
+    #[error("another lancet process is working on this root, or on a directory inside or around it ({path} held for over {}s); retry when it is done", LOCK_WAIT.as_secs())]
     Busy {
         /// The lock file.
         path: PathBuf,
@@ -196,33 +238,42 @@ impl StateDir {
         })
     }
 
-    /// Takes the root's lock, waiting up to [`LOCK_WAIT`] for another process to finish.
+    /// Takes the root's lock, waiting up to [`LOCK_WAIT`] for another process to finish: a
+    /// shared hold on every directory above the root and an exclusive one on the root itself
+    /// (so `lancet -C X` and `lancet -C X/sub` exclude each other, while `X/a` and `X/b` do not),
+    /// then the state directory's own lock (roots of one repository share its journal).
     pub fn lock(&self) -> Result<RootLock, LockError> {
+        let started = Instant::now();
+        let mut held = Vec::new();
+        // Components, not text: `home.join("")` would end in a separator and name another lock.
+        let root: PathBuf = self.home.join(&self.root_in_home).components().collect();
+        if let Some(dir) = path_lock_dir() {
+            let chain: Vec<&Path> = root.ancestors().collect();
+            for (i, path) in chain.iter().rev().enumerate() {
+                let exclusive = i + 1 == chain.len();
+                // Lock files are named by the path they stand for; a directory they cannot be
+                // made in (a read-only home) leaves only the state lock, as before.
+                let Ok(file) = open_lock_file(&dir.join(lock_name(path))) else {
+                    held.clear();
+                    break;
+                };
+                wait_for(&file, exclusive, started)
+                    .map_err(|()| LockError::Busy { path: root.clone() })?;
+                held.push(file);
+            }
+        }
         let path = self.dir.join("lock");
-        let busy = || LockError::Busy { path: path.clone() };
         fs::create_dir_all(&self.dir).map_err(|source| LockError::StateDir {
             path: self.dir.clone(),
             source,
         })?;
-        let file = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|source| LockError::StateDir {
-                path: path.clone(),
-                source,
-            })?;
-        let started = Instant::now();
-        loop {
-            match file.try_lock() {
-                Ok(()) => return Ok(RootLock { _file: file }),
-                Err(_) if started.elapsed() < LOCK_WAIT => {
-                    std::thread::sleep(Duration::from_millis(20))
-                }
-                Err(_) => return Err(busy()),
-            }
-        }
+        let file = open_lock_file(&path).map_err(|source| LockError::StateDir {
+            path: path.clone(),
+            source,
+        })?;
+        wait_for(&file, true, started).map_err(|()| LockError::Busy { path })?;
+        held.push(file);
+        Ok(RootLock { _files: held })
     }
 
     /// Repairs a batch interrupted by a crash, if one is recorded. The caller holds the lock.

@@ -659,3 +659,41 @@ fn old_checkpoints_are_pruned_by_the_retention_rule() {
     assert!(!checkpoints.join(format!("{old_id}.json")).exists());
     assert_eq!(std::fs::read_dir(&checkpoints).unwrap().count(), 3);
 }
+
+/// Item 9: nested roots outside git exclude each other (a batch on `X/sub` waits for one on `X`
+/// and gives up), while sibling roots do not.
+#[test]
+fn nested_roots_share_one_lock_and_siblings_do_not() {
+    let dir = temp_tree(&[
+        ("top.txt", b"t\n"),
+        ("sub/s.txt", b"s\n"),
+        ("other/o.txt", b"o\n"),
+    ]);
+    let root = dir.path();
+    let pause = tempfile::tempdir().unwrap();
+    let pause_file = pause.path().join("paused");
+    let mut outer = lancet_in_background(
+        &["apply", "-C", r(&root.join("sub")), "--json"],
+        b"*** Begin Patch\n*** Update File: s.txt\n-s\n+S\n*** End Patch\n",
+        &[
+            ("LANCET_PAUSE_AT", "rename"),
+            ("LANCET_PAUSE_FILE", pause_file.to_str().unwrap()),
+        ],
+    );
+    wait_paused(&mut outer, &pause_file);
+    let sibling = lancet(
+        &["apply", "-C", r(&root.join("other"))],
+        b"*** Begin Patch\n*** Update File: o.txt\n-o\n+O\n*** End Patch\n",
+    );
+    assert_eq!(sibling.status.code(), Some(0), "{}", describe(&sibling));
+    let parent = lancet(
+        &["apply", "-C", r(root), "--json"],
+        b"*** Begin Patch\n*** Update File: sub/s.txt\n-s\n+P\n*** End Patch\n",
+    );
+    assert_eq!(parent.status.code(), Some(4), "{}", describe(&parent));
+    assert_eq!(json(&parent)["error"]["kind"], "busy");
+    std::fs::remove_file(&pause_file).unwrap();
+    let out = outer.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(root.join("sub/s.txt")).unwrap(), b"S\n");
+}
