@@ -205,8 +205,15 @@ pub fn recover(root: &Root, fsync: bool) -> Report {
 }
 
 /// The log entry of a committed batch.
-pub fn meta_for(id: &str, format: &str, files: &[StagedFile], report: &Report) -> CheckpointMeta {
+pub fn meta_for(
+    state: &StateDir,
+    id: &str,
+    format: &str,
+    files: &[StagedFile],
+    report: &Report,
+) -> CheckpointMeta {
     CheckpointMeta {
+        root: state.root_in_home.clone(),
         id: id.to_string(),
         time: SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -324,6 +331,23 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
             &format!("See {}.", surface.log()),
         );
     };
+    // The batch's own root: its paths are relative to it, even when undone from another root
+    // of the same repository.
+    let batch_root = match Root::new(&state.home).and_then(|home| Root::within(&home, &meta.root)) {
+        Ok(r) => r,
+        Err(e) => {
+            return Report::batch_error(
+                Status::Error,
+                "io",
+                format!(
+                    "cannot open the root {:?} of batch {}: {e}",
+                    meta.root, meta.id
+                ),
+                "Nothing was written.",
+            );
+        }
+    };
+    let root = &batch_root;
     let checkpoints = match Checkpoints::open(root, &state) {
         Ok(c) => c,
         Err(e) => {

@@ -226,7 +226,7 @@ fn apply_locked(
     }
     let id = history::new_batch_id();
     let report = Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax);
-    let mut meta = history::meta_for(&id, format, &staged.files, &report);
+    let mut meta = history::meta_for(state, &id, format, &staged.files, &report);
     progress.phase(
         &format!("checkpoint and writing {} files", staged.files.len()),
         None,

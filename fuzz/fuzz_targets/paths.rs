@@ -8,8 +8,8 @@
 //! * `outside/`: a fixed sibling tree (files with the same names and contents as the files a
 //!   tree may hold, modes 0644/0600/0755, an empty directory, symlinks), so a misdirected write,
 //!   rename, chmod, create or delete is detectable;
-//! * `root/`: a small fuzz-built tree of directories, files (some hard links to outside files)
-//!   and symlinks whose targets are relative inside, `..`-climbing out of the root (to
+//! * `root/`: a small fuzz-built tree of directories, files (some hard links between two inside
+//!   names) and symlinks whose targets are relative inside, `..`-climbing out of the root (to
 //!   `outside/`, to the iteration directory, to `<pid>/`), absolute (to outside, to the
 //!   iteration directory, or into the root itself), dangling (also dangling *into* outside),
 //!   self-loops, `.` and `..`.
@@ -50,8 +50,14 @@
 //!
 //! ```text
 //! cargo +nightly fuzz run paths -- -max_total_time=600 -jobs=1
+//! # -jobs makes libFuzzer write fuzz-0.log into the current directory: to keep it out of the
+//! # repository, run from elsewhere with --fuzz-dir:
+//! cd /tmp && cargo +nightly fuzz run --fuzz-dir /path/to/lancet/fuzz paths -- -max_total_time=600 -jobs=1
 //! # reproduce one input, with the scenario printed:
 //! cargo +nightly fuzz run paths fuzz/artifacts/paths/crash-...
+//! # or run the built binary on one input, printing every scenario (also when it passes):
+//! ASAN_OPTIONS=detect_odr_violation=0 LANCET_FUZZ_VERBOSE=1 \
+//!     fuzz/target/x86_64-unknown-linux-gnu/release/paths INPUT
 //! ```
 #![no_main]
 

@@ -441,6 +441,10 @@ pub struct CheckpointMeta {
     /// rolls it back, and recovery then marks this batch live again.
     #[serde(default)]
     pub undone_by: Option<String>,
+    /// The root the batch ran on, relative to the work tree (`""`: the work tree itself, or
+    /// the root outside git): its paths are relative to it, whichever root undoes it.
+    #[serde(default)]
+    pub root: String,
 }
 
 /// One touched path of a checkpoint.

@@ -697,3 +697,25 @@ fn nested_roots_share_one_lock_and_siblings_do_not() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(std::fs::read(root.join("sub/s.txt")).unwrap(), b"S\n");
 }
+
+/// A batch applied with `-C repo/sub` is undone from `-C repo` (one log per repository): its
+/// paths are taken relative to its own root, not the caller's.
+#[test]
+fn a_batch_is_undone_relative_to_its_own_root() {
+    let dir = repo_with(&[("sub/a.txt", b"a\n"), ("a.txt", b"top\n")]);
+    let root = dir.path();
+    let out = lancet(
+        &["apply", "-C", r(&root.join("sub"))],
+        b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = lancet(&["undo", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("1 file(s) restored"),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(std::fs::read(root.join("sub/a.txt")).unwrap(), b"a\n");
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"top\n");
+}
