@@ -189,6 +189,20 @@ fn moving_a_symlink_removes_the_link_not_its_target() {
     );
     assert!(!root.join("c.txt").exists());
     assert_eq!(std::fs::read(root.join("target.txt")).unwrap(), b"t1\nt2\n");
+    // A deleted link comes back as a link too.
+    let out = lancet(
+        &["apply", "-C", r(root)],
+        b"*** Begin Patch\n*** Delete File: link.txt\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(std::fs::symlink_metadata(root.join("link.txt")).is_err());
+    assert!(root.join("target.txt").exists(), "the target stays");
+    let out = lancet(&["undo", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        std::fs::read_link(root.join("link.txt")).unwrap(),
+        Path::new("target.txt")
+    );
 }
 
 /// Item 5: `rename` and `check` given a path through a link leading out are refused, and print
@@ -718,4 +732,61 @@ fn a_batch_is_undone_relative_to_its_own_root() {
     );
     assert_eq!(std::fs::read(root.join("sub/a.txt")).unwrap(), b"a\n");
     assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"top\n");
+}
+
+/// Item 2 as a plain race: while batches write into `d/`, another thread keeps swapping `d`
+/// between the real directory and a link out of the root. Whatever interleaving happens, the
+/// outside is never written, and every batch ends whole or not at all.
+#[test]
+fn a_racing_directory_swap_never_lets_a_write_out() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let (_top, root, outside) = root_and_outside();
+    std::fs::create_dir_all(root.join("real")).unwrap();
+    std::fs::write(root.join("real/f.txt"), "0\n").unwrap();
+    std::fs::write(outside.join("f.txt"), "0\n").unwrap();
+    symlink("real", root.join("d")).unwrap();
+    let outside_before = snapshot(&outside);
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (root, outside, stop) = (root.clone(), outside.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut flips = 0u32;
+            while !stop.load(Ordering::SeqCst) {
+                let target: &Path = if flips % 2 == 0 {
+                    &outside
+                } else {
+                    Path::new("real")
+                };
+                let tmp = root.join("d.new");
+                let _ = std::fs::remove_file(&tmp);
+                symlink(target, &tmp).unwrap();
+                std::fs::rename(&tmp, root.join("d")).unwrap();
+                flips += 1;
+                std::thread::sleep(Duration::from_micros(300));
+            }
+            flips
+        })
+    };
+    let mut applied = 0;
+    for i in 0..40 {
+        let patch = format!(
+            "*** Begin Patch\n*** Update File: d/f.txt\n-{i}\n+{}\n*** End Patch\n",
+            i + 1
+        );
+        let out = lancet(&["apply", "-C", r(&root), "--no-fsync"], patch.as_bytes());
+        if out.status.code() == Some(0) {
+            applied += 1;
+        } else {
+            // Refused or failed: then the file must still hold the old number.
+            let now = std::fs::read_to_string(root.join("real/f.txt")).unwrap();
+            assert_eq!(now, format!("{i}\n"), "{}", describe(&out));
+            std::fs::write(root.join("real/f.txt"), format!("{}\n", i + 1)).unwrap();
+        }
+        assert_eq!(snapshot(&outside), outside_before, "iteration {i}");
+    }
+    stop.store(true, Ordering::SeqCst);
+    let flips = swapper.join().unwrap();
+    assert!(flips > 10, "the swapper ran ({flips} flips)");
+    assert!(applied > 0, "some batches got through");
+    assert_eq!(std::fs::read(root.join("real/f.txt")).unwrap(), b"40\n");
 }
