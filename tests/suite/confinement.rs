@@ -752,7 +752,7 @@ fn a_racing_directory_swap_never_lets_a_write_out() {
         std::thread::spawn(move || {
             let mut flips = 0u32;
             while !stop.load(Ordering::SeqCst) {
-                let target: &Path = if flips % 2 == 0 {
+                let target: &Path = if flips.is_multiple_of(2) {
                     &outside
                 } else {
                     Path::new("real")
