@@ -380,12 +380,29 @@ pub fn commit(
             }
             Ok(journal)
         }
-        Err(WriteFailure::Stale(path)) => {
-            // Found before the first rename: only lancet's own temp files, pre-images and new
-            // directories exist, and the changed file is someone else's to keep.
-            journal::discard(&journal, root, &pre);
-            let _ = fs::remove_file(&journal_path);
-            Err(CommitError::Stale { path })
+        Err(WriteFailure::Stale { path, renamed }) => {
+            // The targets renamed so far go back; the rest (the changed one first) were never
+            // touched: only lancet's own temp files and pre-images of them go.
+            let mut done = journal.clone();
+            let rest = Journal {
+                entries: done.entries.split_off(renamed),
+                created_dirs: Vec::new(),
+                ..journal.clone()
+            };
+            journal::discard(&rest, root, &pre);
+            let rollback = journal::roll_back(&done, root, &pre, opts.fsync);
+            if rollback.finished() {
+                let _ = fs::remove_file(&journal_path);
+            }
+            if rollback.intact() {
+                Err(CommitError::Stale { path })
+            } else {
+                Err(CommitError::Io {
+                    source: io::Error::other("it changed on disk while the batch was written"),
+                    path,
+                    intact: false,
+                })
+            }
         }
         Err(WriteFailure::Io(path, source)) => {
             let rollback = journal::roll_back(&journal, root, &pre, opts.fsync);
@@ -518,7 +535,13 @@ fn plan(root: &Root, files: &[StagedFile], state: &StateDir, id: &str) -> Journa
 /// How steps 3–6 failed (the caller rolls back).
 enum WriteFailure {
     /// A target changed after it was checked: someone wrote it while the batch was in flight.
-    Stale(String),
+    /// The entries before `renamed` were already written.
+    Stale {
+        /// The changed target.
+        path: String,
+        /// How many entries had been renamed into place.
+        renamed: usize,
+    },
     /// An I/O error at this path.
     Io(String, io::Error),
 }
@@ -564,9 +587,22 @@ fn write_all(
     // rather than being overwritten.
     failpoint::check("verify_again").map_err(io("the batch"))?;
     if let Some(f) = files.iter().find(|f| !still_matches(dir, f)) {
-        return Err(WriteFailure::Stale(f.path.to_string()));
+        return Err(WriteFailure::Stale {
+            path: f.path.to_string(),
+            renamed: 0,
+        });
     }
-    for (f, e) in files.iter().zip(&journal.entries) {
+    // What each target looked like at that check; looked at again right before its own
+    // rename, so the window for an unseen write is one metadata call wide.
+    let seen: Vec<Option<Stamp>> = files.iter().map(|f| Stamp::of(dir, &f.path)).collect();
+    for (i, (f, e)) in files.iter().zip(&journal.entries).enumerate() {
+        // (A file written in place may share its inode with another target of the batch.)
+        if !e.in_place && Stamp::of(dir, &f.path) != seen[i] {
+            return Err(WriteFailure::Stale {
+                path: e.path.clone(),
+                renamed: i,
+            });
+        }
         let step = failpoint::check("rename").and_then(|()| match (&e.temp, &e.backup) {
             (Some(temp), _) => dir.rename(temp, dir, &e.path),
             (None, _) if e.in_place => write_in_place(
@@ -617,6 +653,27 @@ fn write_all(
 fn parent_of(path: &str) -> String {
     path.rsplit_once('/')
         .map_or_else(|| ".".to_string(), |(p, _)| p.to_string())
+}
+
+/// A target's identity and version as the file system tells it: inode, size, modification
+/// time (a write changes one of them).
+#[derive(Debug, PartialEq, Eq)]
+struct Stamp {
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+}
+
+impl Stamp {
+    fn of(dir: &Dir, path: &RelPath) -> Option<Stamp> {
+        use cap_std::fs::MetadataExt;
+        let m = dir.symlink_metadata(path.as_path()).ok()?;
+        Some(Stamp {
+            ino: m.ino(),
+            size: m.size(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+        })
+    }
 }
 
 /// Whether the target still holds what was staged as its pre-image.

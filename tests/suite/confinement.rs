@@ -790,3 +790,55 @@ fn a_racing_directory_swap_never_lets_a_write_out() {
     assert!(applied > 0, "some batches got through");
     assert_eq!(std::fs::read(root.join("real/f.txt")).unwrap(), b"40\n");
 }
+
+/// Item 9, the narrowest window: a target written while the renames are under way (after the
+/// first rename, before its own) is caught right before its rename; the renamed ones go back.
+#[test]
+fn a_write_during_the_renames_is_caught_before_its_own_rename() {
+    let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+    let root = dir.path();
+    let pause = tempfile::tempdir().unwrap();
+    let pause_file = pause.path().join("paused");
+    let mut child = lancet_in_background(
+        &["apply", "-C", r(root), "--json"],
+        TWO_FILES,
+        &[
+            ("LANCET_PAUSE_AT", "rename"),
+            ("LANCET_PAUSE_FILE", pause_file.to_str().unwrap()),
+        ],
+    );
+    wait_paused(&mut child, &pause_file);
+    std::fs::write(root.join("b.txt"), "someone else, longer\n").unwrap();
+    std::fs::remove_file(&pause_file).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        json(&out)["message"]
+            .as_str()
+            .unwrap()
+            .contains("b.txt changed on disk")
+    );
+    assert_eq!(
+        std::fs::read(root.join("a.txt")).unwrap(),
+        b"a\n",
+        "rolled back"
+    );
+    assert_eq!(
+        std::fs::read(root.join("b.txt")).unwrap(),
+        b"someone else, longer\n"
+    );
+    let stray: Vec<String> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+    assert_eq!(
+        std::fs::read_dir(root.join(".lancet/pre")).unwrap().count(),
+        0
+    );
+    assert!(
+        !root.join(".lancet/kept").exists(),
+        "nothing of theirs was kept as ours"
+    );
+}
