@@ -113,12 +113,46 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
             ));
         }
     }
+    compare_report(dir, &out.stdout, &root_str)?;
     if let Ok(expect) = std::fs::read_to_string(dir.join("expect")) {
         for s in expect.lines().filter(|l| !l.trim().is_empty()) {
             if !all_output.contains(s) {
                 return Err(format!("output lacks {s:?}\n{}", describe(&out)));
             }
         }
+    }
+    Ok(())
+}
+
+/// Compares the JSON report with the scenario's `report.json`, the report as it was when the
+/// snapshot was taken (the root and the checkpoint id replaced by placeholders): a change in
+/// any field a model or a script reads shows up here. `LANCET_WRITE_SNAPSHOTS=1` (re)writes
+/// them, for a deliberate change, to be reviewed in the diff.
+fn compare_report(dir: &Path, stdout: &[u8], root: &str) -> Result<(), String> {
+    let mut text = String::from_utf8_lossy(stdout).replace(root, "{{ROOT}}");
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
+        && let Some(id) = v["checkpoint"].as_str()
+    {
+        text = text.replace(id, "{{ID}}");
+    }
+    let path = dir.join("report.json");
+    if std::env::var_os("LANCET_WRITE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &text).map_err(|e| e.to_string())?;
+        return Ok(());
+    }
+    let want = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "{}: {e} (LANCET_WRITE_SNAPSHOTS=1 writes it)",
+            path.display()
+        )
+    })?;
+    if want != text {
+        let diff = similar::TextDiff::from_lines(&want, &text)
+            .unified_diff()
+            .context_radius(2)
+            .header("report.json", "this run")
+            .to_string();
+        return Err(format!("the JSON report changed:\n{diff}"));
     }
     Ok(())
 }
