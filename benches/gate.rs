@@ -10,9 +10,9 @@
 mod common;
 
 use common::time;
+use lancet::digest::sha256_hex;
 use lancet::path::Root;
-use lancet::stage::{Before, StagedFile};
-use lancet::store::sha256_hex;
+use lancet::staged::{Before, StagedFile};
 use lancet::syntax::{GateOptions, gate};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

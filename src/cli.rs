@@ -3,7 +3,8 @@
 use crate::batch::{Batch, Format};
 use crate::format::{self, FormatChoice, ParseOptions};
 use crate::read;
-use crate::rename::{RenameOptions, SymbolKind};
+use crate::rename::RenameOptions;
+use crate::report::SymbolKind;
 use crate::report::{Report, Status, Surface};
 use crate::stage::Expectation;
 use crate::syntax::GateOptions;

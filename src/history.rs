@@ -4,12 +4,13 @@
 //! holds what the batch wrote; a path changed since is listed and left alone (unless
 //! `--force`). The restore itself is a batch like any other: staged, journaled, all or nothing.
 
+use crate::digest::sha256_hex;
 use crate::path::{RelPath, Root};
 use crate::report::{Action, FileReport, Outcome, Report, Status, Surface};
-use crate::stage::{Before, StagedFile};
+use crate::staged::{Before, StagedFile};
 use crate::store::checkpoint::{CheckpointMeta, Checkpoints, Image, TouchedFile};
 use crate::store::journal::Rollback;
-use crate::store::{self, StateDir, WriteOptions, sha256_hex};
+use crate::store::{self, StateDir, WriteOptions};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 

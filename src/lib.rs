@@ -22,6 +22,7 @@
 pub mod batch;
 pub mod check;
 pub mod cli;
+pub mod digest;
 pub mod encoding;
 mod failpoint;
 pub mod format;
@@ -34,6 +35,7 @@ pub mod read;
 pub mod rename;
 pub mod report;
 pub mod stage;
+pub mod staged;
 pub mod store;
 pub mod syntax;
 pub mod text;

@@ -9,13 +9,13 @@
 //! reads and the log run alongside.
 
 use crate::batch::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
+use crate::digest::sha256_hex;
 use crate::format::FormatChoice;
 use crate::history;
 use crate::path::Root;
 use crate::read;
 use crate::report::{Report, Surface};
 use crate::stage::Expectation;
-use crate::store::sha256_hex;
 use crate::{ApplyOptions, apply_batch};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -419,7 +419,7 @@ impl LancetServer {
                 new: args.new.clone(),
                 paths: args.paths.clone().unwrap_or_default(),
                 lang: None,
-                kind: crate::rename::SymbolKind::Any,
+                kind: crate::report::SymbolKind::Any,
                 include_strings: false,
                 include_comments: false,
             };

@@ -3,9 +3,9 @@
 //! Agents should edit what they have read. The hash printed here is what `--expect PATH=SHA256`
 //! takes, so a later edit is refused if the file changed in between.
 
+use crate::digest::sha256_hex;
 use crate::locate::closest::NumberedLine;
 use crate::path::{PathError, Root};
-use crate::store::sha256_hex;
 use crate::text::{NotUtf8, TextFile, TextStyle};
 use serde::Serialize;
 

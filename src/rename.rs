@@ -18,56 +18,26 @@
 //! merge the two names.
 
 use crate::batch::{Batch, FileOp, Format, OpKind, Span};
+use crate::digest::sha256_hex;
 use crate::path::Root;
-use crate::report::{Report, Status};
-use crate::store::sha256_hex;
+use crate::report::{Definition, Mention, RenameSummary, Report, Status, SymbolKind};
 use crate::syntax;
 use crate::syntax::languages::{self, LanguageEntry};
 use crate::text::replace_ranges;
 use crate::{ApplyOptions, apply_batch_prechecked};
 use rayon::prelude::*;
-use serde::Serialize;
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::sync::OnceLock;
 use tree_sitter::{InputEdit, Parser, Point, Query, QueryCursor, StreamingIterator};
 
-/// The kinds of definition `--kind` can ask for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SymbolKind {
-    /// Whatever OLD names.
-    Any,
-    /// A free function.
-    Function,
-    /// A class, struct, enum, trait or type alias.
-    Class,
-    /// A function defined in a class, impl or trait.
-    Method,
-    /// A variable, parameter, constant or static.
-    Variable,
-}
-
-impl SymbolKind {
-    /// The name used on the command line and in messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            SymbolKind::Any => "any",
-            SymbolKind::Function => "function",
-            SymbolKind::Class => "class",
-            SymbolKind::Method => "method",
-            SymbolKind::Variable => "variable",
-        }
-    }
-
-    fn from_capture(name: &str) -> Option<SymbolKind> {
-        match name.strip_prefix("definition.")? {
-            "function" => Some(SymbolKind::Function),
-            "class" => Some(SymbolKind::Class),
-            "method" => Some(SymbolKind::Method),
-            "variable" => Some(SymbolKind::Variable),
-            _ => None,
-        }
+/// The kind a query capture named `definition.<kind>` stands for.
+fn kind_of_capture(name: &str) -> Option<SymbolKind> {
+    match name.strip_prefix("definition.")? {
+        "function" => Some(SymbolKind::Function),
+        "class" => Some(SymbolKind::Class),
+        "method" => Some(SymbolKind::Method),
+        "variable" => Some(SymbolKind::Variable),
+        _ => None,
     }
 }
 
@@ -88,56 +58,6 @@ pub struct RenameOptions {
     pub include_strings: bool,
     /// Also rename whole-word mentions inside comments.
     pub include_comments: bool,
-}
-
-/// A whole-word mention of OLD inside a string or a comment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Mention {
-    /// The file, relative to the root.
-    pub path: String,
-    /// 1-based line.
-    pub line: usize,
-    /// `string` or `comment`.
-    pub context: &'static str,
-    /// Whether it was renamed (`--include-strings` / `--include-comments`).
-    pub renamed: bool,
-    /// The whole line, trimmed, for a person or model to judge.
-    pub text: String,
-}
-
-/// A place where OLD is defined.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Definition {
-    /// The file, relative to the root.
-    pub path: String,
-    /// 1-based line.
-    pub line: usize,
-    /// What kind of symbol it defines.
-    pub kind: SymbolKind,
-}
-
-/// What a rename found, for the report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RenameSummary {
-    /// The old name.
-    pub old: String,
-    /// The new name.
-    pub new: String,
-    /// Files of a renameable language that were walked.
-    pub files_scanned: usize,
-    /// Files that contained OLD's bytes and were parsed.
-    pub files_parsed: usize,
-    /// Files with at least one renamed place.
-    pub files_changed: usize,
-    /// Identifier occurrences renamed in code.
-    pub sites: usize,
-    /// Where OLD is defined.
-    pub definitions: Vec<Definition>,
-    /// Mentions in strings and comments (renamed only when asked).
-    pub mentions: Vec<Mention>,
-    /// Files that were skipped, with the reason (not UTF-8, unreadable).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub skipped_files: Vec<String>,
 }
 
 /// A language's compiled rename query and the indexes of its captures.
@@ -180,7 +100,7 @@ fn renamers() -> &'static [Renamer] {
                     .capture_names()
                     .iter()
                     .enumerate()
-                    .filter_map(|(i, n)| Some((i as u32, SymbolKind::from_capture(n)?)))
+                    .filter_map(|(i, n)| Some((i as u32, kind_of_capture(n)?)))
                     .collect();
                 Some(Renamer {
                     entry,
@@ -784,50 +704,6 @@ fn refusal(opts: &RenameOptions, summary: &RenameSummary, touched: &[&FileScan])
         ));
     }
     None
-}
-
-/// The part of a rename report's message about what was left alone.
-pub fn describe(summary: &RenameSummary, limit: usize) -> String {
-    let mut msg = String::new();
-    let _ = write!(
-        msg,
-        "Rename `{}` -> `{}`: {} identifier site(s) in code, in {} file(s) ({} file(s) scanned, {} parsed).",
-        summary.old,
-        summary.new,
-        summary.sites,
-        summary.files_changed,
-        summary.files_scanned,
-        summary.files_parsed
-    );
-    let left: Vec<&Mention> = summary.mentions.iter().filter(|m| !m.renamed).collect();
-    let renamed = summary.mentions.len() - left.len();
-    if renamed > 0 {
-        let _ = write!(
-            msg,
-            " Also renamed {renamed} mention(s) in strings/comments."
-        );
-    }
-    if !left.is_empty() {
-        let _ = write!(
-            msg,
-            "\nNot renamed, in strings or comments ({}; pass --include-strings / --include-comments to rename them):",
-            left.len()
-        );
-        for m in left.iter().take(limit) {
-            let _ = write!(msg, "\n  {}:{} ({}): {}", m.path, m.line, m.context, m.text);
-        }
-        if left.len() > limit {
-            let _ = write!(
-                msg,
-                "\n  ... and {} more (--json lists all)",
-                left.len() - limit
-            );
-        }
-    }
-    for why in summary.skipped_files.iter().take(limit) {
-        let _ = write!(msg, "\nSkipped {why}");
-    }
-    msg
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@
 use crate::format::ParseError;
 use crate::locate::Tier;
 use crate::locate::closest::{Closest, NumberedLine};
-use crate::rename::RenameSummary;
 use crate::store::journal::Rollback;
 use crate::syntax::SyntaxReport;
 use crate::verify::TestRun;
@@ -554,7 +553,7 @@ impl Report {
 
     /// Attaches a rename's findings and puts them at the top of the message.
     pub fn with_rename(mut self, summary: RenameSummary) -> Report {
-        let findings = crate::rename::describe(&summary, MENTIONS_IN_MESSAGE);
+        let findings = describe_rename(&summary, MENTIONS_IN_MESSAGE);
         self.message = format!("{findings}\n{}", self.message);
         self.rename = Some(summary);
         self
@@ -907,4 +906,130 @@ fn summarize_op(f: &FileReport) -> String {
         let _ = write!(s, " [{}]", parts.join("; "));
     }
     s
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a rename found: the report's data and its words.
+
+/// The kinds of definition `--kind` can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SymbolKind {
+    /// Whatever OLD names.
+    Any,
+    /// A free function.
+    Function,
+    /// A class, struct, enum, trait or type alias.
+    Class,
+    /// A function defined in a class, impl or trait.
+    Method,
+    /// A variable, parameter, constant or static.
+    Variable,
+}
+
+impl SymbolKind {
+    /// The name used on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SymbolKind::Any => "any",
+            SymbolKind::Function => "function",
+            SymbolKind::Class => "class",
+            SymbolKind::Method => "method",
+            SymbolKind::Variable => "variable",
+        }
+    }
+}
+
+/// A whole-word mention of OLD inside a string or a comment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mention {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// `string` or `comment`.
+    pub context: &'static str,
+    /// Whether it was renamed (`--include-strings` / `--include-comments`).
+    pub renamed: bool,
+    /// The whole line, trimmed, for a person or model to judge.
+    pub text: String,
+}
+
+/// A place where OLD is defined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Definition {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// What kind of symbol it defines.
+    pub kind: SymbolKind,
+}
+
+/// What a rename found, for the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RenameSummary {
+    /// The old name.
+    pub old: String,
+    /// The new name.
+    pub new: String,
+    /// Files of a renameable language that were walked.
+    pub files_scanned: usize,
+    /// Files that contained OLD's bytes and were parsed.
+    pub files_parsed: usize,
+    /// Files with at least one renamed place.
+    pub files_changed: usize,
+    /// Identifier occurrences renamed in code.
+    pub sites: usize,
+    /// Where OLD is defined.
+    pub definitions: Vec<Definition>,
+    /// Mentions in strings and comments (renamed only when asked).
+    pub mentions: Vec<Mention>,
+    /// Files that were skipped, with the reason (not UTF-8, unreadable).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_files: Vec<String>,
+}
+
+/// The part of a rename report's message about what was left alone.
+fn describe_rename(summary: &RenameSummary, limit: usize) -> String {
+    let mut msg = String::new();
+    let _ = write!(
+        msg,
+        "Rename `{}` -> `{}`: {} identifier site(s) in code, in {} file(s) ({} file(s) scanned, {} parsed).",
+        summary.old,
+        summary.new,
+        summary.sites,
+        summary.files_changed,
+        summary.files_scanned,
+        summary.files_parsed
+    );
+    let left: Vec<&Mention> = summary.mentions.iter().filter(|m| !m.renamed).collect();
+    let renamed = summary.mentions.len() - left.len();
+    if renamed > 0 {
+        let _ = write!(
+            msg,
+            " Also renamed {renamed} mention(s) in strings/comments."
+        );
+    }
+    if !left.is_empty() {
+        let _ = write!(
+            msg,
+            "\nNot renamed, in strings or comments ({}; pass --include-strings / --include-comments to rename them):",
+            left.len()
+        );
+        for m in left.iter().take(limit) {
+            let _ = write!(msg, "\n  {}:{} ({}): {}", m.path, m.line, m.context, m.text);
+        }
+        if left.len() > limit {
+            let _ = write!(
+                msg,
+                "\n  ... and {} more (--json lists all)",
+                left.len() - limit
+            );
+        }
+    }
+    for why in summary.skipped_files.iter().take(limit) {
+        let _ = write!(msg, "\nSkipped {why}");
+    }
+    msg
 }

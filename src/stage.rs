@@ -5,13 +5,14 @@
 //! model can fix everything in one retry; the batch is staged only if all operations succeed.
 
 use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, Span, split_lines};
+use crate::digest::sha256_hex;
 use crate::encoding::Transcoding;
 use crate::locate::closest::NumberedLine;
 use crate::locate::normalize::introduced_placeholder;
 use crate::locate::{self, Haystack, Hints, LocateError, Located, Match, Placement, Tier};
 use crate::path::{PathError, RelPath, Root};
 use crate::report::{Action, FileReport, HunkReport, Outcome, Surface, join_lines};
-use crate::store::sha256_hex;
+use crate::staged::{Before, StagedFile};
 use crate::text::{
     Eol, IndentMap, IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of,
     replace_ranges, with_eol,
@@ -19,49 +20,6 @@ use crate::text::{
 use rayon::prelude::*;
 use similar::{Algorithm, DiffOp};
 use std::collections::HashMap;
-use std::path::PathBuf;
-
-/// What was at a path before the batch.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Before {
-    /// Nothing.
-    Missing,
-    /// A regular file.
-    File {
-        /// Its bytes.
-        bytes: Vec<u8>,
-        /// Their SHA-256, hex.
-        sha256: String,
-        /// Its permission bits.
-        mode: u32,
-    },
-    /// A symlink (only ever staged for deletion: edits go to the link's target).
-    Link {
-        /// Where it points.
-        target: PathBuf,
-    },
-}
-
-/// One path's new state, computed in memory and ready to commit.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StagedFile {
-    /// Where it is, relative to the root, with no symlink on the way (a symlink's target, when
-    /// an edit went through a link): the store writes exactly this through the root's handle.
-    pub path: RelPath,
-    /// What is there now; checked again just before writing.
-    pub before: Before,
-    /// The new content, or `None` to remove the path (or to put `after_link` there).
-    pub after: Option<Vec<u8>>,
-    /// Instead of content, a symlink to this target: only an undo writes one, restoring a link
-    /// a batch removed or moved.
-    pub after_link: Option<PathBuf>,
-    /// Permission bits for `after` (copied from the file, or from a move's source); `None` for a
-    /// new file, which gets the umask's default.
-    pub mode: Option<u32>,
-    /// The file has other hard links: its content is rewritten in place (same inode, so every
-    /// name sees the edit) instead of replaced by a rename, its pre-image kept as a copy.
-    pub in_place: bool,
-}
 
 /// The staged batch: files to write, and a report entry per operation.
 #[derive(Debug)]
@@ -70,13 +28,6 @@ pub struct Staged {
     pub files: Vec<StagedFile>,
     /// One entry per operation, in batch order.
     pub reports: Vec<FileReport>,
-}
-
-impl StagedFile {
-    /// Whether something (content or a link) takes the path's place, rather than nothing.
-    pub fn puts_something(&self) -> bool {
-        self.after.is_some() || self.after_link.is_some()
-    }
 }
 
 impl Staged {

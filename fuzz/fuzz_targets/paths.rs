@@ -533,7 +533,7 @@ fn file_state(u: &mut Unstructured, pl: &Places) -> FileState {
     match pick(u, 4) {
         0 => FileState::Missing,
         1 | 2 => FileState::File {
-            sha256: lancet::store::sha256_hex(CONTENTS[pick(u, CONTENTS.len())].as_bytes()),
+            sha256: lancet::digest::sha256_hex(CONTENTS[pick(u, CONTENTS.len())].as_bytes()),
         },
         _ => FileState::Link {
             target: PathBuf::from(link_target(u, pl, 0, "l")),

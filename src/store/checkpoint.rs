@@ -10,7 +10,7 @@
 
 use super::StateDir;
 use crate::path::Root;
-use crate::stage::{Before, StagedFile};
+use crate::staged::{Before, StagedFile};
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 use git2::build::TreeUpdateBuilder;

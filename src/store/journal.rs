@@ -7,7 +7,8 @@
 //! recovery idempotent (a crash during recovery is repaired by running it again), and it is the
 //! same rule used to roll a batch back after an error or a failed test run.
 
-use super::{PreImages, fsync_dir, fsync_dir_in, parent_of, sha256_hex};
+use super::{PreImages, fsync_dir, fsync_dir_in, parent_of};
+use crate::digest::sha256_hex;
 use crate::path::{RelPath, Root};
 use cap_std::fs::Dir;
 use serde::{Deserialize, Serialize};

@@ -17,25 +17,17 @@
 pub mod checkpoint;
 pub mod journal;
 
+use crate::digest::sha256_hex;
 use crate::failpoint;
 use crate::path::{RelPath, Root};
-use crate::stage::{Before, StagedFile};
+use crate::staged::{Before, StagedFile};
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
 use journal::{Entry, FileState, Journal, Rollback};
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// The hex SHA-256 of some bytes: the identity of a file version in reports and `--expect`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
 
 /// Options for writing.
 #[derive(Debug, Clone, Copy)]

@@ -11,7 +11,7 @@
 
 pub mod languages;
 
-use crate::stage::{Before, StagedFile};
+use crate::staged::{Before, StagedFile};
 use languages::{LanguageEntry, grammar, language_for};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -125,7 +125,7 @@ pub fn precheck_edit(
     let (errors, preexisting) =
         classify(path, Some(before), after, &after_errors, || before_errors);
     Some(Prechecked {
-        after_sha256: crate::store::sha256_hex(after),
+        after_sha256: crate::digest::sha256_hex(after),
         language: language_name(language),
         errors,
         preexisting,
@@ -263,7 +263,7 @@ fn check_file(
     };
     let precheck = job.prechecked.filter(|p| {
         p.language == language_name(language)
-            && p.after_sha256 == crate::store::sha256_hex(job.after)
+            && p.after_sha256 == crate::digest::sha256_hex(job.after)
     });
     let (mut new, mut old) = match precheck {
         Some(p) => (p.errors.clone(), p.preexisting.clone()),
@@ -993,7 +993,7 @@ mod tests {
     fn the_gate_takes_a_precheck_only_for_the_content_it_checked() {
         let after = b"x = (\n";
         let trusted = |checked: &[u8]| Prechecked {
-            after_sha256: crate::store::sha256_hex(checked),
+            after_sha256: crate::digest::sha256_hex(checked),
             language: "python",
             errors: Vec::new(),
             preexisting: Vec::new(),
