@@ -4,6 +4,7 @@ use crate::batch::{Batch, Format};
 use crate::format::{self, FormatChoice, ParseOptions};
 use crate::read;
 use crate::rename::RenameOptions;
+use crate::report::ErrorKind;
 use crate::report::SymbolKind;
 use crate::report::{Report, Status, Surface};
 use crate::stage::Expectation;
@@ -442,7 +443,7 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
                 return emit(
                     &Report::batch_error(
                         Status::Malformed,
-                        "usage",
+                        ErrorKind::Usage,
                         format!("--expect takes PATH=SHA256 (64 hexadecimal digits), got {e:?}"),
                         "Pass the sha256 printed by `lancet read PATH`.",
                     ),
@@ -515,7 +516,7 @@ fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, Box<Report>> {
 fn usage(detail: String) -> Report {
     Report::batch_error(
         Status::Malformed,
-        "usage",
+        ErrorKind::Usage,
         detail,
         "Pass readable edit files or directories, or the edit on stdin.",
     )

@@ -6,6 +6,7 @@
 
 use crate::digest::sha256_hex;
 use crate::path::{RelPath, Root};
+use crate::report::ErrorKind;
 use crate::report::{Action, FileReport, Outcome, Report, Status, Surface};
 use crate::staged::{Before, StagedFile};
 use crate::store::checkpoint::{CheckpointMeta, Checkpoints, Image, TouchedFile};
@@ -198,7 +199,7 @@ pub fn recover(root: &Root, fsync: bool) -> Report {
         ),
         Err(e) => Report::batch_error(
             Status::Error,
-            "io",
+            ErrorKind::Io,
             e.to_string(),
             "Inspect the journal by hand.",
         ),
@@ -308,7 +309,7 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
                 let ids: Vec<&str> = matching.iter().map(|m| m.id.as_str()).collect();
                 return Report::batch_error(
                     Status::Malformed,
-                    "ambiguous_id",
+                    ErrorKind::AmbiguousId,
                     format!(
                         "the id prefix {prefix} names {} batches: {}",
                         ids.len(),
@@ -327,7 +328,7 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
         });
         return Report::batch_error(
             Status::Refused,
-            "no_checkpoint",
+            ErrorKind::NoCheckpoint,
             what,
             &format!("See {}.", surface.log()),
         );
@@ -339,7 +340,7 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
         Err(e) => {
             return Report::batch_error(
                 Status::Error,
-                "io",
+                ErrorKind::Io,
                 format!(
                     "cannot open the root {:?} of batch {}: {e}",
                     meta.root, meta.id
@@ -354,7 +355,7 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
         Err(e) => {
             return Report::batch_error(
                 Status::Error,
-                "git",
+                ErrorKind::Git,
                 e.to_string(),
                 "Nothing was written.",
             );
@@ -369,7 +370,7 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
             Err(e) => {
                 return Report::batch_error(
                     Status::Error,
-                    "git",
+                    ErrorKind::Git,
                     format!("checkpoint {} is unreadable: {e}", meta.id),
                     "Nothing was written.",
                 );
@@ -378,7 +379,7 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
         let Some(rel) = RelPath::from_state(&touched.path) else {
             return Report::batch_error(
                 Status::Error,
-                "unsafe_path",
+                ErrorKind::UnsafePath,
                 format!(
                     "checkpoint {} names {:?}, which is not a path inside the root",
                     meta.id, touched.path
@@ -397,7 +398,7 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
             report.status = Outcome::AlreadyApplied;
         } else if now != post && !opts.force {
             report.status = Outcome::Failed;
-            report.kind = Some("changed_since");
+            report.kind = Some(ErrorKind::ChangedSince);
             report.error = Some(format!(
                 "{rel} changed after batch {}; left alone (undo --force restores it anyway)",
                 meta.id
@@ -456,7 +457,12 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
         };
         if let Err(e) = store::commit(root, &staged, &state, &undo_id, write, &remove_dirs, mark) {
             let _ = state.save_meta(&meta);
-            return Report::batch_error(Status::Error, "io", e.to_string(), "Retry the undo.");
+            return Report::batch_error(
+                Status::Error,
+                ErrorKind::Io,
+                e.to_string(),
+                "Retry the undo.",
+            );
         }
         meta = marked;
     } else if left_alone.is_empty() {

@@ -44,7 +44,7 @@ pub mod verify;
 use batch::Batch;
 use format::{FormatChoice, ParseOptions};
 use path::Root;
-use report::{Report, Status, Surface};
+use report::{ErrorKind, Report, Status, Surface};
 use stage::{Expectation, StageError};
 use std::path::PathBuf;
 use store::checkpoint::{Checkpoints, TestSummary};
@@ -150,7 +150,7 @@ pub(crate) fn apply_batch_prechecked(
         Err(e) => {
             return Report::batch_error(
                 Status::Error,
-                "io",
+                ErrorKind::Io,
                 format!("cannot open the root {}: {e}", opts.root.display()),
                 "Pass an existing directory with -C.",
             );
@@ -341,13 +341,13 @@ fn commit_error_report(e: CommitError) -> Report {
     match e {
         CommitError::Stale { .. } => Report::batch_error(
             Status::Refused,
-            "stale",
+            ErrorKind::Stale,
             e.to_string(),
             "Something else wrote the file meanwhile: re-read it and resend the edit.",
         ),
         CommitError::Io { .. } => Report::batch_error(
             Status::Error,
-            "io",
+            ErrorKind::Io,
             e.to_string(),
             "Check permissions and free space, then resend the edit.",
         ),
@@ -358,13 +358,13 @@ fn stage_error_report(e: StageError, surface: Surface) -> Report {
     match e {
         StageError::Path(p) => Report::batch_error(
             Status::Refused,
-            "unsafe_path",
+            ErrorKind::UnsafePath,
             p.to_string(),
             "Use a path relative to the root, inside it, and outside .git.",
         ),
         StageError::Stale { ref path, .. } => Report::batch_error(
             Status::Refused,
-            "stale",
+            ErrorKind::Stale,
             e.to_string(),
             &format!(
                 "Someone changed it after your read; nothing was written. Re-read it ({}) and rebuild the edit from what it holds now, with the new sha256 as {}.",
@@ -374,19 +374,19 @@ fn stage_error_report(e: StageError, surface: Surface) -> Report {
         ),
         StageError::FileDirectoryConflict { .. } => Report::batch_error(
             Status::Refused,
-            "path_conflict",
+            ErrorKind::PathConflict,
             e.to_string(),
             "Nothing was written. Write the file or the directory, not both, in one batch.",
         ),
         StageError::ExpectedMissing { .. } => Report::batch_error(
             Status::Refused,
-            "missing",
+            ErrorKind::Missing,
             e.to_string(),
             "Nothing was written. Check the path (it may have been moved or deleted since your read).",
         ),
         StageError::Io { .. } => Report::batch_error(
             Status::Error,
-            "io",
+            ErrorKind::Io,
             e.to_string(),
             "Nothing was written; check the path and permissions.",
         ),

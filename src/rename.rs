@@ -20,7 +20,7 @@
 use crate::batch::{Batch, FileOp, Format, OpKind, Span};
 use crate::digest::sha256_hex;
 use crate::path::Root;
-use crate::report::{Definition, Mention, RenameSummary, Report, Status, SymbolKind};
+use crate::report::{Definition, ErrorKind, Mention, RenameSummary, Report, Status, SymbolKind};
 use crate::syntax;
 use crate::syntax::languages::{self, LanguageEntry};
 use crate::text::replace_ranges;
@@ -371,7 +371,7 @@ fn walk(root: &Root, opts: &RenameOptions) -> Result<Walked, Box<Report>> {
     for p in &opts.paths {
         let rel = root.rel(p).map_err(|e| {
             Box::new(refused(
-                "unsafe_path",
+                ErrorKind::UnsafePath,
                 e.to_string(),
                 "Pass paths relative to the root, inside it.",
             ))
@@ -380,14 +380,14 @@ fn walk(root: &Root, opts: &RenameOptions) -> Result<Walked, Box<Report>> {
         // `check` refuse it, instead of walking and printing someone else's files.
         let real = root.resolve(&rel, true).map_err(|e| {
             Box::new(refused(
-                "unsafe_path",
+                ErrorKind::UnsafePath,
                 e.to_string(),
                 "Pass paths relative to the root, inside it.",
             ))
         })?;
         if root.dir().symlink_metadata(real.real.as_path()).is_err() {
             return Err(Box::new(refused(
-                "missing",
+                ErrorKind::Missing,
                 format!("{p} does not exist under the root"),
                 "Pass existing files or directories.",
             )));
@@ -430,7 +430,7 @@ fn walk(root: &Root, opts: &RenameOptions) -> Result<Walked, Box<Report>> {
 /// The files found (relative to the root) and what could not be walked.
 type Walked = (Vec<String>, Vec<String>);
 
-fn refused(kind: &'static str, detail: String, next: &str) -> Report {
+fn refused(kind: ErrorKind, detail: String, next: &str) -> Report {
     Report::batch_error(Status::Refused, kind, detail, next)
 }
 
@@ -441,7 +441,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
         if !is_identifier(name) {
             return Report::batch_error(
                 Status::Malformed,
-                "invalid_name",
+                ErrorKind::InvalidName,
                 format!("{what} `{name}` is not an identifier"),
                 "Pass a name made of letters, digits and `_`, not starting with a digit.",
             );
@@ -450,7 +450,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
     if opts.old == opts.new {
         return Report::batch_error(
             Status::Malformed,
-            "invalid_name",
+            ErrorKind::InvalidName,
             format!("OLD and NEW are both `{}`", opts.old),
             "Pass a different new name.",
         );
@@ -461,7 +461,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
     {
         return Report::batch_error(
             Status::Malformed,
-            "unknown_language",
+            ErrorKind::UnknownLanguage,
             format!("lancet cannot rename in `{lang}`"),
             &format!("Use one of: {}.", renameable_languages().join(", ")),
         );
@@ -471,7 +471,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
         Err(e) => {
             return Report::batch_error(
                 Status::Error,
-                "io",
+                ErrorKind::Io,
                 format!("cannot open the root {}: {e}", apply.root.display()),
                 "Pass an existing directory with -C.",
             );
@@ -610,7 +610,7 @@ fn refusal(opts: &RenameOptions, summary: &RenameSummary, touched: &[&FileScan])
         if languages.contains(entry.name.as_str()) && entry.keywords.contains(&opts.new) {
             return Some(Report::batch_error(
                 Status::Malformed,
-                "invalid_name",
+                ErrorKind::InvalidName,
                 format!("`{}` is a reserved word in {}", opts.new, entry.name),
                 "Pass a new name that is not a keyword.",
             ));
@@ -636,7 +636,7 @@ fn refusal(opts: &RenameOptions, summary: &RenameSummary, touched: &[&FileScan])
                 )
             };
             return Some(refused(
-                "kind_mismatch",
+                ErrorKind::KindMismatch,
                 format!(
                     "no {} named `{}` is defined under the given paths; {found}",
                     opts.kind.name(),
@@ -647,7 +647,7 @@ fn refusal(opts: &RenameOptions, summary: &RenameSummary, touched: &[&FileScan])
         }
         if !others.is_empty() {
             return Some(refused(
-                "kind_mismatch",
+                ErrorKind::KindMismatch,
                 format!(
                     "`{}` names a {} but also: {}; lancet renames by name, so it cannot rename one and keep the other",
                     opts.old,
@@ -675,7 +675,7 @@ fn refusal(opts: &RenameOptions, summary: &RenameSummary, touched: &[&FileScan])
             String::new()
         };
         return Some(refused(
-            "name_in_use",
+            ErrorKind::NameInUse,
             format!(
                 "`{}` is already used in files this rename changes: {}{more}; renaming `{}` would merge the two names",
                 opts.new,
@@ -695,7 +695,7 @@ fn refusal(opts: &RenameOptions, summary: &RenameSummary, touched: &[&FileScan])
             )
         };
         return Some(refused(
-            "no_match",
+            ErrorKind::NoMatch,
             format!(
                 "no identifier `{}` found in {} file(s) scanned{mentions}",
                 opts.old, summary.files_scanned

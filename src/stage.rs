@@ -11,7 +11,7 @@ use crate::locate::closest::NumberedLine;
 use crate::locate::normalize::introduced_placeholder;
 use crate::locate::{self, Haystack, Hints, LocateError, Located, Match, Placement, Tier};
 use crate::path::{PathError, RelPath, Root};
-use crate::report::{Action, FileReport, HunkReport, Outcome, Surface, join_lines};
+use crate::report::{Action, ErrorKind, FileReport, HunkReport, Outcome, Surface, join_lines};
 use crate::staged::{Before, StagedFile};
 use crate::text::{
     Eol, IndentMap, IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of,
@@ -174,13 +174,13 @@ fn keep_text_style(old: &TextFile, content: &str) -> String {
 fn regular_file(entry: &Entry, verb: &str, rel: &RelPath) -> Result<(), OpError> {
     if entry.is_dir {
         return Err(OpError::new(
-            "is_directory",
+            ErrorKind::IsDirectory,
             format!("cannot {verb} {rel}: it is a directory"),
         ));
     }
     if entry.is_special {
         return Err(OpError::new(
-            "not_regular",
+            ErrorKind::NotRegular,
             format!("cannot {verb} {rel}: it is not a regular file"),
         ));
     }
@@ -197,7 +197,7 @@ fn check_placeholder(rel: &RelPath, before: Option<&[u8]>, content: &str) -> Res
         .unwrap_or_default();
     match introduced_placeholder(&old, &split_lines(content)) {
         Some(line) => Err(OpError::new(
-            "placeholder",
+            ErrorKind::Placeholder,
             format!(
                 "the new content of {rel} contains the omission placeholder {line:?}; writing it would replace real code with it. Next: send the complete content, or edit only the part that changes."
             ),
@@ -209,12 +209,12 @@ fn check_placeholder(rel: &RelPath, before: Option<&[u8]>, content: &str) -> Res
 /// Why one operation failed: a stable kind and the message.
 #[derive(Debug)]
 struct OpError {
-    kind: &'static str,
+    kind: ErrorKind,
     message: String,
 }
 
 impl OpError {
-    fn new(kind: &'static str, message: String) -> Self {
+    fn new(kind: ErrorKind, message: String) -> Self {
         OpError { kind, message }
     }
 }
@@ -222,11 +222,11 @@ impl OpError {
 impl From<StageError> for OpError {
     fn from(e: StageError) -> Self {
         let kind = match &e {
-            StageError::Path(_) => "unsafe_path",
-            StageError::Stale { .. } => "stale",
-            StageError::ExpectedMissing { .. } => "missing",
-            StageError::FileDirectoryConflict { .. } => "path_conflict",
-            StageError::Io { .. } => "io",
+            StageError::Path(_) => ErrorKind::UnsafePath,
+            StageError::Stale { .. } => ErrorKind::Stale,
+            StageError::ExpectedMissing { .. } => ErrorKind::Missing,
+            StageError::FileDirectoryConflict { .. } => ErrorKind::PathConflict,
+            StageError::Io { .. } => ErrorKind::Io,
         };
         OpError::new(kind, e.to_string())
     }
@@ -597,7 +597,7 @@ impl Workspace<'_> {
                 Ok(())
             }
             Some(_) => Err(OpError::new(
-                "exists",
+                ErrorKind::Exists,
                 format!(
                     "cannot add {rel}: it already exists with different content; use Update File to change it (read it first: {})",
                     self.surface.read(rel.as_str())
@@ -651,7 +651,7 @@ impl Workspace<'_> {
         let bytes = match encoding {
             Some(t) => t.encode(&content).map_err(|why| {
                 OpError::new(
-                    "unencodable",
+                    ErrorKind::Unencodable,
                     format!("cannot write {rel}: {why}; nothing was changed"),
                 )
             })?,
@@ -685,13 +685,13 @@ impl Workspace<'_> {
         let (_, entry) = self.rewritable(rel, "update")?;
         let Some(before) = entry.current.as_deref() else {
             return Err(OpError::new(
-                "missing",
+                ErrorKind::Missing,
                 format!("cannot update {rel}: it no longer exists"),
             ));
         };
         if sha256_hex(before) != base_sha256 {
             return Err(OpError::new(
-                "stale",
+                ErrorKind::Stale,
                 format!("{rel} changed after it was read; run the command again"),
             ));
         }
@@ -699,7 +699,7 @@ impl Workspace<'_> {
         for (i, span) in spans.iter().enumerate() {
             if span.start < at || span.end < span.start || span.end > before.len() {
                 return Err(OpError::new(
-                    "overlap",
+                    ErrorKind::Overlap,
                     format!(
                         "{rel}: replacement {} overlaps another or leaves the file",
                         i + 1
@@ -746,7 +746,7 @@ impl Workspace<'_> {
         }
         let file = TextFile::decode(&before).map_err(|e| {
             OpError::new(
-                "not_utf8",
+                ErrorKind::NotUtf8,
                 format!("cannot append to {rel}: the file is {e}; lancet edits only UTF-8 text"),
             )
         })?;
@@ -786,7 +786,7 @@ impl Workspace<'_> {
             // A link to delete is its own entry, separate from its target's content.
             if entry.remove_link {
                 return Err(OpError::new(
-                    "missing",
+                    ErrorKind::Missing,
                     format!("cannot delete {rel}: it does not exist"),
                 ));
             }
@@ -802,7 +802,7 @@ impl Workspace<'_> {
                 Ok(())
             }
             None => Err(OpError::new(
-                "missing",
+                ErrorKind::Missing,
                 format!("cannot delete {rel}: it does not exist"),
             )),
         }
@@ -852,14 +852,14 @@ impl Workspace<'_> {
                 let dest = self.entry(&dest_key).map_err(OpError::from)?;
                 if dest.is_dir || dest.is_special {
                     return Err(OpError::new(
-                        "not_regular",
+                        ErrorKind::NotRegular,
                         format!("cannot move {rel} to {to}: {to} is a directory or special file"),
                     ));
                 }
                 match &dest.current {
                     Some(existing) if *existing != after => {
                         return Err(OpError::new(
-                            "exists",
+                            ErrorKind::Exists,
                             format!(
                                 "cannot move {rel} to {to}: {to} already exists with different content; delete it first or update it instead"
                             ),
@@ -894,7 +894,7 @@ impl Workspace<'_> {
     ) -> Result<(), OpError> {
         let missing = || {
             OpError::new(
-                "missing",
+                ErrorKind::Missing,
                 format!(
                     "cannot update {rel}: it does not exist (create it with Add File, or check the path)"
                 ),
@@ -991,10 +991,10 @@ fn edit_bytes(
             after
                 .map(|a| t.encode(&String::from_utf8_lossy(&a)))
                 .transpose()
-                .map_err(|why| OpError::new("unencodable", format!("cannot update {rel}: {why}; nothing was changed. Send text the file's encoding can hold (an escape such as \\u2603 in a string literal)")))
+                .map_err(|why| OpError::new(ErrorKind::Unencodable, format!("cannot update {rel}: {why}; nothing was changed. Send text the file's encoding can hold (an escape such as \\u2603 in a string literal)")))
         }
         Err(why) => Err(OpError::new(
-            "not_utf8",
+            ErrorKind::NotUtf8,
             format!(
                 "cannot update {rel}: the file is {why}, so lancet cannot edit it without risking its bytes (Delete File still works)"
             ),
@@ -1012,7 +1012,7 @@ fn edit_text(
 ) -> Result<Option<Vec<u8>>, OpError> {
     let file = TextFile::decode(before).map_err(|e| {
         OpError::new(
-            "not_utf8",
+            ErrorKind::NotUtf8,
             format!("cannot update {rel}: the file is {e}; lancet edits only UTF-8 text (Delete File still works)"),
         )
     })?;
@@ -1055,7 +1055,7 @@ fn edit_text(
                 match clash {
                     Some(other) => {
                         h.status = Outcome::Failed;
-                        h.kind = Some("overlap");
+                        h.kind = Some(ErrorKind::Overlap);
                         h.error = Some(format!(
                             "chunk {} (lines {}-{}) overlaps chunk {} in {rel}; merge them into one chunk",
                             i + 1,

@@ -278,15 +278,16 @@ pub enum LocateError {
 
 impl LocateError {
     /// A stable machine-readable kind for reports.
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> crate::report::ErrorKind {
+        use crate::report::ErrorKind;
         match self {
-            LocateError::NotFound { .. } => "no_match",
-            LocateError::Ambiguous { .. } => "ambiguous",
-            LocateError::CountMismatch { .. } => "count_mismatch",
-            LocateError::ContextNotFound { .. } => "context_not_found",
-            LocateError::ContextAmbiguous { .. } => "ambiguous",
-            LocateError::Placeholder { .. } => "placeholder",
-            LocateError::ElisionMismatch { .. } => "elision_mismatch",
+            LocateError::NotFound { .. } => ErrorKind::NoMatch,
+            LocateError::Ambiguous { .. } => ErrorKind::Ambiguous,
+            LocateError::CountMismatch { .. } => ErrorKind::CountMismatch,
+            LocateError::ContextNotFound { .. } => ErrorKind::ContextNotFound,
+            LocateError::ContextAmbiguous { .. } => ErrorKind::Ambiguous,
+            LocateError::Placeholder { .. } => ErrorKind::Placeholder,
+            LocateError::ElisionMismatch { .. } => ErrorKind::ElisionMismatch,
         }
     }
 }

@@ -149,10 +149,11 @@ pub enum LockError {
 
 impl LockError {
     /// The report's stable kind: `busy` (retry later) or `state_dir` (fix the environment).
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> crate::report::ErrorKind {
+        use crate::report::ErrorKind;
         match self {
-            LockError::Busy { .. } => "busy",
-            LockError::StateDir { .. } => "state_dir",
+            LockError::Busy { .. } => ErrorKind::Busy,
+            LockError::StateDir { .. } => ErrorKind::StateDir,
         }
     }
 
