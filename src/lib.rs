@@ -19,26 +19,21 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod batch;
+use lancet_core::failpoint;
+use lancet_core::timing::lap;
+pub use lancet_core::{
+    batch, digest, encoding, format, locate, path, report, stage, staged, text, verdicts,
+};
+
 pub mod check;
 pub mod cli;
-pub mod digest;
-pub mod encoding;
-mod failpoint;
-pub mod format;
 pub mod history;
-pub mod locate;
 pub mod mcp;
-pub mod path;
 pub mod progress;
 pub mod read;
 pub mod rename;
-pub mod report;
-pub mod stage;
-pub mod staged;
 pub mod store;
 pub mod syntax;
-pub mod text;
 pub mod verify;
 
 use batch::Batch;
@@ -50,19 +45,6 @@ use std::path::PathBuf;
 use store::checkpoint::{Checkpoints, TestSummary};
 use store::{CommitError, StateDir, WriteOptions};
 use syntax::GateOptions;
-
-/// With `LANCET_TIMINGS` set, prints the wall time since `since` for `phase` to stderr and
-/// restarts the clock: how big batches are profiled without a profiler.
-pub(crate) fn lap(phase: &str, since: &mut std::time::Instant) {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *ON.get_or_init(|| std::env::var_os("LANCET_TIMINGS").is_some()) {
-        eprintln!(
-            "lancet timing: {phase} {:.1} ms",
-            since.elapsed().as_secs_f64() * 1e3
-        );
-    }
-    *since = std::time::Instant::now();
-}
 
 /// How to apply a batch.
 #[derive(Debug, Clone)]

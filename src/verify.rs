@@ -5,6 +5,7 @@
 //! and the closing summary. A ledger counts rollbacks per file, so a retry loop that keeps
 //! breaking the same file is told to stop and ask a person.
 
+pub use crate::verdicts::TestRun;
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -13,43 +14,6 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
-
-/// What a test run did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TestRun {
-    /// The command, as given.
-    pub command: String,
-    /// Whether it exited 0 in time.
-    pub passed: bool,
-    /// Its exit code (none when killed).
-    pub exit_code: Option<i32>,
-    /// Whether it ran out of time and was killed.
-    pub timed_out: bool,
-    /// The signal (`SIGTERM`, `SIGINT`, `SIGHUP`) that stopped lancet while the command ran:
-    /// the command's group was stopped and the batch is rolled back.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub interrupted_by: Option<String>,
-    /// How long it ran, in milliseconds.
-    pub duration_ms: u128,
-    /// Its output, cut to what a model needs.
-    pub output: String,
-}
-
-impl TestRun {
-    /// Why it did not pass, in a few words (`timed out`, `exited with 1`, …).
-    pub fn why(&self) -> String {
-        if let Some(signal) = &self.interrupted_by {
-            format!("was stopped because lancet received {signal}")
-        } else if self.timed_out {
-            "timed out".to_string()
-        } else {
-            format!(
-                "exited with {}",
-                self.exit_code.map_or("a signal".into(), |c| c.to_string())
-            )
-        }
-    }
-}
 
 /// Signals that mean "stop": while a test runs they stop the test instead of lancet, so the
 /// batch can be rolled back before lancet exits.

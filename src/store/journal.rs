@@ -10,6 +10,7 @@
 use super::{PreImages, fsync_dir, fsync_dir_in, parent_of};
 use crate::digest::sha256_hex;
 use crate::path::{RelPath, Root};
+pub use crate::verdicts::Rollback;
 use cap_std::fs::Dir;
 use serde::{Deserialize, Serialize};
 use std::fs;
@@ -207,37 +208,6 @@ impl Journal {
                 })
             }
         }
-    }
-}
-
-/// What a rollback did, path by path.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Rollback {
-    /// The batch id.
-    pub id: String,
-    /// Paths put back to their pre-image.
-    pub restored: Vec<String>,
-    /// Paths that already held their pre-image.
-    pub unchanged: Vec<String>,
-    /// Paths holding neither the batch's content nor the pre-image: left alone.
-    pub conflicts: Vec<String>,
-    /// Paths whose restore failed (an I/O error): the journal and the pre-image are kept, so
-    /// the next recovery tries again.
-    pub failed: Vec<String>,
-    /// Pre-images kept for conflicting paths (someone else's content stands; the original is
-    /// here if it is wanted), outside the swept `pre/` directory.
-    pub kept_pre_images: Vec<(String, PathBuf)>,
-}
-
-impl Rollback {
-    /// Whether every path is back to its pre-image.
-    pub fn intact(&self) -> bool {
-        self.conflicts.is_empty() && self.failed.is_empty()
-    }
-
-    /// Whether the rollback finished (nothing left to retry): the journal may go.
-    pub fn finished(&self) -> bool {
-        self.failed.is_empty()
     }
 }
 

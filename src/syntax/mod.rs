@@ -12,49 +12,15 @@
 pub mod languages;
 
 use crate::staged::{Before, StagedFile};
+pub use crate::verdicts::{SyntaxError, SyntaxReport};
 use languages::{LanguageEntry, grammar, language_for};
 use rayon::prelude::*;
-use serde::Serialize;
 use similar::{Algorithm, DiffOp};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
-
-/// One syntax error the gate found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SyntaxError {
-    /// The file, relative to the root.
-    pub path: String,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column (in bytes).
-    pub column: usize,
-    /// What is wrong: `ERROR`, `MISSING )`, or the check command's verdict.
-    pub kind: String,
-    /// Who found it: `tree-sitter` or the check command.
-    pub checker: String,
-    /// A few lines of the new text around the error, with a caret under it.
-    pub excerpt: String,
-}
-
-/// What the gate did to a batch.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct SyntaxReport {
-    /// Files parsed, as `path (language)`.
-    pub checked: Vec<String>,
-    /// Files of no known language (or whose grammar is compiled out), with the reason.
-    pub unchecked: Vec<String>,
-    /// Errors the batch introduces (for `lancet check`: every error).
-    pub errors: Vec<SyntaxError>,
-    /// Errors that were there before the batch and are still there: reported, not blocking.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub preexisting: Vec<SyntaxError>,
-    /// Things worth knowing (a check tool missing, a parse given up on).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-}
 
 /// How thorough the gate is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

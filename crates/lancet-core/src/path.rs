@@ -568,14 +568,21 @@ mod tests {
     #[test]
     fn a_repository_directory_is_not_a_root() {
         let dir = tempfile::tempdir().unwrap();
+        // git's own layout of a repository directory: HEAD beside objects/ and refs/.
+        let git_dir = |d: &Path| {
+            for sub in ["objects", "refs", "hooks"] {
+                std::fs::create_dir_all(d.join(sub)).unwrap();
+            }
+            std::fs::write(d.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        };
         let bare = dir.path().join("bare.git");
-        git2::Repository::init_bare(&bare).unwrap();
+        git_dir(&bare);
         for inside in [bare.clone(), bare.join("hooks")] {
             let err = Root::new(&inside).unwrap_err();
             assert!(err.to_string().contains("not a work tree"), "{err}");
         }
         let work = dir.path().join("work");
-        git2::Repository::init(&work).unwrap();
+        git_dir(&work.join(".git"));
         assert!(Root::new(&work).is_ok());
         assert!(Root::new(&work.join(".git")).is_err());
     }

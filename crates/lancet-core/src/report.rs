@@ -7,9 +7,7 @@
 use crate::format::ParseError;
 use crate::locate::Tier;
 use crate::locate::closest::{Closest, NumberedLine};
-use crate::store::journal::Rollback;
-use crate::syntax::SyntaxReport;
-use crate::verify::TestRun;
+use crate::verdicts::{Rollback, SyntaxReport, TestRun};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -1187,7 +1185,7 @@ mod tests {
     /// JSON name is its documented name.
     #[test]
     fn every_error_kind_is_documented_under_its_json_name() {
-        let readme = include_str!("../README.md");
+        let readme = include_str!("../../../README.md");
         for kind in ErrorKind::ALL {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{}\"", kind.as_str()));
