@@ -24,6 +24,7 @@ use lancet_core::timing::lap;
 pub use lancet_core::{
     batch, digest, encoding, format, locate, path, report, stage, staged, text, verdicts,
 };
+pub use lancet_syntax as syntax;
 
 pub mod check;
 pub mod cli;
@@ -33,7 +34,6 @@ pub mod progress;
 pub mod read;
 pub mod rename;
 pub mod store;
-pub mod syntax;
 pub mod verify;
 
 use batch::Batch;

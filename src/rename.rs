@@ -71,17 +71,6 @@ struct Renamer {
     definitions: Vec<(u32, SymbolKind)>,
 }
 
-/// The rename query shipped for a language, when it has one and its grammar is built in.
-fn query_source(language: &str) -> Option<&'static str> {
-    match language {
-        "python" => Some(include_str!("../grammars/python/rename.scm")),
-        "rust" => Some(include_str!("../grammars/rust/rename.scm")),
-        #[cfg(feature = "lang-javascript")]
-        "javascript" => Some(include_str!("../grammars/javascript/rename.scm")),
-        _ => None,
-    }
-}
-
 /// Every language lancet can rename in, compiled once.
 fn renamers() -> &'static [Renamer] {
     static COMPILED: OnceLock<Vec<Renamer>> = OnceLock::new();
@@ -90,7 +79,7 @@ fn renamers() -> &'static [Renamer] {
             .iter()
             .filter(|e| e.queries.iter().any(|q| q == "rename.scm"))
             .filter_map(|entry| {
-                let source = query_source(&entry.name)?;
+                let source = languages::rename_query(&entry.name)?;
                 let grammar = languages::grammar(entry)?;
                 let query = Query::new(&grammar, source).unwrap_or_else(|e| {
                     panic!("grammars/{}/rename.scm does not compile: {e}", entry.name)

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use std::sync::OnceLock;
 
 /// The table as shipped, compiled into the binary.
-const TABLE: &str = include_str!("../../grammars/languages.toml");
+const TABLE: &str = include_str!("../grammars/languages.toml");
 
 /// One language of the table.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -121,6 +121,18 @@ pub fn grammar(entry: &LanguageEntry) -> Option<tree_sitter::Language> {
         _ => return None,
     };
     Some(language)
+}
+
+/// The rename query shipped for a language, when it has one and its grammar is built in: the
+/// captures name identifiers, definitions by kind, strings and comments.
+pub fn rename_query(language: &str) -> Option<&'static str> {
+    match language {
+        "python" => Some(include_str!("../grammars/python/rename.scm")),
+        "rust" => Some(include_str!("../grammars/rust/rename.scm")),
+        #[cfg(feature = "lang-javascript")]
+        "javascript" => Some(include_str!("../grammars/javascript/rename.scm")),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

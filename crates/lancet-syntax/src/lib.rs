@@ -8,11 +8,25 @@
 //! `compile()`; tree-sitter's Python grammar is lenient) and the tool is installed, it runs on
 //! the new content of changed files, and again on the old content if it fails, with the same
 //! rule. At most two trees per worker exist at once: parse, collect errors, drop.
+//!
+//! # lancet-syntax
+//!
+//! This crate is that gate, the language table (`grammars/languages.toml`, which grammar
+//! parses which file) and the grammars' query files. Its place in the pipeline:
+//!
+//! ```text
+//! [lancet-core] stage ─▶ StagedFile[] ─gate─▶ SyntaxReport ─▶ [lancet-store] commit
+//! ```
+//!
+//! Each grammar but Python's and Rust's is a cargo feature (`lang-*`); a file of a language
+//! compiled out is reported unchecked, never silently passed.
+#![deny(missing_docs)]
 
 pub mod languages;
 
-use crate::staged::{Before, StagedFile};
-pub use crate::verdicts::{SyntaxError, SyntaxReport};
+use lancet_core::digest;
+use lancet_core::staged::{Before, StagedFile};
+pub use lancet_core::verdicts::{SyntaxError, SyntaxReport};
 use languages::{LanguageEntry, grammar, language_for};
 use rayon::prelude::*;
 use similar::{Algorithm, DiffOp};
@@ -57,10 +71,9 @@ pub struct Prechecked {
     preexisting: Vec<SyntaxError>,
 }
 
-#[cfg(test)]
 impl Prechecked {
     /// Whether the checked content has no syntax error at all.
-    pub(crate) fn is_clean(&self) -> bool {
+    pub fn is_clean(&self) -> bool {
         self.errors.is_empty() && self.preexisting.is_empty()
     }
 }
@@ -91,7 +104,7 @@ pub fn precheck_edit(
     let (errors, preexisting) =
         classify(path, Some(before), after, &after_errors, || before_errors);
     Some(Prechecked {
-        after_sha256: crate::digest::sha256_hex(after),
+        after_sha256: digest::sha256_hex(after),
         language: language_name(language),
         errors,
         preexisting,
@@ -228,8 +241,7 @@ fn check_file(
         return Verdict::Unchecked("no known language".into());
     };
     let precheck = job.prechecked.filter(|p| {
-        p.language == language_name(language)
-            && p.after_sha256 == crate::digest::sha256_hex(job.after)
+        p.language == language_name(language) && p.after_sha256 == digest::sha256_hex(job.after)
     });
     let (mut new, mut old) = match precheck {
         Some(p) => (p.errors.clone(), p.preexisting.clone()),
@@ -959,7 +971,7 @@ mod tests {
     fn the_gate_takes_a_precheck_only_for_the_content_it_checked() {
         let after = b"x = (\n";
         let trusted = |checked: &[u8]| Prechecked {
-            after_sha256: crate::digest::sha256_hex(checked),
+            after_sha256: digest::sha256_hex(checked),
             language: "python",
             errors: Vec::new(),
             preexisting: Vec::new(),
