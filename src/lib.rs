@@ -19,11 +19,11 @@
 //! ```
 #![deny(missing_docs)]
 
-use lancet_core::failpoint;
 use lancet_core::timing::lap;
 pub use lancet_core::{
     batch, digest, encoding, format, locate, path, report, stage, staged, text, verdicts,
 };
+pub use lancet_store as store;
 pub use lancet_syntax as syntax;
 
 pub mod check;
@@ -33,7 +33,6 @@ pub mod mcp;
 pub mod progress;
 pub mod read;
 pub mod rename;
-pub mod store;
 pub mod verify;
 
 use batch::Batch;
@@ -283,9 +282,9 @@ fn apply_locked(
                 }
             };
         if kept {
-            verify::record_in_ledger(
+            store::ledger::record_in_ledger(
                 &state.dir,
-                &verify::LedgerEntry {
+                &store::ledger::LedgerEntry {
                     id: id.clone(),
                     files: touched,
                     rolled_back: false,
@@ -293,9 +292,9 @@ fn apply_locked(
             );
         } else {
             let rollback = store::roll_back_committed(root, state, &journal, opts.fsync);
-            let stuck = verify::record_in_ledger(
+            let stuck = store::ledger::record_in_ledger(
                 &state.dir,
-                &verify::LedgerEntry {
+                &store::ledger::LedgerEntry {
                     id: id.clone(),
                     files: touched,
                     rolled_back: true,

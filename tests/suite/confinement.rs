@@ -482,7 +482,7 @@ fn a_kill_during_the_tests_is_rolled_back_by_the_next_command() {
 /// or escaped with setsid) does not keep lancet, and the root's lock, alive.
 #[test]
 fn a_background_child_of_the_tests_does_not_hold_lancet() {
-    for command in ["sleep 60 & exit 0", "setsid sleep 60 & exit 0"] {
+    for command in ["sleep 60 & exit 0", "setsid sleep 60 & sleep 0.5; exit 0"] {
         let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
         let root = dir.path();
         let child = lancet_in_background(

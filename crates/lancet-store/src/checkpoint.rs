@@ -9,6 +9,7 @@
 //! a private bare repository in `.lancet/git` holds the objects.
 
 use super::StateDir;
+use crate::lap;
 use crate::path::Root;
 use crate::staged::{Before, StagedFile};
 use flate2::Compression;
@@ -201,7 +202,7 @@ impl Checkpoints {
                 }
             }
         }
-        crate::lap("checkpoint: blobs hashed", &mut clock);
+        lap("checkpoint: blobs hashed", &mut clock);
         // Trees and commits are built in memory; the trees may name blobs that exist only in
         // the pack about to be written, so libgit2's existence check is off meanwhile.
         let mempack = odb.add_new_mempack_backend(1000)?;
@@ -215,7 +216,7 @@ impl Checkpoints {
                 let object = odb.read(*oid)?;
                 objects.push((object.kind(), object.data().to_vec()));
             }
-            crate::lap("checkpoint: trees and commits built", &mut clock);
+            lap("checkpoint: trees and commits built", &mut clock);
             let entries: Vec<Vec<u8>> = blobs
                 .par_iter()
                 .map(|(_, bytes)| pack_entry(ObjectType::Blob, bytes))
@@ -226,12 +227,12 @@ impl Checkpoints {
                 )
                 .collect::<std::io::Result<_>>()
                 .map_err(|e| git2::Error::from_str(&format!("compressing the checkpoint: {e}")))?;
-            crate::lap("checkpoint: pack compressed", &mut clock);
+            lap("checkpoint: pack compressed", &mut clock);
             let mut writer = odb.packwriter()?;
             write_pack(&mut writer, &entries)
                 .map_err(|e| git2::Error::from_str(&format!("writing the checkpoint pack: {e}")))?;
             writer.commit()?;
-            crate::lap("checkpoint: pack written", &mut clock);
+            lap("checkpoint: pack written", &mut clock);
             Ok(after)
         });
         mempack.reset()?;

@@ -13,12 +13,27 @@
 //!
 //! An error at steps 3–6 rolls everything back through the journal, by content
 //! ([`journal::roll_back`]).
+//!
+//! # lancet-store
+//!
+//! This crate owns lancet's whole on-disk state: the state directory and its locks, the
+//! journal, the all-or-nothing commit, the git checkpoints and their log, and the rollback
+//! ledger. Its place in the pipeline:
+//!
+//! ```text
+//! [lancet-core] StagedFile[] ─[lancet-syntax gate]─▶ commit (journal, checkpoint, writes) ─▶ disk
+//! ```
+
+#![deny(missing_docs)]
 
 pub mod checkpoint;
 pub mod journal;
+pub mod ledger;
+
+use lancet_core::timing::lap;
+use lancet_core::{digest, failpoint, path, report, staged, verdicts};
 
 use crate::digest::sha256_hex;
-use crate::failpoint;
 use crate::path::{RelPath, Root};
 use crate::staged::{Before, StagedFile};
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};

@@ -1,0 +1,80 @@
+//! The rollback ledger: which files failed tests how often, so a retry loop that keeps breaking
+//! the same file is told to stop and ask a person. Kept in the state directory beside the
+//! journal and the log.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// One batch in the ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerEntry {
+    /// The batch id.
+    pub id: String,
+    /// The paths it touched.
+    pub files: Vec<String>,
+    /// Whether a failed test run rolled it back.
+    pub rolled_back: bool,
+}
+
+/// How many recent batches the ledger looks at.
+pub const LEDGER_WINDOW: usize = 20;
+/// Rollbacks of one file within the window that mean "stop retrying".
+pub const LEDGER_LIMIT: usize = 3;
+
+/// Appends a batch to the ledger and returns the files rolled back at least
+/// [`LEDGER_LIMIT`] times within the last [`LEDGER_WINDOW`] batches.
+pub fn record_in_ledger(state_dir: &Path, entry: &LedgerEntry) -> Vec<String> {
+    let path = state_dir.join("ledger.jsonl");
+    let mut all: Vec<LedgerEntry> = std::fs::read_to_string(&path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    all.push(entry.clone());
+    let keep = all.len().saturating_sub(LEDGER_WINDOW * 5);
+    let text: String = all[keep..]
+        .iter()
+        .filter_map(|e| serde_json::to_string(e).ok())
+        .map(|l| l + "\n")
+        .collect();
+    let _ = std::fs::create_dir_all(state_dir);
+    let _ = std::fs::write(&path, text);
+    let recent = &all[all.len().saturating_sub(LEDGER_WINDOW)..];
+    let mut hot: Vec<String> = entry
+        .files
+        .iter()
+        .filter(|f| {
+            recent
+                .iter()
+                .filter(|e| e.rolled_back && e.files.contains(f))
+                .count()
+                >= LEDGER_LIMIT
+        })
+        .cloned()
+        .collect();
+    hot.sort();
+    hot.dedup();
+    hot
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ledger_flags_a_file_rolled_back_three_times() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |id: &str, rolled_back| LedgerEntry {
+            id: id.into(),
+            files: vec!["a.py".into()],
+            rolled_back,
+        };
+        assert!(record_in_ledger(dir.path(), &entry("1", true)).is_empty());
+        assert!(record_in_ledger(dir.path(), &entry("2", false)).is_empty());
+        assert!(record_in_ledger(dir.path(), &entry("3", true)).is_empty());
+        assert_eq!(
+            record_in_ledger(dir.path(), &entry("4", true)),
+            vec!["a.py".to_string()]
+        );
+    }
+}
