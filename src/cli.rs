@@ -160,7 +160,10 @@ impl TransactionArgs {
             test: self.test.clone(),
             test_timeout: std::time::Duration::from_secs(self.test_timeout),
             test_output_bytes: self.test_output_bytes,
-            progress: !self.quiet && !self.json && std::io::stderr().is_terminal(),
+            progress: crate::progress::Watch(
+                (!self.quiet && !self.json && std::io::stderr().is_terminal())
+                    .then(|| std::sync::Arc::new(Bar::new()) as _),
+            ),
             ..ApplyOptions::new(root)
         }
     }
@@ -753,4 +756,41 @@ fn emit(report: &Report, json: bool) -> u8 {
             .write_all(report.render_human(color).as_bytes());
     }
     code
+}
+
+/// The CLI's observer: a progress bar on stderr (indicatif), for a person at a terminal.
+struct Bar(indicatif::ProgressBar);
+
+impl Bar {
+    fn new() -> Bar {
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        Bar(bar)
+    }
+}
+
+impl crate::progress::Observer for Bar {
+    fn phase(&self, message: &str, len: Option<usize>) {
+        let style = match len {
+            Some(_) => {
+                indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len}")
+            }
+            None => indicatif::ProgressStyle::with_template("{spinner} {msg}"),
+        };
+        if let Ok(style) = style {
+            self.0.set_style(style.progress_chars("=> "));
+        }
+        self.0.set_length(len.unwrap_or(0) as u64);
+        self.0.set_position(0);
+        self.0.set_message(message.to_string());
+    }
+
+    fn inc(&self) {
+        self.0.inc(1);
+    }
+
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
 }

@@ -27,8 +27,10 @@ pub use lancet_store as store;
 pub use lancet_syntax as syntax;
 
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod history;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod progress;
 pub mod read;
@@ -74,8 +76,8 @@ pub struct ApplyOptions {
     pub test_timeout: std::time::Duration,
     /// How much of the test output the report keeps.
     pub test_output_bytes: usize,
-    /// Draw progress on stderr for batches of more than 200 files.
-    pub progress: bool,
+    /// Who is told the progress of batches of more than 200 files (none: nobody).
+    pub progress: progress::Watch,
     /// Whose words the report's advice uses (CLI commands or MCP tools).
     pub surface: Surface,
 }
@@ -97,7 +99,7 @@ impl ApplyOptions {
             test: None,
             test_timeout: std::time::Duration::from_secs(600),
             test_output_bytes: 8 * 1024,
-            progress: false,
+            progress: progress::Watch::default(),
             surface: Surface::Cli,
         }
     }
@@ -164,7 +166,7 @@ fn apply_locked(
     prechecks: &syntax::Prechecks,
 ) -> Report {
     let mut clock = std::time::Instant::now();
-    let progress = progress::Progress::new(opts.progress, batch.ops.len());
+    let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
     let staged = match stage::stage(root, batch, &opts.expect, opts.partial, opts.surface) {
         Ok(s) => s,

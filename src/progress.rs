@@ -1,55 +1,67 @@
-//! Progress on stderr for large batches, so a person watching a 40,000-site rename or a
-//! 2,000-file code mod sees it move. Shown only when asked (`ApplyOptions::progress`: the CLI
-//! sets it when stderr is a terminal and `--quiet`/`--json` are off) and the batch has more than
-//! [`PROGRESS_THRESHOLD`] files; otherwise every call is a no-op.
+//! Progress for large batches, reported to an [`Observer`] the caller supplies, so a person
+//! watching a 40,000-site rename or a 2,000-file code mod sees it move. The library draws
+//! nothing itself: the CLI's observer draws a bar on stderr, a library user may log, or pass
+//! none. Only batches of more than [`PROGRESS_THRESHOLD`] files are reported.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::time::Duration;
+use std::fmt;
+use std::sync::Arc;
 
 /// Batches of at most this many files run silently.
 pub const PROGRESS_THRESHOLD: usize = 200;
 
-/// A progress line that is either drawn or absent.
-pub struct Progress(Option<ProgressBar>);
+/// Whoever watches a long batch: told each phase as it starts and each item as it is done.
+pub trait Observer: Send + Sync {
+    /// A phase starts: `len` items when they are counted, or a spinner's worth of work.
+    fn phase(&self, message: &str, len: Option<usize>);
+    /// One more item of the current phase is done.
+    fn inc(&self);
+    /// The batch is over (the observer clears what it drew).
+    fn finish(&self);
+}
 
-impl Progress {
-    /// A progress line for `files` files, drawn only if `enabled` and the batch is large.
-    pub fn new(enabled: bool, files: usize) -> Progress {
-        if !enabled || files <= PROGRESS_THRESHOLD {
-            return Progress(None);
-        }
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        bar.enable_steady_tick(Duration::from_millis(120));
-        Progress(Some(bar))
+/// An optional observer in [`crate::ApplyOptions`] (cloneable, printable).
+#[derive(Clone, Default)]
+pub struct Watch(pub Option<Arc<dyn Observer>>);
+
+impl fmt::Debug for Watch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Watch(observer)"
+        } else {
+            "Watch(none)"
+        })
+    }
+}
+
+/// The progress of one batch: reported to the observer when there is one and the batch is
+/// large, a no-op otherwise.
+pub struct Progress<'w>(Option<&'w dyn Observer>);
+
+impl<'w> Progress<'w> {
+    /// The progress of a batch of `files` files.
+    pub fn new(watch: &'w Watch, files: usize) -> Progress<'w> {
+        Progress(watch.0.as_deref().filter(|_| files > PROGRESS_THRESHOLD))
     }
 
-    /// Starts a phase: a counted bar when `len` is known, a spinner otherwise.
+    /// Starts a phase.
     pub fn phase(&self, message: &str, len: Option<usize>) {
-        let Some(bar) = &self.0 else { return };
-        let style = match len {
-            Some(_) => ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len}"),
-            None => ProgressStyle::with_template("{spinner} {msg}"),
-        };
-        if let Ok(style) = style {
-            bar.set_style(style.progress_chars("=> "));
+        if let Some(o) = self.0 {
+            o.phase(message, len);
         }
-        bar.set_length(len.unwrap_or(0) as u64);
-        bar.set_position(0);
-        bar.set_message(message.to_string());
     }
 
     /// One more item of the current phase done.
     pub fn inc(&self) {
-        if let Some(bar) = &self.0 {
-            bar.inc(1);
+        if let Some(o) = self.0 {
+            o.inc();
         }
     }
 }
 
-impl Drop for Progress {
+impl Drop for Progress<'_> {
     fn drop(&mut self) {
-        if let Some(bar) = &self.0 {
-            bar.finish_and_clear();
+        if let Some(o) = self.0 {
+            o.finish();
         }
     }
 }

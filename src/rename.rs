@@ -478,7 +478,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
             .find(|r| std::ptr::eq(r.entry, entry) && wanted(entry))
     };
     let finder = memchr::memmem::Finder::new(opts.old.as_bytes());
-    let progress = crate::progress::Progress::new(apply.progress, files.len());
+    let progress = crate::progress::Progress::new(&apply.progress, files.len());
     progress.phase(
         &format!("scanning {} files for `{}`", files.len(), opts.old),
         Some(files.len()),
