@@ -1,15 +1,21 @@
 //! # lancet — transactional multi-file edits for AI coding agents and code mods
 //!
-//! Lancet takes edit text in the formats language models write (today: the Codex
-//! `*** Begin Patch` format), locates every hunk with a ladder of matchers that never guesses
-//! between two candidates, stages every resulting file in memory, and writes them all or none.
+//! Lancet takes edit text in the formats language models write (Codex `*** Begin Patch`,
+//! SEARCH/REPLACE blocks, unified diffs, `old_string`/`new_string` JSON, whole files; detected
+//! automatically), locates every hunk with a ladder of matchers that never guesses between two
+//! candidates, stages every resulting file in memory, checks their syntax, and writes them all
+//! or none, with a git checkpoint to undo and an optional test run that rolls back on failure.
 //!
-//! The pipeline runs one way, one module per stage, with plain data between them:
+//! This crate is the facade: the pipeline as named phases over the crates below it, and the
+//! operations a caller runs ([`apply`], [`apply_batch`], [`rename`], [`undo`], [`log`],
+//! [`recover`], [`read`], [`check`]). Data flows one way:
 //!
 //! ```text
-//! edit text ─format─▶ Batch ─stage (locate + splice)─▶ StagedFile[] ─store─▶ disk
-//!                                                                     └──▶ Report
+//! edit text ─format─▶ Batch ─stage─▶ StagedFile[] ─gate─▶ checkpoint + commit ─▶ verify ─▶ Report
+//!            lancet-core          lancet-core      lancet-syntax  lancet-store      (this crate)
 //! ```
+//!
+//! See ARCHITECTURE.md for the crates and modules, one line each.
 //!
 //! ```no_run
 //! let opts = lancet::ApplyOptions::new(std::path::PathBuf::from("."));
@@ -26,16 +32,23 @@ pub use lancet_core::{
 pub use lancet_store as store;
 pub use lancet_syntax as syntax;
 
-pub mod check;
+mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
-pub mod history;
+mod history;
 #[cfg(feature = "mcp")]
-pub mod mcp;
-pub mod progress;
-pub mod read;
-pub mod rename;
-pub mod verify;
+mod mcp;
+mod progress;
+mod read;
+mod rename;
+mod verify;
+
+pub use check::collect as check;
+pub use history::{UndoOptions, log, recover, undo};
+pub use progress::{Observer, PROGRESS_THRESHOLD, Watch};
+pub use read::{ReadError, ReadView, read};
+pub use rename::{RenameOptions, rename};
+pub use verify::{TestRun, run_tests};
 
 use batch::Batch;
 use format::{FormatChoice, ParseOptions};

@@ -28,16 +28,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// What the server tells a model about itself at initialisation.
-const INSTRUCTIONS: &str = "lancet edits files transactionally. Read a file with read_file before editing it: the \
-numbered lines show exact text, and the sha256 lets edits refuse a stale view. Use edit for one change \
-(old_string must match exactly one place; add surrounding lines to make it unique, or set replace_all), \
-apply_patch for several changes or files at once (a *** Begin Patch patch, SEARCH/REPLACE blocks, a unified \
-diff or JSON edits; pass test: true to run the project's tests and roll back on failure, when the server \
-was started with a test command), write_file for whole new files. \
-Nothing is written unless everything applies; a refusal says what was wrong, where, the closest real lines, \
-and what to send next. already_applied means the change is already in the file: do not resend it. \
-undo puts back a batch; checkpoints lists them.";
+/// What the server tells a model about itself at initialisation (kept as text, to be read
+/// and edited as text).
+const INSTRUCTIONS: &str = include_str!("mcp_instructions.txt");
 
 /// The server: a root, what the model has read, and the writers' turn-taking.
 #[derive(Clone)]
@@ -596,7 +589,7 @@ impl ServerHandler for LancetServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("lancet", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(INSTRUCTIONS.trim_end())
     }
 }
 
