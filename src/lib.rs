@@ -171,6 +171,8 @@ pub(crate) fn apply_batch_prechecked(
     }
 }
 
+/// The pipeline, one named phase after another, the root locked: stage → gate → checkpoint and
+/// commit → verify. Each phase either hands the next its data or ends with the report.
 fn apply_locked(
     root: &Root,
     state: &StateDir,
@@ -203,15 +205,7 @@ fn apply_locked(
         &format!("checking the syntax of {} files", staged.files.len()),
         None,
     );
-    let syntax = opts.syntax_check.then(|| {
-        syntax::gate_prechecked(
-            &staged.files,
-            GateOptions {
-                compile_check: opts.compile_check,
-            },
-            prechecks,
-        )
-    });
+    let syntax = gate(&staged.files, opts, prechecks);
     lap("syntax gate", &mut clock);
     if let Some(report) = &syntax
         && !report.errors.is_empty()
@@ -222,19 +216,68 @@ fn apply_locked(
     if opts.dry_run {
         return Report::from_ops(Status::DryRun, format, staged.reports, notes).with_syntax(syntax);
     }
-    let id = history::new_batch_id();
     let report = Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax);
-    let mut meta = history::meta_for(state, &id, format, &staged.files, &report);
     progress.phase(
         &format!("checkpoint and writing {} files", staged.files.len()),
         None,
     );
+    let committed = match checkpoint_and_commit(root, state, &staged.files, report, format, opts) {
+        Ok(c) => c,
+        Err(report) => return *report,
+    };
+    lap("commit (journal, checkpoint, writes)", &mut clock);
+    match &opts.test {
+        Some(command) => {
+            progress.phase(&format!("running `{command}`"), None);
+            verify_and_decide(root, state, committed, command, opts)
+        }
+        None => committed.report,
+    }
+}
+
+/// The gate phase: the syntax of every staged file (when asked for).
+fn gate(
+    files: &[staged::StagedFile],
+    opts: &ApplyOptions,
+    prechecks: &syntax::Prechecks,
+) -> Option<verdicts::SyntaxReport> {
+    opts.syntax_check.then(|| {
+        syntax::gate_prechecked(
+            files,
+            GateOptions {
+                compile_check: opts.compile_check,
+            },
+            prechecks,
+        )
+    })
+}
+
+/// A batch on disk: what the verify phase needs to keep it or take it back.
+struct Committed {
+    id: String,
+    journal: store::journal::Journal,
+    meta: store::checkpoint::CheckpointMeta,
+    touched: Vec<String>,
+    report: Report,
+}
+
+/// The checkpoint-and-commit phase: the journal, then the checkpoint and its log entry (durable
+/// with the journal, before any file is written: a crash on either side is rolled back and
+/// forgotten together), then every file or none.
+fn checkpoint_and_commit(
+    root: &Root,
+    state: &StateDir,
+    files: &[staged::StagedFile],
+    mut report: Report,
+    format: &str,
+    opts: &ApplyOptions,
+) -> Result<Committed, Box<Report>> {
+    let id = history::new_batch_id();
+    let mut meta = history::meta_for(state, &id, format, files, &report);
     let write = WriteOptions {
         fsync: opts.fsync,
         await_verdict: opts.test.is_some(),
     };
-    // The checkpoint and its log entry are recorded once the journal is durable and before
-    // any file is written: a crash on either side is rolled back and forgotten together.
     let record = |journal: &store::journal::Journal| -> Result<(), CommitError> {
         if !opts.checkpoint {
             return Ok(());
@@ -247,7 +290,7 @@ fn apply_locked(
         let checkpoints = Checkpoints::open(root, state).map_err(git_error)?;
         let mut clock = std::time::Instant::now();
         let commit = checkpoints
-            .record(&id, &staged.files, &report.summary_line())
+            .record(&id, files, &report.summary_line())
             .map_err(git_error)?;
         lap("checkpoint", &mut clock);
         let mut entry = meta.clone();
@@ -259,15 +302,13 @@ fn apply_locked(
             intact: true,
         })
     };
-    let journal = match store::commit(root, &staged.files, state, &id, write, &[], record) {
+    let journal = match store::commit(root, files, state, &id, write, &[], record) {
         Ok(j) => j,
         Err(e) => {
             history::forget_batch(state, &id);
-            return commit_error_report(e);
+            return Err(Box::new(commit_error_report(e)));
         }
     };
-    lap("commit (journal, checkpoint, writes)", &mut clock);
-    let mut report = report;
     if opts.checkpoint {
         history::prune_checkpoints(state);
         report.checkpoint = Some(id.clone());
@@ -275,60 +316,75 @@ fn apply_locked(
             meta = saved;
         }
     }
-    if let Some(command) = &opts.test {
-        progress.phase(&format!("running `{command}`"), None);
-        let run = verify::run_tests(
-            root.path(),
-            command,
-            opts.test_timeout,
-            opts.test_output_bytes,
-        );
-        let touched: Vec<String> = staged.files.iter().map(|f| f.path.to_string()).collect();
-        // The verdict: kept (the journal goes: the batch's commit point), or taken back. A
-        // verdict that cannot be recorded takes the batch back too.
-        let kept = run.passed
-            && match store::release(state, &journal, opts.fsync) {
-                Ok(()) => true,
-                Err(e) => {
-                    report = report.with_note(format!(
-                        "the tests passed, but the batch could not be kept ({e}): it is rolled back"
-                    ));
-                    false
-                }
-            };
-        if kept {
-            store::ledger::record_in_ledger(
-                &state.dir,
-                &store::ledger::LedgerEntry {
-                    id: id.clone(),
-                    files: touched,
-                    rolled_back: false,
-                },
-            );
-        } else {
-            let rollback = store::roll_back_committed(root, state, &journal, opts.fsync);
-            let stuck = store::ledger::record_in_ledger(
-                &state.dir,
-                &store::ledger::LedgerEntry {
-                    id: id.clone(),
-                    files: touched,
-                    rolled_back: true,
-                },
-            );
-            // A path changed during the tests keeps its new content: the batch is then only
-            // partly taken back, and stays live in the log for `undo --force`.
-            meta.undone = rollback.intact();
-            let undo = opts.checkpoint.then(|| opts.surface.undo_force(&id));
-            report = report.with_failed_test(&run, &rollback, &stuck, undo.as_deref());
-        }
-        meta.test = Some(TestSummary {
-            command: command.clone(),
-            passed: run.passed,
-        });
-        report.test = Some(run);
-        if opts.checkpoint {
-            let _ = state.save_meta(&meta);
-        }
+    Ok(Committed {
+        touched: files.iter().map(|f| f.path.to_string()).collect(),
+        id,
+        journal,
+        meta,
+        report,
+    })
+}
+
+/// The verify phase: run the tests, then keep the batch (the journal goes: its commit point) or
+/// take it back; a verdict that cannot be recorded takes it back too.
+fn verify_and_decide(
+    root: &Root,
+    state: &StateDir,
+    committed: Committed,
+    command: &str,
+    opts: &ApplyOptions,
+) -> Report {
+    let Committed {
+        id,
+        journal,
+        mut meta,
+        touched,
+        mut report,
+    } = committed;
+    let run = verify::run_tests(
+        root.path(),
+        command,
+        opts.test_timeout,
+        opts.test_output_bytes,
+    );
+    let kept = run.passed
+        && match store::release(state, &journal, opts.fsync) {
+            Ok(()) => true,
+            Err(e) => {
+                report = report.with_note(format!(
+                    "the tests passed, but the batch could not be kept ({e}): it is rolled back"
+                ));
+                false
+            }
+        };
+    let ledger = |rolled_back| {
+        store::ledger::record_in_ledger(
+            &state.dir,
+            &store::ledger::LedgerEntry {
+                id: id.clone(),
+                files: touched.clone(),
+                rolled_back,
+            },
+        )
+    };
+    if kept {
+        ledger(false);
+    } else {
+        let rollback = store::roll_back_committed(root, state, &journal, opts.fsync);
+        let stuck = ledger(true);
+        // A path changed during the tests keeps its new content: the batch is then only
+        // partly taken back, and stays live in the log for `undo --force`.
+        meta.undone = rollback.intact();
+        let undo = opts.checkpoint.then(|| opts.surface.undo_force(&id));
+        report = report.with_failed_test(&run, &rollback, &stuck, undo.as_deref());
+    }
+    meta.test = Some(TestSummary {
+        command: command.to_string(),
+        passed: run.passed,
+    });
+    report.test = Some(run);
+    if opts.checkpoint {
+        let _ = state.save_meta(&meta);
     }
     report
 }

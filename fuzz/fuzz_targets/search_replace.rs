@@ -1,7 +1,7 @@
 //! Fuzz target: the search_replace parser must never panic or hang, whatever the text.
 #![no_main]
 
-use lancet::format::ParseOptions;
+use lancet_core::format::ParseOptions;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -9,6 +9,6 @@ fuzz_target!(|data: &[u8]| {
         let opts = ParseOptions {
             default_path: Some("f.txt".into()),
         };
-        let _ = lancet::format::search_replace::parse(text, &opts);
+        let _ = lancet_core::format::search_replace::parse(text, &opts);
     }
 });
