@@ -292,22 +292,36 @@ pub struct UndoOptions {
 /// prefix). All or nothing by default; the restore is itself a journaled batch, and the log
 /// marks the batch undone in the same step, so a crash leaves either both or neither.
 pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
-    let surface = opts.surface;
     let state = StateDir::locate(root);
     let _lock = match state.lock() {
         Ok(l) => l,
         Err(e) => return Report::batch_error(Status::Error, e.kind(), e.to_string(), e.next()),
     };
     let recovered = recover_if_needed(&state, opts.fsync, false);
+    let report = choose_batch(&state, id, opts.surface)
+        .and_then(|meta| plan_restore(&state, meta, opts))
+        .map_or_else(|refusal| *refusal, |plan| write_restore(&state, plan, opts));
+    match recovered {
+        Some(note) => report.with_note(note),
+        None => report,
+    }
+}
+
+/// The batch an undo means: the one `id` (a prefix, refused when it names several, as git
+/// does), or the newest not yet undone.
+fn choose_batch(
+    state: &StateDir,
+    id: Option<&str>,
+    surface: Surface,
+) -> Result<CheckpointMeta, Box<Report>> {
     let all = state.list_meta();
     let chosen = match id {
         Some(prefix) => {
             let matching: Vec<&CheckpointMeta> =
                 all.iter().filter(|m| m.id.starts_with(prefix)).collect();
             if let [_, _, ..] = matching[..] {
-                // Like git: a prefix that names several batches names none.
                 let ids: Vec<&str> = matching.iter().map(|m| m.id.as_str()).collect();
-                return Report::batch_error(
+                return Err(Box::new(Report::batch_error(
                     Status::Malformed,
                     ErrorKind::AmbiguousId,
                     format!(
@@ -316,78 +330,91 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
                         ids.join(", ")
                     ),
                     "Pass more of the id.",
-                );
+                )));
             }
             matching.first().copied()
         }
         None => all.iter().find(|m| !m.undone),
     };
-    let Some(meta) = chosen.cloned() else {
+    chosen.cloned().ok_or_else(|| {
         let what = id.map_or("no batch left to undo".to_string(), |p| {
             format!("no checkpoint {p}")
         });
-        return Report::batch_error(
+        Box::new(Report::batch_error(
             Status::Refused,
             ErrorKind::NoCheckpoint,
             what,
             &format!("See {}.", surface.log()),
-        );
+        ))
+    })
+}
+
+/// What an undo will write: the restores, a report entry per touched path, and the paths left
+/// alone because they changed since the batch.
+struct RestorePlan {
+    meta: CheckpointMeta,
+    root: Root,
+    staged: Vec<StagedFile>,
+    files: Vec<FileReport>,
+    left_alone: Vec<String>,
+}
+
+/// Compares each touched path with the batch's checkpoint and plans its restore; refuses the
+/// whole undo when a path changed since and neither force nor partial was asked for.
+fn plan_restore(
+    state: &StateDir,
+    meta: CheckpointMeta,
+    opts: UndoOptions,
+) -> Result<RestorePlan, Box<Report>> {
+    let fail = |kind, detail: String| {
+        Box::new(Report::batch_error(
+            Status::Error,
+            kind,
+            detail,
+            "Nothing was written.",
+        ))
     };
     // The batch's own root: its paths are relative to it, even when undone from another root
     // of the same repository.
-    let batch_root = match Root::new(&state.home).and_then(|home| Root::within(&home, &meta.root)) {
-        Ok(r) => r,
-        Err(e) => {
-            return Report::batch_error(
-                Status::Error,
+    let root = Root::new(&state.home)
+        .and_then(|home| Root::within(&home, &meta.root))
+        .map_err(|e| {
+            fail(
                 ErrorKind::Io,
                 format!(
                     "cannot open the root {:?} of batch {}: {e}",
                     meta.root, meta.id
                 ),
-                "Nothing was written.",
-            );
-        }
+            )
+        })?;
+    let checkpoints =
+        Checkpoints::open(&root, state).map_err(|e| fail(ErrorKind::Git, e.to_string()))?;
+    let mut plan = RestorePlan {
+        staged: Vec::new(),
+        files: Vec::new(),
+        left_alone: Vec::new(),
+        root,
+        meta,
     };
-    let root = &batch_root;
-    let checkpoints = match Checkpoints::open(root, &state) {
-        Ok(c) => c,
-        Err(e) => {
-            return Report::batch_error(
-                Status::Error,
-                ErrorKind::Git,
-                e.to_string(),
-                "Nothing was written.",
-            );
-        }
-    };
-    let mut staged = Vec::new();
-    let mut files = Vec::new();
-    let mut left_alone = Vec::new();
-    for touched in &meta.files {
-        let (pre, post) = match checkpoints.images(&meta.id, &touched.path) {
-            Ok(images) => images,
-            Err(e) => {
-                return Report::batch_error(
-                    Status::Error,
+    for touched in &plan.meta.files {
+        let (pre, post) = checkpoints
+            .images(&plan.meta.id, &touched.path)
+            .map_err(|e| {
+                fail(
                     ErrorKind::Git,
-                    format!("checkpoint {} is unreadable: {e}", meta.id),
-                    "Nothing was written.",
-                );
-            }
-        };
-        let Some(rel) = RelPath::from_state(&touched.path) else {
-            return Report::batch_error(
-                Status::Error,
+                    format!("checkpoint {} is unreadable: {e}", plan.meta.id),
+                )
+            })?;
+        let rel = RelPath::from_state(&touched.path).ok_or_else(|| {
+            fail(
                 ErrorKind::UnsafePath,
                 format!(
-                    "checkpoint {} names {:?}, which is not a path inside the root",
-                    meta.id, touched.path
+                    "checkpoint {} names {:?}, which is not a path inside the root (its metadata was not written by lancet)",
+                    plan.meta.id, touched.path
                 ),
-                "Nothing was written; the checkpoint's metadata was not written by lancet.",
-            );
-        };
-        let now = disk_image(root, &rel);
+            )
+        })?;
+        let now = disk_image(&plan.root, &rel);
         let action = match (&pre, &post) {
             (Image::Missing, _) => Action::Delete,
             (_, Image::Missing) => Action::Add,
@@ -401,46 +428,58 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
             report.kind = Some(ErrorKind::ChangedSince);
             report.error = Some(format!(
                 "{rel} changed after batch {}; left alone (undo --force restores it anyway)",
-                meta.id
+                plan.meta.id
             ));
-            left_alone.push(rel.to_string());
+            plan.left_alone.push(rel.to_string());
         } else {
-            staged.push(restore_plan(root, &rel, now, &pre, touched.mode));
+            plan.staged
+                .push(restore_plan(&plan.root, &rel, now, &pre, touched.mode));
         }
-        files.push(report);
+        plan.files.push(report);
     }
-    let refused_whole = !left_alone.is_empty() && !opts.partial;
-    if refused_whole {
+    if !plan.left_alone.is_empty() && !opts.partial {
+        let surface = opts.surface;
         let message = format!(
             "Nothing was undone: {} changed since batch {} ({}) ran, and restoring it would overwrite newer work. Run {} to restore everything anyway, or {} to restore only the files that did not change.",
-            left_alone.join(", "),
-            meta.id,
-            meta.summary,
-            surface.undo_force(&meta.id),
-            surface.undo_partial(&meta.id),
+            plan.left_alone.join(", "),
+            plan.meta.id,
+            plan.meta.summary,
+            surface.undo_force(&plan.meta.id),
+            surface.undo_partial(&plan.meta.id),
         );
-        let report = Report::from_files(Status::Refused, files, message);
-        return match recovered {
-            Some(note) => report.with_note(note),
-            None => report,
-        };
+        return Err(Box::new(Report::from_files(
+            Status::Refused,
+            plan.files,
+            message,
+        )));
     }
-    let mut meta = meta;
+    Ok(plan)
+}
+
+/// Writes the restores as one journaled batch, which also marks the log entry undone and
+/// removes the directories the batch created (a crash leaves all of it or none).
+fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Report {
+    let RestorePlan {
+        mut meta,
+        root,
+        staged,
+        files,
+        left_alone,
+    } = plan;
+    let whole = left_alone.is_empty();
     if !staged.is_empty() {
         let write = WriteOptions {
             fsync: opts.fsync,
             await_verdict: false,
         };
         let undo_id = new_batch_id();
-        // Directories the batch created go too, when the undo leaves them empty: inside the
-        // journaled step, so a crash cannot leave them behind.
-        let remove_dirs = if left_alone.is_empty() {
+        let remove_dirs = if whole {
             meta.created_dirs.clone()
         } else {
             Vec::new()
         };
         let mut marked = meta.clone();
-        if left_alone.is_empty() {
+        if whole {
             marked.undone = true;
             marked.undone_by = Some(undo_id.clone());
         }
@@ -455,7 +494,7 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
                     intact: true,
                 })
         };
-        if let Err(e) = store::commit(root, &staged, &state, &undo_id, write, &remove_dirs, mark) {
+        if let Err(e) = store::commit(&root, &staged, state, &undo_id, write, &remove_dirs, mark) {
             let _ = state.save_meta(&meta);
             return Report::batch_error(
                 Status::Error,
@@ -465,11 +504,11 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
             );
         }
         meta = marked;
-    } else if left_alone.is_empty() {
+    } else if whole {
         meta.undone = true;
         let _ = state.save_meta(&meta);
     }
-    let status = if left_alone.is_empty() {
+    let status = if whole {
         Status::Applied
     } else {
         Status::Partial
@@ -480,18 +519,14 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
         meta.summary,
         staged.len()
     );
-    if !left_alone.is_empty() {
+    if !whole {
         message.push_str(&format!(
             " Left alone (changed since the batch): {}. Run {} to restore them anyway.",
             left_alone.join(", "),
-            surface.undo_force(&meta.id)
+            opts.surface.undo_force(&meta.id)
         ));
     }
-    let report = Report::from_files(status, files, message);
-    match recovered {
-        Some(note) => report.with_note(note),
-        None => report,
-    }
+    Report::from_files(status, files, message)
 }
 
 /// What is at a path now, read through the root's handle (a link is not followed).
