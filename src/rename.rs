@@ -424,36 +424,11 @@ fn refused(kind: ErrorKind, detail: String, next: &str) -> Report {
 }
 
 /// Renames OLD to NEW across the requested paths as one batch, through the same pipeline as
-/// every edit (`apply.dry_run`, `apply.test` and the other options apply).
+/// every edit (`apply.dry_run`, `apply.test` and the other options apply): check the names,
+/// walk, scan every candidate file in parallel, then apply the splices.
 pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
-    for (what, name) in [("OLD", &opts.old), ("NEW", &opts.new)] {
-        if !is_identifier(name) {
-            return Report::batch_error(
-                Status::Malformed,
-                ErrorKind::InvalidName,
-                format!("{what} `{name}` is not an identifier"),
-                "Pass a name made of letters, digits and `_`, not starting with a digit.",
-            );
-        }
-    }
-    if opts.old == opts.new {
-        return Report::batch_error(
-            Status::Malformed,
-            ErrorKind::InvalidName,
-            format!("OLD and NEW are both `{}`", opts.old),
-            "Pass a different new name.",
-        );
-    }
-    let all = renamers();
-    if let Some(lang) = &opts.lang
-        && !all.iter().any(|r| &r.entry.name == lang)
-    {
-        return Report::batch_error(
-            Status::Malformed,
-            ErrorKind::UnknownLanguage,
-            format!("lancet cannot rename in `{lang}`"),
-            &format!("Use one of: {}.", renameable_languages().join(", ")),
-        );
+    if let Some(refusal) = invalid_request(opts) {
+        return refusal;
     }
     let root = match Root::new(&apply.root) {
         Ok(r) => r,
@@ -471,6 +446,75 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
         Ok(walked) => walked,
         Err(report) => return *report,
     };
+    let outcomes = scan_all(&root, &files, opts, apply);
+    crate::lap("rename: walk, read, parse and query", &mut clock);
+    let (summary, scans) = summarise(opts, unwalkable, outcomes);
+    let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
+    if let Some(report) = refusal(opts, &summary, &touched) {
+        return report.with_rename(summary);
+    }
+    let batch = Batch {
+        format: Format::Rename,
+        ops: touched
+            .iter()
+            .map(|scan| FileOp {
+                path: scan.path.clone(),
+                kind: OpKind::Splice {
+                    base_sha256: scan.sha256.clone(),
+                    spans: scan.spans.clone(),
+                },
+                line: 0,
+            })
+            .collect(),
+        notes: Vec::new(),
+    };
+    let prechecks: syntax::Prechecks = touched
+        .iter()
+        .filter_map(|scan| Some((scan.path.clone(), scan.precheck.clone()?)))
+        .collect();
+    apply_batch_prechecked(&batch, apply, &prechecks).with_rename(summary)
+}
+
+/// The refusal of names that are not identifiers, OLD equal to NEW, or a language lancet cannot
+/// rename in.
+fn invalid_request(opts: &RenameOptions) -> Option<Report> {
+    for (what, name) in [("OLD", &opts.old), ("NEW", &opts.new)] {
+        if !is_identifier(name) {
+            return Some(Report::batch_error(
+                Status::Malformed,
+                ErrorKind::InvalidName,
+                format!("{what} `{name}` is not an identifier"),
+                "Pass a name made of letters, digits and `_`, not starting with a digit.",
+            ));
+        }
+    }
+    if opts.old == opts.new {
+        return Some(Report::batch_error(
+            Status::Malformed,
+            ErrorKind::InvalidName,
+            format!("OLD and NEW are both `{}`", opts.old),
+            "Pass a different new name.",
+        ));
+    }
+    let lang = opts.lang.as_ref()?;
+    (!renamers().iter().any(|r| &r.entry.name == lang)).then(|| {
+        Report::batch_error(
+            Status::Malformed,
+            ErrorKind::UnknownLanguage,
+            format!("lancet cannot rename in `{lang}`"),
+            &format!("Use one of: {}.", renameable_languages().join(", ")),
+        )
+    })
+}
+
+/// Reads, parses and queries every walked file that can hold OLD, in parallel.
+fn scan_all(
+    root: &Root,
+    files: &[String],
+    opts: &RenameOptions,
+    apply: &ApplyOptions,
+) -> Vec<Scanned> {
+    let all = renamers();
     let wanted = |entry: &LanguageEntry| opts.lang.as_ref().is_none_or(|l| *l == entry.name);
     let renamer_for = |path: &str, head: &[u8]| {
         let entry = languages::language_for(path, head)?;
@@ -483,7 +527,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
         &format!("scanning {} files for `{}`", files.len(), opts.old),
         Some(files.len()),
     );
-    let outcomes: Vec<Scanned> = files
+    files
         .par_iter()
         .inspect(|_| progress.inc())
         .map(|rel| {
@@ -518,9 +562,15 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
                 None => Scanned::Unreadable(format!("{rel}: could not be parsed")),
             }
         })
-        .collect();
-    drop(progress);
-    crate::lap("rename: walk, read, parse and query", &mut clock);
+        .collect()
+}
+
+/// The rename's summary (counts, definitions, mentions, skipped files) and the parsed scans.
+fn summarise(
+    opts: &RenameOptions,
+    unwalkable: Vec<String>,
+    outcomes: Vec<Scanned>,
+) -> (RenameSummary, Vec<FileScan>) {
     let mut summary = RenameSummary {
         old: opts.old.clone(),
         new: opts.new.clone(),
@@ -552,31 +602,8 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
             }
         }
     }
-    let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
-    summary.files_changed = touched.len();
-    if let Some(report) = refusal(opts, &summary, &touched) {
-        return report.with_rename(summary);
-    }
-    let batch = Batch {
-        format: Format::Rename,
-        ops: touched
-            .iter()
-            .map(|scan| FileOp {
-                path: scan.path.clone(),
-                kind: OpKind::Splice {
-                    base_sha256: scan.sha256.clone(),
-                    spans: scan.spans.clone(),
-                },
-                line: 0,
-            })
-            .collect(),
-        notes: Vec::new(),
-    };
-    let prechecks: syntax::Prechecks = touched
-        .iter()
-        .filter_map(|scan| Some((scan.path.clone(), scan.precheck.clone()?)))
-        .collect();
-    apply_batch_prechecked(&batch, apply, &prechecks).with_rename(summary)
+    summary.files_changed = scans.iter().filter(|s| !s.spans.is_empty()).count();
+    (summary, scans)
 }
 
 /// One walked file's outcome.
