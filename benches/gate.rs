@@ -50,16 +50,11 @@ fn python_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn main() {
-    let Some(dir) = stdlib() else {
-        println!("python3 not found: no corpus to benchmark");
-        return;
-    };
+/// Every Python file under `dir`, staged with [`EDIT`] appended; and their total size.
+fn corpus(dir: &std::path::Path, root: &Root) -> (Vec<StagedFile>, usize) {
     let mut paths = Vec::new();
-    python_files(&dir, &mut paths);
+    python_files(dir, &mut paths);
     paths.sort();
-    let root_dir = tempfile::tempdir().unwrap();
-    let root = Root::new(root_dir.path()).unwrap();
     let mut staged = Vec::new();
     let mut bytes = 0usize;
     for (i, p) in paths.iter().enumerate() {
@@ -82,6 +77,16 @@ fn main() {
             in_place: false,
         });
     }
+    (staged, bytes)
+}
+
+fn main() {
+    let Some(dir) = stdlib() else {
+        println!("python3 not found: no corpus to benchmark");
+        return;
+    };
+    let root_dir = tempfile::tempdir().unwrap();
+    let (staged, bytes) = corpus(&dir, &Root::new(root_dir.path()).unwrap());
     let mb = bytes as f64 / 1e6;
     println!(
         "corpus: {} .py files, {:.1} MB ({})",

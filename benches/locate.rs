@@ -41,23 +41,13 @@ fn hunk(old: Vec<String>, new: Vec<String>) -> Hunk {
     Hunk::lines(old, new, 1)
 }
 
-fn main() {
-    let lf = file_text("\n");
-    let crlf = file_text("\r\n");
-    let target = LINES - 1000;
-    let real: Vec<String> = (target..target + 4).map(line).collect();
-    let new = vec!["    changed();".to_string()];
-
-    let baseline = time(RUNS, || {
-        black_box(memchr::memmem::find(lf.as_bytes(), real[0].as_bytes()));
-    });
-    println!(
-        "file: {} lines, {:.1} MB; baseline memmem::find of one line: {:.2} ms",
-        LINES,
-        lf.len() as f64 / 1e6,
-        baseline.as_secs_f64() * 1e3
-    );
-
+/// One hunk per tier (and a miss), aimed at the four lines `real` at line `target`.
+fn cases(
+    real: &[String],
+    new: &[String],
+    target: usize,
+) -> Vec<(&'static str, &'static str, Hunk)> {
+    let (real, new) = (real.to_vec(), new.to_vec());
     let shifted = |s: &String| format!("  {}", s.trim_start());
     let mut cases: Vec<(&str, &str, Hunk)> = vec![
         ("exact", "lf", hunk(real.clone(), new.clone())),
@@ -151,6 +141,27 @@ fn main() {
     eof.anchor = Anchor::EndOfFile;
     cases.push(("exact, *** End of File", "lf", eof));
 
+    cases
+}
+
+fn main() {
+    let lf = file_text("\n");
+    let crlf = file_text("\r\n");
+    let target = LINES - 1000;
+    let real: Vec<String> = (target..target + 4).map(line).collect();
+    let new = vec!["    changed();".to_string()];
+
+    let baseline = time(RUNS, || {
+        black_box(memchr::memmem::find(lf.as_bytes(), real[0].as_bytes()));
+    });
+    println!(
+        "file: {} lines, {:.1} MB; baseline memmem::find of one line: {:.2} ms",
+        LINES,
+        lf.len() as f64 / 1e6,
+        baseline.as_secs_f64() * 1e3
+    );
+
+    let cases = cases(&real, &new, target);
     println!(
         "{:<36} {:>10} {:>12}  outcome",
         "tier", "median ms", "x baseline"

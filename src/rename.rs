@@ -147,6 +147,38 @@ fn line_text(text: &str, starts: &[usize], line: usize) -> String {
 }
 
 /// Parses one file and collects OLD's identifier spans, definitions and mentions.
+/// The spans as tree-sitter edits (last first, so each one's offsets still hold when it is
+/// applied), for an incremental reparse of the renamed file.
+fn input_edits(spans: &[Span], starts: &[usize]) -> Vec<InputEdit> {
+    spans
+        .iter()
+        .rev()
+        .map(|span| {
+            let row = span.line - 1;
+            let column = span.start - starts[row];
+            InputEdit {
+                start_byte: span.start,
+                old_end_byte: span.end,
+                new_end_byte: span.start + span.new.len(),
+                start_position: Point::new(row, column),
+                old_end_position: Point::new(row, column + (span.end - span.start)),
+                new_end_position: Point::new(row, column + span.new.len()),
+            }
+        })
+        .collect()
+}
+
+/// Where `word` stands in `bytes` as a whole word (not inside a longer identifier).
+fn whole_word_offsets(bytes: &[u8], word: &str) -> Vec<usize> {
+    memchr::memmem::find_iter(bytes, word.as_bytes())
+        .filter(|&at| {
+            let after = at + word.len();
+            (at == 0 || !is_word_byte(bytes[at - 1]))
+                && (after >= bytes.len() || !is_word_byte(bytes[after]))
+        })
+        .collect()
+}
+
 fn scan_file(
     path: String,
     text: &str,
@@ -161,15 +193,7 @@ fn scan_file(
     let starts: Vec<usize> = std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1))
         .collect();
-    let whole_words = |word: &str| -> Vec<usize> {
-        memchr::memmem::find_iter(bytes, word.as_bytes())
-            .filter(|&at| {
-                let after = at + word.len();
-                (at == 0 || !is_word_byte(bytes[at - 1]))
-                    && (after >= bytes.len() || !is_word_byte(bytes[after]))
-            })
-            .collect()
-    };
+    let whole_words = |word: &str| whole_word_offsets(bytes, word);
     let mut cursor = QueryCursor::new();
     let mut spans = Vec::new();
     let mut mentions = Vec::new();
@@ -229,22 +253,7 @@ fn scan_file(
     // (a fraction of the fresh parse the gate would otherwise make of the result).
     let precheck = if check_syntax && !spans.is_empty() {
         let after = replace_ranges(bytes, spans.iter().map(Span::replacement));
-        let edits: Vec<InputEdit> = spans
-            .iter()
-            .rev()
-            .map(|span| {
-                let row = span.line - 1;
-                let column = span.start - starts[row];
-                InputEdit {
-                    start_byte: span.start,
-                    old_end_byte: span.end,
-                    new_end_byte: span.start + span.new.len(),
-                    start_position: Point::new(row, column),
-                    old_end_position: Point::new(row, column + (span.end - span.start)),
-                    new_end_position: Point::new(row, column + span.new.len()),
-                }
-            })
-            .collect();
+        let edits = input_edits(&spans, &starts);
         syntax::precheck_edit(
             &path,
             renamer.entry,

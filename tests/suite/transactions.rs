@@ -1035,7 +1035,24 @@ fn modes_symlinks_and_hard_links_survive() {
     );
     assert_eq!(std::fs::read(root.join("real/target.txt")).unwrap(), b"T\n");
 
-    // A file with two names is edited in place: both names see the edit, still one inode.
+    // The mode also survives a rollback (the pre-image is the original inode).
+    let before = work(root);
+    let out = lancet(
+        &["apply", "-C", r(root), "--json", "--test", "false"],
+        b"*** Begin Patch\n*** Update File: run.sh\n-echo b\n+echo c\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
+    assert_eq!(mode(&root.join("run.sh")), 0o755);
+    assert_eq!(work(root), before);
+}
+
+/// A file with two names is edited in place: both names see the edit, still one inode; rolled
+/// back, undone and recovered in place too.
+#[test]
+fn a_hard_linked_file_is_edited_in_place() {
+    let dir = temp_tree(&[("h1.txt", b"x\n"), ("run.sh", b"#!/bin/sh\necho b\n")]);
+    let root = dir.path();
+    std::fs::hard_link(root.join("h1.txt"), root.join("h2.txt")).unwrap();
     let inode = std::fs::metadata(root.join("h1.txt")).unwrap().ino();
     let out = lancet(
         &["apply", "-C", r(root), "--json"],
@@ -1077,20 +1094,27 @@ fn modes_symlinks_and_hard_links_survive() {
     let out = lancet(&["recover", "-C", r(root)], b"");
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     one_file(b"x\n");
-
-    // The mode also survives a rollback (the pre-image is the original inode).
-    let before = work(root);
-    let out = lancet(
-        &["apply", "-C", r(root), "--json", "--test", "false"],
-        b"*** Begin Patch\n*** Update File: run.sh\n-echo b\n+echo c\n*** End Patch\n",
-    );
-    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
-    assert_eq!(mode(&root.join("run.sh")), 0o755);
-    assert_eq!(work(root), before);
 }
 
 // ---------------------------------------------------------------------------------------------
 // 9. A real repository: HEAD, index, stash, untracked and ignored files are never touched
+
+/// `git diff <id>^ <id>` shows exactly the three files of the batch.
+fn assert_checkpoint_diff_is_the_batch(root: &Path, id: &str) {
+    let range = [format!("{}^", rev(id)), rev(id)];
+    let diff = |extra: &[&str]| {
+        let mut args = vec!["diff"];
+        args.extend_from_slice(extra);
+        args.extend(range.iter().map(String::as_str));
+        git(root, &args)
+    };
+    assert_eq!(diff(&["--name-only"]), "a.txt\nb.txt\nnew.txt");
+    let stat = diff(&["--stat"]);
+    for want in ["a.txt", "b.txt", "new.txt", "3 files changed"] {
+        assert!(stat.contains(want), "{want} missing from\n{stat}");
+    }
+    assert_eq!(diff(&[]).matches("diff --git").count(), 3);
+}
 
 #[test]
 fn a_failed_test_run_leaves_the_repository_exactly_as_it_was() {
@@ -1176,19 +1200,7 @@ fn a_failed_test_run_leaves_the_repository_exactly_as_it_was() {
         .as_str()
         .expect("a checkpoint id")
         .to_string();
-    let range = [format!("{}^", rev(&id)), rev(&id)];
-    let diff = |extra: &[&str]| {
-        let mut args = vec!["diff"];
-        args.extend_from_slice(extra);
-        args.extend(range.iter().map(String::as_str));
-        git(root, &args)
-    };
-    assert_eq!(diff(&["--name-only"]), "a.txt\nb.txt\nnew.txt");
-    let stat = diff(&["--stat"]);
-    for want in ["a.txt", "b.txt", "new.txt", "3 files changed"] {
-        assert!(stat.contains(want), "{want} missing from\n{stat}");
-    }
-    assert_eq!(diff(&[]).matches("diff --git").count(), 3);
+    assert_checkpoint_diff_is_the_batch(root, &id);
     unchanged("after the applied batch");
     let mut expected = tree.clone();
     for (path, bytes) in [("a.txt", "A\n"), ("b.txt", "B\n"), ("new.txt", "n\n")] {

@@ -905,111 +905,122 @@ fn is_failure(status: Outcome) -> bool {
 }
 
 fn compose_message(report: &Report) -> String {
-    let mut msg = String::new();
-    match report.status {
-        Status::Refused | Status::Partial => {
-            let failed_ops = report
-                .files
-                .iter()
-                .filter(|f| is_failure(f.status) || f.hunks.iter().any(|h| is_failure(h.status)))
-                .count();
-            if report.status == Status::Refused {
-                let _ = writeln!(
-                    msg,
-                    "Refused, nothing was written: {failed_ops} of {} operation(s) could not be applied.",
-                    report.files.len()
-                );
-            } else {
-                let applied: Vec<String> = report
-                    .files
-                    .iter()
-                    .flat_map(|f| {
-                        f.hunks
-                            .iter()
-                            .filter(|h| h.status == Outcome::Applied)
-                            .map(move |h| format!("{} chunk {}", f.path, h.index))
-                    })
-                    .collect();
-                let _ = writeln!(
-                    msg,
-                    "Partially applied (--partial): {} block(s) applied ({}); {failed_ops} operation(s) had failures.",
-                    applied.len(),
-                    applied.join(", ")
-                );
-            }
-            for f in &report.files {
-                if let (Some(e), true) = (&f.error, is_failure(f.status)) {
-                    let _ = writeln!(msg, "- {} (edit line {}): {e}", op_label(f), f.edit_line);
-                }
-                for h in f.hunks.iter().filter(|h| is_failure(h.status)) {
-                    let _ = writeln!(
-                        msg,
-                        "- {} chunk {} (edit line {}): {}",
-                        f.path,
-                        h.index,
-                        h.edit_line,
-                        h.error.as_deref().unwrap_or("failed")
-                    );
-                }
-            }
-            msg.push_str(if report.status == Status::Refused {
-                "Fix the failed part(s) and resend the whole edit: none of it was applied, not even the parts that matched."
-            } else {
-                "Resend only the failed part(s): the applied blocks are in place, don't resend them."
-            });
-        }
-        Status::Applied | Status::DryRun | Status::AlreadyApplied => {
-            let lead = match report.status {
-                Status::Applied => "Applied",
-                Status::DryRun => "Dry run, nothing was written; would apply",
-                _ => "Nothing to do, every change is already in place",
-            };
-            let items: Vec<String> = if at_scale(report) {
-                vec![scale_summary(report)]
-            } else {
-                report.files.iter().map(summarize_op).collect()
-            };
-            if items.is_empty() {
-                msg.push_str("No edits found in the text; nothing to do.");
-            } else {
-                let _ = write!(msg, "{lead}: {}.", items.join(", "));
-            }
-            let changed: Vec<(&FileReport, &HunkReport)> = report
-                .files
-                .iter()
-                .flat_map(|f| f.hunks.iter().map(move |h| (f, h)))
-                .filter(|(_, h)| !h.snippet.is_empty())
-                .collect();
-            for f in &report.files {
-                for h in &f.hunks {
-                    for note in &h.notes {
-                        let _ = write!(
-                            msg,
-                            "\n{} chunk {}: {note}.",
-                            f.to.as_deref().unwrap_or(&f.path),
-                            h.index
-                        );
-                    }
-                }
-            }
-            if report.status != Status::AlreadyApplied && changed.len() <= MAX_SNIPPETS_IN_MESSAGE {
-                for (f, h) in changed {
-                    let _ = write!(
-                        msg,
-                        "\n{} chunk {} now reads:",
-                        f.to.as_deref().unwrap_or(&f.path),
-                        h.index
-                    );
-                    for l in &h.snippet {
-                        let _ = write!(msg, "\n  {:>5} | {}", l.line, l.text);
-                    }
-                }
-            }
-        }
-        Status::Malformed | Status::Error | Status::TestFailed => {}
-    }
+    let mut msg = match report.status {
+        Status::Refused | Status::Partial => failure_message(report),
+        Status::Applied | Status::DryRun | Status::AlreadyApplied => success_message(report),
+        Status::Malformed | Status::Error | Status::TestFailed => String::new(),
+    };
     for note in &report.notes {
         let _ = write!(msg, "\nNote: {note}.");
+    }
+    msg
+}
+
+/// A refused or partial batch: how many operations failed, each failure with its edit line,
+/// and what to resend.
+fn failure_message(report: &Report) -> String {
+    let mut msg = String::new();
+    let failed_ops = report
+        .files
+        .iter()
+        .filter(|f| is_failure(f.status) || f.hunks.iter().any(|h| is_failure(h.status)))
+        .count();
+    if report.status == Status::Refused {
+        let _ = writeln!(
+            msg,
+            "Refused, nothing was written: {failed_ops} of {} operation(s) could not be applied.",
+            report.files.len()
+        );
+    } else {
+        let applied: Vec<String> = report
+            .files
+            .iter()
+            .flat_map(|f| {
+                f.hunks
+                    .iter()
+                    .filter(|h| h.status == Outcome::Applied)
+                    .map(move |h| format!("{} chunk {}", f.path, h.index))
+            })
+            .collect();
+        let _ = writeln!(
+            msg,
+            "Partially applied (--partial): {} block(s) applied ({}); {failed_ops} operation(s) had failures.",
+            applied.len(),
+            applied.join(", ")
+        );
+    }
+    for f in &report.files {
+        if let (Some(e), true) = (&f.error, is_failure(f.status)) {
+            let _ = writeln!(msg, "- {} (edit line {}): {e}", op_label(f), f.edit_line);
+        }
+        for h in f.hunks.iter().filter(|h| is_failure(h.status)) {
+            let _ = writeln!(
+                msg,
+                "- {} chunk {} (edit line {}): {}",
+                f.path,
+                h.index,
+                h.edit_line,
+                h.error.as_deref().unwrap_or("failed")
+            );
+        }
+    }
+    msg.push_str(if report.status == Status::Refused {
+        "Fix the failed part(s) and resend the whole edit: none of it was applied, not even the parts that matched."
+    } else {
+        "Resend only the failed part(s): the applied blocks are in place, don't resend them."
+    });
+    msg
+}
+
+/// An applied (or would-apply, or already-applied) batch: one item per operation, each hunk's
+/// notes, and how each changed place now reads.
+fn success_message(report: &Report) -> String {
+    let mut msg = String::new();
+    let lead = match report.status {
+        Status::Applied => "Applied",
+        Status::DryRun => "Dry run, nothing was written; would apply",
+        _ => "Nothing to do, every change is already in place",
+    };
+    let items: Vec<String> = if at_scale(report) {
+        vec![scale_summary(report)]
+    } else {
+        report.files.iter().map(summarize_op).collect()
+    };
+    if items.is_empty() {
+        msg.push_str("No edits found in the text; nothing to do.");
+    } else {
+        let _ = write!(msg, "{lead}: {}.", items.join(", "));
+    }
+    let hunks = || {
+        report
+            .files
+            .iter()
+            .flat_map(|f| f.hunks.iter().map(move |h| (f, h)))
+    };
+    for (f, h) in hunks() {
+        for note in &h.notes {
+            let _ = write!(
+                msg,
+                "\n{} chunk {}: {note}.",
+                f.to.as_deref().unwrap_or(&f.path),
+                h.index
+            );
+        }
+    }
+    let changed: Vec<(&FileReport, &HunkReport)> =
+        hunks().filter(|(_, h)| !h.snippet.is_empty()).collect();
+    if report.status != Status::AlreadyApplied && changed.len() <= MAX_SNIPPETS_IN_MESSAGE {
+        for (f, h) in changed {
+            let _ = write!(
+                msg,
+                "\n{} chunk {} now reads:",
+                f.to.as_deref().unwrap_or(&f.path),
+                h.index
+            );
+            for l in &h.snippet {
+                let _ = write!(msg, "\n  {:>5} | {}", l.line, l.text);
+            }
+        }
     }
     msg
 }

@@ -1276,6 +1276,105 @@ fn disambiguation_advice(format: Format, hunk: &Hunk, example: &str) -> String {
     }
 }
 
+/// An `@@` header found nowhere, with the closest whole line.
+fn context_not_found_message(
+    rel: &RelPath,
+    header: &str,
+    closest: Option<&locate::closest::Closest>,
+) -> String {
+    let near = closest
+        .map(|c| {
+            format!(
+                " The closest line is {} ({:?}); an @@ header must match a whole line.",
+                c.start_line,
+                c.excerpt
+                    .iter()
+                    .find(|l| l.line == c.start_line)
+                    .map(|l| l.text.as_str())
+                    .unwrap_or("")
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "Failed to find context '{header}' in {rel}.{near} Next: copy the header line exactly from the file, or drop the header."
+    )
+}
+
+/// A chunk found nowhere: the first line looked for, the closest real lines and how they
+/// differ, and the command (in the surface's words) that shows them.
+fn not_found_message(
+    rel: &RelPath,
+    first_old: &str,
+    note: Option<&str>,
+    closest: Option<&locate::closest::Closest>,
+    surface: Surface,
+) -> String {
+    let mut msg = format!(
+        "Failed to find expected lines in {rel} (first expected line: {first_old:?}); no tier matched (exact through fuzzy)."
+    );
+    if let Some(note) = note {
+        msg.push_str(&format!(" Note: {note}."));
+    }
+    match closest {
+        Some(c) => {
+            msg.push_str(&format!(
+                " Closest real lines {}-{} (similarity {:.2}):\n",
+                c.start_line, c.end_line, c.similarity
+            ));
+            for l in &c.excerpt {
+                msg.push_str(&format!("    {:>5} | {}\n", l.line, l.text));
+            }
+            for d in &c.differences {
+                msg.push_str(&format!("  {d}\n"));
+            }
+            msg.push_str(&format!(
+                "  Next: copy those lines exactly as they are now ({}) and resend this chunk.",
+                surface.read_lines(rel.as_str(), c.start_line, c.end_line + 1 - c.start_line)
+            ));
+        }
+        None => msg.push_str(&format!(
+            " Nothing similar is in the file. Next: re-read it ({}) and resend this chunk with lines copied from it.",
+            surface.read(rel.as_str())
+        )),
+    }
+    msg
+}
+
+/// A chunk found in several places: each place with the line that tells it apart, and how
+/// this format says which one is meant.
+fn ambiguous_message(
+    rel: &RelPath,
+    lines: &[&str],
+    hunk: &Hunk,
+    format: Format,
+    tier: Tier,
+    candidates: &[usize],
+) -> String {
+    let places: Vec<String> = candidates
+        .iter()
+        .map(|&c| match distinguishing_line(lines, c, candidates) {
+            Some((i, text, true)) => format!("line {c} (in {text:?}, line {})", i + 1),
+            Some((i, text, false)) => format!("line {c} (after {text:?}, line {})", i + 1),
+            None => format!("line {c}"),
+        })
+        .collect();
+    let example = suggest_headers(lines, candidates)
+        .map(|hs| {
+            hs.iter()
+                .map(|h| format!("'@@ {h}'"))
+                .collect::<Vec<_>>()
+                .join(" then ")
+        })
+        .unwrap_or_else(|| "'@@ def name():'".to_string());
+    format!(
+        "the expected lines are ambiguous in {rel}: they match at lines {} (tier {}): {}. Next: {}.",
+        join_lines(candidates),
+        tier.name(),
+        places.join("; "),
+        disambiguation_advice(format, hunk, &example)
+    )
+}
+
 fn describe_failure(
     rel: &RelPath,
     lines: &[&str],
@@ -1336,87 +1435,31 @@ fn describe_failure(
         }
         LocateError::NotFound { closest, note } => {
             h.status = Outcome::Failed;
-            let mut msg = format!(
-                "Failed to find expected lines in {rel} (first expected line: {first_old:?}); no tier matched (exact through fuzzy)."
-            );
-            if let Some(note) = note {
-                msg.push_str(&format!(" Note: {note}."));
-            }
-            match &closest {
-                Some(c) => {
-                    msg.push_str(&format!(
-                        " Closest real lines {}-{} (similarity {:.2}):\n",
-                        c.start_line, c.end_line, c.similarity
-                    ));
-                    for l in &c.excerpt {
-                        msg.push_str(&format!("    {:>5} | {}\n", l.line, l.text));
-                    }
-                    for d in &c.differences {
-                        msg.push_str(&format!("  {d}\n"));
-                    }
-                    msg.push_str(&format!(
-                        "  Next: copy those lines exactly as they are now ({}) and resend this chunk.",
-                        surface.read_lines(
-                            rel.as_str(),
-                            c.start_line,
-                            c.end_line + 1 - c.start_line
-                        )
-                    ));
-                }
-                None => msg.push_str(&format!(
-                    " Nothing similar is in the file. Next: re-read it ({}) and resend this chunk with lines copied from it.", surface.read(rel.as_str())
-                )),
-            }
+            h.error = Some(not_found_message(
+                rel,
+                &first_old,
+                note.as_deref(),
+                closest.as_ref(),
+                surface,
+            ));
             h.closest = closest;
-            h.error = Some(msg);
         }
         LocateError::Ambiguous { tier, candidates } => {
             h.status = Outcome::Ambiguous;
             h.tier = Some(tier);
-            let places: Vec<String> = candidates
-                .iter()
-                .map(|&c| match distinguishing_line(lines, c, &candidates) {
-                    Some((i, text, true)) => format!("line {c} (in {text:?}, line {})", i + 1),
-                    Some((i, text, false)) => format!("line {c} (after {text:?}, line {})", i + 1),
-                    None => format!("line {c}"),
-                })
-                .collect();
-            let example = suggest_headers(lines, &candidates)
-                .map(|hs| {
-                    hs.iter()
-                        .map(|h| format!("'@@ {h}'"))
-                        .collect::<Vec<_>>()
-                        .join(" then ")
-                })
-                .unwrap_or_else(|| "'@@ def name():'".to_string());
-            h.error = Some(format!(
-                "the expected lines are ambiguous in {rel}: they match at lines {} (tier {}): {}. Next: {}.",
-                join_lines(&candidates),
-                tier.name(),
-                places.join("; "),
-                disambiguation_advice(format, hunk, &example)
+            h.error = Some(ambiguous_message(
+                rel,
+                lines,
+                hunk,
+                format,
+                tier,
+                &candidates,
             ));
             h.candidates = candidates;
         }
         LocateError::ContextNotFound { header, closest } => {
             h.status = Outcome::Failed;
-            let near = closest
-                .as_ref()
-                .map(|c| {
-                    format!(
-                        " The closest line is {} ({:?}); an @@ header must match a whole line.",
-                        c.start_line,
-                        c.excerpt
-                            .iter()
-                            .find(|l| l.line == c.start_line)
-                            .map(|l| l.text.as_str())
-                            .unwrap_or("")
-                    )
-                })
-                .unwrap_or_default();
-            h.error = Some(format!(
-                "Failed to find context '{header}' in {rel}.{near} Next: copy the header line exactly from the file, or drop the header."
-            ));
+            h.error = Some(context_not_found_message(rel, &header, closest.as_ref()));
             h.closest = closest;
         }
         LocateError::ContextAmbiguous { header, candidates } => {
@@ -1458,7 +1501,6 @@ fn indent_anchor(old: &[String], old_index: usize, replacing: bool) -> Option<us
 /// the file's own bytes; inserted lines get the file's line ending (and, when the match ignored
 /// indentation, the file's indentation); the file's final-newline state is preserved.
 fn splice_for(file: &TextFile, p: &Placement) -> Splice {
-    let eol = file.style().eol.as_str();
     if let (Some((start, end)), Some(new)) = (p.bytes, &p.new_text) {
         // The new text's line breaks take the file's style, whatever the edit used.
         let text = with_eol(new, file.style().eol);
@@ -1467,8 +1509,6 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     let (at, old, new) = (p.at, &p.old[..], &p.new[..]);
     let text = file.text();
     let lines = file.lines();
-    let n = lines.len();
-    let style = file.style();
     let file_lines: Vec<&str> = (at.start..at.end).map(|i| file.line(i)).collect();
     let map = p.reindent.then(|| {
         let pairs: Vec<(&str, &str)> = old
@@ -1565,29 +1605,46 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
             }
         }
     }
-    let mut start = if at.start < n {
-        lines[at.start].start
+    assemble(file, at.start, at.end, pieces)
+}
+
+/// The splice that puts `pieces` (each line's content and, when kept from the file, its own
+/// line ending) in place of lines `first..last`: the file's line endings for new lines, and
+/// its final-newline state kept at the end of the file.
+fn assemble(
+    file: &TextFile,
+    first: usize,
+    last: usize,
+    pieces: Vec<(String, Option<&str>)>,
+) -> Splice {
+    let text = file.text();
+    let lines = file.lines();
+    let n = lines.len();
+    let style = file.style();
+    let eol = style.eol.as_str();
+    let mut start = if first < n {
+        lines[first].start
     } else {
         text.len()
     };
-    let end = if at.end > at.start {
-        lines[at.end - 1].next
+    let end = if last > first {
+        lines[last - 1].next
     } else {
         start
     };
-    let open_end = at.end == n && n > 0 && !style.final_newline;
+    let open_end = last == n && n > 0 && !style.final_newline;
     let mut out = String::new();
     if pieces.is_empty() {
-        if open_end && at.start > 0 && at.end > at.start {
+        if open_end && first > 0 && last > first {
             // Deleting the unterminated last line: the line before it becomes the last one and
             // loses its line ending, so the file still ends without a newline.
-            start = lines[at.start - 1].end;
+            start = lines[first - 1].end;
             if text[..start].ends_with('\r') {
                 start -= 1;
             }
         }
     } else {
-        if open_end && at.start == n {
+        if open_end && first == n {
             out.push_str(eol);
         }
         let count = pieces.len();

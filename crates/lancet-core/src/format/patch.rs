@@ -329,6 +329,10 @@ impl Parser<'_, '_> {
         Ok(())
     }
 
+    #[allow(
+        clippy::too_many_lines,
+        reason = "a parser that follows its format's grammar: one arm per kind of line"
+    )]
     fn parse_update(&mut self, path: String) -> Result<(), ParseError> {
         let op_line = self.i + 1;
         self.i += 1;

@@ -263,6 +263,10 @@ impl<'t, 'l> Parser<'t, 'l> {
     }
 
     /// Reads the block whose HEAD is at `head`, checking its structure.
+    #[allow(
+        clippy::too_many_lines,
+        reason = "a parser that follows its format's grammar: one arm per kind of line"
+    )]
     fn block(&self, head: usize) -> Result<Block, ParseError> {
         let n = self.lines.len();
         let mut j = head + 1;

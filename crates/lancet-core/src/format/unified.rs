@@ -640,6 +640,10 @@ impl Parser<'_, '_> {
         );
     }
 
+    #[allow(
+        clippy::too_many_lines,
+        reason = "a parser that follows its format's grammar: one arm per kind of line"
+    )]
     fn section_op(&mut self, s: Section) -> Result<Option<FileOp>, ParseError> {
         let fail = |expected: &str, message: String| {
             Err(ParseError::new(s.line, s.header.clone(), expected, message))

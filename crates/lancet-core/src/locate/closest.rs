@@ -86,6 +86,25 @@ pub(crate) fn closest_block(
 /// edit does not show.
 const ALIGN_SLACK: usize = 8;
 
+/// The window from `start` the fewest differences explain, and its diff against the needle
+/// (read loosely): as long as the needle, or a few lines longer when the file has lines the
+/// edit does not show (the tightest wins a tie).
+fn best_window(lines: &[&str], start: usize, needle: &[String]) -> (usize, Vec<similar::DiffOp>) {
+    let key = |s: &str| -> String { super::normalize::loose_chars(s).collect() };
+    let nk: Vec<String> = needle.iter().map(|l| key(l)).collect();
+    (0..=ALIGN_SLACK)
+        .map(|extra| (start + needle.len() + extra).min(lines.len()))
+        .map(|end| {
+            let fk: Vec<String> = lines[start..end].iter().map(|l| key(l)).collect();
+            (
+                end,
+                similar::capture_diff_slices(similar::Algorithm::Myers, &nk, &fk),
+            )
+        })
+        .min_by_key(|(end, ops)| (unexplained(ops), *end))
+        .expect("at least one window")
+}
+
 /// The differences between the needle and the file from `start`, with the needle aligned to
 /// the file by a diff (read loosely, as the unicode tier does) rather than line by line, so
 /// one extra or missing line shifts nothing: each needle line is compared with the file line it
@@ -97,21 +116,7 @@ fn aligned_differences(
     start: usize,
     needle: &[String],
 ) -> (usize, usize, Vec<String>) {
-    let key = |s: &str| -> String { super::normalize::loose_chars(s).collect() };
-    let nk: Vec<String> = needle.iter().map(|l| key(l)).collect();
-    // The window the fewest differences explain: as long as the needle, or a few lines longer
-    // when the file has lines the edit does not show (the tightest wins a tie).
-    let (win_end, ops) = (0..=ALIGN_SLACK)
-        .map(|extra| (start + needle.len() + extra).min(lines.len()))
-        .map(|end| {
-            let fk: Vec<String> = lines[start..end].iter().map(|l| key(l)).collect();
-            (
-                end,
-                similar::capture_diff_slices(similar::Algorithm::Myers, &nk, &fk),
-            )
-        })
-        .min_by_key(|(end, ops)| (unexplained(ops), *end))
-        .expect("at least one window");
+    let (win_end, ops) = best_window(lines, start, needle);
     // File lines before the first one the needle reaches are what precedes it: start after.
     if let Some(similar::DiffOp::Insert {
         old_index: 0,

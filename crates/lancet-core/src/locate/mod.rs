@@ -306,6 +306,36 @@ pub struct Hints {
     pub explicit_removals: bool,
 }
 
+/// Every byte range where `needle` stands in the file, verbatim.
+fn byte_matches(hay: &Haystack, needle: &str) -> Vec<(usize, usize)> {
+    hay.text
+        .match_indices(needle)
+        .map(|(i, m)| (i, i + m.len()))
+        .collect()
+}
+
+/// Of the repaired readings of a hunk (read-view prefixes, diff markers) that find something,
+/// the one found by the strictest line tier (`12: x` may be `x` or ` x`: the reading that
+/// matches exactly is the right one).
+fn best_repaired_reading(search: &Search, hunk: &Hunk) -> Option<(Ladder, Reading)> {
+    let mut best: Option<(Tier, Ladder, Reading)> = None;
+    for (reported, old, new, hint) in repaired_readings(hunk) {
+        let mut s = search.clone();
+        if let Some(h) = hint {
+            s.line_hint = Some(h);
+        }
+        let found = s.ladder(&old, &Tier::LINE_TIERS);
+        let tier = match &found {
+            Ladder::Found(t, _, _) | Ladder::Ambiguous(t, _) | Ladder::CountMismatch(t, _, _) => *t,
+            Ladder::Missing { .. } => continue,
+        };
+        if best.as_ref().is_none_or(|b| tier < b.0) {
+            best = Some((tier, found, (reported, old, new, hint)));
+        }
+    }
+    best.map(|(_, found, reading)| (found, reading))
+}
+
 /// Locates one hunk in a file.
 pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, LocateError> {
     let placeholder = if hints.explicit_removals {
@@ -341,11 +371,7 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
         return locate_insertion(&search, hunk, regions.as_ref());
     }
     if let Some(t) = substring {
-        let found: Vec<(usize, usize)> = hay
-            .text
-            .match_indices(t.old.as_str())
-            .map(|(i, m)| (i, i + m.len()))
-            .collect();
+        let found = byte_matches(hay, &t.old);
         if !found.is_empty() {
             return search.decide_bytes(hay, found, t, Tier::Exact);
         }
@@ -379,35 +405,14 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
     if let Some(t) = substring
         && let Some(old) = normalize::unescape(&t.old)
     {
-        let found: Vec<(usize, usize)> = hay
-            .text
-            .match_indices(old.as_str())
-            .map(|(i, m)| (i, i + m.len()))
-            .collect();
+        let found = byte_matches(hay, &old);
         if !found.is_empty() {
             let new = normalize::unescape(&t.new).unwrap_or_else(|| t.new.clone());
             let repaired = HunkText { old, new };
             return search.decide_bytes(hay, found, &repaired, Tier::Escapes);
         }
     }
-    // Of the repaired readings that find something, the one found by the strictest line tier
-    // wins (`12: x` may be `x` or ` x`: the reading that matches exactly is the right one).
-    let mut best: Option<(Tier, Ladder, Reading)> = None;
-    for (reported, old, new, hint) in repaired_readings(hunk) {
-        let mut s = search.clone();
-        if let Some(h) = hint {
-            s.line_hint = Some(h);
-        }
-        let found = s.ladder(&old, &Tier::LINE_TIERS);
-        let tier = match &found {
-            Ladder::Found(t, _, _) | Ladder::Ambiguous(t, _) | Ladder::CountMismatch(t, _, _) => *t,
-            Ladder::Missing { .. } => continue,
-        };
-        if best.as_ref().is_none_or(|b| tier < b.0) {
-            best = Some((tier, found, (reported, old, new, hint)));
-        }
-    }
-    if let Some((_, found, (reported, old, new, _))) = best {
+    if let Some((found, (reported, old, new, _))) = best_repaired_reading(&search, hunk) {
         return found.into_result(&old, &new, Some(reported));
     }
     // Before any approximate reading: if the new text already stands there, a re-sent edit
