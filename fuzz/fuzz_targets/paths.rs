@@ -71,7 +71,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use lancet::batch::{Batch, FileOp, Format, Hunk, OpKind};
-use lancet::history::UndoOptions;
+use lancet::UndoOptions;
 use lancet::path::Root;
 use lancet::report::Surface;
 use lancet::store::StateDir;
@@ -884,7 +884,7 @@ fn run(data: &[u8]) {
                 let partial = flag(&mut u);
                 let _ = writeln!(log, " step {step}: undo (force {force}, partial {partial})");
                 if let Ok(root) = Root::new(&pl.root) {
-                    let report = lancet::history::undo(
+                    let report = lancet::undo(
                         &root,
                         None,
                         UndoOptions {
@@ -905,7 +905,7 @@ fn run(data: &[u8]) {
             6 => {
                 let _ = writeln!(log, " step {step}: recover");
                 if let Ok(root) = Root::new(&pl.root) {
-                    let report = lancet::history::recover(&root, false);
+                    let report = lancet::recover(&root, false);
                     let _ = writeln!(
                         log,
                         "   -> {:?}: {}",

@@ -842,3 +842,37 @@ fn a_write_during_the_renames_is_caught_before_its_own_rename() {
         "nothing of theirs was kept as ours"
     );
 }
+
+/// lancet's own state reached by name cannot be turned into a way out: a state directory (or a
+/// part of it) that is a symlink is refused before anything is written there.
+#[test]
+fn a_state_directory_swapped_for_a_link_is_refused() {
+    for part in [".lancet", ".lancet/pre", ".lancet/checkpoints"] {
+        let (_top, root, outside) = root_and_outside();
+        std::fs::write(root.join("a.txt"), "a\n").unwrap();
+        // A first batch makes the state directory.
+        let out = lancet(
+            &["apply", "-C", r(&root)],
+            b"*** Begin Patch\n*** Add File: b.txt\n+b\n*** End Patch\n",
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        let target = root.join(part);
+        if target.exists() {
+            std::fs::rename(&target, root.join("moved-aside")).unwrap();
+        }
+        symlink(&outside, &target).unwrap();
+        let before = snapshot(&outside);
+        let out = lancet(
+            &["apply", "-C", r(&root), "--json"],
+            b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+        );
+        assert_eq!(out.status.code(), Some(4), "{part}: {}", describe(&out));
+        assert_eq!(json(&out)["error"]["kind"], "state_dir", "{part}");
+        assert_eq!(
+            snapshot(&outside),
+            before,
+            "{part}: nothing written outside"
+        );
+        assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
+    }
+}

@@ -275,6 +275,7 @@ impl StateDir {
             path: self.dir.clone(),
             source,
         })?;
+        self.refuse_links()?;
         let file = open_lock_file(&path).map_err(|source| LockError::StateDir {
             path: path.clone(),
             source,
@@ -282,6 +283,38 @@ impl StateDir {
         wait_for(&file, true, started).map_err(|()| LockError::Busy { path })?;
         held.push(file);
         Ok(RootLock { _files: held })
+    }
+
+    /// Refuses a state directory any of whose parts is a symlink: lancet's own state is reached
+    /// by name, and a link there (planted by a test command, say) would carry its writes out of
+    /// the root. Checked under the lock, before anything is written there.
+    fn refuse_links(&self) -> Result<(), LockError> {
+        let parts = [
+            "",
+            "pre",
+            "kept",
+            "git",
+            "checkpoints",
+            "lock",
+            "journal.json",
+            "ledger.jsonl",
+        ];
+        for part in parts {
+            let path = if part.is_empty() {
+                self.dir.clone()
+            } else {
+                self.dir.join(part)
+            };
+            if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(LockError::StateDir {
+                    source: io::Error::other(
+                        "it is a symlink; lancet's state must be a real directory of its own",
+                    ),
+                    path,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Repairs a batch interrupted by a crash, if one is recorded. The caller holds the lock.
