@@ -28,6 +28,36 @@ fn root_and_outside() -> (tempfile::TempDir, std::path::PathBuf, std::path::Path
     (top, root, outside)
 }
 
+/// lancet started with `args` and `stdin`, paused at the commit step `point`: the test acts,
+/// then resumes it.
+fn paused_at(point: &str, args: &[&str], stdin: &[u8]) -> (std::process::Child, Pause) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("paused");
+    let mut child = lancet_in_background(
+        args,
+        stdin,
+        &[
+            ("LANCET_PAUSE_AT", point),
+            ("LANCET_PAUSE_FILE", file.to_str().unwrap()),
+        ],
+    );
+    wait_paused(&mut child, &file);
+    (child, Pause { _dir: dir, file })
+}
+
+/// A paused lancet's pause file.
+struct Pause {
+    _dir: tempfile::TempDir,
+    file: std::path::PathBuf,
+}
+
+impl Pause {
+    /// Lets the paused lancet go on.
+    fn resume(&self) {
+        std::fs::remove_file(&self.file).unwrap();
+    }
+}
+
 /// Item 1: a journal planted under a sub-root, naming paths outside it (absolute, `..`), is set
 /// aside untouched by the next command there, even `lancet log`; and no batch can plant one.
 #[test]
@@ -98,21 +128,11 @@ fn a_directory_swapped_for_a_link_mid_batch_cannot_redirect_the_write() {
         std::fs::write(root.join("d/f.txt"), "one\n").unwrap();
         std::fs::write(root.join("top.txt"), "top\n").unwrap();
         std::fs::write(outside.join("f.txt"), "one\n").unwrap();
-        let pause = tempfile::tempdir().unwrap();
-        let pause_file = pause.path().join("paused");
-        let mut child = lancet_in_background(
-            &["apply", "-C", r(&root), "--json"],
-            b"*** Begin Patch\n*** Update File: top.txt\n-top\n+TOP\n*** Update File: d/f.txt\n-one\n+ONE\n*** End Patch\n",
-            &[
-                ("LANCET_PAUSE_AT", point),
-                ("LANCET_PAUSE_FILE", pause_file.to_str().unwrap()),
-            ],
-        );
-        wait_paused(&mut child, &pause_file);
+        let (child, pause) = paused_at(point, &["apply", "-C", r(&root), "--json"], b"*** Begin Patch\n*** Update File: top.txt\n-top\n+TOP\n*** Update File: d/f.txt\n-one\n+ONE\n*** End Patch\n");
         let outside_before = snapshot(&outside);
         std::fs::rename(root.join("d"), root.join("d.moved")).unwrap();
         symlink(&outside, root.join("d")).unwrap();
-        std::fs::remove_file(&pause_file).unwrap();
+        pause.resume();
         let out = child.wait_with_output().unwrap();
         assert_ne!(out.status.code(), Some(0), "{point}: {}", describe(&out));
         assert_eq!(
@@ -302,19 +322,9 @@ fn mode(p: &Path) -> u32 {
 fn a_write_just_before_the_renames_refuses_the_batch() {
     let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
     let root = dir.path();
-    let pause = tempfile::tempdir().unwrap();
-    let pause_file = pause.path().join("paused");
-    let mut child = lancet_in_background(
-        &["apply", "-C", r(root), "--json"],
-        b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** End Patch\n",
-        &[
-            ("LANCET_PAUSE_AT", "verify_again"),
-            ("LANCET_PAUSE_FILE", pause_file.to_str().unwrap()),
-        ],
-    );
-    wait_paused(&mut child, &pause_file);
+    let (child, pause) = paused_at("verify_again", &["apply", "-C", r(root), "--json"], b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** End Patch\n");
     std::fs::write(root.join("b.txt"), "someone else\n").unwrap();
-    std::fs::remove_file(&pause_file).unwrap();
+    pause.resume();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let v = json(&out);
@@ -684,17 +694,11 @@ fn nested_roots_share_one_lock_and_siblings_do_not() {
         ("other/o.txt", b"o\n"),
     ]);
     let root = dir.path();
-    let pause = tempfile::tempdir().unwrap();
-    let pause_file = pause.path().join("paused");
-    let mut outer = lancet_in_background(
+    let (outer, pause) = paused_at(
+        "rename",
         &["apply", "-C", r(&root.join("sub")), "--json"],
         b"*** Begin Patch\n*** Update File: s.txt\n-s\n+S\n*** End Patch\n",
-        &[
-            ("LANCET_PAUSE_AT", "rename"),
-            ("LANCET_PAUSE_FILE", pause_file.to_str().unwrap()),
-        ],
     );
-    wait_paused(&mut outer, &pause_file);
     let sibling = lancet(
         &["apply", "-C", r(&root.join("other"))],
         b"*** Begin Patch\n*** Update File: o.txt\n-o\n+O\n*** End Patch\n",
@@ -706,7 +710,7 @@ fn nested_roots_share_one_lock_and_siblings_do_not() {
     );
     assert_eq!(parent.status.code(), Some(4), "{}", describe(&parent));
     assert_eq!(json(&parent)["error"]["kind"], "busy");
-    std::fs::remove_file(&pause_file).unwrap();
+    pause.resume();
     let out = outer.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(std::fs::read(root.join("sub/s.txt")).unwrap(), b"S\n");
@@ -797,19 +801,9 @@ fn a_racing_directory_swap_never_lets_a_write_out() {
 fn a_write_during_the_renames_is_caught_before_its_own_rename() {
     let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
     let root = dir.path();
-    let pause = tempfile::tempdir().unwrap();
-    let pause_file = pause.path().join("paused");
-    let mut child = lancet_in_background(
-        &["apply", "-C", r(root), "--json"],
-        TWO_FILES,
-        &[
-            ("LANCET_PAUSE_AT", "rename"),
-            ("LANCET_PAUSE_FILE", pause_file.to_str().unwrap()),
-        ],
-    );
-    wait_paused(&mut child, &pause_file);
+    let (child, pause) = paused_at("rename", &["apply", "-C", r(root), "--json"], TWO_FILES);
     std::fs::write(root.join("b.txt"), "someone else, longer\n").unwrap();
-    std::fs::remove_file(&pause_file).unwrap();
+    pause.resume();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(
