@@ -44,7 +44,7 @@ mod rename;
 mod verify;
 
 pub use check::collect as check;
-pub use history::{UndoOptions, log, recover, undo};
+pub use history::{UndoOptions, format_time, log, recover, undo};
 pub use progress::{Observer, PROGRESS_THRESHOLD, Watch};
 pub use read::{ReadError, ReadView, read};
 pub use rename::{RenameOptions, rename};
