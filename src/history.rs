@@ -485,23 +485,29 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Repo
         }
         // The log entry changes with the journal durable and before any file: a crash rolls
         // the restore back and recovery un-marks the entry ([`forget_batch`]).
-        let mark = |_: &store::journal::Journal| {
-            state
-                .save_meta(&marked)
-                .map_err(|source| store::CommitError::Io {
-                    path: "the checkpoint log".into(),
-                    source,
-                    intact: true,
-                })
-        };
-        if let Err(e) = store::commit(&root, &staged, state, &undo_id, write, &remove_dirs, mark) {
-            let _ = state.save_meta(&meta);
-            return Report::batch_error(
+        let failed = |e: store::CommitError| {
+            Report::batch_error(
                 Status::Error,
                 ErrorKind::Io,
                 e.to_string(),
                 "Retry the undo.",
-            );
+            )
+        };
+        let prepared = match store::prepare(&root, &staged, state, &undo_id, write, &remove_dirs) {
+            Ok(p) => p,
+            Err(e) => return failed(e),
+        };
+        if let Err(e) = state.save_meta(&marked) {
+            prepared.abandon();
+            return failed(store::CommitError::Io {
+                path: "the checkpoint log".into(),
+                source: e,
+                intact: true,
+            });
+        }
+        if let Err(e) = store::write(prepared) {
+            let _ = state.save_meta(&meta);
+            return failed(e);
         }
         meta = marked;
     } else if whole {

@@ -278,31 +278,23 @@ fn checkpoint_and_commit(
         fsync: opts.fsync,
         await_verdict: opts.test.is_some(),
     };
-    let record = |journal: &store::journal::Journal| -> Result<(), CommitError> {
-        if !opts.checkpoint {
-            return Ok(());
-        }
-        let git_error = |e: git2::Error| CommitError::Io {
-            path: "the checkpoint".into(),
-            source: std::io::Error::other(e.to_string()),
-            intact: true,
-        };
-        let checkpoints = Checkpoints::open(root, state).map_err(git_error)?;
-        let mut clock = std::time::Instant::now();
-        let commit = checkpoints
-            .record(&id, files, &report.summary_line())
-            .map_err(git_error)?;
-        lap("checkpoint", &mut clock);
-        let mut entry = meta.clone();
-        entry.commit = Some(commit.to_string());
-        entry.created_dirs = journal.created_dirs.clone();
-        state.save_meta(&entry).map_err(|source| CommitError::Io {
-            path: "the checkpoint log".into(),
-            source,
-            intact: true,
-        })
+    let prepared = match store::prepare(root, files, state, &id, write, &[]) {
+        Ok(p) => p,
+        Err(e) => return Err(Box::new(commit_error_report(e))),
     };
-    let journal = match store::commit(root, files, state, &id, write, &[], record) {
+    // The checkpoint and its log entry are recorded with the journal durable and before any
+    // file is written: a crash on either side is rolled back and forgotten together.
+    if opts.checkpoint {
+        match record_checkpoint(root, state, files, &report, &meta, &prepared.journal) {
+            Ok(entry) => meta = entry,
+            Err(e) => {
+                prepared.abandon();
+                history::forget_batch(state, &id);
+                return Err(Box::new(commit_error_report(e)));
+            }
+        }
+    }
+    let journal = match store::write(prepared) {
         Ok(j) => j,
         Err(e) => {
             history::forget_batch(state, &id);
@@ -312,9 +304,6 @@ fn checkpoint_and_commit(
     if opts.checkpoint {
         history::prune_checkpoints(state);
         report.checkpoint = Some(id.clone());
-        if let Some(saved) = state.load_meta(&id) {
-            meta = saved;
-        }
     }
     Ok(Committed {
         touched: files.iter().map(|f| f.path.to_string()).collect(),
@@ -323,6 +312,38 @@ fn checkpoint_and_commit(
         meta,
         report,
     })
+}
+
+/// Records the batch's checkpoint (its before and after commits) and its log entry; returns
+/// the entry as saved.
+fn record_checkpoint(
+    root: &Root,
+    state: &StateDir,
+    files: &[staged::StagedFile],
+    report: &Report,
+    meta: &store::checkpoint::CheckpointMeta,
+    journal: &store::journal::Journal,
+) -> Result<store::checkpoint::CheckpointMeta, CommitError> {
+    let git_error = |e: git2::Error| CommitError::Io {
+        path: "the checkpoint".into(),
+        source: std::io::Error::other(e.to_string()),
+        intact: true,
+    };
+    let checkpoints = Checkpoints::open(root, state).map_err(git_error)?;
+    let mut clock = std::time::Instant::now();
+    let commit = checkpoints
+        .record(&meta.id, files, &report.summary_line())
+        .map_err(git_error)?;
+    lap("checkpoint", &mut clock);
+    let mut entry = meta.clone();
+    entry.commit = Some(commit.to_string());
+    entry.created_dirs = journal.created_dirs.clone();
+    state.save_meta(&entry).map_err(|source| CommitError::Io {
+        path: "the checkpoint log".into(),
+        source,
+        intact: true,
+    })?;
+    Ok(entry)
 }
 
 /// The verify phase: run the tests, then keep the batch (the journal goes: its commit point) or

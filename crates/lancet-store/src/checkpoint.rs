@@ -487,12 +487,6 @@ impl StateDir {
         std::fs::rename(tmp, path)
     }
 
-    /// One checkpoint's metadata (one file read, however many checkpoints there are).
-    pub fn load_meta(&self, id: &str) -> Option<CheckpointMeta> {
-        let bytes = std::fs::read(self.meta_path(id)).ok()?;
-        serde_json::from_slice(&bytes).ok()
-    }
-
     /// Every checkpoint's metadata, newest first.
     pub fn list_meta(&self) -> Vec<CheckpointMeta> {
         let Ok(dir) = std::fs::read_dir(self.dir.join("checkpoints")) else {

@@ -368,17 +368,38 @@ impl StateDir {
     }
 }
 
-/// Writes every staged file or none (see the module docs). `id` names the batch. Returns the
-/// batch's journal (whose pre-images still exist when `keep_pre_images` was asked for).
-pub fn commit(
-    root: &Root,
-    files: &[StagedFile],
-    state: &StateDir,
+/// A batch whose journal is durable and whose files are not written yet: what must happen
+/// alongside it (recording the checkpoint) happens now, between [`prepare`] and [`write`], and
+/// is forgotten with the batch if it is abandoned ([`Prepared::abandon`]) or rolled back.
+pub struct Prepared<'a> {
+    root: &'a Root,
+    files: &'a [StagedFile],
+    state: &'a StateDir,
+    pre: PreImages,
+    opts: WriteOptions,
+    /// The batch's journal: its paths, hashes, temp and backup names, created directories.
+    pub journal: Journal,
+}
+
+impl Prepared<'_> {
+    /// Gives the batch up before any file is written (its checkpoint could not be recorded):
+    /// the journal goes, nothing else was touched.
+    pub fn abandon(self) {
+        let _ = fs::remove_file(self.state.journal_path());
+    }
+}
+
+/// Steps 1 and 2: checks every target against what was staged (a file changed meanwhile →
+/// [`CommitError::Stale`], nothing written) and writes the journal durably. `remove_dirs` are
+/// directories to remove once emptied (an undo taking back what its batch created).
+pub fn prepare<'a>(
+    root: &'a Root,
+    files: &'a [StagedFile],
+    state: &'a StateDir,
     id: &str,
     opts: WriteOptions,
     remove_dirs: &[String],
-    before_writes: impl FnOnce(&Journal) -> Result<(), CommitError>,
-) -> Result<Journal, CommitError> {
+) -> Result<Prepared<'a>, CommitError> {
     failpoint::check("verify").map_err(|source| CommitError::Io {
         path: "the batch".into(),
         source,
@@ -408,12 +429,28 @@ pub fn commit(
         let _ = fs::remove_file(&journal_path);
         return Err(io_err("the journal", e));
     }
-    // The batch is durable as an intent from here: what must happen alongside it (recording
-    // the checkpoint) happens now, and is forgotten with the batch if it is rolled back.
-    if let Err(e) = before_writes(&journal) {
-        let _ = fs::remove_file(&journal_path);
-        return Err(e);
-    }
+    Ok(Prepared {
+        root,
+        files,
+        state,
+        pre,
+        opts,
+        journal,
+    })
+}
+
+/// Steps 3 to 6: every staged file or none (see the module docs). Returns the batch's journal
+/// (whose pre-images still exist when `await_verdict` was asked for).
+pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
+    let Prepared {
+        root,
+        files,
+        state,
+        pre,
+        opts,
+        journal,
+    } = prepared;
+    let journal_path = state.journal_path();
     match write_all(root, files, &journal, &pre, state, opts) {
         Ok(()) => {
             if !opts.await_verdict {
@@ -825,6 +862,18 @@ pub(crate) fn fsync_dir_in(root: &Dir, dir: &str) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// prepare and write, nothing in between.
+    fn commit_all(
+        root: &Root,
+        files: &[StagedFile],
+        state: &StateDir,
+        id: &str,
+        opts: WriteOptions,
+        remove_dirs: &[String],
+    ) -> Result<Journal, CommitError> {
+        prepare(root, files, state, id, opts, remove_dirs).and_then(write)
+    }
     use crate::path::Root;
 
     fn staged(root: &Root, rel: &str, before: Before, after: Option<&[u8]>) -> StagedFile {
@@ -857,7 +906,7 @@ mod tests {
             staged(&root, "b.txt", file(b"b\n"), Some(b"B\n")),
         ];
         let state = StateDir::locate(&root);
-        let err = commit(
+        let err = commit_all(
             &root,
             &files,
             &state,
@@ -867,7 +916,6 @@ mod tests {
                 await_verdict: false,
             },
             &[],
-            |_| Ok(()),
         )
         .unwrap_err();
         assert!(matches!(err, CommitError::Stale { ref path } if path == "b.txt"));
@@ -875,7 +923,7 @@ mod tests {
         let created = [staged(&root, "c.txt", Before::Missing, Some(b"c\n"))];
         std::fs::write(dir.path().join("c.txt"), "appeared meanwhile\n").unwrap();
         assert!(matches!(
-            commit(
+            commit_all(
                 &root,
                 &created,
                 &state,
@@ -885,7 +933,6 @@ mod tests {
                     await_verdict: false
                 },
                 &[],
-                |_| Ok(())
             ),
             Err(CommitError::Stale { .. })
         ));
@@ -902,7 +949,7 @@ mod tests {
             staged(&root, "sub/dir/new.txt", Before::Missing, Some(b"n\n")),
             staged(&root, "gone.txt", file(b"g\n"), None),
         ];
-        commit(
+        commit_all(
             &root,
             &files,
             &StateDir::locate(&root),
@@ -912,7 +959,6 @@ mod tests {
                 await_verdict: false,
             },
             &[],
-            |_| Ok(()),
         )
         .unwrap();
         assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"A\n");
