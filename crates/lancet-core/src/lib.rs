@@ -17,6 +17,7 @@
 pub mod batch;
 pub mod digest;
 pub mod encoding;
+mod explain;
 pub mod failpoint;
 pub mod format;
 pub mod locate;

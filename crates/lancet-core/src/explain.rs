@@ -1,0 +1,339 @@
+//! Words for what went wrong locating a hunk: the refusal a model reads (what was not found or
+//! found twice, where, the nearest real lines, what tells the candidates apart) and what to send
+//! next in the caller's vocabulary ([`Surface`]). Staging calls it; nothing else words a
+//! locate failure.
+
+use crate::batch::{Format, Hunk};
+use crate::locate::closest::Closest;
+use crate::locate::{LocateError, Tier};
+use crate::path::RelPath;
+use crate::report::{HunkReport, Outcome, Surface, join_lines};
+use crate::text::indent_of;
+
+/// The nearest line above `line` (0-based) that is less indented than it: the enclosing
+/// function or class, which is what an `@@` header should name to disambiguate.
+fn enclosing_line<'a>(lines: &[&'a str], line: usize) -> Option<(usize, &'a str)> {
+    let first = (line..lines.len()).find(|&i| !lines[i].trim().is_empty())?;
+    let width = indent_of(lines[first]).len();
+    (first.saturating_sub(MAX_ENCLOSING_SCAN)..first)
+        .rev()
+        .find(|&i| !lines[i].trim().is_empty() && indent_of(lines[i]).len() < width)
+        .map(|i| (i, lines[i].trim()))
+}
+
+/// What tells candidate `c` (1-based) apart from the others: its innermost enclosing line
+/// (`def`, `class`, `fn` …) that no other candidate shares (`true`), else the line right before
+/// it when no other candidate has that line right before it (`false`). Two candidates are never
+/// described by the same line.
+fn distinguishing_line<'a>(
+    lines: &[&'a str],
+    c: usize,
+    candidates: &[usize],
+) -> Option<(usize, &'a str, bool)> {
+    let chain_of = |c: usize| enclosing_chain(lines, c - 1, usize::MAX);
+    let others: Vec<usize> = candidates.iter().copied().filter(|&o| o != c).collect();
+    let other_chains: Vec<Vec<(usize, &str)>> = others.iter().map(|&o| chain_of(o)).collect();
+    if let Some(&(i, text)) = chain_of(c).iter().find(|(i, _)| {
+        other_chains
+            .iter()
+            .all(|ch| !ch.iter().any(|(j, _)| j == i))
+    }) {
+        return Some((i, text, true));
+    }
+    // Candidates in one block: the line right before each, when no other has the same one.
+    let before = |c: usize| {
+        (c.saturating_sub(1 + MAX_DISTINGUISHING_SCAN)..c - 1)
+            .rev()
+            .map(|i| (i, lines[i].trim()))
+            .find(|(_, t)| !t.is_empty())
+    };
+    let (i, text) = before(c)?;
+    others
+        .iter()
+        .all(|&o| before(o).is_none_or(|(_, t)| t != text))
+        .then_some((i, text, false))
+}
+
+/// How far above a candidate to look for a line that tells it apart.
+const MAX_DISTINGUISHING_SCAN: usize = 40;
+
+/// The enclosing lines of a 0-based line (index and text), innermost first, at most `depth`
+/// levels up.
+fn enclosing_chain<'a>(lines: &[&'a str], line: usize, depth: usize) -> Vec<(usize, &'a str)> {
+    let mut chain = Vec::new();
+    let mut at = line;
+    while chain.len() < depth {
+        let Some((i, text)) = enclosing_line(lines, at) else {
+            break;
+        };
+        chain.push((i, text));
+        at = i;
+    }
+    chain
+}
+
+/// How many enclosing levels a suggested `@@` header stack may climb.
+const MAX_HEADER_DEPTH: usize = 4;
+
+/// Stacked `@@` headers (outermost first) that single out the first candidate: its enclosing
+/// lines up to the first level where they differ from every other candidate's.
+fn suggest_headers<'a>(lines: &[&'a str], candidates: &[usize]) -> Option<Vec<&'a str>> {
+    let chains: Vec<Vec<&str>> = candidates
+        .iter()
+        .map(|&c| {
+            enclosing_chain(lines, c - 1, MAX_HEADER_DEPTH)
+                .into_iter()
+                .map(|(_, text)| text)
+                .collect()
+        })
+        .collect();
+    let (first, others) = chains.split_first()?;
+    let depth = (0..first.len()).find(|&d| others.iter().all(|o| o.get(d) != Some(&first[d])))?;
+    Some(first[..=depth].iter().rev().copied().collect())
+}
+
+/// How far up to look for an enclosing line.
+const MAX_ENCLOSING_SCAN: usize = 500;
+
+/// How to make an ambiguous edit unique, in the terms of its format.
+fn disambiguation_advice(format: Format, hunk: &Hunk, example: &str) -> String {
+    if hunk.text.is_some() || format == Format::Json {
+        return "include more of the surrounding text in old_string so it occurs once (or set replace_all to change every occurrence)".into();
+    }
+    match format {
+        Format::SearchReplace => "add the neighbouring lines to the SEARCH block so it occurs once (or a ':start_line:N' hint)".into(),
+        _ => format!(
+            "add an '@@' header naming the enclosing line of the one you mean (for example {example}), or more context lines, so exactly one place matches"
+        ),
+    }
+}
+
+/// An `@@` header found nowhere, with the closest whole line.
+fn context_not_found_message(rel: &RelPath, header: &str, closest: Option<&Closest>) -> String {
+    let near = closest
+        .map(|c| {
+            format!(
+                " The closest line is {} ({:?}); an @@ header must match a whole line.",
+                c.start_line,
+                c.excerpt
+                    .iter()
+                    .find(|l| l.line == c.start_line)
+                    .map(|l| l.text.as_str())
+                    .unwrap_or("")
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "Failed to find context '{header}' in {rel}.{near} Next: copy the header line exactly from the file, or drop the header."
+    )
+}
+
+/// A chunk found nowhere: the first line looked for, the closest real lines and how they
+/// differ, and the command (in the surface's words) that shows them.
+fn not_found_message(
+    rel: &RelPath,
+    first_old: &str,
+    note: Option<&str>,
+    closest: Option<&Closest>,
+    surface: Surface,
+) -> String {
+    let mut msg = format!(
+        "Failed to find expected lines in {rel} (first expected line: {first_old:?}); no tier matched (exact through fuzzy)."
+    );
+    if let Some(note) = note {
+        msg.push_str(&format!(" Note: {note}."));
+    }
+    match closest {
+        Some(c) => {
+            msg.push_str(&format!(
+                " Closest real lines {}-{} (similarity {:.2}):\n",
+                c.start_line, c.end_line, c.similarity
+            ));
+            for l in &c.excerpt {
+                msg.push_str(&format!("    {:>5} | {}\n", l.line, l.text));
+            }
+            for d in &c.differences {
+                msg.push_str(&format!("  {d}\n"));
+            }
+            msg.push_str(&format!(
+                "  Next: copy those lines exactly as they are now ({}) and resend this chunk.",
+                surface.read_lines(rel.as_str(), c.start_line, c.end_line + 1 - c.start_line)
+            ));
+        }
+        None => msg.push_str(&format!(
+            " Nothing similar is in the file. Next: re-read it ({}) and resend this chunk with lines copied from it.",
+            surface.read(rel.as_str())
+        )),
+    }
+    msg
+}
+
+/// A chunk found in several places: each place with the line that tells it apart, and how
+/// this format says which one is meant.
+fn ambiguous_message(
+    rel: &RelPath,
+    lines: &[&str],
+    hunk: &Hunk,
+    format: Format,
+    tier: Tier,
+    candidates: &[usize],
+) -> String {
+    let places: Vec<String> = candidates
+        .iter()
+        .map(|&c| match distinguishing_line(lines, c, candidates) {
+            Some((i, text, true)) => format!("line {c} (in {text:?}, line {})", i + 1),
+            Some((i, text, false)) => format!("line {c} (after {text:?}, line {})", i + 1),
+            None => format!("line {c}"),
+        })
+        .collect();
+    let example = suggest_headers(lines, candidates)
+        .map(|hs| {
+            hs.iter()
+                .map(|h| format!("'@@ {h}'"))
+                .collect::<Vec<_>>()
+                .join(" then ")
+        })
+        .unwrap_or_else(|| "'@@ def name():'".to_string());
+    format!(
+        "the expected lines are ambiguous in {rel}: they match at lines {} (tier {}): {}. Next: {}.",
+        join_lines(candidates),
+        tier.name(),
+        places.join("; "),
+        disambiguation_advice(format, hunk, &example)
+    )
+}
+
+pub(crate) fn describe_failure(
+    rel: &RelPath,
+    lines: &[&str],
+    hunk: &Hunk,
+    format: Format,
+    surface: Surface,
+    e: LocateError,
+    h: &mut HunkReport,
+) {
+    let first_old = hunk
+        .old
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .cloned()
+        .unwrap_or_default();
+    h.kind = Some(e.kind());
+    match e {
+        LocateError::CountMismatch {
+            tier,
+            expected,
+            candidates,
+        } => {
+            h.status = Outcome::Failed;
+            h.tier = Some(tier);
+            h.error = Some(format!(
+                "expected {expected} occurrence(s) in {rel} but found {} (tier {}){}. Next: set expected_replacements to the real count, or make the text unique.",
+                candidates.len(),
+                tier.name(),
+                if candidates.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at lines {}", join_lines(&candidates))
+                }
+            ));
+            h.candidates = candidates;
+        }
+        LocateError::Placeholder { line } => {
+            h.status = Outcome::Failed;
+            h.error = Some(format!(
+                "the new text contains the omission placeholder {line:?}, which the old text does not have; writing it would delete the code it stands for. Next: send the complete new text, or use '...' lines in both old and new text to keep elided lines."
+            ));
+        }
+        LocateError::ElisionMismatch { old, new } => {
+            h.status = Outcome::Failed;
+            h.error = Some(format!(
+                "the old text elides {old} part(s) with '...' lines but the new text elides {new}; each '...' in the old text needs a matching '...' in the new text. Next: pair them up, or spell the lines out."
+            ));
+        }
+        LocateError::NotFound {
+            closest: None,
+            note: Some(note),
+        } if hunk.old.is_empty() => {
+            h.status = Outcome::Failed;
+            h.error = Some(format!(
+                "{note} in {rel}. Next: re-read the file ({}) and name a line that exists.",
+                surface.read(rel.as_str())
+            ));
+        }
+        LocateError::NotFound { closest, note } => {
+            h.status = Outcome::Failed;
+            h.error = Some(not_found_message(
+                rel,
+                &first_old,
+                note.as_deref(),
+                closest.as_ref(),
+                surface,
+            ));
+            h.closest = closest;
+        }
+        LocateError::Ambiguous { tier, candidates } => {
+            h.status = Outcome::Ambiguous;
+            h.tier = Some(tier);
+            h.error = Some(ambiguous_message(
+                rel,
+                lines,
+                hunk,
+                format,
+                tier,
+                &candidates,
+            ));
+            h.candidates = candidates;
+        }
+        LocateError::ContextNotFound { header, closest } => {
+            h.status = Outcome::Failed;
+            h.error = Some(context_not_found_message(rel, &header, closest.as_ref()));
+            h.closest = closest;
+        }
+        LocateError::ContextAmbiguous { header, candidates } => {
+            h.status = Outcome::Ambiguous;
+            h.error = Some(format!(
+                "the @@ context '{header}' is ambiguous in {rel}: it occurs at lines {}. Next: stack an outer header (for example '@@ class Name') before it, or add context lines.",
+                join_lines(&candidates)
+            ));
+            h.candidates = candidates;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ambiguity_names_what_tells_candidates_apart() {
+        let lines = [
+            "def fetch():",
+            "    attempts = 0",
+            "    delay = 1.0",
+            "    for i in range(3):",
+            "        delay = 1.0",
+            "",
+            "def push():",
+            "    delay = 1.0",
+        ];
+        // Different functions: each candidate is named by its own enclosing line.
+        assert_eq!(
+            distinguishing_line(&lines, 3, &[3, 8]),
+            Some((0, "def fetch():", true))
+        );
+        assert_eq!(
+            distinguishing_line(&lines, 8, &[3, 8]),
+            Some((6, "def push():", true))
+        );
+        // The same function: never the same line for both.
+        assert_eq!(
+            distinguishing_line(&lines, 3, &[3, 5]),
+            Some((1, "attempts = 0", false))
+        );
+        assert_eq!(
+            distinguishing_line(&lines, 5, &[3, 5]),
+            Some((3, "for i in range(3):", true))
+        );
+    }
+}
