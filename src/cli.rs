@@ -564,7 +564,7 @@ fn read_batch(
             return Err(Box::new(usage(format!("cannot read {name}: {e}"))));
         }
         if !jsonl {
-            let parsed = format::decode(&bytes).and_then(|text| format::parse(text, format, opts));
+            let parsed = format::parse_bytes(&bytes, format, opts);
             add(parsed, &name)?;
             continue;
         }

@@ -120,8 +120,7 @@ impl ApplyOptions {
 
 /// Parses edit text and applies it; every outcome, including malformed input, is a report.
 pub fn apply(edit: &[u8], opts: &ApplyOptions) -> Report {
-    let parsed =
-        format::decode(edit).and_then(|text| format::parse(text, opts.format, &opts.parse));
+    let parsed = format::parse_bytes(edit, opts.format, &opts.parse);
     match parsed {
         Ok(batch) => apply_batch(&batch, opts),
         Err(e) => Report::malformed(&e, None),

@@ -345,8 +345,7 @@ impl LancetServer {
                     }
                 },
             };
-            let parsed = crate::format::decode(args.text.as_bytes())
-                .and_then(|text| crate::format::parse(text, opts.format, &opts.parse));
+            let parsed = crate::format::parse_bytes(args.text.as_bytes(), opts.format, &opts.parse);
             let batch = match parsed {
                 Ok(batch) => batch,
                 Err(e) => return this.answer(&Report::malformed(&e, None)),

@@ -62,6 +62,15 @@ impl ParseError {
     }
 }
 
+/// Edit bytes as a batch: decoded (edit text must be UTF-8), then parsed as `choice` says.
+pub fn parse_bytes(
+    bytes: &[u8],
+    choice: FormatChoice,
+    opts: &ParseOptions,
+) -> Result<Batch, ParseError> {
+    decode(bytes).and_then(|text| parse(text, choice, opts))
+}
+
 /// Decodes edit bytes; edit text must be UTF-8.
 pub fn decode(bytes: &[u8]) -> Result<&str, ParseError> {
     std::str::from_utf8(bytes).map_err(|e| {
