@@ -38,94 +38,10 @@ pub fn recover_if_needed(state: &StateDir, fsync: bool, lock: bool) -> Option<St
     }
     let _held = if lock { Some(state.lock().ok()?) } else { None };
     match state.recover(fsync) {
-        Ok(Some(rollback)) => {
-            forget_batch(state, &rollback.id);
-            Some(describe_recovery(&rollback))
-        }
+        Ok(Some(rollback)) => Some(describe_recovery(&rollback)),
         Ok(None) => None,
         Err(e) => Some(e.to_string()),
     }
-}
-
-/// A batch that never completed has no checkpoint worth keeping; and if it was an undo, the
-/// batch it undid is live again.
-pub fn forget_batch(state: &StateDir, id: &str) {
-    for mut meta in state.list_meta() {
-        if meta.undone_by.as_deref() == Some(id) {
-            meta.undone = false;
-            meta.undone_by = None;
-            let _ = state.save_meta(&meta);
-        }
-    }
-    if let Ok(repo) = checkpoint_repo(state) {
-        drop_checkpoint(state, &repo, id);
-    }
-}
-
-/// The repository a state's checkpoints live in.
-fn checkpoint_repo(state: &StateDir) -> Result<git2::Repository, git2::Error> {
-    if state.in_git {
-        git2::Repository::open(state.dir.parent().unwrap_or(&state.dir))
-    } else {
-        git2::Repository::open_bare(state.dir.join("git"))
-    }
-}
-
-/// Removes one checkpoint: its log entry and its ref (git's gc then drops its objects).
-fn drop_checkpoint(state: &StateDir, repo: &git2::Repository, id: &str) {
-    let _ = std::fs::remove_file(state.dir.join("checkpoints").join(format!("{id}.json")));
-    if let Ok(mut r) = repo.find_reference(&format!("{}{id}", store::checkpoint::REF_PREFIX)) {
-        let _ = r.delete();
-    }
-}
-
-/// Checkpoints kept by default: the newest this many …
-pub const KEEP_CHECKPOINTS: i64 = 500;
-/// … and none older than this many days. Both are set per repository with `git config
-/// lancet.keepCheckpoints N` and `git config lancet.keepDays N` (0: no limit).
-pub const KEEP_DAYS: i64 = 30;
-
-/// Applies the retention rule ([`KEEP_CHECKPOINTS`], [`KEEP_DAYS`]), so refs and log entries do
-/// not grow without bound. Ids begin with their time in milliseconds, so no entry is read.
-/// Returns how many checkpoints were dropped.
-pub fn prune_checkpoints(state: &StateDir) -> usize {
-    let Ok(repo) = checkpoint_repo(state) else {
-        return 0;
-    };
-    let setting = |name: &str, default: i64| {
-        repo.config()
-            .and_then(|c| c.get_i64(name))
-            .unwrap_or(default)
-    };
-    let keep = setting("lancet.keepCheckpoints", KEEP_CHECKPOINTS);
-    let days = setting("lancet.keepDays", KEEP_DAYS);
-    let Ok(listing) = std::fs::read_dir(state.dir.join("checkpoints")) else {
-        return 0;
-    };
-    let mut ids: Vec<String> = listing
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            name.strip_suffix(".json").map(str::to_string)
-        })
-        .collect();
-    ids.sort_by(|a, b| b.cmp(a));
-    let now_ms = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis())
-        .unwrap_or_default();
-    let cutoff = (days > 0).then(|| now_ms.saturating_sub(days as u128 * 86_400_000));
-    let mut dropped = 0;
-    for (i, id) in ids.iter().enumerate() {
-        let time = id.get(..12).and_then(|t| u128::from_str_radix(t, 16).ok());
-        let too_many = keep > 0 && i as i64 >= keep;
-        let too_old = matches!((cutoff, time), (Some(c), Some(t)) if t < c);
-        if too_many || too_old {
-            drop_checkpoint(state, &repo, id);
-            dropped += 1;
-        }
-    }
-    dropped
 }
 
 fn describe_recovery(r: &Rollback) -> String {
@@ -185,7 +101,6 @@ pub fn recover(root: &Root, fsync: bool) -> Report {
     drop(lock);
     match result {
         Ok(Some(r)) => {
-            forget_batch(&state, &r.id);
             let status = if r.intact() {
                 Status::Applied
             } else {
@@ -484,7 +399,7 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Repo
             marked.undone_by = Some(undo_id.clone());
         }
         // The log entry changes with the journal durable and before any file: a crash rolls
-        // the restore back and recovery un-marks the entry ([`forget_batch`]).
+        // the restore back and recovery un-marks the entry (`StateDir::forget_batch`).
         let failed = |e: store::CommitError| {
             Report::batch_error(
                 Status::Error,

@@ -288,20 +288,16 @@ fn checkpoint_and_commit(
             Ok(entry) => meta = entry,
             Err(e) => {
                 prepared.abandon();
-                history::forget_batch(state, &id);
                 return Err(Box::new(commit_error_report(e)));
             }
         }
     }
     let journal = match store::write(prepared) {
         Ok(j) => j,
-        Err(e) => {
-            history::forget_batch(state, &id);
-            return Err(Box::new(commit_error_report(e)));
-        }
+        Err(e) => return Err(Box::new(commit_error_report(e))),
     };
     if opts.checkpoint {
-        history::prune_checkpoints(state);
+        state.prune_checkpoints();
         report.checkpoint = Some(id.clone());
     }
     Ok(Committed {

@@ -131,7 +131,7 @@ def log(lancet, root):
     return json.loads(out.stdout or b"[]")
 
 
-def killed_run(lancet, args, root, stdin, rng, pause_file, test_cmd=False):
+def killed_run(lancet, args, root, stdin, rng, pause_file, test_cmd=False, window=0.04):
     """Starts lancet and kills it with SIGKILL at a seam or after a random delay. Returns how:
     "seam:<point>", "delay:<ms>" and whether it had finished before the kill."""
     env = dict(os.environ)
@@ -146,7 +146,7 @@ def killed_run(lancet, args, root, stdin, rng, pause_file, test_cmd=False):
     proc.stdin.write(stdin)
     proc.stdin.close()
     if how is None:
-        delay = rng.uniform(0, 0.6 if test_cmd else 0.04)
+        delay = rng.uniform(0, 0.6 if test_cmd else window)
         how = f"delay:{delay * 1000:.0f}ms"
         time.sleep(delay)
     else:
@@ -254,7 +254,8 @@ def main():
             env = dict(os.environ, LANCET_FAILPOINT=f"crash:rename:{n}")
             subprocess.run([lancet, "apply", "-C", root], input=BATCH, env=env,
                            capture_output=True)
-            how, finished = killed_run(lancet, ["recover"], root, b"", rng, pause)
+            # Recovery is quick: kill it within its first milliseconds.
+            how, finished = killed_run(lancet, ["recover"], root, b"", rng, pause, window=0.008)
             how = f"after crash:rename:{n}, {how}"
         else:
             how, finished = killed_run(lancet, ["apply", "--test", "sleep 5"], root, BATCH, rng,

@@ -870,3 +870,34 @@ fn a_state_directory_swapped_for_a_link_is_refused() {
         assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
     }
 }
+
+/// A recovery stopped after it forgot the batch and before it deleted the journal: the next
+/// command finishes it, and the log never lists a batch that is not on disk (found by the kill
+/// -9 trials: recovery used to delete the journal first and forget the batch after).
+#[test]
+fn a_recovery_cut_short_never_leaves_a_log_entry_for_a_batch_not_on_disk() {
+    let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+    let root = dir.path();
+    let out = lancet_env(
+        &["apply", "-C", r(root)],
+        TWO_FILES,
+        &[("LANCET_FAILPOINT", "crash:rename:2")],
+    );
+    assert_ne!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = lancet_env(
+        &["recover", "-C", r(root)],
+        b"",
+        &[("LANCET_FAILPOINT", "crash:recovered:1")],
+    );
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "the recovery was cut short: {}",
+        describe(&out)
+    );
+    let log = lancet(&["log", "-C", r(root), "--json"], b"");
+    assert_eq!(json(&log), serde_json::json!([]), "{}", describe(&log));
+    assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
+    assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
+    assert!(!root.join(".lancet/journal.json").exists());
+}

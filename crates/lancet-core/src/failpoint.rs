@@ -11,7 +11,8 @@
 //! `backup` (each pre-image kept), `verify_again` (the targets' last check before the renames),
 //! `rename` (each rename), `fsync_dir`, `commit` (before the
 //! journal is deleted), `verify` (before the targets are re-read), `recover` (each path
-//! restored by a rollback).
+//! restored by a rollback), `recovered` (a recovery's batch forgotten, its journal not yet
+//! deleted).
 
 use std::io;
 use std::sync::OnceLock;

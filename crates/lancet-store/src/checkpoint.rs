@@ -414,6 +414,12 @@ fn file_mode(mode: u32) -> FileMode {
     }
 }
 
+/// Checkpoints kept by default: the newest this many …
+pub const KEEP_CHECKPOINTS: i64 = 500;
+/// … and none older than this many days. Both are set per repository with `git config
+/// lancet.keepCheckpoints N` and `git config lancet.keepDays N` (0: no limit).
+pub const KEEP_DAYS: i64 = 30;
+
 /// What `lancet log` shows about a checkpoint; kept beside the journal, updated by undo and
 /// test runs (the commits themselves are immutable).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -471,6 +477,81 @@ pub struct TestSummary {
 }
 
 impl StateDir {
+    /// A batch that never completed has no checkpoint worth keeping; and if it was an undo, the
+    /// batch it undid is live again.
+    pub fn forget_batch(&self, id: &str) {
+        for mut meta in self.list_meta() {
+            if meta.undone_by.as_deref() == Some(id) {
+                meta.undone = false;
+                meta.undone_by = None;
+                let _ = self.save_meta(&meta);
+            }
+        }
+        if let Ok(repo) = self.checkpoint_repo() {
+            self.drop_checkpoint(&repo, id);
+        }
+    }
+
+    /// The repository a state's checkpoints live in.
+    fn checkpoint_repo(&self) -> Result<git2::Repository, git2::Error> {
+        if self.in_git {
+            git2::Repository::open(self.dir.parent().unwrap_or(&self.dir))
+        } else {
+            git2::Repository::open_bare(self.dir.join("git"))
+        }
+    }
+
+    /// Removes one checkpoint: its log entry and its ref (git's gc then drops its objects).
+    fn drop_checkpoint(&self, repo: &git2::Repository, id: &str) {
+        let _ = std::fs::remove_file(self.dir.join("checkpoints").join(format!("{id}.json")));
+        if let Ok(mut r) = repo.find_reference(&format!("{}{id}", REF_PREFIX)) {
+            let _ = r.delete();
+        }
+    }
+
+    /// Applies the retention rule ([`KEEP_CHECKPOINTS`], [`KEEP_DAYS`]), so refs and log entries do
+    /// not grow without bound. Ids begin with their time in milliseconds, so no entry is read.
+    /// Returns how many checkpoints were dropped.
+    pub fn prune_checkpoints(&self) -> usize {
+        let Ok(repo) = self.checkpoint_repo() else {
+            return 0;
+        };
+        let setting = |name: &str, default: i64| {
+            repo.config()
+                .and_then(|c| c.get_i64(name))
+                .unwrap_or(default)
+        };
+        let keep = setting("lancet.keepCheckpoints", KEEP_CHECKPOINTS);
+        let days = setting("lancet.keepDays", KEEP_DAYS);
+        let Ok(listing) = std::fs::read_dir(self.dir.join("checkpoints")) else {
+            return 0;
+        };
+        let mut ids: Vec<String> = listing
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                name.strip_suffix(".json").map(str::to_string)
+            })
+            .collect();
+        ids.sort_by(|a, b| b.cmp(a));
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis())
+            .unwrap_or_default();
+        let cutoff = (days > 0).then(|| now_ms.saturating_sub(days as u128 * 86_400_000));
+        let mut dropped = 0;
+        for (i, id) in ids.iter().enumerate() {
+            let time = id.get(..12).and_then(|t| u128::from_str_radix(t, 16).ok());
+            let too_many = keep > 0 && i as i64 >= keep;
+            let too_old = matches!((cutoff, time), (Some(c), Some(t)) if t < c);
+            if too_many || too_old {
+                self.drop_checkpoint(&repo, id);
+                dropped += 1;
+            }
+        }
+        dropped
+    }
+
     fn meta_path(&self, id: &str) -> PathBuf {
         self.dir.join("checkpoints").join(format!("{id}.json"))
     }

@@ -346,6 +346,12 @@ impl StateDir {
             })?;
         let report = journal::roll_back(&journal, &root, &pre, fsync);
         if report.finished() {
+            // The batch is gone from the log before its journal goes: a crash in between is
+            // finished by the next recovery, never leaves a log entry for a batch not on disk.
+            self.forget_batch(&journal.id);
+            if failpoint::check("recovered").is_err() {
+                return Ok(Some(report));
+            }
             let _ = fs::remove_file(&path);
             if fsync {
                 let _ = fsync_dir(&self.dir);
@@ -385,6 +391,7 @@ impl Prepared<'_> {
     /// Gives the batch up before any file is written (its checkpoint could not be recorded):
     /// the journal goes, nothing else was touched.
     pub fn abandon(self) {
+        self.state.forget_batch(&self.journal.id);
         let _ = fs::remove_file(self.state.journal_path());
     }
 }
@@ -470,6 +477,7 @@ pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
             journal::discard(&rest, root, &pre);
             let rollback = journal::roll_back(&done, root, &pre, opts.fsync);
             if rollback.finished() {
+                state.forget_batch(&journal.id);
                 let _ = fs::remove_file(&journal_path);
             }
             if rollback.intact() {
@@ -485,6 +493,7 @@ pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
         Err(WriteFailure::Io(path, source)) => {
             let rollback = journal::roll_back(&journal, root, &pre, opts.fsync);
             if rollback.finished() {
+                state.forget_batch(&journal.id);
                 let _ = fs::remove_file(&journal_path);
             }
             Err(CommitError::Io {
