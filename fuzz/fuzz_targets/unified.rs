@@ -8,6 +8,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         let opts = ParseOptions {
             default_path: Some("f.txt".into()),
+            ..ParseOptions::default()
         };
         let _ = lancet_core::format::unified::parse(text, &opts);
     }
