@@ -901,3 +901,30 @@ fn a_recovery_cut_short_never_leaves_a_log_entry_for_a_batch_not_on_disk() {
     assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
     assert!(!root.join(".lancet/journal.json").exists());
 }
+
+/// A journal half written when lancet was killed (`journal.json.tmp`: it only counts once
+/// renamed) is swept by the next command, and per-path lock files do not pile up.
+#[test]
+fn a_half_written_journal_and_released_locks_leave_nothing_behind() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".lancet/pre")).unwrap();
+    std::fs::write(root.join(".lancet/journal.json.tmp"), "{\"id\":").unwrap();
+    let locks = tempfile::tempdir().unwrap();
+    let runtime = [("XDG_RUNTIME_DIR", locks.path().to_str().unwrap())];
+    let out = lancet_env(&["recover", "-C", r(root)], b"", &runtime);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!root.join(".lancet/journal.json.tmp").exists());
+    for _ in 0..3 {
+        let out = lancet_env(
+            &["apply", "-C", r(root)],
+            b"*** Begin Patch\n*** Add File: n.txt\n+n\n*** Delete File: n.txt\n*** End Patch\n",
+            &runtime,
+        );
+        assert_ne!(out.status.code(), Some(4), "{}", describe(&out));
+    }
+    let left: Vec<_> = std::fs::read_dir(locks.path().join("lancet/locks"))
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "lock files left: {left:?}");
+}

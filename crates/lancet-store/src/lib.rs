@@ -97,7 +97,40 @@ pub const LOCK_WAIT: Duration = Duration::from_secs(3);
 /// An exclusive hold on a root; released when dropped.
 #[derive(Debug)]
 pub struct RootLock {
-    _files: Vec<File>,
+    /// The per-path locks (directories above the root, then the root) with their files' names.
+    paths: Vec<(File, PathBuf)>,
+    /// The state directory's lock.
+    state: Option<File>,
+}
+
+impl Drop for RootLock {
+    fn drop(&mut self) {
+        // A per-path lock file nobody else holds goes, so they do not pile up one per directory
+        // ever used: taken exclusively first (flock converts a shared hold), then removed while
+        // held; a process that opened it meanwhile finds the name gone and takes the new one
+        // ([`lock_path`]).
+        for (file, path) in self.paths.drain(..).rev() {
+            if file.try_lock().is_ok() {
+                let _ = fs::remove_file(&path);
+            }
+        }
+        self.state.take();
+    }
+}
+
+/// Opens and locks a per-path lock file that a releasing holder may remove: after the lock is
+/// taken, the name must still lead to the locked file, or the lock belongs to a removed file and
+/// is taken again on the new one.
+fn lock_path(path: &Path, exclusive: bool, started: Instant) -> Result<File, ()> {
+    use std::os::unix::fs::MetadataExt;
+    loop {
+        let file = open_lock_file(path).map_err(|_| ())?;
+        wait_for(&file, exclusive, started)?;
+        let held = file.metadata().map_err(|_| ())?;
+        if fs::metadata(path).is_ok_and(|now| now.ino() == held.ino() && now.dev() == held.dev()) {
+            return Ok(file);
+        }
+    }
 }
 
 /// Where the per-path lock files live: the user's runtime directory, else their cache.
@@ -261,13 +294,14 @@ impl StateDir {
                 let exclusive = i + 1 == chain.len();
                 // Lock files are named by the path they stand for; a directory they cannot be
                 // made in (a read-only home) leaves only the state lock, as before.
-                let Ok(file) = open_lock_file(&dir.join(lock_name(path))) else {
+                let lock_file = dir.join(lock_name(path));
+                if open_lock_file(&lock_file).is_err() {
                     held.clear();
                     break;
-                };
-                wait_for(&file, exclusive, started)
+                }
+                let file = lock_path(&lock_file, exclusive, started)
                     .map_err(|()| LockError::Busy { path: root.clone() })?;
-                held.push(file);
+                held.push((file, lock_file));
             }
         }
         let path = self.dir.join("lock");
@@ -281,8 +315,10 @@ impl StateDir {
             source,
         })?;
         wait_for(&file, true, started).map_err(|()| LockError::Busy { path })?;
-        held.push(file);
-        Ok(RootLock { _files: held })
+        Ok(RootLock {
+            paths: held,
+            state: Some(file),
+        })
     }
 
     /// Refuses a state directory any of whose parts is a symlink: lancet's own state is reached
@@ -322,6 +358,7 @@ impl StateDir {
     /// (inside this state's home): a forged journal is set aside and nothing is touched.
     pub fn recover(&self, fsync: bool) -> Result<Option<Rollback>, journal::JournalError> {
         let path = self.journal_path();
+        let _ = fs::remove_file(path.with_extension("json.tmp"));
         let Some(journal) = Journal::read(&path)? else {
             return Ok(None);
         };
@@ -363,6 +400,9 @@ impl StateDir {
     /// Removes pre-images no journal refers to: left by a crash after a batch's commit point
     /// (the batch stands, so they are not needed). The caller holds the lock.
     pub fn sweep_orphans(&self) {
+        // A journal still being written when its process died describes nothing: it only ever
+        // counts once renamed into place.
+        let _ = fs::remove_file(self.journal_path().with_extension("json.tmp"));
         if self.journal_path().exists() {
             return;
         }
