@@ -20,6 +20,7 @@ pub mod encoding;
 mod explain;
 pub mod failpoint;
 pub mod format;
+pub mod kinds;
 pub mod locate;
 pub mod path;
 pub mod report;

@@ -278,8 +278,8 @@ pub enum LocateError {
 
 impl LocateError {
     /// A stable machine-readable kind for reports.
-    pub fn kind(&self) -> crate::report::ErrorKind {
-        use crate::report::ErrorKind;
+    pub fn kind(&self) -> crate::kinds::ErrorKind {
+        use crate::kinds::ErrorKind;
         match self {
             LocateError::NotFound { .. } => ErrorKind::NoMatch,
             LocateError::Ambiguous { .. } => ErrorKind::Ambiguous,
