@@ -33,18 +33,14 @@ pub use lancet_store as store;
 pub use lancet_syntax as syntax;
 
 mod check;
-#[cfg(feature = "cli")]
-pub mod cli;
 mod history;
-#[cfg(feature = "mcp")]
-mod mcp;
 mod progress;
 mod read;
 mod rename;
 mod verify;
 
 pub use check::collect as check;
-pub use history::{UndoOptions, format_time, log, recover, undo};
+pub use history::{UndoOptions, format_time, log, recover, recover_if_needed, undo};
 pub use progress::{Observer, PROGRESS_THRESHOLD, Watch};
 pub use read::{ReadError, ReadView, read};
 pub use rename::{RenameOptions, rename};

@@ -8,7 +8,7 @@ const MIN_SCENARIOS: usize = 40;
 
 #[test]
 fn every_fixture_scenario_behaves_as_written() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let mut dirs: Vec<_> = std::fs::read_dir(&fixtures)
         .unwrap()
         .flatten()

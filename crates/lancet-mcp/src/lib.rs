@@ -8,15 +8,15 @@
 //! unique (then it applies, and says the file had changed). Writing tools run one at a time;
 //! reads and the log run alongside.
 
-use crate::batch::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
-use crate::digest::sha256_hex;
-use crate::format::FormatChoice;
-use crate::history;
-use crate::path::Root;
-use crate::read;
-use crate::report::{Report, Surface};
-use crate::stage::Expectation;
-use crate::{ApplyOptions, apply_batch};
+#![deny(missing_docs)]
+
+use lancet::batch::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
+use lancet::digest::sha256_hex;
+use lancet::format::FormatChoice;
+use lancet::path::Root;
+use lancet::report::{Report, Surface};
+use lancet::stage::Expectation;
+use lancet::{ApplyOptions, apply_batch};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
@@ -289,12 +289,13 @@ impl LancetServer {
     )]
     async fn read_file(&self, Parameters(args): Parameters<ReadFileArgs>) -> CallToolResult {
         if let Ok(root) = self.root() {
-            let state = crate::store::StateDir::locate(&root);
-            let _ = history::recover_if_needed(&state, true, true);
+            let state = lancet::store::StateDir::locate(&root);
+            let _ = lancet::recover_if_needed(&state, true, true);
         }
         let result = match self.root() {
             Err(e) => error_result(e),
-            Ok(root) => match read::read(&root, &args.path, args.offset.unwrap_or(1), args.limit) {
+            Ok(root) => match lancet::read(&root, &args.path, args.offset.unwrap_or(1), args.limit)
+            {
                 Err(e) => error_result(e.to_string()),
                 Ok(view) => {
                     if let Ok(rel) = root.rel(&args.path)
@@ -345,7 +346,7 @@ impl LancetServer {
                     }
                 },
             };
-            let parsed = crate::format::parse_bytes(args.text.as_bytes(), opts.format, &opts.parse);
+            let parsed = lancet::format::parse_bytes(args.text.as_bytes(), opts.format, &opts.parse);
             let batch = match parsed {
                 Ok(batch) => batch,
                 Err(e) => return this.answer(&Report::malformed(&e, None)),
@@ -377,10 +378,10 @@ impl LancetServer {
     async fn undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
         self.writer_turn("undo", args, |this, args| match this.root() {
             Err(e) => error_result(e),
-            Ok(root) => this.answer(&history::undo(
+            Ok(root) => this.answer(&lancet::undo(
                 &root,
                 args.id.as_deref(),
-                history::UndoOptions {
+                lancet::UndoOptions {
                     force: args.force.unwrap_or(false),
                     partial: args.partial.unwrap_or(false),
                     fsync: true,
@@ -406,16 +407,16 @@ impl LancetServer {
                 Ok(t) => t,
                 Err(refusal) => return refusal,
             };
-            let rename = crate::rename::RenameOptions {
+            let rename = lancet::RenameOptions {
                 old: args.old.clone(),
                 new: args.new.clone(),
                 paths: args.paths.clone().unwrap_or_default(),
                 lang: None,
-                kind: crate::report::SymbolKind::Any,
+                kind: lancet::report::SymbolKind::Any,
                 include_strings: false,
                 include_comments: false,
             };
-            this.answer(&crate::rename::rename(&rename, &opts))
+            this.answer(&lancet::rename(&rename, &opts))
         })
         .await
     }
@@ -429,7 +430,7 @@ impl LancetServer {
         let result = match self.root() {
             Err(e) => error_result(e),
             Ok(root) => {
-                let list = history::log(&root);
+                let list = lancet::log(&root);
                 let text = if list.is_empty() {
                     "No checkpoints yet.".to_string()
                 } else {
@@ -438,7 +439,7 @@ impl LancetServer {
                             format!(
                                 "{}  {}  {}{}{}",
                                 m.id,
-                                history::format_time(m.time),
+                                lancet::format_time(m.time),
                                 m.summary,
                                 m.test.as_ref().map_or("", |t| if t.passed {
                                     "  [tests passed]"

@@ -1,16 +1,15 @@
 //! The command line: argument parsing and rendering only; the work happens in the library.
 
-use crate::batch::{Batch, Format};
-use crate::format::{self, FormatChoice, ParseOptions};
-use crate::read;
-use crate::rename::RenameOptions;
-use crate::report::ErrorKind;
-use crate::report::SymbolKind;
-use crate::report::{Report, Status, Surface};
-use crate::stage::Expectation;
-use crate::syntax::GateOptions;
-use crate::{ApplyOptions, apply_batch, check, history, path::Root};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use lancet::RenameOptions;
+use lancet::batch::{Batch, Format};
+use lancet::format::{self, FormatChoice, ParseOptions};
+use lancet::report::ErrorKind;
+use lancet::report::SymbolKind;
+use lancet::report::{Report, Status, Surface};
+use lancet::stage::Expectation;
+use lancet::syntax::GateOptions;
+use lancet::{ApplyOptions, apply_batch, path::Root};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
@@ -160,7 +159,7 @@ impl TransactionArgs {
             test: self.test.clone(),
             test_timeout: std::time::Duration::from_secs(self.test_timeout),
             test_output_bytes: self.test_output_bytes,
-            progress: crate::progress::Watch(
+            progress: lancet::Watch(
                 (!self.quiet && !self.json && std::io::stderr().is_terminal())
                     .then(|| std::sync::Arc::new(Bar::new()) as _),
             ),
@@ -322,10 +321,10 @@ pub fn run() -> u8 {
         Command::Log(args) => with_root(cli.root, |root| run_log(root, args.json)),
         Command::Undo(args) => with_root(cli.root, |root| {
             emit(
-                &history::undo(
+                &lancet::undo(
                     root,
                     args.id.as_deref(),
-                    history::UndoOptions {
+                    lancet::UndoOptions {
                         force: args.force,
                         partial: args.partial,
                         fsync: true,
@@ -336,10 +335,10 @@ pub fn run() -> u8 {
             )
         }),
         Command::Recover(args) => with_root(cli.root, |root| {
-            emit(&history::recover(root, true), args.json)
+            emit(&lancet::recover(root, true), args.json)
         }),
         Command::Mcp(args) => with_root(cli.root, |root| {
-            match crate::mcp::serve(root.path(), args.log.as_deref(), args.test_command.clone()) {
+            match lancet_mcp::serve(root.path(), args.log.as_deref(), args.test_command.clone()) {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("lancet mcp: {e}");
@@ -383,7 +382,7 @@ fn run_parse(args: ParseArgs) -> u8 {
 
 /// A parsed batch for people: the format, then one line per operation and per hunk.
 fn describe_batch(batch: &Batch) -> String {
-    use crate::batch::OpKind;
+    use lancet::batch::OpKind;
     let mut out = format!(
         "{}: {} operation(s)\n",
         batch.format.name(),
@@ -486,8 +485,7 @@ fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         include_strings: args.include_strings,
         include_comments: args.include_comments,
     };
-    args.tx
-        .emit(&crate::rename::rename(&opts, &args.tx.options(root)))
+    args.tx.emit(&lancet::rename(&opts, &args.tx.options(root)))
 }
 
 /// Expands directories into the edit files directly inside them, in name order (hidden files
@@ -601,7 +599,7 @@ fn run_read(root: PathBuf, args: ReadArgs) -> u8 {
             return 4;
         }
     };
-    match read::read(&root, &args.path, args.offset, args.limit) {
+    match lancet::read(&root, &args.path, args.offset, args.limit) {
         Ok(view) => {
             let out = if args.json {
                 serde_json::to_string_pretty(&view).unwrap_or_default() + "\n"
@@ -627,8 +625,8 @@ fn run_read(root: PathBuf, args: ReadArgs) -> u8 {
 /// writing commands do it themselves and report it). The note goes to stderr.
 fn recover_first(root: &std::path::Path) {
     if let Ok(root) = Root::new(root) {
-        let state = crate::store::StateDir::locate(&root);
-        if let Some(note) = history::recover_if_needed(&state, true, true) {
+        let state = lancet::store::StateDir::locate(&root);
+        if let Some(note) = lancet::recover_if_needed(&state, true, true) {
             eprintln!("lancet: {note}");
         }
     }
@@ -646,7 +644,7 @@ fn with_root(root: PathBuf, run: impl FnOnce(&Root) -> u8) -> u8 {
 }
 
 fn run_log(root: &Root, json: bool) -> u8 {
-    let entries = history::log(root);
+    let entries = lancet::log(root);
     let out = if json {
         serde_json::to_string_pretty(&entries).unwrap_or_default() + "\n"
     } else if entries.is_empty() {
@@ -666,7 +664,7 @@ fn run_log(root: &Root, json: bool) -> u8 {
             out.push_str(&format!(
                 "{}  {}  {:<14} {} file(s){test}{undone}{commit}\n    {}\n",
                 m.id,
-                history::format_time(m.time),
+                lancet::format_time(m.time),
                 m.format,
                 m.files.len(),
                 m.summary
@@ -691,14 +689,14 @@ fn run_check(root: PathBuf, args: CheckArgs) -> u8 {
     } else {
         args.paths
     };
-    let files = match check::collect(&root, &paths) {
+    let files = match lancet::check(&root, &paths) {
         Ok(files) => files,
         Err(e) => {
             eprintln!("lancet check: {e}");
             return 1;
         }
     };
-    let report = crate::syntax::check_contents(
+    let report = lancet::syntax::check_contents(
         &files,
         GateOptions {
             compile_check: !args.no_compile_check,
@@ -770,7 +768,7 @@ impl Bar {
     }
 }
 
-impl crate::progress::Observer for Bar {
+impl lancet::Observer for Bar {
     fn phase(&self, message: &str, len: Option<usize>) {
         let style = match len {
             Some(_) => {
