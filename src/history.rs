@@ -4,6 +4,7 @@
 //! holds what the batch wrote; a path changed since is listed and left alone (unless
 //! `--force`). The restore itself is a batch like any other: staged, journaled, all or nothing.
 
+use crate::Applied;
 use crate::digest::sha256_hex;
 use crate::path::{RelPath, Root};
 use crate::report::ErrorKind;
@@ -207,19 +208,29 @@ pub struct UndoOptions {
 /// prefix). All or nothing by default; the restore is itself a journaled batch, and the log
 /// marks the batch undone in the same step, so a crash leaves either both or neither.
 pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
+    undo_written(root, id, opts).report
+}
+
+/// [`undo`], also handing back what it wrote (the restored files' bytes).
+pub fn undo_written(root: &Root, id: Option<&str>, opts: UndoOptions) -> Applied {
     let state = StateDir::locate(root);
     let _lock = match state.lock() {
         Ok(l) => l,
-        Err(e) => return Report::batch_error(Status::Error, e.kind(), e.to_string(), e.next()),
+        Err(e) => {
+            return Report::batch_error(Status::Error, e.kind(), e.to_string(), e.next()).into();
+        }
     };
     let recovered = recover_if_needed(&state, opts.fsync, false);
-    let report = choose_batch(&state, id, opts.surface)
+    let mut applied = choose_batch(&state, id, opts.surface)
         .and_then(|meta| plan_restore(&state, meta, opts))
-        .map_or_else(|refusal| *refusal, |plan| write_restore(&state, plan, opts));
-    match recovered {
-        Some(note) => report.with_note(note),
-        None => report,
+        .map_or_else(
+            |refusal| (*refusal).into(),
+            |plan| write_restore(&state, plan, opts),
+        );
+    if let Some(note) = recovered {
+        applied.report = applied.report.with_note(note);
     }
+    applied
 }
 
 /// The batch an undo means: the one `id` (a prefix, refused when it names several, as git
@@ -373,7 +384,7 @@ fn plan_restore(
 
 /// Writes the restores as one journaled batch, which also marks the log entry undone and
 /// removes the directories the batch created (a crash leaves all of it or none).
-fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Report {
+fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Applied {
     let RestorePlan {
         mut meta,
         root,
@@ -410,7 +421,7 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Repo
         };
         let prepared = match store::prepare(&root, &staged, state, &undo_id, write, &remove_dirs) {
             Ok(p) => p,
-            Err(e) => return failed(e),
+            Err(e) => return failed(e).into(),
         };
         if let Err(e) = state.save_meta(&marked) {
             prepared.abandon();
@@ -418,11 +429,12 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Repo
                 path: "the checkpoint log".into(),
                 source: e,
                 intact: true,
-            });
+            })
+            .into();
         }
         if let Err(e) = store::write(prepared) {
             let _ = state.save_meta(&meta);
-            return failed(e);
+            return failed(e).into();
         }
         meta = marked;
     } else if whole {
@@ -447,7 +459,12 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Repo
             opts.surface.undo_force(&meta.id)
         ));
     }
-    Report::from_files(status, files, message)
+    let report = Report::from_files(status, files, message);
+    let written = staged
+        .into_iter()
+        .filter_map(|f| Some((f.path.to_string(), f.after?)))
+        .collect();
+    Applied { report, written }
 }
 
 /// What is at a path now, read through the root's handle (a link is not followed).

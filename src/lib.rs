@@ -40,10 +40,10 @@ mod rename;
 mod verify;
 
 pub use check::collect as check;
-pub use history::{UndoOptions, format_time, log, recover, recover_if_needed, undo};
+pub use history::{UndoOptions, format_time, log, recover, recover_if_needed, undo, undo_written};
 pub use progress::{Observer, PROGRESS_THRESHOLD, Watch};
 pub use read::{ReadError, ReadView, read};
-pub use rename::{RenameOptions, rename};
+pub use rename::{RenameOptions, rename, rename_written};
 pub use verify::{TestRun, run_tests};
 
 use batch::Batch;
@@ -127,6 +127,32 @@ pub fn apply(edit: &[u8], opts: &ApplyOptions) -> Report {
 /// everything in memory, check syntax, record a checkpoint, write all or nothing, and run the
 /// tests (rolling back on failure).
 pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
+    apply_batch_prechecked(batch, opts, &syntax::Prechecks::new()).report
+}
+
+/// What an applied batch left: its report and the bytes now at each path it wrote.
+#[derive(Debug, Clone)]
+pub struct Applied {
+    /// The batch's report, as [`apply_batch`] returns it.
+    pub report: Report,
+    /// Each path the batch wrote and kept (relative to the root, a symlink's target when the
+    /// edit went through a link) with its new bytes; empty when nothing stayed written. A caller
+    /// that remembers what a model has seen (the MCP server) learns it here, not by reading back.
+    pub written: Vec<(String, Vec<u8>)>,
+}
+
+impl From<Report> for Applied {
+    /// A report of a batch that left nothing written.
+    fn from(report: Report) -> Applied {
+        Applied {
+            report,
+            written: Vec::new(),
+        }
+    }
+}
+
+/// [`apply_batch`], also handing back what it wrote.
+pub fn apply_batch_written(batch: &Batch, opts: &ApplyOptions) -> Applied {
     apply_batch_prechecked(batch, opts, &syntax::Prechecks::new())
 }
 
@@ -135,16 +161,17 @@ pub(crate) fn apply_batch_prechecked(
     batch: &Batch,
     opts: &ApplyOptions,
     prechecks: &syntax::Prechecks,
-) -> Report {
+) -> Applied {
+    let refused = Applied::from;
     let root = match Root::new(&opts.root) {
         Ok(r) => r,
         Err(e) => {
-            return Report::batch_error(
+            return refused(Report::batch_error(
                 Status::Error,
                 ErrorKind::Io,
                 format!("cannot open the root {}: {e}", opts.root.display()),
                 "Pass an existing directory with -C.",
-            );
+            ));
         }
     };
     let state = StateDir::locate(&root);
@@ -154,16 +181,21 @@ pub(crate) fn apply_batch_prechecked(
         match state.lock() {
             Ok(lock) => Some(lock),
             Err(e) => {
-                return Report::batch_error(Status::Error, e.kind(), e.to_string(), e.next());
+                return refused(Report::batch_error(
+                    Status::Error,
+                    e.kind(),
+                    e.to_string(),
+                    e.next(),
+                ));
             }
         }
     };
     let recovered = history::recover_if_needed(&state, opts.fsync, opts.dry_run);
-    let report = apply_locked(&root, &state, batch, opts, prechecks);
-    match recovered {
-        Some(note) => report.with_note(note),
-        None => report,
+    let mut applied = apply_locked(&root, &state, batch, opts, prechecks);
+    if let Some(note) = recovered {
+        applied.report = applied.report.with_note(note);
     }
+    applied
 }
 
 /// The pipeline, one named phase after another, the root locked: stage → gate → checkpoint and
@@ -174,27 +206,45 @@ fn apply_locked(
     batch: &Batch,
     opts: &ApplyOptions,
     prechecks: &syntax::Prechecks,
-) -> Report {
+) -> Applied {
+    let refused = Applied::from;
     let mut clock = std::time::Instant::now();
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
     let staged = match stage::stage(root, batch, &opts.expect, opts.partial, opts.surface) {
         Ok(s) => s,
-        Err(e) => return stage_error_report(e, opts.surface),
+        Err(e) => return refused(stage_error_report(e, opts.surface)),
     };
     lap("stage", &mut clock);
     let format = batch.format.name();
     let notes = batch.notes.clone();
     let status = match (staged.failed(), opts.partial) {
-        (true, false) => return Report::from_ops(Status::Refused, format, staged.reports, notes),
+        (true, false) => {
+            return refused(Report::from_ops(
+                Status::Refused,
+                format,
+                staged.reports,
+                notes,
+            ));
+        }
         (true, true) if staged.files.is_empty() => {
-            return Report::from_ops(Status::Refused, format, staged.reports, notes);
+            return refused(Report::from_ops(
+                Status::Refused,
+                format,
+                staged.reports,
+                notes,
+            ));
         }
         (true, true) => Status::Partial,
         (false, _) => Status::Applied,
     };
     if staged.files.is_empty() {
-        return Report::from_ops(Status::AlreadyApplied, format, staged.reports, notes);
+        return refused(Report::from_ops(
+            Status::AlreadyApplied,
+            format,
+            staged.reports,
+            notes,
+        ));
     }
     progress.phase(
         &format!("checking the syntax of {} files", staged.files.len()),
@@ -205,11 +255,14 @@ fn apply_locked(
     if let Some(report) = &syntax
         && !report.errors.is_empty()
     {
-        return Report::from_ops(Status::Refused, format, staged.reports, notes)
-            .with_syntax(syntax);
+        return refused(
+            Report::from_ops(Status::Refused, format, staged.reports, notes).with_syntax(syntax),
+        );
     }
     if opts.dry_run {
-        return Report::from_ops(Status::DryRun, format, staged.reports, notes).with_syntax(syntax);
+        return refused(
+            Report::from_ops(Status::DryRun, format, staged.reports, notes).with_syntax(syntax),
+        );
     }
     let report = Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax);
     progress.phase(
@@ -218,16 +271,25 @@ fn apply_locked(
     );
     let committed = match checkpoint_and_commit(root, state, &staged.files, report, format, opts) {
         Ok(c) => c,
-        Err(report) => return *report,
+        Err(report) => return refused(*report),
     };
     lap("commit (journal, checkpoint, writes)", &mut clock);
-    match &opts.test {
+    let report = match &opts.test {
         Some(command) => {
             progress.phase(&format!("running `{command}`"), None);
             verify_and_decide(root, state, committed, command, opts)
         }
         None => committed.report,
+    };
+    if report.exit_code() != 0 {
+        return refused(report);
     }
+    let written = staged
+        .files
+        .into_iter()
+        .filter_map(|f| Some((f.path.to_string(), f.after?)))
+        .collect();
+    Applied { report, written }
 }
 
 /// The gate phase: the syntax of every staged file (when asked for).
@@ -454,5 +516,65 @@ fn stage_error_report(e: StageError, surface: Surface) -> Report {
             e.to_string(),
             "Nothing was written; check the path and permissions.",
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(dir: &std::path::Path) -> ApplyOptions {
+        ApplyOptions {
+            checkpoint: false,
+            fsync: false,
+            ..ApplyOptions::new(dir.to_path_buf())
+        }
+    }
+
+    #[test]
+    fn written_hands_back_exactly_what_is_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "one\r\ntwo\r\n").unwrap();
+        let edit = b"*** Begin Patch\n*** Update File: a.txt\n-two\n+three\n*** Add File: b.txt\n+new\n*** End Patch\n";
+        let batch =
+            format::parse_bytes(edit, FormatChoice::Auto, &ParseOptions::default()).unwrap();
+        let applied = apply_batch_written(&batch, &opts(dir.path()));
+        assert_eq!(applied.report.status, Status::Applied);
+        let mut written = applied.written.clone();
+        written.sort();
+        assert_eq!(
+            written,
+            vec![
+                ("a.txt".to_string(), b"one\r\nthree\r\n".to_vec()),
+                ("b.txt".to_string(), b"new\n".to_vec()),
+            ]
+        );
+        for (path, bytes) in &written {
+            assert_eq!(&std::fs::read(dir.path().join(path)).unwrap(), bytes);
+        }
+    }
+
+    #[test]
+    fn nothing_is_written_by_a_refusal_or_a_dry_run() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
+        let edit = b"*** Begin Patch\n*** Update File: a.txt\n-missing\n+x\n*** End Patch\n";
+        let batch =
+            format::parse_bytes(edit, FormatChoice::Auto, &ParseOptions::default()).unwrap();
+        let refused = apply_batch_written(&batch, &opts(dir.path()));
+        assert_eq!(refused.report.status, Status::Refused);
+        assert!(refused.written.is_empty());
+        let edit = b"*** Begin Patch\n*** Update File: a.txt\n-one\n+two\n*** End Patch\n";
+        let batch =
+            format::parse_bytes(edit, FormatChoice::Auto, &ParseOptions::default()).unwrap();
+        let dry = apply_batch_written(
+            &batch,
+            &ApplyOptions {
+                dry_run: true,
+                ..opts(dir.path())
+            },
+        );
+        assert_eq!(dry.report.status, Status::DryRun);
+        assert!(dry.written.is_empty());
     }
 }

@@ -24,7 +24,7 @@ use crate::report::{Definition, ErrorKind, Mention, RenameSummary, Report, Statu
 use crate::syntax;
 use crate::syntax::languages::{self, LanguageEntry};
 use crate::text::replace_ranges;
-use crate::{ApplyOptions, apply_batch_prechecked};
+use crate::{Applied, ApplyOptions, apply_batch_prechecked};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -436,8 +436,13 @@ fn refused(kind: ErrorKind, detail: String, next: &str) -> Report {
 /// every edit (`apply.dry_run`, `apply.test` and the other options apply): check the names,
 /// walk, scan every candidate file in parallel, then apply the splices.
 pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
+    rename_written(opts, apply).report
+}
+
+/// [`rename`], also handing back what it wrote.
+pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     if let Some(refusal) = invalid_request(opts) {
-        return refusal;
+        return refusal.into();
     }
     let root = match Root::new(&apply.root) {
         Ok(r) => r,
@@ -447,20 +452,21 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
                 ErrorKind::Io,
                 format!("cannot open the root {}: {e}", apply.root.display()),
                 "Pass an existing directory with -C.",
-            );
+            )
+            .into();
         }
     };
     let mut clock = std::time::Instant::now();
     let (files, unwalkable) = match walk(&root, opts) {
         Ok(walked) => walked,
-        Err(report) => return *report,
+        Err(report) => return (*report).into(),
     };
     let outcomes = scan_all(&root, &files, opts, apply);
     crate::lap("rename: walk, read, parse and query", &mut clock);
     let (summary, scans) = summarise(opts, unwalkable, outcomes);
     let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
     if let Some(report) = refusal(opts, &summary, &touched) {
-        return report.with_rename(summary);
+        return report.with_rename(summary).into();
     }
     let batch = Batch {
         format: Format::Rename,
@@ -481,7 +487,9 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
         .iter()
         .filter_map(|scan| Some((scan.path.clone(), scan.precheck.clone()?)))
         .collect();
-    apply_batch_prechecked(&batch, apply, &prechecks).with_rename(summary)
+    let mut applied = apply_batch_prechecked(&batch, apply, &prechecks);
+    applied.report = applied.report.with_rename(summary);
+    applied
 }
 
 /// The refusal of names that are not identifiers, OLD equal to NEW, or a language lancet cannot

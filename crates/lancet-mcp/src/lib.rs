@@ -16,7 +16,7 @@ use lancet::format::FormatChoice;
 use lancet::path::Root;
 use lancet::report::{Report, Surface};
 use lancet::stage::Expectation;
-use lancet::{ApplyOptions, apply_batch};
+use lancet::{Applied, ApplyOptions, apply_batch_written};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
@@ -188,16 +188,24 @@ impl LancetServer {
     }
 
     /// Records what the model now knows of the files a batch wrote (a refused batch wrote
-    /// nothing, and its message shows only excerpts).
-    fn remember_report(&self, report: &Report) {
+    /// nothing, and its message shows only excerpts): the bytes the batch handed back, and,
+    /// for a path it reached through a symlink (reported under the link's name), what the link
+    /// now reads as.
+    fn remember_written(&self, applied: &Applied) {
+        if applied.report.exit_code() != 0 {
+            return;
+        }
+        for (path, bytes) in &applied.written {
+            self.remember(path, bytes.clone());
+        }
         let Ok(root) = self.root() else {
             return;
         };
-        if report.exit_code() != 0 {
-            return;
-        }
-        for f in &report.files {
+        for f in &applied.report.files {
             let path = f.to.as_deref().unwrap_or(&f.path);
+            if applied.written.iter().any(|(p, _)| p == path) {
+                continue;
+            }
             if let Ok(rel) = root.rel(path)
                 && let Some(bytes) = root.read_regular(&rel)
             {
@@ -206,11 +214,10 @@ impl LancetServer {
         }
     }
 
-    /// A writing call's report as its result, remembering what the model now knows of the
-    /// files it wrote.
-    fn answer(&self, report: &Report) -> CallToolResult {
-        self.remember_report(report);
-        report_result(report)
+    /// A writing call's result, remembering what the model now knows of the files it wrote.
+    fn answer(&self, applied: Applied) -> CallToolResult {
+        self.remember_written(&applied);
+        report_result(&applied.report)
     }
 
     /// Runs a writing tool's `work`: one writer at a time (a batch may touch several files),
@@ -349,13 +356,13 @@ impl LancetServer {
             let parsed = lancet::format::parse_bytes(args.text.as_bytes(), opts.format, &opts.parse);
             let batch = match parsed {
                 Ok(batch) => batch,
-                Err(e) => return this.answer(&Report::malformed(&e, None)),
+                Err(e) => return this.answer(Report::malformed(&e, None).into()),
             };
             // A whole file in a patch overwrites as write_file does: only what the model read.
             if let Some(refusal) = this.unread_overwrite(&batch) {
                 return refusal;
             }
-            this.answer(&apply_batch(&batch, &opts))
+            this.answer(apply_batch_written(&batch, &opts))
         })
         .await
     }
@@ -378,7 +385,7 @@ impl LancetServer {
     async fn undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
         self.writer_turn("undo", args, |this, args| match this.root() {
             Err(e) => error_result(e),
-            Ok(root) => this.answer(&lancet::undo(
+            Ok(root) => this.answer(lancet::undo_written(
                 &root,
                 args.id.as_deref(),
                 lancet::UndoOptions {
@@ -416,7 +423,7 @@ impl LancetServer {
                 include_strings: false,
                 include_comments: false,
             };
-            this.answer(&lancet::rename(&rename, &opts))
+            this.answer(lancet::rename_written(&rename, &opts))
         })
         .await
     }
@@ -516,10 +523,11 @@ impl LancetServer {
             (Some(seen), Some(now)) if seen != *now => Some(seen),
             _ => None,
         };
+        // One run: a refused edit wrote nothing, so its refusal can still become "the file
+        // changed since you read it" when that is why.
+        let mut applied = apply_batch_written(&batch, &opts);
         if let Some(seen) = &changed_since_read {
-            let mut dry = opts.clone();
-            dry.dry_run = true;
-            if apply_batch(&batch, &dry).exit_code() != 0 {
+            if applied.report.exit_code() != 0 {
                 let diff = similar::TextDiff::from_lines(
                     String::from_utf8_lossy(seen).into_owned(),
                     String::from_utf8_lossy(now.as_deref().unwrap_or_default()).into_owned(),
@@ -532,14 +540,11 @@ impl LancetServer {
                     "{rel} changed since you last read it, and the text to replace is not there as you sent it. What changed:\n{diff}\nRead it again (read_file) and resend the edit against the current text."
                 ));
             }
-        }
-        let mut report = apply_batch(&batch, &opts);
-        if changed_since_read.is_some() && report.exit_code() == 0 {
-            report = report.with_note(format!(
+            applied.report = applied.report.with_note(format!(
                 "{rel} had changed since you last read it (someone else edited it); your text was still there, unique, and the edit applied"
             ));
         }
-        self.answer(&report)
+        self.answer(applied)
     }
 
     fn write_blocking(&self, args: &WriteFileArgs) -> CallToolResult {
@@ -580,7 +585,7 @@ impl LancetServer {
             }],
             notes: Vec::new(),
         };
-        self.answer(&apply_batch(&batch, &opts))
+        self.answer(apply_batch_written(&batch, &opts))
     }
 }
 
