@@ -7,7 +7,8 @@ use crate::batch::{Format, Hunk};
 use crate::locate::closest::Closest;
 use crate::locate::{LocateError, Tier};
 use crate::path::RelPath;
-use crate::report::{HunkReport, Outcome, Surface, join_lines};
+use crate::render::join_lines;
+use crate::report::{HunkReport, Outcome, Surface};
 use crate::text::indent_of;
 
 /// The nearest line above `line` (0-based) that is less indented than it: the enclosing

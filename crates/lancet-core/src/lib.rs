@@ -23,6 +23,7 @@ pub mod format;
 pub mod kinds;
 pub mod locate;
 pub mod path;
+mod render;
 pub mod report;
 pub mod stage;
 pub mod staged;

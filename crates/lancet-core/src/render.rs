@@ -1,0 +1,564 @@
+//! The report in words, for people and models: every message a report carries, the human
+//! rendering (`render_human`), the log's summary line and the compact form. The data lives in
+//! [`crate::report`]; locate failures are put into words by [`crate::explain`]; CLI and MCP both
+//! print what this module writes, in their own vocabulary ([`Surface`]).
+
+use crate::locate::Tier;
+use crate::report::{FileReport, HunkReport, Mention, Outcome, RenameSummary, Report, Status};
+use crate::verdicts::{Rollback, SyntaxReport, TestRun};
+use std::fmt::Write as _;
+
+impl Report {
+    /// Builds the report of a staged batch and writes its message.
+    pub fn from_ops(
+        status: Status,
+        format: &'static str,
+        files: Vec<FileReport>,
+        notes: Vec<String>,
+    ) -> Report {
+        let mut report = Report {
+            status,
+            format: Some(format),
+            files,
+            notes,
+            error: None,
+            syntax: None,
+            checkpoint: None,
+            test: None,
+            rename: None,
+            message: String::new(),
+        };
+        report.message = compose_message(&report);
+        report
+    }
+
+    /// One line saying what the batch did, for checkpoints and the log.
+    pub fn summary_line(&self) -> String {
+        // Only what the batch changed: a failed or already-applied operation of a partial
+        // batch wrote nothing, so the log must not list it.
+        let ops: Vec<String> = self
+            .files
+            .iter()
+            .filter(|f| {
+                f.status == Outcome::Applied || f.hunks.iter().any(|h| h.status == Outcome::Applied)
+            })
+            .map(op_label)
+            .collect();
+        let mut line = ops.join(", ");
+        if line.len() > 200 {
+            let mut cut = 200;
+            while !line.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            line.truncate(cut);
+            line.push('…');
+        }
+        line
+    }
+
+    /// Turns an applied batch into a test failure: what failed, what was rolled back, what was
+    /// left alone, and when to stop retrying.
+    pub fn with_failed_test(
+        mut self,
+        run: &TestRun,
+        rollback: &Rollback,
+        stuck: &[String],
+        undo_force: Option<&str>,
+    ) -> Report {
+        self.status = Status::TestFailed;
+        let mut msg = format!(
+            "The edit applied, but the test command `{}` {}; the batch was rolled back: {} file(s) restored.",
+            run.command,
+            run.why(),
+            rollback.restored.len()
+        );
+        if !rollback.intact() {
+            // Not all of it went back: say which path holds what, and how to finish.
+            self.status = Status::Error;
+            msg = format!(
+                "The edit applied, but the test command `{}` {}; rolling the batch back was NOT complete: {} file(s) restored, {} not.",
+                run.command,
+                run.why(),
+                rollback.restored.len(),
+                rollback.conflicts.len() + rollback.failed.len()
+            );
+            for path in &rollback.conflicts {
+                let _ = write!(
+                    msg,
+                    "\n- {path}: changed after the batch wrote it (by the test command or someone else); it holds neither the batch's content nor its earlier content, and was left as it is."
+                );
+                if let Some((_, kept)) = rollback.kept_pre_images.iter().find(|(p, _)| p == path) {
+                    let _ = write!(msg, " Its earlier content is kept in {}.", kept.display());
+                }
+            }
+            for path in &rollback.failed {
+                let _ = write!(
+                    msg,
+                    "\n- {path}: could not be restored (an I/O error); the journal is kept and the next lancet command retries."
+                );
+            }
+            if let Some(undo) = undo_force {
+                let _ = write!(
+                    msg,
+                    "\nThe batch stays in the log: {undo} puts every file back to its content before the batch, overwriting those changes."
+                );
+            }
+        }
+        let _ = write!(msg, "\nTest output:\n{}", run.output.trim_end());
+        if !stuck.is_empty() {
+            let _ = write!(
+                msg,
+                "\nStop retrying: {} rolled back 3 times in the last 20 batches. Ask a person how to proceed.",
+                stuck.join(", ")
+            );
+        } else if rollback.intact() {
+            msg.push_str(
+                "\nFix the edit so the tests pass and resend it; none of it is on disk now.",
+            );
+        }
+        self.message = msg;
+        self
+    }
+
+    /// Attaches the syntax gate's findings; a refusal for syntax errors says what and where.
+    pub fn with_syntax(mut self, syntax: Option<SyntaxReport>) -> Report {
+        if let Some(s) = &syntax
+            && !s.errors.is_empty()
+        {
+            self.status = Status::Refused;
+            let mut msg = format!(
+                "Refused, nothing was written: the edit would introduce {} syntax error(s).",
+                s.errors.len()
+            );
+            for e in &s.errors {
+                let _ = write!(
+                    msg,
+                    "\n- {}:{}:{}: {} ({})\n{}",
+                    e.path,
+                    e.line,
+                    e.column,
+                    e.kind,
+                    e.checker,
+                    e.excerpt.trim_end()
+                );
+            }
+            msg.push_str(
+                "\nFix the edit so the file still parses and resend the whole edit; none of it was applied. (Files with errors before the edit are judged only on the errors the edit adds.)",
+            );
+            self.message = msg;
+        }
+        self.syntax = syntax;
+        self
+    }
+
+    /// Attaches a rename's findings and puts them at the top of the message.
+    pub fn with_rename(mut self, summary: RenameSummary) -> Report {
+        let findings = describe_rename(&summary, MENTIONS_IN_MESSAGE);
+        self.message = format!("{findings}\n{}", self.message);
+        self.rename = Some(summary);
+        self
+    }
+
+    /// The compact form for agents (`--brief`, MCP): each change is shown once, by its
+    /// numbered snippet where its hunks have one, else by its diff; a refused or failed batch
+    /// carries no diffs at all (nothing was written, and the failure's own words say what to
+    /// send next).
+    pub fn brief(mut self) -> Report {
+        let refused = self.exit_code() != 0;
+        for f in &mut self.files {
+            if refused || f.hunks.iter().any(|h| !h.snippet.is_empty()) {
+                f.diff = None;
+            }
+        }
+        self
+    }
+
+    /// Human-readable rendering: one line per file, hunk lines, diffs, then the message.
+    pub fn render_human(&self, color: bool) -> String {
+        let mut out = String::new();
+        let scale = at_scale(self);
+        for (i, f) in self.files.iter().enumerate() {
+            let failed = matches!(f.status, Outcome::Failed | Outcome::Ambiguous)
+                || f.hunks.iter().any(|h| is_failure(h.status));
+            if scale && !failed {
+                if i < SCALE_FILES {
+                    let _ = writeln!(
+                        out,
+                        "{} {}  ({} chunk(s))",
+                        f.action.letter(),
+                        f.to.as_deref().unwrap_or(&f.path),
+                        f.hunks.len()
+                    );
+                } else if i == SCALE_FILES {
+                    let _ = writeln!(
+                        out,
+                        "... and {} more file(s) (--json lists every file and chunk)",
+                        self.files.len() - SCALE_FILES
+                    );
+                }
+                continue;
+            }
+            let target = match &f.to {
+                Some(to) => format!("{} -> {}", f.path, to),
+                None => f.path.clone(),
+            };
+            let state = match f.status {
+                Outcome::Applied => String::new(),
+                Outcome::AlreadyApplied => "  (already applied)".into(),
+                Outcome::Failed | Outcome::Ambiguous => "  (FAILED)".into(),
+            };
+            let _ = writeln!(out, "{} {target}{state}", f.action.letter());
+            for h in &f.hunks {
+                let _ = writeln!(out, "  {}", hunk_summary(h));
+            }
+        }
+        for f in self.files.iter().filter(|_| !scale) {
+            if let Some(diff) = &f.diff {
+                out.push_str(&colorize_diff(diff, color));
+                if !diff.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+        }
+        out.push_str(&self.message);
+        if !self.message.ends_with('\n') {
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn hunk_summary(h: &HunkReport) -> String {
+    let lines = match (h.start_line, h.end_line) {
+        (Some(s), _) if h.insertion && h.status == Outcome::Applied => {
+            format!("insert after line {s}")
+        }
+        (Some(s), Some(e)) if s == e => format!("line {s}"),
+        (Some(s), Some(e)) => format!("lines {s}-{e}"),
+        _ => String::new(),
+    };
+    match h.status {
+        Outcome::Applied => format!("chunk {}: {} ({})", h.index, lines, tier_label(h)),
+        Outcome::AlreadyApplied => format!("chunk {}: already applied at {}", h.index, lines),
+        Outcome::Failed => format!("chunk {}: not found", h.index),
+        Outcome::Ambiguous => format!(
+            "chunk {}: ambiguous (lines {})",
+            h.index,
+            join_lines(&h.candidates)
+        ),
+    }
+}
+
+/// Joins line numbers as `3, 7, 12`.
+pub(crate) fn join_lines(lines: &[usize]) -> String {
+    lines
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn colorize_diff(diff: &str, color: bool) -> String {
+    if !color {
+        return diff.to_string();
+    }
+    let mut out = String::with_capacity(diff.len() + 64);
+    for line in diff.split_inclusive('\n') {
+        let code = if line.starts_with("+++") || line.starts_with("---") {
+            "1"
+        } else if line.starts_with('+') {
+            "32"
+        } else if line.starts_with('-') {
+            "31"
+        } else if line.starts_with("@@") {
+            "36"
+        } else {
+            ""
+        };
+        if code.is_empty() {
+            out.push_str(line);
+        } else {
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            let _ = write!(out, "\x1b[{code}m{body}\x1b[0m");
+            if line.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn op_label(f: &FileReport) -> String {
+    match &f.to {
+        Some(to) => format!("{} {} -> {}", f.action.letter(), f.path, to),
+        None => format!("{} {}", f.action.letter(), f.path),
+    }
+}
+
+/// Above this many changed hunks, the message leaves the result snippets to the JSON report.
+const MAX_SNIPPETS_IN_MESSAGE: usize = 8;
+
+/// Above this many files or hunks, reports summarise instead of listing (`--json` stays complete).
+const SCALE_FILES: usize = 20;
+const SCALE_HUNKS: usize = 200;
+
+/// How many string/comment mentions a rename message lists (`--json` has them all).
+const MENTIONS_IN_MESSAGE: usize = 20;
+
+fn at_scale(report: &Report) -> bool {
+    report.files.len() > SCALE_FILES
+        || report.files.iter().map(|f| f.hunks.len()).sum::<usize>() > SCALE_HUNKS
+}
+
+/// The name a hunk's matcher goes by in summaries (rename sites have no tier: they come from
+/// the syntax tree).
+fn tier_label(h: &HunkReport) -> &'static str {
+    h.tier.map(Tier::name).unwrap_or("identifier")
+}
+
+/// A large batch in one paragraph: files per action, hunks per tier, a few paths.
+fn scale_summary(report: &Report) -> String {
+    let mut actions: Vec<(char, usize)> = Vec::new();
+    let mut tiers: Vec<(&'static str, usize)> = Vec::new();
+    let mut hunks = 0;
+    for f in &report.files {
+        match actions.iter_mut().find(|(l, _)| *l == f.action.letter()) {
+            Some((_, n)) => *n += 1,
+            None => actions.push((f.action.letter(), 1)),
+        }
+        for h in f.hunks.iter().filter(|h| h.status == Outcome::Applied) {
+            hunks += 1;
+            match tiers.iter_mut().find(|(t, _)| *t == tier_label(h)) {
+                Some((_, n)) => *n += 1,
+                None => tiers.push((tier_label(h), 1)),
+            }
+        }
+    }
+    let actions: Vec<String> = actions.iter().map(|(l, n)| format!("{n} {l}")).collect();
+    let tiers: Vec<String> = tiers.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    let already = report
+        .files
+        .iter()
+        .filter(|f| f.status == Outcome::AlreadyApplied)
+        .count();
+    let mut s = format!(
+        "{} file(s) ({}), {hunks} chunk(s) by matcher: {}",
+        report.files.len(),
+        actions.join(", "),
+        if tiers.is_empty() {
+            "-".to_string()
+        } else {
+            tiers.join(", ")
+        }
+    );
+    if already > 0 {
+        let _ = write!(s, "; {already} file(s) already applied");
+    }
+    s
+}
+
+fn is_failure(status: Outcome) -> bool {
+    matches!(status, Outcome::Failed | Outcome::Ambiguous)
+}
+
+fn compose_message(report: &Report) -> String {
+    let mut msg = match report.status {
+        Status::Refused | Status::Partial => failure_message(report),
+        Status::Applied | Status::DryRun | Status::AlreadyApplied => success_message(report),
+        Status::Malformed | Status::Error | Status::TestFailed => String::new(),
+    };
+    for note in &report.notes {
+        let _ = write!(msg, "\nNote: {note}.");
+    }
+    msg
+}
+
+/// A refused or partial batch: how many operations failed, each failure with its edit line,
+/// and what to resend.
+fn failure_message(report: &Report) -> String {
+    let mut msg = String::new();
+    let failed_ops = report
+        .files
+        .iter()
+        .filter(|f| is_failure(f.status) || f.hunks.iter().any(|h| is_failure(h.status)))
+        .count();
+    if report.status == Status::Refused {
+        let _ = writeln!(
+            msg,
+            "Refused, nothing was written: {failed_ops} of {} operation(s) could not be applied.",
+            report.files.len()
+        );
+    } else {
+        let applied: Vec<String> = report
+            .files
+            .iter()
+            .flat_map(|f| {
+                f.hunks
+                    .iter()
+                    .filter(|h| h.status == Outcome::Applied)
+                    .map(move |h| format!("{} chunk {}", f.path, h.index))
+            })
+            .collect();
+        let _ = writeln!(
+            msg,
+            "Partially applied (--partial): {} block(s) applied ({}); {failed_ops} operation(s) had failures.",
+            applied.len(),
+            applied.join(", ")
+        );
+    }
+    for f in &report.files {
+        if let (Some(e), true) = (&f.error, is_failure(f.status)) {
+            let _ = writeln!(msg, "- {} (edit line {}): {e}", op_label(f), f.edit_line);
+        }
+        for h in f.hunks.iter().filter(|h| is_failure(h.status)) {
+            let _ = writeln!(
+                msg,
+                "- {} chunk {} (edit line {}): {}",
+                f.path,
+                h.index,
+                h.edit_line,
+                h.error.as_deref().unwrap_or("failed")
+            );
+        }
+    }
+    msg.push_str(if report.status == Status::Refused {
+        "Fix the failed part(s) and resend the whole edit: none of it was applied, not even the parts that matched."
+    } else {
+        "Resend only the failed part(s): the applied blocks are in place, don't resend them."
+    });
+    msg
+}
+
+/// An applied (or would-apply, or already-applied) batch: one item per operation, each hunk's
+/// notes, and how each changed place now reads.
+fn success_message(report: &Report) -> String {
+    let mut msg = String::new();
+    let lead = match report.status {
+        Status::Applied => "Applied",
+        Status::DryRun => "Dry run, nothing was written; would apply",
+        _ => "Nothing to do, every change is already in place",
+    };
+    let items: Vec<String> = if at_scale(report) {
+        vec![scale_summary(report)]
+    } else {
+        report.files.iter().map(summarize_op).collect()
+    };
+    if items.is_empty() {
+        msg.push_str("No edits found in the text; nothing to do.");
+    } else {
+        let _ = write!(msg, "{lead}: {}.", items.join(", "));
+    }
+    let hunks = || {
+        report
+            .files
+            .iter()
+            .flat_map(|f| f.hunks.iter().map(move |h| (f, h)))
+    };
+    for (f, h) in hunks() {
+        for note in &h.notes {
+            let _ = write!(
+                msg,
+                "\n{} chunk {}: {note}.",
+                f.to.as_deref().unwrap_or(&f.path),
+                h.index
+            );
+        }
+    }
+    let changed: Vec<(&FileReport, &HunkReport)> =
+        hunks().filter(|(_, h)| !h.snippet.is_empty()).collect();
+    if report.status != Status::AlreadyApplied && changed.len() <= MAX_SNIPPETS_IN_MESSAGE {
+        for (f, h) in changed {
+            let _ = write!(
+                msg,
+                "\n{} chunk {} now reads:",
+                f.to.as_deref().unwrap_or(&f.path),
+                h.index
+            );
+            for l in &h.snippet {
+                let _ = write!(msg, "\n  {:>5} | {}", l.line, l.text);
+            }
+        }
+    }
+    msg
+}
+
+/// One operation in a success message: its letter and path, and what is worth knowing about
+/// its hunks (positions, tiers looser than exact, already-applied ones).
+fn summarize_op(f: &FileReport) -> String {
+    let mut s = op_label(f);
+    if f.status == Outcome::AlreadyApplied {
+        s.push_str(" (already applied)");
+        return s;
+    }
+    let parts: Vec<String> = f
+        .hunks
+        .iter()
+        .map(|h| {
+            let place = match (h.start_line, h.end_line) {
+                _ if h.insertion => format!("inserted after line {}", h.start_line.unwrap_or(0)),
+                (Some(a), Some(b)) if a == b => format!("line {a}"),
+                (Some(a), Some(b)) => format!("lines {a}-{b}"),
+                _ => String::new(),
+            };
+            let how = match (h.status, h.tier) {
+                (Outcome::AlreadyApplied, _) => " already applied".to_string(),
+                (_, Some(t)) if t != Tier::Exact => format!(" by tier {}", t.name()),
+                _ => String::new(),
+            };
+            let many = if h.matches.len() > 1 {
+                format!(" ({} places)", h.matches.len())
+            } else {
+                String::new()
+            };
+            format!("chunk {} {place}{how}{many}", h.index)
+        })
+        .collect();
+    if !parts.is_empty() {
+        let _ = write!(s, " [{}]", parts.join("; "));
+    }
+    s
+}
+
+/// The part of a rename report's message about what was left alone.
+fn describe_rename(summary: &RenameSummary, limit: usize) -> String {
+    let mut msg = String::new();
+    let _ = write!(
+        msg,
+        "Rename `{}` -> `{}`: {} identifier site(s) in code, in {} file(s) ({} file(s) scanned, {} parsed).",
+        summary.old,
+        summary.new,
+        summary.sites,
+        summary.files_changed,
+        summary.files_scanned,
+        summary.files_parsed
+    );
+    let left: Vec<&Mention> = summary.mentions.iter().filter(|m| !m.renamed).collect();
+    let renamed = summary.mentions.len() - left.len();
+    if renamed > 0 {
+        let _ = write!(
+            msg,
+            " Also renamed {renamed} mention(s) in strings/comments."
+        );
+    }
+    if !left.is_empty() {
+        let _ = write!(
+            msg,
+            "\nNot renamed, in strings or comments ({}; pass --include-strings / --include-comments to rename them):",
+            left.len()
+        );
+        for m in left.iter().take(limit) {
+            let _ = write!(msg, "\n  {}:{} ({}): {}", m.path, m.line, m.context, m.text);
+        }
+        if left.len() > limit {
+            let _ = write!(
+                msg,
+                "\n  ... and {} more (--json lists all)",
+                left.len() - limit
+            );
+        }
+    }
+    for why in summary.skipped_files.iter().take(limit) {
+        let _ = write!(msg, "\nSkipped {why}");
+    }
+    msg
+}
