@@ -23,6 +23,7 @@ pub mod format;
 pub mod kinds;
 pub mod locate;
 pub mod path;
+pub mod plan;
 mod render;
 pub mod report;
 pub mod stage;

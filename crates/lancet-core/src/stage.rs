@@ -10,16 +10,13 @@ use crate::encoding::Transcoding;
 use crate::explain;
 use crate::locate::closest::NumberedLine;
 use crate::locate::normalize::introduced_placeholder;
-use crate::locate::{self, Haystack, Hints, Located, Match, Placement, Tier};
+use crate::locate::{Hints, Match, Placement};
 use crate::path::{PathError, RelPath, Root};
+use crate::plan::{HunkPlan, plan_file};
 use crate::report::{Action, ErrorKind, FileReport, HunkReport, Outcome, Surface};
 use crate::staged::{Before, StagedFile};
-use crate::text::{
-    Eol, IndentMap, IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of,
-    replace_ranges, with_eol,
-};
+use crate::text::{Eol, Splice, TextFile, apply_splices, replace_ranges, with_eol};
 use rayon::prelude::*;
-use similar::{Algorithm, DiffOp};
 use std::collections::HashMap;
 
 /// The staged batch: files to write, and a report entry per operation.
@@ -1017,67 +1014,53 @@ fn edit_text(
             format!("cannot update {rel}: the file is {e}; lancet edits only UTF-8 text (Delete File still works)"),
         )
     })?;
-    let hay = Haystack::new(&file);
     let EditContext {
         partial,
         format,
         surface,
     } = ctx;
-    let mut hints = Hints {
+    let hints = Hints {
         fragments: matches!(format, Format::SearchReplace | Format::Json),
         explicit_removals: matches!(format, Format::Patch | Format::Unified),
         ..Hints::default()
     };
-    // (hunk index, splice), and the byte ranges already claimed with their hunk.
-    let mut splices: Vec<(usize, Splice)> = Vec::new();
-    report.hunks.clear();
-    for (i, hunk) in hunks.iter().enumerate() {
-        let mut h = HunkReport::new(i + 1, hunk.line);
-        match locate::locate(&hay, hunk, hints) {
-            Ok(Located::Replace(placements)) => {
-                set_range(&mut h, placements[0].at);
-                for p in &placements {
-                    for note in &p.notes {
-                        if !h.notes.contains(note) {
-                            h.notes.push(note.clone());
-                        }
-                    }
+    let plan = plan_file(&file, hunks, hints);
+    let splices = plan.splices();
+    // Failures are put into words against the file's lines, built only when one needs them.
+    let lines = std::cell::OnceCell::new();
+    report.hunks = plan
+        .hunks
+        .into_iter()
+        .zip(hunks)
+        .enumerate()
+        .map(|(i, (planned, hunk))| {
+            let mut h = HunkReport::new(i + 1, hunk.line);
+            match planned {
+                HunkPlan::Replace { placements, .. } => note_placements(&mut h, &placements),
+                HunkPlan::Overlaps { placements, other } => {
+                    note_placements(&mut h, &placements);
+                    h.status = Outcome::Failed;
+                    h.kind = Some(ErrorKind::Overlap);
+                    h.error = Some(format!(
+                        "chunk {} (lines {}-{}) overlaps chunk {} in {rel}; merge them into one chunk",
+                        i + 1,
+                        h.start_line.unwrap_or(0),
+                        h.end_line.unwrap_or(0),
+                        other + 1
+                    ));
                 }
-                if placements.len() > 1 {
-                    h.matches = placements.iter().map(|p| line_range(p.at)).collect();
+                HunkPlan::AlreadyApplied { at } => {
+                    set_range(&mut h, at);
+                    h.status = Outcome::AlreadyApplied;
                 }
-                let mine: Vec<Splice> = placements.iter().map(|p| splice_for(&file, p)).collect();
-                let clash = mine.iter().find_map(|s| {
-                    splices
-                        .iter()
-                        .find(|(_, t)| overlaps((s.start, s.end), (t.start, t.end)))
-                        .map(|(other, _)| *other)
-                });
-                match clash {
-                    Some(other) => {
-                        h.status = Outcome::Failed;
-                        h.kind = Some(ErrorKind::Overlap);
-                        h.error = Some(format!(
-                            "chunk {} (lines {}-{}) overlaps chunk {} in {rel}; merge them into one chunk",
-                            i + 1,
-                            h.start_line.unwrap_or(0),
-                            h.end_line.unwrap_or(0),
-                            other + 1
-                        ));
-                    }
-                    None => splices.extend(mine.into_iter().map(|s| (i, s))),
+                HunkPlan::NotLocated(e) => {
+                    let lines = lines.get_or_init(|| file.line_strs());
+                    explain::describe_failure(rel, lines, hunk, format, surface, e, &mut h);
                 }
-                hints.cursor = placements.last().map_or(0, |p| p.at.end);
             }
-            Ok(Located::AlreadyApplied { at }) => {
-                set_range(&mut h, at);
-                h.status = Outcome::AlreadyApplied;
-                hints.cursor = at.end;
-            }
-            Err(e) => explain::describe_failure(rel, &hay.lines, hunk, format, surface, e, &mut h),
-        }
-        report.hunks.push(h);
-    }
+            h
+        })
+        .collect();
     let failed = report
         .hunks
         .iter()
@@ -1158,9 +1141,20 @@ fn attach_snippets(
     }
 }
 
-fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
-    // Two insertions at one point do not overlap; a range overlaps what lies strictly inside.
-    a.0 < b.1 && b.0 < a.1
+/// A located hunk's report: where it landed, every tier note, and each place when it replaced
+/// several.
+fn note_placements(h: &mut HunkReport, placements: &[Placement]) {
+    set_range(h, placements[0].at);
+    for p in placements {
+        for note in &p.notes {
+            if !h.notes.contains(note) {
+                h.notes.push(note.clone());
+            }
+        }
+    }
+    if placements.len() > 1 {
+        h.matches = placements.iter().map(|p| line_range(p.at)).collect();
+    }
 }
 
 fn line_range(at: Match) -> [usize; 2] {
@@ -1177,201 +1171,6 @@ fn set_range(h: &mut HunkReport, at: Match) {
     let [s, e] = line_range(at);
     h.start_line = Some(s);
     h.end_line = Some(e);
-}
-
-/// Which old line an inserted line takes its indentation from (its index in `old`, whose file
-/// twin sits at the same offset in the matched window). A replacing line follows the line it
-/// replaces. An inserted line follows the nearest non-blank line before it, unless that line
-/// opens a block (`:`, `{`, `(`, `[`, `=>`): then the line after it, which is inside the block
-/// the insertion joins.
-fn indent_anchor(old: &[String], old_index: usize, replacing: bool) -> Option<usize> {
-    let nonblank = |i: &usize| !old[*i].trim().is_empty();
-    if replacing && old_index < old.len() && nonblank(&old_index) {
-        return Some(old_index);
-    }
-    let before = (0..old_index.min(old.len())).rev().find(nonblank);
-    let after = (old_index..old.len()).find(nonblank);
-    let opens_block = |i: usize| {
-        let t = old[i].trim_end();
-        [":", "{", "(", "[", "=>"].iter().any(|o| t.ends_with(o))
-    };
-    match (before, after) {
-        (Some(b), Some(a)) if opens_block(b) => Some(a),
-        (Some(b), _) => Some(b),
-        (None, a) => a,
-    }
-}
-
-/// Builds the byte splice for one placement. A substring match is replaced by the new text
-/// (its line breaks in the file's style). For line matches, lines the hunk keeps (context) keep
-/// the file's own bytes; inserted lines get the file's line ending (and, when the match ignored
-/// indentation, the file's indentation); the file's final-newline state is preserved.
-fn splice_for(file: &TextFile, p: &Placement) -> Splice {
-    if let (Some((start, end)), Some(new)) = (p.bytes, &p.new_text) {
-        // The new text's line breaks take the file's style, whatever the edit used.
-        let text = with_eol(new, file.style().eol);
-        return Splice { start, end, text };
-    }
-    let (at, old, new) = (p.at, &p.old[..], &p.new[..]);
-    let text = file.text();
-    let lines = file.lines();
-    let file_lines: Vec<&str> = (at.start..at.end).map(|i| file.line(i)).collect();
-    let map = p.reindent.then(|| {
-        let pairs: Vec<(&str, &str)> = old
-            .iter()
-            .map(String::as_str)
-            .zip(file_lines.iter().copied())
-            .collect();
-        let edit_unit = IndentUnit::of(old.iter().chain(new).map(String::as_str));
-        let file_unit = IndentUnit::of(file.line_strs().into_iter());
-        IndentMap::plan(&pairs, edit_unit, file_unit)
-    });
-    let bases = (
-        common_indent(old.iter().map(String::as_str)),
-        common_indent(file_lines.iter().copied()),
-    );
-    let inserted = |s: &str, anchor: Option<usize>| -> String {
-        let Some(map) = &map else {
-            return s.to_string();
-        };
-        let anchor = match anchor {
-            Some(i) => (indent_of(&old[i]), indent_of(file_lines[i])),
-            None => bases,
-        };
-        map.apply(s, anchor)
-    };
-    // (content, its own line ending if kept from the file)
-    let mut pieces: Vec<(String, Option<&str>)> = Vec::new();
-    // A match that ignored trailing whitespace cannot trust the edit's: its context lines are
-    // told apart from its changes without it, and the lines it adds carry none.
-    let loose_ws = at.tier >= Tier::TrailingWs;
-    let key = |l: &String| {
-        if loose_ws {
-            l.trim_end().to_string()
-        } else {
-            l.clone()
-        }
-    };
-    let (old_keys, new_keys): (Vec<String>, Vec<String>) =
-        (old.iter().map(key).collect(), new.iter().map(key).collect());
-    let inserted = |s: &str, anchor: Option<usize>| -> String {
-        inserted(if loose_ws { s.trim_end() } else { s }, anchor)
-    };
-    for op in similar::capture_diff_slices(Algorithm::Myers, &old_keys, &new_keys) {
-        match op {
-            DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => {
-                let first = at.start + old_index;
-                for (k, &l) in lines[first..first + len].iter().enumerate() {
-                    // A CRLF line's `\r` belongs to its line ending here, so that dropping
-                    // the ending (a new last line without newline) drops all of it.
-                    let content = &text[l.start..l.end];
-                    let content = match content.strip_suffix('\r') {
-                        Some(c) if l.next > l.end => c,
-                        _ => content,
-                    };
-                    let own_start = l.start + content.len();
-                    let own = (l.next > own_start).then(|| &text[own_start..l.next]);
-                    // Equal but for trailing whitespace, which the edit strips on purpose (its
-                    // old version has some, its new one none): the new version. Otherwise,
-                    // whitespace the edit adds or garbles is noise: the file's bytes.
-                    let (o, n) = (&old[old_index + k], &new[new_index + k]);
-                    let body = if o != n && n.trim_end() == n.as_str() {
-                        inserted(n, Some(old_index + k))
-                    } else {
-                        content.to_string()
-                    };
-                    pieces.push((body, own));
-                }
-            }
-            DiffOp::Delete { .. } => {}
-            DiffOp::Insert {
-                old_index,
-                new_index,
-                new_len,
-            } => {
-                let anchor = indent_anchor(old, old_index, false);
-                for line in &new[new_index..new_index + new_len] {
-                    pieces.push((inserted(line, anchor), None));
-                }
-            }
-            DiffOp::Replace {
-                old_index,
-                new_index,
-                new_len,
-                ..
-            } => {
-                let anchor = indent_anchor(old, old_index, true);
-                for line in &new[new_index..new_index + new_len] {
-                    pieces.push((inserted(line, anchor), None));
-                }
-            }
-        }
-    }
-    assemble(file, at.start, at.end, pieces)
-}
-
-/// The splice that puts `pieces` (each line's content and, when kept from the file, its own
-/// line ending) in place of lines `first..last`: the file's line endings for new lines, and
-/// its final-newline state kept at the end of the file.
-fn assemble(
-    file: &TextFile,
-    first: usize,
-    last: usize,
-    pieces: Vec<(String, Option<&str>)>,
-) -> Splice {
-    let text = file.text();
-    let lines = file.lines();
-    let n = lines.len();
-    let style = file.style();
-    let eol = style.eol.as_str();
-    let mut start = if first < n {
-        lines[first].start
-    } else {
-        text.len()
-    };
-    let end = if last > first {
-        lines[last - 1].next
-    } else {
-        start
-    };
-    let open_end = last == n && n > 0 && !style.final_newline;
-    let mut out = String::new();
-    if pieces.is_empty() {
-        if open_end && first > 0 && last > first {
-            // Deleting the unterminated last line: the line before it becomes the last one and
-            // loses its line ending, so the file still ends without a newline.
-            start = lines[first - 1].end;
-            if text[..start].ends_with('\r') {
-                start -= 1;
-            }
-        }
-    } else {
-        if open_end && first == n {
-            out.push_str(eol);
-        }
-        let count = pieces.len();
-        for (i, (content, own)) in pieces.into_iter().enumerate() {
-            // An inserted line that carries its own `\r` (a CRLF line in a diff) ends with the
-            // file's CRLF once, not twice.
-            let content = match content.strip_suffix('\r') {
-                Some(bare) if own.is_none() && eol == "\r\n" => bare,
-                _ => &content,
-            };
-            out.push_str(content);
-            if !(open_end && i + 1 == count) {
-                out.push_str(own.unwrap_or(eol));
-            }
-        }
-    }
-    Splice {
-        start,
-        end,
-        text: out,
-    }
 }
 
 fn unified_diff(path: &str, before: Option<&str>, after: Option<&str>) -> String {
@@ -1394,91 +1193,6 @@ fn unified_diff_between(from: &str, to: &str, before: Option<&str>, after: Optio
         .context_radius(3)
         .header(&old_name, &new_name)
         .to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    use crate::locate::Tier;
-
-    fn splice(text: &str, at: (usize, usize, Tier), old: &[&str], new: &[&str]) -> String {
-        let file = TextFile::new(text);
-        let p = Placement {
-            at: Match {
-                start: at.0,
-                end: at.1,
-                tier: at.2,
-            },
-            bytes: None,
-            old: old.iter().map(|s| s.to_string()).collect(),
-            new: new.iter().map(|s| s.to_string()).collect(),
-            new_text: None,
-            notes: Vec::new(),
-            reindent: at.2.ignores_indent(),
-        };
-        let s = splice_for(&file, &p);
-        String::from_utf8(apply_splices(text.as_bytes(), &[s])).unwrap()
-    }
-
-    #[test]
-    fn crlf_file_keeps_crlf_and_context_bytes() {
-        assert_eq!(
-            splice(
-                "a\r\nb\r\nc\r\n",
-                (0, 3, Tier::Eol),
-                &["a", "b", "c"],
-                &["a", "B", "c"]
-            ),
-            "a\r\nB\r\nc\r\n"
-        );
-    }
-
-    #[test]
-    fn missing_final_newline_is_preserved() {
-        assert_eq!(
-            splice("a\nb", (1, 2, Tier::Exact), &["b"], &["B", "C"]),
-            "a\nB\nC"
-        );
-        assert_eq!(splice("a\nb", (1, 2, Tier::Exact), &["b"], &[]), "a");
-        assert_eq!(splice("a\r\nb", (1, 2, Tier::Exact), &["b"], &[]), "a");
-        assert_eq!(splice("a\nb", (2, 2, Tier::Exact), &[], &["c"]), "a\nb\nc");
-        assert_eq!(
-            splice("a\nb", (0, 2, Tier::Exact), &["a", "b"], &["b", "a"]),
-            "b\na"
-        );
-    }
-
-    #[test]
-    fn context_lines_keep_their_trailing_spaces() {
-        assert_eq!(
-            splice(
-                "foo   \nbar\n",
-                (0, 2, Tier::TrailingWs),
-                &["foo", "bar"],
-                &["foo", "baz"]
-            ),
-            "foo   \nbaz\n"
-        );
-    }
-
-    #[test]
-    fn trimmed_matches_reindent_inserted_lines() {
-        assert_eq!(
-            splice(
-                "def f():\n\tif x:\n\t\treturn 1\n",
-                (1, 3, Tier::Trimmed),
-                &["    if x:", "        return 1"],
-                &["    if x:", "        log()", "        return 2"]
-            ),
-            "def f():\n\tif x:\n\t\tlog()\n\t\treturn 2\n"
-        );
-    }
-
-    #[test]
-    fn insertion_into_empty_file() {
-        assert_eq!(splice("", (0, 0, Tier::Exact), &[], &["x"]), "x\n");
-    }
 }
 
 #[cfg(test)]
