@@ -129,21 +129,19 @@ fn main() {
         }
     });
 
-    let opts = GateOptions {
-        compile_check: false,
-    };
+    let opts = GateOptions::default();
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap();
     let mut errors = 0;
     let single = time(RUNS, || {
-        let r = one.install(|| gate(&staged, opts));
+        let r = one.install(|| gate(&staged, &opts));
         errors = r.errors.len();
     });
     let threads = rayon::current_num_threads();
     let parallel = time(RUNS, || {
-        std::hint::black_box(gate(&staged, opts));
+        std::hint::black_box(gate(&staged, &opts));
     });
 
     let row = |name: &str, d: Duration| {

@@ -5,9 +5,15 @@ use crate::path::Root;
 use std::path::Path;
 
 /// Reads every file named or found under the named directories (hidden directories skipped),
-/// as (path relative to the root, bytes), sorted by path. A named path must be a regular file
-/// or a directory; FIFOs, sockets and devices found while walking are skipped unopened.
-pub fn collect(root: &Root, paths: &[String]) -> Result<Vec<(String, Vec<u8>)>, String> {
+/// as (path relative to the root, bytes), sorted by path, leaving out paths matching an
+/// `exclude` glob. A named path must be a regular file or a directory; FIFOs, sockets and
+/// devices found while walking are skipped unopened.
+pub fn collect(
+    root: &Root,
+    paths: &[String],
+    exclude: &[String],
+) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let excluded = crate::config::globs(exclude).map_err(|e| format!("--exclude: {e}"))?;
     let mut out = Vec::new();
     for raw in paths {
         let rel = if raw == "." {
@@ -29,17 +35,26 @@ pub fn collect(root: &Root, paths: &[String]) -> Result<Vec<(String, Vec<u8>)>, 
                 "cannot read {raw}: it is not a regular file or directory (a FIFO, socket or device)"
             ));
         }
-        walk(root, &rel, &mut out).map_err(|e| format!("cannot read {raw}: {e}"))?;
+        walk(root, &rel, &excluded, &mut out).map_err(|e| format!("cannot read {raw}: {e}"))?;
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out.dedup_by(|a, b| a.0 == b.0);
     Ok(out)
 }
 
-/// Collects `rel` (a file, or a directory walked recursively; `""` is the root).
-fn walk(root: &Root, rel: &str, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
+/// Collects `rel` (a file, or a directory walked recursively; `""` is the root), never reading
+/// an excluded file.
+fn walk(
+    root: &Root,
+    rel: &str,
+    excluded: &globset::GlobSet,
+    out: &mut Vec<(String, Vec<u8>)>,
+) -> std::io::Result<()> {
     let dir = root.dir();
     let at = Path::new(if rel.is_empty() { "." } else { rel });
+    if excluded.is_match(rel) {
+        return Ok(());
+    }
     if dir.symlink_metadata(at)?.is_file() {
         out.push((rel.to_string(), dir.read(at)?));
         return Ok(());
@@ -54,8 +69,8 @@ fn walk(root: &Root, rel: &str, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Re
         };
         let kind = entry.file_type()?;
         if kind.is_dir() && !name.starts_with('.') {
-            walk(root, &child, out)?;
-        } else if kind.is_file() {
+            walk(root, &child, excluded, out)?;
+        } else if kind.is_file() && !excluded.is_match(&child) {
             out.push((child.clone(), dir.read(&child)?));
         }
     }

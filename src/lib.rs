@@ -33,6 +33,7 @@ pub use lancet_store as store;
 pub use lancet_syntax as syntax;
 
 mod check;
+mod config;
 mod history;
 mod progress;
 mod read;
@@ -40,6 +41,7 @@ mod rename;
 mod verify;
 
 pub use check::collect as check;
+pub use config::{CONFIG_FILE, Config, ConfigError};
 pub use history::{UndoOptions, format_time, log, recover, recover_if_needed, undo, undo_written};
 pub use progress::{Observer, PROGRESS_THRESHOLD, Watch};
 pub use read::{ReadError, ReadView, read};
@@ -73,10 +75,13 @@ pub struct ApplyOptions {
     pub parse: ParseOptions,
     /// Write what located even when some hunks failed (reported; exit 1).
     pub partial: bool,
-    /// Refuse a batch that introduces syntax errors (tree-sitter).
+    /// Refuse a batch that introduces syntax errors.
     pub syntax_check: bool,
-    /// Also run languages' external check commands (e.g. Python's `compile()`).
-    pub compile_check: bool,
+    /// How the gate checks (precise parsers' Python version, opt-in external checks, size
+    /// threshold, skipped globs).
+    pub gate: GateOptions,
+    /// How many checkpoints to keep, when the project says.
+    pub retention: store::checkpoint::Retention,
     /// Record a git checkpoint of the batch (for `lancet undo` and `lancet log`).
     pub checkpoint: bool,
     /// A test command to run after writing; the batch is rolled back if it fails.
@@ -92,6 +97,22 @@ pub struct ApplyOptions {
 }
 
 impl ApplyOptions {
+    /// The root's configuration (`lancet.toml`, or `[tool.lancet]` in `pyproject.toml`) over the
+    /// defaults: what the CLI and the MCP server start from.
+    pub fn configured(root: PathBuf) -> Result<(Self, Config), ConfigError> {
+        let config = match Root::new(&root) {
+            Ok(r) => Config::load(&r)?,
+            Err(_) => Config::default(),
+        };
+        let opts = ApplyOptions {
+            syntax_check: config.gate_enabled(),
+            gate: config.gate_options(),
+            retention: config.retention(),
+            ..ApplyOptions::new(root)
+        };
+        Ok((opts, config))
+    }
+
     /// Defaults: auto-detected format, real run, fsync on.
     pub fn new(root: PathBuf) -> Self {
         ApplyOptions {
@@ -103,7 +124,8 @@ impl ApplyOptions {
             parse: ParseOptions::default(),
             partial: false,
             syntax_check: true,
-            compile_check: true,
+            gate: GateOptions::default(),
+            retention: store::checkpoint::Retention::default(),
             checkpoint: true,
             test: None,
             test_timeout: std::time::Duration::from_secs(600),
@@ -298,15 +320,8 @@ fn gate(
     opts: &ApplyOptions,
     prechecks: &syntax::Prechecks,
 ) -> Option<verdicts::SyntaxReport> {
-    opts.syntax_check.then(|| {
-        syntax::gate_prechecked(
-            files,
-            GateOptions {
-                compile_check: opts.compile_check,
-            },
-            prechecks,
-        )
-    })
+    opts.syntax_check
+        .then(|| syntax::gate_prechecked(files, &opts.gate, prechecks))
 }
 
 /// A batch on disk: what the verify phase needs to keep it or take it back.
@@ -355,7 +370,7 @@ fn checkpoint_and_commit(
         Err(e) => return Err(Box::new(commit_error_report(e))),
     };
     if opts.checkpoint {
-        state.prune_checkpoints();
+        state.prune_checkpoints(opts.retention);
         report.checkpoint = Some(id.clone());
     }
     Ok(Committed {

@@ -806,7 +806,6 @@ fn options(root: &Path) -> lancet::ApplyOptions {
     o.fsync = false;
     o.checkpoint = true;
     o.syntax_check = false;
-    o.compile_check = false;
     o.test_timeout = std::time::Duration::from_secs(10);
     o
 }

@@ -28,11 +28,12 @@ fn python_unclosed_paren_is_refused_with_line_and_column() {
     assert_eq!(v["status"], "refused");
     let e = &v["syntax"]["errors"][0];
     assert_eq!(e["path"], "shop.py");
+    // Python's own grammar (ruff_python_parser, in process) judges, with its words.
     assert_eq!(
         (e["line"].as_u64(), e["column"].as_u64()),
-        (Some(2), Some(5))
+        (Some(3), Some(1))
     );
-    assert_eq!(e["checker"], "tree-sitter");
+    assert_eq!(e["checker"], "ruff_python_parser");
     assert!(
         e["excerpt"]
             .as_str()
@@ -40,7 +41,10 @@ fn python_unclosed_paren_is_refused_with_line_and_column() {
             .contains("2 |     return sum(x.price for x in items\n")
     );
     let message = v["message"].as_str().unwrap();
-    assert!(message.contains("shop.py:2:5: ERROR"), "{message}");
+    assert!(
+        message.contains("shop.py:3:1: unexpected EOF while parsing (ruff_python_parser)"),
+        "{message}"
+    );
     assert_eq!(snapshot(dir.path()), before);
 }
 
@@ -109,9 +113,17 @@ fn python_compile_check_catches_what_tree_sitter_allows() {
         eprintln!("python3 missing: the compile-check test cannot run here");
         return;
     }
-    // tree-sitter's Python grammar accepts `return` at module level; the compiler does not.
+    // The parsers accept `return` at module level (a compiler's rule, not the grammar's); the
+    // compiler does not. Its check runs only when the project opts in (lancet.toml).
     let dir = temp_tree(&[("m.py", b"x = 1\n")]);
     let edit = b"*** Begin Patch\n*** Update File: m.py\n-x = 1\n+return 1\n*** End Patch\n";
+    let (code, v) = apply_json(dir.path(), edit, &["--dry-run"]);
+    assert_eq!(code, Some(0), "without the opt-in it is not run: {v:#}");
+    std::fs::write(
+        dir.path().join("lancet.toml"),
+        "[gate]\nexternal = [\"python\"]\n",
+    )
+    .unwrap();
     let (code, v) = apply_json(dir.path(), edit, &[]);
     assert_eq!(code, Some(1), "{v:#}");
     let e = &v["syntax"]["errors"][0];
@@ -147,9 +159,13 @@ fn unknown_languages_nul_bytes_and_minified_files_pass_through() {
     let edit = b"*** Begin Patch\n*** Update File: big.min.js\n@@\n+var b=1;\n*** Update File: data.bin.txt\n-a\0b\n+a\0c\n*** End Patch\n";
     let (code, v) = apply_json(dir.path(), edit, &[]);
     assert_eq!(code, Some(0), "{v:#}");
-    let checked = v["syntax"]["checked"].to_string();
-    assert!(checked.contains("big.min.js (javascript)"), "{checked}");
+    // Over gate.max_file_bytes (5 MB) and with no precise parser: not parsed, and said so.
     let unchecked = v["syntax"]["unchecked"].to_string();
+    assert!(
+        unchecked
+            .contains("big.min.js (5242904 bytes, over gate.max_file_bytes (5000000): not parsed)"),
+        "{unchecked}"
+    );
     assert!(
         unchecked.contains("data.bin.txt (no known language)"),
         "{unchecked}"
@@ -176,4 +192,134 @@ fn check_flags_broken_files_and_passes_clean_ones() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["checked"][0], "ok.py (python)");
+}
+
+#[test]
+fn lancet_toml_configures_the_gate_and_check_and_refuses_unknown_keys() {
+    let dir = temp_tree(&[
+        ("app.py", b"x = 1\n"),
+        (
+            "templates/page.html",
+            b"<p>{{ user.name }}</p>\n{% if x %}<b>{% endif %}\n",
+        ),
+        ("vendor/broken.py", b"def (\n"),
+    ]);
+    // A typo in a key is an error naming it, exit 2, nothing written.
+    std::fs::write(dir.path().join("lancet.toml"), "[gate]\nenable = false\n").unwrap();
+    let edit = b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = (\n*** End Patch\n";
+    let (code, v) = apply_json(dir.path(), edit, &[]);
+    assert_eq!(code, Some(2), "{v:#}");
+    assert_eq!(v["error"]["kind"], "config");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("lancet.toml: unknown field `enable`"),
+        "{v:#}"
+    );
+    // gate.enabled = false lets a broken edit through (the user asked for it).
+    std::fs::write(dir.path().join("lancet.toml"), "[gate]\nenabled = false\n").unwrap();
+    let (code, v) = apply_json(dir.path(), edit, &["--dry-run"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    // gate.python: 3.11 refuses PEP 695 syntax, 3.12 takes it.
+    let generic = b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+type Pair = tuple[int, int]\n*** End Patch\n";
+    std::fs::write(
+        dir.path().join("lancet.toml"),
+        "[gate]\npython = \"3.11\"\n",
+    )
+    .unwrap();
+    let (code, v) = apply_json(dir.path(), generic, &["--dry-run"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert!(
+        v["syntax"]["errors"][0]["kind"]
+            .as_str()
+            .unwrap()
+            .contains("3.12"),
+        "{v:#}"
+    );
+    std::fs::write(
+        dir.path().join("lancet.toml"),
+        "[gate]\npython = \"3.12\"\n",
+    )
+    .unwrap();
+    let (code, v) = apply_json(dir.path(), generic, &["--dry-run"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    // check: templates are not refused as HTML; --exclude and check.exclude leave files out.
+    std::fs::write(
+        dir.path().join("lancet.toml"),
+        "[check]\nexclude = [\"vendor/**\"]\n",
+    )
+    .unwrap();
+    let out = lancet(
+        &["check", "-C", dir.path().to_str().unwrap(), "--json"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["unchecked"]
+            .to_string()
+            .contains("templates/page.html (template syntax"),
+        "{report:#}"
+    );
+    assert!(
+        !report.to_string().contains("vendor/broken.py"),
+        "{report:#}"
+    );
+    std::fs::write(dir.path().join("lancet.toml"), "").unwrap();
+    let out = lancet(&["check", "-C", dir.path().to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let out = lancet(
+        &[
+            "check",
+            "-C",
+            dir.path().to_str().unwrap(),
+            "--exclude",
+            "vendor/*",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    // gate.skip: a skipped file is reported unchecked, never refused.
+    std::fs::write(
+        dir.path().join("lancet.toml"),
+        "[gate]\nskip = [\"app.py\"]\n",
+    )
+    .unwrap();
+    let (code, v) = apply_json(dir.path(), edit, &["--dry-run"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert!(
+        v["syntax"]["unchecked"].to_string().contains("gate.skip"),
+        "{v:#}"
+    );
+}
+
+#[test]
+fn pyproject_tool_lancet_and_requires_python_are_read() {
+    let dir = temp_tree(&[
+        ("app.py", b"x = 1\n"),
+        (
+            "pyproject.toml",
+            b"[project]\nname = \"app\"\nrequires-python = \">=3.11\"\n[tool.lancet.checkpoints]\nkeep = 1\n",
+        ),
+    ]);
+    let generic = b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+type Pair = tuple[int, int]\n*** End Patch\n";
+    let (code, v) = apply_json(dir.path(), generic, &["--dry-run"]);
+    assert_eq!(
+        code,
+        Some(1),
+        "requires-python >=3.11 must keep 3.11 syntax: {v:#}"
+    );
+    // checkpoints.keep = 1: after two batches the log holds one.
+    for n in ["2", "3"] {
+        let edit = format!(
+            "*** Begin Patch\n*** Update File: app.py\n@@\n-x = {}\n+x = {n}\n*** End Patch\n",
+            if n == "2" { "1" } else { "2" }
+        );
+        let (code, v) = apply_json(dir.path(), edit.as_bytes(), &[]);
+        assert_eq!(code, Some(0), "{v:#}");
+    }
+    let out = lancet(&["log", "-C", dir.path().to_str().unwrap(), "--json"], b"");
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(log.as_array().map(Vec::len), Some(1), "{log:#}");
 }

@@ -8,7 +8,6 @@ use lancet::report::ErrorKind;
 use lancet::report::SymbolKind;
 use lancet::report::{Report, Status, Surface};
 use lancet::stage::Expectation;
-use lancet::syntax::GateOptions;
 use lancet::{ApplyOptions, apply_batch, path::Root};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -101,6 +100,10 @@ struct CheckArgs {
     /// Files or directories (default: the root). Directories are walked, skipping hidden ones.
     #[arg(value_name = "PATH")]
     paths: Vec<String>,
+    /// Leave out files matching this glob (root-relative; repeatable; added to
+    /// `[check] exclude` of lancet.toml).
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
     /// Skip languages' external check commands (tree-sitter still runs).
     #[arg(long)]
     no_compile_check: bool,
@@ -149,12 +152,18 @@ struct TransactionArgs {
 }
 
 impl TransactionArgs {
-    fn options(&self, root: PathBuf) -> ApplyOptions {
-        ApplyOptions {
+    /// The project's configuration with this call's switches over it.
+    fn options(&self, root: PathBuf) -> Result<ApplyOptions, Box<Report>> {
+        let (configured, _) = ApplyOptions::configured(root).map_err(config_refusal)?;
+        let mut gate = configured.gate.clone();
+        if self.no_compile_check {
+            gate.external.clear();
+        }
+        Ok(ApplyOptions {
             dry_run: self.dry_run,
             fsync: !self.no_fsync,
-            syntax_check: !self.no_syntax_check,
-            compile_check: !self.no_compile_check,
+            syntax_check: configured.syntax_check && !self.no_syntax_check,
+            gate,
             checkpoint: !self.no_checkpoint,
             test: self.test.clone(),
             test_timeout: std::time::Duration::from_secs(self.test_timeout),
@@ -163,8 +172,8 @@ impl TransactionArgs {
                 (!self.quiet && !self.json && std::io::stderr().is_terminal())
                     .then(|| std::sync::Arc::new(Bar::new()) as _),
             ),
-            ..ApplyOptions::new(root)
-        }
+            ..configured
+        })
     }
 
     fn emit(&self, report: &Report) -> u8 {
@@ -338,7 +347,15 @@ pub fn run() -> u8 {
             emit(&lancet::recover(root, true), args.json)
         }),
         Command::Mcp(args) => with_root(cli.root, |root| {
-            match lancet_mcp::serve(root.path(), args.log.as_deref(), args.test_command.clone()) {
+            let config = match lancet::Config::load(root) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("lancet mcp: {e}");
+                    return 2;
+                }
+            };
+            let test_command = args.test_command.clone().or(config.mcp.test_command);
+            match lancet_mcp::serve(root.path(), args.log.as_deref(), test_command) {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("lancet mcp: {e}");
@@ -458,12 +475,16 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
         Ok(b) => b,
         Err(report) => return emit(&report, args.tx.json),
     };
+    let configured = match args.tx.options(root) {
+        Ok(o) => o,
+        Err(report) => return emit(&report, args.tx.json),
+    };
     let opts = ApplyOptions {
         format,
         expect,
         parse,
         partial: args.partial,
-        ..args.tx.options(root)
+        ..configured
     };
     args.tx.emit(&apply_batch(&batch, &opts))
 }
@@ -485,7 +506,20 @@ fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         include_strings: args.include_strings,
         include_comments: args.include_comments,
     };
-    args.tx.emit(&lancet::rename(&opts, &args.tx.options(root)))
+    match args.tx.options(root) {
+        Ok(apply) => args.tx.emit(&lancet::rename(&opts, &apply)),
+        Err(report) => emit(&report, args.tx.json),
+    }
+}
+
+/// The refusal of a configuration lancet cannot use.
+fn config_refusal(e: lancet::ConfigError) -> Box<Report> {
+    Box::new(Report::batch_error(
+        Status::Malformed,
+        ErrorKind::Config,
+        e.to_string(),
+        "Fix the configuration (README, Configuration, lists every key) and run the command again.",
+    ))
 }
 
 /// Expands directories into the edit files directly inside them, in name order (hidden files
@@ -689,19 +723,27 @@ fn run_check(root: PathBuf, args: CheckArgs) -> u8 {
     } else {
         args.paths
     };
-    let files = match lancet::check(&root, &paths) {
+    let config = match lancet::Config::load(&root) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("lancet check: {e}");
+            return 2;
+        }
+    };
+    let mut exclude = config.check.exclude.clone();
+    exclude.extend(args.exclude.iter().cloned());
+    let files = match lancet::check(&root, &paths, &exclude) {
         Ok(files) => files,
         Err(e) => {
             eprintln!("lancet check: {e}");
             return 1;
         }
     };
-    let report = lancet::syntax::check_contents(
-        &files,
-        GateOptions {
-            compile_check: !args.no_compile_check,
-        },
-    );
+    let mut gate = config.gate_options();
+    if args.no_compile_check {
+        gate.external.clear();
+    }
+    let report = lancet::syntax::check_contents(&files, &gate);
     let failed = !report.errors.is_empty();
     if args.json {
         let out = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";

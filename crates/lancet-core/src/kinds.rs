@@ -47,6 +47,8 @@ pub enum ErrorKind {
     Malformed,
     /// The command line is wrong.
     Usage,
+    /// The project's configuration (`lancet.toml`, `[tool.lancet]`) is wrong.
+    Config,
     /// A file-system error.
     Io,
     /// The checkpoint repository cannot be read or written.
@@ -124,6 +126,7 @@ impl ErrorKind {
             ErrorKind::ElisionMismatch => "elision_mismatch",
             ErrorKind::Malformed => "malformed",
             ErrorKind::Usage => "usage",
+            ErrorKind::Config => "config",
             ErrorKind::Io => "io",
             ErrorKind::Git => "git",
             ErrorKind::Busy => "busy",

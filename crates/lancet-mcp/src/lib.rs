@@ -166,10 +166,17 @@ impl LancetServer {
         })
     }
 
-    fn options(&self) -> ApplyOptions {
-        ApplyOptions {
-            surface: Surface::Mcp,
-            ..ApplyOptions::new(self.root.clone())
+    /// The root's configuration (read on every call, so an edited `lancet.toml` counts at
+    /// once) in MCP's vocabulary; a configuration lancet cannot use is the call's error.
+    fn options(&self) -> Result<ApplyOptions, CallToolResult> {
+        match ApplyOptions::configured(self.root.clone()) {
+            Ok((opts, _)) => Ok(ApplyOptions {
+                surface: Surface::Mcp,
+                ..opts
+            }),
+            Err(e) => Err(error_result(format!(
+                "{e}. Nothing was written. Ask the user to fix the configuration (the README's Configuration section lists every key)."
+            ))),
         }
     }
 
@@ -337,7 +344,10 @@ impl LancetServer {
     )]
     async fn apply_patch(&self, Parameters(args): Parameters<ApplyPatchArgs>) -> CallToolResult {
         self.writer_turn("apply_patch", args, |this, args| {
-            let mut opts = this.options();
+            let mut opts = match this.options() {
+                Ok(o) => o,
+                Err(refusal) => return refusal,
+            };
             opts.test = match this.tests_asked(args.test) {
                 Ok(t) => t,
                 Err(refusal) => return refusal,
@@ -409,7 +419,10 @@ impl LancetServer {
         Parameters(args): Parameters<RenameSymbolArgs>,
     ) -> CallToolResult {
         self.writer_turn("rename_symbol", args, |this, args| {
-            let mut opts = this.options();
+            let mut opts = match this.options() {
+                Ok(o) => o,
+                Err(refusal) => return refusal,
+            };
             opts.test = match this.tests_asked(args.test) {
                 Ok(t) => t,
                 Err(refusal) => return refusal,
@@ -509,7 +522,10 @@ impl LancetServer {
             }],
             notes: Vec::new(),
         };
-        let mut opts = self.options();
+        let mut opts = match self.options() {
+            Ok(o) => o,
+            Err(refusal) => return refusal,
+        };
         if let Some(sha) = &args.expected_sha256 {
             opts.expect.push(Expectation {
                 path: rel.to_string(),
@@ -557,7 +573,10 @@ impl LancetServer {
             Err(e) => return error_result(e.to_string()),
         };
         let existing = root.read_regular(&rel);
-        let mut opts = self.options();
+        let mut opts = match self.options() {
+            Ok(o) => o,
+            Err(refusal) => return refusal,
+        };
         if let Some(bytes) = &existing {
             let current = sha256_hex(bytes);
             let known = self.seen(rel.as_str()).is_some_and(|seen| seen == *bytes);

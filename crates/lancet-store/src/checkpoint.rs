@@ -420,6 +420,16 @@ pub const KEEP_CHECKPOINTS: i64 = 500;
 /// lancet.keepCheckpoints N` and `git config lancet.keepDays N` (0: no limit).
 pub const KEEP_DAYS: i64 = 30;
 
+/// How many checkpoints to keep and for how long, when the project says (`lancet.toml`'s
+/// `[checkpoints]`); `None` falls back to git config, then the defaults. 0 means no limit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Retention {
+    /// Most checkpoints kept.
+    pub keep: Option<i64>,
+    /// Oldest checkpoint kept, in days.
+    pub keep_days: Option<i64>,
+}
+
 /// What `lancet log` shows about a checkpoint; kept beside the journal, updated by undo and
 /// test runs (the commits themselves are immutable).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -511,18 +521,21 @@ impl StateDir {
 
     /// Applies the retention rule ([`KEEP_CHECKPOINTS`], [`KEEP_DAYS`]), so refs and log entries do
     /// not grow without bound. Ids begin with their time in milliseconds, so no entry is read.
-    /// Returns how many checkpoints were dropped.
-    pub fn prune_checkpoints(&self) -> usize {
+    /// `retention` (from `lancet.toml`) wins over git config's `lancet.keepCheckpoints` and
+    /// `lancet.keepDays`, which win over the defaults. Returns how many checkpoints were dropped.
+    pub fn prune_checkpoints(&self, retention: Retention) -> usize {
         let Ok(repo) = self.checkpoint_repo() else {
             return 0;
         };
-        let setting = |name: &str, default: i64| {
-            repo.config()
-                .and_then(|c| c.get_i64(name))
-                .unwrap_or(default)
+        let setting = |given: Option<i64>, name: &str, default: i64| {
+            given.unwrap_or_else(|| {
+                repo.config()
+                    .and_then(|c| c.get_i64(name))
+                    .unwrap_or(default)
+            })
         };
-        let keep = setting("lancet.keepCheckpoints", KEEP_CHECKPOINTS);
-        let days = setting("lancet.keepDays", KEEP_DAYS);
+        let keep = setting(retention.keep, "lancet.keepCheckpoints", KEEP_CHECKPOINTS);
+        let days = setting(retention.keep_days, "lancet.keepDays", KEEP_DAYS);
         let Ok(listing) = std::fs::read_dir(self.dir.join("checkpoints")) else {
             return 0;
         };

@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod languages;
+pub mod precise;
 
 use lancet_core::digest;
 use lancet_core::staged::{Before, StagedFile};
@@ -36,11 +37,46 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
 
-/// How thorough the gate is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How thorough the gate is, and what it leaves alone (from `lancet.toml`'s `[gate]`).
+#[derive(Debug, Clone)]
 pub struct GateOptions {
-    /// Run languages' external check commands where installed.
-    pub compile_check: bool,
+    /// Languages whose external check command runs where installed (`python`, `ruby`,
+    /// `bash`, `javascript`): opt-in, since each run starts an interpreter and uses whatever
+    /// version is on PATH.
+    pub external: Vec<String>,
+    /// The Python version the precise parser checks against.
+    pub python: precise::Version,
+    /// Files larger than this many bytes are judged by a precise parser only (a tree-sitter
+    /// tree of a 20 MB file costs seconds and hundreds of MB); without one they are unchecked,
+    /// with a note.
+    pub max_file_bytes: usize,
+    /// Files the gate does not check (globs on root-relative paths), reported unchecked.
+    pub skip: globset::GlobSet,
+    /// Let a precise parser judge where lancet has one (off: tree-sitter alone, which the
+    /// gate benchmark and the tree-sitter tests measure).
+    pub precise: bool,
+}
+
+/// The default size above which only a precise parser checks a file.
+pub const MAX_FILE_BYTES: usize = 5_000_000;
+
+impl Default for GateOptions {
+    fn default() -> Self {
+        GateOptions {
+            external: Vec::new(),
+            python: precise::NEWEST_PYTHON,
+            max_file_bytes: MAX_FILE_BYTES,
+            skip: globset::GlobSet::empty(),
+            precise: true,
+        }
+    }
+}
+
+impl GateOptions {
+    /// Whether `language`'s external check is asked for.
+    fn external_for(&self, language: &str) -> bool {
+        self.external.iter().any(|l| l == language)
+    }
 }
 
 /// Longest a single parse may take before the file is reported unchecked.
@@ -128,14 +164,14 @@ enum Verdict {
 const FILES_PER_CHECK: usize = 1024;
 
 /// Checks a staged batch: errors the batch introduces, per file.
-pub fn gate(files: &[StagedFile], opts: GateOptions) -> SyntaxReport {
+pub fn gate(files: &[StagedFile], opts: &GateOptions) -> SyntaxReport {
     gate_prechecked(files, opts, &Prechecks::new())
 }
 
 /// [`gate`], taking the verdicts in `prechecked` for files whose staged content they checked.
 pub fn gate_prechecked(
     files: &[StagedFile],
-    opts: GateOptions,
+    opts: &GateOptions,
     prechecked: &Prechecks,
 ) -> SyntaxReport {
     let jobs: Vec<Job> = files
@@ -158,7 +194,7 @@ pub fn gate_prechecked(
 }
 
 /// Checks files as they are (`lancet check`): every error counts.
-pub fn check_contents(files: &[(String, Vec<u8>)], opts: GateOptions) -> SyntaxReport {
+pub fn check_contents(files: &[(String, Vec<u8>)], opts: &GateOptions) -> SyntaxReport {
     let jobs: Vec<Job> = files
         .iter()
         .map(|(path, bytes)| Job {
@@ -171,7 +207,7 @@ pub fn check_contents(files: &[(String, Vec<u8>)], opts: GateOptions) -> SyntaxR
     run(&jobs, opts)
 }
 
-fn run(jobs: &[Job], opts: GateOptions) -> SyntaxReport {
+fn run(jobs: &[Job], opts: &GateOptions) -> SyntaxReport {
     let verdicts: Vec<(usize, Verdict)> = jobs
         .par_iter()
         .enumerate()
@@ -208,9 +244,10 @@ fn run(jobs: &[Job], opts: GateOptions) -> SyntaxReport {
             }
         }
     }
-    if opts.compile_check {
+    if !opts.external.is_empty() {
         let missing: Vec<&str> = languages::languages()
             .iter()
+            .filter(|l| opts.external_for(&l.name))
             .filter(|l| {
                 report
                     .checked
@@ -235,11 +272,30 @@ fn run(jobs: &[Job], opts: GateOptions) -> SyntaxReport {
 fn check_file(
     job: &Job,
     parsers: &mut HashMap<&'static str, Parser>,
-    opts: GateOptions,
+    opts: &GateOptions,
 ) -> Verdict {
+    if opts.skip.is_match(job.path) {
+        return Verdict::Unchecked("skipped by the configuration (gate.skip)".into());
+    }
     let Some(language) = language_for(job.path, job.after) else {
         return Verdict::Unchecked("no known language".into());
     };
+    if is_template(language, job.after) {
+        return Verdict::Unchecked(format!(
+            "template syntax ({{{{ }}}}, {{% %}} or <% %>): not checked as plain {}",
+            language.name
+        ));
+    }
+    if let Some(verdict) = precise_verdict(job, language, opts) {
+        return verdict;
+    }
+    if job.after.len() > opts.max_file_bytes {
+        return Verdict::Unchecked(format!(
+            "{} bytes, over gate.max_file_bytes ({}): not parsed",
+            job.after.len(),
+            opts.max_file_bytes
+        ));
+    }
     let precheck = job.prechecked.filter(|p| {
         p.language == language_name(language) && p.after_sha256 == digest::sha256_hex(job.after)
     });
@@ -271,10 +327,9 @@ fn check_file(
     // Where the language's own compiler is at hand it is the judge: tree-sitter grammars are
     // both too lenient (Python accepts `return` at module level) and, rarely, too strict
     // (CPython's test_compile.py does not parse). Errors it accepts are kept as notes.
-    let compiler = language
-        .check
-        .as_ref()
-        .filter(|c| opts.compile_check && c.first().is_some_and(|tool| tool_installed(tool)));
+    let compiler = language.check.as_ref().filter(|c| {
+        opts.external_for(&language.name) && c.first().is_some_and(|tool| tool_installed(tool))
+    });
     if let Some(command) = compiler
         && !new.is_empty()
         && let Some(Ok(())) = external_check(command, job.path, job.after)
@@ -289,9 +344,79 @@ fn check_file(
     Verdict::Checked(language, new, old, compile)
 }
 
+/// The verdict of the language's precise parser, when lancet has one and the text is UTF-8:
+/// it overrules tree-sitter both ways, and its message is what the report shows.
+fn precise_verdict(
+    job: &Job,
+    language: &'static LanguageEntry,
+    opts: &GateOptions,
+) -> Option<Verdict> {
+    let name = language.name.as_str();
+    if !opts.precise {
+        return None;
+    }
+    let sites = |text: &[u8]| {
+        precise::errors(name, text, opts.python).map(|errors| {
+            errors
+                .into_iter()
+                .map(|e| Site {
+                    line: e.line,
+                    column: e.column,
+                    end: e.end,
+                    kind: e.message,
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let after_errors = sites(job.after)?;
+    let (new, old) = classify_by(
+        precise::CHECKER,
+        job.path,
+        job.before,
+        job.after,
+        &after_errors,
+        || job.before.and_then(sites).unwrap_or_default(),
+    );
+    let compile = opts.external_for(name)
+        && new.is_empty()
+        && language
+            .check
+            .as_ref()
+            .is_some_and(|c| c.first().is_some_and(|tool| tool_installed(tool)));
+    Some(Verdict::Checked(language, new, old, compile))
+}
+
+/// Whether a markup file holds template syntax (Jinja, Django, ERB, Go templates), which its
+/// markup grammar would report as errors.
+fn is_template(language: &LanguageEntry, text: &[u8]) -> bool {
+    matches!(language.name.as_str(), "html" | "xml" | "markdown")
+        && [b"{{".as_slice(), b"{%", b"<%"]
+            .iter()
+            .any(|marker| text.windows(2).any(|w| w == *marker))
+}
+
 /// Splits the new text's error sites into errors the edit introduced and errors that were
 /// already there; `before_errors` is only called when there are errors to classify.
 fn classify(
+    path: &str,
+    before: Option<&[u8]>,
+    after: &[u8],
+    after_errors: &[Site],
+    before_errors: impl FnOnce() -> Vec<Site>,
+) -> (Vec<SyntaxError>, Vec<SyntaxError>) {
+    classify_by(
+        "tree-sitter",
+        path,
+        before,
+        after,
+        after_errors,
+        before_errors,
+    )
+}
+
+/// [`classify`], naming who found the errors.
+fn classify_by(
+    checker: &str,
     path: &str,
     before: Option<&[u8]>,
     after: &[u8],
@@ -309,7 +434,7 @@ fn classify(
         let preexisting = map
             .as_ref()
             .is_some_and(|m| m.was_there(site, after_errors, &before_errors));
-        let error = site.clone().into_error(path, after, "tree-sitter");
+        let error = site.clone().into_error(path, after, checker);
         if preexisting {
             old.push(error)
         } else {
@@ -798,6 +923,14 @@ mod tests {
     use super::*;
     use languages::languages;
 
+    /// The gate with tree-sitter alone (the precise parsers have their own tests).
+    fn tree_sitter_only() -> GateOptions {
+        GateOptions {
+            precise: false,
+            ..GateOptions::default()
+        }
+    }
+
     fn check(path: &str, before: Option<&str>, after: &str) -> SyntaxReport {
         let job = Job {
             path,
@@ -805,12 +938,57 @@ mod tests {
             after: after.as_bytes(),
             prechecked: None,
         };
-        run(
-            &[job],
-            GateOptions {
-                compile_check: false,
-            },
-        )
+        run(&[job], &tree_sitter_only())
+    }
+
+    #[test]
+    fn the_precise_parser_overrules_tree_sitter_both_ways() {
+        let precise = |before: Option<&str>, after: &str| {
+            let job = Job {
+                path: "m.py",
+                before: before.map(str::as_bytes),
+                after: after.as_bytes(),
+                prechecked: None,
+            };
+            run(&[job], &GateOptions::default())
+        };
+        // Valid Python 3.12 (PEP 695 generics, PEP 701 quotes in an f-string) passes; the
+        // same for 3.11 is refused (below, in precise.rs).
+        let generic = "def first[T](xs: list[T]) -> T:\n    return f\"{xs[0][\"k\"]}\"\n";
+        let r = precise(None, generic);
+        assert!(r.errors.is_empty(), "{r:?}");
+        assert_eq!(r.checked, vec!["m.py (python)".to_string()]);
+        // A typographic quote: the parser's words, where it is.
+        let r = precise(Some("x = 'hi'\n"), "x = \u{201c}hi\u{201d}\n");
+        assert_eq!(r.errors.len(), 1, "{r:?}");
+        assert_eq!(r.errors[0].checker, precise::CHECKER);
+        assert_eq!((r.errors[0].line, r.errors[0].column), (1, 5));
+        assert_eq!(r.errors[0].kind, "Got unexpected token \u{201c}");
+        // An error that was already there does not block.
+        let r = precise(
+            Some("def f(:\n    pass\nx = 1\n"),
+            "def f(:\n    pass\nx = 2\n",
+        );
+        assert!(r.errors.is_empty() && r.preexisting.len() == 1, "{r:?}");
+        // Configured skips and templates are reported unchecked, not refused.
+        let opts = GateOptions {
+            skip: globset::GlobSet::builder()
+                .add(globset::Glob::new("gen/**").unwrap())
+                .build()
+                .unwrap(),
+            ..GateOptions::default()
+        };
+        let job = Job {
+            path: "gen/x.py",
+            before: None,
+            after: b"def (",
+            prechecked: None,
+        };
+        let r = run(&[job], &opts);
+        assert_eq!(
+            r.unchecked,
+            vec!["gen/x.py (skipped by the configuration (gate.skip))".to_string()]
+        );
     }
 
     /// A valid sample per language: each grammar must load and parse it without error.
@@ -983,12 +1161,7 @@ mod tests {
                 after,
                 prechecked: Some(pre),
             };
-            run(
-                &[job],
-                GateOptions {
-                    compile_check: false,
-                },
-            )
+            run(&[job], &tree_sitter_only())
         };
         // A verdict on other content is ignored: the file is parsed and its error found.
         assert_eq!(gate(&trusted(b"x = 2\n")).errors.len(), 1);
@@ -1054,6 +1227,17 @@ mod tests {
             (e.path.as_str(), e.checker.as_str()),
             ("m.py", "tree-sitter")
         );
+        let precise = run(
+            &[Job {
+                path: "m.py",
+                before: Some(b"def f():\n    return g(1)\n"),
+                after: b"def f():\n    return g(1\n",
+                prechecked: None,
+            }],
+            &GateOptions::default(),
+        );
+        assert_eq!(precise.errors.len(), 1, "{precise:?}");
+        assert_eq!(precise.errors[0].checker, precise::CHECKER);
         assert_eq!(e.line, 2);
         assert!(e.excerpt.contains("2 |     return g(1\n"), "{}", e.excerpt);
         assert!(e.excerpt.contains('^'));
