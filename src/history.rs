@@ -459,12 +459,7 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Appl
             opts.surface.undo_force(&meta.id)
         ));
     }
-    let report = Report::from_files(status, files, message);
-    let written = staged
-        .into_iter()
-        .filter_map(|f| Some((f.path.to_string(), f.after?)))
-        .collect();
-    Applied { report, written }
+    Applied::kept(Report::from_files(status, files, message), staged)
 }
 
 /// What is at a path now, read through the root's handle (a link is not followed).

@@ -163,6 +163,18 @@ pub struct Applied {
     pub written: Vec<(String, Vec<u8>)>,
 }
 
+impl Applied {
+    /// A batch that stands: its report, and the content of every staged file that put content
+    /// at its path.
+    fn kept(report: Report, files: Vec<staged::StagedFile>) -> Applied {
+        let written = files
+            .into_iter()
+            .filter_map(|f| Some((f.path.to_string(), f.after?)))
+            .collect();
+        Applied { report, written }
+    }
+}
+
 impl From<Report> for Applied {
     /// A report of a batch that left nothing written.
     fn from(report: Report) -> Applied {
@@ -184,11 +196,11 @@ pub(crate) fn apply_batch_prechecked(
     opts: &ApplyOptions,
     prechecks: &syntax::Prechecks,
 ) -> Applied {
-    let refused = Applied::from;
+    let nothing_written = Applied::from;
     let root = match Root::new(&opts.root) {
         Ok(r) => r,
         Err(e) => {
-            return refused(Report::batch_error(
+            return nothing_written(Report::batch_error(
                 Status::Error,
                 ErrorKind::Io,
                 format!("cannot open the root {}: {e}", opts.root.display()),
@@ -203,7 +215,7 @@ pub(crate) fn apply_batch_prechecked(
         match state.lock() {
             Ok(lock) => Some(lock),
             Err(e) => {
-                return refused(Report::batch_error(
+                return nothing_written(Report::batch_error(
                     Status::Error,
                     e.kind(),
                     e.to_string(),
@@ -229,20 +241,20 @@ fn apply_locked(
     opts: &ApplyOptions,
     prechecks: &syntax::Prechecks,
 ) -> Applied {
-    let refused = Applied::from;
+    let nothing_written = Applied::from;
     let mut clock = std::time::Instant::now();
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
     let staged = match stage::stage(root, batch, &opts.expect, opts.partial, opts.surface) {
         Ok(s) => s,
-        Err(e) => return refused(stage_error_report(e, opts.surface)),
+        Err(e) => return nothing_written(stage_error_report(e, opts.surface)),
     };
     lap("stage", &mut clock);
     let format = batch.format.name();
     let notes = batch.notes.clone();
     let status = match (staged.failed(), opts.partial) {
         (true, false) => {
-            return refused(Report::from_ops(
+            return nothing_written(Report::from_ops(
                 Status::Refused,
                 format,
                 staged.reports,
@@ -250,7 +262,7 @@ fn apply_locked(
             ));
         }
         (true, true) if staged.files.is_empty() => {
-            return refused(Report::from_ops(
+            return nothing_written(Report::from_ops(
                 Status::Refused,
                 format,
                 staged.reports,
@@ -261,7 +273,7 @@ fn apply_locked(
         (false, _) => Status::Applied,
     };
     if staged.files.is_empty() {
-        return refused(Report::from_ops(
+        return nothing_written(Report::from_ops(
             Status::AlreadyApplied,
             format,
             staged.reports,
@@ -277,12 +289,12 @@ fn apply_locked(
     if let Some(report) = &syntax
         && !report.errors.is_empty()
     {
-        return refused(
+        return nothing_written(
             Report::from_ops(Status::Refused, format, staged.reports, notes).with_syntax(syntax),
         );
     }
     if opts.dry_run {
-        return refused(
+        return nothing_written(
             Report::from_ops(Status::DryRun, format, staged.reports, notes).with_syntax(syntax),
         );
     }
@@ -293,7 +305,7 @@ fn apply_locked(
     );
     let committed = match checkpoint_and_commit(root, state, &staged.files, report, format, opts) {
         Ok(c) => c,
-        Err(report) => return refused(*report),
+        Err(report) => return nothing_written(*report),
     };
     lap("commit (journal, checkpoint, writes)", &mut clock);
     let report = match &opts.test {
@@ -304,14 +316,9 @@ fn apply_locked(
         None => committed.report,
     };
     if report.exit_code() != 0 {
-        return refused(report);
+        return nothing_written(report);
     }
-    let written = staged
-        .files
-        .into_iter()
-        .filter_map(|f| Some((f.path.to_string(), f.after?)))
-        .collect();
-    Applied { report, written }
+    Applied::kept(report, staged.files)
 }
 
 /// The gate phase: the syntax of every staged file (when asked for).

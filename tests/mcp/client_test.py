@@ -206,7 +206,36 @@ async def run(root, log):
             check("paths outside the root are refused", is_error(r) and "outside the root" in text_of(r), text_of(r))
 
 
+async def run_configured(root):
+    """A server started without --test-command reads lancet.toml on every call."""
+    params = StdioServerParameters(command=LANCET, args=["mcp", "-C", root])
+    patch = ("*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n")
+    async with stdio_client(params) as (reader, writer):
+        async with ClientSession(reader, writer) as s:
+            await s.initialize()
+            r = await s.call_tool("apply_patch", {"text": patch, "test": True})
+            check("test without any test command is refused, nothing written",
+                  is_error(r) and "no test command" in text_of(r) and read(root, "app.py") == "x = 1\n",
+                  text_of(r))
+            with open(os.path.join(root, "lancet.toml"), "w") as f:
+                f.write("[mcp]\ntest_command = \"exit 1\"\n")
+            r = await s.call_tool("apply_patch", {"text": patch, "test": True})
+            check("[mcp] test_command of lancet.toml runs, read on the call (no restart)",
+                  is_error(r) and structured(r).get("status") == "test_failed"
+                  and read(root, "app.py") == "x = 1\n", text_of(r))
+            with open(os.path.join(root, "lancet.toml"), "w") as f:
+                f.write("[mcp]\ntest_cmd = \"exit 0\"\n")
+            r = await s.call_tool("apply_patch", {"text": patch})
+            check("an unknown key in lancet.toml is the call's error, naming it; nothing written",
+                  is_error(r) and "unknown field `test_cmd`" in text_of(r)
+                  and read(root, "app.py") == "x = 1\n", text_of(r))
+
+
 def main():
+    configured = tempfile.mkdtemp()
+    with open(os.path.join(configured, "app.py"), "w") as f:
+        f.write("x = 1\n")
+    asyncio.run(run_configured(configured))
     root = tempfile.mkdtemp()
     with open(os.path.join(root, "shop.py"), "w") as f:
         f.write("def total(items):\n    return sum(items)\n")

@@ -154,16 +154,14 @@ struct TransactionArgs {
 impl TransactionArgs {
     /// The project's configuration with this call's switches over it.
     fn options(&self, root: PathBuf) -> Result<ApplyOptions, Box<Report>> {
-        let (configured, _) = ApplyOptions::configured(root).map_err(config_refusal)?;
-        let mut gate = configured.gate.clone();
+        let (mut configured, _) = ApplyOptions::configured(root).map_err(config_refusal)?;
         if self.no_compile_check {
-            gate.external.clear();
+            configured.gate.external.clear();
         }
         Ok(ApplyOptions {
             dry_run: self.dry_run,
             fsync: !self.no_fsync,
             syntax_check: configured.syntax_check && !self.no_syntax_check,
-            gate,
             checkpoint: !self.no_checkpoint,
             test: self.test.clone(),
             test_timeout: std::time::Duration::from_secs(self.test_timeout),
@@ -347,15 +345,13 @@ pub fn run() -> u8 {
             emit(&lancet::recover(root, true), args.json)
         }),
         Command::Mcp(args) => with_root(cli.root, |root| {
-            let config = match lancet::Config::load(root) {
-                Ok(c) => c,
-                Err(e) => {
-                    eprintln!("lancet mcp: {e}");
-                    return 2;
-                }
-            };
-            let test_command = args.test_command.clone().or(config.mcp.test_command);
-            match lancet_mcp::serve(root.path(), args.log.as_deref(), test_command) {
+            // A configuration lancet cannot use stops the server at once; the server reads it
+            // again on every call (an edited lancet.toml counts without a restart).
+            if let Err(e) = lancet::Config::load(root) {
+                eprintln!("lancet mcp: {e}");
+                return 2;
+            }
+            match lancet_mcp::serve(root.path(), args.log.as_deref(), args.test_command.clone()) {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("lancet mcp: {e}");

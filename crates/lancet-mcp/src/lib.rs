@@ -134,14 +134,19 @@ pub struct RenameSymbolArgs {
 pub struct CheckpointsArgs {}
 
 impl LancetServer {
-    /// The test command to run when a call asks for tests: only the server's own, never one
-    /// the model supplies (that would make the server a shell).
-    fn tests_asked(&self, asked: Option<bool>) -> Result<Option<String>, CallToolResult> {
-        match (asked.unwrap_or(false), &self.test_command) {
+    /// The test command to run when a call asks for tests: only the server's own
+    /// (`--test-command`, else `[mcp] test_command` of the configuration as it is now), never
+    /// one the model supplies (that would make the server a shell).
+    fn tests_asked(
+        &self,
+        asked: Option<bool>,
+        configured: Option<String>,
+    ) -> Result<Option<String>, CallToolResult> {
+        match (asked.unwrap_or(false), self.test_command.clone().or(configured)) {
             (false, _) => Ok(None),
-            (true, Some(command)) => Ok(Some(command.clone())),
+            (true, Some(command)) => Ok(Some(command)),
             (true, None) => Err(error_result(
-                "This server has no test command: it was started without --test-command, so test cannot be used. Nothing was written. Resend without test, or ask the user to restart the server with `lancet mcp --test-command '<their test command>'`.".to_string(),
+                "This server has no test command: it was started without --test-command and lancet.toml names no [mcp] test_command, so test cannot be used. Nothing was written. Resend without test, or ask the user to set one (`lancet mcp --test-command '<their test command>'`, or test_command under [mcp] in lancet.toml).".to_string(),
             )),
         }
     }
@@ -169,11 +174,26 @@ impl LancetServer {
     /// The root's configuration (read on every call, so an edited `lancet.toml` counts at
     /// once) in MCP's vocabulary; a configuration lancet cannot use is the call's error.
     fn options(&self) -> Result<ApplyOptions, CallToolResult> {
+        self.configured().map(|(opts, _)| opts)
+    }
+
+    /// [`Self::options`] with the tests a call asks for (`test: true`), from the same read of
+    /// the configuration.
+    fn options_testing(&self, asked: Option<bool>) -> Result<ApplyOptions, CallToolResult> {
+        let (mut opts, config) = self.configured()?;
+        opts.test = self.tests_asked(asked, config.mcp.test_command)?;
+        Ok(opts)
+    }
+
+    fn configured(&self) -> Result<(ApplyOptions, lancet::Config), CallToolResult> {
         match ApplyOptions::configured(self.root.clone()) {
-            Ok((opts, _)) => Ok(ApplyOptions {
-                surface: Surface::Mcp,
-                ..opts
-            }),
+            Ok((opts, config)) => Ok((
+                ApplyOptions {
+                    surface: Surface::Mcp,
+                    ..opts
+                },
+                config,
+            )),
             Err(e) => Err(error_result(format!(
                 "{e}. Nothing was written. Ask the user to fix the configuration (the README's Configuration section lists every key)."
             ))),
@@ -344,12 +364,8 @@ impl LancetServer {
     )]
     async fn apply_patch(&self, Parameters(args): Parameters<ApplyPatchArgs>) -> CallToolResult {
         self.writer_turn("apply_patch", args, |this, args| {
-            let mut opts = match this.options() {
+            let mut opts = match this.options_testing(args.test) {
                 Ok(o) => o,
-                Err(refusal) => return refusal,
-            };
-            opts.test = match this.tests_asked(args.test) {
-                Ok(t) => t,
                 Err(refusal) => return refusal,
             };
             opts.format = match args.format.as_deref() {
@@ -419,12 +435,8 @@ impl LancetServer {
         Parameters(args): Parameters<RenameSymbolArgs>,
     ) -> CallToolResult {
         self.writer_turn("rename_symbol", args, |this, args| {
-            let mut opts = match this.options() {
+            let opts = match this.options_testing(args.test) {
                 Ok(o) => o,
-                Err(refusal) => return refusal,
-            };
-            opts.test = match this.tests_asked(args.test) {
-                Ok(t) => t,
                 Err(refusal) => return refusal,
             };
             let rename = lancet::RenameOptions {

@@ -327,9 +327,7 @@ fn check_file(
     // Where the language's own compiler is at hand it is the judge: tree-sitter grammars are
     // both too lenient (Python accepts `return` at module level) and, rarely, too strict
     // (CPython's test_compile.py does not parse). Errors it accepts are kept as notes.
-    let compiler = language.check.as_ref().filter(|c| {
-        opts.external_for(&language.name) && c.first().is_some_and(|tool| tool_installed(tool))
-    });
+    let compiler = external_command(language, opts);
     if let Some(command) = compiler
         && !new.is_empty()
         && let Some(Ok(())) = external_check(command, job.path, job.after)
@@ -355,19 +353,7 @@ fn precise_verdict(
     if !opts.precise {
         return None;
     }
-    let sites = |text: &[u8]| {
-        precise::errors(name, text, opts.python).map(|errors| {
-            errors
-                .into_iter()
-                .map(|e| Site {
-                    line: e.line,
-                    column: e.column,
-                    end: e.end,
-                    kind: e.message,
-                })
-                .collect::<Vec<_>>()
-        })
-    };
+    let sites = |text: &[u8]| precise::errors(name, text, opts.python);
     let after_errors = sites(job.after)?;
     let (new, old) = classify_by(
         precise::CHECKER,
@@ -377,22 +363,25 @@ fn precise_verdict(
         &after_errors,
         || job.before.and_then(sites).unwrap_or_default(),
     );
-    let compile = opts.external_for(name)
-        && new.is_empty()
-        && language
-            .check
-            .as_ref()
-            .is_some_and(|c| c.first().is_some_and(|tool| tool_installed(tool)));
+    let compile = new.is_empty() && external_command(language, opts).is_some();
     Some(Verdict::Checked(language, new, old, compile))
 }
 
-/// Whether a markup file holds template syntax (Jinja, Django, ERB, Go templates), which its
-/// markup grammar would report as errors.
+/// `language`'s external check command, when the configuration asks for it and its tool is
+/// installed.
+fn external_command<'l>(
+    language: &'l LanguageEntry,
+    opts: &GateOptions,
+) -> Option<&'l Vec<String>> {
+    language.check.as_ref().filter(|c| {
+        opts.external_for(&language.name) && c.first().is_some_and(|tool| tool_installed(tool))
+    })
+}
+
+/// Whether an HTML file holds template syntax (Jinja, Django, ERB, Go templates), which the
+/// HTML grammar would report as errors.
 fn is_template(language: &LanguageEntry, text: &[u8]) -> bool {
-    matches!(language.name.as_str(), "html" | "xml" | "markdown")
-        && [b"{{".as_slice(), b"{%", b"<%"]
-            .iter()
-            .any(|marker| text.windows(2).any(|w| w == *marker))
+    language.name == "html" && text.windows(2).any(|w| matches!(w, b"{{" | b"{%" | b"<%"))
 }
 
 /// Splits the new text's error sites into errors the edit introduced and errors that were

@@ -3,6 +3,7 @@
 //! places and, in others, behind the language). Today: Python, with Astral's
 //! `ruff_python_parser`, checked against the project's target Python version.
 
+use crate::Site;
 use ruff_python_ast::PythonVersion;
 use ruff_python_parser::{Mode, ParseOptions, parse_unchecked};
 use ruff_text_size::TextSize;
@@ -16,27 +17,15 @@ pub type Version = (u8, u8);
 /// The newest Python the precise parser knows: the target when a project names none.
 pub const NEWEST_PYTHON: Version = (3, 14);
 
-/// One error a precise parser found: 0-based line and byte column, and its message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PreciseError {
-    /// 0-based line.
-    pub line: usize,
-    /// 0-based byte column.
-    pub column: usize,
-    /// 0-based end line and byte column (exclusive).
-    pub end: (usize, usize),
-    /// The parser's message (`Expected ':', found newline`).
-    pub message: String,
-}
-
 /// The parser that checks `language` (lancet's name), if lancet has one.
-pub fn has_precise(language: &str) -> bool {
+fn has_precise(language: &str) -> bool {
     language == "python"
 }
 
-/// The errors of `text` in `language`, or `None` when lancet has no precise parser for it or
-/// the text is not UTF-8 (then tree-sitter judges).
-pub fn errors(language: &str, text: &[u8], python: Version) -> Option<Vec<PreciseError>> {
+/// The errors of `text` in `language` as sites the gate classifies like tree-sitter's (the
+/// parser's message as the kind), or `None` when lancet has no precise parser for it or the
+/// text is not UTF-8 (then tree-sitter judges).
+pub(crate) fn errors(language: &str, text: &[u8], python: Version) -> Option<Vec<Site>> {
     if !has_precise(language) {
         return None;
     }
@@ -94,14 +83,14 @@ fn too_deep(text: &[u8]) -> bool {
     false
 }
 
-fn python_errors(source: &str, version: Version) -> Vec<PreciseError> {
+fn python_errors(source: &str, version: Version) -> Vec<Site> {
     let options = ParseOptions::from(Mode::Module).with_target_version(PythonVersion {
         major: version.0,
         minor: version.1,
     });
     let parsed = parse_unchecked(source, options);
     let lines = LineStarts::new(source);
-    let mut found: Vec<PreciseError> = parsed
+    let mut found: Vec<Site> = parsed
         .errors()
         .iter()
         .map(|e| lines.error(e.location.start(), e.location.end(), e.error.to_string()))
@@ -133,14 +122,14 @@ impl LineStarts {
         (line, offset - self.0[line])
     }
 
-    fn error(&self, start: TextSize, end: TextSize, message: String) -> PreciseError {
+    fn error(&self, start: TextSize, end: TextSize, message: String) -> Site {
         let (line, column) = self.position(start.to_usize());
         let end = self.position(end.to_usize().max(start.to_usize() + 1));
-        PreciseError {
+        Site {
             line,
             column,
             end,
-            message,
+            kind: message,
         }
     }
 }
@@ -161,7 +150,7 @@ mod tests {
         errors("python", text.as_bytes(), version)
             .unwrap()
             .into_iter()
-            .map(|e| format!("{}:{}: {}", e.line + 1, e.column + 1, e.message))
+            .map(|e| format!("{}:{}: {}", e.line + 1, e.column + 1, e.kind))
             .collect()
     }
 
