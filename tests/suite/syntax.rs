@@ -217,6 +217,10 @@ fn lancet_toml_configures_the_gate_and_check_and_refuses_unknown_keys() {
             .contains("lancet.toml: unknown field `enable`"),
         "{v:#}"
     );
+    assert_eq!(
+        std::fs::read(dir.path().join("app.py")).unwrap(),
+        b"x = 1\n"
+    );
     // gate.enabled = false lets a broken edit through (the user asked for it).
     std::fs::write(dir.path().join("lancet.toml"), "[gate]\nenabled = false\n").unwrap();
     let (code, v) = apply_json(dir.path(), edit, &["--dry-run"]);
