@@ -5,7 +5,9 @@
 //! Run: `cargo bench --bench gate`. Reported: the plain single-threaded full parse of the new
 //! bytes (the baseline), the gate on 1 thread and on every core (rayon), and the incremental
 //! alternative (parse the old text, `Tree::edit`, reparse the new text from the old tree) — in
-//! MB/s and as ratios to the baseline. Medians of 3 runs.
+//! MB/s and as ratios to the baseline. Medians of 3 runs. Then the MCP server's case: 20
+//! successive one-line edits of one 2 MB Rust file through the gate, with and without the tree
+//! cache the server keeps (`GateOptions::trees`).
 
 mod common;
 
@@ -13,8 +15,10 @@ use common::time;
 use lancet::digest::sha256_hex;
 use lancet::path::Root;
 use lancet::staged::{Before, StagedFile};
+use lancet::syntax::trees::TreeCache;
 use lancet::syntax::{GateOptions, gate};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 use tree_sitter::{InputEdit, Parser, Point};
 
@@ -80,7 +84,77 @@ fn corpus(dir: &std::path::Path, root: &Root) -> (Vec<StagedFile>, usize) {
     (staged, bytes)
 }
 
+/// One staged edit of `m.rs` from `before` to `after`.
+fn rust_edit(root: &Root, before: &str, after: &str) -> StagedFile {
+    StagedFile {
+        path: root.rel("m.rs").unwrap(),
+        before: Before::File {
+            sha256: sha256_hex(before.as_bytes()),
+            bytes: before.as_bytes().to_vec(),
+            mode: 0o644,
+        },
+        after: Some(after.as_bytes().to_vec()),
+        after_link: None,
+        mode: Some(0o644),
+        in_place: false,
+    }
+}
+
+/// 20 successive one-line edits of a 2 MB Rust file, gated one by one as the MCP server does,
+/// without and with the kept trees.
+fn kept_trees() {
+    let root_dir = tempfile::tempdir().unwrap();
+    let root = Root::new(root_dir.path()).unwrap();
+    let mut versions = vec![String::new()];
+    for i in 0.. {
+        if versions[0].len() > 2_000_000 {
+            break;
+        }
+        versions[0].push_str(&format!(
+            "pub fn f{i}(x: u32) -> u32 {{\n    let y = x * {i};\n    y + 1\n}}\n\n"
+        ));
+    }
+    for k in 1..=20 {
+        let previous = versions[k - 1].clone();
+        let at = k * 1000;
+        versions.push(previous.replacen(
+            &format!("let y = x * {at};"),
+            &format!("let y = x * {at} + 1;"),
+            1,
+        ));
+    }
+    let edits: Vec<StagedFile> = versions
+        .windows(2)
+        .map(|w| rust_edit(&root, &w[0], &w[1]))
+        .collect();
+    let plain = GateOptions::default();
+    let cold = time(RUNS, || {
+        for e in &edits {
+            assert!(gate(std::slice::from_ref(e), &plain).errors.is_empty());
+        }
+    });
+    let warm = time(RUNS, || {
+        let cached = GateOptions {
+            trees: Some(Arc::new(TreeCache::default())),
+            ..GateOptions::default()
+        };
+        for e in &edits {
+            assert!(gate(std::slice::from_ref(e), &cached).errors.is_empty());
+        }
+    });
+    let per = |d: Duration| d.as_secs_f64() * 1000.0 / edits.len() as f64;
+    println!(
+        "20 one-line edits of a {:.1} MB .rs file: {:.1} ms per edit fresh, {:.1} ms per edit with \
+         the kept tree (first edit parses afresh), {:.1}x",
+        versions[0].len() as f64 / 1e6,
+        per(cold),
+        per(warm),
+        cold.as_secs_f64() / warm.as_secs_f64()
+    );
+}
+
 fn main() {
+    kept_trees();
     let Some(dir) = stdlib() else {
         println!("python3 not found: no corpus to benchmark");
         return;

@@ -222,7 +222,7 @@ impl Config {
                 .unwrap_or(NEWEST_PYTHON),
             max_file_bytes: self.gate.max_file_bytes.unwrap_or(MAX_FILE_BYTES),
             skip: globs(&self.gate.skip).unwrap_or_else(|_| GlobSet::empty()),
-            precise: true,
+            ..GateOptions::default()
         }
     }
 

@@ -152,18 +152,28 @@ fn unknown_languages_nul_bytes_and_minified_files_pass_through() {
         minified.push_str("{k:1,v:\"x\"},");
     }
     minified.push_str("0];\n");
+    let mut styles = String::new();
+    while styles.len() < 5 * 1024 * 1024 {
+        styles.push_str(".a{b:c}");
+    }
+    styles.push('\n');
     let dir = temp_tree(&[
         ("big.min.js", minified.as_bytes()),
+        ("big.min.css", styles.as_bytes()),
         ("data.bin.txt", b"a\0b\n"),
     ]);
-    let edit = b"*** Begin Patch\n*** Update File: big.min.js\n@@\n+var b=1;\n*** Update File: data.bin.txt\n-a\0b\n+a\0c\n*** End Patch\n";
+    let edit = b"*** Begin Patch\n*** Update File: big.min.js\n@@\n+var b=1;\n*** Update File: big.min.css\n@@\n+.b{c:d}\n*** Update File: data.bin.txt\n-a\0b\n+a\0c\n*** End Patch\n";
     let (code, v) = apply_json(dir.path(), edit, &[]);
     assert_eq!(code, Some(0), "{v:#}");
-    // Over gate.max_file_bytes (5 MB) and with no precise parser: not parsed, and said so.
+    // Over gate.max_file_bytes (5 MB): judged by the precise parser where lancet has one
+    // (JavaScript: oxc_parser), else not parsed, and said so.
+    let checked = v["syntax"]["checked"].to_string();
+    assert!(checked.contains("big.min.js (javascript)"), "{checked}");
     let unchecked = v["syntax"]["unchecked"].to_string();
     assert!(
-        unchecked
-            .contains("big.min.js (5242904 bytes, over gate.max_file_bytes (5000000): not parsed)"),
+        unchecked.contains(
+            "big.min.css (5242890 bytes, over gate.max_file_bytes (5000000): not parsed)"
+        ),
         "{unchecked}"
     );
     assert!(

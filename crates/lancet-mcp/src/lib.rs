@@ -44,6 +44,8 @@ pub struct LancetServer {
     /// The one test command a model may ask to run (`lancet mcp --test-command`): the person
     /// who starts the server chooses it; a model only says whether to run it.
     test_command: Option<String>,
+    /// Each edited file's last syntax tree, so the next edit of it reparses incrementally.
+    trees: Arc<lancet::syntax::trees::TreeCache>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -187,13 +189,16 @@ impl LancetServer {
 
     fn configured(&self) -> Result<(ApplyOptions, lancet::Config), CallToolResult> {
         match ApplyOptions::configured(self.root.clone()) {
-            Ok((opts, config)) => Ok((
-                ApplyOptions {
-                    surface: Surface::Mcp,
-                    ..opts
-                },
-                config,
-            )),
+            Ok((mut opts, config)) => {
+                opts.gate.trees = Some(Arc::clone(&self.trees));
+                Ok((
+                    ApplyOptions {
+                        surface: Surface::Mcp,
+                        ..opts
+                    },
+                    config,
+                ))
+            }
             Err(e) => Err(error_result(format!(
                 "{e}. Nothing was written. Ask the user to fix the configuration (the README's Configuration section lists every key)."
             ))),
@@ -312,6 +317,7 @@ impl LancetServer {
             writer: Arc::default(),
             log: log.map(|f| Arc::new(Mutex::new(f))),
             test_command,
+            trees: Arc::default(),
             tool_router: Self::tool_router(),
         }
     }

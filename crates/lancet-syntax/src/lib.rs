@@ -24,6 +24,7 @@
 
 pub mod languages;
 pub mod precise;
+pub mod trees;
 
 use lancet_core::digest;
 use lancet_core::staged::{Before, StagedFile};
@@ -55,6 +56,9 @@ pub struct GateOptions {
     /// Let a precise parser judge where lancet has one (off: tree-sitter alone, which the
     /// gate benchmark and the tree-sitter tests measure).
     pub precise: bool,
+    /// Trees kept from earlier calls (the MCP server keeps one cache for its lifetime): a file
+    /// whose old content has a kept tree is reparsed incrementally from it.
+    pub trees: Option<std::sync::Arc<trees::TreeCache>>,
 }
 
 /// The default size above which only a precise parser checks a file.
@@ -68,6 +72,7 @@ impl Default for GateOptions {
             max_file_bytes: MAX_FILE_BYTES,
             skip: globset::GlobSet::empty(),
             precise: true,
+            trees: None,
         }
     }
 }
@@ -308,7 +313,20 @@ fn check_file(
                     language.name
                 ));
             };
-            let Some(after_errors) = parse_errors(parser, job.after) else {
+            let parsed = match &opts.trees {
+                Some(cache) => cache.parse(
+                    job.path,
+                    language_name(language),
+                    parser,
+                    job.before,
+                    job.after,
+                ),
+                None => parse_errors(parser, job.after).map(|after| trees::Parsed {
+                    after,
+                    before: None,
+                }),
+            };
+            let Some(parsed) = parsed else {
                 return Verdict::Unchecked(format!(
                     "parse gave up after {}s",
                     PARSE_BUDGET.as_secs()
@@ -316,11 +334,16 @@ fn check_file(
             };
             // Only when the new content has errors is the old content worth parsing (the
             // common case parses once).
-            classify(job.path, job.before, job.after, &after_errors, || {
-                job.before
-                    .filter(|b| language_for(job.path, b).is_some_and(|l| l.name == language.name))
-                    .and_then(|b| parse_errors(parser, b))
-                    .unwrap_or_default()
+            let kept_before = parsed.before;
+            classify(job.path, job.before, job.after, &parsed.after, || {
+                kept_before.unwrap_or_else(|| {
+                    job.before
+                        .filter(|b| {
+                            language_for(job.path, b).is_some_and(|l| l.name == language.name)
+                        })
+                        .and_then(|b| parse_errors(parser, b))
+                        .unwrap_or_default()
+                })
             })
         }
     };
@@ -353,10 +376,11 @@ fn precise_verdict(
     if !opts.precise {
         return None;
     }
-    let sites = |text: &[u8]| precise::errors(name, text, opts.python);
+    let checker = precise::checker(name)?;
+    let sites = |text: &[u8]| precise::errors(name, job.path, text, opts.python);
     let after_errors = sites(job.after)?;
     let (new, old) = classify_by(
-        precise::CHECKER,
+        checker,
         job.path,
         job.before,
         job.after,
@@ -950,7 +974,7 @@ mod tests {
         // A typographic quote: the parser's words, where it is.
         let r = precise(Some("x = 'hi'\n"), "x = \u{201c}hi\u{201d}\n");
         assert_eq!(r.errors.len(), 1, "{r:?}");
-        assert_eq!(r.errors[0].checker, precise::CHECKER);
+        assert_eq!(r.errors[0].checker, precise::PYTHON_CHECKER);
         assert_eq!((r.errors[0].line, r.errors[0].column), (1, 5));
         assert_eq!(r.errors[0].kind, "Got unexpected token \u{201c}");
         // An error that was already there does not block.
@@ -1226,7 +1250,7 @@ mod tests {
             &GateOptions::default(),
         );
         assert_eq!(precise.errors.len(), 1, "{precise:?}");
-        assert_eq!(precise.errors[0].checker, precise::CHECKER);
+        assert_eq!(precise.errors[0].checker, precise::PYTHON_CHECKER);
         assert_eq!(e.line, 2);
         assert!(e.excerpt.contains("2 |     return g(1\n"), "{}", e.excerpt);
         assert!(e.excerpt.contains('^'));

@@ -1,15 +1,21 @@
 //! The languages' own grammars, in process: where lancet has a parser of a language's real
 //! grammar, its verdict overrules tree-sitter both ways (tree-sitter grammars are lenient in
-//! places and, in others, behind the language). Today: Python, with Astral's
-//! `ruff_python_parser`, checked against the project's target Python version.
+//! places and, in others, behind the language). Python with Astral's `ruff_python_parser`,
+//! checked against the project's target Python version; JavaScript, TypeScript, JSX and TSX with
+//! `oxc_parser`, which follows the current ECMAScript and TypeScript grammars.
 
 use crate::Site;
+use oxc_allocator::Allocator;
+use oxc_span::SourceType;
 use ruff_python_ast::PythonVersion;
 use ruff_python_parser::{Mode, ParseOptions, parse_unchecked};
 use ruff_text_size::TextSize;
 
-/// Who the report says found an error: the precise Python parser.
-pub const CHECKER: &str = "ruff_python_parser";
+/// Who the report says found an error in Python: the precise Python parser.
+pub const PYTHON_CHECKER: &str = "ruff_python_parser";
+
+/// Who the report says found an error in JavaScript or TypeScript.
+pub const ECMASCRIPT_CHECKER: &str = "oxc_parser";
 
 /// A Python version, `(major, minor)`.
 pub type Version = (u8, u8);
@@ -17,28 +23,42 @@ pub type Version = (u8, u8);
 /// The newest Python the precise parser knows: the target when a project names none.
 pub const NEWEST_PYTHON: Version = (3, 14);
 
-/// The parser that checks `language` (lancet's name), if lancet has one.
-fn has_precise(language: &str) -> bool {
-    language == "python"
+/// The precise parser that checks `language` (lancet's name), if lancet has one: the name
+/// reports give it.
+pub(crate) fn checker(language: &str) -> Option<&'static str> {
+    match language {
+        "python" => Some(PYTHON_CHECKER),
+        "javascript" | "typescript" | "tsx" => Some(ECMASCRIPT_CHECKER),
+        _ => None,
+    }
 }
 
-/// The errors of `text` in `language` as sites the gate classifies like tree-sitter's (the
-/// parser's message as the kind), or `None` when lancet has no precise parser for it or the
-/// text is not UTF-8 (then tree-sitter judges).
-pub(crate) fn errors(language: &str, text: &[u8], python: Version) -> Option<Vec<Site>> {
-    if !has_precise(language) {
-        return None;
-    }
+/// The errors of `text` (the file at `path`) in `language` as sites the gate classifies like
+/// tree-sitter's (the parser's message as the kind), or `None` when lancet has no precise
+/// parser for it or the text is not UTF-8 (then tree-sitter judges).
+pub(crate) fn errors(
+    language: &str,
+    path: &str,
+    text: &[u8],
+    python: Version,
+) -> Option<Vec<Site>> {
+    let checker = checker(language)?;
     let source = std::str::from_utf8(text).ok()?;
     if too_deep(text) {
         return None;
     }
-    // The parser descends recursively: a thread of its own with a stack sized for the deepest
-    // input `too_deep` lets through, whatever stack the caller's worker has.
+    // The parsers descend recursively: a thread of their own with a stack sized for the
+    // deepest input `too_deep` lets through, whatever stack the caller's worker has.
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(PARSER_STACK)
-            .spawn_scoped(scope, || python_errors(source, python))
+            .spawn_scoped(scope, || {
+                if checker == PYTHON_CHECKER {
+                    python_errors(source, python)
+                } else {
+                    ecmascript_errors(language, path, source)
+                }
+            })
             .ok()?
             .join()
             .ok()
@@ -107,6 +127,63 @@ fn python_errors(source: &str, version: Version) -> Vec<Site> {
     found
 }
 
+/// The syntax errors of a JavaScript or TypeScript file. The extension says which dialect
+/// (`.d.ts`, `.mts`, `.jsx`, ...); a file of another name (a `#!/usr/bin/env node` script) is
+/// JavaScript. Whether a `.js` file is a module or a script is read from its content, and a
+/// `.js` file is valid when it parses as plain JavaScript or as JSX: projects put JSX in `.js`
+/// files and leave it to their bundler.
+fn ecmascript_errors(language: &str, path: &str, source: &str) -> Vec<Site> {
+    let source_type = SourceType::from_path(path).unwrap_or_else(|_| match language {
+        "typescript" => SourceType::ts(),
+        "tsx" => SourceType::tsx(),
+        _ => SourceType::unambiguous(),
+    });
+    let found = ecmascript_parse(source, source_type);
+    if found.is_empty() || !source_type.is_javascript() || source_type.is_jsx() {
+        return found;
+    }
+    let as_jsx = ecmascript_parse(source, source_type.with_jsx(true));
+    if as_jsx.is_empty() { as_jsx } else { found }
+}
+
+/// TypeScript errors `oxc_parser` reports that `tsc` reports from its type checker, not its
+/// parser: the code parses, and transpilers (esbuild, swc, Babel) accept it. TS1222: an overload
+/// signature declared as a generator (`export function* f(): Gen<T>;`).
+const CHECKER_ONLY_TS_ERRORS: [&str; 1] = ["1222"];
+
+fn ecmascript_parse(source: &str, source_type: SourceType) -> Vec<Site> {
+    let allocator = Allocator::default();
+    let parsed = oxc_parser::Parser::new(&allocator, source, source_type).parse();
+    let lines = LineStarts::new(source);
+    let mut found: Vec<Site> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            !(d.code.scope.as_deref() == Some("TS")
+                && d.code
+                    .number
+                    .as_deref()
+                    .is_some_and(|n| CHECKER_ONLY_TS_ERRORS.contains(&n)))
+        })
+        .map(|d| {
+            let (start, len) = d
+                .labels
+                .iter()
+                .find(|l| l.primary())
+                .or_else(|| d.labels.first())
+                .map_or((0, 0), |l| (l.offset(), l.len()));
+            lines.error(
+                TextSize::new(start),
+                TextSize::new(start + len),
+                d.message.to_string(),
+            )
+        })
+        .collect();
+    found.sort_by_key(|e| (e.line, e.column));
+    found.dedup_by_key(|e| e.line);
+    found
+}
+
 /// Byte offsets of line starts, to turn a parser's offsets into lines and columns.
 struct LineStarts(Vec<usize>);
 
@@ -147,7 +224,7 @@ mod tests {
     use super::*;
 
     fn python(text: &str, version: Version) -> Vec<String> {
-        errors("python", text.as_bytes(), version)
+        errors("python", "t.py", text.as_bytes(), version)
             .unwrap()
             .into_iter()
             .map(|e| format!("{}:{}: {}", e.line + 1, e.column + 1, e.kind))
@@ -177,19 +254,65 @@ mod tests {
     #[test]
     fn deep_nesting_goes_to_tree_sitter_instead_of_overflowing() {
         let deep = format!("x = {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
-        assert!(errors("python", deep.as_bytes(), NEWEST_PYTHON).is_none());
+        assert!(errors("python", "t.py", deep.as_bytes(), NEWEST_PYTHON).is_none());
         let unary = format!("x = {}1\n", "- ".repeat(100_000));
-        assert!(errors("python", unary.as_bytes(), NEWEST_PYTHON).is_none());
+        assert!(errors("python", "t.py", unary.as_bytes(), NEWEST_PYTHON).is_none());
         let fine = format!("x = {}1{}\n", "(".repeat(150), ")".repeat(150));
         assert_eq!(
-            errors("python", fine.as_bytes(), NEWEST_PYTHON),
+            errors("python", "t.py", fine.as_bytes(), NEWEST_PYTHON),
             Some(Vec::new())
         );
     }
 
     #[test]
-    fn only_python_has_a_precise_parser_and_non_utf8_falls_back() {
-        assert!(errors("rust", b"fn main() {}", NEWEST_PYTHON).is_none());
-        assert!(errors("python", b"x = '\xff'\n", NEWEST_PYTHON).is_none());
+    fn languages_without_a_precise_parser_and_non_utf8_fall_back() {
+        assert!(errors("rust", "m.rs", b"fn main() {}", NEWEST_PYTHON).is_none());
+        assert!(errors("python", "t.py", b"x = '\xff'\n", NEWEST_PYTHON).is_none());
+        assert!(errors("javascript", "t.js", b"x = '\xff'\n", NEWEST_PYTHON).is_none());
+    }
+
+    fn ecmascript(path: &str, text: &str) -> Vec<String> {
+        let language = match path.rsplit('.').next() {
+            Some("tsx") => "tsx",
+            Some("ts" | "mts" | "cts") => "typescript",
+            _ => "javascript",
+        };
+        errors(language, path, text.as_bytes(), NEWEST_PYTHON)
+            .unwrap()
+            .into_iter()
+            .map(|e| format!("{}:{}: {}", e.line + 1, e.column + 1, e.kind))
+            .collect()
+    }
+
+    #[test]
+    fn typescript_generator_overloads_and_declarations_are_valid() {
+        let overloads = "export function* f(): Generator<number>;\nexport function* f(x?: number): Generator<number> {\n  yield x ?? 1;\n}\n";
+        assert_eq!(ecmascript("gen.ts", overloads), Vec::<String>::new());
+        let declaration = "declare module 'm' {\n  export function g(a: string): void;\n}\n";
+        assert_eq!(ecmascript("m.d.ts", declaration), Vec::<String>::new());
+        assert_eq!(
+            ecmascript("bad.ts", "function f(a: number {\n  return a;\n}\n"),
+            vec!["1:22: Expected `,` or `)` but found `{`".to_string()]
+        );
+    }
+
+    #[test]
+    fn jsx_text_may_hold_a_bare_ampersand_and_js_files_may_hold_jsx() {
+        let tsx = "export const A = () => <p>Tom & Jerry</p>;\n";
+        assert_eq!(ecmascript("a.tsx", tsx), Vec::<String>::new());
+        assert_eq!(ecmascript("a.jsx", tsx), Vec::<String>::new());
+        assert_eq!(ecmascript("a.js", tsx), Vec::<String>::new());
+        // A script (no import/export) may use what modules forbid.
+        assert_eq!(
+            ecmascript("old.js", "with (o) { x = 1; }\n"),
+            Vec::<String>::new()
+        );
+        let broken = ecmascript("b.jsx", "const A = () => <p>unclosed;\n");
+        assert!(!broken.is_empty(), "{broken:?}");
+        // TypeScript casts are not JSX in a .ts file.
+        assert_eq!(
+            ecmascript("c.ts", "const n = <number>x;\n"),
+            Vec::<String>::new()
+        );
     }
 }
