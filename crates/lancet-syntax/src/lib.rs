@@ -347,6 +347,17 @@ fn check_file(
             })
         }
     };
+    // A second opinion (Rust: syn) clears what tree-sitter flags in text it parses.
+    if !new.is_empty()
+        && opts.precise
+        && precise::second_opinion_accepts(language_name(language), job.after) == Some(true)
+    {
+        let overruled = std::mem::take(&mut new);
+        old.extend(overruled.into_iter().map(|mut e| {
+            e.kind = format!("{} (accepted by {})", e.kind, precise::RUST_CHECKER);
+            e
+        }));
+    }
     // Where the language's own compiler is at hand it is the judge: tree-sitter grammars are
     // both too lenient (Python accepts `return` at module level) and, rarely, too strict
     // (CPython's test_compile.py does not parse). Errors it accepts are kept as notes.
@@ -952,6 +963,29 @@ mod tests {
             prechecked: None,
         };
         run(&[job], &tree_sitter_only())
+    }
+
+    #[test]
+    fn syn_clears_what_tree_sitter_flags_in_valid_rust_and_never_adds_errors() {
+        let with_syn = |before: Option<&str>, after: &str| {
+            let job = Job {
+                path: "s.rs",
+                before: before.map(str::as_bytes),
+                after: after.as_bytes(),
+                prechecked: None,
+            };
+            run(&[job], &GateOptions::default())
+        };
+        let r = with_syn(None, "struct S<T> where T: Eq;\n");
+        assert!(r.errors.is_empty(), "{r:?}");
+        assert!(r.preexisting[0].kind.contains("accepted by syn"), "{r:?}");
+        // tree-sitter alone refuses it: the test above is not vacuous.
+        assert!(!check("s.rs", None, "struct S<T> where T: Eq;\n").errors.is_empty());
+        let r = with_syn(Some("fn main() {}\n"), "fn main( {}\n");
+        assert_eq!(r.errors.len(), 1, "{r:?}");
+        // 2015-edition code syn refuses but tree-sitter takes stays accepted.
+        let r = with_syn(None, "type A = Fn(u8) + Send;\n");
+        assert!(r.errors.is_empty() && r.preexisting.is_empty(), "{r:?}");
     }
 
     #[test]

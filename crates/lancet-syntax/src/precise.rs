@@ -2,7 +2,10 @@
 //! grammar, its verdict overrules tree-sitter both ways (tree-sitter grammars are lenient in
 //! places and, in others, behind the language). Python with Astral's `ruff_python_parser`,
 //! checked against the project's target Python version; JavaScript, TypeScript, JSX and TSX with
-//! `oxc_parser`, which follows the current ECMAScript and TypeScript grammars.
+//! `oxc_parser`, which follows the current ECMAScript and TypeScript grammars. Rust has a second
+//! opinion instead: `syn`, the parser procedural macros use, clears what tree-sitter flags but
+//! syn parses (syn follows the newest edition and refuses some 2015-edition code rustc still
+//! takes, so it may clear errors, never add them).
 
 use crate::Site;
 use oxc_allocator::Allocator;
@@ -16,6 +19,9 @@ pub const PYTHON_CHECKER: &str = "ruff_python_parser";
 
 /// Who the report says found an error in JavaScript or TypeScript.
 pub const ECMASCRIPT_CHECKER: &str = "oxc_parser";
+
+/// Who the report says found an error in Rust.
+pub const RUST_CHECKER: &str = "syn";
 
 /// A Python version, `(major, minor)`.
 pub type Version = (u8, u8);
@@ -146,6 +152,43 @@ fn ecmascript_errors(language: &str, path: &str, source: &str) -> Vec<Site> {
     if as_jsx.is_empty() { as_jsx } else { found }
 }
 
+/// Whether a language's second opinion accepts `text`, which tree-sitter flagged: `Some(true)`
+/// clears tree-sitter's errors; `None` when there is no second opinion for the language, the
+/// text is not UTF-8 or nests too deep.
+pub(crate) fn second_opinion_accepts(language: &str, text: &[u8]) -> Option<bool> {
+    if language != "rust" {
+        return None;
+    }
+    let source = std::str::from_utf8(text).ok()?;
+    if too_deep(text) {
+        return None;
+    }
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(scope, || rust_errors(source).is_empty())
+            .ok()?
+            .join()
+            .ok()
+    })
+}
+
+/// The syntax error of a Rust file: `syn` stops at the first, which is the one a fix starts
+/// from. Its message says what was expected (`expected `;``, `unexpected end of input`).
+fn rust_errors(source: &str) -> Vec<Site> {
+    let Err(error) = syn::parse_file(source) else {
+        return Vec::new();
+    };
+    let lines = LineStarts::new(source);
+    let at = |p: proc_macro2::LineColumn| lines.offset_of_char(source, p.line, p.column);
+    let span = error.span();
+    let start = at(span.start());
+    let end = at(span.end()).max(start);
+    let start = u32::try_from(start).unwrap_or(u32::MAX);
+    let end = u32::try_from(end).unwrap_or(u32::MAX);
+    vec![lines.error(TextSize::new(start), TextSize::new(end), error.to_string())]
+}
+
 /// TypeScript errors `oxc_parser` reports that `tsc` reports from its type checker, not its
 /// parser: the code parses, and transpilers (esbuild, swc, Babel) accept it. TS1222: an overload
 /// signature declared as a generator (`export function* f(): Gen<T>;`).
@@ -197,6 +240,18 @@ impl LineStarts {
     fn position(&self, offset: usize) -> (usize, usize) {
         let line = self.0.partition_point(|&s| s <= offset).saturating_sub(1);
         (line, offset - self.0[line])
+    }
+
+    /// The byte offset of a 1-based line and 0-based character column (what `proc_macro2`
+    /// spans give).
+    fn offset_of_char(&self, source: &str, line: usize, column: usize) -> usize {
+        let Some(&start) = self.0.get(line.saturating_sub(1)) else {
+            return source.len();
+        };
+        source[start..]
+            .char_indices()
+            .nth(column)
+            .map_or(source.len(), |(i, _)| start + i)
     }
 
     fn error(&self, start: TextSize, end: TextSize, message: String) -> Site {
@@ -267,8 +322,38 @@ mod tests {
     #[test]
     fn languages_without_a_precise_parser_and_non_utf8_fall_back() {
         assert!(errors("rust", "m.rs", b"fn main() {}", NEWEST_PYTHON).is_none());
+        assert_eq!(second_opinion_accepts("rust", b"fn main() {}"), Some(true));
+        assert_eq!(second_opinion_accepts("rust", b"fn main( {}"), Some(false));
+        assert_eq!(second_opinion_accepts("rust", b"fn main() { '\xff' }"), None);
+        assert_eq!(second_opinion_accepts("go", b"package main\n"), None);
         assert!(errors("python", "t.py", b"x = '\xff'\n", NEWEST_PYTHON).is_none());
         assert!(errors("javascript", "t.js", b"x = '\xff'\n", NEWEST_PYTHON).is_none());
+    }
+
+    fn rust(text: &str) -> Vec<String> {
+        rust_errors(text)
+            .into_iter()
+            .map(|e| format!("{}:{}: {}", e.line + 1, e.column + 1, e.kind))
+            .collect()
+    }
+
+    #[test]
+    fn rust_constructs_tree_sitter_rejects_are_valid_and_errors_are_placed() {
+        let valid = [
+            "struct S<T> where T: Eq;\n",
+            "unsafe extern \"C\" { pub safe fn f(); pub type T; }\n",
+            "fn f() { let t = (1, #[allow(unused)] 2); let _ = g::<A, -1, 1>(); }\n",
+            "macro_rules! m { ($a:ident, $) => {}; }\nfn g() { let x = u16!(1); }\n",
+            "fn h(x: E) { match x { raw @ (E::A | E::B) => {} } }\n",
+            "impl<T> Tr for T where (): Tr {}\n",
+        ];
+        for text in valid {
+            assert_eq!(rust(text), Vec::<String>::new(), "{text}");
+        }
+        assert_eq!(
+            rust("fn main() {\n    let é = 1\n    f(é);\n}\n"),
+            vec!["3:5: expected `;`".to_string()]
+        );
     }
 
     fn ecmascript(path: &str, text: &str) -> Vec<String> {
