@@ -302,6 +302,9 @@ enum FormatArg {
     Json,
     /// A filename line and a fenced block with the whole file.
     Whole,
+    /// The whole new text of the file `--path` names, unchanged parts elided by markers
+    /// (`// ... existing code ...`): a lazy sketch, placed deterministically or refused.
+    Sketch,
 }
 
 /// Runs the CLI and returns the process exit code.
@@ -371,6 +374,7 @@ impl FormatArg {
             FormatArg::Unified => FormatChoice::Only(Format::Unified),
             FormatArg::Json => FormatChoice::Only(Format::Json),
             FormatArg::Whole => FormatChoice::Only(Format::Whole),
+            FormatArg::Sketch => FormatChoice::Only(Format::Sketch),
         }
     }
 }

@@ -20,6 +20,9 @@ pub enum Format {
     Json,
     /// A filename line followed by a fenced block holding the whole new file.
     Whole,
+    /// The whole new text of one file (`--path`), unchanged parts elided by markers
+    /// (`// ... existing code ...`): a lazy sketch. Never auto-detected.
+    Sketch,
     /// Not a text format: the batch `lancet rename` computes from the syntax trees.
     Rename,
 }
@@ -42,6 +45,7 @@ impl Format {
             Format::Unified => "unified",
             Format::Json => "json",
             Format::Whole => "whole",
+            Format::Sketch => "sketch",
             Format::Rename => "rename",
         }
     }

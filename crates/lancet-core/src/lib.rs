@@ -26,6 +26,7 @@ pub mod path;
 pub mod plan;
 mod render;
 pub mod report;
+pub mod sketch;
 pub mod stage;
 pub mod staged;
 pub mod text;

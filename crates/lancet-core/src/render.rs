@@ -454,6 +454,11 @@ fn success_message(report: &Report) -> String {
             .iter()
             .flat_map(|f| f.hunks.iter().map(move |h| (f, h)))
     };
+    for f in &report.files {
+        for note in &f.notes {
+            let _ = write!(msg, "\n{}: {note}.", f.to.as_deref().unwrap_or(&f.path));
+        }
+    }
     for (f, h) in hunks() {
         for note in &h.notes {
             let _ = write!(

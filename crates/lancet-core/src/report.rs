@@ -146,6 +146,7 @@ impl FileReport {
             hunks: Vec::new(),
             kind: None,
             error: None,
+            notes: Vec::new(),
             diff: None,
         }
     }
@@ -259,6 +260,10 @@ pub struct FileReport {
     /// Why the operation failed, when it failed as a whole (missing file, not UTF-8, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What a model must know about how the whole operation was carried out (a sketch's
+    /// markers expanded, an edit rebased over changes made since the model read the file).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// A unified diff of what the operation changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,

@@ -525,17 +525,7 @@ impl Workspace<'_> {
 
     fn run(&mut self, op: &FileOp) -> Result<FileReport, StageError> {
         let rel = self.root.rel(&op.path)?;
-        let mut report = FileReport {
-            path: rel.to_string(),
-            action: Action::Update,
-            to: None,
-            status: Outcome::Applied,
-            edit_line: op.line,
-            hunks: Vec::new(),
-            kind: None,
-            error: None,
-            diff: None,
-        };
+        let mut report = FileReport::new(rel.to_string(), Action::Update, op.line);
         let result = match &op.kind {
             OpKind::Create {
                 content,
@@ -630,6 +620,8 @@ impl Workspace<'_> {
             report.status = Outcome::AlreadyApplied;
             return Ok(());
         }
+        let sketched = resolve_whole_sketch(rel, before.as_deref(), content, report)?;
+        let content = sketched.as_deref().unwrap_or(content);
         check_placeholder(rel, before.as_deref(), content)?;
         // The new text in the file's own style: its line endings and BOM, and for a file in a
         // legacy encoding (or with CR-only line endings) that encoding.
@@ -1024,6 +1016,19 @@ fn edit_text(
         explicit_removals: matches!(format, Format::Patch | Format::Unified),
         ..Hints::default()
     };
+    let sketches: Vec<Result<Option<(Hunk, String)>, String>> = hunks
+        .iter()
+        .map(|h| resolve_hunk_sketch(h, hints.explicit_removals))
+        .collect();
+    let resolved: Vec<Hunk> = hunks
+        .iter()
+        .zip(&sketches)
+        .map(|(h, s)| match s {
+            Ok(Some((resolved, _))) => resolved.clone(),
+            _ => h.clone(),
+        })
+        .collect();
+    let hunks = resolved.as_slice();
     let plan = plan_file(&file, hunks, hints);
     let splices = plan.splices();
     // Failures are put into words against the file's lines, built only when one needs them.
@@ -1058,6 +1063,15 @@ fn edit_text(
                     explain::describe_failure(rel, lines, hunk, format, surface, e, &mut h);
                 }
             }
+            match &sketches[i] {
+                Ok(Some((_, note))) => h.notes.push(note.clone()),
+                Err(why) if h.kind == Some(ErrorKind::Placeholder) => {
+                    h.error = h.error.take().map(|e| {
+                        format!("{e} Read as a lazy sketch, it could not be placed: {why}.")
+                    });
+                }
+                _ => {}
+            }
             h
         })
         .collect();
@@ -1085,6 +1099,85 @@ fn edit_text(
     let after = apply_splices(before, &only);
     attach_snippets(&file, &after, &splices, &mut report.hunks);
     Ok(Some(after))
+}
+
+/// A hunk whose new text elides old lines with markers, resolved against its own old text:
+/// `Ok(None)` when it is no sketch, `Err` with the reason when it cannot be placed (the hunk
+/// then fails as before, as a placeholder that would delete code).
+fn resolve_hunk_sketch(
+    hunk: &Hunk,
+    explicit_removals: bool,
+) -> Result<Option<(Hunk, String)>, String> {
+    let hides = if explicit_removals {
+        crate::locate::normalize::placeholder_hiding_deletions(&hunk.old, &hunk.new).is_some()
+    } else {
+        crate::sketch::is_sketch(&hunk.old, &hunk.new)
+    };
+    if !hides || hunk.old.is_empty() {
+        return Ok(None);
+    }
+    let resolved = crate::sketch::resolve(&hunk.old, &hunk.new, false).map_err(|r| r.0)?;
+    if resolved.lines == hunk.old {
+        return Err(
+            "read as a sketch it changes nothing (its markers keep every line the hunk removes)"
+                .into(),
+        );
+    }
+    let note = sketch_note(&resolved);
+    let mut out = hunk.clone();
+    if let Some(text) = &mut out.text {
+        let mut new = resolved.lines.join("\n");
+        if text.new.ends_with('\n') {
+            new.push('\n');
+        }
+        text.new = new;
+    }
+    out.new = resolved.lines;
+    Ok(Some((out, note)))
+}
+
+fn sketch_note(resolved: &crate::sketch::Resolved) -> String {
+    format!(
+        "read as a lazy sketch: its {} marker(s) kept {} old line(s) in place",
+        resolved.markers, resolved.kept
+    )
+}
+
+/// Whole-file content with markers, resolved against the file's text: `None` when it is no
+/// sketch (or there is no old text), the resolved content otherwise.
+fn resolve_whole_sketch(
+    rel: &RelPath,
+    before: Option<&[u8]>,
+    content: &str,
+    report: &mut FileReport,
+) -> Result<Option<String>, OpError> {
+    let Some(old) = before.and_then(|b| std::str::from_utf8(b).ok()) else {
+        return Ok(None);
+    };
+    let old_ends_open = !old.is_empty() && !old.ends_with('\n');
+    let old = split_lines(&old.replace("\r\n", "\n"));
+    let new = split_lines(content);
+    if !crate::sketch::is_sketch(&old, &new) {
+        return Ok(None);
+    }
+    match crate::sketch::resolve(&old, &new, true) {
+        Ok(resolved) => {
+            report.notes.push(sketch_note(&resolved));
+            // A file without a final newline keeps it so when the sketch ends on its last line.
+            let ends_on_old_last = old_ends_open && resolved.lines.last() == old.last();
+            let mut text = resolved.lines.join("\n");
+            if (content.ends_with('\n') || content.is_empty()) && !ends_on_old_last {
+                text.push('\n');
+            }
+            Ok(Some(text))
+        }
+        Err(why) => Err(OpError::new(
+            ErrorKind::Placeholder,
+            format!(
+                "the new content of {rel} elides code with markers (`// ... existing code ...`), and lancet could not place them: {why}. Nothing was written."
+            ),
+        )),
+    }
 }
 
 /// Lines of context shown around each applied change.

@@ -980,7 +980,11 @@ mod tests {
         assert!(r.errors.is_empty(), "{r:?}");
         assert!(r.preexisting[0].kind.contains("accepted by syn"), "{r:?}");
         // tree-sitter alone refuses it: the test above is not vacuous.
-        assert!(!check("s.rs", None, "struct S<T> where T: Eq;\n").errors.is_empty());
+        assert!(
+            !check("s.rs", None, "struct S<T> where T: Eq;\n")
+                .errors
+                .is_empty()
+        );
         let r = with_syn(Some("fn main() {}\n"), "fn main( {}\n");
         assert_eq!(r.errors.len(), 1, "{r:?}");
         // 2015-edition code syn refuses but tree-sitter takes stays accepted.

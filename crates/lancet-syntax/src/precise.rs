@@ -324,7 +324,10 @@ mod tests {
         assert!(errors("rust", "m.rs", b"fn main() {}", NEWEST_PYTHON).is_none());
         assert_eq!(second_opinion_accepts("rust", b"fn main() {}"), Some(true));
         assert_eq!(second_opinion_accepts("rust", b"fn main( {}"), Some(false));
-        assert_eq!(second_opinion_accepts("rust", b"fn main() { '\xff' }"), None);
+        assert_eq!(
+            second_opinion_accepts("rust", b"fn main() { '\xff' }"),
+            None
+        );
         assert_eq!(second_opinion_accepts("go", b"package main\n"), None);
         assert!(errors("python", "t.py", b"x = '\xff'\n", NEWEST_PYTHON).is_none());
         assert!(errors("javascript", "t.js", b"x = '\xff'\n", NEWEST_PYTHON).is_none());

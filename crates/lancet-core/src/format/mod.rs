@@ -144,6 +144,29 @@ pub fn parse(text: &str, choice: FormatChoice, opts: &ParseOptions) -> Result<Ba
     }
 }
 
+/// A sketch is the whole new text of the file `--path` names, markers and all.
+fn sketch(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
+    let Some(path) = opts.default_path.clone() else {
+        return Err(ParseError::new(
+            1,
+            text.lines().next().unwrap_or_default(),
+            "--path naming the file the sketch is the new text of",
+            "a sketch names no file: pass --path PATH with --format sketch",
+        ));
+    };
+    Ok(Batch {
+        format: Format::Sketch,
+        ops: vec![crate::batch::FileOp {
+            path,
+            kind: crate::batch::OpKind::Write {
+                content: text.to_string(),
+            },
+            line: 1,
+        }],
+        notes: Vec::new(),
+    })
+}
+
 fn looks_like(format: Format, text: &str) -> bool {
     match format {
         Format::Patch => patch::looks_like(text),
@@ -151,7 +174,7 @@ fn looks_like(format: Format, text: &str) -> bool {
         Format::Unified => unified::looks_like(text),
         Format::Json => json::looks_like(text),
         Format::Whole => whole::looks_like(text),
-        Format::Rename => false,
+        Format::Sketch | Format::Rename => false,
     }
 }
 
@@ -162,6 +185,7 @@ fn parse_as(format: Format, text: &str, opts: &ParseOptions) -> Result<Batch, Pa
         Format::Unified => unified::parse(text, opts),
         Format::Json => json::parse(text, opts),
         Format::Whole => whole::parse(text, opts),
+        Format::Sketch => sketch(text, opts),
         Format::Rename => Err(ParseError::new(
             1,
             String::new(),
