@@ -352,11 +352,7 @@ fn check_file(
         && opts.precise
         && precise::second_opinion_accepts(language_name(language), job.after) == Some(true)
     {
-        let overruled = std::mem::take(&mut new);
-        old.extend(overruled.into_iter().map(|mut e| {
-            e.kind = format!("{} (accepted by {})", e.kind, precise::RUST_CHECKER);
-            e
-        }));
+        overrule(&mut new, &mut old, precise::RUST_CHECKER);
     }
     // Where the language's own compiler is at hand it is the judge: tree-sitter grammars are
     // both too lenient (Python accepts `return` at module level) and, rarely, too strict
@@ -366,14 +362,18 @@ fn check_file(
         && !new.is_empty()
         && let Some(Ok(())) = external_check(command, job.path, job.after)
     {
-        let overruled = std::mem::take(&mut new);
-        old.extend(overruled.into_iter().map(|mut e| {
-            e.kind = format!("{} (accepted by {})", e.kind, command[0]);
-            e
-        }));
+        overrule(&mut new, &mut old, &command[0]);
     }
     let compile = compiler.is_some() && new.is_empty();
     Verdict::Checked(language, new, old, compile)
+}
+
+/// Moves tree-sitter's errors to the notes, marked as accepted by `judge`.
+fn overrule(new: &mut Vec<SyntaxError>, old: &mut Vec<SyntaxError>, judge: &str) {
+    old.extend(std::mem::take(new).into_iter().map(|mut e| {
+        e.kind = format!("{} (accepted by {judge})", e.kind);
+        e
+    }));
 }
 
 /// The verdict of the language's precise parser, when lancet has one and the text is UTF-8:

@@ -49,22 +49,28 @@ pub(crate) fn errors(
     python: Version,
 ) -> Option<Vec<Site>> {
     let checker = checker(language)?;
+    on_parser_stack(text, |source| {
+        if checker == PYTHON_CHECKER {
+            python_errors(source, python)
+        } else {
+            ecmascript_errors(language, path, source)
+        }
+    })
+}
+
+/// Runs a parser on `text` as UTF-8, on a thread of its own: the parsers descend recursively,
+/// so they get a stack sized for the deepest input `too_deep` lets through, whatever stack the
+/// caller's worker has. `None` when the text is not UTF-8 or nests too deep (then tree-sitter
+/// judges alone).
+fn on_parser_stack<T: Send>(text: &[u8], parse: impl FnOnce(&str) -> T + Send) -> Option<T> {
     let source = std::str::from_utf8(text).ok()?;
     if too_deep(text) {
         return None;
     }
-    // The parsers descend recursively: a thread of their own with a stack sized for the
-    // deepest input `too_deep` lets through, whatever stack the caller's worker has.
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(PARSER_STACK)
-            .spawn_scoped(scope, || {
-                if checker == PYTHON_CHECKER {
-                    python_errors(source, python)
-                } else {
-                    ecmascript_errors(language, path, source)
-                }
-            })
+            .spawn_scoped(scope, || parse(source))
             .ok()?
             .join()
             .ok()
@@ -159,18 +165,7 @@ pub(crate) fn second_opinion_accepts(language: &str, text: &[u8]) -> Option<bool
     if language != "rust" {
         return None;
     }
-    let source = std::str::from_utf8(text).ok()?;
-    if too_deep(text) {
-        return None;
-    }
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .stack_size(PARSER_STACK)
-            .spawn_scoped(scope, || rust_errors(source).is_empty())
-            .ok()?
-            .join()
-            .ok()
-    })
+    on_parser_stack(text, |source| rust_errors(source).is_empty())
 }
 
 /// The syntax error of a Rust file: `syn` stops at the first, which is the one a fix starts
