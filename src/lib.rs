@@ -52,7 +52,7 @@ use batch::Batch;
 use format::{FormatChoice, ParseOptions};
 use path::Root;
 use report::{ErrorKind, Report, Status, Surface};
-use stage::{Expectation, StageError};
+use stage::{Base, Expectation, StageError};
 use std::path::PathBuf;
 use store::checkpoint::{Checkpoints, TestSummary};
 use store::{CommitError, StateDir, WriteOptions};
@@ -69,6 +69,10 @@ pub struct ApplyOptions {
     pub dry_run: bool,
     /// Refuse unless these files still have these hashes.
     pub expect: Vec<Expectation>,
+    /// What the edit was written against: a file that changed since is rebased (the edit
+    /// applied to the snapshot, then 3-way merged into the file now). A base without its
+    /// bytes takes them from the snapshots `lancet read` keeps.
+    pub base: Vec<Base>,
     /// fsync files and directories when writing.
     pub fsync: bool,
     /// Parser options (the default path for blocks naming no file).
@@ -120,6 +124,7 @@ impl ApplyOptions {
             format: FormatChoice::Auto,
             dry_run: false,
             expect: Vec::new(),
+            base: Vec::new(),
             fsync: true,
             parse: ParseOptions::default(),
             partial: false,
@@ -245,7 +250,15 @@ fn apply_locked(
     let mut clock = std::time::Instant::now();
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
-    let staged = match stage::stage(root, batch, &opts.expect, opts.partial, opts.surface) {
+    let bases = with_snapshots(state, &opts.base);
+    let staged = match stage::stage(
+        root,
+        batch,
+        &opts.expect,
+        &bases,
+        opts.partial,
+        opts.surface,
+    ) {
         Ok(s) => s,
         Err(e) => return nothing_written(stage_error_report(e, opts.surface)),
     };
@@ -319,6 +332,20 @@ fn apply_locked(
         return nothing_written(report);
     }
     Applied::kept(report, staged.files)
+}
+
+/// The bases with their snapshot bytes: the caller's, or the one `lancet read` kept.
+fn with_snapshots(state: &StateDir, bases: &[Base]) -> Vec<Base> {
+    bases
+        .iter()
+        .map(|b| Base {
+            snapshot: b
+                .snapshot
+                .clone()
+                .or_else(|| store::snapshots::load(state, &b.sha256).map(std::sync::Arc::new)),
+            ..b.clone()
+        })
+        .collect()
 }
 
 /// The gate phase: the syntax of every staged file (when asked for).
@@ -525,6 +552,16 @@ fn stage_error_report(e: StageError, surface: Surface) -> Report {
             ErrorKind::PathConflict,
             e.to_string(),
             "Nothing was written. Write the file or the directory, not both, in one batch.",
+        ),
+        StageError::NoSnapshot { ref path, .. } => Report::batch_error(
+            Status::Refused,
+            ErrorKind::Stale,
+            e.to_string(),
+            &format!(
+                "Nothing was written. Snapshots are kept by {} (the last {} reads); read the file again and resend the edit against what it holds now.",
+                surface.read(path),
+                store::snapshots::MAX_FILES
+            ),
         ),
         StageError::ExpectedMissing { .. } => Report::batch_error(
             Status::Refused,

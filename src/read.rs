@@ -95,9 +95,13 @@ pub fn read(
             }
         })
         .collect();
+    let sha256 = sha256_hex(&bytes);
+    // What the model sees is kept, so an edit it writes against this read can be rebased
+    // (`apply --base PATH=SHA256`) if the file changes before the edit arrives.
+    lancet_store::snapshots::keep(&lancet_store::StateDir::locate(root), &sha256, &bytes);
     Ok(ReadView {
         path: rel.to_string(),
-        sha256: sha256_hex(&bytes),
+        sha256,
         total_lines: file.len(),
         style: file.style(),
         lines,

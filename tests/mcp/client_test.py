@@ -174,20 +174,35 @@ async def run(root, log):
 
             # Read-before-edit: someone else edits the file after the model's read.
             await s.call_tool("read_file", {"path": "shop.py"})
-            with open(os.path.join(root, "shop.py"), "a", encoding="utf-8") as f:
-                f.write("\n\ndef other():\n    return 2\n")
+            with open(os.path.join(root, "shop.py"), encoding="utf-8") as f:
+                read_then = f.read()
+            with open(os.path.join(root, "shop.py"), "w", encoding="utf-8") as f:
+                f.write("import math\n\n" + read_then)
             r = await s.call_tool("edit", {"path": "shop.py", "old_string": "    return sum(items) + 1",
                                             "new_string": "    return sum(items) + 3"})
-            check("changed file, target intact: applied with a note",
-                  not is_error(r) and "had changed since you last read it" in text_of(r), text_of(r))
+            check("changed file, edit elsewhere: rebased over the change, and said so",
+                  not is_error(r) and "rebased over 2 changed line(s)" in text_of(r)
+                  and read(root, "shop.py") == "import math\n\n" + read_then.replace("+ 1", "+ 3"),
+                  text_of(r))
             await s.call_tool("read_file", {"path": "shop.py"})
             with open(os.path.join(root, "shop.py"), "w", encoding="utf-8") as f:
                 f.write("def total(items):\n    return len(items)\n")
             r = await s.call_tool("edit", {"path": "shop.py", "old_string": "    return sum(items) + 3",
                                             "new_string": "    return 4"})
             t = text_of(r)
-            check("changed file, target gone: refused with a diff",
-                  is_error(r) and "changed since you last read it" in t and "+    return len(items)" in t, t)
+            check("changed file, the edited line changed too: a rebase conflict shown three ways",
+                  is_error(r) and "as it is now:" in t and "return len(items)" in t
+                  and "with your edit:" in t and "read_file" in t and "lancet read" not in t
+                  and read(root, "shop.py") == "def total(items):\n    return len(items)\n", t)
+            await s.call_tool("read_file", {"path": "shop.py"})
+            with open(os.path.join(root, "shop.py"), "w", encoding="utf-8") as f:
+                f.write("# header\ndef total(items):\n    return len(items)\n")
+            r = await s.call_tool("write_file", {"path": "shop.py",
+                                                 "content": "def total(items):\n    return len(items) * 2\n"})
+            check("write_file of a file changed since the read: merged, the other change kept",
+                  not is_error(r) and "rebased over 1 changed line(s)" in text_of(r)
+                  and read(root, "shop.py") == "# header\ndef total(items):\n    return len(items) * 2\n",
+                  text_of(r))
 
             # rename_symbol: code renamed, the comment listed and left alone.
             with open(os.path.join(root, "cart.py"), "w", encoding="utf-8") as f:

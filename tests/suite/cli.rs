@@ -169,6 +169,57 @@ fn read_prints_numbered_lines_and_the_hash_expect_takes() {
 }
 
 #[test]
+fn base_rebases_an_edit_over_changes_made_since_the_read_and_a_bad_base_is_usage() {
+    let dir = temp_tree(&[
+        ("m.py", b"a = 1\nb = 2\nc = 3\nd = 4\n"),
+        ("n.py", b"x = 1\n"),
+    ]);
+    let root = dir.path().to_str().unwrap();
+    let out = lancet(&["read", "-C", root, "m.py", "--json"], b"");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sha = v["sha256"].as_str().unwrap().to_string();
+    std::fs::write(dir.path().join("m.py"), b"A = 1\nb = 2\nc = 3\nd = 4\n").unwrap();
+    let base = format!("m.py={sha}");
+    // Two updates of the rebased file compose on the snapshot and merge once; a failing
+    // operation on another file stops the whole batch, the rebased one included.
+    let batch = b"*** Begin Patch\n*** Update File: m.py\n-c = 3\n+c = 30\n*** Update File: m.py\n-d = 4\n+d = 40\n*** Update File: n.py\n-nothing here\n+y\n*** End Patch\n";
+    let refused = lancet(&["apply", "-C", root, "--base", &base], batch);
+    assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
+    assert_eq!(
+        std::fs::read(dir.path().join("m.py")).unwrap(),
+        b"A = 1\nb = 2\nc = 3\nd = 4\n"
+    );
+    let batch = b"*** Begin Patch\n*** Update File: m.py\n-c = 3\n+c = 30\n*** Update File: m.py\n-d = 4\n+d = 40\n*** End Patch\n";
+    let ok = lancet(&["apply", "-C", root, "--base", &base, "--json"], batch);
+    assert_eq!(ok.status.code(), Some(0), "{}", describe(&ok));
+    assert_eq!(
+        std::fs::read(dir.path().join("m.py")).unwrap(),
+        b"A = 1\nb = 2\nc = 30\nd = 40\n"
+    );
+    assert!(
+        stdout(&ok).contains("rebased over 1 changed line(s)"),
+        "{}",
+        describe(&ok)
+    );
+    // The same base again: the file changed (by the edit itself), and the edit's lines are
+    // the ones that changed, so the change is already there.
+    let again = lancet(&["apply", "-C", root, "--base", &base, "--json"], batch);
+    assert_eq!(again.status.code(), Some(0), "{}", describe(&again));
+    assert!(
+        stdout(&again).contains("\"status\": \"already_applied\""),
+        "{}",
+        describe(&again)
+    );
+    let malformed = lancet(&["apply", "-C", root, "--base", "m.py"], batch);
+    assert_eq!(malformed.status.code(), Some(2), "{}", describe(&malformed));
+    assert!(
+        stderr(&malformed).contains("--base takes PATH=SHA256"),
+        "{}",
+        describe(&malformed)
+    );
+}
+
+#[test]
 fn read_refuses_missing_binary_and_outside_paths() {
     let dir = temp_tree(&[("bin.dat", b"ok\xff\xfe")]);
     let root = dir.path().to_str().unwrap();

@@ -41,6 +41,7 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
     copy_tree(&dir.join("before"), &root);
     let root = root.canonicalize().unwrap();
     let root_str = root.to_string_lossy().into_owned();
+    let bases = read_first(dir, &root)?;
     let before = snapshot(&root);
     let edit_file = std::fs::read_dir(dir)
         .unwrap()
@@ -62,6 +63,9 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
         .collect();
     let mut args = vec!["apply", "-C", &root_str, "--json"];
     args.extend(extra.iter().map(String::as_str));
+    for base in &bases {
+        args.extend(["--base", base]);
+    }
     let out = lancet(&args, &edit);
     let all_output = format!(
         "{}{}",
@@ -122,6 +126,40 @@ fn run_scenario(dir: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A scenario's `read/` files are what the model read before the tree became `before/`: each
+/// is written at its path, shown by `lancet read` (which keeps the snapshot), and put back as
+/// `before/` has it. Returns the `PATH=SHA256` bases the edit is sent with.
+fn read_first(dir: &Path, root: &Path) -> Result<Vec<String>, String> {
+    let read = dir.join("read");
+    if !read.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut bases = Vec::new();
+    for (rel, node) in snapshot(&read) {
+        let super::tree::Node::File { bytes, .. } = node else {
+            continue;
+        };
+        let at = root.join(&rel);
+        let now = std::fs::read(&at).ok();
+        std::fs::write(&at, &bytes).map_err(|e| format!("{rel}: {e}"))?;
+        let out = lancet(
+            &["read", "-C", &root.to_string_lossy(), &rel, "--json"],
+            b"",
+        );
+        let view: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .map_err(|e| format!("lancet read {rel}: {e}\n{}", describe(&out)))?;
+        let sha = view["sha256"]
+            .as_str()
+            .ok_or("lancet read gave no sha256")?;
+        bases.push(format!("{rel}={sha}"));
+        match now {
+            Some(now) => std::fs::write(&at, now).map_err(|e| format!("{rel}: {e}"))?,
+            None => std::fs::remove_file(&at).map_err(|e| format!("{rel}: {e}"))?,
+        }
+    }
+    Ok(bases)
 }
 
 /// Compares the JSON report with the scenario's `report.json`, the report as it was when the

@@ -7,7 +7,7 @@ use lancet::format::{self, FormatChoice, ParseOptions};
 use lancet::report::ErrorKind;
 use lancet::report::SymbolKind;
 use lancet::report::{Report, Status, Surface};
-use lancet::stage::Expectation;
+use lancet::stage::{Base, Expectation};
 use lancet::{ApplyOptions, apply_batch, path::Root};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -236,6 +236,11 @@ struct ApplyArgs {
     /// Refuse unless PATH still has this sha256 (from `lancet read`). Repeatable.
     #[arg(long, value_name = "PATH=SHA256")]
     expect: Vec<String>,
+    /// The edit was written against PATH as `lancet read` showed it with this sha256: if the
+    /// file changed since, the edit is applied to that content and merged into the file now
+    /// (refused, nothing written, when the changes touch). Repeatable.
+    #[arg(long, value_name = "PATH=SHA256")]
+    base: Vec<String>,
     /// Apply the hunks that locate even if others fail (the failures are reported; exit 1).
     #[arg(long)]
     partial: bool,
@@ -443,34 +448,48 @@ fn is_sha256_hex(s: &str) -> bool {
     s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
+/// The `PATH=SHA256` values of a flag, or the usage refusal naming the bad one.
+fn path_hashes(flag: &str, values: &[String]) -> Result<Vec<(String, String)>, Box<Report>> {
+    values
+        .iter()
+        .map(|v| match v.split_once('=') {
+            Some((path, sha)) if !path.is_empty() && is_sha256_hex(sha.trim()) => {
+                Ok((path.to_string(), sha.trim().to_string()))
+            }
+            _ => Err(Box::new(Report::batch_error(
+                Status::Malformed,
+                ErrorKind::Usage,
+                format!("{flag} takes PATH=SHA256 (64 hexadecimal digits), got {v:?}"),
+                "Pass the sha256 printed by `lancet read PATH`.",
+            ))),
+        })
+        .collect()
+}
+
 fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
     let format = args.format.choice();
     let parse = ParseOptions {
         default_path: args.path.clone(),
         unique: args.unique,
     };
-    let mut expect = Vec::new();
-    for e in &args.expect {
-        match e.split_once('=') {
-            Some((path, sha)) if !path.is_empty() && is_sha256_hex(sha.trim()) => {
-                expect.push(Expectation {
-                    path: path.to_string(),
-                    sha256: sha.trim().to_string(),
-                })
-            }
-            _ => {
-                return emit(
-                    &Report::batch_error(
-                        Status::Malformed,
-                        ErrorKind::Usage,
-                        format!("--expect takes PATH=SHA256 (64 hexadecimal digits), got {e:?}"),
-                        "Pass the sha256 printed by `lancet read PATH`.",
-                    ),
-                    args.tx.json,
-                );
-            }
-        }
-    }
+    let expect = match path_hashes("--expect", &args.expect) {
+        Ok(pairs) => pairs
+            .into_iter()
+            .map(|(path, sha256)| Expectation { path, sha256 })
+            .collect(),
+        Err(report) => return emit(&report, args.tx.json),
+    };
+    let base = match path_hashes("--base", &args.base) {
+        Ok(pairs) => pairs
+            .into_iter()
+            .map(|(path, sha256)| Base {
+                path,
+                sha256,
+                snapshot: None,
+            })
+            .collect(),
+        Err(report) => return emit(&report, args.tx.json),
+    };
     let batch = match read_batch(&args.inputs, format, &parse, args.jsonl) {
         Ok(b) => b,
         Err(report) => return emit(&report, args.tx.json),
@@ -482,6 +501,7 @@ fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
     let opts = ApplyOptions {
         format,
         expect,
+        base,
         parse,
         partial: args.partial,
         ..configured

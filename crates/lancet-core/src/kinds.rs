@@ -25,6 +25,9 @@ pub enum ErrorKind {
     UnsafePath,
     /// The file changed since it was read (an expected hash differs, or it changed mid-batch).
     Stale,
+    /// The file changed since the model read it and the edit's changes touch those changes:
+    /// the 3-way merge conflicts (shown three ways).
+    RebaseConflict,
     /// The batch needs one path as both a file and a directory.
     PathConflict,
     /// Undo: the file changed after the batch.
@@ -71,7 +74,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 29] = [
+    pub const ALL: [ErrorKind; 30] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -81,6 +84,7 @@ impl ErrorKind {
         ErrorKind::Placeholder,
         ErrorKind::UnsafePath,
         ErrorKind::Stale,
+        ErrorKind::RebaseConflict,
         ErrorKind::PathConflict,
         ErrorKind::ChangedSince,
         ErrorKind::Overlap,
@@ -115,6 +119,7 @@ impl ErrorKind {
             ErrorKind::Placeholder => "placeholder",
             ErrorKind::UnsafePath => "unsafe_path",
             ErrorKind::Stale => "stale",
+            ErrorKind::RebaseConflict => "rebase_conflict",
             ErrorKind::PathConflict => "path_conflict",
             ErrorKind::ChangedSince => "changed_since",
             ErrorKind::Overlap => "overlap",

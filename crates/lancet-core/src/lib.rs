@@ -24,6 +24,7 @@ pub mod kinds;
 pub mod locate;
 pub mod path;
 pub mod plan;
+pub mod rebase;
 mod render;
 pub mod report;
 pub mod sketch;

@@ -18,6 +18,7 @@ use crate::staged::{Before, StagedFile};
 use crate::text::{Eol, Splice, TextFile, apply_splices, replace_ranges, with_eol};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The staged batch: files to write, and a report entry per operation.
 #[derive(Debug)]
@@ -72,6 +73,17 @@ pub enum StageError {
         path: String,
         /// The hash the caller expected.
         expected: String,
+    },
+    /// A base names content lancet does not have: the file changed since that read, and no
+    /// snapshot of what was read is kept to rebase the edit from.
+    #[error(
+        "{path} changed since it was read (sha256 {sha256}), and lancet keeps no snapshot of that content to rebase the edit from"
+    )]
+    NoSnapshot {
+        /// The path.
+        path: String,
+        /// The hash the caller read.
+        sha256: String,
     },
     /// Reading failed.
     #[error("cannot read {path}: {source}")]
@@ -221,7 +233,7 @@ impl From<StageError> for OpError {
     fn from(e: StageError) -> Self {
         let kind = match &e {
             StageError::Path(_) => ErrorKind::UnsafePath,
-            StageError::Stale { .. } => ErrorKind::Stale,
+            StageError::Stale { .. } | StageError::NoSnapshot { .. } => ErrorKind::Stale,
             StageError::ExpectedMissing { .. } => ErrorKind::Missing,
             StageError::FileDirectoryConflict { .. } => ErrorKind::PathConflict,
             StageError::Io { .. } => ErrorKind::Io,
@@ -239,14 +251,29 @@ pub struct Expectation {
     pub sha256: String,
 }
 
-/// Stages a batch: validates every path first (no I/O), checks expectations, then runs the
-/// operations in memory.
+/// What the model read of a file (`--base PATH=SHA256`, the MCP server's remembered reads):
+/// when the file changed since, the batch's operations on it run against `snapshot` and the
+/// result is merged into the file as it is now ([`crate::rebase`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Base {
+    /// The path as the caller wrote it.
+    pub path: String,
+    /// The hex SHA-256 of what the caller read.
+    pub sha256: String,
+    /// The bytes read, when the caller has them (the CLI loads them from the snapshots `lancet
+    /// read` keeps); needed only when the file changed.
+    pub snapshot: Option<Arc<Vec<u8>>>,
+}
+
+/// Stages a batch: validates every path first (no I/O), checks expectations and bases, then
+/// runs the operations in memory (against a base's snapshot for a file that changed since).
 /// With `partial`, operations and hunks that locate are staged even when others fail (the
 /// failures are still reported).
 pub fn stage(
     root: &Root,
     batch: &Batch,
     expect: &[Expectation],
+    bases: &[Base],
     partial: bool,
     surface: Surface,
 ) -> Result<Staged, StageError> {
@@ -259,8 +286,10 @@ pub fn stage(
             root.rel(to)?;
         }
     }
+    let rebases = stale_bases(root, bases)?;
     let workspace = || Workspace {
         root,
+        rebases: &rebases,
         entries: HashMap::new(),
         order: Vec::new(),
         op: 0,
@@ -303,7 +332,9 @@ pub fn stage(
                     ws.op = i;
                     (i, ws.run(&batch.ops[i]))
                 })
-                .collect();
+                .collect::<Vec<_>>();
+            let mut reports = reports;
+            ws.merge_rebased(&mut reports);
             (reports, ws)
         })
         .collect();
@@ -325,6 +356,35 @@ pub fn stage(
             .map(|(_, r)| r)
             .collect::<Result<_, _>>()?,
     })
+}
+
+/// The bases whose file changed since the read, by the file's key, with the snapshot to run
+/// the operations against; a base whose file is unchanged is only a check that it still is.
+fn stale_bases(root: &Root, bases: &[Base]) -> Result<HashMap<RelPath, Arc<Vec<u8>>>, StageError> {
+    let mut stale = HashMap::new();
+    for base in bases {
+        let rel = root.rel(&base.path)?;
+        let key = root.resolve(&rel, true)?.real;
+        let now = root
+            .read_regular(&key)
+            .ok_or_else(|| StageError::ExpectedMissing {
+                path: rel.to_string(),
+                expected: base.sha256.clone(),
+            })?;
+        if sha256_hex(&now).eq_ignore_ascii_case(base.sha256.trim()) {
+            continue;
+        }
+        let snapshot = base
+            .snapshot
+            .clone()
+            .filter(|s| sha256_hex(s).eq_ignore_ascii_case(base.sha256.trim()))
+            .ok_or_else(|| StageError::NoSnapshot {
+                path: rel.to_string(),
+                sha256: base.sha256.clone(),
+            })?;
+        stale.insert(key, snapshot);
+    }
+    Ok(stale)
 }
 
 /// A path the batch writes as a file while it also writes a path inside it (`x` and `x/y`): no
@@ -423,10 +483,17 @@ struct Entry {
     mode: Option<u32>,
     /// For a symlink entry: the batch removes the link itself.
     remove_link: bool,
+    /// What the model read, when the file changed since: `current` starts from it, and the
+    /// result is merged into `disk` once the operations ran.
+    rebase_from: Option<Arc<Vec<u8>>>,
+    /// The last operation that touched the entry (the one a rebase's outcome is reported on).
+    last_op: usize,
 }
 
 struct Workspace<'r> {
     root: &'r Root,
+    /// Files that changed since the model read them, with what it read.
+    rebases: &'r HashMap<RelPath, Arc<Vec<u8>>>,
     entries: HashMap<RelPath, Entry>,
     /// Keys in the order first touched, with the index of the operation that touched them.
     order: Vec<(usize, RelPath)>,
@@ -502,8 +569,13 @@ impl Workspace<'_> {
                 }
                 Ok(_) => (Before::Missing, false, true),
             };
-            let (current, mode) = match &disk {
-                Before::File { bytes, mode, .. } => (Some(bytes.clone()), Some(*mode)),
+            let rebase_from = match &disk {
+                Before::File { .. } => self.rebases.get(key).cloned(),
+                _ => None,
+            };
+            let (current, mode) = match (&disk, &rebase_from) {
+                (Before::File { mode, .. }, Some(read)) => (Some(read.to_vec()), Some(*mode)),
+                (Before::File { bytes, mode, .. }, None) => (Some(bytes.clone()), Some(*mode)),
                 _ => (None, None),
             };
             self.order.push((self.op, key.clone()));
@@ -517,10 +589,14 @@ impl Workspace<'_> {
                     current,
                     mode,
                     remove_link: false,
+                    rebase_from,
+                    last_op: self.op,
                 },
             );
         }
-        Ok(self.entries.get_mut(key).expect("inserted above"))
+        let entry = self.entries.get_mut(key).expect("inserted above");
+        entry.last_op = self.op;
+        Ok(entry)
     }
 
     fn run(&mut self, op: &FileOp) -> Result<FileReport, StageError> {
@@ -914,6 +990,74 @@ impl Workspace<'_> {
     }
 
     /// The changed files, each with the index of the operation that first touched it.
+    /// Merges each rebased file's result (the operations ran on what the model read) into the
+    /// file as it is now; a conflict, or a deletion of a file that changed, fails the last
+    /// operation on it and leaves the file as it is.
+    fn merge_rebased(&mut self, reports: &mut [OpResult]) {
+        for entry in self.entries.values_mut() {
+            let Some(read) = entry.rebase_from.take() else {
+                continue;
+            };
+            let Before::File { bytes: now, .. } = &entry.disk else {
+                continue;
+            };
+            let edited = entry.current.replace(now.clone());
+            let Some(Ok(report)) = reports
+                .iter_mut()
+                .find(|(i, _)| *i == entry.last_op)
+                .map(|(_, r)| r)
+            else {
+                continue;
+            };
+            if matches!(report.status, Outcome::Failed | Outcome::Ambiguous) {
+                continue;
+            }
+            let path = report.path.clone();
+            match edited {
+                None => fail_rebase(
+                    report,
+                    ErrorKind::Stale,
+                    format!(
+                        "{path} changed since you read it; deleting it now would drop those changes unseen. Nothing was written. Next: read it again ({}) and decide.",
+                        self.surface.read(&path)
+                    ),
+                ),
+                Some(edited) if edited == *read => {}
+                Some(edited) => match crate::rebase::merge(&read, now, &edited) {
+                    Ok(merged) => {
+                        renumber_rebased(report, &read, now, &edited, &merged.bytes);
+                        report.notes.push(rebase_note(now, &merged));
+                        if merged.bytes == *now {
+                            report.status = Outcome::AlreadyApplied;
+                            for h in &mut report.hunks {
+                                h.status = Outcome::AlreadyApplied;
+                            }
+                        }
+                        report.diff = std::str::from_utf8(now)
+                            .ok()
+                            .zip(std::str::from_utf8(&merged.bytes).ok())
+                            .map(|(a, b)| unified_diff(&path, Some(a), Some(b)));
+                        entry.current = Some(merged.bytes);
+                    }
+                    Err(regions) => fail_rebase(
+                        report,
+                        ErrorKind::RebaseConflict,
+                        format!(
+                            "{path} changed since you read it, and in {} those changes touch lines your edit changes (a 3-way merge of what you read, the file now and your edit; changes with no unchanged line between them conflict). Nothing was written.\n{}Next: read it again ({}) and resend the edit against the current text.",
+                            if regions.len() == 1 {
+                                "one region".to_string()
+                            } else {
+                                format!("{} regions", regions.len())
+                            },
+                            crate::rebase::render_regions(&regions),
+                            self.surface.read(&path)
+                        ),
+                    ),
+                },
+            }
+        }
+    }
+
     fn into_staged(mut self) -> Vec<(usize, StagedFile)> {
         let mut out = Vec::new();
         for (op, key) in self.order {
@@ -943,6 +1087,66 @@ impl Workspace<'_> {
             }
         }
         out
+    }
+}
+
+/// Renumbers a rebased operation's report into the file as it is (hunk places were found in
+/// what the model read; snippets were cut from the snapshot with the edit) and cuts each
+/// snippet again from the merged file.
+fn renumber_rebased(
+    report: &mut FileReport,
+    read: &[u8],
+    now: &[u8],
+    edited: &[u8],
+    merged: &[u8],
+) {
+    let to_now = crate::rebase::LineMap::between(read, now);
+    let to_merged = crate::rebase::LineMap::between(edited, merged);
+    let merged_text = String::from_utf8_lossy(merged);
+    let merged_lines: Vec<&str> = merged_text.split_inclusive('\n').collect();
+    for h in &mut report.hunks {
+        h.start_line = h.start_line.map(|l| to_now.map(l));
+        h.end_line = h.end_line.map(|l| to_now.map(l));
+        for m in &mut h.matches {
+            *m = [to_now.map(m[0]), to_now.map(m[1])];
+        }
+        if let (Some(first), Some(last)) = (h.snippet.first(), h.snippet.last()) {
+            let (from, to) = (to_merged.map(first.line), to_merged.map(last.line));
+            h.snippet = (from..=to.max(from))
+                .filter_map(|l| {
+                    let text = merged_lines.get(l.checked_sub(1)?)?;
+                    Some(NumberedLine {
+                        line: l,
+                        text: text
+                            .trim_end_matches('\n')
+                            .trim_end_matches('\r')
+                            .to_string(),
+                    })
+                })
+                .collect();
+        }
+    }
+}
+
+/// Fails an operation whose rebase could not be made.
+fn fail_rebase(report: &mut FileReport, kind: ErrorKind, message: String) {
+    report.status = Outcome::Failed;
+    report.kind = Some(kind);
+    report.error = Some(message);
+    report.diff = None;
+}
+
+/// What a model must know of a rebased edit: that the file had changed, by how much, and
+/// whether the change it sends was already there.
+fn rebase_note(now: &[u8], merged: &crate::rebase::Merged) -> String {
+    if merged.bytes == now {
+        "it changed since you read it, and it already holds your change: nothing to write"
+            .to_string()
+    } else {
+        format!(
+            "it changed since you read it: your edit was applied to what you read, then rebased over {} changed line(s) of the file now (a 3-way merge, no conflict); the diff and line numbers are the file's now",
+            merged.changed_lines
+        )
     }
 }
 
@@ -1337,8 +1541,10 @@ mod parallel_tests {
     fn operations_sharing_a_file_group_together_in_input_order() {
         let dir = tree();
         let root = Root::new(dir.path()).unwrap();
+        let rebases = HashMap::new();
         let ws = Workspace {
             root: &root,
+            rebases: &rebases,
             entries: HashMap::new(),
             order: Vec::new(),
             op: 0,
@@ -1357,7 +1563,7 @@ mod parallel_tests {
     fn parallel_staging_composes_edits_like_one_sequential_pass() {
         let dir = tree();
         let root = Root::new(dir.path()).unwrap();
-        let staged = stage(&root, &batch(PATCH), &[], false, Surface::Cli).unwrap();
+        let staged = stage(&root, &batch(PATCH), &[], &[], false, Surface::Cli).unwrap();
         assert!(!staged.failed());
         let files: Vec<(String, Option<String>)> = staged
             .files
@@ -1442,7 +1648,7 @@ mod editorconfig_tests {
             }],
             notes: Vec::new(),
         };
-        let staged = stage(&root, &batch, &[], false, Surface::Cli).unwrap();
+        let staged = stage(&root, &batch, &[], &[], false, Surface::Cli).unwrap();
         assert_eq!(staged.reports[0].status, Outcome::AlreadyApplied);
         assert!(staged.files.is_empty());
     }

@@ -14,8 +14,8 @@ use lancet::batch::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
 use lancet::digest::sha256_hex;
 use lancet::format::FormatChoice;
 use lancet::path::Root;
-use lancet::report::{Report, Surface};
-use lancet::stage::Expectation;
+use lancet::report::{ErrorKind, Report, Surface};
+use lancet::stage::{Base, Expectation};
 use lancet::{Applied, ApplyOptions, apply_batch_written};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -154,7 +154,8 @@ impl LancetServer {
     }
 
     /// The refusal for a batch that overwrites a whole existing file the model has not read in
-    /// this session (or that changed since): the rule of write_file, for every way to send one.
+    /// this session: the rule of write_file, for every way to send one (a file read and
+    /// changed since is rebased instead).
     fn unread_overwrite(&self, batch: &Batch) -> Option<CallToolResult> {
         let root = self.root().ok()?;
         batch.ops.iter().find_map(|op| {
@@ -163,10 +164,11 @@ impl LancetServer {
             };
             let rel = root.rel(&op.path).ok()?;
             let existing = root.read_regular(&rel)?;
-            let known = self.seen(rel.as_str()).is_some_and(|seen| seen == existing);
+            // Read, then changed by someone else: the whole file is rebased over the change.
+            let known = self.seen(rel.as_str()).is_some();
             (!known).then(|| {
                 error_result(format!(
-                    "{rel} exists and you have not read it in this session (or it changed since): read it first (read_file), then resend, so nothing you have not seen is overwritten (sha256 now {}). Nothing was written.",
+                    "{rel} exists and you have not read it in this session: read it first (read_file), then resend, so nothing you have not seen is overwritten (sha256 now {}). Nothing was written.",
                     sha256_hex(&existing)
                 ))
             })
@@ -217,6 +219,35 @@ impl LancetServer {
 
     fn seen(&self, path: &str) -> Option<Vec<u8>> {
         self.seen.lock().ok()?.get(path).cloned()
+    }
+
+    /// What the model read of a file that changed since (another agent, a formatter, the user
+    /// wrote it): the base its edit is applied to and rebased from.
+    fn stale_base(&self, root: &Root, path: &str) -> Option<Base> {
+        let rel = root.rel(path).ok()?;
+        let seen = self.seen(rel.as_str())?;
+        let now = root.read_regular(&rel)?;
+        (seen != now).then(|| Base {
+            path: rel.to_string(),
+            sha256: sha256_hex(&seen),
+            snapshot: Some(Arc::new(seen)),
+        })
+    }
+
+    /// [`Self::stale_base`] of every file a batch edits or overwrites, once each.
+    fn stale_bases(&self, batch: &Batch) -> Vec<Base> {
+        let Ok(root) = self.root() else {
+            return Vec::new();
+        };
+        let mut bases: Vec<Base> = Vec::new();
+        for op in &batch.ops {
+            if let Some(base) = self.stale_base(&root, &op.path)
+                && !bases.iter().any(|b| b.path == base.path)
+            {
+                bases.push(base);
+            }
+        }
+        bases
     }
 
     /// Records what the model now knows of the files a batch wrote (a refused batch wrote
@@ -357,7 +388,7 @@ impl LancetServer {
     /// Replace one exact piece of text in a file.
     #[tool(
         name = "edit",
-        description = "Replace old_string by new_string in one file. old_string must match exactly one place (copy it from read_file, with enough surrounding lines to be unique) unless replace_all or expected_replacements says otherwise; small whitespace, indentation and quote drift is tolerated, ambiguity never is. Refused if the file changed since you read it, unless the text is still there and unique. A result with status already_applied means the change is already in the file."
+        description = "Replace old_string by new_string in one file. old_string must match exactly one place (copy it from read_file, with enough surrounding lines to be unique) unless replace_all or expected_replacements says otherwise; small whitespace, indentation and quote drift is tolerated, ambiguity never is. If the file changed since you read it, the edit is applied to what you read and merged into the file as it is now (the result says so); where your change touches lines that changed, it is refused with the region shown three ways. A result with status already_applied means the change is already in the file."
     )]
     async fn edit(&self, Parameters(args): Parameters<EditArgs>) -> CallToolResult {
         self.writer_turn("edit", args, Self::edit_blocking).await
@@ -394,6 +425,7 @@ impl LancetServer {
             if let Some(refusal) = this.unread_overwrite(&batch) {
                 return refusal;
             }
+            opts.base = this.stale_bases(&batch);
             this.answer(apply_batch_written(&batch, &opts))
         })
         .await
@@ -402,7 +434,7 @@ impl LancetServer {
     /// Write a whole file.
     #[tool(
         name = "write_file",
-        description = "Write a whole file. For a new file, just pass path and content. Overwriting an existing file needs its current sha256 (expected_sha256, from read_file) or a read_file of it in this session that is still current. Prefer edit or apply_patch for changes to existing files."
+        description = "Write a whole file. For a new file, just pass path and content. Overwriting an existing file needs its current sha256 (expected_sha256, from read_file) or a read_file of it in this session (if the file changed since, your content is merged into it: only the lines you changed count, and a change touching lines someone else changed is refused). Prefer edit or apply_patch for changes to existing files."
     )]
     async fn write_file(&self, Parameters(args): Parameters<WriteFileArgs>) -> CallToolResult {
         self.writer_turn("write_file", args, Self::write_blocking)
@@ -550,32 +582,35 @@ impl LancetServer {
                 sha256: sha.clone(),
             });
         }
-        // Read-before-edit: a file that changed since the model's read is edited only if the
-        // target text is still there, unique; otherwise the model sees what changed.
+        // Read-before-edit: the edit of a file that changed since the model's read is applied
+        // to what it read and rebased over the change (refused, shown three ways, where the
+        // two touch); an edit that does not fit even what it read gets what changed.
         let now = root.read_regular(&rel);
-        let changed_since_read = match (self.seen(rel.as_str()), &now) {
-            (Some(seen), Some(now)) if seen != *now => Some(seen),
-            _ => None,
-        };
-        // One run: a refused edit wrote nothing, so its refusal can still become "the file
-        // changed since you read it" when that is why.
-        let mut applied = apply_batch_written(&batch, &opts);
-        if let Some(seen) = &changed_since_read {
-            if applied.report.exit_code() != 0 {
-                let diff = similar::TextDiff::from_lines(
-                    String::from_utf8_lossy(seen).into_owned(),
-                    String::from_utf8_lossy(now.as_deref().unwrap_or_default()).into_owned(),
-                )
-                .unified_diff()
-                .context_radius(2)
-                .header("as you read it", "as it is now")
-                .to_string();
-                return error_result(format!(
-                    "{rel} changed since you last read it, and the text to replace is not there as you sent it. What changed:\n{diff}\nRead it again (read_file) and resend the edit against the current text."
-                ));
-            }
-            applied.report = applied.report.with_note(format!(
-                "{rel} had changed since you last read it (someone else edited it); your text was still there, unique, and the edit applied"
+        let base = self.stale_base(&root, rel.as_str());
+        opts.base.extend(base.clone());
+        let applied = apply_batch_written(&batch, &opts);
+        let conflict = applied
+            .report
+            .files
+            .iter()
+            .any(|f| f.kind == Some(ErrorKind::RebaseConflict));
+        if let Some(Base {
+            snapshot: Some(seen),
+            ..
+        }) = &base
+            && !conflict
+            && applied.report.exit_code() != 0
+        {
+            let diff = similar::TextDiff::from_lines(
+                String::from_utf8_lossy(seen).into_owned(),
+                String::from_utf8_lossy(now.as_deref().unwrap_or_default()).into_owned(),
+            )
+            .unified_diff()
+            .context_radius(2)
+            .header("as you read it", "as it is now")
+            .to_string();
+            return error_result(format!(
+                "{rel} changed since you last read it, and the text to replace is not there as you sent it. What changed:\n{diff}\nRead it again (read_file) and resend the edit against the current text."
             ));
         }
         self.answer(applied)
@@ -598,13 +633,16 @@ impl LancetServer {
         if let Some(bytes) = &existing {
             let current = sha256_hex(bytes);
             let known = self.seen(rel.as_str()).is_some_and(|seen| seen == *bytes);
-            match &args.expected_sha256 {
-                Some(sha) => opts.expect.push(Expectation {
+            let stale = self.stale_base(&root, rel.as_str());
+            match (&args.expected_sha256, stale) {
+                (Some(sha), _) => opts.expect.push(Expectation {
                     path: rel.to_string(),
                     sha256: sha.clone(),
                 }),
-                None if known => {}
-                None => {
+                (None, _) if known => {}
+                // Read, then changed: the content is rebased over what changed since.
+                (None, Some(base)) => opts.base.push(base),
+                (None, None) => {
                     return error_result(format!(
                         "{rel} exists and you have not read it in this session: read it first (read_file) or pass its sha256 ({current} now) as expected_sha256, so nothing you have not seen is overwritten"
                     ));

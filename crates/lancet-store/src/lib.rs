@@ -29,6 +29,7 @@
 pub mod checkpoint;
 pub mod journal;
 pub mod ledger;
+pub mod snapshots;
 
 use lancet_core::timing::lap;
 use lancet_core::{digest, failpoint, path, report, staged, verdicts};
