@@ -483,7 +483,10 @@ fn quiet_prints_nothing_on_success_and_still_reports_failures() {
 #[test]
 fn scripts_are_found_by_their_shebang_and_other_languages_are_left_alone() {
     let dir = temp_tree(&[
-        ("bin/tool", b"#!/usr/bin/env python3\nprint(total)\n"),
+        (
+            "bin/tool",
+            b"#!/usr/bin/env python3\ntotal = 2\nprint(total)\n",
+        ),
         ("lib.c", b"int total = 1;\n"),
         ("a.py", b"total = 1\n"),
     ]);
@@ -491,7 +494,7 @@ fn scripts_are_found_by_their_shebang_and_other_languages_are_left_alone() {
     assert_eq!(code, Some(0), "{v:#}");
     assert_eq!(
         read(dir.path(), "bin/tool"),
-        "#!/usr/bin/env python3\nprint(t)\n"
+        "#!/usr/bin/env python3\nt = 2\nprint(t)\n"
     );
     assert_eq!(read(dir.path(), "lib.c"), "int total = 1;\n");
     assert_eq!(v["rename"]["files_scanned"], 2);
@@ -504,4 +507,226 @@ fn scripts_are_found_by_their_shebang_and_other_languages_are_left_alone() {
     assert_eq!(code, Some(0), "{v:#}");
     assert_eq!(read(dir.path(), "a.py"), "total = 1\n");
     assert_eq!(read(dir.path(), "b.rs"), "const t: u8 = 1;\n");
+}
+
+/// A small package shaped like psf/requests: a session and a response that both define
+/// `close`, callers on values lancet cannot type, and the standard library's `os.close`.
+const PKG_SESSIONS: &str = "\
+import os
+from .models import Response
+
+
+class Session:
+    def close(self):
+        for adapter in self.adapters:
+            adapter.close()
+
+    def __exit__(self, *args):
+        self.close()
+
+    def release(self, fd, fp):
+        os.close(fd)
+        fp.close()
+        self.raw.close()
+";
+
+const PKG_MODELS: &str = "\
+class Response:
+    def close(self):
+        release = getattr(self.raw, \"release_conn\", None)
+
+    def __exit__(self, *args):
+        self.close()
+";
+
+const PKG_API: &str = "\
+from .sessions import Session
+
+
+def request(method, url, **kwargs):
+    with Session() as session:
+        return session.request(method=method, url=url, **kwargs)
+
+
+def finish():
+    Session().close()
+";
+
+fn requests_like() -> tempfile::TempDir {
+    temp_tree(&[
+        ("pkg/__init__.py", b"from .api import request\n"),
+        ("pkg/sessions.py", PKG_SESSIONS.as_bytes()),
+        ("pkg/models.py", PKG_MODELS.as_bytes()),
+        ("pkg/api.py", PKG_API.as_bytes()),
+    ])
+}
+
+fn sites(v: &serde_json::Value, list: &str) -> Vec<String> {
+    v["rename"][list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| format!("{}:{}", s["path"].as_str().unwrap(), s["line"]))
+        .collect()
+}
+
+#[test]
+fn a_method_rename_never_touches_the_standard_library_or_values_of_unknown_type() {
+    let dir = requests_like();
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "close", "shutdown", "--kind", "method"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    let sessions = read(dir.path(), "pkg/sessions.py");
+    assert!(sessions.contains("    def shutdown(self):\n        for adapter in self.adapters:\n            adapter.close()"), "{sessions}");
+    assert!(sessions.contains("        self.shutdown()\n"), "{sessions}");
+    assert!(
+        sessions.contains("        os.close(fd)\n        fp.close()\n        self.raw.close()\n"),
+        "{sessions}"
+    );
+    assert!(read(dir.path(), "pkg/api.py").contains("    Session().shutdown()\n"));
+    assert!(read(dir.path(), "pkg/models.py").contains("    def shutdown(self):"));
+    assert_eq!(
+        sites(&v, "outside"),
+        ["pkg/sessions.py:14"],
+        "os.close resolves to the standard library: {v:#}"
+    );
+    assert_eq!(
+        sites(&v, "unresolved"),
+        [
+            "pkg/sessions.py:8",
+            "pkg/sessions.py:15",
+            "pkg/sessions.py:16"
+        ],
+        "{v:#}"
+    );
+    let text = v["message"].as_str().unwrap();
+    assert!(
+        text.contains("pkg/sessions.py:15: fp.close()  (`fp` is a variable of unknown type)"),
+        "{text}"
+    );
+    assert!(text.contains("--include-unresolved"), "{text}");
+}
+
+#[test]
+fn at_renames_one_binding_and_its_uses_only() {
+    let dir = requests_like();
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "pkg/sessions.py:6:10", "shutdown"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        sites(&v, "renamed"),
+        ["pkg/api.py:10", "pkg/sessions.py:6", "pkg/sessions.py:11"],
+        "{v:#}"
+    );
+    assert!(read(dir.path(), "pkg/models.py").contains("    def close(self):"));
+    // The same symbol by qualified name, on a fresh tree.
+    let dir = requests_like();
+    let (code, v) = run_json(
+        dir.path(),
+        &[
+            "rename",
+            "pkg.models.Response.close",
+            "shutdown",
+            "--dry-run",
+        ],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        sites(&v, "renamed"),
+        ["pkg/models.py:2", "pkg/models.py:6"],
+        "{v:#}"
+    );
+    // --at on a name of the standard library is refused, saying so.
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "pkg/sessions.py:14:12", "shut"],
+        b"",
+    );
+    assert_eq!(code, Some(1), "{v:#}");
+    let text = v["message"].as_str().unwrap();
+    assert!(
+        text.contains("is not defined in the tree: `os` is outside the tree"),
+        "{text}"
+    );
+    // --at naming OLD too must agree with it.
+    let (code, _) = run_json(
+        dir.path(),
+        &["rename", "open", "shut", "--at", "pkg/sessions.py:6:10"],
+        b"",
+    );
+    assert_eq!(code, Some(1));
+}
+
+#[test]
+fn include_unresolved_renames_the_unknown_receivers_but_never_the_outside_ones() {
+    let dir = requests_like();
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "close", "shutdown", "--include-unresolved"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    let sessions = read(dir.path(), "pkg/sessions.py");
+    assert!(
+        sessions.contains("            adapter.shutdown()\n"),
+        "{sessions}"
+    );
+    assert!(
+        sessions
+            .contains("        os.close(fd)\n        fp.shutdown()\n        self.raw.shutdown()\n"),
+        "{sessions}"
+    );
+}
+
+#[test]
+fn another_packages_function_of_the_same_name_is_left_alone() {
+    // pallets/flask: the project's send_from_directory calls werkzeug's.
+    let dir = temp_tree(&[
+        (
+            "flask/helpers.py",
+            b"import werkzeug.utils\n\n\ndef send_from_directory(directory, path, **kwargs):\n    return werkzeug.utils.send_from_directory(directory, path, **kwargs)\n",
+        ),
+        (
+            "flask/__init__.py",
+            b"from .helpers import send_from_directory as send_from_directory\n",
+        ),
+        (
+            "tests/test_helpers.py",
+            b"import flask\n\n\ndef test_send(app):\n    flask.send_from_directory(\"static\", \"hello.txt\", max_age=1)\n    flask.helpers.send_from_directory(directory=\"s\", path=\"p\")\n",
+        ),
+    ]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "send_from_directory", "serve_from_directory"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "flask/helpers.py"),
+        "import werkzeug.utils\n\n\ndef serve_from_directory(directory, path, **kwargs):\n    return werkzeug.utils.send_from_directory(directory, path, **kwargs)\n"
+    );
+    assert_eq!(
+        read(dir.path(), "tests/test_helpers.py"),
+        "import flask\n\n\ndef test_send(app):\n    flask.serve_from_directory(\"static\", \"hello.txt\", max_age=1)\n    flask.helpers.serve_from_directory(directory=\"s\", path=\"p\")\n"
+    );
+    assert_eq!(sites(&v, "outside"), ["flask/helpers.py:5"], "{v:#}");
+    // A keyword argument follows its function's parameter.
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "flask/helpers.py:4:26", "folder"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert!(
+        read(dir.path(), "tests/test_helpers.py")
+            .contains("serve_from_directory(folder=\"s\", path=\"p\")")
+    );
+    assert!(read(dir.path(), "flask/helpers.py").contains("def serve_from_directory(folder, path, **kwargs):\n    return werkzeug.utils.send_from_directory(folder, path, **kwargs)"));
 }

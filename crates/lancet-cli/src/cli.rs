@@ -187,13 +187,24 @@ impl TransactionArgs {
 
 #[derive(Debug, Args)]
 struct RenameArgs {
-    /// The identifier to rename.
+    /// The identifier to rename, or a qualified name (`pkg.mod.Class.method`,
+    /// `crate::m::Type::f`) naming one symbol; with --at, leave it out: `rename --at P:L:C NEW`.
+    #[arg(value_name = "OLD")]
     old: String,
     /// Its new name.
-    new: String,
+    #[arg(value_name = "NEW")]
+    new: Option<String>,
     /// Files and directories to walk (default: the root); .gitignore is honoured.
     #[arg(value_name = "PATH")]
     paths: Vec<String>,
+    /// The symbol by position: PATH:LINE:COL (1-based, as `lancet read` numbers lines; any
+    /// character of the identifier). Only the uses that resolve to that definition are renamed.
+    #[arg(long, value_name = "PATH:LINE:COL")]
+    at: Option<String>,
+    /// Also rename the uses lancet cannot resolve without types (listed otherwise); uses that
+    /// resolve outside the tree are never renamed.
+    #[arg(long)]
+    include_unresolved: bool,
     /// Only files of this language (python, rust, javascript).
     #[arg(long, value_name = "L")]
     lang: Option<String>,
@@ -517,10 +528,33 @@ fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         KindArg::Method => SymbolKind::Method,
         KindArg::Variable => SymbolKind::Variable,
     };
+    // With --at, OLD is the identifier there: the positionals are NEW [PATH]...
+    let (old, new, paths) = match (args.at.is_some(), args.new) {
+        (true, new) => {
+            let mut rest: Vec<String> = new.into_iter().chain(args.paths).collect();
+            rest.insert(0, args.old);
+            let new = rest.remove(0);
+            (String::new(), new, rest)
+        }
+        (false, Some(new)) => (args.old, new, args.paths),
+        (false, None) => {
+            return emit(
+                &Report::batch_error(
+                    Status::Malformed,
+                    ErrorKind::Usage,
+                    "rename takes OLD NEW [PATH]..., or --at PATH:LINE:COL NEW [PATH]...".into(),
+                    "Pass the new name.",
+                ),
+                args.tx.json,
+            );
+        }
+    };
     let opts = RenameOptions {
-        old: args.old,
-        new: args.new,
-        paths: args.paths,
+        old,
+        new,
+        paths,
+        at: args.at,
+        include_unresolved: args.include_unresolved,
         lang: args.lang,
         kind,
         include_strings: args.include_strings,

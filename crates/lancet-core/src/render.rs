@@ -4,7 +4,9 @@
 //! print what this module writes, in their own vocabulary ([`Surface`]).
 
 use crate::locate::Tier;
-use crate::report::{FileReport, HunkReport, Mention, Outcome, RenameSummary, Report, Status};
+use crate::report::{
+    FileReport, HunkReport, LeftSite, Mention, Outcome, RenameSummary, Report, Status,
+};
 use crate::verdicts::{Rollback, SyntaxReport, TestRun};
 use std::fmt::Write as _;
 
@@ -537,6 +539,25 @@ fn describe_rename(summary: &RenameSummary, limit: usize) -> String {
         summary.files_scanned,
         summary.files_parsed
     );
+    if !summary.definitions.is_empty() {
+        let defs: Vec<String> = summary
+            .definitions
+            .iter()
+            .take(limit)
+            .map(|d| format!("{} {}:{}", d.kind.name(), d.path, d.line))
+            .collect();
+        let more = summary.definitions.len().saturating_sub(defs.len());
+        let _ = write!(
+            msg,
+            " Defined at: {}{}.",
+            defs.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        );
+    }
     let left: Vec<&Mention> = summary.mentions.iter().filter(|m| !m.renamed).collect();
     let renamed = summary.mentions.len() - left.len();
     if renamed > 0 {
@@ -562,8 +583,49 @@ fn describe_rename(summary: &RenameSummary, limit: usize) -> String {
             );
         }
     }
+    let unresolved: Vec<&LeftSite> = summary
+        .unresolved
+        .iter()
+        .filter(|u| {
+            !summary
+                .renamed
+                .iter()
+                .any(|r| r.path == u.path && r.line == u.line && r.column == u.column)
+        })
+        .collect();
+    list_left(
+        &mut msg,
+        &unresolved,
+        "Not renamed, unresolved (they may or may not be this symbol; pass --include-unresolved to rename them too)",
+        limit,
+    );
+    let outside: Vec<&LeftSite> = summary.outside.iter().collect();
+    list_left(
+        &mut msg,
+        &outside,
+        "Not renamed, they resolve outside the tree (another package's or the language's own names)",
+        limit,
+    );
     for why in summary.skipped_files.iter().take(limit) {
         let _ = write!(msg, "\nSkipped {why}");
     }
     msg
+}
+
+/// Lists sites a rename left alone under a heading, at most `limit` of them.
+fn list_left(msg: &mut String, sites: &[&LeftSite], heading: &str, limit: usize) {
+    if sites.is_empty() {
+        return;
+    }
+    let _ = write!(msg, "\n{heading} ({}):", sites.len());
+    for s in sites.iter().take(limit) {
+        let _ = write!(msg, "\n  {}:{}: {}  ({})", s.path, s.line, s.text, s.why);
+    }
+    if sites.len() > limit {
+        let _ = write!(
+            msg,
+            "\n  ... and {} more (--json lists all)",
+            sites.len() - limit
+        );
+    }
 }

@@ -470,6 +470,33 @@ pub struct Definition {
     pub kind: SymbolKind,
 }
 
+/// A code site a rename renames.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Site {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based byte column.
+    pub column: usize,
+}
+
+/// A code site spelled OLD that a rename leaves alone, and why: it does not resolve to the
+/// symbol lancet can prove (`unresolved`), or it resolves outside the tree (`outside`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LeftSite {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based byte column.
+    pub column: usize,
+    /// The whole line, trimmed.
+    pub text: String,
+    /// Why it was not renamed.
+    pub why: String,
+}
+
 /// What a rename found, for the report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RenameSummary {
@@ -489,6 +516,15 @@ pub struct RenameSummary {
     pub definitions: Vec<Definition>,
     /// Mentions in strings and comments (renamed only when asked).
     pub mentions: Vec<Mention>,
+    /// How sites were resolved: `binding` (lancet's scopes and imports) or `lsp:<server>`.
+    pub engine: String,
+    /// Every code site renamed, in file order.
+    pub renamed: Vec<Site>,
+    /// Code sites spelled OLD that could not be resolved (renamed only with
+    /// `--include-unresolved`, and then also listed in `renamed`).
+    pub unresolved: Vec<LeftSite>,
+    /// Code sites spelled OLD that resolve to something outside the tree: never renamed.
+    pub outside: Vec<LeftSite>,
     /// Files that were skipped, with the reason (not UTF-8, unreadable).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_files: Vec<String>,

@@ -119,13 +119,24 @@ pub struct UndoArgs {
 /// `rename_symbol` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct RenameSymbolArgs {
-    /// The identifier to rename, exactly as written in code.
+    /// The identifier to rename, exactly as written in code, or qualified
+    /// (`pkg.module.Class.method`, `crate::module::Type::method`) to name one symbol. May be
+    /// empty when `at` is given.
+    #[serde(default)]
     pub old: String,
     /// The new name: an identifier, not a keyword, not already used in the files touched.
     pub new: String,
     /// Files or directories to search, relative to the project root (default: the whole
     /// project; files ignored by .gitignore are skipped).
     pub paths: Option<Vec<String>>,
+    /// The symbol by position, "PATH:LINE:COL" (1-based line and column as read_file numbers
+    /// lines, on any character of the identifier): only the uses that resolve to that
+    /// definition are renamed.
+    pub at: Option<String>,
+    /// Also rename the uses lancet cannot resolve without types (`x.close()` on a value of
+    /// unknown type); they are listed otherwise. Uses that resolve outside the project
+    /// (`os.close`) are never renamed.
+    pub include_unresolved: Option<bool>,
     /// Run the project's test command (set when the server was started) after renaming; if it
     /// fails the rename is rolled back and its output is returned.
     pub test: Option<bool>,
@@ -466,7 +477,7 @@ impl LancetServer {
     /// Rename an identifier across the project.
     #[tool(
         name = "rename_symbol",
-        description = "Rename an identifier everywhere it is used in code (Python, Rust, JavaScript): definitions, calls, attribute and method accesses, imports. Uses the syntax tree, so mentions inside strings and comments are not renamed; they are listed with path and line for you to judge. One transaction: syntax-checked, undoable, all files or none. Refused when the new name is a keyword or already used in a file it would touch. Prefer this over many edit calls for a rename."
+        description = "Rename a symbol everywhere it is used in code (Python, Rust, JavaScript/TypeScript): its definitions and the uses that resolve to them (scopes, imports, self/cls/this members, keyword arguments). Name it by `old`, by a qualified name, or by position with `at` (PATH:LINE:COL from read_file). Uses lancet cannot resolve without types (`x.close()` on an unknown `x`) are listed, not renamed, unless include_unresolved; uses that resolve outside the project (`os.close`, another package's function) are never renamed. Mentions inside strings and comments are not renamed; they are listed with path and line for you to judge. One transaction: syntax-checked, undoable, all files or none. Refused when the new name is a keyword or already used in a file it would touch. Prefer this over many edit calls for a rename."
     )]
     async fn rename_symbol(
         &self,
@@ -485,6 +496,8 @@ impl LancetServer {
                 kind: lancet::report::SymbolKind::Any,
                 include_strings: false,
                 include_comments: false,
+                at: args.at.clone(),
+                include_unresolved: args.include_unresolved.unwrap_or(false),
             };
             this.answer(lancet::rename_written(&rename, &opts))
         })

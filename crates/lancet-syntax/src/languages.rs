@@ -131,6 +131,9 @@ pub fn rename_query(language: &str) -> Option<&'static str> {
         "rust" => Some(include_str!("../grammars/rust/rename.scm")),
         #[cfg(feature = "lang-javascript")]
         "javascript" => Some(include_str!("../grammars/javascript/rename.scm")),
+        // TSX's grammar is TypeScript's with JSX: one query serves both.
+        #[cfg(feature = "lang-typescript")]
+        "typescript" | "tsx" => Some(include_str!("../grammars/typescript/rename.scm")),
         _ => None,
     }
 }

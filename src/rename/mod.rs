@@ -10,25 +10,57 @@
 //!   line, renamed only with `--include-strings` / `--include-comments`;
 //! - `@definition.<kind>` nodes say what OLD defines, for `--kind`.
 //!
+//! Each identifier spelled OLD is then *resolved* ([`python`]: scopes, imports between the
+//! tree's modules, class members through `self`/`cls`, bases and keyword arguments; [`brace`]:
+//! what a JavaScript, TypeScript or Rust tree proves about members and imports): it is the
+//! symbol (a binding of the tree, by id), unresolved (listed; renamed with
+//! `--include-unresolved`), or outside the tree (`os.close`, a name imported from another
+//! package: never renamed). `--at PATH:LINE:COL` names one binding: only the sites resolving
+//! to it are renamed; a qualified OLD (`pkg.mod.Class.method`) does the same by name.
+//!
 //! The spans become [`OpKind::Splice`] operations of one batch, which then runs the pipeline of
 //! every edit: staging (refused if a file changed since it was read), the syntax gate, the
-//! checkpoint, the journaled commit and the optional tests. The rename is by name, not by
-//! binding: a local that shadows OLD is renamed with it (consistently, so behaviour is kept),
-//! and a NEW that already names something in a touched file is refused, since renaming would
-//! merge the two names.
+//! checkpoint, the journaled commit and the optional tests. A NEW that already names something
+//! in a touched file is refused, since renaming would merge the two names.
 
 use crate::batch::{Batch, FileOp, Format, OpKind, Span};
 use crate::digest::sha256_hex;
 use crate::path::Root;
-use crate::report::{Definition, ErrorKind, Mention, RenameSummary, Report, Status, SymbolKind};
+use crate::report::{
+    Definition, ErrorKind, LeftSite, Mention, RenameSummary, Report, Site, Status, SymbolKind,
+};
 use crate::syntax;
 use crate::syntax::languages::{self, LanguageEntry};
 use crate::text::replace_ranges;
 use crate::{Applied, ApplyOptions, apply_batch_prechecked};
 use rayon::prelude::*;
 use std::collections::HashSet;
-use std::sync::OnceLock;
-use tree_sitter::{InputEdit, Parser, Point, Query, QueryCursor, StreamingIterator};
+use std::sync::{Arc, OnceLock};
+use tree_sitter::{InputEdit, Parser, Point, Query, QueryCursor, StreamingIterator, Tree};
+
+mod brace;
+mod python;
+
+/// A parsed file of the tree: what resolution reads.
+pub(crate) struct Parsed {
+    /// Relative path.
+    pub path: String,
+    /// The source.
+    pub text: String,
+    /// Its syntax tree.
+    pub tree: Tree,
+}
+
+/// What an identifier spelled OLD refers to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Resolution {
+    /// A binding of the tree, by id (`path::Class.method`, `path::name`, `rust:name`).
+    Symbol(String),
+    /// Lancet cannot tell without types; why.
+    Unresolved(String),
+    /// Something outside the tree (a builtin, another package's name); why.
+    Outside(String),
+}
 
 /// The kind a query capture named `definition.<kind>` stands for.
 fn kind_of_capture(name: &str) -> Option<SymbolKind> {
@@ -58,6 +90,12 @@ pub struct RenameOptions {
     pub include_strings: bool,
     /// Also rename whole-word mentions inside comments.
     pub include_comments: bool,
+    /// The symbol by position, `PATH:LINE:COL` (1-based line and column, in characters; any
+    /// character of the identifier): only the sites that resolve to it are renamed, and OLD
+    /// may be left empty (it is the identifier there).
+    pub at: Option<String>,
+    /// Also rename the sites lancet cannot resolve (never those that resolve outside the tree).
+    pub include_unresolved: bool,
 }
 
 /// A language's compiled rename query and the indexes of its captures.
@@ -121,13 +159,31 @@ fn is_word_byte(b: u8) -> bool {
     b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80
 }
 
+/// One whole-word occurrence of OLD in code.
+struct Occurrence {
+    /// Byte offset.
+    at: usize,
+    /// 1-based line.
+    line: usize,
+    /// The kinds of definition it names (from the query).
+    kinds: Vec<SymbolKind>,
+    /// What it refers to, once resolved.
+    resolution: Option<Resolution>,
+}
+
 /// What one file holds of OLD.
 struct FileScan {
     path: String,
     sha256: String,
     language: &'static str,
+    renamer: &'static Renamer,
+    parsed: Arc<Parsed>,
+    /// Offsets where lines start.
+    starts: Vec<usize>,
+    occurrences: Vec<Occurrence>,
+    /// Spans of the strings and comments renamed on request.
+    mention_spans: Vec<Span>,
     spans: Vec<Span>,
-    definitions: Vec<Definition>,
     mentions: Vec<Mention>,
     /// Lines where NEW already is an identifier.
     collisions: Vec<usize>,
@@ -182,9 +238,8 @@ fn whole_word_offsets(bytes: &[u8], word: &str) -> Vec<usize> {
 fn scan_file(
     path: String,
     text: &str,
-    renamer: &Renamer,
+    renamer: &'static Renamer,
     opts: &RenameOptions,
-    check_syntax: bool,
 ) -> Option<FileScan> {
     let mut parser = Parser::new();
     parser.set_language(&renamer.grammar).ok()?;
@@ -195,9 +250,9 @@ fn scan_file(
         .collect();
     let whole_words = |word: &str| whole_word_offsets(bytes, word);
     let mut cursor = QueryCursor::new();
-    let mut spans = Vec::new();
+    let mut mention_spans = Vec::new();
     let mut mentions = Vec::new();
-    let mut definitions = Vec::new();
+    let mut found_occurrences = Vec::new();
     let occurrences = whole_words(&opts.old);
     let found = classify(
         &mut cursor,
@@ -210,22 +265,35 @@ fn scan_file(
     for (&at, hit) in occurrences.iter().zip(found) {
         let end = at + opts.old.len();
         let line = line_of(&starts, at);
-        definitions.extend(hit.kinds.iter().map(|&kind| (at, line, kind)));
-        let renamed = match (hit.code, hit.context) {
-            (true, _) => true,
-            (false, Some("string")) => opts.include_strings,
-            (false, Some(_)) => opts.include_comments,
-            (false, None) => continue, // neither code nor text (e.g. a keyword-like token)
+        if hit.code {
+            let mut kinds = hit.kinds.clone();
+            // A node captured as a method is also a function: keep the most specific kind.
+            if kinds.contains(&SymbolKind::Method) {
+                kinds.retain(|k| *k != SymbolKind::Function);
+            }
+            kinds.dedup();
+            found_occurrences.push(Occurrence {
+                at,
+                line,
+                kinds,
+                resolution: None,
+            });
+            continue;
+        }
+        let renamed = match hit.context {
+            Some("string") => opts.include_strings,
+            Some(_) => opts.include_comments,
+            None => continue, // neither code nor text (e.g. a keyword-like token)
         };
         if renamed {
-            spans.push(Span {
+            mention_spans.push(Span {
                 start: at,
                 end,
                 new: opts.new.clone(),
                 line,
             });
         }
-        if let (false, Some(context)) = (hit.code, hit.context) {
+        if let Some(context) = hit.context {
             mentions.push(Mention {
                 path: path.clone(),
                 line,
@@ -249,44 +317,159 @@ fn scan_file(
         .filter(|(_, hit)| hit.code)
         .map(|(&at, _)| line_of(&starts, at))
         .collect();
-    // The gate's verdict, from this tree edited where the spans are and reparsed incrementally
-    // (a fraction of the fresh parse the gate would otherwise make of the result).
-    let precheck = if check_syntax && !spans.is_empty() {
-        let after = replace_ranges(bytes, spans.iter().map(Span::replacement));
-        let edits = input_edits(&spans, &starts);
-        syntax::precheck_edit(
-            &path,
-            renamer.entry,
-            &mut parser,
-            tree,
-            bytes,
-            &after,
-            &edits,
-        )
-    } else {
-        None
-    };
-    // Spans and mentions are in file order already (occurrences are visited by offset).
-    // A node captured as a method is also a function_definition: keep the most specific kind.
-    definitions.sort_by_key(|&(start, _, kind)| (start, kind != SymbolKind::Method));
-    definitions.dedup_by_key(|d| d.0);
     Some(FileScan {
         sha256: sha256_hex(bytes),
         language: renamer.entry.name.as_str(),
-        definitions: definitions
-            .into_iter()
-            .map(|(_, line, kind)| Definition {
-                path: path.clone(),
-                line,
-                kind,
-            })
-            .collect(),
-        spans,
+        renamer,
+        parsed: Arc::new(Parsed {
+            path: path.clone(),
+            text: text.to_string(),
+            tree,
+        }),
+        starts,
+        occurrences: found_occurrences,
+        mention_spans,
+        spans: Vec::new(),
         mentions,
         collisions,
-        precheck,
+        precheck: None,
         path,
     })
+}
+
+/// The renamed content's spans, in file order, and the gate's verdict on it: from this
+/// scan's tree edited where the spans are and reparsed incrementally (a fraction of the fresh
+/// parse the gate would otherwise make of the result).
+fn finish_scan(scan: &mut FileScan, chosen: &Chosen, opts: &RenameOptions, check_syntax: bool) {
+    let mut spans: Vec<Span> = scan
+        .occurrences
+        .iter()
+        .filter(|o| chosen.renames(o.resolution.as_ref(), opts))
+        .map(|o| Span {
+            start: o.at,
+            end: o.at + opts.old.len(),
+            new: opts.new.clone(),
+            line: o.line,
+        })
+        .collect();
+    spans.extend(scan.mention_spans.iter().cloned());
+    spans.sort_by_key(|s| s.start);
+    scan.spans = spans;
+    if check_syntax && !scan.spans.is_empty() {
+        let mut parser = Parser::new();
+        if parser.set_language(&scan.renamer.grammar).is_err() {
+            return;
+        }
+        let bytes = scan.parsed.text.as_bytes();
+        let after = replace_ranges(bytes, scan.spans.iter().map(Span::replacement));
+        let edits = input_edits(&scan.spans, &scan.starts);
+        scan.precheck = syntax::precheck_edit(
+            &scan.path,
+            scan.renamer.entry,
+            &mut parser,
+            scan.parsed.tree.clone(),
+            bytes,
+            &after,
+            &edits,
+        );
+    }
+}
+
+/// Which resolved sites a rename takes: every symbol, or the bindings `--at` or a qualified
+/// name chose.
+enum Chosen {
+    All,
+    Ids(HashSet<String>),
+}
+
+impl Chosen {
+    fn renames(&self, resolution: Option<&Resolution>, opts: &RenameOptions) -> bool {
+        match resolution {
+            Some(Resolution::Symbol(id)) => match self {
+                Chosen::All => true,
+                Chosen::Ids(ids) => ids.contains(id),
+            },
+            Some(Resolution::Unresolved(_)) => opts.include_unresolved,
+            Some(Resolution::Outside(_)) | None => false,
+        }
+    }
+}
+
+/// Resolves every code occurrence of OLD in the scans: Python through the tree's modules
+/// (parsing, on demand, modules that do not hold OLD), the brace languages file by file.
+fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str) {
+    let python: Vec<Arc<Parsed>> = scans
+        .iter()
+        .filter(|s| s.language == "python")
+        .map(|s| Arc::clone(&s.parsed))
+        .collect();
+    let py_files: Vec<String> = files
+        .iter()
+        .filter(|f| f.ends_with(".py"))
+        .cloned()
+        .collect();
+    let load = |path: &str| -> Option<Parsed> {
+        let bytes = root.dir().read(path).ok()?;
+        let text = String::from_utf8(bytes).ok()?;
+        let renamer = renamers().iter().find(|r| r.entry.name == "python")?;
+        let mut parser = Parser::new();
+        parser.set_language(&renamer.grammar).ok()?;
+        let tree = parser.parse(&text, None)?;
+        Some(Parsed {
+            path: path.to_string(),
+            text,
+            tree,
+        })
+    };
+    let project = python::PyProject::new(&py_files, python, &load);
+    let facts: Vec<Option<brace::FileFacts>> = scans
+        .par_iter()
+        .map(|s| {
+            (s.language != "python")
+                .then(|| brace::FileFacts::of(s.language, &s.parsed.text, &s.parsed.tree))
+        })
+        .collect();
+    let brace = brace::BraceProject {
+        files: scans
+            .iter()
+            .zip(facts)
+            .filter_map(|(s, f)| Some((s.path.as_str(), f?)))
+            .collect(),
+    };
+    let resolved: Vec<Vec<Resolution>> = scans
+        .par_iter()
+        .map(|scan| {
+            let parsed = &scan.parsed;
+            let facts = brace
+                .files
+                .iter()
+                .find(|(p, _)| *p == scan.path)
+                .map(|(_, f)| f);
+            scan.occurrences
+                .iter()
+                .map(|o| {
+                    let range = o.at..o.at + old.len();
+                    let node = parsed
+                        .tree
+                        .root_node()
+                        .descendant_for_byte_range(range.start, range.end)
+                        .filter(|n| n.byte_range() == range);
+                    let Some(node) = node else {
+                        return Resolution::Unresolved("not one syntax node".into());
+                    };
+                    match facts {
+                        None => project.resolve(parsed, node, old),
+                        Some(facts) => brace.resolve(scan.language, facts, &parsed.text, node, old),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    for (scan, resolutions) in scans.iter_mut().zip(resolved) {
+        for (o, r) in scan.occurrences.iter_mut().zip(resolutions) {
+            o.resolution = Some(r);
+        }
+    }
 }
 
 /// What the rename query says of one occurrence of a word.
@@ -441,9 +624,6 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
 
 /// [`rename`], also handing back what it wrote.
 pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
-    if let Some(refusal) = invalid_request(opts) {
-        return refusal.into();
-    }
     let root = match Root::new(&apply.root) {
         Ok(r) => r,
         Err(e) => {
@@ -456,6 +636,40 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
             .into();
         }
     };
+    let at = match opts
+        .at
+        .as_deref()
+        .map(|place| locate_at(&root, place))
+        .transpose()
+    {
+        Ok(at) => at,
+        Err(report) => return (*report).into(),
+    };
+    let mut opts = opts.clone();
+    if let Some(at) = &at {
+        if !opts.old.is_empty() && opts.old != at.name {
+            return refused(
+                ErrorKind::NoMatch,
+                format!(
+                    "--at {} points at `{}`, not `{}`",
+                    at.place, at.name, opts.old
+                ),
+                "Leave OLD out with --at (it is the identifier there), or point at OLD.",
+            )
+            .into();
+        }
+        opts.old = at.name.clone();
+    }
+    // A qualified OLD (`pkg.mod.Class.method`, `crate::m::Type::f`) renames its last part,
+    // only where it resolves to a symbol the qualified name matches.
+    let qualified = (opts.old.contains('.') || opts.old.contains("::")).then(|| opts.old.clone());
+    if let Some(q) = &qualified {
+        opts.old = q.rsplit(['.', ':']).next().unwrap_or_default().to_string();
+    }
+    if let Some(refusal) = invalid_request(&opts) {
+        return refusal.into();
+    }
+    let opts = &opts;
     let mut clock = std::time::Instant::now();
     let (files, unwalkable) = match walk(&root, opts) {
         Ok(walked) => walked,
@@ -463,7 +677,20 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     };
     let outcomes = scan_all(&root, &files, opts, apply);
     crate::lap("rename: walk, read, parse and query", &mut clock);
-    let (summary, scans) = summarise(opts, unwalkable, outcomes);
+    let (mut summary, mut scans) = summarise(opts, unwalkable, outcomes);
+    resolve_all(&root, &files, &mut scans, &opts.old);
+    crate::lap("rename: resolve", &mut clock);
+    let chosen = match choose(&scans, at.as_ref(), qualified.as_deref()) {
+        Ok(c) => c,
+        Err(report) => {
+            complete_summary(&mut summary, &scans, &Chosen::All, opts);
+            return report.with_rename(summary).into();
+        }
+    };
+    scans
+        .par_iter_mut()
+        .for_each(|s| finish_scan(s, &chosen, opts, apply.syntax_check));
+    complete_summary(&mut summary, &scans, &chosen, opts);
     let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
     if let Some(report) = refusal(opts, &summary, &touched) {
         return report.with_rename(summary).into();
@@ -574,7 +801,7 @@ fn scan_all(
             let Ok(text) = std::str::from_utf8(&bytes) else {
                 return Scanned::Unreadable(format!("{rel}: not UTF-8"));
             };
-            match scan_file(rel.clone(), text, renamer, opts, apply.syntax_check) {
+            match scan_file(rel.clone(), text, renamer, opts) {
                 Some(scan) => Scanned::Parsed(Box::new(scan)),
                 None => Scanned::Unreadable(format!("{rel}: could not be parsed")),
             }
@@ -582,7 +809,8 @@ fn scan_all(
         .collect()
 }
 
-/// The rename's summary (counts, definitions, mentions, skipped files) and the parsed scans.
+/// The rename's counts, mentions and skipped files, and the parsed scans (sites, definitions
+/// and the left-alone lists come once the scans are resolved: [`complete_summary`]).
 fn summarise(
     opts: &RenameOptions,
     unwalkable: Vec<String>,
@@ -597,6 +825,10 @@ fn summarise(
         sites: 0,
         definitions: Vec::new(),
         mentions: Vec::new(),
+        engine: "binding".into(),
+        renamed: Vec::new(),
+        unresolved: Vec::new(),
+        outside: Vec::new(),
         skipped_files: unwalkable,
     };
     let mut scans = Vec::new();
@@ -611,16 +843,223 @@ fn summarise(
             Scanned::Parsed(scan) => {
                 summary.files_scanned += 1;
                 summary.files_parsed += 1;
-                summary.definitions.extend(scan.definitions.iter().cloned());
                 summary.mentions.extend(scan.mentions.iter().cloned());
-                summary.sites +=
-                    scan.spans.len() - scan.mentions.iter().filter(|m| m.renamed).count();
                 scans.push(*scan);
             }
         }
     }
-    summary.files_changed = scans.iter().filter(|s| !s.spans.is_empty()).count();
     (summary, scans)
+}
+
+/// Fills in what resolution decided: the definitions of the chosen symbol(s), every renamed
+/// site, and the unresolved and outside ones.
+fn complete_summary(
+    summary: &mut RenameSummary,
+    scans: &[FileScan],
+    chosen: &Chosen,
+    opts: &RenameOptions,
+) {
+    for scan in scans {
+        let text = &scan.parsed.text;
+        let column = |o: &Occurrence| o.at - scan.starts[o.line - 1] + 1;
+        let left = |o: &Occurrence, why: &str| LeftSite {
+            path: scan.path.clone(),
+            line: o.line,
+            column: column(o),
+            text: line_text(text, &scan.starts, o.line),
+            why: why.to_string(),
+        };
+        for o in &scan.occurrences {
+            let renamed = chosen.renames(o.resolution.as_ref(), opts);
+            let is_symbol = matches!(o.resolution, Some(Resolution::Symbol(_)));
+            if (renamed && is_symbol) || matches!(chosen, Chosen::All) {
+                summary
+                    .definitions
+                    .extend(o.kinds.iter().map(|&kind| Definition {
+                        path: scan.path.clone(),
+                        line: o.line,
+                        kind,
+                    }));
+            }
+            if renamed {
+                summary.renamed.push(Site {
+                    path: scan.path.clone(),
+                    line: o.line,
+                    column: column(o),
+                });
+            }
+            match &o.resolution {
+                Some(Resolution::Unresolved(why)) => summary.unresolved.push(left(o, why)),
+                Some(Resolution::Outside(why)) => summary.outside.push(left(o, why)),
+                _ => {}
+            }
+        }
+    }
+    summary.sites = summary.renamed.len();
+    summary.files_changed = scans.iter().filter(|s| !s.spans.is_empty()).count();
+}
+
+/// Which sites to rename: the binding at `--at`, the bindings a qualified name matches, or
+/// every resolved symbol.
+fn choose(
+    scans: &[FileScan],
+    at: Option<&At>,
+    qualified: Option<&str>,
+) -> Result<Chosen, Box<Report>> {
+    if let Some(at) = at {
+        let occurrence = scans
+            .iter()
+            .find(|s| s.path == at.path)
+            .and_then(|s| s.occurrences.iter().find(|o| o.at == at.offset));
+        return match occurrence.and_then(|o| o.resolution.as_ref()) {
+            Some(Resolution::Symbol(id)) => Ok(Chosen::Ids(HashSet::from([id.clone()]))),
+            Some(Resolution::Unresolved(why)) => Err(Box::new(refused(
+                ErrorKind::NoMatch,
+                format!(
+                    "lancet cannot tell what `{}` at {} refers to: {why}",
+                    at.name, at.place
+                ),
+                "Point --at at its definition, or pass --lsp to ask the project's language server.",
+            ))),
+            Some(Resolution::Outside(why)) => Err(Box::new(refused(
+                ErrorKind::NoMatch,
+                format!(
+                    "`{}` at {} is not defined in the tree: {why}; lancet renames only the tree's own names",
+                    at.name, at.place
+                ),
+                "Point --at at a definition of the tree or one of its uses.",
+            ))),
+            None => Err(Box::new(refused(
+                ErrorKind::NoMatch,
+                format!(
+                    "`{}` at {} is not an identifier in code lancet walked (a string, a comment, or an ignored file)",
+                    at.name, at.place
+                ),
+                "Point --at at the identifier in code.",
+            ))),
+        };
+    }
+    let Some(qualified) = qualified else {
+        return Ok(Chosen::All);
+    };
+    let ids: HashSet<String> = scans
+        .iter()
+        .flat_map(|s| &s.occurrences)
+        .filter_map(|o| match &o.resolution {
+            Some(Resolution::Symbol(id)) if qualified_matches(id, qualified) => Some(id.clone()),
+            _ => None,
+        })
+        .collect();
+    if ids.is_empty() {
+        return Err(Box::new(refused(
+            ErrorKind::NoMatch,
+            format!("no symbol of the tree is named `{qualified}`"),
+            "Check the qualified name (module path, then classes, then the name), or use --at PATH:LINE:COL.",
+        )));
+    }
+    Ok(Chosen::Ids(ids))
+}
+
+/// Whether a symbol id (`src/pkg/mod.py::Class.method`, `rust:name`) is the one a qualified
+/// name (`pkg.mod.Class.method`, `crate::mod::Type::method`) names: its module path and
+/// qualified name end with it.
+fn qualified_matches(id: &str, qualified: &str) -> bool {
+    let qualified = qualified.replace("::", ".");
+    let qualified = qualified.strip_prefix("crate.").unwrap_or(&qualified);
+    let full = match id.split_once("::") {
+        Some((path, qual)) => {
+            let module = path
+                .trim_end_matches(".py")
+                .trim_end_matches("/__init__")
+                .replace('/', ".");
+            format!("{module}.{}", qual.replace("::", "."))
+        }
+        None => {
+            // The brace languages' symbols are per name: the qualified name's last part.
+            let name = id.split_once(':').map_or(id, |(_, n)| n);
+            return qualified.rsplit('.').next() == Some(name);
+        }
+    };
+    full == qualified || full.ends_with(&format!(".{qualified}"))
+}
+
+/// `--at PATH:LINE:COL`, read: the identifier there.
+struct At {
+    /// The path, relative to the root.
+    path: String,
+    /// Byte offset of the identifier's first byte.
+    offset: usize,
+    /// The identifier.
+    name: String,
+    /// As the caller wrote it, for messages.
+    place: String,
+}
+
+/// Reads the identifier `--at` points at.
+fn locate_at(root: &Root, place: &str) -> Result<At, Box<Report>> {
+    let usage = |detail: String| {
+        Box::new(Report::batch_error(
+            Status::Malformed,
+            ErrorKind::Usage,
+            detail,
+            "Pass --at PATH:LINE:COL (1-based line and column of any character of the identifier, as `lancet read` numbers lines).",
+        ))
+    };
+    let mut parts = place.rsplitn(3, ':');
+    let (Some(col), Some(line), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(usage(format!("--at takes PATH:LINE:COL, got {place:?}")));
+    };
+    let (Ok(line), Ok(col)) = (line.trim().parse::<usize>(), col.trim().parse::<usize>()) else {
+        return Err(usage(format!("--at takes PATH:LINE:COL, got {place:?}")));
+    };
+    let rel = root.rel(path).map_err(|e| {
+        Box::new(refused(
+            ErrorKind::UnsafePath,
+            e.to_string(),
+            "Pass a path relative to the root, inside it.",
+        ))
+    })?;
+    let Some(bytes) = root.read_regular(&rel) else {
+        return Err(Box::new(refused(
+            ErrorKind::Missing,
+            format!("{rel} is not a readable file under the root"),
+            "Pass an existing file.",
+        )));
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let Some(line_text) = text.split_inclusive('\n').nth(line.saturating_sub(1)) else {
+        return Err(usage(format!("{rel} has no line {line}")));
+    };
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let Some((col_byte, _)) = line_text.char_indices().nth(col.saturating_sub(1)) else {
+        return Err(usage(format!("line {line} of {rel} has no column {col}")));
+    };
+    let b = text.as_bytes();
+    let at = line_start + col_byte;
+    if !is_word_byte(b[at]) {
+        return Err(usage(format!(
+            "{place} is not on an identifier (the line reads {:?})",
+            line_text.trim_end()
+        )));
+    }
+    let start = (0..=at)
+        .rev()
+        .take_while(|&i| is_word_byte(b[i]))
+        .last()
+        .unwrap_or(at);
+    let end = (at..b.len())
+        .find(|&i| !is_word_byte(b[i]))
+        .unwrap_or(b.len());
+    Ok(At {
+        path: rel.to_string(),
+        offset: start,
+        name: text[start..end].to_string(),
+        place: place.to_string(),
+    })
 }
 
 /// One walked file's outcome.
@@ -752,7 +1191,27 @@ mod tests {
             kind: SymbolKind::Any,
             include_strings: false,
             include_comments: false,
+            at: None,
+            include_unresolved: false,
         }
+    }
+
+    /// One file scanned, resolved (a tree of that file alone) and finished.
+    fn scan_one(path: &str, text: &str, lang: &str, o: &RenameOptions, check: bool) -> FileScan {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(path), text).unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let mut scans = vec![scan_file(path.into(), text, renamer(lang), o).unwrap()];
+        resolve_all(&root, &[path.to_string()], &mut scans, &o.old);
+        finish_scan(&mut scans[0], &Chosen::All, o, check);
+        scans.pop().unwrap()
+    }
+
+    fn kinds(scan: &FileScan) -> Vec<(usize, SymbolKind)> {
+        scan.occurrences
+            .iter()
+            .flat_map(|o| o.kinds.iter().map(move |k| (o.line, *k)))
+            .collect()
     }
 
     fn renamer(name: &str) -> &'static Renamer {
@@ -768,30 +1227,45 @@ mod tests {
     }
 
     #[test]
-    fn python_code_is_renamed_and_strings_and_comments_are_listed() {
+    fn python_bindings_are_renamed_and_the_rest_resolved_or_listed() {
         let text = "from shop import total as t\n\nclass Cart:\n    def total(self):  # total of the cart\n        return f\"{total(1)} total\"\n\n    def run(self):\n        total = 1\n        return self.total() + total\n";
-        let scan = scan_file(
-            "a.py".into(),
-            text,
-            renamer("python"),
-            &opts("total", "sum_all"),
-            true,
-        )
-        .unwrap();
+        let scan = scan_one("a.py", text, "python", &opts("total", "sum_all"), true);
         let precheck = scan
             .precheck
             .as_ref()
             .expect("checked from the scan's tree");
         assert!(precheck.is_clean(), "{precheck:?}");
+        // `shop` is not in the tree: its `total` is another package's. The bare `total(1)` in
+        // the method binds to nothing (a class scope does not reach its methods' bodies).
         assert_eq!(
             apply_spans(text, &scan.spans),
-            "from shop import sum_all as t\n\nclass Cart:\n    def sum_all(self):  # total of the cart\n        return f\"{sum_all(1)} total\"\n\n    def run(self):\n        sum_all = 1\n        return self.sum_all() + sum_all\n"
+            "from shop import total as t\n\nclass Cart:\n    def sum_all(self):  # total of the cart\n        return f\"{total(1)} total\"\n\n    def run(self):\n        sum_all = 1\n        return self.sum_all() + sum_all\n"
+        );
+        let resolutions: Vec<(usize, &Resolution)> = scan
+            .occurrences
+            .iter()
+            .map(|o| (o.line, o.resolution.as_ref().unwrap()))
+            .collect();
+        assert!(
+            matches!(resolutions[0], (1, Resolution::Outside(why)) if why.contains("`shop` is outside the tree")),
+            "{resolutions:?}"
+        );
+        assert!(
+            matches!(resolutions[1], (4, Resolution::Symbol(id)) if id == "a.py::Cart.total"),
+            "{resolutions:?}"
+        );
+        assert!(
+            matches!(resolutions[2], (5, Resolution::Unresolved(why)) if why.contains("not bound")),
+            "{resolutions:?}"
+        );
+        assert!(
+            matches!(resolutions[3], (8, Resolution::Symbol(id)) if id == "a.py::Cart.run::total"),
+            "{resolutions:?}"
         );
         let mentions: Vec<(usize, &str)> =
             scan.mentions.iter().map(|m| (m.line, m.context)).collect();
         assert_eq!(mentions, [(4, "comment"), (5, "string")]);
-        let kinds: Vec<(usize, SymbolKind)> =
-            scan.definitions.iter().map(|d| (d.line, d.kind)).collect();
+        let kinds = kinds(&scan);
         assert_eq!(kinds, [(4, SymbolKind::Method), (8, SymbolKind::Variable)]);
     }
 
@@ -801,7 +1275,7 @@ mod tests {
         let mut o = opts("total", "sum_all");
         o.include_strings = true;
         o.include_comments = true;
-        let scan = scan_file("a.py".into(), text, renamer("python"), &o, true).unwrap();
+        let scan = scan_one("a.py", text, "python", &o, true);
         assert_eq!(
             apply_spans(text, &scan.spans),
             "x = 'sum_all totals subtotal'  # sum_all\n"
@@ -809,23 +1283,29 @@ mod tests {
     }
 
     #[test]
-    fn rust_items_fields_methods_and_macro_arguments_are_renamed() {
-        let text = "struct Total { total: u32 }\nimpl Total {\n    fn total(&self) -> u32 { self.total }\n}\nfn main() {\n    let t = Total { total: 1 };\n    println!(\"total: {}\", t.total()); // total\n}\n";
-        let scan = scan_file(
-            "a.rs".into(),
-            text,
-            renamer("rust"),
-            &opts("total", "sum"),
-            true,
-        )
-        .unwrap();
+    fn rust_items_fields_and_self_members_are_renamed_and_unknown_receivers_listed() {
+        // `t` is declared a `Total` (`let t = Total { … }`); `w`'s type is not written, and
+        // `std::iter::Sum::total` is outside the tree.
+        let text = "struct Total { total: u32 }\nimpl Total {\n    fn total(&self) -> u32 { self.total }\n}\nfn main() {\n    let t = Total { total: 1 };\n    println!(\"total: {}\", t.total()); // total\n    let w = make();\n    w.total();\n    std::iter::Sum::total();\n}\n";
+        let scan = scan_one("a.rs", text, "rust", &opts("total", "sum"), true);
         assert_eq!(
             apply_spans(text, &scan.spans),
-            "struct Total { sum: u32 }\nimpl Total {\n    fn sum(&self) -> u32 { self.sum }\n}\nfn main() {\n    let t = Total { sum: 1 };\n    println!(\"total: {}\", t.sum()); // total\n}\n"
+            "struct Total { sum: u32 }\nimpl Total {\n    fn sum(&self) -> u32 { self.sum }\n}\nfn main() {\n    let t = Total { sum: 1 };\n    println!(\"total: {}\", t.sum()); // total\n    let w = make();\n    w.total();\n    std::iter::Sum::total();\n}\n"
+        );
+        let last: Vec<&Resolution> = scan.occurrences[scan.occurrences.len() - 2..]
+            .iter()
+            .filter_map(|o| o.resolution.as_ref())
+            .collect();
+        assert!(
+            matches!(last[0], Resolution::Unresolved(why) if why.contains("the type of `w` is not known")),
+            "{last:?}"
+        );
+        assert!(
+            matches!(last[1], Resolution::Outside(why) if why.contains("outside the tree")),
+            "{last:?}"
         );
         assert_eq!(scan.mentions.len(), 2);
-        let kinds: Vec<(usize, SymbolKind)> =
-            scan.definitions.iter().map(|d| (d.line, d.kind)).collect();
+        let kinds = kinds(&scan);
         assert_eq!(kinds, [(3, SymbolKind::Method)]);
     }
 
@@ -853,14 +1333,7 @@ mod tests {
             ));
         }
         text.push_str("def total(n):\n    return n\n");
-        let scan = scan_file(
-            "a.py".into(),
-            &text,
-            renamer("python"),
-            &opts("total", "sum_all"),
-            true,
-        )
-        .unwrap();
+        let scan = scan_one("a.py", &text, "python", &opts("total", "sum_all"), true);
         assert_eq!(scan.spans.len(), 201);
         let count = |context: &str| {
             scan.mentions
@@ -869,8 +1342,7 @@ mod tests {
                 .count()
         };
         assert_eq!((count("comment"), count("string")), (200, 200));
-        let kinds: Vec<(usize, SymbolKind)> =
-            scan.definitions.iter().map(|d| (d.line, d.kind)).collect();
+        let kinds = kinds(&scan);
         assert_eq!(kinds, [(802, SymbolKind::Function)]);
         assert!(scan.precheck.unwrap().is_clean());
     }
@@ -878,14 +1350,7 @@ mod tests {
     #[test]
     fn collisions_with_new_are_found() {
         let text = "def total(): pass\nsum_all = 3\n";
-        let scan = scan_file(
-            "a.py".into(),
-            text,
-            renamer("python"),
-            &opts("total", "sum_all"),
-            false,
-        )
-        .unwrap();
+        let scan = scan_one("a.py", text, "python", &opts("total", "sum_all"), false);
         assert_eq!(scan.collisions, [2]);
         assert!(scan.precheck.is_none(), "no syntax check asked for");
     }

