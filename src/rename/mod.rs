@@ -39,6 +39,7 @@ use std::sync::{Arc, OnceLock};
 use tree_sitter::{InputEdit, Parser, Point, Query, QueryCursor, StreamingIterator, Tree};
 
 mod brace;
+mod ecma;
 mod python;
 
 /// A parsed file of the tree: what resolution reads.
@@ -422,10 +423,13 @@ fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str)
         })
     };
     let project = python::PyProject::new(&py_files, python, &load);
+    let read =
+        |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
+    let ecma = ecma::EcmaProject::new(files, &read);
     let facts: Vec<Option<brace::FileFacts>> = scans
         .par_iter()
         .map(|s| {
-            (s.language != "python")
+            (s.language == "rust")
                 .then(|| brace::FileFacts::of(s.language, &s.parsed.text, &s.parsed.tree))
         })
         .collect();
@@ -440,6 +444,10 @@ fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str)
         .par_iter()
         .map(|scan| {
             let parsed = &scan.parsed;
+            if ecma::handles(scan.language) {
+                let offsets: Vec<usize> = scan.occurrences.iter().map(|o| o.at).collect();
+                return ecma.resolve_file(&scan.path, &parsed.text, &offsets, old);
+            }
             let facts = brace
                 .files
                 .iter()

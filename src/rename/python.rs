@@ -28,6 +28,11 @@ pub(crate) struct PyProject<'a> {
     parsed: Mutex<HashMap<String, Option<Arc<PyModule>>>>,
     load: &'a (dyn Fn(&str) -> Option<PyModule> + Sync),
     modules: Mutex<HashMap<String, Option<Vec<String>>>>,
+    /// Memo of [`bindings_in`] by file, scope (its start byte; module: none) and name: a
+    /// rename of a method used 40,000 times asks the same scopes again and again.
+    bindings: Mutex<HashMap<(String, Option<usize>, String), Arc<Vec<Bound>>>>,
+    /// Memo of class members by file, class and name.
+    members: Mutex<HashMap<(String, String, String), Resolution>>,
 }
 
 /// What a name (or an expression) stands for.
@@ -580,7 +585,22 @@ impl<'a> PyProject<'a> {
             ),
             load,
             modules: Mutex::new(HashMap::new()),
+            bindings: Mutex::new(HashMap::new()),
+            members: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// [`bindings_in`], remembered.
+    fn bindings(&self, module: &PyModule, scope: Option<Node>, name: &str) -> Arc<Vec<Bound>> {
+        let key = (module.path.clone(), scope.map(|s| s.start_byte()), name.to_string());
+        if let Some(hit) = self.bindings.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return hit;
+        }
+        let found = Arc::new(bindings_in(module, scope, name));
+        if let Ok(mut memo) = self.bindings.lock() {
+            memo.insert(key, Arc::clone(&found));
+        }
+        found
     }
 
     fn module(&self, path: &str) -> Option<Arc<PyModule>> {
@@ -824,9 +844,9 @@ impl<'a> PyProject<'a> {
             let skip_class = !first && scope.is_some_and(|s| s.kind() == "class_definition");
             first = false;
             if !skip_class {
-                let bound = bindings_in(module, scope, name);
+                let bound = self.bindings(module, scope, name);
                 if bound.iter().any(|b| matches!(b, Bound::Global)) {
-                    let bound = bindings_in(module, None, name);
+                    let bound = self.bindings(module, None, name);
                     return self.bound_target(module, None, name, &bound, for_rename, depth);
                 }
                 let nonlocal = bound.iter().any(|b| matches!(b, Bound::Nonlocal));
@@ -933,9 +953,9 @@ impl<'a> PyProject<'a> {
         };
         // `from . import sub` in a package's `__init__.py` names its submodule, not itself.
         let bound = if target.path == module.path {
-            Vec::new()
+            Arc::new(Vec::new())
         } else {
-            bindings_in(&target, None, name)
+            self.bindings(&target, None, name)
         };
         if bound.is_empty() {
             // `from pkg import sub`: a submodule.
@@ -983,7 +1003,7 @@ impl<'a> PyProject<'a> {
                 match self.expression(module, object, depth + 1) {
                     Target::Module(file) => match self.module(&file) {
                         Some(m) => {
-                            let bound = bindings_in(&m, None, attr);
+                            let bound = self.bindings(&m, None, attr);
                             if bound.is_empty() {
                                 match self.submodule(&file, attr) {
                                     Some(sub) => Target::Module(sub),
@@ -1052,7 +1072,7 @@ impl<'a> PyProject<'a> {
             Target::Class(file, qual) => self.class_member(&file, &qual, name, 0),
             Target::Module(file) => match self.module(&file) {
                 Some(m) => {
-                    let bound = bindings_in(&m, None, name);
+                    let bound = self.bindings(&m, None, name);
                     if bound.is_empty() {
                         Resolution::Unresolved(format!("{file} does not bind `{name}`"))
                     } else {
@@ -1092,6 +1112,18 @@ impl<'a> PyProject<'a> {
 
     /// Member `name` of class `qual` in `file`: its own definition, else its bases'.
     fn class_member(&self, file: &str, qual: &str, name: &str, depth: usize) -> Resolution {
+        let key = (file.to_string(), qual.to_string(), name.to_string());
+        if let Some(hit) = self.members.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return hit;
+        }
+        let found = self.class_member_uncached(file, qual, name, depth);
+        if let Ok(mut memo) = self.members.lock() {
+            memo.insert(key, found.clone());
+        }
+        found
+    }
+
+    fn class_member_uncached(&self, file: &str, qual: &str, name: &str, depth: usize) -> Resolution {
         if depth > MAX_DEPTH {
             return Resolution::Unresolved("a class hierarchy too deep to follow".into());
         }
@@ -1120,9 +1152,14 @@ impl<'a> PyProject<'a> {
                     Target::Class(file, base_qual) => {
                         match self.class_member(&file, &base_qual, name, depth + 1) {
                             Resolution::Unresolved(why) if why.starts_with("not a member") => {}
+                            Resolution::Unresolved(why) => {
+                                outside.get_or_insert(why);
+                            }
                             found => return found,
                         }
                     }
+                    // `object` defines nothing a rename could mean.
+                    Target::Outside(_) if text(base, m) == "object" => {}
                     Target::Outside(_) => {
                         outside.get_or_insert(format!(
                             "`{name}` is not defined in class {qual} of the tree; its base `{}` (outside the tree) may define it",

@@ -730,3 +730,73 @@ fn another_packages_function_of_the_same_name_is_left_alone() {
     );
     assert!(read(dir.path(), "flask/helpers.py").contains("def serve_from_directory(folder, path, **kwargs):\n    return werkzeug.utils.send_from_directory(folder, path, **kwargs)"));
 }
+
+#[test]
+fn typescript_renames_follow_imports_exports_and_scopes() {
+    let dir = temp_tree(&[
+        (
+            "src/cache.ts",
+            b"import { EventEmitter } from 'events'\n\nexport class Cache extends EventEmitter {\n  clear(): void {\n    this.clear()\n    this.emit('clear')\n  }\n}\n\nexport function clear(c: Cache) {\n  c.clear()\n}\n",
+        ),
+        ("src/index.ts", b"export * from './cache'\n"),
+        (
+            "src/use.ts",
+            b"import type { Cache } from '.'\nimport { clear as wipe } from './cache'\n\nexport function run(cache: Cache) {\n  const clear = 1\n  wipe(cache)\n  return clear\n}\n",
+        ),
+    ]);
+    // The method, by position: its definition and `this.clear()`; `c.clear()` is unresolved
+    // (c's type needs a type checker), the function and the local are other symbols.
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "src/cache.ts:4:3", "reset", "--dry-run"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        sites(&v, "renamed"),
+        ["src/cache.ts:4", "src/cache.ts:5"],
+        "{v:#}"
+    );
+    assert_eq!(sites(&v, "unresolved"), ["src/cache.ts:11"], "{v:#}");
+    // The function: its export, and the aliased import in another file (the alias stays).
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "src/cache.ts:10:17", "wipeAll"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/use.ts"),
+        "import type { Cache } from '.'\nimport { wipeAll as wipe } from './cache'\n\nexport function run(cache: Cache) {\n  const clear = 1\n  wipe(cache)\n  return clear\n}\n"
+    );
+    // The class through `export *` and a type-only import; `EventEmitter` is another package's.
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "src/cache.ts:3:14", "Store", "--dry-run"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        sites(&v, "renamed"),
+        [
+            "src/cache.ts:3",
+            "src/cache.ts:10",
+            "src/use.ts:1",
+            "src/use.ts:4"
+        ],
+        "{v:#}"
+    );
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "src/cache.ts:3:29", "Emitter"],
+        b"",
+    );
+    assert_eq!(code, Some(1), "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("imported from the package `events`"),
+        "{v:#}"
+    );
+}

@@ -1,0 +1,667 @@
+//! JavaScript and TypeScript name resolution for `lancet rename`, from `oxc_semantic`: the
+//! scopes, symbols and resolved references of each file (the semantic layer of the precise
+//! parser the gate already uses), joined across the tree's modules by their imports and
+//! exports.
+//!
+//! - A name resolves to its symbol in the file (`let`, `const`, a parameter, a function, a
+//!   class, an interface, a type): the symbol's declaration is its id, so a local that shadows
+//!   an import is its own symbol.
+//! - An import from a relative module (`./a`, `../b/index`) follows that module's exports
+//!   (`export function`, `export { x as y }`, `export { x } from`, `export *`) to the declaring
+//!   file; an import from a package resolves outside the tree.
+//! - A member is the symbol when its holder is known: a method or field of a class or
+//!   interface, `this.x` in a class that declares `x`, `C.x` for a class `C` of the tree (also
+//!   imported); any other receiver is unresolved (its type needs a type checker: `--lsp`).
+//! - A property key of an object literal is unresolved; a global the file does not declare
+//!   (`Promise`, `console`) resolves outside the tree.
+
+use super::Resolution;
+use oxc_allocator::Allocator;
+use oxc_ast::AstKind;
+use oxc_ast::ast::{Declaration, Expression};
+use oxc_semantic::{Semantic, SemanticBuilder, SymbolFlags, SymbolId};
+use oxc_span::{GetSpan, SourceType};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// How deep re-export chains are followed.
+const MAX_DEPTH: usize = 16;
+
+/// The extensions a module specifier may leave out, in TypeScript's order of preference.
+const EXTENSIONS: &[&str] = &[
+    ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
+];
+
+/// What one occurrence is, before modules are joined.
+#[derive(Debug, Clone)]
+enum Raw {
+    /// A symbol declared in this file, by the declaration's offset.
+    Local(u32),
+    /// `name` exported by the module `source` names.
+    Imported {
+        source: String,
+        name: String,
+    },
+    /// Member `name` of a class or interface.
+    Member {
+        holder: Box<Raw>,
+        name: String,
+    },
+    Outside(String),
+    Unresolved(String),
+}
+
+/// What other files need of a module: its exports and its classes' members.
+#[derive(Debug, Default)]
+pub(crate) struct ModuleFacts {
+    /// Exported name → where it is declared.
+    exports: HashMap<String, Raw>,
+    /// `export * from` sources.
+    stars: Vec<String>,
+    /// Class or interface (by its name's offset) → member names.
+    members: HashMap<u32, Vec<String>>,
+}
+
+/// One file's analysis: each asked occurrence's raw resolution, and the module's facts.
+struct Analysis {
+    raw: Vec<Raw>,
+    facts: Arc<ModuleFacts>,
+}
+
+fn source_type(path: &str) -> SourceType {
+    SourceType::from_path(path).unwrap_or_else(|_| SourceType::ts())
+}
+
+/// Parses `text` and runs `f` over its semantic model.
+fn with_semantic<R>(path: &str, text: &str, f: impl FnOnce(&Semantic) -> R) -> R {
+    let allocator = Allocator::default();
+    let parsed = oxc_parser::Parser::new(&allocator, text, source_type(path)).parse();
+    let built = SemanticBuilder::new()
+        .with_build_nodes(true)
+        .build(&parsed.program);
+    f(&built.semantic)
+}
+
+fn relative(specifier: &str) -> bool {
+    specifier.starts_with("./")
+        || specifier.starts_with("../")
+        || specifier == "."
+        || specifier == ".."
+}
+
+/// The facts of one module, from its semantic model.
+fn facts_of(semantic: &Semantic) -> ModuleFacts {
+    let scoping = semantic.scoping();
+    let root = scoping.root_scope_id();
+    let mut facts = ModuleFacts::default();
+    let local = |name: &str| -> Raw {
+        match scoping.get_binding(root, name.into()) {
+            Some(symbol) => symbol_raw(semantic, symbol),
+            None => Raw::Unresolved(format!("`{name}` is not declared at the top of its module")),
+        }
+    };
+    for node in semantic.nodes().iter() {
+        match node.kind() {
+            AstKind::ExportDeclaration(export) => {
+                // By the symbol, not the declaration: overloads and merged declarations
+                // are one symbol, whose first declaration is its id.
+                let names: Vec<String> = match &export.declaration {
+                    Declaration::VariableDeclaration(v) => v
+                        .declarations
+                        .iter()
+                        .flat_map(|d| d.id.get_binding_identifiers())
+                        .map(|b| b.name.to_string())
+                        .collect(),
+                    other => other
+                        .id()
+                        .map(|b| vec![b.name.to_string()])
+                        .unwrap_or_default(),
+                };
+                for name in names {
+                    let raw = local(&name);
+                    facts.exports.insert(name, raw);
+                }
+            }
+            AstKind::ExportNamedDeclaration(export) => {
+                for spec in &export.specifiers {
+                    facts
+                        .exports
+                        .insert(spec.exported.name().to_string(), local(&spec.local.name()));
+                }
+            }
+            AstKind::ExportFromDeclaration(export) => {
+                for spec in &export.specifiers {
+                    facts.exports.insert(
+                        spec.exported.name().to_string(),
+                        Raw::Imported {
+                            source: export.source.value.to_string(),
+                            name: spec.local.name().to_string(),
+                        },
+                    );
+                }
+            }
+            AstKind::ExportAllDeclaration(export) if export.exported.is_none() => {
+                facts.stars.push(export.source.value.to_string());
+            }
+            AstKind::ExportDefaultDeclaration(export) => {
+                let raw = match export.declaration.as_expression() {
+                    Some(Expression::Identifier(r)) => local(&r.name),
+                    _ => Raw::Local(export.declaration.span().start),
+                };
+                facts.exports.insert("default".into(), raw);
+            }
+            kind => {
+                if let (Some(name), Some(holder)) =
+                    (member_key(&kind), holder_of(semantic, node.id()))
+                {
+                    facts.members.entry(holder).or_default().push(name);
+                }
+            }
+        }
+    }
+    facts
+}
+
+/// The name a class or interface member definition declares.
+fn member_key(kind: &AstKind) -> Option<String> {
+    let key = match kind {
+        AstKind::MethodDefinition(m) => &m.key,
+        AstKind::PropertyDefinition(p) => &p.key,
+        AstKind::AccessorProperty(p) => &p.key,
+        AstKind::TSPropertySignature(p) => &p.key,
+        AstKind::TSMethodSignature(p) => &p.key,
+        _ => return None,
+    };
+    key.static_name().map(|n| n.to_string())
+}
+
+/// The class or interface around a member definition, by its name's offset.
+fn holder_of(semantic: &Semantic, node: oxc_semantic::NodeId) -> Option<u32> {
+    for ancestor in semantic.nodes().ancestors(node) {
+        match ancestor.kind() {
+            AstKind::Class(c) => return c.id.as_ref().map(|id| id.span.start),
+            AstKind::TSInterfaceDeclaration(i) => return Some(i.id.span.start),
+            AstKind::TSTypeLiteral(_) | AstKind::ObjectExpression(_) => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A symbol of the file: its declaration, or the import it is.
+fn symbol_raw(semantic: &Semantic, symbol: SymbolId) -> Raw {
+    let scoping = semantic.scoping();
+    if !scoping.symbol_flags(symbol).is_import() {
+        return Raw::Local(scoping.symbol_span(symbol).start);
+    }
+    let declaration = scoping.symbol_declaration(symbol);
+    let name = match semantic.nodes().kind(declaration) {
+        AstKind::ImportSpecifier(s) => s.imported.name().to_string(),
+        AstKind::ImportDefaultSpecifier(_) => "default".to_string(),
+        // `import * as ns`: the namespace object is this file's own binding.
+        AstKind::ImportNamespaceSpecifier(_) => {
+            return Raw::Local(scoping.symbol_span(symbol).start);
+        }
+        _ => return Raw::Unresolved("an import lancet cannot read".into()),
+    };
+    for ancestor in semantic.nodes().ancestors(declaration) {
+        if let AstKind::ImportDeclaration(import) = ancestor.kind() {
+            let source = import.source.value.to_string();
+            return if relative(&source) {
+                Raw::Imported { source, name }
+            } else {
+                Raw::Outside(format!("imported from the package `{source}`"))
+            };
+        }
+    }
+    Raw::Unresolved("an import lancet cannot read".into())
+}
+
+/// The holder a member access's object stands for: a class of the tree, or why not.
+fn object_holder(semantic: &Semantic, object: &Expression, node: oxc_semantic::NodeId) -> Raw {
+    match object {
+        Expression::ThisExpression(_) => {
+            for ancestor in semantic.nodes().ancestors(node) {
+                match ancestor.kind() {
+                    AstKind::Function(_) => {
+                        // A method's own function; any other function rebinds `this`.
+                        let parent = semantic.nodes().parent_kind(ancestor.id());
+                        if !matches!(parent, AstKind::MethodDefinition(_)) {
+                            return Raw::Unresolved(
+                                "`this` inside a function that is not a method".into(),
+                            );
+                        }
+                    }
+                    AstKind::Class(c) => {
+                        return match &c.id {
+                            Some(id) => Raw::Local(id.span.start),
+                            None => Raw::Unresolved("`this` in an anonymous class".into()),
+                        };
+                    }
+                    _ => {}
+                }
+            }
+            Raw::Unresolved("`this` outside a class".into())
+        }
+        Expression::Identifier(r) => {
+            let scoping = semantic.scoping();
+            let symbol = r
+                .reference_id
+                .get()
+                .and_then(|id| scoping.get_reference(id).symbol_id());
+            match symbol {
+                Some(symbol) => {
+                    let flags = scoping.symbol_flags(symbol);
+                    if flags.contains(SymbolFlags::Class) {
+                        return Raw::Local(scoping.symbol_span(symbol).start);
+                    }
+                    match symbol_raw(semantic, symbol) {
+                        imported @ (Raw::Imported { .. } | Raw::Outside(_)) => imported,
+                        _ if flags.is_import() => {
+                            // `import * as ns from './m'`: `ns.x` is m's export `x`.
+                            Raw::Unresolved(format!("namespace:{}", r.name))
+                        }
+                        _ => Raw::Unresolved(format!("the type of `{}` is not known", r.name)),
+                    }
+                }
+                None if is_global(&r.name) => {
+                    Raw::Outside(format!("`{}` is a JavaScript global", r.name))
+                }
+                None => Raw::Unresolved(format!("`{}` is not declared in this file", r.name)),
+            }
+        }
+        _ => Raw::Unresolved("the type of the receiver is not known".into()),
+    }
+}
+
+const GLOBALS: &[&str] = &[
+    "Array",
+    "ArrayBuffer",
+    "BigInt",
+    "Boolean",
+    "DataView",
+    "Date",
+    "Error",
+    "EvalError",
+    "Function",
+    "Infinity",
+    "Intl",
+    "JSON",
+    "Map",
+    "Math",
+    "NaN",
+    "Number",
+    "Object",
+    "Promise",
+    "Proxy",
+    "RangeError",
+    "ReferenceError",
+    "Reflect",
+    "RegExp",
+    "Set",
+    "String",
+    "Symbol",
+    "SyntaxError",
+    "TypeError",
+    "URIError",
+    "WeakMap",
+    "WeakSet",
+    "WeakRef",
+    "globalThis",
+    "console",
+    "window",
+    "document",
+    "process",
+    "require",
+    "module",
+    "exports",
+    "setTimeout",
+    "clearTimeout",
+    "setInterval",
+    "clearInterval",
+    "queueMicrotask",
+    "structuredClone",
+    "undefined",
+    "navigator",
+    "fetch",
+    "URL",
+    "URLSearchParams",
+    "AbortController",
+    "AbortSignal",
+    "Buffer",
+    "global",
+    "__dirname",
+    "__filename",
+    "jest",
+    "vi",
+    "expect",
+    "describe",
+    "it",
+    "test",
+    "beforeEach",
+    "afterEach",
+    "beforeAll",
+    "afterAll",
+];
+
+fn is_global(name: &str) -> bool {
+    GLOBALS.contains(&name)
+}
+
+/// Classifies each occurrence (byte offset of a `len`-byte name) in one file.
+fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> Analysis {
+    with_semantic(path, text, |semantic| {
+        let mut at: HashMap<u32, Vec<(oxc_semantic::NodeId, AstKind)>> = HashMap::new();
+        for node in semantic.nodes().iter() {
+            let kind = node.kind();
+            let span = kind.span();
+            if (span.end - span.start) as usize == len
+                && matches!(
+                    kind,
+                    AstKind::IdentifierReference(_)
+                        | AstKind::BindingIdentifier(_)
+                        | AstKind::IdentifierName(_)
+                )
+            {
+                at.entry(span.start).or_default().push((node.id(), kind));
+            }
+        }
+        let raw = offsets
+            .iter()
+            .map(|&offset| {
+                let candidates = at.get(&(offset as u32)).cloned().unwrap_or_default();
+                classify(semantic, &candidates)
+            })
+            .collect();
+        Analysis {
+            raw,
+            facts: Arc::new(facts_of(semantic)),
+        }
+    })
+}
+
+fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)]) -> Raw {
+    let scoping = semantic.scoping();
+    if let Some(AstKind::BindingIdentifier(b)) = candidates
+        .iter()
+        .map(|(_, k)| *k)
+        .find(|k| matches!(k, AstKind::BindingIdentifier(_)))
+    {
+        return match b.symbol_id.get() {
+            Some(symbol) => symbol_raw(semantic, symbol),
+            None => Raw::Unresolved("a binding without a symbol".into()),
+        };
+    }
+    if let Some(AstKind::IdentifierReference(r)) = candidates
+        .iter()
+        .map(|(_, k)| *k)
+        .find(|k| matches!(k, AstKind::IdentifierReference(_)))
+    {
+        let symbol = r
+            .reference_id
+            .get()
+            .and_then(|id| scoping.get_reference(id).symbol_id());
+        return match symbol {
+            Some(symbol) => symbol_raw(semantic, symbol),
+            None if is_global(&r.name) => {
+                Raw::Outside(format!("`{}` is a JavaScript global", r.name))
+            }
+            None => Raw::Unresolved(format!("`{}` is not declared in this file", r.name)),
+        };
+    }
+    let Some(&(id, AstKind::IdentifierName(name))) = candidates.first() else {
+        return Raw::Unresolved("not a name lancet can read".into());
+    };
+    let name = name.name.to_string();
+    let member = |holder: Raw| Raw::Member {
+        holder: Box::new(holder),
+        name: name.clone(),
+    };
+    match semantic.nodes().parent_kind(id) {
+        AstKind::StaticMemberExpression(m) => match object_holder(semantic, &m.object, id) {
+            holder @ (Raw::Local(_) | Raw::Imported { .. }) => member(holder),
+            Raw::Unresolved(why) if why.starts_with("namespace:") => {
+                // `ns.name` for `import * as ns from './m'`: m's export.
+                match &m.object {
+                    Expression::Identifier(r) => namespace_export(semantic, r, &name),
+                    _ => Raw::Unresolved(why),
+                }
+            }
+            other => other,
+        },
+        AstKind::MethodDefinition(_)
+        | AstKind::PropertyDefinition(_)
+        | AstKind::AccessorProperty(_)
+        | AstKind::TSPropertySignature(_)
+        | AstKind::TSMethodSignature(_) => match holder_of(semantic, id) {
+            Some(holder) => member(Raw::Local(holder)),
+            None => Raw::Unresolved(format!("`{name}` is a member of an anonymous type")),
+        },
+        AstKind::ObjectProperty(_) => Raw::Unresolved(format!(
+            "`{name}` is a property key of an object literal (a member of an anonymous type)"
+        )),
+        AstKind::ImportSpecifier(_) => {
+            for ancestor in semantic.nodes().ancestors(id) {
+                if let AstKind::ImportDeclaration(import) = ancestor.kind() {
+                    let source = import.source.value.to_string();
+                    return if relative(&source) {
+                        Raw::Imported { source, name }
+                    } else {
+                        Raw::Outside(format!("imported from the package `{source}`"))
+                    };
+                }
+            }
+            Raw::Unresolved("an import lancet cannot read".into())
+        }
+        AstKind::ExportSpecifier(_) => {
+            for ancestor in semantic.nodes().ancestors(id) {
+                if let AstKind::ExportFromDeclaration(export) = ancestor.kind() {
+                    let source = export.source.value.to_string();
+                    return if relative(&source) {
+                        Raw::Imported { source, name }
+                    } else {
+                        Raw::Outside(format!("re-exported from the package `{source}`"))
+                    };
+                }
+            }
+            Raw::Unresolved(format!("`{name}` is an export's public name"))
+        }
+        _ => Raw::Unresolved(format!("`{name}` is a property name lancet cannot resolve")),
+    }
+}
+
+/// `ns.name` where `ns` is `import * as ns from 'source'`.
+fn namespace_export(
+    semantic: &Semantic,
+    ns: &oxc_ast::ast::IdentifierReference,
+    name: &str,
+) -> Raw {
+    let scoping = semantic.scoping();
+    let Some(symbol) = ns
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())
+    else {
+        return Raw::Unresolved(format!("`{}` is not declared", ns.name));
+    };
+    let declaration = scoping.symbol_declaration(symbol);
+    for ancestor in semantic.nodes().ancestors(declaration) {
+        if let AstKind::ImportDeclaration(import) = ancestor.kind() {
+            let source = import.source.value.to_string();
+            return if relative(&source) {
+                Raw::Imported {
+                    source,
+                    name: name.to_string(),
+                }
+            } else {
+                Raw::Outside(format!("imported from the package `{source}`"))
+            };
+        }
+    }
+    Raw::Unresolved(format!("the type of `{}` is not known", ns.name))
+}
+
+/// The tree's JavaScript/TypeScript modules, analysed on demand.
+pub(crate) struct EcmaProject<'a> {
+    files: &'a [String],
+    read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    facts: Mutex<HashMap<String, Option<Arc<ModuleFacts>>>>,
+}
+
+impl<'a> EcmaProject<'a> {
+    /// A project over the walked files; `read` reads a file of the tree.
+    pub(crate) fn new(
+        files: &'a [String],
+        read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    ) -> Self {
+        EcmaProject {
+            files,
+            read,
+            facts: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Resolves every occurrence (byte offsets of `name`) of one file.
+    pub(crate) fn resolve_file(
+        &self,
+        path: &str,
+        text: &str,
+        offsets: &[usize],
+        name: &str,
+    ) -> Vec<Resolution> {
+        let analysis = analyze(path, text, offsets, name.len());
+        if let Ok(mut facts) = self.facts.lock() {
+            facts.insert(path.to_string(), Some(Arc::clone(&analysis.facts)));
+        }
+        analysis
+            .raw
+            .into_iter()
+            .map(|raw| self.finish(path, raw, 0))
+            .collect()
+    }
+
+    fn facts(&self, path: &str) -> Option<Arc<ModuleFacts>> {
+        if let Some(f) = self.facts.lock().ok()?.get(path) {
+            return f.clone();
+        }
+        let facts = (self.read)(path).map(|text| Arc::new(with_semantic(path, &text, facts_of)));
+        self.facts
+            .lock()
+            .ok()?
+            .insert(path.to_string(), facts.clone());
+        facts
+    }
+
+    /// The file a relative specifier names from `from`.
+    fn module_file(&self, from: &str, specifier: &str) -> Option<String> {
+        let mut parts: Vec<&str> = from.split('/').collect();
+        parts.pop();
+        for piece in specifier.split('/') {
+            match piece {
+                "." | "" => {}
+                ".." => {
+                    parts.pop()?;
+                }
+                p => parts.push(p),
+            }
+        }
+        let base = parts.join("/");
+        let stem = base
+            .strip_suffix(".js")
+            .or_else(|| base.strip_suffix(".jsx"))
+            .or_else(|| base.strip_suffix(".mjs"))
+            .unwrap_or(&base);
+        let mut candidates = vec![base.clone()];
+        for stemmed in [&base, &stem.to_string()] {
+            candidates.extend(EXTENSIONS.iter().map(|e| format!("{stemmed}{e}")));
+        }
+        candidates.extend(EXTENSIONS.iter().map(|e| format!("{base}/index{e}")));
+        candidates
+            .into_iter()
+            .find(|c| self.files.iter().any(|f| f == c))
+    }
+
+    /// The declaration an export of a module stands for: (file, offset).
+    fn export(
+        &self,
+        from: &str,
+        source: &str,
+        name: &str,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
+        if depth > MAX_DEPTH {
+            return Err(Resolution::Unresolved(
+                "a re-export chain too long to follow".into(),
+            ));
+        }
+        let Some(file) = self.module_file(from, source) else {
+            return Err(Resolution::Unresolved(format!(
+                "module `{source}` (from {from}) is not a file of the tree"
+            )));
+        };
+        let Some(facts) = self.facts(&file) else {
+            return Err(Resolution::Unresolved(format!("{file} cannot be read")));
+        };
+        match facts.exports.get(name) {
+            Some(Raw::Local(start)) => Ok((file, *start)),
+            Some(Raw::Imported { source, name }) => self.export(&file, source, name, depth + 1),
+            Some(Raw::Outside(why)) => Err(Resolution::Outside(why.clone())),
+            Some(Raw::Unresolved(why)) => Err(Resolution::Unresolved(why.clone())),
+            Some(Raw::Member { .. }) => Err(Resolution::Unresolved("an exported member".into())),
+            None => {
+                for star in &facts.stars {
+                    if let Ok(found) = self.export(&file, star, name, depth + 1) {
+                        return Ok(found);
+                    }
+                }
+                Err(Resolution::Unresolved(format!(
+                    "{file} does not export `{name}`"
+                )))
+            }
+        }
+    }
+
+    fn finish(&self, path: &str, raw: Raw, depth: usize) -> Resolution {
+        match raw {
+            Raw::Local(start) => Resolution::Symbol(format!("{path}@{start}")),
+            Raw::Imported { source, name } => match self.export(path, &source, &name, depth) {
+                Ok((file, start)) => Resolution::Symbol(format!("{file}@{start}")),
+                Err(resolution) => resolution,
+            },
+            Raw::Member { holder, name } => {
+                let (file, start) = match *holder {
+                    Raw::Local(start) => (path.to_string(), start),
+                    Raw::Imported {
+                        source,
+                        name: class,
+                    } => match self.export(path, &source, &class, depth) {
+                        Ok(found) => found,
+                        Err(resolution) => return resolution,
+                    },
+                    Raw::Outside(why) => return Resolution::Outside(why),
+                    Raw::Unresolved(why) => return Resolution::Unresolved(why),
+                    Raw::Member { .. } => {
+                        return Resolution::Unresolved("a member of a member".into());
+                    }
+                };
+                let declared = self
+                    .facts(&file)
+                    .is_some_and(|f| f.members.get(&start).is_some_and(|m| m.contains(&name)));
+                if declared {
+                    Resolution::Symbol(format!("{file}@{start}.{name}"))
+                } else {
+                    Resolution::Unresolved(format!(
+                        "`{name}` is not declared by that class in {file} (an inherited member)"
+                    ))
+                }
+            }
+            Raw::Outside(why) => Resolution::Outside(why),
+            Raw::Unresolved(why) => Resolution::Unresolved(why),
+        }
+    }
+}
+
+/// Whether a language is resolved here.
+pub(crate) fn handles(language: &str) -> bool {
+    matches!(language, "javascript" | "typescript" | "tsx")
+}
