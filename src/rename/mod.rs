@@ -40,6 +40,7 @@ use tree_sitter::{InputEdit, Parser, Point, Query, QueryCursor, StreamingIterato
 
 mod brace;
 mod ecma;
+mod lsp;
 mod python;
 
 /// A parsed file of the tree: what resolution reads.
@@ -97,6 +98,8 @@ pub struct RenameOptions {
     pub at: Option<String>,
     /// Also rename the sites lancet cannot resolve (never those that resolve outside the tree).
     pub include_unresolved: bool,
+    /// Ask the project's language server (needs `at`): its answer is applied as a transaction.
+    pub lsp: bool,
 }
 
 /// A language's compiled rename query and the indexes of its captures.
@@ -644,38 +647,21 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
             .into();
         }
     };
-    let at = match opts
-        .at
-        .as_deref()
-        .map(|place| locate_at(&root, place))
-        .transpose()
-    {
-        Ok(at) => at,
+    let (opts, at, qualified) = match request(&root, opts) {
+        Ok(request) => request,
         Err(report) => return (*report).into(),
     };
-    let mut opts = opts.clone();
-    if let Some(at) = &at {
-        if !opts.old.is_empty() && opts.old != at.name {
-            return refused(
-                ErrorKind::NoMatch,
-                format!(
-                    "--at {} points at `{}`, not `{}`",
-                    at.place, at.name, opts.old
-                ),
-                "Leave OLD out with --at (it is the identifier there), or point at OLD.",
+    if opts.lsp {
+        return match &at {
+            Some(at) => lsp::rename(&root, at, &opts.new, apply),
+            None => Report::batch_error(
+                Status::Malformed,
+                ErrorKind::Usage,
+                "--lsp renames the symbol at a position: pass --at PATH:LINE:COL".into(),
+                "Add --at with the position of the symbol's definition or of one of its uses.",
             )
-            .into();
-        }
-        opts.old = at.name.clone();
-    }
-    // A qualified OLD (`pkg.mod.Class.method`, `crate::m::Type::f`) renames its last part,
-    // only where it resolves to a symbol the qualified name matches.
-    let qualified = (opts.old.contains('.') || opts.old.contains("::")).then(|| opts.old.clone());
-    if let Some(q) = &qualified {
-        opts.old = q.rsplit(['.', ':']).next().unwrap_or_default().to_string();
-    }
-    if let Some(refusal) = invalid_request(&opts) {
-        return refusal.into();
+            .into(),
+        };
     }
     let opts = &opts;
     let mut clock = std::time::Instant::now();
@@ -725,6 +711,43 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let mut applied = apply_batch_prechecked(&batch, apply, &prechecks);
     applied.report = applied.report.with_rename(summary);
     applied
+}
+
+/// The rename asked for: OLD from `--at` (the identifier there) or from a qualified name (its
+/// last part), checked; the position and the qualified name themselves.
+fn request(
+    root: &Root,
+    opts: &RenameOptions,
+) -> Result<(RenameOptions, Option<At>, Option<String>), Box<Report>> {
+    let at = opts
+        .at
+        .as_deref()
+        .map(|place| locate_at(root, place))
+        .transpose()?;
+    let mut opts = opts.clone();
+    if let Some(at) = &at {
+        if !opts.old.is_empty() && opts.old != at.name {
+            return Err(Box::new(refused(
+                ErrorKind::NoMatch,
+                format!(
+                    "--at {} points at `{}`, not `{}`",
+                    at.place, at.name, opts.old
+                ),
+                "Leave OLD out with --at (it is the identifier there), or point at OLD.",
+            )));
+        }
+        opts.old = at.name.clone();
+    }
+    // A qualified OLD (`pkg.mod.Class.method`, `crate::m::Type::f`) renames its last part,
+    // only where it resolves to a symbol the qualified name matches.
+    let qualified = (opts.old.contains('.') || opts.old.contains("::")).then(|| opts.old.clone());
+    if let Some(q) = &qualified {
+        opts.old = q.rsplit(['.', ':']).next().unwrap_or_default().to_string();
+    }
+    if let Some(refusal) = invalid_request(&opts) {
+        return Err(Box::new(refusal));
+    }
+    Ok((opts, at, qualified))
 }
 
 /// The refusal of names that are not identifiers, OLD equal to NEW, or a language lancet cannot
@@ -1201,6 +1224,7 @@ mod tests {
             include_comments: false,
             at: None,
             include_unresolved: false,
+            lsp: false,
         }
     }
 

@@ -30,10 +30,13 @@ pub(crate) struct PyProject<'a> {
     modules: Mutex<HashMap<String, Option<Vec<String>>>>,
     /// Memo of [`bindings_in`] by file, scope (its start byte; module: none) and name: a
     /// rename of a method used 40,000 times asks the same scopes again and again.
-    bindings: Mutex<HashMap<(String, Option<usize>, String), Arc<Vec<Bound>>>>,
+    bindings: Mutex<HashMap<BindingKey, Arc<Vec<Bound>>>>,
     /// Memo of class members by file, class and name.
     members: Mutex<HashMap<(String, String, String), Resolution>>,
 }
+
+/// A scope's bindings of one name, by file, scope start (module: none) and name.
+type BindingKey = (String, Option<usize>, String);
 
 /// What a name (or an expression) stands for.
 #[derive(Debug, Clone)]
@@ -592,7 +595,11 @@ impl<'a> PyProject<'a> {
 
     /// [`bindings_in`], remembered.
     fn bindings(&self, module: &PyModule, scope: Option<Node>, name: &str) -> Arc<Vec<Bound>> {
-        let key = (module.path.clone(), scope.map(|s| s.start_byte()), name.to_string());
+        let key = (
+            module.path.clone(),
+            scope.map(|s| s.start_byte()),
+            name.to_string(),
+        );
         if let Some(hit) = self.bindings.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return hit;
         }
@@ -1123,7 +1130,13 @@ impl<'a> PyProject<'a> {
         found
     }
 
-    fn class_member_uncached(&self, file: &str, qual: &str, name: &str, depth: usize) -> Resolution {
+    fn class_member_uncached(
+        &self,
+        file: &str,
+        qual: &str,
+        name: &str,
+        depth: usize,
+    ) -> Resolution {
         if depth > MAX_DEPTH {
             return Resolution::Unresolved("a class hierarchy too deep to follow".into());
         }

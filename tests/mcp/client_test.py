@@ -217,6 +217,21 @@ async def run(root, log):
             r = await s.call_tool("rename_symbol", {"old": "cart_total", "new": "class"})
             check("rename_symbol refuses a keyword", is_error(r) and "reserved word" in text_of(r), text_of(r))
 
+            # rename_symbol by position: only that binding; an unknown receiver is listed, and
+            # renamed with include_unresolved; os.close never.
+            with open(os.path.join(root, "io_util.py"), "w", encoding="utf-8") as f:
+                f.write("import os\n\n\nclass Pipe:\n    def close(self):\n        os.close(3)\n\n    def done(self, fp):\n        self.close()\n        fp.close()\n")
+            r = await s.call_tool("rename_symbol", {"old": "", "at": "io_util.py:5:9", "new": "shut"})
+            t = text_of(r)
+            check("rename_symbol with at renames the binding, lists fp.close() and leaves os.close",
+                  not is_error(r) and read(root, "io_util.py") == "import os\n\n\nclass Pipe:\n    def shut(self):\n        os.close(3)\n\n    def done(self, fp):\n        self.shut()\n        fp.close()\n"
+                  and "io_util.py:10: fp.close()" in t and "io_util.py:6: os.close(3)" in t, t)
+            r = await s.call_tool("rename_symbol", {"old": "close", "new": "stop", "include_unresolved": True,
+                                                    "paths": ["io_util.py"]})
+            check("include_unresolved renames fp.close() but never os.close()",
+                  not is_error(r) and "        fp.stop()\n" in read(root, "io_util.py")
+                  and "os.close(3)" in read(root, "io_util.py"), text_of(r))
+
             r = await s.call_tool("read_file", {"path": "../outside.txt"})
             check("paths outside the root are refused", is_error(r) and "outside the root" in text_of(r), text_of(r))
 

@@ -800,3 +800,115 @@ fn typescript_renames_follow_imports_exports_and_scopes() {
         "{v:#}"
     );
 }
+
+/// A PATH whose `basedpyright-langserver` is the fake server of `tests/suite/lsp/`.
+fn fake_server_path(dir: &Path) -> String {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/suite/lsp/fake_langserver.py");
+    std::os::unix::fs::symlink(
+        fake.canonicalize().unwrap(),
+        bin.join("basedpyright-langserver"),
+    )
+    .unwrap();
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+#[test]
+fn lsp_rename_applies_the_servers_edit_as_a_transaction_and_refuses_bad_servers() {
+    let tools = tempfile::tempdir().unwrap();
+    let path = fake_server_path(tools.path());
+    let dir = temp_tree(&[("a.py", b"def close():\n    pass\n\n\nclose()\n")]);
+    let root = dir.path().to_str().unwrap();
+    let run = |mode: &str, edit: &str, extra: &[&str]| {
+        let mut args = vec![
+            "rename", "-C", root, "--at", "a.py:1:5", "shutdown", "--lsp", "--json",
+        ];
+        args.extend(extra);
+        let out = super::tree::lancet_env(
+            &args,
+            b"",
+            &[
+                ("PATH", path.as_str()),
+                ("FAKE_LSP", mode),
+                ("FAKE_LSP_EDIT", edit),
+                ("LANCET_LSP_TIMEOUT", "3"),
+            ],
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
+        (out.status.code(), v)
+    };
+    let good = r#"{"changes": {"{ROOT}/a.py": [
+        {"range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 9}}, "newText": "shutdown"},
+        {"range": {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 5}}, "newText": "shutdown"}]}}"#;
+    // A server that crashes, hangs, says "nothing here", or edits outside the root: refused,
+    // nothing written.
+    for (mode, edit, says) in [
+        ("crash", good, "exited during initialize"),
+        (
+            "hang",
+            good,
+            "did not answer textDocument/prepareRename within 3 s",
+        ),
+        ("null", good, "says `close` at a.py:1:5 cannot be renamed"),
+        (
+            "ok",
+            r#"{"changes": {"file:///etc/passwd": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 4}}, "newText": "x"}]}}"#,
+            "outside the root",
+        ),
+        (
+            "ok",
+            r#"{"documentChanges": [{"kind": "rename", "oldUri": "{ROOT}/a.py", "newUri": "{ROOT}/b.py"}]}"#,
+            "lancet renames identifiers only",
+        ),
+    ] {
+        let (code, v) = run(mode, edit, &[]);
+        assert_eq!(code, Some(1), "{mode}: {v:#}");
+        assert!(
+            v["message"].as_str().unwrap().contains(says),
+            "{mode}: {v:#}"
+        );
+        assert_eq!(
+            read(dir.path(), "a.py"),
+            "def close():\n    pass\n\n\nclose()\n"
+        );
+    }
+    // The server's answer goes through the pipeline: dry run first, then written.
+    let (code, v) = run("ok", good, &["--dry-run"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "def close():\n    pass\n\n\nclose()\n"
+    );
+    let (code, v) = run("ok", good, &[]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        v["rename"]["engine"], "lsp:basedpyright-langserver",
+        "{v:#}"
+    );
+    assert_eq!(sites(&v, "renamed"), ["a.py:1", "a.py:5"], "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "def shutdown():\n    pass\n\n\nshutdown()\n"
+    );
+    // No server on PATH, and --lsp without --at.
+    let out = super::tree::lancet_env(
+        &["rename", "-C", root, "--at", "a.py:1:5", "x", "--lsp"],
+        b"",
+        &[("PATH", "/nonexistent")],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("pip install basedpyright"),
+        "{}",
+        describe(&out)
+    );
+    let out = lancet(&["rename", "-C", root, "shutdown", "x", "--lsp"], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}

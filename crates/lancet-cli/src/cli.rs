@@ -205,6 +205,11 @@ struct RenameArgs {
     /// resolve outside the tree are never renamed.
     #[arg(long)]
     include_unresolved: bool,
+    /// Ask the project's language server what to rename (basedpyright or pyright for Python,
+    /// typescript-language-server for JavaScript/TypeScript, found on PATH; needs --at); its
+    /// answer is applied as one transaction.
+    #[arg(long)]
+    lsp: bool,
     /// Only files of this language (python, rust, javascript).
     #[arg(long, value_name = "L")]
     lang: Option<String>,
@@ -555,6 +560,7 @@ fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         paths,
         at: args.at,
         include_unresolved: args.include_unresolved,
+        lsp: args.lsp,
         lang: args.lang,
         kind,
         include_strings: args.include_strings,

@@ -137,6 +137,10 @@ pub struct RenameSymbolArgs {
     /// unknown type); they are listed otherwise. Uses that resolve outside the project
     /// (`os.close`) are never renamed.
     pub include_unresolved: Option<bool>,
+    /// Ask the project's language server (basedpyright for Python, typescript-language-server
+    /// for JavaScript/TypeScript, when installed) what the symbol at `at` is used as; needs
+    /// `at`. Its answer is applied as one transaction, like any rename.
+    pub lsp: Option<bool>,
     /// Run the project's test command (set when the server was started) after renaming; if it
     /// fails the rename is rolled back and its output is returned.
     pub test: Option<bool>,
@@ -498,6 +502,7 @@ impl LancetServer {
                 include_comments: false,
                 at: args.at.clone(),
                 include_unresolved: args.include_unresolved.unwrap_or(false),
+                lsp: args.lsp.unwrap_or(false),
             };
             this.answer(lancet::rename_written(&rename, &opts))
         })

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""A fake LSP server for lancet's `rename --lsp` tests. FAKE_LSP says how it behaves:
+  ok       answers initialize, prepareRename and rename; the rename's edits are FAKE_LSP_EDIT
+           (a JSON WorkspaceEdit with {ROOT} replaced by the workspace root's URI)
+  hang     answers initialize, then never answers again
+  crash    exits at once
+  null     prepareRename answers null
+"""
+import json
+import os
+import sys
+
+MODE = os.environ.get("FAKE_LSP", "ok")
+if MODE == "crash":
+    sys.exit(3)
+
+
+def read():
+    length = None
+    while True:
+        line = sys.stdin.buffer.readline()
+        if not line:
+            sys.exit(0)
+        line = line.strip()
+        if not line:
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(sys.stdin.buffer.read(length))
+
+
+def send(msg):
+    body = json.dumps(msg).encode()
+    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    sys.stdout.buffer.flush()
+
+
+root = None
+while True:
+    msg = read()
+    method, mid = msg.get("method"), msg.get("id")
+    if method == "initialize":
+        root = msg["params"]["rootUri"]
+        # The server asks the client something first, as pyright does.
+        send({"jsonrpc": "2.0", "id": 99, "method": "workspace/configuration",
+              "params": {"items": [{"section": "python"}]}})
+        send({"jsonrpc": "2.0", "id": mid, "result": {"capabilities": {"renameProvider": True}}})
+    elif mid is None:
+        continue
+    elif MODE == "hang":
+        continue
+    elif method == "textDocument/prepareRename":
+        send({"jsonrpc": "2.0", "id": mid,
+              "result": None if MODE == "null" else msg["params"]["position"] and
+              {"start": msg["params"]["position"], "end": msg["params"]["position"]}})
+    elif method == "textDocument/rename":
+        edit = os.environ["FAKE_LSP_EDIT"].replace("{ROOT}", root)
+        send({"jsonrpc": "2.0", "id": mid, "result": json.loads(edit)})
+    elif method == "shutdown":
+        send({"jsonrpc": "2.0", "id": mid, "result": None})
+    elif "id" in msg and "method" not in msg:
+        continue
