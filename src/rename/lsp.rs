@@ -5,8 +5,8 @@
 //! The server is started for one rename over stdio (LSP's `Content-Length` framing):
 //! `initialize`, `initialized`, `textDocument/didOpen` of the file, `textDocument/prepareRename`,
 //! `textDocument/rename`, `shutdown`. Python is served by `basedpyright-langserver` (or
-//! `pyright-langserver`), JavaScript and TypeScript by `typescript-language-server`, found on
-//! `PATH`. Every request has a deadline; a server that is missing, fails, hangs, answers with
+//! `pyright-langserver`), JavaScript and TypeScript by `typescript-language-server`, Rust by
+//! `rust-analyzer`, found on `PATH`. Every request has a deadline; a server that is missing, fails, hangs, answers with
 //! a file operation or with an edit outside the root is refused, nothing written.
 
 use super::At;
@@ -62,6 +62,16 @@ fn spec_for(path: &str) -> Option<ServerSpec> {
         "tsx" => (&["typescript-language-server"], "typescriptreact", ts_init),
         "js" | "mjs" | "cjs" => (&["typescript-language-server"], "javascript", ts_init),
         "jsx" => (&["typescript-language-server"], "javascriptreact", ts_init),
+        // No build scripts, proc macros or `cargo check`: a rename needs the crate's names.
+        "rs" => (
+            &["rust-analyzer"],
+            "rust",
+            json!({
+                "cargo": {"buildScripts": {"enable": false}, "runBuildScripts": false},
+                "procMacro": {"enable": false},
+                "checkOnSave": {"enable": false}
+            }),
+        ),
         _ => return None,
     };
     Some(ServerSpec {

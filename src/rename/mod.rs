@@ -11,8 +11,8 @@
 //! - `@definition.<kind>` nodes say what OLD defines, for `--kind`.
 //!
 //! Each identifier spelled OLD is then *resolved* ([`python`]: scopes, imports between the
-//! tree's modules, class members through `self`/`cls`, bases and keyword arguments; [`brace`]:
-//! what a JavaScript, TypeScript or Rust tree proves about members and imports): it is the
+//! tree's modules, class members through `self`/`cls`, bases and keyword arguments; [`ecma`]:
+//! JavaScript and TypeScript from `oxc_semantic`; [`rust`]: what a Rust tree proves): it is the
 //! symbol (a binding of the tree, by id), unresolved (listed; renamed with
 //! `--include-unresolved`), or outside the tree (`os.close`, a name imported from another
 //! package: never renamed). `--at PATH:LINE:COL` names one binding: only the sites resolving
@@ -38,10 +38,10 @@ use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
 use tree_sitter::{InputEdit, Parser, Point, Query, QueryCursor, StreamingIterator, Tree};
 
-mod brace;
 mod ecma;
 mod lsp;
 mod python;
+mod rust;
 
 /// A parsed file of the tree: what resolution reads.
 pub(crate) struct Parsed {
@@ -429,14 +429,13 @@ fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str)
     let read =
         |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
     let ecma = ecma::EcmaProject::new(files, &read);
-    let facts: Vec<Option<brace::FileFacts>> = scans
+    let facts: Vec<Option<rust::FileFacts>> = scans
         .par_iter()
         .map(|s| {
-            (s.language == "rust")
-                .then(|| brace::FileFacts::of(s.language, &s.parsed.text, &s.parsed.tree))
+            (s.language == "rust").then(|| rust::FileFacts::of(&s.parsed.text, &s.parsed.tree))
         })
         .collect();
-    let brace = brace::BraceProject {
+    let rust = rust::RustProject {
         files: scans
             .iter()
             .zip(facts)
@@ -451,7 +450,7 @@ fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str)
                 let offsets: Vec<usize> = scan.occurrences.iter().map(|o| o.at).collect();
                 return ecma.resolve_file(&scan.path, &parsed.text, &offsets, old);
             }
-            let facts = brace
+            let facts = rust
                 .files
                 .iter()
                 .find(|(p, _)| *p == scan.path)
@@ -470,7 +469,7 @@ fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str)
                     };
                     match facts {
                         None => project.resolve(parsed, node, old),
-                        Some(facts) => brace.resolve(scan.language, facts, &parsed.text, node, old),
+                        Some(facts) => rust.resolve(facts, &parsed.text, node, old),
                     }
                 })
                 .collect()

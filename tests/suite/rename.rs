@@ -912,3 +912,51 @@ fn lsp_rename_applies_the_servers_edit_as_a_transaction_and_refuses_bad_servers(
     let out = lancet(&["rename", "-C", root, "shutdown", "x", "--lsp"], b"");
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
 }
+
+#[test]
+fn rust_members_are_told_apart_by_their_type_and_locals_by_their_declaration() {
+    let dir = temp_tree(&[
+        (
+            "src/lib.rs",
+            b"pub struct A;\npub struct B;\n\nimpl A {\n    pub fn new() -> A { A }\n    pub fn len(&self) -> usize { 1 }\n}\n\nimpl B {\n    pub fn new() -> B { B }\n    pub fn len(&self) -> usize { 2 }\n}\n\nimpl std::fmt::Display for A {\n    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { Ok(()) }\n}\n\npub fn run(v: Vec<u8>) -> usize {\n    let a = A::new();\n    let b = B::new();\n    let len = v.len();\n    a.len() + b.len() + len\n}\n",
+        ),
+    ]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "src/lib.rs:6:12", "size", "--dry-run"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    // A::len and its call through `let a = A::new()`; not B::len, the Vec's len or the local.
+    assert_eq!(
+        sites(&v, "renamed"),
+        ["src/lib.rs:6", "src/lib.rs:22"],
+        "{v:#}"
+    );
+    assert_eq!(sites(&v, "unresolved"), ["src/lib.rs:21"], "{v:#}");
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "src/lib.rs:21:9", "n", "--dry-run"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        sites(&v, "renamed"),
+        ["src/lib.rs:21", "src/lib.rs:22"],
+        "{v:#}"
+    );
+    // `fmt` of `impl Display` is the standard library's trait method.
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "src/lib.rs:15:8", "show"],
+        b"",
+    );
+    assert_eq!(code, Some(1), "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("a method of the trait `Display`, outside the tree"),
+        "{v:#}"
+    );
+}
