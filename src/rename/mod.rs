@@ -676,7 +676,11 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let chosen = match choose(&scans, at.as_ref(), qualified.as_deref()) {
         Ok(c) => c,
         Err(report) => {
+            // What was found, for the refusal; nothing is renamed.
             complete_summary(&mut summary, &scans, &Chosen::All, opts);
+            summary.renamed.clear();
+            summary.sites = 0;
+            summary.files_changed = 0;
             return report.with_rename(summary).into();
         }
     };

@@ -91,7 +91,7 @@ impl FileFacts {
                         ));
                     }
                 }
-                "impl_item" | "struct_item" | "union_item" => {
+                "impl_item" | "struct_item" | "union_item" | "enum_item" => {
                     if let Some(ty) = n
                         .child_by_field_name("type")
                         .or_else(|| n.child_by_field_name("name"))
@@ -239,13 +239,19 @@ impl RustProject<'_> {
             .filter(|h| h.0 == holder && defines(h))
             .filter_map(|h| h.1.as_ref())
             .collect();
-        match traits.as_slice() {
-            [] => Err(Resolution::Unresolved(format!(
+        let in_tree: Vec<&&String> = traits.iter().filter(|t| self.is_tree_trait(t)).collect();
+        match (traits.as_slice(), in_tree.as_slice()) {
+            ([], _) => Err(Resolution::Unresolved(format!(
                 "`{holder}` defines no `{name}` in the walked files"
             ))),
-            [one] if self.is_tree_trait(one) => Ok(format!("rust:{one}::{name}")),
-            [one] => Err(Resolution::Outside(format!(
-                "`{name}` is a method of the trait `{one}`, outside the tree"
+            (_, [one]) if traits.len() == 1 => Ok(format!("rust:{one}::{name}")),
+            (_, []) => Err(Resolution::Outside(format!(
+                "`{name}` is a method of {}, outside the tree",
+                traits
+                    .iter()
+                    .map(|t| format!("the trait `{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
             ))),
             _ => Err(Resolution::Unresolved(format!(
                 "`{holder}` has `{name}` from several traits"
@@ -301,6 +307,17 @@ impl RustProject<'_> {
                 Some((holder, _)) => self.member(&holder, name),
                 None => self.item_id(facts, name),
             },
+            "enum_variant" if field_is("name") => {
+                let owner = parent
+                    .parent()
+                    .and_then(|list| list.parent())
+                    .and_then(|e| e.child_by_field_name("name"))
+                    .map(|n| text(n, source).to_string());
+                match owner {
+                    Some(owner) => self.member(&owner, name),
+                    None => Resolution::Unresolved("a variant of an unknown enum".into()),
+                }
+            }
             "field_declaration" if field_is("name") => {
                 let owner = parent
                     .parent()
@@ -437,9 +454,18 @@ fn local_declaration(ident: Node, source: &str) -> Option<usize> {
             "closure_parameters" | "match_pattern" => Some(n),
             _ => None,
         };
+        // A binding is in scope after its declaration: `let x = f(x)` reads the outer `x`.
+        let after = |end: usize| ident.start_byte() >= end;
         if let Some(p) = pattern
             && let Some(bound) = binding_in_pattern(p, source, name)
-            && bound <= ident.start_byte()
+            && (bound == ident.start_byte()
+                || match n.kind() {
+                    "let_declaration" | "let_condition" | "match_pattern" => after(n.end_byte()),
+                    "for_expression" => n
+                        .child_by_field_name("body")
+                        .is_some_and(|b| b.start_byte() <= ident.start_byte()),
+                    _ => bound < ident.start_byte(),
+                })
             && encloses_use(n, ident)
         {
             best = Some(best.map_or(bound, |b| b.max(bound)));
