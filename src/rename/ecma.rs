@@ -204,7 +204,13 @@ fn symbol_raw(semantic: &Semantic, symbol: SymbolId) -> Raw {
         }
         _ => return Raw::Unresolved("an import lancet cannot read".into()),
     };
-    for ancestor in semantic.nodes().ancestors(declaration) {
+    imported(semantic, declaration, name)
+}
+
+/// Export `name` of the module the import declaration around `node` names: a file of the tree
+/// (a relative specifier) or a package outside it.
+fn imported(semantic: &Semantic, node: oxc_semantic::NodeId, name: String) -> Raw {
+    for ancestor in semantic.nodes().ancestors(node) {
         if let AstKind::ImportDeclaration(import) = ancestor.kind() {
             let source = import.source.value.to_string();
             return if relative(&source) {
@@ -440,19 +446,7 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
         AstKind::ObjectProperty(_) => Raw::Unresolved(format!(
             "`{name}` is a property key of an object literal (a member of an anonymous type)"
         )),
-        AstKind::ImportSpecifier(_) => {
-            for ancestor in semantic.nodes().ancestors(id) {
-                if let AstKind::ImportDeclaration(import) = ancestor.kind() {
-                    let source = import.source.value.to_string();
-                    return if relative(&source) {
-                        Raw::Imported { source, name }
-                    } else {
-                        Raw::Outside(format!("imported from the package `{source}`"))
-                    };
-                }
-            }
-            Raw::Unresolved("an import lancet cannot read".into())
-        }
+        AstKind::ImportSpecifier(_) => imported(semantic, id, name),
         AstKind::ExportSpecifier(_) => {
             for ancestor in semantic.nodes().ancestors(id) {
                 if let AstKind::ExportFromDeclaration(export) = ancestor.kind() {
@@ -484,21 +478,11 @@ fn namespace_export(
     else {
         return Raw::Unresolved(format!("`{}` is not declared", ns.name));
     };
-    let declaration = scoping.symbol_declaration(symbol);
-    for ancestor in semantic.nodes().ancestors(declaration) {
-        if let AstKind::ImportDeclaration(import) = ancestor.kind() {
-            let source = import.source.value.to_string();
-            return if relative(&source) {
-                Raw::Imported {
-                    source,
-                    name: name.to_string(),
-                }
-            } else {
-                Raw::Outside(format!("imported from the package `{source}`"))
-            };
-        }
-    }
-    Raw::Unresolved(format!("the type of `{}` is not known", ns.name))
+    imported(
+        semantic,
+        scoping.symbol_declaration(symbol),
+        name.to_string(),
+    )
 }
 
 /// The tree's JavaScript/TypeScript modules, analysed on demand.

@@ -186,6 +186,13 @@ fn holder_of(node: Node, source: &str) -> Option<(String, Option<String>)> {
     }
 }
 
+/// The type named by the item or expression whose list (fields, variants, initialisers)
+/// holds `entry`.
+fn list_owner(entry: Node, source: &str) -> Option<String> {
+    let owner = entry.parent()?.parent()?.child_by_field_name("name")?;
+    Some(bare_type(text(owner, source)))
+}
+
 /// The impl or trait around a node (for `self` and `Self`).
 fn enclosing_impl(node: Node, source: &str) -> Option<(String, Option<String>)> {
     let mut at = node.parent();
@@ -307,42 +314,21 @@ impl RustProject<'_> {
                 Some((holder, _)) => self.member(&holder, name),
                 None => self.item_id(facts, name),
             },
-            "enum_variant" if field_is("name") => {
-                let owner = parent
-                    .parent()
-                    .and_then(|list| list.parent())
-                    .and_then(|e| e.child_by_field_name("name"))
-                    .map(|n| text(n, source).to_string());
-                match owner {
+            // A variant, a field declared, a field given a value: a member of the type whose
+            // list holds it.
+            "enum_variant" | "field_declaration" if field_is("name") => {
+                match list_owner(parent, source) {
                     Some(owner) => self.member(&owner, name),
-                    None => Resolution::Unresolved("a variant of an unknown enum".into()),
-                }
-            }
-            "field_declaration" if field_is("name") => {
-                let owner = parent
-                    .parent()
-                    .and_then(|list| list.parent())
-                    .and_then(|s| s.child_by_field_name("name"))
-                    .map(|n| text(n, source).to_string());
-                match owner {
-                    Some(owner) => self.member(&owner, name),
-                    None => Resolution::Unresolved("a field of an anonymous type".into()),
+                    None => Resolution::Unresolved("a member of an anonymous type".into()),
                 }
             }
             "field_expression" if field_is("field") => {
                 self.receiver_member(source, parent.child_by_field_name("value"), name)
             }
-            "field_initializer" if field_is("field") => {
-                let owner = parent
-                    .parent()
-                    .and_then(|list| list.parent())
-                    .and_then(|s| s.child_by_field_name("name"))
-                    .map(|n| text(n, source).to_string());
-                match owner {
-                    Some(owner) => self.member(&bare_type(&owner), name),
-                    None => Resolution::Unresolved("a field of an unknown struct".into()),
-                }
-            }
+            "field_initializer" if field_is("field") => match list_owner(parent, source) {
+                Some(owner) => self.member(&owner, name),
+                None => Resolution::Unresolved("a field of an unknown struct".into()),
+            },
             "shorthand_field_initializer" => Resolution::Unresolved(format!(
                 "`{name}` is a shorthand field (both a local and a field): renaming it needs `{name}: value`"
             )),
