@@ -36,6 +36,8 @@ fn time_allowed() -> Duration {
 /// LSP language id and the initialization options.
 struct ServerSpec {
     programs: &'static [&'static str],
+    /// Arguments for speaking LSP over stdio (rust-analyzer takes none, and refuses `--stdio`).
+    args: &'static [&'static str],
     language_id: &'static str,
     init: Value,
 }
@@ -74,8 +76,14 @@ fn spec_for(path: &str) -> Option<ServerSpec> {
         ),
         _ => return None,
     };
+    let args: &'static [&'static str] = if language_id == "rust" {
+        &[]
+    } else {
+        &["--stdio"]
+    };
     Some(ServerSpec {
         programs,
+        args,
         language_id,
         init,
     })
@@ -134,6 +142,8 @@ struct Server {
     input: ChildStdin,
     messages: Receiver<Value>,
     next_id: i64,
+    /// What `workspace/configuration` is answered with (rust-analyzer asks for its options).
+    settings: Value,
     name: String,
 }
 
@@ -145,9 +155,14 @@ impl Drop for Server {
 }
 
 impl Server {
-    fn start(program: &std::path::Path, root: &std::path::Path) -> std::io::Result<Server> {
+    fn start(
+        program: &std::path::Path,
+        args: &[&str],
+        root: &std::path::Path,
+        settings: Value,
+    ) -> std::io::Result<Server> {
         let mut child = Command::new(program)
-            .arg("--stdio")
+            .args(args)
             .current_dir(root)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -169,6 +184,7 @@ impl Server {
             input,
             messages,
             next_id: 1,
+            settings,
             name: program
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -211,8 +227,19 @@ impl Server {
             if let Some(server_method) = message.get("method").and_then(Value::as_str) {
                 if let Some(request_id) = message.get("id") {
                     let result = if server_method == "workspace/configuration" {
-                        let items = message["params"]["items"].as_array().map_or(0, Vec::len);
-                        Value::Array(vec![Value::Null; items])
+                        let items = message["params"]["items"]
+                            .as_array()
+                            .cloned()
+                            .unwrap_or_default();
+                        Value::Array(
+                            items
+                                .iter()
+                                .map(|item| match item["section"].as_str() {
+                                    Some("rust-analyzer") => self.settings.clone(),
+                                    _ => Value::Null,
+                                })
+                                .collect(),
+                        )
                     } else {
                         Value::Null
                     };
@@ -223,12 +250,42 @@ impl Server {
             if message.get("id").and_then(Value::as_i64) == Some(id) {
                 if let Some(error) = message.get("error") {
                     return Err(format!(
-                        "{} refused {method}: {}",
+                        "{} refused {method}: {}{}",
                         self.name,
-                        error["message"].as_str().unwrap_or("an error")
+                        error["message"].as_str().unwrap_or("an error"),
+                        // ContentModified: the server is still loading the project.
+                        if error["code"].as_i64() == Some(-32801) {
+                            " (still loading)"
+                        } else {
+                            ""
+                        }
                     ));
                 }
                 return Ok(message.get("result").cloned().unwrap_or(Value::Null));
+            }
+        }
+    }
+}
+
+impl Server {
+    /// [`Server::request`], asked again every half second while the server says it is still
+    /// loading the project (rust-analyzer answers ContentModified, or "waiting for cargo
+    /// metadata", until its workspace is loaded).
+    fn request_when_ready(
+        &mut self,
+        method: &str,
+        params: Value,
+        deadline: Instant,
+    ) -> Result<Value, String> {
+        loop {
+            match self.request(method, params.clone(), deadline) {
+                Err(e)
+                    if (e.ends_with("(still loading)") || e.contains("waiting for"))
+                        && Instant::now() + Duration::from_millis(500) < deadline =>
+                {
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+                other => return other,
             }
         }
     }
@@ -378,7 +435,7 @@ fn edits(root: &Root, at: &At, new: &str) -> Result<(String, FileEdits), Box<Rep
         ))
     };
     let root_dir = root.path();
-    let mut server = Server::start(&program, root_dir)
+    let mut server = Server::start(&program, spec.args, root_dir, spec.init.clone())
         .map_err(|e| failed(format!("cannot start {}: {e}", program.display())))?;
     let deadline = Instant::now() + time_allowed();
     let root_uri = uri_of(root_dir);
@@ -417,7 +474,7 @@ fn edits(root: &Root, at: &At, new: &str) -> Result<(String, FileEdits), Box<Rep
     let position =
         json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
     let prepared = server
-        .request("textDocument/prepareRename", position.clone(), deadline)
+        .request_when_ready("textDocument/prepareRename", position.clone(), deadline)
         .map_err(failed)?;
     if prepared.is_null() {
         return Err(Box::new(refused(
@@ -432,7 +489,7 @@ fn edits(root: &Root, at: &At, new: &str) -> Result<(String, FileEdits), Box<Rep
     let mut params = position;
     params["newName"] = json!(new);
     let edit = server
-        .request("textDocument/rename", params, deadline)
+        .request_when_ready("textDocument/rename", params, deadline)
         .map_err(failed)?;
     let _ = server.request(
         "shutdown",

