@@ -55,6 +55,8 @@ fn bare_type(ty: &str) -> String {
 /// `struct T`), with the trait an impl is for.
 pub(crate) struct FileFacts {
     items: Vec<String>,
+    /// Names of the types (struct, enum, union, trait, type alias) the file defines.
+    types: Vec<String>,
     /// (holder, trait implemented if any, members)
     holders: Vec<(String, Option<String>, Vec<String>)>,
     traits: Vec<String>,
@@ -67,6 +69,7 @@ impl FileFacts {
     pub(crate) fn of(source: &str, tree: &Tree) -> FileFacts {
         let mut facts = FileFacts {
             items: Vec::new(),
+            types: Vec::new(),
             holders: Vec::new(),
             traits: Vec::new(),
             outside_uses: Vec::new(),
@@ -79,6 +82,12 @@ impl FileFacts {
                 && let Some(name) = n.child_by_field_name("name")
             {
                 facts.items.push(text(name, source).to_string());
+                if matches!(
+                    kind,
+                    "struct_item" | "enum_item" | "union_item" | "trait_item" | "type_item"
+                ) {
+                    facts.types.push(text(name, source).to_string());
+                }
             }
             match kind {
                 "trait_item" => {
@@ -228,6 +237,19 @@ impl RustProject<'_> {
     /// The member id of `name` on type (or trait) `holder`: its inherent impl or struct, or a
     /// trait of the tree; `Err` when it resolves outside or not at all.
     fn member_id(&self, holder: &str, name: &str) -> Result<String, Resolution> {
+        // Two types of one name (a test's wrapper of the library's type): their members cannot
+        // be told apart by name.
+        let types = self
+            .files
+            .iter()
+            .flat_map(|(_, f)| &f.types)
+            .filter(|t| *t == holder)
+            .count();
+        if types > 1 {
+            return Err(Resolution::Unresolved(format!(
+                "{types} types of the walked files are named `{holder}`; which one this is needs module resolution (--lsp)"
+            )));
+        }
         let defines = |h: &(String, Option<String>, Vec<String>)| h.2.iter().any(|m| m == name);
         // Inherent: impl Holder { … } or struct Holder { name: … }, or trait Holder { … }.
         if self

@@ -960,3 +960,35 @@ fn rust_members_are_told_apart_by_their_type_and_locals_by_their_declaration() {
         "{v:#}"
     );
 }
+
+#[test]
+fn rust_members_of_two_types_of_one_name_are_left_unresolved() {
+    // A test crate wraps the library's type in its own type of the same name.
+    let dir = temp_tree(&[
+        (
+            "src/lib.rs",
+            b"pub struct Req;\nimpl Req {\n    pub const STAR: Req = Req;\n}\n",
+        ),
+        (
+            "tests/node.rs",
+            b"pub struct Req(lib::Req);\nimpl Req {\n    pub const STAR: Self = Req(lib::Req::STAR);\n}\n",
+        ),
+    ]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "src/lib.rs:3:15", "ANY"],
+        b"",
+    );
+    assert_eq!(code, Some(1), "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("2 types of the walked files are named `Req`"),
+        "{v:#}"
+    );
+    assert_eq!(
+        read(dir.path(), "tests/node.rs"),
+        "pub struct Req(lib::Req);\nimpl Req {\n    pub const STAR: Self = Req(lib::Req::STAR);\n}\n"
+    );
+}
