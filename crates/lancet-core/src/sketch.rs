@@ -491,9 +491,26 @@ impl<'a> Alignment<'a> {
             .iter()
             .any(|s| matches!(s, Step::Match(..)) && self.is_anchor(s))
         {
-            return Err(Refusal(
-                "no line of the new text other than its markers occurs in the old text, so lancet cannot tell where the elided lines are. Include unchanged lines around each marker, or send the whole text".into(),
-            ));
+            // Say which: no line is in the old text at all, or the ones that are could not be
+            // placed (out of order, or with a marker outside its block).
+            let shared = |same: &dyn Fn(&str, &str) -> bool| {
+                self.items.iter().any(|i| match i {
+                    Item::Line { text, .. } => {
+                        !is_trivial(text) && old.iter().any(|o| same(o, text))
+                    }
+                    Item::Marker { .. } => false,
+                })
+            };
+            let why = if shared(&|o, t| o.trim_end() == t.trim_end()) {
+                "the lines of the new text that are also in the old text cannot be placed around its markers (a marker would leave its block)"
+            } else if shared(&|o, t| o.trim() == t.trim()) {
+                "the lines of the new text occur in the old text only with other indentation, and a sketch is placed by its lines as they stand"
+            } else {
+                "no line of the new text other than its markers occurs in the old text"
+            };
+            return Err(Refusal(format!(
+                "{why}, so lancet cannot tell where the elided lines are. Include unchanged lines around each marker, exactly as they are, or send the whole text"
+            )));
         }
         // Gaps between anchors that only drop old lines: beside a marker (which stops there,
         // its indentation keeping it inside a block) or at a whole file's head or tail, the
@@ -883,7 +900,13 @@ mod tests {
 
     #[test]
     fn a_sketch_matching_nothing_is_refused_and_a_stub_is_not_a_marker() {
-        assert!(apply("a = 1\n", "# ...\nb = 2\n").is_err());
+        let e = apply("a = 1\n", "# ...\nb = 2\n").unwrap_err();
+        assert!(
+            e.starts_with("no line of the new text other than its markers occurs"),
+            "{e}"
+        );
+        let e = apply("    a = 1\n    b = 2\n", "a = 1\n# ...\n").unwrap_err();
+        assert!(e.contains("only with other indentation"), "{e}");
         assert!(!is_sketch(
             &lines("def f():\n    return 1\n"),
             &lines("def f():\n    ...\n")
