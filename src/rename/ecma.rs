@@ -261,6 +261,9 @@ fn object_holder(semantic: &Semantic, object: &Expression, node: oxc_semantic::N
                     if flags.contains(SymbolFlags::Class) {
                         return Raw::Local(scoping.symbol_span(symbol).start);
                     }
+                    if let Some(holder) = declared_holder(semantic, symbol) {
+                        return holder;
+                    }
                     match symbol_raw(semantic, symbol) {
                         imported @ (Raw::Imported { .. } | Raw::Outside(_)) => imported,
                         _ if flags.is_import() => {
@@ -277,6 +280,58 @@ fn object_holder(semantic: &Semantic, object: &Expression, node: oxc_semantic::N
             }
         }
         _ => Raw::Unresolved("the type of the receiver is not known".into()),
+    }
+}
+
+/// The class or interface a local holds an instance of, when its declaration says so and
+/// nothing assigns it again: `x: Foo` (a parameter or a variable), `const x = new Foo()`.
+fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<Raw> {
+    use oxc_ast::ast::{TSType, TSTypeName};
+    let scoping = semantic.scoping();
+    if scoping.symbol_is_mutated(symbol) {
+        return None;
+    }
+    let mut declaration = scoping.symbol_declaration(symbol);
+    if matches!(
+        semantic.nodes().kind(declaration),
+        AstKind::BindingIdentifier(_)
+    ) {
+        declaration = semantic.nodes().parent_id(declaration);
+    }
+    let (annotation, init) = match semantic.nodes().kind(declaration) {
+        AstKind::VariableDeclarator(d) if d.id.get_binding_identifier().is_some() => {
+            (d.type_annotation.as_deref(), d.init.as_ref())
+        }
+        AstKind::FormalParameter(p) if p.pattern.get_binding_identifier().is_some() => {
+            (p.type_annotation.as_deref(), None)
+        }
+        _ => return None,
+    };
+    let named = match (annotation, init) {
+        (Some(a), _) => match &a.type_annotation {
+            TSType::TSTypeReference(r) => match &r.type_name {
+                TSTypeName::IdentifierReference(id) => Some(&**id),
+                _ => None,
+            },
+            _ => None,
+        },
+        (None, Some(Expression::NewExpression(n))) => match &n.callee {
+            Expression::Identifier(id) => Some(&**id),
+            _ => None,
+        },
+        _ => None,
+    }?;
+    let class = named
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let flags = scoping.symbol_flags(class);
+    if flags.intersects(SymbolFlags::Class | SymbolFlags::Interface) {
+        return Some(Raw::Local(scoping.symbol_span(class).start));
+    }
+    match symbol_raw(semantic, class) {
+        held @ (Raw::Imported { .. } | Raw::Outside(_)) => Some(held),
+        _ => None,
     }
 }
 

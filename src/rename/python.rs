@@ -62,6 +62,11 @@ enum Bound {
     Class,
     Param,
     Assign,
+    /// `name = value` or `with value as name`: the value's byte range, for the type of a local
+    /// assigned once from a class call.
+    Value(usize, usize),
+    /// `with value as name`: the value's byte range (`name` is what its `__enter__` returns).
+    Entered(usize, usize),
     ImportFrom {
         module: String,
         name: String,
@@ -430,11 +435,16 @@ fn collect(node: Node, module: &PyModule, name: &str, out: &mut Vec<Bound>) {
             "lambda" => {}
             kind if is_scope(kind) => {}
             "assignment" | "augmented_assignment" => {
-                if child
-                    .child_by_field_name("left")
-                    .is_some_and(|l| target_binds(l, module, name))
-                {
-                    out.push(Bound::Assign);
+                let left = child.child_by_field_name("left");
+                if left.is_some_and(|l| target_binds(l, module, name)) {
+                    let value = child.child_by_field_name("right").filter(|_| {
+                        child.kind() == "assignment"
+                            && left.is_some_and(|l| l.kind() == "identifier")
+                    });
+                    out.push(match value {
+                        Some(v) => Bound::Value(v.start_byte(), v.end_byte()),
+                        None => Bound::Assign,
+                    });
                 }
                 collect(child, module, name, out);
             }
@@ -457,11 +467,20 @@ fn collect(node: Node, module: &PyModule, name: &str, out: &mut Vec<Bound>) {
                 collect(child, module, name, out);
             }
             "as_pattern" => {
-                if child
-                    .child_by_field_name("alias")
-                    .is_some_and(|a| target_binds(a, module, name))
-                {
-                    out.push(Bound::Assign);
+                let alias = child.child_by_field_name("alias");
+                if alias.is_some_and(|a| target_binds(a, module, name)) {
+                    // `with Session() as s`: `s` is what `__enter__` returns, the instance
+                    // itself for the classes that return self; only a plain name counts.
+                    let value = child
+                        .named_child(0)
+                        .filter(|_| alias.is_some_and(|a| a.named_child_count() <= 1))
+                        .filter(|v| v.kind() == "call");
+                    out.push(match value {
+                        Some(v) if child.parent().is_some_and(|p| p.kind() == "with_item") => {
+                            Bound::Entered(v.start_byte(), v.end_byte())
+                        }
+                        _ => Bound::Assign,
+                    });
                 }
                 collect(child, module, name, out);
             }
@@ -663,6 +682,39 @@ impl<'a> PyProject<'a> {
         ]
         .into_iter()
         .find(|c| self.files.iter().any(|f| f == c))
+    }
+
+    /// Whether `module` imports the module file `target` by a dotted `import a.b` of its own:
+    /// `a.b` is then an attribute there. (Without it the submodule is an attribute only if
+    /// something else imported it first, which a type checker does not assume either.)
+    fn imports_module(&self, module: &PyModule, target: &str) -> bool {
+        let root = module.tree.root_node();
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "import_statement" {
+                let mut cursor = n.walk();
+                for item in n.children_by_field_name("name", &mut cursor) {
+                    let dotted = if item.kind() == "aliased_import" {
+                        item.child_by_field_name("name")
+                    } else {
+                        Some(item)
+                    };
+                    if dotted
+                        .map(|d| text(d, module))
+                        .and_then(|d| self.resolve_module(module, d).ok())
+                        .is_some_and(|f| f == target)
+                    {
+                        return true;
+                    }
+                }
+            }
+            let mut cursor = n.walk();
+            stack.extend(
+                n.named_children(&mut cursor)
+                    .filter(|c| !matches!(c.kind(), "string" | "comment")),
+            );
+        }
+        false
     }
 
     /// Whether an absolute module could be in the tree: some file under a source root or the
@@ -908,7 +960,29 @@ impl<'a> PyProject<'a> {
                 }
                 ([Bound::Function], 1) => Target::Function(module.path.clone(), id_qual(&id)),
                 _ if for_rename => Target::Binding(id),
-                _ => Target::Unknown(format!("`{name}` is a variable of unknown type")),
+                _ => match bound {
+                    // Assigned once, from a call of a class: an instance of it; bound by
+                    // `with C() as name`, when C's `__enter__` returns `self`.
+                    [Bound::Value(start, end) | Bound::Entered(start, end)]
+                        if depth < MAX_DEPTH =>
+                    {
+                        let value = module
+                            .tree
+                            .root_node()
+                            .descendant_for_byte_range(*start, *end)
+                            .filter(|v| v.byte_range() == (*start..*end) && v.kind() == "call");
+                        match value.map(|v| self.expression(module, v, depth + 1)) {
+                            Some(Target::Class(file, qual))
+                                if matches!(bound, [Bound::Value(..)])
+                                    || self.enters_itself(&file, &qual) =>
+                            {
+                                Target::Class(file, qual)
+                            }
+                            _ => Target::Unknown(format!("`{name}` is a variable of unknown type")),
+                        }
+                    }
+                    _ => Target::Unknown(format!("`{name}` is a variable of unknown type")),
+                },
             };
         }
         let targets: Vec<Target> = imports
@@ -1012,7 +1086,10 @@ impl<'a> PyProject<'a> {
                         Some(m) => {
                             let bound = self.bindings(&m, None, attr);
                             if bound.is_empty() {
-                                match self.submodule(&file, attr) {
+                                match self
+                                    .submodule(&file, attr)
+                                    .filter(|sub| self.imports_module(module, sub))
+                                {
                                     Some(sub) => Target::Module(sub),
                                     None => {
                                         Target::Unknown(format!("{file} does not bind `{attr}`"))
@@ -1104,6 +1181,41 @@ impl<'a> PyProject<'a> {
                 text(object, module)
             )),
         }
+    }
+
+    /// Whether class `qual` of `file` (or a base of the tree) has an `__enter__` whose every
+    /// `return` is `return self`.
+    fn enters_itself(&self, file: &str, qual: &str) -> bool {
+        let Resolution::Symbol(id) = self.class_member(file, qual, "__enter__", 0) else {
+            return false;
+        };
+        let Some((file, qual)) = id.split_once("::") else {
+            return false;
+        };
+        let Some(m) = self.module(file) else {
+            return false;
+        };
+        let Some(function) = find_function(&m, qual) else {
+            return false;
+        };
+        let mut returns = Vec::new();
+        let mut stack = vec![function];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "return_statement" {
+                returns.push(n);
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor).filter(|c| {
+                !matches!(
+                    c.kind(),
+                    "function_definition" | "lambda" | "class_definition"
+                )
+            }));
+        }
+        !returns.is_empty()
+            && returns
+                .iter()
+                .all(|r| r.named_child(0).is_some_and(|v| text(v, &m) == "self"))
     }
 
     /// `super().name` in class `qual` of `file`: the bases' member.

@@ -699,7 +699,7 @@ fn another_packages_function_of_the_same_name_is_left_alone() {
         ),
         (
             "tests/test_helpers.py",
-            b"import flask\n\n\ndef test_send(app):\n    flask.send_from_directory(\"static\", \"hello.txt\", max_age=1)\n    flask.helpers.send_from_directory(directory=\"s\", path=\"p\")\n",
+            b"import flask\nimport flask.helpers\n\n\ndef test_send(app):\n    flask.send_from_directory(\"static\", \"hello.txt\", max_age=1)\n    flask.helpers.send_from_directory(directory=\"s\", path=\"p\")\n",
         ),
     ]);
     let (code, v) = run_json(
@@ -714,7 +714,7 @@ fn another_packages_function_of_the_same_name_is_left_alone() {
     );
     assert_eq!(
         read(dir.path(), "tests/test_helpers.py"),
-        "import flask\n\n\ndef test_send(app):\n    flask.serve_from_directory(\"static\", \"hello.txt\", max_age=1)\n    flask.helpers.serve_from_directory(directory=\"s\", path=\"p\")\n"
+        "import flask\nimport flask.helpers\n\n\ndef test_send(app):\n    flask.serve_from_directory(\"static\", \"hello.txt\", max_age=1)\n    flask.helpers.serve_from_directory(directory=\"s\", path=\"p\")\n"
     );
     assert_eq!(sites(&v, "outside"), ["flask/helpers.py:5"], "{v:#}");
     // A keyword argument follows its function's parameter.
@@ -736,7 +736,7 @@ fn typescript_renames_follow_imports_exports_and_scopes() {
     let dir = temp_tree(&[
         (
             "src/cache.ts",
-            b"import { EventEmitter } from 'events'\n\nexport class Cache extends EventEmitter {\n  clear(): void {\n    this.clear()\n    this.emit('clear')\n  }\n}\n\nexport function clear(c: Cache) {\n  c.clear()\n}\n",
+            b"import { EventEmitter } from 'events'\n\nexport class Cache extends EventEmitter {\n  clear(): void {\n    this.clear()\n    this.emit('clear')\n  }\n}\n\nexport function clear(c: Cache, x) {\n  c.clear()\n  x.clear()\n}\n",
         ),
         ("src/index.ts", b"export * from './cache'\n"),
         (
@@ -744,8 +744,9 @@ fn typescript_renames_follow_imports_exports_and_scopes() {
             b"import type { Cache } from '.'\nimport { clear as wipe } from './cache'\n\nexport function run(cache: Cache) {\n  const clear = 1\n  wipe(cache)\n  return clear\n}\n",
         ),
     ]);
-    // The method, by position: its definition and `this.clear()`; `c.clear()` is unresolved
-    // (c's type needs a type checker), the function and the local are other symbols.
+    // The method, by position: its definition, `this.clear()` and `c.clear()` (the parameter
+    // is declared a Cache); `x.clear()` on an untyped `x` is unresolved; the function and the
+    // local are other symbols.
     let (code, v) = run_json(
         dir.path(),
         &["rename", "--at", "src/cache.ts:4:3", "reset", "--dry-run"],
@@ -754,10 +755,10 @@ fn typescript_renames_follow_imports_exports_and_scopes() {
     assert_eq!(code, Some(0), "{v:#}");
     assert_eq!(
         sites(&v, "renamed"),
-        ["src/cache.ts:4", "src/cache.ts:5"],
+        ["src/cache.ts:4", "src/cache.ts:5", "src/cache.ts:11"],
         "{v:#}"
     );
-    assert_eq!(sites(&v, "unresolved"), ["src/cache.ts:11"], "{v:#}");
+    assert_eq!(sites(&v, "unresolved"), ["src/cache.ts:12"], "{v:#}");
     // The function: its export, and the aliased import in another file (the alias stays).
     let (code, v) = run_json(
         dir.path(),
@@ -991,4 +992,26 @@ fn rust_members_of_two_types_of_one_name_are_left_unresolved() {
         read(dir.path(), "tests/node.rs"),
         "pub struct Req(lib::Req);\nimpl Req {\n    pub const STAR: Self = Req(lib::Req::STAR);\n}\n"
     );
+}
+
+#[test]
+fn a_python_local_assigned_once_from_a_class_call_is_an_instance_of_it() {
+    let dir = temp_tree(&[(
+        "app.py",
+        b"class Pool:\n    def close(self):\n        pass\n\n    def __enter__(self):\n        return self\n\n\ndef run(make):\n    p = Pool()\n    p.close()\n    q = Pool()\n    q = make()\n    q.close()\n    with Pool() as w:\n        w.close()\n",
+    )]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "app.py:2:9", "shutdown", "--dry-run"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    // `p` is a Pool; `q` is assigned twice (its type is not known); `w` is what
+    // `Pool().__enter__()` returns: `self`.
+    assert_eq!(
+        sites(&v, "renamed"),
+        ["app.py:2", "app.py:11", "app.py:16"],
+        "{v:#}"
+    );
+    assert_eq!(sites(&v, "unresolved"), ["app.py:14"], "{v:#}");
 }
