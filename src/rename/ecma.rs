@@ -223,9 +223,23 @@ fn imported(semantic: &Semantic, node: oxc_semantic::NodeId, name: String) -> Ra
     Raw::Unresolved("an import lancet cannot read".into())
 }
 
-/// The holder a member access's object stands for: a class of the tree, or why not.
-fn object_holder(semantic: &Semantic, object: &Expression, node: oxc_semantic::NodeId) -> Raw {
-    match object {
+/// What the object of `object.name` stands for.
+enum Receiver {
+    /// A class or interface whose member `name` is (a `Local` or `Imported` holder), or why
+    /// there is none.
+    Holder(Raw),
+    /// A namespace import: `name` is an export of its module, resolved here.
+    Export(Raw),
+}
+
+/// What a member access's object stands for: a class of the tree, a namespace, or why not.
+fn object_holder(
+    semantic: &Semantic,
+    object: &Expression,
+    node: oxc_semantic::NodeId,
+    name: &str,
+) -> Receiver {
+    Receiver::Holder(match object {
         Expression::ThisExpression(_) => {
             for ancestor in semantic.nodes().ancestors(node) {
                 match ancestor.kind() {
@@ -233,16 +247,16 @@ fn object_holder(semantic: &Semantic, object: &Expression, node: oxc_semantic::N
                         // A method's own function; any other function rebinds `this`.
                         let parent = semantic.nodes().parent_kind(ancestor.id());
                         if !matches!(parent, AstKind::MethodDefinition(_)) {
-                            return Raw::Unresolved(
+                            return Receiver::Holder(Raw::Unresolved(
                                 "`this` inside a function that is not a method".into(),
-                            );
+                            ));
                         }
                     }
                     AstKind::Class(c) => {
-                        return match &c.id {
+                        return Receiver::Holder(match &c.id {
                             Some(id) => Raw::Local(id.span.start),
                             None => Raw::Unresolved("`this` in an anonymous class".into()),
-                        };
+                        });
                     }
                     _ => {}
                 }
@@ -259,16 +273,16 @@ fn object_holder(semantic: &Semantic, object: &Expression, node: oxc_semantic::N
                 Some(symbol) => {
                     let flags = scoping.symbol_flags(symbol);
                     if flags.contains(SymbolFlags::Class) {
-                        return Raw::Local(scoping.symbol_span(symbol).start);
+                        return Receiver::Holder(Raw::Local(scoping.symbol_span(symbol).start));
                     }
                     if let Some(holder) = declared_holder(semantic, symbol) {
-                        return holder;
+                        return Receiver::Holder(holder);
                     }
                     match symbol_raw(semantic, symbol) {
                         imported @ (Raw::Imported { .. } | Raw::Outside(_)) => imported,
                         _ if flags.is_import() => {
                             // `import * as ns from './m'`: `ns.x` is m's export `x`.
-                            Raw::Unresolved(format!("namespace:{}", r.name))
+                            return Receiver::Export(namespace_export(semantic, r, name));
                         }
                         _ => Raw::Unresolved(format!("the type of `{}` is not known", r.name)),
                     }
@@ -280,7 +294,7 @@ fn object_holder(semantic: &Semantic, object: &Expression, node: oxc_semantic::N
             }
         }
         _ => Raw::Unresolved("the type of the receiver is not known".into()),
-    }
+    })
 }
 
 /// The class or interface a local holds an instance of, when its declaration says so and
@@ -479,16 +493,9 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
         name: name.clone(),
     };
     match semantic.nodes().parent_kind(id) {
-        AstKind::StaticMemberExpression(m) => match object_holder(semantic, &m.object, id) {
-            holder @ (Raw::Local(_) | Raw::Imported { .. }) => member(holder),
-            Raw::Unresolved(why) if why.starts_with("namespace:") => {
-                // `ns.name` for `import * as ns from './m'`: m's export.
-                match &m.object {
-                    Expression::Identifier(r) => namespace_export(semantic, r, &name),
-                    _ => Raw::Unresolved(why),
-                }
-            }
-            other => other,
+        AstKind::StaticMemberExpression(m) => match object_holder(semantic, &m.object, id, &name) {
+            Receiver::Holder(holder @ (Raw::Local(_) | Raw::Imported { .. })) => member(holder),
+            Receiver::Holder(other) | Receiver::Export(other) => other,
         },
         AstKind::MethodDefinition(_)
         | AstKind::PropertyDefinition(_)

@@ -322,10 +322,10 @@ fn position_of(text: &str, offset: usize) -> (usize, usize) {
 
 /// The byte offset of an LSP position (0-based line, UTF-16 column) in `text`.
 fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
-    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
-    if line > 0 && start == 0 && !text.is_empty() && line > text.matches('\n').count() {
-        return None;
-    }
+    let start = match line {
+        0 => 0,
+        _ => text.match_indices('\n').nth(line - 1)?.0 + 1,
+    };
     let rest = &text[start..];
     let mut units = 0;
     for (i, c) in rest.char_indices() {
@@ -529,6 +529,8 @@ fn to_spans(root: &Root, edit: &Value, old: &str) -> Result<FileEdits, String> {
             per_uri.push((uri.clone(), edits.as_array().cloned().unwrap_or_default()));
         }
     }
+    // The server was given the root's own (canonical) path; what it names is confined by the
+    // root's handle below, never opened by its absolute path.
     let canonical = root.path();
     let mut out = FileEdits::new();
     for (uri, edits) in per_uri {
@@ -537,8 +539,7 @@ fn to_spans(root: &Root, edit: &Value, old: &str) -> Result<FileEdits, String> {
             .map(percent_decode)
             .ok_or_else(|| format!("the language server edits {uri}, which is not a file"))?;
         let path = std::path::Path::new(&path);
-        let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        let rel = real.strip_prefix(canonical).map_err(|_| {
+        let rel = path.strip_prefix(canonical).map_err(|_| {
             format!(
                 "the language server edits {}, outside the root",
                 path.display()
@@ -602,6 +603,8 @@ mod tests {
         assert_eq!(offset_of(text, 1, 3), Some(offset));
         assert_eq!(offset_of(text, 0, 5), Some(5));
         assert_eq!(offset_of(text, 0, 9), None);
+        assert_eq!(offset_of(text, 2, 0), Some(text.len()));
+        assert_eq!(offset_of(text, 3, 0), None);
     }
 
     #[test]

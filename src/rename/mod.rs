@@ -400,7 +400,8 @@ impl Chosen {
 }
 
 /// Resolves every code occurrence of OLD in the scans: Python through the tree's modules
-/// (parsing, on demand, modules that do not hold OLD), the brace languages file by file.
+/// (parsing, on demand, modules that do not hold OLD), JavaScript/TypeScript through
+/// their imports and exports (`oxc_semantic`), Rust file by file.
 fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str) {
     let python: Vec<Arc<Parsed>> = scans
         .iter()

@@ -49,10 +49,19 @@ enum Target {
     Class(String, String),
     /// A module of the tree (its file).
     Module(String),
+    /// A variable of the tree whose type lancet does not know: its binding id and name.
+    Variable(String, String),
+    /// `super()` in the class with this qualified name (of the module being read).
+    Super(String),
     /// Something outside the tree.
     Outside(String),
     /// Something lancet cannot tell.
     Unknown(String),
+}
+
+/// Why a variable cannot stand for a class, module or function.
+fn unknown_type(name: &str) -> String {
+    format!("`{name}` is a variable of unknown type")
 }
 
 /// One way a scope binds a name.
@@ -978,10 +987,10 @@ impl<'a> PyProject<'a> {
                             {
                                 Target::Class(file, qual)
                             }
-                            _ => Target::Unknown(format!("`{name}` is a variable of unknown type")),
+                            _ => Target::Variable(id, name.to_string()),
                         }
                     }
-                    _ => Target::Unknown(format!("`{name}` is a variable of unknown type")),
+                    _ => Target::Variable(id, name.to_string()),
                 },
             };
         }
@@ -1056,8 +1065,11 @@ impl<'a> PyProject<'a> {
                 Target::Unknown(format!("{file} does not bind `{name}`"))
             };
         }
-        self.bound_target(&target, None, name, &bound, false, depth)
-            .or_binding(binding_id(&target, None, name))
+        // A variable the module binds is the binding itself.
+        match self.bound_target(&target, None, name, &bound, false, depth) {
+            Target::Variable(id, _) => Target::Binding(id),
+            t => t,
+        }
     }
 
     /// What an expression stands for, when it is a class, a module or an outside thing.
@@ -1125,7 +1137,7 @@ impl<'a> PyProject<'a> {
                 };
                 if function.kind() == "identifier" && text(function, module) == "super" {
                     return match enclosing_class(expr) {
-                        Some(class) => Target::Unknown(format!("super:{}", qual_of(class, module))),
+                        Some(class) => Target::Super(qual_of(class, module)),
                         None => Target::Unknown("`super()` outside a class".into()),
                     };
                 }
@@ -1162,7 +1174,7 @@ impl<'a> PyProject<'a> {
                     } else {
                         match self.bound_target(&m, None, name, &bound, false, 1) {
                             Target::Outside(why) => Resolution::Outside(why),
-                            Target::Unknown(_) | Target::Module(_) => {
+                            Target::Unknown(_) | Target::Module(_) | Target::Variable(..) => {
                                 Resolution::Symbol(binding_id(&m, None, name))
                             }
                             t => target_symbol(t),
@@ -1172,10 +1184,9 @@ impl<'a> PyProject<'a> {
                 None => Resolution::Unresolved(format!("{file} cannot be read")),
             },
             Target::Outside(why) => Resolution::Outside(why),
-            Target::Unknown(why) => match why.strip_prefix("super:") {
-                Some(qual) => self.super_member(&module.path, qual, name),
-                None => Resolution::Unresolved(why),
-            },
+            Target::Super(qual) => self.super_member(&module.path, &qual, name),
+            Target::Unknown(why) => Resolution::Unresolved(why),
+            Target::Variable(_, variable) => Resolution::Unresolved(unknown_type(&variable)),
             Target::Binding(_) | Target::Function(..) => Resolution::Unresolved(format!(
                 "the type of `{}` is not known",
                 text(object, module)
@@ -1350,6 +1361,9 @@ impl<'a> PyProject<'a> {
             },
             Target::Outside(why) => return Resolution::Outside(why),
             Target::Unknown(why) => return Resolution::Unresolved(why),
+            Target::Variable(_, variable) => {
+                return Resolution::Unresolved(unknown_type(&variable));
+            }
             _ => {
                 return Resolution::Unresolved(format!(
                     "the keyword argument `{name}` of a call lancet cannot resolve"
@@ -1376,18 +1390,6 @@ impl<'a> PyProject<'a> {
     }
 }
 
-impl Target {
-    /// An import that found the name bound but not as a definition: the binding's own id.
-    fn or_binding(self, id: String) -> Target {
-        match self {
-            Target::Unknown(why) if why.ends_with("is a variable of unknown type") => {
-                Target::Binding(id)
-            }
-            t => t,
-        }
-    }
-}
-
 fn same_target(a: &Target, b: &Target) -> bool {
     match (a, b) {
         (Target::Binding(x), Target::Binding(y)) | (Target::Module(x), Target::Module(y)) => x == y,
@@ -1407,6 +1409,8 @@ fn target_symbol(target: Target) -> Resolution {
         Target::Module(file) => Resolution::Unresolved(format!("the module {file}")),
         Target::Outside(why) => Resolution::Outside(why),
         Target::Unknown(why) => Resolution::Unresolved(why),
+        Target::Variable(_, name) => Resolution::Unresolved(unknown_type(&name)),
+        Target::Super(_) => Resolution::Unresolved("`super()`".into()),
     }
 }
 

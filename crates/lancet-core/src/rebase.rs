@@ -21,7 +21,7 @@ pub struct Merged {
 
 /// One region both sides changed, as text: what the model read, what the file holds now and
 /// what the edit would make of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConflictRegion {
     /// 1-based line in the file now where the region starts (the line after it, when the file
     /// now holds nothing there).
@@ -151,12 +151,7 @@ fn conflict_regions(marked: &[u8], marker: usize, now: &[u8]) -> Vec<ConflictReg
     let mut regions = Vec::new();
     let mut part = Part::Clean;
     let mut counted = 0usize;
-    let mut current = ConflictRegion {
-        line: 0,
-        read: String::new(),
-        now: String::new(),
-        edited: String::new(),
-    };
+    let mut current = ConflictRegion::default();
     let mut now_block: Vec<&[u8]> = Vec::new();
     for line in marked.split_inclusive(|&b| b == b'\n') {
         let text = String::from_utf8_lossy(line);
@@ -177,15 +172,7 @@ fn conflict_regions(marked: &[u8], marker: usize, now: &[u8]) -> Vec<ConflictReg
             Part::Read => current.read.push_str(&text),
             Part::Edited if is_marker(line, b'>') => {
                 part = Part::Clean;
-                let mut region = std::mem::replace(
-                    &mut current,
-                    ConflictRegion {
-                        line: 0,
-                        read: String::new(),
-                        now: String::new(),
-                        edited: String::new(),
-                    },
-                );
+                let mut region = std::mem::take(&mut current);
                 region.line = nearest(&now_lines, &now_block, region.line) + 1;
                 regions.push(region);
             }

@@ -1103,7 +1103,7 @@ fn renumber_rebased(
     let to_now = crate::rebase::LineMap::between(read, now);
     let to_merged = crate::rebase::LineMap::between(edited, merged);
     let merged_text = String::from_utf8_lossy(merged);
-    let merged_lines: Vec<&str> = merged_text.split_inclusive('\n').collect();
+    let merged_file = TextFile::new(&merged_text);
     for h in &mut report.hunks {
         h.start_line = h.start_line.map(|l| to_now.map(l));
         h.end_line = h.end_line.map(|l| to_now.map(l));
@@ -1113,18 +1113,19 @@ fn renumber_rebased(
         if let (Some(first), Some(last)) = (h.snippet.first(), h.snippet.last()) {
             let (from, to) = (to_merged.map(first.line), to_merged.map(last.line));
             h.snippet = (from..=to.max(from))
-                .filter_map(|l| {
-                    let text = merged_lines.get(l.checked_sub(1)?)?;
-                    Some(NumberedLine {
-                        line: l,
-                        text: text
-                            .trim_end_matches('\n')
-                            .trim_end_matches('\r')
-                            .to_string(),
-                    })
-                })
+                .filter(|&l| l >= 1 && l <= merged_file.len())
+                .map(|l| numbered(&merged_file, l - 1))
                 .collect();
         }
+    }
+}
+
+/// Line `i` (0-based) of a file, numbered from 1 and without its line ending.
+fn numbered(file: &TextFile, i: usize) -> NumberedLine {
+    let l = file.line(i);
+    NumberedLine {
+        line: i + 1,
+        text: l.strip_suffix('\r').unwrap_or(l).to_string(),
     }
 }
 
@@ -1426,15 +1427,7 @@ fn attach_snippets(
         let to = (first_new + span + SNIPPET_CONTEXT)
             .min(new_file.len())
             .min(from + SNIPPET_MAX);
-        h.snippet = (from..to)
-            .map(|i| {
-                let l = new_file.line(i);
-                NumberedLine {
-                    line: i + 1,
-                    text: l.strip_suffix('\r').unwrap_or(l).to_string(),
-                }
-            })
-            .collect();
+        h.snippet = (from..to).map(|i| numbered(&new_file, i)).collect();
     }
 }
 

@@ -240,8 +240,12 @@ impl LancetServer {
     /// wrote it): the base its edit is applied to and rebased from.
     fn stale_base(&self, root: &Root, path: &str) -> Option<Base> {
         let rel = root.rel(path).ok()?;
-        let seen = self.seen(rel.as_str())?;
-        let now = root.read_regular(&rel)?;
+        self.stale_base_of(rel.as_str(), &root.read_regular(&rel)?)
+    }
+
+    /// [`Self::stale_base`] of a file (by its relative path) whose bytes are read already.
+    fn stale_base_of(&self, rel: &str, now: &[u8]) -> Option<Base> {
+        let seen = self.seen(rel)?;
         (seen != now).then(|| Base {
             path: rel.to_string(),
             sha256: sha256_hex(&seen),
@@ -604,7 +608,9 @@ impl LancetServer {
         // to what it read and rebased over the change (refused, shown three ways, where the
         // two touch); an edit that does not fit even what it read gets what changed.
         let now = root.read_regular(&rel);
-        let base = self.stale_base(&root, rel.as_str());
+        let base = now
+            .as_deref()
+            .and_then(|now| self.stale_base_of(rel.as_str(), now));
         opts.base.extend(base.clone());
         let applied = apply_batch_written(&batch, &opts);
         let conflict = applied
@@ -651,7 +657,7 @@ impl LancetServer {
         if let Some(bytes) = &existing {
             let current = sha256_hex(bytes);
             let known = self.seen(rel.as_str()).is_some_and(|seen| seen == *bytes);
-            let stale = self.stale_base(&root, rel.as_str());
+            let stale = self.stale_base_of(rel.as_str(), bytes);
             match (&args.expected_sha256, stale) {
                 (Some(sha), _) => opts.expect.push(Expectation {
                     path: rel.to_string(),
