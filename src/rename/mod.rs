@@ -995,25 +995,29 @@ fn choose(
     Ok(Chosen::Ids(ids))
 }
 
-/// Whether a symbol id (`src/pkg/mod.py::Class.method`, `rust:name`) is the one a qualified
-/// name (`pkg.mod.Class.method`, `crate::mod::Type::method`) names: its module path and
-/// qualified name end with it.
+/// Whether a symbol id is the one a qualified name names: a Python id
+/// (`src/pkg/mod.py::Class.method`) by its module path and qualified name, a Rust id
+/// (`rust:Type::method`, `rust:item:name`) by its type and name (`crate::m::Type::method`
+/// ends with `Type::method`). JavaScript/TypeScript ids (`file@offset`) carry no name: those
+/// symbols are named with `--at`.
 fn qualified_matches(id: &str, qualified: &str) -> bool {
     let qualified = qualified.replace("::", ".");
     let qualified = qualified.strip_prefix("crate.").unwrap_or(&qualified);
-    let full = match id.split_once("::") {
-        Some((path, qual)) => {
-            let module = path
-                .trim_end_matches(".py")
-                .trim_end_matches("/__init__")
-                .replace('/', ".");
-            format!("{module}.{}", qual.replace("::", "."))
+    let full = if let Some(rust) = id.strip_prefix("rust:") {
+        match rust.strip_prefix("item:") {
+            Some(item) => item.to_string(),
+            None if rust.starts_with("local@") => return false,
+            None => rust.replace("::", "."),
         }
-        None => {
-            // The brace languages' symbols are per name: the qualified name's last part.
-            let name = id.split_once(':').map_or(id, |(_, n)| n);
-            return qualified.rsplit('.').next() == Some(name);
-        }
+    } else {
+        let Some((path, qual)) = id.split_once("::") else {
+            return false;
+        };
+        let module = path
+            .trim_end_matches(".py")
+            .trim_end_matches("/__init__")
+            .replace('/', ".");
+        format!("{module}.{}", qual.replace("::", "."))
     };
     full == qualified || full.ends_with(&format!(".{qualified}"))
 }

@@ -1015,3 +1015,29 @@ fn a_python_local_assigned_once_from_a_class_call_is_an_instance_of_it() {
     );
     assert_eq!(sites(&v, "unresolved"), ["app.py:14"], "{v:#}");
 }
+
+#[test]
+fn a_qualified_rust_name_picks_the_member_of_its_type() {
+    let dir = temp_tree(&[(
+        "src/lib.rs",
+        b"pub struct A;\npub struct B;\n\nimpl A {\n    pub fn len(&self) -> usize { 1 }\n}\n\nimpl B {\n    pub fn len(&self) -> usize { 2 }\n}\n\npub fn total() -> usize {\n    A.len() + B::len(&B)\n}\n",
+    )]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "crate::B::len", "size", "--dry-run"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        sites(&v, "renamed"),
+        ["src/lib.rs:9", "src/lib.rs:13"],
+        "{v:#}"
+    );
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "crate::total", "sum", "--dry-run"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(sites(&v, "renamed"), ["src/lib.rs:12"], "{v:#}");
+}
