@@ -34,6 +34,7 @@ pub use lancet_syntax as syntax;
 
 mod check;
 mod config;
+mod guard;
 mod history;
 mod progress;
 mod read;
@@ -41,7 +42,8 @@ mod rename;
 mod verify;
 
 pub use check::collect as check;
-pub use config::{CONFIG_FILE, Config, ConfigError};
+pub use config::trust::{PersonFiles, Trust, TrustRecord};
+pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
 pub use history::{UndoOptions, format_time, log, recover, recover_if_needed, undo, undo_written};
 pub use progress::{Observer, PROGRESS_THRESHOLD, Watch};
 pub use read::{ReadError, ReadView, read};
@@ -98,6 +100,13 @@ pub struct ApplyOptions {
     pub progress: progress::Watch,
     /// Whose words the report's advice uses (CLI commands or MCP tools).
     pub surface: Surface,
+    /// Refuse a batch that changes lancet's settings (`lancet.toml`, `[tool.lancet]`): the MCP
+    /// server sets it, since configuration is the person's, not the model's.
+    pub protect_settings: bool,
+    /// What a write does to a file with other hard links (the person's `[edit] hard_links`).
+    pub hard_links: staged::HardLinks,
+    /// Repository settings ignored because nobody trusted them: every report says so.
+    pub ignored_settings: Option<config::Ignored>,
 }
 
 impl ApplyOptions {
@@ -112,6 +121,8 @@ impl ApplyOptions {
             syntax_check: config.gate_enabled(),
             gate: config.gate_options(),
             retention: config.retention(),
+            hard_links: config.hard_links(),
+            ignored_settings: config.ignored.clone(),
             ..ApplyOptions::new(root)
         };
         Ok((opts, config))
@@ -137,6 +148,9 @@ impl ApplyOptions {
             test_output_bytes: 8 * 1024,
             progress: progress::Watch::default(),
             surface: Surface::Cli,
+            protect_settings: false,
+            hard_links: staged::HardLinks::default(),
+            ignored_settings: None,
         }
     }
 }
@@ -234,6 +248,9 @@ pub(crate) fn apply_batch_prechecked(
     if let Some(note) = recovered {
         applied.report = applied.report.with_note(note);
     }
+    if let Some(ignored) = &opts.ignored_settings {
+        applied.report = applied.report.with_note(ignored.notice(opts.surface));
+    }
     applied
 }
 
@@ -251,7 +268,7 @@ fn apply_locked(
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
     let bases = with_snapshots(state, &opts.base);
-    let staged = match stage::stage(
+    let mut staged = match stage::stage(
         root,
         batch,
         &opts.expect,
@@ -263,8 +280,12 @@ fn apply_locked(
         Err(e) => return nothing_written(stage_error_report(e, opts.surface)),
     };
     lap("stage", &mut clock);
+    if let Some(report) = guard::refusal(root, &staged.files, opts.protect_settings, opts.surface) {
+        return nothing_written(report);
+    }
     let format = batch.format.name();
-    let notes = batch.notes.clone();
+    let mut notes = batch.notes.clone();
+    notes.extend(split_hard_links(&mut staged.files, opts.hard_links));
     let status = match (staged.failed(), opts.partial) {
         (true, false) => {
             return nothing_written(Report::from_ops(
@@ -332,6 +353,26 @@ fn apply_locked(
         return nothing_written(report);
     }
     Applied::kept(report, staged.files)
+}
+
+/// Applies the person's hard-link choice to the staged files: by default a file with other
+/// names gets its own inode (so an edit never reaches a name elsewhere, inside the root or
+/// out); each such file is noted.
+fn split_hard_links(files: &mut [staged::StagedFile], choice: staged::HardLinks) -> Vec<String> {
+    if choice == staged::HardLinks::InPlace {
+        return Vec::new();
+    }
+    files
+        .iter_mut()
+        .filter(|f| f.in_place)
+        .map(|f| {
+            f.in_place = false;
+            format!(
+                "{} had other hard links: it now has its own copy and the other names keep the old content (`[edit] hard_links = \"in-place\"` in the user configuration writes through them)",
+                f.path
+            )
+        })
+        .collect()
 }
 
 /// The bases with their snapshot bytes: the caller's, or the one `lancet read` kept.

@@ -1,3 +1,4 @@
 //! The single integration-test binary: fixture scenarios, CLI behaviour, bad input.
 
+mod security;
 mod suite;

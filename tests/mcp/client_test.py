@@ -11,6 +11,7 @@ back), lists checkpoints, undoes, and checks read-before-edit. Prints a transcri
 import asyncio
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -58,7 +59,8 @@ def read(root, path):
 
 async def run(root, log):
     params = StdioServerParameters(command=LANCET, args=["mcp", "-C", root, "--log", log,
-                                                         "--test-command", "exit 1"])
+                                                         "--test-command", "exit 1"],
+                                   env=dict(os.environ))
     async with stdio_client(params) as (reader, writer):
         async with ClientSession(reader, writer) as s:
             init = await s.initialize()
@@ -237,8 +239,9 @@ async def run(root, log):
 
 
 async def run_configured(root):
-    """A server started without --test-command reads lancet.toml on every call."""
-    params = StdioServerParameters(command=LANCET, args=["mcp", "-C", root])
+    """Settings that run commands are the person's: a lancet.toml the model writes is refused, one
+    planted in the tree counts only once the person ran `lancet trust` (read on every call)."""
+    params = StdioServerParameters(command=LANCET, args=["mcp", "-C", root], env=dict(os.environ))
     patch = ("*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n")
     async with stdio_client(params) as (reader, writer):
         async with ClientSession(reader, writer) as s:
@@ -247,10 +250,20 @@ async def run_configured(root):
             check("test without any test command is refused, nothing written",
                   is_error(r) and "no test command" in text_of(r) and read(root, "app.py") == "x = 1\n",
                   text_of(r))
+            r = await s.call_tool("write_file", {"path": "lancet.toml",
+                                                 "content": "[mcp]\ntest_command = \"touch pwned\"\n"})
+            check("a model cannot write lancet.toml (configuration is the user's)",
+                  is_error(r) and structured(r).get("error", {}).get("kind") == "protected"
+                  and not os.path.exists(os.path.join(root, "lancet.toml")), text_of(r))
             with open(os.path.join(root, "lancet.toml"), "w") as f:
                 f.write("[mcp]\ntest_command = \"exit 1\"\n")
             r = await s.call_tool("apply_patch", {"text": patch, "test": True})
-            check("[mcp] test_command of lancet.toml runs, read on the call (no restart)",
+            check("a planted [mcp] test_command is ignored until the user trusts it",
+                  is_error(r) and "no test command" in text_of(r) and read(root, "app.py") == "x = 1\n",
+                  text_of(r))
+            subprocess.run([LANCET, "trust", "-C", root], check=True, stdout=subprocess.DEVNULL)
+            r = await s.call_tool("apply_patch", {"text": patch, "test": True})
+            check("[mcp] test_command of a trusted lancet.toml runs, read on the call (no restart)",
                   is_error(r) and structured(r).get("status") == "test_failed"
                   and read(root, "app.py") == "x = 1\n", text_of(r))
             with open(os.path.join(root, "lancet.toml"), "w") as f:
@@ -262,6 +275,9 @@ async def run_configured(root):
 
 
 def main():
+    # Trust records and user settings of this run stay out of the person's home.
+    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp()
+    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()
     configured = tempfile.mkdtemp()
     with open(os.path.join(configured, "app.py"), "w") as f:
         f.write("x = 1\n")

@@ -1,7 +1,7 @@
 //! The syntax gate through the CLI: a batch that breaks a file's syntax is refused whole, with
 //! path, line:column and an excerpt; errors that were already there do not block.
 
-use super::tree::{describe, lancet, snapshot, temp_tree};
+use super::tree::{describe, lancet, snapshot, temp_tree, trust};
 
 fn apply_json(
     root: &std::path::Path,
@@ -124,6 +124,7 @@ fn python_compile_check_catches_what_tree_sitter_allows() {
         "[gate]\nexternal = [\"python\"]\n",
     )
     .unwrap();
+    trust(dir.path());
     let (code, v) = apply_json(dir.path(), edit, &[]);
     assert_eq!(code, Some(1), "{v:#}");
     let e = &v["syntax"]["errors"][0];
@@ -231,8 +232,16 @@ fn lancet_toml_configures_the_gate_and_check_and_refuses_unknown_keys() {
         std::fs::read(dir.path().join("app.py")).unwrap(),
         b"x = 1\n"
     );
-    // gate.enabled = false lets a broken edit through (the user asked for it).
+    // gate.enabled = false lets a broken edit through once the user trusted it.
     std::fs::write(dir.path().join("lancet.toml"), "[gate]\nenabled = false\n").unwrap();
+    let (code, v) = apply_json(dir.path(), edit, &["--dry-run"]);
+    assert_eq!(code, Some(1), "untrusted, the gate stays on: {v:#}");
+    assert!(
+        v["notes"].to_string().contains("gate.enabled")
+            && v["notes"].to_string().contains("lancet trust"),
+        "{v:#}"
+    );
+    trust(dir.path());
     let (code, v) = apply_json(dir.path(), edit, &["--dry-run"]);
     assert_eq!(code, Some(0), "{v:#}");
     // gate.python: 3.11 refuses PEP 695 syntax, 3.12 takes it.
@@ -300,6 +309,7 @@ fn lancet_toml_configures_the_gate_and_check_and_refuses_unknown_keys() {
         "[gate]\nskip = [\"app.py\"]\n",
     )
     .unwrap();
+    trust(dir.path());
     let (code, v) = apply_json(dir.path(), edit, &["--dry-run"]);
     assert_eq!(code, Some(0), "{v:#}");
     assert!(
@@ -324,7 +334,8 @@ fn pyproject_tool_lancet_and_requires_python_are_read() {
         Some(1),
         "requires-python >=3.11 must keep 3.11 syntax: {v:#}"
     );
-    // checkpoints.keep = 1: after two batches the log holds one.
+    // checkpoints.keep = 1 (trusted): after two batches the log holds one.
+    trust(dir.path());
     for n in ["2", "3"] {
         let edit = format!(
             "*** Begin Patch\n*** Update File: app.py\n@@\n-x = {}\n+x = {n}\n*** End Patch\n",

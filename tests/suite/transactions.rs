@@ -1046,17 +1046,66 @@ fn modes_symlinks_and_hard_links_survive() {
     assert_eq!(work(root), before);
 }
 
-/// A file with two names is edited in place: both names see the edit, still one inode; rolled
-/// back, undone and recovered in place too.
+/// By default a file with two names gets its own inode when edited: the other name keeps the
+/// old content (an edit never reaches through a link, maybe to a file outside the root), and
+/// the report says so.
 #[test]
-fn a_hard_linked_file_is_edited_in_place() {
-    let dir = temp_tree(&[("h1.txt", b"x\n"), ("run.sh", b"#!/bin/sh\necho b\n")]);
+fn a_hard_linked_file_gets_its_own_copy_by_default() {
+    let dir = temp_tree(&[("h1.txt", b"x\n")]);
     let root = dir.path();
-    std::fs::hard_link(root.join("h1.txt"), root.join("h2.txt")).unwrap();
-    let inode = std::fs::metadata(root.join("h1.txt")).unwrap().ino();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::hard_link(root.join("h1.txt"), outside.path().join("elsewhere.txt")).unwrap();
     let out = lancet(
         &["apply", "-C", r(root), "--json"],
         b"*** Begin Patch\n*** Update File: h1.txt\n-x\n+X\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["notes"]
+            .to_string()
+            .contains("h1.txt had other hard links"),
+        "{v:#}"
+    );
+    assert_eq!(std::fs::read(root.join("h1.txt")).unwrap(), b"X\n");
+    assert_eq!(
+        std::fs::read(outside.path().join("elsewhere.txt")).unwrap(),
+        b"x\n",
+        "the name outside the root is not written through"
+    );
+    assert_eq!(std::fs::metadata(root.join("h1.txt")).unwrap().nlink(), 1);
+    // Undone: the content comes back (in the file's own inode).
+    let out = lancet(&["undo", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(std::fs::read(root.join("h1.txt")).unwrap(), b"x\n");
+}
+
+/// With the person's `[edit] hard_links = "in-place"`, a file with two names is edited in
+/// place: both names see the edit, still one inode; rolled back, undone and recovered in place
+/// too.
+#[test]
+fn a_hard_linked_file_is_edited_in_place_when_the_person_chose_it() {
+    let dir = temp_tree(&[("h1.txt", b"x\n"), ("run.sh", b"#!/bin/sh\necho b\n")]);
+    let root = dir.path();
+    let person = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(person.path().join("lancet")).unwrap();
+    std::fs::write(
+        person.path().join("lancet/config.toml"),
+        "[edit]\nhard_links = \"in-place\"\n",
+    )
+    .unwrap();
+    let config_home = person.path().to_str().unwrap();
+    let run = |args: &[&str], stdin: &[u8], extra: &[(&str, &str)]| {
+        let mut env = vec![("XDG_CONFIG_HOME", config_home)];
+        env.extend_from_slice(extra);
+        lancet_env(args, stdin, &env)
+    };
+    std::fs::hard_link(root.join("h1.txt"), root.join("h2.txt")).unwrap();
+    let inode = std::fs::metadata(root.join("h1.txt")).unwrap().ino();
+    let out = run(
+        &["apply", "-C", r(root), "--json"],
+        b"*** Begin Patch\n*** Update File: h1.txt\n-x\n+X\n*** End Patch\n",
+        &[],
     );
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let one_file = |content: &[u8]| {
@@ -1073,25 +1122,26 @@ fn a_hard_linked_file_is_edited_in_place() {
     };
     one_file(b"X\n");
     // Rolled back in place too (a failing test), and undone in place.
-    let out = lancet(
+    let out = run(
         &["apply", "-C", r(root), "--json", "--test", "false"],
         b"*** Begin Patch\n*** Update File: h2.txt\n-X\n+Y\n*** End Patch\n",
+        &[],
     );
     assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
     one_file(b"X\n");
-    let out = lancet(&["undo", "-C", r(root)], b"");
+    let out = run(&["undo", "-C", r(root)], b"", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     one_file(b"x\n");
     // A crash after the in-place write (before the commit point): recovery writes the old
     // content back into the same inode.
-    let out = lancet_env(
+    let out = run(
         &["apply", "-C", r(root), "--json"],
         b"*** Begin Patch\n*** Update File: h1.txt\n-x\n+Z\n*** Update File: run.sh\n-echo b\n+echo z\n*** End Patch\n",
         &[("LANCET_FAILPOINT", "crash:commit:1")],
     );
     assert_eq!(out.status.signal(), Some(SIGABRT), "{}", describe(&out));
     one_file(b"Z\n");
-    let out = lancet(&["recover", "-C", r(root)], b"");
+    let out = run(&["recover", "-C", r(root)], b"", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     one_file(b"x\n");
 }

@@ -84,10 +84,20 @@ pub fn lancet(args: &[&str], stdin: &[u8]) -> Output {
     lancet_env(args, stdin, &[])
 }
 
+/// The person's directories every test run of lancet sees (`XDG_CONFIG_HOME`,
+/// `XDG_DATA_HOME`): one temp directory per test process, never the real home, so trust records
+/// and user settings of one test stay out of everyone else's.
+pub fn person_home() -> &'static Path {
+    static HOME: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    HOME.get_or_init(|| tempfile::tempdir().unwrap()).path()
+}
+
 /// Starts `lancet ARGS` with extra environment variables and piped stdin, stdout and stderr.
 pub fn spawn_lancet(args: &[&str], env: &[(&str, &str)]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_lancet"))
         .args(args)
+        .env("XDG_CONFIG_HOME", person_home().join("config"))
+        .env("XDG_DATA_HOME", person_home().join("data"))
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -129,6 +139,12 @@ pub fn wait_paused(child: &mut Child, pause: &Path) {
         }
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// Runs `lancet trust` on a root, as its person would after reviewing its settings.
+pub fn trust(root: &Path) {
+    let out = lancet(&["trust", "-C", root.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
 }
 
 /// A temp directory holding the given files.

@@ -51,6 +51,16 @@ enum Command {
     Recover(RecoverArgs),
     /// Serve lancet's tools over MCP on stdin/stdout (for agents).
     Mcp(McpArgs),
+    /// Trust the root's lancet settings (lancet.toml or [tool.lancet]) as they are now: their
+    /// keys that run commands or weaken safety apply only once trusted, until they change.
+    Trust(TrustArgs),
+}
+
+#[derive(Debug, Args)]
+struct TrustArgs {
+    /// Forget the trust instead: the settings' guarded keys are ignored again.
+    #[arg(long)]
+    revoke: bool,
 }
 
 #[derive(Debug, Args)]
@@ -368,12 +378,20 @@ pub fn run() -> u8 {
         Command::Recover(args) => with_root(cli.root, |root| {
             emit(&lancet::recover(root, true), args.json)
         }),
+        Command::Trust(args) => with_root(cli.root, |root| run_trust(root, args.revoke)),
         Command::Mcp(args) => with_root(cli.root, |root| {
             // A configuration lancet cannot use stops the server at once; the server reads it
             // again on every call (an edited lancet.toml counts without a restart).
-            if let Err(e) = lancet::Config::load(root) {
-                eprintln!("lancet mcp: {e}");
-                return 2;
+            match lancet::Config::load(root) {
+                Err(e) => {
+                    eprintln!("lancet mcp: {e}");
+                    return 2;
+                }
+                Ok(config) => {
+                    if let Some(notice) = config.notice(Surface::Cli) {
+                        eprintln!("lancet mcp: {notice}");
+                    }
+                }
             }
             match lancet_mcp::serve(root.path(), args.log.as_deref(), args.test_command.clone()) {
                 Ok(()) => 0,
@@ -737,6 +755,85 @@ fn with_root(root: PathBuf, run: impl FnOnce(&Root) -> u8) -> u8 {
     }
 }
 
+/// `lancet trust`: shows the person the settings' guarded keys and records their trust (or
+/// forgets it).
+fn run_trust(root: &Root, revoke: bool) -> u8 {
+    let person = lancet::PersonFiles::locate(Some(root));
+    if revoke {
+        return match person.revoke(root) {
+            Ok(true) => {
+                println!(
+                    "Trust in the settings of {} revoked: their guarded keys are ignored again.",
+                    root.path().display()
+                );
+                0
+            }
+            Ok(false) => {
+                println!("{} had no trusted settings.", root.path().display());
+                0
+            }
+            Err(e) => {
+                eprintln!("lancet trust: {e}");
+                4
+            }
+        };
+    }
+    let settings = match lancet::RepositorySettings::read(root) {
+        Ok((Some(settings), _)) => settings,
+        Ok((None, _)) => {
+            println!(
+                "{} has no lancet settings (lancet.toml, or [tool.lancet] in pyproject.toml): nothing to trust.",
+                root.path().display()
+            );
+            return 0;
+        }
+        Err(e) => {
+            eprintln!("lancet trust: {e}");
+            return 2;
+        }
+    };
+    match person.record(root, settings.source, &settings.digest) {
+        Ok(at) => {
+            let guarded = settings.config.guarded_values();
+            let mut out = format!(
+                "Trusted {} of {} as it is now (sha256 {}).
+",
+                settings.source,
+                root.path().display(),
+                &settings.digest[..16]
+            );
+            if guarded.is_empty() {
+                out.push_str(
+                    "It sets none of the keys that run commands or weaken safety.
+",
+                );
+            } else {
+                out.push_str(
+                    "These keys, which run commands or weaken safety, now apply:
+",
+                );
+                for (key, value) in guarded {
+                    out.push_str(&format!(
+                        "  {key} = {value}
+"
+                    ));
+                }
+            }
+            out.push_str(&format!(
+                "Recorded in {}. Any change to the settings makes them untrusted again.
+",
+                at.display()
+            ));
+            let _ = std::io::stdout().write_all(out.as_bytes());
+            0
+        }
+        Err(e) => {
+            eprintln!("lancet trust: {e}");
+            4
+        }
+    }
+}
+
 fn run_log(root: &Root, json: bool) -> u8 {
     let entries = lancet::log(root);
     let out = if json {
@@ -790,7 +887,10 @@ fn run_check(root: PathBuf, args: CheckArgs) -> u8 {
             return 2;
         }
     };
-    let mut exclude = config.check.exclude.clone();
+    if let Some(notice) = config.notice(Surface::Cli) {
+        eprintln!("lancet check: {notice}");
+    }
+    let mut exclude = config.check_excludes();
     exclude.extend(args.exclude.iter().cloned());
     let files = match lancet::check(&root, &paths, &exclude) {
         Ok(files) => files,

@@ -23,6 +23,9 @@ pub enum ErrorKind {
     Placeholder,
     /// The path leaves the root, names `.git` or `.lancet`, or goes through a link out.
     UnsafePath,
+    /// The batch writes what makes other programs run code, which no edit may: a git
+    /// repository lookalike, or (over MCP) lancet's own settings.
+    Protected,
     /// The file changed since it was read (an expected hash differs, or it changed mid-batch).
     Stale,
     /// The file changed since the model read it and the edit's changes touch those changes:
@@ -74,7 +77,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 30] = [
+    pub const ALL: [ErrorKind; 32] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -83,6 +86,7 @@ impl ErrorKind {
         ErrorKind::Unencodable,
         ErrorKind::Placeholder,
         ErrorKind::UnsafePath,
+        ErrorKind::Protected,
         ErrorKind::Stale,
         ErrorKind::RebaseConflict,
         ErrorKind::PathConflict,
@@ -96,6 +100,7 @@ impl ErrorKind {
         ErrorKind::ElisionMismatch,
         ErrorKind::Malformed,
         ErrorKind::Usage,
+        ErrorKind::Config,
         ErrorKind::Io,
         ErrorKind::Git,
         ErrorKind::Busy,
@@ -118,6 +123,7 @@ impl ErrorKind {
             ErrorKind::Unencodable => "unencodable",
             ErrorKind::Placeholder => "placeholder",
             ErrorKind::UnsafePath => "unsafe_path",
+            ErrorKind::Protected => "protected",
             ErrorKind::Stale => "stale",
             ErrorKind::RebaseConflict => "rebase_conflict",
             ErrorKind::PathConflict => "path_conflict",

@@ -416,9 +416,13 @@ impl Root {
 }
 
 /// Whether a directory is a git repository's own directory (bare, or a `.git`): git's test, a
-/// `HEAD` file beside `objects/` and `refs/`.
+/// `HEAD` file beside `objects/` and `refs/`. A work tree whose files merely look like that (it
+/// has a `.git` of its own, which git finds first) is not one.
 fn is_git_dir(dir: &Path) -> bool {
-    dir.join("HEAD").is_file() && dir.join("objects").is_dir() && dir.join("refs").is_dir()
+    dir.join("HEAD").is_file()
+        && dir.join("objects").is_dir()
+        && dir.join("refs").is_dir()
+        && std::fs::symlink_metadata(dir.join(".git")).is_err()
 }
 
 fn looks_like_windows_absolute(p: &str) -> bool {
@@ -585,6 +589,9 @@ mod tests {
         git_dir(&work.join(".git"));
         assert!(Root::new(&work).is_ok());
         assert!(Root::new(&work.join(".git")).is_err());
+        // A work tree whose own files look like a repository is still a work tree.
+        git_dir(&work);
+        assert!(Root::new(&work).is_ok());
     }
 
     #[test]

@@ -197,8 +197,6 @@ fn regular_file(entry: &Entry, verb: &str, rel: &RelPath) -> Result<(), OpError>
     Ok(())
 }
 
-/// Refuses to change a file that has other hard links: lancet replaces files by rename, which
-/// would leave the other names pointing at the old content.
 /// Refuses whole-file content that introduces an omission placeholder (`// ... existing code
 /// ...`) the file did not have: writing it would replace real code with the placeholder.
 fn check_placeholder(rel: &RelPath, before: Option<&[u8]>, content: &str) -> Result<(), OpError> {

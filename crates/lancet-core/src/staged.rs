@@ -41,9 +41,35 @@ pub struct StagedFile {
     /// Permission bits for `after` (copied from the file, or from a move's source); `None` for a
     /// new file, which gets the umask's default.
     pub mode: Option<u32>,
-    /// The file has other hard links: its content is rewritten in place (same inode, so every
-    /// name sees the edit) instead of replaced by a rename, its pre-image kept as a copy.
+    /// The file has other hard links and its content is rewritten in place (same inode, so
+    /// every name sees the edit) instead of replaced by a rename, its pre-image kept as a copy.
+    /// Staging sets it for every hard-linked file; the pipeline clears it (the file gets its
+    /// own inode) unless the person chose [`HardLinks::InPlace`].
     pub in_place: bool,
+}
+
+/// What a write does to a regular file with other hard links (some of which may lie outside
+/// the root).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HardLinks {
+    /// The file gets its own inode (written by rename, as every file is); its other names keep
+    /// the old content. The default: an edit never reaches through a link to a file elsewhere.
+    #[default]
+    Split,
+    /// The content is rewritten in the shared inode: every name sees the edit, also names
+    /// outside the root. Only the person's configuration chooses it.
+    InPlace,
+}
+
+impl HardLinks {
+    /// `"split"` or `"in-place"`, as the configuration spells them.
+    pub fn parse(value: &str) -> Option<HardLinks> {
+        match value {
+            "split" => Some(HardLinks::Split),
+            "in-place" => Some(HardLinks::InPlace),
+            _ => None,
+        }
+    }
 }
 
 impl StagedFile {

@@ -151,9 +151,10 @@ pub struct RenameSymbolArgs {
 pub struct CheckpointsArgs {}
 
 impl LancetServer {
-    /// The test command to run when a call asks for tests: only the server's own
-    /// (`--test-command`, else `[mcp] test_command` of the configuration as it is now), never
-    /// one the model supplies (that would make the server a shell).
+    /// The test command to run when a call asks for tests: only the person's (`--test-command`,
+    /// else `[mcp] test_command` of the user's configuration or of repository settings they
+    /// trusted, as it is now), never one the model supplies or writes (that would make the
+    /// server a shell).
     fn tests_asked(
         &self,
         asked: Option<bool>,
@@ -163,7 +164,7 @@ impl LancetServer {
             (false, _) => Ok(None),
             (true, Some(command)) => Ok(Some(command)),
             (true, None) => Err(error_result(
-                "This server has no test command: it was started without --test-command and lancet.toml names no [mcp] test_command, so test cannot be used. Nothing was written. Resend without test, or ask the user to set one (`lancet mcp --test-command '<their test command>'`, or test_command under [mcp] in lancet.toml).".to_string(),
+                "This server has no test command: the user started it without --test-command and set no [mcp] test_command in their configuration (a repository's lancet.toml counts only once they trusted it with `lancet trust`), so test cannot be used. Nothing was written. Resend without test, or ask the user to set one (`lancet mcp --test-command '<their test command>'`).".to_string(),
             )),
         }
     }
@@ -211,6 +212,8 @@ impl LancetServer {
                 Ok((
                     ApplyOptions {
                         surface: Surface::Mcp,
+                        // Configuration is the person's: no batch of the model's changes it.
+                        protect_settings: true,
                         ..opts
                     },
                     config,

@@ -430,6 +430,42 @@ pub struct Retention {
     pub keep_days: Option<i64>,
 }
 
+/// The state file recording each retention rule and when it took effect (JSON lines).
+pub const RETENTION_LOG: &str = "retention.jsonl";
+
+/// A retention rule with the time it took effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct Rule {
+    since_ms: u128,
+    keep: i64,
+    keep_days: i64,
+}
+
+impl Rule {
+    /// The rule before any was recorded: the defaults.
+    const DEFAULT: Rule = Rule {
+        since_ms: 0,
+        keep: KEEP_CHECKPOINTS,
+        keep_days: KEEP_DAYS,
+    };
+
+    /// Whether the rule lets the checkpoint of this rank (0: the newest) and time go.
+    fn lets_go(&self, rank: usize, time_ms: u128) -> bool {
+        let too_many = self.keep > 0 && rank as i64 >= self.keep;
+        let cutoff = (self.keep_days > 0)
+            .then(|| now_ms().saturating_sub(self.keep_days as u128 * 86_400_000));
+        let too_old = cutoff.is_some_and(|c| time_ms < c);
+        too_many || too_old
+    }
+}
+
+fn now_ms() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default()
+}
+
 /// What `lancet log` shows about a checkpoint; kept beside the journal, updated by undo and
 /// test runs (the commits themselves are immutable).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -521,8 +557,12 @@ impl StateDir {
 
     /// Applies the retention rule ([`KEEP_CHECKPOINTS`], [`KEEP_DAYS`]), so refs and log entries do
     /// not grow without bound. Ids begin with their time in milliseconds, so no entry is read.
-    /// `retention` (from `lancet.toml`) wins over git config's `lancet.keepCheckpoints` and
-    /// `lancet.keepDays`, which win over the defaults. Returns how many checkpoints were dropped.
+    /// `retention` (from lancet's settings) wins over git config's `lancet.keepCheckpoints` and
+    /// `lancet.keepDays`, which win over the defaults.
+    ///
+    /// A change of the rule never prunes what existed before it: each rule in force is recorded
+    /// with the time it took effect ([`RETENTION_LOG`]), and a checkpoint goes only when both the
+    /// rule of its own time and the rule now let it go. Returns how many were dropped.
     pub fn prune_checkpoints(&self, retention: Retention) -> usize {
         let Ok(repo) = self.checkpoint_repo() else {
             return 0;
@@ -534,8 +574,6 @@ impl StateDir {
                     .unwrap_or(default)
             })
         };
-        let keep = setting(retention.keep, "lancet.keepCheckpoints", KEEP_CHECKPOINTS);
-        let days = setting(retention.keep_days, "lancet.keepDays", KEEP_DAYS);
         let Ok(listing) = std::fs::read_dir(self.dir.join("checkpoints")) else {
             return 0;
         };
@@ -547,22 +585,60 @@ impl StateDir {
             })
             .collect();
         ids.sort_by(|a, b| b.cmp(a));
-        let now_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis())
-            .unwrap_or_default();
-        let cutoff = (days > 0).then(|| now_ms.saturating_sub(days as u128 * 86_400_000));
+        let time_of = |id: &str| id.get(..12).and_then(|t| u128::from_str_radix(t, 16).ok());
+        // The rule took effect with the batch just recorded under it (the newest).
+        let now = Rule {
+            since_ms: ids
+                .first()
+                .and_then(|id| time_of(id))
+                .unwrap_or_else(now_ms),
+            keep: setting(retention.keep, "lancet.keepCheckpoints", KEEP_CHECKPOINTS),
+            keep_days: setting(retention.keep_days, "lancet.keepDays", KEEP_DAYS),
+        };
+        let rules = self.retention_rules(now);
         let mut dropped = 0;
-        for (i, id) in ids.iter().enumerate() {
-            let time = id.get(..12).and_then(|t| u128::from_str_radix(t, 16).ok());
-            let too_many = keep > 0 && i as i64 >= keep;
-            let too_old = matches!((cutoff, time), (Some(c), Some(t)) if t < c);
-            if too_many || too_old {
+        for (rank, id) in ids.iter().enumerate() {
+            let Some(time) = time_of(id) else {
+                continue;
+            };
+            let then = rules
+                .iter()
+                .rev()
+                .find(|r| r.since_ms <= time)
+                .copied()
+                .unwrap_or(Rule::DEFAULT);
+            if now.lets_go(rank, time) && then.lets_go(rank, time) {
                 self.drop_checkpoint(&repo, id);
                 dropped += 1;
             }
         }
         dropped
+    }
+
+    /// The retention rules recorded so far, oldest first, with `now` appended (and recorded)
+    /// when it differs from the last.
+    fn retention_rules(&self, now: Rule) -> Vec<Rule> {
+        let path = self.dir.join(RETENTION_LOG);
+        let mut rules: Vec<Rule> = std::fs::read_to_string(&path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        if rules
+            .last()
+            .is_none_or(|last| (last.keep, last.keep_days) != (now.keep, now.keep_days))
+        {
+            if let Ok(line) = serde_json::to_string(&now) {
+                use std::io::Write as _;
+                let _ = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .and_then(|mut f| writeln!(f, "{line}"));
+            }
+            rules.push(now);
+        }
+        rules
     }
 
     fn meta_path(&self, id: &str) -> PathBuf {

@@ -1,0 +1,125 @@
+//! A minimal MCP client over stdio (newline-delimited JSON-RPC), to attack `lancet mcp` the way
+//! a model connected to it would: only through its tools.
+
+use crate::suite::tree::person_home;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// A running `lancet mcp` and the session with it.
+pub struct Mcp {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    next_id: i64,
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What a tool call answered: its text, whether it is an error, its structured content.
+#[derive(Debug)]
+pub struct Answer {
+    pub text: String,
+    pub is_error: bool,
+    pub structured: Value,
+}
+
+impl Mcp {
+    /// Starts `lancet mcp -C root ARGS` (the person's choices) and initialises a session.
+    pub fn start(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Mcp {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lancet"))
+            .args(["mcp", "-C", root.to_str().unwrap()])
+            .args(args)
+            .env("XDG_CONFIG_HOME", person_home().join("config"))
+            .env("XDG_DATA_HOME", person_home().join("data"))
+            .envs(env.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn lancet mcp");
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        let mut mcp = Mcp {
+            child,
+            input,
+            output,
+            next_id: 1,
+        };
+        mcp.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "attacker", "version": "0"}
+            }),
+        )
+        .expect("initialize");
+        mcp.send_line(
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        );
+        mcp
+    }
+
+    /// Writes one raw line to the server.
+    pub fn send_line(&mut self, line: &str) {
+        self.input.write_all(line.as_bytes()).unwrap();
+        self.input.write_all(b"\n").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// Reads messages until the answer to `id` (the server's notifications are skipped).
+    pub fn answer_to(&mut self, id: &Value) -> Value {
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.output.read_line(&mut line).unwrap() > 0,
+                "the server closed its output before answering {id}"
+            );
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message.get("id") == Some(id) {
+                return message;
+            }
+        }
+    }
+
+    /// A request; its result, or its JSON-RPC error.
+    pub fn request(&mut self, method: &str, params: Value) -> Result<Value, Value> {
+        let id = json!(self.next_id);
+        self.next_id += 1;
+        self.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
+        );
+        let message = self.answer_to(&id);
+        match message.get("error") {
+            Some(e) => Err(e.clone()),
+            None => Ok(message["result"].clone()),
+        }
+    }
+
+    /// Calls a tool with `arguments`.
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Answer {
+        let result = self
+            .request("tools/call", json!({"name": tool, "arguments": arguments}))
+            .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
+        Answer {
+            text: result["content"]
+                .as_array()
+                .map(|c| {
+                    c.iter()
+                        .filter_map(|b| b["text"].as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })
+                .unwrap_or_default(),
+            is_error: result["isError"].as_bool().unwrap_or(false),
+            structured: result["structuredContent"].clone(),
+        }
+    }
+}
