@@ -39,6 +39,7 @@ mod history;
 mod progress;
 mod read;
 mod rename;
+pub mod sandbox;
 mod verify;
 
 pub use check::collect as check;
@@ -92,6 +93,10 @@ pub struct ApplyOptions {
     pub checkpoint: bool,
     /// A test command to run after writing; the batch is rolled back if it fails.
     pub test: Option<String>,
+    /// Run the test command in lancet's sandbox ([`sandbox`]: no network, writes only to the
+    /// root's entries other than `.git` and lancet's state, and a private temp directory);
+    /// where it cannot be built the batch is refused before anything is written.
+    pub sandbox: bool,
     /// How long the test command may run.
     pub test_timeout: std::time::Duration,
     /// How much of the test output the report keeps.
@@ -144,6 +149,7 @@ impl ApplyOptions {
             retention: store::checkpoint::Retention::default(),
             checkpoint: true,
             test: None,
+            sandbox: false,
             test_timeout: std::time::Duration::from_secs(600),
             test_output_bytes: 8 * 1024,
             progress: progress::Watch::default(),
@@ -332,6 +338,13 @@ fn apply_locked(
             Report::from_ops(Status::DryRun, format, staged.reports, notes).with_syntax(syntax),
         );
     }
+    // Tests that must run sandboxed where no sandbox can be built: refused before any write.
+    if opts.test.is_some()
+        && opts.sandbox
+        && let Err(e) = sandbox::available()
+    {
+        return nothing_written(no_sandbox_report(&e, opts.surface));
+    }
     let report = Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax);
     progress.phase(
         &format!("checkpoint and writing {} files", staged.files.len()),
@@ -505,12 +518,7 @@ fn verify_and_decide(
         touched,
         mut report,
     } = committed;
-    let run = verify::run_tests(
-        root.path(),
-        command,
-        opts.test_timeout,
-        opts.test_output_bytes,
-    );
+    let run = run_tests_as_asked(root, state, command, opts);
     let kept = run.passed
         && match store::release(state, &journal, opts.fsync) {
             Ok(()) => true,
@@ -551,6 +559,64 @@ fn verify_and_decide(
         let _ = state.save_meta(&meta);
     }
     report
+}
+
+/// Runs the test command, in the sandbox when asked; a sandbox that cannot be built fails the
+/// run (and so rolls the batch back).
+fn run_tests_as_asked(
+    root: &Root,
+    state: &StateDir,
+    command: &str,
+    opts: &ApplyOptions,
+) -> TestRun {
+    if !opts.sandbox {
+        return verify::run_tests(
+            root.path(),
+            command,
+            opts.test_timeout,
+            opts.test_output_bytes,
+            None,
+        );
+    }
+    let built = sandbox::Policy::for_tests(root.path(), &state.dir)
+        .map_err(|e| sandbox::SandboxError(format!("cannot list the root: {e}")))
+        .and_then(|policy| sandbox::Sandbox::new(&policy));
+    match built {
+        Ok(mut sandbox) => verify::run_tests(
+            root.path(),
+            command,
+            opts.test_timeout,
+            opts.test_output_bytes,
+            Some((&mut sandbox, sandbox::TESTS_CONFINEMENT.to_string())),
+        ),
+        Err(e) => TestRun {
+            command: command.to_string(),
+            passed: false,
+            exit_code: None,
+            timed_out: false,
+            interrupted_by: None,
+            duration_ms: 0,
+            output: e.to_string(),
+            sandbox: Some(sandbox::TESTS_CONFINEMENT.to_string()),
+        },
+    }
+}
+
+/// The refusal of tests that must run sandboxed where the kernel cannot sandbox them.
+fn no_sandbox_report(e: &sandbox::SandboxError, surface: Surface) -> Report {
+    Report::batch_error(
+        Status::Refused,
+        ErrorKind::Sandbox,
+        format!("the tests must run in lancet's sandbox, which cannot be built here: {e}"),
+        match surface {
+            Surface::Mcp => {
+                "Nothing was written. Resend without test, or ask the user to run the server where Landlock is available (or to start it with --no-sandbox)."
+            }
+            Surface::Cli => {
+                "Nothing was written. Run without --sandbox, or on a kernel with Landlock (Linux 5.13+)."
+            }
+        },
+    )
 }
 
 fn commit_error_report(e: CommitError) -> Report {

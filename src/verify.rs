@@ -5,6 +5,7 @@
 //! and the closing summary. A ledger counts rollbacks per file, so a retry loop that keeps
 //! breaking the same file is told to stop and ask a person.
 
+use crate::sandbox::Sandbox;
 pub use crate::verdicts::TestRun;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -108,21 +109,36 @@ fn kill_group(pgid: u32) {
 /// Runs `command` in `root`, bounded in time: the command's whole process group is stopped at
 /// the timeout, at a stop signal to lancet, and when the command exits (a background child it
 /// left would hold the output, and the root's lock, forever); reading the output is bounded
-/// too.
-pub fn run_tests(root: &Path, command: &str, timeout: Duration, max_output: usize) -> TestRun {
+/// too. With a `sandbox`, the command runs confined by it ([`crate::sandbox`]), described by
+/// `confinement` in the result.
+pub fn run_tests(
+    root: &Path,
+    command: &str,
+    timeout: Duration,
+    max_output: usize,
+    sandbox: Option<(&mut Sandbox, String)>,
+) -> TestRun {
     let started = Instant::now();
     let signals = StopSignals::catch();
-    let spawned = Command::new("sh")
+    let mut shell = Command::new("sh");
+    shell
         .arg("-c")
         .arg(format!("exec 2>&1\n{command}"))
         .current_dir(root)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .process_group(0)
-        .spawn();
-    let mut child = match spawned {
+        .process_group(0);
+    let confinement = sandbox.map(|(sandbox, described)| {
+        sandbox.confine(&mut shell);
+        described
+    });
+    let mut child = match shell.spawn() {
         Ok(c) => c,
         Err(e) => {
+            let why = match &confinement {
+                Some(_) => format!("cannot run sh in lancet's sandbox: {e}"),
+                None => format!("cannot run sh: {e}"),
+            };
             return TestRun {
                 command: command.to_string(),
                 passed: false,
@@ -130,7 +146,8 @@ pub fn run_tests(root: &Path, command: &str, timeout: Duration, max_output: usiz
                 timed_out: false,
                 interrupted_by: None,
                 duration_ms: 0,
-                output: format!("cannot run sh: {e}"),
+                output: why,
+                sandbox: confinement,
             };
         }
     };
@@ -195,6 +212,7 @@ pub fn run_tests(root: &Path, command: &str, timeout: Duration, max_output: usiz
         interrupted_by,
         duration_ms: started.elapsed().as_millis(),
         output: trim_output(&String::from_utf8_lossy(&raw), max_output),
+        sandbox: confinement,
     }
 }
 
@@ -299,6 +317,7 @@ mod tests {
             "test -f marker && echo found",
             Duration::from_secs(5),
             1000,
+            None,
         );
         assert!(ok.passed);
         assert_eq!(ok.output, "found\n");
@@ -307,10 +326,17 @@ mod tests {
             "echo broke >&2; exit 3",
             Duration::from_secs(5),
             1000,
+            None,
         );
         assert_eq!((bad.passed, bad.exit_code), (false, Some(3)));
         assert_eq!(bad.output, "broke\n");
-        let slow = run_tests(dir.path(), "sleep 5", Duration::from_millis(200), 1000);
+        let slow = run_tests(
+            dir.path(),
+            "sleep 5",
+            Duration::from_millis(200),
+            1000,
+            None,
+        );
         assert!(slow.timed_out && !slow.passed);
         assert!(slow.duration_ms < 4000);
     }
@@ -324,6 +350,7 @@ mod tests {
             "echo started; sleep 30 & echo done",
             Duration::from_secs(20),
             1000,
+            None,
         );
         assert!(run.passed, "{run:?}");
         assert!(run.duration_ms < 10_000, "{run:?}");
@@ -334,6 +361,7 @@ mod tests {
             "setsid sleep 30 & sleep 0.5; echo out",
             Duration::from_secs(20),
             1000,
+            None,
         );
         assert!(run.passed, "{run:?}");
         assert!(run.duration_ms < 10_000, "{run:?}");

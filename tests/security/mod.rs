@@ -4,4 +4,5 @@
 
 mod lookalikes;
 mod mcp;
+mod sandbox;
 mod settings;

@@ -95,9 +95,11 @@ fn the_tool_lancet_table_is_the_users_and_the_rest_of_pyproject_is_not() {
 /// harmless keys apply all along.
 #[test]
 fn repository_settings_count_only_once_trusted_and_until_they_change() {
-    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let dir = temp_tree(&[("app.py", b"x = 1\n"), ("out/.keep", b"")]);
     let root = dir.path();
-    let marker = root.join("ran");
+    // (Inside an existing directory: over MCP the tests run sandboxed, and a sandboxed test
+    // cannot create a new top-level entry.)
+    let marker = root.join("out/ran");
     std::fs::write(
         root.join("lancet.toml"),
         format!(
@@ -179,9 +181,9 @@ fn repository_settings_count_only_once_trusted_and_until_they_change() {
 /// user-level file that lies inside the root is not the person's (a model could write it).
 #[test]
 fn the_user_configuration_counts_only_outside_the_root() {
-    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let dir = temp_tree(&[("app.py", b"x = 1\n"), ("out/.keep", b"")]);
     let root = dir.path();
-    let marker = root.join("ran");
+    let marker = root.join("out/ran");
     let person = tempfile::tempdir().unwrap();
     let settings = format!("[mcp]\ntest_command = \"touch {}\"\n", marker.display());
     for home in [person.path(), &root.join(".config")] {

@@ -73,6 +73,12 @@ struct McpArgs {
     /// supply a command of their own.
     #[arg(long, value_name = "CMD")]
     test_command: Option<String>,
+    /// Run the test command unconfined. By default it runs in lancet's sandbox (Landlock and
+    /// seccomp: no network, writes only to the root's entries other than .git and lancet's
+    /// state, and a private temp directory), since it runs code the model wrote; where the
+    /// kernel cannot sandbox, `test` is refused.
+    #[arg(long)]
+    no_sandbox: bool,
 }
 
 #[derive(Debug, Args)]
@@ -153,6 +159,11 @@ struct TransactionArgs {
     /// Run this command (sh -c, in the root) after writing; roll the batch back if it fails.
     #[arg(long, value_name = "CMD")]
     test: Option<String>,
+    /// Run the --test command in lancet's sandbox (Landlock and seccomp: no network, writes
+    /// only to the root's entries other than .git and lancet's state, and a private temp
+    /// directory); refused where the kernel cannot sandbox.
+    #[arg(long, requires = "test")]
+    sandbox: bool,
     /// Seconds the test command may run before it is killed (and the batch rolled back).
     #[arg(long, value_name = "S", default_value_t = 600)]
     test_timeout: u64,
@@ -174,6 +185,7 @@ impl TransactionArgs {
             syntax_check: configured.syntax_check && !self.no_syntax_check,
             checkpoint: !self.no_checkpoint,
             test: self.test.clone(),
+            sandbox: self.sandbox,
             test_timeout: std::time::Duration::from_secs(self.test_timeout),
             test_output_bytes: self.test_output_bytes,
             progress: lancet::Watch(
@@ -393,7 +405,12 @@ pub fn run() -> u8 {
                     }
                 }
             }
-            match lancet_mcp::serve(root.path(), args.log.as_deref(), args.test_command.clone()) {
+            let options = lancet_mcp::ServerOptions {
+                log: args.log.clone(),
+                test_command: args.test_command.clone(),
+                sandbox: !args.no_sandbox,
+            };
+            match lancet_mcp::serve(root.path(), options) {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("lancet mcp: {e}");

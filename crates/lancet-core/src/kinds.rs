@@ -63,6 +63,9 @@ pub enum ErrorKind {
     Busy,
     /// The state directory cannot be used (permissions, read-only, full).
     StateDir,
+    /// The sandbox a test command or language server must run in cannot be built here (the
+    /// kernel lacks Landlock).
+    Sandbox,
     /// An id prefix names several batches.
     AmbiguousId,
     /// No batch matches (or none is left to undo).
@@ -77,7 +80,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 32] = [
+    pub const ALL: [ErrorKind; 33] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -105,6 +108,7 @@ impl ErrorKind {
         ErrorKind::Git,
         ErrorKind::Busy,
         ErrorKind::StateDir,
+        ErrorKind::Sandbox,
         ErrorKind::AmbiguousId,
         ErrorKind::NoCheckpoint,
         ErrorKind::InvalidName,
@@ -142,6 +146,7 @@ impl ErrorKind {
             ErrorKind::Git => "git",
             ErrorKind::Busy => "busy",
             ErrorKind::StateDir => "state_dir",
+            ErrorKind::Sandbox => "sandbox",
             ErrorKind::AmbiguousId => "ambiguous_id",
             ErrorKind::NoCheckpoint => "no_checkpoint",
             ErrorKind::InvalidName => "invalid_name",

@@ -107,6 +107,12 @@ impl Report {
             }
         }
         let _ = write!(msg, "\nTest output:\n{}", run.output.trim_end());
+        if let Some(sandbox) = &run.sandbox {
+            let _ = write!(
+                msg,
+                "\nThe tests ran in lancet's sandbox ({sandbox}): a failure about permissions or the network may be the sandbox's, not the edit's."
+            );
+        }
         if !stuck.is_empty() {
             let _ = write!(
                 msg,

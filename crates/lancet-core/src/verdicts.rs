@@ -58,6 +58,9 @@ pub struct TestRun {
     pub duration_ms: u128,
     /// Its output, cut to what a model needs.
     pub output: String,
+    /// What confined it, when it ran in lancet's sandbox (`None`: unconfined).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
 }
 
 impl TestRun {

@@ -41,9 +41,9 @@ pub struct LancetServer {
     /// Writing tools take turns (the root lock is per process).
     writer: Arc<tokio::sync::Mutex<()>>,
     log: Option<Arc<Mutex<std::fs::File>>>,
-    /// The one test command a model may ask to run (`lancet mcp --test-command`): the person
-    /// who starts the server chooses it; a model only says whether to run it.
-    test_command: Option<String>,
+    /// What the person chose when starting the server (the test command, the sandbox, `--lsp`):
+    /// a model only says whether to use them.
+    choices: Arc<ServerOptions>,
     /// Each edited file's last syntax tree, so the next edit of it reparses incrementally.
     trees: Arc<lancet::syntax::trees::TreeCache>,
     tool_router: ToolRouter<Self>,
@@ -160,7 +160,10 @@ impl LancetServer {
         asked: Option<bool>,
         configured: Option<String>,
     ) -> Result<Option<String>, CallToolResult> {
-        match (asked.unwrap_or(false), self.test_command.clone().or(configured)) {
+        match (
+            asked.unwrap_or(false),
+            self.choices.test_command.clone().or(configured),
+        ) {
             (false, _) => Ok(None),
             (true, Some(command)) => Ok(Some(command)),
             (true, None) => Err(error_result(
@@ -202,6 +205,8 @@ impl LancetServer {
     fn options_testing(&self, asked: Option<bool>) -> Result<ApplyOptions, CallToolResult> {
         let (mut opts, config) = self.configured()?;
         opts.test = self.tests_asked(asked, config.mcp.test_command)?;
+        // The model's code runs in the tests: sandboxed unless the person said otherwise.
+        opts.sandbox = self.choices.sandbox;
         Ok(opts)
     }
 
@@ -361,15 +366,14 @@ fn error_result(message: String) -> CallToolResult {
 
 #[tool_router(router = tool_router)]
 impl LancetServer {
-    /// A server for `root`, logging calls to `log` when given, offering `test_command` as the
-    /// tests a model may ask to run.
-    pub fn new(root: PathBuf, log: Option<std::fs::File>, test_command: Option<String>) -> Self {
+    /// A server for `root`, logging calls to `log` when given, with the person's `choices`.
+    pub fn new(root: PathBuf, log: Option<std::fs::File>, choices: ServerOptions) -> Self {
         LancetServer {
             root,
             seen: Arc::default(),
             writer: Arc::default(),
             log: log.map(|f| Arc::new(Mutex::new(f))),
-            test_command,
+            choices: Arc::new(choices),
             trees: Arc::default(),
             tool_router: Self::tool_router(),
         }
@@ -700,9 +704,32 @@ impl ServerHandler for LancetServer {
     }
 }
 
+/// What the person chooses when starting the server; the model can use these, never change
+/// them.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// Record each call and its result here (JSON lines).
+    pub log: Option<PathBuf>,
+    /// The one test command a model may ask to run (`--test-command`; else the user's or a
+    /// trusted repository's `[mcp] test_command`).
+    pub test_command: Option<String>,
+    /// Run tests in lancet's sandbox (default; `--no-sandbox` turns it off).
+    pub sandbox: bool,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            log: None,
+            test_command: None,
+            sandbox: true,
+        }
+    }
+}
+
 /// Serves MCP on stdin/stdout until the client closes stdin.
-pub fn serve(root: &Path, log: Option<&Path>, test_command: Option<String>) -> std::io::Result<()> {
-    let log = match log {
+pub fn serve(root: &Path, options: ServerOptions) -> std::io::Result<()> {
+    let log = match &options.log {
         Some(p) => Some(
             std::fs::OpenOptions::new()
                 .create(true)
@@ -711,7 +738,7 @@ pub fn serve(root: &Path, log: Option<&Path>, test_command: Option<String>) -> s
         ),
         None => None,
     };
-    let server = LancetServer::new(root.to_path_buf(), log, test_command);
+    let server = LancetServer::new(root.to_path_buf(), log, options);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
