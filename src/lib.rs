@@ -48,6 +48,7 @@ pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, Reposi
 pub use history::{UndoOptions, format_time, log, recover, recover_if_needed, undo, undo_written};
 pub use progress::{Observer, PROGRESS_THRESHOLD, Watch};
 pub use read::{ReadError, ReadView, read};
+pub use rename::lsp::{Confinement, LanguageServers, Lsp};
 pub use rename::{RenameOptions, rename, rename_written};
 pub use verify::{TestRun, run_tests};
 

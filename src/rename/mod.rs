@@ -39,7 +39,7 @@ use std::sync::{Arc, OnceLock};
 use tree_sitter::{InputEdit, Parser, Point, Query, QueryCursor, StreamingIterator, Tree};
 
 mod ecma;
-mod lsp;
+pub mod lsp;
 mod python;
 mod rust;
 
@@ -99,7 +99,7 @@ pub struct RenameOptions {
     /// Also rename the sites lancet cannot resolve (never those that resolve outside the tree).
     pub include_unresolved: bool,
     /// Ask the project's language server (needs `at`): its answer is applied as a transaction.
-    pub lsp: bool,
+    pub lsp: Option<lsp::Lsp>,
 }
 
 /// A language's compiled rename query and the indexes of its captures.
@@ -651,9 +651,9 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         Ok(request) => request,
         Err(report) => return (*report).into(),
     };
-    if opts.lsp {
+    if let Some(servers) = &opts.lsp {
         return match &at {
-            Some(at) => lsp::rename(&root, at, &opts.new, apply),
+            Some(at) => lsp::rename(&root, at, &opts.new, servers, apply),
             None => Report::batch_error(
                 Status::Malformed,
                 ErrorKind::Usage,
@@ -1232,7 +1232,7 @@ mod tests {
             include_comments: false,
             at: None,
             include_unresolved: false,
-            lsp: false,
+            lsp: None,
         }
     }
 

@@ -3,6 +3,9 @@
 //! to fail. See README "Confinement" for the threat model these tests hold lancet to.
 
 mod lookalikes;
+mod lsp;
 mod mcp;
+mod mcp_requests;
 mod sandbox;
 mod settings;
+mod tree_shapes;

@@ -79,6 +79,11 @@ struct McpArgs {
     /// kernel cannot sandbox, `test` is refused.
     #[arg(long)]
     no_sandbox: bool,
+    /// Let models ask for `rename_symbol {lsp: true}`: the language servers found on PATH now
+    /// (outside the root; rustup's proxy resolved, TypeScript pinned to the one beside
+    /// typescript-language-server) run sandboxed. Without it, lsp is refused.
+    #[arg(long)]
+    allow_lsp: bool,
 }
 
 #[derive(Debug, Args)]
@@ -409,6 +414,9 @@ pub fn run() -> u8 {
                 log: args.log.clone(),
                 test_command: args.test_command.clone(),
                 sandbox: !args.no_sandbox,
+                lsp: args
+                    .allow_lsp
+                    .then(|| std::sync::Arc::new(lancet::LanguageServers::resolve(root.path()))),
             };
             match lancet_mcp::serve(root.path(), options) {
                 Ok(()) => 0,
@@ -589,13 +597,17 @@ fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
             );
         }
     };
+    let lsp = args.lsp.then(|| {
+        let canonical = root.canonicalize().unwrap_or_else(|_| root.clone());
+        lancet::Lsp::for_person(&canonical)
+    });
     let opts = RenameOptions {
         old,
         new,
         paths,
         at: args.at,
         include_unresolved: args.include_unresolved,
-        lsp: args.lsp,
+        lsp,
         lang: args.lang,
         kind,
         include_strings: args.include_strings,

@@ -10,6 +10,8 @@
 
 #![deny(missing_docs)]
 
+pub mod limit;
+
 use lancet::batch::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
 use lancet::digest::sha256_hex;
 use lancet::format::FormatChoice;
@@ -138,8 +140,9 @@ pub struct RenameSymbolArgs {
     /// (`os.close`) are never renamed.
     pub include_unresolved: Option<bool>,
     /// Ask the project's language server (basedpyright for Python, typescript-language-server
-    /// for JavaScript/TypeScript, when installed) what the symbol at `at` is used as; needs
-    /// `at`. Its answer is applied as one transaction, like any rename.
+    /// for JavaScript/TypeScript, rust-analyzer for Rust) what the symbol at `at` is used as;
+    /// needs `at`, and the user's permission (the server started with --allow-lsp). Its answer
+    /// is applied as one transaction, like any rename.
     pub lsp: Option<bool>,
     /// Run the project's test command (set when the server was started) after renaming; if it
     /// fails the rename is rolled back and its output is returned.
@@ -172,14 +175,19 @@ impl LancetServer {
         }
     }
 
-    /// The refusal for a batch that overwrites a whole existing file the model has not read in
-    /// this session: the rule of write_file, for every way to send one (a file read and
-    /// changed since is rebased instead).
+    /// The refusal for a batch that overwrites, deletes or moves an existing file the model
+    /// has not read in this session: the rule of write_file, for every way to send one (a file
+    /// read and changed since is rebased instead).
     fn unread_overwrite(&self, batch: &Batch) -> Option<CallToolResult> {
         let root = self.root().ok()?;
         batch.ops.iter().find_map(|op| {
-            let OpKind::Write { .. } = op.kind else {
-                return None;
+            let what = match &op.kind {
+                OpKind::Write { .. } => "overwritten",
+                OpKind::Delete => "deleted",
+                OpKind::Update {
+                    move_to: Some(_), ..
+                } => "moved",
+                _ => return None,
             };
             let rel = root.rel(&op.path).ok()?;
             let existing = root.read_regular(&rel)?;
@@ -187,7 +195,7 @@ impl LancetServer {
             let known = self.seen(rel.as_str()).is_some();
             (!known).then(|| {
                 error_result(format!(
-                    "{rel} exists and you have not read it in this session: read it first (read_file), then resend, so nothing you have not seen is overwritten (sha256 now {}). Nothing was written.",
+                    "{rel} exists and you have not read it in this session: read it first (read_file), then resend, so nothing you have not seen is {what} (sha256 now {}). Nothing was written.",
                     sha256_hex(&existing)
                 ))
             })
@@ -503,6 +511,20 @@ impl LancetServer {
                 Ok(o) => o,
                 Err(refusal) => return refusal,
             };
+            // A language server reads the tree the model wrote: only when the person allowed
+            // it, with the servers they resolved at start, always sandboxed.
+            let lsp = match (args.lsp.unwrap_or(false), &this.choices.lsp) {
+                (false, _) => None,
+                (true, Some(servers)) => Some(lancet::Lsp {
+                    servers: Arc::clone(servers),
+                    confinement: lancet::Confinement::Required,
+                }),
+                (true, None) => {
+                    return error_result(
+                        "lsp cannot be used: the user started this server without --allow-lsp (a language server runs programs the project names). Nothing was written. Rename without lsp (lancet resolves the symbol itself), or ask the user to restart the server with --allow-lsp.".to_string(),
+                    );
+                }
+            };
             let rename = lancet::RenameOptions {
                 old: args.old.clone(),
                 new: args.new.clone(),
@@ -513,7 +535,7 @@ impl LancetServer {
                 include_comments: false,
                 at: args.at.clone(),
                 include_unresolved: args.include_unresolved.unwrap_or(false),
-                lsp: args.lsp.unwrap_or(false),
+                lsp,
             };
             this.answer(lancet::rename_written(&rename, &opts))
         })
@@ -697,6 +719,27 @@ impl LancetServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for LancetServer {
+    /// The tools, and the answer to a request too large to read ([`limit`]).
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        if request.name == limit::OVERSIZED_TOOL {
+            let bytes = request
+                .arguments
+                .as_ref()
+                .and_then(|a| a.get("bytes"))
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or_default();
+            let result = error_result(limit::refusal(bytes as usize));
+            self.log_call("(too large)", &bytes, &result);
+            return Ok(result.into());
+        }
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        self.tool_router.call(call).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("lancet", env!("CARGO_PKG_VERSION")))
@@ -715,6 +758,9 @@ pub struct ServerOptions {
     pub test_command: Option<String>,
     /// Run tests in lancet's sandbox (default; `--no-sandbox` turns it off).
     pub sandbox: bool,
+    /// The language servers `rename_symbol {lsp: true}` may start (`--allow-lsp`), resolved
+    /// once at start to programs outside the root; `None`: lsp is refused.
+    pub lsp: Option<Arc<lancet::LanguageServers>>,
 }
 
 impl Default for ServerOptions {
@@ -723,6 +769,7 @@ impl Default for ServerOptions {
             log: None,
             test_command: None,
             sandbox: true,
+            lsp: None,
         }
     }
 }
@@ -744,7 +791,7 @@ pub fn serve(root: &Path, options: ServerOptions) -> std::io::Result<()> {
         .build()?;
     runtime.block_on(async move {
         let service = server
-            .serve(rmcp::transport::stdio())
+            .serve((limit::Bounded::new(tokio::io::stdin()), tokio::io::stdout()))
             .await
             .map_err(std::io::Error::other)?;
         service.waiting().await.map_err(std::io::Error::other)?;

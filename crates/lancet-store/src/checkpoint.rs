@@ -297,6 +297,14 @@ impl Checkpoints {
         let mut in_the_way = false;
         for f in files {
             let path = self.repo_path(f.path.as_str());
+            // And where HEAD has a directory at the path the disk has a file at.
+            if base
+                .get_path(&path)
+                .is_ok_and(|e| e.kind() == Some(ObjectType::Tree))
+            {
+                cleared.remove(&path);
+                in_the_way = true;
+            }
             for dir in path.ancestors().skip(1) {
                 if dir.as_os_str().is_empty() {
                     break;

@@ -460,6 +460,12 @@ pub fn prepare<'a>(
     }
     let mut journal = plan(root, files, state, id);
     journal.removed_dirs = remove_dirs.to_vec();
+    for d in emptied_dirs(root.dir(), files) {
+        if !journal.removed_dirs.contains(&d) {
+            journal.removed_dirs.push(d);
+        }
+    }
+    journal.removed_dirs.sort_by_key(|d| d.matches('/').count());
     let io_err = |path: &str, source: io::Error| CommitError::Io {
         path: path.to_string(),
         source,
@@ -880,6 +886,55 @@ fn move_aside(dir: &Dir, target: &str, pre: &PreImages, backup: &str) -> io::Res
             dir.remove_file(target)
         }
     }
+}
+
+/// The directories a batch's deletions leave empty (nothing else in them, nothing written into
+/// them), outermost first: they go with their last file, as git removes them.
+fn emptied_dirs(root: &Dir, files: &[StagedFile]) -> Vec<String> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let deleted: BTreeSet<&str> = files
+        .iter()
+        .filter(|f| !f.puts_something() && f.before != Before::Missing)
+        .map(|f| f.path.as_str())
+        .collect();
+    let written: Vec<&str> = files
+        .iter()
+        .filter(|f| f.puts_something())
+        .map(|f| f.path.as_str())
+        .collect();
+    let mut candidates: BTreeSet<String> = BTreeSet::new();
+    for path in &deleted {
+        let mut cur = RelPath::from_state(path).and_then(|p| p.parent());
+        while let Some(d) = cur {
+            cur = d.parent();
+            candidates.insert(d.to_string());
+        }
+    }
+    // Innermost first: a directory is emptied when each of its entries is deleted or is an
+    // emptied directory itself.
+    let mut emptied: BTreeMap<String, bool> = BTreeMap::new();
+    let mut by_depth: Vec<&String> = candidates.iter().collect();
+    by_depth.sort_by_key(|d| std::cmp::Reverse(d.matches('/').count()));
+    for d in by_depth {
+        let receives = written.iter().any(|w| {
+            w.strip_prefix(d.as_str())
+                .is_some_and(|r| r.starts_with('/'))
+        });
+        let all_go = root.read_dir(d).is_ok_and(|entries| {
+            entries.flatten().all(|e| {
+                let child = format!("{d}/{}", e.file_name().to_string_lossy());
+                deleted.contains(child.as_str()) || emptied.get(&child) == Some(&true)
+            })
+        });
+        emptied.insert(d.clone(), all_go && !receives);
+    }
+    let mut out: Vec<String> = emptied
+        .into_iter()
+        .filter(|(_, e)| *e)
+        .map(|(d, _)| d)
+        .collect();
+    out.sort_by_key(|d| d.matches('/').count());
+    out
 }
 
 /// Ancestors of `dir` (relative to the root) that do not exist yet, outermost first.

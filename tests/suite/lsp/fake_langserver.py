@@ -5,6 +5,13 @@
   hang     answers initialize, then never answers again
   crash    exits at once
   null     prepareRename answers null
+  huge     answers initialize with a Content-Length of 100 MB (and no body)
+  orphan   starts a child in its own process group at initialize, which touches FAKE_LSP_MARKER
+           after 2 s unless it is killed, then behaves as ok
+  exec     tries to run {ROOT}/tool.sh before answering the rename; the edit it answers puts
+           "EXECUTED" instead of the new name when that worked
+  tsserver the edit puts "TSSERVER-UNDER-ROOT" instead of the new name unless the
+           initializationOptions pin a tsserver.path that exists outside the root
 """
 import json
 import os
@@ -36,11 +43,20 @@ def send(msg):
 
 
 root = None
+init = {}
 while True:
     msg = read()
     method, mid = msg.get("method"), msg.get("id")
+    if method == "initialize" and MODE == "huge":
+        sys.stdout.buffer.write(b"Content-Length: 100000000\r\n\r\n")
+        sys.stdout.buffer.flush()
+        continue
     if method == "initialize":
         root = msg["params"]["rootUri"]
+        init = msg["params"].get("initializationOptions") or {}
+        if MODE == "orphan":
+            import subprocess
+            subprocess.Popen(["sh", "-c", "sleep 2; touch \"$FAKE_LSP_MARKER\""])
         # The server asks the client something first, as pyright does.
         send({"jsonrpc": "2.0", "id": 99, "method": "workspace/configuration",
               "params": {"items": [{"section": "python"}]}})
@@ -55,6 +71,18 @@ while True:
               {"start": msg["params"]["position"], "end": msg["params"]["position"]}})
     elif method == "textDocument/rename":
         edit = os.environ["FAKE_LSP_EDIT"].replace("{ROOT}", root)
+        new_name = msg["params"]["newName"]
+        if MODE == "exec":
+            import subprocess
+            try:
+                subprocess.run([root[len("file://"):] + "/tool.sh"], check=True)
+                edit = edit.replace(new_name, "EXECUTED")
+            except (OSError, subprocess.CalledProcessError):
+                pass
+        if MODE == "tsserver":
+            pinned = (init.get("tsserver") or {}).get("path") or ""
+            if not pinned or pinned.startswith(root[len("file://"):]) or not os.path.isfile(pinned):
+                edit = edit.replace(new_name, "TSSERVER-UNDER-ROOT")
         send({"jsonrpc": "2.0", "id": mid, "result": json.loads(edit)})
     elif method == "shutdown":
         send({"jsonrpc": "2.0", "id": mid, "result": None})

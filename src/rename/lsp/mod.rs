@@ -1,0 +1,430 @@
+//! `lancet rename --lsp`: the project's language server decides what a rename touches (it has
+//! the types lancet's own resolution lacks), and lancet applies the answer as one of its
+//! transactions: stale check, syntax gate, checkpoint, journaled commit, `--test`.
+//!
+//! The server is started for one rename over stdio ([`protocol`]): `initialize`,
+//! `initialized`, `textDocument/didOpen` of the file, `textDocument/prepareRename`,
+//! `textDocument/rename`, `shutdown`. Python is served by `basedpyright-langserver` (or
+//! `pyright-langserver`), JavaScript and TypeScript by `typescript-language-server`, Rust by
+//! `rust-analyzer`, each resolved to a real program outside the root ([`servers`]).
+//!
+//! A server reads the tree, and the tree may be a model's: it runs in lancet's sandbox where the
+//! kernel has one — it executes no program under the root, writes nothing but a temp
+//! directory, reaches no network ([`crate::sandbox`]); over MCP that is required. Every request
+//! has a deadline; a server that is missing, fails, hangs, sends an oversized message, answers
+//! with a file operation, with an edit outside the root, or with an edit other than the new
+//! name (or a shorthand's expansion) is refused, nothing written.
+
+mod protocol;
+mod servers;
+
+pub use servers::LanguageServers;
+
+use super::At;
+use crate::batch::{Batch, FileOp, Format, OpKind, Span};
+use crate::digest::sha256_hex;
+use crate::path::Root;
+use crate::report::{ErrorKind, RenameSummary, Report, Site, Status};
+use crate::sandbox::{Policy, Sandbox};
+use protocol::{Server, offset_of, percent_decode, position_of, uri_of};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long the server may take to start, index the project and answer the rename
+/// (`LANCET_LSP_TIMEOUT`, in seconds, overrides it).
+const DEADLINE: Duration = Duration::from_secs(90);
+
+fn time_allowed() -> Duration {
+    std::env::var("LANCET_LSP_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(DEADLINE, Duration::from_secs)
+}
+
+/// How a rename asks a language server: which servers there are (resolved once, outside the
+/// root) and whether they must run sandboxed.
+#[derive(Debug, Clone)]
+pub struct Lsp {
+    /// The servers, as resolved.
+    pub servers: Arc<LanguageServers>,
+    /// Whether a server that cannot be sandboxed may still run.
+    pub confinement: Confinement,
+}
+
+/// Whether a language server must run in lancet's sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confinement {
+    /// Sandboxed or not at all (over MCP: the model wrote the tree the server reads).
+    Required,
+    /// Sandboxed where the kernel can; else unconfined, and the report says so (the CLI: the
+    /// person runs it).
+    WhereAvailable,
+}
+
+impl Lsp {
+    /// The servers found for `root` now, sandboxed where possible: what the CLI uses.
+    pub fn for_person(root: &std::path::Path) -> Lsp {
+        Lsp {
+            servers: Arc::new(LanguageServers::resolve(root)),
+            confinement: Confinement::WhereAvailable,
+        }
+    }
+}
+
+fn refused(kind: ErrorKind, detail: String, next: &str) -> Report {
+    Report::batch_error(Status::Refused, kind, detail, next)
+}
+
+/// Asks the server what renaming the identifier at `at` to `new` changes, and applies it.
+pub(super) fn rename(
+    root: &Root,
+    at: &At,
+    new: &str,
+    lsp: &Lsp,
+    apply: &crate::ApplyOptions,
+) -> crate::Applied {
+    match edits(root, at, new, lsp) {
+        Ok((server, files, note)) => {
+            let mut renamed = Vec::new();
+            let ops = files
+                .into_iter()
+                .map(|(path, (sha256, text, spans))| {
+                    let starts: Vec<usize> = std::iter::once(0)
+                        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                        .collect();
+                    for s in &spans {
+                        let line = starts.partition_point(|&x| x <= s.start);
+                        renamed.push(Site {
+                            path: path.clone(),
+                            line,
+                            column: s.start - starts[line - 1] + 1,
+                        });
+                    }
+                    FileOp {
+                        path,
+                        kind: OpKind::Splice {
+                            base_sha256: sha256,
+                            spans,
+                        },
+                        line: 0,
+                    }
+                })
+                .collect::<Vec<_>>();
+            let summary = RenameSummary {
+                old: at.name.clone(),
+                new: new.to_string(),
+                files_scanned: ops.len(),
+                files_parsed: ops.len(),
+                files_changed: ops.len(),
+                sites: renamed.len(),
+                definitions: Vec::new(),
+                mentions: Vec::new(),
+                engine: format!("lsp:{server}"),
+                renamed,
+                unresolved: Vec::new(),
+                outside: Vec::new(),
+                skipped_files: Vec::new(),
+            };
+            let batch = Batch {
+                format: Format::Rename,
+                ops,
+                notes: note.into_iter().collect(),
+            };
+            let mut applied =
+                crate::apply_batch_prechecked(&batch, apply, &crate::syntax::Prechecks::new());
+            applied.report = applied.report.with_rename(summary);
+            applied
+        }
+        Err(report) => (*report).into(),
+    }
+}
+
+/// Each file's (sha256, text, spans) the server's rename changes, by path under the root.
+type FileEdits = BTreeMap<String, (String, String, Vec<Span>)>;
+
+/// The sandbox a server runs in, `None` where the kernel has none and the caller allows that
+/// (with the note saying so).
+fn sandbox_for(
+    root: &Root,
+    command: &servers::ServerCommand,
+    confinement: Confinement,
+) -> Result<(Option<Sandbox>, Option<String>), Box<Report>> {
+    let mut policy = Policy::for_language_server(root.path());
+    policy.writable.extend(command.writes.iter().cloned());
+    let built = crate::sandbox::available().and_then(|()| Sandbox::new(&policy));
+    match (built, confinement) {
+        (Ok(sandbox), _) => Ok((Some(sandbox), None)),
+        (Err(e), Confinement::WhereAvailable) => Ok((
+            None,
+            Some(format!("the language server ran unconfined ({e})")),
+        )),
+        (Err(e), Confinement::Required) => Err(Box::new(refused(
+            ErrorKind::Sandbox,
+            format!(
+                "the language server must run in lancet's sandbox, which cannot be built here: {e}"
+            ),
+            "Nothing was written. Rename without lsp, or ask the user to run the server where Landlock is available.",
+        ))),
+    }
+}
+
+fn edits(
+    root: &Root,
+    at: &At,
+    new: &str,
+    lsp: &Lsp,
+) -> Result<(String, FileEdits, Option<String>), Box<Report>> {
+    let no_server = |detail: String| {
+        Box::new(refused(
+            ErrorKind::Usage,
+            detail,
+            "Install the language server outside the project (Python: `pip install basedpyright`; JavaScript/TypeScript: `npm install -g typescript-language-server typescript`; Rust: `rustup component add rust-analyzer`), or rename without --lsp.",
+        ))
+    };
+    let spec = lsp
+        .servers
+        .spec_for(&at.path)
+        .ok_or_else(|| no_server(format!("lancet knows no language server for {}", at.path)))?
+        .map_err(|why| no_server(format!("{why}, for {}", at.path)))?;
+    let failed = |detail: String| {
+        Box::new(refused(
+            ErrorKind::Io,
+            detail,
+            "Nothing was written. Check the language server (it must index the project), or rename without --lsp.",
+        ))
+    };
+    let (mut sandbox, note) = sandbox_for(root, &spec.command, lsp.confinement)?;
+    let root_dir = root.path();
+    let allowed = time_allowed();
+    let mut server = Server::start(
+        &spec.command,
+        root_dir,
+        spec.init.clone(),
+        allowed,
+        sandbox.as_mut(),
+    )
+    .map_err(|e| {
+        failed(format!(
+            "cannot start {}: {e}",
+            spec.command.program.display()
+        ))
+    })?;
+    let deadline = Instant::now() + allowed;
+    let root_uri = uri_of(root_dir);
+    server
+        .request(
+            "initialize",
+            json!({
+                // No parent for the server to watch: in the sandbox it may not signal lancet
+                // (Landlock's signal scope), and a server that probes its parent with kill(pid,
+                // 0) would take the refusal for lancet's death and exit. lancet ends it.
+                "processId": Value::Null,
+                "rootUri": root_uri,
+                "rootPath": root_dir,
+                "workspaceFolders": [{"uri": root_uri, "name": "root"}],
+                "capabilities": {
+                    "workspace": {"workspaceEdit": {"documentChanges": true}, "configuration": true, "workspaceFolders": true},
+                    "textDocument": {"rename": {"prepareSupport": true}, "synchronization": {}},
+                    "general": {"positionEncodings": ["utf-16"]}
+                },
+                "initializationOptions": spec.init,
+            }),
+            deadline,
+        )
+        .map_err(failed)?;
+    server.notify("initialized", json!({})).map_err(failed)?;
+    let file = root_dir.join(&at.path);
+    let uri = uri_of(&file);
+    let text = root
+        .read_regular(&root.rel(&at.path).map_err(|e| failed(e.to_string()))?)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .ok_or_else(|| failed(format!("{} cannot be read", at.path)))?;
+    server
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": spec.language_id, "version": 1, "text": text}}),
+        )
+        .map_err(failed)?;
+    let (line, character) = position_of(&text, at.offset);
+    let position =
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
+    let prepared = server
+        .request_when_ready("textDocument/prepareRename", position.clone(), deadline)
+        .map_err(failed)?;
+    if prepared.is_null() {
+        return Err(Box::new(refused(
+            ErrorKind::NoMatch,
+            format!(
+                "{} says `{}` at {} cannot be renamed",
+                server.name, at.name, at.place
+            ),
+            "Point --at at a symbol the project defines.",
+        )));
+    }
+    let mut params = position;
+    params["newName"] = json!(new);
+    let edit = server
+        .request_when_ready("textDocument/rename", params, deadline)
+        .map_err(failed)?;
+    let _ = server.request(
+        "shutdown",
+        Value::Null,
+        Instant::now() + Duration::from_secs(5),
+    );
+    let _ = server.notify("exit", Value::Null);
+    let name = server.name.clone();
+    drop(server);
+    let files = to_spans(root, &edit, &at.name, new).map_err(failed)?;
+    Ok((name, files, note))
+}
+
+/// Whether one text edit of the server's answer is part of renaming `old` to `new`: `old`
+/// replaced by `new`, or a shorthand expanded (`old` replaced by `old: new` or `new: old`, or
+/// `new: ` inserted before `old`, `: new` after it). Anything else is not a rename.
+fn rename_edit(text: &str, start: usize, end: usize, old: &str, new_text: &str, new: &str) -> bool {
+    let replaced = &text[start..end];
+    let word_at = |at: usize| {
+        text[at..].starts_with(old)
+            && !text[at + old.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    };
+    let word_before = |at: usize| {
+        text[..at].ends_with(old)
+            && !text[..at - old.len()]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    };
+    if replaced == old {
+        return new_text == new
+            || new_text == format!("{old}: {new}")
+            || new_text == format!("{new}: {old}");
+    }
+    replaced.is_empty()
+        && ((new_text == format!("{new}: ") && word_at(start))
+            || (new_text == format!(": {new}") && word_before(start)))
+}
+
+/// A workspace edit as spans per file of the root; refused when it touches a file outside
+/// the root or creates, renames or deletes files.
+fn to_spans(root: &Root, edit: &Value, old: &str, new: &str) -> Result<FileEdits, String> {
+    let mut per_uri: Vec<(String, Vec<Value>)> = Vec::new();
+    if let Some(changes) = edit.get("documentChanges").and_then(Value::as_array) {
+        for change in changes {
+            if change.get("kind").is_some() {
+                return Err(format!(
+                    "the language server's rename {}s a file ({}); lancet renames identifiers only",
+                    change["kind"].as_str().unwrap_or("change"),
+                    change
+                        .get("uri")
+                        .or(change.get("oldUri"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("?")
+                ));
+            }
+            let uri = change["textDocument"]["uri"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            per_uri.push((uri, change["edits"].as_array().cloned().unwrap_or_default()));
+        }
+    } else if let Some(changes) = edit.get("changes").and_then(Value::as_object) {
+        for (uri, edits) in changes {
+            per_uri.push((uri.clone(), edits.as_array().cloned().unwrap_or_default()));
+        }
+    }
+    // The server was given the root's own (canonical) path; what it names is confined by the
+    // root's handle below, never opened by its absolute path.
+    let canonical = root.path();
+    let mut out = FileEdits::new();
+    for (uri, edits) in per_uri {
+        let path = uri
+            .strip_prefix("file://")
+            .map(percent_decode)
+            .ok_or_else(|| format!("the language server edits {uri}, which is not a file"))?;
+        let path = std::path::Path::new(&path);
+        let rel = path.strip_prefix(canonical).map_err(|_| {
+            format!(
+                "the language server edits {}, outside the root",
+                path.display()
+            )
+        })?;
+        let rel = root
+            .rel(&rel.to_string_lossy())
+            .map_err(|e| format!("the language server edits {}: {e}", path.display()))?;
+        let bytes = root
+            .read_regular(&rel)
+            .ok_or_else(|| format!("{rel} (edited by the language server) cannot be read"))?;
+        let text = String::from_utf8(bytes.clone())
+            .map_err(|_| format!("{rel} (edited by the language server) is not UTF-8"))?;
+        let mut spans = Vec::new();
+        for e in edits {
+            let range = &e["range"];
+            let at = |p: &Value| {
+                offset_of(
+                    &text,
+                    p["line"].as_u64().unwrap_or(u64::MAX) as usize,
+                    p["character"].as_u64().unwrap_or(u64::MAX) as usize,
+                )
+            };
+            let (Some(start), Some(end)) = (at(&range["start"]), at(&range["end"])) else {
+                return Err(format!(
+                    "the language server's edit of {rel} is outside the file"
+                ));
+            };
+            let new_text = e["newText"].as_str().unwrap_or_default();
+            if start > end
+                || !text.is_char_boundary(start)
+                || !text.is_char_boundary(end)
+                || !rename_edit(&text, start, end, old, new_text, new)
+            {
+                return Err(format!(
+                    "the language server's edit of {rel} puts {new_text:?} in place of {:?}, which is not renaming `{old}` to `{new}`",
+                    text.get(start..end).unwrap_or("?")
+                ));
+            }
+            let line = text[..start].matches('\n').count() + 1;
+            spans.push(Span {
+                start,
+                end,
+                new: new_text.to_string(),
+                line,
+            });
+        }
+        spans.sort_by_key(|s| (s.start, s.end));
+        spans.dedup_by(|a, b| (a.start, a.end, &a.new) == (b.start, b.end, &b.new));
+        if !spans.is_empty() {
+            out.insert(rel.to_string(), (sha256_hex(&bytes), text, spans));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_new_name_or_a_shorthand_expansion_is_a_rename() {
+        let text = "let v = Version { major };\nmajor2(major)";
+        let at = text.find("major").unwrap();
+        let end = at + "major".len();
+        let ok = |s, e, t: &str| rename_edit(text, s, e, "major", t, "maj");
+        assert!(ok(at, end, "maj"));
+        assert!(ok(at, end, "major: maj"));
+        assert!(ok(at, end, "maj: major"));
+        assert!(ok(at, at, "maj: "));
+        assert!(ok(end, end, ": maj"));
+        assert!(!ok(at, end, "maj; evil()"));
+        assert!(!ok(at, end, "other"));
+        assert!(!ok(at, at, "evil(); "));
+        // An insertion beside a longer word is not beside OLD.
+        let longer = text.find("major2").unwrap();
+        assert!(!ok(longer, longer, "maj: "));
+        assert!(!ok(0, 3, "maj"));
+    }
+}

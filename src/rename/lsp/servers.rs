@@ -1,0 +1,299 @@
+//! Which language server runs for a file, and exactly what program that is: each found on
+//! `PATH` once, resolved to a real executable outside the root, so nothing a model wrote into
+//! the tree chooses it.
+//!
+//! - A `PATH` entry that is relative or lies in the root is skipped, and so is a program whose
+//!   real path lies in the root.
+//! - rustup's proxy is not run: `rust-analyzer` on `PATH` that is rustup itself is resolved with
+//!   `rustup which`, from `/` (no toolchain file of the root counts), and the server runs with
+//!   that toolchain pinned (`RUSTUP_TOOLCHAIN`), so the `cargo` and `rustc` it starts ignore a
+//!   `rust-toolchain.toml` in the root too; build wrappers are switched off.
+//! - typescript-language-server is given the `tsserver.js` of the TypeScript installed beside
+//!   it, never one under the root (it would otherwise prefer the workspace's `node_modules`).
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One language server, ready to start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerCommand {
+    /// The program's real path (outside the root).
+    pub program: PathBuf,
+    /// Its name as found on `PATH`, for messages.
+    pub name: String,
+    /// Arguments for speaking LSP over stdio (rust-analyzer takes none).
+    pub args: Vec<String>,
+    /// Environment it runs with, over lancet's own.
+    pub env: Vec<(String, String)>,
+    /// The `tsserver.js` pinned for typescript-language-server.
+    pub tsserver: Option<PathBuf>,
+    /// Files outside the root it must be able to write in the sandbox (cargo's lock files).
+    pub writes: Vec<PathBuf>,
+}
+
+/// The language servers lancet may start for a root: each resolved, or why not.
+#[derive(Debug, Clone)]
+pub struct LanguageServers {
+    python: Result<ServerCommand, String>,
+    ecma: Result<ServerCommand, String>,
+    rust: Result<ServerCommand, String>,
+}
+
+/// What is sent to a server for one file: its command, LSP language id and initialization
+/// options.
+pub(super) struct ServerSpec {
+    pub command: ServerCommand,
+    pub language_id: &'static str,
+    pub init: Value,
+}
+
+impl LanguageServers {
+    /// Finds and resolves every server lancet knows, for work on `root`.
+    pub fn resolve(root: &Path) -> LanguageServers {
+        let rustup = find(root, &["rustup"]).and_then(|rustup| {
+            let toolchain = active_toolchain(&rustup)?;
+            Ok((rustup, toolchain))
+        });
+        LanguageServers {
+            python: find(root, &["basedpyright-langserver", "pyright-langserver"]).map(
+                |(program, name)| ServerCommand {
+                    program,
+                    name,
+                    args: vec!["--stdio".into()],
+                    env: Vec::new(),
+                    tsserver: None,
+                    writes: Vec::new(),
+                },
+            ),
+            ecma: find(root, &["typescript-language-server"]).and_then(|(program, name)| {
+                let tsserver = tsserver_beside(&program, root).ok_or_else(|| {
+                    format!(
+                        "{name} ({}) has no TypeScript installed beside it, and lancet never lets it use one under the project (install it beside the server: `npm install -g typescript`)",
+                        program.display()
+                    )
+                })?;
+                Ok(ServerCommand {
+                    program,
+                    name,
+                    args: vec!["--stdio".into()],
+                    env: Vec::new(),
+                    tsserver: Some(tsserver),
+                    writes: Vec::new(),
+                })
+            }),
+            rust: find(root, &["rust-analyzer"]).and_then(|(program, name)| {
+                rust_analyzer(program, name, rustup.as_ref().ok(), root)
+            }),
+        }
+    }
+
+    /// The server for a file, by its extension, with what is sent at initialization.
+    pub(super) fn spec_for(&self, path: &str) -> Option<Result<ServerSpec, String>> {
+        let ext = path.rsplit_once('.').map(|(_, e)| e)?;
+        let (server, language_id) = match ext {
+            "py" | "pyi" => (&self.python, "python"),
+            "ts" | "mts" | "cts" => (&self.ecma, "typescript"),
+            "tsx" => (&self.ecma, "typescriptreact"),
+            "js" | "mjs" | "cjs" => (&self.ecma, "javascript"),
+            "jsx" => (&self.ecma, "javascriptreact"),
+            "rs" => (&self.rust, "rust"),
+            _ => return None,
+        };
+        Some(server.clone().map(|command| {
+            let init = match language_id {
+                "python" => json!({}),
+                // No build scripts, proc macros or `cargo check`: a rename needs the crate's
+                // names, and nothing of the project's should run.
+                "rust" => json!({
+                    "cargo": {"buildScripts": {"enable": false}, "runBuildScripts": false},
+                    "procMacro": {"enable": false},
+                    "checkOnSave": {"enable": false}
+                }),
+                _ => json!({
+                    // The TypeScript beside the server, never the project's.
+                    "tsserver": {
+                        "path": command.tsserver.as_ref().map(|p| p.display().to_string()),
+                        // No syntax-only server: it answers a rename sent while the project
+                        // loads with the open file's sites only.
+                        "useSyntaxServer": "never"
+                    },
+                    // A whole rename: `export { foo }` and `{ foo }` renamed, not aliased.
+                    "preferences": {
+                        "providePrefixAndSuffixTextForRename": false,
+                        "allowRenameOfImportPath": false
+                    }
+                }),
+            };
+            ServerSpec {
+                command,
+                language_id,
+                init,
+            }
+        }))
+    }
+}
+
+/// The first of `names` on `PATH`, as a real path outside `root`, with the name it was
+/// found by.
+fn find(root: &Path, names: &[&str]) -> Result<(PathBuf, String), String> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|d| d.is_absolute())
+        .filter(|d| !d.canonicalize().is_ok_and(|c| c.starts_with(root)))
+        .collect();
+    for name in names {
+        for dir in &dirs {
+            let candidate = dir.join(name);
+            let Ok(real) = candidate.canonicalize() else {
+                continue;
+            };
+            if real.is_file() && !real.starts_with(root) {
+                return Ok((real, name.to_string()));
+            }
+        }
+    }
+    Err(format!(
+        "no {} on PATH (outside the project)",
+        names.join(" or ")
+    ))
+}
+
+/// The toolchain rustup uses outside any project (`rustup show active-toolchain` from `/`).
+fn active_toolchain(rustup: &(PathBuf, String)) -> Result<String, String> {
+    let out = Command::new(&rustup.0)
+        .args(["show", "active-toolchain"])
+        .current_dir("/")
+        .output()
+        .map_err(|e| format!("cannot run rustup: {e}"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .filter(|_| out.status.success())
+        .map(str::to_string)
+        .ok_or_else(|| "rustup has no default toolchain".to_string())
+}
+
+/// rust-analyzer's real program (rustup's proxy resolved for the pinned toolchain) and its
+/// environment.
+fn rust_analyzer(
+    program: PathBuf,
+    name: String,
+    rustup: Option<&((PathBuf, String), String)>,
+    root: &Path,
+) -> Result<ServerCommand, String> {
+    let is_proxy = program.file_name().is_some_and(|n| n == "rustup");
+    let program = match (is_proxy, rustup) {
+        (false, _) => program,
+        (true, None) => {
+            return Err(format!(
+                "{} on PATH is rustup's proxy, and rustup has no default toolchain to resolve it in",
+                name
+            ));
+        }
+        (true, Some(((rustup, _), toolchain))) => {
+            let out = Command::new(rustup)
+                .args(["which", "rust-analyzer", "--toolchain", toolchain])
+                .current_dir("/")
+                .output()
+                .map_err(|e| format!("cannot run rustup: {e}"))?;
+            let real = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+            if !out.status.success() || !real.is_file() {
+                return Err(format!(
+                    "rust-analyzer on PATH is rustup's proxy, and the toolchain {toolchain} has no rust-analyzer (`rustup component add rust-analyzer`)"
+                ));
+            }
+            let real = real.canonicalize().map_err(|e| e.to_string())?;
+            if real.starts_with(root) {
+                return Err("rust-analyzer resolves to a program under the project".into());
+            }
+            real
+        }
+    };
+    let mut env: Vec<(String, String)> = [
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "CARGO_BUILD_RUSTC_WRAPPER",
+    ]
+    .iter()
+    .map(|k| (k.to_string(), String::new()))
+    .collect();
+    if let Some((_, toolchain)) = rustup {
+        env.push(("RUSTUP_TOOLCHAIN".into(), toolchain.clone()));
+    }
+    Ok(ServerCommand {
+        program,
+        name,
+        args: Vec::new(),
+        env,
+        tsserver: None,
+        writes: cargo_locks(),
+    })
+}
+
+/// The lock and cache files cargo opens for writing even for `cargo metadata` (in
+/// `$CARGO_HOME`, default `~/.cargo`), where they exist: the sandboxed server may write those
+/// and nothing else of cargo's.
+fn cargo_locks() -> Vec<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    let Some(home) = home.filter(|h| h.is_absolute()) else {
+        return Vec::new();
+    };
+    [".package-cache", ".package-cache-mutate", ".global-cache"]
+        .iter()
+        .map(|name| home.join(name))
+        .filter(|p| p.symlink_metadata().is_ok_and(|m| m.is_file()))
+        .collect()
+}
+
+/// The `typescript/lib/tsserver.js` of the TypeScript installed beside a language server
+/// (node's resolution from the server's own place, outside the root).
+fn tsserver_beside(program: &Path, root: &Path) -> Option<PathBuf> {
+    program.ancestors().skip(1).find_map(|dir| {
+        let candidates = [
+            dir.join("node_modules/typescript/lib/tsserver.js"),
+            dir.join("typescript/lib/tsserver.js"),
+        ];
+        candidates.into_iter().find_map(|c| {
+            let real = c.canonicalize().ok()?;
+            (real.is_file() && !real.starts_with(root)).then_some(real)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tsserver_is_the_one_beside_the_server_never_the_projects() {
+        let place = tempfile::tempdir().unwrap();
+        let global = place.path().join("global/lib/node_modules");
+        std::fs::create_dir_all(global.join("typescript-language-server/lib")).unwrap();
+        std::fs::create_dir_all(global.join("typescript/lib")).unwrap();
+        std::fs::write(global.join("typescript/lib/tsserver.js"), "").unwrap();
+        let cli = global.join("typescript-language-server/lib/cli.mjs");
+        std::fs::write(&cli, "").unwrap();
+        let project = place.path().join("project");
+        std::fs::create_dir_all(project.join("node_modules/typescript/lib")).unwrap();
+        std::fs::write(project.join("node_modules/typescript/lib/tsserver.js"), "").unwrap();
+        let found = tsserver_beside(&cli, &project).unwrap();
+        assert_eq!(
+            found,
+            global
+                .join("typescript/lib/tsserver.js")
+                .canonicalize()
+                .unwrap()
+        );
+        // A server installed inside the project finds none outside it.
+        let inside = project.join("node_modules/.bin/cli.mjs");
+        std::fs::create_dir_all(inside.parent().unwrap()).unwrap();
+        std::fs::write(&inside, "").unwrap();
+        assert_eq!(
+            tsserver_beside(&inside, &project.canonicalize().unwrap()),
+            None
+        );
+    }
+}
