@@ -189,6 +189,79 @@ fn main() {
             "NOT MET"
         }
     );
+    refusals();
+}
+
+/// Refusals end to end (parse, stage, locate, explain, report), on inputs that once took
+/// minutes: a one-line hunk with 3,000 candidates, and 12,000-line hunks of one repeated line
+/// against a file of 200,000 copies of it. Target: each within 1 s, each report a few KB.
+fn refusals() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let many: String = (0..3000)
+        .map(|i| format!("def f{i}():\n    x = 1\n"))
+        .collect();
+    std::fs::write(root.join("many.py"), many).unwrap();
+    std::fs::write(root.join("same.py"), "x = 1\n".repeat(200_000)).unwrap();
+    let missing = format!(
+        "*** Begin Patch\n*** Update File: same.py\n{}-y\n+z\n*** End Patch\n",
+        " x = 1\n".repeat(12_000)
+    );
+    let repetitive = format!(
+        "*** Begin Patch\n*** Update File: same.py\n{}-x = 1\n+z\n*** End Patch\n",
+        " x = 1\n".repeat(12_000)
+    );
+    let cases = [
+        (
+            "refusal: 3,000 candidates",
+            "*** Begin Patch\n*** Update File: many.py\n-    x = 1\n+    x = 2\n*** End Patch\n"
+                .to_string(),
+        ),
+        ("refusal: 12,000 repeated lines, miss", missing),
+        ("refusal: 12,000 repeated lines, all", repetitive),
+    ];
+    let opts = lancet::ApplyOptions {
+        dry_run: true,
+        checkpoint: false,
+        fsync: false,
+        ..lancet::ApplyOptions::new(root.to_path_buf())
+    };
+    println!(
+        "{:<36} {:>10} {:>12}  outcome",
+        "refusal", "median ms", "report KB"
+    );
+    let mut worst = Duration::ZERO;
+    for (name, edit) in &cases {
+        let mut size = 0;
+        let mut kind = String::new();
+        let d = time(3, || {
+            let report = lancet::apply(edit.as_bytes(), &opts);
+            size = serde_json::to_string(&report).unwrap_or_default().len();
+            kind = report
+                .files
+                .first()
+                .and_then(|f| f.hunks.first())
+                .and_then(|h| h.kind)
+                .map(|k| k.to_string())
+                .unwrap_or_default();
+        });
+        worst = worst.max(d);
+        println!(
+            "{:<36} {:>10.1} {:>12.1}  refused: {kind}",
+            name,
+            d.as_secs_f64() * 1e3,
+            size as f64 / 1024.0
+        );
+    }
+    println!(
+        "worst refusal: {:.0} ms (target < 1 s): {}",
+        worst.as_secs_f64() * 1e3,
+        if worst < Duration::from_secs(1) {
+            "met"
+        } else {
+            "NOT MET"
+        }
+    );
 }
 
 /// The locating budget: a hunk whose kept line drifted, against a few MB of long lines that

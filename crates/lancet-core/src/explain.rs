@@ -7,9 +7,10 @@ use crate::batch::{Format, Hunk};
 use crate::locate::closest::Closest;
 use crate::locate::{LocateError, Tier};
 use crate::path::RelPath;
-use crate::render::join_lines;
+use crate::render::{MAX_LISTED, join_lines};
 use crate::report::{HunkReport, Outcome, Surface};
 use crate::text::indent_of;
+use std::collections::HashMap;
 
 /// The nearest line above `line` (0-based) that is less indented than it: the enclosing
 /// function or class, which is what an `@@` header should name to disambiguate.
@@ -22,37 +23,77 @@ fn enclosing_line<'a>(lines: &[&'a str], line: usize) -> Option<(usize, &'a str)
         .map(|i| (i, lines[i].trim()))
 }
 
-/// What tells candidate `c` (1-based) apart from the others: its innermost enclosing line
-/// (`def`, `class`, `fn` …) that no other candidate shares (`true`), else the line right before
-/// it when no other candidate has that line right before it (`false`). Two candidates are never
-/// described by the same line.
-fn distinguishing_line<'a>(
-    lines: &[&'a str],
-    c: usize,
-    candidates: &[usize],
-) -> Option<(usize, &'a str, bool)> {
-    let chain_of = |c: usize| enclosing_chain(lines, c - 1, usize::MAX);
-    let others: Vec<usize> = candidates.iter().copied().filter(|&o| o != c).collect();
-    let other_chains: Vec<Vec<(usize, &str)>> = others.iter().map(|&o| chain_of(o)).collect();
-    if let Some(&(i, text)) = chain_of(c).iter().find(|(i, _)| {
-        other_chains
+/// Every candidate's enclosing lines and the line right before it, with how many candidates
+/// share each: what tells one apart, found for every candidate in one pass (thousands of
+/// candidates cost a scan each, not one per pair).
+struct Apart<'a> {
+    /// Per candidate: its enclosing lines (index, text), innermost first.
+    chains: Vec<Vec<(usize, &'a str)>>,
+    /// How many candidates each enclosing line (by index) encloses.
+    enclosing: HashMap<usize, usize>,
+    /// Per candidate: the nearest non-blank line before it.
+    before: Vec<Option<(usize, &'a str)>>,
+    /// How many candidates have each text right before them.
+    before_count: HashMap<&'a str, usize>,
+}
+
+impl<'a> Apart<'a> {
+    fn new(lines: &[&'a str], candidates: &[usize]) -> Apart<'a> {
+        let chains: Vec<Vec<(usize, &str)>> = candidates
             .iter()
-            .all(|ch| !ch.iter().any(|(j, _)| j == i))
-    }) {
-        return Some((i, text, true));
+            .map(|&c| enclosing_chain(lines, c - 1, usize::MAX))
+            .collect();
+        let mut enclosing = HashMap::new();
+        for chain in &chains {
+            for (i, _) in chain {
+                *enclosing.entry(*i).or_insert(0) += 1;
+            }
+        }
+        let before: Vec<Option<(usize, &str)>> = candidates
+            .iter()
+            .map(|&c| {
+                (c.saturating_sub(1 + MAX_DISTINGUISHING_SCAN)..c - 1)
+                    .rev()
+                    .map(|i| (i, lines[i].trim()))
+                    .find(|(_, t)| !t.is_empty())
+            })
+            .collect();
+        let mut before_count = HashMap::new();
+        for (_, text) in before.iter().flatten() {
+            *before_count.entry(*text).or_insert(0) += 1;
+        }
+        Apart {
+            chains,
+            enclosing,
+            before,
+            before_count,
+        }
     }
-    // Candidates in one block: the line right before each, when no other has the same one.
-    let before = |c: usize| {
-        (c.saturating_sub(1 + MAX_DISTINGUISHING_SCAN)..c - 1)
-            .rev()
-            .map(|i| (i, lines[i].trim()))
-            .find(|(_, t)| !t.is_empty())
-    };
-    let (i, text) = before(c)?;
-    others
-        .iter()
-        .all(|&o| before(o).is_none_or(|(_, t)| t != text))
-        .then_some((i, text, false))
+
+    /// What tells the `k`-th candidate apart from the others: its innermost enclosing line
+    /// (`def`, `class`, `fn` …) that no other candidate shares (`true`), else the line right
+    /// before it when no other candidate has that line right before it (`false`). Two
+    /// candidates are never described by the same line.
+    fn distinguishing(&self, k: usize) -> Option<(usize, &'a str, bool)> {
+        if let Some(&(i, text)) = self.chains[k]
+            .iter()
+            .find(|(i, _)| self.enclosing.get(i) == Some(&1))
+        {
+            return Some((i, text, true));
+        }
+        let (i, text) = self.before[k]?;
+        (self.before_count.get(text) == Some(&1)).then_some((i, text, false))
+    }
+
+    /// Stacked `@@` headers (outermost first) that single out the first candidate: its
+    /// enclosing lines up to the first level where they differ from every other candidate's.
+    fn headers(&self) -> Option<Vec<&'a str>> {
+        let text = |chain: &Vec<(usize, &'a str)>, d: usize| chain.get(d).map(|(_, t)| *t);
+        let (first, others) = self.chains.split_first()?;
+        let depth = (0..first.len().min(MAX_HEADER_DEPTH))
+            .find(|&d| others.iter().all(|o| text(o, d) != text(first, d)))?;
+        Some(first[..=depth].iter().rev().map(|(_, t)| *t).collect())
+    }
 }
 
 /// How far above a candidate to look for a line that tells it apart.
@@ -75,23 +116,6 @@ fn enclosing_chain<'a>(lines: &[&'a str], line: usize, depth: usize) -> Vec<(usi
 
 /// How many enclosing levels a suggested `@@` header stack may climb.
 const MAX_HEADER_DEPTH: usize = 4;
-
-/// Stacked `@@` headers (outermost first) that single out the first candidate: its enclosing
-/// lines up to the first level where they differ from every other candidate's.
-fn suggest_headers<'a>(lines: &[&'a str], candidates: &[usize]) -> Option<Vec<&'a str>> {
-    let chains: Vec<Vec<&str>> = candidates
-        .iter()
-        .map(|&c| {
-            enclosing_chain(lines, c - 1, MAX_HEADER_DEPTH)
-                .into_iter()
-                .map(|(_, text)| text)
-                .collect()
-        })
-        .collect();
-    let (first, others) = chains.split_first()?;
-    let depth = (0..first.len()).find(|&d| others.iter().all(|o| o.get(d) != Some(&first[d])))?;
-    Some(first[..=depth].iter().rev().copied().collect())
-}
 
 /// How far up to look for an enclosing line.
 const MAX_ENCLOSING_SCAN: usize = 500;
@@ -169,8 +193,8 @@ fn not_found_message(
     msg
 }
 
-/// A chunk found in several places: each place with the line that tells it apart, and how
-/// this format says which one is meant.
+/// A chunk found in several places: each place with the line that tells it apart (the first
+/// [`MAX_LISTED`]), and how this format says which one is meant.
 fn ambiguous_message(
     rel: &RelPath,
     lines: &[&str],
@@ -179,15 +203,22 @@ fn ambiguous_message(
     tier: Tier,
     candidates: &[usize],
 ) -> String {
-    let places: Vec<String> = candidates
+    let apart = Apart::new(lines, candidates);
+    let mut places: Vec<String> = candidates
         .iter()
-        .map(|&c| match distinguishing_line(lines, c, candidates) {
+        .take(MAX_LISTED)
+        .enumerate()
+        .map(|(k, &c)| match apart.distinguishing(k) {
             Some((i, text, true)) => format!("line {c} (in {text:?}, line {})", i + 1),
             Some((i, text, false)) => format!("line {c} (after {text:?}, line {})", i + 1),
             None => format!("line {c}"),
         })
         .collect();
-    let example = suggest_headers(lines, candidates)
+    if candidates.len() > MAX_LISTED {
+        places.push(format!("and {} more", candidates.len() - MAX_LISTED));
+    }
+    let example = apart
+        .headers()
         .map(|hs| {
             hs.iter()
                 .map(|h| format!("'@@ {h}'"))
@@ -195,8 +226,13 @@ fn ambiguous_message(
                 .join(" then ")
         })
         .unwrap_or_else(|| "'@@ def name():'".to_string());
+    let count = if candidates.len() > MAX_LISTED {
+        format!("{} places, lines", candidates.len())
+    } else {
+        "lines".to_string()
+    };
     format!(
-        "the expected lines are ambiguous in {rel}: they match at lines {} (tier {}): {}. Next: {}.",
+        "the expected lines are ambiguous in {rel}: they match at {count} {} (tier {}): {}. Next: {}.",
         join_lines(candidates),
         tier.name(),
         places.join("; "),
@@ -238,7 +274,7 @@ pub(crate) fn describe_failure(
                     format!(" at lines {}", join_lines(&candidates))
                 }
             ));
-            h.candidates = candidates;
+            h.set_candidates(candidates);
         }
         LocateError::Placeholder { line } => {
             h.status = Outcome::Failed;
@@ -284,7 +320,14 @@ pub(crate) fn describe_failure(
                 tier,
                 &candidates,
             ));
-            h.candidates = candidates;
+            h.set_candidates(candidates);
+        }
+        LocateError::TooRepetitive { places, lines } => {
+            h.status = Outcome::Ambiguous;
+            h.error = Some(format!(
+                "the old text ({lines} lines) repeats too much in {rel} to be located: even its rarest lines stand at {places} places, and comparing it at each would take longer than any answer is worth. Next: {}.",
+                disambiguation_advice(format, hunk, "'@@ def name():'")
+            ));
         }
         LocateError::ContextNotFound { header, closest } => {
             h.status = Outcome::Failed;
@@ -297,7 +340,7 @@ pub(crate) fn describe_failure(
                 "the @@ context '{header}' is ambiguous in {rel}: it occurs at lines {}. Next: stack an outer header (for example '@@ class Name') before it, or add context lines.",
                 join_lines(&candidates)
             ));
-            h.candidates = candidates;
+            h.set_candidates(candidates);
         }
     }
 }
@@ -320,20 +363,20 @@ mod tests {
         ];
         // Different functions: each candidate is named by its own enclosing line.
         assert_eq!(
-            distinguishing_line(&lines, 3, &[3, 8]),
+            Apart::new(&lines, &[3, 8]).distinguishing(0),
             Some((0, "def fetch():", true))
         );
         assert_eq!(
-            distinguishing_line(&lines, 8, &[3, 8]),
+            Apart::new(&lines, &[3, 8]).distinguishing(1),
             Some((6, "def push():", true))
         );
         // The same function: never the same line for both.
         assert_eq!(
-            distinguishing_line(&lines, 3, &[3, 5]),
+            Apart::new(&lines, &[3, 5]).distinguishing(0),
             Some((1, "attempts = 0", false))
         );
         assert_eq!(
-            distinguishing_line(&lines, 5, &[3, 5]),
+            Apart::new(&lines, &[3, 5]).distinguishing(1),
             Some((3, "for i in range(3):", true))
         );
     }

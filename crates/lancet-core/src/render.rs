@@ -249,21 +249,32 @@ fn hunk_summary(h: &HunkReport) -> String {
         Outcome::Applied => format!("chunk {}: {} ({})", h.index, lines, tier_label(h)),
         Outcome::AlreadyApplied => format!("chunk {}: already applied at {}", h.index, lines),
         Outcome::Failed => format!("chunk {}: not found", h.index),
-        Outcome::Ambiguous => format!(
-            "chunk {}: ambiguous (lines {})",
-            h.index,
-            join_lines(&h.candidates)
-        ),
+        Outcome::Ambiguous => {
+            let mut lines = join_lines(&h.candidates);
+            if let Some(total) = h.candidates_total {
+                lines.push_str(&format!(" … {total} in all"));
+            }
+            format!("chunk {}: ambiguous (lines {lines})", h.index)
+        }
     }
 }
 
-/// Joins line numbers as `3, 7, 12`.
+/// How many candidates, lines or places a report lists before it says "and N more": a refusal
+/// stays short however many places match.
+pub const MAX_LISTED: usize = 20;
+
+/// Joins line numbers as `3, 7, 12` (the first [`MAX_LISTED`], then "… and N more").
 pub(crate) fn join_lines(lines: &[usize]) -> String {
-    lines
+    let mut out = lines
         .iter()
+        .take(MAX_LISTED)
         .map(usize::to_string)
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if lines.len() > MAX_LISTED {
+        out.push_str(&format!(" … and {} more", lines.len() - MAX_LISTED));
+    }
+    out
 }
 
 fn colorize_diff(diff: &str, color: bool) -> String {

@@ -119,9 +119,13 @@ pub struct HunkReport {
     /// Why it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// For ambiguity: every candidate's 1-based start line.
+    /// For ambiguity: the candidates' 1-based start lines (the first
+    /// [`crate::render::MAX_LISTED`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<usize>,
+    /// How many candidates there are, when more than are listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates_total: Option<usize>,
     /// For a miss: the closest real lines.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closest: Option<Closest>,
@@ -167,10 +171,22 @@ impl HunkReport {
             kind: None,
             error: None,
             candidates: Vec::new(),
+            candidates_total: None,
             closest: None,
             snippet: Vec::new(),
             notes: Vec::new(),
         }
+    }
+
+    /// Records the candidates of an ambiguity: the first [`crate::render::MAX_LISTED`], and
+    /// how many there are when that is more.
+    pub fn set_candidates(&mut self, mut candidates: Vec<usize>) {
+        let total = candidates.len();
+        if total > crate::render::MAX_LISTED {
+            candidates.truncate(crate::render::MAX_LISTED);
+            self.candidates_total = Some(total);
+        }
+        self.candidates = candidates;
     }
 }
 

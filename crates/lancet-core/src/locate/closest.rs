@@ -240,6 +240,10 @@ pub(crate) fn closest_line(lines: &[&str], sketches: &[Sketch], needle: &str) ->
     })
 }
 
+/// How often a line may stand in the needle and still vote: a line it repeats more tells
+/// little about where it starts, and would cost a vote per repetition at each of its places.
+const MAX_REPEATS_VOTING: usize = 4;
+
 /// Each file line equal (trimmed) to needle line `j` votes for a window starting `j` earlier.
 fn best_start_by_votes(lines: &[&str], needle: &[String]) -> Option<usize> {
     let mut wanted: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -249,6 +253,7 @@ fn best_start_by_votes(lines: &[&str], needle: &[String]) -> Option<usize> {
             wanted.entry(t).or_default().push(j);
         }
     }
+    wanted.retain(|_, js| js.len() <= MAX_REPEATS_VOTING);
     let mut votes: HashMap<usize, usize> = HashMap::new();
     for (i, line) in lines.iter().enumerate() {
         if let Some(js) = wanted.get(line.trim()) {

@@ -22,6 +22,7 @@ use crate::text::{TextFile, common_indent, shared_ends};
 use closest::Closest;
 use normalize::loose_chars;
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// Matcher tiers, ordered from strict to loose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -267,6 +268,14 @@ pub enum LocateError {
         /// The placeholder line.
         line: String,
     },
+    /// The old text's lines repeat so much in the file that comparing it at every place its
+    /// lines stand would take longer than any answer is worth: lancet cannot decide.
+    TooRepetitive {
+        /// Places its rarest sampled line stands at.
+        places: usize,
+        /// Lines of the old text.
+        lines: usize,
+    },
     /// The old and new texts elide different numbers of pieces.
     ElisionMismatch {
         /// Elided pieces in the old text.
@@ -288,6 +297,7 @@ impl LocateError {
             LocateError::ContextAmbiguous { .. } => ErrorKind::Ambiguous,
             LocateError::Placeholder { .. } => ErrorKind::Placeholder,
             LocateError::ElisionMismatch { .. } => ErrorKind::ElisionMismatch,
+            LocateError::TooRepetitive { .. } => ErrorKind::Ambiguous,
         }
     }
 }
@@ -327,7 +337,7 @@ fn best_repaired_reading(search: &Search, hunk: &Hunk) -> Option<(Ladder, Readin
         let found = s.ladder(&old, &Tier::LINE_TIERS);
         let tier = match &found {
             Ladder::Found(t, _, _) | Ladder::Ambiguous(t, _) | Ladder::CountMismatch(t, _, _) => *t,
-            Ladder::Missing { .. } => continue,
+            Ladder::Missing { .. } | Ladder::TooRepetitive(..) => continue,
         };
         if best.as_ref().is_none_or(|b| tier < b.0) {
             best = Some((tier, found, (reported, old, new, hint)));
@@ -1205,6 +1215,8 @@ enum Ladder {
     Found(Tier, Vec<usize>, Vec<String>),
     Ambiguous(Tier, Vec<usize>),
     CountMismatch(Tier, usize, Vec<usize>),
+    /// Too many places to compare the needle at, within [`WORK_BUDGET`] (places, lines).
+    TooRepetitive(usize, usize),
     /// Nothing found; `outside_regions` is a candidate that the headers excluded.
     Missing {
         outside_regions: Option<usize>,
@@ -1249,6 +1261,9 @@ impl Ladder {
                 expected,
                 candidates: one_based(c),
             }),
+            Ladder::TooRepetitive(places, lines) => {
+                Err(LocateError::TooRepetitive { places, lines })
+            }
             Ladder::Missing { .. } => Err(LocateError::NotFound {
                 closest: None,
                 note: None,
@@ -1256,6 +1271,15 @@ impl Ladder {
         }
     }
 }
+
+/// How many line comparisons one ladder may spend on a needle (places it could start × its
+/// lines): past it, lancet refuses instead of comparing for minutes. Ordinary hunks need a few
+/// thousand; only old text whose every line repeats thousands of times in the file reaches it.
+const WORK_BUDGET: usize = 40_000_000;
+
+/// Past this many comparisons, the places a needle could start are first narrowed by the
+/// rarest of a few of its lines (each must match there too), instead of its first line.
+const NARROW_AT: usize = 1_000_000;
 
 /// How far from a line hint a candidate may be and still be singled out by it.
 const LINE_HINT_WINDOW: usize = 10;
@@ -1280,7 +1304,10 @@ impl<'l, 's> Search<'l, 's> {
     /// Runs `tiers` in order; the first with candidates decides.
     fn ladder(&self, needle: &[String], tiers: &[Tier]) -> Ladder {
         let mut outside_regions = None;
-        let starts = self.first_line_positions(needle);
+        let starts = self.candidate_starts(needle);
+        if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
+            return Ladder::TooRepetitive(starts.len(), needle.len());
+        }
         for &tier in tiers {
             let all: Vec<usize> = starts
                 .iter()
@@ -1307,14 +1334,17 @@ impl<'l, 's> Search<'l, 's> {
         // A kept line the model wrote as it stands elsewhere in the file is no misremembered
         // drift: it names that other place (a sync/async twin, a sibling test). Such a line
         // must match here up to presentation, like a line the hunk removes.
+        let mut stands_elsewhere: HashMap<&str, bool> = HashMap::new();
         let kept: Vec<bool> = kept
             .iter()
             .zip(needle)
             .map(|(&k, line)| {
                 k && (line.trim().is_empty()
-                    || self
-                        .first_line_positions(std::slice::from_ref(line))
-                        .is_empty())
+                    || !*stands_elsewhere.entry(line.as_str()).or_insert_with(|| {
+                        !self
+                            .first_line_positions(std::slice::from_ref(line))
+                            .is_empty()
+                    }))
             })
             .collect();
         let found = self.approximate_starts(needle, &kept);
@@ -1331,6 +1361,11 @@ impl<'l, 's> Search<'l, 's> {
 
     fn approximate_starts(&self, needle: &[String], kept: &[bool]) -> Ladder {
         let starts = self.first_line_positions(needle);
+        if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
+            return Ladder::Missing {
+                outside_regions: None,
+            };
+        }
         let anchored = self.scope(&self.constrained(
             fuzzy::anchor(self.lines, &starts, needle, kept),
             needle.len(),
@@ -1374,6 +1409,9 @@ impl<'l, 's> Search<'l, 's> {
     /// the file's in content. Shown both ways, so the model can see what it got wrong.
     fn removed_line_mismatch(&self, needle: &[String], kept: &[bool]) -> Option<String> {
         let starts = self.first_line_positions(needle);
+        if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
+            return None;
+        }
         let (start, j) = fuzzy::near_miss(self.lines, self.hay.sketches(), &starts, needle, kept)?;
         let line = start + j;
         Some(format!(
@@ -1562,26 +1600,58 @@ impl<'l, 's> Search<'l, 's> {
     /// the needle's first line at the loosest line tier. Every line tier's candidates are among
     /// these, so the file is scanned once per needle, not once per tier.
     fn first_line_positions(&self, needle: &[String]) -> Vec<usize> {
+        self.line_positions(needle, 0)
+    }
+
+    /// [`Self::first_line_positions`], narrowed, when there are many, by the rarest of a few
+    /// lines of the needle (a block starts at `s` only where its line `j` stands at `s + j`):
+    /// the same candidates, found without comparing the needle at thousands of places.
+    fn candidate_starts(&self, needle: &[String]) -> Vec<usize> {
+        let starts = self.first_line_positions(needle);
+        let k = needle.len();
+        if starts.len().saturating_mul(k) <= NARROW_AT {
+            return starts;
+        }
+        let step = k.div_ceil(8).max(1);
+        (0..k)
+            .step_by(step)
+            .chain([k - 1])
+            // A line the escapes tier reads differently could miss its loose match.
+            .filter(|&j| !needle[j].trim().is_empty() && !needle[j].contains('\\'))
+            .map(|j| self.line_positions(needle, j))
+            .fold(starts, |best, other| {
+                if other.len() < best.len() {
+                    other
+                } else {
+                    best
+                }
+            })
+    }
+
+    /// The starts `s` (allowed by the anchor and floor) where the file's line `s + j` equals
+    /// the needle's line `j` at the loosest line tier.
+    fn line_positions(&self, needle: &[String], j: usize) -> Vec<usize> {
         let n = self.lines.len();
         let k = needle.len();
-        if k == 0 || k > n {
+        if k == 0 || k > n || j >= k {
             return Vec::new();
         }
         let range = match self.anchor {
             Anchor::EndOfFile => n - k..n - k + 1,
             Anchor::Anywhere | Anchor::AfterLine(_) => self.floor.min(n - k + 1)..n - k + 1,
         };
-        let first = needle[0].trim();
-        let loose: String = loose_chars(first).collect();
+        let wanted = needle[j].trim();
+        let loose: String = loose_chars(wanted).collect();
         let matches = |s: usize| {
-            let f = self.lines[s].trim();
-            f == first || loose_chars(f).eq(loose.chars())
+            let f = self.lines[s + j].trim();
+            f == wanted || loose_chars(f).eq(loose.chars())
         };
         match longest_word(&loose) {
             Some(word) if range.len() > 1 => self
                 .hay
-                .lines_containing(word, range.clone())
+                .lines_containing(word, range.start + j..range.end + j)
                 .into_iter()
+                .map(|line| line - j)
                 .filter(|&s| matches(s))
                 .collect(),
             _ => range.filter(|&s| matches(s)).collect(),
