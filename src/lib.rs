@@ -47,7 +47,7 @@ pub use config::trust::{PersonFiles, Trust, TrustRecord};
 pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
 pub use history::{UndoOptions, format_time, log, recover, recover_if_needed, undo, undo_written};
 pub use progress::{Observer, PROGRESS_THRESHOLD, Watch};
-pub use read::{ReadError, ReadView, read};
+pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};
 pub use rename::{RenameOptions, rename, rename_written};
 pub use verify::{TestRun, run_tests};
@@ -532,7 +532,7 @@ fn verify_and_decide(
         };
     let ledger = |rolled_back| {
         store::ledger::record_in_ledger(
-            &state.dir,
+            state,
             &store::ledger::LedgerEntry {
                 id: id.clone(),
                 files: touched.clone(),

@@ -54,12 +54,34 @@ pub enum ReadError {
     },
 }
 
-/// Reads `limit` lines (all when `None`) from 1-based line `offset` of a file under the root.
+/// Reads `limit` lines (all when `None`) from 1-based line `offset` of a file under the root,
+/// and keeps what it read as a snapshot for a later `--base` (the CLI's `lancet read`).
 pub fn read(
     root: &Root,
     raw: &str,
     offset: usize,
     limit: Option<usize>,
+) -> Result<ReadView, ReadError> {
+    read_view(root, raw, offset, limit, true)
+}
+
+/// [`read`] without keeping a snapshot: for a caller that remembers what it showed (the MCP
+/// server).
+pub fn read_only(
+    root: &Root,
+    raw: &str,
+    offset: usize,
+    limit: Option<usize>,
+) -> Result<ReadView, ReadError> {
+    read_view(root, raw, offset, limit, false)
+}
+
+fn read_view(
+    root: &Root,
+    raw: &str,
+    offset: usize,
+    limit: Option<usize>,
+    keep: bool,
 ) -> Result<ReadView, ReadError> {
     let rel = root.rel(raw)?;
     let resolved = root.resolve(&rel, true)?;
@@ -96,9 +118,16 @@ pub fn read(
         })
         .collect();
     let sha256 = sha256_hex(&bytes);
-    // What the model sees is kept, so an edit it writes against this read can be rebased
-    // (`apply --base PATH=SHA256`) if the file changes before the edit arrives.
-    lancet_store::snapshots::keep(&lancet_store::StateDir::locate(root), &sha256, &bytes);
+    if keep {
+        // What the model sees is kept, so an edit it writes against this read can be rebased
+        // (`apply --base PATH=SHA256`) if the file changes before the edit arrives. Under the
+        // root's lock and through the state's handle, like every state write; a root busy
+        // for longer than the lock's wait keeps no snapshot (the read itself never fails).
+        let state = lancet_store::StateDir::locate(root);
+        if let Ok(_lock) = state.lock() {
+            lancet_store::snapshots::keep(&state, &sha256, &bytes);
+        }
+    }
     Ok(ReadView {
         path: rel.to_string(),
         sha256,

@@ -9,4 +9,5 @@ mod mcp;
 mod mcp_requests;
 mod sandbox;
 mod settings;
+mod state;
 mod tree_shapes;

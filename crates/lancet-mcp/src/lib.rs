@@ -399,21 +399,23 @@ impl LancetServer {
         }
         let result = match self.root() {
             Err(e) => error_result(e),
-            Ok(root) => match lancet::read(&root, &args.path, args.offset.unwrap_or(1), args.limit)
-            {
-                Err(e) => error_result(e.to_string()),
-                Ok(view) => {
-                    if let Ok(rel) = root.rel(&args.path)
-                        && let Some(bytes) = root.read_regular(&rel)
-                    {
-                        self.remember(rel.as_str(), bytes);
+            Ok(root) => {
+                match lancet::read_only(&root, &args.path, args.offset.unwrap_or(1), args.limit) {
+                    Err(e) => error_result(e.to_string()),
+                    Ok(view) => {
+                        if let Ok(rel) = root.rel(&args.path)
+                            && let Some(bytes) = root.read_regular(&rel)
+                        {
+                            self.remember(rel.as_str(), bytes);
+                        }
+                        let mut result = CallToolResult::structured(
+                            serde_json::to_value(&view).unwrap_or_default(),
+                        );
+                        result.content = vec![ContentBlock::text(view.render())];
+                        result
                     }
-                    let mut result =
-                        CallToolResult::structured(serde_json::to_value(&view).unwrap_or_default());
-                    result.content = vec![ContentBlock::text(view.render())];
-                    result
                 }
-            },
+            }
         };
         self.log_call("read_file", &args, &result);
         result

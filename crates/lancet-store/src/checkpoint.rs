@@ -557,7 +557,9 @@ impl StateDir {
 
     /// Removes one checkpoint: its log entry and its ref (git's gc then drops its objects).
     fn drop_checkpoint(&self, repo: &git2::Repository, id: &str) {
-        let _ = std::fs::remove_file(self.dir.join("checkpoints").join(format!("{id}.json")));
+        if let Ok(log) = self.subdir("checkpoints") {
+            let _ = log.remove_file(format!("{id}.json"));
+        }
         if let Ok(mut r) = repo.find_reference(&format!("{}{id}", REF_PREFIX)) {
             let _ = r.delete();
         }
@@ -582,7 +584,7 @@ impl StateDir {
                     .unwrap_or(default)
             })
         };
-        let Ok(listing) = std::fs::read_dir(self.dir.join("checkpoints")) else {
+        let Ok(listing) = self.subdir("checkpoints").and_then(|d| d.entries()) else {
             return 0;
         };
         let mut ids: Vec<String> = listing
@@ -626,8 +628,11 @@ impl StateDir {
     /// The retention rules recorded so far, oldest first, with `now` appended (and recorded)
     /// when it differs from the last.
     fn retention_rules(&self, now: Rule) -> Vec<Rule> {
-        let path = self.dir.join(RETENTION_LOG);
-        let mut rules: Vec<Rule> = std::fs::read_to_string(&path)
+        let Ok(state) = self.handle() else {
+            return vec![now];
+        };
+        let mut rules: Vec<Rule> = state
+            .read_to_string(RETENTION_LOG)
             .unwrap_or_default()
             .lines()
             .filter_map(|l| serde_json::from_str(l).ok())
@@ -638,10 +643,11 @@ impl StateDir {
         {
             if let Ok(line) = serde_json::to_string(&now) {
                 use std::io::Write as _;
-                let _ = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&path)
+                let _ = state
+                    .open_with(
+                        RETENTION_LOG,
+                        cap_std::fs::OpenOptions::new().create(true).append(true),
+                    )
                     .and_then(|mut f| writeln!(f, "{line}"));
             }
             rules.push(now);
@@ -649,31 +655,30 @@ impl StateDir {
         rules
     }
 
-    fn meta_path(&self, id: &str) -> PathBuf {
-        self.dir.join("checkpoints").join(format!("{id}.json"))
-    }
-
-    /// Saves a checkpoint's metadata.
+    /// Saves a checkpoint's metadata (temp file and rename, through the state's handle).
     pub fn save_meta(&self, meta: &CheckpointMeta) -> std::io::Result<()> {
-        let path = self.meta_path(&meta.id);
-        std::fs::create_dir_all(path.parent().unwrap_or(&self.dir))?;
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(
+        let log = self.subdir("checkpoints")?;
+        let (name, tmp) = (format!("{}.json", meta.id), format!("{}.json.tmp", meta.id));
+        log.write(
             &tmp,
             serde_json::to_vec_pretty(meta).map_err(std::io::Error::other)?,
         )?;
-        std::fs::rename(tmp, path)
+        log.rename(&tmp, &log, &name)
     }
 
     /// Every checkpoint's metadata, newest first.
     pub fn list_meta(&self) -> Vec<CheckpointMeta> {
-        let Ok(dir) = std::fs::read_dir(self.dir.join("checkpoints")) else {
+        let Ok(log) = self.subdir("checkpoints") else {
             return Vec::new();
         };
-        let mut all: Vec<CheckpointMeta> = dir
+        let Ok(entries) = log.entries() else {
+            return Vec::new();
+        };
+        let mut all: Vec<CheckpointMeta> = entries
             .flatten()
-            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
-            .filter_map(|e| std::fs::read(e.path()).ok())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|name| name.ends_with(".json"))
+            .filter_map(|name| log.read(&name).ok())
             .filter_map(|b| serde_json::from_slice(&b).ok())
             .collect();
         all.sort_by(|a, b| b.id.cmp(&a.id));

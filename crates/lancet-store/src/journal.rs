@@ -7,13 +7,13 @@
 //! recovery idempotent (a crash during recovery is repaired by running it again), and it is the
 //! same rule used to roll a batch back after an error or a failed test run.
 
-use super::{PreImages, fsync_dir, fsync_dir_in, parent_of};
+use super::{PreImages, StateDir, fsync_dir_in, parent_of};
 use crate::digest::sha256_hex;
 use crate::path::{RelPath, Root};
 pub use crate::verdicts::Rollback;
 use cap_std::fs::Dir;
 use serde::{Deserialize, Serialize};
-use std::fs;
+
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -156,40 +156,40 @@ impl Journal {
         Ok(())
     }
 
-    /// Writes the journal atomically (temp file, fsync, rename, fsync of the directory): the
-    /// first line is the SHA-256 of the second, so damage is detected.
-    pub fn write(&self, path: &Path, fsync: bool) -> io::Result<()> {
+    /// Writes the journal atomically through the state's handle (temp file, fsync, rename,
+    /// fsync of the directory): the first line is the SHA-256 of the second, so damage is
+    /// detected.
+    pub fn write(&self, state: &StateDir, fsync: bool) -> io::Result<()> {
         let body = serde_json::to_string(self).map_err(io::Error::other)?;
-        let dir = path
-            .parent()
-            .ok_or_else(|| io::Error::other("journal has no directory"))?;
-        fs::create_dir_all(dir)?;
-        let tmp = path.with_extension("json.tmp");
+        let dir = state.handle()?;
         {
-            let mut f = fs::File::create(&tmp)?;
+            let mut f = dir.open_with(
+                TEMP,
+                cap_std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true),
+            )?;
             f.write_all(format!("{}\n{body}\n", sha256_hex(body.as_bytes())).as_bytes())?;
             if fsync {
                 f.sync_all()?;
             }
         }
-        fs::rename(&tmp, path)?;
+        dir.rename(TEMP, &dir, crate::state::JOURNAL)?;
         if fsync {
-            fsync_dir(dir)?;
+            state.fsync()?;
         }
         Ok(())
     }
 
-    /// Reads a journal; `Ok(None)` when there is none.
-    pub fn read(path: &Path) -> Result<Option<Journal>, JournalError> {
-        let text = match fs::read_to_string(path) {
+    /// Reads the journal from the state's handle (`dir` names the state directory in errors);
+    /// `Ok(None)` when there is none. A damaged one is set aside.
+    pub fn read(state: &Dir, dir: &Path) -> Result<Option<Journal>, JournalError> {
+        let path = dir.join(crate::state::JOURNAL);
+        let text = match state.read_to_string(crate::state::JOURNAL) {
             Ok(t) => t,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => {
-                return Err(JournalError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                });
-            }
+            Err(source) => return Err(JournalError::Io { path, source }),
         };
         let parsed = text.split_once('\n').and_then(|(sum, body)| {
             let body = body.trim_end_matches('\n');
@@ -200,16 +200,22 @@ impl Journal {
         match parsed {
             Some(j) => Ok(Some(j)),
             None => {
-                let kept = path.with_extension("damaged");
-                let _ = fs::rename(path, &kept);
+                let _ = state.rename(crate::state::JOURNAL, state, DAMAGED);
                 Err(JournalError::Damaged {
-                    path: path.to_path_buf(),
-                    kept,
+                    path,
+                    kept: dir.join(DAMAGED),
                 })
             }
         }
     }
 }
+
+/// The journal being written, before its rename into place.
+pub const TEMP: &str = "journal.json.tmp";
+/// Where a journal lancet did not write is set aside.
+pub const REJECTED: &str = "journal.rejected";
+/// Where a damaged journal is set aside.
+pub const DAMAGED: &str = "journal.damaged";
 
 /// Undoes what a journal describes, decided by content (see the module docs), through the
 /// root's handle. Idempotent.
@@ -259,7 +265,7 @@ pub fn roll_back(journal: &Journal, root: &Root, pre: &PreImages, fsync: bool) -
         for d in dirs {
             let _ = fsync_dir_in(dir, &d);
         }
-        let _ = fsync_dir(&pre.path);
+        let _ = pre.fsync();
     }
     report.restored.reverse();
     report.unchanged.reverse();

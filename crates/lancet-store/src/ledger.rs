@@ -2,8 +2,11 @@
 //! the same file is told to stop and ask a person. Kept in the state directory beside the
 //! journal and the log.
 
+use crate::StateDir;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+
+/// The ledger's name in the state directory.
+const LEDGER: &str = "ledger.jsonl";
 
 /// One batch in the ledger.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,9 +26,11 @@ pub const LEDGER_LIMIT: usize = 3;
 
 /// Appends a batch to the ledger and returns the files rolled back at least
 /// [`LEDGER_LIMIT`] times within the last [`LEDGER_WINDOW`] batches.
-pub fn record_in_ledger(state_dir: &Path, entry: &LedgerEntry) -> Vec<String> {
-    let path = state_dir.join("ledger.jsonl");
-    let mut all: Vec<LedgerEntry> = std::fs::read_to_string(&path)
+pub fn record_in_ledger(state: &StateDir, entry: &LedgerEntry) -> Vec<String> {
+    let handle = state.handle().ok();
+    let mut all: Vec<LedgerEntry> = handle
+        .as_ref()
+        .and_then(|h| h.read_to_string(LEDGER).ok())
         .unwrap_or_default()
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
@@ -37,8 +42,9 @@ pub fn record_in_ledger(state_dir: &Path, entry: &LedgerEntry) -> Vec<String> {
         .filter_map(|e| serde_json::to_string(e).ok())
         .map(|l| l + "\n")
         .collect();
-    let _ = std::fs::create_dir_all(state_dir);
-    let _ = std::fs::write(&path, text);
+    if let Some(h) = &handle {
+        let _ = h.write(LEDGER, text);
+    }
     let recent = &all[all.len().saturating_sub(LEDGER_WINDOW)..];
     let mut hot: Vec<String> = entry
         .files
@@ -64,16 +70,22 @@ mod tests {
     #[test]
     fn the_ledger_flags_a_file_rolled_back_three_times() {
         let dir = tempfile::tempdir().unwrap();
+        let state = StateDir::new(
+            dir.path().join("s"),
+            false,
+            dir.path().to_path_buf(),
+            String::new(),
+        );
         let entry = |id: &str, rolled_back| LedgerEntry {
             id: id.into(),
             files: vec!["a.py".into()],
             rolled_back,
         };
-        assert!(record_in_ledger(dir.path(), &entry("1", true)).is_empty());
-        assert!(record_in_ledger(dir.path(), &entry("2", false)).is_empty());
-        assert!(record_in_ledger(dir.path(), &entry("3", true)).is_empty());
+        assert!(record_in_ledger(&state, &entry("1", true)).is_empty());
+        assert!(record_in_ledger(&state, &entry("2", false)).is_empty());
+        assert!(record_in_ledger(&state, &entry("3", true)).is_empty());
         assert_eq!(
-            record_in_ledger(dir.path(), &entry("4", true)),
+            record_in_ledger(&state, &entry("4", true)),
             vec!["a.py".to_string()]
         );
     }

@@ -29,7 +29,12 @@
 pub mod checkpoint;
 pub mod journal;
 pub mod ledger;
+mod locks;
 pub mod snapshots;
+mod state;
+
+pub use locks::{LOCK_WAIT, LockError, RootLock};
+pub use state::{PreImages, StateDir};
 
 use lancet_core::timing::lap;
 use lancet_core::{digest, failpoint, path, report, staged, verdicts};
@@ -40,10 +45,7 @@ use crate::staged::{Before, StagedFile};
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
 use journal::{Entry, FileState, Journal, Rollback};
 use rayon::prelude::*;
-use std::fs::{self, File};
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 /// Options for writing.
 #[derive(Debug, Clone, Copy)]
@@ -77,298 +79,25 @@ pub enum CommitError {
     },
 }
 
-/// Where lancet keeps its state for a root: inside the git directory of the repository that
-/// holds the root (`.git/lancet/`), or `.lancet/` at the root outside any repository.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StateDir {
-    /// The directory.
-    pub dir: PathBuf,
-    /// Whether it lives in a git repository's directory (else it is `<root>/.lancet`).
-    pub in_git: bool,
-    /// The directory whose state this is (the work tree, or the root outside git): journals
-    /// name their root relative to it, and recovery never leaves it.
-    pub home: PathBuf,
-    /// The root relative to `home` (`""` when they are the same).
-    pub root_in_home: String,
-}
-
-/// How long a second lancet process waits for the first one's lock.
-pub const LOCK_WAIT: Duration = Duration::from_secs(3);
-
-/// An exclusive hold on a root; released when dropped.
-#[derive(Debug)]
-pub struct RootLock {
-    /// The per-path locks (directories above the root, then the root) with their files' names.
-    paths: Vec<(File, PathBuf)>,
-    /// The state directory's lock.
-    state: Option<File>,
-}
-
-impl Drop for RootLock {
-    fn drop(&mut self) {
-        // A per-path lock file nobody else holds goes, so they do not pile up one per directory
-        // ever used: taken exclusively first (flock converts a shared hold), then removed while
-        // held; a process that opened it meanwhile finds the name gone and takes the new one
-        // ([`lock_path`]).
-        for (file, path) in self.paths.drain(..).rev() {
-            if file.try_lock().is_ok() {
-                let _ = fs::remove_file(&path);
-            }
-        }
-        self.state.take();
-    }
-}
-
-/// Opens and locks a per-path lock file that a releasing holder may remove: after the lock is
-/// taken, the name must still lead to the locked file, or the lock belongs to a removed file and
-/// is taken again on the new one.
-fn lock_path(path: &Path, exclusive: bool, started: Instant) -> Result<File, ()> {
-    use std::os::unix::fs::MetadataExt;
-    loop {
-        let file = open_lock_file(path).map_err(|_| ())?;
-        wait_for(&file, exclusive, started)?;
-        let held = file.metadata().map_err(|_| ())?;
-        if fs::metadata(path).is_ok_and(|now| now.ino() == held.ino() && now.dev() == held.dev()) {
-            return Ok(file);
-        }
-    }
-}
-
-/// Where the per-path lock files live: the user's runtime directory, else their cache.
-fn path_lock_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_RUNTIME_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    let dir = base.join("lancet").join("locks");
-    fs::create_dir_all(&dir).ok()?;
-    Some(dir)
-}
-
-/// A lock file's name for a directory: a hash of its path (any length, any bytes).
-fn lock_name(path: &Path) -> String {
-    use std::os::unix::ffi::OsStrExt;
-    sha256_hex(path.as_os_str().as_bytes())[..32].to_string()
-}
-
-fn open_lock_file(path: &Path) -> io::Result<File> {
-    fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-}
-
-/// Takes a lock, retrying until [`LOCK_WAIT`] after `started`.
-fn wait_for(file: &File, exclusive: bool, started: Instant) -> Result<(), ()> {
-    loop {
-        let got = if exclusive {
-            file.try_lock()
-        } else {
-            file.try_lock_shared()
-        };
-        match got {
-            Ok(()) => return Ok(()),
-            Err(_) if started.elapsed() < LOCK_WAIT => {
-                std::thread::sleep(Duration::from_millis(20))
-            }
-            Err(_) => return Err(()),
-        }
-    }
-}
-
-/// Why the root could not be locked: another process holds it, or the state directory cannot
-/// be used at all (read-only, no permission, no space), which waiting would not fix.
-#[derive(Debug, thiserror::Error)]
-pub enum LockError {
-    /// Another lancet process holds the root.
-    #[error("another lancet process is working on this root, or on a directory inside or around it ({path} held for over {}s); retry when it is done", LOCK_WAIT.as_secs())]
-    Busy {
-        /// The lock file.
-        path: PathBuf,
-    },
-    /// The state directory or its lock file cannot be created or opened.
-    #[error("the lancet state directory cannot be used ({path}: {source}); nothing was written")]
-    StateDir {
-        /// The directory or lock file.
-        path: PathBuf,
-        /// What the file system said.
-        source: io::Error,
-    },
-}
-
-impl LockError {
-    /// The report's stable kind: `busy` (retry later) or `state_dir` (fix the environment).
-    pub fn kind(&self) -> crate::report::ErrorKind {
-        use crate::report::ErrorKind;
-        match self {
-            LockError::Busy { .. } => ErrorKind::Busy,
-            LockError::StateDir { .. } => ErrorKind::StateDir,
-        }
-    }
-
-    /// What to do next.
-    pub fn next(&self) -> &'static str {
-        match self {
-            LockError::Busy { .. } => "Retry when the other lancet process is done.",
-            LockError::StateDir { .. } => {
-                "Make the root writable (permissions, a read-only mount, free space), or pass --dry-run."
-            }
-        }
-    }
-}
-
-/// The directory pre-images are kept in while a batch is in flight: a handle for the writes and
-/// its name for messages.
-pub struct PreImages {
-    dir: Dir,
-    path: PathBuf,
-}
-
-impl PreImages {
-    /// Keeps a pre-image past the batch, for a path someone else changed during it: moved out
-    /// of `pre/` (which is swept) into `kept/`, where a person or `undo --force` finds it.
-    /// Returns where it now is.
-    pub fn keep(&self, name: &str) -> Option<PathBuf> {
-        let kept = self.path.parent()?.join("kept");
-        fs::create_dir_all(&kept).ok()?;
-        let to = kept.join(name);
-        fs::rename(self.path.join(name), &to).ok()?;
-        Some(to)
-    }
-}
-
 impl StateDir {
-    /// Finds the state directory for a root (creating nothing).
-    pub fn locate(root: &Root) -> StateDir {
-        match git2::Repository::discover(root.path()) {
-            Ok(repo)
-                if let Some(workdir) = repo.workdir().and_then(|w| w.canonicalize().ok())
-                    && let Some(root_in_home) = root.relative_to(&workdir) =>
-            {
-                StateDir {
-                    dir: repo.path().join("lancet"),
-                    in_git: true,
-                    home: workdir,
-                    root_in_home,
-                }
-            }
-            _ => StateDir {
-                dir: root.path().join(".lancet"),
-                in_git: false,
-                home: root.path().to_path_buf(),
-                root_in_home: String::new(),
-            },
-        }
-    }
-
-    /// The journal of the batch in flight, if any.
-    pub fn journal_path(&self) -> PathBuf {
-        self.dir.join("journal.json")
-    }
-
-    fn backup_dir(&self) -> PathBuf {
-        self.dir.join("pre")
-    }
-
-    /// Opens (creating it if needed) the directory pre-images are kept in.
-    pub fn pre_images(&self) -> io::Result<PreImages> {
-        let path = self.backup_dir();
-        fs::create_dir_all(&path)?;
-        Ok(PreImages {
-            dir: Dir::open_ambient_dir(&path, cap_std::ambient_authority())?,
-            path,
-        })
-    }
-
-    /// Takes the root's lock, waiting up to [`LOCK_WAIT`] for another process to finish: a
-    /// shared hold on every directory above the root and an exclusive one on the root itself
-    /// (so `lancet -C X` and `lancet -C X/sub` exclude each other, while `X/a` and `X/b` do not),
-    /// then the state directory's own lock (roots of one repository share its journal).
-    pub fn lock(&self) -> Result<RootLock, LockError> {
-        let started = Instant::now();
-        let mut held = Vec::new();
-        // Components, not text: `home.join("")` would end in a separator and name another lock.
-        let root: PathBuf = self.home.join(&self.root_in_home).components().collect();
-        if let Some(dir) = path_lock_dir() {
-            let chain: Vec<&Path> = root.ancestors().collect();
-            for (i, path) in chain.iter().rev().enumerate() {
-                let exclusive = i + 1 == chain.len();
-                // Lock files are named by the path they stand for; a directory they cannot be
-                // made in (a read-only home) leaves only the state lock, as before.
-                let lock_file = dir.join(lock_name(path));
-                if open_lock_file(&lock_file).is_err() {
-                    held.clear();
-                    break;
-                }
-                let file = lock_path(&lock_file, exclusive, started)
-                    .map_err(|()| LockError::Busy { path: root.clone() })?;
-                held.push((file, lock_file));
-            }
-        }
-        let path = self.dir.join("lock");
-        fs::create_dir_all(&self.dir).map_err(|source| LockError::StateDir {
-            path: self.dir.clone(),
-            source,
-        })?;
-        self.refuse_links()?;
-        let file = open_lock_file(&path).map_err(|source| LockError::StateDir {
-            path: path.clone(),
-            source,
-        })?;
-        wait_for(&file, true, started).map_err(|()| LockError::Busy { path })?;
-        Ok(RootLock {
-            paths: held,
-            state: Some(file),
-        })
-    }
-
-    /// Refuses a state directory any of whose parts is a symlink: lancet's own state is reached
-    /// by name, and a link there (planted by a test command, say) would carry its writes out of
-    /// the root. Checked under the lock, before anything is written there.
-    fn refuse_links(&self) -> Result<(), LockError> {
-        let parts = [
-            "",
-            "pre",
-            "kept",
-            "git",
-            "checkpoints",
-            "lock",
-            "journal.json",
-            "ledger.jsonl",
-        ];
-        for part in parts {
-            let path = if part.is_empty() {
-                self.dir.clone()
-            } else {
-                self.dir.join(part)
-            };
-            if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-                return Err(LockError::StateDir {
-                    source: io::Error::other(
-                        "it is a symlink; lancet's state must be a real directory of its own",
-                    ),
-                    path,
-                });
-            }
-        }
-        Ok(())
-    }
-
     /// Repairs a batch interrupted by a crash, if one is recorded. The caller holds the lock.
     /// The journal's paths are re-validated and opened through a handle on the root it names
     /// (inside this state's home): a forged journal is set aside and nothing is touched.
     pub fn recover(&self, fsync: bool) -> Result<Option<Rollback>, journal::JournalError> {
         let path = self.journal_path();
-        let _ = fs::remove_file(path.with_extension("json.tmp"));
-        let Some(journal) = Journal::read(&path)? else {
+        let state = self.handle().map_err(|source| journal::JournalError::Io {
+            path: self.dir.clone(),
+            source,
+        })?;
+        let _ = state.remove_file(journal::TEMP);
+        let Some(journal) = Journal::read(&state, &self.dir)? else {
             return Ok(None);
         };
         let refuse = |problem: String| {
-            let kept = path.with_extension("rejected");
-            let _ = fs::rename(&path, &kept);
+            let _ = state.rename(state::JOURNAL, &state, journal::REJECTED);
             journal::JournalError::Rejected {
                 path: path.clone(),
-                kept,
+                kept: self.dir.join(journal::REJECTED),
                 problem,
             }
         };
@@ -379,7 +108,7 @@ impl StateDir {
         let pre = self
             .pre_images()
             .map_err(|source| journal::JournalError::Io {
-                path: self.backup_dir(),
+                path: self.dir.join("pre"),
                 source,
             })?;
         let report = journal::roll_back(&journal, &root, &pre, fsync);
@@ -390,9 +119,9 @@ impl StateDir {
             if failpoint::check("recovered").is_err() {
                 return Ok(Some(report));
             }
-            let _ = fs::remove_file(&path);
+            let _ = state.remove_file(state::JOURNAL);
             if fsync {
-                let _ = fsync_dir(&self.dir);
+                let _ = self.fsync();
             }
         }
         Ok(Some(report))
@@ -401,15 +130,20 @@ impl StateDir {
     /// Removes pre-images no journal refers to: left by a crash after a batch's commit point
     /// (the batch stands, so they are not needed). The caller holds the lock.
     pub fn sweep_orphans(&self) {
+        let Ok(state) = self.handle() else {
+            return;
+        };
         // A journal still being written when its process died describes nothing: it only ever
         // counts once renamed into place.
-        let _ = fs::remove_file(self.journal_path().with_extension("json.tmp"));
-        if self.journal_path().exists() {
+        let _ = state.remove_file(journal::TEMP);
+        if state.exists(state::JOURNAL) {
             return;
         }
-        if let Ok(dir) = fs::read_dir(self.backup_dir()) {
-            for e in dir.flatten() {
-                let _ = fs::remove_file(e.path());
+        if let Ok(pre) = state.open_dir("pre")
+            && let Ok(entries) = pre.entries()
+        {
+            for e in entries.flatten() {
+                let _ = pre.remove_file(e.file_name());
             }
         }
     }
@@ -433,7 +167,9 @@ impl Prepared<'_> {
     /// the journal goes, nothing else was touched.
     pub fn abandon(self) {
         self.state.forget_batch(&self.journal.id);
-        let _ = fs::remove_file(self.state.journal_path());
+        if let Ok(state) = self.state.handle() {
+            let _ = state.remove_file(state::JOURNAL);
+        }
     }
 }
 
@@ -474,13 +210,14 @@ pub fn prepare<'a>(
     let pre = state
         .pre_images()
         .map_err(|e| io_err("the lancet state directory", e))?;
-    let journal_path = state.journal_path();
     if let Err(e) = journal
-        .write(&journal_path, opts.fsync)
+        .write(state, opts.fsync)
         .and_then(|()| failpoint::check("journal"))
     {
         // Nothing was written yet: the journal (if it got written at all) describes nothing.
-        let _ = fs::remove_file(&journal_path);
+        if let Ok(handle) = state.handle() {
+            let _ = handle.remove_file(state::JOURNAL);
+        }
         return Err(io_err("the journal", e));
     }
     Ok(Prepared {
@@ -504,7 +241,12 @@ pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
         opts,
         journal,
     } = prepared;
-    let journal_path = state.journal_path();
+    let forget = |journal: &Journal| {
+        state.forget_batch(&journal.id);
+        if let Ok(handle) = state.handle() {
+            let _ = handle.remove_file(state::JOURNAL);
+        }
+    };
     match write_all(root, files, &journal, &pre, state, opts) {
         Ok(()) => {
             if !opts.await_verdict {
@@ -524,8 +266,7 @@ pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
             journal::discard(&rest, root, &pre);
             let rollback = journal::roll_back(&done, root, &pre, opts.fsync);
             if rollback.finished() {
-                state.forget_batch(&journal.id);
-                let _ = fs::remove_file(&journal_path);
+                forget(&journal);
             }
             if rollback.intact() {
                 Err(CommitError::Stale { path })
@@ -540,8 +281,7 @@ pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
         Err(WriteFailure::Io(path, source)) => {
             let rollback = journal::roll_back(&journal, root, &pre, opts.fsync);
             if rollback.finished() {
-                state.forget_batch(&journal.id);
-                let _ = fs::remove_file(&journal_path);
+                forget(&journal);
             }
             Err(CommitError::Io {
                 path,
@@ -556,9 +296,9 @@ pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
 /// batch's commit point), then the pre-images it kept.
 pub fn release(state: &StateDir, journal: &Journal, fsync: bool) -> io::Result<()> {
     failpoint::check("commit")?;
-    fs::remove_file(state.journal_path())?;
+    state.handle()?.remove_file(state::JOURNAL)?;
     if fsync {
-        fsync_dir(&state.dir)?;
+        state.fsync()?;
     }
     if let Ok(pre) = state.pre_images() {
         drop_pre_images(&pre, journal);
@@ -584,8 +324,7 @@ pub fn roll_back_committed(
     journal: &Journal,
     fsync: bool,
 ) -> Rollback {
-    let path = state.journal_path();
-    let _ = journal.write(&path, fsync);
+    let _ = journal.write(state, fsync);
     let Ok(pre) = state.pre_images() else {
         // The journal stands: the next lancet command finishes the rollback.
         return Rollback {
@@ -596,9 +335,11 @@ pub fn roll_back_committed(
     };
     let report = journal::roll_back(journal, root, &pre, fsync);
     if report.finished() {
-        let _ = fs::remove_file(&path);
+        if let Ok(handle) = state.handle() {
+            let _ = handle.remove_file(state::JOURNAL);
+        }
         if fsync {
-            let _ = fsync_dir(&state.dir);
+            let _ = state.fsync();
         }
     }
     report
@@ -770,15 +511,18 @@ fn write_all(
         for d in dirs.iter().filter(|d| !journal.removed_dirs.contains(d)) {
             fsync_dir_in(dir, d).map_err(io(d))?;
         }
-        fsync_dir(&pre.path).map_err(io("the lancet state directory"))?;
+        pre.fsync().map_err(io("the lancet state directory"))?;
     }
     if opts.await_verdict {
         return Ok(());
     }
     failpoint::check("commit").map_err(io("the journal"))?;
-    fs::remove_file(state.journal_path()).map_err(io("the journal"))?;
+    state
+        .handle()
+        .and_then(|h| h.remove_file(state::JOURNAL))
+        .map_err(io("the journal"))?;
     if opts.fsync {
-        fsync_dir(&state.dir).map_err(io("the lancet state directory"))?;
+        state.fsync().map_err(io("the lancet state directory"))?;
     }
     Ok(())
 }
@@ -950,12 +694,6 @@ fn missing_dirs(root: &Dir, dir: &RelPath) -> Vec<String> {
     }
     missing.reverse();
     missing
-}
-
-/// fsyncs a directory, so renames and creations in it are durable.
-pub(crate) fn fsync_dir(dir: &Path) -> io::Result<()> {
-    failpoint::check("fsync_dir")?;
-    File::open(dir)?.sync_all()
 }
 
 /// fsyncs a directory under the root, through the root's handle.

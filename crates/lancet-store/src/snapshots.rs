@@ -3,15 +3,17 @@
 //! saw and rebase it over whatever changed since.
 //!
 //! The store is `<state dir>/snapshots/<sha256>`, one file per content (a second read of the
-//! same content costs nothing), written by temp file and rename so a reader never sees half a
-//! snapshot, and pruned, oldest first, to [`MAX_FILES`] files and [`MAX_BYTES`] bytes. A
-//! snapshot is only ever a convenience: a missing one makes a stale `--base` a plain refusal.
+//! same content costs nothing), written through the state's handle by temp file and rename so a
+//! reader never sees half a snapshot, and pruned, oldest first, to [`MAX_FILES`] files and
+//! [`MAX_BYTES`] bytes. Pruning removes only snapshots lancet recorded writing
+//! (`snapshots.index`), never a file it finds there: a `.lancet` shipped in a tree holds nothing
+//! lancet will delete. A snapshot is only ever a convenience: a missing one makes a stale
+//! `--base` a plain refusal.
 
 use crate::StateDir;
+use cap_std::fs::Dir;
 use lancet_core::digest::sha256_hex;
-use std::fs;
 use std::io::{self, Write};
-use std::path::PathBuf;
 
 /// How many snapshots are kept at most.
 pub const MAX_FILES: usize = 256;
@@ -20,36 +22,34 @@ pub const MAX_BYTES: u64 = 64 * 1024 * 1024;
 /// A file larger than this is not kept (an edit of it is not rebased).
 pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
 
-fn dir(state: &StateDir) -> PathBuf {
-    state.dir.join("snapshots")
-}
+/// The record of the snapshots lancet wrote, one hash a line, in the state directory.
+const INDEX: &str = "snapshots.index";
 
-/// Keeps `bytes` (whose SHA-256 is `sha256`) as a snapshot; returns whether it is kept.
+/// Keeps `bytes` (whose SHA-256 is `sha256`) as a snapshot; returns whether it is kept. The
+/// caller holds the root's lock.
 pub fn keep(state: &StateDir, sha256: &str, bytes: &[u8]) -> bool {
     if bytes.len() > MAX_FILE_BYTES || !is_hash(sha256) {
         return false;
     }
-    let dir = dir(state);
-    let path = dir.join(sha256);
-    if path.is_file() {
-        // Touched, so pruning counts this read as recent.
-        let _ = fs::File::options()
-            .append(true)
-            .open(&path)
-            .and_then(|f| f.set_modified(std::time::SystemTime::now()));
-        return true;
-    }
     let written = (|| -> io::Result<()> {
-        fs::create_dir_all(&dir)?;
-        let tmp = dir.join(format!(".{sha256}.{}", std::process::id()));
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        drop(f);
-        fs::rename(&tmp, &path)
+        let handle = state.handle()?;
+        let dir = state.subdir("snapshots")?;
+        if dir.symlink_metadata(sha256).is_ok_and(|m| m.is_file()) {
+            // Touched, so pruning counts this read as recent.
+            let f = dir.open_with(sha256, cap_std::fs::OpenOptions::new().append(true))?;
+            return f.into_std().set_modified(std::time::SystemTime::now());
+        }
+        let tmp = format!(".{sha256}.{}", std::process::id());
+        dir.write(&tmp, bytes)?;
+        dir.rename(&tmp, &dir, sha256)?;
+        let mut index = handle.open_with(
+            INDEX,
+            cap_std::fs::OpenOptions::new().create(true).append(true),
+        )?;
+        writeln!(index, "{sha256}")?;
+        prune(&handle, &dir);
+        Ok(())
     })();
-    if written.is_ok() {
-        prune(state);
-    }
     written.is_ok()
 }
 
@@ -59,31 +59,39 @@ pub fn load(state: &StateDir, sha256: &str) -> Option<Vec<u8>> {
     if !is_hash(&sha256) {
         return None;
     }
-    let bytes = fs::read(dir(state).join(&sha256)).ok()?;
+    let bytes = state.subdir("snapshots").ok()?.read(&sha256).ok()?;
     (sha256_hex(&bytes) == sha256).then_some(bytes)
 }
 
-/// Drops the oldest snapshots beyond [`MAX_FILES`] files or [`MAX_BYTES`] bytes.
-fn prune(state: &StateDir) {
-    let Ok(listing) = fs::read_dir(dir(state)) else {
+/// Drops the oldest recorded snapshots beyond [`MAX_FILES`] files or [`MAX_BYTES`] bytes, and
+/// rewrites the record with those that stay.
+fn prune(state: &Dir, dir: &Dir) {
+    let Ok(index) = state.read_to_string(INDEX) else {
         return;
     };
-    let mut kept: Vec<(std::time::SystemTime, u64, PathBuf)> = listing
-        .flatten()
-        .filter(|e| e.file_name().to_str().is_some_and(is_hash))
-        .filter_map(|e| {
-            let meta = e.metadata().ok()?;
-            Some((meta.modified().ok()?, meta.len(), e.path()))
+    let mut recorded: Vec<&str> = index.lines().filter(|l| is_hash(l)).collect();
+    recorded.sort_unstable();
+    recorded.dedup();
+    let mut kept: Vec<(std::time::SystemTime, u64, &str)> = recorded
+        .into_iter()
+        .filter_map(|name| {
+            let meta = dir.symlink_metadata(name).ok().filter(|m| m.is_file())?;
+            Some((meta.modified().ok()?.into_std(), meta.len(), name))
         })
         .collect();
     kept.sort_by_key(|k| std::cmp::Reverse(k.0));
     let mut total = 0u64;
-    for (i, (_, len, path)) in kept.iter().enumerate() {
+    let mut stay = String::new();
+    for (i, (_, len, name)) in kept.iter().enumerate() {
         total += len;
         if i >= MAX_FILES || total > MAX_BYTES {
-            let _ = fs::remove_file(path);
+            let _ = dir.remove_file(name);
+        } else {
+            stay.push_str(name);
+            stay.push('\n');
         }
     }
+    let _ = state.write(INDEX, stay);
 }
 
 fn is_hash(s: &str) -> bool {
@@ -96,13 +104,14 @@ fn is_hash(s: &str) -> bool {
 mod tests {
     use super::*;
 
+    use std::fs;
+
     fn state(dir: &std::path::Path) -> StateDir {
-        StateDir {
-            dir: dir.join("state"),
-            in_git: false,
-            home: dir.to_path_buf(),
-            root_in_home: String::new(),
-        }
+        StateDir::new(dir.join("state"), false, dir.to_path_buf(), String::new())
+    }
+
+    fn dir(state: &StateDir) -> std::path::PathBuf {
+        state.dir.join("snapshots")
     }
 
     #[test]
@@ -152,5 +161,44 @@ mod tests {
         assert_eq!(fs::read_dir(dir(&state)).unwrap().count(), MAX_FILES);
         assert_eq!(load(&state, &sha256_hex(&contents[0])), None);
         assert!(load(&state, &sha256_hex(&contents[MAX_FILES + 2])).is_some());
+    }
+
+    /// Medium 6: a `.lancet/snapshots` shipped as a link to elsewhere is never written through,
+    /// and pruning deletes only snapshots lancet recorded writing, never a file it finds there.
+    #[test]
+    fn a_shipped_snapshots_link_is_refused_and_only_recorded_snapshots_are_pruned() {
+        let tmp = tempfile::tempdir().unwrap();
+        let victim = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("state")).unwrap();
+        let names: Vec<String> = (0..MAX_FILES + 10)
+            .map(|i| sha256_hex(format!("victim {i}").as_bytes()))
+            .collect();
+        for n in &names {
+            fs::write(victim.path().join(n), "the user's file").unwrap();
+        }
+        std::os::unix::fs::symlink(victim.path(), dir(&state(tmp.path()))).unwrap();
+        let linked = state(tmp.path());
+        assert!(
+            !keep(&linked, &sha256_hex(b"x"), b"x"),
+            "written through the link"
+        );
+        assert_eq!(fs::read_dir(victim.path()).unwrap().count(), names.len());
+        // A real snapshots directory holding files lancet never wrote: they stay.
+        fs::remove_file(dir(&linked)).unwrap();
+        fs::create_dir(dir(&linked)).unwrap();
+        for n in &names {
+            fs::write(dir(&linked).join(n), "shipped").unwrap();
+        }
+        let state = state(tmp.path());
+        for i in 0..5 {
+            let c = format!("read {i}");
+            assert!(keep(&state, &sha256_hex(c.as_bytes()), c.as_bytes()));
+        }
+        for n in &names {
+            assert!(
+                dir(&state).join(n).exists(),
+                "pruned a file lancet never wrote"
+            );
+        }
     }
 }

@@ -1,0 +1,267 @@
+//! The locks that make one lancet process at a time the writer of a root: a per-path lock on
+//! the root and shared ones on every directory above it (so nested roots serialise and siblings
+//! run in parallel), then the state directory's own lock.
+//!
+//! The per-path lock files live in the user's runtime directory (`$XDG_RUNTIME_DIR/lancet/
+//! locks`, else `~/.cache/lancet/locks`), which must be the user's own: owned by the effective
+//! user and writable by nobody else, or another user could plant a link there that makes lancet
+//! create a file elsewhere. Lock files are opened without following links.
+
+use crate::StateDir;
+use crate::digest::sha256_hex;
+use std::fs::{self, File};
+use std::io;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How long a second lancet process waits for the first one's lock.
+pub const LOCK_WAIT: Duration = Duration::from_secs(3);
+
+/// An exclusive hold on a root; released when dropped.
+#[derive(Debug)]
+pub struct RootLock {
+    /// The per-path locks (directories above the root, then the root) with their files' names.
+    paths: Vec<(File, PathBuf)>,
+    /// The state directory's lock.
+    state: Option<File>,
+}
+
+impl Drop for RootLock {
+    fn drop(&mut self) {
+        // A per-path lock file nobody else holds goes, so they do not pile up one per directory
+        // ever used: taken exclusively first (flock converts a shared hold), then removed while
+        // held; a process that opened it meanwhile finds the name gone and takes the new one
+        // ([`lock_path`]).
+        for (file, path) in self.paths.drain(..).rev() {
+            if file.try_lock().is_ok() {
+                let _ = fs::remove_file(&path);
+            }
+        }
+        self.state.take();
+    }
+}
+
+/// Why the root could not be locked: another process holds it, or the state directory cannot
+/// be used at all (read-only, no permission, no space), which waiting would not fix.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    /// Another lancet process holds the root.
+    #[error("another lancet process is working on this root, or on a directory inside or around it ({path} held for over {}s); retry when it is done", LOCK_WAIT.as_secs())]
+    Busy {
+        /// The lock file.
+        path: PathBuf,
+    },
+    /// The state directory, the lock directory or a lock file cannot be created, opened or
+    /// trusted.
+    #[error("the lancet state directory cannot be used ({path}: {source}); nothing was written")]
+    StateDir {
+        /// The directory or lock file.
+        path: PathBuf,
+        /// What the file system said.
+        source: io::Error,
+    },
+}
+
+impl LockError {
+    /// The report's stable kind: `busy` (retry later) or `state_dir` (fix the environment).
+    pub fn kind(&self) -> crate::report::ErrorKind {
+        use crate::report::ErrorKind;
+        match self {
+            LockError::Busy { .. } => ErrorKind::Busy,
+            LockError::StateDir { .. } => ErrorKind::StateDir,
+        }
+    }
+
+    /// What to do next.
+    pub fn next(&self) -> &'static str {
+        match self {
+            LockError::Busy { .. } => "Retry when the other lancet process is done.",
+            LockError::StateDir { .. } => {
+                "Make the root writable (permissions, a read-only mount, free space) and the lock directory your own (chmod 700), or pass --dry-run."
+            }
+        }
+    }
+}
+
+impl StateDir {
+    /// Takes the root's lock, waiting up to [`LOCK_WAIT`] for another process to finish: a
+    /// shared hold on every directory above the root and an exclusive one on the root itself
+    /// (so `lancet -C X` and `lancet -C X/sub` exclude each other, while `X/a` and `X/b` do not),
+    /// then the state directory's own lock (roots of one repository share its journal), taken
+    /// through the state handle every later state write uses.
+    pub fn lock(&self) -> Result<RootLock, LockError> {
+        let started = Instant::now();
+        let mut held = Vec::new();
+        // Components, not text: `home.join("")` would end in a separator and name another lock.
+        let root: PathBuf = self.home.join(&self.root_in_home).components().collect();
+        if let Some(dir) = path_lock_dir()? {
+            let chain: Vec<&Path> = root.ancestors().collect();
+            for (i, path) in chain.iter().rev().enumerate() {
+                let exclusive = i + 1 == chain.len();
+                // Lock files are named by the path they stand for; a directory they cannot be
+                // made in (a read-only home) leaves only the state lock, as before.
+                let lock_file = dir.join(lock_name(path));
+                match open_lock_file(&lock_file) {
+                    Ok(_) => {}
+                    // A link planted where a lock file goes is not followed, nor ignored.
+                    Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                        return Err(LockError::StateDir {
+                            path: lock_file,
+                            source: io::Error::other("it is a symlink, not a lock file"),
+                        });
+                    }
+                    Err(_) => {
+                        held.clear();
+                        break;
+                    }
+                }
+                let file = lock_path(&lock_file, exclusive, started)
+                    .map_err(|()| LockError::Busy { path: root.clone() })?;
+                held.push((file, lock_file));
+            }
+        }
+        let state_error = |source| LockError::StateDir {
+            path: self.dir.clone(),
+            source,
+        };
+        let handle = self.handle().map_err(state_error)?;
+        let file = handle
+            .open_with(
+                "lock",
+                cap_std::fs::OpenOptions::new()
+                    .create(true)
+                    .truncate(false)
+                    .write(true),
+            )
+            .map_err(state_error)?
+            .into_std();
+        let path = self.dir.join("lock");
+        wait_for(&file, true, started).map_err(|()| LockError::Busy { path })?;
+        Ok(RootLock {
+            paths: held,
+            state: Some(file),
+        })
+    }
+}
+
+/// Opens and locks a per-path lock file that a releasing holder may remove: after the lock is
+/// taken, the name must still lead to the locked file, or the lock belongs to a removed file and
+/// is taken again on the new one.
+fn lock_path(path: &Path, exclusive: bool, started: Instant) -> Result<File, ()> {
+    loop {
+        let file = open_lock_file(path).map_err(|_| ())?;
+        wait_for(&file, exclusive, started)?;
+        let held = file.metadata().map_err(|_| ())?;
+        if fs::symlink_metadata(path)
+            .is_ok_and(|now| now.ino() == held.ino() && now.dev() == held.dev())
+        {
+            return Ok(file);
+        }
+    }
+}
+
+/// Where the per-path lock files live: the user's runtime directory, else their cache; `None`
+/// when it cannot be made (a read-only home: only the state lock is taken, as before), an error
+/// when it exists but is not the user's own.
+fn path_lock_dir() -> Result<Option<PathBuf>, LockError> {
+    let Some(base) = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+    else {
+        return Ok(None);
+    };
+    let dir = base.join("lancet").join("locks");
+    if fs::create_dir_all(&dir).is_err() {
+        return Ok(None);
+    }
+    own_private_dir(&dir).map_err(|source| LockError::StateDir {
+        path: dir.clone(),
+        source,
+    })?;
+    Ok(Some(dir))
+}
+
+/// Checks that a directory (not a link) is owned by the effective user and writable by nobody
+/// else.
+fn own_private_dir(dir: &Path) -> io::Result<()> {
+    let meta = fs::symlink_metadata(dir)?;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    if !meta.is_dir() {
+        return Err(io::Error::other(
+            "the lock directory is not a directory (a link?)",
+        ));
+    }
+    if meta.uid() != me {
+        return Err(io::Error::other(format!(
+            "the lock directory is owned by uid {}, not by you (uid {me})",
+            meta.uid()
+        )));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err(io::Error::other(format!(
+            "the lock directory is writable by others (mode {:o})",
+            meta.mode() & 0o777
+        )));
+    }
+    Ok(())
+}
+
+/// A lock file's name for a directory: a hash of its path (any length, any bytes).
+fn lock_name(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    sha256_hex(path.as_os_str().as_bytes())[..32].to_string()
+}
+
+/// Opens (creating) a lock file, never through a link.
+fn open_lock_file(path: &Path) -> io::Result<File> {
+    fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+}
+
+/// Takes a lock, retrying until [`LOCK_WAIT`] after `started`.
+fn wait_for(file: &File, exclusive: bool, started: Instant) -> Result<(), ()> {
+    loop {
+        let got = if exclusive {
+            file.try_lock()
+        } else {
+            file.try_lock_shared()
+        };
+        match got {
+            Ok(()) => return Ok(()),
+            Err(_) if started.elapsed() < LOCK_WAIT => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            Err(_) => return Err(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_lock_directory_not_the_users_own_is_refused_and_links_are_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("locks");
+        fs::create_dir(&dir).unwrap();
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+        assert!(own_private_dir(&dir).is_ok());
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+        let e = own_private_dir(&dir).unwrap_err();
+        assert!(e.to_string().contains("writable by others"), "{e}");
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+        // A planted link in the lock directory is not followed to create a file elsewhere.
+        let elsewhere = tmp.path().join("elsewhere");
+        std::os::unix::fs::symlink(&elsewhere, dir.join("planted")).unwrap();
+        assert!(open_lock_file(&dir.join("planted")).is_err());
+        assert!(!elsewhere.exists());
+    }
+}

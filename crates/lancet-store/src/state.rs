@@ -1,0 +1,237 @@
+//! Where lancet keeps its state for a root, and the one handle every state write goes through.
+//!
+//! The state directory is `.git/lancet/` inside a repository, else `.lancet/` at the root
+//! (DESIGN §6). It is opened once per process, as a capability handle: the journal, the
+//! pre-images, the checkpoint log, the ledger and the snapshots are all written through it, so
+//! a `.lancet` swapped for a link (or a shipped `.lancet/snapshots` link) mid-batch cannot send a
+//! write elsewhere: a path through a link leading out of it fails at the moment of the write.
+//! Only the private checkpoint repository (`git/`) is opened by path, by libgit2, after the
+//! handle confirmed it is a real directory inside.
+
+use cap_std::fs::Dir;
+use lancet_core::path::Root;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Where lancet keeps its state for a root: inside the git directory of the repository that
+/// holds the root (`.git/lancet/`), or `.lancet/` at the root outside any repository.
+#[derive(Debug, Clone)]
+pub struct StateDir {
+    /// The directory.
+    pub dir: PathBuf,
+    /// Whether it lives in a git repository's directory (else it is `<root>/.lancet`).
+    pub in_git: bool,
+    /// The directory whose state this is (the work tree, or the root outside git): journals
+    /// name their root relative to it, and recovery never leaves it.
+    pub home: PathBuf,
+    /// The root relative to `home` (`""` when they are the same).
+    pub root_in_home: String,
+    /// The handle on `dir`, opened at the first write and kept for the process.
+    handle: Arc<Mutex<Option<Arc<Dir>>>>,
+}
+
+impl PartialEq for StateDir {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.dir, self.in_git, &self.home, &self.root_in_home)
+            == (&other.dir, other.in_git, &other.home, &other.root_in_home)
+    }
+}
+
+impl Eq for StateDir {}
+
+/// The parts of the state directory, each refused when it is a symlink (lancet reaches its own
+/// state by name only).
+pub const PARTS: [&str; 11] = [
+    "pre",
+    "kept",
+    "git",
+    "checkpoints",
+    "snapshots",
+    "lock",
+    "journal.json",
+    "journal.json.tmp",
+    "ledger.jsonl",
+    "retention.jsonl",
+    "snapshots.index",
+];
+
+/// The journal's name in the state directory.
+pub const JOURNAL: &str = "journal.json";
+
+impl StateDir {
+    /// The state of `dir`, for a root `root_in_home` below `home`.
+    pub fn new(dir: PathBuf, in_git: bool, home: PathBuf, root_in_home: String) -> StateDir {
+        StateDir {
+            dir,
+            in_git,
+            home,
+            root_in_home,
+            handle: Arc::default(),
+        }
+    }
+
+    /// Finds the state directory for a root (creating nothing).
+    pub fn locate(root: &Root) -> StateDir {
+        match git2::Repository::discover(root.path()) {
+            Ok(repo)
+                if let Some(workdir) = repo.workdir().and_then(|w| w.canonicalize().ok())
+                    && let Some(root_in_home) = root.relative_to(&workdir) =>
+            {
+                StateDir::new(repo.path().join("lancet"), true, workdir, root_in_home)
+            }
+            _ => StateDir::new(
+                root.path().join(".lancet"),
+                false,
+                root.path().to_path_buf(),
+                String::new(),
+            ),
+        }
+    }
+
+    /// The journal of the batch in flight, for messages and for a look whether there is one.
+    pub fn journal_path(&self) -> PathBuf {
+        self.dir.join(JOURNAL)
+    }
+
+    /// The handle every state write goes through: the state directory, created if missing and
+    /// opened once (a link there is refused), then the same handle for the process.
+    pub fn handle(&self) -> io::Result<Arc<Dir>> {
+        let mut held = self
+            .handle
+            .lock()
+            .map_err(|_| io::Error::other("the state handle's lock is poisoned"))?;
+        if let Some(dir) = held.as_ref() {
+            return Ok(Arc::clone(dir));
+        }
+        let dir = Arc::new(self.open()?);
+        *held = Some(Arc::clone(&dir));
+        Ok(dir)
+    }
+
+    fn open(&self) -> io::Result<Dir> {
+        let (Some(parent), Some(name)) = (self.dir.parent(), self.dir.file_name()) else {
+            return Err(io::Error::other("the state directory has no parent"));
+        };
+        let parent = Dir::open_ambient_dir(parent, cap_std::ambient_authority())?;
+        match parent.symlink_metadata(name) {
+            Ok(m) if m.file_type().is_symlink() => return Err(link_refused()),
+            Ok(m) if !m.is_dir() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotADirectory,
+                    "it is not a directory",
+                ));
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match parent.create_dir(name) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            },
+            Err(e) => return Err(e),
+        }
+        let dir = parent.open_dir(name)?;
+        for part in PARTS {
+            if dir
+                .symlink_metadata(part)
+                .is_ok_and(|m| m.file_type().is_symlink())
+            {
+                return Err(io::Error::other(format!(
+                    "its part {part} is a symlink; lancet's state must be real files and directories of its own"
+                )));
+            }
+        }
+        Ok(dir)
+    }
+
+    /// A subdirectory of the state (created if missing), through the handle.
+    pub fn subdir(&self, name: &str) -> io::Result<Dir> {
+        let handle = self.handle()?;
+        handle.create_dir_all(name)?;
+        handle.open_dir(name)
+    }
+
+    /// fsyncs the state directory itself, so a rename or removal in it is durable.
+    pub fn fsync(&self) -> io::Result<()> {
+        crate::failpoint::check("fsync_dir")?;
+        // (A directory handle may be a path-only descriptor: fsync a fresh read one.)
+        self.handle()?.open(".")?.sync_all()
+    }
+
+    /// Opens (creating it if needed) the directory pre-images are kept in.
+    pub fn pre_images(&self) -> io::Result<PreImages> {
+        Ok(PreImages {
+            dir: self.subdir("pre")?,
+            state: self.handle()?,
+            path: self.dir.join("pre"),
+        })
+    }
+}
+
+fn link_refused() -> io::Error {
+    io::Error::other("it is a symlink; lancet's state must be a real directory of its own")
+}
+
+/// The directory pre-images are kept in while a batch is in flight: a handle for the writes and
+/// its name for messages.
+pub struct PreImages {
+    pub(crate) dir: Dir,
+    state: Arc<Dir>,
+    pub(crate) path: PathBuf,
+}
+
+impl PreImages {
+    /// Keeps a pre-image past the batch, for a path someone else changed during it: moved out
+    /// of `pre/` (which is swept) into `kept/`, where a person or `undo --force` finds it.
+    /// Returns where it now is.
+    pub fn keep(&self, name: &str) -> Option<PathBuf> {
+        self.state.create_dir_all("kept").ok()?;
+        let kept = self.state.open_dir("kept").ok()?;
+        self.dir.rename(name, &kept, name).ok()?;
+        Some(
+            self.path
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join("kept")
+                .join(name),
+        )
+    }
+
+    /// fsyncs the pre-image directory.
+    pub(crate) fn fsync(&self) -> io::Result<()> {
+        crate::failpoint::check("fsync_dir")?;
+        self.dir.open(".")?.sync_all()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_linked_state_directory_or_part_is_refused_and_the_handle_stays_put() {
+        let tmp = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), tmp.path().join(".lancet")).unwrap();
+        let state = StateDir::new(
+            tmp.path().join(".lancet"),
+            false,
+            tmp.path().to_path_buf(),
+            String::new(),
+        );
+        assert!(state.handle().is_err());
+        std::fs::remove_file(tmp.path().join(".lancet")).unwrap();
+        std::fs::create_dir(tmp.path().join(".lancet")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), tmp.path().join(".lancet/snapshots")).unwrap();
+        assert!(state.handle().is_err(), "a linked part");
+        std::fs::remove_file(tmp.path().join(".lancet/snapshots")).unwrap();
+        let handle = state.handle().unwrap();
+        // Swapped for a link after opening: writes still land in the directory opened.
+        std::fs::rename(tmp.path().join(".lancet"), tmp.path().join("moved")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), tmp.path().join(".lancet")).unwrap();
+        state.handle().unwrap().write("x", "x").unwrap();
+        assert!(tmp.path().join("moved/x").exists());
+        assert!(!outside.path().join("x").exists());
+        drop(handle);
+    }
+}

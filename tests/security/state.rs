@@ -1,0 +1,144 @@
+//! Medium 6, Low 10 and 11: lancet's own state. A `.lancet/snapshots` shipped as a link is
+//! never written or pruned through; a `.lancet` swapped for a link during a batch does not send
+//! the batch's state writes elsewhere (one handle, opened under the lock); the per-path lock
+//! directory must be the user's own, and a link planted in it is not followed.
+
+use crate::suite::tree::{
+    describe, lancet, lancet_env, lancet_in_background, temp_tree, wait_paused,
+};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+fn r(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn read_never_writes_or_prunes_through_a_shipped_snapshots_link() {
+    let victim = tempfile::tempdir().unwrap();
+    for i in 0..300 {
+        let name = format!("{:064x}", i);
+        std::fs::write(victim.path().join(name), "the user's file").unwrap();
+    }
+    let before = names(victim.path());
+    let dir = temp_tree(&[("app.py", b"x = 1\n"), (".lancet/checkpoints/.keep", b"")]);
+    let root = dir.path();
+    std::os::unix::fs::symlink(victim.path(), root.join(".lancet/snapshots")).unwrap();
+    for _ in 0..2 {
+        let out = lancet(&["read", "-C", r(root), "app.py"], b"");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "the read itself works: {}",
+            describe(&out)
+        );
+    }
+    assert_eq!(
+        names(victim.path()),
+        before,
+        "written or pruned through the link"
+    );
+    // And a batch refuses the linked state (state_dir), nothing written.
+    let out = lancet(
+        &["apply", "-C", r(root), "--json"],
+        b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("state_dir"),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(std::fs::read(root.join("app.py")).unwrap(), b"x = 1\n");
+}
+
+#[test]
+fn a_state_directory_swapped_mid_batch_keeps_the_batchs_state_writes() {
+    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let root = dir.path();
+    let outside = tempfile::tempdir().unwrap();
+    // A first batch makes .lancet; the second pauses after its journal is written.
+    let out = lancet(
+        &["apply", "-C", r(root)],
+        b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let pause_dir = tempfile::tempdir().unwrap();
+    let pause = pause_dir.path().join("paused");
+    let mut child = lancet_in_background(
+        &["apply", "-C", r(root), "--json"],
+        b"*** Begin Patch\n*** Update File: app.py\n-x = 2\n+x = 3\n*** End Patch\n",
+        &[
+            ("LANCET_PAUSE_AT", "rename"),
+            ("LANCET_PAUSE_FILE", r(&pause)),
+        ],
+    );
+    wait_paused(&mut child, &pause);
+    std::fs::rename(root.join(".lancet"), root.join("moved-state")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.join(".lancet")).unwrap();
+    std::fs::remove_file(&pause).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        names(outside.path()).is_empty(),
+        "state written through the swapped link: {:?}",
+        names(outside.path())
+    );
+    assert!(
+        !root.join("moved-state/journal.json").exists(),
+        "the journal went, in the directory opened"
+    );
+    assert_eq!(std::fs::read(root.join("app.py")).unwrap(), b"x = 3\n");
+}
+
+#[test]
+fn the_lock_directory_must_be_the_users_own() {
+    let runtime = tempfile::tempdir().unwrap();
+    let locks = runtime.path().join("lancet/locks");
+    std::fs::create_dir_all(&locks).unwrap();
+    std::fs::set_permissions(&locks, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let patch = b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n";
+    let env = [("XDG_RUNTIME_DIR", r(runtime.path()))];
+    let out = lancet_env(&["apply", "-C", r(dir.path()), "--json"], patch, &env);
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("writable by others"),
+        "{}",
+        describe(&out)
+    );
+    std::fs::set_permissions(&locks, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // A link where the root's lock file goes: refused, the file it names never made.
+    let target = runtime.path().join("made-elsewhere");
+    let out = lancet_env(&["apply", "-C", r(dir.path()), "--dry-run"], patch, &env);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    for entry in std::fs::read_dir(&locks).unwrap() {
+        std::fs::remove_file(entry.unwrap().path()).unwrap();
+    }
+    let root_lock = {
+        use sha2::Digest;
+        let canonical = dir.path().canonicalize().unwrap();
+        let hex: String = sha2::Sha256::digest(canonical.as_os_str().as_encoded_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        locks.join(&hex[..32])
+    };
+    std::os::unix::fs::symlink(&target, &root_lock).unwrap();
+    let out = lancet_env(&["apply", "-C", r(dir.path()), "--json"], patch, &env);
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert!(!target.exists());
+    assert_eq!(
+        std::fs::read(dir.path().join("app.py")).unwrap(),
+        b"x = 1\n"
+    );
+}
