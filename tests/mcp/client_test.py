@@ -237,6 +237,31 @@ async def run(root, log):
             r = await s.call_tool("read_file", {"path": "../outside.txt"})
             check("paths outside the root are refused", is_error(r) and "outside the root" in text_of(r), text_of(r))
 
+            # The model never gets a shell and never leaves the root (README, Confinement).
+            r = await s.call_tool("rename_symbol", {"old": "", "at": "io_util.py:5:9", "new": "halt", "lsp": True})
+            check("lsp is refused unless the user started the server with --allow-lsp",
+                  is_error(r) and "--allow-lsp" in text_of(r), text_of(r))
+            r = await s.call_tool("apply_patch", {"text": "*** Begin Patch\n*** Add File: docs/HEAD\n+ref: refs/heads/main\n"
+                                                          "*** Add File: docs/config\n+[core]\n+\tfsmonitor = touch pwned\n*** End Patch\n"})
+            check("no batch plants a git repository lookalike (kind protected)",
+                  is_error(r) and structured(r).get("error", {}).get("kind") == "protected"
+                  and not os.path.exists(os.path.join(root, "docs")), text_of(r))
+            with open(os.path.join(root, "unread.py"), "w", encoding="utf-8") as f:
+                f.write("x = 1\n")
+            r = await s.call_tool("apply_patch", {"text": "*** Begin Patch\n*** Delete File: unread.py\n*** End Patch\n"})
+            check("deleting a file the model never read is refused",
+                  is_error(r) and "you have not read it" in text_of(r) and os.path.exists(os.path.join(root, "unread.py")),
+                  text_of(r))
+            r = await s.call_tool("write_file", {"path": "huge.txt", "content": "x" * (17 * 1024 * 1024)})
+            check("a request over the 16 MiB message limit is answered naming the limit",
+                  is_error(r) and "16 MiB" in text_of(r) and not os.path.exists(os.path.join(root, "huge.txt")),
+                  text_of(r)[:300])
+            r = await s.call_tool("apply_patch", {"text": "*** Begin Patch\n*** Update File: util.py\n@@\n-def a():\n+def a0():\n*** End Patch\n",
+                                                  "test": True})
+            t = text_of(r)
+            check("tests run in lancet's sandbox by default (and the report says so)",
+                  is_error(r) and "lancet's sandbox" in t and read(root, "util.py").startswith("def a():"), t)
+
 
 async def run_configured(root):
     """Settings that run commands are the person's: a lancet.toml the model writes is refused, one
