@@ -14,6 +14,8 @@ pub fn collect(
     exclude: &[String],
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
     let excluded = crate::config::globs(exclude).map_err(|e| format!("--exclude: {e}"))?;
+    // The gate's external checks never run a program from inside the tree.
+    crate::syntax::distrust_programs_under(root.path());
     let mut out = Vec::new();
     for raw in paths {
         let rel = if raw == "." {

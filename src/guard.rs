@@ -27,20 +27,8 @@ pub(crate) fn refusal(
     protect_settings: bool,
     surface: Surface,
 ) -> Option<Report> {
-    if protect_settings && let Some(path) = changed_settings(files) {
-        return Some(Report::batch_error(
-            Status::Refused,
-            ErrorKind::Protected,
-            format!(
-                "{path} holds lancet's settings, and configuration is the user's: a model cannot create, change, move or delete lancet.toml, or change the [tool.lancet] table of pyproject.toml"
-            ),
-            match surface {
-                Surface::Mcp => {
-                    "Nothing was written. Leave lancet's settings out of the edit; ask the user to change them if they must change."
-                }
-                Surface::Cli => "Nothing was written. Edit lancet's settings by hand.",
-            },
-        ));
+    if protect_settings && let Some(report) = settings_refusal(files, surface) {
+        return Some(report);
     }
     let (dir, why) = repository_lookalike(root, files)?;
     let shown = if dir.is_empty() {
@@ -55,6 +43,25 @@ pub(crate) fn refusal(
             "the batch {why} {shown}: git takes a directory holding HEAD beside config, commondir, objects/ or refs/ for a repository, and runs what its config and hooks name when anyone runs git there"
         ),
         "Nothing was written. Name the files otherwise (a test fixture of a repository can be created by the test itself, with `git init`).",
+    ))
+}
+
+/// The refusal of a batch (an undo too) that changes lancet's settings, where they are the
+/// person's (over MCP).
+pub(crate) fn settings_refusal(files: &[StagedFile], surface: Surface) -> Option<Report> {
+    let path = changed_settings(files)?;
+    Some(Report::batch_error(
+        Status::Refused,
+        ErrorKind::Protected,
+        format!(
+            "{path} holds lancet's settings, and configuration is the user's: a model cannot create, change, move or delete lancet.toml, or change the [tool.lancet] table of pyproject.toml"
+        ),
+        match surface {
+            Surface::Mcp => {
+                "Nothing was written. Leave lancet's settings out of the edit (an undo that would change them is the user's to run: `lancet undo`); ask the user to change them if they must change."
+            }
+            Surface::Cli => "Nothing was written. Edit lancet's settings by hand.",
+        },
     ))
 }
 
@@ -79,8 +86,9 @@ fn changed_settings(files: &[StagedFile]) -> Option<String> {
 
 /// The `[tool.lancet]` table of a `pyproject.toml`'s bytes, if it has one.
 fn lancet_table(bytes: Option<&[u8]>) -> Option<toml::Value> {
-    let text = std::str::from_utf8(bytes?).ok()?;
-    let value: toml::Value = toml::from_str(text).ok()?;
+    // Decoded as the settings are read (a stray Latin-1 byte must not hide the table here).
+    let text = String::from_utf8_lossy(bytes?);
+    let value: toml::Value = toml::from_str(&text).ok()?;
     value.get("tool")?.get("lancet").cloned()
 }
 

@@ -202,6 +202,9 @@ pub struct UndoOptions {
     pub fsync: bool,
     /// Whose words the advice uses.
     pub surface: Surface,
+    /// Refuse an undo that would change lancet's settings (the MCP server sets it: an undo a
+    /// model asks for must not rewrite the person's configuration).
+    pub protect_settings: bool,
 }
 
 /// `lancet undo [ID] [--force|--partial]`: puts back the newest batch not yet undone (or `id`, a
@@ -393,6 +396,11 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Appl
         left_alone,
     } = plan;
     let whole = left_alone.is_empty();
+    if opts.protect_settings
+        && let Some(report) = crate::guard::settings_refusal(&staged, opts.surface)
+    {
+        return report.into();
+    }
     if !staged.is_empty() {
         let write = WriteOptions {
             fsync: opts.fsync,

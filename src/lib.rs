@@ -38,6 +38,7 @@ mod guard;
 mod history;
 mod progress;
 mod read;
+mod reaper;
 mod rename;
 pub mod sandbox;
 mod verify;
@@ -234,6 +235,8 @@ pub(crate) fn apply_batch_prechecked(
             ));
         }
     };
+    // The gate's external checks never run a program from inside the tree.
+    syntax::distrust_programs_under(root.path());
     let state = StateDir::locate(&root);
     let _lock = if opts.dry_run {
         None
@@ -583,13 +586,28 @@ fn run_tests_as_asked(
         .map_err(|e| sandbox::SandboxError(format!("cannot list the root: {e}")))
         .and_then(|policy| sandbox::Sandbox::new(&policy));
     match built {
-        Ok(mut sandbox) => verify::run_tests(
-            root.path(),
-            command,
-            opts.test_timeout,
-            opts.test_output_bytes,
-            Some((&mut sandbox, sandbox::TESTS_CONFINEMENT.to_string())),
-        ),
+        Ok(mut sandbox) => {
+            let started = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
+            let mut run = verify::run_tests(
+                root.path(),
+                command,
+                opts.test_timeout,
+                opts.test_output_bytes,
+                Some((&mut sandbox, sandbox::TESTS_CONFINEMENT.to_string())),
+            );
+            // A repository the tests left in the tree would run what its config names on the
+            // next `git` there: made inert, and the run fails.
+            let planted =
+                sandbox::quarantine_planted_repositories(root.path(), &state.dir, started);
+            if !planted.is_empty() {
+                run.passed = false;
+                run.output.push_str(&format!(
+                    "\n[lancet: the tests created git repositories ({}); their config was set aside with a .lancet-quarantined suffix, and the batch is rolled back]\n",
+                    planted.join(", ")
+                ));
+            }
+            run
+        }
         Err(e) => TestRun {
             command: command.to_string(),
             passed: false,

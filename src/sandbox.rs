@@ -41,45 +41,24 @@ pub struct Policy {
     pub no_exec_under: Option<PathBuf>,
 }
 
-/// The devices every program may write (output thrown away, terminals, shared memory).
-const DEVICES: [&str; 7] = [
-    "/dev/null",
-    "/dev/zero",
-    "/dev/full",
-    "/dev/tty",
-    "/dev/ptmx",
-    "/dev/pts",
-    "/dev/shm",
-];
+/// The devices every program may write (output thrown away, shared memory); never a terminal:
+/// a sandboxed program could type into it.
+const DEVICES: [&str; 4] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/shm"];
+
+/// Files of the root a test may not write although they stand at its top: lancet's settings.
+const SETTINGS: [&str; 2] = ["lancet.toml", "pyproject.toml"];
 
 impl Policy {
-    /// What a test command may write: the root's top-level entries but `.git` and lancet's
-    /// state directory (`state`, when it lies in the root).
+    /// What a test command may write: the root's top-level entries but `.git`, lancet's state
+    /// directory (`state`, when it lies in the root), lancet's settings and links; inside an
+    /// entry that holds a repository of its own (a nested `.git`, a submodule's `.git` file),
+    /// its entries but that `.git`, and so on down.
     pub fn for_tests(root: &Path, state: &Path) -> std::io::Result<Policy> {
-        let mut writable = Vec::new();
-        for entry in std::fs::read_dir(root)? {
-            let entry = entry?;
-            let path = entry.path();
-            let name = entry.file_name();
-            if name == ".git" || path == state || state.starts_with(&path) {
-                continue;
-            }
-            // A link is granted as what it leads to only when that stays in the root.
-            if entry.file_type()?.is_symlink() {
-                match path.canonicalize() {
-                    Ok(target)
-                        if target.starts_with(root) && !target.starts_with(root.join(".git")) =>
-                    {
-                        writable.push(target)
-                    }
-                    _ => continue,
-                }
-            } else {
-                writable.push(path);
-            }
-        }
+        let mut excluded = nested_git(root);
+        excluded.push(state.to_path_buf());
+        excluded.extend(SETTINGS.iter().map(|s| root.join(s)));
         Ok(Policy {
-            writable,
+            writable: grants(root, &excluded)?,
             no_exec_under: None,
         })
     }
@@ -92,6 +71,110 @@ impl Policy {
             no_exec_under: Some(root.to_path_buf()),
         }
     }
+}
+
+/// Every `.git` (directory or file) under `dir`, links not followed, `.git` directories not
+/// entered.
+fn nested_git(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if entry.file_name().eq_ignore_ascii_case(".git") {
+                found.push(path);
+            } else if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(path);
+            }
+        }
+    }
+    found
+}
+
+/// The entries of `dir` a test may write, as paths to grant: each entry but the excluded ones
+/// and links, an entry above an excluded path replaced by its own entries.
+fn grants(dir: &Path, excluded: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        if excluded.contains(&path) || entry.file_type()?.is_symlink() {
+            continue;
+        }
+        if excluded.iter().any(|e| e.starts_with(&path)) && entry.file_type()?.is_dir() {
+            out.extend(grants(&path, excluded)?);
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(out)
+}
+
+/// Git repositories (a `.git`, or a directory holding `HEAD` beside `config`, `commondir`,
+/// `objects/` or `refs/`) that appeared under `root` (lancet's `state` aside) since `since` —
+/// what a test may not leave
+/// behind: git runs what their config names when anyone runs it there. Each is made inert at
+/// once (its `.git` or `config` renamed with a `.lancet-quarantined` suffix) and returned.
+pub fn quarantine_planted_repositories(
+    root: &Path,
+    state: &Path,
+    since: std::time::SystemTime,
+) -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
+    let since = since
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default();
+    let new = |p: &Path| {
+        std::fs::symlink_metadata(p).is_ok_and(|m| m.ctime() >= since || m.mtime() >= since)
+    };
+    let mut planted = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let names: Vec<std::ffi::OsString> = entries.flatten().map(|e| e.file_name()).collect();
+        let has = |n: &str| names.iter().any(|x| x.eq_ignore_ascii_case(n));
+        let lookalike = has("HEAD")
+            && ["config", "commondir", "objects", "refs"]
+                .iter()
+                .any(|m| has(m))
+            && d != root.join(".git");
+        if lookalike
+            && ["HEAD", "config", "commondir"]
+                .iter()
+                .any(|m| new(&d.join(m)))
+            && let Some(config) = ["config", "commondir"]
+                .iter()
+                .map(|m| d.join(m))
+                .find(|p| p.exists())
+        {
+            let aside = config.with_extension("lancet-quarantined");
+            if std::fs::rename(&config, &aside).is_ok() {
+                planted.push(d.display().to_string());
+            }
+        }
+        for name in &names {
+            let path = d.join(name);
+            let is_git = name.eq_ignore_ascii_case(".git");
+            if is_git && d != root && new(&path) {
+                let aside = d.join(".git.lancet-quarantined");
+                if std::fs::rename(&path, &aside).is_ok() {
+                    planted.push(path.display().to_string());
+                }
+            } else if !is_git
+                && path != state
+                && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
+            {
+                stack.push(path);
+            }
+        }
+    }
+    planted
 }
 
 /// A sandbox ready to confine one command: the kernel rules and the private temp directory
@@ -205,8 +288,11 @@ mod linux {
     impl Prepared {
         pub(super) fn new(policy: &Policy, temp: &Path) -> Result<Prepared, SandboxError> {
             let abi = abi()?;
-            let write = AccessFs::from_write(abi);
-            let mut handled = write;
+            // Writing files and directories; never making device nodes, nor device ioctls.
+            let write = AccessFs::from_write(abi)
+                & !(AccessFs::MakeChar | AccessFs::MakeBlock | AccessFs::IoctlDev);
+            let handled_write = AccessFs::from_write(abi);
+            let mut handled = handled_write;
             if policy.no_exec_under.is_some() {
                 handled |= AccessFs::Execute;
             }

@@ -5,6 +5,7 @@
 //! and the closing summary. A ledger counts rollbacks per file, so a retry loop that keeps
 //! breaking the same file is told to stop and ask a person.
 
+use crate::reaper::{adopt_orphans, kill_group, kill_orphans};
 use crate::sandbox::Sandbox;
 pub use crate::verdicts::TestRun;
 use std::io::Read;
@@ -98,12 +99,27 @@ impl Capture {
 /// escaped the group (setsid, a daemon) keeps open is abandoned after that.
 const READ_GRACE: Duration = Duration::from_secs(2);
 
-/// Sends SIGKILL to a process group.
-fn kill_group(pgid: u32) {
-    let _ = Command::new("kill")
-        .args(["-s", "KILL", "--", &format!("-{pgid}")])
-        .stderr(Stdio::null())
-        .status();
+/// `sh -c COMMAND` in `root`, stderr into stdout, in a session of its own (so a group of its
+/// own, and no controlling terminal to type into). The shell by its absolute path: `PATH` may
+/// name a directory a model wrote.
+fn test_shell(root: &Path, command: &str) -> Command {
+    let mut shell = Command::new("/bin/sh");
+    shell
+        .arg("-c")
+        .arg(format!("exec 2>&1\n{command}"))
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped());
+    // SAFETY: setsid(2) is async-signal-safe and the child has just been forked.
+    unsafe {
+        shell.pre_exec(|| {
+            if libc::setsid() < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    shell
 }
 
 /// Runs `command` in `root`, bounded in time: the command's whole process group is stopped at
@@ -118,16 +134,13 @@ pub fn run_tests(
     max_output: usize,
     sandbox: Option<(&mut Sandbox, String)>,
 ) -> TestRun {
+    // One test run at a time in a process: the orphans reaped after it must be its own.
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let started = Instant::now();
     let signals = StopSignals::catch();
-    let mut shell = Command::new("sh");
-    shell
-        .arg("-c")
-        .arg(format!("exec 2>&1\n{command}"))
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .process_group(0);
+    adopt_orphans();
+    let mut shell = test_shell(root, command);
     let confinement = sandbox.map(|(sandbox, described)| {
         sandbox.confine(&mut shell);
         described
@@ -190,8 +203,10 @@ pub fn run_tests(
             }
         }
     };
-    // Whatever the command left running in its group goes with it.
+    // Whatever the command left running in its group goes with it, and so does what it started
+    // outside its group.
     kill_group(child.id());
+    kill_orphans();
     let read_cut = finished.recv_timeout(READ_GRACE).is_err();
     let mut raw = capture.lock().map(|mut c| c.take()).unwrap_or_default();
     if read_cut {
@@ -342,7 +357,7 @@ mod tests {
     }
 
     #[test]
-    fn a_background_child_holding_the_output_does_not_hold_lancet() {
+    fn nothing_the_test_started_outlives_it() {
         let dir = tempfile::tempdir().unwrap();
         // In the group: stopped with it. Outside it (setsid): its output is abandoned.
         let run = run_tests(
@@ -365,6 +380,24 @@ mod tests {
         );
         assert!(run.passed, "{run:?}");
         assert!(run.duration_ms < 10_000, "{run:?}");
-        assert!(run.output.contains("stopped reading the output"), "{run:?}");
+        // The escaped child was adopted and killed with the rest: nothing holds the output.
+        assert_eq!(run.output, "out\n", "{run:?}");
+        let marker = dir.path().join("survived");
+        let run = run_tests(
+            dir.path(),
+            &format!(
+                "setsid sh -c 'sleep 1; touch {}' & sleep 0.2",
+                marker.display()
+            ),
+            Duration::from_secs(20),
+            1000,
+            None,
+        );
+        assert!(run.passed, "{run:?}");
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(
+            !marker.exists(),
+            "a process the test started outside its group survived it"
+        );
     }
 }

@@ -4,6 +4,7 @@ mod confinement;
 mod fixtures;
 mod props;
 mod rename;
+mod resend;
 mod syntax;
 mod transactions;
 pub mod tree;

@@ -387,6 +387,7 @@ pub fn run() -> u8 {
                         partial: args.partial,
                         fsync: true,
                         surface: Surface::Cli,
+                        protect_settings: false,
                     },
                 ),
                 args.json,

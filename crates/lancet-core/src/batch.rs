@@ -146,6 +146,10 @@ pub struct Hunk {
     pub context: Vec<String>,
     /// A 1-based line number the edit claims the hunk starts at; only ever narrows a choice.
     pub line_hint: Option<usize>,
+    /// A 1-based line number the edit claims its new text starts at (a unified hunk's `+c`):
+    /// new text standing near it is evidence the hunk is already applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_line_hint: Option<usize>,
     /// Where the hunk may match.
     pub anchor: Anchor,
     /// 1-based line of the edit text where the hunk starts, for messages.
@@ -226,6 +230,7 @@ impl Hunk {
             occurrences: Occurrences::One,
             context: Vec::new(),
             line_hint: None,
+            new_line_hint: None,
             anchor: Anchor::Anywhere,
             line,
             pick: Pick::Unique,

@@ -240,6 +240,26 @@ fn ambiguous_message(
     )
 }
 
+/// Lines a hunk adds that already stand beside its old text, but prove nothing: both readings.
+fn applied_or_copy_message(
+    rel: &RelPath,
+    at: usize,
+    old_at: usize,
+    whole: bool,
+    surface: Surface,
+) -> String {
+    if whole {
+        format!(
+            "the lines this chunk adds already stand in {rel} at line {at}, right beside the text it anchors on (line {old_at}), but they are only blank lines or brackets: already applied, or a second copy? Nothing was written. Next: if it is applied, do not resend it; to add another copy, include the copy that stands there in the old text."
+        )
+    } else {
+        format!(
+            "some of the lines this chunk adds already stand in {rel} at line {at}, beside the text it anchors on (line {old_at}), and the rest do not: applied in part, or something else? Nothing was written. Next: re-read the file ({}) and send the old text as it stands now.",
+            surface.read(rel.as_str())
+        )
+    }
+}
+
 pub(crate) fn describe_failure(
     rel: &RelPath,
     lines: &[&str],
@@ -321,6 +341,19 @@ pub(crate) fn describe_failure(
                 &candidates,
             ));
             h.set_candidates(candidates);
+        }
+        LocateError::AppliedOrCopy { at, old_at, whole } => {
+            h.status = Outcome::Ambiguous;
+            h.error = Some(applied_or_copy_message(rel, at, old_at, whole, surface));
+        }
+        LocateError::AppliedOrElsewhere {
+            applied_at,
+            found_at,
+        } => {
+            h.status = Outcome::Ambiguous;
+            h.error = Some(format!(
+                "the new text stands verbatim in {rel} at line {applied_at}, where this chunk's context stands (as if it were applied there already), while its old text stands only with other indentation at line {found_at}: already applied, or meant for line {found_at}? Nothing was written. Next: if it is applied, do not resend it; to change line {found_at}, send the old text with the indentation it has there."
+            ));
         }
         LocateError::TooRepetitive { places, lines } => {
             h.status = Outcome::Ambiguous;

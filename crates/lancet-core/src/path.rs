@@ -382,7 +382,8 @@ impl Root {
             .flatten()
     }
 
-    /// A resolved location as a [`RelPath`], refused if it is the root itself or inside `.git`.
+    /// A resolved location as a [`RelPath`], refused if it is the root itself or inside `.git`
+    /// or a `.lancet` state directory.
     fn relative(&self, resolved: &Path, asked: &RelPath) -> Result<RelPath, PathError> {
         let err = |problem| PathError {
             path: asked.0.clone(),
@@ -398,6 +399,10 @@ impl Root {
                 return Err(err(PathProblem::GitDir {
                     component: c.to_string(),
                 }));
+            }
+            // Reached through a link (`pkg/st -> ../.lancet`): lancet's state all the same.
+            if c.eq_ignore_ascii_case(".lancet") {
+                return Err(err(PathProblem::StateDir));
             }
             parts.push(c);
         }

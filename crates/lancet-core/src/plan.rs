@@ -151,6 +151,38 @@ fn indent_anchor(old: &[String], old_index: usize, replacing: bool) -> Option<us
     }
 }
 
+/// What a line the hunk keeps becomes: the file's own bytes (whitespace the edit adds or
+/// garbles is noise), but the edit's version where it only strips trailing whitespace on
+/// purpose (`reindented` gives it the file's indentation), and the edit's blank line as sent
+/// in a re-indented block (it has no content to keep; the block's layout is the edit's).
+fn kept_line(
+    old: &str,
+    new: &str,
+    file: &str,
+    reindent: bool,
+    reindented: impl FnOnce() -> String,
+) -> String {
+    if old != new && new.trim_end() == new {
+        reindented()
+    } else if reindent && new.trim().is_empty() && file.trim().is_empty() {
+        new.to_string()
+    } else {
+        file.to_string()
+    }
+}
+
+/// How the edit's indentation maps onto the file's, from the lines that matched each other.
+fn indent_map(file: &TextFile, old: &[String], new: &[String], file_lines: &[&str]) -> IndentMap {
+    let pairs: Vec<(&str, &str)> = old
+        .iter()
+        .map(String::as_str)
+        .zip(file_lines.iter().copied())
+        .collect();
+    let edit_unit = IndentUnit::of(old.iter().chain(new).map(String::as_str));
+    let file_unit = IndentUnit::of(file.line_strs().into_iter());
+    IndentMap::plan(&pairs, edit_unit, file_unit)
+}
+
 /// Builds the byte splice for one placement. A substring match is replaced by the new text
 /// (its line breaks in the file's style). For line matches, lines the hunk keeps (context) keep
 /// the file's own bytes; inserted lines get the file's line ending (and, when the match ignored
@@ -165,16 +197,7 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     let text = file.text();
     let lines = file.lines();
     let file_lines: Vec<&str> = (at.start..at.end).map(|i| file.line(i)).collect();
-    let map = p.reindent.then(|| {
-        let pairs: Vec<(&str, &str)> = old
-            .iter()
-            .map(String::as_str)
-            .zip(file_lines.iter().copied())
-            .collect();
-        let edit_unit = IndentUnit::of(old.iter().chain(new).map(String::as_str));
-        let file_unit = IndentUnit::of(file.line_strs().into_iter());
-        IndentMap::plan(&pairs, edit_unit, file_unit)
-    });
+    let map = p.reindent.then(|| indent_map(file, old, new, &file_lines));
     let bases = (
         common_indent(old.iter().map(String::as_str)),
         common_indent(file_lines.iter().copied()),
@@ -191,8 +214,8 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     };
     // (content, its own line ending if kept from the file)
     let mut pieces: Vec<(String, Option<&str>)> = Vec::new();
-    // A match that ignored trailing whitespace cannot trust the edit's: its context lines are
-    // told apart from its changes without it, and the lines it adds carry none.
+    // A match that ignored trailing whitespace cannot trust the edit's to tell its context
+    // lines from its changes; the lines it adds are written as sent.
     let loose_ws = at.tier >= Tier::TrailingWs;
     let key = |l: &String| {
         if loose_ws {
@@ -203,9 +226,19 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     };
     let (old_keys, new_keys): (Vec<String>, Vec<String>) =
         (old.iter().map(key).collect(), new.iter().map(key).collect());
+    // Added lines are written as sent in a re-indented block; a match that only ignored
+    // trailing whitespace cannot tell the edit's from noise, so they lose theirs.
     let inserted = |s: &str, anchor: Option<usize>| -> String {
-        inserted(if loose_ws { s.trim_end() } else { s }, anchor)
+        inserted(
+            if loose_ws && !p.reindent {
+                s.trim_end()
+            } else {
+                s
+            },
+            anchor,
+        )
     };
+
     for op in similar::capture_diff_slices(Algorithm::Myers, &old_keys, &new_keys) {
         match op {
             DiffOp::Equal {
@@ -228,11 +261,9 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
                     // old version has some, its new one none): the new version. Otherwise,
                     // whitespace the edit adds or garbles is noise: the file's bytes.
                     let (o, n) = (&old[old_index + k], &new[new_index + k]);
-                    let body = if o != n && n.trim_end() == n.as_str() {
+                    let body = kept_line(o, n, content, p.reindent, || {
                         inserted(n, Some(old_index + k))
-                    } else {
-                        content.to_string()
-                    };
+                    });
                     pieces.push((body, own));
                 }
             }

@@ -493,6 +493,7 @@ impl LancetServer {
                     partial: args.partial.unwrap_or(false),
                     fsync: true,
                     surface: Surface::Mcp,
+                    protect_settings: true,
                 },
             )),
         })

@@ -50,7 +50,7 @@ impl IdScan {
         if self.in_id {
             let value_ends = !self.in_string && self.depth == 1 && (b == b',' || b == b'}');
             if !value_ends {
-                if self.id.len() < 256 {
+                if self.id.len() < 64 * 1024 {
                     self.id.push(b);
                 }
             } else {

@@ -596,7 +596,7 @@ fn run_bounded(
     args: &[String],
     dir: &std::path::Path,
 ) -> Option<(std::process::ExitStatus, String)> {
-    let mut child = Command::new(program)
+    let mut child = Command::new(find_program(program)?)
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
@@ -892,8 +892,37 @@ fn excerpt(text: &[u8], line: usize, column: usize) -> String {
 
 /// Whether a program can be run (found on PATH).
 fn tool_installed(tool: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
+    find_program(tool).is_some()
+}
+
+/// Directories whose programs are never run as checks: roots a model may write (an activated
+/// `.venv/bin` on `PATH` must not make the model's `python3` the judge, unsandboxed).
+static DISTRUSTED: std::sync::RwLock<Vec<std::path::PathBuf>> = std::sync::RwLock::new(Vec::new());
+
+/// Never runs a check program found under `dir`: `PATH` entries inside it are skipped.
+pub fn distrust_programs_under(dir: &std::path::Path) {
+    if let Ok(mut d) = DISTRUSTED.write()
+        && !d.iter().any(|x| x == dir)
+    {
+        d.push(dir.to_path_buf());
+    }
+}
+
+/// A program by name on `PATH` (absolute entries only, none under a distrusted directory), as
+/// an absolute path.
+fn find_program(name: &str) -> Option<std::path::PathBuf> {
+    let distrusted = DISTRUSTED.read().map(|d| d.clone()).unwrap_or_default();
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .filter(|dir| dir.is_absolute())
+        .filter(|dir| {
+            let real = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+            !distrusted
+                .iter()
+                .any(|d| real.starts_with(d) || dir.starts_with(d))
+        })
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
 }
 
 /// Runs a language's check command on `content` (written to a temp file named like the

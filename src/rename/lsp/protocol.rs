@@ -30,13 +30,12 @@ pub(super) struct Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        // The server and everything it started (tsserver, cargo, a Python interpreter).
-        // SAFETY: kill(2) on a process group id lancet created for this server.
-        unsafe {
-            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
-        }
+        // The server and everything it started (tsserver, cargo, a Python interpreter), in its
+        // group or out of it.
+        crate::reaper::kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+        crate::reaper::kill_orphans();
     }
 }
 
@@ -49,6 +48,7 @@ impl Server {
         allowed: Duration,
         sandbox: Option<&mut Sandbox>,
     ) -> std::io::Result<Server> {
+        crate::reaper::adopt_orphans();
         let mut process = Command::new(&command.program);
         process
             .args(&command.args)

@@ -208,6 +208,8 @@ struct RawHunk {
     header: String,
     /// The old start `A` of `-A,B`, as written (0 for an insertion at the top).
     old_start: Option<usize>,
+    /// The new start `C` of `+C,D`, as written.
+    new_start: Option<usize>,
     counts: Option<(usize, usize)>,
     body: Vec<Body>,
     /// Indices of body lines followed by `\ No newline at end of file`.
@@ -538,15 +540,16 @@ impl Parser<'_, '_> {
             });
         }
         let line = self.lines[i];
-        let (old_start, counts) = if header {
+        let (old_start, new_start, counts) = if header {
             hunk_numbers(&line[HUNK_HEADER.len()..])
         } else {
-            (None, None)
+            (None, None, None)
         };
         self.hunk = Some(RawHunk {
             line: i + 1,
             header: line.to_string(),
             old_start,
+            new_start,
             counts,
             body: Vec::new(),
             no_newline: Vec::new(),
@@ -815,6 +818,7 @@ impl Parser<'_, '_> {
             };
             hunks.push(Hunk {
                 line_hint: h.old_start.filter(|&a| a > 0),
+                new_line_hint: h.new_start.filter(|&c| c > 0),
                 anchor,
                 pick: Pick::Nearest,
                 ..Hunk::lines(old, new, h.line)
@@ -1009,7 +1013,7 @@ fn git_line_paths(rest: &str) -> Option<(Side, Side)> {
 
 /// Reads ` -A[,B] +C[,D] @@` after `@@`: the old start `A` and the counts `B` and `D`. Anything
 /// else (Aider's `@@ ... @@`, a bare `@@`) gives neither.
-fn hunk_numbers(rest: &str) -> (Option<usize>, Option<(usize, usize)>) {
+fn hunk_numbers(rest: &str) -> (Option<usize>, Option<usize>, Option<(usize, usize)>) {
     fn range(s: &str) -> Option<(usize, usize, &str)> {
         let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
         let start = s[..digits].parse().ok()?;
@@ -1021,16 +1025,18 @@ fn hunk_numbers(rest: &str) -> (Option<usize>, Option<(usize, usize)>) {
             Some((start, 1, s))
         }
     }
-    fn ranges(rest: &str) -> Option<(usize, usize, usize)> {
+    fn ranges(rest: &str) -> Option<(usize, usize, usize, usize)> {
         let s = rest.trim_start().strip_prefix('-')?;
         let (a, b, s) = range(s)?;
         let s = s.trim_start().strip_prefix('+')?;
-        let (_, d, s) = range(s)?;
-        s.trim_start().starts_with(HUNK_HEADER).then_some((a, b, d))
+        let (c, d, s) = range(s)?;
+        s.trim_start()
+            .starts_with(HUNK_HEADER)
+            .then_some((a, b, c, d))
     }
     match ranges(rest) {
-        Some((a, b, d)) => (Some(a), Some((b, d))),
-        None => (None, None),
+        Some((a, b, c, d)) => (Some(a), Some(c), Some((b, d))),
+        None => (None, None, None),
     }
 }
 
@@ -1067,6 +1073,7 @@ mod tests {
             hunks,
             &[Hunk {
                 line_hint: Some(3),
+                new_line_hint: Some(3),
                 pick: Pick::Nearest,
                 ..Hunk::lines(
                     strings(&["x = 1", "y = 2", "z = 4"]),
@@ -1346,11 +1353,13 @@ mod tests {
             &[
                 Hunk {
                     line_hint: Some(3),
+                    new_line_hint: Some(4),
                     anchor: Anchor::AfterLine(3),
                     pick: Pick::Nearest,
                     ..Hunk::lines(vec![], strings(&["x", "y"]), 3)
                 },
                 Hunk {
+                    new_line_hint: Some(1),
                     anchor: Anchor::AfterLine(0),
                     pick: Pick::Nearest,
                     ..Hunk::lines(vec![], strings(&["top"]), 6)

@@ -268,6 +268,26 @@ pub enum LocateError {
         /// The placeholder line.
         line: String,
     },
+    /// The lines the hunk adds stand right beside its old text already, but what stands there
+    /// cannot tell a re-sent edit from a deliberate second copy (only blank lines or brackets,
+    /// or only some of them): lancet cannot decide.
+    AppliedOrCopy {
+        /// 1-based first line of what already stands there.
+        at: usize,
+        /// 1-based line where the old text is.
+        old_at: usize,
+        /// Whether every line the hunk adds stands there (else only some do).
+        whole: bool,
+    },
+    /// The old text stands only with other indentation (at `found_at`) while the new text
+    /// stands verbatim elsewhere (at `applied_at`), placed there by the hunk's own context:
+    /// already applied there, or meant for the place found? lancet cannot decide.
+    AppliedOrElsewhere {
+        /// 1-based first line of the new text standing.
+        applied_at: usize,
+        /// 1-based first line of the old text found with other indentation.
+        found_at: usize,
+    },
     /// The old text's lines repeat so much in the file that comparing it at every place its
     /// lines stand would take longer than any answer is worth: lancet cannot decide.
     TooRepetitive {
@@ -298,6 +318,8 @@ impl LocateError {
             LocateError::Placeholder { .. } => ErrorKind::Placeholder,
             LocateError::ElisionMismatch { .. } => ErrorKind::ElisionMismatch,
             LocateError::TooRepetitive { .. } => ErrorKind::Ambiguous,
+            LocateError::AppliedOrCopy { .. } => ErrorKind::Ambiguous,
+            LocateError::AppliedOrElsewhere { .. } => ErrorKind::Ambiguous,
         }
     }
 }
@@ -380,11 +402,10 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
     if hunk.old.is_empty() && substring.is_none() {
         return locate_insertion(&search, hunk, regions.as_ref());
     }
-    if let Some(t) = substring {
-        let found = byte_matches(hay, &t.old);
-        if !found.is_empty() {
-            return search.decide_bytes(hay, found, t, Tier::Exact);
-        }
+    if let Some(t) = substring
+        && let Some(located) = locate_substring(hay, &search, hunk, t)
+    {
+        return located;
     }
     let mut note = None;
     for (old, new) in blank_trimmed(&hunk.old, &hunk.new) {
@@ -400,13 +421,8 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
                 }
             }
             found => {
-                // Found only by ignoring indentation, while the new text stands verbatim where
-                // the old text was: a re-sent edit, not a second place to apply it.
-                if let Ladder::Found(tier, ..) = &found
-                    && *tier >= Tier::Indent
-                    && let Some(at) = already_applied(hay, &search, hunk)
-                {
-                    return Ok(Located::AlreadyApplied { at });
+                if let Some(settled) = resent_where_found(hay, &search, hunk, old, new, &found) {
+                    return settled;
                 }
                 return found.into_result(old, new, None);
             }
@@ -444,9 +460,85 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
     if let Some(why) = search.removed_line_mismatch(&hunk.old, &kept) {
         note = Some(why);
     }
+    let note = note.or_else(|| new_text_note(hay, hunk));
     Err(LocateError::NotFound {
         closest: closest::closest_block(lines, hay.sketches(), &hunk.old),
         note,
+    })
+}
+
+/// A substring hunk whose old text stands byte for byte: decided among its places, unless what
+/// it adds around the old text stands there already (re-sent). `None` when it stands nowhere.
+fn locate_substring(
+    hay: &Haystack,
+    search: &Search,
+    hunk: &Hunk,
+    t: &HunkText,
+) -> Option<Result<Located, LocateError>> {
+    let found = byte_matches(hay, &t.old);
+    if let ([one], Occurrences::One) = (&found[..], hunk.occurrences) {
+        match resent_text(hay, *one, t) {
+            Resent::No => {}
+            Resent::Already(at) => return Some(Ok(Located::AlreadyApplied { at })),
+            Resent::Unsure { at, whole } => {
+                return Some(Err(applied_or_copy(at, hay.line_of(one.0), whole)));
+            }
+        }
+    }
+    (!found.is_empty()).then(|| search.decide_bytes(hay, found, t, Tier::Exact))
+}
+
+/// For old text found at one place: whether the hunk was sent before. The lines it adds around
+/// its old text standing there already (re-sent); or, found only by ignoring indentation, its
+/// new text standing verbatim at the old text's place (a re-sent re-indent). New text standing
+/// elsewhere, placed there by the hunk's own context, leaves two readings: the hunk's line
+/// numbers decide, else it is refused; weaker signs never outweigh the old text found.
+fn resent_where_found(
+    hay: &Haystack,
+    search: &Search,
+    hunk: &Hunk,
+    old: &[String],
+    new: &[String],
+    found: &Ladder,
+) -> Option<Result<Located, LocateError>> {
+    let Ladder::Found(tier, starts, _) = found else {
+        return None;
+    };
+    let [start] = starts[..] else {
+        return None;
+    };
+    if hunk.occurrences == Occurrences::One {
+        match resent_lines(search.lines, start, old, new) {
+            Resent::No => {}
+            Resent::Already(at) => return Some(Ok(Located::AlreadyApplied { at })),
+            Resent::Unsure { at, whole } => return Some(Err(applied_or_copy(at, start, whole))),
+        }
+    }
+    if *tier < Tier::Indent {
+        return None;
+    }
+    let overlaps = |at: &Match| at.start < start + old.len() && start < at.end;
+    if let Some(at) = already_applied(hay, search, hunk).filter(overlaps) {
+        return Some(Ok(Located::AlreadyApplied { at }));
+    }
+    let at = already_applied_by(hay, search, hunk, Evidence::Pinned).filter(|at| !overlaps(at))?;
+    // The hunk's line numbers decide between the two places when they point at one.
+    let hinted = |line: usize| {
+        [
+            search.line_hint,
+            hunk.new_line_hint.map(|c| c.saturating_sub(1)),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|h| line.abs_diff(h) <= LINE_HINT_WINDOW)
+    };
+    Some(match (hinted(at.start), hinted(start)) {
+        (true, false) => Ok(Located::AlreadyApplied { at }),
+        (false, true) => return None,
+        _ => Err(LocateError::AppliedOrElsewhere {
+            applied_at: at.start + 1,
+            found_at: start + 1,
+        }),
     })
 }
 
@@ -627,6 +719,26 @@ fn locate_reflowed(
         let kept = search.scope(&starts);
         found.retain(|&(s, _)| kept.contains(&hay.line_of(s)));
     }
+    // Blank lines the file has inside the place and the old text leaves out: that is no line
+    // reflowed but blank lines dropped, and the new text, written without them, would drop the
+    // file's. Refused, naming them, rather than guessed.
+    let blank_lines = |text: &str| {
+        text.split('\n')
+            .skip(1)
+            .filter(|l| l.trim().is_empty())
+            .count()
+    };
+    if let [(start, stop)] = found.as_slice()
+        && blank_lines(hay.text[*start..*stop].trim()) > blank_lines(old.trim())
+    {
+        let (first, last) = (hay.line_of(*start) + 1, hay.line_of(*stop) + 1);
+        return Some(Err(LocateError::NotFound {
+            closest: None,
+            note: Some(format!(
+                "its text stands at lines {first}-{last} once the blank lines the file has there are left out; send the old text with those blank lines, as the file has it"
+            )),
+        }));
+    }
     match found.as_slice() {
         [] => None,
         [(start, stop)] => Some(Ok(Located::Replace(vec![reflow_placement(
@@ -803,24 +915,50 @@ fn split_at_elisions(lines: &[String]) -> Vec<Vec<String>> {
 /// else is no evidence: telling a model "already in place, don't resend" when it is not is the
 /// worst answer an edit engine can give.
 fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match> {
+    already_applied_by(hay, search, hunk, Evidence::Any)
+}
+
+/// What may show that new text standing somewhere is the hunk's result.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Evidence {
+    /// Any of the signs [`already_applied`] reads.
+    Any,
+    /// Only the hunk's own context standing exactly once there, or its line numbers: what
+    /// outweighs the old text found elsewhere by a tolerant tier.
+    Pinned,
+}
+
+/// [`already_applied`], with the evidence it may use.
+fn already_applied_by(
+    hay: &Haystack,
+    search: &Search,
+    hunk: &Hunk,
+    evidence: Evidence,
+) -> Option<Match> {
     if hunk.old == hunk.new || !has_words(&hunk.new) {
         return None;
     }
     let context = ContextEvidence::of(hunk);
     let unchanged_part = unchanged_anchor(hay, hunk);
+    let weak = evidence == Evidence::Any;
     let pinned = |m: Match| {
         if context.deletion_still_there(search.lines, m.start) {
             return false;
         }
         context.pins(search, m.start)
-            || context.result_without_rival(search)
+            || (weak && context.result_without_rival(search))
             // The unchanged part of a line speaks only for a hunk without context: context
             // that does not pin the place outweighs it.
-            || (!context.has_context()
+            || (weak
+                && !context.has_context()
                 && unchanged_part.is_some_and(|line| (m.start..m.end).contains(&line)))
             || search
                 .line_hint
                 .is_some_and(|h| m.start.abs_diff(h) <= LINE_HINT_WINDOW)
+            // A unified hunk's `+c` says where its new text goes.
+            || hunk
+                .new_line_hint
+                .is_some_and(|c| m.start.abs_diff(c.saturating_sub(1)) <= NEW_LINE_HINT_WINDOW)
     };
     let one = Search {
         occurrences: Occurrences::One,
@@ -828,10 +966,20 @@ fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match
         ..search.clone()
     };
     if let Some(t) = &hunk.text {
+        // Never inside a longer token: `price = 1` is not in `unit_price = 10`.
+        let ident = |c: char| c.is_alphanumeric() || c == '_';
+        let bounded = |(b, e): &(usize, usize)| {
+            let starts_word = t.new.chars().next().is_some_and(ident);
+            let ends_word = t.new.chars().next_back().is_some_and(ident);
+            let glued_before = starts_word && hay.text[..*b].chars().next_back().is_some_and(ident);
+            let glued_after = ends_word && hay.text[*e..].chars().next().is_some_and(ident);
+            !glued_before && !glued_after
+        };
         let found: Vec<(usize, usize)> = hay
             .text
             .match_indices(t.new.as_str())
             .map(|(i, m)| (i, i + m.len()))
+            .filter(bounded)
             .take(2)
             .collect();
         if let [(b, e)] = found[..] {
@@ -857,11 +1005,157 @@ fn already_applied(hay: &Haystack, search: &Search, hunk: &Hunk) -> Option<Match
     }
 }
 
+/// Where a hunk's new text stands once, verbatim (up to trailing whitespace), when it does and
+/// says something: for a refusal's words only, never as evidence.
+fn new_text_note(hay: &Haystack, hunk: &Hunk) -> Option<String> {
+    let new = trim_trailing_blank(&hunk.new);
+    if hunk.old == hunk.new || !has_words(new) {
+        return None;
+    }
+    match Search::bare(hay, Anchor::Anywhere).ladder(new, &Tier::LINE_TIERS[..3]) {
+        Ladder::Found(_, starts, _) if starts.len() == 1 => Some(format!(
+            "its new text stands at lines {}-{}, though nothing shows it is where the old text was: if that is this edit's result, do not resend it",
+            starts[0] + 1,
+            starts[0] + new.len()
+        )),
+        _ => None,
+    }
+}
+
+/// How a hunk that only adds lines around its old text reads where that old text was found.
+enum Resent {
+    /// Nothing it adds stands there: a new edit.
+    No,
+    /// Everything it adds stands there, with a line that is more than blanks and brackets:
+    /// the edit was sent before and applied (this block is its result).
+    Already(Match),
+    /// What stands there cannot tell a re-sent edit from a second copy: refused.
+    Unsure {
+        /// The block that stands there.
+        at: Match,
+        /// Whether all of what it adds stands there.
+        whole: bool,
+    },
+}
+
+/// Whether a line is more than blanks and brackets (`}`, `);`, `]` say nothing about which
+/// block they close).
+fn nontrivial(text: &str) -> bool {
+    text.chars()
+        .any(|c| !c.is_whitespace() && !"{}()[];,".contains(c))
+}
+
+/// The lines a hunk adds before and after its old text, when its new text is exactly that
+/// old text with lines added around it (nothing removed, the old text kept whole, once).
+fn added_around<'h>(old: &'h [String], new: &'h [String]) -> Option<(&'h [String], &'h [String])> {
+    if old.is_empty() || new.len() <= old.len() {
+        return None;
+    }
+    let mut at = (0..=new.len() - old.len()).filter(|&i| new[i..i + old.len()] == *old);
+    match (at.next(), at.next()) {
+        (Some(i), None) => Some((&new[..i], &new[i + old.len()..])),
+        _ => None,
+    }
+}
+
+/// Reads the sides of a one-sided (or two-sided) addition: `stands` says each present side is
+/// there; the verdict follows the rule of [`Resent`].
+fn resent_verdict(sides: [(bool, bool, bool); 2], at: Match) -> Resent {
+    // (present, stands, nontrivial) per side.
+    let present: Vec<&(bool, bool, bool)> = sides.iter().filter(|s| s.0).collect();
+    let all_stand = present.iter().all(|s| s.1);
+    let evidence = present.iter().any(|s| s.1 && s.2);
+    match (all_stand, evidence) {
+        (true, true) => Resent::Already(at),
+        (true, false) => Resent::Unsure { at, whole: true },
+        (false, true) => Resent::Unsure { at, whole: false },
+        (false, false) => Resent::No,
+    }
+}
+
+/// [`Resent`] for a line hunk whose old text was found at `start`.
+fn resent_lines(lines: &[&str], start: usize, old: &[String], new: &[String]) -> Resent {
+    let Some((before, after)) = added_around(old, new) else {
+        return Resent::No;
+    };
+    let same = |file: &[&str], edit: &[String]| {
+        file.len() == edit.len()
+            && file
+                .iter()
+                .zip(edit)
+                .all(|(f, e)| Tier::Trimmed.line_eq(f, e))
+    };
+    let end = start + old.len();
+    let before_stands = !before.is_empty()
+        && start >= before.len()
+        && same(&lines[start - before.len()..start], before);
+    let after_stands = !after.is_empty()
+        && end + after.len() <= lines.len()
+        && same(&lines[end..end + after.len()], after);
+    let at = Match {
+        start: if before_stands {
+            start - before.len()
+        } else {
+            start
+        },
+        end: if after_stands { end + after.len() } else { end },
+        tier: Tier::Exact,
+    };
+    let worded = |v: &[String]| v.iter().any(|l| nontrivial(l));
+    resent_verdict(
+        [
+            (!before.is_empty(), before_stands, worded(before)),
+            (!after.is_empty(), after_stands, worded(after)),
+        ],
+        at,
+    )
+}
+
+/// [`Resent`] for a substring hunk whose old text stands at bytes `(b, e)`.
+fn resent_text(hay: &Haystack, (b, e): (usize, usize), t: &HunkText) -> Resent {
+    if t.old.is_empty() || t.new.len() <= t.old.len() {
+        return Resent::No;
+    }
+    let mut at = t.new.match_indices(t.old.as_str());
+    let (Some((i, _)), None) = (at.next(), at.next()) else {
+        return Resent::No;
+    };
+    let (before, after) = (&t.new[..i], &t.new[i + t.old.len()..]);
+    let text = hay.text;
+    let before_stands = !before.is_empty() && text[..b].ends_with(before);
+    let after_stands = !after.is_empty() && text[e..].starts_with(after);
+    let from = if before_stands { b - before.len() } else { b };
+    let to = if after_stands { e + after.len() } else { e };
+    let at = Match {
+        start: hay.line_of(from),
+        end: hay.line_of(to.saturating_sub(1).max(from)) + 1,
+        tier: Tier::Exact,
+    };
+    resent_verdict(
+        [
+            (!before.is_empty(), before_stands, nontrivial(before)),
+            (!after.is_empty(), after_stands, nontrivial(after)),
+        ],
+        at,
+    )
+}
+
+/// The refusal for lines that may be a re-sent edit or a second copy.
+fn applied_or_copy(at: Match, old_start: usize, whole: bool) -> LocateError {
+    LocateError::AppliedOrCopy {
+        at: at.start + 1,
+        old_at: old_start + 1,
+        whole,
+    }
+}
+
 /// What a hunk's context lines can prove about where its new text stands.
 struct ContextEvidence<'h> {
     /// The kept lines before the first change, and after the last (each with a word, or empty).
     prefix: &'h [String],
     suffix: &'h [String],
+    /// Kept lines between changes (with a word), each with its place in the new text.
+    interior: Vec<(usize, &'h [String])>,
     /// Length of the new text.
     new_len: usize,
     /// For a hunk that only deletes: where in the new text the lines were removed, and them.
@@ -946,9 +1240,24 @@ impl<'h> ContextEvidence<'h> {
         if !removes || moves || interior_kept {
             skeleton.clear();
         }
+        let interior = ops
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i > 0 && *i + 1 < ops.len())
+            .filter_map(|(_, op)| match *op {
+                similar::DiffOp::Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } => Some((new_index, &old[old_index..old_index + len])),
+                _ => None,
+            })
+            .filter(|(_, run)| has_words(run))
+            .collect();
         ContextEvidence {
             prefix: worded(&old[..lead]),
             suffix: worded(&old[old.len() - trail..]),
+            interior,
             new_len: new.len(),
             deleted,
             skeleton,
@@ -971,9 +1280,9 @@ impl<'h> ContextEvidence<'h> {
         )
     }
 
-    /// Whether the hunk has context lines (with words) at either end.
+    /// Whether the hunk has context lines (with words).
     fn has_context(&self) -> bool {
-        !self.prefix.is_empty() || !self.suffix.is_empty()
+        !self.prefix.is_empty() || !self.suffix.is_empty() || !self.interior.is_empty()
     }
 
     /// Whether the context places new text found at `start` where the old text was: the
@@ -992,6 +1301,15 @@ impl<'h> ContextEvidence<'h> {
         };
         once_at(self.prefix, start)
             || once_at(self.suffix, start + self.new_len - self.suffix.len())
+            // Kept lines between changes speak only for a hunk with no context at its edges:
+            // where they pair up is the diff's choice (a line moved within the hunk pairs with
+            // its copy), and edge context, when there is some, decides alone.
+            || (self.prefix.is_empty()
+                && self.suffix.is_empty()
+                && self
+                    .interior
+                    .iter()
+                    .any(|(offset, run)| once_at(run, start + offset)))
     }
 
     /// For a pure deletion found at `start`: whether lines like the deleted ones still stand
@@ -1283,6 +1601,9 @@ const NARROW_AT: usize = 1_000_000;
 
 /// How far from a line hint a candidate may be and still be singled out by it.
 const LINE_HINT_WINDOW: usize = 10;
+
+/// How far from a unified hunk's `+c` its new text may stand and count as already applied.
+const NEW_LINE_HINT_WINDOW: usize = 3;
 
 impl<'l, 's> Search<'l, 's> {
     /// A search of the whole file for exactly one place: no headers, hints or cursor that
