@@ -260,6 +260,37 @@ fn applied_or_copy_message(
     }
 }
 
+/// New text standing (pinned by its context) elsewhere than the old text found with other
+/// indentation: both readings.
+fn applied_or_elsewhere_message(rel: &RelPath, applied_at: usize, found_at: usize) -> String {
+    format!(
+        "the new text stands verbatim in {rel} at line {applied_at}, where this chunk's context stands (as if it were applied there already), while its old text stands only with other indentation at line {found_at}: already applied, or meant for line {found_at}? Nothing was written. Next: if it is applied, do not resend it; to change line {found_at}, send the old text with the indentation it has there."
+    )
+}
+
+/// Old text whose lines repeat too much to compare everywhere.
+fn too_repetitive_message(
+    rel: &RelPath,
+    hunk: &Hunk,
+    format: Format,
+    places: usize,
+    lines: usize,
+) -> String {
+    format!(
+        "the old text ({lines} lines) repeats too much in {rel} to be located: even its rarest lines stand at {places} places, and comparing it at each would take longer than any answer is worth. Next: {}.",
+        disambiguation_advice(format, hunk, "'@@ def name():'")
+    )
+}
+
+/// The old text's first non-blank line, for messages.
+fn first_old_line(hunk: &Hunk) -> String {
+    hunk.old
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .cloned()
+        .unwrap_or_default()
+}
+
 pub(crate) fn describe_failure(
     rel: &RelPath,
     lines: &[&str],
@@ -269,12 +300,6 @@ pub(crate) fn describe_failure(
     e: LocateError,
     h: &mut HunkReport,
 ) {
-    let first_old = hunk
-        .old
-        .iter()
-        .find(|l| !l.trim().is_empty())
-        .cloned()
-        .unwrap_or_default();
     h.kind = Some(e.kind());
     match e {
         LocateError::CountMismatch {
@@ -322,7 +347,7 @@ pub(crate) fn describe_failure(
             h.status = Outcome::Failed;
             h.error = Some(not_found_message(
                 rel,
-                &first_old,
+                &first_old_line(hunk),
                 note.as_deref(),
                 closest.as_ref(),
                 surface,
@@ -351,16 +376,11 @@ pub(crate) fn describe_failure(
             found_at,
         } => {
             h.status = Outcome::Ambiguous;
-            h.error = Some(format!(
-                "the new text stands verbatim in {rel} at line {applied_at}, where this chunk's context stands (as if it were applied there already), while its old text stands only with other indentation at line {found_at}: already applied, or meant for line {found_at}? Nothing was written. Next: if it is applied, do not resend it; to change line {found_at}, send the old text with the indentation it has there."
-            ));
+            h.error = Some(applied_or_elsewhere_message(rel, applied_at, found_at));
         }
         LocateError::TooRepetitive { places, lines } => {
             h.status = Outcome::Ambiguous;
-            h.error = Some(format!(
-                "the old text ({lines} lines) repeats too much in {rel} to be located: even its rarest lines stand at {places} places, and comparing it at each would take longer than any answer is worth. Next: {}.",
-                disambiguation_advice(format, hunk, "'@@ def name():'")
-            ));
+            h.error = Some(too_repetitive_message(rel, hunk, format, places, lines));
         }
         LocateError::ContextNotFound { header, closest } => {
             h.status = Outcome::Failed;
