@@ -107,6 +107,9 @@ pub struct ApplyOptions {
     pub progress: progress::Watch,
     /// Whose words the report's advice uses (CLI commands or MCP tools).
     pub surface: Surface,
+    /// Who sends the batch, for the rollback ledger's "stop retrying" count: empty for the
+    /// command line (its runs count together), an MCP session's id (each counts alone).
+    pub actor: String,
     /// Refuse a batch that changes lancet's settings (`lancet.toml`, `[tool.lancet]`): the MCP
     /// server sets it, since configuration is the person's, not the model's.
     pub protect_settings: bool,
@@ -156,6 +159,7 @@ impl ApplyOptions {
             test_output_bytes: 8 * 1024,
             progress: progress::Watch::default(),
             surface: Surface::Cli,
+            actor: String::new(),
             protect_settings: false,
             hard_links: staged::HardLinks::default(),
             ignored_settings: None,
@@ -540,6 +544,7 @@ fn verify_and_decide(
                 id: id.clone(),
                 files: touched.clone(),
                 rolled_back,
+                actor: opts.actor.clone(),
             },
         )
     };

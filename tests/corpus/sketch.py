@@ -29,7 +29,13 @@ written to `<tmp>/<path>` and the edit goes on stdin to
 Every case not correct is listed on one line (`outcome  case-id  reason`; for refusals the
 report's first error kind and message), then the counts of the five outcomes per language (the
 case id's prefix) and in total. `-v` lists the correct cases too. Exit status 1 when any case is
-applied-wrong or error, else 0.
+applied-wrong or error, or when fewer than 80% of the fragments expected to apply are
+applied-correct, else 0.
+
+A *fragment* is a whole-text sketch (format `sketch` or `whole`) that stands for a part of the
+file: it neither begins at the file's start (its first line is a marker or the file's first line)
+nor ends at its end (its last line is an unindented marker or the file's last line), on at least
+one side. The runner decides this from the bytes, not from the case's name.
 """
 
 import argparse
@@ -37,6 +43,7 @@ import fnmatch
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -49,6 +56,9 @@ CASES = HERE / "sketch" / "cases"
 OUTCOMES = ["applied-correct", "refused-correctly", "refused", "applied-wrong", "error"]
 FAILING = {"applied-wrong", "error"}
 FORMATS = {"sketch", "search-replace", "json", "patch", "whole"}
+#: The share of fragments expected to apply that must be applied-correct.
+FRAGMENT_FLOOR = 0.8
+MARKER = re.compile(r"^\s*(#|//|/\*|\{/\*)\s*\.\.\.|^\s*(\.\.\.|\u2026)\s*$|^\s*(#|//)\s*(rest|existing)", re.I)
 TIMEOUT = 60
 
 
@@ -90,7 +100,24 @@ def load_cases(only):
             "after": afters[0].read_bytes() if afters else None,
             "edit": (d / "edit").read_bytes(),
         })
+        cases[-1]["fragment"] = is_fragment(cases[-1])
     return cases
+
+
+def is_fragment(case):
+    """Whether a whole-text sketch stands for a part of the file (see the module's doc)."""
+    if case["format"] not in ("sketch", "whole"):
+        return False
+    lines = case["edit"].decode("utf-8", "replace").replace("\r", "").split("\n")
+    if case["format"] == "whole":
+        lines = [l for l in lines if not l.startswith("```")][1:]
+    body = [l for l in lines if l.strip()]
+    old = [l for l in case["before"].decode("utf-8", "replace").replace("\r", "").split("\n") if l.strip()]
+    if not body or not old:
+        return False
+    at_start = bool(MARKER.match(body[0])) or body[0].rstrip() == old[0].rstrip()
+    at_end = (bool(MARKER.match(body[-1])) and not body[-1][:1].isspace()) or body[-1].rstrip() == old[-1].rstrip()
+    return not (at_start and at_end)
 
 
 # ---------------------------------------------------------------------------------- one run
@@ -272,6 +299,7 @@ def main():
         for case in cases:
             outcome, reason, rc, report = run_case(lancet, case, workdir)
             results.append({"id": case["id"], "lang": case["lang"], "format": case["format"],
+                            "fragment": case["fragment"],
                             "path": case["path"], "expect": case["expect"], "outcome": outcome,
                             "reason": reason, "exit": rc,
                             "status": report.get("status") if report else None})
@@ -285,11 +313,18 @@ def main():
     failed = sum(total[o] for o in FAILING)
     print(f"\n{total['applied-correct'] + total['refused-correctly']} correct, {total['refused']} refused "
           f"(expected applied), {failed} failed (applied-wrong or error)")
+    fragments = [r for r in results if r["fragment"] and r["expect"] == "applied"]
+    placed = sum(r["outcome"] == "applied-correct" for r in fragments)
+    short_of_floor = bool(fragments) and placed < FRAGMENT_FLOOR * len(fragments)
+    if fragments:
+        print(f"fragments: {placed} of {len(fragments)} expected to apply are applied-correct "
+              f"({100 * placed / len(fragments):.0f}%, floor {FRAGMENT_FLOOR:.0%})"
+              + (" -- BELOW THE FLOOR" if short_of_floor else ""))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"lancet": lancet, "counts": {o: total[o] for o in OUTCOMES}, "results": results},
                       f, indent=1, ensure_ascii=False)
-    return 1 if failed else 0
+    return 1 if failed or short_of_floor else 0
 
 
 if __name__ == "__main__":

@@ -194,6 +194,7 @@ async def run(root, log):
             t = text_of(r)
             check("changed file, the edited line changed too: a rebase conflict shown three ways",
                   is_error(r) and "as it is now:" in t and "return len(items)" in t
+                  and "changed since you read it" in t
                   and "with your edit:" in t and "read_file" in t and "lancet read" not in t
                   and read(root, "shop.py") == "def total(items):\n    return len(items)\n", t)
             await s.call_tool("read_file", {"path": "shop.py"})
@@ -204,6 +205,27 @@ async def run(root, log):
             check("write_file of a file changed since the read: merged, the other change kept",
                   not is_error(r) and "rebased over 1 changed line(s)" in text_of(r)
                   and read(root, "shop.py") == "# header\ndef total(items):\n    return len(items) * 2\n",
+                  text_of(r))
+            check("write_file's reply shows the diff of what it wrote",
+                  "+    return len(items) * 2" in text_of(r) and "-    return len(items)" in text_of(r), text_of(r))
+
+            # A sketch through write_file: placed, and the reply shows what it wrote.
+            with open(os.path.join(root, "rates.py"), "w", encoding="utf-8") as f:
+                f.write("class Rates:\n    base = 1\n\n    def get(self):\n        return self.base\n\n\ndef main():\n    Rates().get()\n")
+            await s.call_tool("read_file", {"path": "rates.py"})
+            r = await s.call_tool("write_file", {"path": "rates.py", "content":
+                                                 "class Rates:\n    # ... existing code ...\n\n    def get(self):\n        return self.base * 2\n"})
+            check("write_file of a fragment sketch keeps the rest of the file and shows the diff",
+                  not is_error(r) and read(root, "rates.py").endswith("        return self.base * 2\n\n\ndef main():\n    Rates().get()\n")
+                  and "+        return self.base * 2" in text_of(r), text_of(r))
+
+            # Over MCP a SEARCH block standing twice is refused, never applied at the first.
+            with open(os.path.join(root, "twice.py"), "w", encoding="utf-8") as f:
+                f.write("x = 1\ny = 2\nx = 1\n")
+            await s.call_tool("read_file", {"path": "twice.py"})
+            r = await s.call_tool("apply_patch", {"text": "twice.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 3\n>>>>>>> REPLACE\n```\n"})
+            check("an ambiguous SEARCH/REPLACE block is refused over MCP",
+                  is_error(r) and "ambiguous" in text_of(r) and read(root, "twice.py") == "x = 1\ny = 2\nx = 1\n",
                   text_of(r))
 
             # rename_symbol: code renamed, the comment listed and left alone.

@@ -268,6 +268,13 @@ fn applied_or_elsewhere_message(rel: &RelPath, applied_at: usize, found_at: usiz
     )
 }
 
+/// A pure addition whose added line looks like a changed version of its `@@` line.
+fn changed_header_message(rel: &RelPath, header: &str, line: usize, added: &str) -> String {
+    format!(
+        "this chunk only adds lines after the @@ context {header:?} (line {line} of {rel}), and its added line {added:?} looks like a changed version of that line: replace it, or add a second one beside it? lancet cannot tell. Nothing was written. Next: to replace it, send the line as removed and the new one as added (`-{header}` then `+{added}`) under an @@ line above it; to add beside it, include an unchanged line of context."
+    )
+}
+
 /// Old text whose lines repeat too much to compare everywhere.
 fn too_repetitive_message(
     rel: &RelPath,
@@ -301,13 +308,18 @@ pub(crate) fn describe_failure(
     h: &mut HunkReport,
 ) {
     h.kind = Some(e.kind());
+    // Every refusal with two or more readings is ambiguous; the rest found nothing to apply.
+    h.status = if e.kind() == crate::kinds::ErrorKind::Ambiguous {
+        Outcome::Ambiguous
+    } else {
+        Outcome::Failed
+    };
     match e {
         LocateError::CountMismatch {
             tier,
             expected,
             candidates,
         } => {
-            h.status = Outcome::Failed;
             h.tier = Some(tier);
             h.error = Some(format!(
                 "expected {expected} occurrence(s) in {rel} but found {} (tier {}){}. Next: set expected_replacements to the real count, or make the text unique.",
@@ -322,13 +334,11 @@ pub(crate) fn describe_failure(
             h.set_candidates(candidates);
         }
         LocateError::Placeholder { line } => {
-            h.status = Outcome::Failed;
             h.error = Some(format!(
                 "the new text contains the omission placeholder {line:?}, which the old text does not have; writing it would delete the code it stands for. Next: send the complete new text, or use '...' lines in both old and new text to keep elided lines."
             ));
         }
         LocateError::ElisionMismatch { old, new } => {
-            h.status = Outcome::Failed;
             h.error = Some(format!(
                 "the old text elides {old} part(s) with '...' lines but the new text elides {new}; each '...' in the old text needs a matching '...' in the new text. Next: pair them up, or spell the lines out."
             ));
@@ -337,14 +347,12 @@ pub(crate) fn describe_failure(
             closest: None,
             note: Some(note),
         } if hunk.old.is_empty() => {
-            h.status = Outcome::Failed;
             h.error = Some(format!(
                 "{note} in {rel}. Next: re-read the file ({}) and name a line that exists.",
                 surface.read(rel.as_str())
             ));
         }
         LocateError::NotFound { closest, note } => {
-            h.status = Outcome::Failed;
             h.error = Some(not_found_message(
                 rel,
                 &first_old_line(hunk),
@@ -355,7 +363,6 @@ pub(crate) fn describe_failure(
             h.closest = closest;
         }
         LocateError::Ambiguous { tier, candidates } => {
-            h.status = Outcome::Ambiguous;
             h.tier = Some(tier);
             h.error = Some(ambiguous_message(
                 rel,
@@ -368,34 +375,41 @@ pub(crate) fn describe_failure(
             h.set_candidates(candidates);
         }
         LocateError::AppliedOrCopy { at, old_at, whole } => {
-            h.status = Outcome::Ambiguous;
             h.error = Some(applied_or_copy_message(rel, at, old_at, whole, surface));
         }
         LocateError::AppliedOrElsewhere {
             applied_at,
             found_at,
         } => {
-            h.status = Outcome::Ambiguous;
             h.error = Some(applied_or_elsewhere_message(rel, applied_at, found_at));
         }
+        LocateError::ChangedHeader {
+            header,
+            line,
+            added,
+        } => {
+            h.error = Some(changed_header_message(rel, &header, line, &added));
+        }
+        LocateError::ContextAmbiguous { header, candidates } => {
+            h.error = Some(context_ambiguous_message(rel, &header, &candidates));
+            h.set_candidates(candidates);
+        }
         LocateError::TooRepetitive { places, lines } => {
-            h.status = Outcome::Ambiguous;
             h.error = Some(too_repetitive_message(rel, hunk, format, places, lines));
         }
         LocateError::ContextNotFound { header, closest } => {
-            h.status = Outcome::Failed;
             h.error = Some(context_not_found_message(rel, &header, closest.as_ref()));
             h.closest = closest;
         }
-        LocateError::ContextAmbiguous { header, candidates } => {
-            h.status = Outcome::Ambiguous;
-            h.error = Some(format!(
-                "the @@ context '{header}' is ambiguous in {rel}: it occurs at lines {}. Next: stack an outer header (for example '@@ class Name') before it, or add context lines.",
-                join_lines(&candidates)
-            ));
-            h.set_candidates(candidates);
-        }
     }
+}
+
+/// A pure addition's `@@` header standing at several places.
+fn context_ambiguous_message(rel: &RelPath, header: &str, candidates: &[usize]) -> String {
+    format!(
+        "the @@ context '{header}' is ambiguous in {rel}: it occurs at lines {}. Next: stack an outer header (for example '@@ class Name') before it, or add context lines.",
+        join_lines(candidates)
+    )
 }
 
 #[cfg(test)]

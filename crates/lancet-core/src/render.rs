@@ -249,6 +249,10 @@ fn hunk_summary(h: &HunkReport) -> String {
         Outcome::Applied => format!("chunk {}: {} ({})", h.index, lines, tier_label(h)),
         Outcome::AlreadyApplied => format!("chunk {}: already applied at {}", h.index, lines),
         Outcome::Failed => format!("chunk {}: not found", h.index),
+        // Refused with two readings of one place (re-sent or copy, replace or add beside).
+        Outcome::Ambiguous if h.candidates.is_empty() => {
+            format!("chunk {}: ambiguous (two readings)", h.index)
+        }
         Outcome::Ambiguous => {
             let mut lines = join_lines(&h.candidates);
             if let Some(total) = h.candidates_total {

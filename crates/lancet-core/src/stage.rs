@@ -683,6 +683,7 @@ impl Workspace<'_> {
         report: &mut FileReport,
     ) -> Result<(), OpError> {
         let root = self.root;
+        let declared = self.format == Format::Sketch;
         let (key, entry) = self.rewritable(rel, "write")?;
         let at = root.path().join(key.as_str());
         let before = entry.current.clone();
@@ -694,7 +695,7 @@ impl Workspace<'_> {
             report.status = Outcome::AlreadyApplied;
             return Ok(());
         }
-        let sketched = resolve_whole_sketch(rel, before.as_deref(), content, report)?;
+        let sketched = resolve_whole_sketch(rel, before.as_deref(), content, declared, report)?;
         let content = sketched.as_deref().unwrap_or(content);
         check_placeholder(rel, before.as_deref(), content)?;
         // The new text in the file's own style: its line endings and BOM, and for a file in a
@@ -1347,11 +1348,15 @@ fn sketch_note(resolved: &crate::sketch::Resolved) -> String {
 }
 
 /// Whole-file content with markers, resolved against the file's text: `None` when it is no
-/// sketch (or there is no old text), the resolved content otherwise.
+/// sketch (or there is no old text), the resolved content otherwise. A sketch whose first and
+/// last lines are concrete and each stand once in the file is a fragment: it stands for that
+/// region, the lines around it kept. `declared` (`--format sketch`): the content is a sketch
+/// even without markers, so a fragment, never the whole file.
 fn resolve_whole_sketch(
     rel: &RelPath,
     before: Option<&[u8]>,
     content: &str,
+    declared: bool,
     report: &mut FileReport,
 ) -> Result<Option<String>, OpError> {
     let Some(old) = before.and_then(|b| std::str::from_utf8(b).ok()) else {
@@ -1360,27 +1365,85 @@ fn resolve_whole_sketch(
     let old_ends_open = !old.is_empty() && !old.ends_with('\n');
     let old = split_lines(&old.replace("\r\n", "\n"));
     let new = split_lines(content);
-    if !crate::sketch::is_sketch(&old, &new) {
+    let markers = crate::sketch::is_sketch(&old, &new);
+    if !markers && !declared {
         return Ok(None);
     }
-    match crate::sketch::resolve(&old, &new, true) {
-        Ok(resolved) => {
-            report.notes.push(sketch_note(&resolved));
-            // A file without a final newline keeps it so when the sketch ends on its last line.
-            let ends_on_old_last = old_ends_open && resolved.lines.last() == old.last();
-            let mut text = resolved.lines.join("\n");
-            if (content.ends_with('\n') || content.is_empty()) && !ends_on_old_last {
-                text.push('\n');
-            }
-            Ok(Some(text))
-        }
-        Err(why) => Err(OpError::new(
+    let refuse = |why: String| {
+        let spelling = marker_spelling(rel, &new);
+        OpError::new(
             ErrorKind::Placeholder,
             format!(
-                "the new content of {rel} elides code with markers (`// ... existing code ...`), and lancet could not place them: {why}. Nothing was written."
+                "the new content of {rel} is a sketch (markers like `{spelling}`), and lancet could not place it: {why}. Nothing was written."
             ),
-        )),
+        )
+    };
+    let lines = match crate::sketch::fragment_region(&old, &new) {
+        // A fragment: only its region is the sketch's; the rest of the file stays. Without
+        // markers it is aligned all the same, so what it drops is dropped visibly.
+        Ok(Some(region)) if declared || region.first > 0 || region.last + 1 < old.len() => {
+            let resolved =
+                crate::sketch::resolve_region(&old, region, &new).map_err(|r| refuse(r.0))?;
+            report.notes.push(format!(
+                "read as a sketch of old lines {}-{}, the rest of the file kept{}",
+                region.first + 1,
+                region.last + 1,
+                if resolved.markers > 0 {
+                    format!(
+                        "; its {} marker(s) kept {} old line(s) in place",
+                        resolved.markers, resolved.kept
+                    )
+                } else {
+                    String::new()
+                }
+            ));
+            [
+                &old[..region.first],
+                &resolved.lines[..],
+                &old[region.last + 1..],
+            ]
+            .concat()
+        }
+        Err(why) if !markers => return Err(refuse(why.0)),
+        _ => {
+            let resolved = crate::sketch::resolve(&old, &new, true).map_err(|r| refuse(r.0))?;
+            report.notes.push(sketch_note(&resolved));
+            resolved.lines
+        }
+    };
+    // The file's final newline stays as it is when its last line is kept; a sketch that
+    // writes a new last line says for itself.
+    let ends_on_old_last = !old.is_empty() && lines.last() == old.last();
+    let final_newline = if ends_on_old_last {
+        !old_ends_open
+    } else {
+        content.ends_with('\n') || content.is_empty()
+    };
+    let mut text = lines.join("\n");
+    if final_newline && !text.is_empty() {
+        text.push('\n');
     }
+    Ok(Some(text))
+}
+
+/// How the sketch writes its markers (the first one), for messages in the model's own words;
+/// without one, the marker in the file's comment syntax.
+fn marker_spelling(rel: &RelPath, new: &[String]) -> String {
+    let hash_comments = matches!(
+        rel.as_str().rsplit('.').next(),
+        Some("py" | "pyi" | "rb" | "sh" | "bash" | "toml" | "yaml" | "yml" | "pl" | "r")
+    );
+    new.iter()
+        .map(|l| l.trim())
+        .find(|t| {
+            crate::locate::normalize::is_placeholder_line(t) || *t == "..." || *t == "\u{2026}"
+        })
+        .unwrap_or(if hash_comments {
+            "# ... existing code ..."
+        } else {
+            "// ... existing code ..."
+        })
+        .to_string()
 }
 
 /// Lines of context shown around each applied change.

@@ -48,6 +48,8 @@ pub struct LancetServer {
     choices: Arc<ServerOptions>,
     /// Each edited file's last syntax tree, so the next edit of it reparses incrementally.
     trees: Arc<lancet::syntax::trees::TreeCache>,
+    /// This session's name in the rollback ledger: its "stop retrying" count is its own.
+    actor: String,
     tool_router: ToolRouter<Self>,
 }
 
@@ -222,9 +224,13 @@ impl LancetServer {
         match ApplyOptions::configured(self.root.clone()) {
             Ok((mut opts, config)) => {
                 opts.gate.trees = Some(Arc::clone(&self.trees));
+                // A model here is not Aider: a SEARCH block standing at several places is
+                // refused, never applied at the first.
+                opts.parse.unique = true;
                 Ok((
                     ApplyOptions {
                         surface: Surface::Mcp,
+                        actor: self.actor.clone(),
                         // Configuration is the person's: no batch of the model's changes it.
                         protect_settings: true,
                         ..opts
@@ -383,6 +389,7 @@ impl LancetServer {
             log: log.map(|f| Arc::new(Mutex::new(f))),
             choices: Arc::new(choices),
             trees: Arc::default(),
+            actor: session_name(),
             tool_router: Self::tool_router(),
         }
     }
@@ -424,7 +431,7 @@ impl LancetServer {
     /// Replace one exact piece of text in a file.
     #[tool(
         name = "edit",
-        description = "Replace old_string by new_string in one file. old_string must match exactly one place (copy it from read_file, with enough surrounding lines to be unique) unless replace_all or expected_replacements says otherwise; small whitespace, indentation and quote drift is tolerated, ambiguity never is. If the file changed since you read it, the edit is applied to what you read and merged into the file as it is now (the result says so); where your change touches lines that changed, it is refused with the region shown three ways. A result with status already_applied means the change is already in the file."
+        description = "Replace old_string by new_string in one file. old_string must match exactly one place (copy it from read_file, with enough surrounding lines to be unique) unless replace_all or expected_replacements says otherwise; small whitespace and indentation drift and typographic quotes (curly for straight) are tolerated, ambiguity never is. If the file changed since you read it, the edit is applied to what you read and merged into the file as it is now (the result says so); where your change touches lines that changed, it is refused with the region shown three ways. A result with status already_applied means the change is already in the file."
     )]
     async fn edit(&self, Parameters(args): Parameters<EditArgs>) -> CallToolResult {
         self.writer_turn("edit", args, Self::edit_blocking).await
@@ -716,8 +723,38 @@ impl LancetServer {
             }],
             notes: Vec::new(),
         };
-        self.answer(apply_batch_written(&batch, &opts))
+        let applied = apply_batch_written(&batch, &opts);
+        let diffs = written_diffs(&applied.report);
+        let mut result = self.answer(applied);
+        // The text a model reads shows what the write changed (a sketch resolved, a rebase):
+        // the diff, not only "applied".
+        if !diffs.is_empty() {
+            result.content.push(ContentBlock::text(diffs));
+        }
+        result
     }
+}
+
+/// A name no other session of this machine has: the process and the moment it started.
+fn session_name() -> String {
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!("mcp:{}:{started}", std::process::id())
+}
+
+/// The diffs of the files an applied report updated, for a reply's text.
+fn written_diffs(report: &Report) -> String {
+    if report.exit_code() != 0 {
+        return String::new();
+    }
+    report
+        .files
+        .iter()
+        .filter_map(|f| f.diff.as_deref())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[tool_handler(router = self.tool_router)]

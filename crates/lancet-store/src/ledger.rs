@@ -17,6 +17,10 @@ pub struct LedgerEntry {
     pub files: Vec<String>,
     /// Whether a failed test run rolled it back.
     pub rolled_back: bool,
+    /// Who sent it: empty for the command line (its runs are one retry loop, the person's),
+    /// an MCP session's id otherwise (each session is a loop of its own).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub actor: String,
 }
 
 /// How many recent batches the ledger looks at.
@@ -25,7 +29,7 @@ pub const LEDGER_WINDOW: usize = 20;
 pub const LEDGER_LIMIT: usize = 3;
 
 /// Appends a batch to the ledger and returns the files rolled back at least
-/// [`LEDGER_LIMIT`] times within the last [`LEDGER_WINDOW`] batches.
+/// [`LEDGER_LIMIT`] times within the last [`LEDGER_WINDOW`] batches of the same actor.
 pub fn record_in_ledger(state: &StateDir, entry: &LedgerEntry) -> Vec<String> {
     let handle = state.handle().ok();
     let mut all: Vec<LedgerEntry> = handle
@@ -45,7 +49,8 @@ pub fn record_in_ledger(state: &StateDir, entry: &LedgerEntry) -> Vec<String> {
     if let Some(h) = &handle {
         let _ = h.write(LEDGER, text);
     }
-    let recent = &all[all.len().saturating_sub(LEDGER_WINDOW)..];
+    let mine: Vec<&LedgerEntry> = all.iter().filter(|e| e.actor == entry.actor).collect();
+    let recent = &mine[mine.len().saturating_sub(LEDGER_WINDOW)..];
     let mut hot: Vec<String> = entry
         .files
         .iter()
@@ -76,17 +81,26 @@ mod tests {
             dir.path().to_path_buf(),
             String::new(),
         );
-        let entry = |id: &str, rolled_back| LedgerEntry {
+        let entry = |id: &str, rolled_back, actor: &str| LedgerEntry {
             id: id.into(),
             files: vec!["a.py".into()],
             rolled_back,
+            actor: actor.into(),
         };
-        assert!(record_in_ledger(&state, &entry("1", true)).is_empty());
-        assert!(record_in_ledger(&state, &entry("2", false)).is_empty());
-        assert!(record_in_ledger(&state, &entry("3", true)).is_empty());
+        assert!(record_in_ledger(&state, &entry("1", true, "")).is_empty());
+        assert!(record_in_ledger(&state, &entry("2", false, "")).is_empty());
+        assert!(record_in_ledger(&state, &entry("3", true, "")).is_empty());
+        // Another actor's rollbacks are its own: an MCP session starts its own count.
+        assert!(record_in_ledger(&state, &entry("4", true, "mcp:1")).is_empty());
+        assert!(record_in_ledger(&state, &entry("5", true, "mcp:1")).is_empty());
         assert_eq!(
-            record_in_ledger(&state, &entry("4", true)),
+            record_in_ledger(&state, &entry("6", true, "")),
             vec!["a.py".to_string()]
         );
+        assert_eq!(
+            record_in_ledger(&state, &entry("7", true, "mcp:1")),
+            vec!["a.py".to_string()]
+        );
+        assert!(record_in_ledger(&state, &entry("8", true, "mcp:2")).is_empty());
     }
 }

@@ -327,8 +327,17 @@ fn describe_difference(line: usize, file: &str, needle: &str) -> String {
         Some(kind) => {
             format!("line {line}: {kind} differs: expected {needle:?}, file has {file:?}")
         }
+        None if ascii_quotes_swapped(file, needle) => format!(
+            "line {line}: the quotes differ (' and \" are not interchangeable: only typographic quotes are tolerated): expected {needle:?}, file has {file:?}"
+        ),
         None => format!("line {line}: expected {needle:?}, file has {file:?}"),
     }
+}
+
+/// Whether two lines differ only in ASCII quotes, `'` for `"` or the reverse.
+fn ascii_quotes_swapped(file: &str, needle: &str) -> bool {
+    let plain = |s: &str| s.trim().replace('\'', "\"");
+    file.trim() != needle.trim() && plain(file) == plain(needle)
 }
 
 /// The window's lines plus one line of surroundings on each side, at most `MAX_EXCERPT`.
@@ -393,6 +402,22 @@ mod tests {
             c.differences
         );
         assert!(c.differences[1].starts_with("line 2: expected"));
+    }
+
+    #[test]
+    fn swapped_ascii_quotes_are_named_and_not_tolerated() {
+        let lines = vec!["x = {'a': 1}", "y = 2"];
+        let c = closest_block(
+            &lines,
+            &sketch_all(&lines),
+            &s(&["x = {\"a\": 1}", "y = 2"]),
+        )
+        .unwrap();
+        assert!(
+            c.differences[0].contains("' and \" are not interchangeable"),
+            "{:?}",
+            c.differences
+        );
     }
 
     #[test]

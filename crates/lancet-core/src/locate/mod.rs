@@ -288,6 +288,17 @@ pub enum LocateError {
         /// 1-based first line of the old text found with other indentation.
         found_at: usize,
     },
+    /// A pure addition under an `@@` header that opens a definition, whose first added line
+    /// defines the same name otherwise (a parameter added): the model likely meant to replace
+    /// that line, yet the chunk adds beside it, inside the definition. lancet cannot decide.
+    ChangedHeader {
+        /// The file's header line, trimmed.
+        header: String,
+        /// 1-based line of the header.
+        line: usize,
+        /// The added line that looks like its changed version, trimmed.
+        added: String,
+    },
     /// The old text's lines repeat so much in the file that comparing it at every place its
     /// lines stand would take longer than any answer is worth: lancet cannot decide.
     TooRepetitive {
@@ -320,6 +331,7 @@ impl LocateError {
             LocateError::TooRepetitive { .. } => ErrorKind::Ambiguous,
             LocateError::AppliedOrCopy { .. } => ErrorKind::Ambiguous,
             LocateError::AppliedOrElsewhere { .. } => ErrorKind::Ambiguous,
+            LocateError::ChangedHeader { .. } => ErrorKind::Ambiguous,
         }
     }
 }
@@ -1390,6 +1402,19 @@ fn locate_insertion(
     };
     let new = trim_trailing_blank(&hunk.new);
     let explicit = matches!(hunk.anchor, Anchor::AfterLine(_));
+    if regions.is_some()
+        && let Some(header) = at.checked_sub(1).map(|h| search.lines[h])
+        && let Some(added) = new.iter().find(|l| !l.trim().is_empty())
+        && added.trim() != header.trim()
+        && normalize::definition_name(header).is_some()
+        && normalize::definition_name(header) == normalize::definition_name(added)
+    {
+        return Err(LocateError::ChangedHeader {
+            header: header.trim().to_string(),
+            line: at,
+            added: added.trim().to_string(),
+        });
+    }
     let present = if explicit {
         None
     } else if at == n && regions.is_none() {
@@ -1787,7 +1812,26 @@ impl<'l, 's> Search<'l, 's> {
     /// Applies the occurrence rule to a tier's candidates.
     fn decide(&self, tier: Tier, candidates: Vec<usize>, k: usize) -> Ladder {
         match self.occurrences {
-            Occurrences::One => match self.narrow(candidates).as_slice() {
+            Occurrences::One => match self.narrow(candidates.clone()).as_slice() {
+                // Several stood and the edit's line number chose: say so, as a pick among
+                // matches does (the one after the previous chunk is the edit's order, no news).
+                [one]
+                    if candidates.len() > 1
+                        && candidates.iter().filter(|&&c| c >= self.cursor).count() != 1 =>
+                {
+                    Ladder::Found(
+                        tier,
+                        vec![*one],
+                        vec![format!(
+                            "line {} of {} matches (lines {}): the one nearest the line number the edit gives",
+                            one + 1,
+                            candidates.len(),
+                            crate::render::join_lines(
+                                &candidates.iter().map(|c| c + 1).collect::<Vec<_>>()
+                            ),
+                        )],
+                    )
+                }
                 [one] => Ladder::Found(tier, vec![*one], Vec::new()),
                 many => self.pick_among(tier, many),
             },

@@ -514,4 +514,13 @@ mod tests {
             None
         );
     }
+
+    #[test]
+    fn an_import_defines_no_name() {
+        assert_eq!(super::definition_name("import os"), None);
+        assert_eq!(
+            super::definition_name("pub(crate) async fn run<T>("),
+            Some("run")
+        );
+    }
 }

@@ -10,7 +10,10 @@
 //! keeps, or leaves a doubt a reader would have, the sketch is refused with the reason: never
 //! apply what the model did not mean.
 
+mod check;
+
 use crate::locate::normalize::is_placeholder_line;
+use check::{MarkerInfo, Placement, Source};
 
 /// A sketch resolved against the old lines.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +37,126 @@ pub fn is_sketch(old: &[String], new: &[String]) -> bool {
     items.iter().any(|i| matches!(i, Item::Marker { .. }))
 }
 
+/// The old lines a fragment stands for (0-based, inclusive).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Region {
+    /// The old line the sketch's first line stands for.
+    pub first: usize,
+    /// The last old line the sketch stands for.
+    pub last: usize,
+    /// The end was read from the block structure (the block the first line opens), not from
+    /// an anchored last line: nothing after the sketch's last line may be dropped.
+    pub end_inferred: bool,
+}
+
+/// The region of `old` a fragment stands for. A sketch whose first line is concrete and stands
+/// exactly once in the file (verbatim up to trailing whitespace, else up to indentation) is
+/// anchored there. It ends at its last line when that is concrete and stands once after the
+/// first; else, when every later line is indented deeper than the first (or is the block's
+/// closing bracket), at the end of the block the first line opens. `Ok(None)` when the sketch
+/// begins with a marker, or ends in a marker outside the first line's block (it then stands for
+/// the whole file); the reason when an end line matches no old line or several.
+pub fn fragment_region(old: &[String], sketch: &[String]) -> Result<Option<Region>, Refusal> {
+    let items = items(old, sketch);
+    let solid: Vec<&Item> = items
+        .iter()
+        .filter(|i| !matches!(i, Item::Line { text, .. } if text.trim().is_empty()))
+        .collect();
+    let (Some(Item::Line { text: head, .. }), Some(&tail)) = (solid.first(), solid.last()) else {
+        return Ok(None);
+    };
+    let a = place_line(old, head, 0)?;
+    let depth = indent(head);
+    let item_depth = |i: &Item| match i {
+        Item::Line { text, .. } => indent(text),
+        Item::Marker { indent, .. } => *indent,
+    };
+    let closes =
+        |i: &Item| matches!(i, Item::Line { text, .. } if is_closer(text) && indent(text) == depth);
+    let body = &solid[1..];
+    let inside = !body.is_empty()
+        && body
+            .iter()
+            .enumerate()
+            .all(|(n, i)| item_depth(i) > depth || (n + 1 == body.len() && closes(i)));
+    if inside {
+        let old_depth = indent(&old[a]);
+        let next = (a + 1..old.len())
+            .find(|&j| !old[j].trim().is_empty() && indent(&old[j]) <= old_depth)
+            .unwrap_or(old.len());
+        let closer = (next < old.len() && is_closer(&old[next]) && indent(&old[next]) == old_depth)
+            .then_some(next);
+        let last = match closer {
+            Some(c) if closes(tail) => c,
+            _ => (a..next)
+                .rev()
+                .find(|&j| !old[j].trim().is_empty())
+                .unwrap_or(a),
+        };
+        // An anchored last line inside the block is as good as the block's end, and firmer.
+        if let Item::Line { text, .. } = tail
+            && !is_trivial(text)
+            && let Ok(b) = place_line(old, text, a)
+            && b <= last
+        {
+            return Ok(Some(Region {
+                first: a,
+                last: b,
+                end_inferred: false,
+            }));
+        }
+        return Ok(Some(Region {
+            first: a,
+            last,
+            end_inferred: true,
+        }));
+    }
+    let Item::Line { text: tail, .. } = tail else {
+        return Ok(None);
+    };
+    let b = place_line(old, tail, a)?;
+    Ok(Some(Region {
+        first: a,
+        last: b,
+        end_inferred: false,
+    }))
+}
+
+/// A line that closes a bracketed block (`}`, `});`, `]`, `)`) or an `end`.
+fn is_closer(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with(['}', ')', ']']) && is_trivial(t) || t == "end"
+}
+
+/// The one old line (from `from` on) a fragment's end line stands for: verbatim up to trailing
+/// whitespace, else up to indentation; the reason when none or several.
+fn place_line(old: &[String], line: &str, from: usize) -> Result<usize, Refusal> {
+    let find = |same: &dyn Fn(&str) -> bool| -> Vec<usize> {
+        (from..old.len()).filter(|&j| same(&old[j])).collect()
+    };
+    let mut at = find(&|o: &str| o.trim_end() == line.trim_end());
+    if at.is_empty() {
+        at = find(&|o: &str| o.trim() == line.trim());
+    }
+    match at[..] {
+        [one] => Ok(one),
+        [] => Err(Refusal(format!(
+            "its line {:?} stands nowhere in the file, so it does not say which part of the file it is the new version of",
+            line.trim()
+        ))),
+        _ => Err(Refusal(format!(
+            "its line {:?} stands {} times in the file (lines {}), so it does not say which part of the file it is the new version of; start and end it with lines that occur once",
+            line.trim(),
+            at.len(),
+            at.iter()
+                .take(5)
+                .map(|j| (j + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
 /// Most DP cells (sketch items × old lines) lancet aligns: beyond it a sketch is refused.
 const MAX_CELLS: usize = 6_000_000;
 
@@ -41,6 +164,47 @@ const MAX_CELLS: usize = 6_000_000;
 /// lines it would drop at its head or tail without a marker there are refused rather than
 /// deleted (models leave out headers and trailers they did not mean to delete).
 pub fn resolve(old: &[String], sketch: &[String], whole_file: bool) -> Result<Resolved, Refusal> {
+    let ends = if whole_file {
+        Ends::Anchored
+    } else {
+        Ends::Open
+    };
+    resolve_lines(old, 0, sketch, ends)
+}
+
+/// Resolves a fragment against the region of the file `old` it stands for: refusals number
+/// old lines as the file does.
+pub fn resolve_region(
+    old: &[String],
+    region: Region,
+    sketch: &[String],
+) -> Result<Resolved, Refusal> {
+    let ends = if region.end_inferred {
+        Ends::OpenTail
+    } else {
+        Ends::Anchored
+    };
+    resolve_lines(&old[region.first..=region.last], region.first, sketch, ends)
+}
+
+/// What the old lines beyond the sketch's first and last lines are.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Ends {
+    /// Lines the sketch may drop (a SEARCH block's ends).
+    Open,
+    /// The file's, or an anchored region's, ends: dropping lines there needs new lines in
+    /// their place.
+    Anchored,
+    /// A region whose end lancet inferred: nothing after the sketch's last line is dropped.
+    OpenTail,
+}
+
+fn resolve_lines(
+    old: &[String],
+    base: usize,
+    sketch: &[String],
+    ends: Ends,
+) -> Result<Resolved, Refusal> {
     let items = items(old, sketch);
     let markers = items
         .iter()
@@ -53,48 +217,77 @@ pub fn resolve(old: &[String], sketch: &[String], whole_file: bool) -> Result<Re
             old.len()
         )));
     }
-    let dp = Alignment::new(old, &items);
+    let dp = Alignment::new(old, base, &items);
     dp.check_unique()?;
     let path = dp.one_path();
-    dp.check_path(&path, whole_file)?;
-    let mut out: Vec<(&str, Origin)> = Vec::new();
+    dp.check_path(&path, ends)?;
+    let mut out: Vec<(&str, Source)> = Vec::new();
     for step in &path {
         match *step {
-            Step::Match(i, _) | Step::Insert(i) => {
+            Step::Match(i, _) | Step::Insert(i) | Step::Replace(i, _) => {
                 if let Item::Line { text, soft, .. } = &items[i] {
-                    out.push((text, if *soft { Origin::Soft } else { Origin::Sketch }));
+                    out.push((
+                        text,
+                        Source::Sketch {
+                            item: i,
+                            soft: *soft,
+                        },
+                    ));
                 }
             }
-            Step::Absorb(_, j) => out.push((&old[j], Origin::Kept)),
+            Step::Absorb(m, j) => out.push((&old[j], Source::Kept { marker: m, old: j })),
             Step::Delete(_) | Step::Exit(_) => {}
         }
     }
-    let kept = out.iter().filter(|(_, o)| *o == Origin::Kept).count();
+    let result = merge_blank_runs(&out);
+    let placement = Placement {
+        old,
+        base,
+        concrete: items
+            .iter()
+            .enumerate()
+            .filter_map(|(n, i)| match i {
+                Item::Line { text, .. } => Some((n, text.as_str())),
+                Item::Marker { .. } => None,
+            })
+            .collect(),
+        markers: items
+            .iter()
+            .enumerate()
+            .filter_map(|(n, i)| match *i {
+                Item::Marker { indent, line, .. } => Some(MarkerInfo {
+                    item: n,
+                    line,
+                    indent,
+                }),
+                Item::Line { .. } => None,
+            })
+            .collect(),
+        result,
+        open_ends: ends == Ends::Open,
+    };
+    placement.check()?;
+    let kept = placement
+        .result
+        .iter()
+        .filter(|(_, s)| matches!(s, Source::Kept { .. }))
+        .count();
     Ok(Resolved {
-        lines: merge_blank_runs(&out),
+        lines: placement.result.into_iter().map(|(t, _)| t).collect(),
         markers,
         kept,
     })
 }
 
-/// Where an output line comes from.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Origin {
-    Sketch,
-    /// A blank line of the sketch beside a marker.
-    Soft,
-    /// An old line a marker keeps.
-    Kept,
-}
-
 /// In a run of blank lines where the sketch's blanks beside a marker meet blanks the marker
 /// keeps, the longer of the two stands: the layout is not doubled.
-fn merge_blank_runs(out: &[(&str, Origin)]) -> Vec<String> {
+fn merge_blank_runs(out: &[(&str, Source)]) -> Vec<(String, Source)> {
+    let soft = |s: &Source| matches!(s, Source::Sketch { soft: true, .. });
     let mut lines = Vec::with_capacity(out.len());
     let mut k = 0;
     while k < out.len() {
         if !out[k].0.trim().is_empty() {
-            lines.push(out[k].0.to_string());
+            lines.push((out[k].0.to_string(), out[k].1));
             k += 1;
             continue;
         }
@@ -102,15 +295,18 @@ fn merge_blank_runs(out: &[(&str, Origin)]) -> Vec<String> {
             .find(|&e| !out[e].0.trim().is_empty())
             .unwrap_or(out.len());
         let run = &out[k..end];
-        let soft = run.iter().filter(|(_, o)| *o == Origin::Soft).count();
-        let kept = run.iter().filter(|(_, o)| *o == Origin::Kept).count();
-        let mut drop_soft = soft.min(kept);
-        for (text, origin) in run {
-            if *origin == Origin::Soft && drop_soft > 0 {
+        let softs = run.iter().filter(|(_, s)| soft(s)).count();
+        let kept = run
+            .iter()
+            .filter(|(_, s)| matches!(s, Source::Kept { .. }))
+            .count();
+        let mut drop_soft = softs.min(kept);
+        for (text, source) in run {
+            if soft(source) && drop_soft > 0 {
                 drop_soft -= 1;
                 continue;
             }
-            lines.push((*text).to_string());
+            lines.push(((*text).to_string(), *source));
         }
         k = end;
     }
@@ -130,6 +326,11 @@ enum Item {
     Marker {
         indent: usize,
         line: usize,
+        /// At column 0, the marker keeps only lines of its own depth too: it follows a deeper
+        /// marker (with nothing but blank lines between), which stands for the rest of that
+        /// deeper block already. Otherwise a column-0 marker stands anywhere (models leave
+        /// markers unindented, in brace languages and for "the rest of the file").
+        strict: bool,
     },
 }
 
@@ -142,9 +343,17 @@ fn items(old: &[String], sketch: &[String]) -> Vec<Item> {
             && (is_placeholder_line(text) || (is_bare_ellipsis(t) && !is_stub(sketch, n)));
         if marker {
             if !matches!(out.last(), Some(Item::Marker { .. })) {
+                let after_deeper = out
+                    .iter()
+                    .rev()
+                    .find(|i| !matches!(i, Item::Line { text, .. } if text.trim().is_empty()))
+                    .is_some_and(
+                        |i| matches!(i, Item::Marker { indent: k, .. } if *k > indent(text)),
+                    );
                 out.push(Item::Marker {
                     indent: indent(text),
                     line: n + 1,
+                    strict: after_deeper,
                 });
             }
         } else {
@@ -218,6 +427,9 @@ const MATCH: i64 = 2 * PRIMARY;
 const INSERT: i64 = -2 * PRIMARY;
 const DELETE_LINE: i64 = -3 * PRIMARY;
 const DELETE_BLANK: i64 = -PRIMARY;
+/// A changed copy of an old line in its place: dearer than a match, cheaper than writing it
+/// beside the old line a marker would keep, far cheaper than an insertion and a deletion.
+const REPLACE: i64 = INSERT + PRIMARY / 2;
 /// A matched blank or bracket line: worth less than a deeper marker keeping a line (2 per
 /// column), so a new block's `}` does not steal the `}` a marker's block ends with.
 const TRIVIAL_MATCH: i64 = 1;
@@ -229,6 +441,9 @@ enum Step {
     Match(usize, usize),
     /// Sketch item is new code.
     Insert(usize),
+    /// Sketch item `.0` is a changed copy of old line `.1` and takes its place: the next
+    /// sketch line stands right after that old line.
+    Replace(usize, usize),
     /// Old line dropped.
     Delete(usize),
     /// Marker `.0` keeps old line `.1`.
@@ -242,13 +457,13 @@ enum Step {
 #[derive(Debug, Clone, Copy)]
 enum Row {
     Line(usize),
-    Fresh(usize, usize),
+    Fresh(usize, usize, bool),
     Started(usize, usize),
 }
 
-/// At most three edges leave a node; kept inline, as the alignment visits millions of nodes.
+/// At most four edges leave a node; kept inline, as the alignment visits millions of nodes.
 #[derive(Default)]
-struct Edges([Option<(usize, usize, i64, Step)>; 3]);
+struct Edges([Option<(usize, usize, i64, Step)>; 4]);
 
 impl Edges {
     fn push(&mut self, edge: (usize, usize, i64, Step)) {
@@ -260,6 +475,8 @@ impl Edges {
 
 struct Alignment<'a> {
     old: &'a [String],
+    /// The 0-based file line of `old[0]`, for messages.
+    base: usize,
     items: &'a [Item],
     rows: Vec<Row>,
     /// Per marker indentation k in use: whether old line j lies inside a block at depth k.
@@ -269,15 +486,17 @@ struct Alignment<'a> {
 }
 
 impl<'a> Alignment<'a> {
-    fn new(old: &'a [String], items: &'a [Item]) -> Self {
+    fn new(old: &'a [String], base: usize, items: &'a [Item]) -> Self {
         let mut inside = std::collections::HashMap::new();
         let mut rows = Vec::new();
         for (i, item) in items.iter().enumerate() {
             match item {
                 Item::Line { .. } => rows.push(Row::Line(i)),
-                Item::Marker { indent: k, .. } => {
+                Item::Marker {
+                    indent: k, strict, ..
+                } => {
                     inside.entry(*k).or_insert_with(|| inside_block(old, *k));
-                    rows.push(Row::Fresh(i, *k));
+                    rows.push(Row::Fresh(i, *k, *strict));
                     rows.push(Row::Started(i, *k));
                 }
             }
@@ -285,6 +504,7 @@ impl<'a> Alignment<'a> {
         let cells = (rows.len() + 1) * (old.len() + 1);
         let mut a = Alignment {
             old,
+            base,
             items,
             rows,
             inside,
@@ -293,6 +513,42 @@ impl<'a> Alignment<'a> {
         };
         a.fill();
         a
+    }
+
+    /// The 1-based file line number of old line `j`, as messages say it.
+    fn line_no(&self, j: usize) -> usize {
+        self.base + j + 1
+    }
+
+    /// Whether marker `m` would begin on old line `j`, a closing bracket the sketch writes
+    /// right before the marker (same text, same indentation): the block would close twice.
+    fn repeats_closer(&self, m: usize, j: usize) -> bool {
+        let line = &self.old[j];
+        is_closer(line)
+            && self.items[..m]
+                .iter()
+                .rev()
+                .find(|i| !matches!(i, Item::Line { text, .. } if text.trim().is_empty()))
+                .is_some_and(
+                    |i| matches!(i, Item::Line { text, .. } if text.trim_end() == line.trim_end()),
+                )
+    }
+
+    /// Whether sketch line `i` may take the place of old line `j`: it looks like a changed
+    /// copy of it, and the next sketch line (with letters) is the old line right after it. (A
+    /// previous line alone does not pin it: before a marker, "changed" and "added above the
+    /// lines the marker keeps" read alike.)
+    fn replaces(&self, i: usize, j: usize) -> bool {
+        let Item::Line { text, .. } = &self.items[i] else {
+            return false;
+        };
+        let same = |item: Option<&Item>, old: Option<&String>| match (item, old) {
+            (Some(Item::Line { text, .. }), Some(o)) => {
+                !text.trim().is_empty() && o.trim_end() == text.trim_end()
+            }
+            _ => false,
+        };
+        looks_changed(text, &self.old[j]) && same(self.items.get(i + 1), self.old.get(j + 1))
     }
 
     fn at(&self, r: usize, j: usize) -> usize {
@@ -314,19 +570,24 @@ impl<'a> Alignment<'a> {
                     out.push((r + 1, j + 1, w, Step::Match(i, j)));
                 }
                 out.push((r + 1, j, if trivial { 0 } else { INSERT }, Step::Insert(i)));
+                if j < n && !trivial && self.replaces(i, j) {
+                    out.push((r + 1, j + 1, REPLACE, Step::Replace(i, j)));
+                }
                 if j < n {
                     out.push((r, j + 1, delete_cost(&self.old[j]), Step::Delete(j)));
                 }
             }
-            Some(&Row::Fresh(i, k)) => {
+            Some(&Row::Fresh(i, k, strict)) => {
                 // Blank lines keep the marker fresh: its first non-blank line must be at its
-                // own depth. A marker at column 0 is taken to stand anywhere (models leave
+                // own depth. A `//` marker at column 0 is taken to stand anywhere (models leave
                 // markers unindented in brace languages), so only uniqueness pins it.
                 let keeps = 2 * k as i64;
                 if j < n && self.inside[&k][j] {
                     if self.old[j].trim().is_empty() {
                         out.push((r, j + 1, keeps, Step::Absorb(i, j)));
-                    } else if k == 0 || indent(&self.old[j]) <= k {
+                    } else if ((k == 0 && !strict) || indent(&self.old[j]) <= k)
+                        && !self.repeats_closer(i, j)
+                    {
                         out.push((r + 1, j + 1, keeps, Step::Absorb(i, j)));
                     }
                 }
@@ -402,7 +663,9 @@ impl<'a> Alignment<'a> {
     fn check_unique(&self) -> Result<(), Refusal> {
         let n = self.old.len();
         for (f, row) in self.rows.iter().enumerate() {
-            let Row::Fresh(item, _) = *row else { continue };
+            let Row::Fresh(item, _, _) = *row else {
+                continue;
+            };
             let mut starts = Vec::new();
             let mut ends = Vec::new();
             for j in 0..=n {
@@ -428,7 +691,7 @@ impl<'a> Alignment<'a> {
                 let place = |v: &[usize]| {
                     v.iter()
                         .take(4)
-                        .map(|j| (j + 1).to_string())
+                        .map(|j| self.line_no(*j).to_string())
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
@@ -485,7 +748,7 @@ impl<'a> Alignment<'a> {
     }
 
     /// The doubts a reader would have about the one alignment.
-    fn check_path(&self, path: &[Step], whole_file: bool) -> Result<(), Refusal> {
+    fn check_path(&self, path: &[Step], ends: Ends) -> Result<(), Refusal> {
         let old = self.old;
         if !path
             .iter()
@@ -526,35 +789,127 @@ impl<'a> Alignment<'a> {
                 .unwrap_or(path.len());
             let gap = &path[k..end];
             let dropped = gap.iter().find_map(|s| match s {
-                Step::Delete(j) if !old[*j].trim().is_empty() => Some(*j),
+                Step::Delete(j) | Step::Replace(_, j) if !old[*j].trim().is_empty() => Some(*j),
                 _ => None,
             });
             let added = gap.iter().any(|s| match s {
-                Step::Insert(i) => {
+                Step::Insert(i) | Step::Replace(i, _) => {
                     matches!(&self.items[*i], Item::Line { text, .. } if !is_trivial(text))
                 }
                 _ => false,
             });
             let marker = |s: Option<&Step>| matches!(s, Some(Step::Absorb(..) | Step::Exit(_)));
             let beside_marker = marker(k.checked_sub(1).map(|p| &path[p])) || marker(path.get(end));
-            let at_edge = whole_file && (k == 0 || end == path.len());
-            if let (Some(j), false, true) = (dropped, added, beside_marker || at_edge) {
-                let why = if beside_marker {
+            let at_edge = ends != Ends::Open && (k == 0 || end == path.len());
+            // At an inferred end, only the body of the last matched line may be rewritten: all
+            // the lines dropped deeper than it, none of them a definition.
+            let open_tail = ends == Ends::OpenTail
+                && end == path.len()
+                && !self.rewrites_body(k.checked_sub(1).map(|p| &path[p]), gap);
+            if let (Some(j), false, true) = (dropped, added && !open_tail, beside_marker || at_edge)
+            {
+                let why = if open_tail {
+                    "after the new text's last line, in the block its first line opens: nothing there says the lines are to go (a marker keeps them, an unchanged line after the change pins the end)"
+                } else if beside_marker {
                     "beside a marker, outside the block the marker's indentation covers"
                 } else {
                     "before the new text's first line or after its last, where it has no marker"
                 };
                 return Err(Refusal(format!(
                     "old line {} ({:?}) would be deleted: it lies {why}. Put a marker there to keep it (indented like the code it stands for), or include the line",
-                    j + 1,
+                    self.line_no(j),
                     old[j].trim()
                 )));
             }
+            if let (Some(j), false) = (dropped, added) {
+                self.check_pulled_up(path, gap, end, j)?;
+            }
             k = end;
         }
+        self.check_replacements(path)?;
         self.check_edges(path)?;
         self.check_new_definitions(path)?;
         self.check_duplicates(path)
+    }
+
+    /// A gap that only drops old lines, right before a matched line the sketch writes just
+    /// above a marker: had the line stayed in the marker's range (a move up), the dropped lines
+    /// would be the marker's. Deleting them or keeping them? A reader cannot tell.
+    fn check_pulled_up(
+        &self,
+        path: &[Step],
+        gap: &[Step],
+        end: usize,
+        j: usize,
+    ) -> Result<(), Refusal> {
+        let Some(&Step::Match(i, at)) = path.get(end) else {
+            return Ok(());
+        };
+        let next = path[end + 1..].iter().find(|s| {
+            !matches!(s, Step::Insert(n) if matches!(&self.items[*n], Item::Line { text, .. } if text.trim().is_empty()))
+        });
+        let Some(&Step::Absorb(m, _)) = next else {
+            return Ok(());
+        };
+        let Item::Marker {
+            indent: k, line, ..
+        } = self.items[m]
+        else {
+            return Ok(());
+        };
+        let within = gap.iter().all(|s| match *s {
+            Step::Delete(d) => self.old[d].trim().is_empty() || indent(&self.old[d]) >= k,
+            _ => true,
+        });
+        if !within {
+            return Ok(());
+        }
+        Err(Refusal(format!(
+            "old line {} ({:?}) would be deleted: line {} of the new text ({:?}) stands right after it as old line {}, just above the marker on line {line}. Was that line moved up (the marker keeping old line {}), or is old line {} deleted? Include the lines around it, or send the lines in full",
+            self.line_no(j),
+            self.old[j].trim(),
+            item_line(&self.items[i]),
+            self.old[at].trim(),
+            self.line_no(at),
+            self.line_no(j),
+            self.line_no(j),
+        )))
+    }
+
+    /// A changed copy takes an old line's place only before the sketch line that pins it there
+    /// (matched right after it).
+    fn check_replacements(&self, path: &[Step]) -> Result<(), Refusal> {
+        for (k, step) in path.iter().enumerate() {
+            let Step::Replace(i, j) = *step else { continue };
+            let pinned =
+                matches!(path.get(k + 1), Some(&Step::Match(n, o)) if n == i + 1 && o == j + 1);
+            if !pinned {
+                return Err(Refusal(format!(
+                    "line {} of the new text ({:?}) looks like a changed version of old line {} ({:?}), but no unchanged line beside it pins it there: lancet cannot tell whether it replaces that line or is added. Include the old line's neighbours, or send the lines in full",
+                    item_line(&self.items[i]),
+                    self.texts()[i].trim(),
+                    self.line_no(j),
+                    self.old[j].trim()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a region's tail gap after `anchor` rewrites that line's block body: every
+    /// dropped line is indented deeper than it and none opens a definition.
+    fn rewrites_body(&self, anchor: Option<&Step>, gap: &[Step]) -> bool {
+        let Some(&Step::Match(_, a)) = anchor else {
+            return false;
+        };
+        let depth = indent(&self.old[a]);
+        gap.iter().all(|s| match *s {
+            Step::Delete(j) | Step::Replace(_, j) => {
+                let line = &self.old[j];
+                line.trim().is_empty() || (indent(line) > depth && !is_definition(line))
+            }
+            _ => true,
+        })
     }
 
     /// New lines right beside a marker that look like a changed version of the old line at
@@ -586,7 +941,7 @@ impl<'a> Alignment<'a> {
                 steps
                     .take_while(|s| !self.is_anchor(s))
                     .filter_map(|s| match s {
-                        Step::Insert(i) => match &self.items[*i] {
+                        Step::Insert(i) | Step::Replace(i, _) => match &self.items[*i] {
                             Item::Line { text, .. } if !is_trivial(text) => Some(*i),
                             _ => None,
                         },
@@ -617,7 +972,7 @@ impl<'a> Alignment<'a> {
                         "line {line} of the new text ({:?}) is written as new code next to the marker on line {}, while the marker keeps the same line (old line {}): it would be there twice. Include the lines around it instead of the marker",
                         text.trim(),
                         item_line(&self.items[m]),
-                        j + 1
+                        self.line_no(j)
                     )));
                 }
             }
@@ -632,7 +987,7 @@ impl<'a> Alignment<'a> {
                             "line {line} of the new text ({:?}) is new, next to the marker on line {}, and looks like a changed version of old line {} ({:?}), which the marker would keep: lancet cannot tell whether it replaces that line or is added beside it. Include the old line's neighbours instead of the marker there, or send the lines in full",
                             text.trim(),
                             item_line(&self.items[m]),
-                            edge + 1,
+                            self.line_no(edge),
                             old[edge].trim()
                         )));
                     }
@@ -672,7 +1027,7 @@ impl<'a> Alignment<'a> {
                     item_line(&self.items[i]),
                     sketch[i].trim(),
                     sketch[p].trim(),
-                    j + 1
+                    self.line_no(j)
                 )));
             }
         }
@@ -707,7 +1062,7 @@ impl<'a> Alignment<'a> {
                 return Err(Refusal(format!(
                     "line {} of the new text writes {text:?} as new code, while a marker keeps the same definition at old line {}: it would be written twice. If it moves, include the lines around its old place (without it) instead of a marker",
                     item_line(&self.items[*i]),
-                    j + 1
+                    self.line_no(j)
                 )));
             }
         }
@@ -924,6 +1279,94 @@ mod tests {
         assert_eq!(
             apply(old, sketch).unwrap(),
             "def a():\n    return 1\n\ndef c():\n    return 3\n"
+        );
+    }
+
+    fn apply_fragment(old: &str, sketch: &str) -> Result<String, String> {
+        let (old, sketch) = (lines(old), lines(sketch));
+        let region = fragment_region(&old, &sketch)
+            .map_err(|e| e.0)?
+            .ok_or("no region")?;
+        let inner = resolve_region(&old, region, &sketch).map_err(|e| e.0)?;
+        let out = [
+            &old[..region.first],
+            &inner.lines[..],
+            &old[region.last + 1..],
+        ]
+        .concat();
+        Ok(out.join("\n") + "\n")
+    }
+
+    #[test]
+    fn a_column0_marker_after_a_deeper_one_keeps_only_module_lines() {
+        let old = "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n\n\ndef h():\n    return 3\n";
+        let sketch = "class A:\n    def f(self):\n        return 10\n\n    # ... existing code ...\n\n\n# ... existing code ...\n";
+        assert_eq!(
+            apply(old, sketch).unwrap(),
+            old.replace("return 1\n", "return 10\n")
+        );
+    }
+
+    #[test]
+    fn a_changed_copy_pinned_by_the_next_line_replaces_the_old_line() {
+        let old = "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n";
+        let sketch = "function a() {\n  return 11;\n}\n\n// ... existing code ...\n";
+        assert_eq!(
+            apply(old, sketch).unwrap(),
+            old.replace("return 1;", "return 11;")
+        );
+        // Pinned only by the line before it, it stays a question.
+        let old = "class S:\n    retries = 3\n    timeout = 1\n\n    def f(self):\n        pass\n";
+        let e = apply(
+            old,
+            "class S:\n    retries = 5\n    # ... existing code ...\n",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("looks like a changed version of old line 2"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_fragment_stands_for_the_block_its_first_line_opens() {
+        let old = "import os\n\n\nclass Session:\n    retries = 3\n\n    def close(self):\n        pass\n\n\ndef main():\n    pass\n";
+        let sketch = "class Session:\n    # ... existing code ...\n\n    def close(self):\n        self.closed = True\n";
+        assert_eq!(
+            apply_fragment(old, sketch).unwrap(),
+            old.replace(
+                "        pass\n\n\ndef",
+                "        self.closed = True\n\n\ndef"
+            )
+        );
+        // Without markers, the block's tail may not be dropped where it holds definitions.
+        let e = apply_fragment(old, "class Session:\n    retries = 5\n").unwrap_err();
+        assert!(e.contains("after the new text's last line"), "{e}");
+    }
+
+    #[test]
+    fn a_fragment_refusal_numbers_old_lines_as_the_file_does() {
+        let old = "import os\n\n\ndef f():\n    a = 1\n    b = 2\n    return a\n";
+        let sketch = "def f():\n    a = 10\n    # ... existing code ...\n    return a\n";
+        let e = apply_fragment(old, sketch).unwrap_err();
+        assert!(e.contains("old line 5"), "{e}");
+    }
+
+    #[test]
+    fn a_line_pulled_up_above_a_marker_over_dropped_lines_is_refused() {
+        let old = "fn router() {\n    new()\n        .route(\"/health\")\n        .route(\"/items\")\n        .route(\"/items/:id\")\n        .done()\n}\n";
+        let sketch = "fn router() {\n    new()\n        .route(\"/items\")\n        // ... existing code ...\n        .done()\n}\n";
+        let e = apply(old, sketch).unwrap_err();
+        assert!(e.contains("moved up"), "{e}");
+    }
+
+    #[test]
+    fn a_closing_bracket_the_sketch_writes_is_not_kept_again_by_the_marker() {
+        let old = "impl A {\n    fn new() -> Self {\n        Self\n    }\n\n    fn get(&self) -> u8 {\n        0\n    }\n}\n";
+        let sketch = "impl A {\n    fn new() -> Self {\n        check();\n        Self\n    }\n\n    // ... existing code ...\n}\n";
+        assert_eq!(
+            apply(old, sketch).unwrap(),
+            old.replace("        Self\n", "        check();\n        Self\n")
         );
     }
 }

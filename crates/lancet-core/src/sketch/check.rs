@@ -1,0 +1,309 @@
+//! The placement check: a resolved sketch is accepted only when its result, compared with the
+//! old lines and the sketch by means of their own (a line diff, bracket counts), shows what the
+//! sketch says. The alignment is meant to guarantee all of it; this check does not trust it.
+
+use super::{Refusal, indent};
+
+/// Where a line of the result comes from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Source {
+    /// Sketch line `item` (an index into the sketch's items); `soft`: a blank beside a marker.
+    Sketch { item: usize, soft: bool },
+    /// Old line `old`, kept by the marker at sketch item `marker`.
+    Kept { marker: usize, old: usize },
+}
+
+/// What the check knows of a marker: its item index, new-text line and indentation.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct MarkerInfo {
+    pub item: usize,
+    pub line: usize,
+    pub indent: usize,
+}
+
+/// What is checked: the old lines, the sketch's concrete lines (item index, text), its markers,
+/// and the result with each line's source.
+pub(super) struct Placement<'a> {
+    pub old: &'a [String],
+    /// The 0-based file line of `old[0]`, for messages.
+    pub base: usize,
+    pub concrete: Vec<(usize, &'a str)>,
+    pub markers: Vec<MarkerInfo>,
+    pub result: Vec<(String, Source)>,
+    /// Old lines beyond the sketch's ends may be dropped (a SEARCH block's ends).
+    pub open_ends: bool,
+}
+
+impl Placement<'_> {
+    /// Every property a reader of the sketch expects of its result, or the first one broken.
+    pub fn check(&self) -> Result<(), Refusal> {
+        self.sketch_lines_in_order()?;
+        self.kept_once_in_order()?;
+        self.markers_stay_in_their_blocks()?;
+        self.drops_are_visible()
+    }
+
+    fn line_no(&self, j: usize) -> usize {
+        self.base + j + 1
+    }
+
+    fn broken(&self, what: String) -> Refusal {
+        Refusal(format!(
+            "its placement fails lancet's check ({what}), so it is not what the sketch says. Include more unchanged lines around each marker, or send the lines in full"
+        ))
+    }
+
+    /// The sketch's concrete lines all stand in the result, in the sketch's order.
+    fn sketch_lines_in_order(&self) -> Result<(), Refusal> {
+        let written: Vec<&str> = self
+            .result
+            .iter()
+            .filter(|(text, s)| matches!(s, Source::Sketch { .. }) && !text.trim().is_empty())
+            .map(|(text, _)| text.as_str())
+            .collect();
+        let wanted: Vec<&str> = self
+            .concrete
+            .iter()
+            .map(|(_, t)| *t)
+            .filter(|t| !t.trim().is_empty())
+            .collect();
+        if written != wanted {
+            let at = written
+                .iter()
+                .zip(&wanted)
+                .position(|(a, b)| a != b)
+                .unwrap_or(written.len().min(wanted.len()));
+            let line = wanted.get(at).copied().unwrap_or("");
+            return Err(self.broken(format!(
+                "the new text's line {:?} is not where the sketch puts it",
+                line.trim()
+            )));
+        }
+        Ok(())
+    }
+
+    /// No old line is kept twice, and kept lines keep their order.
+    fn kept_once_in_order(&self) -> Result<(), Refusal> {
+        let mut last: Option<usize> = None;
+        for (_, s) in &self.result {
+            if let Source::Kept { old, .. } = *s {
+                if last.is_some_and(|l| old <= l) {
+                    return Err(self.broken(format!(
+                        "old line {} would be kept twice or out of order",
+                        self.line_no(old)
+                    )));
+                }
+                last = Some(old);
+            }
+        }
+        Ok(())
+    }
+
+    /// A marker indented k columns keeps only lines indented at least k; old text whose
+    /// brackets balance still does after the sketch.
+    fn markers_stay_in_their_blocks(&self) -> Result<(), Refusal> {
+        for m in &self.markers {
+            let kept: Vec<usize> = self
+                .result
+                .iter()
+                .filter_map(|(_, s)| match *s {
+                    Source::Kept { marker, old } if marker == m.item => Some(old),
+                    _ => None,
+                })
+                .collect();
+            if m.indent == 0 {
+                continue;
+            }
+            if let Some(&j) = kept
+                .iter()
+                .find(|&&j| !self.old[j].trim().is_empty() && indent(&self.old[j]) < m.indent)
+            {
+                return Err(self.broken(format!(
+                    "the marker on line {} is indented {} columns but would keep old line {} ({:?}), which is indented less",
+                    m.line,
+                    m.indent,
+                    self.line_no(j),
+                    self.old[j].trim()
+                )));
+            }
+        }
+        let net = |lines: &mut dyn Iterator<Item = &str>| lines.map(bracket_delta).sum::<i64>();
+        let before = net(&mut self.old.iter().map(String::as_str));
+        let after = net(&mut self.result.iter().map(|(t, _)| t.as_str()));
+        // The old text's brackets balance and the result's do not: the placement broke a
+        // block (a marker keeping a closing bracket the sketch also writes, or dropping one).
+        if before == 0 && after != 0 {
+            return Err(self.broken(format!(
+                "the result's brackets would not balance ({after:+} open), though the old text's do"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Every old line the result drops is dropped visibly: in a line diff of the old lines and
+    /// the result, a run dropped with nothing in its place stands between two sketch lines with
+    /// no marker between them (or beyond the sketch's end, where the ends are open).
+    fn drops_are_visible(&self) -> Result<(), Refusal> {
+        let new: Vec<&str> = self.result.iter().map(|(t, _)| t.as_str()).collect();
+        let old: Vec<&str> = self.old.iter().map(String::as_str).collect();
+        let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new);
+        for op in ops {
+            let similar::DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } = op
+            else {
+                continue;
+            };
+            let run = old_index..old_index + old_len;
+            let Some(j) = run.clone().find(|&j| !old[j].trim().is_empty()) else {
+                continue;
+            };
+            let before = self.sketch_item_at(new_index.checked_sub(1), true);
+            let after = self.sketch_item_at(Some(new_index), false);
+            let visible = match (before, after) {
+                (Some(Some(a)), Some(Some(b))) => {
+                    !self.markers.iter().any(|m| a < m.item && m.item < b)
+                }
+                (None, _) | (_, None) => self.open_ends,
+                _ => false,
+            };
+            if !visible {
+                return Err(self.broken(format!(
+                    "old line {} ({:?}) would be dropped, though no two adjacent lines of the sketch stand around it and no new line takes its place",
+                    self.line_no(j),
+                    old[j].trim()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The sketch item of the nearest non-blank result line at or around `at` (looking back
+    /// when `back`): `None` past the result's end, `Some(None)` for a kept line.
+    fn sketch_item_at(&self, at: Option<usize>, back: bool) -> Option<Option<usize>> {
+        let mut k = at?;
+        loop {
+            let (text, source) = self.result.get(k)?;
+            if !text.trim().is_empty() {
+                return Some(match *source {
+                    Source::Sketch { item, .. } => Some(item),
+                    Source::Kept { .. } => None,
+                });
+            }
+            k = if back { k.checked_sub(1)? } else { k + 1 };
+        }
+    }
+}
+
+/// Opening minus closing brackets on a line, outside string literals and line comments.
+pub(super) fn bracket_delta(line: &str) -> i64 {
+    let mut delta = 0;
+    let mut chars = line.char_indices().peekable();
+    let mut quote: Option<char> = None;
+    let mut prev = ' ';
+    while let Some((at, c)) = chars.next() {
+        if let Some(q) = quote {
+            if c == '\\' {
+                chars.next();
+            } else if c == q {
+                quote = None;
+            }
+            prev = c;
+            continue;
+        }
+        match c {
+            '"' | '`' => quote = Some(c),
+            // A quote after `&`, `<` or a letter is a Rust lifetime or an apostrophe; else a
+            // string or character literal when it closes on the line.
+            '\'' if !(prev == '&' || prev == '<' || prev.is_alphanumeric())
+                && line[at + 1..].contains('\'') =>
+            {
+                quote = Some(c)
+            }
+            '/' if chars.peek().is_some_and(|&(_, n)| n == '/') => break,
+            '#' if prev == ' ' || prev == '\t' => break,
+            '{' | '(' | '[' => delta += 1,
+            '}' | ')' | ']' => delta -= 1,
+            _ => {}
+        }
+        prev = c;
+    }
+    delta
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MarkerInfo, Placement, Source, bracket_delta};
+
+    fn lines(s: &str) -> Vec<String> {
+        s.lines().map(str::to_string).collect()
+    }
+
+    /// A placement in which the marker (item 2) keeps old lines 1.. and the sketch wrote
+    /// items 0, 1 and 3 around it; `result` names each line's source.
+    fn placement<'a>(
+        old: &'a [String],
+        concrete: Vec<(usize, &'a str)>,
+        result: &[(&str, Source)],
+    ) -> Placement<'a> {
+        Placement {
+            old,
+            base: 0,
+            concrete,
+            markers: vec![MarkerInfo {
+                item: 2,
+                line: 3,
+                indent: 4,
+            }],
+            result: result.iter().map(|(t, s)| (t.to_string(), *s)).collect(),
+            open_ends: false,
+        }
+    }
+
+    #[test]
+    fn a_result_whose_brackets_no_longer_balance_is_refused() {
+        let old = lines("fn f() {\n    a();\n    }\n}");
+        let concrete = vec![(0, "fn f() {"), (1, "    b();"), (3, "}")];
+        let sketch = |item| Source::Sketch { item, soft: false };
+        let kept = |old| Source::Kept { marker: 2, old };
+        let broken = placement(
+            &old,
+            concrete.clone(),
+            &[
+                ("fn f() {", sketch(0)),
+                ("    b();", sketch(1)),
+                ("    a();", kept(1)),
+                ("    }", kept(2)),
+                ("    }", kept(2)),
+                ("}", sketch(3)),
+            ],
+        );
+        assert!(broken.check().unwrap_err().0.contains("kept twice"));
+        let old = lines("fn f() {\n    a();\n}");
+        let concrete = vec![(0, "fn f() {"), (1, "    b();"), (3, "}"), (4, "}")];
+        let unbalanced = placement(
+            &old,
+            concrete,
+            &[
+                ("fn f() {", sketch(0)),
+                ("    b();", sketch(1)),
+                ("    a();", kept(1)),
+                ("}", sketch(3)),
+                ("}", sketch(4)),
+            ],
+        );
+        let e = unbalanced.check().unwrap_err().0;
+        assert!(e.contains("brackets would not balance"), "{e}");
+    }
+
+    #[test]
+    fn brackets_in_strings_comments_and_lifetimes_do_not_count() {
+        assert_eq!(bracket_delta("fn f<'a>(x: &'a str) -> &'a str {"), 1);
+        assert_eq!(bracket_delta(r#"    let s = "{(";  // )"#), 0);
+        assert_eq!(bracket_delta("    x = f('(')  # {"), 0);
+        assert_eq!(bracket_delta("    }"), -1);
+        assert_eq!(bracket_delta("`${a}`)"), -1);
+    }
+}
