@@ -341,6 +341,20 @@ fn scan_file(
     })
 }
 
+/// Whether the identifier at `at` is a JavaScript/TypeScript shorthand property (`{secret}`,
+/// `const {secret} = o`): a property key and a local in one word, which a rename of the local
+/// must expand (`{secret: token}`), never rename in place (a different object).
+fn is_shorthand(tree: &Tree, at: usize, len: usize) -> bool {
+    tree.root_node()
+        .descendant_for_byte_range(at, at + len)
+        .is_some_and(|n| {
+            matches!(
+                n.kind(),
+                "shorthand_property_identifier" | "shorthand_property_identifier_pattern"
+            )
+        })
+}
+
 /// The renamed content's spans, in file order, and the gate's verdict on it: from this
 /// scan's tree edited where the spans are and reparsed incrementally (a fraction of the fresh
 /// parse the gate would otherwise make of the result).
@@ -352,7 +366,13 @@ fn finish_scan(scan: &mut FileScan, chosen: &Chosen, opts: &RenameOptions, check
         .map(|o| Span {
             start: o.at,
             end: o.at + opts.old.len(),
-            new: opts.new.clone(),
+            new: if is_shorthand(&scan.parsed.tree, o.at, opts.old.len()) {
+                // `{secret}` is the property `secret` and the local `secret` at once: the
+                // local is renamed, the property keeps its name.
+                format!("{}: {}", opts.old, opts.new)
+            } else {
+                opts.new.clone()
+            },
             line: o.line,
         })
         .collect();

@@ -1041,3 +1041,23 @@ fn a_qualified_rust_name_picks_the_member_of_its_type() {
     assert_eq!(code, Some(0), "{v:#}");
     assert_eq!(sites(&v, "renamed"), ["src/lib.rs:12"], "{v:#}");
 }
+
+/// A shorthand property is a key and a local in one word: renaming the local expands it, so
+/// the object keeps its shape (`{secret}` would otherwise become `{token}`, another object).
+#[test]
+fn a_shorthand_property_is_expanded_never_renamed_in_place() {
+    let tree = temp_tree(&[(
+        "a.ts",
+        b"export function make(secret: string) {\n  return {secret};\n}\nconst {secret, ...rest} = {secret: 1, b: 2};\nconsole.log(secret, rest);\n",
+    )]);
+    let (code, v) = run_json(
+        tree.path(),
+        &["rename", "secret", "token", "--no-checkpoint"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(
+        read(tree.path(), "a.ts"),
+        "export function make(token: string) {\n  return {secret: token};\n}\nconst {secret: token, ...rest} = {secret: 1, b: 2};\nconsole.log(token, rest);\n"
+    );
+}
