@@ -226,6 +226,18 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
     };
     let (old_keys, new_keys): (Vec<String>, Vec<String>) =
         (old.iter().map(key).collect(), new.iter().map(key).collect());
+    // Added lines are written as sent in a re-indented block; a match that only ignored
+    // trailing whitespace cannot tell the edit's from noise, so they lose theirs.
+    let inserted = |s: &str, anchor: Option<usize>| -> String {
+        inserted(
+            if loose_ws && !p.reindent {
+                s.trim_end()
+            } else {
+                s
+            },
+            anchor,
+        )
+    };
 
     for op in similar::capture_diff_slices(Algorithm::Myers, &old_keys, &new_keys) {
         match op {
