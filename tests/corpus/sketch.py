@@ -35,7 +35,9 @@ applied-correct, else 0.
 A *fragment* is a whole-text sketch (format `sketch` or `whole`) that stands for a part of the
 file: it neither begins at the file's start (its first line is a marker or the file's first line)
 nor ends at its end (its last line is an unindented marker or the file's last line), on at least
-one side. The runner decides this from the bytes, not from the case's name.
+one side. The runner decides this from the bytes, not from the case's name. The floor counts the
+cases under `sketch/cases/`; `sketch/attack/` holds an attack pass's adversarial cases, which
+count toward applied-wrong = 0 only.
 """
 
 import argparse
@@ -53,6 +55,9 @@ from collections import Counter, defaultdict
 
 HERE = pathlib.Path(__file__).resolve().parent
 CASES = HERE / "sketch" / "cases"
+#: Adversarial cases from an attack pass (a helper session hunting for wrong results): they count
+#: toward applied-wrong = 0, but not toward the fragment floor, which measures ordinary shapes.
+ATTACK = HERE / "sketch" / "attack"
 OUTCOMES = ["applied-correct", "refused-correctly", "refused", "applied-wrong", "error"]
 FAILING = {"applied-wrong", "error"}
 FORMATS = {"sketch", "search-replace", "json", "patch", "whole"}
@@ -68,7 +73,9 @@ TIMEOUT = 60
 def load_cases(only):
     """Every case directory (sorted by id), each as a dict; `only` is a list of id globs."""
     cases = []
-    for d in sorted(p for p in CASES.iterdir() if p.is_dir()):
+    dirs = [(p, "cases") for p in CASES.iterdir() if p.is_dir()]
+    dirs += [(p, "attack") for p in ATTACK.iterdir() if p.is_dir()] if ATTACK.is_dir() else []
+    for d, corpus_set in sorted(dirs, key=lambda x: x[0].name):
         cid = d.name
         if only and not any(fnmatch.fnmatchcase(cid, g) for g in only):
             continue
@@ -101,6 +108,7 @@ def load_cases(only):
             "edit": (d / "edit").read_bytes(),
         })
         cases[-1]["fragment"] = is_fragment(cases[-1])
+        cases[-1]["set"] = corpus_set
     return cases
 
 
@@ -299,7 +307,7 @@ def main():
         for case in cases:
             outcome, reason, rc, report = run_case(lancet, case, workdir)
             results.append({"id": case["id"], "lang": case["lang"], "format": case["format"],
-                            "fragment": case["fragment"],
+                            "fragment": case["fragment"], "set": case["set"],
                             "path": case["path"], "expect": case["expect"], "outcome": outcome,
                             "reason": reason, "exit": rc,
                             "status": report.get("status") if report else None})
@@ -313,7 +321,12 @@ def main():
     failed = sum(total[o] for o in FAILING)
     print(f"\n{total['applied-correct'] + total['refused-correctly']} correct, {total['refused']} refused "
           f"(expected applied), {failed} failed (applied-wrong or error)")
-    fragments = [r for r in results if r["fragment"] and r["expect"] == "applied"]
+    for name in ("cases", "attack"):
+        part = [r for r in results if r["set"] == name]
+        if part:
+            c = Counter(r["outcome"] for r in part)
+            print(f"{name:7} {len(part):4} cases: " + ", ".join(f"{c[o]} {o}" for o in OUTCOMES))
+    fragments = [r for r in results if r["fragment"] and r["expect"] == "applied" and r["set"] == "cases"]
     placed = sum(r["outcome"] == "applied-correct" for r in fragments)
     short_of_floor = bool(fragments) and placed < FRAGMENT_FLOOR * len(fragments)
     if fragments:

@@ -127,13 +127,17 @@ fn looks_resent(c: &Case, at: usize) -> bool {
     if old.is_empty() || new.len() <= old.len() {
         return false;
     }
+    // Lines stand there alike up to trailing whitespace (a whitespace-only line is a blank).
+    let alike = |a: &[String], b: &[String]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.trim_end() == y.trim_end())
+    };
     (0..=new.len() - old.len()).any(|i| {
         let rest = &new[i + old.len()..];
         let end = at + old.len();
-        let before = i > 0 && at >= i && c.lines[at - i..at] == new[..i];
+        let before = i > 0 && at >= i && alike(&c.lines[at - i..at], &new[..i]);
         let after = !rest.is_empty()
             && end + rest.len() <= c.lines.len()
-            && c.lines[end..end + rest.len()] == *rest;
+            && alike(&c.lines[end..end + rest.len()], rest);
         new[i..i + old.len()] == *old && (before || after)
     })
 }

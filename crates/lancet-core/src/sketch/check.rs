@@ -2,7 +2,7 @@
 //! old lines and the sketch by means of their own (a line diff, bracket counts), shows what the
 //! sketch says. The alignment is meant to guarantee all of it; this check does not trust it.
 
-use super::{Refusal, indent};
+use super::{Refusal, indent, inside_strings, is_comment};
 
 /// Where a line of the result comes from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -99,9 +99,11 @@ impl Placement<'_> {
         Ok(())
     }
 
-    /// A marker indented k columns keeps only lines indented at least k; old text whose
+    /// A marker indented k columns keeps only lines indented at least k (comments aside: a
+    /// commented-out line at column 0 belongs to the block around it); old text whose
     /// brackets balance still does after the sketch.
     fn markers_stay_in_their_blocks(&self) -> Result<(), Refusal> {
+        let quoted = inside_strings(self.old);
         for m in &self.markers {
             let kept: Vec<usize> = self
                 .result
@@ -114,10 +116,12 @@ impl Placement<'_> {
             if m.indent == 0 {
                 continue;
             }
-            if let Some(&j) = kept
-                .iter()
-                .find(|&&j| !self.old[j].trim().is_empty() && indent(&self.old[j]) < m.indent)
-            {
+            if let Some(&j) = kept.iter().find(|&&j| {
+                !self.old[j].trim().is_empty()
+                    && !is_comment(&self.old[j])
+                    && !quoted[j]
+                    && indent(&self.old[j]) < m.indent
+            }) {
                 return Err(self.broken(format!(
                     "the marker on line {} is indented {} columns but would keep old line {} ({:?}), which is indented less",
                     m.line,

@@ -12,7 +12,7 @@
 
 mod check;
 
-use crate::locate::normalize::is_placeholder_line;
+use crate::locate::normalize::{definition_name, is_placeholder_line};
 use check::{MarkerInfo, Placement, Source};
 
 /// A sketch resolved against the old lines.
@@ -81,8 +81,14 @@ pub fn fragment_region(old: &[String], sketch: &[String]) -> Result<Option<Regio
             .all(|(n, i)| item_depth(i) > depth || (n + 1 == body.len() && closes(i)));
     if inside {
         let old_depth = indent(&old[a]);
+        let quoted = inside_strings(old);
         let next = (a + 1..old.len())
-            .find(|&j| !old[j].trim().is_empty() && indent(&old[j]) <= old_depth)
+            .find(|&j| {
+                !old[j].trim().is_empty()
+                    && !is_comment(&old[j])
+                    && !quoted[j]
+                    && indent(&old[j]) <= old_depth
+            })
             .unwrap_or(old.len());
         let closer = (next < old.len() && is_closer(&old[next]) && indent(&old[next]) == old_depth)
             .then_some(next);
@@ -548,7 +554,13 @@ impl<'a> Alignment<'a> {
             }
             _ => false,
         };
-        looks_changed(text, &self.old[j]) && same(self.items.get(i + 1), self.old.get(j + 1))
+        // A definition's changed copy keeps its name (`def f(a)` -> `def f(a, b)`); another name
+        // is another definition, never a replacement.
+        let one_definition = !(is_definition(text) || is_definition(&self.old[j]))
+            || same_definition(text, &self.old[j]);
+        looks_changed(text, &self.old[j])
+            && one_definition
+            && same(self.items.get(i + 1), self.old.get(j + 1))
     }
 
     fn at(&self, r: usize, j: usize) -> usize {
@@ -827,6 +839,8 @@ impl<'a> Alignment<'a> {
             k = end;
         }
         self.check_replacements(path)?;
+        self.check_empty_markers(path)?;
+        self.check_changed_heads(path)?;
         self.check_edges(path)?;
         self.check_new_definitions(path)?;
         self.check_duplicates(path)
@@ -848,7 +862,7 @@ impl<'a> Alignment<'a> {
         let next = path[end + 1..].iter().find(|s| {
             !matches!(s, Step::Insert(n) if matches!(&self.items[*n], Item::Line { text, .. } if text.trim().is_empty()))
         });
-        let Some(&Step::Absorb(m, _)) = next else {
+        let (Some(&Step::Absorb(m, _)) | Some(&Step::Exit(m))) = next else {
             return Ok(());
         };
         let Item::Marker {
@@ -890,6 +904,160 @@ impl<'a> Alignment<'a> {
                     self.texts()[i].trim(),
                     self.line_no(j),
                     self.old[j].trim()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// A marker that keeps no line while old lines right beside it are dropped: indented
+    /// deeper than they are, it could not keep them, yet a marker says "the code here stays".
+    fn check_empty_markers(&self, path: &[Step]) -> Result<(), Refusal> {
+        for (k, step) in path.iter().enumerate() {
+            let Step::Exit(m) = *step else { continue };
+            if path
+                .iter()
+                .any(|s| matches!(*s, Step::Absorb(a, _) if a == m))
+            {
+                continue;
+            }
+            let dropped = |steps: &mut dyn Iterator<Item = &Step>| {
+                steps
+                    .take_while(|s| !self.is_anchor(s))
+                    .find_map(|s| match *s {
+                        Step::Delete(j) if !self.old[j].trim().is_empty() => Some(j),
+                        _ => None,
+                    })
+            };
+            if let (Some(j), Item::Marker { line, .. }) = (
+                self.changed_after_empty_marker(&path[k + 1..]),
+                &self.items[m],
+            ) {
+                return Err(Refusal(format!(
+                    "the marker on line {line} keeps no line, and right after it the new text changes old line {} ({:?}): is that code changed, or is the new text a second one beside it, after what the marker was meant to keep? Include the old lines in full there, or drop the marker",
+                    self.line_no(j),
+                    self.old[j].trim()
+                )));
+            }
+            let j =
+                dropped(&mut path[k + 1..].iter()).or_else(|| dropped(&mut path[..k].iter().rev()));
+            if let (
+                Some(j),
+                Item::Marker {
+                    indent: depth,
+                    line,
+                    ..
+                },
+            ) = (j, &self.items[m])
+            {
+                return Err(Refusal(format!(
+                    "the marker on line {line} keeps no line, and old line {} ({:?}) beside it would be deleted: indented {depth} columns, the marker stands only for code at least that deep. Indent the marker like the code it stands for, or include the line",
+                    self.line_no(j),
+                    self.old[j].trim()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// After a marker that keeps nothing: the first old line the sketch changes before the
+    /// next marker, when the sketch's lines there pass for a sibling of the old ones (a second
+    /// route, a list item): had the marker kept the old unit, the new one stands beside it.
+    fn changed_after_empty_marker(&self, after: &[Step]) -> Option<usize> {
+        let mut matched = 0;
+        for s in after {
+            match *s {
+                Step::Match(_, j) if !self.old[j].trim().is_empty() => matched += 1,
+                Step::Replace(_, j) | Step::Delete(j) if !self.old[j].trim().is_empty() => {
+                    return (matched > 0).then_some(j);
+                }
+                Step::Absorb(..) | Step::Exit(_) => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Whether old line `j` heads a unit a file holds several of side by side: a definition,
+    /// a decorated member, a method, or any block at column 0 (a route, a test, a config
+    /// entry). A statement block inside a body (`if`, `for`) is not one: a second copy of it
+    /// beside the first is no reading.
+    fn heads_a_unit(&self, j: usize) -> bool {
+        let line = &self.old[j];
+        let decorated = self.old[..j]
+            .iter()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| is_decoration(l));
+        is_definition(line) || indent(line) == 0 || decorated || is_method_head(line)
+    }
+
+    /// An old block's head dropped or replaced while the sketch matches lines of its body,
+    /// right after a marker: the marker could as well keep the old block whole, the sketch's
+    /// block being new beside it (`impl Display for Group` after `impl Display for User`, a
+    /// second route, a decorated method): a changed head, or a new block? A reader cannot tell.
+    fn check_changed_heads(&self, path: &[Step]) -> Result<(), Refusal> {
+        let old = self.old;
+        let matched: std::collections::HashSet<usize> = path
+            .iter()
+            .filter_map(|s| match *s {
+                Step::Match(_, j) => Some(j),
+                _ => None,
+            })
+            .collect();
+        let touches = |s: &Step, unit: &std::ops::Range<usize>| match *s {
+            Step::Match(_, j) | Step::Delete(j) | Step::Replace(_, j) | Step::Absorb(_, j) => {
+                unit.contains(&j)
+            }
+            _ => false,
+        };
+        for step in path {
+            let (Step::Delete(j) | Step::Replace(_, j)) = *step else {
+                continue;
+            };
+            // The same definition with a changed head (`def f(a)` -> `def f(a, b)`): a second
+            // one of that name beside it is no reading.
+            if let Step::Replace(i, _) = *step
+                && same_definition(self.texts()[i], &old[j])
+            {
+                continue;
+            }
+            if is_trivial(&old[j]) || !self.heads_a_unit(j) {
+                continue;
+            }
+            // The unit: its decorators or attributes, the head, the body.
+            let depth = indent(&old[j]);
+            let body_end = (j + 1..old.len())
+                .find(|&b| !old[b].trim().is_empty() && indent(&old[b]) <= depth)
+                .map_or(old.len(), |b| if is_closer(&old[b]) { b + 1 } else { b });
+            let mut first = j;
+            while first > 0 && is_decoration(&old[first - 1]) {
+                first -= 1;
+            }
+            let unit = first..body_end;
+            let kept = unit
+                .clone()
+                .any(|u| u != j && matched.contains(&u) && !old[u].trim().is_empty());
+            if !kept {
+                continue;
+            }
+            // What stands before the unit in the sketch, blank lines aside.
+            let Some(start) = path.iter().position(|s| touches(s, &unit)) else {
+                continue;
+            };
+            let before = path[..start].iter().rev().find(|s| match s {
+                Step::Delete(_) => false,
+                Step::Match(i, _) | Step::Insert(i) | Step::Replace(i, _) => {
+                    !self.texts()[*i].trim().is_empty()
+                }
+                Step::Absorb(..) | Step::Exit(_) => true,
+            });
+            if let Some(Step::Absorb(m, _) | Step::Exit(m)) = before {
+                return Err(Refusal(format!(
+                    "old line {} ({:?}) would give way to new text while other lines of its block stay, right after the marker on line {}: is that block changed, or is the new text a second block beside it (the marker keeping the old one)? Include the old block's first line, or put the new block after a line that stands once",
+                    self.line_no(j),
+                    old[j].trim(),
+                    item_line(&self.items[*m])
                 )));
             }
         }
@@ -1010,7 +1178,9 @@ impl<'a> Alignment<'a> {
             })
             .collect();
         for s in path {
-            let Step::Match(i, j) = *s else { continue };
+            let (Step::Match(i, j) | Step::Replace(i, j)) = *s else {
+                continue;
+            };
             if is_trivial(sketch[i]) || sketch[i].trim().is_empty() {
                 continue;
             }
@@ -1055,10 +1225,8 @@ impl<'a> Alignment<'a> {
                 continue;
             }
             let outer = container(&old_strs, j);
-            if let Some((i, text, _)) = new_defs
-                .iter()
-                .find(|(_, t, c)| *t == old[j].trim() && *c == outer)
-            {
+            let same = |t: &str| t == old[j].trim() || same_definition(t, &old[j]);
+            if let Some((i, text, _)) = new_defs.iter().find(|(_, t, c)| same(t) && *c == outer) {
                 return Err(Refusal(format!(
                     "line {} of the new text writes {text:?} as new code, while a marker keeps the same definition at old line {}: it would be written twice. If it moves, include the lines around its old place (without it) instead of a marker",
                     item_line(&self.items[*i]),
@@ -1090,8 +1258,11 @@ fn delete_cost(line: &str) -> i64 {
 fn inside_block(old: &[String], k: usize) -> Vec<bool> {
     let mut inside = vec![false; old.len()];
     let mut next_inside = k == 0;
+    let quoted = inside_strings(old);
     for j in (0..old.len()).rev() {
-        if old[j].trim().is_empty() {
+        // A blank line, a comment at any column (commented-out code, a section note) or a
+        // line inside a string literal belongs to the block around it: it never ends one.
+        if old[j].trim().is_empty() || is_comment(&old[j]) || quoted[j] {
             inside[j] = k == 0 || next_inside;
         } else {
             inside[j] = indent(&old[j]) >= k;
@@ -1099,6 +1270,139 @@ fn inside_block(old: &[String], k: usize) -> Vec<bool> {
         }
     }
     inside
+}
+
+/// Whether two definition heads define the same thing: the same name (`def f(a)` and
+/// `def f(a, b)`); an `impl` names what it implements and for whom, so all of its head counts.
+fn same_definition(a: &str, b: &str) -> bool {
+    let head = |l: &str| {
+        let t = l.trim().trim_end_matches('{').trim();
+        let t = t.strip_prefix("unsafe ").unwrap_or(t);
+        t.starts_with("impl").then(|| t.to_string())
+    };
+    // Go methods name their receiver first: `func (l *List) Name(`.
+    let name = |l: &str| {
+        let t = l.trim_start();
+        match t.strip_prefix("func (").and_then(|r| r.split_once(')')) {
+            Some((_, rest)) => {
+                let rest = rest.trim_start();
+                let end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                (end > 0).then(|| rest[..end].to_string())
+            }
+            None => definition_name(l).map(str::to_string),
+        }
+    };
+    match (head(a), head(b)) {
+        (None, None) => name(a).is_some_and(|n| Some(n) == name(b)),
+        (x, y) => x == y,
+    }
+}
+
+/// A decorator or attribute line (`@action`, `#[test]`), which belongs to the definition below.
+fn is_decoration(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('@') || t.starts_with("#[")
+}
+
+/// A JavaScript/TypeScript class method's head: `name(args) {`, `async name(args): T {`.
+fn is_method_head(line: &str) -> bool {
+    const KEYWORDS: [&str; 8] = [
+        "if", "for", "while", "switch", "catch", "with", "return", "function",
+    ];
+    let t = line.trim();
+    let t = [
+        "async ",
+        "static ",
+        "public ",
+        "private ",
+        "protected ",
+        "get ",
+        "set ",
+    ]
+    .iter()
+    .fold(t, |t, m| t.strip_prefix(m).unwrap_or(t));
+    let name_end = t
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(t.len());
+    name_end > 0
+        && !KEYWORDS.contains(&&t[..name_end])
+        && t[name_end..].starts_with('(')
+        && t.ends_with('{')
+}
+
+/// Per line: whether it begins inside a string literal that an earlier line opened (a
+/// Python triple-quoted string, a JavaScript template literal or Go raw string, a string
+/// continued with a trailing backslash). Its indentation is the string's, not the code's.
+fn inside_strings(lines: &[String]) -> Vec<bool> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut open: Option<&str> = None;
+    for line in lines {
+        out.push(open.is_some());
+        let mut rest = line.as_str();
+        while !rest.is_empty() {
+            if let Some(close) = open {
+                match find_unescaped(rest, close) {
+                    Some(at) => {
+                        rest = &rest[at + close.len()..];
+                        open = None;
+                    }
+                    None => {
+                        // A one-quote string stays open only through a trailing backslash.
+                        if close == "\"" && !rest.ends_with('\\') {
+                            open = None;
+                        }
+                        break;
+                    }
+                }
+                continue;
+            }
+            let Some(at) = rest.find(['"', '\'', '`', '#', '/']) else {
+                break;
+            };
+            let tail = &rest[at..];
+            if tail.starts_with("//") || (tail.starts_with('#') && !tail.starts_with("#[")) {
+                break;
+            }
+            let quote = ["\"\"\"", "'''", "`", "\""]
+                .into_iter()
+                .find(|q| tail.starts_with(q));
+            match quote {
+                Some(q) => {
+                    open = Some(q);
+                    rest = &tail[q.len()..];
+                }
+                // A single quote: a character, a lifetime or a one-line string, skipped.
+                None => rest = &tail[1..],
+            }
+        }
+    }
+    out
+}
+
+/// The byte offset of the first `close` in `s` not escaped by a backslash.
+fn find_unescaped(s: &str, close: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(at) = s[from..].find(close) {
+        let at = from + at;
+        let backslashes = s[..at].chars().rev().take_while(|&c| c == '\\').count();
+        if backslashes % 2 == 0 {
+            return Some(at);
+        }
+        from = at + close.len();
+    }
+    None
+}
+
+/// A line that is only a comment (`#`, `//`, `/*`, `*`, `--`), not code.
+fn is_comment(line: &str) -> bool {
+    let t = line.trim_start();
+    (t.starts_with('#') && !t.starts_with("#[") && !t.starts_with("#!"))
+        || t.starts_with("//")
+        || t.starts_with("/*")
+        || t.starts_with("* ")
+        || t == "*/"
 }
 
 /// Same indentation and most of the text the same.

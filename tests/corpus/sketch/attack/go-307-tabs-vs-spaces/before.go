@@ -1,0 +1,12 @@
+package p
+
+func f() int {
+	a := 1
+	b := 2
+	c := 3
+	return a + b + c
+}
+
+func g() int {
+	return 0
+}

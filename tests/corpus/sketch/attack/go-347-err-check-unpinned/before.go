@@ -1,0 +1,13 @@
+package p
+
+func Run() error {
+	err := step1()
+	if err != nil {
+		return err
+	}
+	err = step2()
+	if err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,7 @@
+package p
+
+func F() int {
+	a := 1
+	b := 2
+	return a + b
+}

@@ -1,0 +1,9 @@
+package p
+
+func Run() {
+	open()
+	write()
+	flush()
+}
+
+func Other() {}

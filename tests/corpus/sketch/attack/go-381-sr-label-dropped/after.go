@@ -1,0 +1,16 @@
+package p
+
+func Find(m [][]int, v int) bool {
+	found := false
+outer:
+	for _, row := range m {
+		for _, x := range row {
+			if x == v {
+				found = true
+				break outer
+			}
+		}
+	}
+	log.Println(found)
+	return found
+}

@@ -1,0 +1,15 @@
+package p
+
+func Find(m [][]int, v int) bool {
+	found := false
+outer:
+	for _, row := range m {
+		for _, x := range row {
+			if x == v {
+				found = true
+				break outer
+			}
+		}
+	}
+	return found
+}

@@ -1,0 +1,20 @@
+package p
+
+import "sync"
+
+type Store struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+func (s *Store) Get(k string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[k]
+}
+
+func (s *Store) Set(k string, v int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[k] = v
+}

@@ -1,0 +1,12 @@
+function render(name) {
+  const html = `
+<div>
+  <h1>${name}</h1>
+</div>
+`;
+  return html;
+}
+
+function other() {
+  return 1;
+}

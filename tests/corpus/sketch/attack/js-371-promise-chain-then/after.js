@@ -1,0 +1,12 @@
+function go() {
+  return fetch(url)
+    .then((r) => {
+      return r.json();
+    })
+    .then((d) => {
+      render(d);
+    })
+    .catch((e) => {
+      report(e);
+    });
+}

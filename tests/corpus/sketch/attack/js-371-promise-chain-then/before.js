@@ -1,0 +1,9 @@
+function go() {
+  return fetch(url)
+    .then((r) => {
+      return r.json();
+    })
+    .then((d) => {
+      render(d);
+    });
+}

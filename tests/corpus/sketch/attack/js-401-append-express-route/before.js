@@ -1,0 +1,11 @@
+const router = require("express").Router();
+
+router.get("/users", async (req, res, next) => {
+  try {
+    res.json(await listUsers());
+  } catch (e) {
+    next(e);
+  }
+});
+
+module.exports = router;

@@ -1,0 +1,8 @@
+def foo():
+    result = compute()
+    return None
+
+
+def bar():
+    value = other()
+    return None

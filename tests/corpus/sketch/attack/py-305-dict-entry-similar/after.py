@@ -1,0 +1,5 @@
+DEFAULTS = {
+    "host": "localhost",
+    "port": 9090,
+    "debug": False,
+}

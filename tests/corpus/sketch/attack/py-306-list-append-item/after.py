@@ -1,0 +1,6 @@
+INSTALLED = [
+    "django.contrib.admin",
+    "app_a",
+    "app_b",
+    "app_c",
+]

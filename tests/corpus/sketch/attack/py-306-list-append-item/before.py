@@ -1,0 +1,5 @@
+INSTALLED = [
+    "django.contrib.admin",
+    "app_a",
+    "app_b",
+]

@@ -1,0 +1,11 @@
+def usage():
+    text = """
+Usage: foo [options]
+  -h  help
+"""
+    print(text.strip())
+    return text
+
+
+def other():
+    return 1

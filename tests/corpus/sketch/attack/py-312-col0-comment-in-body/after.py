@@ -1,0 +1,9 @@
+def compute(x):
+    y = x * 2
+#    print("debug", y)
+    z = y + 1
+    return z * 10
+
+
+def other():
+    return 0

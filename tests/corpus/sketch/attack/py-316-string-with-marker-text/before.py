@@ -1,0 +1,6 @@
+def doc():
+    return """
+        Line one.
+        Line two.
+        Line three.
+    """

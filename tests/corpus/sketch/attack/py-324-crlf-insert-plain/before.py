@@ -1,0 +1,10 @@
+import os
+
+
+def f():
+    a = 1
+    return a
+
+
+def g():
+    return 2

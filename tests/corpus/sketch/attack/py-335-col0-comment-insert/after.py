@@ -1,0 +1,10 @@
+def compute(x):
+    y = x * 2
+# TODO: remove
+    z = y + 1
+    z = max(z, 0)
+    return z
+
+
+def other():
+    return 0

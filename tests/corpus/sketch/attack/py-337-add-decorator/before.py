@@ -1,0 +1,12 @@
+import functools
+
+
+class K:
+    def a(self):
+        return 1
+
+    def b(self):
+        return 2
+
+    def c(self):
+        return 3

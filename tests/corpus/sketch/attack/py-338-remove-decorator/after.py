@@ -1,0 +1,11 @@
+class K:
+    @property
+    def a(self):
+        return 1
+
+    def b(self):
+        return 2
+
+    @property
+    def c(self):
+        return 3

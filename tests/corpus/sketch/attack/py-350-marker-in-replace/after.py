@@ -1,0 +1,9 @@
+def f():
+    a = 1
+    b = 2
+    c = 3
+    return a + b + c
+
+
+def g():
+    return 0

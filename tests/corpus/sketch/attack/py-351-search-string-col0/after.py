@@ -1,0 +1,6 @@
+def usage():
+    text = """
+Usage: x
+"""
+    print(text, file=sys.stderr)
+    return text

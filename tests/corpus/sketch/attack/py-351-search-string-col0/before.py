@@ -1,0 +1,6 @@
+def usage():
+    text = """
+Usage: x
+"""
+    print(text)
+    return text

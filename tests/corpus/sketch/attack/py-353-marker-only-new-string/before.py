@@ -1,0 +1,4 @@
+import os
+import sys
+
+x = 1

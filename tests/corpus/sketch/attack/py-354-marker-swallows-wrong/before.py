@@ -1,0 +1,5 @@
+def f():
+    x = load("a")
+    use(x)
+    x = load("b")
+    use(x)

@@ -1,0 +1,6 @@
+def f():
+    a = 1
+#   b = 2
+    c = 3
+    log(a)
+    return a + c

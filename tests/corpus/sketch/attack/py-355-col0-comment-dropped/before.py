@@ -1,0 +1,5 @@
+def f():
+    a = 1
+#   b = 2
+    c = 3
+    return a + c

@@ -1,0 +1,13 @@
+import os
+
+
+def f():
+    a = 1
+#   b = 2
+    c = 3
+    log(a)
+    return a + c
+
+
+def g():
+    return 0

@@ -1,0 +1,12 @@
+import os
+
+
+def f():
+    a = 1
+#   b = 2
+    c = 3
+    return a + c
+
+
+def g():
+    return 0

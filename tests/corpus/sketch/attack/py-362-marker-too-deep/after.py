@@ -1,0 +1,5 @@
+def f():
+    a = 1
+    c = 3
+    log(a)
+    return a + c

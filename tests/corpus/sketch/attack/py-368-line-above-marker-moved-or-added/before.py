@@ -1,0 +1,8 @@
+def f():
+    setup()
+    run()
+    cleanup()
+
+
+def g():
+    pass

@@ -1,0 +1,9 @@
+def run():
+    open_()
+    write()
+    flush()
+    close()
+
+
+def other():
+    pass

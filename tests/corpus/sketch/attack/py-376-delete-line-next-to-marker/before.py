@@ -1,0 +1,7 @@
+def run():
+    a = 1
+    b = 2
+    print("debug")
+    c = 3
+    d = 4
+    return a + b + c + d

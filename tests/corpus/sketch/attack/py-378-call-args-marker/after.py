@@ -1,0 +1,7 @@
+def go():
+    result = call(
+        alpha,
+        beta,
+        timeout=5,
+    )
+    return result

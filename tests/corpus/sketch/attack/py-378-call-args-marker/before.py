@@ -1,0 +1,6 @@
+def go():
+    result = call(
+        alpha,
+        beta,
+    )
+    return result

@@ -1,0 +1,7 @@
+def f(x):
+    """Compute.
+
+    Long text.
+    More text.
+    """
+    return x + 2

@@ -1,0 +1,16 @@
+from typing import Protocol
+
+
+class Store(Protocol):
+    def get(self, key: str) -> bytes:
+        """Return the value."""
+
+    def put(self, key: str, value: bytes) -> None:
+        """Store the value."""
+
+    def delete(self, key: str) -> None:
+        ...
+
+
+def helper():
+    return 1

@@ -1,0 +1,11 @@
+import abc
+
+
+class Base(abc.ABC):
+    @abc.abstractmethod
+    def run(self):
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    def stop(self):
+        ...

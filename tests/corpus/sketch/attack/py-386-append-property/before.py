@@ -1,0 +1,12 @@
+class User:
+    def __init__(self, first, last):
+        self.first = first
+        self.last = last
+
+    @property
+    def initials(self):
+        return self.first[0] + self.last[0]
+
+
+def helper():
+    return 1

@@ -1,0 +1,7 @@
+class Util:
+    def __init__(self):
+        self.n = 0
+
+    @staticmethod
+    def parse(text):
+        return text.split(",")

@@ -1,0 +1,6 @@
+import pytest
+
+
+@pytest.fixture
+def client():
+    return make_client()

@@ -1,0 +1,8 @@
+class Rec:
+    def __init__(self, data):
+        self._data = data
+
+    @property
+    def name(self):
+        self._check()
+        return self._data["name"]

@@ -1,0 +1,9 @@
+use std::thread;
+
+fn main() {
+    let h = thread::spawn(move || {
+        let v = work();
+        send(v);
+    });
+    h.join().unwrap();
+}

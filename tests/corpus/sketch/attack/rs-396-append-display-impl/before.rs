@@ -1,0 +1,10 @@
+use std::fmt;
+
+pub struct User(String);
+pub struct Group(String);
+
+impl fmt::Display for User {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "user {}", self.0)
+    }
+}

@@ -1,0 +1,9 @@
+export class A {
+  one(): number {
+    return 1;
+  }
+
+  two(): number {
+    return 22;
+  }
+}

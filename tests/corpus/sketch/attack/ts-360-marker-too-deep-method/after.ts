@@ -1,0 +1,11 @@
+export class Store {
+  private items: string[] = [];
+
+  add(x: string): void {
+    this.items.push(x);
+  }
+
+  size(): number {
+    return this.items.length;
+  }
+}

@@ -1,0 +1,7 @@
+export class S {
+  get(k: string): string {
+    const v = this.m.get(k);
+    const w = v ?? "";
+    return w;
+  }
+}

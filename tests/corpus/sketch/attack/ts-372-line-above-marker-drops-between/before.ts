@@ -1,0 +1,7 @@
+export class W {
+  run(): void {
+    this.open();
+    this.write();
+    this.flush();
+  }
+}

@@ -1,0 +1,9 @@
+export class Card {
+  constructor(private svc: Svc) {}
+
+  @Input()
+  title: string = "";
+
+  @Input()
+  subtitle: string = "";
+}

@@ -1,0 +1,6 @@
+export class Card {
+  constructor(private svc: Svc) {}
+
+  @Input()
+  title: string = "";
+}

@@ -1,0 +1,9 @@
+export class Api {
+  async users(): Promise<User[]> {
+    try {
+      return await this.get("/users");
+    } catch (e) {
+      throw wrap(e);
+    }
+  }
+}

@@ -1,0 +1,10 @@
+export interface A {
+  id: string;
+  name: string;
+}
+
+export interface B {
+  id: string;
+  name: string;
+  email?: string;
+}

@@ -1,0 +1,9 @@
+export interface A {
+  id: string;
+  name: string;
+}
+
+export interface B {
+  id: string;
+  name: string;
+}

@@ -1,0 +1,10 @@
+export function List({ items }: { items: string[] }) {
+  return (
+    <ul>
+      {items.map((i) => (
+        <li key={i}>{i}</li>
+      ))}
+      <li key="end">end</li>
+    </ul>
+  );
+}

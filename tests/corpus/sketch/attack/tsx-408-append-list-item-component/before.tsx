@@ -1,0 +1,11 @@
+export function App() {
+  return (
+    <Routes>
+      <Route
+        path="/users"
+        element={<Users />}
+        errorElement={<Oops />}
+      />
+    </Routes>
+  );
+}
