@@ -5,7 +5,7 @@
 
 use crate::locate::Tier;
 use crate::report::{
-    FileReport, HunkReport, LeftSite, Mention, Outcome, RenameSummary, Report, Status,
+    FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, Outcome, RenameSummary, Report, Status,
 };
 use crate::verdicts::{Rollback, SyntaxReport, TestRun};
 use std::fmt::Write as _;
@@ -262,10 +262,6 @@ fn hunk_summary(h: &HunkReport) -> String {
         }
     }
 }
-
-/// How many candidates, lines or places a report lists before it says "and N more": a refusal
-/// stays short however many places match.
-pub const MAX_LISTED: usize = 20;
 
 /// Joins line numbers as `3, 7, 12` (the first [`MAX_LISTED`], then "… and N more").
 pub(crate) fn join_lines(lines: &[usize]) -> String {

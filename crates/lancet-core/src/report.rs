@@ -87,6 +87,10 @@ pub enum Outcome {
     Ambiguous,
 }
 
+/// How many candidates, lines or places a report lists before it says "and N more": a refusal
+/// stays short however many places match.
+pub const MAX_LISTED: usize = 20;
+
 /// One hunk's outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HunkReport {
@@ -120,7 +124,7 @@ pub struct HunkReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// For ambiguity: the candidates' 1-based start lines (the first
-    /// [`crate::render::MAX_LISTED`]).
+    /// [`MAX_LISTED`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<usize>,
     /// How many candidates there are, when more than are listed.
@@ -178,12 +182,12 @@ impl HunkReport {
         }
     }
 
-    /// Records the candidates of an ambiguity: the first [`crate::render::MAX_LISTED`], and
+    /// Records the candidates of an ambiguity: the first [`MAX_LISTED`], and
     /// how many there are when that is more.
     pub fn set_candidates(&mut self, mut candidates: Vec<usize>) {
         let total = candidates.len();
-        if total > crate::render::MAX_LISTED {
-            candidates.truncate(crate::render::MAX_LISTED);
+        if total > MAX_LISTED {
+            candidates.truncate(MAX_LISTED);
             self.candidates_total = Some(total);
         }
         self.candidates = candidates;

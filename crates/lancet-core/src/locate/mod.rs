@@ -1826,9 +1826,11 @@ impl<'l, 's> Search<'l, 's> {
                             "line {} of {} matches (lines {}): the one nearest the line number the edit gives",
                             one + 1,
                             candidates.len(),
-                            crate::render::join_lines(
-                                &candidates.iter().map(|c| c + 1).collect::<Vec<_>>()
-                            ),
+                            candidates
+                                .iter()
+                                .map(|c| (c + 1).to_string())
+                                .collect::<Vec<_>>()
+                                .join(", "),
                         )],
                     )
                 }
