@@ -27,7 +27,8 @@ use crate::batch::{Batch, FileOp, Format, OpKind, Span};
 use crate::digest::sha256_hex;
 use crate::path::Root;
 use crate::report::{
-    Definition, ErrorKind, LeftSite, Mention, RenameSummary, Report, Site, Status, SymbolKind,
+    Definition, ErrorKind, LeftSite, MAX_LISTED, Mention, RenameSummary, Report, Site, Status,
+    Surface, SymbolKind,
 };
 use crate::syntax;
 use crate::syntax::languages::{self, LanguageEntry};
@@ -98,6 +99,10 @@ pub struct RenameOptions {
     pub at: Option<String>,
     /// Also rename the sites lancet cannot resolve (never those that resolve outside the tree).
     pub include_unresolved: bool,
+    /// Write the decided sites and leave the unresolved ones as they are (listed). Without it
+    /// or `include_unresolved`, a rename with an unresolved site writes nothing: a site that
+    /// may be the symbol left under its old name can break the build.
+    pub leave_unresolved: bool,
     /// Ask the project's language server (needs `at`): its answer is applied as a transaction.
     pub lsp: Option<lsp::Lsp>,
 }
@@ -710,7 +715,8 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         .for_each(|s| finish_scan(s, &chosen, opts, apply.syntax_check));
     complete_summary(&mut summary, &scans, &chosen, opts);
     let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
-    if let Some(report) = refusal(opts, &summary, &touched) {
+    let undecided = undecided_sites(&summary, &scans, &chosen, &opts.old);
+    if let Some(report) = refusal(opts, &summary, &touched, &undecided, apply.surface) {
         return report.with_rename(summary).into();
     }
     let batch = Batch {
@@ -954,6 +960,120 @@ fn complete_summary(
     summary.files_changed = scans.iter().filter(|s| !s.spans.is_empty()).count();
 }
 
+/// The unresolved sites that may be the chosen symbol. A site's shape limits what it can
+/// name: a member access (`x.close()`) only a member, a keyword argument (`f(close=…)`) only a
+/// parameter, a part of an import's module path only a module (never renamed by lancet).
+fn undecided_sites<'s>(
+    summary: &'s RenameSummary,
+    scans: &[FileScan],
+    chosen: &Chosen,
+    old: &str,
+) -> Vec<&'s LeftSite> {
+    let (members, locals) = match chosen {
+        Chosen::Ids(ids) => (
+            ids.iter().any(|id| is_member_id(id)),
+            ids.iter().any(|id| is_local_id(id)),
+        ),
+        Chosen::All => (true, true),
+    };
+    summary
+        .unresolved
+        .iter()
+        .filter(|site| {
+            let shape = scans
+                .iter()
+                .find(|s| s.path == site.path)
+                .map_or(SiteShape::Plain, |scan| site_shape(scan, site, old.len()));
+            match shape {
+                SiteShape::Member => members,
+                SiteShape::Keyword => locals,
+                SiteShape::ModulePath => false,
+                SiteShape::Plain => true,
+            }
+        })
+        .collect()
+}
+
+/// What a site can name, by its place in the syntax.
+enum SiteShape {
+    /// `x.name`: a member.
+    Member,
+    /// `f(name=…)`: a parameter.
+    Keyword,
+    /// A part of an import's dotted module path: a module.
+    ModulePath,
+    /// Anything else.
+    Plain,
+}
+
+/// Whether a symbol id names a member (`path::Class.name`, `file@N.name`, `rust:Type::name`)
+/// rather than a plain binding (`path::name`, `file@N`, `rust:item:name`, `rust:local@N`).
+fn is_member_id(id: &str) -> bool {
+    if let Some(rust) = id.strip_prefix("rust:") {
+        return !(rust.starts_with("item:") || rust.starts_with("local@"));
+    }
+    let tail = match id.rfind('@') {
+        Some(at) => &id[at..],
+        None => id.rsplit("::").next().unwrap_or(id),
+    };
+    tail.contains('.')
+}
+
+/// Whether a symbol id names a binding local to a function (a parameter among them):
+/// Python's `path::func::name`, JavaScript's `file@N`, Rust's `rust:local@N`.
+fn is_local_id(id: &str) -> bool {
+    !is_member_id(id)
+        && (id.starts_with("rust:local@") || id.contains('@') || id.matches("::").count() >= 2)
+}
+
+/// The shape of a site (see [`SiteShape`]).
+fn site_shape(scan: &FileScan, site: &LeftSite, len: usize) -> SiteShape {
+    let Some(&line_start) = scan.starts.get(site.line - 1) else {
+        return SiteShape::Plain;
+    };
+    let at = line_start + site.column - 1;
+    let Some(node) = scan
+        .parsed
+        .tree
+        .root_node()
+        .descendant_for_byte_range(at, at + len)
+    else {
+        return SiteShape::Plain;
+    };
+    let parent = node.parent();
+    let is_field = |p: &tree_sitter::Node, field: &str| {
+        p.child_by_field_name(field)
+            .is_some_and(|c| c.id() == node.id())
+    };
+    if matches!(node.kind(), "property_identifier" | "field_identifier")
+        || parent.is_some_and(|p| p.kind() == "attribute" && is_field(&p, "attribute"))
+    {
+        return SiteShape::Member;
+    }
+    if parent.is_some_and(|p| p.kind() == "keyword_argument" && is_field(&p, "name")) {
+        return SiteShape::Keyword;
+    }
+    // `import a.b` / `import a.b as c` / `from a.b import x`: `a` and `b` are modules.
+    if let Some(dotted) = parent.filter(|p| p.kind() == "dotted_name")
+        && let Some(holder) = dotted.parent()
+    {
+        let module_path = match holder.kind() {
+            "import_statement" => true,
+            "aliased_import" => holder
+                .parent()
+                .is_some_and(|h| h.kind() == "import_statement"),
+            "import_from_statement" => holder
+                .child_by_field_name("module_name")
+                .is_some_and(|m| m.id() == dotted.id()),
+            _ => false,
+        };
+        if module_path {
+            return SiteShape::ModulePath;
+        }
+    }
+    SiteShape::Plain
+}
+
 /// Which sites to rename: the binding at `--at`, the bindings a qualified name matches, or
 /// every resolved symbol.
 fn choose(
@@ -1135,7 +1255,13 @@ enum Scanned {
 
 /// Why the rename must not go ahead, if it must not: a reserved NEW, nothing to rename, a
 /// `--kind` that does not fit, or NEW already in use where OLD would become it.
-fn refusal(opts: &RenameOptions, summary: &RenameSummary, touched: &[&FileScan]) -> Option<Report> {
+fn refusal(
+    opts: &RenameOptions,
+    summary: &RenameSummary,
+    touched: &[&FileScan],
+    undecided: &[&LeftSite],
+    surface: Surface,
+) -> Option<Report> {
     let languages: HashSet<&str> = touched.iter().map(|s| s.language).collect();
     for entry in languages::languages() {
         if languages.contains(entry.name.as_str()) && entry.keywords.contains(&opts.new) {
@@ -1147,6 +1273,58 @@ fn refusal(opts: &RenameOptions, summary: &RenameSummary, touched: &[&FileScan])
             ));
         }
     }
+    if let Some(report) = kind_refusal(opts, summary) {
+        return Some(report);
+    }
+    let collisions: Vec<String> = touched
+        .iter()
+        .flat_map(|s| s.collisions.iter().map(move |l| format!("{}:{l}", s.path)))
+        .collect();
+    if !collisions.is_empty() {
+        let shown = collisions.iter().take(20).cloned().collect::<Vec<_>>();
+        let more = collisions.len().saturating_sub(shown.len());
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        return Some(refused(
+            ErrorKind::NameInUse,
+            format!(
+                "`{}` is already used in files this rename changes: {}{more}; renaming `{}` would merge the two names",
+                opts.new,
+                shown.join(", "),
+                opts.old
+            ),
+            "Pick a new name that is not in use there, or narrow the paths.",
+        ));
+    }
+    if touched.is_empty() {
+        let mentions = if summary.mentions.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (it is mentioned {} time(s) in strings or comments, listed below; --include-strings / --include-comments rename those)",
+                summary.mentions.len()
+            )
+        };
+        return Some(refused(
+            ErrorKind::NoMatch,
+            format!(
+                "no identifier `{}` found in {} file(s) scanned{mentions}",
+                opts.old, summary.files_scanned
+            ),
+            "Check the spelling and the paths (files ignored by .gitignore are not walked).",
+        ));
+    }
+    if !undecided.is_empty() && !opts.include_unresolved && !opts.leave_unresolved {
+        return Some(unresolved_refusal(opts, summary, undecided, surface));
+    }
+    None
+}
+
+/// `--kind K` where OLD is defined as no K, or as K and something else.
+fn kind_refusal(opts: &RenameOptions, summary: &RenameSummary) -> Option<Report> {
     let place = |d: &Definition| format!("{} {}:{}", d.kind.name(), d.path, d.line);
     if opts.kind != SymbolKind::Any {
         let (fits, others): (Vec<&Definition>, Vec<&Definition>) = summary
@@ -1193,48 +1371,42 @@ fn refusal(opts: &RenameOptions, summary: &RenameSummary, touched: &[&FileScan])
             ));
         }
     }
-    let collisions: Vec<String> = touched
-        .iter()
-        .flat_map(|s| s.collisions.iter().map(move |l| format!("{}:{l}", s.path)))
-        .collect();
-    if !collisions.is_empty() {
-        let shown = collisions.iter().take(20).cloned().collect::<Vec<_>>();
-        let more = collisions.len().saturating_sub(shown.len());
-        let more = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        };
-        return Some(refused(
-            ErrorKind::NameInUse,
-            format!(
-                "`{}` is already used in files this rename changes: {}{more}; renaming `{}` would merge the two names",
-                opts.new,
-                shown.join(", "),
-                opts.old
-            ),
-            "Pick a new name that is not in use there, or narrow the paths.",
-        ));
-    }
-    if touched.is_empty() {
-        let mentions = if summary.mentions.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " (it is mentioned {} time(s) in strings or comments, listed below; --include-strings / --include-comments rename those)",
-                summary.mentions.len()
-            )
-        };
-        return Some(refused(
-            ErrorKind::NoMatch,
-            format!(
-                "no identifier `{}` found in {} file(s) scanned{mentions}",
-                opts.old, summary.files_scanned
-            ),
-            "Check the spelling and the paths (files ignored by .gitignore are not walked).",
-        ));
-    }
     None
+}
+
+/// Sites lancet could not decide stop the rename: each may be the symbol, and one left under
+/// the old name can break the build while the rest is renamed.
+fn unresolved_refusal(
+    opts: &RenameOptions,
+    summary: &RenameSummary,
+    undecided: &[&LeftSite],
+    surface: Surface,
+) -> Report {
+    let n = undecided.len();
+    let listed: Vec<String> = undecided
+        .iter()
+        .take(MAX_LISTED)
+        .map(|u| format!("  {}:{}: {}  ({})", u.path, u.line, u.text, u.why))
+        .collect();
+    let more = n.saturating_sub(listed.len());
+    let (include, leave) = surface.unresolved_switches();
+    refused(
+        ErrorKind::UnresolvedSites,
+        format!(
+            "{n} site(s) spelled `{}` could not be decided (each may or may not be this symbol); renaming the {} decided site(s) and leaving these could break the build, so nothing was written:\n{}{}",
+            opts.old,
+            summary.sites,
+            listed.join("\n"),
+            if more > 0 {
+                format!("\n  … and {more} more")
+            } else {
+                String::new()
+            }
+        ),
+        &format!(
+            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; or name the symbol by position (--at) or use the language server (--lsp) to decide them."
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -1252,6 +1424,7 @@ mod tests {
             include_comments: false,
             at: None,
             include_unresolved: false,
+            leave_unresolved: false,
             lsp: None,
         }
     }

@@ -269,7 +269,17 @@ impl RustProject<'_> {
             .filter_map(|h| h.1.as_ref())
             .collect();
         let in_tree: Vec<&&String> = traits.iter().filter(|t| self.is_tree_trait(t)).collect();
+        // A type the tree does not define (`Vec`, `String`): its `name` is the library's,
+        // unless a trait of the tree has a method of that name (a blanket impl may give it).
+        let tree_trait_has_it = self
+            .files
+            .iter()
+            .flat_map(|(_, f)| &f.holders)
+            .any(|h| h.1.is_none() && self.is_tree_trait(&h.0) && defines(h));
         match (traits.as_slice(), in_tree.as_slice()) {
+            ([], _) if types == 0 && !tree_trait_has_it => Err(Resolution::Outside(format!(
+                "`{holder}` is not a type of the walked files: its `{name}` is outside the tree"
+            ))),
             ([], _) => Err(Resolution::Unresolved(format!(
                 "`{holder}` defines no `{name}` in the walked files"
             ))),

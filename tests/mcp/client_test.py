@@ -247,6 +247,12 @@ async def run(root, log):
                 f.write("import os\n\n\nclass Pipe:\n    def close(self):\n        os.close(3)\n\n    def done(self, fp):\n        self.close()\n        fp.close()\n")
             r = await s.call_tool("rename_symbol", {"old": "", "at": "io_util.py:5:9", "new": "shut"})
             t = text_of(r)
+            check("an undecided site (fp.close()) stops rename_symbol, naming its own parameters",
+                  is_error(r) and "unresolved_sites" in json.dumps(structured(r)) and "leave_unresolved true" in t
+                  and "--leave-unresolved" not in t and "def close(self)" in read(root, "io_util.py"), t)
+            r = await s.call_tool("rename_symbol", {"old": "", "at": "io_util.py:5:9", "new": "shut",
+                                                    "leave_unresolved": True})
+            t = text_of(r)
             check("rename_symbol with at renames the binding, lists fp.close() and leaves os.close",
                   not is_error(r) and read(root, "io_util.py") == "import os\n\n\nclass Pipe:\n    def shut(self):\n        os.close(3)\n\n    def done(self, fp):\n        self.shut()\n        fp.close()\n"
                   and "io_util.py:10: fp.close()" in t and "io_util.py:6: os.close(3)" in t, t)

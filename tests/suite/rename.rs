@@ -575,7 +575,14 @@ fn a_method_rename_never_touches_the_standard_library_or_values_of_unknown_type(
     let dir = requests_like();
     let (code, v) = run_json(
         dir.path(),
-        &["rename", "close", "shutdown", "--kind", "method"],
+        &[
+            "rename",
+            "--leave-unresolved",
+            "close",
+            "shutdown",
+            "--kind",
+            "method",
+        ],
         b"",
     );
     assert_eq!(code, Some(0), "{v:#}");
@@ -615,7 +622,13 @@ fn at_renames_one_binding_and_its_uses_only() {
     let dir = requests_like();
     let (code, v) = run_json(
         dir.path(),
-        &["rename", "--at", "pkg/sessions.py:6:10", "shutdown"],
+        &[
+            "rename",
+            "--leave-unresolved",
+            "--at",
+            "pkg/sessions.py:6:10",
+            "shutdown",
+        ],
         b"",
     );
     assert_eq!(code, Some(0), "{v:#}");
@@ -631,6 +644,7 @@ fn at_renames_one_binding_and_its_uses_only() {
         dir.path(),
         &[
             "rename",
+            "--leave-unresolved",
             "pkg.models.Response.close",
             "shutdown",
             "--dry-run",
@@ -749,7 +763,14 @@ fn typescript_renames_follow_imports_exports_and_scopes() {
     // local are other symbols.
     let (code, v) = run_json(
         dir.path(),
-        &["rename", "--at", "src/cache.ts:4:3", "reset", "--dry-run"],
+        &[
+            "rename",
+            "--leave-unresolved",
+            "--at",
+            "src/cache.ts:4:3",
+            "reset",
+            "--dry-run",
+        ],
         b"",
     );
     assert_eq!(code, Some(0), "{v:#}");
@@ -924,7 +945,14 @@ fn rust_members_are_told_apart_by_their_type_and_locals_by_their_declaration() {
     ]);
     let (code, v) = run_json(
         dir.path(),
-        &["rename", "--at", "src/lib.rs:6:12", "size", "--dry-run"],
+        &[
+            "rename",
+            "--leave-unresolved",
+            "--at",
+            "src/lib.rs:6:12",
+            "size",
+            "--dry-run",
+        ],
         b"",
     );
     assert_eq!(code, Some(0), "{v:#}");
@@ -934,7 +962,8 @@ fn rust_members_are_told_apart_by_their_type_and_locals_by_their_declaration() {
         ["src/lib.rs:6", "src/lib.rs:22"],
         "{v:#}"
     );
-    assert_eq!(sites(&v, "unresolved"), ["src/lib.rs:21"], "{v:#}");
+    // The Vec's `len` is the library's: outside, never renamed.
+    assert_eq!(sites(&v, "outside"), ["src/lib.rs:21"], "{v:#}");
     let (code, v) = run_json(
         dir.path(),
         &["rename", "--at", "src/lib.rs:21:9", "n", "--dry-run"],
@@ -1002,7 +1031,14 @@ fn a_python_local_assigned_once_from_a_class_call_is_an_instance_of_it() {
     )]);
     let (code, v) = run_json(
         dir.path(),
-        &["rename", "--at", "app.py:2:9", "shutdown", "--dry-run"],
+        &[
+            "rename",
+            "--leave-unresolved",
+            "--at",
+            "app.py:2:9",
+            "shutdown",
+            "--dry-run",
+        ],
         b"",
     );
     assert_eq!(code, Some(0), "{v:#}");
@@ -1024,7 +1060,13 @@ fn a_qualified_rust_name_picks_the_member_of_its_type() {
     )]);
     let (code, v) = run_json(
         dir.path(),
-        &["rename", "crate::B::len", "size", "--dry-run"],
+        &[
+            "rename",
+            "--leave-unresolved",
+            "crate::B::len",
+            "size",
+            "--dry-run",
+        ],
         b"",
     );
     assert_eq!(code, Some(0), "{v:#}");
@@ -1052,7 +1094,13 @@ fn a_shorthand_property_is_expanded_never_renamed_in_place() {
     )]);
     let (code, v) = run_json(
         tree.path(),
-        &["rename", "secret", "token", "--no-checkpoint"],
+        &[
+            "rename",
+            "--leave-unresolved",
+            "secret",
+            "token",
+            "--no-checkpoint",
+        ],
         b"",
     );
     assert_eq!(code, Some(0), "{v}");
@@ -1060,4 +1108,49 @@ fn a_shorthand_property_is_expanded_never_renamed_in_place() {
         read(tree.path(), "a.ts"),
         "export function make(token: string) {\n  return {secret: token};\n}\nconst {secret: token, ...rest} = {secret: 1, b: 2};\nconsole.log(token, rest);\n"
     );
+}
+
+/// A site lancet cannot decide stops the rename: nothing is written, the sites are listed with
+/// kind `unresolved_sites`, and the two switches that proceed are named.
+#[test]
+fn undecided_sites_stop_the_rename_unless_told_what_to_do_with_them() {
+    let tree = temp_tree(&[(
+        "a.ts",
+        b"export function make(secret: string) {\n  return secret;\n}\nconst o = JSON.parse('{}');\nconsole.log(o.secret);\n",
+    )]);
+    let before = snapshot(tree.path());
+    let (code, v) = run_json(tree.path(), &["rename", "secret", "token"], b"");
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites", "{v}");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("a.ts:5: console.log(o.secret);"),
+        "{message}"
+    );
+    assert!(message.contains("--include-unresolved") && message.contains("--leave-unresolved"));
+    assert_eq!(snapshot(tree.path()), before);
+    let (code, v) = run_json(
+        tree.path(),
+        &[
+            "rename",
+            "secret",
+            "token",
+            "--include-unresolved",
+            "--dry-run",
+        ],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(sites(&v, "renamed").len(), 3, "{v}");
+    let (code, v) = run_json(
+        tree.path(),
+        &["rename", "secret", "token", "--leave-unresolved"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v}");
+    assert!(read(tree.path(), "a.ts").contains("console.log(o.secret);"));
+    // A function by position: `o.secret` (a member access) is never the function, so it does
+    // not stop the rename.
+    let (code, v) = run_json(tree.path(), &["rename", "--at", "a.ts:1:17", "build"], b"");
+    assert_eq!(code, Some(0), "{v}");
 }

@@ -230,8 +230,13 @@ struct RenameArgs {
     at: Option<String>,
     /// Also rename the uses lancet cannot resolve without types (listed otherwise); uses that
     /// resolve outside the tree are never renamed.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "leave_unresolved")]
     include_unresolved: bool,
+    /// Rename only the uses lancet resolved and leave the undecided ones as they are (listed).
+    /// Without this or --include-unresolved, a rename with undecided uses writes nothing
+    /// (exit 1, kind unresolved_sites).
+    #[arg(long)]
+    leave_unresolved: bool,
     /// Ask the project's language server what to rename (basedpyright or pyright for Python,
     /// typescript-language-server for JavaScript/TypeScript, found on PATH; needs --at); its
     /// answer is applied as one transaction.
@@ -608,6 +613,7 @@ fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         paths,
         at: args.at,
         include_unresolved: args.include_unresolved,
+        leave_unresolved: args.leave_unresolved,
         lsp,
         lang: args.lang,
         kind,

@@ -76,11 +76,14 @@ pub enum ErrorKind {
     UnknownLanguage,
     /// Rename: NEW is already used in a file the rename touches.
     NameInUse,
+    /// Rename: code sites spelled OLD that lancet cannot decide are the symbol or not (the
+    /// rename writes nothing unless told to rename them too or to leave them).
+    UnresolvedSites,
 }
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 33] = [
+    pub const ALL: [ErrorKind; 34] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -114,6 +117,7 @@ impl ErrorKind {
         ErrorKind::InvalidName,
         ErrorKind::UnknownLanguage,
         ErrorKind::NameInUse,
+        ErrorKind::UnresolvedSites,
     ];
 
     /// The kind's name in reports (`no_match`, `unsafe_path`, ...).
@@ -152,6 +156,7 @@ impl ErrorKind {
             ErrorKind::InvalidName => "invalid_name",
             ErrorKind::UnknownLanguage => "unknown_language",
             ErrorKind::NameInUse => "name_in_use",
+            ErrorKind::UnresolvedSites => "unresolved_sites",
         }
     }
 }

@@ -248,6 +248,14 @@ impl Surface {
         }
     }
 
+    /// How a rename proceeds past sites it could not decide: rename them too, or leave them.
+    pub fn unresolved_switches(self) -> (&'static str, &'static str) {
+        match self {
+            Surface::Cli => ("--include-unresolved", "--leave-unresolved"),
+            Surface::Mcp => ("include_unresolved true", "leave_unresolved true"),
+        }
+    }
+
     /// How a caller states the hash it last read.
     pub fn expect_flag(self) -> &'static str {
         match self {

@@ -141,6 +141,13 @@ pub struct RenameSymbolArgs {
     /// unknown type); they are listed otherwise. Uses that resolve outside the project
     /// (`os.close`) are never renamed.
     pub include_unresolved: Option<bool>,
+    /// Rename only the uses lancet resolved and leave the undecided ones as they are (listed).
+    /// Without it or include_unresolved, a rename with undecided uses writes nothing.
+    pub leave_unresolved: Option<bool>,
+    /// Also rename whole-word mentions inside string literals (listed otherwise).
+    pub include_strings: Option<bool>,
+    /// Also rename whole-word mentions inside comments (listed otherwise).
+    pub include_comments: Option<bool>,
     /// Ask the project's language server (basedpyright for Python, typescript-language-server
     /// for JavaScript/TypeScript, rust-analyzer for Rust) what the symbol at `at` is used as;
     /// needs `at`, and the user's permission (the server started with --allow-lsp). Its answer
@@ -510,7 +517,7 @@ impl LancetServer {
     /// Rename an identifier across the project.
     #[tool(
         name = "rename_symbol",
-        description = "Rename a symbol everywhere it is used in code (Python, Rust, JavaScript/TypeScript): its definitions and the uses that resolve to them (scopes, imports, self/cls/this members, keyword arguments). Name it by `old`, by a qualified name, or by position with `at` (PATH:LINE:COL from read_file). Uses lancet cannot resolve without types (`x.close()` on an unknown `x`) are listed, not renamed, unless include_unresolved; uses that resolve outside the project (`os.close`, another package's function) are never renamed. Mentions inside strings and comments are not renamed; they are listed with path and line for you to judge. One transaction: syntax-checked, undoable, all files or none. Refused when the new name is a keyword or already used in a file it would touch. Prefer this over many edit calls for a rename."
+        description = "Rename a symbol everywhere it is used in code (Python, Rust, JavaScript/TypeScript): its definitions and the uses that resolve to them (scopes, imports, self/cls/this members, keyword arguments). Name it by `old`, by a qualified name, or by position with `at` (PATH:LINE:COL from read_file). Uses lancet cannot resolve without types (`x.close()` on an unknown `x`) stop the rename (nothing written, kind unresolved_sites, each listed): pass include_unresolved to rename them too or leave_unresolved to rename only the decided ones; uses that resolve outside the project (`os.close`, another package's function) are never renamed. Mentions inside strings and comments are listed with path and line for you to judge (include_strings / include_comments rename them). One transaction: syntax-checked, undoable, all files or none. Refused when the new name is a keyword or already used in a file it would touch. Prefer this over many edit calls for a rename."
     )]
     async fn rename_symbol(
         &self,
@@ -541,10 +548,11 @@ impl LancetServer {
                 paths: args.paths.clone().unwrap_or_default(),
                 lang: None,
                 kind: lancet::report::SymbolKind::Any,
-                include_strings: false,
-                include_comments: false,
+                include_strings: args.include_strings.unwrap_or(false),
+                include_comments: args.include_comments.unwrap_or(false),
                 at: args.at.clone(),
                 include_unresolved: args.include_unresolved.unwrap_or(false),
+                leave_unresolved: args.leave_unresolved.unwrap_or(false),
                 lsp,
             };
             this.answer(lancet::rename_written(&rename, &opts))
