@@ -672,7 +672,9 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
             .into();
         }
     };
-    let (opts, at, qualified) = match request(&root, opts) {
+    let surface = apply.surface;
+    let (at_flag, lsp_flag) = (surface.param("--at"), surface.switch("--lsp"));
+    let (opts, at, qualified) = match request(&root, opts, surface) {
         Ok(request) => request,
         Err(report) => return (*report).into(),
     };
@@ -682,8 +684,8 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
             None => Report::batch_error(
                 Status::Malformed,
                 ErrorKind::Usage,
-                "--lsp renames the symbol at a position: pass --at PATH:LINE:COL".into(),
-                "Add --at with the position of the symbol's definition or of one of its uses.",
+                format!("{lsp_flag} renames the symbol at a position: pass {at_flag} PATH:LINE:COL"),
+                &format!("Add {at_flag} with the position of the symbol's definition or of one of its uses."),
             )
             .into(),
         };
@@ -699,7 +701,7 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let (mut summary, mut scans) = summarise(opts, unwalkable, outcomes);
     resolve_all(&root, &files, &mut scans, &opts.old);
     crate::lap("rename: resolve", &mut clock);
-    let chosen = match choose(&scans, at.as_ref(), qualified.as_deref()) {
+    let chosen = match choose(&scans, at.as_ref(), qualified.as_deref(), surface) {
         Ok(c) => c,
         Err(report) => {
             // What was found, for the refusal; nothing is renamed.
@@ -707,7 +709,7 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
             summary.renamed.clear();
             summary.sites = 0;
             summary.files_changed = 0;
-            return report.with_rename(summary).into();
+            return report.with_rename(summary, apply.surface).into();
         }
     };
     scans
@@ -717,7 +719,7 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
     let undecided = undecided_sites(&summary, &scans, &chosen, &opts.old);
     if let Some(report) = refusal(opts, &summary, &touched, &undecided, apply.surface) {
-        return report.with_rename(summary).into();
+        return report.with_rename(summary, apply.surface).into();
     }
     let batch = Batch {
         format: Format::Rename,
@@ -739,7 +741,7 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         .filter_map(|scan| Some((scan.path.clone(), scan.precheck.clone()?)))
         .collect();
     let mut applied = apply_batch_prechecked(&batch, apply, &prechecks);
-    applied.report = applied.report.with_rename(summary);
+    applied.report = applied.report.with_rename(summary, apply.surface);
     applied
 }
 
@@ -748,11 +750,13 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
 fn request(
     root: &Root,
     opts: &RenameOptions,
+    surface: Surface,
 ) -> Result<(RenameOptions, Option<At>, Option<String>), Box<Report>> {
+    let at_flag = surface.param("--at");
     let at = opts
         .at
         .as_deref()
-        .map(|place| locate_at(root, place))
+        .map(|place| locate_at(root, place, surface))
         .transpose()?;
     let mut opts = opts.clone();
     if let Some(at) = &at {
@@ -760,10 +764,12 @@ fn request(
             return Err(Box::new(refused(
                 ErrorKind::NoMatch,
                 format!(
-                    "--at {} points at `{}`, not `{}`",
+                    "{at_flag} {} points at `{}`, not `{}`",
                     at.place, at.name, opts.old
                 ),
-                "Leave OLD out with --at (it is the identifier there), or point at OLD.",
+                &format!(
+                    "Leave OLD out with {at_flag} (it is the identifier there), or point at OLD."
+                ),
             )));
         }
         opts.old = at.name.clone();
@@ -1080,7 +1086,9 @@ fn choose(
     scans: &[FileScan],
     at: Option<&At>,
     qualified: Option<&str>,
+    surface: Surface,
 ) -> Result<Chosen, Box<Report>> {
+    let (at_flag, lsp_flag) = (surface.param("--at"), surface.switch("--lsp"));
     if let Some(at) = at {
         let occurrence = scans
             .iter()
@@ -1094,7 +1102,9 @@ fn choose(
                     "lancet cannot tell what `{}` at {} refers to: {why}",
                     at.name, at.place
                 ),
-                "Point --at at its definition, or pass --lsp to ask the project's language server.",
+                &format!(
+                    "Point {at_flag} at its definition, or pass {lsp_flag} to ask the project's language server."
+                ),
             ))),
             Some(Resolution::Outside(why)) => Err(Box::new(refused(
                 ErrorKind::NoMatch,
@@ -1102,7 +1112,7 @@ fn choose(
                     "`{}` at {} is not defined in the tree: {why}; lancet renames only the tree's own names",
                     at.name, at.place
                 ),
-                "Point --at at a definition of the tree or one of its uses.",
+                &format!("Point {at_flag} at a definition of the tree or one of its uses."),
             ))),
             None => Err(Box::new(refused(
                 ErrorKind::NoMatch,
@@ -1110,7 +1120,7 @@ fn choose(
                     "`{}` at {} is not an identifier in code lancet walked (a string, a comment, or an ignored file)",
                     at.name, at.place
                 ),
-                "Point --at at the identifier in code.",
+                &format!("Point {at_flag} at the identifier in code."),
             ))),
         };
     }
@@ -1129,7 +1139,9 @@ fn choose(
         return Err(Box::new(refused(
             ErrorKind::NoMatch,
             format!("no symbol of the tree is named `{qualified}`"),
-            "Check the qualified name (module path, then classes, then the name), or use --at PATH:LINE:COL.",
+            &format!(
+                "Check the qualified name (module path, then classes, then the name), or use {at_flag} PATH:LINE:COL."
+            ),
         )));
     }
     Ok(Chosen::Ids(ids))
@@ -1175,21 +1187,29 @@ struct At {
 }
 
 /// Reads the identifier `--at` points at.
-fn locate_at(root: &Root, place: &str) -> Result<At, Box<Report>> {
+fn locate_at(root: &Root, place: &str, surface: Surface) -> Result<At, Box<Report>> {
+    let at_flag = surface.param("--at");
     let usage = |detail: String| {
         Box::new(Report::batch_error(
             Status::Malformed,
             ErrorKind::Usage,
             detail,
-            "Pass --at PATH:LINE:COL (1-based line and column of any character of the identifier, as `lancet read` numbers lines).",
+            &format!(
+                "Pass {at_flag} PATH:LINE:COL (1-based line and column of any character of the identifier, as {} numbers lines).",
+                surface.read("PATH")
+            ),
         ))
     };
     let mut parts = place.rsplitn(3, ':');
     let (Some(col), Some(line), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(usage(format!("--at takes PATH:LINE:COL, got {place:?}")));
+        return Err(usage(format!(
+            "{at_flag} takes PATH:LINE:COL, got {place:?}"
+        )));
     };
     let (Ok(line), Ok(col)) = (line.trim().parse::<usize>(), col.trim().parse::<usize>()) else {
-        return Err(usage(format!("--at takes PATH:LINE:COL, got {place:?}")));
+        return Err(usage(format!(
+            "{at_flag} takes PATH:LINE:COL, got {place:?}"
+        )));
     };
     let rel = root.rel(path).map_err(|e| {
         Box::new(refused(
@@ -1304,8 +1324,10 @@ fn refusal(
             String::new()
         } else {
             format!(
-                " (it is mentioned {} time(s) in strings or comments, listed below; --include-strings / --include-comments rename those)",
-                summary.mentions.len()
+                " (it is mentioned {} time(s) in strings or comments, listed below; {} / {} rename those)",
+                summary.mentions.len(),
+                surface.switch("--include-strings"),
+                surface.switch("--include-comments")
             )
         };
         return Some(refused(
@@ -1404,7 +1426,9 @@ fn unresolved_refusal(
             }
         ),
         &format!(
-            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; or name the symbol by position (--at) or use the language server (--lsp) to decide them."
+            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; or name the symbol by position ({}) or use the language server ({}) to decide them.",
+            surface.param("--at"),
+            surface.switch("--lsp")
         ),
     )
 }

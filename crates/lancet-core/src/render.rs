@@ -6,6 +6,7 @@
 use crate::locate::Tier;
 use crate::report::{
     FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, Outcome, RenameSummary, Report, Status,
+    Surface,
 };
 use crate::verdicts::{Rollback, SyntaxReport, TestRun};
 use std::fmt::Write as _;
@@ -160,8 +161,8 @@ impl Report {
     }
 
     /// Attaches a rename's findings and puts them at the top of the message.
-    pub fn with_rename(mut self, summary: RenameSummary) -> Report {
-        let findings = describe_rename(&summary, MENTIONS_IN_MESSAGE);
+    pub fn with_rename(mut self, summary: RenameSummary, surface: Surface) -> Report {
+        let findings = describe_rename(&summary, MENTIONS_IN_MESSAGE, surface);
         self.message = format!("{findings}\n{}", self.message);
         self.rename = Some(summary);
         self
@@ -544,7 +545,7 @@ fn summarize_op(f: &FileReport) -> String {
 }
 
 /// The part of a rename report's message about what was left alone.
-fn describe_rename(summary: &RenameSummary, limit: usize) -> String {
+fn describe_rename(summary: &RenameSummary, limit: usize, surface: Surface) -> String {
     let mut msg = String::new();
     let _ = write!(
         msg,
@@ -586,8 +587,10 @@ fn describe_rename(summary: &RenameSummary, limit: usize) -> String {
     if !left.is_empty() {
         let _ = write!(
             msg,
-            "\nNot renamed, in strings or comments ({}; pass --include-strings / --include-comments to rename them):",
-            left.len()
+            "\nNot renamed, in strings or comments ({}; pass {} / {} to rename them):",
+            left.len(),
+            surface.switch("--include-strings"),
+            surface.switch("--include-comments")
         );
         for m in left.iter().take(limit) {
             let _ = write!(msg, "\n  {}:{} ({}): {}", m.path, m.line, m.context, m.text);
@@ -613,7 +616,10 @@ fn describe_rename(summary: &RenameSummary, limit: usize) -> String {
     list_left(
         &mut msg,
         &unresolved,
-        "Not renamed, unresolved (they may or may not be this symbol; pass --include-unresolved to rename them too)",
+        &format!(
+            "Not renamed, unresolved (they may or may not be this symbol; pass {} to rename them too)",
+            surface.switch("--include-unresolved")
+        ),
         limit,
     );
     let outside: Vec<&LeftSite> = summary.outside.iter().collect();

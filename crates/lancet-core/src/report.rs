@@ -248,12 +248,29 @@ impl Surface {
         }
     }
 
-    /// How a rename proceeds past sites it could not decide: rename them too, or leave them.
-    pub fn unresolved_switches(self) -> (&'static str, &'static str) {
+    /// An option that takes a value, in this surface's words: `--at` on the command line, `at`
+    /// over MCP.
+    pub fn param(self, flag: &str) -> String {
         match self {
-            Surface::Cli => ("--include-unresolved", "--leave-unresolved"),
-            Surface::Mcp => ("include_unresolved true", "leave_unresolved true"),
+            Surface::Cli => flag.to_string(),
+            Surface::Mcp => flag.trim_start_matches('-').replace('-', "_"),
         }
+    }
+
+    /// A switch, in this surface's words: `--lsp` on the command line, `lsp true` over MCP.
+    pub fn switch(self, flag: &str) -> String {
+        match self {
+            Surface::Cli => flag.to_string(),
+            Surface::Mcp => format!("{} true", self.param(flag)),
+        }
+    }
+
+    /// How a rename proceeds past sites it could not decide: rename them too, or leave them.
+    pub fn unresolved_switches(self) -> (String, String) {
+        (
+            self.switch("--include-unresolved"),
+            self.switch("--leave-unresolved"),
+        )
     }
 
     /// How a caller states the hash it last read.

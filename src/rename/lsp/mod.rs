@@ -134,7 +134,7 @@ pub(super) fn rename(
             };
             let mut applied =
                 crate::apply_batch_prechecked(&batch, apply, &crate::syntax::Prechecks::new());
-            applied.report = applied.report.with_rename(summary);
+            applied.report = applied.report.with_rename(summary, apply.surface);
             applied
         }
         Err(report) => (*report).into(),
