@@ -718,7 +718,12 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     complete_summary(&mut summary, &scans, &chosen, opts);
     let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
     let undecided = undecided_sites(&summary, &scans, &chosen, &opts.old);
-    if let Some(report) = refusal(opts, &summary, &touched, &undecided, apply.surface) {
+    let mixed = matches!(chosen, Chosen::All)
+        .then(|| languages_refusal(&summary, &scans, opts, surface))
+        .flatten();
+    if let Some(report) =
+        mixed.or_else(|| refusal(opts, &summary, &touched, &undecided, apply.surface))
+    {
         return report.with_rename(summary, apply.surface).into();
     }
     let batch = Batch {
@@ -1343,6 +1348,53 @@ fn refusal(
         return Some(unresolved_refusal(opts, summary, undecided, surface));
     }
     None
+}
+
+/// A bare name defined in several languages (a Rust `fn frob` and a Python `def frob`): one
+/// name, unrelated symbols; renaming all of them by spelling is no rename anyone asked for.
+fn languages_refusal(
+    summary: &RenameSummary,
+    scans: &[FileScan],
+    opts: &RenameOptions,
+    surface: Surface,
+) -> Option<Report> {
+    let language = |path: &str| scans.iter().find(|s| s.path == path).map(|s| s.language);
+    let languages: std::collections::BTreeSet<&str> = summary
+        .definitions
+        .iter()
+        .filter_map(|d| language(&d.path))
+        .collect();
+    if languages.len() < 2 {
+        return None;
+    }
+    let listed: Vec<String> = summary
+        .definitions
+        .iter()
+        .take(MAX_LISTED)
+        .map(|d| {
+            format!(
+                "{} {}:{} ({})",
+                d.kind.name(),
+                d.path,
+                d.line,
+                language(&d.path).unwrap_or("?")
+            )
+        })
+        .collect();
+    Some(refused(
+        ErrorKind::Ambiguous,
+        format!(
+            "`{}` is defined in {} languages ({}): {}; a bare name cannot say which of these unrelated symbols to rename",
+            opts.old,
+            languages.len(),
+            languages.into_iter().collect::<Vec<_>>().join(", "),
+            listed.join(", ")
+        ),
+        &format!(
+            "Name the symbol by position ({} PATH:LINE:COL) or by a qualified name, or narrow the paths.",
+            surface.param("--at")
+        ),
+    ))
 }
 
 /// `--kind K` where OLD is defined as no K, or as K and something else.

@@ -1154,3 +1154,31 @@ fn undecided_sites_stop_the_rename_unless_told_what_to_do_with_them() {
     let (code, v) = run_json(tree.path(), &["rename", "--at", "a.ts:1:17", "build"], b"");
     assert_eq!(code, Some(0), "{v}");
 }
+
+/// One bare name, definitions in two languages: unrelated symbols, never renamed together.
+#[test]
+fn a_bare_name_defined_in_two_languages_is_refused() {
+    let tree = temp_tree(&[
+        ("src/lib.rs", b"pub fn frob() -> u8 {\n    1\n}\n"),
+        ("py/x.py", b"def frob():\n    return 1\n\n\nfrob()\n"),
+    ]);
+    let before = snapshot(tree.path());
+    let (code, v) = run_json(tree.path(), &["rename", "frob", "twiddle"], b"");
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["error"]["kind"], "ambiguous", "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("py/x.py:1 (python)"),
+        "{v}"
+    );
+    assert_eq!(snapshot(tree.path()), before);
+    let (code, v) = run_json(
+        tree.path(),
+        &["rename", "--at", "py/x.py:1:5", "twiddle"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v}");
+    assert!(read(tree.path(), "src/lib.rs").contains("pub fn frob()"));
+}
