@@ -176,8 +176,23 @@ struct Occurrence {
     line: usize,
     /// The kinds of definition it names (from the query).
     kinds: Vec<SymbolKind>,
-    /// What it refers to, once resolved.
+    /// What it refers to, once resolved (for a shorthand field, the value: a local or item).
     resolution: Option<Resolution>,
+    /// A Rust shorthand field (`P { major }`, `let P { major } = p`): the field it also names.
+    field: Option<Resolution>,
+}
+
+impl Occurrence {
+    /// Which sides the rename takes: the value (the usual resolution) and, for a shorthand
+    /// field, the field.
+    fn sides(&self, chosen: &Chosen, opts: &RenameOptions) -> (bool, bool) {
+        (
+            chosen.renames(self.resolution.as_ref(), opts),
+            self.field
+                .as_ref()
+                .is_some_and(|f| chosen.renames(Some(f), opts)),
+        )
+    }
 }
 
 /// What one file holds of OLD.
@@ -286,6 +301,7 @@ fn scan_file(
                 line,
                 kinds,
                 resolution: None,
+                field: None,
             });
             continue;
         }
@@ -367,18 +383,28 @@ fn finish_scan(scan: &mut FileScan, chosen: &Chosen, opts: &RenameOptions, check
     let mut spans: Vec<Span> = scan
         .occurrences
         .iter()
-        .filter(|o| chosen.renames(o.resolution.as_ref(), opts))
-        .map(|o| Span {
-            start: o.at,
-            end: o.at + opts.old.len(),
-            new: if is_shorthand(&scan.parsed.tree, o.at, opts.old.len()) {
+        .filter_map(|o| {
+            let (value, field) = o.sides(chosen, opts);
+            let (old, new) = (&opts.old, &opts.new);
+            let text = match (value, field) {
+                (false, false) => return None,
+                // A Rust shorthand field: the side renamed gets the new name, the other keeps
+                // the old one (`P { major: maj }`, `P { maj: major }`).
+                (true, false) if o.field.is_some() => format!("{old}: {new}"),
+                (false, true) => format!("{new}: {old}"),
                 // `{secret}` is the property `secret` and the local `secret` at once: the
                 // local is renamed, the property keeps its name.
-                format!("{}: {}", opts.old, opts.new)
-            } else {
-                opts.new.clone()
-            },
-            line: o.line,
+                (true, false) if is_shorthand(&scan.parsed.tree, o.at, old.len()) => {
+                    format!("{old}: {new}")
+                }
+                _ => new.clone(),
+            };
+            Some(Span {
+                start: o.at,
+                end: o.at + old.len(),
+                new: text,
+                line: o.line,
+            })
         })
         .collect();
     spans.extend(scan.mention_spans.iter().cloned());
@@ -468,13 +494,17 @@ fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str)
             .filter_map(|(s, f)| Some((s.path.as_str(), f?)))
             .collect(),
     };
-    let resolved: Vec<Vec<Resolution>> = scans
+    let resolved: Vec<Vec<(Resolution, Option<Resolution>)>> = scans
         .par_iter()
         .map(|scan| {
             let parsed = &scan.parsed;
             if ecma::handles(scan.language) {
                 let offsets: Vec<usize> = scan.occurrences.iter().map(|o| o.at).collect();
-                return ecma.resolve_file(&scan.path, &parsed.text, &offsets, old);
+                return ecma
+                    .resolve_file(&scan.path, &parsed.text, &offsets, old)
+                    .into_iter()
+                    .map(|r| (r, None))
+                    .collect();
             }
             let facts = rust
                 .files
@@ -491,19 +521,23 @@ fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str)
                         .descendant_for_byte_range(range.start, range.end)
                         .filter(|n| n.byte_range() == range);
                     let Some(node) = node else {
-                        return Resolution::Unresolved("not one syntax node".into());
+                        return (Resolution::Unresolved("not one syntax node".into()), None);
                     };
                     match facts {
-                        None => project.resolve(parsed, node, old),
-                        Some(facts) => rust.resolve(facts, &parsed.text, node, old),
+                        None => (project.resolve(parsed, node, old), None),
+                        Some(facts) => (
+                            rust.resolve(facts, &parsed.text, node, old),
+                            rust.shorthand_field(&parsed.text, node, old),
+                        ),
                     }
                 })
                 .collect()
         })
         .collect();
     for (scan, resolutions) in scans.iter_mut().zip(resolved) {
-        for (o, r) in scan.occurrences.iter_mut().zip(resolutions) {
+        for (o, (r, field)) in scan.occurrences.iter_mut().zip(resolutions) {
             o.resolution = Some(r);
+            o.field = field;
         }
     }
 }
@@ -942,7 +976,8 @@ fn complete_summary(
             why: why.to_string(),
         };
         for o in &scan.occurrences {
-            let renamed = chosen.renames(o.resolution.as_ref(), opts);
+            let (value, field) = o.sides(chosen, opts);
+            let renamed = value || field;
             let is_symbol = matches!(o.resolution, Some(Resolution::Symbol(_)));
             if (renamed && is_symbol) || matches!(chosen, Chosen::All) {
                 summary
@@ -960,9 +995,11 @@ fn complete_summary(
                     column: column(o),
                 });
             }
-            match &o.resolution {
-                Some(Resolution::Unresolved(why)) => summary.unresolved.push(left(o, why)),
-                Some(Resolution::Outside(why)) => summary.outside.push(left(o, why)),
+            match (&o.resolution, &o.field) {
+                (Some(Resolution::Unresolved(why)), _) | (_, Some(Resolution::Unresolved(why))) => {
+                    summary.unresolved.push(left(o, why));
+                }
+                (Some(Resolution::Outside(why)), _) => summary.outside.push(left(o, why)),
                 _ => {}
             }
         }

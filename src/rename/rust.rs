@@ -361,9 +361,12 @@ impl RustProject<'_> {
                 Some(owner) => self.member(&owner, name),
                 None => Resolution::Unresolved("a field of an unknown struct".into()),
             },
-            "shorthand_field_initializer" => Resolution::Unresolved(format!(
-                "`{name}` is a shorthand field (both a local and a field): renaming it needs `{name}: value`"
-            )),
+            // A shorthand field is a value and a field at once: here, the value; the field is
+            // `shorthand_field`'s.
+            "shorthand_field_initializer" => match local_declaration(node, source) {
+                Some(at) => Resolution::Symbol(format!("rust:local@{at}")),
+                None => self.item_id(facts, name),
+            },
             "token_tree" if node.prev_sibling().is_some_and(|p| p.kind() == ".") => {
                 let object = node.prev_sibling().and_then(|dot| dot.prev_sibling());
                 match object {
@@ -387,6 +390,30 @@ impl RustProject<'_> {
                 None => self.item_id(facts, name),
             },
         }
+    }
+
+    /// For a shorthand field (`P { major }` in an expression, `P { major }` in a pattern),
+    /// the field it names beside its value: a member of the struct the braces belong to.
+    pub(crate) fn shorthand_field(
+        &self,
+        source: &str,
+        node: Node,
+        name: &str,
+    ) -> Option<Resolution> {
+        let parent = node.parent()?;
+        let owner = match (parent.kind(), node.kind()) {
+            ("shorthand_field_initializer", _) => list_owner(parent, source),
+            // `Type { field, .. }`: the pattern names its type.
+            ("field_pattern", "shorthand_field_identifier") => parent
+                .parent()
+                .and_then(|p| p.child_by_field_name("type"))
+                .map(|t| bare_type(text(t, source))),
+            _ => return None,
+        };
+        Some(match owner {
+            Some(owner) => self.member(&owner, name),
+            None => Resolution::Unresolved("a field of an unknown struct".into()),
+        })
     }
 
     fn member(&self, holder: &str, name: &str) -> Resolution {
@@ -454,7 +481,8 @@ impl RustProject<'_> {
 /// it binds it: a parameter, a `let`, a closure parameter, a `for`/`match`/`if let` pattern
 /// declared before the use. The name's own declaration counts too.
 fn local_declaration(ident: Node, source: &str) -> Option<usize> {
-    if ident.kind() != "identifier" {
+    // A shorthand field in a pattern (`let P { major } = p`) binds a local of its name.
+    if !matches!(ident.kind(), "identifier" | "shorthand_field_identifier") {
         return None;
     }
     let name = text(ident, source);
@@ -513,6 +541,8 @@ fn binding_in_pattern(pattern: Node, source: &str, name: &str) -> Option<usize> 
     let mut stack = vec![pattern];
     while let Some(n) = stack.pop() {
         match n.kind() {
+            // `P { major }` in a pattern binds `major`.
+            "shorthand_field_identifier" if text(n, source) == name => return Some(n.start_byte()),
             "identifier" if text(n, source) == name => {
                 let in_path = n.parent().is_some_and(|p| {
                     matches!(

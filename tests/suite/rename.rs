@@ -1182,3 +1182,44 @@ fn a_bare_name_defined_in_two_languages_is_refused() {
     assert_eq!(code, Some(0), "{v}");
     assert!(read(tree.path(), "src/lib.rs").contains("pub fn frob()"));
 }
+
+/// A Rust shorthand field names a field and a value at once: the side renamed takes the new
+/// name and the other keeps the old one, in expressions and patterns; rustc (when installed)
+/// compiles every result.
+#[test]
+fn a_rust_shorthand_field_is_expanded_on_the_side_renamed() {
+    const LIB: &str = "pub struct P {\n    pub major: u64,\n}\n\npub fn make(major: u64) -> P {\n    P { major }\n}\n\npub fn get(p: P) -> u64 {\n    let P { major } = p;\n    major\n}\n";
+    let cases = [
+        // The parameter: the struct literal keeps its field.
+        (
+            "src/lib.rs:5:13",
+            "pub fn make(maj: u64) -> P {\n    P { major: maj }\n}",
+        ),
+        // The field: the literal and the pattern keep their locals.
+        ("src/lib.rs:2:9", "    let P { maj: major } = p;"),
+        // The pattern's local.
+        (
+            "src/lib.rs:10:13",
+            "    let P { major: maj } = p;\n    maj\n",
+        ),
+    ];
+    for (at, expected) in cases {
+        let tree = temp_tree(&[("src/lib.rs", LIB.as_bytes())]);
+        let (code, v) = run_json(tree.path(), &["rename", "--at", at, "maj"], b"");
+        assert_eq!(code, Some(0), "{at}: {v}");
+        let after = read(tree.path(), "src/lib.rs");
+        assert!(after.contains(expected), "{at}:\n{after}");
+        let rustc = std::process::Command::new("rustc")
+            .args(["--crate-type", "lib", "--edition", "2021", "-o"])
+            .arg(tree.path().join("out.rlib"))
+            .arg(tree.path().join("src/lib.rs"))
+            .output();
+        if let Ok(out) = rustc {
+            assert!(
+                out.status.success(),
+                "{at}: rustc rejects\n{after}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
