@@ -289,7 +289,10 @@ fn scan_file(
     for (&at, hit) in occurrences.iter().zip(found) {
         let end = at + opts.old.len();
         let line = line_of(&starts, at);
-        if hit.code {
+        // `x: "Formatter"`: a name in an annotation, written as a string so it may be defined
+        // later. It is code to a type checker, and to the rename.
+        let forward = hit.context == Some("string") && is_forward_reference(&tree, at, end - at);
+        if hit.code || forward {
             let mut kinds = hit.kinds.clone();
             // A node captured as a method is also a function: keep the most specific kind.
             if kinds.contains(&SymbolKind::Method) {
@@ -360,6 +363,27 @@ fn scan_file(
         precheck: None,
         path,
     })
+}
+
+/// Whether the word at `at` is a Python forward reference: the whole content of a string inside
+/// an annotation (`request: "PreparedRequest"`, `t.Type["Formatter"]`).
+fn is_forward_reference(tree: &Tree, at: usize, len: usize) -> bool {
+    let Some(content) = tree
+        .root_node()
+        .descendant_for_byte_range(at, at + len)
+        .filter(|n| n.kind() == "string_content" && n.byte_range() == (at..at + len))
+    else {
+        return false;
+    };
+    let mut up = content.parent();
+    while let Some(n) = up {
+        match n.kind() {
+            "type" => return true,
+            "block" | "module" | "expression_statement" | "call" => return false,
+            _ => up = n.parent(),
+        }
+    }
+    false
 }
 
 /// Whether the identifier at `at` is a JavaScript/TypeScript shorthand property (`{secret}`,
@@ -1032,8 +1056,10 @@ fn undecided_sites<'s>(
                 .iter()
                 .find(|s| s.path == site.path)
                 .map_or(SiteShape::Plain, |scan| site_shape(scan, site, old.len()));
+            let python = site.path.ends_with(".py") || site.path.ends_with(".pyi");
             match shape {
-                SiteShape::Member => members,
+                // In Python a member may be a module's attribute (`pkg.mod.Name`): any symbol.
+                SiteShape::Member => members || python,
                 SiteShape::Keyword => locals,
                 SiteShape::ModulePath => false,
                 SiteShape::Plain => true,

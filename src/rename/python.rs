@@ -693,6 +693,42 @@ impl<'a> PyProject<'a> {
         .find(|c| self.files.iter().any(|f| f == c))
     }
 
+    /// Whether the package `init` (an `__init__.py`) imports from its submodule `name` (`from
+    /// .name import x`, `from . import name`): importing it binds the submodule as the package's
+    /// attribute, for every importer of the package (as type checkers have it).
+    fn package_imports_from(&self, init: &str, name: &str) -> bool {
+        let Some(m) = self.module(init) else {
+            return false;
+        };
+        let root = m.tree.root_node();
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "import_from_statement" {
+                let from = n
+                    .child_by_field_name("module_name")
+                    .map(|x| text(x, &m).to_string())
+                    .unwrap_or_default();
+                let first = from
+                    .strip_prefix('.')
+                    .map(|r| r.split('.').next().unwrap_or(""));
+                if first == Some(name) {
+                    return true;
+                }
+                if from == "." {
+                    let mut cursor = n.walk();
+                    if n.children_by_field_name("name", &mut cursor)
+                        .any(|item| text(item, &m) == name)
+                    {
+                        return true;
+                    }
+                }
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor));
+        }
+        false
+    }
+
     /// Whether `module` imports the module file `target` by a dotted `import a.b` of its own:
     /// `a.b` is then an attribute there. (Without it the submodule is an attribute only if
     /// something else imported it first, which a type checker does not assume either.)
@@ -1098,10 +1134,10 @@ impl<'a> PyProject<'a> {
                         Some(m) => {
                             let bound = self.bindings(&m, None, attr);
                             if bound.is_empty() {
-                                match self
-                                    .submodule(&file, attr)
-                                    .filter(|sub| self.imports_module(module, sub))
-                                {
+                                match self.submodule(&file, attr).filter(|sub| {
+                                    self.imports_module(module, sub)
+                                        || self.package_imports_from(&file, attr)
+                                }) {
                                     Some(sub) => Target::Module(sub),
                                     None => {
                                         Target::Unknown(format!("{file} does not bind `{attr}`"))

@@ -1223,3 +1223,33 @@ fn a_rust_shorthand_field_is_expanded_on_the_side_renamed() {
         }
     }
 }
+
+/// What a type checker reads as code is code to the rename: a string annotation naming the
+/// class (`"Formatter"`, `t.Type["Formatter"]`), and a submodule reached as the attribute of a
+/// package whose `__init__.py` imports from it (`pkg.errors.Oops`).
+#[test]
+fn python_forward_references_and_package_attributes_are_code() {
+    let tree = temp_tree(&[
+        ("pkg/__init__.py", b"from .errors import Oops\n"),
+        (
+            "pkg/errors.py",
+            b"import typing as t\n\n\nclass Oops(Exception):\n    def twin(self) -> \"Oops\":\n        return self\n\n\ndef kinds() -> t.List[t.Type[\"Oops\"]]:\n    return [Oops]\n\n\nMESSAGE = \"Oops, it broke\"\n",
+        ),
+        (
+            "main.py",
+            b"import pkg\n\n\ndef fail():\n    raise pkg.errors.Oops()\n",
+        ),
+    ]);
+    let (code, v) = run_json(tree.path(), &["rename", "Oops", "Failure"], b"");
+    assert_eq!(code, Some(0), "{v}");
+    let errors = read(tree.path(), "pkg/errors.py");
+    assert!(
+        errors.contains("def twin(self) -> \"Failure\":"),
+        "{errors}"
+    );
+    assert!(errors.contains("t.Type[\"Failure\"]"), "{errors}");
+    // A string that is not an annotation stays prose.
+    assert!(errors.contains("MESSAGE = \"Oops, it broke\""), "{errors}");
+    assert!(read(tree.path(), "main.py").contains("raise pkg.errors.Failure()"));
+    assert!(read(tree.path(), "pkg/__init__.py").contains("from .errors import Failure"));
+}

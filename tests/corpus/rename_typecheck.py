@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Does the project still check after `lancet rename`? The compiler or type checker decides, not
+lancet's resolver: every symbol of tests/corpus/rename/symbols.toml is renamed, with DEFAULT
+flags, in a fresh copy of its project, and the project is checked again.
+
+Usage: tests/corpus/rename_typecheck.py LANCET_BIN [--project NAME[,NAME]] [--limit N]
+         [--only GLOB] [-j N] [-v] [--json OUT] [--cache DIR]
+
+The projects, their pinned sources and the symbols are rename_oracle.py's (laid out once in its
+cache). Per project, a BASELINE: the unrenamed copy checked once. Per symbol: `lancet rename --at
+PATH:LINE:COL NAME_renamed -C COPY --json --no-checkpoint --no-fsync` (no --include-unresolved,
+no --leave-unresolved), then, when it wrote, the same check on the copy.
+
+CHECKERS (each diagnostic keyed by file, code and message, the message's NEW name read back as
+OLD so an old complaint that now names the new name is the same complaint; lines are not part of
+the key):
+  python      `python3 -m compileall -q` (a syntax error is a diagnostic) and basedpyright's CLI
+              (`basedpyright --outputjson`, the oracle's basedpyright) with the project's
+              pyrightconfig.json switched to typeCheckingMode "standard" in the copy: undefined
+              names, missing attributes, wrong call arguments are errors
+  typescript  tsc --noEmit -p tsconfig.json (the oracle's typescript)
+  rust        cargo check --offline --message-format short (its errors; CARGO_TARGET_DIR in the
+              copy's temp directory)
+
+OUTCOMES per symbol:
+  checks      lancet wrote the rename and the project has no diagnostic the baseline lacks
+  refused     lancet wrote nothing (exit 1): its kind is kept (unresolved_sites, ...)
+  broken      lancet wrote (exit 0) and the checker reports a diagnostic the baseline lacks
+  error       any other exit code, no JSON report, a checker that could not run
+
+Exit status 1 when any symbol is broken or error. `--limit N` takes the first N symbols of each
+project (CI: 8).
+"""
+
+import argparse
+import collections
+import concurrent.futures as cf
+import fnmatch
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import rename_oracle as ro  # noqa: E402  (the projects, symbols and setup are the oracle's)
+
+CHECK_TIMEOUT = 600
+TSC_LINE = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): error (?P<code>TS\d+): (?P<msg>.*)$")
+CARGO_LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): error(?:\[(?P<code>\w+)\])?: (?P<msg>.*)$")
+
+
+def basedpyright_command(cache):
+    """basedpyright's CLI, beside the langserver the oracle installed."""
+    ls = ro.ensure_basedpyright(cache)
+    cli = ls.parent / "basedpyright"
+    if cli.exists():
+        return [str(cli)]
+    lib = ls.parent.parent / "lib"
+    return ["env", f"PYTHONPATH={lib}", sys.executable, "-c",
+            "import sys; from basedpyright.pyright import main; sys.exit(main())"]
+
+
+def tsc_command(cache):
+    """The oracle's typescript compiler."""
+    ls = ro.ensure_tsls(cache)
+    return ["node", str(ls.parent.parent / "typescript" / "bin" / "tsc")]
+
+
+def run(argv, cwd, env=None):
+    try:
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=CHECK_TIMEOUT, env=env)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise RuntimeError(f"{argv[0]}: {e}") from e
+    return p
+
+
+def check_python(root, tools):
+    diags = collections.Counter()
+    config = root / "pyrightconfig.json"
+    cfg = json.loads(config.read_text())
+    cfg["typeCheckingMode"] = "standard"
+    config.write_text(json.dumps(cfg, indent=1))
+    p = run([sys.executable, "-m", "compileall", "-q", "src", "tests"], root)
+    for line in p.stdout.splitlines():
+        if line.startswith("***"):
+            diags[("compileall", "", line)] += 1
+    p = run(tools["python"] + ["--outputjson"], root)
+    try:
+        doc = json.loads(p.stdout)
+    except json.JSONDecodeError as e:
+        raise RuntimeError(f"basedpyright gave no JSON (exit {p.returncode}): {p.stderr[-300:]}") from e
+    for d in doc.get("generalDiagnostics", []):
+        if d.get("severity") != "error":
+            continue
+        rel = os.path.relpath(d.get("file", ""), root)
+        diags[(rel, d.get("rule", ""), d.get("message", ""))] += 1
+    return diags
+
+
+def check_typescript(root, tools):
+    p = run(tools["typescript"] + ["--noEmit", "-p", "tsconfig.json"], root)
+    diags = collections.Counter()
+    for line in p.stdout.splitlines():
+        m = TSC_LINE.match(line.strip())
+        if m:
+            diags[(m["file"], m["code"], m["msg"])] += 1
+    if p.returncode not in (0, 1, 2):
+        raise RuntimeError(f"tsc exit {p.returncode}: {p.stderr[-300:]}")
+    return diags
+
+
+def check_rust(root, tools):
+    env = dict(os.environ, CARGO_TARGET_DIR=str(root.parent / "target"))
+    p = run(["cargo", "check", "--offline", "--quiet", "--all-targets", "--message-format", "short"], root, env)
+    diags = collections.Counter()
+    for line in (p.stdout + p.stderr).splitlines():
+        m = CARGO_LINE.match(line.strip())
+        if m:
+            diags[(m["file"], m["code"] or "", m["msg"])] += 1
+    if p.returncode != 0 and not diags:
+        raise RuntimeError(f"cargo check exit {p.returncode} without a diagnostic: {p.stderr[-300:]}")
+    return diags
+
+
+CHECKERS = {"python": check_python, "typescript": check_typescript, "rust": check_rust}
+
+
+def copy_project(root, into):
+    dest = pathlib.Path(into) / root.name
+    shutil.copytree(root, dest, symlinks=True)
+    return dest
+
+
+def normalized(diags, old, new):
+    """Each key with NEW read back as OLD (whole words), so a complaint that only renamed along
+    is the baseline's own."""
+    word = re.compile(rf"\b{re.escape(new)}\b")
+    out = collections.Counter()
+    for (f, code, msg), n in diags.items():
+        out[(f, code, word.sub(old, msg))] += n
+    return out
+
+
+def rename_and_check(lancet, root, sym, lang, tools, baseline, env, flags=()):
+    new = sym["name"] + ro.SUFFIX
+    res = {"id": sym["id"], "project": sym["project"], "name": sym["name"], "kind": sym["kind"]}
+    with tempfile.TemporaryDirectory(prefix="lancet-typecheck-") as tmp:
+        copy = copy_project(root, tmp)
+        argv = [lancet, "rename", "--at", f"{sym['path']}:{sym['line']}:{sym['column']}", new,
+                "-C", str(copy), "--json", "--no-checkpoint", "--no-fsync", *flags]
+        rc, out, err = ro.run_proc(argv, ro.LANCET_TIMEOUT, env)
+        report = ro.parse_report(out)
+        if rc == 1 and report is not None:
+            error = report.get("error") or {}
+            return {**res, "outcome": "refused", "kind_refused": error.get("kind", ""),
+                    "message": ro.report_message(report, err)[:300]}
+        if rc != 0 or report is None:
+            return {**res, "outcome": "error", "message": f"lancet exit {rc}: {ro.report_message(report, err)[:300]}"}
+        sites = len((report.get("rename") or {}).get("renamed") or [])
+        try:
+            after = CHECKERS[lang](copy, tools)
+        except RuntimeError as e:
+            return {**res, "outcome": "error", "message": str(e)}
+        fresh = normalized(after, sym["name"], new) - baseline
+        if fresh:
+            shown = [f"{f}: {code} {msg}" for (f, code, msg) in list(fresh)[:5]]
+            return {**res, "outcome": "broken", "sites": sites, "new_diagnostics": shown}
+        return {**res, "outcome": "checks", "sites": sites}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("lancet")
+    ap.add_argument("--project", help="comma-separated projects (default: all)")
+    ap.add_argument("--only", help="only the symbols whose id matches this glob")
+    ap.add_argument("--limit", type=int, default=0, help="the first N symbols of each project (default: all)")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("-v", "--verbose", action="store_true", help="a line per symbol")
+    ap.add_argument("--json", help="write every result here")
+    ap.add_argument("--cache", help="cache directory (rename_oracle.py's)")
+    ap.add_argument("--flags", default="", help="extra rename flags, space-separated (to compare: --leave-unresolved)")
+    args = ap.parse_args()
+    lancet = os.path.abspath(args.lancet) if os.sep in args.lancet else shutil.which(args.lancet) or args.lancet
+    t0 = time.monotonic()
+
+    keys = list(ro.PROJECTS)
+    if args.project:
+        keys = [k.strip() for k in args.project.split(",") if k.strip()]
+    syms = [s for s in ro.load_symbols(str(ro.SYMBOLS)) if s["project"] in keys]
+    if args.only:
+        syms = [s for s in syms if fnmatch.fnmatchcase(s["id"], args.only)]
+    if args.limit:
+        syms = [s for k in keys for s in [x for x in syms if x["project"] == k][:args.limit]]
+    keys = [k for k in keys if any(s["project"] == k for s in syms)]
+    if not syms:
+        raise SystemExit("no symbol selected")
+
+    cache = ro.cache_root(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    langs = {ro.PROJECTS[k]["lang"] for k in keys}
+    try:
+        empty_env = ro.ensure_empty_env(cache)
+        tools = {}
+        if "python" in langs:
+            tools["python"] = basedpyright_command(cache)
+        if "typescript" in langs:
+            tools["typescript"] = tsc_command(cache)
+        roots = {k: ro.lay_project(cache, k, empty_env) for k in keys}
+    except ro.SetupError as e:
+        ro.log(f"setup failed: {e}")
+        sys.exit(2)
+    if "rust" in langs and shutil.which("cargo") is None:
+        ro.log("setup failed: cargo is not on PATH")
+        sys.exit(2)
+    ro.log(f"rename typecheck: {len(syms)} symbols in {', '.join(keys)} ({args.flags or 'default flags'})")
+
+    baselines = {}
+    for k in keys:
+        lang = ro.PROJECTS[k]["lang"]
+        with tempfile.TemporaryDirectory(prefix="lancet-typecheck-base-") as tmp:
+            try:
+                baselines[k] = CHECKERS[lang](copy_project(roots[k], tmp), tools)
+            except RuntimeError as e:
+                ro.log(f"setup failed: the baseline check of {k}: {e}")
+                sys.exit(2)
+        ro.log(f"  baseline {k}: {sum(baselines[k].values())} diagnostic(s) before any rename")
+
+    env = dict(os.environ)
+    results = []
+    with cf.ThreadPoolExecutor(max(1, args.jobs)) as ex:
+        futs = [ex.submit(rename_and_check, lancet, roots[s["project"]], s, ro.PROJECTS[s["project"]]["lang"],
+                          tools, normalized(baselines[s["project"]], s["name"], s["name"] + ro.SUFFIX), env,
+                          args.flags.split())
+                for s in syms]
+        for f in futs:
+            r = f.result()
+            results.append(r)
+            if args.verbose or r["outcome"] in ("broken", "error"):
+                extra = r.get("kind_refused") or r.get("message", "")
+                ro.log(f"  {r['outcome']:8} {r['id']} ({r['kind']}) {extra}".rstrip())
+                for d in r.get("new_diagnostics", []):
+                    ro.log(f"      new: {d[:200]}")
+
+    outcomes = ["checks", "refused", "broken", "error"]
+    ro.log()
+    ro.log(f"{'project':12} {'symbols':>7} " + " ".join(f"{o:>8}" for o in outcomes))
+    total = collections.Counter()
+    for k in keys:
+        c = collections.Counter(r["outcome"] for r in results if r["project"] == k)
+        total.update(c)
+        ro.log(f"{k:12} {sum(c.values()):7} " + " ".join(f"{c[o]:8}" for o in outcomes))
+    ro.log(f"{'total':12} {sum(total.values()):7} " + " ".join(f"{total[o]:8}" for o in outcomes))
+    refused_kinds = collections.Counter(r.get("kind_refused", "") for r in results if r["outcome"] == "refused")
+    if refused_kinds:
+        ro.log("refused by kind: " + ", ".join(f"{n} {k}" for k, n in refused_kinds.most_common()))
+    ro.log(f"rename typecheck: {total['checks']} check, {total['refused']} refused, {total['broken']} broken, "
+           f"{total['error']} error ({time.monotonic() - t0:.0f} s)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    sys.exit(1 if total["broken"] or total["error"] else 0)
+
+
+if __name__ == "__main__":
+    main()
