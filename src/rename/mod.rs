@@ -508,7 +508,8 @@ fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str)
     let facts: Vec<Option<rust::FileFacts>> = scans
         .par_iter()
         .map(|s| {
-            (s.language == "rust").then(|| rust::FileFacts::of(&s.parsed.text, &s.parsed.tree))
+            (s.language == "rust")
+                .then(|| rust::FileFacts::of(&s.path, &s.parsed.text, &s.parsed.tree))
         })
         .collect();
     let rust = rust::RustProject {
@@ -1081,7 +1082,7 @@ enum SiteShape {
 }
 
 /// Whether a symbol id names a member (`path::Class.name`, `file@N.name`, `rust:Type::name`)
-/// rather than a plain binding (`path::name`, `file@N`, `rust:item:name`, `rust:local@N`).
+/// rather than a plain binding (`path::name`, `file@N`, `rust:item:name`, `rust:local@path@N`).
 fn is_member_id(id: &str) -> bool {
     if let Some(rust) = id.strip_prefix("rust:") {
         return !(rust.starts_with("item:") || rust.starts_with("local@"));
@@ -1094,10 +1095,12 @@ fn is_member_id(id: &str) -> bool {
 }
 
 /// Whether a symbol id names a binding local to a function (a parameter among them):
-/// Python's `path::func::name`, JavaScript's `file@N`, Rust's `rust:local@N`.
+/// Python's `path::func::name`, JavaScript's `file@N`, Rust's `rust:local@path@N`.
 fn is_local_id(id: &str) -> bool {
-    !is_member_id(id)
-        && (id.starts_with("rust:local@") || id.contains('@') || id.matches("::").count() >= 2)
+    if id.starts_with("rust:") {
+        return id.starts_with("rust:local@");
+    }
+    !is_member_id(id) && (id.contains('@') || id.matches("::").count() >= 2)
 }
 
 /// The shape of a site (see [`SiteShape`]).
@@ -1119,8 +1122,12 @@ fn site_shape(scan: &FileScan, site: &LeftSite, len: usize) -> SiteShape {
         p.child_by_field_name(field)
             .is_some_and(|c| c.id() == node.id())
     };
+    // `.name` among a Rust macro's tokens (`assert_eq!(x.len(), 1)`) is a member too.
+    let after_dot = parent.is_some_and(|p| p.kind() == "token_tree")
+        && node.prev_sibling().is_some_and(|b| b.kind() == ".");
     if matches!(node.kind(), "property_identifier" | "field_identifier")
         || parent.is_some_and(|p| p.kind() == "attribute" && is_field(&p, "attribute"))
+        || after_dot
     {
         return SiteShape::Member;
     }
@@ -1225,7 +1232,8 @@ fn qualified_matches(id: &str, qualified: &str) -> bool {
     let qualified = qualified.strip_prefix("crate.").unwrap_or(&qualified);
     let full = if let Some(rust) = id.strip_prefix("rust:") {
         match rust.strip_prefix("item:") {
-            Some(item) => item.to_string(),
+            // `name#space`, `name@path:offset`: one of several items of the name.
+            Some(item) => item.split(['@', '#']).next().unwrap_or(item).to_string(),
             None if rust.starts_with("local@") => return false,
             None => rust.replace("::", "."),
         }

@@ -1,20 +1,30 @@
 //! Rust name resolution for `lancet rename`: what the syntax trees of the walked files prove,
 //! and nothing more (a type checker's answer is `--lsp`).
 //!
-//! - A member (method, associated item, field) is `Type::name`: defined in an `impl Type` (or
-//!   a trait of the tree and its impls: `Trait::name`), a struct's field list, and reached
-//!   through `self` in such an impl, `Type::name` / `Self::name` paths, `Type { name: … }`, and
-//!   a local whose type the function writes down (`x: &Type`, `let x = Type { … }`,
-//!   `let x = Type::new(…)`, `let x: Type`). Any other receiver is unresolved; a method of a
-//!   trait outside the tree (`fmt` in `impl Display for T`) resolves outside.
+//! - A member is `Type::name` (an associated item, a variant) or `Type.name` (a field: a field
+//!   and a method of one name are two symbols): defined in an `impl Type` (or a trait of the
+//!   tree and its impls: `Trait::name`), a struct's field list, and reached through `self` in
+//!   such an impl, `Type::name` / `Self::name` paths, `Type { name: … }`, a local whose type the
+//!   function writes down (`x: &Type`, `let x = Type { … }`, `let x = Type::new(…)`), a field
+//!   of such a receiver (`self.config.x`: the type its struct declares), through `Box`/`Rc`/
+//!   `Arc`, and a generic parameter's bounds, `dyn Trait` or `impl Trait` (a trait method).
+//!   Any other receiver is unresolved; a method of a trait outside the tree (`fmt` in
+//!   `impl Display for T`) or of a library type (`str::len`) resolves outside.
 //! - A local (`let`, a parameter, a closure's or a pattern's binding) is its own symbol, by its
-//!   declaration.
-//! - An item (fn, struct, enum, trait, const, static, type, mod) is the symbol when exactly one
-//!   item of the walked files has the name; with several, or none, its uses are unresolved.
-//! - A path or `use` that starts in `std`, `core` or `alloc` resolves outside the tree.
-//! - `Type { name }` (a shorthand field) is unresolved: renaming it needs `name: value`.
+//!   declaration; a closure sees the locals of the function around it.
+//! - An item (fn, struct, enum, trait, const, static, type, mod, macro) is the symbol when
+//!   exactly one item of the walked files has the name in the namespace its place says (a
+//!   path's leading segment is a module or type, a macro call's name a macro, an expression's
+//!   name a value); with several, the innermost one of the file whose scope holds the use;
+//!   else its uses are unresolved.
+//! - A path or `use` that starts in `std`, `core` or `alloc` resolves outside the tree, within
+//!   the scope of the `use` (a `use` inside one function reaches that function only); so does
+//!   every word of an attribute (`#[test]`, derives, cfgs, lints).
+//! - A shorthand field (`Type { name }`) is a value and a field at once: both are resolved.
+//! - Inside a macro's tokens, `x.name` and `Type::name` are read as they would be outside it.
 
 use super::Resolution;
+use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 /// The crates of Rust's own library: a path that starts there leaves the tree.
@@ -51,23 +61,120 @@ fn bare_type(ty: &str) -> String {
         .to_string()
 }
 
-/// What one file declares: its item names, and each holder's members (`impl T`, `trait T`,
-/// `struct T`), with the trait an impl is for.
+/// A type or trait of the tree and the members it declares.
+struct Holder {
+    /// The type's (or trait's) bare name.
+    name: String,
+    /// The trait an `impl Trait for Type` implements.
+    trait_name: Option<String>,
+    /// A struct's or union's fields, rather than associated items or variants: a field and a
+    /// method of one name are two symbols (`self.level`, `self.level()`).
+    fields: bool,
+    /// Each member's name, and the type a field is declared with.
+    members: Vec<(String, Option<String>)>,
+}
+
+/// Rust's namespaces: a module and a function of one name are two items (`mod identifier`,
+/// `fn identifier`), and so are a macro and a function (`log!`, `log`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ItemSpace {
+    Type,
+    Value,
+    Macro,
+}
+
+/// The namespaces an item kind defines a name in (a struct's name is a type, and for a unit or
+/// tuple struct a value too).
+fn item_spaces(kind: &str) -> &'static [ItemSpace] {
+    match kind {
+        "function_item" | "function_signature_item" | "const_item" | "static_item" => {
+            &[ItemSpace::Value]
+        }
+        "struct_item" => &[ItemSpace::Type, ItemSpace::Value],
+        "macro_definition" => &[ItemSpace::Macro],
+        _ => &[ItemSpace::Type],
+    }
+}
+
+/// The namespace a name is used in, when its place says: a path's leading segment
+/// (`identifier::Identifier`) is a module or a type, a macro call's name a macro, a name in an
+/// expression a value; a `use` line's last segment may be any.
+fn use_space(node: Node) -> Option<ItemSpace> {
+    if node.kind() == "type_identifier" {
+        return Some(ItemSpace::Type);
+    }
+    let parent = node.parent()?;
+    let is = |p: Node, field: &str| {
+        p.child_by_field_name(field)
+            .is_some_and(|c| c.id() == node.id())
+    };
+    if parent.kind() == "macro_invocation" && is(parent, "macro") {
+        return Some(ItemSpace::Macro);
+    }
+    // `a::name` used as the path of a longer path, or of `use a::name::{…}`.
+    let segment = if parent.kind() == "scoped_identifier" && is(parent, "name") {
+        parent
+    } else {
+        node
+    };
+    if let Some(outer) = segment.parent()
+        && matches!(
+            outer.kind(),
+            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list" | "use_wildcard"
+        )
+        && outer
+            .child_by_field_name("path")
+            .is_some_and(|p| p.id() == segment.id())
+    {
+        return Some(ItemSpace::Type);
+    }
+    if ancestor(node, &["use_declaration"]).is_some() {
+        return None;
+    }
+    // In an expression (a call, a value): values only. A definition's own name: its item's.
+    match parent.kind() {
+        kind if ITEMS.contains(&kind) && is(parent, "name") => item_spaces(kind).first().copied(),
+        "call_expression"
+        | "arguments"
+        | "let_declaration"
+        | "binary_expression"
+        | "return_expression"
+        | "reference_expression"
+        | "assignment_expression"
+        | "field_expression"
+        | "expression_statement"
+        | "block" => Some(ItemSpace::Value),
+        _ => None,
+    }
+}
+
+/// An item of a file: its name, where that name is, the scope it is visible in (the file, a
+/// `mod { }` or the block of a function), and the namespaces it defines its name in.
+struct ScopedItem {
+    name: String,
+    at: usize,
+    scope: Range<usize>,
+    spaces: &'static [ItemSpace],
+}
+
+/// What one file declares: its items, each holder's members (`impl T`, `trait T`,
+/// `struct T`), and the names its `use` lines bring in from Rust's library.
 pub(crate) struct FileFacts {
-    items: Vec<String>,
+    path: String,
+    items: Vec<ScopedItem>,
     /// Names of the types (struct, enum, union, trait, type alias) the file defines.
     types: Vec<String>,
-    /// (holder, trait implemented if any, members)
-    holders: Vec<(String, Option<String>, Vec<String>)>,
+    holders: Vec<Holder>,
     traits: Vec<String>,
-    /// Names brought in by `use std::…` / `use core::…`.
-    outside_uses: Vec<String>,
+    /// Names brought in by `use std::…` / `use core::…`, with the scope of the `use`.
+    outside_uses: Vec<(String, Range<usize>)>,
 }
 
 impl FileFacts {
     /// Collects the facts of one file.
-    pub(crate) fn of(source: &str, tree: &Tree) -> FileFacts {
+    pub(crate) fn of(path: &str, source: &str, tree: &Tree) -> FileFacts {
         let mut facts = FileFacts {
+            path: path.to_string(),
             items: Vec::new(),
             types: Vec::new(),
             holders: Vec::new(),
@@ -81,7 +188,12 @@ impl FileFacts {
                 && holder_of(n, source).is_none()
                 && let Some(name) = n.child_by_field_name("name")
             {
-                facts.items.push(text(name, source).to_string());
+                facts.items.push(ScopedItem {
+                    name: text(name, source).to_string(),
+                    at: name.start_byte(),
+                    scope: n.parent().unwrap_or(n).byte_range(),
+                    spaces: item_spaces(kind),
+                });
                 if matches!(
                     kind,
                     "struct_item" | "enum_item" | "union_item" | "trait_item" | "type_item"
@@ -93,11 +205,12 @@ impl FileFacts {
                 "trait_item" => {
                     if let Some(name) = n.child_by_field_name("name") {
                         facts.traits.push(text(name, source).to_string());
-                        facts.holders.push((
-                            text(name, source).to_string(),
-                            None,
-                            members(n, source),
-                        ));
+                        facts.holders.push(Holder {
+                            name: text(name, source).to_string(),
+                            trait_name: None,
+                            fields: false,
+                            members: members(n, source),
+                        });
                     }
                 }
                 "impl_item" | "struct_item" | "union_item" | "enum_item" => {
@@ -105,14 +218,14 @@ impl FileFacts {
                         .child_by_field_name("type")
                         .or_else(|| n.child_by_field_name("name"))
                     {
-                        let trait_name = n
-                            .child_by_field_name("trait")
-                            .map(|t| bare_type(text(t, source)));
-                        facts.holders.push((
-                            bare_type(text(ty, source)),
-                            trait_name,
-                            members(n, source),
-                        ));
+                        facts.holders.push(Holder {
+                            name: bare_type(text(ty, source)),
+                            trait_name: n
+                                .child_by_field_name("trait")
+                                .map(|t| bare_type(text(t, source))),
+                            fields: matches!(kind, "struct_item" | "union_item"),
+                            members: members(n, source),
+                        });
                     }
                 }
                 "use_declaration" => facts.outside_use(n, source),
@@ -124,7 +237,16 @@ impl FileFacts {
         facts
     }
 
+    /// Whether `name`, used at `at`, is brought in from Rust's library by a `use` whose scope
+    /// holds it (a `use` inside one function reaches that function only).
+    fn uses_outside(&self, name: &str, at: usize) -> bool {
+        self.outside_uses
+            .iter()
+            .any(|(u, scope)| u == name && scope.contains(&at))
+    }
+
     fn outside_use(&mut self, decl: Node, source: &str) {
+        let scope = decl.parent().unwrap_or(decl).byte_range();
         let Some(argument) = decl.child_by_field_name("argument") else {
             return;
         };
@@ -143,15 +265,19 @@ impl FileFacts {
             match n.kind() {
                 "use_as_clause" => {
                     if let Some(alias) = n.child_by_field_name("alias") {
-                        self.outside_uses.push(text(alias, source).to_string());
+                        self.outside_uses
+                            .push((text(alias, source).to_string(), scope.clone()));
                     }
                 }
                 "scoped_identifier" => {
                     if let Some(name) = n.child_by_field_name("name") {
-                        self.outside_uses.push(text(name, source).to_string());
+                        self.outside_uses
+                            .push((text(name, source).to_string(), scope.clone()));
                     }
                 }
-                "identifier" => self.outside_uses.push(text(n, source).to_string()),
+                "identifier" => self
+                    .outside_uses
+                    .push((text(n, source).to_string(), scope.clone())),
                 _ => {
                     let mut c = n.walk();
                     stack.extend(n.named_children(&mut c));
@@ -161,8 +287,9 @@ impl FileFacts {
     }
 }
 
-/// The members an impl, trait or struct declares (methods, associated items, fields).
-fn members(item: Node, source: &str) -> Vec<String> {
+/// The members an impl, trait or struct declares (methods, associated items, fields), with
+/// the type a field is declared with.
+fn members(item: Node, source: &str) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
     let Some(body) = item.child_by_field_name("body") else {
         return out;
@@ -170,7 +297,11 @@ fn members(item: Node, source: &str) -> Vec<String> {
     let mut cursor = body.walk();
     for c in body.named_children(&mut cursor) {
         if let Some(name) = c.child_by_field_name("name") {
-            out.push(text(name, source).to_string());
+            let ty = (c.kind() == "field_declaration")
+                .then(|| c.child_by_field_name("type"))
+                .flatten()
+                .map(|t| text(t, source).to_string());
+            out.push((text(name, source).to_string(), ty));
         }
     }
     out
@@ -233,53 +364,92 @@ pub(crate) struct RustProject<'a> {
     pub files: Vec<(&'a str, FileFacts)>,
 }
 
+/// Which members a name can be: a struct's fields (`x.level`, `P { level }`), or the
+/// associated items and variants of impls, traits and enums (`x.level()`, `T::level`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Namespace {
+    Field,
+    Item,
+}
+
+/// Library types that dereference to the type they hold: a member reached through one is the
+/// held type's (`Box<Config>` → `Config`).
+const POINTERS: &[&str] = &[
+    "Box",
+    "Rc",
+    "Arc",
+    "Cow",
+    "Ref",
+    "RefMut",
+    "MutexGuard",
+    "RwLockReadGuard",
+    "RwLockWriteGuard",
+    "ManuallyDrop",
+    "Pin",
+];
+
 impl RustProject<'_> {
-    /// The member id of `name` on type (or trait) `holder`: its inherent impl or struct, or a
-    /// trait of the tree; `Err` when it resolves outside or not at all.
-    fn member_id(&self, holder: &str, name: &str) -> Result<String, Resolution> {
-        // Two types of one name (a test's wrapper of the library's type): their members cannot
-        // be told apart by name.
-        let types = self
-            .files
+    fn holders(&self) -> impl Iterator<Item = &Holder> {
+        self.files.iter().flat_map(|(_, f)| &f.holders)
+    }
+
+    /// The number of types of the walked files named `name`.
+    fn types_named(&self, name: &str) -> usize {
+        self.files
             .iter()
             .flat_map(|(_, f)| &f.types)
-            .filter(|t| *t == holder)
-            .count();
+            .filter(|t| *t == name)
+            .count()
+    }
+
+    /// The member id of `name` on type (or trait) `holder`: its inherent impl or struct, or a
+    /// trait of the tree; `Err` when it resolves outside or not at all.
+    fn member_id(&self, holder: &str, name: &str, space: Namespace) -> Result<String, Resolution> {
+        // Two types of one name (a test's wrapper of the library's type): their members cannot
+        // be told apart by name.
+        let types = self.types_named(holder);
         if types > 1 {
             return Err(Resolution::Unresolved(format!(
                 "{types} types of the walked files are named `{holder}`; which one this is needs module resolution (--lsp)"
             )));
         }
-        let defines = |h: &(String, Option<String>, Vec<String>)| h.2.iter().any(|m| m == name);
-        // Inherent: impl Holder { … } or struct Holder { name: … }, or trait Holder { … }.
+        let fields = space == Namespace::Field;
+        let defines = |h: &Holder| h.fields == fields && h.members.iter().any(|(m, _)| m == name);
+        if fields {
+            return if self.holders().any(|h| h.name == holder && defines(h)) {
+                Ok(format!("rust:{holder}.{name}"))
+            } else if types == 0 {
+                Err(Resolution::Outside(format!(
+                    "`{holder}` is not a type of the walked files: its field `{name}` is outside the tree"
+                )))
+            } else {
+                Err(Resolution::Unresolved(format!(
+                    "`{holder}` declares no field `{name}` in the walked files"
+                )))
+            };
+        }
+        // Inherent: impl Holder { … }, enum Holder { … }, or trait Holder { … }.
         if self
-            .files
-            .iter()
-            .flat_map(|(_, f)| &f.holders)
-            .any(|h| h.0 == holder && h.1.is_none() && defines(h))
+            .holders()
+            .any(|h| h.name == holder && h.trait_name.is_none() && defines(h))
         {
             return Ok(format!("rust:{holder}::{name}"));
         }
         // Through a trait the type implements.
         let traits: Vec<&String> = self
-            .files
-            .iter()
-            .flat_map(|(_, f)| &f.holders)
-            .filter(|h| h.0 == holder && defines(h))
-            .filter_map(|h| h.1.as_ref())
+            .holders()
+            .filter(|h| h.name == holder && defines(h))
+            .filter_map(|h| h.trait_name.as_ref())
             .collect();
         let in_tree: Vec<&&String> = traits.iter().filter(|t| self.is_tree_trait(t)).collect();
         // A type the tree does not define (`Vec`, `String`): its `name` is the library's,
         // unless a trait of the tree has a method of that name (a blanket impl may give it).
-        let tree_trait_has_it = self
-            .files
-            .iter()
-            .flat_map(|(_, f)| &f.holders)
-            .any(|h| h.1.is_none() && self.is_tree_trait(&h.0) && defines(h));
         match (traits.as_slice(), in_tree.as_slice()) {
-            ([], _) if types == 0 && !tree_trait_has_it => Err(Resolution::Outside(format!(
-                "`{holder}` is not a type of the walked files: its `{name}` is outside the tree"
-            ))),
+            ([], _) if types == 0 && !self.tree_trait_defines(name) => {
+                Err(Resolution::Outside(format!(
+                    "`{holder}` is not a type of the walked files: its `{name}` is outside the tree"
+                )))
+            }
             ([], _) => Err(Resolution::Unresolved(format!(
                 "`{holder}` defines no `{name}` in the walked files"
             ))),
@@ -298,30 +468,83 @@ impl RustProject<'_> {
         }
     }
 
+    /// Whether a trait of the tree declares a member `name`.
+    fn tree_trait_defines(&self, name: &str) -> bool {
+        self.holders().any(|h| {
+            h.trait_name.is_none()
+                && self.is_tree_trait(&h.name)
+                && h.members.iter().any(|(m, _)| m == name)
+        })
+    }
+
     fn is_tree_trait(&self, name: &str) -> bool {
         self.files
             .iter()
             .any(|(_, f)| f.traits.iter().any(|t| t == name))
     }
 
-    /// The id of an item used by name (one item of the tree has it).
-    fn item_id(&self, facts: &FileFacts, name: &str) -> Resolution {
-        if facts.outside_uses.iter().any(|u| u == name) {
+    /// The id of an item used by name, in the namespace its place says (`space`; `None`: any).
+    /// One item of the tree fits: that item. Several: the innermost one of this file whose
+    /// scope holds the use (`at`; Rust lets a module's own item shadow a glob import), else
+    /// unresolved.
+    fn item_id(
+        &self,
+        facts: &FileFacts,
+        name: &str,
+        at: Option<usize>,
+        space: Option<ItemSpace>,
+    ) -> Resolution {
+        if let Some(at) = at
+            && facts.uses_outside(name, at)
+        {
             return Resolution::Outside(format!("`{name}` is imported from Rust's library"));
         }
-        let count: usize = self
+        let fits = |i: &ScopedItem| i.name == name && space.is_none_or(|s| i.spaces.contains(&s));
+        let all: Vec<(&str, &ScopedItem)> = self
             .files
             .iter()
-            .map(|(_, f)| f.items.iter().filter(|i| *i == name).count())
-            .sum();
-        match count {
-            1 => Resolution::Symbol(format!("rust:item:{name}")),
-            0 => Resolution::Unresolved(format!(
+            .flat_map(|(_, f)| f.items.iter().map(|i| (f.path.as_str(), i)))
+            .filter(|(_, i)| fits(i))
+            .collect();
+        let here = at.and_then(|at| {
+            facts
+                .items
+                .iter()
+                .filter(|i| fits(i) && i.scope.contains(&at))
+                .min_by_key(|i| i.scope.len())
+        });
+        match (all.as_slice(), here) {
+            ([(path, one)], _) => Resolution::Symbol(self.item_symbol(path, one)),
+            ([], _) => Resolution::Unresolved(format!(
                 "no item of the walked files is named `{name}` (a glob import, a macro, or another crate)"
             )),
-            n => Resolution::Unresolved(format!(
-                "{n} items of the walked files are named `{name}`; which one this is needs module resolution (--lsp)"
+            (_, Some(item)) => Resolution::Symbol(self.item_symbol(&facts.path, item)),
+            (many, None) => Resolution::Unresolved(format!(
+                "{} items of the walked files are named `{name}`; which one this is needs module resolution (--lsp)",
+                many.len()
             )),
+        }
+    }
+
+    /// An item's id, the same by whatever route it is reached: `rust:item:NAME` when no other
+    /// item has the name, `…#type` / `…#value` / `…#macro` when none other has it in its
+    /// namespace, else `…@PATH:OFFSET`.
+    fn item_symbol(&self, path: &str, item: &ScopedItem) -> String {
+        let others = |shares: &dyn Fn(&ScopedItem) -> bool| {
+            self.files
+                .iter()
+                .flat_map(|(_, f)| &f.items)
+                .filter(|i| i.name == item.name && !std::ptr::eq(*i, item) && shares(i))
+                .count()
+        };
+        let name = &item.name;
+        if others(&|_| true) == 0 {
+            format!("rust:item:{name}")
+        } else if others(&|i| i.spaces.iter().any(|s| item.spaces.contains(s))) == 0 {
+            let space = format!("{:?}", item.spaces[0]).to_lowercase();
+            format!("rust:item:{name}#{space}")
+        } else {
+            format!("rust:item:{name}@{path}:{}", item.at)
         }
     }
 
@@ -336,6 +559,12 @@ impl RustProject<'_> {
         let Some(parent) = node.parent() else {
             return Resolution::Unresolved("no syntax around it".into());
         };
+        if ancestor(node, &["attribute_item", "inner_attribute_item"]).is_some() {
+            return Resolution::Outside(
+                "a word of an attribute (`#[test]`, a derive, a cfg, a lint): never an item of the tree"
+                    .into(),
+            );
+        }
         let field_is = |field: &str| {
             parent
                 .child_by_field_name(field)
@@ -343,41 +572,42 @@ impl RustProject<'_> {
         };
         match parent.kind() {
             kind if ITEMS.contains(&kind) && field_is("name") => match holder_of(parent, source) {
-                Some((holder, _)) => self.member(&holder, name),
-                None => self.item_id(facts, name),
+                Some((holder, _)) => self.member(&holder, name, Namespace::Item),
+                None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
             },
-            // A variant, a field declared, a field given a value: a member of the type whose
-            // list holds it.
-            "enum_variant" | "field_declaration" if field_is("name") => {
-                match list_owner(parent, source) {
-                    Some(owner) => self.member(&owner, name),
-                    None => Resolution::Unresolved("a member of an anonymous type".into()),
-                }
+            "enum_variant" if field_is("name") => match list_owner(parent, source) {
+                Some(owner) => self.member(&owner, name, Namespace::Item),
+                None => Resolution::Unresolved("a variant of an unknown enum".into()),
+            },
+            // A field declared or given a value: a field of the struct whose list holds it.
+            "field_declaration" | "field_initializer" if field_is("name") || field_is("field") => {
+                self.field_of_list(parent, source, name)
+            }
+            // `Type { name: x }` (the shorthand `Type { name }` binds a local: below).
+            "field_pattern" if field_is("name") && node.kind() != "shorthand_field_identifier" => {
+                self.field_of_pattern(parent, source, name)
             }
             "field_expression" if field_is("field") => {
-                self.receiver_member(source, parent.child_by_field_name("value"), name)
+                let called = parent
+                    .parent()
+                    .filter(|c| c.kind() == "call_expression")
+                    .and_then(|c| c.child_by_field_name("function"))
+                    .is_some_and(|f| f.id() == parent.id());
+                let space = if called {
+                    Namespace::Item
+                } else {
+                    Namespace::Field
+                };
+                self.receiver_member(source, parent.child_by_field_name("value"), name, space)
             }
-            "field_initializer" if field_is("field") => match list_owner(parent, source) {
-                Some(owner) => self.member(&owner, name),
-                None => Resolution::Unresolved("a field of an unknown struct".into()),
-            },
             // A shorthand field is a value and a field at once: here, the value; the field is
             // `shorthand_field`'s.
             "shorthand_field_initializer" => match local_declaration(node, source) {
-                Some(at) => Resolution::Symbol(format!("rust:local@{at}")),
-                None => self.item_id(facts, name),
+                Some(at) => Resolution::Symbol(format!("rust:local@{}@{at}", facts.path)),
+                None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
             },
-            "token_tree" if node.prev_sibling().is_some_and(|p| p.kind() == ".") => {
-                let object = node.prev_sibling().and_then(|dot| dot.prev_sibling());
-                match object {
-                    Some(o) if matches!(o.kind(), "self" | "identifier") => {
-                        self.receiver_member(source, Some(o), name)
-                    }
-                    _ => Resolution::Unresolved(
-                        "a member of an expression inside a macro call".to_string(),
-                    ),
-                }
-            }
+            // Inside a macro's tokens: `x.name`, `Type::name`, or a plain name.
+            "token_tree" => self.in_tokens(facts, source, node, name),
             "scoped_identifier" | "scoped_type_identifier" if field_is("name") => {
                 let path = parent
                     .child_by_field_name("path")
@@ -386,9 +616,77 @@ impl RustProject<'_> {
                 self.path(facts, source, node, path, name)
             }
             _ => match local_declaration(node, source) {
-                Some(at) => Resolution::Symbol(format!("rust:local@{at}")),
-                None => self.item_id(facts, name),
+                Some(at) => Resolution::Symbol(format!("rust:local@{}@{at}", facts.path)),
+                None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
             },
+        }
+    }
+
+    /// A name among a macro's tokens (a call's arguments, a `macro_rules!` body): after `.` a
+    /// member of the receiver before it (a method when `(` follows), after `::` a path's last
+    /// segment, else a local or an item.
+    fn in_tokens(&self, facts: &FileFacts, source: &str, node: Node, name: &str) -> Resolution {
+        let before = node.prev_sibling();
+        match before.map(|b| b.kind()) {
+            Some(".") => {
+                let called = node
+                    .next_sibling()
+                    .is_some_and(|n| n.kind() == "token_tree" && text(n, source).starts_with('('));
+                let space = if called {
+                    Namespace::Item
+                } else {
+                    Namespace::Field
+                };
+                match before.and_then(|dot| dot.prev_sibling()) {
+                    Some(o) if matches!(o.kind(), "self" | "identifier") => {
+                        self.receiver_member(source, Some(o), name, space)
+                    }
+                    _ => Resolution::Unresolved(
+                        "a member of an expression inside a macro's tokens".to_string(),
+                    ),
+                }
+            }
+            Some("::") => match before.and_then(|c| c.prev_sibling()) {
+                Some(segment)
+                    if matches!(segment.kind(), "identifier" | "self" | "super" | "crate") =>
+                {
+                    self.path(facts, source, node, text(segment, source), name)
+                }
+                _ => Resolution::Unresolved("a path inside a macro's tokens".to_string()),
+            },
+            _ => match local_declaration(node, source) {
+                Some(at) => Resolution::Symbol(format!("rust:local@{}@{at}", facts.path)),
+                None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
+            },
+        }
+    }
+
+    /// A field named in a struct's declaration or literal (`name: T`, `name: value`).
+    fn field_of_list(&self, entry: Node, source: &str, name: &str) -> Resolution {
+        let owner = entry.parent().and_then(|list| list.parent());
+        if let Some(variant) = owner.filter(|o| o.kind() == "enum_variant") {
+            return Resolution::Unresolved(format!(
+                "a field of the enum variant `{}`: lancet renames the fields of structs only (the language server can: --lsp)",
+                variant
+                    .child_by_field_name("name")
+                    .map_or("", |n| text(n, source))
+            ));
+        }
+        match list_owner(entry, source) {
+            Some(owner) => self.member(&owner, name, Namespace::Field),
+            None => Resolution::Unresolved("a field of an unknown struct".into()),
+        }
+    }
+
+    /// A field named in a struct pattern (`Type { name: x }`).
+    fn field_of_pattern(&self, entry: Node, source: &str, name: &str) -> Resolution {
+        match entry
+            .parent()
+            .and_then(|p| p.child_by_field_name("type"))
+            .map(|t| bare_type(text(t, source)))
+        {
+            Some(owner) => self.member(&owner, name, Namespace::Field),
+            None => Resolution::Unresolved("a field of an unknown struct".into()),
         }
     }
 
@@ -401,23 +699,18 @@ impl RustProject<'_> {
         name: &str,
     ) -> Option<Resolution> {
         let parent = node.parent()?;
-        let owner = match (parent.kind(), node.kind()) {
-            ("shorthand_field_initializer", _) => list_owner(parent, source),
+        match (parent.kind(), node.kind()) {
+            ("shorthand_field_initializer", _) => Some(self.field_of_list(parent, source, name)),
             // `Type { field, .. }`: the pattern names its type.
-            ("field_pattern", "shorthand_field_identifier") => parent
-                .parent()
-                .and_then(|p| p.child_by_field_name("type"))
-                .map(|t| bare_type(text(t, source))),
-            _ => return None,
-        };
-        Some(match owner {
-            Some(owner) => self.member(&owner, name),
-            None => Resolution::Unresolved("a field of an unknown struct".into()),
-        })
+            ("field_pattern", "shorthand_field_identifier") => {
+                Some(self.field_of_pattern(parent, source, name))
+            }
+            _ => None,
+        }
     }
 
-    fn member(&self, holder: &str, name: &str) -> Resolution {
-        match self.member_id(holder, name) {
+    fn member(&self, holder: &str, name: &str, space: Namespace) -> Resolution {
+        match self.member_id(holder, name, space) {
             Ok(id) => Resolution::Symbol(id),
             Err(r) => r,
         }
@@ -439,42 +732,208 @@ impl RustProject<'_> {
             .unwrap_or_default()
             .trim();
         let first = first.split('<').next().unwrap_or_default();
-        if RUST_LIBRARY.contains(&first) || facts.outside_uses.iter().any(|u| u == first) {
+        if RUST_LIBRARY.contains(&first) || facts.uses_outside(first, node.start_byte()) {
             return Resolution::Outside(format!("`{path}::{name}` is outside the tree"));
         }
         let last = bare_type(path.rsplit("::").next().unwrap_or(path));
         if last == "Self" {
             return match enclosing_impl(node, source) {
-                Some((holder, _)) => self.member(&holder, name),
+                Some((holder, _)) => self.member(&holder, name, Namespace::Item),
                 None => Resolution::Unresolved("`Self` outside an impl".into()),
             };
         }
         if last.chars().next().is_some_and(char::is_uppercase) {
-            return self.member(&last, name);
+            return self.member(&last, name, Namespace::Item);
         }
         // A module path (`crate::a::name`, `super::name`, `a::name`): the item.
-        self.item_id(facts, name)
+        self.item_id(facts, name, None, use_space(node))
     }
 
-    /// `receiver.name`: `self` in an impl, or a local whose type the function writes down.
-    fn receiver_member(&self, source: &str, object: Option<Node>, name: &str) -> Resolution {
+    /// `receiver.name`: its type is known when the receiver is `self` in an impl, a local or
+    /// parameter whose type the function writes down, or a field of such a receiver (the type
+    /// its struct declares); a generic type, `dyn Trait` or `impl Trait` reaches the members of
+    /// its bounds.
+    fn receiver_member(
+        &self,
+        source: &str,
+        object: Option<Node>,
+        name: &str,
+        space: Namespace,
+    ) -> Resolution {
         let Some(object) = object else {
             return Resolution::Unresolved("a member of nothing".into());
         };
-        let receiver = text(object, source);
-        let holder = match object.kind() {
-            "self" => enclosing_impl(object, source).map(|(h, _)| h),
-            "identifier" => rust_local_type(object, source),
-            _ => None,
-        };
-        match holder {
-            Some(holder) => self.member(&holder, name),
+        match self.type_of(source, object) {
+            Some(ty) => self.member_of_type(source, object, &ty, name, space),
             None => Resolution::Unresolved(format!(
                 "the type of `{}` is not known",
-                receiver.lines().next().unwrap_or_default()
+                text(object, source).lines().next().unwrap_or_default()
             )),
         }
     }
+
+    /// The type an expression is declared with, as written, when the syntax says so.
+    fn type_of(&self, source: &str, object: Node) -> Option<String> {
+        match object.kind() {
+            "self" => enclosing_impl(object, source).map(|(h, _)| h),
+            "identifier" => rust_local_type(object, source),
+            "field_expression" => {
+                let value = object.child_by_field_name("value")?;
+                let field = text(object.child_by_field_name("field")?, source);
+                let holder = deref_type(&self.type_of(source, value)?);
+                let holder = bare_type(&holder);
+                if self.types_named(&holder) != 1 {
+                    return None;
+                }
+                self.holders()
+                    .filter(|h| h.name == holder && h.fields)
+                    .flat_map(|h| &h.members)
+                    .find(|(m, _)| m == field)
+                    .and_then(|(_, ty)| ty.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The member `name` of a value of type `ty` (as written) used at `at`.
+    fn member_of_type(
+        &self,
+        source: &str,
+        at: Node,
+        ty: &str,
+        name: &str,
+        space: Namespace,
+    ) -> Resolution {
+        let ty = deref_type(ty);
+        let bounds =
+            if let Some(traits) = ty.strip_prefix("dyn ").or_else(|| ty.strip_prefix("impl ")) {
+                Some(traits.split('+').map(bare_type).collect())
+            } else {
+                generic_bounds(at, source, &bare_type(&ty))
+            };
+        let Some(bounds) = bounds else {
+            let holder = bare_type(&ty);
+            return if holder == "Self" {
+                match enclosing_impl(at, source) {
+                    Some((holder, _)) => self.member(&holder, name, space),
+                    None => Resolution::Unresolved("`Self` outside an impl".into()),
+                }
+            } else {
+                self.member(&holder, name, space)
+            };
+        };
+        if space == Namespace::Field {
+            return Resolution::Unresolved(format!(
+                "a field of a value of the generic type `{ty}`"
+            ));
+        }
+        let defining: Vec<&String> = bounds
+            .iter()
+            .filter(|t| {
+                self.holders().any(|h| {
+                    h.name == **t
+                        && h.trait_name.is_none()
+                        && self.is_tree_trait(t)
+                        && h.members.iter().any(|(m, _)| m == name)
+                })
+            })
+            .collect();
+        match defining.as_slice() {
+            [one] => Resolution::Symbol(format!("rust:{one}::{name}")),
+            [] if !bounds.iter().any(|t| self.is_tree_trait(t))
+                && !self.tree_trait_defines(name) =>
+            {
+                Resolution::Outside(format!(
+                    "`{name}` of `{ty}` comes from bounds outside the tree"
+                ))
+            }
+            [] => Resolution::Unresolved(format!(
+                "the bounds of `{ty}` declare no `{name}` in the walked files"
+            )),
+            _ => Resolution::Unresolved(format!("several bounds of `{ty}` declare `{name}`")),
+        }
+    }
+}
+
+/// A type as written, less references and the library's pointers that dereference to what they
+/// hold: `&mut Box<Config>` → `Config`, `&dyn Log` → `dyn Log`.
+fn deref_type(ty: &str) -> String {
+    let mut ty = ty.trim();
+    loop {
+        let before = ty;
+        ty = ty.trim_start_matches('&').trim_start();
+        if let Some(rest) = ty.strip_prefix('\'') {
+            ty = rest.split_once(' ').map_or("", |(_, t)| t).trim_start();
+        }
+        ty = ty.strip_prefix("mut ").unwrap_or(ty).trim_start();
+        let outer = ty.split('<').next().unwrap_or_default();
+        let outer = outer.rsplit("::").next().unwrap_or_default().trim();
+        if POINTERS.contains(&outer)
+            && let (Some(open), Some(close)) = (ty.find('<'), ty.rfind('>'))
+            && open < close
+        {
+            let inner = &ty[open + 1..close];
+            // `Cow<'a, T>`: the held type is the last argument.
+            ty = inner.rsplit(',').next().unwrap_or(inner).trim();
+        }
+        if ty == before {
+            return ty.to_string();
+        }
+    }
+}
+
+/// The trait bounds of a generic parameter named `param` declared by the function, impl or
+/// trait around `at` (`<L: Log>`, `where L: Log + ?Sized`); `None` when `param` is not one.
+fn generic_bounds(at: Node, source: &str, param: &str) -> Option<Vec<String>> {
+    let mut up = at.parent();
+    while let Some(n) = up {
+        if matches!(
+            n.kind(),
+            "function_item" | "impl_item" | "trait_item" | "function_signature_item"
+        ) {
+            let mut declared = false;
+            let mut bounds = Vec::new();
+            let mut cursor = n.walk();
+            for c in n.named_children(&mut cursor) {
+                let entries: Vec<Node> = match c.kind() {
+                    "type_parameters" | "where_clause" => {
+                        let mut inner = c.walk();
+                        c.named_children(&mut inner).collect()
+                    }
+                    _ => continue,
+                };
+                for e in entries {
+                    let named = e
+                        .child_by_field_name("name")
+                        .or_else(|| e.child_by_field_name("left"))
+                        .map_or_else(|| text(e, source), |x| text(x, source));
+                    if named.trim() != param {
+                        continue;
+                    }
+                    declared = true;
+                    if let Some(list) = e.child_by_field_name("bounds") {
+                        let mut inner = list.walk();
+                        for b in list.named_children(&mut inner) {
+                            match b.kind() {
+                                "lifetime" | "removed_trait_bound" => {}
+                                "higher_ranked_trait_bound" => {
+                                    if let Some(t) = b.child_by_field_name("type") {
+                                        bounds.push(bare_type(text(t, source)));
+                                    }
+                                }
+                                _ => bounds.push(bare_type(text(b, source))),
+                            }
+                        }
+                    }
+                }
+            }
+            if declared {
+                return Some(bounds);
+            }
+        }
+        up = n.parent();
+    }
+    None
 }
 
 /// Where the local a name refers to is declared (its byte offset), when the function around
@@ -486,7 +945,10 @@ fn local_declaration(ident: Node, source: &str) -> Option<usize> {
         return None;
     }
     let name = text(ident, source);
-    let function = ancestor(ident, &["function_item", "closure_expression"])?;
+    // A closure sees the locals of the function around it: search the whole function (an
+    // inner `fn` item sees none of its outer function's).
+    let function =
+        ancestor(ident, &["function_item"]).or_else(|| ancestor(ident, &["closure_expression"]))?;
     let mut best: Option<usize> = None;
     let mut stack = vec![function];
     while let Some(n) = stack.pop() {
@@ -528,7 +990,7 @@ fn encloses_use(declaration: Node, ident: Node) -> bool {
     let scope = match declaration.kind() {
         "let_declaration" => declaration.parent(),
         "parameter" => declaration.parent().and_then(|p| p.parent()),
-        "match_pattern" => declaration.parent(),
+        "match_pattern" | "closure_parameters" => declaration.parent(),
         "let_condition" => ancestor(declaration, &["if_expression", "while_expression"]),
         _ => Some(declaration),
     };
@@ -574,11 +1036,12 @@ fn binding_in_pattern(pattern: Node, source: &str, name: &str) -> Option<usize> 
     None
 }
 
-/// The type a Rust local is declared with, when the function around it says so plainly: a
-/// parameter `x: &T`, or `let x: T`, `let x = T { … }`, `let x = T::f(…)`.
+/// The type a Rust local is declared with, as written, when the function around it says so
+/// plainly: a parameter `x: &T`, or `let x: T`, `let x = T { … }`, `let x = T::f(…)`.
 fn rust_local_type(ident: Node, source: &str) -> Option<String> {
     let name = text(ident, source);
-    let function = ancestor(ident, &["function_item", "closure_expression"])?;
+    let function =
+        ancestor(ident, &["function_item"]).or_else(|| ancestor(ident, &["closure_expression"]))?;
     let mut found: Option<(usize, String)> = None;
     let mut stack = vec![function];
     while let Some(n) = stack.pop() {
@@ -586,7 +1049,7 @@ fn rust_local_type(ident: Node, source: &str) -> Option<String> {
             continue;
         }
         let declared = match n.kind() {
-            "parameter" | "let_declaration" => n
+            "parameter" | "let_declaration" if encloses_use(n, ident) => n
                 .child_by_field_name("pattern")
                 .filter(|p| text(*p, source) == name || text(*p, source) == format!("mut {name}"))
                 .and_then(|_| {
@@ -604,6 +1067,12 @@ fn rust_local_type(ident: Node, source: &str) -> Option<String> {
                                         .then(|| f.child_by_field_name("path"))
                                         .flatten()
                                         .map(|p| text(p, source).to_string())
+                                        .filter(|p| {
+                                            bare_type(p)
+                                                .chars()
+                                                .next()
+                                                .is_some_and(char::is_uppercase)
+                                        })
                                 }
                                 _ => None,
                             }
@@ -620,8 +1089,7 @@ fn rust_local_type(ident: Node, source: &str) -> Option<String> {
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor));
     }
-    let ty = bare_type(&found?.1);
-    (ty.chars().next()?.is_uppercase() && ty != "Self").then_some(ty)
+    found.map(|(_, ty)| ty)
 }
 
 fn ancestor<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {

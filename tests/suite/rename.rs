@@ -1253,3 +1253,240 @@ fn python_forward_references_and_package_attributes_are_code() {
     assert!(read(tree.path(), "main.py").contains("raise pkg.errors.Failure()"));
     assert!(read(tree.path(), "pkg/__init__.py").contains("from .errors import Failure"));
 }
+
+/// rustc's verdict on a one-file library crate, when rustc is on PATH.
+fn rustc_accepts(dir: &Path, file: &str) -> Result<(), String> {
+    let Ok(out) = std::process::Command::new("rustc")
+        .args([
+            "--crate-type",
+            "lib",
+            "--edition",
+            "2021",
+            "--emit",
+            "metadata",
+            "-o",
+        ])
+        .arg(dir.join("out.rmeta"))
+        .arg(dir.join(file))
+        .output()
+    else {
+        return Ok(());
+    };
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+const LOGGER_RS: &str = "\
+pub trait Log {
+    fn log(&self, msg: &str);
+}
+
+pub struct Config {
+    pub level: u32,
+}
+
+impl Config {
+    pub fn level(&self) -> u32 {
+        self.level
+    }
+}
+
+pub struct Logger {
+    config: Config,
+    sink: Box<Config>,
+}
+
+impl Logger {
+    pub fn level(&self) -> u32 {
+        self.config.level() + self.sink.level
+    }
+}
+
+impl Log for Logger {
+    fn log(&self, msg: &str) {
+        let _ = msg.len();
+    }
+}
+
+pub fn emit<L: Log>(logger: &L) {
+    logger.log(\"a\");
+}
+
+pub fn emit_where<L>(logger: &L)
+where
+    L: Log + ?Sized,
+{
+    logger.log(\"b\");
+}
+
+pub fn emit_dyn(logger: &dyn Log, boxed: Box<dyn Log>) {
+    logger.log(\"c\");
+    boxed.log(\"d\");
+}
+
+pub fn compare(lhs: &str, rhs: &str) -> bool {
+    let check = |n: usize| n == lhs.len();
+    check(rhs.len())
+}
+
+pub fn local_use() -> usize {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = s.write_str(\"a\");
+    s.len()
+}
+
+pub trait Write {
+    fn flush_all(&mut self);
+}
+
+impl Write for Config {
+    fn flush_all(&mut self) {}
+}
+
+pub fn flush(c: &mut Config) {
+    Write::flush_all(c);
+}
+
+pub mod identifier {
+    pub struct Identifier;
+}
+
+pub fn identifier() -> identifier::Identifier {
+    identifier::Identifier
+}
+
+#[test]
+fn test() {
+    assert_eq!(identifier().len_of(), 0);
+}
+
+trait LenOf {
+    fn len_of(&self) -> usize;
+}
+
+impl LenOf for identifier::Identifier {
+    fn len_of(&self) -> usize {
+        0
+    }
+}
+";
+
+/// The resolution gaps real crates showed, each renamed and checked by rustc: a closure sees
+/// its function's parameters; a trait method is reached through a generic bound, a `where`
+/// clause, `&dyn` and `Box<dyn>`; a field's declared type types its receiver (`self.config.
+/// level()`); a field and a method of one name are two symbols; a `use` inside one function
+/// reaches that function only; a module and a function of one name are two items; `#[test]`
+/// names no item of the tree.
+#[test]
+fn rust_renames_resolve_through_closures_bounds_fields_and_namespaces() {
+    let cases: &[(&str, &str, &[&str], &[&str])] = &[
+        // (at, new, present after, absent after)
+        (
+            "src/lib.rs:48:16",
+            "left",
+            &["pub fn compare(left: &str", "n == left.len()"],
+            &["lhs"],
+        ),
+        (
+            "src/lib.rs:2:8",
+            "record",
+            &[
+                "fn record(&self, msg: &str);",
+                "logger.record(\"a\")",
+                "logger.record(\"b\")",
+                "logger.record(\"c\")",
+                "boxed.record(\"d\")",
+            ],
+            &[".log(", "fn log"],
+        ),
+        (
+            "src/lib.rs:6:9",
+            "threshold",
+            &[
+                "pub threshold: u32",
+                "self.threshold\n",
+                "self.sink.threshold",
+            ],
+            &["self.config.threshold"],
+        ),
+        (
+            "src/lib.rs:10:12",
+            "current",
+            &[
+                "pub fn current(&self)",
+                "self.config.current()",
+                "pub fn level(&self)",
+            ],
+            &["self.current\n"],
+        ),
+        (
+            "src/lib.rs:60:11",
+            "Sink",
+            &[
+                "pub trait Sink {",
+                "impl Sink for Config",
+                "Sink::flush_all(c)",
+            ],
+            &["trait Write", "Write for"],
+        ),
+        (
+            "src/lib.rs:76:8",
+            "make_identifier",
+            &[
+                "pub fn make_identifier() -> identifier::Identifier",
+                "make_identifier().len_of()",
+                "pub mod identifier {",
+            ],
+            &["fn identifier()"],
+        ),
+        (
+            "src/lib.rs:81:4",
+            "smoke",
+            &["fn smoke() {", "#[test]"],
+            &["fn test()"],
+        ),
+    ];
+    for (at, new, present, absent) in cases {
+        let tree = temp_tree(&[("src/lib.rs", LOGGER_RS.as_bytes())]);
+        rustc_accepts(tree.path(), "src/lib.rs").expect("the crate compiles before");
+        let (code, v) = run_json(tree.path(), &["rename", "--at", at, new], b"");
+        assert_eq!(code, Some(0), "{at}: {v}");
+        let after = read(tree.path(), "src/lib.rs");
+        for p in *present {
+            assert!(after.contains(p), "{at}: `{p}` missing\n{after}");
+        }
+        for a in *absent {
+            assert!(!after.contains(a), "{at}: `{a}` left\n{after}");
+        }
+        if let Err(e) = rustc_accepts(tree.path(), "src/lib.rs") {
+            panic!("{at}: rustc rejects the renamed crate\n{after}\n{e}");
+        }
+    }
+}
+
+/// A field of an enum variant is not renamed by name: `--at` says so, not "no match".
+#[test]
+fn an_enum_variant_field_by_position_says_what_is_unsupported() {
+    let tree = temp_tree(&[(
+        "src/lib.rs",
+        b"pub enum Shape {\n    Circle { radius: f64 },\n}\n\npub fn r(s: &Shape) -> f64 {\n    match s {\n        Shape::Circle { radius } => *radius,\n    }\n}\n",
+    )]);
+    let before = snapshot(tree.path());
+    let (code, v) = run_json(
+        tree.path(),
+        &["rename", "--at", "src/lib.rs:2:16", "r"],
+        b"",
+    );
+    assert_eq!(code, Some(1), "{v}");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("a field of the enum variant `Circle`"),
+        "{message}"
+    );
+    assert!(message.contains("--lsp"), "{message}");
+    assert_eq!(snapshot(tree.path()), before);
+}
