@@ -12,6 +12,7 @@
 //! - A member is the symbol when its holder is known: a method or field of a class or
 //!   interface, `this.x` in a class that declares `x`, `C.x` for a class `C` of the tree (also
 //!   imported); any other receiver is unresolved (its type needs a type checker: `--lsp`).
+//! - A private member (`#count`) is the one the innermost class around it declares.
 //! - A property key of an object literal is unresolved; a global the file does not declare
 //!   (`Promise`, `console`) resolves outside the tree.
 
@@ -40,6 +41,12 @@ enum Raw {
     /// `name` exported by the module `source` names.
     Imported {
         source: String,
+        name: String,
+    },
+    /// A class's private member `#name`, by the class's offset: only that class's body can
+    /// name it.
+    Private {
+        class: u32,
         name: String,
     },
     /// Member `name` of a class or interface.
@@ -440,6 +447,14 @@ fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> Analysis {
             {
                 at.entry(span.start).or_default().push((node.id(), kind));
             }
+            // `#name`: the occurrence is the name after the `#`.
+            if (span.end - span.start) as usize == len + 1
+                && matches!(kind, AstKind::PrivateIdentifier(_))
+            {
+                at.entry(span.start + 1)
+                    .or_default()
+                    .push((node.id(), kind));
+            }
         }
         let raw = offsets
             .iter()
@@ -484,6 +499,9 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
             None => Raw::Unresolved(format!("`{}` is not declared in this file", r.name)),
         };
     }
+    if let Some(&(id, AstKind::PrivateIdentifier(p))) = candidates.first() {
+        return private_member(semantic, id, p.name.as_str());
+    }
     let Some(&(id, AstKind::IdentifierName(name))) = candidates.first() else {
         return Raw::Unresolved("not a name lancet can read".into());
     };
@@ -503,7 +521,9 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
         | AstKind::TSPropertySignature(_)
         | AstKind::TSMethodSignature(_) => match holder_of(semantic, id) {
             Some(holder) => member(Raw::Local(holder)),
-            None => Raw::Unresolved(format!("`{name}` is a member of an anonymous type")),
+            None => Raw::Unresolved(format!(
+                "`{name}` is a property of an object type: lancet resolves the members of classes and interfaces only, by syntax"
+            )),
         },
         AstKind::ObjectProperty(_) => Raw::Unresolved(format!(
             "`{name}` is a property key of an object literal (a member of an anonymous type)"
@@ -524,6 +544,27 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
         }
         _ => Raw::Unresolved(format!("`{name}` is a property name lancet cannot resolve")),
     }
+}
+
+/// `#name`: the private member of the innermost class around it that declares one.
+fn private_member(semantic: &Semantic, node: oxc_semantic::NodeId, name: &str) -> Raw {
+    for ancestor in semantic.nodes().ancestors(node) {
+        if let AstKind::Class(c) = ancestor.kind() {
+            let declares = c.body.body.iter().any(|element| {
+                element
+                    .property_key()
+                    .and_then(|k| k.private_name())
+                    .is_some_and(|n| n.as_str() == name)
+            });
+            if declares {
+                return Raw::Private {
+                    class: c.span.start,
+                    name: name.to_string(),
+                };
+            }
+        }
+    }
+    Raw::Unresolved(format!("no class around it declares `#{name}`"))
 }
 
 /// `ns.name` where `ns` is `import * as ns from 'source'`.
@@ -653,7 +694,9 @@ impl<'a> EcmaProject<'a> {
             Some(Raw::Imported { source, name }) => self.export(&file, source, name, depth + 1),
             Some(Raw::Outside(why)) => Err(Resolution::Outside(why.clone())),
             Some(Raw::Unresolved(why)) => Err(Resolution::Unresolved(why.clone())),
-            Some(Raw::Member { .. }) => Err(Resolution::Unresolved("an exported member".into())),
+            Some(Raw::Member { .. } | Raw::Private { .. }) => {
+                Err(Resolution::Unresolved("an exported member".into()))
+            }
             None => {
                 for star in &facts.stars {
                     if let Ok(found) = self.export(&file, star, name, depth + 1) {
@@ -686,7 +729,7 @@ impl<'a> EcmaProject<'a> {
                     },
                     Raw::Outside(why) => return Resolution::Outside(why),
                     Raw::Unresolved(why) => return Resolution::Unresolved(why),
-                    Raw::Member { .. } => {
+                    Raw::Member { .. } | Raw::Private { .. } => {
                         return Resolution::Unresolved("a member of a member".into());
                     }
                 };
@@ -701,6 +744,7 @@ impl<'a> EcmaProject<'a> {
                     ))
                 }
             }
+            Raw::Private { class, name } => Resolution::Symbol(format!("{path}@{class}.#{name}")),
             Raw::Outside(why) => Resolution::Outside(why),
             Raw::Unresolved(why) => Resolution::Unresolved(why),
         }

@@ -210,7 +210,7 @@ struct FileScan {
     spans: Vec<Span>,
     mentions: Vec<Mention>,
     /// Lines where NEW already is an identifier.
-    collisions: Vec<usize>,
+    collisions: Vec<Collision>,
     /// The syntax gate's verdict on the renamed content, from this scan's tree.
     precheck: Option<syntax::Prechecked>,
 }
@@ -224,6 +224,50 @@ fn line_text(text: &str, starts: &[usize], line: usize) -> String {
     let start = starts[line - 1];
     let end = starts.get(line).copied().unwrap_or(text.len());
     text[start..end].trim().to_string()
+}
+
+/// NEW already in code, where OLD would become it.
+struct Collision {
+    line: usize,
+    /// A member's name (`x.new`, a method or field declared in a class): it merges with
+    /// nothing but a member.
+    member: bool,
+}
+
+/// Whether the identifier at `at` names a member: after `.` (`x.name`, `this.#name`), or the
+/// name of a method or field a class, impl or struct body declares.
+fn is_member_shaped(tree: &Tree, at: usize, len: usize) -> bool {
+    let Some(node) = tree.root_node().descendant_for_byte_range(at, at + len) else {
+        return false;
+    };
+    if matches!(
+        node.kind(),
+        "property_identifier" | "field_identifier" | "private_property_identifier"
+    ) {
+        return true;
+    }
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    let named_by = |p: tree_sitter::Node, field: &str| {
+        p.child_by_field_name(field)
+            .is_some_and(|c| c.id() == node.id())
+    };
+    if parent.kind() == "attribute" && named_by(parent, "attribute") {
+        return true;
+    }
+    // `def name(self)` in a class body, `fn name` in an impl: a method.
+    matches!(parent.kind(), "function_definition" | "function_item")
+        && named_by(parent, "name")
+        && parent
+            .parent()
+            .and_then(|body| body.parent())
+            .is_some_and(|holder| {
+                matches!(
+                    holder.kind(),
+                    "class_definition" | "impl_item" | "trait_item"
+                )
+            })
 }
 
 /// Parses one file and collects OLD's identifier spans, definitions and mentions.
@@ -343,7 +387,10 @@ fn scan_file(
             opts.new.len(),
         ))
         .filter(|(_, hit)| hit.code)
-        .map(|(&at, _)| line_of(&starts, at))
+        .map(|(&at, _)| Collision {
+            line: line_of(&starts, at),
+            member: is_member_shaped(&tree, at, opts.new.len()),
+        })
         .collect();
     Some(FileScan {
         sha256: sha256_hex(bytes),
@@ -607,7 +654,11 @@ fn classify(
         let mut captures = cursor.captures(&renamer.query, tree.root_node(), bytes);
         while let Some((m, i)) = captures.next() {
             let capture = m.captures()[*i];
-            let (start, end) = (capture.node.start_byte(), capture.node.end_byte());
+            let (mut start, end) = (capture.node.start_byte(), capture.node.end_byte());
+            // `#count`: the name is the word after the `#`.
+            if capture.node.kind() == "private_property_identifier" {
+                start += 1;
+            }
             let index = capture.index;
             if Some(index) == renamer.string || Some(index) == renamer.comment {
                 let context = if Some(index) == renamer.string {
@@ -781,7 +832,7 @@ pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         .then(|| languages_refusal(&summary, &scans, opts, surface))
         .flatten();
     if let Some(report) =
-        mixed.or_else(|| refusal(opts, &summary, &touched, &undecided, apply.surface))
+        mixed.or_else(|| refusal(opts, &summary, &chosen, &touched, &undecided, apply.surface))
     {
         return report.with_rename(summary, apply.surface).into();
     }
@@ -1171,8 +1222,22 @@ fn choose(
             .and_then(|s| s.occurrences.iter().find(|o| o.at == at.offset));
         return match occurrence.and_then(|o| o.resolution.as_ref()) {
             Some(Resolution::Symbol(id)) => Ok(Chosen::Ids(HashSet::from([id.clone()]))),
+            // A definition lancet cannot place (an object type's property, an enum variant's
+            // field): what is unsupported, and who can do it.
+            Some(Resolution::Unresolved(why))
+                if occurrence.is_some_and(|o| !o.kinds.is_empty()) || why.contains("by syntax") =>
+            {
+                Err(Box::new(refused(
+                    ErrorKind::UnresolvedSites,
+                    format!(
+                        "lancet does not rename `{}` at {}: {why}",
+                        at.name, at.place
+                    ),
+                    &format!("Pass {lsp_flag} to have the project's language server rename it."),
+                )))
+            }
             Some(Resolution::Unresolved(why)) => Err(Box::new(refused(
-                ErrorKind::NoMatch,
+                ErrorKind::UnresolvedSites,
                 format!(
                     "lancet cannot tell what `{}` at {} refers to: {why}",
                     at.name, at.place
@@ -1354,6 +1419,7 @@ enum Scanned {
 fn refusal(
     opts: &RenameOptions,
     summary: &RenameSummary,
+    chosen: &Chosen,
     touched: &[&FileScan],
     undecided: &[&LeftSite],
     surface: Surface,
@@ -1372,9 +1438,21 @@ fn refusal(
     if let Some(report) = kind_refusal(opts, summary) {
         return Some(report);
     }
+    // A member of NEW's name merges only with a member: renaming a plain binding beside a
+    // method `Other.new` joins nothing.
+    let plain_target = touched
+        .iter()
+        .flat_map(|s| &s.occurrences)
+        .filter(|o| chosen.renames(o.resolution.as_ref(), opts))
+        .all(|o| matches!(&o.resolution, Some(Resolution::Symbol(id)) if !is_member_id(id)));
     let collisions: Vec<String> = touched
         .iter()
-        .flat_map(|s| s.collisions.iter().map(move |l| format!("{}:{l}", s.path)))
+        .flat_map(|s| {
+            s.collisions
+                .iter()
+                .filter(|c| !(plain_target && c.member))
+                .map(move |c| format!("{}:{}", s.path, c.line))
+        })
         .collect();
     if !collisions.is_empty() {
         let shown = collisions.iter().take(20).cloned().collect::<Vec<_>>();
@@ -1394,6 +1472,10 @@ fn refusal(
             ),
             "Pick a new name that is not in use there, or narrow the paths.",
         ));
+    }
+    if touched.is_empty() && !undecided.is_empty() && !opts.include_unresolved {
+        // Every site in code is undecided (cfg variants, unknown receivers): say so.
+        return Some(unresolved_refusal(opts, summary, undecided, surface));
     }
     if touched.is_empty() {
         let mentions = if summary.mentions.is_empty() {
@@ -1538,9 +1620,16 @@ fn unresolved_refusal(
     refused(
         ErrorKind::UnresolvedSites,
         format!(
-            "{n} site(s) spelled `{}` could not be decided (each may or may not be this symbol); renaming the {} decided site(s) and leaving these could break the build, so nothing was written:\n{}{}",
+            "{n} site(s) spelled `{}` could not be decided (each may or may not be this symbol); {}, so nothing was written:\n{}{}",
             opts.old,
-            summary.sites,
+            if summary.sites == 0 {
+                "none could be, and renaming none of them is no rename".to_string()
+            } else {
+                format!(
+                    "renaming the {} decided site(s) and leaving these could break the build",
+                    summary.sites
+                )
+            },
             listed.join("\n"),
             if more > 0 {
                 format!("\n  … and {more} more")
@@ -1548,11 +1637,19 @@ fn unresolved_refusal(
                 String::new()
             }
         ),
-        &format!(
-            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; or name the symbol by position ({}) or use the language server ({}) to decide them.",
-            surface.param("--at"),
-            surface.switch("--lsp")
-        ),
+        &if summary.sites == 0 {
+            format!(
+                "Pass {include} to rename them; or name the symbol by position ({}) or use the language server ({}) to decide them.",
+                surface.param("--at"),
+                surface.switch("--lsp")
+            )
+        } else {
+            format!(
+                "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; or name the symbol by position ({}) or use the language server ({}) to decide them.",
+                surface.param("--at"),
+                surface.switch("--lsp")
+            )
+        },
     )
 }
 
@@ -1731,7 +1828,8 @@ mod tests {
     fn collisions_with_new_are_found() {
         let text = "def total(): pass\nsum_all = 3\n";
         let scan = scan_one("a.py", text, "python", &opts("total", "sum_all"), false);
-        assert_eq!(scan.collisions, [2]);
+        let lines: Vec<usize> = scan.collisions.iter().map(|c| c.line).collect();
+        assert_eq!(lines, [2]);
         assert!(scan.precheck.is_none(), "no syntax check asked for");
     }
 }

@@ -666,7 +666,7 @@ impl RustProject<'_> {
         let owner = entry.parent().and_then(|list| list.parent());
         if let Some(variant) = owner.filter(|o| o.kind() == "enum_variant") {
             return Resolution::Unresolved(format!(
-                "a field of the enum variant `{}`: lancet renames the fields of structs only (the language server can: --lsp)",
+                "a field of the enum variant `{}`: lancet renames the fields of structs only, by syntax",
                 variant
                     .child_by_field_name("name")
                     .map_or("", |n| text(n, source))

@@ -1490,3 +1490,66 @@ fn an_enum_variant_field_by_position_says_what_is_unsupported() {
     assert!(message.contains("--lsp"), "{message}");
     assert_eq!(snapshot(tree.path()), before);
 }
+
+/// A class's `#private` member renames inside its class (and not a public `count` elsewhere);
+/// a regex literal is listed with the strings; an object type's property by position says
+/// what is unsupported; a name whose every site is undecided says so, not "no identifier".
+#[test]
+fn typescript_private_members_regexes_and_undecidable_properties() {
+    const A_TS: &str = "export class Counter {\n  #count = 0;\n  count = 1;\n  inc(): number {\n    this.#count += this.count;\n    return this.#count;\n  }\n}\ntype Options = { timeout: number };\nexport function wait(o: Options): number {\n  const re = /timeout/;\n  return re.test(\"x\") ? o.timeout : 0;\n}\n";
+    let tree = temp_tree(&[("a.ts", A_TS.as_bytes())]);
+    let (code, v) = run_json(tree.path(), &["rename", "--at", "a.ts:2:4", "total"], b"");
+    assert_eq!(code, Some(0), "{v}");
+    let after = read(tree.path(), "a.ts");
+    assert!(after.contains("  #total = 0;\n  count = 1;"), "{after}");
+    assert!(after.contains("this.#total += this.count;"), "{after}");
+    assert!(after.contains("return this.#total;"), "{after}");
+
+    let tree = temp_tree(&[("a.ts", A_TS.as_bytes())]);
+    let before = snapshot(tree.path());
+    let (code, v) = run_json(tree.path(), &["rename", "timeout", "limit"], b"");
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites", "{v}");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("2 site(s) spelled `timeout` could not be decided"),
+        "{message}"
+    );
+    assert!(!message.contains("no identifier"), "{message}");
+    let mentions = v["rename"]["mentions"].as_array().unwrap();
+    assert!(
+        mentions
+            .iter()
+            .any(|m| m["line"] == 11 && m["context"] == "string"),
+        "the regex is listed with the strings: {v}"
+    );
+    let (code, v) = run_json(tree.path(), &["rename", "--at", "a.ts:9:18", "limit"], b"");
+    assert_eq!(code, Some(1), "{v}");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("is a property of an object type") && message.contains("--lsp"),
+        "{message}"
+    );
+    assert_ne!(v["error"]["kind"], "no_match", "{v}");
+    assert_eq!(snapshot(tree.path()), before);
+}
+
+/// NEW as another class's method merges with nothing when a module function takes the name;
+/// NEW as a module function in the same file still does.
+#[test]
+fn name_in_use_only_where_the_names_would_merge() {
+    const M_PY: &str = "def total(items):\n    return sum(items)\n\n\nclass Other:\n    def grand(self):\n        return 1\n\n\ndef use():\n    return total([1]) + Other().grand()\n";
+    let tree = temp_tree(&[("m.py", M_PY.as_bytes())]);
+    let (code, v) = run_json(tree.path(), &["rename", "total", "grand"], b"");
+    assert_eq!(code, Some(0), "{v}");
+    let after = read(tree.path(), "m.py");
+    assert!(
+        after.contains("def grand(items):")
+            && after.contains("return grand([1]) + Other().grand()")
+    );
+    let clash = format!("{M_PY}\n\ndef grand():\n    return 2\n");
+    let tree = temp_tree(&[("m.py", clash.as_bytes())]);
+    let (code, v) = run_json(tree.path(), &["rename", "total", "grand"], b"");
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["error"]["kind"], "name_in_use", "{v}");
+}

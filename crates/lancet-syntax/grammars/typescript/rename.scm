@@ -1,18 +1,20 @@
 ; What `lancet rename` may rename in TypeScript and TSX (one query for both grammars), and
 ; what it only lists.
-;   @name                  an identifier whose text is exactly OLD: declarations, calls,
+;   @name                  an identifier whose text is exactly OLD (`#OLD` for a private member): declarations, calls,
 ;                          properties after `.`, imports and exports, shorthand properties,
 ;                          type names (classes, interfaces, aliases, enums)
-;   @string, @comment      searched for OLD as a whole word: listed, renamed only with
+;   @string, @comment      searched for OLD as a whole word (a regex literal is a string): listed, renamed only with
 ;                          --include-strings / --include-comments (template substitutions are code)
 ;   @definition.<kind>     the name a definition introduces, for --kind
 (identifier) @name
 (property_identifier) @name
+(private_property_identifier) @name
 (shorthand_property_identifier) @name
 (shorthand_property_identifier_pattern) @name
 (type_identifier) @name
 (string) @string
 (template_string) @string
+(regex) @string
 (comment) @comment
 
 (function_declaration name: (identifier) @definition.function)
@@ -26,3 +28,5 @@
 (abstract_method_signature name: (property_identifier) @definition.method)
 (variable_declarator name: (identifier) @definition.variable)
 (public_field_definition name: (property_identifier) @definition.variable)
+(method_definition name: (private_property_identifier) @definition.method)
+(public_field_definition name: (private_property_identifier) @definition.variable)
