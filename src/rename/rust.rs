@@ -606,6 +606,10 @@ impl RustProject<'_> {
                 Some(at) => Resolution::Symbol(format!("rust:local@{}@{at}", facts.path)),
                 None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
             },
+            // A `macro_rules!` matcher's words are the macro's own syntax.
+            _ if ancestor(node, &["token_tree_pattern"]).is_some() => {
+                Resolution::Outside("a literal word of a `macro_rules!` matcher".into())
+            }
             // Inside a macro's tokens: `x.name`, `Type::name`, or a plain name.
             "token_tree" => self.in_tokens(facts, source, node, name),
             "scoped_identifier" | "scoped_type_identifier" if field_is("name") => {
@@ -626,6 +630,24 @@ impl RustProject<'_> {
     /// member of the receiver before it (a method when `(` follows), after `::` a path's last
     /// segment, else a local or an item.
     fn in_tokens(&self, facts: &FileFacts, source: &str, node: Node, name: &str) -> Resolution {
+        // `name:` among a macro's tokens: in `( )` or `[ ]` a word of the macro's own syntax
+        // (`error!(logger: l, …)`, `(target: $t:expr)` in `macro_rules!`); in `{ }` maybe a
+        // struct's field given a value.
+        if node.next_sibling().is_some_and(|n| n.kind() == ":") {
+            let braces = node
+                .parent()
+                .is_some_and(|tokens| text(tokens, source).starts_with('{'));
+            return if braces {
+                Resolution::Unresolved(
+                    "`name:` inside a macro's braces (a field given a value, or the macro's own word)"
+                        .into(),
+                )
+            } else {
+                Resolution::Outside(
+                    "a word of a macro's own syntax (`name:` among its arguments)".into(),
+                )
+            };
+        }
         let before = node.prev_sibling();
         match before.map(|b| b.kind()) {
             Some(".") => {
@@ -654,7 +676,7 @@ impl RustProject<'_> {
                 }
                 _ => Resolution::Unresolved("a path inside a macro's tokens".to_string()),
             },
-            _ => match local_declaration(node, source) {
+            _ => match local_declaration(node, source).or_else(|| token_binding(node, source)) {
                 Some(at) => Resolution::Symbol(format!("rust:local@{}@{at}", facts.path)),
                 None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
             },
@@ -982,6 +1004,38 @@ fn local_declaration(ident: Node, source: &str) -> Option<usize> {
         stack.extend(n.named_children(&mut cursor));
     }
     best
+}
+
+/// A local bound among a macro's tokens (`m!({ let x = 1; x })`: tokens, not a parsed `let`):
+/// the offset of the nearest `let x` / `let mut x` before the name in the token trees around
+/// it, the name's own when it is that binding.
+fn token_binding(ident: Node, source: &str) -> Option<usize> {
+    let name = text(ident, source);
+    let mut tokens = ident.parent().filter(|p| p.kind() == "token_tree");
+    while let Some(tree) = tokens {
+        let mut best = None;
+        let mut cursor = tree.walk();
+        let children: Vec<Node> = tree.children(&mut cursor).collect();
+        for (i, c) in children.iter().enumerate() {
+            if c.start_byte() > ident.start_byte() {
+                break;
+            }
+            if c.kind() != "identifier" || text(*c, source) != name {
+                continue;
+            }
+            let word = |k: usize| children.get(k).map(|n| text(*n, source));
+            let bound = i >= 1 && word(i - 1) == Some("let")
+                || i >= 2 && word(i - 1) == Some("mut") && word(i - 2) == Some("let");
+            if bound {
+                best = Some(c.start_byte());
+            }
+        }
+        if best.is_some() {
+            return best;
+        }
+        tokens = tree.parent().filter(|p| p.kind() == "token_tree");
+    }
+    None
 }
 
 /// Whether a declaration's scope reaches the use: a `let`'s block, a parameter's function, a

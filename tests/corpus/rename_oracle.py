@@ -22,6 +22,23 @@ committed, and cached outside the repository):
               rust-analyzer therefore never reads: src/serde.rs (the `serde` feature) and
               tests/node/mod.rs (`#![cfg(test_node_semver)]`); their `mod` lines stay. The
               crate's build.rs (it only sets cfgs for rustc < 1.80) and benches are left out.
+  log         log 0.4.35 (Rust, the newest 0.4.x; no dependency with the features turned on
+              here), the crates.io archive fetched by cargo as for semver: `src/` (lib.rs,
+              macros.rs, __private_api.rs, serde.rs, kv/) and `tests/` (integration.rs,
+              macros.rs: cargo's automatic targets). The dependency-free features std and kv
+              are the layout's default, so the code they gate (the Box/Arc impls,
+              set_boxed_logger, src/kv/ and the kv tests) is live for the server and the
+              compiler alike. src/serde.rs is compiled out by its own first line `#![cfg(feature =
+              "serde_core")]`, but its `mod serde;` is unconditional, so rustc must find the
+              file: it is cut down to that line (`stub`; rust-analyzer read none of it either:
+              no server site was ever in it). benches/ and the archive's Cargo.lock are left
+              out. `cargo check --offline --all-targets` passes (warnings only: unexpected cfgs
+              of the features not declared).
+  table-core  @tanstack/table-core 8.21.3 (the last 8.x; 9.3.1, the `latest` tag, ships no
+              sources), npm tarball: `src/` only (37 .ts files, ~8,500 lines: core/,
+              features/, utils/ and the *Fns modules; the tarball has no tests; its compiled
+              `build/` is left out). No dependency; tsc --noEmit reports 7 baseline errors, all
+              TS2591 `process` (`process.env.NODE_ENV`, with types []).
 Each is laid out once under CACHE/projects/<name>-<version>/ (marker CACHE/projects/.<name>-
 <version>.complete) with the config files the oracle needs, rewritten on every run:
   pyrightconfig.json  include ["src", "tests"], extraPaths ["src"] (so `import requests` in the
@@ -38,8 +55,14 @@ Each is laid out once under CACHE/projects/<name>-<version>/ (marker CACHE/proje
                       the crate's own manifest names the build script, the benches and the
                       optional serde dependency, none of which is in the tree. Test targets are
                       cargo's automatic tests/*.rs.
-  Cargo.lock          (semver) the lock file of a package without dependencies (version 3), so
-                      that rust-analyzer's `cargo metadata` needs no network and writes nothing.
+                      (log) the package, edition 2021, the crate's features that need no
+                      dependency: alloc = [], std = ["alloc"], max_level_{off,error,warn,info,
+                      debug,trace}, release_max_level_* = [], kv = [], default = ["std",
+                      "kv"] (kv_*, serde and sval need dependencies: their code stays cfg'd
+                      out).
+  Cargo.lock          (semver, log) the lock file of a package without dependencies (version 3),
+                      so that rust-analyzer's `cargo metadata` needs no network and writes
+                      nothing.
 lancet sees the same tree (config files included; they hold no code).
 
 ORACLE: the language servers, installed by this script into the cache when missing (pinned):
@@ -78,9 +101,10 @@ CACHE/bin/ holds a link to each command; it is put first on PATH when lancet run
 `lancet rename --lsp` finds the same servers (and reads the same pyrightconfig.json/tsconfig.json/
 Cargo.toml in the project root). A cold cache costs ~40 s (the basedpyright wheel is ~45 MB, the
 rust-analyzer wheel 11 MB; the cache ~380 MB in all); a warm run of the oracle alone ~25 s for
-the 150 symbols with -j 2 (the servers' start and indexing dominate: rust-analyzer's first
-rename takes ~9 s, for std's and the crate's analysis, and semver's 58 symbols ~12-15 s in all;
-each later symbol takes 0.01-0.3 s, a std trait's method ~5 s).
+the 260 symbols with -j 2, as for the first four projects' 150 (the servers' start and indexing
+dominate: rust-analyzer's first rename takes ~7-9 s, for std's and the crate's analysis, and
+semver's 58 symbols ~12-15 s in all, log's 58 ~7-10 s; table-core's 52 ~4-8 s, its first ~3 s;
+each later symbol takes 0.01-0.3 s, a std trait's method ~5 s); log and table-core alone ~9 s.
 
 For each project one server is started (rootUri = the project directory) and reused for all its
 symbols. The client is in this file (stdlib only: Content-Length framing over the server's stdio,
@@ -131,14 +155,34 @@ let binding's scope starting after its statement (`let text = dot(text, pos)` re
 cfg'd match arms; a file that several crates include with `mod` (tests/util/mod.rs, in three test
 targets) is seen through one of them only (renaming its `version` helper renamed the uses in
 test_version_req.rs and not those in test_version.rs: no symbol is defined there); doc comments
-are not renamed. The results are deterministic (two runs, -j 1 and -j 2, gave the same sites for
-all 92 Python and TypeScript symbols; three runs the same for the 58 Rust symbols).
+are not renamed. Seen on log: rust-analyzer renames names in macro ARGUMENTS (`log!(logger:
+logger, lvl, ..)`: the value `logger` and `lvl`, not the macro's `logger:` keyword; through a
+test file's own macro_rules! too) but nothing inside macro_rules! BODIES (`$crate::max_level()`,
+`$crate::STATIC_MAX_LEVEL`, `$crate::Level::Error`, `$crate::__private_api::GlobalLogger`, the
+calls of __private_api::log/enabled/loc): for those symbols S lacks uses that the renamed crate
+needs to compile (max_level, __private_api::log/enabled/loc have S = the definition only), so a
+site inside a macro_rules! body that one side has and the other lacks is NOT SCORED (neither false
+nor missed; -v lists it): rename_typecheck.py, the compiler, judges those; an implicit format
+argument (`"hello {world}"`) is not renamed either (S = the definition), nor a method called on a
+closure's parameter it does not type (`self.file.map(|s| s.get())`: MaybeStaticStr::get). In an item compiled out
+by a cfg (the `impl Log for Box<T>` of `alloc`, `set_boxed_logger`, the kv tests) it renames paths
+(impl headers, signatures, `use super::Record`) but not method definitions, method calls or
+expression paths (`Record::builder()` in a kv test), and resolves a name there without the body:
+`Box::leak(logger)` in set_boxed_logger, whose `logger` is the function's parameter, is a site
+of the function `logger` (an oracle error); a local in a cfg'd-out statement of a live body
+(`#[cfg(feature = "kv")] builder.key_values(&kvs)`) is renamed. tsserver with these options
+renames a shorthand property as is (`{ original, }` -> `{ original_renamed, }`,
+`sortingFns = { text, }`: the key changes, `sortingFns.text` is not a site) and does not rename
+through `any` (`(instance as any).setState`). The results are deterministic (two runs, -j 1 and
+-j 2, gave the same sites for all 92 Python and TypeScript symbols; three runs the same for the
+58 Rust symbols of semver; two runs, -j 1 and -j 2, the same for the 110 symbols of log and
+table-core).
 
 SYMBOLS: tests/corpus/rename/symbols.toml, [[symbol]] entries with project, path (relative to
 the project root), line (1-based), column (1-based, characters: anywhere inside the identifier
 of the DEFINITION), name, kind (function, method, class, constant, variable, field, variant;
-a Rust struct or enum is a class) and note. Each is checked against the file when loaded (the
-identifier at line:column must be NAME).
+a Rust struct, enum or trait is a class, a static a constant) and note. Each is checked against
+the file when loaded (the identifier at line:column must be NAME).
 
 LANCET, per symbol and engine:
   LANCET_BIN rename --at PATH:LINE:COL NAME_renamed -C ROOT --dry-run --json --no-checkpoint
@@ -164,7 +208,7 @@ lancet drives the server itself and its renamed set must equal S exactly: any di
 refusal included, unless S is empty) fails the run; where the server's edit reaches outside the
 root, a refusal is what must come back. Each `rename --lsp` starts its own server (~3-4 s here,
 so ~3 min for 92 symbols on 2 cores; rust-analyzer ~8 s: its workspace load, then std's and the
-crate's analysis on the first request); --lsp-limit N runs that pass on the first N symbols of
+crate's analysis on the first request; ~5 min for log's and table-core's 110); --lsp-limit N runs that pass on the first N symbols of
 each project only. --oracle-only runs no lancet at all (LANCET_BIN may then be omitted) and,
 with --json OUT, saves S for every symbol.
 
@@ -230,7 +274,20 @@ PROJECTS = {
     # run against node's semver). Their `mod` lines stay, cfg'd out or pointing at no file.
     "semver": {"registry": "crates", "package": "semver", "version": "1.0.26",
                "take": ["src", "tests"], "drop": ["src/serde.rs", "tests/node/mod.rs"],
-               "lang": "rust", "edition": "2018"},
+               "lang": "rust", "edition": "2018", "features": {"default": ["std"], "std": []}},
+    # log's dependency-free std and kv are turned on (default), so their code is live for the
+    # server and the compiler alike. src/serde.rs is compiled out,
+    # but by its own first line `#![cfg(feature = "serde_core")]` under an unconditional `mod
+    # serde;`: rustc must find the file, so it is cut down to its inner cfg attribute(s) (`stub`)
+    # and still compiles to nothing. The features are the crate's own that need no dependency.
+    "log": {"registry": "crates", "package": "log", "version": "0.4.35",
+            "take": ["src", "tests"], "stub": ["src/serde.rs"],
+            "lang": "rust", "edition": "2021",
+            "features": {"default": ["std", "kv"], "alloc": [], "std": ["alloc"], "kv": [],
+                         **{f"{p}max_level_{lv}": [] for p in ("", "release_")
+                            for lv in ("off", "error", "warn", "info", "debug", "trace")}}},
+    "table-core": {"registry": "npm", "package": "@tanstack/table-core", "version": "8.21.3",
+                   "take": ["src"], "lang": "typescript"},
 }
 KINDS = {"function", "method", "class", "constant", "variable", "field", "variant"}
 SUFFIX = "_renamed"
@@ -367,9 +424,20 @@ def lay_project(cache, key, empty_env):
                     raise SetupError(f"{archive.name} has no {sub}/")
                 shutil.move(str(top / sub), str(root / sub))
             for rel in proj.get("drop", []):
-                (root / rel).unlink()
+                if (root / rel).is_dir():
+                    shutil.rmtree(root / rel)
+                else:
+                    (root / rel).unlink()
                 if not any((root / rel).parent.iterdir()):
                     (root / rel).parent.rmdir()
+            for rel in proj.get("stub", []):
+                # A file compiled out by its own inner `#![cfg(..)]` whose `mod` line is
+                # unconditional: only those attribute lines are kept (rustc still reads the file).
+                lines = (root / rel).read_text().splitlines(keepends=True)
+                keep = [ln for ln in lines if ln.startswith("#![cfg(")]
+                if not keep:
+                    raise SetupError(f"{rel} has no inner #![cfg(..)] to keep: it is compiled in")
+                (root / rel).write_text("".join(keep))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         marker.write_text("")
@@ -384,15 +452,16 @@ def lay_project(cache, key, empty_env):
         }
         write_if_changed(root / "pyrightconfig.json", json.dumps(config, indent=2) + "\n")
     elif proj["lang"] == "rust":
-        # The crate's own manifest names a build script, benches and the optional serde
-        # dependency, none of which is in the tree: a manifest for what is (the library, its
-        # default `std` feature, the tests/test_*.rs targets found by cargo), and the lock file
-        # cargo would write (no dependency), so that `cargo metadata` needs no network and
-        # writes nothing.
+        # The crate's own manifest names a build script, benches and optional dependencies
+        # (serde, value-bag, sval), none of which is in the tree: a manifest for what is (the
+        # library, the crate's features that need no dependency, the tests/*.rs targets found
+        # by cargo), and the lock file cargo would write (no dependency), so that `cargo
+        # metadata` needs no network and writes nothing.
         name, version = proj["package"], proj["version"]
+        features = "".join(f"{k} = {json.dumps(v)}\n" for k, v in proj["features"].items())
         write_if_changed(root / "Cargo.toml",
                          f'[package]\nname = "{name}"\nversion = "{version}"\nedition = "{proj["edition"]}"\n\n'
-                         '[features]\ndefault = ["std"]\nstd = []\n')
+                         f'[features]\n{features}')
         write_if_changed(root / "Cargo.lock",
                          "# This file is automatically @generated by Cargo.\n"
                          "# It is not intended for manual editing.\nversion = 3\n\n"
@@ -731,6 +800,39 @@ class Texts:
     def line(self, rel, line):
         ls = self.lines(rel)
         return ls[line - 1] if 1 <= line <= len(ls) else ""
+
+    def in_macro_body(self, rel, line, column):
+        """Whether (line, column) (1-based, characters) is inside a `macro_rules!` definition's
+        rules of a Rust file: rust-analyzer renames nothing there, so such sites are not scored
+        (the compiler, rename_typecheck.py, judges them)."""
+        if not rel.endswith(".rs"):
+            return False
+        key = ("macro", rel)
+        if key not in self.cache:
+            spans = []
+            lines = self.lines(rel)
+            text = "\n".join(lines)
+            starts = [0]
+            for ln in lines:
+                starts.append(starts[-1] + len(ln) + 1)
+            for m in re.finditer(r"\bmacro_rules!\s*[A-Za-z_][A-Za-z0-9_]*\s*([({\[])", text):
+                depth, i = 0, m.start(1)
+                while i < len(text):
+                    ch = text[i]
+                    if ch in "({[":
+                        depth += 1
+                    elif ch in ")}]":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    i += 1
+                spans.append((m.start(1), i))
+            self.cache[key] = (spans, starts)
+        spans, starts = self.cache[key]
+        if not 1 <= line < len(starts):
+            return False
+        at = starts[line - 1] + column - 1
+        return any(a < at < b for a, b in spans)
 
 
 def utf16_len(s):
@@ -1154,17 +1256,20 @@ def run_lancet(lancet, root, sym, engine, env, warn_engine):
 # ------------------------------------------------------------------------------------- scoring
 
 
-def score(sym, oracle, lan, engine):
-    """The symbol's numbers for one engine (None when the oracle is not ok)."""
+def score(sym, oracle, lan, engine, texts):
+    """The symbol's numbers for one engine (None when the oracle is not ok). A site inside a
+    `macro_rules!` body that one side has and the other lacks is not scored (`macro`): the
+    server never reads those bodies."""
     if oracle["status"] != "ok" or lan is None:
         return None
     S = set(map(tuple, oracle["sites"]))
     L = set(map(tuple, lan["renamed"]))
     U = set(map(tuple, lan["unresolved"]))
+    blind = {site for site in L ^ S if texts.in_macro_body(*site)}
     sc = {
         "S": len(S), "L": len(L), "U": len(U), "outside": len(lan["outside"]),
-        "false": sorted(L - S), "agree": len(L & S), "unresolved": sorted((S - L) & U),
-        "missed": sorted(S - L - U),
+        "false": sorted(L - S - blind), "agree": len(L & S), "unresolved": sorted((S - L) & U),
+        "missed": sorted(S - L - U - blind), "macro": sorted(blind),
     }
     if engine == "lsp":
         if oracle.get("outside"):
@@ -1374,7 +1479,7 @@ def main():
         rows = []
         for s in engine_syms[engine]:
             o, lan = oracle[s["id"]], lres[engine][s["id"]]
-            sc = score(s, o, lan, engine)
+            sc = score(s, o, lan, engine, texts[s["project"]])
             rows.append((s["project"], s, o, lan, sc))
             tx = texts[s["project"]]
             problem = lan["outcome"] == "error" or (sc is not None and not sc["passed"])
@@ -1393,6 +1498,11 @@ def main():
                 continue
             for p, ln, col in sc["false"]:
                 log(f"    FALSE RENAME {p}:{ln}:{col}: {tx.line(p, ln).strip()[:100]}")
+            if args.verbose:
+                for p, ln, col in sc["macro"]:
+                    side = "lancet only" if (p, ln, col) in set(map(tuple, lan["renamed"])) else "server only"
+                    log(f"    in a macro_rules! body, not scored ({side}) {p}:{ln}:{col}: "
+                        f"{tx.line(p, ln).strip()[:100]}")
             if lan["outcome"] == "error":
                 pass
             elif engine == "lsp":
@@ -1438,7 +1548,7 @@ def main():
                 if s["id"] not in lres[engine]:
                     continue
                 lan = dict(lres[engine][s["id"]])
-                lan["score"] = score(s, o, lres[engine][s["id"]], engine)
+                lan["score"] = score(s, o, lres[engine][s["id"]], engine, texts[s["project"]])
                 entry["lancet"][engine] = lan
             doc["symbols"].append(entry)
         with open(args.json, "w") as f:

@@ -1553,3 +1553,31 @@ fn name_in_use_only_where_the_names_would_merge() {
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(v["error"]["kind"], "name_in_use", "{v}");
 }
+
+/// A macro's own words (`logger:` in its matcher and its calls) and a local bound among its
+/// tokens (`m!({ let logger = …; logger })`) are not the function `logger`; rustc checks.
+#[test]
+fn rust_macro_words_and_token_locals_are_not_the_item() {
+    const LIB: &str = "pub fn logger() -> u32 {\n    7\n}\n\nmacro_rules! show {\n    (logger: $l:expr) => {\n        $l + crate::logger()\n    };\n}\n\npub fn a() -> u32 {\n    show!(logger: logger())\n}\n\npub fn b() -> u32 {\n    show!(logger: {\n        let logger = 1;\n        logger\n    })\n}\n";
+    let tree = temp_tree(&[("src/lib.rs", LIB.as_bytes())]);
+    let (code, v) = run_json(
+        tree.path(),
+        &["rename", "--at", "src/lib.rs:1:8", "sink"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v}");
+    let after = read(tree.path(), "src/lib.rs");
+    assert!(after.contains("pub fn sink() -> u32"), "{after}");
+    assert!(
+        after.contains("(logger: $l:expr) => {\n        $l + crate::sink()"),
+        "{after}"
+    );
+    assert!(after.contains("show!(logger: sink())"), "{after}");
+    assert!(
+        after.contains("let logger = 1;\n        logger\n"),
+        "{after}"
+    );
+    if let Err(e) = rustc_accepts(tree.path(), "src/lib.rs") {
+        panic!("rustc rejects the renamed crate\n{after}\n{e}");
+    }
+}
