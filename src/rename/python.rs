@@ -763,7 +763,7 @@ impl<'a> PyProject<'a> {
     }
 
     /// Whether an absolute module could be in the tree: some file under a source root or the
-    /// importing file's directory starts its path.
+    /// importing file's directory starts its path, or a module of its name is anywhere in it.
     fn package_in_tree(&self, top: &str, from: &str) -> bool {
         let own_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         ["", "src", "lib", own_dir].iter().any(|root| {
@@ -775,6 +775,12 @@ impl<'a> PyProject<'a> {
             self.files
                 .iter()
                 .any(|f| f == &format!("{base}.py") || f.starts_with(&format!("{base}/")))
+        }) || self.files.iter().any(|f| {
+            // Anywhere else (`tools/helpers.py` after `sys.path.insert(0, "tools")`): maybe
+            // the tree's own, never known to be another package's.
+            let (dir, file) = f.rsplit_once('/').unwrap_or(("", f));
+            file == format!("{top}.py")
+                || file == "__init__.py" && dir.rsplit('/').next() == Some(top)
         })
     }
 
@@ -839,7 +845,9 @@ impl<'a> PyProject<'a> {
         if self.package_in_tree(top, &from.path) {
             Err((
                 false,
-                format!("module `{dotted}` is not one file of the tree"),
+                format!(
+                    "module `{dotted}` is not one file of the tree (a module of that name is in the tree: a sys.path entry or a package root may reach it)"
+                ),
             ))
         } else {
             Err((true, format!("`{dotted}` is outside the tree")))

@@ -1581,3 +1581,26 @@ fn rust_macro_words_and_token_locals_are_not_the_item() {
         panic!("rustc rejects the renamed crate\n{after}\n{e}");
     }
 }
+
+/// A module reached through `sys.path` (`import toolmod` after `sys.path.insert(0, "tools")`)
+/// may be the tree's own `tools/toolmod.py`: its uses are undecided, never another package's.
+#[test]
+fn a_module_named_like_a_file_of_the_tree_is_never_outside() {
+    let tree = temp_tree(&[
+        ("tools/toolmod.py", b"def make_thing():\n    return 3\n"),
+        (
+            "tests/test_b.py",
+            b"import sys\n\nsys.path.insert(0, \"tools\")\nimport toolmod\n\n\ndef test_b():\n    assert toolmod.make_thing() == 3\n",
+        ),
+    ]);
+    let before = snapshot(tree.path());
+    let (code, v) = run_json(
+        tree.path(),
+        &["rename", "--at", "tools/toolmod.py:1:5", "build_thing"],
+        b"",
+    );
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites", "{v}");
+    assert_eq!(sites(&v, "unresolved"), ["tests/test_b.py:8"], "{v}");
+    assert_eq!(snapshot(tree.path()), before);
+}
