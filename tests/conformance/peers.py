@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Run the other engines' JSON cases (opencode, gemini-cli, roo-code, cline, aider) against a
-lancet binary and hold each peer to the floor.
+"""Run the other engines' JSON cases (opencode, gemini-cli, roo-code, cline, aider, and the
+opt-in openai-agents: OpenAI's apply_patch operations) against a lancet binary and hold each
+peer to the floor.
 
 Usage: peers.py LANCET
 
@@ -18,8 +19,10 @@ FLOOR = 0.95
 here = Path(__file__).resolve().parent
 lancet = str(Path(sys.argv[1]).resolve())
 runner = here.parent.parent.parent / "shared/peers/run-peer-cases.py"
+PEERS = ["opencode", "gemini-cli", "roo-code", "cline", "aider", "openai-agents"]
 out = subprocess.run(
-    [sys.executable, str(runner), "--lancet", lancet, "--divergences", str(here / "divergences.toml")],
+    [sys.executable, str(runner), "--lancet", lancet, "--divergences", str(here / "divergences.toml")]
+    + [arg for peer in PEERS for arg in ("--peer", peer)],
     capture_output=True, text=True)
 print(out.stdout, end="")
 print(out.stderr, end="", file=sys.stderr)

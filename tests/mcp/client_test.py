@@ -81,7 +81,7 @@ async def run(root, log):
                   all(p.get("description") for t in tools.values()
                       for p in schema(t).get("properties", {}).values()),
                   {n: schema(t) for n, t in tools.items()})
-            check("apply_patch schema", {"text", "format", "test"} <= set(schema(tools["apply_patch"])["properties"]))
+            check("apply_patch schema", {"text", "operations", "format", "test"} <= set(schema(tools["apply_patch"])["properties"]))
             check("descriptions mention uniqueness and already_applied",
                   "exactly one" in tools["edit"].description and "already_applied" in tools["edit"].description,
                   tools["edit"].description)
@@ -289,6 +289,26 @@ async def run(root, log):
             t = text_of(r)
             check("tests run in lancet's sandbox by default (and the report says so)",
                   is_error(r) and "lancet's sandbox" in t and read(root, "util.py").startswith("def a():"), t)
+
+            r = await s.call_tool("apply_patch", {"operations": [
+                {"type": "create_file", "path": "plan.md", "diff": "+step one\n+"}]})
+            check("apply_patch takes OpenAI apply_patch operations (create_file)",
+                  not is_error(r) and read(root, "plan.md") == "step one\n"
+                  and structured(r).get("format") == "openai-patch", text_of(r))
+            ops = [{"type": "update_file", "path": "plan.md", "diff": "@@\n-step one\n+step two\n"},
+                   {"type": "create_file", "path": "todo.md", "diff": "+- ship"}]
+            r = await s.call_tool("apply_patch", {"operations": ops})
+            check("a list of operations is one transaction",
+                  not is_error(r) and read(root, "plan.md") == "step two\n" and read(root, "todo.md") == "- ship",
+                  text_of(r))
+            r = await s.call_tool("apply_patch", {"operations": [
+                {"type": "create_file", "path": "never.md", "diff": "+x\n"},
+                {"type": "update_file", "path": "plan.md", "diff": "@@\n-absent line\n+y\n"}]})
+            check("a failing operation refuses the whole list, nothing written",
+                  is_error(r) and not os.path.exists(os.path.join(root, "never.md")), text_of(r))
+            r = await s.call_tool("apply_patch", {"text": "x", "operations": ops})
+            check("apply_patch wants text or operations, not both",
+                  is_error(r) and "operations" in text_of(r), text_of(r))
 
 
 async def run_configured(root):

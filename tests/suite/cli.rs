@@ -525,3 +525,45 @@ fn read_refuses_a_fifo_without_opening_it() {
         describe(&out)
     );
 }
+
+/// OpenAI `apply_patch` operations come by stdin (`--format openai-patch` or detected) and as
+/// JSONL entries beside other edits, one batch; a bad operation names its number and field.
+#[test]
+fn openai_operations_by_stdin_and_jsonl() {
+    let dir = two_file_tree();
+    let root = dir.path().to_str().unwrap();
+    let jsonl = dir.path().join("ops.jsonl");
+    std::fs::write(
+        &jsonl,
+        "{\"type\": \"update_file\", \"path\": \"a.txt\", \"diff\": \"@@\\n-a\\n+A\\n\"}\n{\"path\": \"b.txt\", \"old_string\": \"b\", \"new_string\": \"B\"}\n{\"type\": \"create_file\", \"path\": \"c.txt\", \"diff\": \"+c\\n+\"}\n",
+    )
+    .unwrap();
+    let out = lancet(
+        &["apply", "-C", root, "--jsonl", jsonl.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let read = |p: &str| std::fs::read_to_string(dir.path().join(p)).unwrap();
+    assert_eq!(
+        (read("a.txt"), read("b.txt"), read("c.txt")),
+        ("A\n".into(), "B\n".into(), "c\n".into())
+    );
+    let out = lancet(
+        &["apply", "-C", root, "--format", "openai-patch"],
+        b"{\"type\": \"delete_file\", \"path\": \"d.txt\"}",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!dir.path().join("d.txt").exists());
+    let before = snapshot(dir.path());
+    let out = lancet(
+        &["apply", "-C", root, "--json"],
+        b"[{\"type\": \"update_file\", \"path\": \"a.txt\", \"diff\": \"@@\\n-A\\n+a\\n\"}, {\"type\": \"update_file\", \"path\": \"b.txt\", \"patch\": \"x\"}]",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let text = stdout(&out) + &stderr(&out);
+    assert!(
+        text.contains("operation 2: unknown field `patch`"),
+        "{text}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}

@@ -347,6 +347,9 @@ enum FormatArg {
     Auto,
     /// The Codex `*** Begin Patch` format.
     Patch,
+    /// OpenAI's `apply_patch` operations as JSON: `{"type": "update_file", "path", "diff"}`
+    /// (also `create_file`, `delete_file`, `move_to`, a list or `{"operations": [...]}`).
+    OpenaiPatch,
     /// `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks.
     SearchReplace,
     /// Unified or git diffs.
@@ -440,6 +443,7 @@ impl FormatArg {
         match self {
             FormatArg::Auto => FormatChoice::Auto,
             FormatArg::Patch => FormatChoice::Only(Format::Patch),
+            FormatArg::OpenaiPatch => FormatChoice::Only(Format::OpenaiPatch),
             FormatArg::SearchReplace => FormatChoice::Only(Format::SearchReplace),
             FormatArg::Unified => FormatChoice::Only(Format::Unified),
             FormatArg::Json => FormatChoice::Only(Format::Json),
@@ -672,7 +676,8 @@ fn usage(detail: String) -> Report {
 }
 
 /// Reads and parses every input into one batch (operations in input order). With `jsonl`, each
-/// line of each input is one edit: a tool-call object, or a JSON string of edit text.
+/// line of each input is one edit: a tool-call object, an OpenAI `apply_patch` operation, or a
+/// JSON string of edit text.
 fn read_batch(
     inputs: &[PathBuf],
     format: FormatChoice,
@@ -725,7 +730,15 @@ fn read_batch(
             let place = format!("{name} entry {}", i + 1);
             let parsed = match serde_json::from_str::<serde_json::Value>(line) {
                 Ok(serde_json::Value::String(edit)) => format::parse(&edit, format, opts),
-                Ok(_) => format::parse(line, FormatChoice::Only(Format::Json), opts),
+                // An object: a tool call, or an OpenAI apply_patch operation.
+                Ok(_) => {
+                    let as_format = if format::openai::looks_like(line) {
+                        Format::OpenaiPatch
+                    } else {
+                        Format::Json
+                    };
+                    format::parse(line, FormatChoice::Only(as_format), opts)
+                }
                 Err(e) => Err(format::ParseError::new(
                     1,
                     line.chars().take(80).collect::<String>(),

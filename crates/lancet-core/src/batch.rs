@@ -12,6 +12,9 @@ use serde::Serialize;
 pub enum Format {
     /// The Codex `*** Begin Patch` envelope.
     Patch,
+    /// OpenAI's `apply_patch` operations (`create_file`/`update_file`/`delete_file` with a bare
+    /// V4A `diff`), as JSON.
+    OpenaiPatch,
     /// `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks (Aider, Roo, Cline dialects).
     SearchReplace,
     /// Unified and git diffs.
@@ -29,7 +32,8 @@ pub enum Format {
 
 impl Format {
     /// Every format, strictest first: when several parse, auto-detection takes the first.
-    pub const STRICTEST_FIRST: [Format; 5] = [
+    pub const STRICTEST_FIRST: [Format; 6] = [
+        Format::OpenaiPatch,
         Format::Json,
         Format::Patch,
         Format::Unified,
@@ -41,6 +45,7 @@ impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::Patch => "patch",
+            Format::OpenaiPatch => "openai-patch",
             Format::SearchReplace => "search-replace",
             Format::Unified => "unified",
             Format::Json => "json",
@@ -144,6 +149,10 @@ pub struct Hunk {
     pub occurrences: Occurrences,
     /// `@@` header lines, outermost first; each narrows the search to what follows it.
     pub context: Vec<String>,
+    /// A lone `@@` header that matches no line is a hint, not a condition: the hunk's own lines
+    /// place it (OpenAI's V4A dialect reads a single anchor so; Codex refuses).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub context_advisory: bool,
     /// A 1-based line number the edit claims the hunk starts at; only ever narrows a choice.
     pub line_hint: Option<usize>,
     /// A 1-based line number the edit claims its new text starts at (a unified hunk's `+c`):
@@ -229,6 +238,7 @@ impl Hunk {
             text: None,
             occurrences: Occurrences::One,
             context: Vec::new(),
+            context_advisory: false,
             line_hint: None,
             new_line_hint: None,
             anchor: Anchor::Anywhere,

@@ -88,13 +88,33 @@ pub struct EditArgs {
 pub struct ApplyPatchArgs {
     /// The edit: a `*** Begin Patch` … `*** End Patch` patch, SEARCH/REPLACE blocks with file
     /// names, a unified diff, JSON edits, or a file name line plus a fenced whole file. All of it
-    /// applies or none of it does.
-    pub text: String,
-    /// Force a format: patch, search-replace, unified, json or whole (default: detected).
+    /// applies or none of it does. Send this or `operations`.
+    pub text: Option<String>,
+    /// OpenAI `apply_patch` operations, applied as one transaction (instead of `text`).
+    pub operations: Option<Vec<PatchOperation>>,
+    /// Force a format: patch, openai-patch, search-replace, unified, json or whole (default:
+    /// detected).
     pub format: Option<String>,
     /// Run the project's test command (set when the server was started) after writing; if it
     /// fails the whole edit is rolled back and its output is returned.
     pub test: Option<bool>,
+}
+
+/// One OpenAI `apply_patch` operation: what the Responses API's hosted tool emits.
+#[derive(Debug, Deserialize, serde::Serialize, JsonSchema)]
+pub struct PatchOperation {
+    /// `create_file`, `update_file` or `delete_file`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The file, relative to the project root.
+    pub path: String,
+    /// The V4A body: `@@` anchors and ` `/`-`/`+` lines for update_file, `+` lines for
+    /// create_file (a last bare `+` gives the file a final newline); none for delete_file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// update_file only: write the result here and remove `path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_to: Option<String>,
 }
 
 /// `write_file` arguments.
@@ -447,7 +467,7 @@ impl LancetServer {
     /// Apply a multi-file edit in any format lancet reads.
     #[tool(
         name = "apply_patch",
-        description = "Apply an edit to one or many files as one transaction: a `*** Begin Patch` patch, SEARCH/REPLACE blocks (file name on the line before each), a unified diff, JSON edits, or a file name plus a fenced whole file. Everything applies or nothing does; syntax errors introduced by the edit are refused. Pass test: true to run the project's test command afterwards and roll back if it fails (available when the server was started with one)."
+        description = "Apply an edit to one or many files as one transaction: text holding a `*** Begin Patch` patch, SEARCH/REPLACE blocks (file name on the line before each), a unified diff, JSON edits, or a file name plus a fenced whole file; or operations, OpenAI apply_patch operations ({type: create_file|update_file|delete_file, path, diff, move_to}). Everything applies or nothing does; syntax errors introduced by the edit are refused. Pass test: true to run the project's test command afterwards and roll back if it fails (available when the server was started with one)."
     )]
     async fn apply_patch(&self, Parameters(args): Parameters<ApplyPatchArgs>) -> CallToolResult {
         self.writer_turn("apply_patch", args, |this, args| {
@@ -461,12 +481,24 @@ impl LancetServer {
                     Some(f) => FormatChoice::Only(f),
                     None => {
                         return error_result(format!(
-                            "unknown format {name:?}: use patch, search-replace, unified, json or whole"
+                            "unknown format {name:?}: use patch, openai-patch, search-replace, unified, json or whole"
                         ));
                     }
                 },
             };
-            let parsed = lancet::format::parse_bytes(args.text.as_bytes(), opts.format, &opts.parse);
+            let text = match (&args.text, &args.operations) {
+                (Some(text), None) => text.clone(),
+                (None, Some(operations)) => {
+                    opts.format = FormatChoice::Only(Format::OpenaiPatch);
+                    serde_json::json!({ "operations": operations }).to_string()
+                }
+                _ => {
+                    return error_result(
+                        "send either text (an edit in any format) or operations (OpenAI apply_patch operations), not both or neither".to_string(),
+                    );
+                }
+            };
+            let parsed = lancet::format::parse_bytes(text.as_bytes(), opts.format, &opts.parse);
             let batch = match parsed {
                 Ok(batch) => batch,
                 Err(e) => return this.answer(Report::malformed(&e, None).into()),

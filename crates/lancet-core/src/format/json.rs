@@ -101,7 +101,10 @@ fn is_json_fence(line: &str) -> bool {
 }
 
 /// The byte ranges holding JSON: the whole text, or the bodies of its fences.
-fn regions(text: &str, notes: &mut Vec<String>) -> Result<Vec<(usize, usize)>, ParseError> {
+pub(super) fn regions(
+    text: &str,
+    notes: &mut Vec<String>,
+) -> Result<Vec<(usize, usize)>, ParseError> {
     let t = text.trim_start();
     if t.starts_with('{') || t.starts_with('[') {
         return Ok(vec![(0, text.len())]);

@@ -1,6 +1,7 @@
 //! Edit-text formats: each module turns text into a [`Batch`] without touching the disk.
 
 pub mod json;
+pub mod openai;
 pub mod patch;
 pub mod search_replace;
 pub mod unified;
@@ -170,6 +171,7 @@ fn sketch(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
 fn looks_like(format: Format, text: &str) -> bool {
     match format {
         Format::Patch => patch::looks_like(text),
+        Format::OpenaiPatch => openai::looks_like(text),
         Format::SearchReplace => search_replace::looks_like(text),
         Format::Unified => unified::looks_like(text),
         Format::Json => json::looks_like(text),
@@ -181,6 +183,7 @@ fn looks_like(format: Format, text: &str) -> bool {
 fn parse_as(format: Format, text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
     match format {
         Format::Patch => patch::parse(text),
+        Format::OpenaiPatch => openai::parse(text),
         Format::SearchReplace => search_replace::parse(text, opts),
         Format::Unified => unified::parse(text, opts),
         Format::Json => json::parse(text, opts),

@@ -394,6 +394,11 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
     }
     let lines = &hay.lines[..];
     let regions = match header_regions(hay, &hunk.context) {
+        Err(LocateError::ContextNotFound { header, .. })
+            if hunk.context_advisory && hunk.context.len() == 1 && !hunk.old.is_empty() =>
+        {
+            return locate_without_anchor(hay, hunk, hints, &header);
+        }
         Err(LocateError::ContextNotFound { header, closest }) if !hunk.old.is_empty() => {
             return locate_by_body_alone(hay, hunk, header, closest);
         }
@@ -624,6 +629,33 @@ fn repaired_readings(hunk: &Hunk) -> Vec<Reading> {
 /// occur exactly once at a line tier, and they lie below that line; the report says so. A
 /// header naming something else (`def stop():` where only `def start():` exists) keeps its
 /// failure: the model meant another place.
+/// A hunk whose lone advisory `@@` anchor matches nothing: placed by its own lines, as if it
+/// had no anchor, and the report says so.
+fn locate_without_anchor(
+    hay: &Haystack,
+    hunk: &Hunk,
+    hints: Hints,
+    header: &str,
+) -> Result<Located, LocateError> {
+    let bare = Hunk {
+        context: Vec::new(),
+        context_advisory: false,
+        ..hunk.clone()
+    };
+    let note = format!(
+        "the @@ anchor `{header}` matches no line; a single anchor is advisory in this format, so the chunk's own lines placed it"
+    );
+    match locate(hay, &bare, hints)? {
+        Located::Replace(mut placements) => {
+            for p in &mut placements {
+                p.notes.push(note.clone());
+            }
+            Ok(Located::Replace(placements))
+        }
+        applied => Ok(applied),
+    }
+}
+
 fn locate_by_body_alone(
     hay: &Haystack,
     hunk: &Hunk,
