@@ -1112,6 +1112,7 @@ fn undecided_sites<'s>(
             match shape {
                 // In Python a member may be a module's attribute (`pkg.mod.Name`): any symbol.
                 SiteShape::Member => members || python,
+                SiteShape::ValueMember => members,
                 SiteShape::Keyword => locals,
                 SiteShape::ModulePath => false,
                 SiteShape::Plain => true,
@@ -1122,8 +1123,10 @@ fn undecided_sites<'s>(
 
 /// What a site can name, by its place in the syntax.
 enum SiteShape {
-    /// `x.name`: a member.
+    /// `x.name`: a member (in Python maybe a module's attribute).
     Member,
+    /// `self.name`, `f().name`: a member of a value, never a module's attribute.
+    ValueMember,
     /// `f(name=…)`: a parameter.
     Keyword,
     /// A part of an import's dotted module path: a module.
@@ -1176,10 +1179,20 @@ fn site_shape(scan: &FileScan, site: &LeftSite, len: usize) -> SiteShape {
     // `.name` among a Rust macro's tokens (`assert_eq!(x.len(), 1)`) is a member too.
     let after_dot = parent.is_some_and(|p| p.kind() == "token_tree")
         && node.prev_sibling().is_some_and(|b| b.kind() == ".");
-    if matches!(node.kind(), "property_identifier" | "field_identifier")
-        || parent.is_some_and(|p| p.kind() == "attribute" && is_field(&p, "attribute"))
-        || after_dot
-    {
+    // `self.name`, `f().name`, `x[0].name`: a member of a value, never a module's attribute.
+    if let Some(p) = parent.filter(|p| p.kind() == "attribute" && is_field(p, "attribute")) {
+        let object = p.child_by_field_name("object");
+        let of_value = object.is_some_and(|o| {
+            !matches!(o.kind(), "identifier" | "attribute")
+                || matches!(&scan.parsed.text[o.byte_range()], "self" | "cls")
+        });
+        return if of_value {
+            SiteShape::ValueMember
+        } else {
+            SiteShape::Member
+        };
+    }
+    if matches!(node.kind(), "property_identifier" | "field_identifier") || after_dot {
         return SiteShape::Member;
     }
     if parent.is_some_and(|p| p.kind() == "keyword_argument" && is_field(&p, "name")) {

@@ -674,6 +674,10 @@ impl RustProject<'_> {
                 {
                     self.path(facts, source, node, text(segment, source), name)
                 }
+                // `$crate::name` in a `macro_rules!` body: the defining crate's item.
+                Some(segment) if text(segment, source) == "$crate" => {
+                    self.path(facts, source, node, "crate", name)
+                }
                 _ => Resolution::Unresolved("a path inside a macro's tokens".to_string()),
             },
             _ => match local_declaration(node, source).or_else(|| token_binding(node, source)) {
@@ -969,8 +973,8 @@ fn local_declaration(ident: Node, source: &str) -> Option<usize> {
     let name = text(ident, source);
     // A closure sees the locals of the function around it: search the whole function (an
     // inner `fn` item sees none of its outer function's).
-    let function =
-        ancestor(ident, &["function_item"]).or_else(|| ancestor(ident, &["closure_expression"]))?;
+    let function = ancestor(ident, &["function_item", "function_signature_item"])
+        .or_else(|| ancestor(ident, &["closure_expression"]))?;
     let mut best: Option<usize> = None;
     let mut stack = vec![function];
     while let Some(n) = stack.pop() {
@@ -1094,8 +1098,8 @@ fn binding_in_pattern(pattern: Node, source: &str, name: &str) -> Option<usize> 
 /// plainly: a parameter `x: &T`, or `let x: T`, `let x = T { … }`, `let x = T::f(…)`.
 fn rust_local_type(ident: Node, source: &str) -> Option<String> {
     let name = text(ident, source);
-    let function =
-        ancestor(ident, &["function_item"]).or_else(|| ancestor(ident, &["closure_expression"]))?;
+    let function = ancestor(ident, &["function_item", "function_signature_item"])
+        .or_else(|| ancestor(ident, &["closure_expression"]))?;
     let mut found: Option<(usize, String)> = None;
     let mut stack = vec![function];
     while let Some(n) = stack.pop() {

@@ -1449,6 +1449,13 @@ fn rust_renames_resolve_through_closures_bounds_fields_and_namespaces() {
             &["fn smoke() {", "#[test]"],
             &["fn test()"],
         ),
+        // A parameter of a trait method's signature: its own local, not the impl's.
+        (
+            "src/lib.rs:2:19",
+            "text",
+            &["fn log(&self, text: &str);", "fn log(&self, msg: &str) {"],
+            &[],
+        ),
     ];
     for (at, new, present, absent) in cases {
         let tree = temp_tree(&[("src/lib.rs", LOGGER_RS.as_bytes())]);
@@ -1558,7 +1565,7 @@ fn name_in_use_only_where_the_names_would_merge() {
 /// tokens (`m!({ let logger = …; logger })`) are not the function `logger`; rustc checks.
 #[test]
 fn rust_macro_words_and_token_locals_are_not_the_item() {
-    const LIB: &str = "pub fn logger() -> u32 {\n    7\n}\n\nmacro_rules! show {\n    (logger: $l:expr) => {\n        $l + crate::logger()\n    };\n}\n\npub fn a() -> u32 {\n    show!(logger: logger())\n}\n\npub fn b() -> u32 {\n    show!(logger: {\n        let logger = 1;\n        logger\n    })\n}\n";
+    const LIB: &str = "pub fn logger() -> u32 {\n    7\n}\n\nmacro_rules! show {\n    (logger: $l:expr) => {\n        $l + $crate::logger()\n    };\n}\n\npub fn a() -> u32 {\n    show!(logger: logger())\n}\n\npub fn b() -> u32 {\n    show!(logger: {\n        let logger = 1;\n        logger\n    })\n}\n";
     let tree = temp_tree(&[("src/lib.rs", LIB.as_bytes())]);
     let (code, v) = run_json(
         tree.path(),
@@ -1569,7 +1576,7 @@ fn rust_macro_words_and_token_locals_are_not_the_item() {
     let after = read(tree.path(), "src/lib.rs");
     assert!(after.contains("pub fn sink() -> u32"), "{after}");
     assert!(
-        after.contains("(logger: $l:expr) => {\n        $l + crate::sink()"),
+        after.contains("(logger: $l:expr) => {\n        $l + $crate::sink()"),
         "{after}"
     );
     assert!(after.contains("show!(logger: sink())"), "{after}");
