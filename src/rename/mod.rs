@@ -1100,9 +1100,21 @@ fn undecided_sites<'s>(
         ),
         Chosen::All => (true, true),
     };
+    // Only locals chosen: a local is seen in its own file only.
+    let local_files: Option<Vec<&str>> = match chosen {
+        Chosen::Ids(ids) if ids.iter().all(|id| is_local_id(id)) => {
+            ids.iter().map(|id| local_file(id)).collect()
+        }
+        _ => None,
+    };
     summary
         .unresolved
         .iter()
+        .filter(|site| {
+            local_files
+                .as_ref()
+                .is_none_or(|files| files.contains(&site.path.as_str()))
+        })
         .filter(|site| {
             let shape = scans
                 .iter()
@@ -1155,6 +1167,17 @@ fn is_local_id(id: &str) -> bool {
         return id.starts_with("rust:local@");
     }
     !is_member_id(id) && (id.contains('@') || id.matches("::").count() >= 2)
+}
+
+/// The file a function's local is seen in, by its id: `rust:local@PATH@N`, `PATH::f::x`
+/// (Python). A JavaScript id (`PATH@N`) may be a module's export, seen elsewhere: none.
+fn local_file(id: &str) -> Option<&str> {
+    if let Some(rest) = id.strip_prefix("rust:local@") {
+        return rest.rsplit_once('@').map(|(path, _)| path);
+    }
+    (!id.contains('@') && id.matches("::").count() >= 2)
+        .then(|| id.split("::").next())
+        .flatten()
 }
 
 /// The shape of a site (see [`SiteShape`]).

@@ -559,6 +559,9 @@ impl RustProject<'_> {
         let Some(parent) = node.parent() else {
             return Resolution::Unresolved("no syntax around it".into());
         };
+        if parent.kind() == "lifetime" {
+            return Resolution::Outside("a lifetime (`'name`), never an item or a value".into());
+        }
         if ancestor(node, &["attribute_item", "inner_attribute_item"]).is_some() {
             return Resolution::Outside(
                 "a word of an attribute (`#[test]`, a derive, a cfg, a lint): never an item of the tree"

@@ -1611,3 +1611,30 @@ fn a_module_named_like_a_file_of_the_tree_is_never_outside() {
     assert_eq!(sites(&v, "unresolved"), ["tests/test_b.py:8"], "{v}");
     assert_eq!(snapshot(tree.path()), before);
 }
+
+/// A function's local is seen in its own file only: a site of its spelling elsewhere (another
+/// crate's path, a lifetime) does not stop its rename, and a lifetime is never renamed.
+#[test]
+fn a_local_is_undecided_only_in_its_own_file() {
+    let tree = temp_tree(&[
+        (
+            "src/lib.rs",
+            b"pub fn f<'kvs>(kvs: &'kvs str) -> usize {\n    kvs.len()\n}\n",
+        ),
+        (
+            "src/other.rs",
+            b"pub fn g() -> u32 {\n    kvs::count()\n}\n",
+        ),
+    ]);
+    let (code, v) = run_json(
+        tree.path(),
+        &["rename", "--at", "src/lib.rs:1:16", "pairs"],
+        b"",
+    );
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(
+        read(tree.path(), "src/lib.rs"),
+        "pub fn f<'kvs>(pairs: &'kvs str) -> usize {\n    pairs.len()\n}\n"
+    );
+    assert!(read(tree.path(), "src/other.rs").contains("kvs::count()"));
+}
