@@ -27,7 +27,7 @@
 
 use lancet_core::timing::lap;
 pub use lancet_core::{
-    batch, digest, encoding, format, locate, path, report, stage, staged, text, verdicts,
+    anchors, batch, digest, encoding, format, locate, path, report, stage, staged, text, verdicts,
 };
 pub use lancet_store as store;
 pub use lancet_syntax as syntax;
@@ -281,7 +281,7 @@ fn apply_locked(
     let mut clock = std::time::Instant::now();
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
-    let bases = with_snapshots(state, &opts.base);
+    let bases = with_snapshots(state, &with_anchor_bases(batch, &opts.base));
     let mut staged = match stage::stage(
         root,
         batch,
@@ -394,6 +394,27 @@ fn split_hard_links(files: &mut [staged::StagedFile], choice: staged::HardLinks)
             )
         })
         .collect()
+}
+
+/// The caller's bases, and for line-anchored edits that name their read (`sha256` in the
+/// `*** Edit Lines:` header) and no base of the caller's, that read.
+fn with_anchor_bases(batch: &Batch, bases: &[Base]) -> Vec<Base> {
+    let mut all = bases.to_vec();
+    for op in &batch.ops {
+        if let batch::OpKind::Lines {
+            base_sha256: Some(sha256),
+            ..
+        } = &op.kind
+            && !all.iter().any(|b| b.path == op.path)
+        {
+            all.push(Base {
+                path: op.path.clone(),
+                sha256: sha256.clone(),
+                snapshot: None,
+            });
+        }
+    }
+    all
 }
 
 /// The bases with their snapshot bytes: the caller's, or the one `lancet read` kept.

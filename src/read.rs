@@ -114,6 +114,7 @@ fn read_view(
             NumberedLine {
                 line: i + 1,
                 text: l.strip_suffix('\r').unwrap_or(l).to_string(),
+                hash: None,
             }
         })
         .collect();
@@ -138,7 +139,16 @@ fn read_view(
 }
 
 impl ReadView {
-    /// The view as text: a header with the hash, then `number<TAB>line`.
+    /// The view with each line's anchor hash (`LINE:HASH`), for line-anchored edits.
+    pub fn with_anchors(mut self) -> ReadView {
+        for l in &mut self.lines {
+            l.hash = Some(crate::anchors::line_hash(&l.text));
+        }
+        self
+    }
+
+    /// The view as text: a header with the hash, then `number<TAB>line`, or `LINE:HASH|line`
+    /// when it carries anchors.
     pub fn render(&self) -> String {
         let (first, last) = match (self.lines.first(), self.lines.last()) {
             (Some(a), Some(b)) => (a.line, b.line),
@@ -149,7 +159,10 @@ impl ReadView {
             self.path, self.total_lines, self.sha256
         );
         for l in &self.lines {
-            out.push_str(&format!("{:>6}\t{}\n", l.line, l.text));
+            match &l.hash {
+                Some(hash) => out.push_str(&format!("{}:{hash}|{}\n", l.line, l.text)),
+                None => out.push_str(&format!("{:>6}\t{}\n", l.line, l.text)),
+            }
         }
         out
     }

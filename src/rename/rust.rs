@@ -559,8 +559,10 @@ impl RustProject<'_> {
         let Some(parent) = node.parent() else {
             return Resolution::Unresolved("no syntax around it".into());
         };
-        if parent.kind() == "lifetime" {
-            return Resolution::Outside("a lifetime (`'name`), never an item or a value".into());
+        if matches!(parent.kind(), "lifetime" | "label") {
+            return Resolution::Outside(
+                "a lifetime or a loop label (`'name`), never an item or a value".into(),
+            );
         }
         if ancestor(node, &["attribute_item", "inner_attribute_item"]).is_some() {
             return Resolution::Outside(
@@ -575,7 +577,15 @@ impl RustProject<'_> {
         };
         match parent.kind() {
             kind if ITEMS.contains(&kind) && field_is("name") => match holder_of(parent, source) {
-                Some((holder, _)) => self.member(&holder, name, Namespace::Item),
+                // `impl Log for File { fn write }`: the trait's method, never `File`'s own
+                // `write` of the same name; a trait outside the tree owns it outside.
+                Some((_, Some(tr))) if self.is_tree_trait(&tr) => {
+                    Resolution::Symbol(format!("rust:{tr}::{name}"))
+                }
+                Some((_, Some(tr))) => Resolution::Outside(format!(
+                    "`{name}` is a method of the trait `{tr}`, outside the tree"
+                )),
+                Some((holder, None)) => self.member(&holder, name, Namespace::Item),
                 None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
             },
             "enum_variant" if field_is("name") => match list_owner(parent, source) {

@@ -67,8 +67,8 @@ async def run(root, log):
             check("initialize names the server", field(init, "server_info", "serverInfo").name == "lancet", init)
 
             tools = {t.name: t for t in (await s.list_tools()).tools}
-            expected = {"read_file", "edit", "apply_patch", "write_file", "rename_symbol", "undo",
-                        "checkpoints"}
+            expected = {"read_file", "edit", "edit_lines", "apply_patch", "write_file", "rename_symbol",
+                        "undo", "checkpoints"}
             check("tool names", set(tools) == expected, sorted(tools))
             edit_props = schema(tools["edit"]).get("properties", {})
             check("edit schema arguments",
@@ -309,6 +309,30 @@ async def run(root, log):
             r = await s.call_tool("apply_patch", {"text": "x", "operations": ops})
             check("apply_patch wants text or operations, not both",
                   is_error(r) and "operations" in text_of(r), text_of(r))
+
+            with open(os.path.join(root, "lines.py"), "w", encoding="utf-8") as f:
+                f.write("def f():\n    return 1\n\n\ndef g():\n    return 1\n")
+            r = await s.call_tool("read_file", {"path": "lines.py", "anchors": True})
+            shown = text_of(r).splitlines()[1:]
+            check("read_file anchors: true shows LINE:HASH|text",
+                  len(shown) == 6 and shown[5].split("|", 1)[1] == "    return 1"
+                  and structured(r)["lines"][5].get("hash") == shown[5].split("|")[0].split(":")[1], text_of(r))
+            anchor6 = shown[5].split("|")[0]
+            with open(os.path.join(root, "lines.py"), "w", encoding="utf-8") as f:
+                f.write("import os\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 1\n")
+            r = await s.call_tool("edit_lines", {"path": "lines.py", "edits": [
+                {"op": "replace", "start": anchor6, "lines": ["    return 2"]}]})
+            check("edit_lines replaces the anchored line (one of two identical ones), rebased over a change since the read",
+                  not is_error(r) and read(root, "lines.py") == "import os\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 2\n",
+                  text_of(r))
+            r = await s.call_tool("edit_lines", {"path": "lines.py", "edits": [
+                {"op": "delete", "start": "2:zzz"}]})
+            check("edit_lines refuses a stale anchor, saying what the line reads now",
+                  is_error(r) and "reads" in text_of(r), text_of(r))
+            r = await s.call_tool("edit_lines", {"path": "lines.py", "edits": [
+                {"op": "move", "start": anchor6}]})
+            check("edit_lines names a bad argument by its parameter",
+                  is_error(r) and "edits[1].op" in text_of(r), text_of(r))
 
 
 async def run_configured(root):

@@ -567,3 +567,31 @@ fn openai_operations_by_stdin_and_jsonl() {
     );
     assert_eq!(snapshot(dir.path()), before);
 }
+
+/// `lancet read --anchors` prints `LINE:HASH|text` (JSON: each line's `hash`); an edit on those
+/// anchors applies where they point, among identical lines.
+#[test]
+fn read_anchors_and_an_edit_on_them() {
+    let dir = temp_tree(&[("m.py", b"x = 1\ny = 1\nx = 1\n")]);
+    let root = dir.path().to_str().unwrap();
+    let out = lancet(&["read", "-C", root, "--anchors", "m.py"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = stdout(&out);
+    let third = text.lines().nth(3).unwrap();
+    let (anchor, line) = third.split_once('|').unwrap();
+    assert_eq!(line, "x = 1");
+    assert!(anchor.starts_with("3:") && anchor.len() == 5, "{text}");
+    let out = lancet(&["read", "-C", root, "--anchors", "--json", "m.py"], b"");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["lines"][2]["hash"], anchor[2..], "{v}");
+    let edit = format!("*** Edit Lines: m.py\n@@ replace {anchor}\nx = 3\n");
+    let out = lancet(
+        &["apply", "-C", root, "--format", "anchors"],
+        edit.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("m.py")).unwrap(),
+        "x = 1\ny = 1\nx = 3\n"
+    );
+}

@@ -1638,3 +1638,51 @@ fn a_local_is_undecided_only_in_its_own_file() {
     );
     assert!(read(tree.path(), "src/other.rs").contains("kvs::count()"));
 }
+
+/// A trait's method implemented for a type with an inherent method of the same name: two
+/// symbols (`impl Log for File { fn write }` is `Log::write`); a loop label is never the
+/// module of its name. rustc checks each.
+#[test]
+fn rust_trait_impl_methods_and_labels_are_their_own() {
+    const LIB: &str = "pub trait Log {\n    fn write(&self) -> u8;\n}\npub struct File;\nimpl File {\n    pub fn write(&self) -> u32 {\n        3\n    }\n}\nimpl Log for File {\n    fn write(&self) -> u8 {\n        1\n    }\n}\npub fn b<L: Log>(l: &L) -> u8 {\n    l.write()\n}\npub fn c(f: &File) -> u32 {\n    f.write()\n}\npub mod util {\n    pub fn f() -> u8 {\n        1\n    }\n}\npub fn h() {\n    'util: loop {\n        break 'util;\n    }\n}\n";
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "src/lib.rs:2:8",
+            "emit",
+            &[
+                "fn emit(&self) -> u8;",
+                "fn emit(&self) -> u8 {",
+                "l.emit()",
+                "pub fn write(&self) -> u32",
+                "f.write()",
+            ],
+        ),
+        (
+            "src/lib.rs:6:12",
+            "put",
+            &[
+                "pub fn put(&self) -> u32",
+                "f.put()",
+                "fn write(&self) -> u8 {",
+                "l.write()",
+            ],
+        ),
+        (
+            "src/lib.rs:21:9",
+            "tool",
+            &["pub mod tool {", "'util: loop", "break 'util;"],
+        ),
+    ];
+    for (at, new, present) in cases {
+        let tree = temp_tree(&[("src/lib.rs", LIB.as_bytes())]);
+        let (code, v) = run_json(tree.path(), &["rename", "--at", at, new], b"");
+        assert_eq!(code, Some(0), "{at}: {v}");
+        let after = read(tree.path(), "src/lib.rs");
+        for p in *present {
+            assert!(after.contains(p), "{at}: `{p}` missing\n{after}");
+        }
+        if let Err(e) = rustc_accepts(tree.path(), "src/lib.rs") {
+            panic!("{at}: rustc rejects the renamed crate\n{after}\n{e}");
+        }
+    }
+}

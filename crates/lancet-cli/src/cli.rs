@@ -339,6 +339,9 @@ struct ReadArgs {
     /// Print as JSON.
     #[arg(long)]
     json: bool,
+    /// Prefix each line with its anchor, `LINE:HASH|`, for `--format anchors` edits.
+    #[arg(long)]
+    anchors: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -347,6 +350,10 @@ enum FormatArg {
     Auto,
     /// The Codex `*** Begin Patch` format.
     Patch,
+    /// Line-anchored edits on the `LINE:HASH` anchors of `lancet read --anchors`:
+    /// `*** Edit Lines: PATH [sha256 HEX]`, then `@@ replace 12:a3k..15:k9z` + new lines,
+    /// `@@ insert after 20:b7q`, `@@ insert before …`, `@@ delete …`.
+    Anchors,
     /// OpenAI's `apply_patch` operations as JSON: `{"type": "update_file", "path", "diff"}`
     /// (also `create_file`, `delete_file`, `move_to`, a list or `{"operations": [...]}`).
     OpenaiPatch,
@@ -444,6 +451,7 @@ impl FormatArg {
             FormatArg::Auto => FormatChoice::Auto,
             FormatArg::Patch => FormatChoice::Only(Format::Patch),
             FormatArg::OpenaiPatch => FormatChoice::Only(Format::OpenaiPatch),
+            FormatArg::Anchors => FormatChoice::Only(Format::Anchors),
             FormatArg::SearchReplace => FormatChoice::Only(Format::SearchReplace),
             FormatArg::Unified => FormatChoice::Only(Format::Unified),
             FormatArg::Json => FormatChoice::Only(Format::Json),
@@ -486,6 +494,7 @@ fn describe_batch(batch: &Batch) -> String {
             OpKind::Append { content } => format!("append ({} bytes)", content.len()),
             OpKind::Delete => "delete".to_string(),
             OpKind::Splice { spans, .. } => format!("splice ({} spans)", spans.len()),
+            OpKind::Lines { edits, .. } => format!("edit lines ({} edits)", edits.len()),
             OpKind::Update { hunks, move_to } => {
                 let to = move_to
                     .as_ref()
@@ -762,6 +771,11 @@ fn run_read(root: PathBuf, args: ReadArgs) -> u8 {
     };
     match lancet::read(&root, &args.path, args.offset, args.limit) {
         Ok(view) => {
+            let view = if args.anchors {
+                view.with_anchors()
+            } else {
+                view
+            };
             let out = if args.json {
                 serde_json::to_string_pretty(&view).unwrap_or_default() + "\n"
             } else {

@@ -12,6 +12,9 @@ use serde::Serialize;
 pub enum Format {
     /// The Codex `*** Begin Patch` envelope.
     Patch,
+    /// Line-anchored edits (`*** Edit Lines:`, `@@ replace 12:a3k..15:k9z`) on `LINE:HASH`
+    /// anchors a read handed out.
+    Anchors,
     /// OpenAI's `apply_patch` operations (`create_file`/`update_file`/`delete_file` with a bare
     /// V4A `diff`), as JSON.
     OpenaiPatch,
@@ -32,10 +35,11 @@ pub enum Format {
 
 impl Format {
     /// Every format, strictest first: when several parse, auto-detection takes the first.
-    pub const STRICTEST_FIRST: [Format; 6] = [
+    pub const STRICTEST_FIRST: [Format; 7] = [
         Format::OpenaiPatch,
         Format::Json,
         Format::Patch,
+        Format::Anchors,
         Format::Unified,
         Format::SearchReplace,
         Format::Whole,
@@ -46,6 +50,7 @@ impl Format {
         match self {
             Format::Patch => "patch",
             Format::OpenaiPatch => "openai-patch",
+            Format::Anchors => "anchors",
             Format::SearchReplace => "search-replace",
             Format::Unified => "unified",
             Format::Json => "json",
@@ -113,6 +118,14 @@ pub enum OpKind {
         /// The replacements, in file order, not overlapping.
         spans: Vec<Span>,
     },
+    /// Change lines of an existing file named by anchors (`LINE:HASH`) a read handed out.
+    Lines {
+        /// The hex SHA-256 of the read the anchors come from: when the file changed since, the
+        /// edits run on that read's snapshot and are merged into the file as it is now.
+        base_sha256: Option<String>,
+        /// The edits, each on lines of the file as read.
+        edits: Vec<LineEdit>,
+    },
     /// Change parts of an existing file, optionally renaming it.
     Update {
         /// The changes, located independently in the file as it was before this operation.
@@ -120,6 +133,35 @@ pub enum OpKind {
         /// A new path for the file.
         move_to: Option<String>,
     },
+}
+
+/// One line-anchored edit: what to do with the lines from `first` to `last`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LineEdit {
+    /// What to do.
+    pub action: LineAction,
+    /// The first line it touches (for an insertion, the line it goes after or before).
+    pub first: crate::anchors::LineAnchor,
+    /// The last line it touches (`first` for one line).
+    pub last: crate::anchors::LineAnchor,
+    /// The new lines (none for a deletion), without line endings.
+    pub lines: Vec<String>,
+    /// 1-based line of the edit text where the edit starts, for messages.
+    pub line: usize,
+}
+
+/// What a [`LineEdit`] does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineAction {
+    /// Replace the lines `first..=last` by the new lines.
+    Replace,
+    /// Put the new lines after `first`.
+    InsertAfter,
+    /// Put the new lines before `first`.
+    InsertBefore,
+    /// Remove the lines `first..=last`.
+    Delete,
 }
 
 /// One byte span of a [`OpKind::Splice`].

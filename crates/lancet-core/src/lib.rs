@@ -14,6 +14,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod anchors;
 pub mod batch;
 pub mod digest;
 pub mod encoding;

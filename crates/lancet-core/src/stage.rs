@@ -4,7 +4,7 @@
 //! file, or an Add then a Delete, compose. Every failure is collected (not just the first) so the
 //! model can fix everything in one retry; the batch is staged only if all operations succeed.
 
-use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, Span, split_lines};
+use crate::batch::{Batch, FileOp, Format, Hunk, LineEdit, OpKind, Span, split_lines};
 use crate::digest::sha256_hex;
 use crate::encoding::Transcoding;
 use crate::explain;
@@ -617,6 +617,7 @@ impl Workspace<'_> {
             OpKind::Splice { base_sha256, spans } => {
                 self.splice(&rel, base_sha256, spans, &mut report)
             }
+            OpKind::Lines { edits, .. } => self.lines(&rel, edits, &mut report),
             OpKind::Update { hunks, move_to } => {
                 let to = move_to.as_deref().map(|t| self.root.rel(t)).transpose()?;
                 if let Some(to) = &to
@@ -873,6 +874,42 @@ impl Workspace<'_> {
         }
     }
 
+    /// Line-anchored edits: their anchors checked against the file (the read's snapshot when
+    /// the file changed since; the rebase then merges the result), then run as an update.
+    fn lines(
+        &mut self,
+        rel: &RelPath,
+        edits: &[LineEdit],
+        report: &mut FileReport,
+    ) -> Result<(), OpError> {
+        let (_, entry) = self.rewritable(rel, "update")?;
+        let as_read = entry.rebase_from.is_some();
+        let Some(before) = entry.current.clone() else {
+            return Err(OpError::new(
+                ErrorKind::Missing,
+                format!("cannot edit lines of {rel}: it does not exist"),
+            ));
+        };
+        let file = TextFile::decode(&before).map_err(|e| {
+            OpError::new(
+                ErrorKind::NotUtf8,
+                format!(
+                    "cannot edit lines of {rel}: the file is {e}; lancet edits only UTF-8 text"
+                ),
+            )
+        })?;
+        let lines: Vec<&str> = (0..file.len())
+            .map(|i| {
+                let l = file.line(i);
+                l.strip_suffix('\r').unwrap_or(l)
+            })
+            .collect();
+        let (hunks, notes) = crate::locate::anchored::hunks(&lines, edits, as_read)
+            .map_err(|message| OpError::new(ErrorKind::Stale, format!("{rel}: {message}")))?;
+        report.notes.extend(notes);
+        self.update(rel, &hunks, None, report)
+    }
+
     fn update(
         &mut self,
         rel: &RelPath,
@@ -1125,6 +1162,7 @@ fn numbered(file: &TextFile, i: usize) -> NumberedLine {
     NumberedLine {
         line: i + 1,
         text: l.strip_suffix('\r').unwrap_or(l).to_string(),
+        hash: None,
     }
 }
 

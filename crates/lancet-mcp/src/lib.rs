@@ -62,6 +62,34 @@ pub struct ReadFileArgs {
     pub offset: Option<usize>,
     /// How many lines to return (default: all).
     pub limit: Option<usize>,
+    /// Prefix each line with its anchor `LINE:HASH|` (for edit_lines) instead of `N<TAB>`.
+    pub anchors: Option<bool>,
+}
+
+/// `edit_lines` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct EditLinesArgs {
+    /// File path, relative to the project root.
+    pub path: String,
+    /// The edits, each on lines of the file as read_file (anchors: true) showed it.
+    pub edits: Vec<LineEditArg>,
+    /// Run the project's test command (set when the server was started) after writing; if it
+    /// fails the edit is rolled back.
+    pub test: Option<bool>,
+}
+
+/// One line-anchored edit.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct LineEditArg {
+    /// `replace`, `insert_after`, `insert_before` or `delete`.
+    pub op: String,
+    /// The anchor `LINE:HASH` of the first line (for an insert, the line it goes after or before).
+    pub start: String,
+    /// The anchor of the last line of a replace or delete range (default: `start`).
+    pub end: Option<String>,
+    /// The new lines, without line endings (none for delete).
+    #[serde(default)]
+    pub lines: Vec<String>,
 }
 
 /// `edit` arguments.
@@ -442,6 +470,11 @@ impl LancetServer {
                         {
                             self.remember(rel.as_str(), bytes);
                         }
+                        let view = if args.anchors == Some(true) {
+                            view.with_anchors()
+                        } else {
+                            view
+                        };
                         let mut result = CallToolResult::structured(
                             serde_json::to_value(&view).unwrap_or_default(),
                         );
@@ -453,6 +486,16 @@ impl LancetServer {
         };
         self.log_call("read_file", &args, &result);
         result
+    }
+
+    /// Edit lines named by the anchors read_file hands out.
+    #[tool(
+        name = "edit_lines",
+        description = "Edit lines of one file by their anchors, without copying old text: read the file with read_file anchors: true (each line shows as LINE:HASH|text), then send edits [{op: replace|insert_after|insert_before|delete, start: \"12:a3k\", end: \"15:k9z\" (ranges), lines: [new lines]}], all applied or none. An anchor whose line changed since your read is mapped through the change (your edit is applied to what you read and merged into the file now), or refused with what the line reads now; read again for fresh anchors."
+    )]
+    async fn edit_lines(&self, Parameters(args): Parameters<EditLinesArgs>) -> CallToolResult {
+        self.writer_turn("edit_lines", args, Self::edit_lines_blocking)
+            .await
     }
 
     /// Replace one exact piece of text in a file.
@@ -636,6 +679,93 @@ impl LancetServer {
 }
 
 impl LancetServer {
+    fn edit_lines_blocking(&self, args: &EditLinesArgs) -> CallToolResult {
+        use lancet::anchors::LineAnchor;
+        use lancet::batch::{LineAction, LineEdit};
+        let root = match self.root() {
+            Ok(r) => r,
+            Err(e) => return error_result(e),
+        };
+        let rel = match root.rel(&args.path) {
+            Ok(r) => r,
+            Err(e) => return error_result(e.to_string()),
+        };
+        let mut edits = Vec::new();
+        for (i, e) in args.edits.iter().enumerate() {
+            let n = i + 1;
+            let action = match e.op.as_str() {
+                "replace" => LineAction::Replace,
+                "insert_after" => LineAction::InsertAfter,
+                "insert_before" => LineAction::InsertBefore,
+                "delete" => LineAction::Delete,
+                other => {
+                    return error_result(format!(
+                        "edits[{n}].op is {other:?}: use replace, insert_after, insert_before or delete"
+                    ));
+                }
+            };
+            let anchor = |field: &str, text: &str| {
+                LineAnchor::parse(text).ok_or_else(|| {
+                    format!(
+                        "edits[{n}].{field} is {text:?}: an anchor is LINE:HASH as read_file (anchors: true) shows it, e.g. \"12:a3k\""
+                    )
+                })
+            };
+            let first = match anchor("start", &e.start) {
+                Ok(a) => a,
+                Err(m) => return error_result(m),
+            };
+            let last = match e.end.as_deref() {
+                None => first.clone(),
+                Some(_) if matches!(action, LineAction::InsertAfter | LineAction::InsertBefore) => {
+                    return error_result(format!("edits[{n}].end: an insert takes start only"));
+                }
+                Some(end) => match anchor("end", end) {
+                    Ok(a) => a,
+                    Err(m) => return error_result(m),
+                },
+            };
+            match action {
+                LineAction::Delete if !e.lines.is_empty() => {
+                    return error_result(format!("edits[{n}].lines: a delete takes no lines"));
+                }
+                LineAction::InsertAfter | LineAction::InsertBefore if e.lines.is_empty() => {
+                    return error_result(format!("edits[{n}].lines: an insert needs lines"));
+                }
+                _ => {}
+            }
+            edits.push(LineEdit {
+                action,
+                first,
+                last,
+                lines: e.lines.clone(),
+                line: n,
+            });
+        }
+        if edits.is_empty() {
+            return error_result("edits is empty: send at least one edit".to_string());
+        }
+        let batch = Batch {
+            format: Format::Anchors,
+            ops: vec![FileOp {
+                path: rel.to_string(),
+                kind: OpKind::Lines {
+                    base_sha256: None,
+                    edits,
+                },
+                line: 1,
+            }],
+            notes: Vec::new(),
+        };
+        let mut opts = match self.options_testing(args.test) {
+            Ok(o) => o,
+            Err(refusal) => return refusal,
+        };
+        // The anchors are the read's: a file changed since is edited as read, then rebased.
+        opts.base = self.stale_bases(&batch);
+        self.answer(apply_batch_written(&batch, &opts))
+    }
+
     fn edit_blocking(&self, args: &EditArgs) -> CallToolResult {
         let root = match self.root() {
             Ok(r) => r,

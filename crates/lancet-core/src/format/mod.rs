@@ -1,5 +1,6 @@
 //! Edit-text formats: each module turns text into a [`Batch`] without touching the disk.
 
+pub mod anchors;
 pub mod json;
 pub mod openai;
 pub mod patch;
@@ -172,6 +173,7 @@ fn looks_like(format: Format, text: &str) -> bool {
     match format {
         Format::Patch => patch::looks_like(text),
         Format::OpenaiPatch => openai::looks_like(text),
+        Format::Anchors => anchors::looks_like(text),
         Format::SearchReplace => search_replace::looks_like(text),
         Format::Unified => unified::looks_like(text),
         Format::Json => json::looks_like(text),
@@ -184,6 +186,7 @@ fn parse_as(format: Format, text: &str, opts: &ParseOptions) -> Result<Batch, Pa
     match format {
         Format::Patch => patch::parse(text),
         Format::OpenaiPatch => openai::parse(text),
+        Format::Anchors => anchors::parse(text),
         Format::SearchReplace => search_replace::parse(text, opts),
         Format::Unified => unified::parse(text, opts),
         Format::Json => json::parse(text, opts),

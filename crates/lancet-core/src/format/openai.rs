@@ -47,15 +47,17 @@ pub fn parse(text: &str) -> Result<Batch, ParseError> {
     for (start, end) in json::regions(text, &mut notes)? {
         let line = line_of_first_text(text, start)
             .unwrap_or_else(|| text[..start].matches('\n').count() + 1);
-        let value: Value = serde_json::from_str(&text[start..end]).map_err(|e| {
-            let at = line + e.line().max(1) - 1;
-            error(
-                text,
-                at,
-                "valid JSON",
-                format!("the operations do not parse: {e}"),
-            )
-        })?;
+        let value: Value = serde_json::from_str::<Strict>(&text[start..end])
+            .map(|s| s.0)
+            .map_err(|e| {
+                let at = line + e.line().max(1) - 1;
+                error(
+                    text,
+                    at,
+                    "valid JSON",
+                    format!("the operations do not parse: {e}"),
+                )
+            })?;
         for (n, op) in operations(&value).map_err(|m| error(text, line, EXPECTED, m))? {
             ops.push(operation(text, line, n, op)?);
         }
@@ -68,6 +70,69 @@ pub fn parse(text: &str) -> Result<Batch, ParseError> {
         ops,
         notes,
     })
+}
+
+/// A JSON value whose objects repeat no key: `{"path": "a", "path": "b"}` names two files,
+/// and taking the last (as JSON parsers do) would edit one the model may not have meant.
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut obj = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let Strict(v) = map.next_value()?;
+            if obj.insert(key.clone(), v).is_some() {
+                return Err(serde::de::Error::custom(format!(
+                    "the key `{key}` appears twice in one object"
+                )));
+            }
+        }
+        Ok(Value::Object(obj))
+    }
 }
 
 /// The 1-based line of the first non-blank character at or after `start`.
@@ -274,7 +339,25 @@ fn updated(
     let mut advisory = Vec::new();
     let mut run: Vec<&str> = Vec::new();
     let mut any_lines = false;
-    for line in diff.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)) {
+    // The diff's own final newline ends its last line; it is no empty context line.
+    let diff = diff.strip_suffix('\n').unwrap_or(diff);
+    for (k, line) in diff
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .enumerate()
+    {
+        // One operation, one file: a patch header inside the diff would edit another.
+        if line.starts_with("***") && line.trim_end() != "*** End of File" {
+            return Err(ParseError::new(
+                1,
+                line,
+                "' ', '-', '+' or '@@' lines (and '*** End of File')",
+                format!(
+                    "update_file of {path}, line {} of the diff: '{line}' has no place in one operation's diff (send each file as its own operation)",
+                    k + 1
+                ),
+            ));
+        }
         if line.starts_with("@@") {
             run.push(line);
             continue;
@@ -325,6 +408,21 @@ fn updated(
             format!("update_file of {path}: the diff holds no chunk"),
         ));
     };
+    // A chunk of only `+` lines and no anchor names no place: V4A puts it at a cursor the
+    // model never sees (the top of the file, or after the previous chunk); lancet refuses.
+    if let Some(h) = hunks
+        .iter()
+        .find(|h| h.old.is_empty() && h.context.is_empty())
+    {
+        return Err(ParseError::new(
+            1,
+            h.new.first().map_or("", String::as_str),
+            "'@@ <a line of the file>' or context lines around the '+' lines",
+            format!(
+                "update_file of {path}: a chunk of only '+' lines with no anchor or context names no place in the file; add the line it goes after as '@@ <that line>' or as a ' ' context line"
+            ),
+        ));
+    }
     if hunks.len() == advisory.len() {
         for (hunk, lone) in hunks.iter_mut().zip(advisory) {
             hunk.context_advisory = lone && hunk.context.len() == 1;
@@ -409,5 +507,11 @@ mod tests {
             looks_like(call)
                 && !looks_like(r#"{"path": "a", "old_string": "x", "new_string": "y"}"#)
         );
+        let e = parse(r#"{"type": "delete_file", "path": "a", "path": "b"}"#).unwrap_err();
+        assert!(e.message.contains("appears twice"), "{e:?}");
+        let e = parse(r#"{"type": "update_file", "path": "a", "diff": "@@\n-a\n+A\n*** Update File: b\n-b\n+B\n"}"#).unwrap_err();
+        assert!(e.message.contains("has no place in one operation"), "{e:?}");
+        let e = parse(r#"{"type": "update_file", "path": "a", "diff": "+NEW\n"}"#).unwrap_err();
+        assert!(e.message.contains("names no place"), "{e:?}");
     }
 }

@@ -32,6 +32,9 @@ pub struct NumberedLine {
     pub line: usize,
     /// The line's text (without its line ending).
     pub text: String,
+    /// Its anchor hash, when the reader asked for anchors (`LINE:HASH`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
 }
 
 /// Longest excerpt shown, in lines.
@@ -348,6 +351,7 @@ fn excerpt(lines: &[&str], start: usize, end: usize) -> Vec<NumberedLine> {
         .map(|i| NumberedLine {
             line: i + 1,
             text: lines[i].strip_suffix('\r').unwrap_or(lines[i]).to_string(),
+            hash: None,
         })
         .collect()
 }
@@ -385,7 +389,8 @@ mod tests {
             c.excerpt[0],
             NumberedLine {
                 line: 1,
-                text: "def f():".into()
+                text: "def f():".into(),
+                hash: None,
             }
         );
         assert_eq!(c.excerpt.len(), 5);

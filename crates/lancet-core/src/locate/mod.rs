@@ -13,6 +13,7 @@
 //! last lines, similar middle) and `fuzzy` (most similar window, clear margin), both only for
 //! substantial needles and at bounded cost (see [`fuzzy`]).
 
+pub mod anchored;
 pub mod closest;
 mod fuzzy;
 pub mod normalize;

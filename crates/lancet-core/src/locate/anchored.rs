@@ -1,0 +1,169 @@
+//! Line-anchored edits as hunks: each `LINE:HASH` anchor is checked against the lines it is
+//! applied to, the edit's old lines are read from there, and the hunk carries the line as its
+//! hint, so the ladder places it exactly there even among identical lines.
+//!
+//! An anchor holds when its line still has its hash. When the lines are the very read the
+//! anchors came from (a kept snapshot), nothing else is accepted. Otherwise (no snapshot) a line
+//! that moved is searched by its hash within [`MOVE_WINDOW`] lines; a unique hit is taken and
+//! noted, several are refused with the candidates, none means the line changed: refused.
+
+use crate::anchors::{LineAnchor, line_hash};
+use crate::batch::{Hunk, LineAction, LineEdit};
+
+/// How far (in lines) a moved anchor is looked for when no snapshot of the read is kept.
+pub const MOVE_WINDOW: usize = 20;
+
+/// The hunks of line-anchored edits on `lines` (without line endings), and notes on anchors
+/// found moved. `as_read`: the lines are the read the anchors came from.
+pub fn hunks(
+    lines: &[&str],
+    edits: &[LineEdit],
+    as_read: bool,
+) -> Result<(Vec<Hunk>, Vec<String>), String> {
+    let mut notes = Vec::new();
+    let mut out = Vec::new();
+    for edit in edits {
+        let first = place(lines, &edit.first, as_read, &mut notes)?;
+        let last = if edit.last == edit.first {
+            first
+        } else {
+            place(lines, &edit.last, as_read, &mut notes)?
+        };
+        if last < first {
+            return Err(format!(
+                "the range {}..{} ends before it starts (lines {} and {} of the file)",
+                edit.first,
+                edit.last,
+                first + 1,
+                last + 1
+            ));
+        }
+        let span: Vec<String> = lines[first..=last].iter().map(|l| l.to_string()).collect();
+        let (old, new) = match edit.action {
+            LineAction::Replace => (span, edit.lines.clone()),
+            LineAction::Delete => (span, Vec::new()),
+            LineAction::InsertAfter => {
+                let mut new = vec![lines[first].to_string()];
+                new.extend(edit.lines.iter().cloned());
+                (vec![lines[first].to_string()], new)
+            }
+            LineAction::InsertBefore => {
+                let mut new = edit.lines.clone();
+                new.push(lines[first].to_string());
+                (vec![lines[first].to_string()], new)
+            }
+        };
+        out.push(Hunk {
+            line_hint: Some(first + 1),
+            ..Hunk::lines(old, new, edit.line)
+        });
+    }
+    Ok((out, notes))
+}
+
+/// The 0-based line an anchor names in `lines`.
+fn place(
+    lines: &[&str],
+    anchor: &LineAnchor,
+    as_read: bool,
+    notes: &mut Vec<String>,
+) -> Result<usize, String> {
+    let at = anchor.line - 1;
+    let holds = |i: usize| lines.get(i).is_some_and(|l| line_hash(l) == anchor.hash);
+    if holds(at) {
+        return Ok(at);
+    }
+    let now = lines.get(at).map_or_else(
+        || format!("the file has {} lines", lines.len()),
+        |l| format!("line {} reads {:?} (hash {})", anchor.line, l, line_hash(l)),
+    );
+    if as_read {
+        return Err(format!(
+            "anchor {anchor} does not match what was read: {now}; copy anchors from the read's LINE:HASH prefixes"
+        ));
+    }
+    let low = at.saturating_sub(MOVE_WINDOW);
+    let high = (at + MOVE_WINDOW).min(lines.len().saturating_sub(1));
+    let hits: Vec<usize> = (low..=high.max(low)).filter(|&i| holds(i)).collect();
+    match hits.as_slice() {
+        [one] => {
+            notes.push(format!(
+                "anchor {anchor} moved: its line is now line {}",
+                one + 1
+            ));
+            Ok(*one)
+        }
+        [] => Err(format!(
+            "anchor {anchor} is stale: {now}, and no line within {MOVE_WINDOW} lines has hash {}; read the file again (lancet read --anchors) or send the read's sha256 so the edit can be rebased",
+            anchor.hash
+        )),
+        many => Err(format!(
+            "anchor {anchor} moved and its hash stands on {} nearby lines ({}); read the file again for fresh anchors",
+            many.len(),
+            many.iter()
+                .map(|i| (i + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn anchor(lines: &[&str], n: usize) -> LineAnchor {
+        LineAnchor {
+            line: n,
+            hash: line_hash(lines[n - 1]),
+        }
+    }
+
+    fn edit(action: LineAction, first: LineAnchor, last: LineAnchor, lines: &[&str]) -> LineEdit {
+        LineEdit {
+            action,
+            first,
+            last,
+            lines: lines.iter().map(|l| l.to_string()).collect(),
+            line: 1,
+        }
+    }
+
+    #[test]
+    fn anchors_that_hold_become_hunks_with_their_line_as_hint() {
+        let file = ["a", "}", "b", "}"];
+        let e = edit(
+            LineAction::InsertAfter,
+            anchor(&file, 4),
+            anchor(&file, 4),
+            &["c"],
+        );
+        let (h, notes) = hunks(&file, &[e], true).unwrap();
+        assert_eq!(
+            (h[0].old.clone(), h[0].new.clone()),
+            (vec!["}".into()], vec!["}".into(), "c".into()])
+        );
+        assert_eq!(h[0].line_hint, Some(4));
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn a_moved_line_is_found_once_nearby_or_refused() {
+        let read = ["a", "b", "c"];
+        let b = anchor(&read, 2);
+        let now = ["x", "a", "b", "c"];
+        let e = edit(LineAction::Delete, b.clone(), b.clone(), &[]);
+        let (h, notes) = hunks(&now, std::slice::from_ref(&e), false).unwrap();
+        assert_eq!(h[0].line_hint, Some(3));
+        assert!(notes[0].contains("moved"), "{notes:?}");
+        assert!(
+            hunks(&now, std::slice::from_ref(&e), true).is_err(),
+            "the read itself must match"
+        );
+        let twice = ["b", "x", "b"];
+        let err = hunks(&twice, std::slice::from_ref(&e), false).unwrap_err();
+        assert!(err.contains("1, 3"), "{err}");
+        let changed = ["a", "B", "c"];
+        assert!(hunks(&changed, &[e], false).unwrap_err().contains("stale"));
+    }
+}
