@@ -2401,6 +2401,13 @@ mod tests {
             at(run(text, &h, Hints::default())),
             (3, 4, Tier::LineNumbers)
         );
+        // An anchored read's `LINE:HASH|` prefix, copied into another format.
+        let b = crate::anchors::line_hash("b");
+        let h = hunk(&[&format!("4:{b}|b")], &[&format!("4:{b}|B")], &[]);
+        let Located::Replace(p) = run(text, &h, Hints::default()).unwrap() else {
+            panic!()
+        };
+        assert_eq!((p[0].at.start, p[0].new.clone()), (3, vec!["B".to_string()]));
     }
 
     #[test]

@@ -179,7 +179,7 @@ pub fn unescape(s: &str) -> Option<String> {
 }
 
 /// The line number and the rest of a line carrying a read-view prefix: `12→`, `12:`,
-/// `12 | `, `12\t`, optionally indented (as `cat -n` and agents' read tools print them). After
+/// `12 | `, `12\t`, `12:a3k|` (an anchored read), optionally indented (as `cat -n` and agents' read tools print them). After
 /// `:` and `|` a single space may be part of the prefix or of the line: `eat_space` decides.
 fn split_line_number<'a>(line: &'a str, eat_space: bool) -> Option<(usize, &'a str)> {
     let t = line.trim_start_matches(' ');
@@ -196,7 +196,19 @@ fn split_line_number<'a>(line: &'a str, eat_space: bool) -> Option<(usize, &'a s
             s
         }
     };
-    let body = if let Some(b) = rest.strip_prefix('\u{2192}') {
+    let anchored = rest
+        .strip_prefix(':')
+        .and_then(|r| r.get(..crate::anchors::HASH_LEN + 1).map(|head| (head, r)))
+        .filter(|(head, _)| {
+            head.ends_with('|')
+                && head[..crate::anchors::HASH_LEN]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+        });
+    let body = if let Some((_, r)) = anchored {
+        // `12:a3k|text`: an anchored read's prefix, the line's bytes right after `|`.
+        &r[crate::anchors::HASH_LEN + 1..]
+    } else if let Some(b) = rest.strip_prefix('\u{2192}') {
         b
     } else if let Some(b) = rest.strip_prefix('\t') {
         b
