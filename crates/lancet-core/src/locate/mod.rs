@@ -2407,7 +2407,10 @@ mod tests {
         let Located::Replace(p) = run(text, &h, Hints::default()).unwrap() else {
             panic!()
         };
-        assert_eq!((p[0].at.start, p[0].new.clone()), (3, vec!["B".to_string()]));
+        assert_eq!(
+            (p[0].at.start, p[0].new.clone()),
+            (3, vec!["B".to_string()])
+        );
     }
 
     #[test]
