@@ -595,3 +595,27 @@ fn read_anchors_and_an_edit_on_them() {
         "x = 1\ny = 1\nx = 3\n"
     );
 }
+
+/// A file operation's path ending in a separator names a directory: refused, never written as
+/// a file of the name without it.
+#[test]
+fn a_path_ending_in_a_separator_is_refused() {
+    let dir = temp_tree(&[("f.txt", b"a\n")]);
+    let root = dir.path().to_str().unwrap();
+    let before = snapshot(dir.path());
+    for edit in [
+        "*** Begin Patch\n*** Add File: new/\n+x\n*** End Patch\n",
+        "*** Begin Patch\n*** Delete File: f.txt/\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: f.txt\n*** Move to: sub\\\n@@\n-a\n+b\n*** End Patch\n",
+    ] {
+        let out = lancet(&["apply", "-C", root], edit.as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{edit}: {}", describe(&out));
+        assert!(
+            stdout(&out).contains("ends with a path separator")
+                || stderr(&out).contains("ends with a path separator"),
+            "{}",
+            describe(&out)
+        );
+        assert_eq!(snapshot(dir.path()), before);
+    }
+}

@@ -41,6 +41,10 @@ pub enum PathProblem {
     /// A NUL or other control character.
     #[error("it contains a NUL or control character")]
     ControlChar,
+    /// A file operation's path ending in a separator (`new/`): a directory's name, never a
+    /// file's, and dropping the separator would write a file the edit did not name.
+    #[error("it ends with a path separator: a file operation names a file, not a directory")]
+    TrailingSeparator,
     /// `..` climbing above the root, or an absolute path elsewhere.
     #[error("it is outside the root {root}")]
     Outside {
@@ -229,6 +233,20 @@ impl Root {
             .ok()
             .and_then(|p| p.to_str())
             .map(str::to_string)
+    }
+
+    /// Validates the path of a file an operation creates, changes, moves or deletes: [`rel`],
+    /// and no trailing separator.
+    ///
+    /// [`rel`]: Root::rel
+    pub fn file_rel(&self, raw: &str) -> Result<RelPath, PathError> {
+        if raw.ends_with(['/', '\\']) {
+            return Err(PathError {
+                path: raw.to_string(),
+                problem: PathProblem::TrailingSeparator,
+            });
+        }
+        self.rel(raw)
     }
 
     /// Validates a path as written in an edit. No I/O happens here.

@@ -276,12 +276,12 @@ pub fn stage(
     surface: Surface,
 ) -> Result<Staged, StageError> {
     for op in &batch.ops {
-        root.rel(&op.path)?;
+        root.file_rel(&op.path)?;
         if let OpKind::Update {
             move_to: Some(to), ..
         } = &op.kind
         {
-            root.rel(to)?;
+            root.file_rel(to)?;
         }
     }
     let rebases = stale_bases(root, bases)?;
