@@ -755,6 +755,22 @@ fn locate_reflowed(
         let bounded = word_bounded(hay.text, start, stop);
         whole || (fragments && one_line && bounded && needle.chars().count() >= MIN_FRAGMENT)
     });
+    // Blank lines the old text starts or ends with are no layout to reflow: the file must have
+    // them beside the match, or the new text would write blank lines the file never had.
+    if hunk.text.is_none() {
+        let blank = |l: &&String| l.trim().is_empty();
+        let leading = hunk.old.iter().take_while(blank).count();
+        let trailing = hunk.old.iter().rev().take_while(blank).count();
+        if leading < hunk.old.len() && (leading > 0 || trailing > 0) {
+            found.retain(|&(start, stop)| {
+                let first = hay.line_of(start);
+                let last = hay.line_of(stop.saturating_sub(1).max(start));
+                let blank_at = |i: usize| hay.lines.get(i).is_some_and(|l| l.trim().is_empty());
+                (1..=leading).all(|k| first >= k && blank_at(first - k))
+                    && (1..=trailing).all(|k| blank_at(last + k))
+            });
+        }
+    }
     // The hunk's own constraints hold here as at every tier: `*** End of File`, `@@` headers.
     if hunk.anchor == Anchor::EndOfFile {
         found.retain(|&(_, stop)| hay.text[stop..].trim().is_empty());
@@ -2162,6 +2178,15 @@ mod tests {
             Located::Replace(p) if p.len() == 1 => (p[0].at.start, p[0].at.end, p[0].at.tier),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_blank_context_line_the_file_lacks_is_never_reflowed_into_it() {
+        // Context `a` and a blank line, then `+c`: the file has no blank line after `a`.
+        let h = hunk(&["a", ""], &["a", "", "c"], &[]);
+        assert!(run("a\nb\n", &h, Hints::default()).is_err());
+        // Where the file has it, the edit applies.
+        assert!(run("a\n\nb\n", &h, Hints::default()).is_ok());
     }
 
     #[test]
