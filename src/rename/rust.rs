@@ -615,10 +615,7 @@ impl RustProject<'_> {
             }
             // A shorthand field is a value and a field at once: here, the value; the field is
             // `shorthand_field`'s.
-            "shorthand_field_initializer" => match local_declaration(node, source) {
-                Some(at) => Resolution::Symbol(format!("rust:local@{}@{at}", facts.path)),
-                None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
-            },
+            "shorthand_field_initializer" => self.local_or_item(facts, source, node, name),
             // A `macro_rules!` matcher's words are the macro's own syntax.
             _ if ancestor(node, &["token_tree_pattern"]).is_some() => {
                 Resolution::Outside("a literal word of a `macro_rules!` matcher".into())
@@ -632,10 +629,16 @@ impl RustProject<'_> {
                     .unwrap_or("");
                 self.path(facts, source, node, path, name)
             }
-            _ => match local_declaration(node, source) {
-                Some(at) => Resolution::Symbol(format!("rust:local@{}@{at}", facts.path)),
-                None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
-            },
+            _ => self.local_or_item(facts, source, node, name),
+        }
+    }
+
+    /// A plain name: the local it is bound to (by the function around it, or by a `let` among
+    /// a macro's tokens), else an item of the tree.
+    fn local_or_item(&self, facts: &FileFacts, source: &str, node: Node, name: &str) -> Resolution {
+        match local_declaration(node, source).or_else(|| token_binding(node, source)) {
+            Some(at) => Resolution::Symbol(format!("rust:local@{}@{at}", facts.path)),
+            None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
         }
     }
 
@@ -693,10 +696,7 @@ impl RustProject<'_> {
                 }
                 _ => Resolution::Unresolved("a path inside a macro's tokens".to_string()),
             },
-            _ => match local_declaration(node, source).or_else(|| token_binding(node, source)) {
-                Some(at) => Resolution::Symbol(format!("rust:local@{}@{at}", facts.path)),
-                None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
-            },
+            _ => self.local_or_item(facts, source, node, name),
         }
     }
 
@@ -984,10 +984,7 @@ fn local_declaration(ident: Node, source: &str) -> Option<usize> {
         return None;
     }
     let name = text(ident, source);
-    // A closure sees the locals of the function around it: search the whole function (an
-    // inner `fn` item sees none of its outer function's).
-    let function = ancestor(ident, &["function_item", "function_signature_item"])
-        .or_else(|| ancestor(ident, &["closure_expression"]))?;
+    let function = enclosing_function(ident)?;
     let mut best: Option<usize> = None;
     let mut stack = vec![function];
     while let Some(n) = stack.pop() {
@@ -1111,8 +1108,7 @@ fn binding_in_pattern(pattern: Node, source: &str, name: &str) -> Option<usize> 
 /// plainly: a parameter `x: &T`, or `let x: T`, `let x = T { … }`, `let x = T::f(…)`.
 fn rust_local_type(ident: Node, source: &str) -> Option<String> {
     let name = text(ident, source);
-    let function = ancestor(ident, &["function_item", "function_signature_item"])
-        .or_else(|| ancestor(ident, &["closure_expression"]))?;
+    let function = enclosing_function(ident)?;
     let mut found: Option<(usize, String)> = None;
     let mut stack = vec![function];
     while let Some(n) = stack.pop() {
@@ -1161,6 +1157,14 @@ fn rust_local_type(ident: Node, source: &str) -> Option<String> {
         stack.extend(n.named_children(&mut cursor));
     }
     found.map(|(_, ty)| ty)
+}
+
+/// The function whose locals a name may be: the nearest `fn` (a closure sees the locals of
+/// the function around it; an inner `fn` item sees none of its outer function's), else the
+/// closure a name outside any `fn` stands in.
+fn enclosing_function(ident: Node) -> Option<Node> {
+    ancestor(ident, &["function_item", "function_signature_item"])
+        .or_else(|| ancestor(ident, &["closure_expression"]))
 }
 
 fn ancestor<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
