@@ -167,7 +167,7 @@ pub(super) fn regions(
 }
 
 /// 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
+pub(super) fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset]
         .iter()
         .filter(|&&b| b == b'\n')
@@ -176,7 +176,7 @@ fn line_of(text: &str, offset: usize) -> usize {
 }
 
 /// The text of 1-based line `n`.
-fn line_text(text: &str, n: usize) -> &str {
+pub(super) fn line_text(text: &str, n: usize) -> &str {
     let l = text.split('\n').nth(n - 1).unwrap_or("");
     l.strip_suffix('\r').unwrap_or(l)
 }
@@ -218,7 +218,7 @@ fn value_end(b: &[u8], mut i: usize) -> usize {
     }
 }
 
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && b[i].is_ascii_whitespace() {
         i += 1;
     }

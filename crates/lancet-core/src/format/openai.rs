@@ -45,12 +45,12 @@ pub fn parse(text: &str) -> Result<Batch, ParseError> {
     let mut notes = Vec::new();
     let mut ops = Vec::new();
     for (start, end) in json::regions(text, &mut notes)? {
-        let line = line_of_first_text(text, start)
-            .unwrap_or_else(|| text[..start].matches('\n').count() + 1);
+        // The operations are named by the line their JSON starts on.
+        let line = json::line_of(text, json::skip_ws(text.as_bytes(), start));
         let value: Value = serde_json::from_str::<Strict>(&text[start..end])
             .map(|s| s.0)
             .map_err(|e| {
-                let at = line + e.line().max(1) - 1;
+                let at = json::line_of(text, start) + e.line().max(1) - 1;
                 error(
                     text,
                     at,
@@ -135,20 +135,8 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     }
 }
 
-/// The 1-based line of the first non-blank character at or after `start`.
-fn line_of_first_text(text: &str, start: usize) -> Option<usize> {
-    let offset = start + text[start..].find(|c: char| !c.is_whitespace())?;
-    Some(text[..offset].matches('\n').count() + 1)
-}
-
 fn error(text: &str, line: usize, expected: &str, message: impl Into<String>) -> ParseError {
-    let found = text.split('\n').nth(line.saturating_sub(1)).unwrap_or("");
-    ParseError::new(
-        line,
-        found.strip_suffix('\r').unwrap_or(found),
-        expected,
-        message,
-    )
+    ParseError::new(line, json::line_text(text, line), expected, message)
 }
 
 /// An operation object and its number (from 1, in the order given).
