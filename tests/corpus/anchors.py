@@ -37,62 +37,29 @@ import tempfile
 import tomllib
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import rebase  # noqa: E402  (its runner, report reader and outcome rules are this one's)
+
 HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
-
-
-def run(argv, stdin=None, cwd=None):
-    return subprocess.run(argv, input=stdin, capture_output=True, timeout=60, cwd=cwd)
 
 
 def read_anchors(lancet, root, rel):
     """lancet's own read: (anchors per line, sha256)."""
-    p = run([lancet, "read", "-C", str(root), "--anchors", "--json", rel])
-    if p.returncode != 0:
-        raise RuntimeError(f"read failed: {p.stderr.decode()[:200]}")
-    view = json.loads(p.stdout)
+    rc, out, err = rebase.run([lancet, "read", "-C", str(root), "--anchors", "--json", rel])
+    if rc != 0:
+        raise RuntimeError(f"read failed: {err.decode()[:200]}")
+    view = json.loads(out)
     return [f"{l['line']}:{l['hash']}" for l in view["lines"]], view["sha256"]
 
 
-def apply(lancet, root, text):
-    p = run([lancet, "apply", "-C", str(root), "--format", "anchors", "--json", "--no-checkpoint",
-             "--no-fsync"], stdin=text.encode())
-    try:
-        report = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        report = None
-    return p.returncode, report
-
-
-def kinds(report):
-    found = set()
-    def walk(v):
-        if isinstance(v, dict):
-            if isinstance(v.get("kind"), str):
-                found.add(v["kind"])
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-    walk(report)
-    return found
-
-
-def classify(code, report, got, want, expect_conflict, current):
-    if expect_conflict:
-        if code == 0:
-            return "applied-wrong", "applied where a conflict was expected"
-        if code == 1 and got == current and "rebase_conflict" in kinds(report or {}):
-            return "refused-correctly", ""
-        if got != current:
-            return "applied-wrong", "the file changed on a refusal"
-        return "error", f"exit {code}, kinds {sorted(kinds(report or {}))}"
-    if code == 0:
-        return ("applied-correct", "") if got == want else ("applied-wrong", "bytes differ")
-    if code == 1 and got == current:
-        msg = ((report or {}).get("message") or "").splitlines()
-        return "refused", (msg[1] if len(msg) > 1 else (msg[0] if msg else ""))[:160]
-    return "error", f"exit {code}"
+def apply_and_classify(lancet, root, rel, text, expect, current, after):
+    """Applies the anchored edit and classifies it by rebase.py's rules."""
+    rc, out, err = rebase.run([lancet, "apply", "-C", str(root), "--format", "anchors", "--json",
+                               "--no-checkpoint", "--no-fsync"], text.encode())
+    f = root / rel
+    got = f.read_bytes() if f.exists() else None
+    case = {"expect": expect, "current": current, "after": after}
+    return rebase.classify(case, rc, rebase.parse_report(out), got, err)
 
 
 def release_cases(lancet, cache, limit):
@@ -117,8 +84,8 @@ def release_cases(lancet, cache, limit):
     return chosen, by_id, cases_dir / "blobs"
 
 
-def render_release(case, before_text, anchors):
-    """The unified hunk as anchored edits on `anchors` (the read of `before_text`)."""
+def render_release(case, anchors):
+    """The unified hunk as anchored edits on `anchors` (the read of the released file)."""
     lines = case["edit"].split("\n")
     start = next(i for i, l in enumerate(lines) if HEADER.match(l))
     m = HEADER.match(lines[start])
@@ -151,13 +118,12 @@ def run_release(lancet, cases, by_id, blobs, verbose):
             f.parent.mkdir(parents=True, exist_ok=True)
             f.write_bytes(before)
             anchors, sha = read_anchors(lancet, root, c["path"])
-            body = render_release(c, before.decode("utf-8"), anchors)
+            body = render_release(c, anchors)
             if body is None:
                 results.append((c["id"], "skipped", "no-final-newline hunk"))
                 continue
             text = f"*** Edit Lines: {c['path']} sha256 {sha}\n{body}"
-            code, report = apply(lancet, root, text)
-            outcome, why = classify(code, report, f.read_bytes(), after, False, before)
+            outcome, why = apply_and_classify(lancet, root, c["path"], text, "applied", before, after)
         results.append((c["id"], outcome, why))
         base = c["id"].rsplit(":", 1)[0]
         sizes["anchors"] += len(text.encode())
@@ -181,9 +147,10 @@ def run_drift(lancet, verbose):
         snap, cur = snapshot_file(case_dir, "snapshot"), snapshot_file(case_dir, "current")
         want_file = snapshot_file(case_dir, "after")
         snapshot, current = snap.read_bytes(), cur.read_bytes()
-        parsed = run([lancet, "parse", "--json", "--format", meta["format"], str(case_dir / "edit")])
+        _, parsed, _ = rebase.run([lancet, "parse", "--json", "--format", meta["format"],
+                                   str(case_dir / "edit")])
         try:
-            ops = json.loads(parsed.stdout)["ops"]
+            ops = json.loads(parsed)["ops"]
         except (json.JSONDecodeError, KeyError):
             results.append((case_dir.name, "skipped", "the edit does not parse"))
             continue
@@ -216,9 +183,8 @@ def run_drift(lancet, verbose):
                 continue
             text = f"*** Edit Lines: {meta['path']} sha256 {sha}\n" + "".join(body)
             f.write_bytes(current)
-            code, report = apply(lancet, root, text)
             want = want_file.read_bytes() if want_file else None
-            outcome, why = classify(code, report, f.read_bytes(), want, meta["expect"] == "conflict", current)
+            outcome, why = apply_and_classify(lancet, root, meta["path"], text, meta["expect"], current, want)
         results.append((case_dir.name, outcome, why))
         if verbose or outcome not in ("applied-correct", "refused-correctly"):
             print(f"  {outcome:17} drift/{case_dir.name} {why}")
