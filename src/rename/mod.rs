@@ -270,7 +270,6 @@ fn is_member_shaped(tree: &Tree, at: usize, len: usize) -> bool {
             })
 }
 
-/// Parses one file and collects OLD's identifier spans, definitions and mentions.
 /// The spans as tree-sitter edits (last first, so each one's offsets still hold when it is
 /// applied), for an incremental reparse of the renamed file.
 fn input_edits(spans: &[Span], starts: &[usize]) -> Vec<InputEdit> {
@@ -303,6 +302,7 @@ fn whole_word_offsets(bytes: &[u8], word: &str) -> Vec<usize> {
         .collect()
 }
 
+/// Parses one file and collects OLD's identifier spans, definitions and mentions.
 fn scan_file(
     path: String,
     text: &str,
