@@ -1,7 +1,6 @@
 mod bad_input;
 mod cli;
 mod confinement;
-mod fixtures;
 mod props;
 mod rename;
 mod resend;

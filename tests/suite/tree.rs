@@ -54,11 +54,6 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Node>) {
     }
 }
 
-/// Files and links only (git keeps no empty directories, so expected trees cannot show them).
-pub fn without_dirs(tree: BTreeMap<String, Node>) -> BTreeMap<String, Node> {
-    tree.into_iter().filter(|(_, n)| *n != Node::Dir).collect()
-}
-
 /// Copies a fixture tree, keeping symlinks as links and mode bits.
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
