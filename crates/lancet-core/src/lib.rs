@@ -30,7 +30,7 @@ mod render;
 pub mod report;
 pub mod sketch;
 pub mod stage;
-pub mod staged;
+pub use stage::staged;
 pub mod text;
 pub mod timing;
 pub mod verdicts;

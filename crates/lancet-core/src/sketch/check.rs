@@ -2,7 +2,8 @@
 //! old lines and the sketch by means of their own (a line diff, bracket counts), shows what the
 //! sketch says. The alignment is meant to guarantee all of it; this check does not trust it.
 
-use super::{Refusal, indent, inside_strings, is_comment};
+use super::Refusal;
+use super::lines::{indent, inside_strings, is_comment};
 
 /// Where a line of the result comes from.
 #[derive(Debug, Clone, Copy, PartialEq)]
