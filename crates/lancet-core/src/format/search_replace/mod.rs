@@ -60,8 +60,15 @@
 //! REPLACE, no file for the first block and no `--path`, and, with `--path`, text holding no
 //! block.
 
+mod block;
+mod filename;
+mod markers;
+
 use super::{ParseError, ParseOptions};
 use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, Pick};
+use filename::unwrap_fenced;
+pub use markers::has_marker_like_line;
+use markers::{is_head, is_near_miss, is_updated, unescape};
 use std::ops::{Range, RangeInclusive};
 
 /// The canonical opening marker, for messages.
@@ -262,139 +269,6 @@ impl<'t, 'l> Parser<'t, 'l> {
         Ok(())
     }
 
-    /// Reads the block whose HEAD is at `head`, checking its structure.
-    #[allow(
-        clippy::too_many_lines,
-        reason = "a parser that follows its format's grammar: one arm per kind of line"
-    )]
-    fn block(&self, head: usize) -> Result<Block, ParseError> {
-        let n = self.lines.len();
-        let mut j = head + 1;
-        let mut hint = None;
-        let mut line_markers = false;
-        while j < n {
-            let t = self.lines[j].trim();
-            if let Some(value) = t.strip_prefix(START_LINE) {
-                hint = Some(self.line_number(j, START_LINE, value)?).filter(|&l| l > 0);
-            } else if let Some(value) = t.strip_prefix(END_LINE) {
-                self.line_number(j, END_LINE, value)?;
-            } else {
-                break;
-            }
-            line_markers = true;
-            j += 1;
-        }
-        if j < n && is_roo_separator(self.lines[j].trim(), line_markers) {
-            j += 1;
-        }
-        let search_start = j;
-        let divider = loop {
-            if j == n {
-                return Err(self.cut_off(head, search_start, "its SEARCH part", DIVIDER));
-            }
-            let t = self.lines[j].trim();
-            if is_divider(t) {
-                break j;
-            }
-            if is_updated(t) {
-                let mut message = format!(
-                    "line {} closes the block opened at line {} with `{UPDATED}`, but the block has no `{DIVIDER}` line between its SEARCH and REPLACE parts",
-                    j + 1,
-                    head + 1
-                );
-                if let Some(k) = (search_start..j).find(|&k| self.lines[k].contains("=====")) {
-                    message.push_str(&format!(
-                        "; line {} (`{}`) is not a divider: a divider is a line of only `=` (5 or more)",
-                        k + 1,
-                        self.lines[k].trim()
-                    ));
-                }
-                return Err(self.error(j, DIVIDER, message));
-            }
-            if is_head(t) {
-                return Err(self.error(
-                    j,
-                    DIVIDER,
-                    format!(
-                        "line {} opens a new block, but the block opened at line {} has no `{DIVIDER}` yet: finish each block with `{DIVIDER}`, the replacement and `{UPDATED}` (a marker line that belongs to the file's content is written with a leading backslash, e.g. `\\{HEAD}`)",
-                        j + 1,
-                        head + 1
-                    ),
-                ));
-            }
-            j += 1;
-        };
-        j = divider + 1;
-        let (replace_end, end) = loop {
-            if j == n {
-                return Err(self.cut_off(head, divider + 1, "its REPLACE part", UPDATED));
-            }
-            let t = self.lines[j].trim();
-            if is_updated(t) {
-                break (j, j);
-            }
-            if is_divider(t) {
-                // Models close blocks with a second divider, alone or right before UPDATED (Aider
-                // reads the REPLACE part up to it). Only an UPDATED further on is ambiguous: is
-                // this line content or the end?
-                let next = (j + 1..n).find(|&k| {
-                    let t = self.lines[k].trim();
-                    is_updated(t) || is_head(t)
-                });
-                match next {
-                    Some(k) if is_updated(self.lines[k].trim()) && k > j + 1 => {
-                        return Err(self.error(
-                            j,
-                            UPDATED,
-                            format!(
-                                "the block opened at line {} has a second `{DIVIDER}` line (lines {} and {}) and closes only at line {}: a block has exactly one divider; if this line belongs to the file's content, write it with a leading backslash (`\\{DIVIDER}`)",
-                                head + 1,
-                                divider + 1,
-                                j + 1,
-                                k + 1
-                            ),
-                        ));
-                    }
-                    Some(k) if k == j + 1 && is_updated(self.lines[k].trim()) => break (j, k),
-                    _ => break (j, j),
-                }
-            }
-            if is_head(t) {
-                return Err(self.error(
-                    j,
-                    UPDATED,
-                    format!(
-                        "line {} opens a new block, but the block opened at line {} is not closed: end it with `{UPDATED}` first",
-                        j + 1,
-                        head + 1
-                    ),
-                ));
-            }
-            if let Some(marker) = [START_LINE, END_LINE]
-                .into_iter()
-                .find(|m| t.starts_with(m))
-            {
-                return Err(self.error(
-                    j,
-                    format!("replacement text or `{UPDATED}`"),
-                    format!(
-                        "line {} puts `{marker}` in the REPLACE part: line markers go right after `{HEAD}`; if the line is meant literally, write it with a leading backslash (`\\{marker}`)",
-                        j + 1
-                    ),
-                ));
-            }
-            j += 1;
-        };
-        Ok(Block {
-            head,
-            hint,
-            search: search_start..divider,
-            replace: divider + 1..replace_end,
-            end,
-            closed_by_divider: is_divider(self.lines[replace_end].trim()),
-        })
-    }
-
     /// Turns a parsed block into an operation.
     fn emit(&mut self, block: &Block, after_previous: usize) -> Result<(), ParseError> {
         let path = self.path_for(block.head, after_previous)?;
@@ -439,58 +313,6 @@ impl<'t, 'l> Parser<'t, 'l> {
         Ok(())
     }
 
-    /// The file of the block at `head`: `--path`, a filename line, or the previous block's.
-    fn path_for(&mut self, head: usize, after_previous: usize) -> Result<String, ParseError> {
-        let named = self.find_filename(after_previous, head);
-        if named.is_some() {
-            self.filename_lines += 1;
-        }
-        if let Some(path) = self.default_path {
-            if let Some((name, at)) = named
-                && name != path
-            {
-                self.overridden_names.push((name, at + 1));
-            }
-            return Ok(path.to_string());
-        }
-        if let Some((name, _)) = named {
-            self.previous_path = Some(name.clone());
-            return Ok(name);
-        }
-        if let Some(previous) = &self.previous_path {
-            self.reused += 1;
-            return Ok(previous.clone());
-        }
-        Err(self.error(
-            head,
-            "the file's path alone on the line before the block, or --path",
-            format!(
-                "the SEARCH/REPLACE block at line {} names no file: put the file's path alone on the line right before `{HEAD}` (or before the ``` fence that opens the block), or pass --path PATH",
-                head + 1
-            ),
-        ))
-    }
-
-    /// Up to [`FILENAME_LOOKBACK`] lines before `head` (not before `lo`), nearest first, walking
-    /// on only past fence lines; the first candidate holding `.` or `/`, else the first.
-    fn find_filename(&self, lo: usize, head: usize) -> Option<(String, usize)> {
-        let mut candidates = Vec::new();
-        for k in (lo..head).rev().take(FILENAME_LOOKBACK) {
-            let t = self.lines[k].trim();
-            if let Some(name) = filename_in(t) {
-                candidates.push((name, k));
-            }
-            if !is_fence(t) {
-                break;
-            }
-        }
-        let dotted = candidates
-            .iter()
-            .position(|(name, _)| name.contains(['.', '/']));
-        let pick = dotted.unwrap_or(0);
-        (pick < candidates.len()).then(|| candidates.swap_remove(pick))
-    }
-
     /// A body's lines, with backslash-escaped marker lines unescaped.
     fn body(&mut self, range: Range<usize>) -> Vec<String> {
         self.lines[range]
@@ -519,63 +341,6 @@ impl<'t, 'l> Parser<'t, 'l> {
             .unwrap_or(n - 1);
         let holds_block = (i + 1..=close).any(|k| is_head(self.lines[k].trim()));
         (!holds_block).then_some(close)
-    }
-
-    /// Parses the number after a `:start_line:` or `:end_line:` marker.
-    fn line_number(&self, at: usize, marker: &str, value: &str) -> Result<usize, ParseError> {
-        value.trim().parse().map_err(|_| {
-            self.error(
-                at,
-                format!("{marker}N"),
-                format!(
-                    "line {} has `{marker}` without a line number: write `{marker}12`",
-                    at + 1
-                ),
-            )
-        })
-    }
-
-    /// The text ended inside the block opened at `head`, in the part starting at `part_start`.
-    fn cut_off(&self, head: usize, part_start: usize, part: &str, expected: &str) -> ParseError {
-        let last = (part_start..self.lines.len())
-            .rev()
-            .find(|&k| !self.lines[k].trim().is_empty())
-            .unwrap_or(part_start.saturating_sub(1));
-        let mut message = format!(
-            "the block opened at line {} is not finished: the text ends inside {part} without `{expected}`; send the block whole (a block cut off like this is never applied, so a truncated reply cannot write half a change)",
-            head + 1
-        );
-        if expected == UPDATED
-            && let Some(k) =
-                (part_start..self.lines.len()).find(|&k| is_near_miss_updated(self.lines[k].trim()))
-        {
-            message.push_str(&format!(
-                "; line {} (`{}`) is not a closing marker: `{UPDATED}` stands alone on its line",
-                k + 1,
-                self.lines[k].trim()
-            ));
-        }
-        self.error(last, expected, message)
-    }
-
-    /// An UPDATED marker at `at`, outside any block.
-    fn stray_updated(&self, at: usize, after_previous: usize) -> ParseError {
-        let near_miss = (after_previous..at)
-            .rev()
-            .find(|&k| is_near_miss(self.lines[k].trim(), b"<-", SEARCH_WORD));
-        let message = match near_miss {
-            Some(k) => format!(
-                "line {} closes a block that never opened: line {} (`{}`) is not an opening marker; write `{HEAD}` (5 to 9 `<`) or `------- SEARCH` (3 or more `-`), one space, then SEARCH in capitals",
-                at + 1,
-                k + 1,
-                self.lines[k].trim()
-            ),
-            None => format!(
-                "line {} closes a block that never opened: each block starts with `{HEAD}`:\n{BLOCK_SHAPE}",
-                at + 1
-            ),
-        };
-        self.error(at, HEAD, message)
     }
 
     fn error(&self, at: usize, expected: impl Into<String>, message: String) -> ParseError {
@@ -643,156 +408,9 @@ impl<'t, 'l> Parser<'t, 'l> {
     }
 }
 
-/// `run` of `angle` (a count in [`ANGLE_RUN`]) or of `cline` (at least [`CLINE_MIN_RUN`]), one
-/// space, `word`, an optional `>`: the whole (trimmed) line.
-fn is_word_marker(t: &str, angle: u8, cline: u8, word: &str) -> bool {
-    let Some(&first) = t.as_bytes().first() else {
-        return false;
-    };
-    let run = t.bytes().take_while(|&b| b == first).count();
-    let run_ok =
-        (first == angle && ANGLE_RUN.contains(&run)) || (first == cline && run >= CLINE_MIN_RUN);
-    run_ok
-        && t[run..]
-            .strip_prefix(' ')
-            .and_then(|rest| rest.strip_prefix(word))
-            .is_some_and(|rest| rest.is_empty() || rest == ">")
-}
-
-/// The opening marker, on a trimmed line.
-fn is_head(t: &str) -> bool {
-    is_word_marker(t, b'<', b'-', SEARCH_WORD)
-}
-
-/// The divider, on a trimmed line.
-fn is_divider(t: &str) -> bool {
-    t.len() >= DIVIDER_MIN_RUN && t.bytes().all(|b| b == b'=')
-}
-
-/// The closing marker, on a trimmed line.
-fn is_updated(t: &str) -> bool {
-    is_word_marker(t, b'>', b'+', REPLACE_WORD)
-}
-
-/// Roo's separator after HEAD: `-------`, or any run of 5 or more `-` after line markers.
-fn is_roo_separator(t: &str, after_line_markers: bool) -> bool {
-    if after_line_markers {
-        t.len() >= ROO_SEPARATOR_MIN_RUN && t.bytes().all(|b| b == b'-')
-    } else {
-        t == ROO_SEPARATOR
-    }
-}
-
-/// A trimmed line that tries to be a marker and is not: two or more of `run_chars`, optional
-/// spaces, `word` in any case, then nothing but `>` and spaces.
-fn is_near_miss(t: &str, run_chars: &[u8], word: &str) -> bool {
-    let run = t.bytes().take_while(|b| run_chars.contains(b)).count();
-    if run < 2 || is_head(t) || is_updated(t) {
-        return false;
-    }
-    let rest = t[run..].trim_start();
-    rest.get(..word.len())
-        .is_some_and(|w| w.eq_ignore_ascii_case(word))
-        && rest[word.len()..]
-            .bytes()
-            .all(|b| b == b'>' || b.is_ascii_whitespace())
-}
-
-/// A trimmed line that looks like a closing marker with something wrong (text after it, too
-/// few or too many `>`), for hints.
-fn is_near_miss_updated(t: &str) -> bool {
-    let run = t.bytes().take_while(|b| b"+>".contains(b)).count();
-    run >= 2
-        && !is_updated(t)
-        && t[run..]
-            .trim_start()
-            .get(..REPLACE_WORD.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(REPLACE_WORD))
-}
-
-/// A body line `\` + marker is the marker text itself.
-fn unescape(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix('\\')?;
-    ESCAPABLE
-        .iter()
-        .any(|marker| rest.starts_with(marker))
-        .then_some(rest)
-}
-
-/// A (trimmed) line opening or closing a code fence: ```` ``` ```` or one of Aider's tags.
-fn is_fence(t: &str) -> bool {
-    t.starts_with(FENCE)
-        || TAG_FENCES.iter().any(|tag| {
-            t.starts_with(tag)
-                || t.strip_prefix("</")
-                    .is_some_and(|c| c.starts_with(&tag[1..]))
-        })
-}
-
-/// The file a (trimmed) line names, if it looks like a path.
-fn filename_in(t: &str) -> Option<String> {
-    if is_fence(t) {
-        // A fence opener's info string names a file only when it holds `.` or `/`.
-        let info = TAG_FENCES
-            .iter()
-            .find_map(|tag| t.strip_prefix(tag))
-            .unwrap_or_else(|| t.trim_start_matches('`'))
-            .trim();
-        return (!t.starts_with("</") && info.contains(['.', '/']) && looks_like_path(info, false))
-            .then(|| info.to_string());
-    }
-    let mut name = t;
-    let mut quoted = false;
-    loop {
-        let before = name;
-        name = name.trim().trim_end_matches(':').trim_start_matches('#');
-        if let Some(inner) = name.strip_prefix('`').and_then(|s| s.strip_suffix('`')) {
-            quoted = true;
-            name = inner;
-        }
-        name = name.trim_matches(['`', '*', '"', '\'']);
-        if name == before {
-            break;
-        }
-    }
-    looks_like_path(name, quoted).then(|| name.to_string())
-}
-
-/// Whether a cleaned candidate can be a path rather than prose.
-fn looks_like_path(name: &str, quoted: bool) -> bool {
-    !name.is_empty()
-        && name != "..."
-        && name.len() <= FILENAME_MAX_LEN
-        && name.chars().any(char::is_alphanumeric)
-        && (quoted || !name.chars().any(char::is_whitespace))
-        && !name.contains(['<', '>', '|'])
-        && !name.ends_with(['.', ',', ';', '!', '?', ')'])
-}
-
-/// A body wrapped in its own fence lines (optionally after a line repeating the file name),
-/// without the wrapping.
-fn unwrap_fenced(body: &[String], path: &str) -> Option<Vec<String>> {
-    let mut body = body;
-    if body.len() >= 3 && filename_in(body[0].trim()).is_some_and(|name| name == path) {
-        body = &body[1..];
-    }
-    let (first, last) = (body.first()?, body.last()?);
-    let closes = last.trim().len() >= FENCE.len() && last.trim().bytes().all(|b| b == b'`');
-    (body.len() >= 2 && first.trim_start().starts_with(FENCE) && closes)
-        .then(|| body[1..body.len() - 1].to_vec())
-}
-
-/// Whether a line looks like a SEARCH/REPLACE marker, well formed or not (`<<<< SEARCH`,
-/// `<<<<<<< search`, `>>>>>>REPLACE`): then a text no format recognises was most likely meant as
-/// SEARCH/REPLACE blocks, and this parser's error says which marker is wrong.
-pub fn has_marker_like_line(text: &str) -> bool {
-    text.lines()
-        .map(str::trim)
-        .any(|t| is_near_miss(t, b"<-", SEARCH_WORD) || is_near_miss_updated(t))
-}
-
 #[cfg(test)]
 mod tests {
+    use super::markers::is_divider;
     use super::*;
 
     fn parse_text(text: &str) -> Batch {

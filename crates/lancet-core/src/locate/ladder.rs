@@ -1,0 +1,602 @@
+//! The ladder itself: a needle tried tier by tier, strict first, where it may stand, and the
+//! occurrence rule and hints applied to the deciding tier's candidates.
+
+use super::normalize::loose_chars;
+use super::{Haystack, LocateError, Located, Match, Placement, Tier, fuzzy};
+use crate::batch::{Anchor, HunkText, Occurrences, Pick};
+use crate::text::common_indent;
+use std::collections::HashMap;
+
+/// Everything a ladder run needs besides the needle.
+#[derive(Clone)]
+pub(super) struct Search<'l, 's> {
+    pub(super) hay: &'l Haystack<'s>,
+    pub(super) lines: &'l [&'s str],
+    pub(super) anchor: Anchor,
+    pub(super) regions: Option<&'l [usize]>,
+    pub(super) cursor: usize,
+    /// Candidates must start at or after this line (elided pieces follow each other).
+    pub(super) floor: usize,
+    pub(super) line_hint: Option<usize>,
+    pub(super) occurrences: Occurrences,
+    /// What several candidates mean (the format's contract).
+    pub(super) pick: Pick,
+}
+
+/// What one ladder run decided.
+pub(super) enum Ladder {
+    /// The tier, the start lines to replace (one, or all for `All`/`Exactly`), and what the
+    /// report must say about the choice.
+    Found(Tier, Vec<usize>, Vec<String>),
+    Ambiguous(Tier, Vec<usize>),
+    CountMismatch(Tier, usize, Vec<usize>),
+    /// Too many places to compare the needle at, within [`WORK_BUDGET`] (places, lines).
+    TooRepetitive(usize, usize),
+    /// Nothing found; `outside_regions` is a candidate that the headers excluded.
+    Missing {
+        outside_regions: Option<usize>,
+    },
+}
+
+impl Ladder {
+    /// Turns a decision into placements of `old` → `new`; `reported` overrides the tier name
+    /// (for repaired readings), while re-indenting follows the tier that really matched.
+    pub(super) fn into_result(
+        self,
+        old: &[String],
+        new: &[String],
+        reported: Option<Tier>,
+    ) -> Result<Located, LocateError> {
+        let one_based = |v: Vec<usize>| v.into_iter().map(|c| c + 1).collect();
+        match self {
+            Ladder::Found(tier, starts, notes) => Ok(Located::Replace(
+                starts
+                    .into_iter()
+                    .map(|start| Placement {
+                        at: Match {
+                            start,
+                            end: start + old.len(),
+                            tier: reported.unwrap_or(tier),
+                        },
+                        bytes: None,
+                        old: old.to_vec(),
+                        new: new.to_vec(),
+                        new_text: None,
+                        reindent: tier.ignores_indent(),
+                        notes: notes.clone(),
+                    })
+                    .collect(),
+            )),
+            Ladder::Ambiguous(tier, c) => Err(LocateError::Ambiguous {
+                tier: reported.unwrap_or(tier),
+                candidates: one_based(c),
+            }),
+            Ladder::CountMismatch(tier, expected, c) => Err(LocateError::CountMismatch {
+                tier: reported.unwrap_or(tier),
+                expected,
+                candidates: one_based(c),
+            }),
+            Ladder::TooRepetitive(places, lines) => {
+                Err(LocateError::TooRepetitive { places, lines })
+            }
+            Ladder::Missing { .. } => Err(LocateError::NotFound {
+                closest: None,
+                note: None,
+            }),
+        }
+    }
+}
+
+/// How many line comparisons one ladder may spend on a needle (places it could start × its
+/// lines): past it, lancet refuses instead of comparing for minutes. Ordinary hunks need a few
+/// thousand; only old text whose every line repeats thousands of times in the file reaches it.
+const WORK_BUDGET: usize = 40_000_000;
+
+/// Past this many comparisons, the places a needle could start are first narrowed by the
+/// rarest of a few of its lines (each must match there too), instead of its first line.
+const NARROW_AT: usize = 1_000_000;
+
+/// How far from a line hint a candidate may be and still be singled out by it.
+pub(super) const LINE_HINT_WINDOW: usize = 10;
+
+impl<'l, 's> Search<'l, 's> {
+    /// A search of the whole file for exactly one place: no headers, hints or cursor that
+    /// could single out one of several copies.
+    pub(super) fn bare(hay: &'l Haystack<'s>, anchor: Anchor) -> Self {
+        Search {
+            hay,
+            lines: &hay.lines,
+            anchor,
+            regions: None,
+            cursor: 0,
+            floor: 0,
+            line_hint: None,
+            occurrences: Occurrences::One,
+            pick: Pick::Unique,
+        }
+    }
+
+    /// Runs `tiers` in order; the first with candidates decides.
+    pub(super) fn ladder(&self, needle: &[String], tiers: &[Tier]) -> Ladder {
+        let mut outside_regions = None;
+        let starts = self.candidate_starts(needle);
+        if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
+            return Ladder::TooRepetitive(starts.len(), needle.len());
+        }
+        for &tier in tiers {
+            let all: Vec<usize> = starts
+                .iter()
+                .copied()
+                .filter(|&s| block_eq(self.lines, s, needle, tier))
+                .collect();
+            if all.is_empty() {
+                continue;
+            }
+            let scoped = self.scope(&all);
+            if scoped.is_empty() {
+                outside_regions.get_or_insert(all[0]);
+                continue;
+            }
+            return self.decide(tier, scoped, needle.len());
+        }
+        Ladder::Missing { outside_regions }
+    }
+
+    /// The anchor tier, then the fuzzy tier (both only for substantial needles). `kept` marks
+    /// the needle lines the hunk keeps (context): only those may differ from the file beyond
+    /// presentation, and each such difference is noted for the report.
+    pub(super) fn approximate(&self, needle: &[String], kept: &[bool]) -> Ladder {
+        // A kept line the model wrote as it stands elsewhere in the file is no misremembered
+        // drift: it names that other place (a sync/async twin, a sibling test). Such a line
+        // must match here up to presentation, like a line the hunk removes.
+        let mut stands_elsewhere: HashMap<&str, bool> = HashMap::new();
+        let kept: Vec<bool> = kept
+            .iter()
+            .zip(needle)
+            .map(|(&k, line)| {
+                k && (line.trim().is_empty()
+                    || !*stands_elsewhere.entry(line.as_str()).or_insert_with(|| {
+                        !self
+                            .first_line_positions(std::slice::from_ref(line))
+                            .is_empty()
+                    }))
+            })
+            .collect();
+        let found = self.approximate_starts(needle, &kept);
+        match found {
+            Ladder::Found(tier, starts, mut notes) => {
+                for &s in &starts {
+                    notes.extend(forgiven_context(self.lines, s, needle));
+                }
+                Ladder::Found(tier, starts, notes)
+            }
+            other => other,
+        }
+    }
+
+    fn approximate_starts(&self, needle: &[String], kept: &[bool]) -> Ladder {
+        let starts = self.first_line_positions(needle);
+        if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
+            return Ladder::Missing {
+                outside_regions: None,
+            };
+        }
+        let anchored = self.scope(&self.constrained(
+            fuzzy::anchor(self.lines, &starts, needle, kept),
+            needle.len(),
+        ));
+        if !anchored.is_empty() {
+            return self.decide(Tier::Anchor, anchored, needle.len());
+        }
+        if self.occurrences != Occurrences::One {
+            return Ladder::Missing {
+                outside_regions: None,
+            };
+        }
+        match fuzzy::fuzzy(self.lines, self.hay.sketches(), needle, kept) {
+            fuzzy::Approx::One(start, _) => {
+                let ok = self.within_regions(&self.constrained(vec![start], needle.len()));
+                if ok.is_empty() {
+                    Ladder::Missing {
+                        outside_regions: Some(start),
+                    }
+                } else {
+                    Ladder::Found(Tier::Fuzzy, ok, Vec::new())
+                }
+            }
+            fuzzy::Approx::Several(starts) => {
+                let mut starts = self.constrained(starts, needle.len());
+                starts.sort_unstable();
+                match starts.len() {
+                    0 => Ladder::Missing {
+                        outside_regions: None,
+                    },
+                    _ => Ladder::Ambiguous(Tier::Fuzzy, starts),
+                }
+            }
+            fuzzy::Approx::None => Ladder::Missing {
+                outside_regions: None,
+            },
+        }
+    }
+
+    /// Why an approximate match was refused, when it was: a line the hunk removes differs from
+    /// the file's in content. Shown both ways, so the model can see what it got wrong.
+    pub(super) fn removed_line_mismatch(&self, needle: &[String], kept: &[bool]) -> Option<String> {
+        let starts = self.first_line_positions(needle);
+        if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
+            return None;
+        }
+        let (start, j) = fuzzy::near_miss(self.lines, self.hay.sketches(), &starts, needle, kept)?;
+        let line = start + j;
+        Some(format!(
+            "lines {}-{} look like the text you meant, but line {} differs in content from a line the edit removes: you sent `{}`, the file has `{}`. A removed or replaced line must match the file (only whitespace, indentation and quote styles may differ), so nothing was changed; copy the line from the file",
+            start + 1,
+            start + needle.len(),
+            line + 1,
+            needle[j].trim(),
+            self.lines[line].trim_end_matches('\r').trim(),
+        ))
+    }
+
+    /// Drops candidates the anchor or floor forbids.
+    fn constrained(&self, starts: Vec<usize>, k: usize) -> Vec<usize> {
+        let n = self.lines.len();
+        starts
+            .into_iter()
+            .filter(|&s| s >= self.floor)
+            .filter(|&s| self.anchor != Anchor::EndOfFile || s + k == n)
+            .collect()
+    }
+
+    /// Keeps every candidate inside some `@@` region (all without headers). For approximate
+    /// tiers: a header narrows where to look, but taking the first look-alike after it would be
+    /// a guess, so several stay several.
+    fn within_regions(&self, all: &[usize]) -> Vec<usize> {
+        match self.regions {
+            None => all.to_vec(),
+            Some(starts) => all
+                .iter()
+                .copied()
+                .filter(|&c| starts.iter().any(|&s| c >= s))
+                .collect(),
+        }
+    }
+
+    /// Keeps, for each `@@` region, the first candidate in it (all candidates without headers).
+    pub(super) fn scope(&self, all: &[usize]) -> Vec<usize> {
+        match self.regions {
+            None => all.to_vec(),
+            Some(starts) => {
+                let mut firsts: Vec<usize> = starts
+                    .iter()
+                    .filter_map(|&s| all.iter().find(|&&c| c >= s).copied())
+                    .collect();
+                firsts.dedup();
+                firsts
+            }
+        }
+    }
+
+    /// Applies the occurrence rule to a tier's candidates.
+    fn decide(&self, tier: Tier, candidates: Vec<usize>, k: usize) -> Ladder {
+        match self.occurrences {
+            Occurrences::One => match self.narrow(candidates.clone()).as_slice() {
+                // Several stood and the edit's line number chose: say so, as a pick among
+                // matches does (the one after the previous chunk is the edit's order, no news).
+                [one]
+                    if candidates.len() > 1
+                        && candidates.iter().filter(|&&c| c >= self.cursor).count() != 1 =>
+                {
+                    Ladder::Found(
+                        tier,
+                        vec![*one],
+                        vec![format!(
+                            "line {} of {} matches (lines {}): the one nearest the line number the edit gives",
+                            one + 1,
+                            candidates.len(),
+                            candidates
+                                .iter()
+                                .map(|c| (c + 1).to_string())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        )],
+                    )
+                }
+                [one] => Ladder::Found(tier, vec![*one], Vec::new()),
+                many => self.pick_among(tier, many),
+            },
+            Occurrences::All => Ladder::Found(tier, non_overlapping(candidates, k), Vec::new()),
+            Occurrences::Exactly(n) => {
+                let found = non_overlapping(candidates, k);
+                if found.len() == n {
+                    Ladder::Found(tier, found, Vec::new())
+                } else {
+                    Ladder::CountMismatch(tier, n, found)
+                }
+            }
+        }
+    }
+
+    /// Several candidates the hints could not tell apart: the format's contract decides.
+    fn pick_among(&self, tier: Tier, many: &[usize]) -> Ladder {
+        let list = |v: &[usize]| {
+            v.iter()
+                .map(|c| (c + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if tier >= Tier::Anchor {
+            // An approximate tier's candidates are guesses: no contract picks among them.
+            return Ladder::Ambiguous(tier, many.to_vec());
+        }
+        match (self.pick, self.line_hint) {
+            (Pick::First, _) => Ladder::Found(
+                tier,
+                vec![many[0]],
+                vec![format!(
+                    "first of {} matches: lines {}; send more context to pick another",
+                    many.len(),
+                    list(many)
+                )],
+            ),
+            (Pick::Nearest, Some(hint)) => {
+                let mut by_distance: Vec<usize> = many.to_vec();
+                by_distance.sort_by_key(|&c| (c.abs_diff(hint), c));
+                let (best, runner_up) = (by_distance[0], by_distance[1]);
+                if best.abs_diff(hint) == runner_up.abs_diff(hint) {
+                    return Ladder::Ambiguous(tier, many.to_vec());
+                }
+                Ladder::Found(
+                    tier,
+                    vec![best],
+                    vec![format!(
+                        "nearest to the hunk's line {} of {} matches: lines {}",
+                        hint + 1,
+                        many.len(),
+                        list(many)
+                    )],
+                )
+            }
+            _ => Ladder::Ambiguous(tier, many.to_vec()),
+        }
+    }
+
+    /// Decides among byte-exact substring matches.
+    pub(super) fn decide_bytes(
+        &self,
+        hay: &Haystack,
+        found: Vec<(usize, usize)>,
+        text: &HunkText,
+        tier: Tier,
+    ) -> Result<Located, LocateError> {
+        let placement = |(b, e): (usize, usize)| Placement {
+            at: Match {
+                start: hay.line_of(b),
+                end: hay.line_of(e.saturating_sub(1).max(b)) + 1,
+                tier,
+            },
+            bytes: Some((b, e)),
+            old: Vec::new(),
+            new: Vec::new(),
+            new_text: Some(text.new.clone()),
+            reindent: false,
+            notes: Vec::new(),
+        };
+        let lines_of = |f: &[(usize, usize)]| f.iter().map(|&(b, _)| hay.line_of(b) + 1).collect();
+        match self.occurrences {
+            Occurrences::One if found.len() == 1 => Ok(Located::Replace(vec![placement(found[0])])),
+            Occurrences::One => Err(LocateError::Ambiguous {
+                tier,
+                candidates: lines_of(&found),
+            }),
+            Occurrences::All => Ok(Located::Replace(found.into_iter().map(placement).collect())),
+            Occurrences::Exactly(n) if found.len() == n => {
+                Ok(Located::Replace(found.into_iter().map(placement).collect()))
+            }
+            Occurrences::Exactly(n) => Err(LocateError::CountMismatch {
+                tier,
+                expected: n,
+                candidates: lines_of(&found),
+            }),
+        }
+    }
+
+    /// Narrows several candidates by the previous hunk's position, then by the line hint.
+    /// Returns the input unchanged when no hint singles one out.
+    pub(super) fn narrow(&self, candidates: Vec<usize>) -> Vec<usize> {
+        if candidates.len() < 2 {
+            return candidates;
+        }
+        let after_cursor: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&c| c >= self.cursor)
+            .collect();
+        if after_cursor.len() == 1 {
+            return after_cursor;
+        }
+        if let Some(hint) = self.line_hint {
+            if candidates.contains(&hint) {
+                return vec![hint];
+            }
+            let near: Vec<usize> = candidates
+                .iter()
+                .copied()
+                .filter(|&c| c.abs_diff(hint) <= LINE_HINT_WINDOW)
+                .collect();
+            if near.len() == 1 {
+                return near;
+            }
+        }
+        candidates
+    }
+
+    /// Where a block could start: positions (allowed by the anchor and floor) whose line equals
+    /// the needle's first line at the loosest line tier. Every line tier's candidates are among
+    /// these, so the file is scanned once per needle, not once per tier.
+    fn first_line_positions(&self, needle: &[String]) -> Vec<usize> {
+        self.line_positions(needle, 0)
+    }
+
+    /// [`Self::first_line_positions`], narrowed, when there are many, by the rarest of a few
+    /// lines of the needle (a block starts at `s` only where its line `j` stands at `s + j`):
+    /// the same candidates, found without comparing the needle at thousands of places.
+    fn candidate_starts(&self, needle: &[String]) -> Vec<usize> {
+        let starts = self.first_line_positions(needle);
+        let k = needle.len();
+        if starts.len().saturating_mul(k) <= NARROW_AT {
+            return starts;
+        }
+        let step = k.div_ceil(8).max(1);
+        (0..k)
+            .step_by(step)
+            .chain([k - 1])
+            // A line the escapes tier reads differently could miss its loose match.
+            .filter(|&j| !needle[j].trim().is_empty() && !needle[j].contains('\\'))
+            .map(|j| self.line_positions(needle, j))
+            .fold(starts, |best, other| {
+                if other.len() < best.len() {
+                    other
+                } else {
+                    best
+                }
+            })
+    }
+
+    /// The starts `s` (allowed by the anchor and floor) where the file's line `s + j` equals
+    /// the needle's line `j` at the loosest line tier.
+    fn line_positions(&self, needle: &[String], j: usize) -> Vec<usize> {
+        let n = self.lines.len();
+        let k = needle.len();
+        if k == 0 || k > n || j >= k {
+            return Vec::new();
+        }
+        let range = match self.anchor {
+            Anchor::EndOfFile => n - k..n - k + 1,
+            Anchor::Anywhere | Anchor::AfterLine(_) => self.floor.min(n - k + 1)..n - k + 1,
+        };
+        let wanted = needle[j].trim();
+        let loose: String = loose_chars(wanted).collect();
+        let matches = |s: usize| {
+            let f = self.lines[s + j].trim();
+            f == wanted || loose_chars(f).eq(loose.chars())
+        };
+        match longest_word(&loose) {
+            Some(word) if range.len() > 1 => self
+                .hay
+                .lines_containing(word, range.start + j..range.end + j)
+                .into_iter()
+                .map(|line| line - j)
+                .filter(|&s| matches(s))
+                .collect(),
+            _ => range.filter(|&s| matches(s)).collect(),
+        }
+    }
+}
+
+/// Whether `needle` matches the lines starting at `start` at `tier`.
+pub(super) fn block_eq(lines: &[&str], start: usize, needle: &[String], tier: Tier) -> bool {
+    if start + needle.len() > lines.len() {
+        return false;
+    }
+    let window = &lines[start..start + needle.len()];
+    if !needle.iter().zip(window).all(|(n, f)| tier.line_eq(f, n)) {
+        return false;
+    }
+    if tier != Tier::Indent {
+        return true;
+    }
+    // Relative indentation must agree: strip each side's common indentation and compare.
+    let file_base = common_indent(window.iter().copied());
+    let needle_base = common_indent(needle.iter().map(String::as_str));
+    needle.iter().zip(window).all(|(n, f)| {
+        n.trim().is_empty()
+            || f.strip_prefix(file_base).map(str::trim_end)
+                == n.strip_prefix(needle_base).map(str::trim_end)
+    })
+}
+
+/// The report's words for each needle line that differs from the file's line beyond
+/// presentation in a window an approximate tier accepted (only kept context lines can).
+fn forgiven_context(lines: &[&str], start: usize, needle: &[String]) -> Vec<String> {
+    needle
+        .iter()
+        .enumerate()
+        .filter(|&(j, n)| !fuzzy::same_but_presentation(lines[start + j], n))
+        .map(|(j, n)| {
+            format!(
+                "line {}: you sent `{}`, the file has `{}`, kept as is",
+                start + j + 1,
+                n.trim(),
+                lines[start + j].trim_end_matches('\r').trim()
+            )
+        })
+        .collect()
+}
+
+/// The longest run of ASCII word characters (`[A-Za-z0-9_]`) in a loose reading. Every line
+/// whose loose reading equals it holds this run verbatim: loosening only folds non-ASCII
+/// punctuation and drops whitespace, and whitespace between two word characters survives as a
+/// space, so a word run never spans dropped characters. That makes it a safe byte prefilter.
+pub(super) fn longest_word(loose: &str) -> Option<&str> {
+    loose
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .max_by_key(|w| w.len())
+        .filter(|w| !w.is_empty())
+}
+
+/// Keeps the leftmost of overlapping candidates (as a plain replace-all would).
+fn non_overlapping(candidates: Vec<usize>, k: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::with_capacity(candidates.len());
+    for c in candidates {
+        if out.last().is_none_or(|&l| c >= l + k.max(1)) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::TextFile;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The word prefilter finds exactly the start lines a line-by-line loose comparison
+        /// finds, whatever whitespace, typographic punctuation and CRs the lines carry.
+        #[test]
+        fn word_prefilter_finds_what_a_full_scan_finds(
+            lines in prop::collection::vec(
+                "[ \t]{0,2}(ab|x|é)[ \t\u{a0}]{0,2}(\\(|\u{201c}|\"|\u{2014}|-|)(ab|b_1|)[ \t]?\r?", 1..20),
+            needle in "[ \t]{0,2}(ab|x|é)[ \t\u{a0}]{0,2}(\\(|\u{201c}|\"|\u{2014}|-|)(ab|b_1|)[ \t]?",
+            floor in 0usize..10,
+        ) {
+            let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+            let file = TextFile::new(&text);
+            let hay = Haystack::new(&file);
+            let search = Search {
+                hay: &hay,
+                lines: &hay.lines,
+                anchor: Anchor::Anywhere,
+                regions: None,
+                cursor: 0,
+                floor,
+                line_hint: None,
+                occurrences: Occurrences::One,
+                pick: Pick::Unique,
+            };
+            let first = needle.trim();
+            let loose: String = loose_chars(first).collect();
+            let n = hay.lines.len();
+            let expected: Vec<usize> = (floor.min(n)..n)
+                .filter(|&s| {
+                    let f = hay.lines[s].trim();
+                    f == first || loose_chars(f).eq(loose.chars())
+                })
+                .collect();
+            prop_assert_eq!(search.first_line_positions(std::slice::from_ref(&needle)), expected);
+        }
+    }
+}
