@@ -124,3 +124,185 @@ pub(crate) fn session_name() -> String {
         .unwrap_or_default();
     format!("mcp:{}:{started}", std::process::id())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ServerOptions;
+    use lancet::batch::{FileOp, Format};
+    use lancet::report::{ErrorKind, Report, Status};
+    use std::path::{Path, PathBuf};
+
+    /// A root of its own under the system's temp directory, removed when dropped.
+    struct TempRoot(PathBuf);
+
+    impl TempRoot {
+        fn new(name: &str) -> TempRoot {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or_default();
+            let dir = std::env::temp_dir().join(format!(
+                "lancet-mcp-session-{name}-{}-{nanos}",
+                std::process::id()
+            ));
+            std::fs::create_dir_all(&dir).unwrap();
+            TempRoot(dir)
+        }
+
+        fn path(&self) -> &Path {
+            &self.0
+        }
+
+        fn server(&self) -> LancetServer {
+            LancetServer::new(self.0.clone(), None, ServerOptions::default())
+        }
+    }
+
+    impl Drop for TempRoot {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn batch(ops: Vec<(&str, OpKind)>) -> Batch {
+        Batch {
+            format: Format::Whole,
+            ops: ops
+                .into_iter()
+                .map(|(path, kind)| FileOp {
+                    path: path.to_string(),
+                    kind,
+                    line: 1,
+                })
+                .collect(),
+            notes: Vec::new(),
+        }
+    }
+
+    fn overwrite(path: &str, content: &str) -> Batch {
+        batch(vec![(
+            path,
+            OpKind::Write {
+                content: content.to_string(),
+            },
+        )])
+    }
+
+    fn text_of(result: &CallToolResult) -> String {
+        result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .collect()
+    }
+
+    #[test]
+    fn an_overwrite_or_deletion_of_an_unread_file_is_refused_until_it_is_read() {
+        let root = TempRoot::new("unread");
+        std::fs::write(root.path().join("a.txt"), "old\n").unwrap();
+        let server = root.server();
+        let refusal = server
+            .unread_overwrite(&overwrite("a.txt", "new\n"))
+            .expect("an unread file is not overwritten");
+        assert_eq!(refusal.is_error, Some(true));
+        let text = text_of(&refusal);
+        assert!(
+            text.contains("a.txt exists and you have not read it"),
+            "{text}"
+        );
+        assert!(text.contains(&sha256_hex(b"old\n")), "{text}");
+        assert!(text.contains("is overwritten"), "{text}");
+        let delete = batch(vec![("a.txt", OpKind::Delete)]);
+        assert!(text_of(&server.unread_overwrite(&delete).unwrap()).contains("is deleted"));
+        // A new file needs no read.
+        assert!(
+            server
+                .unread_overwrite(&overwrite("new.txt", "x\n"))
+                .is_none()
+        );
+        // Once read (even if it changed since: the write is rebased), it may be overwritten.
+        server.remember("a.txt", b"older\n".to_vec());
+        assert!(
+            server
+                .unread_overwrite(&overwrite("a.txt", "new\n"))
+                .is_none()
+        );
+        assert!(server.unread_overwrite(&delete).is_none());
+    }
+
+    #[test]
+    fn a_file_changed_since_its_read_is_rebased_from_what_was_read() {
+        let root = TempRoot::new("stale");
+        std::fs::write(root.path().join("a.txt"), "now\n").unwrap();
+        std::fs::write(root.path().join("b.txt"), "same\n").unwrap();
+        let server = root.server();
+        // Nothing read: no base.
+        assert!(server.stale_base_of("a.txt", b"now\n").is_none());
+        server.remember("a.txt", b"as read\n".to_vec());
+        server.remember("b.txt", b"same\n".to_vec());
+        let base = server.stale_base_of("a.txt", b"now\n").unwrap();
+        assert_eq!(base.path, "a.txt");
+        assert_eq!(base.sha256, sha256_hex(b"as read\n"));
+        assert_eq!(
+            base.snapshot.as_deref().map(Vec::as_slice),
+            Some(&b"as read\n"[..])
+        );
+        // Unchanged since the read: nothing to rebase.
+        assert!(server.stale_base_of("b.txt", b"same\n").is_none());
+        // A batch gets one base per changed file it touches, whatever the number of its ops.
+        let edits = batch(vec![
+            ("a.txt", OpKind::Delete),
+            ("b.txt", OpKind::Delete),
+            ("a.txt", OpKind::Delete),
+        ]);
+        let bases = server.stale_bases(&edits);
+        assert_eq!(bases.len(), 1, "{bases:?}");
+        assert_eq!(bases[0].sha256, base.sha256);
+    }
+
+    #[test]
+    fn what_the_model_wrote_counts_as_read_and_a_refusal_wrote_nothing() {
+        let root = TempRoot::new("written");
+        std::fs::write(root.path().join("a.txt"), "old\n").unwrap();
+        let server = root.server();
+        let opts = lancet::ApplyOptions {
+            checkpoint: false,
+            fsync: false,
+            ..server.options().unwrap()
+        };
+        let created = batch(vec![(
+            "b.txt",
+            OpKind::Create {
+                content: "new\n".to_string(),
+                executable: false,
+            },
+        )]);
+        let result = server.answer(lancet::apply_batch_written(&created, &opts));
+        assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
+        assert_eq!(server.seen("b.txt").as_deref(), Some(&b"new\n"[..]));
+        assert!(
+            server
+                .unread_overwrite(&overwrite("b.txt", "newer\n"))
+                .is_none()
+        );
+        // A refused batch leaves the session as it was, whatever it lists.
+        let refused = Applied {
+            report: Report::batch_error(
+                Status::Refused,
+                ErrorKind::Stale,
+                "refused".to_string(),
+                "",
+            ),
+            written: vec![("a.txt".to_string(), b"never written\n".to_vec())],
+        };
+        assert_eq!(server.answer(refused).is_error, Some(true));
+        assert!(server.seen("a.txt").is_none());
+        assert!(
+            server
+                .unread_overwrite(&overwrite("a.txt", "x\n"))
+                .is_some()
+        );
+    }
+}
