@@ -4,9 +4,9 @@
 //! holds what the batch wrote; a path changed since is listed and left alone (unless
 //! `--force`). The restore itself is a batch like any other: staged, journaled, all or nothing.
 
-use crate::Applied;
 use crate::digest::sha256_hex;
 use crate::path::{RelPath, Root};
+use crate::pipeline::Applied;
 use crate::report::ErrorKind;
 use crate::report::{Action, FileReport, Outcome, Report, Status, Surface};
 use crate::staged::{Before, StagedFile};

@@ -7,11 +7,13 @@
 //! recovery idempotent (a crash during recovery is repaired by running it again), and it is the
 //! same rule used to roll a batch back after an error or a failed test run.
 
-use super::{PreImages, StateDir, fsync_dir_in, parent_of};
+use crate::commit::{fsync_dir_in, parent_of, write_in_place};
 use crate::digest::sha256_hex;
 use crate::path::{RelPath, Root};
+use crate::state::{self, PreImages, StateDir};
 pub use crate::verdicts::Rollback;
 use cap_std::fs::Dir;
+use lancet_core::failpoint;
 use serde::{Deserialize, Serialize};
 
 use std::io::{self, Write};
@@ -217,6 +219,74 @@ pub const REJECTED: &str = "journal.rejected";
 /// Where a damaged journal is set aside.
 pub const DAMAGED: &str = "journal.damaged";
 
+impl StateDir {
+    /// Repairs a batch interrupted by a crash, if one is recorded. The caller holds the lock.
+    /// The journal's paths are re-validated and opened through a handle on the root it names
+    /// (inside this state's home): a forged journal is set aside and nothing is touched.
+    pub fn recover(&self, fsync: bool) -> Result<Option<Rollback>, JournalError> {
+        let path = self.journal_path();
+        let state = self.handle().map_err(|source| JournalError::Io {
+            path: self.dir.clone(),
+            source,
+        })?;
+        let _ = state.remove_file(TEMP);
+        let Some(journal) = Journal::read(&state, &self.dir)? else {
+            return Ok(None);
+        };
+        let refuse = |problem: String| {
+            let _ = state.rename(state::JOURNAL, &state, REJECTED);
+            JournalError::Rejected {
+                path: path.clone(),
+                kept: self.dir.join(REJECTED),
+                problem,
+            }
+        };
+        journal.check().map_err(refuse)?;
+        let root = Root::new(&self.home)
+            .and_then(|home| Root::within(&home, &journal.root))
+            .map_err(|e| refuse(format!("its root {:?} cannot be opened: {e}", journal.root)))?;
+        let pre = self.pre_images().map_err(|source| JournalError::Io {
+            path: self.dir.join("pre"),
+            source,
+        })?;
+        let report = roll_back(&journal, &root, &pre, fsync);
+        if report.finished() {
+            // The batch is gone from the log before its journal goes: a crash in between is
+            // finished by the next recovery, never leaves a log entry for a batch not on disk.
+            self.forget_batch(&journal.id);
+            if failpoint::check("recovered").is_err() {
+                return Ok(Some(report));
+            }
+            let _ = state.remove_file(state::JOURNAL);
+            if fsync {
+                let _ = self.fsync();
+            }
+        }
+        Ok(Some(report))
+    }
+
+    /// Removes pre-images no journal refers to: left by a crash after a batch's commit point
+    /// (the batch stands, so they are not needed). The caller holds the lock.
+    pub fn sweep_orphans(&self) {
+        let Ok(state) = self.handle() else {
+            return;
+        };
+        // A journal still being written when its process died describes nothing: it only ever
+        // counts once renamed into place.
+        let _ = state.remove_file(TEMP);
+        if state.exists(state::JOURNAL) {
+            return;
+        }
+        if let Ok(pre) = state.open_dir("pre")
+            && let Ok(entries) = pre.entries()
+        {
+            for e in entries.flatten() {
+                let _ = pre.remove_file(e.file_name());
+            }
+        }
+    }
+}
+
 /// Undoes what a journal describes, decided by content (see the module docs), through the
 /// root's handle. Idempotent.
 pub fn roll_back(journal: &Journal, root: &Root, pre: &PreImages, fsync: bool) -> Rollback {
@@ -298,7 +368,7 @@ fn restore(dir: &Dir, pre: &PreImages, e: &Entry) -> io::Result<()> {
     {
         // Back into the same inode, so the other names see the old content again.
         let bytes = pre.dir.read(backup)?;
-        super::write_in_place(dir, &e.path, &bytes, true)?;
+        write_in_place(dir, &e.path, &bytes, true)?;
         return pre.dir.remove_file(backup);
     }
     match &e.pre {

@@ -7,7 +7,7 @@
 //! syn parses (syn follows the newest edition and refuses some 2015-edition code rustc still
 //! takes, so it may clear errors, never add them).
 
-use crate::Site;
+use crate::site::Site;
 use oxc_allocator::Allocator;
 use oxc_span::SourceType;
 use ruff_python_ast::PythonVersion;

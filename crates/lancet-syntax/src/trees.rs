@@ -3,7 +3,8 @@
 //! file's last tree (`Tree::edit`) instead of from nothing — milliseconds for a large file
 //! where a fresh parse takes a large part of a second.
 
-use crate::{Site, error_sites, parse_from};
+use crate::gate::{error_sites, parse_from};
+use crate::site::Site;
 use lancet_core::digest::sha256_hex;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -159,7 +160,7 @@ mod tests {
         let language = language_for("m.rs", b"").unwrap();
         let mut parser = Parser::new();
         parser
-            .set_language(&crate::grammar(language).unwrap())
+            .set_language(&crate::languages::grammar(language).unwrap())
             .unwrap();
         parser
     }
@@ -207,7 +208,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!(second.before.as_deref().map(<[Site]>::len), Some(0));
-        let fresh = crate::parse_errors(&mut parser, v2.as_bytes()).unwrap();
+        let fresh = crate::gate::parse_errors(&mut parser, v2.as_bytes()).unwrap();
         let lines = |s: &[Site]| s.iter().map(|e| (e.line, e.column)).collect::<Vec<_>>();
         assert!(!second.after.is_empty());
         assert_eq!(lines(&second.after), lines(&fresh));

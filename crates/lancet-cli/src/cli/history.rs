@@ -1,0 +1,94 @@
+//! `lancet log`, `lancet undo` and `lancet recover`: the batches lancet recorded, listed, put
+//! back, or finished after a crash.
+
+use super::output::emit;
+use clap::Args;
+use lancet::path::Root;
+use lancet::report::Surface;
+use std::io::Write;
+
+#[derive(Debug, Args)]
+pub(super) struct LogArgs {
+    /// Print as JSON.
+    #[arg(long)]
+    pub(super) json: bool,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct UndoArgs {
+    /// The checkpoint id (or a prefix of it); default: the newest batch not yet undone.
+    id: Option<String>,
+    /// Restore paths even if they changed after the batch.
+    #[arg(long, conflicts_with = "partial")]
+    force: bool,
+    /// Restore the paths that did not change after the batch and leave the others (without it,
+    /// one changed path refuses the whole undo).
+    #[arg(long)]
+    partial: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct RecoverArgs {
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(super) fn run_log(root: &Root, json: bool) -> u8 {
+    let entries = lancet::log(root);
+    let out = if json {
+        serde_json::to_string_pretty(&entries).unwrap_or_default() + "\n"
+    } else if entries.is_empty() {
+        "No checkpoints yet.\n".to_string()
+    } else {
+        let mut out = String::new();
+        for m in &entries {
+            let test = match &m.test {
+                Some(t) if t.passed => " tests passed",
+                Some(_) => " tests FAILED",
+                None => "",
+            };
+            let undone = if m.undone { " (undone)" } else { "" };
+            let commit = m.commit.as_deref().map_or(String::new(), |c| {
+                format!("  commit {}", &c[..c.len().min(12)])
+            });
+            out.push_str(&format!(
+                "{}  {}  {:<14} {} file(s){test}{undone}{commit}\n    {}\n",
+                m.id,
+                lancet::format_time(m.time),
+                m.format,
+                m.files.len(),
+                m.summary
+            ));
+        }
+        out
+    };
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    0
+}
+
+/// `lancet undo`: puts back a batch and prints the report.
+pub(super) fn run_undo(root: &Root, args: &UndoArgs) -> u8 {
+    emit(
+        &lancet::undo(
+            root,
+            args.id.as_deref(),
+            lancet::UndoOptions {
+                force: args.force,
+                partial: args.partial,
+                fsync: true,
+                surface: Surface::Cli,
+                protect_settings: false,
+            },
+        ),
+        args.json,
+    )
+}
+
+/// `lancet recover`: finishes an interrupted batch and prints what it did.
+pub(super) fn run_recover(root: &Root, args: &RecoverArgs) -> u8 {
+    emit(&lancet::recover(root, true), args.json)
+}

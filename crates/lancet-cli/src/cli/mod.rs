@@ -1,0 +1,122 @@
+//! The command line: argument parsing and rendering only; the work happens in the library.
+//! This module holds the top level (the root option and the subcommands) and dispatches each
+//! command to its file.
+
+mod apply;
+mod check;
+mod history;
+mod input;
+mod mcp;
+mod output;
+mod parse;
+mod read;
+mod rename;
+mod transaction;
+mod trust;
+
+use apply::ApplyArgs;
+use check::CheckArgs;
+use clap::{Parser, Subcommand};
+use history::{LogArgs, RecoverArgs, UndoArgs};
+use lancet::path::Root;
+use mcp::McpArgs;
+use parse::ParseArgs;
+use read::ReadArgs;
+use rename::RenameArgs;
+use std::path::PathBuf;
+use trust::TrustArgs;
+
+/// Transactional multi-file edits for AI coding agents and code mods.
+#[derive(Debug, Parser)]
+#[command(name = "lancet", version, about, long_about = None)]
+struct Cli {
+    /// The root directory: every path is relative to it and confined to it.
+    #[arg(
+        short = 'C',
+        long = "root",
+        global = true,
+        default_value = ".",
+        value_name = "DIR"
+    )]
+    root: PathBuf,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Apply edit text from files (or stdin) as one all-or-nothing batch.
+    Apply(ApplyArgs),
+    /// Rename an identifier across the tree by syntax (strings and comments are listed, not
+    /// renamed), as one all-or-nothing batch.
+    Rename(RenameArgs),
+    /// Parse edit text and print the operations lancet reads in it, touching no file (to see
+    /// what a reply says before applying it; exit 2 when it does not parse).
+    Parse(ParseArgs),
+    /// Print a file's lines, numbered, with its sha256 (for --expect).
+    Read(ReadArgs),
+    /// Run the syntax gate on files as they are (exit 1 on errors).
+    Check(CheckArgs),
+    /// List checkpoints, newest first.
+    Log(LogArgs),
+    /// Put back a batch (the newest not yet undone, or ID): paths changed since are left alone.
+    Undo(UndoArgs),
+    /// Finish a batch interrupted by a crash (every command does this first) and say what it did.
+    Recover(RecoverArgs),
+    /// Serve lancet's tools over MCP on stdin/stdout (for agents).
+    Mcp(McpArgs),
+    /// Trust the root's lancet settings (lancet.toml or [tool.lancet]) as they are now: their
+    /// keys that run commands or weaken safety apply only once trusted, until they change.
+    Trust(TrustArgs),
+}
+
+/// Runs the CLI and returns the process exit code.
+pub fn run() -> u8 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    if matches!(
+        cli.command,
+        Command::Read(_) | Command::Check(_) | Command::Log(_) | Command::Mcp(_)
+    ) {
+        recover_first(&cli.root);
+    }
+    match cli.command {
+        Command::Apply(args) => apply::run_apply(cli.root, args),
+        Command::Rename(args) => rename::run_rename(cli.root, args),
+        Command::Parse(args) => parse::run_parse(args),
+        Command::Read(args) => read::run_read(cli.root, args),
+        Command::Check(args) => check::run_check(cli.root, args),
+        Command::Log(args) => with_root(cli.root, |root| history::run_log(root, args.json)),
+        Command::Undo(args) => with_root(cli.root, |root| history::run_undo(root, &args)),
+        Command::Recover(args) => with_root(cli.root, |root| history::run_recover(root, &args)),
+        Command::Trust(args) => with_root(cli.root, |root| trust::run_trust(root, args.revoke)),
+        Command::Mcp(args) => with_root(cli.root, |root| mcp::run_mcp(root, &args)),
+    }
+}
+
+/// Finishes a batch a crash interrupted before a read-only command looks at the files (the
+/// writing commands do it themselves and report it). The note goes to stderr.
+fn recover_first(root: &std::path::Path) {
+    if let Ok(root) = Root::new(root) {
+        let state = lancet::store::StateDir::locate(&root);
+        if let Some(note) = lancet::recover_if_needed(&state, true, true) {
+            eprintln!("lancet: {note}");
+        }
+    }
+}
+
+/// Opens the root, then runs a command (exit 4 when the root cannot be opened).
+fn with_root(root: PathBuf, run: impl FnOnce(&Root) -> u8) -> u8 {
+    match Root::new(&root) {
+        Ok(r) => run(&r),
+        Err(e) => {
+            eprintln!("lancet: cannot open the root {}: {e}", root.display());
+            4
+        }
+    }
+}

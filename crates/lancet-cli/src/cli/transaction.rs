@@ -1,0 +1,97 @@
+//! The switches every writing command shares (`apply`, `rename`), and the options they make.
+
+use super::output::{Bar, emit};
+use clap::Args;
+use lancet::ApplyOptions;
+use lancet::report::{ErrorKind, Report, Status};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// The switches every writing command shares: how the batch is checked, recorded and reported.
+#[derive(Debug, Args)]
+pub(super) struct TransactionArgs {
+    /// Compute, check and report everything, write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub(super) json: bool,
+    /// Print nothing on success (the exit code says it); failures are still reported.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Compact reports for agents: each change shown once (its numbered snippet, or its diff
+    /// when it has none) and no diffs in refusals.
+    #[arg(long)]
+    brief: bool,
+    /// Skip the syntax gate entirely.
+    #[arg(long)]
+    no_syntax_check: bool,
+    /// Skip languages' external check commands (tree-sitter still runs).
+    #[arg(long)]
+    no_compile_check: bool,
+    /// Do not record a git checkpoint (no undo, no log entry).
+    #[arg(long)]
+    no_checkpoint: bool,
+    /// Skip fsync (for throwaway trees: a crash may then lose the batch, never mix it).
+    #[arg(long)]
+    no_fsync: bool,
+    /// Run this command (sh -c, in the root) after writing; roll the batch back if it fails.
+    #[arg(long, value_name = "CMD")]
+    test: Option<String>,
+    /// Run the --test command in lancet's sandbox (Landlock and seccomp: no network, writes
+    /// only to the root's entries other than .git and lancet's state, and a private temp
+    /// directory); refused where the kernel cannot sandbox.
+    #[arg(long, requires = "test")]
+    sandbox: bool,
+    /// Seconds the test command may run before it is killed (and the batch rolled back).
+    #[arg(long, value_name = "S", default_value_t = 600)]
+    test_timeout: u64,
+    /// Bytes of test output kept in the report (the first failure and the summary).
+    #[arg(long, value_name = "N", default_value_t = 8 * 1024)]
+    test_output_bytes: usize,
+}
+
+impl TransactionArgs {
+    /// The project's configuration with this call's switches over it.
+    pub(super) fn options(&self, root: PathBuf) -> Result<ApplyOptions, Box<Report>> {
+        let (mut configured, _) = ApplyOptions::configured(root).map_err(config_refusal)?;
+        if self.no_compile_check {
+            configured.gate.external.clear();
+        }
+        Ok(ApplyOptions {
+            dry_run: self.dry_run,
+            fsync: !self.no_fsync,
+            syntax_check: configured.syntax_check && !self.no_syntax_check,
+            checkpoint: !self.no_checkpoint,
+            test: self.test.clone(),
+            sandbox: self.sandbox,
+            test_timeout: std::time::Duration::from_secs(self.test_timeout),
+            test_output_bytes: self.test_output_bytes,
+            progress: lancet::Watch(
+                (!self.quiet && !self.json && std::io::stderr().is_terminal())
+                    .then(|| std::sync::Arc::new(Bar::new()) as _),
+            ),
+            ..configured
+        })
+    }
+
+    pub(super) fn emit(&self, report: &Report) -> u8 {
+        if self.quiet && report.exit_code() == 0 && !self.json {
+            return 0;
+        }
+        if self.brief {
+            return emit(&report.clone().brief(), self.json);
+        }
+        emit(report, self.json)
+    }
+}
+
+/// The refusal of a configuration lancet cannot use.
+fn config_refusal(e: lancet::ConfigError) -> Box<Report> {
+    Box::new(Report::batch_error(
+        Status::Malformed,
+        ErrorKind::Config,
+        e.to_string(),
+        "Fix the configuration (README, Configuration, lists every key) and run the command again.",
+    ))
+}

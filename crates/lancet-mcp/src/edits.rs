@@ -1,0 +1,239 @@
+//! The bodies of the single-file writing tools (`edit_lines`, `edit`, `write_file`): each call
+//! made a batch, with the bases and expectations of what the model read.
+
+use crate::LancetServer;
+use crate::args::{EditArgs, EditLinesArgs, WriteFileArgs};
+use crate::result::{error_result, written_diffs};
+use lancet::apply_batch_written;
+use lancet::batch::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
+use lancet::digest::sha256_hex;
+use lancet::report::ErrorKind;
+use lancet::stage::{Base, Expectation};
+use rmcp::model::{CallToolResult, ContentBlock};
+
+impl LancetServer {
+    pub(crate) fn edit_lines_blocking(&self, args: &EditLinesArgs) -> CallToolResult {
+        use lancet::anchors::LineAnchor;
+        use lancet::batch::{LineAction, LineEdit};
+        let root = match self.root() {
+            Ok(r) => r,
+            Err(e) => return error_result(e),
+        };
+        let rel = match root.rel(&args.path) {
+            Ok(r) => r,
+            Err(e) => return error_result(e.to_string()),
+        };
+        let mut edits = Vec::new();
+        for (i, e) in args.edits.iter().enumerate() {
+            let n = i + 1;
+            let action = match e.op.as_str() {
+                "replace" => LineAction::Replace,
+                "insert_after" => LineAction::InsertAfter,
+                "insert_before" => LineAction::InsertBefore,
+                "delete" => LineAction::Delete,
+                other => {
+                    return error_result(format!(
+                        "edits[{n}].op is {other:?}: use replace, insert_after, insert_before or delete"
+                    ));
+                }
+            };
+            let anchor = |field: &str, text: &str| {
+                LineAnchor::parse(text).ok_or_else(|| {
+                    format!(
+                        "edits[{n}].{field} is {text:?}: an anchor is LINE:HASH as read_file (anchors: true) shows it, e.g. \"12:a3k\""
+                    )
+                })
+            };
+            let first = match anchor("start", &e.start) {
+                Ok(a) => a,
+                Err(m) => return error_result(m),
+            };
+            let last = match e.end.as_deref() {
+                None => first.clone(),
+                Some(_) if matches!(action, LineAction::InsertAfter | LineAction::InsertBefore) => {
+                    return error_result(format!("edits[{n}].end: an insert takes start only"));
+                }
+                Some(end) => match anchor("end", end) {
+                    Ok(a) => a,
+                    Err(m) => return error_result(m),
+                },
+            };
+            match action {
+                LineAction::Delete if !e.lines.is_empty() => {
+                    return error_result(format!("edits[{n}].lines: a delete takes no lines"));
+                }
+                LineAction::InsertAfter | LineAction::InsertBefore if e.lines.is_empty() => {
+                    return error_result(format!("edits[{n}].lines: an insert needs lines"));
+                }
+                _ => {}
+            }
+            edits.push(LineEdit {
+                action,
+                first,
+                last,
+                lines: e.lines.clone(),
+                line: n,
+            });
+        }
+        if edits.is_empty() {
+            return error_result("edits is empty: send at least one edit".to_string());
+        }
+        let batch = Batch {
+            format: Format::Anchors,
+            ops: vec![FileOp {
+                path: rel.to_string(),
+                kind: OpKind::Lines {
+                    base_sha256: None,
+                    edits,
+                },
+                line: 1,
+            }],
+            notes: Vec::new(),
+        };
+        let mut opts = match self.options_testing(args.test) {
+            Ok(o) => o,
+            Err(refusal) => return refusal,
+        };
+        // The anchors are the read's: a file changed since is edited as read, then rebased.
+        opts.base = self.stale_bases(&batch);
+        self.answer(apply_batch_written(&batch, &opts))
+    }
+
+    pub(crate) fn edit_blocking(&self, args: &EditArgs) -> CallToolResult {
+        let root = match self.root() {
+            Ok(r) => r,
+            Err(e) => return error_result(e),
+        };
+        let rel = match root.rel(&args.path) {
+            Ok(r) => r,
+            Err(e) => return error_result(e.to_string()),
+        };
+        let occurrences = match (args.replace_all, args.expected_replacements) {
+            (Some(true), _) => Occurrences::All,
+            (_, Some(n)) if n != 1 => Occurrences::Exactly(n),
+            _ => Occurrences::One,
+        };
+        let kind = if args.old_string.is_empty() {
+            OpKind::Create {
+                content: args.new_string.clone(),
+                executable: false,
+            }
+        } else {
+            OpKind::Update {
+                hunks: vec![Hunk {
+                    occurrences,
+                    ..Hunk::substring(args.old_string.clone(), args.new_string.clone(), 1)
+                }],
+                move_to: None,
+            }
+        };
+        let batch = Batch {
+            format: Format::Json,
+            ops: vec![FileOp {
+                path: rel.to_string(),
+                kind,
+                line: 1,
+            }],
+            notes: Vec::new(),
+        };
+        let mut opts = match self.options() {
+            Ok(o) => o,
+            Err(refusal) => return refusal,
+        };
+        if let Some(sha) = &args.expected_sha256 {
+            opts.expect.push(Expectation {
+                path: rel.to_string(),
+                sha256: sha.clone(),
+            });
+        }
+        // Read-before-edit: the edit of a file that changed since the model's read is applied
+        // to what it read and rebased over the change (refused, shown three ways, where the
+        // two touch); an edit that does not fit even what it read gets what changed.
+        let now = root.read_regular(&rel);
+        let base = now
+            .as_deref()
+            .and_then(|now| self.stale_base_of(rel.as_str(), now));
+        opts.base.extend(base.clone());
+        let applied = apply_batch_written(&batch, &opts);
+        let conflict = applied
+            .report
+            .files
+            .iter()
+            .any(|f| f.kind == Some(ErrorKind::RebaseConflict));
+        if let Some(Base {
+            snapshot: Some(seen),
+            ..
+        }) = &base
+            && !conflict
+            && applied.report.exit_code() != 0
+        {
+            let diff = similar::TextDiff::from_lines(
+                String::from_utf8_lossy(seen).into_owned(),
+                String::from_utf8_lossy(now.as_deref().unwrap_or_default()).into_owned(),
+            )
+            .unified_diff()
+            .context_radius(2)
+            .header("as you read it", "as it is now")
+            .to_string();
+            return error_result(format!(
+                "{rel} changed since you last read it, and the text to replace is not there as you sent it. What changed:\n{diff}\nRead it again (read_file) and resend the edit against the current text."
+            ));
+        }
+        self.answer(applied)
+    }
+
+    pub(crate) fn write_blocking(&self, args: &WriteFileArgs) -> CallToolResult {
+        let root = match self.root() {
+            Ok(r) => r,
+            Err(e) => return error_result(e),
+        };
+        let rel = match root.rel(&args.path) {
+            Ok(r) => r,
+            Err(e) => return error_result(e.to_string()),
+        };
+        let existing = root.read_regular(&rel);
+        let mut opts = match self.options() {
+            Ok(o) => o,
+            Err(refusal) => return refusal,
+        };
+        if let Some(bytes) = &existing {
+            let current = sha256_hex(bytes);
+            let known = self.seen(rel.as_str()).is_some_and(|seen| seen == *bytes);
+            let stale = self.stale_base_of(rel.as_str(), bytes);
+            match (&args.expected_sha256, stale) {
+                (Some(sha), _) => opts.expect.push(Expectation {
+                    path: rel.to_string(),
+                    sha256: sha.clone(),
+                }),
+                (None, _) if known => {}
+                // Read, then changed: the content is rebased over what changed since.
+                (None, Some(base)) => opts.base.push(base),
+                (None, None) => {
+                    return error_result(format!(
+                        "{rel} exists and you have not read it in this session: read it first (read_file) or pass its sha256 ({current} now) as expected_sha256, so nothing you have not seen is overwritten"
+                    ));
+                }
+            }
+        }
+        let batch = Batch {
+            format: Format::Whole,
+            ops: vec![FileOp {
+                path: rel.to_string(),
+                kind: OpKind::Write {
+                    content: args.content.clone(),
+                },
+                line: 1,
+            }],
+            notes: Vec::new(),
+        };
+        let applied = apply_batch_written(&batch, &opts);
+        let diffs = written_diffs(&applied.report);
+        let mut result = self.answer(applied);
+        // The text a model reads shows what the write changed (a sketch resolved, a rebase):
+        // the diff, not only "applied".
+        if !diffs.is_empty() {
+            result.content.push(ContentBlock::text(diffs));
+        }
+        result
+    }
+}

@@ -1,0 +1,264 @@
+//! The tools a model calls: each declared with the description it reads, the reading ones run
+//! at once, the writing ones on a writer's turn.
+
+use crate::args::{
+    ApplyPatchArgs, CheckpointsArgs, EditArgs, EditLinesArgs, ReadFileArgs, RenameSymbolArgs,
+    UndoArgs, WriteFileArgs,
+};
+use crate::result::error_result;
+use crate::session::session_name;
+use crate::{LancetServer, ServerOptions};
+use lancet::apply_batch_written;
+use lancet::batch::Format;
+use lancet::format::FormatChoice;
+use lancet::report::{Report, Surface};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::{tool, tool_router};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+#[tool_router(router = tool_router)]
+impl LancetServer {
+    /// A server for `root`, logging calls to `log` when given, with the person's `choices`.
+    pub fn new(root: PathBuf, log: Option<std::fs::File>, choices: ServerOptions) -> Self {
+        LancetServer {
+            root,
+            seen: Arc::default(),
+            writer: Arc::default(),
+            log: log.map(|f| Arc::new(Mutex::new(f))),
+            choices: Arc::new(choices),
+            trees: Arc::default(),
+            actor: session_name(),
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// Read a file: numbered lines (line<TAB>text) and its sha256. Read before you edit.
+    #[tool(
+        name = "read_file",
+        description = "Read a file of the project: numbered lines (`N<TAB>text`) and the file's sha256. Read a file before editing it; copy old_string from these lines without the numbers. Pass offset/limit for a window of a long file."
+    )]
+    async fn read_file(&self, Parameters(args): Parameters<ReadFileArgs>) -> CallToolResult {
+        if let Ok(root) = self.root() {
+            let state = lancet::store::StateDir::locate(&root);
+            let _ = lancet::recover_if_needed(&state, true, true);
+        }
+        let result = match self.root() {
+            Err(e) => error_result(e),
+            Ok(root) => {
+                match lancet::read_only(&root, &args.path, args.offset.unwrap_or(1), args.limit) {
+                    Err(e) => error_result(e.to_string()),
+                    Ok(view) => {
+                        if let Ok(rel) = root.rel(&args.path)
+                            && let Some(bytes) = root.read_regular(&rel)
+                        {
+                            self.remember(rel.as_str(), bytes);
+                        }
+                        let view = if args.anchors == Some(true) {
+                            view.with_anchors()
+                        } else {
+                            view
+                        };
+                        let mut result = CallToolResult::structured(
+                            serde_json::to_value(&view).unwrap_or_default(),
+                        );
+                        result.content = vec![ContentBlock::text(view.render())];
+                        result
+                    }
+                }
+            }
+        };
+        self.log_call("read_file", &args, &result);
+        result
+    }
+
+    /// Edit lines named by the anchors read_file hands out.
+    #[tool(
+        name = "edit_lines",
+        description = "Edit lines of one file by their anchors, without copying old text: read the file with read_file anchors: true (each line shows as LINE:HASH|text), then send edits [{op: replace|insert_after|insert_before|delete, start: \"12:a3k\", end: \"15:k9z\" (ranges), lines: [new lines]}], all applied or none. An anchor whose line changed since your read is mapped through the change (your edit is applied to what you read and merged into the file now), or refused with what the line reads now; read again for fresh anchors."
+    )]
+    async fn edit_lines(&self, Parameters(args): Parameters<EditLinesArgs>) -> CallToolResult {
+        self.writer_turn("edit_lines", args, Self::edit_lines_blocking)
+            .await
+    }
+
+    /// Replace one exact piece of text in a file.
+    #[tool(
+        name = "edit",
+        description = "Replace old_string by new_string in one file. old_string must match exactly one place (copy it from read_file, with enough surrounding lines to be unique) unless replace_all or expected_replacements says otherwise; small whitespace and indentation drift and typographic quotes (curly for straight) are tolerated, ambiguity never is. If the file changed since you read it, the edit is applied to what you read and merged into the file as it is now (the result says so); where your change touches lines that changed, it is refused with the region shown three ways. A result with status already_applied means the change is already in the file."
+    )]
+    async fn edit(&self, Parameters(args): Parameters<EditArgs>) -> CallToolResult {
+        self.writer_turn("edit", args, Self::edit_blocking).await
+    }
+
+    /// Apply a multi-file edit in any format lancet reads.
+    #[tool(
+        name = "apply_patch",
+        description = "Apply an edit to one or many files as one transaction: text holding a `*** Begin Patch` patch, SEARCH/REPLACE blocks (file name on the line before each), a unified diff, JSON edits, or a file name plus a fenced whole file; or operations, OpenAI apply_patch operations ({type: create_file|update_file|delete_file, path, diff, move_to}). Everything applies or nothing does; syntax errors introduced by the edit are refused. Pass test: true to run the project's test command afterwards and roll back if it fails (available when the server was started with one)."
+    )]
+    async fn apply_patch(&self, Parameters(args): Parameters<ApplyPatchArgs>) -> CallToolResult {
+        self.writer_turn("apply_patch", args, |this, args| {
+            let mut opts = match this.options_testing(args.test) {
+                Ok(o) => o,
+                Err(refusal) => return refusal,
+            };
+            opts.format = match args.format.as_deref() {
+                None | Some("auto") => FormatChoice::Auto,
+                Some(name) => match Format::STRICTEST_FIRST.into_iter().find(|f| f.name() == name) {
+                    Some(f) => FormatChoice::Only(f),
+                    None => {
+                        return error_result(format!(
+                            "unknown format {name:?}: use patch, openai-patch, search-replace, unified, json or whole"
+                        ));
+                    }
+                },
+            };
+            let text = match (&args.text, &args.operations) {
+                (Some(text), None) => text.clone(),
+                (None, Some(operations)) => {
+                    opts.format = FormatChoice::Only(Format::OpenaiPatch);
+                    serde_json::json!({ "operations": operations }).to_string()
+                }
+                _ => {
+                    return error_result(
+                        "send either text (an edit in any format) or operations (OpenAI apply_patch operations), not both or neither".to_string(),
+                    );
+                }
+            };
+            let parsed = lancet::format::parse_bytes(text.as_bytes(), opts.format, &opts.parse);
+            let batch = match parsed {
+                Ok(batch) => batch,
+                Err(e) => return this.answer(Report::malformed(&e, None).into()),
+            };
+            // A whole file in a patch overwrites as write_file does: only what the model read.
+            if let Some(refusal) = this.unread_overwrite(&batch) {
+                return refusal;
+            }
+            opts.base = this.stale_bases(&batch);
+            this.answer(apply_batch_written(&batch, &opts))
+        })
+        .await
+    }
+
+    /// Write a whole file.
+    #[tool(
+        name = "write_file",
+        description = "Write a whole file. For a new file, just pass path and content. Overwriting an existing file needs its current sha256 (expected_sha256, from read_file) or a read_file of it in this session (if the file changed since, your content is merged into it: only the lines you changed count, and a change touching lines someone else changed is refused). Prefer edit or apply_patch for changes to existing files."
+    )]
+    async fn write_file(&self, Parameters(args): Parameters<WriteFileArgs>) -> CallToolResult {
+        self.writer_turn("write_file", args, Self::write_blocking)
+            .await
+    }
+
+    /// Put a batch back.
+    #[tool(
+        name = "undo",
+        description = "Undo a batch: every file it changed goes back to its earlier content, if it still holds what the batch wrote. All or nothing: if any file changed since, nothing is undone unless force (overwrite them) or partial (restore the rest). Without id, undoes the newest batch not yet undone; call it again to undo the one before."
+    )]
+    async fn undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
+        self.writer_turn("undo", args, |this, args| match this.root() {
+            Err(e) => error_result(e),
+            Ok(root) => this.answer(lancet::undo_written(
+                &root,
+                args.id.as_deref(),
+                lancet::UndoOptions {
+                    force: args.force.unwrap_or(false),
+                    partial: args.partial.unwrap_or(false),
+                    fsync: true,
+                    surface: Surface::Mcp,
+                    protect_settings: true,
+                },
+            )),
+        })
+        .await
+    }
+
+    /// Rename an identifier across the project.
+    #[tool(
+        name = "rename_symbol",
+        description = "Rename a symbol everywhere it is used in code (Python, Rust, JavaScript/TypeScript): its definitions and the uses that resolve to them (scopes, imports, self/cls/this members, keyword arguments). Name it by `old`, by a qualified name, or by position with `at` (PATH:LINE:COL from read_file). Uses lancet cannot resolve without types (`x.close()` on an unknown `x`) stop the rename (nothing written, kind unresolved_sites, each listed): pass include_unresolved to rename them too or leave_unresolved to rename only the decided ones; uses that resolve outside the project (`os.close`, another package's function) are never renamed. Mentions inside strings and comments are listed with path and line for you to judge (include_strings / include_comments rename them). One transaction: syntax-checked, undoable, all files or none. Refused when the new name is a keyword or already used in a file it would touch. Prefer this over many edit calls for a rename."
+    )]
+    async fn rename_symbol(
+        &self,
+        Parameters(args): Parameters<RenameSymbolArgs>,
+    ) -> CallToolResult {
+        self.writer_turn("rename_symbol", args, |this, args| {
+            let opts = match this.options_testing(args.test) {
+                Ok(o) => o,
+                Err(refusal) => return refusal,
+            };
+            // A language server reads the tree the model wrote: only when the person allowed
+            // it, with the servers they resolved at start, always sandboxed.
+            let lsp = match (args.lsp.unwrap_or(false), &this.choices.lsp) {
+                (false, _) => None,
+                (true, Some(servers)) => Some(lancet::Lsp {
+                    servers: Arc::clone(servers),
+                    confinement: lancet::Confinement::Required,
+                }),
+                (true, None) => {
+                    return error_result(
+                        "lsp cannot be used: the user started this server without --allow-lsp (a language server runs programs the project names). Nothing was written. Rename without lsp (lancet resolves the symbol itself), or ask the user to restart the server with --allow-lsp.".to_string(),
+                    );
+                }
+            };
+            let rename = lancet::RenameOptions {
+                old: args.old.clone(),
+                new: args.new.clone(),
+                paths: args.paths.clone().unwrap_or_default(),
+                lang: None,
+                kind: lancet::report::SymbolKind::Any,
+                include_strings: args.include_strings.unwrap_or(false),
+                include_comments: args.include_comments.unwrap_or(false),
+                at: args.at.clone(),
+                include_unresolved: args.include_unresolved.unwrap_or(false),
+                leave_unresolved: args.leave_unresolved.unwrap_or(false),
+                lsp,
+            };
+            this.answer(lancet::rename_written(&rename, &opts))
+        })
+        .await
+    }
+
+    /// List checkpoints.
+    #[tool(
+        name = "checkpoints",
+        description = "List the batches lancet has applied, newest first: id, time, format, files, summary, test result, and whether undone. Pass an id to undo."
+    )]
+    async fn checkpoints(&self, Parameters(args): Parameters<CheckpointsArgs>) -> CallToolResult {
+        let result = match self.root() {
+            Err(e) => error_result(e),
+            Ok(root) => {
+                let list = lancet::log(&root);
+                let text = if list.is_empty() {
+                    "No checkpoints yet.".to_string()
+                } else {
+                    list.iter()
+                        .map(|m| {
+                            format!(
+                                "{}  {}  {}{}{}",
+                                m.id,
+                                lancet::format_time(m.time),
+                                m.summary,
+                                m.test.as_ref().map_or("", |t| if t.passed {
+                                    "  [tests passed]"
+                                } else {
+                                    "  [tests failed]"
+                                }),
+                                if m.undone { "  (undone)" } else { "" }
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                let mut result = CallToolResult::structured(
+                    serde_json::json!({ "checkpoints": serde_json::to_value(&list).unwrap_or_default() }),
+                );
+                result.content = vec![ContentBlock::text(text)];
+                result
+            }
+        };
+        self.log_call("checkpoints", &args, &result);
+        result
+    }
+}

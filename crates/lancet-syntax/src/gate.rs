@@ -1,0 +1,664 @@
+//! Running the gate over a batch: each file parsed in parallel, judged by a precise parser or
+//! tree-sitter, its errors split into new and pre-existing, compiler checks run after.
+
+use crate::external::{compile_checks, external_check, external_command, tool_installed};
+use crate::introduced::{classify, classify_by};
+use crate::languages::{self, LanguageEntry, grammar, language_for};
+use crate::site::Site;
+use crate::{GateOptions, Prechecked, SyntaxError, SyntaxReport, precise, trees};
+use lancet_core::digest;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
+
+/// Longest a single parse may take before the file is reported unchecked.
+const PARSE_BUDGET: Duration = Duration::from_secs(20);
+/// Most errors reported per file.
+const MAX_ERRORS_PER_FILE: usize = 20;
+
+/// One file to check: its path, its content before and after the batch, and the verdict of a
+/// caller that already checked it.
+pub(crate) struct Job<'a> {
+    pub(crate) path: &'a str,
+    pub(crate) before: Option<&'a [u8]>,
+    pub(crate) after: &'a [u8],
+    pub(crate) prechecked: Option<&'a Prechecked>,
+}
+
+enum Verdict {
+    /// Parsed: the language, new errors, pre-existing errors, and whether the language's
+    /// compiler check is still to run on this file tree-sitter found clean (run in batches after
+    /// the parallel pass).
+    Checked(
+        &'static LanguageEntry,
+        Vec<SyntaxError>,
+        Vec<SyntaxError>,
+        bool,
+    ),
+    Unchecked(String),
+}
+
+pub(crate) fn run(jobs: &[Job], opts: &GateOptions) -> SyntaxReport {
+    let verdicts: Vec<(usize, Verdict)> = jobs
+        .par_iter()
+        .enumerate()
+        .map_init(HashMap::new, |parsers, (i, job)| {
+            (i, check_file(job, parsers, opts))
+        })
+        .collect();
+    let mut report = SyntaxReport::default();
+    let mut pending: HashMap<&'static str, (&'static LanguageEntry, Vec<&Job>)> = HashMap::new();
+    for (i, verdict) in verdicts {
+        match verdict {
+            Verdict::Checked(language, new, old, compile) => {
+                let name = language_name(language);
+                report.checked.push(format!("{} ({name})", jobs[i].path));
+                report.errors.extend(new);
+                report.preexisting.extend(old);
+                if compile {
+                    pending
+                        .entry(name)
+                        .or_insert_with(|| (language, Vec::new()))
+                        .1
+                        .push(&jobs[i]);
+                }
+            }
+            Verdict::Unchecked(why) => report.unchecked.push(format!("{} ({why})", jobs[i].path)),
+        }
+    }
+    for (language, jobs) in pending.into_values() {
+        for (new, error) in compile_checks(language, &jobs) {
+            if new {
+                report.errors.push(error);
+            } else {
+                report.preexisting.push(error);
+            }
+        }
+    }
+    if !opts.external.is_empty() {
+        let missing: Vec<&str> = languages::languages()
+            .iter()
+            .filter(|l| opts.external_for(&l.name))
+            .filter(|l| {
+                report
+                    .checked
+                    .iter()
+                    .any(|c| c.ends_with(&format!("({})", l.name)))
+            })
+            .filter_map(|l| l.check.as_ref())
+            .filter_map(|c| c.first().map(String::as_str))
+            .filter(|tool| !tool_installed(tool))
+            .collect();
+        for tool in missing {
+            report.notes.push(format!(
+                "{tool} is not installed: its extra check was skipped"
+            ));
+        }
+    }
+    report.notes.sort();
+    report.notes.dedup();
+    report
+}
+
+fn check_file(
+    job: &Job,
+    parsers: &mut HashMap<&'static str, Parser>,
+    opts: &GateOptions,
+) -> Verdict {
+    if opts.skip.is_match(job.path) {
+        return Verdict::Unchecked("skipped by the configuration (gate.skip)".into());
+    }
+    let Some(language) = language_for(job.path, job.after) else {
+        return Verdict::Unchecked("no known language".into());
+    };
+    if is_template(language, job.after) {
+        return Verdict::Unchecked(format!(
+            "template syntax ({{{{ }}}}, {{% %}} or <% %>): not checked as plain {}",
+            language.name
+        ));
+    }
+    if let Some(verdict) = precise_verdict(job, language, opts) {
+        return verdict;
+    }
+    if job.after.len() > opts.max_file_bytes {
+        return Verdict::Unchecked(format!(
+            "{} bytes, over gate.max_file_bytes ({}): not parsed",
+            job.after.len(),
+            opts.max_file_bytes
+        ));
+    }
+    let precheck = job.prechecked.filter(|p| {
+        p.language == language_name(language) && p.after_sha256 == digest::sha256_hex(job.after)
+    });
+    let (mut new, mut old) = match precheck {
+        Some(p) => (p.errors.clone(), p.preexisting.clone()),
+        None => {
+            let Some(parser) = parser_for(parsers, language) else {
+                return Verdict::Unchecked(format!(
+                    "{} grammar not built in (cargo feature off)",
+                    language.name
+                ));
+            };
+            let parsed = match &opts.trees {
+                Some(cache) => cache.parse(
+                    job.path,
+                    language_name(language),
+                    parser,
+                    job.before,
+                    job.after,
+                ),
+                None => parse_errors(parser, job.after).map(|after| trees::Parsed {
+                    after,
+                    before: None,
+                }),
+            };
+            let Some(parsed) = parsed else {
+                return Verdict::Unchecked(format!(
+                    "parse gave up after {}s",
+                    PARSE_BUDGET.as_secs()
+                ));
+            };
+            // Only when the new content has errors is the old content worth parsing (the
+            // common case parses once).
+            let kept_before = parsed.before;
+            classify(job.path, job.before, job.after, &parsed.after, || {
+                kept_before.unwrap_or_else(|| {
+                    job.before
+                        .filter(|b| {
+                            language_for(job.path, b).is_some_and(|l| l.name == language.name)
+                        })
+                        .and_then(|b| parse_errors(parser, b))
+                        .unwrap_or_default()
+                })
+            })
+        }
+    };
+    // A second opinion (Rust: syn) clears what tree-sitter flags in text it parses.
+    if !new.is_empty()
+        && opts.precise
+        && precise::second_opinion_accepts(language_name(language), job.after) == Some(true)
+    {
+        overrule(&mut new, &mut old, precise::RUST_CHECKER);
+    }
+    // Where the language's own compiler is at hand it is the judge: tree-sitter grammars are
+    // both too lenient (Python accepts `return` at module level) and, rarely, too strict
+    // (CPython's test_compile.py does not parse). Errors it accepts are kept as notes.
+    let compiler = external_command(language, opts);
+    if let Some(command) = compiler
+        && !new.is_empty()
+        && let Some(Ok(())) = external_check(command, job.path, job.after)
+    {
+        overrule(&mut new, &mut old, &command[0]);
+    }
+    let compile = compiler.is_some() && new.is_empty();
+    Verdict::Checked(language, new, old, compile)
+}
+
+/// Moves tree-sitter's errors to the notes, marked as accepted by `judge`.
+fn overrule(new: &mut Vec<SyntaxError>, old: &mut Vec<SyntaxError>, judge: &str) {
+    old.extend(std::mem::take(new).into_iter().map(|mut e| {
+        e.kind = format!("{} (accepted by {judge})", e.kind);
+        e
+    }));
+}
+
+/// The verdict of the language's precise parser, when lancet has one and the text is UTF-8:
+/// it overrules tree-sitter both ways, and its message is what the report shows.
+fn precise_verdict(
+    job: &Job,
+    language: &'static LanguageEntry,
+    opts: &GateOptions,
+) -> Option<Verdict> {
+    let name = language.name.as_str();
+    if !opts.precise {
+        return None;
+    }
+    let checker = precise::checker(name)?;
+    let sites = |text: &[u8]| precise::errors(name, job.path, text, opts.python);
+    let after_errors = sites(job.after)?;
+    let (new, old) = classify_by(
+        checker,
+        job.path,
+        job.before,
+        job.after,
+        &after_errors,
+        || job.before.and_then(sites).unwrap_or_default(),
+    );
+    let compile = new.is_empty() && external_command(language, opts).is_some();
+    Some(Verdict::Checked(language, new, old, compile))
+}
+
+/// Whether an HTML file holds template syntax (Jinja, Django, ERB, Go templates), which the
+/// HTML grammar would report as errors.
+fn is_template(language: &LanguageEntry, text: &[u8]) -> bool {
+    language.name == "html" && text.windows(2).any(|w| matches!(w, b"{{" | b"{%" | b"<%"))
+}
+
+pub(crate) fn language_name(language: &'static LanguageEntry) -> &'static str {
+    language.name.as_str()
+}
+
+fn parser_for<'p>(
+    parsers: &'p mut HashMap<&'static str, Parser>,
+    language: &'static LanguageEntry,
+) -> Option<&'p mut Parser> {
+    if !parsers.contains_key(language.name.as_str()) {
+        let grammar = grammar(language)?;
+        let mut parser = Parser::new();
+        parser.set_language(&grammar).ok()?;
+        parsers.insert(language.name.as_str(), parser);
+    }
+    parsers.get_mut(language.name.as_str())
+}
+
+/// Parses `text` and lists its ERROR and MISSING nodes (outermost only), or `None` when the
+/// parse ran over its time budget.
+pub(crate) fn parse_errors(parser: &mut Parser, text: &[u8]) -> Option<Vec<Site>> {
+    let tree = parse(parser, text)?;
+    Some(error_sites(&tree))
+}
+
+fn parse(parser: &mut Parser, text: &[u8]) -> Option<Tree> {
+    parse_from(parser, text, None)
+}
+
+/// Parses within the time budget, reusing `old_tree` (already edited) when given.
+pub(crate) fn parse_from(
+    parser: &mut Parser,
+    text: &[u8],
+    old_tree: Option<&Tree>,
+) -> Option<Tree> {
+    let started = Instant::now();
+    let mut over_budget = |_: &ParseState| {
+        if started.elapsed() > PARSE_BUDGET {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = ParseOptions::new().progress_callback(&mut over_budget);
+    let len = text.len();
+    parser.parse_with_options(
+        &mut |offset, _| if offset < len { &text[offset..] } else { &[] },
+        old_tree,
+        Some(options),
+    )
+}
+
+/// Walks the tree with a cursor (no recursion: deeply nested input must not overflow the
+/// stack), descending only into subtrees that contain an error.
+pub(crate) fn error_sites(tree: &Tree) -> Vec<Site> {
+    let mut sites = Vec::new();
+    if !tree.root_node().has_error() {
+        return sites;
+    }
+    let mut cursor = tree.walk();
+    'walk: loop {
+        let node = cursor.node();
+        let is_site = node.is_error() || node.is_missing();
+        if is_site {
+            let start = node.start_position();
+            let kind = if node.is_missing() {
+                format!("MISSING {}", node.kind())
+            } else {
+                "ERROR".to_string()
+            };
+            sites.push(Site {
+                line: start.row,
+                column: start.column,
+                end: (node.end_position().row, node.end_position().column),
+                kind,
+            });
+            if sites.len() == MAX_ERRORS_PER_FILE {
+                break;
+            }
+        }
+        if !is_site && node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    sites
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::precheck_edit;
+    use languages::languages;
+
+    /// The gate with tree-sitter alone (the precise parsers have their own tests).
+    fn tree_sitter_only() -> GateOptions {
+        GateOptions {
+            precise: false,
+            ..GateOptions::default()
+        }
+    }
+
+    fn check(path: &str, before: Option<&str>, after: &str) -> SyntaxReport {
+        let job = Job {
+            path,
+            before: before.map(str::as_bytes),
+            after: after.as_bytes(),
+            prechecked: None,
+        };
+        run(&[job], &tree_sitter_only())
+    }
+
+    #[test]
+    fn syn_clears_what_tree_sitter_flags_in_valid_rust_and_never_adds_errors() {
+        let with_syn = |before: Option<&str>, after: &str| {
+            let job = Job {
+                path: "s.rs",
+                before: before.map(str::as_bytes),
+                after: after.as_bytes(),
+                prechecked: None,
+            };
+            run(&[job], &GateOptions::default())
+        };
+        let r = with_syn(None, "struct S<T> where T: Eq;\n");
+        assert!(r.errors.is_empty(), "{r:?}");
+        assert!(r.preexisting[0].kind.contains("accepted by syn"), "{r:?}");
+        // tree-sitter alone refuses it: the test above is not vacuous.
+        assert!(
+            !check("s.rs", None, "struct S<T> where T: Eq;\n")
+                .errors
+                .is_empty()
+        );
+        let r = with_syn(Some("fn main() {}\n"), "fn main( {}\n");
+        assert_eq!(r.errors.len(), 1, "{r:?}");
+        // 2015-edition code syn refuses but tree-sitter takes stays accepted.
+        let r = with_syn(None, "type A = Fn(u8) + Send;\n");
+        assert!(r.errors.is_empty() && r.preexisting.is_empty(), "{r:?}");
+    }
+
+    #[test]
+    fn the_precise_parser_overrules_tree_sitter_both_ways() {
+        let precise = |before: Option<&str>, after: &str| {
+            let job = Job {
+                path: "m.py",
+                before: before.map(str::as_bytes),
+                after: after.as_bytes(),
+                prechecked: None,
+            };
+            run(&[job], &GateOptions::default())
+        };
+        // Valid Python 3.12 (PEP 695 generics, PEP 701 quotes in an f-string) passes; the
+        // same for 3.11 is refused (below, in precise.rs).
+        let generic = "def first[T](xs: list[T]) -> T:\n    return f\"{xs[0][\"k\"]}\"\n";
+        let r = precise(None, generic);
+        assert!(r.errors.is_empty(), "{r:?}");
+        assert_eq!(r.checked, vec!["m.py (python)".to_string()]);
+        // A typographic quote: the parser's words, where it is.
+        let r = precise(Some("x = 'hi'\n"), "x = \u{201c}hi\u{201d}\n");
+        assert_eq!(r.errors.len(), 1, "{r:?}");
+        assert_eq!(r.errors[0].checker, precise::PYTHON_CHECKER);
+        assert_eq!((r.errors[0].line, r.errors[0].column), (1, 5));
+        assert_eq!(r.errors[0].kind, "Got unexpected token \u{201c}");
+        // An error that was already there does not block.
+        let r = precise(
+            Some("def f(:\n    pass\nx = 1\n"),
+            "def f(:\n    pass\nx = 2\n",
+        );
+        assert!(r.errors.is_empty() && r.preexisting.len() == 1, "{r:?}");
+        // Configured skips and templates are reported unchecked, not refused.
+        let opts = GateOptions {
+            skip: globset::GlobSet::builder()
+                .add(globset::Glob::new("gen/**").unwrap())
+                .build()
+                .unwrap(),
+            ..GateOptions::default()
+        };
+        let job = Job {
+            path: "gen/x.py",
+            before: None,
+            after: b"def (",
+            prechecked: None,
+        };
+        let r = run(&[job], &opts);
+        assert_eq!(
+            r.unchecked,
+            vec!["gen/x.py (skipped by the configuration (gate.skip))".to_string()]
+        );
+    }
+
+    /// A valid sample per language: each grammar must load and parse it without error.
+    const SAMPLES: &[(&str, &str)] = &[
+        ("python", "def f(x):\n    return x + 1\n"),
+        ("rust", "fn main() { let x = 1; println!(\"{x}\"); }\n"),
+        ("javascript", "const f = (x) => x + 1;\nexport default f;\n"),
+        ("typescript", "const f = (x: number): number => x + 1;\n"),
+        ("tsx", "const A = () => <div className=\"a\">hi</div>;\n"),
+        ("go", "package main\n\nfunc main() { println(1) }\n"),
+        ("java", "class A { int f() { return 1; } }\n"),
+        ("c", "int main(void) { return 0; }\n"),
+        (
+            "cpp",
+            "#include <vector>\nint main() { std::vector<int> v; return 0; }\n",
+        ),
+        ("c-sharp", "class A { int F() { return 1; } }\n"),
+        ("ruby", "def f(x)\n  x + 1\nend\n"),
+        ("bash", "for i in 1 2; do echo \"$i\"; done\n"),
+        ("json", "{\"a\": [1, 2, {\"b\": null}]}\n"),
+        ("toml", "[package]\nname = \"x\"\n"),
+        ("yaml", "a:\n  - 1\n  - b: 2\n"),
+        ("html", "<!doctype html><p class=\"a\">hi</p>\n"),
+        ("css", "a > b { color: red; }\n"),
+    ];
+
+    fn point(text: &str, at: usize) -> tree_sitter::Point {
+        let row = text[..at].matches('\n').count();
+        let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1);
+        tree_sitter::Point::new(row, column)
+    }
+
+    #[test]
+    fn an_incremental_precheck_finds_what_a_fresh_parse_finds() {
+        let python = languages().iter().find(|l| l.name == "python").unwrap();
+        let mut parser = Parser::new();
+        parser.set_language(&grammar(python).unwrap()).unwrap();
+        let clean = "def f(a):\n    return a\n";
+        let broken = "x = (\ndef f(a):\n    return a\n";
+        // (before, replaced range, replacement, new errors?, pre-existing errors?)
+        let cases = [
+            (clean, (5, 6), "", true, false),
+            (clean, (4, 5), "g", false, false),
+            (clean, (17, 18), "b\n    return (", true, false),
+            (broken, (12, 13), "b", false, true),
+        ];
+        for (before, (start, end), new, introduced, preexisting) in cases {
+            let after = format!("{}{new}{}", &before[..start], &before[end..]);
+            let tree = parser.parse(before, None).unwrap();
+            let edit = tree_sitter::InputEdit {
+                start_byte: start,
+                old_end_byte: end,
+                new_end_byte: start + new.len(),
+                start_position: point(before, start),
+                old_end_position: point(before, end),
+                new_end_position: point(&after, start + new.len()),
+            };
+            let pre = precheck_edit(
+                "a.py",
+                python,
+                &mut parser,
+                tree,
+                before.as_bytes(),
+                after.as_bytes(),
+                &[edit],
+            )
+            .unwrap();
+            let fresh = check("a.py", Some(before), &after);
+            assert_eq!(pre.errors, fresh.errors, "{after:?}");
+            assert_eq!(pre.preexisting, fresh.preexisting, "{after:?}");
+            assert_eq!(!pre.errors.is_empty(), introduced, "{after:?}");
+            assert_eq!(!pre.preexisting.is_empty(), preexisting, "{after:?}");
+        }
+    }
+
+    #[test]
+    fn the_gate_takes_a_precheck_only_for_the_content_it_checked() {
+        let after = b"x = (\n";
+        let trusted = |checked: &[u8]| Prechecked {
+            after_sha256: digest::sha256_hex(checked),
+            language: "python",
+            errors: Vec::new(),
+            preexisting: Vec::new(),
+        };
+        let gate = |pre: &Prechecked| {
+            let job = Job {
+                path: "a.py",
+                before: Some(b"x = 1\n"),
+                after,
+                prechecked: Some(pre),
+            };
+            run(&[job], &tree_sitter_only())
+        };
+        // A verdict on other content is ignored: the file is parsed and its error found.
+        assert_eq!(gate(&trusted(b"x = 2\n")).errors.len(), 1);
+        // A verdict on this very content is taken as given (no parse).
+        assert!(gate(&trusted(after)).errors.is_empty());
+    }
+
+    #[test]
+    fn every_language_loads_parses_its_sample_and_compiles_its_queries() {
+        for entry in languages() {
+            let sample = SAMPLES
+                .iter()
+                .find(|(name, _)| *name == entry.name)
+                .unwrap_or_else(|| panic!("no sample for {}", entry.name))
+                .1;
+            let Some(grammar) = grammar(entry) else {
+                continue; // compiled out in this build
+            };
+            let mut parser = Parser::new();
+            parser.set_language(&grammar).unwrap();
+            let tree = parser.parse(sample, None).unwrap();
+            assert!(
+                !tree.root_node().has_error(),
+                "{}: {}",
+                entry.name,
+                tree.root_node().to_sexp()
+            );
+            for query in &entry.queries {
+                // The rename query is the one the binary embeds (TSX shares TypeScript's).
+                let source = match query.as_str() {
+                    "rename.scm" => languages::rename_query(&entry.name)
+                        .unwrap_or_else(|| panic!("{}: no embedded rename.scm", entry.name))
+                        .to_string(),
+                    _ => std::fs::read_to_string(format!(
+                        "{}/grammars/{}/{query}",
+                        env!("CARGO_MANIFEST_DIR"),
+                        entry.name
+                    ))
+                    .unwrap(),
+                };
+                tree_sitter::Query::new(&grammar, &source)
+                    .unwrap_or_else(|e| panic!("{}/{query}: {e}", entry.name));
+            }
+        }
+    }
+
+    #[cfg(all(
+        feature = "lang-javascript",
+        feature = "lang-c-sharp",
+        feature = "lang-toml"
+    ))]
+    #[test]
+    fn with_default_features_every_grammar_is_built_in() {
+        for entry in languages() {
+            assert!(grammar(entry).is_some(), "{}", entry.name);
+        }
+    }
+
+    #[test]
+    fn a_new_unclosed_paren_is_an_error_with_line_and_column() {
+        let r = check(
+            "m.py",
+            Some("def f():\n    return g(1)\n"),
+            "def f():\n    return g(1\n",
+        );
+        assert_eq!(r.errors.len(), 1, "{r:?}");
+        let e = &r.errors[0];
+        assert_eq!(
+            (e.path.as_str(), e.checker.as_str()),
+            ("m.py", "tree-sitter")
+        );
+        let precise = run(
+            &[Job {
+                path: "m.py",
+                before: Some(b"def f():\n    return g(1)\n"),
+                after: b"def f():\n    return g(1\n",
+                prechecked: None,
+            }],
+            &GateOptions::default(),
+        );
+        assert_eq!(precise.errors.len(), 1, "{precise:?}");
+        assert_eq!(precise.errors[0].checker, precise::PYTHON_CHECKER);
+        assert_eq!(e.line, 2);
+        assert!(e.excerpt.contains("2 |     return g(1\n"), "{}", e.excerpt);
+        assert!(e.excerpt.contains('^'));
+    }
+
+    #[test]
+    fn errors_that_were_already_there_do_not_block() {
+        let before = "def f():\n    return g(1)\n\n\ndef broken(:\n    pass\n";
+        let after = "def f():\n    return g(2)\n\n\ndef broken(:\n    pass\n";
+        let r = check("m.py", Some(before), after);
+        assert!(r.errors.is_empty(), "{r:?}");
+        assert!(!r.preexisting.is_empty());
+        let r = check(
+            "m.py",
+            Some(before),
+            "def f():\n    return g(2\n\n\ndef broken(:\n    pass\n",
+        );
+        assert!(!r.errors.is_empty());
+    }
+
+    #[test]
+    fn editing_inside_an_already_broken_line_does_not_block() {
+        let before = "impl Config\n{\n    pub a: bool,\n}\n\nfn f() {}\n";
+        let after = "impl Config\n{\n    pub b: bool,\n}\n\nfn f() {}\n";
+        let r = check("c.rs", Some(before), after);
+        assert!(r.errors.is_empty(), "{r:?}");
+        let worse = "impl Config\n{\n    pub b: bool,\n}\n\nfn f( {}\n";
+        assert!(!check("c.rs", Some(before), worse).errors.is_empty());
+    }
+
+    /// Run by `.ci/run` in a lean build (`--no-default-features`).
+    #[cfg(not(feature = "lang-json"))]
+    #[test]
+    fn a_compiled_out_grammar_reports_its_files_unchecked() {
+        let r = check("a.json", None, "{");
+        assert_eq!(
+            r.unchecked,
+            vec!["a.json (json grammar not built in (cargo feature off))".to_string()]
+        );
+        assert!(r.errors.is_empty());
+    }
+
+    #[test]
+    fn unknown_languages_are_unchecked() {
+        let r = check("notes.txt", None, "anything (");
+        assert_eq!(
+            r.unchecked,
+            vec!["notes.txt (no known language)".to_string()]
+        );
+        assert!(r.errors.is_empty());
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let deep = format!("x = {}{}\n", "[".repeat(100_000), "]".repeat(99_999));
+        let r = check("deep.py", None, &deep);
+        assert!(r.checked.len() + r.unchecked.len() == 1);
+    }
+}

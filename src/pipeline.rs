@@ -1,0 +1,746 @@
+//! The pipeline behind `apply`: stage → gate → checkpoint and commit → verify, as named phases
+//! over the crates below, each ending with the report or handing the next its data.
+
+use crate::batch::{self, Batch};
+use crate::config::{self, Config, ConfigError};
+use crate::format::{self, FormatChoice, ParseOptions};
+use crate::path::Root;
+use crate::progress;
+use crate::report::{ErrorKind, Report, Status, Surface};
+use crate::stage::{self, Base, Expectation, StageError};
+use crate::staged;
+use crate::store::checkpoint::{Checkpoints, TestSummary};
+use crate::store::{self, CommitError, StateDir, WriteOptions};
+use crate::syntax::{self, GateOptions};
+use crate::verdicts;
+use crate::verify::{self, TestRun};
+use crate::{guard, history, sandbox};
+use lancet_core::timing::lap;
+use std::path::PathBuf;
+
+/// How to apply a batch.
+#[derive(Debug, Clone)]
+pub struct ApplyOptions {
+    /// The directory every path is confined to.
+    pub root: PathBuf,
+    /// Which format to read edit text as.
+    pub format: FormatChoice,
+    /// Compute and report everything, write nothing.
+    pub dry_run: bool,
+    /// Refuse unless these files still have these hashes.
+    pub expect: Vec<Expectation>,
+    /// What the edit was written against: a file that changed since is rebased (the edit
+    /// applied to the snapshot, then 3-way merged into the file now). A base without its
+    /// bytes takes them from the snapshots `lancet read` keeps.
+    pub base: Vec<Base>,
+    /// fsync files and directories when writing.
+    pub fsync: bool,
+    /// Parser options (the default path for blocks naming no file).
+    pub parse: ParseOptions,
+    /// Write what located even when some hunks failed (reported; exit 1).
+    pub partial: bool,
+    /// Refuse a batch that introduces syntax errors.
+    pub syntax_check: bool,
+    /// How the gate checks (precise parsers' Python version, opt-in external checks, size
+    /// threshold, skipped globs).
+    pub gate: GateOptions,
+    /// How many checkpoints to keep, when the project says.
+    pub retention: store::checkpoint::Retention,
+    /// Record a git checkpoint of the batch (for `lancet undo` and `lancet log`).
+    pub checkpoint: bool,
+    /// A test command to run after writing; the batch is rolled back if it fails.
+    pub test: Option<String>,
+    /// Run the test command in lancet's sandbox ([`sandbox`]: no network, writes only to the
+    /// root's entries other than `.git` and lancet's state, and a private temp directory);
+    /// where it cannot be built the batch is refused before anything is written.
+    pub sandbox: bool,
+    /// How long the test command may run.
+    pub test_timeout: std::time::Duration,
+    /// How much of the test output the report keeps.
+    pub test_output_bytes: usize,
+    /// Who is told the progress of batches of more than 200 files (none: nobody).
+    pub progress: progress::Watch,
+    /// Whose words the report's advice uses (CLI commands or MCP tools).
+    pub surface: Surface,
+    /// Who sends the batch, for the rollback ledger's "stop retrying" count: empty for the
+    /// command line (its runs count together), an MCP session's id (each counts alone).
+    pub actor: String,
+    /// Refuse a batch that changes lancet's settings (`lancet.toml`, `[tool.lancet]`): the MCP
+    /// server sets it, since configuration is the person's, not the model's.
+    pub protect_settings: bool,
+    /// What a write does to a file with other hard links (the person's `[edit] hard_links`).
+    pub hard_links: staged::HardLinks,
+    /// Repository settings ignored because nobody trusted them: every report says so.
+    pub ignored_settings: Option<config::Ignored>,
+}
+
+impl ApplyOptions {
+    /// The root's configuration (`lancet.toml`, or `[tool.lancet]` in `pyproject.toml`) over the
+    /// defaults: what the CLI and the MCP server start from.
+    pub fn configured(root: PathBuf) -> Result<(Self, Config), ConfigError> {
+        let config = match Root::new(&root) {
+            Ok(r) => Config::load(&r)?,
+            Err(_) => Config::default(),
+        };
+        let opts = ApplyOptions {
+            syntax_check: config.gate_enabled(),
+            gate: config.gate_options(),
+            retention: config.retention(),
+            hard_links: config.hard_links(),
+            ignored_settings: config.ignored.clone(),
+            ..ApplyOptions::new(root)
+        };
+        Ok((opts, config))
+    }
+
+    /// Defaults: auto-detected format, real run, fsync on.
+    pub fn new(root: PathBuf) -> Self {
+        ApplyOptions {
+            root,
+            format: FormatChoice::Auto,
+            dry_run: false,
+            expect: Vec::new(),
+            base: Vec::new(),
+            fsync: true,
+            parse: ParseOptions::default(),
+            partial: false,
+            syntax_check: true,
+            gate: GateOptions::default(),
+            retention: store::checkpoint::Retention::default(),
+            checkpoint: true,
+            test: None,
+            sandbox: false,
+            test_timeout: std::time::Duration::from_secs(600),
+            test_output_bytes: 8 * 1024,
+            progress: progress::Watch::default(),
+            surface: Surface::Cli,
+            actor: String::new(),
+            protect_settings: false,
+            hard_links: staged::HardLinks::default(),
+            ignored_settings: None,
+        }
+    }
+}
+
+/// Parses edit text and applies it; every outcome, including malformed input, is a report.
+pub fn apply(edit: &[u8], opts: &ApplyOptions) -> Report {
+    let parsed = format::parse_bytes(edit, opts.format, &opts.parse);
+    match parsed {
+        Ok(batch) => apply_batch(&batch, opts),
+        Err(e) => Report::malformed(&e, None),
+    }
+}
+
+/// Applies an already parsed batch: recover any interrupted batch, take the root's lock, stage
+/// everything in memory, check syntax, record a checkpoint, write all or nothing, and run the
+/// tests (rolling back on failure).
+pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
+    apply_batch_prechecked(batch, opts, &syntax::Prechecks::new()).report
+}
+
+/// What an applied batch left: its report and the bytes now at each path it wrote.
+#[derive(Debug, Clone)]
+pub struct Applied {
+    /// The batch's report, as [`apply_batch`] returns it.
+    pub report: Report,
+    /// Each path the batch wrote and kept (relative to the root, a symlink's target when the
+    /// edit went through a link) with its new bytes; empty when nothing stayed written. A caller
+    /// that remembers what a model has seen (the MCP server) learns it here, not by reading back.
+    pub written: Vec<(String, Vec<u8>)>,
+}
+
+impl Applied {
+    /// A batch that stands: its report, and the content of every staged file that put content
+    /// at its path.
+    pub(crate) fn kept(report: Report, files: Vec<staged::StagedFile>) -> Applied {
+        let written = files
+            .into_iter()
+            .filter_map(|f| Some((f.path.to_string(), f.after?)))
+            .collect();
+        Applied { report, written }
+    }
+}
+
+impl From<Report> for Applied {
+    /// A report of a batch that left nothing written.
+    fn from(report: Report) -> Applied {
+        Applied {
+            report,
+            written: Vec::new(),
+        }
+    }
+}
+
+/// [`apply_batch`], also handing back what it wrote.
+pub fn apply_batch_written(batch: &Batch, opts: &ApplyOptions) -> Applied {
+    apply_batch_prechecked(batch, opts, &syntax::Prechecks::new())
+}
+
+/// [`apply_batch`] for a caller that already checked the syntax of some results (rename).
+pub(crate) fn apply_batch_prechecked(
+    batch: &Batch,
+    opts: &ApplyOptions,
+    prechecks: &syntax::Prechecks,
+) -> Applied {
+    let nothing_written = Applied::from;
+    let root = match Root::new(&opts.root) {
+        Ok(r) => r,
+        Err(e) => {
+            return nothing_written(Report::batch_error(
+                Status::Error,
+                ErrorKind::Io,
+                format!("cannot open the root {}: {e}", opts.root.display()),
+                "Pass an existing directory with -C.",
+            ));
+        }
+    };
+    // The gate's external checks never run a program from inside the tree.
+    syntax::distrust_programs_under(root.path());
+    let state = StateDir::locate(&root);
+    let _lock = if opts.dry_run {
+        None
+    } else {
+        match state.lock() {
+            Ok(lock) => Some(lock),
+            Err(e) => {
+                return nothing_written(Report::batch_error(
+                    Status::Error,
+                    e.kind(),
+                    e.to_string(),
+                    e.next(),
+                ));
+            }
+        }
+    };
+    let recovered = history::recover_if_needed(&state, opts.fsync, opts.dry_run);
+    let mut applied = apply_locked(&root, &state, batch, opts, prechecks);
+    if let Some(note) = recovered {
+        applied.report = applied.report.with_note(note);
+    }
+    if let Some(ignored) = &opts.ignored_settings {
+        applied.report = applied.report.with_note(ignored.notice(opts.surface));
+    }
+    applied
+}
+
+/// The pipeline, one named phase after another, the root locked: stage → gate → checkpoint and
+/// commit → verify. Each phase either hands the next its data or ends with the report.
+fn apply_locked(
+    root: &Root,
+    state: &StateDir,
+    batch: &Batch,
+    opts: &ApplyOptions,
+    prechecks: &syntax::Prechecks,
+) -> Applied {
+    let nothing_written = Applied::from;
+    let mut clock = std::time::Instant::now();
+    let progress = progress::Progress::new(&opts.progress, batch.ops.len());
+    progress.phase(&format!("staging {} operations", batch.ops.len()), None);
+    let bases = with_snapshots(state, &with_anchor_bases(batch, &opts.base));
+    let mut staged = match stage::stage(
+        root,
+        batch,
+        &opts.expect,
+        &bases,
+        opts.partial,
+        opts.surface,
+    ) {
+        Ok(s) => s,
+        Err(e) => return nothing_written(stage_error_report(e, opts.surface)),
+    };
+    lap("stage", &mut clock);
+    if let Some(report) = guard::refusal(root, &staged.files, opts.protect_settings, opts.surface) {
+        return nothing_written(report);
+    }
+    let format = batch.format.name();
+    let mut notes = batch.notes.clone();
+    notes.extend(split_hard_links(&mut staged.files, opts.hard_links));
+    let status = match (staged.failed(), opts.partial) {
+        (true, false) => {
+            return nothing_written(Report::from_ops(
+                Status::Refused,
+                format,
+                staged.reports,
+                notes,
+            ));
+        }
+        (true, true) if staged.files.is_empty() => {
+            return nothing_written(Report::from_ops(
+                Status::Refused,
+                format,
+                staged.reports,
+                notes,
+            ));
+        }
+        (true, true) => Status::Partial,
+        (false, _) => Status::Applied,
+    };
+    if staged.files.is_empty() {
+        return nothing_written(Report::from_ops(
+            Status::AlreadyApplied,
+            format,
+            staged.reports,
+            notes,
+        ));
+    }
+    progress.phase(
+        &format!("checking the syntax of {} files", staged.files.len()),
+        None,
+    );
+    let syntax = gate(&staged.files, opts, prechecks);
+    lap("syntax gate", &mut clock);
+    if let Some(report) = &syntax
+        && !report.errors.is_empty()
+    {
+        return nothing_written(
+            Report::from_ops(Status::Refused, format, staged.reports, notes).with_syntax(syntax),
+        );
+    }
+    if opts.dry_run {
+        return nothing_written(
+            Report::from_ops(Status::DryRun, format, staged.reports, notes).with_syntax(syntax),
+        );
+    }
+    // Tests that must run sandboxed where no sandbox can be built: refused before any write.
+    if opts.test.is_some()
+        && opts.sandbox
+        && let Err(e) = sandbox::available()
+    {
+        return nothing_written(no_sandbox_report(&e, opts.surface));
+    }
+    let report = Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax);
+    progress.phase(
+        &format!("checkpoint and writing {} files", staged.files.len()),
+        None,
+    );
+    let committed = match checkpoint_and_commit(root, state, &staged.files, report, format, opts) {
+        Ok(c) => c,
+        Err(report) => return nothing_written(*report),
+    };
+    lap("commit (journal, checkpoint, writes)", &mut clock);
+    let report = match &opts.test {
+        Some(command) => {
+            progress.phase(&format!("running `{command}`"), None);
+            verify_and_decide(root, state, committed, command, opts)
+        }
+        None => committed.report,
+    };
+    if report.exit_code() != 0 {
+        return nothing_written(report);
+    }
+    Applied::kept(report, staged.files)
+}
+
+/// Applies the person's hard-link choice to the staged files: by default a file with other
+/// names gets its own inode (so an edit never reaches a name elsewhere, inside the root or
+/// out); each such file is noted.
+fn split_hard_links(files: &mut [staged::StagedFile], choice: staged::HardLinks) -> Vec<String> {
+    if choice == staged::HardLinks::InPlace {
+        return Vec::new();
+    }
+    files
+        .iter_mut()
+        .filter(|f| f.in_place)
+        .map(|f| {
+            f.in_place = false;
+            format!(
+                "{} had other hard links: it now has its own copy and the other names keep the old content (`[edit] hard_links = \"in-place\"` in the user configuration writes through them)",
+                f.path
+            )
+        })
+        .collect()
+}
+
+/// The caller's bases, and for line-anchored edits that name their read (`sha256` in the
+/// `*** Edit Lines:` header) and no base of the caller's, that read.
+fn with_anchor_bases(batch: &Batch, bases: &[Base]) -> Vec<Base> {
+    let mut all = bases.to_vec();
+    for op in &batch.ops {
+        if let batch::OpKind::Lines {
+            base_sha256: Some(sha256),
+            ..
+        } = &op.kind
+            && !all.iter().any(|b| b.path == op.path)
+        {
+            all.push(Base {
+                path: op.path.clone(),
+                sha256: sha256.clone(),
+                snapshot: None,
+            });
+        }
+    }
+    all
+}
+
+/// The bases with their snapshot bytes: the caller's, or the one `lancet read` kept.
+fn with_snapshots(state: &StateDir, bases: &[Base]) -> Vec<Base> {
+    bases
+        .iter()
+        .map(|b| Base {
+            snapshot: b
+                .snapshot
+                .clone()
+                .or_else(|| store::snapshots::load(state, &b.sha256).map(std::sync::Arc::new)),
+            ..b.clone()
+        })
+        .collect()
+}
+
+/// The gate phase: the syntax of every staged file (when asked for).
+fn gate(
+    files: &[staged::StagedFile],
+    opts: &ApplyOptions,
+    prechecks: &syntax::Prechecks,
+) -> Option<verdicts::SyntaxReport> {
+    opts.syntax_check
+        .then(|| syntax::gate_prechecked(files, &opts.gate, prechecks))
+}
+
+/// A batch on disk: what the verify phase needs to keep it or take it back.
+struct Committed {
+    id: String,
+    journal: store::journal::Journal,
+    meta: store::checkpoint::CheckpointMeta,
+    touched: Vec<String>,
+    report: Report,
+}
+
+/// The checkpoint-and-commit phase: the journal, then the checkpoint and its log entry (durable
+/// with the journal, before any file is written: a crash on either side is rolled back and
+/// forgotten together), then every file or none.
+fn checkpoint_and_commit(
+    root: &Root,
+    state: &StateDir,
+    files: &[staged::StagedFile],
+    mut report: Report,
+    format: &str,
+    opts: &ApplyOptions,
+) -> Result<Committed, Box<Report>> {
+    let id = history::new_batch_id();
+    let mut meta = history::meta_for(state, &id, format, files, &report);
+    let write = WriteOptions {
+        fsync: opts.fsync,
+        await_verdict: opts.test.is_some(),
+    };
+    let prepared = match store::prepare(root, files, state, &id, write, &[]) {
+        Ok(p) => p,
+        Err(e) => return Err(Box::new(commit_error_report(e))),
+    };
+    // The checkpoint and its log entry are recorded with the journal durable and before any
+    // file is written: a crash on either side is rolled back and forgotten together.
+    if opts.checkpoint {
+        match record_checkpoint(root, state, files, &report, &meta, &prepared.journal) {
+            Ok(entry) => meta = entry,
+            Err(e) => {
+                prepared.abandon();
+                return Err(Box::new(commit_error_report(e)));
+            }
+        }
+    }
+    let journal = match store::write(prepared) {
+        Ok(j) => j,
+        Err(e) => return Err(Box::new(commit_error_report(e))),
+    };
+    if opts.checkpoint {
+        state.prune_checkpoints(opts.retention);
+        report.checkpoint = Some(id.clone());
+    }
+    Ok(Committed {
+        touched: files.iter().map(|f| f.path.to_string()).collect(),
+        id,
+        journal,
+        meta,
+        report,
+    })
+}
+
+/// Records the batch's checkpoint (its before and after commits) and its log entry; returns
+/// the entry as saved.
+fn record_checkpoint(
+    root: &Root,
+    state: &StateDir,
+    files: &[staged::StagedFile],
+    report: &Report,
+    meta: &store::checkpoint::CheckpointMeta,
+    journal: &store::journal::Journal,
+) -> Result<store::checkpoint::CheckpointMeta, CommitError> {
+    let git_error = |e: git2::Error| CommitError::Io {
+        path: "the checkpoint".into(),
+        source: std::io::Error::other(e.to_string()),
+        intact: true,
+    };
+    let checkpoints = Checkpoints::open(root, state).map_err(git_error)?;
+    let mut clock = std::time::Instant::now();
+    let commit = checkpoints
+        .record(&meta.id, files, &report.summary_line())
+        .map_err(git_error)?;
+    lap("checkpoint", &mut clock);
+    let mut entry = meta.clone();
+    entry.commit = Some(commit.to_string());
+    entry.created_dirs = journal.created_dirs.clone();
+    state.save_meta(&entry).map_err(|source| CommitError::Io {
+        path: "the checkpoint log".into(),
+        source,
+        intact: true,
+    })?;
+    Ok(entry)
+}
+
+/// The verify phase: run the tests, then keep the batch (the journal goes: its commit point) or
+/// take it back; a verdict that cannot be recorded takes it back too.
+fn verify_and_decide(
+    root: &Root,
+    state: &StateDir,
+    committed: Committed,
+    command: &str,
+    opts: &ApplyOptions,
+) -> Report {
+    let Committed {
+        id,
+        journal,
+        mut meta,
+        touched,
+        mut report,
+    } = committed;
+    let run = run_tests_as_asked(root, state, command, opts);
+    let kept = run.passed
+        && match store::release(state, &journal, opts.fsync) {
+            Ok(()) => true,
+            Err(e) => {
+                report = report.with_note(format!(
+                    "the tests passed, but the batch could not be kept ({e}): it is rolled back"
+                ));
+                false
+            }
+        };
+    let ledger = |rolled_back| {
+        store::ledger::record_in_ledger(
+            state,
+            &store::ledger::LedgerEntry {
+                id: id.clone(),
+                files: touched.clone(),
+                rolled_back,
+                actor: opts.actor.clone(),
+            },
+        )
+    };
+    if kept {
+        ledger(false);
+    } else {
+        let rollback = store::roll_back_committed(root, state, &journal, opts.fsync);
+        let stuck = ledger(true);
+        // A path changed during the tests keeps its new content: the batch is then only
+        // partly taken back, and stays live in the log for `undo --force`.
+        meta.undone = rollback.intact();
+        let undo = opts.checkpoint.then(|| opts.surface.undo_force(&id));
+        report = report.with_failed_test(&run, &rollback, &stuck, undo.as_deref());
+    }
+    meta.test = Some(TestSummary {
+        command: command.to_string(),
+        passed: run.passed,
+    });
+    report.test = Some(run);
+    if opts.checkpoint {
+        let _ = state.save_meta(&meta);
+    }
+    report
+}
+
+/// Runs the test command, in the sandbox when asked; a sandbox that cannot be built fails the
+/// run (and so rolls the batch back).
+fn run_tests_as_asked(
+    root: &Root,
+    state: &StateDir,
+    command: &str,
+    opts: &ApplyOptions,
+) -> TestRun {
+    if !opts.sandbox {
+        return verify::run_tests(
+            root.path(),
+            command,
+            opts.test_timeout,
+            opts.test_output_bytes,
+            None,
+        );
+    }
+    let built = sandbox::Policy::for_tests(root.path(), &state.dir)
+        .map_err(|e| sandbox::SandboxError(format!("cannot list the root: {e}")))
+        .and_then(|policy| sandbox::Sandbox::new(&policy));
+    match built {
+        Ok(mut sandbox) => {
+            let started = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
+            let mut run = verify::run_tests(
+                root.path(),
+                command,
+                opts.test_timeout,
+                opts.test_output_bytes,
+                Some((&mut sandbox, sandbox::TESTS_CONFINEMENT.to_string())),
+            );
+            // A repository the tests left in the tree would run what its config names on the
+            // next `git` there: made inert, and the run fails.
+            let planted =
+                sandbox::quarantine_planted_repositories(root.path(), &state.dir, started);
+            if !planted.is_empty() {
+                run.passed = false;
+                run.output.push_str(&format!(
+                    "\n[lancet: the tests created git repositories ({}); their config was set aside with a .lancet-quarantined suffix, and the batch is rolled back]\n",
+                    planted.join(", ")
+                ));
+            }
+            run
+        }
+        Err(e) => TestRun {
+            command: command.to_string(),
+            passed: false,
+            exit_code: None,
+            timed_out: false,
+            interrupted_by: None,
+            duration_ms: 0,
+            output: e.to_string(),
+            sandbox: Some(sandbox::TESTS_CONFINEMENT.to_string()),
+        },
+    }
+}
+
+/// The refusal of tests that must run sandboxed where the kernel cannot sandbox them.
+fn no_sandbox_report(e: &sandbox::SandboxError, surface: Surface) -> Report {
+    Report::batch_error(
+        Status::Refused,
+        ErrorKind::Sandbox,
+        format!("the tests must run in lancet's sandbox, which cannot be built here: {e}"),
+        match surface {
+            Surface::Mcp => {
+                "Nothing was written. Resend without test, or ask the user to run the server where Landlock is available (or to start it with --no-sandbox)."
+            }
+            Surface::Cli => {
+                "Nothing was written. Run without --sandbox, or on a kernel with Landlock (Linux 5.13+)."
+            }
+        },
+    )
+}
+
+fn commit_error_report(e: CommitError) -> Report {
+    match e {
+        CommitError::Stale { .. } => Report::batch_error(
+            Status::Refused,
+            ErrorKind::Stale,
+            e.to_string(),
+            "Something else wrote the file meanwhile: re-read it and resend the edit.",
+        ),
+        CommitError::Io { .. } => Report::batch_error(
+            Status::Error,
+            ErrorKind::Io,
+            e.to_string(),
+            "Check permissions and free space, then resend the edit.",
+        ),
+    }
+}
+
+fn stage_error_report(e: StageError, surface: Surface) -> Report {
+    match e {
+        StageError::Path(p) => Report::batch_error(
+            Status::Refused,
+            ErrorKind::UnsafePath,
+            p.to_string(),
+            "Use a path relative to the root, inside it, and outside .git.",
+        ),
+        StageError::Stale { ref path, .. } => Report::batch_error(
+            Status::Refused,
+            ErrorKind::Stale,
+            e.to_string(),
+            &format!(
+                "Someone changed it after your read; nothing was written. Re-read it ({}) and rebuild the edit from what it holds now, with the new sha256 as {}.",
+                surface.read(path),
+                surface.expect_flag()
+            ),
+        ),
+        StageError::FileDirectoryConflict { .. } => Report::batch_error(
+            Status::Refused,
+            ErrorKind::PathConflict,
+            e.to_string(),
+            "Nothing was written. Write the file or the directory, not both, in one batch.",
+        ),
+        StageError::NoSnapshot { ref path, .. } => Report::batch_error(
+            Status::Refused,
+            ErrorKind::Stale,
+            e.to_string(),
+            &format!(
+                "Nothing was written. Snapshots are kept by {} (the last {} reads); read the file again and resend the edit against what it holds now.",
+                surface.read(path),
+                store::snapshots::MAX_FILES
+            ),
+        ),
+        StageError::ExpectedMissing { .. } => Report::batch_error(
+            Status::Refused,
+            ErrorKind::Missing,
+            e.to_string(),
+            "Nothing was written. Check the path (it may have been moved or deleted since your read).",
+        ),
+        StageError::Io { .. } => Report::batch_error(
+            Status::Error,
+            ErrorKind::Io,
+            e.to_string(),
+            "Nothing was written; check the path and permissions.",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(dir: &std::path::Path) -> ApplyOptions {
+        ApplyOptions {
+            checkpoint: false,
+            fsync: false,
+            ..ApplyOptions::new(dir.to_path_buf())
+        }
+    }
+
+    #[test]
+    fn written_hands_back_exactly_what_is_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "one\r\ntwo\r\n").unwrap();
+        let edit = b"*** Begin Patch\n*** Update File: a.txt\n-two\n+three\n*** Add File: b.txt\n+new\n*** End Patch\n";
+        let batch =
+            format::parse_bytes(edit, FormatChoice::Auto, &ParseOptions::default()).unwrap();
+        let applied = apply_batch_written(&batch, &opts(dir.path()));
+        assert_eq!(applied.report.status, Status::Applied);
+        let mut written = applied.written.clone();
+        written.sort();
+        assert_eq!(
+            written,
+            vec![
+                ("a.txt".to_string(), b"one\r\nthree\r\n".to_vec()),
+                ("b.txt".to_string(), b"new\n".to_vec()),
+            ]
+        );
+        for (path, bytes) in &written {
+            assert_eq!(&std::fs::read(dir.path().join(path)).unwrap(), bytes);
+        }
+    }
+
+    #[test]
+    fn nothing_is_written_by_a_refusal_or_a_dry_run() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
+        let edit = b"*** Begin Patch\n*** Update File: a.txt\n-missing\n+x\n*** End Patch\n";
+        let batch =
+            format::parse_bytes(edit, FormatChoice::Auto, &ParseOptions::default()).unwrap();
+        let refused = apply_batch_written(&batch, &opts(dir.path()));
+        assert_eq!(refused.report.status, Status::Refused);
+        assert!(refused.written.is_empty());
+        let edit = b"*** Begin Patch\n*** Update File: a.txt\n-one\n+two\n*** End Patch\n";
+        let batch =
+            format::parse_bytes(edit, FormatChoice::Auto, &ParseOptions::default()).unwrap();
+        let dry = apply_batch_written(
+            &batch,
+            &ApplyOptions {
+                dry_run: true,
+                ..opts(dir.path())
+            },
+        );
+        assert_eq!(dry.report.status, Status::DryRun);
+        assert!(dry.written.is_empty());
+    }
+}
