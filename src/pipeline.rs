@@ -237,14 +237,12 @@ fn apply_locked(
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
     let bases = with_snapshots(state, &with_anchor_bases(batch, &opts.base));
-    let mut staged = match stage::stage(
-        root,
-        batch,
-        &opts.expect,
-        &bases,
-        opts.partial,
-        opts.surface,
-    ) {
+    let stage_options = stage::StageOptions {
+        expect: &opts.expect,
+        bases: &bases,
+        partial: opts.partial,
+    };
+    let mut staged = match stage::stage(root, batch, &stage_options) {
         Ok(s) => s,
         Err(e) => return nothing_written(stage_error_report(e, opts.surface)),
     };
@@ -262,6 +260,7 @@ fn apply_locked(
                 format,
                 staged.reports,
                 notes,
+                opts.surface,
             ));
         }
         (true, true) if staged.files.is_empty() => {
@@ -270,6 +269,7 @@ fn apply_locked(
                 format,
                 staged.reports,
                 notes,
+                opts.surface,
             ));
         }
         (true, true) => Status::Partial,
@@ -281,6 +281,7 @@ fn apply_locked(
             format,
             staged.reports,
             notes,
+            opts.surface,
         ));
     }
     progress.phase(
@@ -293,12 +294,14 @@ fn apply_locked(
         && !report.errors.is_empty()
     {
         return nothing_written(
-            Report::from_ops(Status::Refused, format, staged.reports, notes).with_syntax(syntax),
+            Report::from_ops(Status::Refused, format, staged.reports, notes, opts.surface)
+                .with_syntax(syntax),
         );
     }
     if opts.dry_run {
         return nothing_written(
-            Report::from_ops(Status::DryRun, format, staged.reports, notes).with_syntax(syntax),
+            Report::from_ops(Status::DryRun, format, staged.reports, notes, opts.surface)
+                .with_syntax(syntax),
         );
     }
     // Tests that must run sandboxed where no sandbox can be built: refused before any write.
@@ -308,7 +311,8 @@ fn apply_locked(
     {
         return nothing_written(no_sandbox_report(&e, opts.surface));
     }
-    let report = Report::from_ops(status, format, staged.reports, notes).with_syntax(syntax);
+    let report =
+        Report::from_ops(status, format, staged.reports, notes, opts.surface).with_syntax(syntax);
     progress.phase(
         &format!("checkpoint and writing {} files", staged.files.len()),
         None,

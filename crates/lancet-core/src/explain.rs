@@ -1,15 +1,13 @@
-//! Words for what went wrong locating a hunk: the refusal a model reads (what was not found or
-//! found twice, where, the nearest real lines, what tells the candidates apart) and what to send
-//! next in the caller's vocabulary ([`Surface`]). Staging calls it; nothing else words a
-//! locate failure.
+//! What went wrong locating a hunk, as facts: the error, and what only the file's lines can
+//! tell — the first line looked for, what tells each candidate apart, the `@@` headers that
+//! would single one out. Staging records them on the hunk's report; the renderer words them
+//! (`render::locate`) in the surface's vocabulary when the report is built.
 
 use crate::batch::{Format, Hunk};
-use crate::locate::closest::Closest;
-use crate::locate::{LocateError, Tier};
-use crate::path::RelPath;
-use crate::render::join_lines;
+use crate::failure::{CandidatePlace, HunkFailure, LocateFailure, Remedy};
+use crate::locate::LocateError;
 use crate::report::MAX_LISTED;
-use crate::report::{HunkReport, Outcome, Surface};
+use crate::report::{HunkReport, Outcome};
 use crate::text::indent_of;
 use std::collections::HashMap;
 
@@ -121,173 +119,15 @@ const MAX_HEADER_DEPTH: usize = 4;
 /// How far up to look for an enclosing line.
 const MAX_ENCLOSING_SCAN: usize = 500;
 
-/// How to make an ambiguous edit unique, in the terms of its format.
-fn disambiguation_advice(format: Format, hunk: &Hunk, example: &str) -> String {
+/// How this edit says which place it means, by its format: what the advice names.
+fn remedy(format: Format, hunk: &Hunk) -> Remedy {
     if hunk.text.is_some() || format == Format::Json {
-        return "include more of the surrounding text in old_string so it occurs once (or set replace_all to change every occurrence)".into();
-    }
-    match format {
-        Format::SearchReplace => "add the neighbouring lines to the SEARCH block so it occurs once (or a ':start_line:N' hint)".into(),
-        _ => format!(
-            "add an '@@' header naming the enclosing line of the one you mean (for example {example}), or more context lines, so exactly one place matches"
-        ),
-    }
-}
-
-/// An `@@` header found nowhere, with the closest whole line.
-fn context_not_found_message(rel: &RelPath, header: &str, closest: Option<&Closest>) -> String {
-    let near = closest
-        .map(|c| {
-            format!(
-                " The closest line is {} ({:?}); an @@ header must match a whole line.",
-                c.start_line,
-                c.excerpt
-                    .iter()
-                    .find(|l| l.line == c.start_line)
-                    .map(|l| l.text.as_str())
-                    .unwrap_or("")
-            )
-        })
-        .unwrap_or_default();
-    format!(
-        "Failed to find context '{header}' in {rel}.{near} Next: copy the header line exactly from the file, or drop the header."
-    )
-}
-
-/// A chunk found nowhere: the first line looked for, the closest real lines and how they
-/// differ, and the command (in the surface's words) that shows them.
-fn not_found_message(
-    rel: &RelPath,
-    first_old: &str,
-    note: Option<&str>,
-    closest: Option<&Closest>,
-    surface: Surface,
-) -> String {
-    let mut msg = format!(
-        "Failed to find expected lines in {rel} (first expected line: {first_old:?}); no tier matched (exact through fuzzy)."
-    );
-    if let Some(note) = note {
-        msg.push_str(&format!(" Note: {note}."));
-    }
-    match closest {
-        Some(c) => {
-            msg.push_str(&format!(
-                " Closest real lines {}-{} (similarity {:.2}):\n",
-                c.start_line, c.end_line, c.similarity
-            ));
-            for l in &c.excerpt {
-                msg.push_str(&format!("    {:>5} | {}\n", l.line, l.text));
-            }
-            for d in &c.differences {
-                msg.push_str(&format!("  {d}\n"));
-            }
-            msg.push_str(&format!(
-                "  Next: copy those lines exactly as they are now ({}) and resend this chunk.",
-                surface.read_lines(rel.as_str(), c.start_line, c.end_line + 1 - c.start_line)
-            ));
-        }
-        None => msg.push_str(&format!(
-            " Nothing similar is in the file. Next: re-read it ({}) and resend this chunk with lines copied from it.",
-            surface.read(rel.as_str())
-        )),
-    }
-    msg
-}
-
-/// A chunk found in several places: each place with the line that tells it apart (the first
-/// [`MAX_LISTED`]), and how this format says which one is meant.
-fn ambiguous_message(
-    rel: &RelPath,
-    lines: &[&str],
-    hunk: &Hunk,
-    format: Format,
-    tier: Tier,
-    candidates: &[usize],
-) -> String {
-    let apart = Apart::new(lines, candidates);
-    let mut places: Vec<String> = candidates
-        .iter()
-        .take(MAX_LISTED)
-        .enumerate()
-        .map(|(k, &c)| match apart.distinguishing(k) {
-            Some((i, text, true)) => format!("line {c} (in {text:?}, line {})", i + 1),
-            Some((i, text, false)) => format!("line {c} (after {text:?}, line {})", i + 1),
-            None => format!("line {c}"),
-        })
-        .collect();
-    if candidates.len() > MAX_LISTED {
-        places.push(format!("and {} more", candidates.len() - MAX_LISTED));
-    }
-    let example = apart
-        .headers()
-        .map(|hs| {
-            hs.iter()
-                .map(|h| format!("'@@ {h}'"))
-                .collect::<Vec<_>>()
-                .join(" then ")
-        })
-        .unwrap_or_else(|| "'@@ def name():'".to_string());
-    let count = if candidates.len() > MAX_LISTED {
-        format!("{} places, lines", candidates.len())
+        Remedy::OldString
+    } else if format == Format::SearchReplace {
+        Remedy::SearchBlock
     } else {
-        "lines".to_string()
-    };
-    format!(
-        "the expected lines are ambiguous in {rel}: they match at {count} {} (tier {}): {}. Next: {}.",
-        join_lines(candidates),
-        tier.name(),
-        places.join("; "),
-        disambiguation_advice(format, hunk, &example)
-    )
-}
-
-/// Lines a hunk adds that already stand beside its old text, but prove nothing: both readings.
-fn applied_or_copy_message(
-    rel: &RelPath,
-    at: usize,
-    old_at: usize,
-    whole: bool,
-    surface: Surface,
-) -> String {
-    if whole {
-        format!(
-            "the lines this chunk adds already stand in {rel} at line {at}, right beside the text it anchors on (line {old_at}), but they are only blank lines or brackets: already applied, or a second copy? Nothing was written. Next: if it is applied, do not resend it; to add another copy, include the copy that stands there in the old text."
-        )
-    } else {
-        format!(
-            "some of the lines this chunk adds already stand in {rel} at line {at}, beside the text it anchors on (line {old_at}), and the rest do not: applied in part, or something else? Nothing was written. Next: re-read the file ({}) and send the old text as it stands now.",
-            surface.read(rel.as_str())
-        )
+        Remedy::Headers
     }
-}
-
-/// New text standing (pinned by its context) elsewhere than the old text found with other
-/// indentation: both readings.
-fn applied_or_elsewhere_message(rel: &RelPath, applied_at: usize, found_at: usize) -> String {
-    format!(
-        "the new text stands verbatim in {rel} at line {applied_at}, where this chunk's context stands (as if it were applied there already), while its old text stands only with other indentation at line {found_at}: already applied, or meant for line {found_at}? Nothing was written. Next: if it is applied, do not resend it; to change line {found_at}, send the old text with the indentation it has there."
-    )
-}
-
-/// A pure addition whose added line looks like a changed version of its `@@` line.
-fn changed_header_message(rel: &RelPath, header: &str, line: usize, added: &str) -> String {
-    format!(
-        "this chunk only adds lines after the @@ context {header:?} (line {line} of {rel}), and its added line {added:?} looks like a changed version of that line: replace it, or add a second one beside it? lancet cannot tell. Nothing was written. Next: to replace it, send the line as removed and the new one as added (`-{header}` then `+{added}`) under an @@ line above it; to add beside it, include an unchanged line of context."
-    )
-}
-
-/// Old text whose lines repeat too much to compare everywhere.
-fn too_repetitive_message(
-    rel: &RelPath,
-    hunk: &Hunk,
-    format: Format,
-    places: usize,
-    lines: usize,
-) -> String {
-    format!(
-        "the old text ({lines} lines) repeats too much in {rel} to be located: even its rarest lines stand at {places} places, and comparing it at each would take longer than any answer is worth. Next: {}.",
-        disambiguation_advice(format, hunk, "'@@ def name():'")
-    )
 }
 
 /// The old text's first non-blank line, for messages.
@@ -299,12 +139,37 @@ fn first_old_line(hunk: &Hunk) -> String {
         .unwrap_or_default()
 }
 
+/// Each listed candidate with the line that tells it apart, and the headers that single out
+/// the first, for an ambiguity; nothing for the other failures.
+fn places(lines: &[&str], e: &LocateError) -> (Vec<CandidatePlace>, Option<Vec<String>>) {
+    let LocateError::Ambiguous { candidates, .. } = e else {
+        return (Vec::new(), None);
+    };
+    let apart = Apart::new(lines, candidates);
+    let places = candidates
+        .iter()
+        .take(MAX_LISTED)
+        .enumerate()
+        .map(|(k, &line)| CandidatePlace {
+            line,
+            apart_by: apart
+                .distinguishing(k)
+                .map(|(i, text, encloses)| (i + 1, text.to_string(), encloses)),
+        })
+        .collect();
+    let headers = apart
+        .headers()
+        .map(|hs| hs.iter().map(|h| h.to_string()).collect());
+    (places, headers)
+}
+
+/// Records why `hunk` could not be located on its report: the stable kind and status, the
+/// candidates and closest lines the JSON carries, and the facts the renderer words.
 pub(crate) fn describe_failure(
-    rel: &RelPath,
+    rel: &str,
     lines: &[&str],
     hunk: &Hunk,
     format: Format,
-    surface: Surface,
     e: LocateError,
     h: &mut HunkReport,
 ) {
@@ -315,102 +180,31 @@ pub(crate) fn describe_failure(
     } else {
         Outcome::Failed
     };
-    match e {
+    match &e {
         LocateError::CountMismatch {
-            tier,
-            expected,
-            candidates,
-        } => {
-            h.tier = Some(tier);
-            h.error = Some(format!(
-                "expected {expected} occurrence(s) in {rel} but found {} (tier {}){}. Next: set expected_replacements to the real count, or make the text unique.",
-                candidates.len(),
-                tier.name(),
-                if candidates.is_empty() {
-                    String::new()
-                } else {
-                    format!(" at lines {}", join_lines(&candidates))
-                }
-            ));
-            h.set_candidates(candidates);
+            tier, candidates, ..
         }
-        LocateError::Placeholder { line } => {
-            h.error = Some(format!(
-                "the new text contains the omission placeholder {line:?}, which the old text does not have; writing it would delete the code it stands for. Next: send the complete new text, or use '...' lines in both old and new text to keep elided lines."
-            ));
+        | LocateError::Ambiguous { tier, candidates } => {
+            h.tier = Some(*tier);
+            h.set_candidates(candidates.clone());
         }
-        LocateError::ElisionMismatch { old, new } => {
-            h.error = Some(format!(
-                "the old text elides {old} part(s) with '...' lines but the new text elides {new}; each '...' in the old text needs a matching '...' in the new text. Next: pair them up, or spell the lines out."
-            ));
+        LocateError::ContextAmbiguous { candidates, .. } => h.set_candidates(candidates.clone()),
+        LocateError::NotFound { closest, .. } | LocateError::ContextNotFound { closest, .. } => {
+            h.closest = closest.clone();
         }
-        LocateError::NotFound {
-            closest: None,
-            note: Some(note),
-        } if hunk.old.is_empty() => {
-            h.error = Some(format!(
-                "{note} in {rel}. Next: re-read the file ({}) and name a line that exists.",
-                surface.read(rel.as_str())
-            ));
-        }
-        LocateError::NotFound { closest, note } => {
-            h.error = Some(not_found_message(
-                rel,
-                &first_old_line(hunk),
-                note.as_deref(),
-                closest.as_ref(),
-                surface,
-            ));
-            h.closest = closest;
-        }
-        LocateError::Ambiguous { tier, candidates } => {
-            h.tier = Some(tier);
-            h.error = Some(ambiguous_message(
-                rel,
-                lines,
-                hunk,
-                format,
-                tier,
-                &candidates,
-            ));
-            h.set_candidates(candidates);
-        }
-        LocateError::AppliedOrCopy { at, old_at, whole } => {
-            h.error = Some(applied_or_copy_message(rel, at, old_at, whole, surface));
-        }
-        LocateError::AppliedOrElsewhere {
-            applied_at,
-            found_at,
-        } => {
-            h.error = Some(applied_or_elsewhere_message(rel, applied_at, found_at));
-        }
-        LocateError::ChangedHeader {
-            header,
-            line,
-            added,
-        } => {
-            h.error = Some(changed_header_message(rel, &header, line, &added));
-        }
-        LocateError::ContextAmbiguous { header, candidates } => {
-            h.error = Some(context_ambiguous_message(rel, &header, &candidates));
-            h.set_candidates(candidates);
-        }
-        LocateError::TooRepetitive { places, lines } => {
-            h.error = Some(too_repetitive_message(rel, hunk, format, places, lines));
-        }
-        LocateError::ContextNotFound { header, closest } => {
-            h.error = Some(context_not_found_message(rel, &header, closest.as_ref()));
-            h.closest = closest;
-        }
+        _ => {}
     }
-}
-
-/// A pure addition's `@@` header standing at several places.
-fn context_ambiguous_message(rel: &RelPath, header: &str, candidates: &[usize]) -> String {
-    format!(
-        "the @@ context '{header}' is ambiguous in {rel}: it occurs at lines {}. Next: stack an outer header (for example '@@ class Name') before it, or add context lines.",
-        join_lines(candidates)
-    )
+    let (places, headers) = places(lines, &e);
+    h.failure = Some(Box::new(HunkFailure::NotLocated(LocateFailure {
+        path: rel.to_string(),
+        first_old: first_old_line(hunk),
+        no_old_text: hunk.old.is_empty(),
+        remedy: remedy(format, hunk),
+        places,
+        headers,
+        as_sketch: None,
+        error: e,
+    })));
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ pub mod digest;
 pub mod encoding;
 mod explain;
 pub mod failpoint;
+pub mod failure;
 pub mod format;
 pub mod kinds;
 pub mod locate;

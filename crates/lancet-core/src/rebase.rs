@@ -194,30 +194,6 @@ fn nearest(lines: &[&[u8]], block: &[&[u8]], estimate: usize) -> usize {
         .unwrap_or(estimate.min(lines.len()))
 }
 
-/// The conflict regions as the refusal shows them: each region's line, then the three versions
-/// indented under their names.
-pub fn render_regions(regions: &[ConflictRegion]) -> String {
-    let block = |text: &str| {
-        if text.is_empty() {
-            "      (no lines)\n".to_string()
-        } else {
-            text.lines().map(|l| format!("      {l}\n")).collect()
-        }
-    };
-    let mut out = String::new();
-    for (i, r) in regions.iter().enumerate() {
-        out.push_str(&format!(
-            "  region {} at line {} of the file now:\n    as you read it:\n{}    as it is now:\n{}    with your edit:\n{}",
-            i + 1,
-            r.line,
-            block(&r.read),
-            block(&r.now),
-            block(&r.edited)
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,7 +289,7 @@ mod tests {
             edited: "C\n".into(),
         }];
         assert_eq!(
-            render_regions(&regions),
+            crate::render::ops::conflict_regions(&regions),
             "  region 1 at line 3 of the file now:\n    as you read it:\n      c\n    as it is now:\n      (no lines)\n    with your edit:\n      C\n"
         );
     }

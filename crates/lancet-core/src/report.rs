@@ -5,6 +5,7 @@
 //! or for a refusal, what was wrong, where, the nearest real text and what to send next — is
 //! written by `render`, the one place report words live.
 
+use crate::failure::{HunkFailure, OpFailure};
 use crate::format::ParseError;
 pub use crate::kinds::ErrorKind;
 use crate::locate::Tier;
@@ -140,6 +141,10 @@ pub struct HunkReport {
     /// passed over ("first of 3 matches"), context lines that differed and were kept as is.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Why it failed, as facts; the renderer words them into `error` when the report is
+    /// built, in the vocabulary of the surface that shows it.
+    #[serde(skip)]
+    pub failure: Option<Box<HunkFailure>>,
 }
 
 impl FileReport {
@@ -156,6 +161,7 @@ impl FileReport {
             error: None,
             notes: Vec::new(),
             diff: None,
+            failure: None,
         }
     }
 }
@@ -179,6 +185,7 @@ impl HunkReport {
             closest: None,
             snippet: Vec::new(),
             notes: Vec::new(),
+            failure: None,
         }
     }
 
@@ -283,7 +290,7 @@ impl Surface {
 }
 
 /// One operation's outcome.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct FileReport {
     /// The path operated on, relative to the root (the source, for a move).
     pub path: String,
@@ -312,6 +319,10 @@ pub struct FileReport {
     /// A unified diff of what the operation changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
+    /// Why the operation failed as a whole, as facts; the renderer words them into `error`
+    /// when the report is built, in the vocabulary of the surface that shows it.
+    #[serde(skip)]
+    pub failure: Option<std::sync::Arc<OpFailure>>,
 }
 
 /// A batch-level problem: malformed text, unsafe path, stale file, I/O.
@@ -333,7 +344,7 @@ pub struct BatchError {
 }
 
 /// Everything a batch did, and the message a model should read.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Report {
     /// The batch's outcome.
     pub status: Status,

@@ -1,16 +1,16 @@
 //! Planning and applying one Update's hunks against a file's text (decoded from its own
 //! encoding), with each hunk's report: where it landed, or why it did not.
 
-use super::OpError;
 use super::present::attach_snippets;
 use super::sketches::resolve_hunk_sketch;
 use crate::batch::{Format, Hunk};
 use crate::encoding::Transcoding;
 use crate::explain;
+use crate::failure::{Doing, HunkFailure, LocateFailure, OpFailure};
 use crate::locate::{Hints, Match, Placement};
 use crate::path::RelPath;
 use crate::plan::{HunkPlan, plan_file};
-use crate::report::{ErrorKind, FileReport, HunkReport, Outcome, Surface};
+use crate::report::{ErrorKind, FileReport, HunkReport, Outcome};
 use crate::text::{Splice, TextFile, apply_splices};
 
 /// How one file's hunks are located and reported: the batch's settings an Update needs.
@@ -20,8 +20,6 @@ pub(super) struct EditContext {
     pub(super) partial: bool,
     /// The edit's format (its matching contract).
     pub(super) format: Format,
-    /// Whose words failure advice uses.
-    pub(super) surface: Surface,
 }
 
 /// Locates and splices every hunk of one Update against `before`. Fills the hunk reports;
@@ -33,7 +31,7 @@ pub(super) fn edit_bytes(
     hunks: &[Hunk],
     ctx: EditContext,
     report: &mut FileReport,
-) -> Result<Option<Vec<u8>>, OpError> {
+) -> Result<Option<Vec<u8>>, OpFailure> {
     match Transcoding::of(before) {
         Ok(None) => edit_text(rel, before, hunks, ctx, report),
         Ok(Some(t)) => {
@@ -48,14 +46,16 @@ pub(super) fn edit_bytes(
             after
                 .map(|a| t.encode(&String::from_utf8_lossy(&a)))
                 .transpose()
-                .map_err(|why| OpError::new(ErrorKind::Unencodable, format!("cannot update {rel}: {why}; nothing was changed. Send text the file's encoding can hold (an escape such as \\u2603 in a string literal)")))
+                .map_err(|why| OpFailure::Unencodable {
+                    path: rel.to_string(),
+                    doing: Doing::Update,
+                    why: why.to_string(),
+                })
         }
-        Err(why) => Err(OpError::new(
-            ErrorKind::NotUtf8,
-            format!(
-                "cannot update {rel}: the file is {why}, so lancet cannot edit it without risking its bytes (Delete File still works)"
-            ),
-        )),
+        Err(why) => Err(OpFailure::Undecodable {
+            path: rel.to_string(),
+            why: why.to_string(),
+        }),
     }
 }
 
@@ -66,18 +66,13 @@ fn edit_text(
     hunks: &[Hunk],
     ctx: EditContext,
     report: &mut FileReport,
-) -> Result<Option<Vec<u8>>, OpError> {
-    let file = TextFile::decode(before).map_err(|e| {
-        OpError::new(
-            ErrorKind::NotUtf8,
-            format!("cannot update {rel}: the file is {e}; lancet edits only UTF-8 text (Delete File still works)"),
-        )
+) -> Result<Option<Vec<u8>>, OpFailure> {
+    let file = TextFile::decode(before).map_err(|e| OpFailure::NotText {
+        path: rel.to_string(),
+        doing: Doing::Update,
+        why: e.to_string(),
     })?;
-    let EditContext {
-        partial,
-        format,
-        surface,
-    } = ctx;
+    let EditContext { partial, format } = ctx;
     let hints = Hints {
         fragments: matches!(format, Format::SearchReplace | Format::Json),
         explicit_removals: matches!(format, Format::Patch | Format::Unified),
@@ -113,13 +108,13 @@ fn edit_text(
                     note_placements(&mut h, &placements);
                     h.status = Outcome::Failed;
                     h.kind = Some(ErrorKind::Overlap);
-                    h.error = Some(format!(
-                        "chunk {} (lines {}-{}) overlaps chunk {} in {rel}; merge them into one chunk",
-                        i + 1,
-                        h.start_line.unwrap_or(0),
-                        h.end_line.unwrap_or(0),
-                        other + 1
-                    ));
+                    h.failure = Some(Box::new(HunkFailure::Overlaps {
+                        path: rel.to_string(),
+                        index: i + 1,
+                        start_line: h.start_line.unwrap_or(0),
+                        end_line: h.end_line.unwrap_or(0),
+                        other: other + 1,
+                    }));
                 }
                 HunkPlan::AlreadyApplied { at } => {
                     set_range(&mut h, at);
@@ -127,15 +122,17 @@ fn edit_text(
                 }
                 HunkPlan::NotLocated(e) => {
                     let lines = lines.get_or_init(|| file.line_strs());
-                    explain::describe_failure(rel, lines, hunk, format, surface, e, &mut h);
+                    explain::describe_failure(rel.as_str(), lines, hunk, format, e, &mut h);
                 }
             }
             match &sketches[i] {
                 Ok(Some((_, note))) => h.notes.push(note.clone()),
                 Err(why) if h.kind == Some(ErrorKind::Placeholder) => {
-                    h.error = h.error.take().map(|e| {
-                        format!("{e} Read as a lazy sketch, it could not be placed: {why}.")
-                    });
+                    if let Some(HunkFailure::NotLocated(LocateFailure { as_sketch, .. })) =
+                        h.failure.as_deref_mut()
+                    {
+                        *as_sketch = Some(why.clone());
+                    }
                 }
                 _ => {}
             }

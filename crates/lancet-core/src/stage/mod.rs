@@ -14,8 +14,9 @@ mod style;
 mod workspace;
 
 use crate::batch::{Batch, FileOp, OpKind};
-use crate::path::{PathError, Root};
-use crate::report::{ErrorKind, FileReport, Outcome, Surface};
+pub use crate::failure::StageError;
+use crate::path::Root;
+use crate::report::{FileReport, Outcome};
 use rayon::prelude::*;
 use rebase::stale_bases;
 use staged::{Before, StagedFile};
@@ -38,89 +39,6 @@ impl Staged {
         self.reports
             .iter()
             .any(|r| matches!(r.status, Outcome::Failed | Outcome::Ambiguous))
-    }
-}
-
-/// A whole-batch refusal found before any operation runs.
-#[derive(Debug, thiserror::Error)]
-pub enum StageError {
-    /// A path in the batch is unsafe; no I/O happened.
-    #[error(transparent)]
-    Path(#[from] PathError),
-    /// An expected hash (`--expect`, MCP `expected_sha256`) differs from the file.
-    #[error(
-        "{path} changed since it was read: expected sha256 {expected}, the file now has {actual}"
-    )]
-    Stale {
-        /// The path.
-        path: String,
-        /// The hash the caller expected.
-        expected: String,
-        /// The file's hash now (`missing` if it does not exist).
-        actual: String,
-    },
-    /// The batch writes a file at a path it (or the disk) also needs as a directory.
-    #[error(
-        "{inside} would be inside {file}, which the batch writes as a file: no write order can do both"
-    )]
-    FileDirectoryConflict {
-        /// The path that is a file.
-        file: String,
-        /// The path that needs it to be a directory.
-        inside: String,
-    },
-    /// An expected hash names a file that does not exist.
-    #[error("{path} does not exist (a sha256 was expected for it: {expected})")]
-    ExpectedMissing {
-        /// The path.
-        path: String,
-        /// The hash the caller expected.
-        expected: String,
-    },
-    /// A base names content lancet does not have: the file changed since that read, and no
-    /// snapshot of what was read is kept to rebase the edit from.
-    #[error(
-        "{path} changed since it was read (sha256 {sha256}), and lancet keeps no snapshot of that content to rebase the edit from"
-    )]
-    NoSnapshot {
-        /// The path.
-        path: String,
-        /// The hash the caller read.
-        sha256: String,
-    },
-    /// Reading failed.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The error.
-        source: std::io::Error,
-    },
-}
-
-/// Why one operation failed: a stable kind and the message.
-#[derive(Debug)]
-struct OpError {
-    kind: ErrorKind,
-    message: String,
-}
-
-impl OpError {
-    fn new(kind: ErrorKind, message: String) -> Self {
-        OpError { kind, message }
-    }
-}
-
-impl From<StageError> for OpError {
-    fn from(e: StageError) -> Self {
-        let kind = match &e {
-            StageError::Path(_) => ErrorKind::UnsafePath,
-            StageError::Stale { .. } | StageError::NoSnapshot { .. } => ErrorKind::Stale,
-            StageError::ExpectedMissing { .. } => ErrorKind::Missing,
-            StageError::FileDirectoryConflict { .. } => ErrorKind::PathConflict,
-            StageError::Io { .. } => ErrorKind::Io,
-        };
-        OpError::new(kind, e.to_string())
     }
 }
 
@@ -147,18 +65,28 @@ pub struct Base {
     pub snapshot: Option<Arc<Vec<u8>>>,
 }
 
+/// What a caller asks of staging beyond the batch.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StageOptions<'a> {
+    /// Hashes the files must have now (`--expect`, MCP `expected_sha256`).
+    pub expect: &'a [Expectation],
+    /// What the model read, by hash: a file changed since is edited as read and rebased.
+    pub bases: &'a [Base],
+    /// Keep the operations and hunks that locate when others fail (the failures are still
+    /// reported).
+    pub partial: bool,
+}
+
 /// Stages a batch: validates every path first (no I/O), checks expectations and bases, then
 /// runs the operations in memory (against a base's snapshot for a file that changed since).
 /// With `partial`, operations and hunks that locate are staged even when others fail (the
 /// failures are still reported).
-pub fn stage(
-    root: &Root,
-    batch: &Batch,
-    expect: &[Expectation],
-    bases: &[Base],
-    partial: bool,
-    surface: Surface,
-) -> Result<Staged, StageError> {
+pub fn stage(root: &Root, batch: &Batch, opts: &StageOptions) -> Result<Staged, StageError> {
+    let StageOptions {
+        expect,
+        bases,
+        partial,
+    } = *opts;
     for op in &batch.ops {
         root.file_rel(&op.path)?;
         if let OpKind::Update {
@@ -177,7 +105,6 @@ pub fn stage(
         op: 0,
         partial,
         format: batch.format,
-        surface,
     };
     let mut ws = workspace();
     for e in expect {
@@ -384,7 +311,6 @@ mod parallel_tests {
             op: 0,
             partial: false,
             format: Format::Patch,
-            surface: Surface::Cli,
         };
         // a.txt and the link to it share a buffer; the move's destination is edited next.
         assert_eq!(
@@ -397,7 +323,7 @@ mod parallel_tests {
     fn parallel_staging_composes_edits_like_one_sequential_pass() {
         let dir = tree();
         let root = Root::new(dir.path()).unwrap();
-        let staged = stage(&root, &batch(PATCH), &[], &[], false, Surface::Cli).unwrap();
+        let staged = stage(&root, &batch(PATCH), &StageOptions::default()).unwrap();
         assert!(!staged.failed());
         let files: Vec<(String, Option<String>)> = staged
             .files

@@ -1,19 +1,20 @@
 //! Running one operation against the workspace: create, write, append, splice, delete, and
 //! updates (by hunks or by anchored lines, with or without a move).
 
+use super::StageError;
 use super::hunks::edit_bytes;
 use super::present::{unified_diff, unified_diff_between};
 use super::sketches::resolve_whole_sketch;
 use super::staged::Before;
 use super::style::{keep_text_style, new_file_style};
 use super::workspace::{Workspace, regular_file};
-use super::{OpError, StageError};
 use crate::batch::{FileOp, Format, Hunk, LineEdit, OpKind, Span, split_lines};
 use crate::digest::sha256_hex;
 use crate::encoding::Transcoding;
+use crate::failure::{Doing, OpFailure};
 use crate::locate::normalize::introduced_placeholder;
 use crate::path::RelPath;
-use crate::report::{Action, ErrorKind, FileReport, HunkReport, Outcome};
+use crate::report::{Action, FileReport, HunkReport, Outcome};
 use crate::text::{Eol, TextFile, replace_ranges, with_eol};
 
 /// The mode a new executable file gets: what `open(…, 0777)` would give under this process's
@@ -34,17 +35,15 @@ fn new_executable_mode() -> u32 {
 
 /// Refuses whole-file content that introduces an omission placeholder (`// ... existing code
 /// ...`) the file did not have: writing it would replace real code with the placeholder.
-fn check_placeholder(rel: &RelPath, before: Option<&[u8]>, content: &str) -> Result<(), OpError> {
+fn check_placeholder(rel: &RelPath, before: Option<&[u8]>, content: &str) -> Result<(), OpFailure> {
     let old = before
         .map(|b| split_lines(&String::from_utf8_lossy(b)))
         .unwrap_or_default();
     match introduced_placeholder(&old, &split_lines(content)) {
-        Some(line) => Err(OpError::new(
-            ErrorKind::Placeholder,
-            format!(
-                "the new content of {rel} contains the omission placeholder {line:?}; writing it would replace real code with it. Next: send the complete content, or edit only the part that changes."
-            ),
-        )),
+        Some(line) => Err(OpFailure::Placeholder {
+            path: rel.to_string(),
+            line: line.to_string(),
+        }),
         None => Ok(()),
     }
 }
@@ -84,8 +83,8 @@ impl Workspace<'_> {
         };
         if let Err(e) = result {
             report.status = Outcome::Failed;
-            report.kind = Some(e.kind);
-            report.error = Some(e.message);
+            report.kind = Some(e.kind());
+            report.failure = Some(std::sync::Arc::new(e));
         }
         Ok(report)
     }
@@ -96,11 +95,11 @@ impl Workspace<'_> {
         content: &str,
         executable: bool,
         report: &mut FileReport,
-    ) -> Result<(), OpError> {
-        let key = self.key(rel, true).map_err(OpError::from)?;
+    ) -> Result<(), OpFailure> {
+        let key = self.key(rel, true)?;
         let at = self.root.path().join(key.as_str());
-        let entry = self.entry(&key).map_err(OpError::from)?;
-        regular_file(entry, "add", rel)?;
+        let entry = self.entry(&key)?;
+        regular_file(entry, Doing::Add, rel)?;
         let styled = new_file_style(&at, content);
         match &entry.current {
             Some(bytes) if bytes == content.as_bytes() || bytes == styled.as_bytes() => {
@@ -112,13 +111,9 @@ impl Workspace<'_> {
                 report.diff = Some(unified_diff(rel.as_str(), Some(""), Some(content)));
                 Ok(())
             }
-            Some(_) => Err(OpError::new(
-                ErrorKind::Exists,
-                format!(
-                    "cannot add {rel}: it already exists with different content; use Update File to change it (read it first: {})",
-                    self.surface.read(rel.as_str())
-                ),
-            )),
+            Some(_) => Err(OpFailure::Exists {
+                path: rel.to_string(),
+            }),
             None => {
                 check_placeholder(rel, None, content)?;
                 entry.current = Some(styled.as_bytes().to_vec());
@@ -135,10 +130,10 @@ impl Workspace<'_> {
         rel: &RelPath,
         content: &str,
         report: &mut FileReport,
-    ) -> Result<(), OpError> {
+    ) -> Result<(), OpFailure> {
         let root = self.root;
         let declared = self.format == Format::Sketch;
-        let (key, entry) = self.rewritable(rel, "write")?;
+        let (key, entry) = self.rewritable(rel, Doing::Write)?;
         let at = root.path().join(key.as_str());
         let before = entry.current.clone();
         if before.is_none() {
@@ -168,11 +163,10 @@ impl Workspace<'_> {
             },
         };
         let bytes = match encoding {
-            Some(t) => t.encode(&content).map_err(|why| {
-                OpError::new(
-                    ErrorKind::Unencodable,
-                    format!("cannot write {rel}: {why}; nothing was changed"),
-                )
+            Some(t) => t.encode(&content).map_err(|why| OpFailure::Unencodable {
+                path: rel.to_string(),
+                doing: Doing::Write,
+                why: why.to_string(),
             })?,
             None => content.clone().into_bytes(),
         };
@@ -200,30 +194,25 @@ impl Workspace<'_> {
         base_sha256: &str,
         spans: &[Span],
         report: &mut FileReport,
-    ) -> Result<(), OpError> {
-        let (_, entry) = self.rewritable(rel, "update")?;
+    ) -> Result<(), OpFailure> {
+        let (_, entry) = self.rewritable(rel, Doing::Update)?;
         let Some(before) = entry.current.as_deref() else {
-            return Err(OpError::new(
-                ErrorKind::Missing,
-                format!("cannot update {rel}: it no longer exists"),
-            ));
+            return Err(OpFailure::Gone {
+                path: rel.to_string(),
+            });
         };
         if sha256_hex(before) != base_sha256 {
-            return Err(OpError::new(
-                ErrorKind::Stale,
-                format!("{rel} changed after it was read; run the command again"),
-            ));
+            return Err(OpFailure::ChangedSinceRead {
+                path: rel.to_string(),
+            });
         }
         let mut at = 0;
         for (i, span) in spans.iter().enumerate() {
             if span.start < at || span.end < span.start || span.end > before.len() {
-                return Err(OpError::new(
-                    ErrorKind::Overlap,
-                    format!(
-                        "{rel}: replacement {} overlaps another or leaves the file",
-                        i + 1
-                    ),
-                ));
+                return Err(OpFailure::SpanOutside {
+                    path: rel.to_string(),
+                    index: i + 1,
+                });
             }
             at = span.end;
             let mut hunk = HunkReport::new(i + 1, 0);
@@ -247,9 +236,9 @@ impl Workspace<'_> {
         rel: &RelPath,
         content: &str,
         report: &mut FileReport,
-    ) -> Result<(), OpError> {
+    ) -> Result<(), OpFailure> {
         let root = self.root;
-        let (key, entry) = self.rewritable(rel, "append to")?;
+        let (key, entry) = self.rewritable(rel, Doing::Append)?;
         let Some(before) = entry.current.clone() else {
             let styled = new_file_style(&root.path().join(key.as_str()), content);
             report.action = Action::Add;
@@ -263,11 +252,10 @@ impl Workspace<'_> {
             report.status = Outcome::AlreadyApplied;
             return Ok(());
         }
-        let file = TextFile::decode(&before).map_err(|e| {
-            OpError::new(
-                ErrorKind::NotUtf8,
-                format!("cannot append to {rel}: the file is {e}; lancet edits only UTF-8 text"),
-            )
+        let file = TextFile::decode(&before).map_err(|e| OpFailure::NotText {
+            path: rel.to_string(),
+            doing: Doing::Append,
+            why: e.to_string(),
         })?;
         let style = file.style().eol;
         let eol = style.as_str();
@@ -297,17 +285,17 @@ impl Workspace<'_> {
         Ok(())
     }
 
-    fn delete(&mut self, rel: &RelPath, report: &mut FileReport) -> Result<(), OpError> {
-        let key = self.key(rel, false).map_err(OpError::from)?;
-        let entry = self.entry(&key).map_err(OpError::from)?;
-        regular_file(entry, "delete", rel)?;
+    fn delete(&mut self, rel: &RelPath, report: &mut FileReport) -> Result<(), OpFailure> {
+        let key = self.key(rel, false)?;
+        let entry = self.entry(&key)?;
+        regular_file(entry, Doing::Delete, rel)?;
         if matches!(entry.disk, Before::Link { .. }) {
             // A link to delete is its own entry, separate from its target's content.
             if entry.remove_link {
-                return Err(OpError::new(
-                    ErrorKind::Missing,
-                    format!("cannot delete {rel}: it does not exist"),
-                ));
+                return Err(OpFailure::Missing {
+                    path: rel.to_string(),
+                    doing: Doing::Delete,
+                });
             }
             entry.remove_link = true;
             return Ok(());
@@ -320,10 +308,10 @@ impl Workspace<'_> {
                     .map(|t| unified_diff(rel.as_str(), Some(t), None));
                 Ok(())
             }
-            None => Err(OpError::new(
-                ErrorKind::Missing,
-                format!("cannot delete {rel}: it does not exist"),
-            )),
+            None => Err(OpFailure::Missing {
+                path: rel.to_string(),
+                doing: Doing::Delete,
+            }),
         }
     }
 
@@ -334,22 +322,19 @@ impl Workspace<'_> {
         rel: &RelPath,
         edits: &[LineEdit],
         report: &mut FileReport,
-    ) -> Result<(), OpError> {
-        let (_, entry) = self.rewritable(rel, "update")?;
+    ) -> Result<(), OpFailure> {
+        let (_, entry) = self.rewritable(rel, Doing::Update)?;
         let as_read = entry.rebase_from.is_some();
         let Some(before) = entry.current.clone() else {
-            return Err(OpError::new(
-                ErrorKind::Missing,
-                format!("cannot edit lines of {rel}: it does not exist"),
-            ));
+            return Err(OpFailure::Missing {
+                path: rel.to_string(),
+                doing: Doing::EditLines,
+            });
         };
-        let file = TextFile::decode(&before).map_err(|e| {
-            OpError::new(
-                ErrorKind::NotUtf8,
-                format!(
-                    "cannot edit lines of {rel}: the file is {e}; lancet edits only UTF-8 text"
-                ),
-            )
+        let file = TextFile::decode(&before).map_err(|e| OpFailure::NotText {
+            path: rel.to_string(),
+            doing: Doing::EditLines,
+            why: e.to_string(),
         })?;
         let lines: Vec<&str> = (0..file.len())
             .map(|i| {
@@ -357,8 +342,13 @@ impl Workspace<'_> {
                 l.strip_suffix('\r').unwrap_or(l)
             })
             .collect();
-        let (hunks, notes) = crate::locate::anchored::hunks(&lines, edits, as_read)
-            .map_err(|message| OpError::new(ErrorKind::Stale, format!("{rel}: {message}")))?;
+        let (hunks, notes) =
+            crate::locate::anchored::hunks(&lines, edits, as_read).map_err(|why| {
+                OpFailure::StaleAnchors {
+                    path: rel.to_string(),
+                    why,
+                }
+            })?;
         report.notes.extend(notes);
         self.update(rel, &hunks, None, report)
     }
@@ -369,12 +359,12 @@ impl Workspace<'_> {
         hunks: &[Hunk],
         move_to: Option<&RelPath>,
         report: &mut FileReport,
-    ) -> Result<(), OpError> {
+    ) -> Result<(), OpFailure> {
         let dest_key = match move_to {
-            Some(to) => Some(self.key(to, true).map_err(OpError::from)?),
+            Some(to) => Some(self.key(to, true)?),
             None => None,
         };
-        let (key, entry) = self.rewritable(rel, "update")?;
+        let (key, entry) = self.rewritable(rel, Doing::Update)?;
         let Some(before) = entry.current.clone() else {
             return self.update_already_moved(rel, hunks, move_to, dest_key.as_ref(), report);
         };
@@ -404,21 +394,19 @@ impl Workspace<'_> {
             }
             Some(dest_key) => {
                 let to = move_to.expect("dest_key implies move_to");
-                let dest = self.entry(&dest_key).map_err(OpError::from)?;
+                let dest = self.entry(&dest_key)?;
                 if dest.is_dir || dest.is_special {
-                    return Err(OpError::new(
-                        ErrorKind::NotRegular,
-                        format!("cannot move {rel} to {to}: {to} is a directory or special file"),
-                    ));
+                    return Err(OpFailure::MoveOntoSpecial {
+                        path: rel.to_string(),
+                        to: to.to_string(),
+                    });
                 }
                 match &dest.current {
                     Some(existing) if *existing != after => {
-                        return Err(OpError::new(
-                            ErrorKind::Exists,
-                            format!(
-                                "cannot move {rel} to {to}: {to} already exists with different content; delete it first or update it instead"
-                            ),
-                        ));
+                        return Err(OpFailure::MoveOntoExisting {
+                            path: rel.to_string(),
+                            to: to.to_string(),
+                        });
                     }
                     _ => {}
                 }
@@ -426,11 +414,11 @@ impl Workspace<'_> {
                 dest.mode = mode;
                 // Moving a symlink moves the content it shows and removes the link itself; its
                 // target is another name, which the move never named.
-                let source = self.key(rel, false).map_err(OpError::from)?;
+                let source = self.key(rel, false)?;
                 if source == key {
                     self.entries.get_mut(&key).expect("loaded").current = None;
                 } else {
-                    self.entry(&source).map_err(OpError::from)?.remove_link = true;
+                    self.entry(&source)?.remove_link = true;
                 }
             }
         }
@@ -446,19 +434,15 @@ impl Workspace<'_> {
         move_to: Option<&RelPath>,
         dest_key: Option<&RelPath>,
         report: &mut FileReport,
-    ) -> Result<(), OpError> {
-        let missing = || {
-            OpError::new(
-                ErrorKind::Missing,
-                format!(
-                    "cannot update {rel}: it does not exist (create it with Add File, or check the path)"
-                ),
-            )
+    ) -> Result<(), OpFailure> {
+        let missing = || OpFailure::Missing {
+            path: rel.to_string(),
+            doing: Doing::Update,
         };
         let (Some(_), Some(dest_key)) = (move_to, dest_key) else {
             return Err(missing());
         };
-        let Some(dest_bytes) = self.entry(dest_key).map_err(OpError::from)?.current.clone() else {
+        let Some(dest_bytes) = self.entry(dest_key)?.current.clone() else {
             return Err(missing());
         };
         let mut probe = report.clone();

@@ -6,8 +6,9 @@ use super::staged::Before;
 use super::workspace::Workspace;
 use super::{Base, OpResult, StageError};
 use crate::digest::sha256_hex;
+use crate::failure::OpFailure;
 use crate::path::{RelPath, Root};
-use crate::report::{ErrorKind, FileReport, Outcome};
+use crate::report::{FileReport, Outcome};
 use crate::text::TextFile;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -69,14 +70,7 @@ impl Workspace<'_> {
             }
             let path = report.path.clone();
             match edited {
-                None => fail_rebase(
-                    report,
-                    ErrorKind::Stale,
-                    format!(
-                        "{path} changed since you read it; deleting it now would drop those changes unseen. Nothing was written. Next: read it again ({}) and decide.",
-                        self.surface.read(&path)
-                    ),
-                ),
+                None => fail_rebase(report, OpFailure::DeleteChanged { path }),
                 Some(edited) if edited == *read => {}
                 Some(edited) => match crate::rebase::merge(&read, now, &edited) {
                     Ok(merged) => {
@@ -94,20 +88,9 @@ impl Workspace<'_> {
                             .map(|(a, b)| unified_diff(&path, Some(a), Some(b)));
                         entry.current = Some(merged.bytes);
                     }
-                    Err(regions) => fail_rebase(
-                        report,
-                        ErrorKind::RebaseConflict,
-                        format!(
-                            "{path} changed since you read it, and in {} those changes touch lines your edit changes (a 3-way merge of what you read, the file now and your edit; changes with no unchanged line between them conflict). Nothing was written.\n{}Next: read it again ({}) and resend the edit against the current text.",
-                            if regions.len() == 1 {
-                                "one region".to_string()
-                            } else {
-                                format!("{} regions", regions.len())
-                            },
-                            crate::rebase::render_regions(&regions),
-                            self.surface.read(&path)
-                        ),
-                    ),
+                    Err(regions) => {
+                        fail_rebase(report, OpFailure::RebaseConflict { path, regions });
+                    }
                 },
             }
         }
@@ -145,10 +128,10 @@ fn renumber_rebased(
 }
 
 /// Fails an operation whose rebase could not be made.
-fn fail_rebase(report: &mut FileReport, kind: ErrorKind, message: String) {
+fn fail_rebase(report: &mut FileReport, failure: OpFailure) {
     report.status = Outcome::Failed;
-    report.kind = Some(kind);
-    report.error = Some(message);
+    report.kind = Some(failure.kind());
+    report.failure = Some(Arc::new(failure));
     report.diff = None;
 }
 

@@ -1,10 +1,10 @@
 //! Lazy sketches in operations: new text (an Update's hunk, a whole file) whose markers stand
 //! for old lines, resolved with [`crate::sketch`] before it is applied.
 
-use super::OpError;
 use crate::batch::{Hunk, split_lines};
+use crate::failure::OpFailure;
 use crate::path::RelPath;
-use crate::report::{ErrorKind, FileReport};
+use crate::report::FileReport;
 
 /// A hunk whose new text elides old lines with markers, resolved against its own old text:
 /// `Ok(None)` when it is no sketch, `Err` with the reason when it cannot be placed (the hunk
@@ -59,7 +59,7 @@ pub(super) fn resolve_whole_sketch(
     content: &str,
     declared: bool,
     report: &mut FileReport,
-) -> Result<Option<String>, OpError> {
+) -> Result<Option<String>, OpFailure> {
     let Some(old) = before.and_then(|b| std::str::from_utf8(b).ok()) else {
         return Ok(None);
     };
@@ -70,14 +70,10 @@ pub(super) fn resolve_whole_sketch(
     if !markers && !declared {
         return Ok(None);
     }
-    let refuse = |why: String| {
-        let spelling = marker_spelling(rel, &new);
-        OpError::new(
-            ErrorKind::Placeholder,
-            format!(
-                "the new content of {rel} is a sketch (markers like `{spelling}`), and lancet could not place it: {why}. Nothing was written."
-            ),
-        )
+    let refuse = |why: String| OpFailure::SketchUnplaced {
+        path: rel.to_string(),
+        spelling: marker_spelling(rel, &new),
+        why,
     };
     let lines = match crate::sketch::fragment_region(&old, &new) {
         // A fragment: only its region is the sketch's; the rest of the file stays. Without

@@ -77,7 +77,7 @@ mod tests {
     use super::*;
     use crate::batch::{Batch, FileOp, Format, OpKind};
     use crate::path::Root;
-    use crate::report::{Outcome, Surface};
+    use crate::report::Outcome;
     use crate::stage::stage;
 
     fn project(editorconfig: &str) -> tempfile::TempDir {
@@ -130,7 +130,7 @@ mod tests {
             }],
             notes: Vec::new(),
         };
-        let staged = stage(&root, &batch, &[], &[], false, Surface::Cli).unwrap();
+        let staged = stage(&root, &batch, &crate::stage::StageOptions::default()).unwrap();
         assert_eq!(staged.reports[0].status, Outcome::AlreadyApplied);
         assert!(staged.files.is_empty());
     }

@@ -1,29 +1,24 @@
 //! The in-memory overlay of the disk that staging works on: one buffer per file (keyed by its
 //! real path, loaded on first touch), and the staged files it ends as.
 
+use super::StageError;
 use super::hunks::EditContext;
 use super::staged::{Before, StagedFile};
-use super::{OpError, StageError};
 use crate::batch::Format;
 use crate::digest::sha256_hex;
+use crate::failure::{Doing, OpFailure};
 use crate::path::{RelPath, Root};
-use crate::report::{ErrorKind, Surface};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Refuses an operation on a directory or a special file (only regular files are edited).
-pub(super) fn regular_file(entry: &Entry, verb: &str, rel: &RelPath) -> Result<(), OpError> {
+pub(super) fn regular_file(entry: &Entry, doing: Doing, rel: &RelPath) -> Result<(), OpFailure> {
+    let path = rel.to_string();
     if entry.is_dir {
-        return Err(OpError::new(
-            ErrorKind::IsDirectory,
-            format!("cannot {verb} {rel}: it is a directory"),
-        ));
+        return Err(OpFailure::IsDirectory { path, doing });
     }
     if entry.is_special {
-        return Err(OpError::new(
-            ErrorKind::NotRegular,
-            format!("cannot {verb} {rel}: it is not a regular file"),
-        ));
+        return Err(OpFailure::NotRegular { path, doing });
     }
     Ok(())
 }
@@ -57,8 +52,6 @@ pub(super) struct Workspace<'r> {
     pub(super) op: usize,
     pub(super) partial: bool,
     pub(super) format: Format,
-    /// Whose words failure advice uses.
-    pub(super) surface: Surface,
 }
 
 impl Workspace<'_> {
@@ -67,7 +60,6 @@ impl Workspace<'_> {
         EditContext {
             partial,
             format: self.format,
-            surface: self.surface,
         }
     }
 
@@ -82,11 +74,11 @@ impl Workspace<'_> {
     pub(super) fn rewritable(
         &mut self,
         rel: &RelPath,
-        verb: &str,
-    ) -> Result<(RelPath, &mut Entry), OpError> {
-        let key = self.key(rel, true).map_err(OpError::from)?;
-        let entry = self.entry(&key).map_err(OpError::from)?;
-        regular_file(entry, verb, rel)?;
+        doing: Doing,
+    ) -> Result<(RelPath, &mut Entry), OpFailure> {
+        let key = self.key(rel, true)?;
+        let entry = self.entry(&key)?;
+        regular_file(entry, doing, rel)?;
         Ok((key, entry))
     }
 

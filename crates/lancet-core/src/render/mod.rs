@@ -11,14 +11,29 @@ use crate::report::{
 use crate::verdicts::{Rollback, SyntaxReport, TestRun};
 use std::fmt::Write as _;
 
+mod locate;
+pub(crate) mod ops;
+
 impl Report {
-    /// Builds the report of a staged batch and writes its message.
+    /// Builds the report of a staged batch, wording every failure and the message for
+    /// `surface`.
     pub fn from_ops(
         status: Status,
         format: &'static str,
-        files: Vec<FileReport>,
+        mut files: Vec<FileReport>,
         notes: Vec<String>,
+        surface: Surface,
     ) -> Report {
+        for f in &mut files {
+            if let Some(failure) = &f.failure {
+                f.error = Some(ops::op_failure(failure, surface));
+            }
+            for h in &mut f.hunks {
+                if let Some(failure) = &h.failure {
+                    h.error = Some(locate::hunk_failure(failure, surface));
+                }
+            }
+        }
         let mut report = Report {
             status,
             format: Some(format),

@@ -1,0 +1,321 @@
+//! Why something failed, as facts: a whole batch that could not be staged ([`StageError`]),
+//! one operation ([`OpFailure`]), one hunk ([`HunkFailure`]). Staging fills them where the
+//! files are at hand; the renderer puts them into words, in the vocabulary of the surface that
+//! shows them, when the report is built — no sentence is composed below it.
+
+use crate::kinds::ErrorKind;
+use crate::locate::LocateError;
+use crate::path::PathError;
+use crate::rebase::ConflictRegion;
+
+/// A whole-batch refusal found before any operation runs.
+#[derive(Debug)]
+pub enum StageError {
+    /// A path in the batch is unsafe; no I/O happened.
+    Path(PathError),
+    /// An expected hash (`--expect`, MCP `expected_sha256`) differs from the file.
+    Stale {
+        /// The path.
+        path: String,
+        /// The hash the caller expected.
+        expected: String,
+        /// The file's hash now (`missing` if it does not exist).
+        actual: String,
+    },
+    /// The batch writes a file at a path it (or the disk) also needs as a directory.
+    FileDirectoryConflict {
+        /// The path that is a file.
+        file: String,
+        /// The path that needs it to be a directory.
+        inside: String,
+    },
+    /// An expected hash names a file that does not exist.
+    ExpectedMissing {
+        /// The path.
+        path: String,
+        /// The hash the caller expected.
+        expected: String,
+    },
+    /// A base names content lancet does not have: the file changed since that read, and no
+    /// snapshot of what was read is kept to rebase the edit from.
+    NoSnapshot {
+        /// The path.
+        path: String,
+        /// The hash the caller read.
+        sha256: String,
+    },
+    /// Reading failed.
+    Io {
+        /// The path.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+impl From<PathError> for StageError {
+    fn from(e: PathError) -> Self {
+        StageError::Path(e)
+    }
+}
+
+impl std::error::Error for StageError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StageError::Path(e) => e.source(),
+            StageError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl StageError {
+    /// The stable kind an operation failing with it reports.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            StageError::Path(_) => ErrorKind::UnsafePath,
+            StageError::Stale { .. } | StageError::NoSnapshot { .. } => ErrorKind::Stale,
+            StageError::ExpectedMissing { .. } => ErrorKind::Missing,
+            StageError::FileDirectoryConflict { .. } => ErrorKind::PathConflict,
+            StageError::Io { .. } => ErrorKind::Io,
+        }
+    }
+}
+
+/// What an operation was doing when it failed, for the words that say so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Doing {
+    /// Adding a file.
+    Add,
+    /// Writing a whole file.
+    Write,
+    /// Updating (editing) a file.
+    Update,
+    /// Appending to a file.
+    Append,
+    /// Deleting a file.
+    Delete,
+    /// Editing lines of a file by their anchors.
+    EditLines,
+}
+
+/// Why one operation could not be staged (the batch then writes nothing).
+#[derive(Debug)]
+pub enum OpFailure {
+    /// A whole-batch condition met by this operation.
+    Stage(StageError),
+    /// The path is a directory.
+    IsDirectory {
+        /// The path.
+        path: String,
+        /// What the operation was doing.
+        doing: Doing,
+    },
+    /// The path is a special file (a device, a socket, ...).
+    NotRegular {
+        /// The path.
+        path: String,
+        /// What the operation was doing.
+        doing: Doing,
+    },
+    /// The file does not exist.
+    Missing {
+        /// The path.
+        path: String,
+        /// What the operation was doing.
+        doing: Doing,
+    },
+    /// A file to edit by byte spans is gone since it was read.
+    Gone {
+        /// The path.
+        path: String,
+    },
+    /// A file to edit by byte spans changed since it was read.
+    ChangedSinceRead {
+        /// The path.
+        path: String,
+    },
+    /// A byte span overlaps another or leaves the file.
+    SpanOutside {
+        /// The path.
+        path: String,
+        /// Its 1-based index.
+        index: usize,
+    },
+    /// A file to add exists with other content.
+    Exists {
+        /// The path.
+        path: String,
+    },
+    /// A move's destination exists with other content.
+    MoveOntoExisting {
+        /// The path moved.
+        path: String,
+        /// The destination.
+        to: String,
+    },
+    /// A move's destination is a directory or special file.
+    MoveOntoSpecial {
+        /// The path moved.
+        path: String,
+        /// The destination.
+        to: String,
+    },
+    /// The file is not text lancet can edit (not UTF-8, or a legacy encoding it cannot
+    /// decode); `why` is the decoder's finding.
+    NotText {
+        /// The path.
+        path: String,
+        /// What the operation was doing.
+        doing: Doing,
+        /// What the decoder found.
+        why: String,
+    },
+    /// The file's legacy encoding does not round-trip, so editing it would risk its bytes.
+    Undecodable {
+        /// The path.
+        path: String,
+        /// What the encoding check found.
+        why: String,
+    },
+    /// The new text holds characters the file's encoding cannot.
+    Unencodable {
+        /// The path.
+        path: String,
+        /// What the operation was doing.
+        doing: Doing,
+        /// What the encoder found.
+        why: String,
+    },
+    /// Whole new content holds an omission placeholder the file does not have.
+    Placeholder {
+        /// The path.
+        path: String,
+        /// The placeholder line.
+        line: String,
+    },
+    /// Whole new content is a lazy sketch that could not be placed.
+    SketchUnplaced {
+        /// The path.
+        path: String,
+        /// How the sketch spells its markers.
+        spelling: String,
+        /// Why it could not be placed.
+        why: String,
+    },
+    /// Line anchors that no longer hold.
+    StaleAnchors {
+        /// The path.
+        path: String,
+        /// What did not hold.
+        why: String,
+    },
+    /// A file changed since the model read it, and the edit deletes it.
+    DeleteChanged {
+        /// The path.
+        path: String,
+    },
+    /// A file changed since the model read it, and the changes touch lines the edit changes.
+    RebaseConflict {
+        /// The path.
+        path: String,
+        /// The conflicting regions, three ways.
+        regions: Vec<ConflictRegion>,
+    },
+}
+
+impl From<StageError> for OpFailure {
+    fn from(e: StageError) -> Self {
+        OpFailure::Stage(e)
+    }
+}
+
+impl OpFailure {
+    /// The stable kind the report names.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            OpFailure::Stage(e) => e.kind(),
+            OpFailure::IsDirectory { .. } => ErrorKind::IsDirectory,
+            OpFailure::NotRegular { .. } | OpFailure::MoveOntoSpecial { .. } => {
+                ErrorKind::NotRegular
+            }
+            OpFailure::Missing { .. } | OpFailure::Gone { .. } => ErrorKind::Missing,
+            OpFailure::ChangedSinceRead { .. }
+            | OpFailure::StaleAnchors { .. }
+            | OpFailure::DeleteChanged { .. } => ErrorKind::Stale,
+            OpFailure::SpanOutside { .. } => ErrorKind::Overlap,
+            OpFailure::Exists { .. } | OpFailure::MoveOntoExisting { .. } => ErrorKind::Exists,
+            OpFailure::NotText { .. } | OpFailure::Undecodable { .. } => ErrorKind::NotUtf8,
+            OpFailure::Unencodable { .. } => ErrorKind::Unencodable,
+            OpFailure::Placeholder { .. } | OpFailure::SketchUnplaced { .. } => {
+                ErrorKind::Placeholder
+            }
+            OpFailure::RebaseConflict { .. } => ErrorKind::RebaseConflict,
+        }
+    }
+}
+
+/// Why a hunk failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HunkFailure {
+    /// The matcher could not place it.
+    NotLocated(LocateFailure),
+    /// It was placed, over lines another hunk of the operation also changes.
+    Overlaps {
+        /// The file, relative to the root.
+        path: String,
+        /// Its 1-based index in the operation.
+        index: usize,
+        /// First line it matched (1-based).
+        start_line: usize,
+        /// Last line it matched (1-based).
+        end_line: usize,
+        /// The 1-based index of the hunk it overlaps.
+        other: usize,
+    },
+}
+
+/// Why a hunk could not be located, with what only the file's lines could tell: gathered by
+/// staging where the file is at hand, worded by the renderer for the surface that shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocateFailure {
+    /// The file, relative to the root.
+    pub path: String,
+    /// What the matcher found.
+    pub error: LocateError,
+    /// The old text's first non-blank line.
+    pub first_old: String,
+    /// Whether the hunk has no old text (a line-anchored insertion).
+    pub no_old_text: bool,
+    /// How this edit's format says which place it means.
+    pub remedy: Remedy,
+    /// For an ambiguity: the listed candidates, each with the line that tells it apart.
+    pub places: Vec<CandidatePlace>,
+    /// For an ambiguity: stacked `@@` headers (outermost first) that single out the first
+    /// candidate.
+    pub headers: Option<Vec<String>>,
+    /// Why the new text, read as a lazy sketch (its placeholder as a marker), could not be
+    /// placed either.
+    pub as_sketch: Option<String>,
+}
+
+/// How an edit says which of several places it means, by its format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Remedy {
+    /// More surrounding text in `old_string` (or `replace_all`).
+    OldString,
+    /// Neighbouring lines in the SEARCH block (or a `:start_line:N` hint).
+    SearchBlock,
+    /// An `@@` header naming the enclosing line, or more context.
+    Headers,
+}
+
+/// One candidate of an ambiguity and what tells it apart from the others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CandidatePlace {
+    /// Its 1-based start line.
+    pub line: usize,
+    /// The 1-based line that tells it apart, its text, and whether it encloses the candidate
+    /// (`in "def f():"`) rather than standing right before it (`after "x = 1"`).
+    pub apart_by: Option<(usize, String, bool)>,
+}

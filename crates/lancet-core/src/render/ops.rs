@@ -1,0 +1,151 @@
+//! Operation failures in words: what an operation could not do to which file and why, and what
+//! to send next in the surface's vocabulary; and a batch that could not be staged at all.
+
+use crate::failure::{Doing, OpFailure, StageError};
+use crate::rebase::ConflictRegion;
+use crate::report::Surface;
+use std::fmt;
+
+/// An operation's failure in words.
+pub(crate) fn op_failure(failure: &OpFailure, surface: Surface) -> String {
+    match failure {
+        OpFailure::Stage(e) => e.to_string(),
+        OpFailure::IsDirectory { path, doing } => {
+            format!("cannot {} {path}: it is a directory", verb(*doing))
+        }
+        OpFailure::NotRegular { path, doing } => {
+            format!("cannot {} {path}: it is not a regular file", verb(*doing))
+        }
+        OpFailure::Missing { path, doing } => match doing {
+            Doing::Update => format!(
+                "cannot update {path}: it does not exist (create it with Add File, or check the path)"
+            ),
+            _ => format!("cannot {} {path}: it does not exist", verb(*doing)),
+        },
+        OpFailure::Gone { path } => format!("cannot update {path}: it no longer exists"),
+        OpFailure::ChangedSinceRead { path } => {
+            format!("{path} changed after it was read; run the command again")
+        }
+        OpFailure::SpanOutside { path, index } => {
+            format!("{path}: replacement {index} overlaps another or leaves the file")
+        }
+        OpFailure::Exists { path } => format!(
+            "cannot add {path}: it already exists with different content; use Update File to change it (read it first: {})",
+            surface.read(path)
+        ),
+        OpFailure::MoveOntoExisting { path, to } => format!(
+            "cannot move {path} to {to}: {to} already exists with different content; delete it first or update it instead"
+        ),
+        OpFailure::MoveOntoSpecial { path, to } => {
+            format!("cannot move {path} to {to}: {to} is a directory or special file")
+        }
+        OpFailure::NotText { path, doing, why } => format!(
+            "cannot {} {path}: the file is {why}; lancet edits only UTF-8 text{}",
+            verb(*doing),
+            if *doing == Doing::Update {
+                " (Delete File still works)"
+            } else {
+                ""
+            }
+        ),
+        OpFailure::Undecodable { path, why } => format!(
+            "cannot update {path}: the file is {why}, so lancet cannot edit it without risking its bytes (Delete File still works)"
+        ),
+        OpFailure::Unencodable { path, doing, why } => match doing {
+            Doing::Update => format!(
+                "cannot update {path}: {why}; nothing was changed. Send text the file's encoding can hold (an escape such as \\u2603 in a string literal)"
+            ),
+            _ => format!("cannot {} {path}: {why}; nothing was changed", verb(*doing)),
+        },
+        OpFailure::Placeholder { path, line } => format!(
+            "the new content of {path} contains the omission placeholder {line:?}; writing it would replace real code with it. Next: send the complete content, or edit only the part that changes."
+        ),
+        OpFailure::SketchUnplaced {
+            path,
+            spelling,
+            why,
+        } => format!(
+            "the new content of {path} is a sketch (markers like `{spelling}`), and lancet could not place it: {why}. Nothing was written."
+        ),
+        OpFailure::StaleAnchors { path, why } => format!("{path}: {why}"),
+        OpFailure::DeleteChanged { path } => format!(
+            "{path} changed since you read it; deleting it now would drop those changes unseen. Nothing was written. Next: read it again ({}) and decide.",
+            surface.read(path)
+        ),
+        OpFailure::RebaseConflict { path, regions } => format!(
+            "{path} changed since you read it, and in {} those changes touch lines your edit changes (a 3-way merge of what you read, the file now and your edit; changes with no unchanged line between them conflict). Nothing was written.\n{}Next: read it again ({}) and resend the edit against the current text.",
+            if regions.len() == 1 {
+                "one region".to_string()
+            } else {
+                format!("{} regions", regions.len())
+            },
+            conflict_regions(regions),
+            surface.read(path)
+        ),
+    }
+}
+
+/// What an operation was doing, as the verb of "cannot … PATH".
+fn verb(doing: Doing) -> &'static str {
+    match doing {
+        Doing::Add => "add",
+        Doing::Write => "write",
+        Doing::Update => "update",
+        Doing::Append => "append to",
+        Doing::Delete => "delete",
+        Doing::EditLines => "edit lines of",
+    }
+}
+
+/// The conflict regions as the refusal shows them: each region's line, then the three versions
+/// indented under their names.
+pub(crate) fn conflict_regions(regions: &[ConflictRegion]) -> String {
+    let block = |text: &str| {
+        if text.is_empty() {
+            "      (no lines)\n".to_string()
+        } else {
+            text.lines().map(|l| format!("      {l}\n")).collect()
+        }
+    };
+    let mut out = String::new();
+    for (i, r) in regions.iter().enumerate() {
+        out.push_str(&format!(
+            "  region {} at line {} of the file now:\n    as you read it:\n{}    as it is now:\n{}    with your edit:\n{}",
+            i + 1,
+            r.line,
+            block(&r.read),
+            block(&r.now),
+            block(&r.edited)
+        ));
+    }
+    out
+}
+
+impl fmt::Display for StageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StageError::Path(e) => e.fmt(f),
+            StageError::Stale {
+                path,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "{path} changed since it was read: expected sha256 {expected}, the file now has {actual}"
+            ),
+            StageError::FileDirectoryConflict { file, inside } => write!(
+                f,
+                "{inside} would be inside {file}, which the batch writes as a file: no write order can do both"
+            ),
+            StageError::ExpectedMissing { path, expected } => write!(
+                f,
+                "{path} does not exist (a sha256 was expected for it: {expected})"
+            ),
+            StageError::NoSnapshot { path, sha256 } => write!(
+                f,
+                "{path} changed since it was read (sha256 {sha256}), and lancet keeps no snapshot of that content to rebase the edit from"
+            ),
+            StageError::Io { path, source } => write!(f, "cannot read {path}: {source}"),
+        }
+    }
+}
