@@ -1,14 +1,68 @@
 //! `lancet check`: which files to run the syntax gate on, read from disk as they are, through
 //! the root's handle (a link out of the root is refused, not followed).
 
+use crate::config::{Config, ConfigError};
 use crate::path::Root;
+use crate::report::Surface;
+use crate::syntax::SyntaxReport;
 use std::path::Path;
+
+/// What a check is asked beyond the paths.
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// Globs (root-relative) to leave out, added to the settings' `[check] exclude`.
+    pub exclude: Vec<String>,
+    /// Skip the languages' external check commands (tree-sitter and the precise parsers
+    /// still run).
+    pub no_compile_check: bool,
+    /// Whose vocabulary the settings' notice uses.
+    pub surface: Surface,
+}
+
+/// The verdict on the checked files, and what the person should know of the settings (guarded
+/// keys an untrusted repository set and lancet ignored).
+#[derive(Debug)]
+pub struct Checked {
+    /// The gate's findings.
+    pub report: SyntaxReport,
+    /// The settings' notice, when there is one.
+    pub notice: Option<String>,
+}
+
+/// Why a check could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// The repository's settings cannot be read.
+    #[error(transparent)]
+    Settings(#[from] ConfigError),
+    /// A named path cannot be read, or an exclude glob is invalid.
+    #[error("{0}")]
+    Files(String),
+}
+
+/// Runs the syntax gate on files as they are: the named files and the files under the named
+/// directories (`.` for the root), with the repository's settings (its excludes, its external
+/// checks) and `opts`.
+pub fn check(root: &Root, paths: &[String], opts: &CheckOptions) -> Result<Checked, CheckError> {
+    let config = Config::load(root)?;
+    let mut exclude = config.check_excludes();
+    exclude.extend(opts.exclude.iter().cloned());
+    let files = collect(root, paths, &exclude).map_err(CheckError::Files)?;
+    let mut gate = config.gate_options();
+    if opts.no_compile_check {
+        gate.external.clear();
+    }
+    Ok(Checked {
+        report: crate::syntax::check_contents(&files, &gate),
+        notice: config.notice(opts.surface),
+    })
+}
 
 /// Reads every file named or found under the named directories (hidden directories skipped),
 /// as (path relative to the root, bytes), sorted by path, leaving out paths matching an
 /// `exclude` glob. A named path must be a regular file or a directory; FIFOs, sockets and
 /// devices found while walking are skipped unopened.
-pub fn collect(
+fn collect(
     root: &Root,
     paths: &[String],
     exclude: &[String],

@@ -96,7 +96,7 @@ pub fn recover(root: &Root, fsync: bool) -> Report {
     }
     let lock = match state.lock() {
         Ok(l) => l,
-        Err(e) => return Report::batch_error(Status::Error, e.kind(), e.to_string(), e.next()),
+        Err(e) => return Report::batch_failed(&e.failure()),
     };
     let result = state.recover(fsync);
     drop(lock);
@@ -220,7 +220,7 @@ pub fn undo_written(root: &Root, id: Option<&str>, opts: UndoOptions) -> Applied
     let _lock = match state.lock() {
         Ok(l) => l,
         Err(e) => {
-            return Report::batch_error(Status::Error, e.kind(), e.to_string(), e.next()).into();
+            return Report::batch_failed(&e.failure()).into();
         }
     };
     let recovered = recover_if_needed(&state, opts.fsync, false);
@@ -419,14 +419,7 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Appl
         }
         // The log entry changes with the journal durable and before any file: a crash rolls
         // the restore back and recovery un-marks the entry (`StateDir::forget_batch`).
-        let failed = |e: store::CommitError| {
-            Report::batch_error(
-                Status::Error,
-                ErrorKind::Io,
-                e.to_string(),
-                "Retry the undo.",
-            )
-        };
+        let failed = |e: store::CommitError| Report::undo_failed(&e.failure());
         let prepared = match store::prepare(&root, &staged, state, &undo_id, write, &remove_dirs) {
             Ok(p) => p,
             Err(e) => return failed(e).into(),

@@ -45,7 +45,7 @@ mod rename;
 pub mod sandbox;
 mod verify;
 
-pub use check::collect as check;
+pub use check::{CheckError, CheckOptions, Checked, check};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
 pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
 pub use history::{UndoOptions, format_time, log, recover, recover_if_needed, undo, undo_written};

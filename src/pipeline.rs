@@ -7,7 +7,7 @@ use crate::format::{self, FormatChoice, ParseOptions};
 use crate::path::Root;
 use crate::progress;
 use crate::report::{ErrorKind, Report, Status, Surface};
-use crate::stage::{self, Base, Expectation, StageError};
+use crate::stage::{self, Base, Expectation};
 use crate::staged;
 use crate::store::checkpoint::{Checkpoints, TestSummary};
 use crate::store::{self, CommitError, StateDir, WriteOptions};
@@ -75,6 +75,15 @@ pub struct ApplyOptions {
 }
 
 impl ApplyOptions {
+    /// What staging needs of these options, with the bases resolved to kept snapshots.
+    fn stage_options<'a>(&'a self, bases: &'a [Base]) -> stage::StageOptions<'a> {
+        stage::StageOptions {
+            expect: &self.expect,
+            bases,
+            partial: self.partial,
+        }
+    }
+
     /// The root's configuration (`lancet.toml`, or `[tool.lancet]` in `pyproject.toml`) over the
     /// defaults: what the CLI and the MCP server start from.
     pub fn configured(root: PathBuf) -> Result<(Self, Config), ConfigError> {
@@ -203,12 +212,7 @@ pub(crate) fn apply_batch_prechecked(
         match state.lock() {
             Ok(lock) => Some(lock),
             Err(e) => {
-                return nothing_written(Report::batch_error(
-                    Status::Error,
-                    e.kind(),
-                    e.to_string(),
-                    e.next(),
-                ));
+                return nothing_written(Report::batch_failed(&e.failure()));
             }
         }
     };
@@ -237,14 +241,15 @@ fn apply_locked(
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
     let bases = with_snapshots(state, &with_anchor_bases(batch, &opts.base));
-    let stage_options = stage::StageOptions {
-        expect: &opts.expect,
-        bases: &bases,
-        partial: opts.partial,
-    };
-    let mut staged = match stage::stage(root, batch, &stage_options) {
+    let mut staged = match stage::stage(root, batch, &opts.stage_options(&bases)) {
         Ok(s) => s,
-        Err(e) => return nothing_written(stage_error_report(e, opts.surface)),
+        Err(e) => {
+            return nothing_written(Report::stage_refused(
+                &e,
+                opts.surface,
+                store::snapshots::MAX_FILES,
+            ));
+        }
     };
     lap("stage", &mut clock);
     if let Some(report) = guard::refusal(root, &staged.files, opts.protect_settings, opts.surface) {
@@ -254,7 +259,7 @@ fn apply_locked(
     let mut notes = batch.notes.clone();
     notes.extend(split_hard_links(&mut staged.files, opts.hard_links));
     let status = match (staged.failed(), opts.partial) {
-        (true, false) => {
+        (true, partial) if !partial || staged.files.is_empty() => {
             return nothing_written(Report::from_ops(
                 Status::Refused,
                 format,
@@ -263,16 +268,7 @@ fn apply_locked(
                 opts.surface,
             ));
         }
-        (true, true) if staged.files.is_empty() => {
-            return nothing_written(Report::from_ops(
-                Status::Refused,
-                format,
-                staged.reports,
-                notes,
-                opts.surface,
-            ));
-        }
-        (true, true) => Status::Partial,
+        (true, _) => Status::Partial,
         (false, _) => Status::Applied,
     };
     if staged.files.is_empty() {
@@ -428,7 +424,7 @@ fn checkpoint_and_commit(
     };
     let prepared = match store::prepare(root, files, state, &id, write, &[]) {
         Ok(p) => p,
-        Err(e) => return Err(Box::new(commit_error_report(e))),
+        Err(e) => return Err(Box::new(Report::batch_failed(&e.failure()))),
     };
     // The checkpoint and its log entry are recorded with the journal durable and before any
     // file is written: a crash on either side is rolled back and forgotten together.
@@ -437,13 +433,13 @@ fn checkpoint_and_commit(
             Ok(entry) => meta = entry,
             Err(e) => {
                 prepared.abandon();
-                return Err(Box::new(commit_error_report(e)));
+                return Err(Box::new(Report::batch_failed(&e.failure())));
             }
         }
     }
     let journal = match store::write(prepared) {
         Ok(j) => j,
-        Err(e) => return Err(Box::new(commit_error_report(e))),
+        Err(e) => return Err(Box::new(Report::batch_failed(&e.failure()))),
     };
     if opts.checkpoint {
         state.prune_checkpoints(opts.retention);
@@ -621,72 +617,6 @@ fn no_sandbox_report(e: &sandbox::SandboxError, surface: Surface) -> Report {
             }
         },
     )
-}
-
-fn commit_error_report(e: CommitError) -> Report {
-    match e {
-        CommitError::Stale { .. } => Report::batch_error(
-            Status::Refused,
-            ErrorKind::Stale,
-            e.to_string(),
-            "Something else wrote the file meanwhile: re-read it and resend the edit.",
-        ),
-        CommitError::Io { .. } => Report::batch_error(
-            Status::Error,
-            ErrorKind::Io,
-            e.to_string(),
-            "Check permissions and free space, then resend the edit.",
-        ),
-    }
-}
-
-fn stage_error_report(e: StageError, surface: Surface) -> Report {
-    match e {
-        StageError::Path(p) => Report::batch_error(
-            Status::Refused,
-            ErrorKind::UnsafePath,
-            p.to_string(),
-            "Use a path relative to the root, inside it, and outside .git.",
-        ),
-        StageError::Stale { ref path, .. } => Report::batch_error(
-            Status::Refused,
-            ErrorKind::Stale,
-            e.to_string(),
-            &format!(
-                "Someone changed it after your read; nothing was written. Re-read it ({}) and rebuild the edit from what it holds now, with the new sha256 as {}.",
-                surface.read(path),
-                surface.expect_flag()
-            ),
-        ),
-        StageError::FileDirectoryConflict { .. } => Report::batch_error(
-            Status::Refused,
-            ErrorKind::PathConflict,
-            e.to_string(),
-            "Nothing was written. Write the file or the directory, not both, in one batch.",
-        ),
-        StageError::NoSnapshot { ref path, .. } => Report::batch_error(
-            Status::Refused,
-            ErrorKind::Stale,
-            e.to_string(),
-            &format!(
-                "Nothing was written. Snapshots are kept by {} (the last {} reads); read the file again and resend the edit against what it holds now.",
-                surface.read(path),
-                store::snapshots::MAX_FILES
-            ),
-        ),
-        StageError::ExpectedMissing { .. } => Report::batch_error(
-            Status::Refused,
-            ErrorKind::Missing,
-            e.to_string(),
-            "Nothing was written. Check the path (it may have been moved or deleted since your read).",
-        ),
-        StageError::Io { .. } => Report::batch_error(
-            Status::Error,
-            ErrorKind::Io,
-            e.to_string(),
-            "Nothing was written; check the path and permissions.",
-        ),
-    }
 }
 
 #[cfg(test)]

@@ -82,6 +82,54 @@ impl StageError {
     }
 }
 
+/// Why a staged batch wrote nothing: the root's lock could not be taken, or the commit did
+/// not happen or did not finish. The store says which; the renderer words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BatchFailure {
+    /// Another lancet process holds the root.
+    Busy {
+        /// The lock file.
+        lock: String,
+        /// How long lancet waited, in seconds.
+        waited_secs: u64,
+    },
+    /// The state directory, the lock directory or a lock file cannot be created, opened or
+    /// trusted.
+    StateDir {
+        /// The directory or lock file.
+        path: String,
+        /// What the file system said.
+        error: String,
+    },
+    /// A target changed between staging and writing; nothing was written.
+    ChangedWhileWriting {
+        /// The path, relative to the root.
+        path: String,
+    },
+    /// Writing failed; `intact` says whether every file was restored.
+    WriteFailed {
+        /// The path being written.
+        path: String,
+        /// What the file system said.
+        error: String,
+        /// Whether the rollback restored every file.
+        intact: bool,
+    },
+}
+
+impl BatchFailure {
+    /// The report's stable kind: `busy` (retry later), `state_dir` (fix the environment),
+    /// `stale`, `io`.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            BatchFailure::Busy { .. } => ErrorKind::Busy,
+            BatchFailure::StateDir { .. } => ErrorKind::StateDir,
+            BatchFailure::ChangedWhileWriting { .. } => ErrorKind::Stale,
+            BatchFailure::WriteFailed { .. } => ErrorKind::Io,
+        }
+    }
+}
+
 /// What an operation was doing when it failed, for the words that say so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Doing {

@@ -6,6 +6,7 @@ use crate::state::{self, PreImages, StateDir};
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
 use lancet_core::digest::sha256_hex;
 use lancet_core::failpoint;
+use lancet_core::failure::BatchFailure;
 use lancet_core::path::{RelPath, Root};
 use lancet_core::staged::{Before, StagedFile};
 use rayon::prelude::*;
@@ -23,16 +24,14 @@ pub struct WriteOptions {
 }
 
 /// Why a commit did not happen or did not finish.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum CommitError {
     /// A target changed between staging and writing; nothing was written.
-    #[error("{path} changed on disk while the edit was being prepared; nothing was written")]
     Stale {
         /// The path, relative to the root.
         path: String,
     },
     /// An I/O error; `intact` says whether every file was restored.
-    #[error("writing {path} failed: {source}; {}", if *intact { "every file was restored to its state before the batch" } else { "ROLLBACK INCOMPLETE: some files could not be restored (see lancet recover)" })]
     Io {
         /// The path being written.
         path: String,
@@ -41,6 +40,39 @@ pub enum CommitError {
         /// Whether the rollback restored every file.
         intact: bool,
     },
+}
+
+impl CommitError {
+    /// The failure as the report tells it (the renderer words it).
+    pub fn failure(&self) -> BatchFailure {
+        match self {
+            CommitError::Stale { path } => BatchFailure::ChangedWhileWriting { path: path.clone() },
+            CommitError::Io {
+                path,
+                source,
+                intact,
+            } => BatchFailure::WriteFailed {
+                path: path.clone(),
+                error: source.to_string(),
+                intact: *intact,
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for CommitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.failure().fmt(f)
+    }
+}
+
+impl std::error::Error for CommitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CommitError::Stale { .. } => None,
+            CommitError::Io { source, .. } => Some(source),
+        }
+    }
 }
 
 /// A batch whose journal is durable and whose files are not written yet: what must happen

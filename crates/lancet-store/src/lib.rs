@@ -41,4 +41,4 @@ pub use locks::{LOCK_WAIT, LockError, RootLock};
 pub use state::{PreImages, StateDir};
 
 use lancet_core::timing::lap;
-use lancet_core::{digest, failpoint, path, report, staged, verdicts};
+use lancet_core::{digest, failpoint, path, staged, verdicts};

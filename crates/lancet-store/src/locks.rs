@@ -9,6 +9,7 @@
 
 use crate::StateDir;
 use crate::digest::sha256_hex;
+use lancet_core::failure::BatchFailure;
 use std::fs::{self, File};
 use std::io;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -44,17 +45,15 @@ impl Drop for RootLock {
 
 /// Why the root could not be locked: another process holds it, or the state directory cannot
 /// be used at all (read-only, no permission, no space), which waiting would not fix.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum LockError {
     /// Another lancet process holds the root.
-    #[error("another lancet process is working on this root, or on a directory inside or around it ({path} held for over {}s); retry when it is done", LOCK_WAIT.as_secs())]
     Busy {
         /// The lock file.
         path: PathBuf,
     },
     /// The state directory, the lock directory or a lock file cannot be created, opened or
     /// trusted.
-    #[error("the lancet state directory cannot be used ({path}: {source}); nothing was written")]
     StateDir {
         /// The directory or lock file.
         path: PathBuf,
@@ -64,22 +63,32 @@ pub enum LockError {
 }
 
 impl LockError {
-    /// The report's stable kind: `busy` (retry later) or `state_dir` (fix the environment).
-    pub fn kind(&self) -> crate::report::ErrorKind {
-        use crate::report::ErrorKind;
+    /// The failure as the report tells it (the renderer words it).
+    pub fn failure(&self) -> BatchFailure {
         match self {
-            LockError::Busy { .. } => ErrorKind::Busy,
-            LockError::StateDir { .. } => ErrorKind::StateDir,
+            LockError::Busy { path } => BatchFailure::Busy {
+                lock: path.display().to_string(),
+                waited_secs: LOCK_WAIT.as_secs(),
+            },
+            LockError::StateDir { path, source } => BatchFailure::StateDir {
+                path: path.display().to_string(),
+                error: source.to_string(),
+            },
         }
     }
+}
 
-    /// What to do next.
-    pub fn next(&self) -> &'static str {
+impl std::fmt::Display for LockError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.failure().fmt(f)
+    }
+}
+
+impl std::error::Error for LockError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            LockError::Busy { .. } => "Retry when the other lancet process is done.",
-            LockError::StateDir { .. } => {
-                "Make the root writable (permissions, a read-only mount, free space) and the lock directory your own (chmod 700), or pass --dry-run."
-            }
+            LockError::Busy { .. } => None,
+            LockError::StateDir { source, .. } => Some(source),
         }
     }
 }

@@ -36,57 +36,31 @@ pub(super) fn run_check(root: PathBuf, args: CheckArgs) -> u8 {
     } else {
         args.paths
     };
-    let config = match lancet::Config::load(&root) {
-        Ok(c) => c,
+    let opts = lancet::CheckOptions {
+        exclude: args.exclude,
+        no_compile_check: args.no_compile_check,
+        surface: Surface::Cli,
+    };
+    let checked = match lancet::check(&root, &paths, &opts) {
+        Ok(checked) => checked,
         Err(e) => {
             eprintln!("lancet check: {e}");
-            return 2;
+            return match e {
+                lancet::CheckError::Settings(_) => 2,
+                lancet::CheckError::Files(_) => 1,
+            };
         }
     };
-    if let Some(notice) = config.notice(Surface::Cli) {
+    if let Some(notice) = &checked.notice {
         eprintln!("lancet check: {notice}");
     }
-    let mut exclude = config.check_excludes();
-    exclude.extend(args.exclude.iter().cloned());
-    let files = match lancet::check(&root, &paths, &exclude) {
-        Ok(files) => files,
-        Err(e) => {
-            eprintln!("lancet check: {e}");
-            return 1;
-        }
-    };
-    let mut gate = config.gate_options();
-    if args.no_compile_check {
-        gate.external.clear();
-    }
-    let report = lancet::syntax::check_contents(&files, &gate);
+    let report = checked.report;
     let failed = !report.errors.is_empty();
-    if args.json {
-        let out = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
-        let _ = std::io::stdout().write_all(out.as_bytes());
+    let out = if args.json {
+        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
     } else {
-        let mut out = String::new();
-        for e in &report.errors {
-            out.push_str(&format!(
-                "{}:{}:{}: {} ({})\n{}",
-                e.path, e.line, e.column, e.kind, e.checker, e.excerpt
-            ));
-        }
-        for note in &report.notes {
-            out.push_str(&format!("note: {note}\n"));
-        }
-        out.push_str(&format!(
-            "{} file(s) checked, {} unchecked, {} with syntax errors ({} error(s)).\n",
-            report.checked.len(),
-            report.unchecked.len(),
-            {
-                let mut paths: Vec<&str> = report.errors.iter().map(|e| e.path.as_str()).collect();
-                paths.dedup();
-                paths.len()
-            },
-            report.errors.len()
-        ));
-        let _ = std::io::stdout().write_all(out.as_bytes());
-    }
+        report.render_human()
+    };
+    let _ = std::io::stdout().write_all(out.as_bytes());
     u8::from(failed)
 }

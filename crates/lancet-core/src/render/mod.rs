@@ -1,7 +1,9 @@
-//! The report in words, for people and models: every message a report carries, the human
-//! rendering (`render_human`), the log's summary line and the compact form. The data lives in
-//! [`crate::report`]; locate failures are put into words by [`crate::explain`]; CLI and MCP both
-//! print what this module writes, in their own vocabulary ([`Surface`]).
+//! The report in words, for people and models, in one place: every message a report carries,
+//! every failure ([`crate::failure`]'s facts: `locate` for hunks, `ops` for operations, `batch`
+//! for whole batches) with what to send next, the human rendering (`render_human`), the log's
+//! summary line and the compact form. The data lives in [`crate::report`]; CLI and MCP both
+//! print what this module writes, in their own vocabulary ([`Surface`]): a third surface is one
+//! more `Surface` arm.
 
 use crate::locate::Tier;
 use crate::report::{
@@ -11,6 +13,8 @@ use crate::report::{
 use crate::verdicts::{Rollback, SyntaxReport, TestRun};
 use std::fmt::Write as _;
 
+mod batch;
+mod check;
 mod locate;
 pub(crate) mod ops;
 

@@ -1,0 +1,118 @@
+//! Whole-batch refusals and failures in words: a batch that could not be staged, the root's
+//! lock not taken, a commit that did not happen or did not finish; each with what to do next.
+
+use crate::failure::{BatchFailure, StageError};
+use crate::kinds::ErrorKind;
+use crate::report::{Report, Status, Surface};
+use std::fmt;
+
+impl Report {
+    /// A batch that could not be staged: nothing was written. `snapshots_kept` is how many
+    /// reads the state keeps (for a base lancet no longer has).
+    pub fn stage_refused(e: &StageError, surface: Surface, snapshots_kept: usize) -> Report {
+        let (status, next) = match e {
+            StageError::Path(p) => {
+                return Report::batch_error(
+                    Status::Refused,
+                    ErrorKind::UnsafePath,
+                    p.to_string(),
+                    "Use a path relative to the root, inside it, and outside .git.",
+                );
+            }
+            StageError::Stale { path, .. } => (
+                Status::Refused,
+                format!(
+                    "Someone changed it after your read; nothing was written. Re-read it ({}) and rebuild the edit from what it holds now, with the new sha256 as {}.",
+                    surface.read(path),
+                    surface.expect_flag()
+                ),
+            ),
+            StageError::FileDirectoryConflict { .. } => (
+                Status::Refused,
+                "Nothing was written. Write the file or the directory, not both, in one batch."
+                    .to_string(),
+            ),
+            StageError::NoSnapshot { path, .. } => (
+                Status::Refused,
+                format!(
+                    "Nothing was written. Snapshots are kept by {} (the last {snapshots_kept} reads); read the file again and resend the edit against what it holds now.",
+                    surface.read(path),
+                ),
+            ),
+            StageError::ExpectedMissing { .. } => (
+                Status::Refused,
+                "Nothing was written. Check the path (it may have been moved or deleted since your read).".to_string(),
+            ),
+            StageError::Io { .. } => (
+                Status::Error,
+                "Nothing was written; check the path and permissions.".to_string(),
+            ),
+        };
+        Report::batch_error(status, e.kind(), e.to_string(), &next)
+    }
+
+    /// A staged batch that wrote nothing (or was rolled back): the lock, or the commit.
+    pub fn batch_failed(failure: &BatchFailure) -> Report {
+        let (status, next) = match failure {
+            BatchFailure::Busy { .. } => (
+                Status::Error,
+                "Retry when the other lancet process is done.",
+            ),
+            BatchFailure::StateDir { .. } => (
+                Status::Error,
+                "Make the root writable (permissions, a read-only mount, free space) and the lock directory your own (chmod 700), or pass --dry-run.",
+            ),
+            BatchFailure::ChangedWhileWriting { .. } => (
+                Status::Refused,
+                "Something else wrote the file meanwhile: re-read it and resend the edit.",
+            ),
+            BatchFailure::WriteFailed { .. } => (
+                Status::Error,
+                "Check permissions and free space, then resend the edit.",
+            ),
+        };
+        Report::batch_error(status, failure.kind(), failure.to_string(), next)
+    }
+
+    /// An undo whose restore could not be written.
+    pub fn undo_failed(failure: &BatchFailure) -> Report {
+        Report::batch_error(
+            Status::Error,
+            ErrorKind::Io,
+            failure.to_string(),
+            "Retry the undo.",
+        )
+    }
+}
+
+impl fmt::Display for BatchFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BatchFailure::Busy { lock, waited_secs } => write!(
+                f,
+                "another lancet process is working on this root, or on a directory inside or around it ({lock} held for over {waited_secs}s); retry when it is done"
+            ),
+            BatchFailure::StateDir { path, error } => write!(
+                f,
+                "the lancet state directory cannot be used ({path}: {error}); nothing was written"
+            ),
+            BatchFailure::ChangedWhileWriting { path } => write!(
+                f,
+                "{path} changed on disk while the edit was being prepared; nothing was written"
+            ),
+            BatchFailure::WriteFailed {
+                path,
+                error,
+                intact,
+            } => write!(
+                f,
+                "writing {path} failed: {error}; {}",
+                if *intact {
+                    "every file was restored to its state before the batch"
+                } else {
+                    "ROLLBACK INCOMPLETE: some files could not be restored (see lancet recover)"
+                }
+            ),
+        }
+    }
+}
