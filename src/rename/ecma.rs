@@ -16,7 +16,7 @@
 //! - A property key of an object literal is unresolved; a global the file does not declare
 //!   (`Promise`, `console`) resolves outside the tree.
 
-use super::Resolution;
+use super::model::Resolution;
 use oxc_allocator::Allocator;
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Declaration, Expression};

@@ -16,7 +16,7 @@
 //! package that is not in the tree) is [`Resolution::Outside`]: never renamed. What cannot be
 //! resolved without types (`fp.close()` on a parameter) is [`Resolution::Unresolved`].
 
-use super::{Parsed as PyModule, Resolution};
+use super::model::{Parsed as PyModule, Resolution};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tree_sitter::Node;

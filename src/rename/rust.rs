@@ -23,7 +23,7 @@
 //! - A shorthand field (`Type { name }`) is a value and a field at once: both are resolved.
 //! - Inside a macro's tokens, `x.name` and `Type::name` are read as they would be outside it.
 
-use super::Resolution;
+use super::model::Resolution;
 use std::ops::Range;
 use tree_sitter::{Node, Tree};
 

@@ -1,0 +1,177 @@
+//! The shared data of a rename: the options, a parsed file, what an occurrence resolves to,
+//! what one file holds of OLD, and which sites the rename takes. Every room of the rename reads
+//! these; none of them holds any of the flow.
+
+use super::lsp;
+use crate::batch::Span;
+use crate::report::{Mention, SymbolKind};
+use crate::syntax;
+use crate::syntax::languages::LanguageEntry;
+use std::collections::HashSet;
+use std::sync::Arc;
+use tree_sitter::{Query, Tree};
+
+/// A parsed file of the tree: what resolution reads.
+pub(crate) struct Parsed {
+    /// Relative path.
+    pub path: String,
+    /// The source.
+    pub text: String,
+    /// Its syntax tree.
+    pub tree: Tree,
+}
+
+/// What an identifier spelled OLD refers to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Resolution {
+    /// A binding of the tree, by id (`path::Class.method`, `path::name`, `rust:name`).
+    Symbol(String),
+    /// Lancet cannot tell without types; why.
+    Unresolved(String),
+    /// Something outside the tree (a builtin, another package's name); why.
+    Outside(String),
+}
+
+/// What to rename, where.
+#[derive(Debug, Clone)]
+pub struct RenameOptions {
+    /// The identifier to rename.
+    pub old: String,
+    /// Its new name.
+    pub new: String,
+    /// Files and directories to walk, relative to the root (empty: the whole root).
+    pub paths: Vec<String>,
+    /// Only files of this language (a name of `grammars/languages.toml`).
+    pub lang: Option<String>,
+    /// Only when OLD is defined as this kind of symbol.
+    pub kind: SymbolKind,
+    /// Also rename whole-word mentions inside string literals.
+    pub include_strings: bool,
+    /// Also rename whole-word mentions inside comments.
+    pub include_comments: bool,
+    /// The symbol by position, `PATH:LINE:COL` (1-based line and column, in characters; any
+    /// character of the identifier): only the sites that resolve to it are renamed, and OLD
+    /// may be left empty (it is the identifier there).
+    pub at: Option<String>,
+    /// Also rename the sites lancet cannot resolve (never those that resolve outside the tree).
+    pub include_unresolved: bool,
+    /// Write the decided sites and leave the unresolved ones as they are (listed). Without it
+    /// or `include_unresolved`, a rename with an unresolved site writes nothing: a site that
+    /// may be the symbol left under its old name can break the build.
+    pub leave_unresolved: bool,
+    /// Ask the project's language server (needs `at`): its answer is applied as a transaction.
+    pub lsp: Option<lsp::Lsp>,
+}
+
+/// A language's compiled rename query and the indexes of its captures.
+pub(super) struct Renamer {
+    pub(super) entry: &'static LanguageEntry,
+    pub(super) grammar: tree_sitter::Language,
+    pub(super) query: Query,
+    pub(super) name: u32,
+    pub(super) string: Option<u32>,
+    pub(super) comment: Option<u32>,
+    pub(super) definitions: Vec<(u32, SymbolKind)>,
+}
+
+/// One whole-word occurrence of OLD in code.
+pub(super) struct Occurrence {
+    /// Byte offset.
+    pub(super) at: usize,
+    /// 1-based line.
+    pub(super) line: usize,
+    /// The kinds of definition it names (from the query).
+    pub(super) kinds: Vec<SymbolKind>,
+    /// What it refers to, once resolved (for a shorthand field, the value: a local or item).
+    pub(super) resolution: Option<Resolution>,
+    /// A Rust shorthand field (`P { major }`, `let P { major } = p`): the field it also names.
+    pub(super) field: Option<Resolution>,
+}
+
+impl Occurrence {
+    /// Which sides the rename takes: the value (the usual resolution) and, for a shorthand
+    /// field, the field.
+    pub(super) fn sides(&self, chosen: &Chosen, opts: &RenameOptions) -> (bool, bool) {
+        (
+            chosen.renames(self.resolution.as_ref(), opts),
+            self.field
+                .as_ref()
+                .is_some_and(|f| chosen.renames(Some(f), opts)),
+        )
+    }
+}
+
+/// What one file holds of OLD.
+pub(super) struct FileScan {
+    pub(super) path: String,
+    pub(super) sha256: String,
+    pub(super) language: &'static str,
+    pub(super) renamer: &'static Renamer,
+    pub(super) parsed: Arc<Parsed>,
+    /// Offsets where lines start.
+    pub(super) starts: Vec<usize>,
+    pub(super) occurrences: Vec<Occurrence>,
+    /// Spans of the strings and comments renamed on request.
+    pub(super) mention_spans: Vec<Span>,
+    pub(super) spans: Vec<Span>,
+    pub(super) mentions: Vec<Mention>,
+    /// Lines where NEW already is an identifier.
+    pub(super) collisions: Vec<Collision>,
+    /// The syntax gate's verdict on the renamed content, from this scan's tree.
+    pub(super) precheck: Option<syntax::Prechecked>,
+}
+
+/// NEW already in code, where OLD would become it.
+pub(super) struct Collision {
+    pub(super) line: usize,
+    /// A member's name (`x.new`, a method or field declared in a class): it merges with
+    /// nothing but a member.
+    pub(super) member: bool,
+}
+
+/// Which resolved sites a rename takes: every symbol, or the bindings `--at` or a qualified
+/// name chose.
+pub(super) enum Chosen {
+    /// Every site that resolves to a symbol of the tree.
+    All,
+    /// The sites that resolve to one of these symbols.
+    Ids(HashSet<String>),
+}
+
+impl Chosen {
+    /// Whether a site of this resolution is renamed.
+    pub(super) fn renames(&self, resolution: Option<&Resolution>, opts: &RenameOptions) -> bool {
+        match resolution {
+            Some(Resolution::Symbol(id)) => match self {
+                Chosen::All => true,
+                Chosen::Ids(ids) => ids.contains(id),
+            },
+            Some(Resolution::Unresolved(_)) => opts.include_unresolved,
+            Some(Resolution::Outside(_)) | None => false,
+        }
+    }
+}
+
+/// `--at PATH:LINE:COL`, read: the identifier there.
+pub(super) struct At {
+    /// The path, relative to the root.
+    pub(super) path: String,
+    /// Byte offset of the identifier's first byte.
+    pub(super) offset: usize,
+    /// The identifier.
+    pub(super) name: String,
+    /// As the caller wrote it, for messages.
+    pub(super) place: String,
+}
+
+/// One walked file's outcome.
+pub(super) enum Scanned {
+    /// Not a language being renamed.
+    Skipped,
+    /// Walked; OLD's bytes are not in it.
+    Walked,
+    /// Could not be read or decoded.
+    Unreadable(String),
+    /// Parsed and queried.
+    Parsed(Box<FileScan>),
+}
