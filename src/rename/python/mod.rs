@@ -1,0 +1,212 @@
+//! Python name resolution for `lancet rename`: which binding an identifier spelled OLD refers
+//! to, from Python's own rules, over the syntax trees of the walked files.
+//!
+//! - Scopes: module, class (visible only in its own body), function and lambda (parameters and
+//!   every name bound in the body, unless declared `global` / `nonlocal`), comprehensions.
+//! - Imports between modules of the tree: `import a.b [as m]`, `from a.b import c [as d]`,
+//!   relative imports; a module is a file of the tree whose path ends in `a/b.py` or
+//!   `a/b/__init__.py` (one such file, or the import does not resolve).
+//! - Members: `self.x` / `cls.x` in a method of class C, `C.x`, `C().x`, `super().x`, `m.x` for
+//!   a module m: looked up in C (methods, class attributes, `self.x = …` in its methods), then
+//!   its bases in the tree, in order.
+//! - Keyword arguments of a call that resolves to a function of the tree (or a class's
+//!   `__init__`).
+//!
+//! What resolves to something outside the tree (a builtin, `os.close`, a name imported from a
+//! package that is not in the tree) is [`Resolution::Outside`]: never renamed. What cannot be
+//! resolved without types (`fp.close()` on a parameter) is [`Resolution::Unresolved`].
+//!
+//! By grammar area: [`scopes`] (what each scope binds), [`names`] (a name looked up, an
+//! expression's value), [`imports`] (modules of the tree), [`members`] (attributes, bases and
+//! keyword arguments).
+
+use super::model::{Parsed as PyModule, Resolution};
+use scopes::{Bound, binding_id, bindings_in, scope_of};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tree_sitter::Node;
+
+mod imports;
+mod members;
+mod names;
+mod scopes;
+
+/// The tree's Python modules: the walked file list, the files already parsed, and the others
+/// parsed on demand (a package `__init__.py` that re-exports, a base class's module).
+pub(crate) struct PyProject<'a> {
+    files: &'a [String],
+    parsed: Mutex<HashMap<String, Option<Arc<PyModule>>>>,
+    load: &'a (dyn Fn(&str) -> Option<PyModule> + Sync),
+    modules: Mutex<HashMap<String, Option<Vec<String>>>>,
+    /// Memo of [`bindings_in`] by file, scope (its start byte; module: none) and name: a
+    /// rename of a method used 40,000 times asks the same scopes again and again.
+    bindings: Mutex<HashMap<BindingKey, Arc<Vec<Bound>>>>,
+    /// Memo of class members by file, class and name.
+    members: Mutex<HashMap<(String, String, String), Resolution>>,
+}
+
+/// A scope's bindings of one name, by file, scope start (module: none) and name.
+type BindingKey = (String, Option<usize>, String);
+
+/// What a name (or an expression) stands for.
+#[derive(Debug, Clone)]
+enum Target {
+    /// A variable, function or attribute binding of the tree, by id.
+    Binding(String),
+    /// A function of the tree: its file and qualified name (for keyword arguments).
+    Function(String, String),
+    /// A class of the tree: its file and qualified name.
+    Class(String, String),
+    /// A module of the tree (its file).
+    Module(String),
+    /// A variable of the tree whose type lancet does not know: its binding id and name.
+    Variable(String, String),
+    /// `super()` in the class with this qualified name (of the module being read).
+    Super(String),
+    /// Something outside the tree.
+    Outside(String),
+    /// Something lancet cannot tell.
+    Unknown(String),
+}
+
+/// Why a variable cannot stand for a class, module or function.
+fn unknown_type(name: &str) -> String {
+    format!("`{name}` is a variable of unknown type")
+}
+
+/// How deep import chains and base classes are followed.
+const MAX_DEPTH: usize = 12;
+
+fn text<'t>(node: Node, module: &'t PyModule) -> &'t str {
+    &module.text[node.byte_range()]
+}
+
+fn same_target(a: &Target, b: &Target) -> bool {
+    match (a, b) {
+        (Target::Binding(x), Target::Binding(y)) | (Target::Module(x), Target::Module(y)) => x == y,
+        (Target::Class(f, q), Target::Class(g, r))
+        | (Target::Function(f, q), Target::Function(g, r)) => f == g && q == r,
+        _ => false,
+    }
+}
+
+/// The id a definition target is renamed under.
+fn target_symbol(target: Target) -> Resolution {
+    match target {
+        Target::Binding(id) => Resolution::Symbol(id),
+        Target::Class(file, qual) | Target::Function(file, qual) => {
+            Resolution::Symbol(qual_id(&file, &qual))
+        }
+        Target::Module(file) => Resolution::Unresolved(format!("the module {file}")),
+        Target::Outside(why) => Resolution::Outside(why),
+        Target::Unknown(why) => Resolution::Unresolved(why),
+        Target::Variable(_, name) => Resolution::Unresolved(unknown_type(&name)),
+        Target::Super(_) => Resolution::Unresolved("`super()`".into()),
+    }
+}
+
+/// The id of a definition by qualified name: the binding of its last part in its parent's
+/// scope (a class member `C.m`, a local `f::g`, a module name `f`).
+fn qual_id(file: &str, qual: &str) -> String {
+    format!("{file}::{qual}")
+}
+
+/// The qualified part of a binding id (`file::a.b` → `a.b`, `file::f::g` → `f::g`).
+fn id_qual(id: &str) -> String {
+    id.split_once("::")
+        .map(|(_, q)| q.to_string())
+        .unwrap_or_default()
+}
+
+impl<'a> PyProject<'a> {
+    /// A project over the walked files; `load` reads and parses a file of the tree that was
+    /// not parsed yet.
+    pub(crate) fn new(
+        files: &'a [String],
+        parsed: Vec<Arc<PyModule>>,
+        load: &'a (dyn Fn(&str) -> Option<PyModule> + Sync),
+    ) -> Self {
+        PyProject {
+            files,
+            parsed: Mutex::new(
+                parsed
+                    .into_iter()
+                    .map(|m| (m.path.clone(), Some(m)))
+                    .collect(),
+            ),
+            load,
+            modules: Mutex::new(HashMap::new()),
+            bindings: Mutex::new(HashMap::new()),
+            members: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// [`bindings_in`], remembered.
+    fn bindings(&self, module: &PyModule, scope: Option<Node>, name: &str) -> Arc<Vec<Bound>> {
+        let key = (
+            module.path.clone(),
+            scope.map(|s| s.start_byte()),
+            name.to_string(),
+        );
+        if let Some(hit) = self.bindings.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return hit;
+        }
+        let found = Arc::new(bindings_in(module, scope, name));
+        if let Ok(mut memo) = self.bindings.lock() {
+            memo.insert(key, Arc::clone(&found));
+        }
+        found
+    }
+
+    fn module(&self, path: &str) -> Option<Arc<PyModule>> {
+        if let Some(m) = self.parsed.lock().ok()?.get(path) {
+            return m.clone();
+        }
+        let loaded = (self.load)(path).map(Arc::new);
+        self.parsed
+            .lock()
+            .ok()?
+            .insert(path.to_string(), loaded.clone());
+        loaded
+    }
+
+    /// Classifies one occurrence of `name` (an identifier node of `module`).
+    pub(crate) fn resolve(&self, module: &PyModule, node: Node, name: &str) -> Resolution {
+        let Some(parent) = node.parent() else {
+            return Resolution::Unresolved("no syntax around it".into());
+        };
+        match parent.kind() {
+            "attribute"
+                if parent
+                    .child_by_field_name("attribute")
+                    .is_some_and(|a| a.id() == node.id()) =>
+            {
+                let Some(object) = parent.child_by_field_name("object") else {
+                    return Resolution::Unresolved("an attribute of nothing".into());
+                };
+                self.member(module, object, name)
+            }
+            "keyword_argument"
+                if parent
+                    .child_by_field_name("name")
+                    .is_some_and(|n| n.id() == node.id()) =>
+            {
+                self.keyword(module, parent, name)
+            }
+            "dotted_name" => self.in_import(module, parent, name),
+            "aliased_import" => {
+                // `... as name`: a local binding of this module (or scope).
+                if parent
+                    .child_by_field_name("alias")
+                    .is_some_and(|a| a.id() == node.id())
+                {
+                    Resolution::Symbol(binding_id(module, scope_of(node), name))
+                } else {
+                    Resolution::Unresolved("part of an import".into())
+                }
+            }
+            "global_statement" => Resolution::Symbol(binding_id(module, None, name)),
+            _ => self.name(module, node, name),
+        }
+    }
+}
