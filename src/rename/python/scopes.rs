@@ -204,7 +204,7 @@ fn target_binds(target: Node, module: &PyModule, name: &str) -> bool {
 
 /// Walks a scope's body for bindings of `name`, not entering nested scopes (whose own names
 /// bind here).
-pub(super) fn collect(node: Node, module: &PyModule, name: &str, out: &mut Vec<Bound>) {
+fn collect(node: Node, module: &PyModule, name: &str, out: &mut Vec<Bound>) {
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
         match child.kind() {
