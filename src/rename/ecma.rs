@@ -16,7 +16,8 @@
 //! - A property key of an object literal is unresolved; a global the file does not declare
 //!   (`Promise`, `console`) resolves outside the tree.
 
-use super::model::Resolution;
+use super::model::{Parsed, Resolution};
+use super::resolve::{Resolved, Resolver, Sources};
 use oxc_allocator::Allocator;
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Declaration, Expression};
@@ -596,35 +597,14 @@ pub(crate) struct EcmaProject<'a> {
 }
 
 impl<'a> EcmaProject<'a> {
-    /// A project over the walked files; `read` reads a file of the tree.
-    pub(crate) fn new(
-        files: &'a [String],
-        read: &'a (dyn Fn(&str) -> Option<String> + Sync),
-    ) -> Self {
+    /// A project over the walked files, which it reads (a module that does not hold OLD) when
+    /// an import reaches them.
+    pub(crate) fn new(sources: &Sources<'a>) -> Self {
         EcmaProject {
-            files,
-            read,
+            files: sources.files,
+            read: sources.read,
             facts: Mutex::new(HashMap::new()),
         }
-    }
-
-    /// Resolves every occurrence (byte offsets of `name`) of one file.
-    pub(crate) fn resolve_file(
-        &self,
-        path: &str,
-        text: &str,
-        offsets: &[usize],
-        name: &str,
-    ) -> Vec<Resolution> {
-        let analysis = analyze(path, text, offsets, name.len());
-        if let Ok(mut facts) = self.facts.lock() {
-            facts.insert(path.to_string(), Some(Arc::clone(&analysis.facts)));
-        }
-        analysis
-            .raw
-            .into_iter()
-            .map(|raw| self.finish(path, raw, 0))
-            .collect()
     }
 
     fn facts(&self, path: &str) -> Option<Arc<ModuleFacts>> {
@@ -751,7 +731,22 @@ impl<'a> EcmaProject<'a> {
     }
 }
 
-/// Whether a language is resolved here.
-pub(crate) fn handles(language: &str) -> bool {
-    matches!(language, "javascript" | "typescript" | "tsx")
+impl Resolver for EcmaProject<'_> {
+    fn languages(&self) -> &'static [&'static str] {
+        &["javascript", "typescript", "tsx"]
+    }
+
+    /// Resolves every occurrence (byte offsets of `old`) of one file.
+    fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved> {
+        let path = file.path.as_str();
+        let analysis = analyze(path, &file.text, offsets, old.len());
+        if let Ok(mut facts) = self.facts.lock() {
+            facts.insert(path.to_string(), Some(Arc::clone(&analysis.facts)));
+        }
+        analysis
+            .raw
+            .into_iter()
+            .map(|raw| self.finish(path, raw, 0).into())
+            .collect()
+    }
 }

@@ -30,11 +30,11 @@ use crate::syntax;
 use crate::text::replace_ranges;
 use crate::{Applied, ApplyOptions, apply_batch_prechecked};
 use choose::{choose, request};
-use model::{Chosen, FileScan, Occurrence, Parsed, Resolution, Scanned};
+use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
 use refusal::{languages_refusal, refusal, undecided_sites};
-use scan::{line_text, renamers, scan_all, walk};
-use std::sync::Arc;
+use resolve::resolve_all;
+use scan::{line_text, scan_all, walk};
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 mod choose;
@@ -43,6 +43,7 @@ pub mod lsp;
 mod model;
 mod python;
 mod refusal;
+mod resolve;
 mod rust;
 mod scan;
 
@@ -329,103 +330,10 @@ fn is_shorthand(tree: &Tree, at: usize, len: usize) -> bool {
         })
 }
 
-/// Resolves every code occurrence of OLD in the scans: Python through the tree's modules
-/// (parsing, on demand, modules that do not hold OLD), JavaScript/TypeScript through
-/// their imports and exports (`oxc_semantic`), Rust file by file.
-fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str) {
-    let python: Vec<Arc<Parsed>> = scans
-        .iter()
-        .filter(|s| s.language == "python")
-        .map(|s| Arc::clone(&s.parsed))
-        .collect();
-    let py_files: Vec<String> = files
-        .iter()
-        .filter(|f| f.ends_with(".py"))
-        .cloned()
-        .collect();
-    let load = |path: &str| -> Option<Parsed> {
-        let bytes = root.dir().read(path).ok()?;
-        let text = String::from_utf8(bytes).ok()?;
-        let renamer = renamers().iter().find(|r| r.entry.name == "python")?;
-        let mut parser = Parser::new();
-        parser.set_language(&renamer.grammar).ok()?;
-        let tree = parser.parse(&text, None)?;
-        Some(Parsed {
-            path: path.to_string(),
-            text,
-            tree,
-        })
-    };
-    let project = python::PyProject::new(&py_files, python, &load);
-    let read =
-        |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
-    let ecma = ecma::EcmaProject::new(files, &read);
-    let facts: Vec<Option<rust::FileFacts>> = scans
-        .par_iter()
-        .map(|s| {
-            (s.language == "rust")
-                .then(|| rust::FileFacts::of(&s.path, &s.parsed.text, &s.parsed.tree))
-        })
-        .collect();
-    let rust = rust::RustProject {
-        files: scans
-            .iter()
-            .zip(facts)
-            .filter_map(|(s, f)| Some((s.path.as_str(), f?)))
-            .collect(),
-    };
-    let resolved: Vec<Vec<(Resolution, Option<Resolution>)>> = scans
-        .par_iter()
-        .map(|scan| {
-            let parsed = &scan.parsed;
-            if ecma::handles(scan.language) {
-                let offsets: Vec<usize> = scan.occurrences.iter().map(|o| o.at).collect();
-                return ecma
-                    .resolve_file(&scan.path, &parsed.text, &offsets, old)
-                    .into_iter()
-                    .map(|r| (r, None))
-                    .collect();
-            }
-            let facts = rust
-                .files
-                .iter()
-                .find(|(p, _)| *p == scan.path)
-                .map(|(_, f)| f);
-            scan.occurrences
-                .iter()
-                .map(|o| {
-                    let range = o.at..o.at + old.len();
-                    let node = parsed
-                        .tree
-                        .root_node()
-                        .descendant_for_byte_range(range.start, range.end)
-                        .filter(|n| n.byte_range() == range);
-                    let Some(node) = node else {
-                        return (Resolution::Unresolved("not one syntax node".into()), None);
-                    };
-                    match facts {
-                        None => (project.resolve(parsed, node, old), None),
-                        Some(facts) => (
-                            rust.resolve(facts, &parsed.text, node, old),
-                            rust.shorthand_field(&parsed.text, node, old),
-                        ),
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    for (scan, resolutions) in scans.iter_mut().zip(resolved) {
-        for (o, (r, field)) in scan.occurrences.iter_mut().zip(resolutions) {
-            o.resolution = Some(r);
-            o.field = field;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::model::{RenameOptions, Renamer};
-    use super::scan::{CLUSTER_GAP, is_identifier, scan_file};
+    use super::scan::{CLUSTER_GAP, is_identifier, renamers, scan_file};
     use super::*;
     use crate::report::SymbolKind;
 

@@ -21,10 +21,12 @@
 //! keyword arguments).
 
 use super::model::{Parsed as PyModule, Resolution};
+use super::resolve::{Resolved, Resolver, Sources, by_node};
+use crate::syntax::languages;
 use scopes::{Bound, binding_id, bindings_in, scope_of};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use tree_sitter::Node;
+use tree_sitter::{Node, Parser};
 
 mod imports;
 mod members;
@@ -34,9 +36,13 @@ mod scopes;
 /// The tree's Python modules: the walked file list, the files already parsed, and the others
 /// parsed on demand (a package `__init__.py` that re-exports, a base class's module).
 pub(crate) struct PyProject<'a> {
-    files: &'a [String],
+    /// The walked `.py` files.
+    files: Vec<String>,
     parsed: Mutex<HashMap<String, Option<Arc<PyModule>>>>,
-    load: &'a (dyn Fn(&str) -> Option<PyModule> + Sync),
+    /// Reads a file of the tree, for the modules parsed on demand.
+    read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    /// Python's grammar, to parse them.
+    grammar: Option<tree_sitter::Language>,
     modules: Mutex<HashMap<String, Option<Vec<String>>>>,
     /// Memo of [`bindings_in`] by file, scope (its start byte; module: none) and name: a
     /// rename of a method used 40,000 times asks the same scopes again and again.
@@ -119,22 +125,27 @@ fn id_qual(id: &str) -> String {
 }
 
 impl<'a> PyProject<'a> {
-    /// A project over the walked files; `load` reads and parses a file of the tree that was
-    /// not parsed yet.
-    pub(crate) fn new(
-        files: &'a [String],
-        parsed: Vec<Arc<PyModule>>,
-        load: &'a (dyn Fn(&str) -> Option<PyModule> + Sync),
-    ) -> Self {
+    /// A project over the walked files: the scanned Python files as parsed, the other `.py`
+    /// files read and parsed when an import or a base class reaches them.
+    pub(crate) fn new(sources: &'a Sources<'a>) -> Self {
         PyProject {
-            files,
+            files: sources
+                .files
+                .iter()
+                .filter(|f| f.ends_with(".py"))
+                .cloned()
+                .collect(),
             parsed: Mutex::new(
-                parsed
-                    .into_iter()
-                    .map(|m| (m.path.clone(), Some(m)))
+                sources
+                    .of_language("python")
+                    .map(|m| (m.path.clone(), Some(Arc::clone(m))))
                     .collect(),
             ),
-            load,
+            read: sources.read,
+            grammar: languages::languages()
+                .iter()
+                .find(|e| e.name == "python")
+                .and_then(languages::grammar),
             modules: Mutex::new(HashMap::new()),
             bindings: Mutex::new(HashMap::new()),
             members: Mutex::new(HashMap::new()),
@@ -162,7 +173,7 @@ impl<'a> PyProject<'a> {
         if let Some(m) = self.parsed.lock().ok()?.get(path) {
             return m.clone();
         }
-        let loaded = (self.load)(path).map(Arc::new);
+        let loaded = self.load(path).map(Arc::new);
         self.parsed
             .lock()
             .ok()?
@@ -170,8 +181,21 @@ impl<'a> PyProject<'a> {
         loaded
     }
 
+    /// Reads and parses a file of the tree that was not parsed yet.
+    fn load(&self, path: &str) -> Option<PyModule> {
+        let text = (self.read)(path)?;
+        let mut parser = Parser::new();
+        parser.set_language(self.grammar.as_ref()?).ok()?;
+        let tree = parser.parse(&text, None)?;
+        Some(PyModule {
+            path: path.to_string(),
+            text,
+            tree,
+        })
+    }
+
     /// Classifies one occurrence of `name` (an identifier node of `module`).
-    pub(crate) fn resolve(&self, module: &PyModule, node: Node, name: &str) -> Resolution {
+    fn resolve(&self, module: &PyModule, node: Node, name: &str) -> Resolution {
         let Some(parent) = node.parent() else {
             return Resolution::Unresolved("no syntax around it".into());
         };
@@ -208,5 +232,17 @@ impl<'a> PyProject<'a> {
             "global_statement" => Resolution::Symbol(binding_id(module, None, name)),
             _ => self.name(module, node, name),
         }
+    }
+}
+
+impl Resolver for PyProject<'_> {
+    fn languages(&self) -> &'static [&'static str] {
+        &["python"]
+    }
+
+    fn resolve_file(&self, file: &PyModule, offsets: &[usize], old: &str) -> Vec<Resolved> {
+        by_node(file, offsets, old, |node| {
+            self.resolve(file, node, old).into()
+        })
     }
 }

@@ -52,7 +52,7 @@ pub(super) struct ScopedItem {
 
 /// What one file declares: its items, each holder's members (`impl T`, `trait T`,
 /// `struct T`), and the names its `use` lines bring in from Rust's library.
-pub(crate) struct FileFacts {
+pub(super) struct FileFacts {
     pub(super) path: String,
     pub(super) items: Vec<ScopedItem>,
     /// Names of the types (struct, enum, union, trait, type alias) the file defines.
@@ -136,7 +136,7 @@ pub(super) fn enclosing_impl(node: Node, source: &str) -> Option<(String, Option
 
 impl FileFacts {
     /// Collects the facts of one file.
-    pub(crate) fn of(path: &str, source: &str, tree: &Tree) -> FileFacts {
+    pub(super) fn of(path: &str, source: &str, tree: &Tree) -> FileFacts {
         let mut facts = FileFacts {
             path: path.to_string(),
             items: Vec::new(),

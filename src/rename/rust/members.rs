@@ -239,7 +239,7 @@ impl RustProject<'_> {
 
     /// For a shorthand field (`P { major }` in an expression, `P { major }` in a pattern),
     /// the field it names beside its value: a member of the struct the braces belong to.
-    pub(crate) fn shorthand_field(
+    pub(super) fn shorthand_field(
         &self,
         source: &str,
         node: Node,

@@ -28,9 +28,12 @@
 //! [`members`] (fields, associated items and receivers' types), [`locals`] (a function's
 //! bindings) and [`macros`] (names among a macro's tokens).
 
-use super::model::Resolution;
-use facts::{holder_of, list_owner};
+use super::model::{Parsed, Resolution};
+use super::resolve::{Resolved, Resolver, Sources, by_node};
+use facts::{FileFacts, holder_of, list_owner};
 use items::use_space;
+use rayon::prelude::*;
+use std::sync::Arc;
 use tree_sitter::Node;
 
 mod facts;
@@ -38,8 +41,6 @@ mod items;
 mod locals;
 mod macros;
 mod members;
-
-pub(crate) use facts::FileFacts;
 
 /// The crates of Rust's own library: a path that starts there leaves the tree.
 const RUST_LIBRARY: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
@@ -78,7 +79,7 @@ fn bare_type(ty: &str) -> String {
 /// Every walked Rust file's facts.
 pub(crate) struct RustProject<'a> {
     /// Each file's facts, by path.
-    pub files: Vec<(&'a str, FileFacts)>,
+    files: Vec<(&'a str, FileFacts)>,
 }
 
 /// Which members a name can be: a struct's fields (`x.level`, `P { level }`), or the
@@ -100,15 +101,22 @@ fn ancestor<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
     None
 }
 
+impl<'a> RustProject<'a> {
+    /// The facts of every scanned Rust file, collected in parallel.
+    pub(crate) fn new(sources: &'a Sources<'a>) -> Self {
+        let rust: Vec<&'a Arc<Parsed>> = sources.of_language("rust").collect();
+        RustProject {
+            files: rust
+                .par_iter()
+                .map(|p| (p.path.as_str(), FileFacts::of(&p.path, &p.text, &p.tree)))
+                .collect(),
+        }
+    }
+}
+
 impl RustProject<'_> {
     /// Classifies one occurrence of `name` (an identifier node) in a file.
-    pub(crate) fn resolve(
-        &self,
-        facts: &FileFacts,
-        source: &str,
-        node: Node,
-        name: &str,
-    ) -> Resolution {
+    fn resolve(&self, facts: &FileFacts, source: &str, node: Node, name: &str) -> Resolution {
         let Some(parent) = node.parent() else {
             return Resolution::Unresolved("no syntax around it".into());
         };
@@ -184,5 +192,25 @@ impl RustProject<'_> {
             }
             _ => self.local_or_item(facts, source, node, name),
         }
+    }
+}
+
+impl Resolver for RustProject<'_> {
+    fn languages(&self) -> &'static [&'static str] {
+        &["rust"]
+    }
+
+    /// Each occurrence, and for a shorthand field the field it also names.
+    fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved> {
+        let Some((_, facts)) = self.files.iter().find(|(p, _)| *p == file.path) else {
+            return offsets
+                .iter()
+                .map(|_| Resolution::Unresolved("not a scanned Rust file".into()).into())
+                .collect();
+        };
+        by_node(file, offsets, old, |node| Resolved {
+            value: self.resolve(facts, &file.text, node, old),
+            field: self.shorthand_field(&file.text, node, old),
+        })
     }
 }
