@@ -2,7 +2,7 @@
 //! (`pkg.mod.Class.method`, `crate::m::Type::f`) cut to its last part, and, once the tree is
 //! resolved, the symbol ids either one chooses.
 
-use super::model::{At, Chosen, FileScan, RenameOptions, Resolution};
+use super::model::{At, Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
 use super::refusal::{invalid_request, refused};
 use super::scan::is_word_byte;
 use crate::path::Root;
@@ -111,7 +111,7 @@ pub(super) fn choose(
     let Some(qualified) = qualified else {
         return Ok(Chosen::All);
     };
-    let ids: HashSet<String> = scans
+    let ids: HashSet<SymbolId> = scans
         .iter()
         .flat_map(|s| &s.occurrences)
         .filter_map(|o| match &o.resolution {
@@ -131,30 +131,28 @@ pub(super) fn choose(
     Ok(Chosen::Ids(ids))
 }
 
-/// Whether a symbol id is the one a qualified name names: a Python id
-/// (`src/pkg/mod.py::Class.method`) by its module path and qualified name, a Rust id
-/// (`rust:Type::method`, `rust:item:name`) by its type and name (`crate::m::Type::method`
-/// ends with `Type::method`). JavaScript/TypeScript ids (`file@offset`) carry no name: those
-/// symbols are named with `--at`.
-fn qualified_matches(id: &str, qualified: &str) -> bool {
+/// Whether a symbol is the one a qualified name names: a Python symbol
+/// (`src/pkg/mod.py::Class.method`) by its module path and qualified name, a Rust one
+/// (`Type::method`, an item) by its type and name (`crate::m::Type::method` ends with
+/// `Type::method`). JavaScript/TypeScript symbols (a file and an offset) carry no name: they
+/// are named with `--at`; so are Rust locals.
+fn qualified_matches(id: &SymbolId, qualified: &str) -> bool {
     let qualified = qualified.replace("::", ".");
     let qualified = qualified.strip_prefix("crate.").unwrap_or(&qualified);
-    let full = if let Some(rust) = id.strip_prefix("rust:") {
-        match rust.strip_prefix("item:") {
-            // `name#space`, `name@path:offset`: one of several items of the name.
-            Some(item) => item.split(['@', '#']).next().unwrap_or(item).to_string(),
-            None if rust.starts_with("local@") => return false,
-            None => rust.replace("::", "."),
+    let full = match id {
+        // One of several items of the name, or the only one: by its name.
+        SymbolId::Rust(RustSymbol::Item { name, .. }) => name.clone(),
+        SymbolId::Rust(RustSymbol::Local { .. }) | SymbolId::Ecma { .. } => return false,
+        SymbolId::Rust(
+            RustSymbol::Associated { holder, name } | RustSymbol::Field { holder, name },
+        ) => format!("{holder}.{name}"),
+        SymbolId::Python { module, qual } => {
+            let module = module
+                .trim_end_matches(".py")
+                .trim_end_matches("/__init__")
+                .replace('/', ".");
+            format!("{module}.{}", qual.replace("::", "."))
         }
-    } else {
-        let Some((path, qual)) = id.split_once("::") else {
-            return false;
-        };
-        let module = path
-            .trim_end_matches(".py")
-            .trim_end_matches("/__init__")
-            .replace('/', ".");
-        format!("{module}.{}", qual.replace("::", "."))
     };
     full == qualified || full.ends_with(&format!(".{qualified}"))
 }

@@ -16,7 +16,7 @@
 //! - A property key of an object literal is unresolved; a global the file does not declare
 //!   (`Promise`, `console`) resolves outside the tree.
 
-use super::model::{Parsed, Resolution};
+use super::model::{self, EcmaMember, Parsed, Resolution};
 use super::resolve::{Resolved, Resolver, Sources};
 use oxc_allocator::Allocator;
 use oxc_ast::AstKind;
@@ -692,9 +692,9 @@ impl<'a> EcmaProject<'a> {
 
     fn finish(&self, path: &str, raw: Raw, depth: usize) -> Resolution {
         match raw {
-            Raw::Local(start) => Resolution::Symbol(format!("{path}@{start}")),
+            Raw::Local(start) => Resolution::Symbol(declaration_id(path, start, None)),
             Raw::Imported { source, name } => match self.export(path, &source, &name, depth) {
-                Ok((file, start)) => Resolution::Symbol(format!("{file}@{start}")),
+                Ok((file, start)) => Resolution::Symbol(declaration_id(&file, start, None)),
                 Err(resolution) => resolution,
             },
             Raw::Member { holder, name } => {
@@ -717,17 +717,28 @@ impl<'a> EcmaProject<'a> {
                     .facts(&file)
                     .is_some_and(|f| f.members.get(&start).is_some_and(|m| m.contains(&name)));
                 if declared {
-                    Resolution::Symbol(format!("{file}@{start}.{name}"))
+                    Resolution::Symbol(declaration_id(&file, start, Some(EcmaMember::Public(name))))
                 } else {
                     Resolution::Unresolved(format!(
                         "`{name}` is not declared by that class in {file} (an inherited member)"
                     ))
                 }
             }
-            Raw::Private { class, name } => Resolution::Symbol(format!("{path}@{class}.#{name}")),
+            Raw::Private { class, name } => {
+                Resolution::Symbol(declaration_id(path, class, Some(EcmaMember::Private(name))))
+            }
             Raw::Outside(why) => Resolution::Outside(why),
             Raw::Unresolved(why) => Resolution::Unresolved(why),
         }
+    }
+}
+
+/// The id of a declaration of `file` at `offset`, or of a member it declares.
+fn declaration_id(file: &str, offset: u32, member: Option<EcmaMember>) -> model::SymbolId {
+    model::SymbolId::Ecma {
+        file: file.to_string(),
+        offset,
+        member,
     }
 }
 

@@ -408,7 +408,7 @@ mod tests {
             "{resolutions:?}"
         );
         assert!(
-            matches!(resolutions[1], (4, Resolution::Symbol(id)) if id == "a.py::Cart.total"),
+            matches!(resolutions[1], (4, Resolution::Symbol(id)) if id.to_string() == "a.py::Cart.total"),
             "{resolutions:?}"
         );
         assert!(
@@ -416,7 +416,7 @@ mod tests {
             "{resolutions:?}"
         );
         assert!(
-            matches!(resolutions[3], (8, Resolution::Symbol(id)) if id == "a.py::Cart.run::total"),
+            matches!(resolutions[3], (8, Resolution::Symbol(id)) if id.to_string() == "a.py::Cart.run::total"),
             "{resolutions:?}"
         );
         let mentions: Vec<(usize, &str)> =

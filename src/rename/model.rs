@@ -8,6 +8,7 @@ use crate::report::{Mention, SymbolKind};
 use crate::syntax;
 use crate::syntax::languages::LanguageEntry;
 use std::collections::HashSet;
+use std::fmt;
 use std::sync::Arc;
 use tree_sitter::{Query, Tree};
 
@@ -24,12 +25,167 @@ pub(crate) struct Parsed {
 /// What an identifier spelled OLD refers to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Resolution {
-    /// A binding of the tree, by id (`path::Class.method`, `path::name`, `rust:name`).
-    Symbol(String),
+    /// A binding of the tree, by id.
+    Symbol(SymbolId),
     /// Lancet cannot tell without types; why.
     Unresolved(String),
     /// Something outside the tree (a builtin, another package's name); why.
     Outside(String),
+}
+
+/// A symbol of the tree, as its language's resolver identifies it: two sites are the same
+/// symbol when their ids are equal. It displays as a short text (`a.py::Cart.total`,
+/// `src/a.ts@12.name`, `rust:item:frob#value`) for tests and diagnostics.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum SymbolId {
+    /// A Python binding: its module's file and its qualified name there, `.` after a class and
+    /// `::` after a function or other scope (`name`, `Cart.total`, `Cart.run::total`).
+    Python { module: String, qual: String },
+    /// A JavaScript/TypeScript declaration, by its file and offset (a class's or interface's
+    /// name for a member), and the member of it the symbol is.
+    Ecma {
+        file: String,
+        offset: u32,
+        member: Option<EcmaMember>,
+    },
+    /// A Rust item, local or member.
+    Rust(RustSymbol),
+}
+
+/// A member of a JavaScript/TypeScript class or interface.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum EcmaMember {
+    /// `name`: a method, field or property.
+    Public(String),
+    /// `#name`: a class's private member.
+    Private(String),
+}
+
+/// What a Rust symbol is, by what the syntax proves.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum RustSymbol {
+    /// An item (fn, struct, trait, mod, macro, …): its name and what tells it from the other
+    /// items of that name.
+    Item { name: String, tell: ItemTell },
+    /// A function's local (a parameter among them), by the file and offset of its declaration.
+    Local { path: String, offset: usize },
+    /// `Holder::name`: an associated item or variant of a type, or a trait's member.
+    Associated { holder: String, name: String },
+    /// `Holder.name`: a struct's field (a field and a method of one name are two symbols).
+    Field { holder: String, name: String },
+}
+
+/// What tells a Rust item from the others of its name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum ItemTell {
+    /// No other item has its name.
+    Alone,
+    /// No other item has its name in this namespace.
+    Space(ItemSpace),
+    /// Its place: the file and the offset of its name.
+    At { path: String, offset: usize },
+}
+
+/// Rust's namespaces: a module and a function of one name are two items (`mod identifier`,
+/// `fn identifier`), and so are a macro and a function (`log!`, `log`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum ItemSpace {
+    /// Modules, types and traits.
+    Type,
+    /// Functions, constants and statics (and a unit or tuple struct's constructor).
+    Value,
+    /// Macros.
+    Macro,
+}
+
+impl SymbolId {
+    /// Whether it names a member (a class's method or attribute, a type's field or associated
+    /// item) rather than a plain binding.
+    pub(super) fn is_member(&self) -> bool {
+        match self {
+            SymbolId::Python { qual, .. } => qual
+                .rsplit("::")
+                .next()
+                .is_some_and(|tail| tail.contains('.')),
+            SymbolId::Ecma { member, .. } => member.is_some(),
+            SymbolId::Rust(symbol) => matches!(
+                symbol,
+                RustSymbol::Associated { .. } | RustSymbol::Field { .. }
+            ),
+        }
+    }
+
+    /// Whether it may be a binding local to a function (a parameter among them): a Python
+    /// name bound in a function or other inner scope, a JavaScript/TypeScript declaration that
+    /// is no member, a Rust local.
+    pub(super) fn is_local(&self) -> bool {
+        match self {
+            SymbolId::Python { qual, .. } => !self.is_member() && qual.contains("::"),
+            SymbolId::Ecma { member, .. } => member.is_none(),
+            SymbolId::Rust(symbol) => matches!(symbol, RustSymbol::Local { .. }),
+        }
+    }
+
+    /// The file a function's local is seen in: a Rust local's, a Python function's local's
+    /// (not one in a lambda or comprehension). A JavaScript/TypeScript declaration may be a
+    /// module's export, seen elsewhere: none.
+    pub(super) fn local_file(&self) -> Option<&str> {
+        match self {
+            SymbolId::Rust(RustSymbol::Local { path, .. }) => Some(path),
+            SymbolId::Python { module, qual }
+                if qual.contains("::") && !qual.contains('@') && !module.contains('@') =>
+            {
+                Some(module)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for SymbolId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SymbolId::Python { module, qual } => write!(f, "{module}::{qual}"),
+            SymbolId::Ecma {
+                file,
+                offset,
+                member,
+            } => {
+                write!(f, "{file}@{offset}")?;
+                match member {
+                    Some(EcmaMember::Public(name)) => write!(f, ".{name}"),
+                    Some(EcmaMember::Private(name)) => write!(f, ".#{name}"),
+                    None => Ok(()),
+                }
+            }
+            SymbolId::Rust(RustSymbol::Item { name, tell }) => {
+                write!(f, "rust:item:{name}")?;
+                match tell {
+                    ItemTell::Alone => Ok(()),
+                    ItemTell::Space(space) => write!(f, "#{}", space.name()),
+                    ItemTell::At { path, offset } => write!(f, "@{path}:{offset}"),
+                }
+            }
+            SymbolId::Rust(RustSymbol::Local { path, offset }) => {
+                write!(f, "rust:local@{path}@{offset}")
+            }
+            SymbolId::Rust(RustSymbol::Associated { holder, name }) => {
+                write!(f, "rust:{holder}::{name}")
+            }
+            SymbolId::Rust(RustSymbol::Field { holder, name }) => write!(f, "rust:{holder}.{name}"),
+        }
+    }
+}
+
+impl ItemSpace {
+    /// Its name in an item's id.
+    fn name(self) -> &'static str {
+        match self {
+            ItemSpace::Type => "type",
+            ItemSpace::Value => "value",
+            ItemSpace::Macro => "macro",
+        }
+    }
 }
 
 /// What to rename, where.
@@ -135,7 +291,7 @@ pub(super) enum Chosen {
     /// Every site that resolves to a symbol of the tree.
     All,
     /// The sites that resolve to one of these symbols.
-    Ids(HashSet<String>),
+    Ids(HashSet<SymbolId>),
 }
 
 impl Chosen {

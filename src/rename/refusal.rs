@@ -2,7 +2,7 @@
 //! rename, a `--kind` that does not fit, NEW already in use, a bare name defined in several
 //! languages, or sites lancet could not decide that may be the symbol.
 
-use super::model::{Chosen, FileScan, RenameOptions, Resolution};
+use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::scan::{is_identifier, renameable_languages, renamers};
 use crate::report::{
     Definition, ErrorKind, LeftSite, MAX_LISTED, RenameSummary, Report, Status, Surface, SymbolKind,
@@ -58,15 +58,15 @@ pub(super) fn undecided_sites<'s>(
 ) -> Vec<&'s LeftSite> {
     let (members, locals) = match chosen {
         Chosen::Ids(ids) => (
-            ids.iter().any(|id| is_member_id(id)),
-            ids.iter().any(|id| is_local_id(id)),
+            ids.iter().any(SymbolId::is_member),
+            ids.iter().any(SymbolId::is_local),
         ),
         Chosen::All => (true, true),
     };
     // Only locals chosen: a local is seen in its own file only.
     let local_files: Option<Vec<&str>> = match chosen {
-        Chosen::Ids(ids) if ids.iter().all(|id| is_local_id(id)) => {
-            ids.iter().map(|id| local_file(id)).collect()
+        Chosen::Ids(ids) if ids.iter().all(SymbolId::is_local) => {
+            ids.iter().map(SymbolId::local_file).collect()
         }
         _ => None,
     };
@@ -108,39 +108,6 @@ enum SiteShape {
     ModulePath,
     /// Anything else.
     Plain,
-}
-
-/// Whether a symbol id names a member (`path::Class.name`, `file@N.name`, `rust:Type::name`)
-/// rather than a plain binding (`path::name`, `file@N`, `rust:item:name`, `rust:local@path@N`).
-fn is_member_id(id: &str) -> bool {
-    if let Some(rust) = id.strip_prefix("rust:") {
-        return !(rust.starts_with("item:") || rust.starts_with("local@"));
-    }
-    let tail = match id.rfind('@') {
-        Some(at) => &id[at..],
-        None => id.rsplit("::").next().unwrap_or(id),
-    };
-    tail.contains('.')
-}
-
-/// Whether a symbol id names a binding local to a function (a parameter among them):
-/// Python's `path::func::name`, JavaScript's `file@N`, Rust's `rust:local@path@N`.
-fn is_local_id(id: &str) -> bool {
-    if id.starts_with("rust:") {
-        return id.starts_with("rust:local@");
-    }
-    !is_member_id(id) && (id.contains('@') || id.matches("::").count() >= 2)
-}
-
-/// The file a function's local is seen in, by its id: `rust:local@PATH@N`, `PATH::f::x`
-/// (Python). A JavaScript id (`PATH@N`) may be a module's export, seen elsewhere: none.
-fn local_file(id: &str) -> Option<&str> {
-    if let Some(rest) = id.strip_prefix("rust:local@") {
-        return rest.rsplit_once('@').map(|(path, _)| path);
-    }
-    (!id.contains('@') && id.matches("::").count() >= 2)
-        .then(|| id.split("::").next())
-        .flatten()
 }
 
 /// The shape of a site (see [`SiteShape`]).
@@ -235,7 +202,7 @@ pub(super) fn refusal(
         .iter()
         .flat_map(|s| &s.occurrences)
         .filter(|o| chosen.renames(o.resolution.as_ref(), opts))
-        .all(|o| matches!(&o.resolution, Some(Resolution::Symbol(id)) if !is_member_id(id)));
+        .all(|o| matches!(&o.resolution, Some(Resolution::Symbol(id)) if !id.is_member()));
     let collisions: Vec<String> = touched
         .iter()
         .flat_map(|s| {

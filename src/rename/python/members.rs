@@ -3,8 +3,8 @@
 //! `call(name=…)` as the parameter of the function (or the class's `__init__`) called.
 
 use super::scopes::{binding_id, bindings_in, params_binding, qual_of, scope_of};
-use super::{MAX_DEPTH, PyModule, PyProject, Target, target_symbol, text, unknown_type};
-use crate::rename::model::Resolution;
+use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, target_symbol, text, unknown_type};
+use crate::rename::model::{Resolution, SymbolId};
 use tree_sitter::Node;
 
 /// When `ident` is the first parameter of the method around it (not a staticmethod), the
@@ -212,16 +212,15 @@ impl PyProject<'_> {
     /// Whether class `qual` of `file` (or a base of the tree) has an `__enter__` whose every
     /// `return` is `return self`.
     pub(super) fn enters_itself(&self, file: &str, qual: &str) -> bool {
-        let Resolution::Symbol(id) = self.class_member(file, qual, "__enter__", 0) else {
+        let Resolution::Symbol(SymbolId::Python { module: file, qual }) =
+            self.class_member(file, qual, "__enter__", 0)
+        else {
             return false;
         };
-        let Some((file, qual)) = id.split_once("::") else {
+        let Some(m) = self.module(&file) else {
             return false;
         };
-        let Some(m) = self.module(file) else {
-            return false;
-        };
-        let Some(function) = find_function(&m, qual) else {
+        let Some(function) = find_function(&m, &qual) else {
             return false;
         };
         let mut returns = Vec::new();
@@ -285,7 +284,7 @@ impl PyProject<'_> {
             return Resolution::Unresolved(format!("class {qual} is not found in {file}"));
         };
         if defines_member(&m, class, name) {
-            return Resolution::Symbol(format!("{file}::{qual}.{name}"));
+            return Resolution::Symbol(python_id(file, format!("{qual}.{name}")));
         }
         self.in_bases(&m, class, name, depth)
     }
@@ -351,9 +350,11 @@ impl PyProject<'_> {
                     return Resolution::Unresolved("a call".into());
                 };
                 match self.member(module, object, text(attr, module)) {
-                    Resolution::Symbol(id) => {
-                        let (file, qual) = id.split_once("::").unwrap_or_default();
-                        Target::Function(file.to_string(), qual.to_string())
+                    Resolution::Symbol(SymbolId::Python { module, qual }) => {
+                        Target::Function(module, qual)
+                    }
+                    Resolution::Symbol(other) => {
+                        Target::Unknown(format!("`{other}` is not a Python function"))
                     }
                     Resolution::Outside(why) => Target::Outside(why),
                     Resolution::Unresolved(why) => Target::Unknown(why),
@@ -364,10 +365,7 @@ impl PyProject<'_> {
         let (file, qual) = match target {
             Target::Function(file, qual) => (file, qual),
             Target::Class(file, qual) => match self.class_member(&file, &qual, "__init__", 0) {
-                Resolution::Symbol(id) => {
-                    let (file, qual) = id.split_once("::").unwrap_or_default();
-                    (file.to_string(), qual.to_string())
-                }
+                Resolution::Symbol(SymbolId::Python { module, qual }) => (module, qual),
                 _ => {
                     return Resolution::Unresolved(format!(
                         "the keyword argument `{name}` of a class call whose __init__ is not in the tree"
@@ -397,7 +395,7 @@ impl PyProject<'_> {
                 if params.is_empty() {
                     Resolution::Unresolved(format!("{qual} has no parameter `{name}`"))
                 } else {
-                    Resolution::Symbol(format!("{file}::{qual}::{name}"))
+                    Resolution::Symbol(python_id(&file, format!("{qual}::{name}")))
                 }
             }
             None => Resolution::Unresolved(format!("{qual} is not a function of {file}")),

@@ -20,7 +20,7 @@
 //! expression's value), [`imports`] (modules of the tree), [`members`] (attributes, bases and
 //! keyword arguments).
 
-use super::model::{Parsed as PyModule, Resolution};
+use super::model::{Parsed as PyModule, Resolution, SymbolId};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
 use crate::syntax::languages;
 use scopes::{Bound, binding_id, bindings_in, scope_of};
@@ -58,7 +58,7 @@ type BindingKey = (String, Option<usize>, String);
 #[derive(Debug, Clone)]
 enum Target {
     /// A variable, function or attribute binding of the tree, by id.
-    Binding(String),
+    Binding(SymbolId),
     /// A function of the tree: its file and qualified name (for keyword arguments).
     Function(String, String),
     /// A class of the tree: its file and qualified name.
@@ -66,7 +66,7 @@ enum Target {
     /// A module of the tree (its file).
     Module(String),
     /// A variable of the tree whose type lancet does not know: its binding id and name.
-    Variable(String, String),
+    Variable(SymbolId, String),
     /// `super()` in the class with this qualified name (of the module being read).
     Super(String),
     /// Something outside the tree.
@@ -89,7 +89,8 @@ fn text<'t>(node: Node, module: &'t PyModule) -> &'t str {
 
 fn same_target(a: &Target, b: &Target) -> bool {
     match (a, b) {
-        (Target::Binding(x), Target::Binding(y)) | (Target::Module(x), Target::Module(y)) => x == y,
+        (Target::Binding(x), Target::Binding(y)) => x == y,
+        (Target::Module(x), Target::Module(y)) => x == y,
         (Target::Class(f, q), Target::Class(g, r))
         | (Target::Function(f, q), Target::Function(g, r)) => f == g && q == r,
         _ => false,
@@ -101,7 +102,7 @@ fn target_symbol(target: Target) -> Resolution {
     match target {
         Target::Binding(id) => Resolution::Symbol(id),
         Target::Class(file, qual) | Target::Function(file, qual) => {
-            Resolution::Symbol(qual_id(&file, &qual))
+            Resolution::Symbol(python_id(&file, qual))
         }
         Target::Module(file) => Resolution::Unresolved(format!("the module {file}")),
         Target::Outside(why) => Resolution::Outside(why),
@@ -113,15 +114,11 @@ fn target_symbol(target: Target) -> Resolution {
 
 /// The id of a definition by qualified name: the binding of its last part in its parent's
 /// scope (a class member `C.m`, a local `f::g`, a module name `f`).
-fn qual_id(file: &str, qual: &str) -> String {
-    format!("{file}::{qual}")
-}
-
-/// The qualified part of a binding id (`file::a.b` → `a.b`, `file::f::g` → `f::g`).
-fn id_qual(id: &str) -> String {
-    id.split_once("::")
-        .map(|(_, q)| q.to_string())
-        .unwrap_or_default()
+fn python_id(file: &str, qual: String) -> SymbolId {
+    SymbolId::Python {
+        module: file.to_string(),
+        qual,
+    }
 }
 
 impl<'a> PyProject<'a> {

@@ -3,8 +3,8 @@
 //! what an expression stands for (a class or an instance of one, a module, `super()`).
 
 use super::members::{enclosing_class, find_class, method_receiver};
-use super::scopes::{Bound, binding_id, has_wildcard, qual_of, scope_of};
-use super::{MAX_DEPTH, PyModule, PyProject, Target, id_qual, same_target, target_symbol, text};
+use super::scopes::{Bound, binding_qual, has_wildcard, qual_of, scope_of};
+use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, same_target, target_symbol, text};
 use crate::rename::model::Resolution;
 use std::sync::Arc;
 use tree_sitter::Node;
@@ -240,13 +240,11 @@ impl PyProject<'_> {
                 .iter()
                 .filter(|b| matches!(b, Bound::Function | Bound::Class))
                 .collect();
-            let id = binding_id(module, scope, name);
+            let qual = binding_qual(module, scope, name);
+            let id = python_id(&module.path, qual.clone());
             return match (local_defs.as_slice(), bound.len()) {
-                ([Bound::Class], 1) => {
-                    let qual = id_qual(&id);
-                    Target::Class(module.path.clone(), qual)
-                }
-                ([Bound::Function], 1) => Target::Function(module.path.clone(), id_qual(&id)),
+                ([Bound::Class], 1) => Target::Class(module.path.clone(), qual),
+                ([Bound::Function], 1) => Target::Function(module.path.clone(), qual),
                 _ if for_rename => Target::Binding(id),
                 _ => match bound {
                     // Assigned once, from a call of a class: an instance of it; bound by

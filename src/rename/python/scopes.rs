@@ -2,7 +2,8 @@
 //! qualified name (the id of what it binds), and every way a scope binds a name (definitions,
 //! assignments, parameters, `for` and `with` targets, imports, `global` / `nonlocal`).
 
-use super::{PyModule, text};
+use super::{PyModule, python_id, text};
+use crate::rename::model::SymbolId;
 use tree_sitter::Node;
 
 /// One way a scope binds a name.
@@ -121,13 +122,16 @@ pub(super) fn qual_of(scope: Node, module: &PyModule) -> String {
 }
 
 /// The id of name `name` bound in `scope` (None: the module).
-pub(super) fn binding_id(module: &PyModule, scope: Option<Node>, name: &str) -> String {
+pub(super) fn binding_id(module: &PyModule, scope: Option<Node>, name: &str) -> SymbolId {
+    python_id(&module.path, binding_qual(module, scope, name))
+}
+
+/// The qualified name, in its module, of name `name` bound in `scope` (None: the module).
+pub(super) fn binding_qual(module: &PyModule, scope: Option<Node>, name: &str) -> String {
     match scope {
-        None => format!("{}::{name}", module.path),
-        Some(s) if s.kind() == "class_definition" => {
-            format!("{}::{}.{name}", module.path, qual_of(s, module))
-        }
-        Some(s) => format!("{}::{}::{name}", module.path, qual_of(s, module)),
+        None => name.to_string(),
+        Some(s) if s.kind() == "class_definition" => format!("{}.{name}", qual_of(s, module)),
+        Some(s) => format!("{}::{name}", qual_of(s, module)),
     }
 }
 

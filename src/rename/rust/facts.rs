@@ -3,6 +3,7 @@
 //! and the names its `use` lines bring in from Rust's library.
 
 use super::{ITEMS, RUST_LIBRARY, bare_type, text};
+use crate::rename::model::ItemSpace;
 use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
@@ -17,15 +18,6 @@ pub(super) struct Holder {
     pub(super) fields: bool,
     /// Each member's name, and the type a field is declared with.
     pub(super) members: Vec<(String, Option<String>)>,
-}
-
-/// Rust's namespaces: a module and a function of one name are two items (`mod identifier`,
-/// `fn identifier`), and so are a macro and a function (`log!`, `log`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum ItemSpace {
-    Type,
-    Value,
-    Macro,
 }
 
 /// The namespaces an item kind defines a name in (a struct's name is a type, and for a unit or

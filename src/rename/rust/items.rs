@@ -2,9 +2,9 @@
 //! files it names (or the innermost of several in this file), an item's id, and `a::b::name`,
 //! `Type::name`, `Self::name`.
 
-use super::facts::{FileFacts, ItemSpace, ScopedItem, enclosing_impl, item_spaces};
+use super::facts::{FileFacts, ScopedItem, enclosing_impl, item_spaces};
 use super::{ITEMS, Namespace, RUST_LIBRARY, RustProject, ancestor, bare_type};
-use crate::rename::model::Resolution;
+use crate::rename::model::{ItemSpace, ItemTell, Resolution, RustSymbol, SymbolId};
 use tree_sitter::Node;
 
 /// The namespace a name is used in, when its place says: a path's leading segment
@@ -103,10 +103,10 @@ impl RustProject<'_> {
         }
     }
 
-    /// An item's id, the same by whatever route it is reached: `rust:item:NAME` when no other
-    /// item has the name, `…#type` / `…#value` / `…#macro` when none other has it in its
-    /// namespace, else `…@PATH:OFFSET`.
-    fn item_symbol(&self, path: &str, item: &ScopedItem) -> String {
+    /// An item's id, the same by whatever route it is reached: its name alone when no other
+    /// item has the name (shown `rust:item:NAME`), with its namespace when none other has it
+    /// there (`…#type` / `…#value` / `…#macro`), else with its place (`…@PATH:OFFSET`).
+    fn item_symbol(&self, path: &str, item: &ScopedItem) -> SymbolId {
         let others = |shares: &dyn Fn(&ScopedItem) -> bool| {
             self.files
                 .iter()
@@ -114,15 +114,20 @@ impl RustProject<'_> {
                 .filter(|i| i.name == item.name && !std::ptr::eq(*i, item) && shares(i))
                 .count()
         };
-        let name = &item.name;
-        if others(&|_| true) == 0 {
-            format!("rust:item:{name}")
+        let tell = if others(&|_| true) == 0 {
+            ItemTell::Alone
         } else if others(&|i| i.spaces.iter().any(|s| item.spaces.contains(s))) == 0 {
-            let space = format!("{:?}", item.spaces[0]).to_lowercase();
-            format!("rust:item:{name}#{space}")
+            ItemTell::Space(item.spaces[0])
         } else {
-            format!("rust:item:{name}@{path}:{}", item.at)
-        }
+            ItemTell::At {
+                path: path.to_string(),
+                offset: item.at,
+            }
+        };
+        SymbolId::Rust(RustSymbol::Item {
+            name: item.name.clone(),
+            tell,
+        })
     }
 
     /// `a::b::name`, `Type::name`, `Self::name`.

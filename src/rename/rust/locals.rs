@@ -6,7 +6,7 @@ use super::facts::FileFacts;
 use super::items::use_space;
 use super::macros::token_binding;
 use super::{RustProject, ancestor, bare_type, text};
-use crate::rename::model::Resolution;
+use crate::rename::model::{Resolution, RustSymbol, SymbolId};
 use tree_sitter::Node;
 
 /// Where the local a name refers to is declared (its byte offset), when the function around
@@ -180,7 +180,10 @@ impl RustProject<'_> {
         name: &str,
     ) -> Resolution {
         match local_declaration(node, source).or_else(|| token_binding(node, source)) {
-            Some(at) => Resolution::Symbol(format!("rust:local@{}@{at}", facts.path)),
+            Some(at) => Resolution::Symbol(SymbolId::Rust(RustSymbol::Local {
+                path: facts.path.clone(),
+                offset: at,
+            })),
             None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
         }
     }

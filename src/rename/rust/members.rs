@@ -6,7 +6,7 @@
 use super::facts::{Holder, enclosing_impl, list_owner};
 use super::locals::rust_local_type;
 use super::{Namespace, RustProject, bare_type, text};
-use crate::rename::model::Resolution;
+use crate::rename::model::{Resolution, RustSymbol, SymbolId};
 use tree_sitter::Node;
 
 /// Library types that dereference to the type they hold: a member reached through one is the
@@ -122,7 +122,12 @@ impl RustProject<'_> {
 
     /// The member id of `name` on type (or trait) `holder`: its inherent impl or struct, or a
     /// trait of the tree; `Err` when it resolves outside or not at all.
-    fn member_id(&self, holder: &str, name: &str, space: Namespace) -> Result<String, Resolution> {
+    fn member_id(
+        &self,
+        holder: &str,
+        name: &str,
+        space: Namespace,
+    ) -> Result<SymbolId, Resolution> {
         // Two types of one name (a test's wrapper of the library's type): their members cannot
         // be told apart by name.
         let types = self.types_named(holder);
@@ -135,7 +140,7 @@ impl RustProject<'_> {
         let defines = |h: &Holder| h.fields == fields && h.members.iter().any(|(m, _)| m == name);
         if fields {
             return if self.holders().any(|h| h.name == holder && defines(h)) {
-                Ok(format!("rust:{holder}.{name}"))
+                Ok(field_id(holder, name))
             } else if types == 0 {
                 Err(Resolution::Outside(format!(
                     "`{holder}` is not a type of the walked files: its field `{name}` is outside the tree"
@@ -151,7 +156,7 @@ impl RustProject<'_> {
             .holders()
             .any(|h| h.name == holder && h.trait_name.is_none() && defines(h))
         {
-            return Ok(format!("rust:{holder}::{name}"));
+            return Ok(associated_id(holder, name));
         }
         // Through a trait the type implements.
         let traits: Vec<&String> = self
@@ -171,7 +176,7 @@ impl RustProject<'_> {
             ([], _) => Err(Resolution::Unresolved(format!(
                 "`{holder}` defines no `{name}` in the walked files"
             ))),
-            (_, [one]) if traits.len() == 1 => Ok(format!("rust:{one}::{name}")),
+            (_, [one]) if traits.len() == 1 => Ok(associated_id(one, name)),
             (_, []) => Err(Resolution::Outside(format!(
                 "`{name}` is a method of {}, outside the tree",
                 traits
@@ -346,7 +351,7 @@ impl RustProject<'_> {
             })
             .collect();
         match defining.as_slice() {
-            [one] => Resolution::Symbol(format!("rust:{one}::{name}")),
+            [one] => Resolution::Symbol(associated_id(one, name)),
             [] if !bounds.iter().any(|t| self.is_tree_trait(t))
                 && !self.tree_trait_defines(name) =>
             {
@@ -360,4 +365,20 @@ impl RustProject<'_> {
             _ => Resolution::Unresolved(format!("several bounds of `{ty}` declare `{name}`")),
         }
     }
+}
+
+/// The id of `holder.name`: a struct's field.
+fn field_id(holder: &str, name: &str) -> SymbolId {
+    SymbolId::Rust(RustSymbol::Field {
+        holder: holder.to_string(),
+        name: name.to_string(),
+    })
+}
+
+/// The id of `holder::name`: an associated item or variant of a type, or a trait's member.
+pub(super) fn associated_id(holder: &str, name: &str) -> SymbolId {
+    SymbolId::Rust(RustSymbol::Associated {
+        holder: holder.to_string(),
+        name: name.to_string(),
+    })
 }

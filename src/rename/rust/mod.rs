@@ -32,6 +32,7 @@ use super::model::{Parsed, Resolution};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
 use facts::{FileFacts, holder_of, list_owner};
 use items::use_space;
+use members::associated_id;
 use rayon::prelude::*;
 use std::sync::Arc;
 use tree_sitter::Node;
@@ -141,7 +142,7 @@ impl RustProject<'_> {
                 // `impl Log for File { fn write }`: the trait's method, never `File`'s own
                 // `write` of the same name; a trait outside the tree owns it outside.
                 Some((_, Some(tr))) if self.is_tree_trait(&tr) => {
-                    Resolution::Symbol(format!("rust:{tr}::{name}"))
+                    Resolution::Symbol(associated_id(&tr, name))
                 }
                 Some((_, Some(tr))) => Resolution::Outside(format!(
                     "`{name}` is a method of the trait `{tr}`, outside the tree"
