@@ -761,3 +761,79 @@ impl Resolver for EcmaProject<'_> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::EcmaProject;
+    use crate::rename::resolve::testing::Fixture;
+
+    /// Each occurrence of `old` in `path`, resolved over the files of the tree.
+    fn resolve(files: &[(&str, &str)], path: &str, old: &str) -> Vec<String> {
+        let fixture = Fixture::new(files, &[path]);
+        let sources = fixture.sources();
+        fixture.resolve(&EcmaProject::new(&sources), path, old)
+    }
+
+    #[test]
+    fn declarations_are_their_symbols_and_a_parameter_shadows() {
+        let text = "function total() {}\ntotal();\nfunction f(total) {\n  return total;\n}\n";
+        assert_eq!(
+            resolve(&[("a.js", text)], "a.js", "total"),
+            ["1 = a.js@9", "2 = a.js@9", "3 = a.js@40", "4 = a.js@40"]
+        );
+    }
+
+    #[test]
+    fn a_relative_import_is_the_exported_declaration() {
+        let files = [
+            ("src/a.ts", "export function total() {}\n"),
+            ("src/b.ts", "import { total } from './a';\ntotal();\n"),
+        ];
+        assert_eq!(
+            resolve(&files, "src/b.ts", "total"),
+            ["1 = src/a.ts@16", "2 = src/a.ts@16"]
+        );
+    }
+
+    #[test]
+    fn class_members_resolve_through_this_and_declared_types() {
+        let text = "class Cart {\n  total() { return 1; }\n  run() { return this.total(); }\n}\nfunction f(c: Cart) {\n  return c.total();\n}\n";
+        assert_eq!(
+            resolve(&[("a.ts", text)], "a.ts", "total"),
+            ["2 = a.ts@6.total", "3 = a.ts@6.total", "6 = a.ts@6.total"]
+        );
+    }
+
+    #[test]
+    fn a_private_member_is_the_one_its_class_declares() {
+        let text = "class C {\n  #total = 1;\n  get() { return this.#total; }\n}\n";
+        assert_eq!(
+            resolve(&[("a.js", text)], "a.js", "total"),
+            ["2 = a.js@0.#total", "3 = a.js@0.#total"]
+        );
+    }
+
+    #[test]
+    fn a_method_on_a_receiver_of_unknown_type_is_not_resolved() {
+        let text = "class Cart {\n  total() {}\n}\nfunction f(x) {\n  return x.total();\n}\n";
+        assert_eq!(
+            resolve(&[("a.js", text)], "a.js", "total"),
+            ["2 = a.js@6.total", "5 ? the type of `x` is not known"]
+        );
+    }
+
+    #[test]
+    fn packages_and_globals_are_outside_and_object_keys_unresolved() {
+        let text =
+            "import { total } from 'lodash';\ntotal(console.total);\nconst o = { total: 1 };\n";
+        assert_eq!(
+            resolve(&[("a.js", text)], "a.js", "total"),
+            [
+                "1 outside: imported from the package `lodash`",
+                "2 outside: imported from the package `lodash`",
+                "2 outside: `console` is a JavaScript global",
+                "3 ? `total` is a property key of an object literal (a member of an anonymous type)"
+            ]
+        );
+    }
+}

@@ -331,3 +331,104 @@ pub(super) enum Scanned {
     /// Parsed and queried.
     Parsed(Box<FileScan>),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{EcmaMember, ItemSpace, ItemTell, RustSymbol, SymbolId};
+
+    fn python(module: &str, qual: &str) -> SymbolId {
+        SymbolId::Python {
+            module: module.into(),
+            qual: qual.into(),
+        }
+    }
+
+    #[test]
+    fn ids_say_what_they_name_and_display_as_text() {
+        let cases = [
+            (python("a.py", "total"), "a.py::total", false, false, None),
+            (
+                python("a.py", "Cart.total"),
+                "a.py::Cart.total",
+                true,
+                false,
+                None,
+            ),
+            (
+                python("a.py", "Cart.run::n"),
+                "a.py::Cart.run::n",
+                false,
+                true,
+                Some("a.py"),
+            ),
+            // A lambda's local: its file is not told (as before the ids had a shape).
+            (
+                python("a.py", "f.<lambda@30>::x"),
+                "a.py::f.<lambda@30>::x",
+                false,
+                true,
+                None,
+            ),
+            (
+                SymbolId::Ecma {
+                    file: "a.ts".into(),
+                    offset: 12,
+                    member: None,
+                },
+                "a.ts@12",
+                false,
+                true,
+                None,
+            ),
+            (
+                SymbolId::Ecma {
+                    file: "a.ts".into(),
+                    offset: 0,
+                    member: Some(EcmaMember::Private("n".into())),
+                },
+                "a.ts@0.#n",
+                true,
+                false,
+                None,
+            ),
+            (
+                SymbolId::Rust(RustSymbol::Item {
+                    name: "frob".into(),
+                    tell: ItemTell::Space(ItemSpace::Value),
+                }),
+                "rust:item:frob#value",
+                false,
+                false,
+                None,
+            ),
+            (
+                SymbolId::Rust(RustSymbol::Local {
+                    path: "a.rs".into(),
+                    offset: 4,
+                }),
+                "rust:local@a.rs@4",
+                false,
+                true,
+                Some("a.rs"),
+            ),
+            (
+                SymbolId::Rust(RustSymbol::Field {
+                    holder: "P".into(),
+                    name: "x".into(),
+                }),
+                "rust:P.x",
+                true,
+                false,
+                None,
+            ),
+        ];
+        for (id, text, member, local, file) in cases {
+            assert_eq!(id.to_string(), text);
+            assert_eq!(
+                (id.is_member(), id.is_local(), id.local_file()),
+                (member, local, file),
+                "{text}"
+            );
+        }
+    }
+}

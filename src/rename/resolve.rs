@@ -138,3 +138,106 @@ pub(super) fn by_node(
         })
         .collect()
 }
+
+/// A tree of files held in memory, for the resolvers' unit tests.
+#[cfg(test)]
+pub(super) mod testing {
+    use super::{Resolver, Sources};
+    use crate::rename::model::{Parsed, Resolution};
+    use crate::syntax::languages;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    use tree_sitter::Parser;
+
+    /// Reads a file of the fixture.
+    type Reader = Box<dyn Fn(&str) -> Option<String> + Sync>;
+
+    /// Files by path, each parsed as its language.
+    pub(crate) struct Fixture {
+        files: Vec<String>,
+        scanned: Vec<(&'static str, Arc<Parsed>)>,
+        read: Reader,
+    }
+
+    impl Fixture {
+        /// The files `(path, text)`; those in `scanned` are parsed (they hold OLD), the others
+        /// are only there to be read.
+        pub(crate) fn new(files: &[(&str, &str)], scanned: &[&str]) -> Self {
+            let texts: HashMap<String, String> = files
+                .iter()
+                .map(|(p, t)| (p.to_string(), t.to_string()))
+                .collect();
+            let scanned = scanned
+                .iter()
+                .map(|path| {
+                    let text = texts[*path].clone();
+                    let entry = languages::language_for(path, text.as_bytes()).unwrap();
+                    let mut parser = Parser::new();
+                    parser
+                        .set_language(&languages::grammar(entry).unwrap())
+                        .unwrap();
+                    let tree = parser.parse(&text, None).unwrap();
+                    let path = path.to_string();
+                    (entry.name.as_str(), Arc::new(Parsed { path, text, tree }))
+                })
+                .collect();
+            Fixture {
+                files: files.iter().map(|(p, _)| p.to_string()).collect(),
+                scanned,
+                read: Box::new(move |path| texts.get(path).cloned()),
+            }
+        }
+
+        /// What resolvers are built over.
+        pub(crate) fn sources(&self) -> Sources<'_> {
+            Sources {
+                files: &self.files,
+                scanned: self.scanned.clone(),
+                read: &*self.read,
+            }
+        }
+
+        /// Each whole-word occurrence of `old` in the scanned file `path`, as `resolver` sees
+        /// it: `LINE = ID`, `LINE ? WHY` (unresolved) or `LINE outside: WHY`, and for a shorthand
+        /// field ` + field …` of the same shape.
+        pub(crate) fn resolve(
+            &self,
+            resolver: &dyn Resolver,
+            path: &str,
+            old: &str,
+        ) -> Vec<String> {
+            let (language, file) = self.scanned.iter().find(|(_, f)| f.path == path).unwrap();
+            assert!(resolver.languages().contains(language));
+            let bytes = file.text.as_bytes();
+            let word = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
+            let offsets: Vec<usize> = file
+                .text
+                .match_indices(old)
+                .map(|(at, _)| at)
+                .filter(|&at| {
+                    (at == 0 || !word(bytes[at - 1]))
+                        && bytes.get(at + old.len()).is_none_or(|&b| !word(b))
+                })
+                .collect();
+            let line = |at: usize| file.text[..at].matches('\n').count() + 1;
+            let show = |r: &Resolution| match r {
+                Resolution::Symbol(id) => format!("= {id}"),
+                Resolution::Unresolved(why) => format!("? {why}"),
+                Resolution::Outside(why) => format!("outside: {why}"),
+            };
+            offsets
+                .iter()
+                .zip(resolver.resolve_file(file, &offsets, old))
+                .map(|(&at, r)| {
+                    let field = r.field.as_ref().map(|f| format!(" + field {}", show(f)));
+                    format!(
+                        "{} {}{}",
+                        line(at),
+                        show(&r.value),
+                        field.unwrap_or_default()
+                    )
+                })
+                .collect()
+        }
+    }
+}

@@ -243,3 +243,103 @@ impl Resolver for PyProject<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PyProject;
+    use crate::rename::resolve::testing::Fixture;
+
+    /// Each occurrence of `old` in `path`, resolved over the files of the tree.
+    fn resolve(files: &[(&str, &str)], path: &str, old: &str) -> Vec<String> {
+        let fixture = Fixture::new(files, &[path]);
+        let sources = fixture.sources();
+        fixture.resolve(&PyProject::new(&sources), path, old)
+    }
+
+    #[test]
+    fn a_module_function_and_its_calls_are_one_symbol() {
+        let text = "def total(n):\n    return n\n\nprint(total(1))\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "total"),
+            ["1 = a.py::total", "4 = a.py::total"]
+        );
+    }
+
+    #[test]
+    fn a_parameter_shadows_the_module_binding() {
+        let text = "total = 1\n\ndef f(total):\n    return total\n\nprint(total)\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "total"),
+            [
+                "1 = a.py::total",
+                "3 = a.py::f::total",
+                "4 = a.py::f::total",
+                "6 = a.py::total"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_import_of_the_tree_is_the_imported_definition() {
+        let files = [
+            ("shop/cart.py", "def total():\n    return 0\n"),
+            ("main.py", "from shop.cart import total\n\ntotal()\n"),
+        ];
+        assert_eq!(
+            resolve(&files, "main.py", "total"),
+            ["1 = shop/cart.py::total", "3 = shop/cart.py::total"]
+        );
+    }
+
+    #[test]
+    fn methods_resolve_through_self_instances_and_bases() {
+        let text = "class Base:\n    def total(self):\n        return 0\n\nclass Cart(Base):\n    def run(self):\n        return self.total()\n\nc = Cart()\nc.total()\nCart().total()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "total"),
+            [
+                "2 = a.py::Base.total",
+                "7 = a.py::Base.total",
+                "10 = a.py::Base.total",
+                "11 = a.py::Base.total"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_keyword_argument_is_the_parameter_of_the_function_called() {
+        let text = "def f(total=0):\n    return total\n\nf(total=1)\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "total"),
+            [
+                "1 = a.py::f::total",
+                "2 = a.py::f::total",
+                "4 = a.py::f::total"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_method_on_a_receiver_of_unknown_type_is_not_resolved() {
+        let text = "class Cart:\n    def total(self):\n        return 0\n\ndef f(fp):\n    return fp.total()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "total"),
+            [
+                "2 = a.py::Cart.total",
+                "6 ? `fp` is a variable of unknown type"
+            ]
+        );
+    }
+
+    #[test]
+    fn builtins_and_other_packages_are_outside_and_unbound_names_unresolved() {
+        let text = "import os\n\nos.sum(1)\nsum([1])\n\ndef f():\n    return missing.sum\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "sum"),
+            [
+                "3 outside: `os` is outside the tree",
+                "4 outside: `sum` is a Python builtin",
+                "7 ? `missing` is not bound in a.py"
+            ]
+        );
+    }
+}

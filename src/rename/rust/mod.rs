@@ -215,3 +215,114 @@ impl Resolver for RustProject<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RustProject;
+    use crate::rename::resolve::testing::Fixture;
+
+    /// Each occurrence of `old` in `path`, resolved over the files (all scanned).
+    fn resolve(files: &[(&str, &str)], path: &str, old: &str) -> Vec<String> {
+        let paths: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
+        let fixture = Fixture::new(files, &paths);
+        let sources = fixture.sources();
+        fixture.resolve(&RustProject::new(&sources), path, old)
+    }
+
+    #[test]
+    fn an_item_and_its_uses_are_one_symbol_and_a_let_shadows_it() {
+        let text = "fn total() {}\nfn main() {\n    total();\n    let total = 1;\n    total;\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "total"),
+            [
+                "1 = rust:item:total",
+                "3 = rust:item:total",
+                "4 = rust:local@a.rs@47",
+                "5 = rust:local@a.rs@47"
+            ]
+        );
+    }
+
+    #[test]
+    fn items_of_one_name_are_told_apart_by_namespace_and_file() {
+        let files = [
+            (
+                "a.rs",
+                "mod frob {}\nfn frob() {}\nfn main() {\n    frob();\n}\n",
+            ),
+            ("b.rs", "fn frob() {}\n"),
+        ];
+        // Two `fn frob` in two files: in a.rs, its own; the module is alone in its namespace.
+        assert_eq!(
+            resolve(&files, "a.rs", "frob"),
+            [
+                "1 = rust:item:frob#type",
+                "2 = rust:item:frob@a.rs:15",
+                "4 = rust:item:frob@a.rs:15"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_field_and_a_method_of_one_name_are_two_members() {
+        let text = "struct P {\n    level: u8,\n}\nimpl P {\n    fn level(&self) -> u8 {\n        self.level\n    }\n}\nfn f(p: &P) -> u8 {\n    p.level()\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "level"),
+            [
+                "2 = rust:P.level",
+                "5 = rust:P::level",
+                "6 = rust:P.level",
+                "10 = rust:P::level"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_trait_method_is_the_traits_in_impls_and_through_bounds() {
+        let text = "trait Log {\n    fn write(&self);\n}\nstruct F;\nimpl Log for F {\n    fn write(&self) {}\n}\nfn g<L: Log>(l: &L) {\n    l.write();\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "write"),
+            [
+                "2 = rust:Log::write",
+                "6 = rust:Log::write",
+                "9 = rust:Log::write"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_shorthand_field_is_a_value_and_a_field() {
+        let text = "struct P {\n    major: u8,\n}\nfn f(major: u8) -> P {\n    P { major }\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "major"),
+            [
+                "2 = rust:P.major",
+                "4 = rust:local@a.rs@33",
+                "5 = rust:local@a.rs@33 + field = rust:P.major"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_method_on_a_receiver_of_unknown_type_is_not_resolved() {
+        let text = "struct T;\nimpl T {\n    fn total(&self) {}\n}\nfn main() {\n    let w = make();\n    w.total();\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "total"),
+            ["3 = rust:T::total", "7 ? the type of `w` is not known"]
+        );
+    }
+
+    #[test]
+    fn rusts_library_attributes_and_lifetimes_are_outside() {
+        let text = "#[derive(take)]\nfn f<'take>(x: &'take mut u8) {\n    std::mem::take(x);\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "take"),
+            [
+                "1 outside: a word of an attribute (`#[test]`, a derive, a cfg, a lint): never an item of the tree",
+                "2 outside: a lifetime or a loop label (`'name`), never an item or a value",
+                "2 outside: a lifetime or a loop label (`'name`), never an item or a value",
+                "3 outside: `std::mem::take` is outside the tree"
+            ]
+        );
+    }
+}
