@@ -16,7 +16,8 @@
 //! - A property key of an object literal is unresolved; a global the file does not declare
 //!   (`Promise`, `console`) resolves outside the tree.
 
-use super::Resolution;
+use super::model::{self, EcmaMember, Parsed, Resolution};
+use super::resolve::{Resolved, Resolver, Sources};
 use oxc_allocator::Allocator;
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Declaration, Expression};
@@ -596,35 +597,14 @@ pub(crate) struct EcmaProject<'a> {
 }
 
 impl<'a> EcmaProject<'a> {
-    /// A project over the walked files; `read` reads a file of the tree.
-    pub(crate) fn new(
-        files: &'a [String],
-        read: &'a (dyn Fn(&str) -> Option<String> + Sync),
-    ) -> Self {
+    /// A project over the walked files, which it reads (a module that does not hold OLD) when
+    /// an import reaches them.
+    pub(crate) fn new(sources: &Sources<'a>) -> Self {
         EcmaProject {
-            files,
-            read,
+            files: sources.files,
+            read: sources.read,
             facts: Mutex::new(HashMap::new()),
         }
-    }
-
-    /// Resolves every occurrence (byte offsets of `name`) of one file.
-    pub(crate) fn resolve_file(
-        &self,
-        path: &str,
-        text: &str,
-        offsets: &[usize],
-        name: &str,
-    ) -> Vec<Resolution> {
-        let analysis = analyze(path, text, offsets, name.len());
-        if let Ok(mut facts) = self.facts.lock() {
-            facts.insert(path.to_string(), Some(Arc::clone(&analysis.facts)));
-        }
-        analysis
-            .raw
-            .into_iter()
-            .map(|raw| self.finish(path, raw, 0))
-            .collect()
     }
 
     fn facts(&self, path: &str) -> Option<Arc<ModuleFacts>> {
@@ -712,9 +692,9 @@ impl<'a> EcmaProject<'a> {
 
     fn finish(&self, path: &str, raw: Raw, depth: usize) -> Resolution {
         match raw {
-            Raw::Local(start) => Resolution::Symbol(format!("{path}@{start}")),
+            Raw::Local(start) => Resolution::Symbol(declaration_id(path, start, None)),
             Raw::Imported { source, name } => match self.export(path, &source, &name, depth) {
-                Ok((file, start)) => Resolution::Symbol(format!("{file}@{start}")),
+                Ok((file, start)) => Resolution::Symbol(declaration_id(&file, start, None)),
                 Err(resolution) => resolution,
             },
             Raw::Member { holder, name } => {
@@ -737,21 +717,123 @@ impl<'a> EcmaProject<'a> {
                     .facts(&file)
                     .is_some_and(|f| f.members.get(&start).is_some_and(|m| m.contains(&name)));
                 if declared {
-                    Resolution::Symbol(format!("{file}@{start}.{name}"))
+                    Resolution::Symbol(declaration_id(&file, start, Some(EcmaMember::Public(name))))
                 } else {
                     Resolution::Unresolved(format!(
                         "`{name}` is not declared by that class in {file} (an inherited member)"
                     ))
                 }
             }
-            Raw::Private { class, name } => Resolution::Symbol(format!("{path}@{class}.#{name}")),
+            Raw::Private { class, name } => {
+                Resolution::Symbol(declaration_id(path, class, Some(EcmaMember::Private(name))))
+            }
             Raw::Outside(why) => Resolution::Outside(why),
             Raw::Unresolved(why) => Resolution::Unresolved(why),
         }
     }
 }
 
-/// Whether a language is resolved here.
-pub(crate) fn handles(language: &str) -> bool {
-    matches!(language, "javascript" | "typescript" | "tsx")
+/// The id of a declaration of `file` at `offset`, or of a member it declares.
+fn declaration_id(file: &str, offset: u32, member: Option<EcmaMember>) -> model::SymbolId {
+    model::SymbolId::Ecma {
+        file: file.to_string(),
+        offset,
+        member,
+    }
+}
+
+impl Resolver for EcmaProject<'_> {
+    fn languages(&self) -> &'static [&'static str] {
+        &["javascript", "typescript", "tsx"]
+    }
+
+    /// Resolves every occurrence (byte offsets of `old`) of one file.
+    fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved> {
+        let path = file.path.as_str();
+        let analysis = analyze(path, &file.text, offsets, old.len());
+        if let Ok(mut facts) = self.facts.lock() {
+            facts.insert(path.to_string(), Some(Arc::clone(&analysis.facts)));
+        }
+        analysis
+            .raw
+            .into_iter()
+            .map(|raw| self.finish(path, raw, 0).into())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EcmaProject;
+    use crate::rename::resolve::testing::Fixture;
+
+    /// Each occurrence of `old` in `path`, resolved over the files of the tree.
+    fn resolve(files: &[(&str, &str)], path: &str, old: &str) -> Vec<String> {
+        let fixture = Fixture::new(files, &[path]);
+        let sources = fixture.sources();
+        fixture.resolve(&EcmaProject::new(&sources), path, old)
+    }
+
+    #[test]
+    fn declarations_are_their_symbols_and_a_parameter_shadows() {
+        let text = "function total() {}\ntotal();\nfunction f(total) {\n  return total;\n}\n";
+        assert_eq!(
+            resolve(&[("a.js", text)], "a.js", "total"),
+            ["1 = a.js@9", "2 = a.js@9", "3 = a.js@40", "4 = a.js@40"]
+        );
+    }
+
+    #[test]
+    fn a_relative_import_is_the_exported_declaration() {
+        let files = [
+            ("src/a.ts", "export function total() {}\n"),
+            ("src/b.ts", "import { total } from './a';\ntotal();\n"),
+        ];
+        assert_eq!(
+            resolve(&files, "src/b.ts", "total"),
+            ["1 = src/a.ts@16", "2 = src/a.ts@16"]
+        );
+    }
+
+    #[test]
+    fn class_members_resolve_through_this_and_declared_types() {
+        let text = "class Cart {\n  total() { return 1; }\n  run() { return this.total(); }\n}\nfunction f(c: Cart) {\n  return c.total();\n}\n";
+        assert_eq!(
+            resolve(&[("a.ts", text)], "a.ts", "total"),
+            ["2 = a.ts@6.total", "3 = a.ts@6.total", "6 = a.ts@6.total"]
+        );
+    }
+
+    #[test]
+    fn a_private_member_is_the_one_its_class_declares() {
+        let text = "class C {\n  #total = 1;\n  get() { return this.#total; }\n}\n";
+        assert_eq!(
+            resolve(&[("a.js", text)], "a.js", "total"),
+            ["2 = a.js@0.#total", "3 = a.js@0.#total"]
+        );
+    }
+
+    #[test]
+    fn a_method_on_a_receiver_of_unknown_type_is_not_resolved() {
+        let text = "class Cart {\n  total() {}\n}\nfunction f(x) {\n  return x.total();\n}\n";
+        assert_eq!(
+            resolve(&[("a.js", text)], "a.js", "total"),
+            ["2 = a.js@6.total", "5 ? the type of `x` is not known"]
+        );
+    }
+
+    #[test]
+    fn packages_and_globals_are_outside_and_object_keys_unresolved() {
+        let text =
+            "import { total } from 'lodash';\ntotal(console.total);\nconst o = { total: 1 };\n";
+        assert_eq!(
+            resolve(&[("a.js", text)], "a.js", "total"),
+            [
+                "1 outside: imported from the package `lodash`",
+                "2 outside: imported from the package `lodash`",
+                "2 outside: `console` is a JavaScript global",
+                "3 ? `total` is a property key of an object literal (a member of an anonymous type)"
+            ]
+        );
+    }
 }

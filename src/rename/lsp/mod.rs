@@ -20,7 +20,7 @@ mod servers;
 
 pub use servers::LanguageServers;
 
-use super::At;
+use super::model::At;
 use crate::batch::{Batch, FileOp, Format, OpKind, Span};
 use crate::digest::sha256_hex;
 use crate::path::Root;

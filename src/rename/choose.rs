@@ -1,0 +1,233 @@
+//! Naming one symbol: `--at PATH:LINE:COL` read to the identifier there, a qualified OLD
+//! (`pkg.mod.Class.method`, `crate::m::Type::f`) cut to its last part, and, once the tree is
+//! resolved, the symbol ids either one chooses.
+
+use super::model::{At, Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
+use super::refusal::{invalid_request, refused};
+use super::scan::is_word_byte;
+use crate::path::Root;
+use crate::report::{ErrorKind, Report, Status, Surface};
+use std::collections::HashSet;
+
+/// The rename asked for: OLD from `--at` (the identifier there) or from a qualified name (its
+/// last part), checked; the position and the qualified name themselves.
+pub(super) fn request(
+    root: &Root,
+    opts: &RenameOptions,
+    surface: Surface,
+) -> Result<(RenameOptions, Option<At>, Option<String>), Box<Report>> {
+    let at_flag = surface.param("--at");
+    let at = opts
+        .at
+        .as_deref()
+        .map(|place| locate_at(root, place, surface))
+        .transpose()?;
+    let mut opts = opts.clone();
+    if let Some(at) = &at {
+        if !opts.old.is_empty() && opts.old != at.name {
+            return Err(Box::new(refused(
+                ErrorKind::NoMatch,
+                format!(
+                    "{at_flag} {} points at `{}`, not `{}`",
+                    at.place, at.name, opts.old
+                ),
+                &format!(
+                    "Leave OLD out with {at_flag} (it is the identifier there), or point at OLD."
+                ),
+            )));
+        }
+        opts.old = at.name.clone();
+    }
+    // A qualified OLD (`pkg.mod.Class.method`, `crate::m::Type::f`) renames its last part,
+    // only where it resolves to a symbol the qualified name matches.
+    let qualified = (opts.old.contains('.') || opts.old.contains("::")).then(|| opts.old.clone());
+    if let Some(q) = &qualified {
+        opts.old = q.rsplit(['.', ':']).next().unwrap_or_default().to_string();
+    }
+    if let Some(refusal) = invalid_request(&opts) {
+        return Err(Box::new(refusal));
+    }
+    Ok((opts, at, qualified))
+}
+
+/// Which sites to rename: the binding at `--at`, the bindings a qualified name matches, or
+/// every resolved symbol.
+pub(super) fn choose(
+    scans: &[FileScan],
+    at: Option<&At>,
+    qualified: Option<&str>,
+    surface: Surface,
+) -> Result<Chosen, Box<Report>> {
+    let (at_flag, lsp_flag) = (surface.param("--at"), surface.switch("--lsp"));
+    if let Some(at) = at {
+        let occurrence = scans
+            .iter()
+            .find(|s| s.path == at.path)
+            .and_then(|s| s.occurrences.iter().find(|o| o.at == at.offset));
+        return match occurrence.and_then(|o| o.resolution.as_ref()) {
+            Some(Resolution::Symbol(id)) => Ok(Chosen::Ids(HashSet::from([id.clone()]))),
+            // A definition lancet cannot place (an object type's property, an enum variant's
+            // field): what is unsupported, and who can do it.
+            Some(Resolution::Unresolved(why))
+                if occurrence.is_some_and(|o| !o.kinds.is_empty()) || why.contains("by syntax") =>
+            {
+                Err(Box::new(refused(
+                    ErrorKind::UnresolvedSites,
+                    format!(
+                        "lancet does not rename `{}` at {}: {why}",
+                        at.name, at.place
+                    ),
+                    &format!("Pass {lsp_flag} to have the project's language server rename it."),
+                )))
+            }
+            Some(Resolution::Unresolved(why)) => Err(Box::new(refused(
+                ErrorKind::UnresolvedSites,
+                format!(
+                    "lancet cannot tell what `{}` at {} refers to: {why}",
+                    at.name, at.place
+                ),
+                &format!(
+                    "Point {at_flag} at its definition, or pass {lsp_flag} to ask the project's language server."
+                ),
+            ))),
+            Some(Resolution::Outside(why)) => Err(Box::new(refused(
+                ErrorKind::NoMatch,
+                format!(
+                    "`{}` at {} is not defined in the tree: {why}; lancet renames only the tree's own names",
+                    at.name, at.place
+                ),
+                &format!("Point {at_flag} at a definition of the tree or one of its uses."),
+            ))),
+            None => Err(Box::new(refused(
+                ErrorKind::NoMatch,
+                format!(
+                    "`{}` at {} is not an identifier in code lancet walked (a string, a comment, or an ignored file)",
+                    at.name, at.place
+                ),
+                &format!("Point {at_flag} at the identifier in code."),
+            ))),
+        };
+    }
+    let Some(qualified) = qualified else {
+        return Ok(Chosen::All);
+    };
+    let ids: HashSet<SymbolId> = scans
+        .iter()
+        .flat_map(|s| &s.occurrences)
+        .filter_map(|o| match &o.resolution {
+            Some(Resolution::Symbol(id)) if qualified_matches(id, qualified) => Some(id.clone()),
+            _ => None,
+        })
+        .collect();
+    if ids.is_empty() {
+        return Err(Box::new(refused(
+            ErrorKind::NoMatch,
+            format!("no symbol of the tree is named `{qualified}`"),
+            &format!(
+                "Check the qualified name (module path, then classes, then the name), or use {at_flag} PATH:LINE:COL."
+            ),
+        )));
+    }
+    Ok(Chosen::Ids(ids))
+}
+
+/// Whether a symbol is the one a qualified name names: a Python symbol
+/// (`src/pkg/mod.py::Class.method`) by its module path and qualified name, a Rust one
+/// (`Type::method`, an item) by its type and name (`crate::m::Type::method` ends with
+/// `Type::method`). JavaScript/TypeScript symbols (a file and an offset) carry no name: they
+/// are named with `--at`; so are Rust locals.
+fn qualified_matches(id: &SymbolId, qualified: &str) -> bool {
+    let qualified = qualified.replace("::", ".");
+    let qualified = qualified.strip_prefix("crate.").unwrap_or(&qualified);
+    let full = match id {
+        // One of several items of the name, or the only one: by its name.
+        SymbolId::Rust(RustSymbol::Item { name, .. }) => name.clone(),
+        SymbolId::Rust(RustSymbol::Local { .. }) | SymbolId::Ecma { .. } => return false,
+        SymbolId::Rust(
+            RustSymbol::Associated { holder, name } | RustSymbol::Field { holder, name },
+        ) => format!("{holder}.{name}"),
+        SymbolId::Python { module, qual } => {
+            let module = module
+                .trim_end_matches(".py")
+                .trim_end_matches("/__init__")
+                .replace('/', ".");
+            format!("{module}.{}", qual.replace("::", "."))
+        }
+    };
+    full == qualified || full.ends_with(&format!(".{qualified}"))
+}
+
+/// Reads the identifier `--at` points at.
+fn locate_at(root: &Root, place: &str, surface: Surface) -> Result<At, Box<Report>> {
+    let at_flag = surface.param("--at");
+    let usage = |detail: String| {
+        Box::new(Report::batch_error(
+            Status::Malformed,
+            ErrorKind::Usage,
+            detail,
+            &format!(
+                "Pass {at_flag} PATH:LINE:COL (1-based line and column of any character of the identifier, as {} numbers lines).",
+                surface.read("PATH")
+            ),
+        ))
+    };
+    let mut parts = place.rsplitn(3, ':');
+    let (Some(col), Some(line), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(usage(format!(
+            "{at_flag} takes PATH:LINE:COL, got {place:?}"
+        )));
+    };
+    let (Ok(line), Ok(col)) = (line.trim().parse::<usize>(), col.trim().parse::<usize>()) else {
+        return Err(usage(format!(
+            "{at_flag} takes PATH:LINE:COL, got {place:?}"
+        )));
+    };
+    let rel = root.rel(path).map_err(|e| {
+        Box::new(refused(
+            ErrorKind::UnsafePath,
+            e.to_string(),
+            "Pass a path relative to the root, inside it.",
+        ))
+    })?;
+    let Some(bytes) = root.read_regular(&rel) else {
+        return Err(Box::new(refused(
+            ErrorKind::Missing,
+            format!("{rel} is not a readable file under the root"),
+            "Pass an existing file.",
+        )));
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let Some(line_text) = text.split_inclusive('\n').nth(line.saturating_sub(1)) else {
+        return Err(usage(format!("{rel} has no line {line}")));
+    };
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let Some((col_byte, _)) = line_text.char_indices().nth(col.saturating_sub(1)) else {
+        return Err(usage(format!("line {line} of {rel} has no column {col}")));
+    };
+    let b = text.as_bytes();
+    let at = line_start + col_byte;
+    if !is_word_byte(b[at]) {
+        return Err(usage(format!(
+            "{place} is not on an identifier (the line reads {:?})",
+            line_text.trim_end()
+        )));
+    }
+    let start = (0..=at)
+        .rev()
+        .take_while(|&i| is_word_byte(b[i]))
+        .last()
+        .unwrap_or(at);
+    let end = (at..b.len())
+        .find(|&i| !is_word_byte(b[i]))
+        .unwrap_or(b.len());
+    Ok(At {
+        path: rel.to_string(),
+        offset: start,
+        name: text[start..end].to_string(),
+        place: place.to_string(),
+    })
+}

@@ -1,0 +1,404 @@
+//! Members and keyword arguments: `object.name` looked up in a class of the tree (its methods,
+//! class attributes and `self.x = …` in its methods), then its bases; `super().name`; and
+//! `call(name=…)` as the parameter of the function (or the class's `__init__`) called.
+
+use super::scopes::{binding_id, bindings_in, params_binding, qual_of, scope_of};
+use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, target_symbol, text, unknown_type};
+use crate::rename::model::{Resolution, SymbolId};
+use tree_sitter::Node;
+
+/// When `ident` is the first parameter of the method around it (not a staticmethod), the
+/// class it stands for.
+pub(super) fn method_receiver<'t>(ident: Node<'t>, module: &PyModule) -> Option<Node<'t>> {
+    let name = text(ident, module);
+    let mut at = ident;
+    let function = loop {
+        let scope = scope_of(at)?;
+        if scope.kind() == "function_definition" {
+            break scope;
+        }
+        if scope.kind() == "class_definition" {
+            return None;
+        }
+        at = scope;
+    };
+    let holder = function.parent()?;
+    let (block, decorated) = if holder.kind() == "decorated_definition" {
+        (holder.parent()?, Some(holder))
+    } else {
+        (holder, None)
+    };
+    let class = block.parent()?;
+    if class.kind() != "class_definition" {
+        return None;
+    }
+    if let Some(d) = decorated {
+        let t = text(d, module);
+        if t.contains("@staticmethod") {
+            return None;
+        }
+    }
+    let params = function.child_by_field_name("parameters")?;
+    let first = params.named_child(0)?;
+    let first = match first.kind() {
+        "identifier" => first,
+        "typed_parameter" => first.named_child(0)?,
+        _ => return None,
+    };
+    (text(first, module) == name && scope_of(ident).is_some_and(|s| s.id() == function.id()))
+        .then_some(class)
+}
+
+pub(super) fn enclosing_class(node: Node) -> Option<Node> {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if n.kind() == "class_definition" {
+            return Some(n);
+        }
+        at = n.parent();
+    }
+    None
+}
+
+/// The class definition with this qualified name (`Outer.Inner`) in a module.
+pub(super) fn find_class<'t>(m: &'t PyModule, qual: &str) -> Option<Node<'t>> {
+    find_def(m, qual, "class_definition")
+}
+
+fn find_function<'t>(m: &'t PyModule, qual: &str) -> Option<Node<'t>> {
+    let qual = qual.replace("::", ".");
+    find_def(m, &qual, "function_definition")
+}
+
+fn find_def<'t>(m: &'t PyModule, qual: &str, kind: &str) -> Option<Node<'t>> {
+    let mut scope = m.tree.root_node();
+    let parts: Vec<&str> = qual.split('.').collect();
+    for (i, part) in parts.iter().enumerate() {
+        let last = i + 1 == parts.len();
+        let body = if i == 0 {
+            scope
+        } else {
+            scope.child_by_field_name("body")?
+        };
+        let mut found = None;
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            let mut cursor = n.walk();
+            for child in n.named_children(&mut cursor) {
+                let def = if child.kind() == "decorated_definition" {
+                    child.child_by_field_name("definition")
+                } else {
+                    Some(child)
+                };
+                match def {
+                    Some(d)
+                        if matches!(d.kind(), "class_definition" | "function_definition")
+                            && d.child_by_field_name("name")
+                                .is_some_and(|nm| text(nm, m) == *part)
+                            && (!last || d.kind() == kind) =>
+                    {
+                        found = Some(d);
+                    }
+                    // Definitions under if/try/with at this level still belong to it.
+                    Some(d)
+                        if matches!(
+                            d.kind(),
+                            "if_statement"
+                                | "try_statement"
+                                | "with_statement"
+                                | "else_clause"
+                                | "elif_clause"
+                                | "except_clause"
+                                | "finally_clause"
+                                | "block"
+                        ) =>
+                    {
+                        stack.push(d)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        scope = found?;
+    }
+    Some(scope)
+}
+
+/// Whether class `class` defines member `name`: a method, a class attribute, or `self.name = …`
+/// in one of its methods.
+fn defines_member(m: &PyModule, class: Node, name: &str) -> bool {
+    if !bindings_in(m, Some(class), name).is_empty() {
+        return true;
+    }
+    let Some(body) = class.child_by_field_name("body") else {
+        return false;
+    };
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        let mut cursor = n.walk();
+        for child in n.named_children(&mut cursor) {
+            match child.kind() {
+                "class_definition" => {}
+                "assignment" | "augmented_assignment" => {
+                    if let Some(left) = child.child_by_field_name("left")
+                        && self_attribute_binds(left, m, name)
+                    {
+                        return true;
+                    }
+                    stack.push(child);
+                }
+                _ => stack.push(child),
+            }
+        }
+    }
+    false
+}
+
+/// Whether a target is `<first parameter>.name` (or a tuple of targets holding one).
+fn self_attribute_binds(target: Node, m: &PyModule, name: &str) -> bool {
+    match target.kind() {
+        "attribute" => {
+            target
+                .child_by_field_name("attribute")
+                .is_some_and(|a| text(a, m) == name)
+                && target
+                    .child_by_field_name("object")
+                    .is_some_and(|o| o.kind() == "identifier" && method_receiver(o, m).is_some())
+        }
+        "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" => {
+            let mut cursor = target.walk();
+            target
+                .named_children(&mut cursor)
+                .any(|c| self_attribute_binds(c, m, name))
+        }
+        _ => false,
+    }
+}
+
+impl PyProject<'_> {
+    /// `object.name`.
+    pub(super) fn member(&self, module: &PyModule, object: Node, name: &str) -> Resolution {
+        let receiver = self.expression(module, object, 0);
+        match receiver {
+            Target::Class(file, qual) => self.class_member(&file, &qual, name, 0),
+            Target::Module(file) => match self.module(&file) {
+                Some(m) => {
+                    let bound = self.bindings(&m, None, name);
+                    if bound.is_empty() {
+                        Resolution::Unresolved(format!("{file} does not bind `{name}`"))
+                    } else {
+                        match self.bound_target(&m, None, name, &bound, false, 1) {
+                            Target::Outside(why) => Resolution::Outside(why),
+                            Target::Unknown(_) | Target::Module(_) | Target::Variable(..) => {
+                                Resolution::Symbol(binding_id(&m, None, name))
+                            }
+                            t => target_symbol(t),
+                        }
+                    }
+                }
+                None => Resolution::Unresolved(format!("{file} cannot be read")),
+            },
+            Target::Outside(why) => Resolution::Outside(why),
+            Target::Super(qual) => self.super_member(&module.path, &qual, name),
+            Target::Unknown(why) => Resolution::Unresolved(why),
+            Target::Variable(_, variable) => Resolution::Unresolved(unknown_type(&variable)),
+            Target::Binding(_) | Target::Function(..) => Resolution::Unresolved(format!(
+                "the type of `{}` is not known",
+                text(object, module)
+            )),
+        }
+    }
+
+    /// Whether class `qual` of `file` (or a base of the tree) has an `__enter__` whose every
+    /// `return` is `return self`.
+    pub(super) fn enters_itself(&self, file: &str, qual: &str) -> bool {
+        let Resolution::Symbol(SymbolId::Python { module: file, qual }) =
+            self.class_member(file, qual, "__enter__", 0)
+        else {
+            return false;
+        };
+        let Some(m) = self.module(&file) else {
+            return false;
+        };
+        let Some(function) = find_function(&m, &qual) else {
+            return false;
+        };
+        let mut returns = Vec::new();
+        let mut stack = vec![function];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "return_statement" {
+                returns.push(n);
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor).filter(|c| {
+                !matches!(
+                    c.kind(),
+                    "function_definition" | "lambda" | "class_definition"
+                )
+            }));
+        }
+        !returns.is_empty()
+            && returns
+                .iter()
+                .all(|r| r.named_child(0).is_some_and(|v| text(v, &m) == "self"))
+    }
+
+    /// `super().name` in class `qual` of `file`: the bases' member.
+    fn super_member(&self, file: &str, qual: &str, name: &str) -> Resolution {
+        let Some(m) = self.module(file) else {
+            return Resolution::Unresolved(format!("{file} cannot be read"));
+        };
+        let Some(class) = find_class(&m, qual) else {
+            return Resolution::Unresolved("the class is not found".into());
+        };
+        self.in_bases(&m, class, name, 0)
+    }
+
+    /// Member `name` of class `qual` in `file`: its own definition, else its bases'.
+    fn class_member(&self, file: &str, qual: &str, name: &str, depth: usize) -> Resolution {
+        let key = (file.to_string(), qual.to_string(), name.to_string());
+        if let Some(hit) = self.members.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return hit;
+        }
+        let found = self.class_member_uncached(file, qual, name, depth);
+        if let Ok(mut memo) = self.members.lock() {
+            memo.insert(key, found.clone());
+        }
+        found
+    }
+
+    fn class_member_uncached(
+        &self,
+        file: &str,
+        qual: &str,
+        name: &str,
+        depth: usize,
+    ) -> Resolution {
+        if depth > MAX_DEPTH {
+            return Resolution::Unresolved("a class hierarchy too deep to follow".into());
+        }
+        let Some(m) = self.module(file) else {
+            return Resolution::Unresolved(format!("{file} cannot be read"));
+        };
+        let Some(class) = find_class(&m, qual) else {
+            return Resolution::Unresolved(format!("class {qual} is not found in {file}"));
+        };
+        if defines_member(&m, class, name) {
+            return Resolution::Symbol(python_id(file, format!("{qual}.{name}")));
+        }
+        self.in_bases(&m, class, name, depth)
+    }
+
+    fn in_bases(&self, m: &PyModule, class: Node, name: &str, depth: usize) -> Resolution {
+        let qual = qual_of(class, m);
+        let mut outside = None;
+        if let Some(bases) = class.child_by_field_name("superclasses") {
+            let mut cursor = bases.walk();
+            for base in bases.named_children(&mut cursor) {
+                if base.kind() == "keyword_argument" {
+                    continue;
+                }
+                match self.expression(m, base, depth + 1) {
+                    Target::Class(file, base_qual) => {
+                        match self.class_member(&file, &base_qual, name, depth + 1) {
+                            Resolution::Unresolved(why) if why.starts_with("not a member") => {}
+                            Resolution::Unresolved(why) => {
+                                outside.get_or_insert(why);
+                            }
+                            found => return found,
+                        }
+                    }
+                    // `object` defines nothing a rename could mean.
+                    Target::Outside(_) if text(base, m) == "object" => {}
+                    Target::Outside(_) => {
+                        outside.get_or_insert(format!(
+                            "`{name}` is not defined in class {qual} of the tree; its base `{}` (outside the tree) may define it",
+                            text(base, m)
+                        ));
+                    }
+                    _ => {
+                        outside.get_or_insert(format!(
+                            "`{name}` is not defined in class {qual}; its base `{}` is not resolved",
+                            text(base, m)
+                        ));
+                    }
+                }
+            }
+        }
+        Resolution::Unresolved(
+            outside.unwrap_or_else(|| {
+                format!("not a member of class {qual} or its bases in the tree")
+            }),
+        )
+    }
+
+    /// `call(name=…)`: the parameter of the function the call resolves to.
+    pub(super) fn keyword(&self, module: &PyModule, argument: Node, name: &str) -> Resolution {
+        let call = argument.parent().and_then(|list| list.parent());
+        let Some(function) = call
+            .filter(|c| c.kind() == "call")
+            .and_then(|c| c.child_by_field_name("function"))
+        else {
+            return Resolution::Unresolved("a keyword argument outside a call".into());
+        };
+        let target = match function.kind() {
+            "attribute" => {
+                let (Some(object), Some(attr)) = (
+                    function.child_by_field_name("object"),
+                    function.child_by_field_name("attribute"),
+                ) else {
+                    return Resolution::Unresolved("a call".into());
+                };
+                match self.member(module, object, text(attr, module)) {
+                    Resolution::Symbol(SymbolId::Python { module, qual }) => {
+                        Target::Function(module, qual)
+                    }
+                    Resolution::Symbol(other) => {
+                        Target::Unknown(format!("`{other}` is not a Python function"))
+                    }
+                    Resolution::Outside(why) => Target::Outside(why),
+                    Resolution::Unresolved(why) => Target::Unknown(why),
+                }
+            }
+            _ => self.expression(module, function, 0),
+        };
+        let (file, qual) = match target {
+            Target::Function(file, qual) => (file, qual),
+            Target::Class(file, qual) => match self.class_member(&file, &qual, "__init__", 0) {
+                Resolution::Symbol(SymbolId::Python { module, qual }) => (module, qual),
+                _ => {
+                    return Resolution::Unresolved(format!(
+                        "the keyword argument `{name}` of a class call whose __init__ is not in the tree"
+                    ));
+                }
+            },
+            Target::Outside(why) => return Resolution::Outside(why),
+            Target::Unknown(why) => return Resolution::Unresolved(why),
+            Target::Variable(_, variable) => {
+                return Resolution::Unresolved(unknown_type(&variable));
+            }
+            _ => {
+                return Resolution::Unresolved(format!(
+                    "the keyword argument `{name}` of a call lancet cannot resolve"
+                ));
+            }
+        };
+        let Some(m) = self.module(&file) else {
+            return Resolution::Unresolved(format!("{file} cannot be read"));
+        };
+        match find_function(&m, &qual) {
+            Some(f) => {
+                let mut params = Vec::new();
+                if let Some(p) = f.child_by_field_name("parameters") {
+                    params_binding(p, &m, name, &mut params);
+                }
+                if params.is_empty() {
+                    Resolution::Unresolved(format!("{qual} has no parameter `{name}`"))
+                } else {
+                    Resolution::Symbol(python_id(&file, format!("{qual}::{name}")))
+                }
+            }
+            None => Resolution::Unresolved(format!("{qual} is not a function of {file}")),
+        }
+    }
+}

@@ -1,0 +1,345 @@
+//! Python name resolution for `lancet rename`: which binding an identifier spelled OLD refers
+//! to, from Python's own rules, over the syntax trees of the walked files.
+//!
+//! - Scopes: module, class (visible only in its own body), function and lambda (parameters and
+//!   every name bound in the body, unless declared `global` / `nonlocal`), comprehensions.
+//! - Imports between modules of the tree: `import a.b [as m]`, `from a.b import c [as d]`,
+//!   relative imports; a module is a file of the tree whose path ends in `a/b.py` or
+//!   `a/b/__init__.py` (one such file, or the import does not resolve).
+//! - Members: `self.x` / `cls.x` in a method of class C, `C.x`, `C().x`, `super().x`, `m.x` for
+//!   a module m: looked up in C (methods, class attributes, `self.x = …` in its methods), then
+//!   its bases in the tree, in order.
+//! - Keyword arguments of a call that resolves to a function of the tree (or a class's
+//!   `__init__`).
+//!
+//! What resolves to something outside the tree (a builtin, `os.close`, a name imported from a
+//! package that is not in the tree) is [`Resolution::Outside`]: never renamed. What cannot be
+//! resolved without types (`fp.close()` on a parameter) is [`Resolution::Unresolved`].
+//!
+//! By grammar area: [`scopes`] (what each scope binds), [`names`] (a name looked up, an
+//! expression's value), [`imports`] (modules of the tree), [`members`] (attributes, bases and
+//! keyword arguments).
+
+use super::model::{Parsed as PyModule, Resolution, SymbolId};
+use super::resolve::{Resolved, Resolver, Sources, by_node};
+use crate::syntax::languages;
+use scopes::{Bound, binding_id, bindings_in, scope_of};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tree_sitter::{Node, Parser};
+
+mod imports;
+mod members;
+mod names;
+mod scopes;
+
+/// The tree's Python modules: the walked file list, the files already parsed, and the others
+/// parsed on demand (a package `__init__.py` that re-exports, a base class's module).
+pub(crate) struct PyProject<'a> {
+    /// The walked `.py` files.
+    files: Vec<String>,
+    parsed: Mutex<HashMap<String, Option<Arc<PyModule>>>>,
+    /// Reads a file of the tree, for the modules parsed on demand.
+    read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    /// Python's grammar, to parse them.
+    grammar: Option<tree_sitter::Language>,
+    modules: Mutex<HashMap<String, Option<Vec<String>>>>,
+    /// Memo of [`bindings_in`] by file, scope (its start byte; module: none) and name: a
+    /// rename of a method used 40,000 times asks the same scopes again and again.
+    bindings: Mutex<HashMap<BindingKey, Arc<Vec<Bound>>>>,
+    /// Memo of class members by file, class and name.
+    members: Mutex<HashMap<(String, String, String), Resolution>>,
+}
+
+/// A scope's bindings of one name, by file, scope start (module: none) and name.
+type BindingKey = (String, Option<usize>, String);
+
+/// What a name (or an expression) stands for.
+#[derive(Debug, Clone)]
+enum Target {
+    /// A variable, function or attribute binding of the tree, by id.
+    Binding(SymbolId),
+    /// A function of the tree: its file and qualified name (for keyword arguments).
+    Function(String, String),
+    /// A class of the tree: its file and qualified name.
+    Class(String, String),
+    /// A module of the tree (its file).
+    Module(String),
+    /// A variable of the tree whose type lancet does not know: its binding id and name.
+    Variable(SymbolId, String),
+    /// `super()` in the class with this qualified name (of the module being read).
+    Super(String),
+    /// Something outside the tree.
+    Outside(String),
+    /// Something lancet cannot tell.
+    Unknown(String),
+}
+
+/// Why a variable cannot stand for a class, module or function.
+fn unknown_type(name: &str) -> String {
+    format!("`{name}` is a variable of unknown type")
+}
+
+/// How deep import chains and base classes are followed.
+const MAX_DEPTH: usize = 12;
+
+fn text<'t>(node: Node, module: &'t PyModule) -> &'t str {
+    &module.text[node.byte_range()]
+}
+
+fn same_target(a: &Target, b: &Target) -> bool {
+    match (a, b) {
+        (Target::Binding(x), Target::Binding(y)) => x == y,
+        (Target::Module(x), Target::Module(y)) => x == y,
+        (Target::Class(f, q), Target::Class(g, r))
+        | (Target::Function(f, q), Target::Function(g, r)) => f == g && q == r,
+        _ => false,
+    }
+}
+
+/// The id a definition target is renamed under.
+fn target_symbol(target: Target) -> Resolution {
+    match target {
+        Target::Binding(id) => Resolution::Symbol(id),
+        Target::Class(file, qual) | Target::Function(file, qual) => {
+            Resolution::Symbol(python_id(&file, qual))
+        }
+        Target::Module(file) => Resolution::Unresolved(format!("the module {file}")),
+        Target::Outside(why) => Resolution::Outside(why),
+        Target::Unknown(why) => Resolution::Unresolved(why),
+        Target::Variable(_, name) => Resolution::Unresolved(unknown_type(&name)),
+        Target::Super(_) => Resolution::Unresolved("`super()`".into()),
+    }
+}
+
+/// The id of a definition by qualified name: the binding of its last part in its parent's
+/// scope (a class member `C.m`, a local `f::g`, a module name `f`).
+fn python_id(file: &str, qual: String) -> SymbolId {
+    SymbolId::Python {
+        module: file.to_string(),
+        qual,
+    }
+}
+
+impl<'a> PyProject<'a> {
+    /// A project over the walked files: the scanned Python files as parsed, the other `.py`
+    /// files read and parsed when an import or a base class reaches them.
+    pub(crate) fn new(sources: &'a Sources<'a>) -> Self {
+        PyProject {
+            files: sources
+                .files
+                .iter()
+                .filter(|f| f.ends_with(".py"))
+                .cloned()
+                .collect(),
+            parsed: Mutex::new(
+                sources
+                    .of_language("python")
+                    .map(|m| (m.path.clone(), Some(Arc::clone(m))))
+                    .collect(),
+            ),
+            read: sources.read,
+            grammar: languages::languages()
+                .iter()
+                .find(|e| e.name == "python")
+                .and_then(languages::grammar),
+            modules: Mutex::new(HashMap::new()),
+            bindings: Mutex::new(HashMap::new()),
+            members: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// [`bindings_in`], remembered.
+    fn bindings(&self, module: &PyModule, scope: Option<Node>, name: &str) -> Arc<Vec<Bound>> {
+        let key = (
+            module.path.clone(),
+            scope.map(|s| s.start_byte()),
+            name.to_string(),
+        );
+        if let Some(hit) = self.bindings.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return hit;
+        }
+        let found = Arc::new(bindings_in(module, scope, name));
+        if let Ok(mut memo) = self.bindings.lock() {
+            memo.insert(key, Arc::clone(&found));
+        }
+        found
+    }
+
+    fn module(&self, path: &str) -> Option<Arc<PyModule>> {
+        if let Some(m) = self.parsed.lock().ok()?.get(path) {
+            return m.clone();
+        }
+        let loaded = self.load(path).map(Arc::new);
+        self.parsed
+            .lock()
+            .ok()?
+            .insert(path.to_string(), loaded.clone());
+        loaded
+    }
+
+    /// Reads and parses a file of the tree that was not parsed yet.
+    fn load(&self, path: &str) -> Option<PyModule> {
+        let text = (self.read)(path)?;
+        let mut parser = Parser::new();
+        parser.set_language(self.grammar.as_ref()?).ok()?;
+        let tree = parser.parse(&text, None)?;
+        Some(PyModule {
+            path: path.to_string(),
+            text,
+            tree,
+        })
+    }
+
+    /// Classifies one occurrence of `name` (an identifier node of `module`).
+    fn resolve(&self, module: &PyModule, node: Node, name: &str) -> Resolution {
+        let Some(parent) = node.parent() else {
+            return Resolution::Unresolved("no syntax around it".into());
+        };
+        match parent.kind() {
+            "attribute"
+                if parent
+                    .child_by_field_name("attribute")
+                    .is_some_and(|a| a.id() == node.id()) =>
+            {
+                let Some(object) = parent.child_by_field_name("object") else {
+                    return Resolution::Unresolved("an attribute of nothing".into());
+                };
+                self.member(module, object, name)
+            }
+            "keyword_argument"
+                if parent
+                    .child_by_field_name("name")
+                    .is_some_and(|n| n.id() == node.id()) =>
+            {
+                self.keyword(module, parent, name)
+            }
+            "dotted_name" => self.in_import(module, parent, name),
+            "aliased_import" => {
+                // `... as name`: a local binding of this module (or scope).
+                if parent
+                    .child_by_field_name("alias")
+                    .is_some_and(|a| a.id() == node.id())
+                {
+                    Resolution::Symbol(binding_id(module, scope_of(node), name))
+                } else {
+                    Resolution::Unresolved("part of an import".into())
+                }
+            }
+            "global_statement" => Resolution::Symbol(binding_id(module, None, name)),
+            _ => self.name(module, node, name),
+        }
+    }
+}
+
+impl Resolver for PyProject<'_> {
+    fn languages(&self) -> &'static [&'static str] {
+        &["python"]
+    }
+
+    fn resolve_file(&self, file: &PyModule, offsets: &[usize], old: &str) -> Vec<Resolved> {
+        by_node(file, offsets, old, |node| {
+            self.resolve(file, node, old).into()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PyProject;
+    use crate::rename::resolve::testing::Fixture;
+
+    /// Each occurrence of `old` in `path`, resolved over the files of the tree.
+    fn resolve(files: &[(&str, &str)], path: &str, old: &str) -> Vec<String> {
+        let fixture = Fixture::new(files, &[path]);
+        let sources = fixture.sources();
+        fixture.resolve(&PyProject::new(&sources), path, old)
+    }
+
+    #[test]
+    fn a_module_function_and_its_calls_are_one_symbol() {
+        let text = "def total(n):\n    return n\n\nprint(total(1))\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "total"),
+            ["1 = a.py::total", "4 = a.py::total"]
+        );
+    }
+
+    #[test]
+    fn a_parameter_shadows_the_module_binding() {
+        let text = "total = 1\n\ndef f(total):\n    return total\n\nprint(total)\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "total"),
+            [
+                "1 = a.py::total",
+                "3 = a.py::f::total",
+                "4 = a.py::f::total",
+                "6 = a.py::total"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_import_of_the_tree_is_the_imported_definition() {
+        let files = [
+            ("shop/cart.py", "def total():\n    return 0\n"),
+            ("main.py", "from shop.cart import total\n\ntotal()\n"),
+        ];
+        assert_eq!(
+            resolve(&files, "main.py", "total"),
+            ["1 = shop/cart.py::total", "3 = shop/cart.py::total"]
+        );
+    }
+
+    #[test]
+    fn methods_resolve_through_self_instances_and_bases() {
+        let text = "class Base:\n    def total(self):\n        return 0\n\nclass Cart(Base):\n    def run(self):\n        return self.total()\n\nc = Cart()\nc.total()\nCart().total()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "total"),
+            [
+                "2 = a.py::Base.total",
+                "7 = a.py::Base.total",
+                "10 = a.py::Base.total",
+                "11 = a.py::Base.total"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_keyword_argument_is_the_parameter_of_the_function_called() {
+        let text = "def f(total=0):\n    return total\n\nf(total=1)\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "total"),
+            [
+                "1 = a.py::f::total",
+                "2 = a.py::f::total",
+                "4 = a.py::f::total"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_method_on_a_receiver_of_unknown_type_is_not_resolved() {
+        let text = "class Cart:\n    def total(self):\n        return 0\n\ndef f(fp):\n    return fp.total()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "total"),
+            [
+                "2 = a.py::Cart.total",
+                "6 ? `fp` is a variable of unknown type"
+            ]
+        );
+    }
+
+    #[test]
+    fn builtins_and_other_packages_are_outside_and_unbound_names_unresolved() {
+        let text = "import os\n\nos.sum(1)\nsum([1])\n\ndef f():\n    return missing.sum\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "sum"),
+            [
+                "3 outside: `os` is outside the tree",
+                "4 outside: `sum` is a Python builtin",
+                "7 ? `missing` is not bound in a.py"
+            ]
+        );
+    }
+}

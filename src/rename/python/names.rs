@@ -1,0 +1,396 @@
+//! Plain names and expressions: a name looked up from its scope outward (a builtin at last),
+//! what one scope's bindings of it make of it (a class, a function, an import, a variable), and
+//! what an expression stands for (a class or an instance of one, a module, `super()`).
+
+use super::members::{enclosing_class, find_class, method_receiver};
+use super::scopes::{Bound, binding_qual, has_wildcard, qual_of, scope_of};
+use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, same_target, target_symbol, text};
+use crate::rename::model::Resolution;
+use std::sync::Arc;
+use tree_sitter::Node;
+
+const BUILTINS: &[&str] = &[
+    "abs",
+    "aiter",
+    "all",
+    "anext",
+    "any",
+    "ascii",
+    "bin",
+    "bool",
+    "breakpoint",
+    "bytearray",
+    "bytes",
+    "callable",
+    "chr",
+    "classmethod",
+    "compile",
+    "complex",
+    "delattr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "eval",
+    "exec",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "globals",
+    "hasattr",
+    "hash",
+    "help",
+    "hex",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "list",
+    "locals",
+    "map",
+    "max",
+    "memoryview",
+    "min",
+    "next",
+    "object",
+    "oct",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "property",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+    "__import__",
+    "__name__",
+    "__file__",
+    "__doc__",
+    "__spec__",
+    "__loader__",
+    "__package__",
+    "__builtins__",
+    "__debug__",
+    "NotImplemented",
+    "Ellipsis",
+    "BaseException",
+    "Exception",
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BlockingIOError",
+    "BrokenPipeError",
+    "BufferError",
+    "ChildProcessError",
+    "ConnectionAbortedError",
+    "ConnectionError",
+    "ConnectionRefusedError",
+    "ConnectionResetError",
+    "EOFError",
+    "EnvironmentError",
+    "FileExistsError",
+    "FileNotFoundError",
+    "FloatingPointError",
+    "GeneratorExit",
+    "IOError",
+    "ImportError",
+    "IndentationError",
+    "IndexError",
+    "InterruptedError",
+    "IsADirectoryError",
+    "KeyError",
+    "KeyboardInterrupt",
+    "LookupError",
+    "MemoryError",
+    "ModuleNotFoundError",
+    "NameError",
+    "NotADirectoryError",
+    "NotImplementedError",
+    "OSError",
+    "OverflowError",
+    "PermissionError",
+    "ProcessLookupError",
+    "RecursionError",
+    "ReferenceError",
+    "RuntimeError",
+    "StopAsyncIteration",
+    "StopIteration",
+    "SyntaxError",
+    "SystemError",
+    "SystemExit",
+    "TabError",
+    "TimeoutError",
+    "TypeError",
+    "UnboundLocalError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "UnicodeTranslateError",
+    "ValueError",
+    "ZeroDivisionError",
+    "Warning",
+    "UserWarning",
+    "DeprecationWarning",
+    "PendingDeprecationWarning",
+    "RuntimeWarning",
+    "SyntaxWarning",
+    "FutureWarning",
+    "ImportWarning",
+    "UnicodeWarning",
+    "BytesWarning",
+    "ResourceWarning",
+    "EncodingWarning",
+    "ExceptionGroup",
+    "BaseExceptionGroup",
+];
+
+impl PyProject<'_> {
+    /// A plain name: the binding its scope rules find.
+    pub(super) fn name(&self, module: &PyModule, node: Node, name: &str) -> Resolution {
+        match self.lookup(module, node, name, true, 0) {
+            Target::Outside(why) => Resolution::Outside(why),
+            Target::Unknown(why) => Resolution::Unresolved(why),
+            Target::Module(_) => Resolution::Unresolved(format!(
+                "`{name}` names a module of the tree (a file, not renamed)"
+            )),
+            t => target_symbol(t),
+        }
+    }
+
+    /// Looks `name` up from `node`'s scope outward. With `for_rename`, a local alias
+    /// (`import x as name`) is its own binding; otherwise it is followed to what it names.
+    fn lookup(
+        &self,
+        module: &PyModule,
+        node: Node,
+        name: &str,
+        for_rename: bool,
+        depth: usize,
+    ) -> Target {
+        let mut scope = scope_of(node);
+        let mut first = true;
+        loop {
+            let skip_class = !first && scope.is_some_and(|s| s.kind() == "class_definition");
+            first = false;
+            if !skip_class {
+                let bound = self.bindings(module, scope, name);
+                if bound.iter().any(|b| matches!(b, Bound::Global)) {
+                    let bound = self.bindings(module, None, name);
+                    return self.bound_target(module, None, name, &bound, for_rename, depth);
+                }
+                let nonlocal = bound.iter().any(|b| matches!(b, Bound::Nonlocal));
+                if !bound.is_empty() && !nonlocal {
+                    return self.bound_target(module, scope, name, &bound, for_rename, depth);
+                }
+            }
+            match scope {
+                None => break,
+                Some(s) => scope = scope_of(s),
+            }
+        }
+        if BUILTINS.contains(&name) {
+            Target::Outside(format!("`{name}` is a Python builtin"))
+        } else if has_wildcard(module) {
+            Target::Unknown(format!(
+                "`{name}` is not bound in {}; it may come from a `from … import *`",
+                module.path
+            ))
+        } else {
+            Target::Unknown(format!("`{name}` is not bound in {}", module.path))
+        }
+    }
+
+    /// What the bindings of `name` in one scope make of it.
+    pub(super) fn bound_target(
+        &self,
+        module: &PyModule,
+        scope: Option<Node>,
+        name: &str,
+        bound: &[Bound],
+        for_rename: bool,
+        depth: usize,
+    ) -> Target {
+        let imports: Vec<&Bound> = bound
+            .iter()
+            .filter(|b| {
+                matches!(b, Bound::Import { .. })
+                    || matches!(b, Bound::ImportFrom { alias, .. } if !for_rename || !alias)
+            })
+            .collect();
+        if imports.is_empty() {
+            let local_defs: Vec<&Bound> = bound
+                .iter()
+                .filter(|b| matches!(b, Bound::Function | Bound::Class))
+                .collect();
+            let qual = binding_qual(module, scope, name);
+            let id = python_id(&module.path, qual.clone());
+            return match (local_defs.as_slice(), bound.len()) {
+                ([Bound::Class], 1) => Target::Class(module.path.clone(), qual),
+                ([Bound::Function], 1) => Target::Function(module.path.clone(), qual),
+                _ if for_rename => Target::Binding(id),
+                _ => match bound {
+                    // Assigned once, from a call of a class: an instance of it; bound by
+                    // `with C() as name`, when C's `__enter__` returns `self`.
+                    [Bound::Value(start, end) | Bound::Entered(start, end)]
+                        if depth < MAX_DEPTH =>
+                    {
+                        let value = module
+                            .tree
+                            .root_node()
+                            .descendant_for_byte_range(*start, *end)
+                            .filter(|v| v.byte_range() == (*start..*end) && v.kind() == "call");
+                        match value.map(|v| self.expression(module, v, depth + 1)) {
+                            Some(Target::Class(file, qual))
+                                if matches!(bound, [Bound::Value(..)])
+                                    || self.enters_itself(&file, &qual) =>
+                            {
+                                Target::Class(file, qual)
+                            }
+                            _ => Target::Variable(id, name.to_string()),
+                        }
+                    }
+                    _ => Target::Variable(id, name.to_string()),
+                },
+            };
+        }
+        let targets: Vec<Target> = imports
+            .iter()
+            .map(|b| match b {
+                Bound::Import { module: dotted } => match self.resolve_module(module, dotted) {
+                    Ok(file) => Target::Module(file),
+                    Err((true, why)) => Target::Outside(why),
+                    Err((false, why)) => Target::Unknown(why),
+                },
+                Bound::ImportFrom {
+                    module: from,
+                    name: original,
+                    ..
+                } => self.imported(module, from, original, depth + 1),
+                _ => Target::Unknown(String::new()),
+            })
+            .collect();
+        if let Some(Target::Outside(why)) = targets.iter().find(|t| matches!(t, Target::Outside(_)))
+        {
+            return Target::Outside(why.clone());
+        }
+        if imports.len() != bound.len() {
+            return Target::Unknown(format!(
+                "`{name}` is both imported and bound otherwise in {}",
+                module.path
+            ));
+        }
+        let first = &targets[0];
+        if targets.len() == 1 || targets.iter().all(|t| same_target(t, first)) {
+            first.clone()
+        } else {
+            Target::Unknown(format!("`{name}` is imported from several places"))
+        }
+    }
+
+    /// What an expression stands for, when it is a class, a module or an outside thing.
+    pub(super) fn expression(&self, module: &PyModule, expr: Node, depth: usize) -> Target {
+        if depth > MAX_DEPTH {
+            return Target::Unknown("too deep".into());
+        }
+        match expr.kind() {
+            "identifier" => {
+                let name = text(expr, module);
+                if let Some(class) = method_receiver(expr, module) {
+                    return Target::Class(module.path.clone(), qual_of(class, module));
+                }
+                self.lookup(module, expr, name, false, depth)
+            }
+            "attribute" => {
+                let (Some(object), Some(attr)) = (
+                    expr.child_by_field_name("object"),
+                    expr.child_by_field_name("attribute"),
+                ) else {
+                    return Target::Unknown("an attribute".into());
+                };
+                let attr = text(attr, module);
+                match self.expression(module, object, depth + 1) {
+                    Target::Module(file) => match self.module(&file) {
+                        Some(m) => {
+                            let bound = self.bindings(&m, None, attr);
+                            if bound.is_empty() {
+                                match self.submodule(&file, attr).filter(|sub| {
+                                    self.imports_module(module, sub)
+                                        || self.package_imports_from(&file, attr)
+                                }) {
+                                    Some(sub) => Target::Module(sub),
+                                    None => {
+                                        Target::Unknown(format!("{file} does not bind `{attr}`"))
+                                    }
+                                }
+                            } else {
+                                self.bound_target(&m, None, attr, &bound, false, depth + 1)
+                            }
+                        }
+                        None => Target::Unknown(format!("{file} cannot be read")),
+                    },
+                    Target::Outside(why) => Target::Outside(why),
+                    Target::Class(file, qual) => match self.class_node(&file, &qual) {
+                        Some((m, _)) => {
+                            let inner = format!("{qual}.{attr}");
+                            if find_class(&m, &inner).is_some() {
+                                Target::Class(file, inner)
+                            } else {
+                                Target::Unknown(format!("`{}` is a value", text(expr, module)))
+                            }
+                        }
+                        None => Target::Unknown(String::new()),
+                    },
+                    _ => Target::Unknown(format!(
+                        "the type of `{}` is not known",
+                        text(expr, module)
+                    )),
+                }
+            }
+            "call" => {
+                let Some(function) = expr.child_by_field_name("function") else {
+                    return Target::Unknown("a call".into());
+                };
+                if function.kind() == "identifier" && text(function, module) == "super" {
+                    return match enclosing_class(expr) {
+                        Some(class) => Target::Super(qual_of(class, module)),
+                        None => Target::Unknown("`super()` outside a class".into()),
+                    };
+                }
+                match self.expression(module, function, depth + 1) {
+                    // An instance of a class of the tree.
+                    class @ Target::Class(..) => class,
+                    Target::Outside(why) => Target::Outside(why),
+                    _ => Target::Unknown(format!(
+                        "the type of `{}` is not known",
+                        text(expr, module)
+                    )),
+                }
+            }
+            _ => Target::Unknown(format!("the type of `{}` is not known", text(expr, module))),
+        }
+    }
+
+    fn class_node(&self, file: &str, qual: &str) -> Option<(Arc<PyModule>, usize)> {
+        let m = self.module(file)?;
+        let id = find_class(&m, qual)?.id();
+        Some((m, id))
+    }
+}

@@ -1,0 +1,412 @@
+//! Why a rename must not go ahead: names that are not identifiers, a reserved NEW, nothing to
+//! rename, a `--kind` that does not fit, NEW already in use, a bare name defined in several
+//! languages, or sites lancet could not decide that may be the symbol.
+
+use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
+use super::scan::{is_identifier, renameable_languages, renamers};
+use crate::report::{
+    Definition, ErrorKind, LeftSite, MAX_LISTED, RenameSummary, Report, Status, Surface, SymbolKind,
+};
+use crate::syntax::languages;
+use std::collections::HashSet;
+
+/// A refusal of the whole batch: nothing is written.
+pub(super) fn refused(kind: ErrorKind, detail: String, next: &str) -> Report {
+    Report::batch_error(Status::Refused, kind, detail, next)
+}
+
+/// The refusal of names that are not identifiers, OLD equal to NEW, or a language lancet cannot
+/// rename in.
+pub(super) fn invalid_request(opts: &RenameOptions) -> Option<Report> {
+    for (what, name) in [("OLD", &opts.old), ("NEW", &opts.new)] {
+        if !is_identifier(name) {
+            return Some(Report::batch_error(
+                Status::Malformed,
+                ErrorKind::InvalidName,
+                format!("{what} `{name}` is not an identifier"),
+                "Pass a name made of letters, digits and `_`, not starting with a digit.",
+            ));
+        }
+    }
+    if opts.old == opts.new {
+        return Some(Report::batch_error(
+            Status::Malformed,
+            ErrorKind::InvalidName,
+            format!("OLD and NEW are both `{}`", opts.old),
+            "Pass a different new name.",
+        ));
+    }
+    let lang = opts.lang.as_ref()?;
+    (!renamers().iter().any(|r| &r.entry.name == lang)).then(|| {
+        Report::batch_error(
+            Status::Malformed,
+            ErrorKind::UnknownLanguage,
+            format!("lancet cannot rename in `{lang}`"),
+            &format!("Use one of: {}.", renameable_languages().join(", ")),
+        )
+    })
+}
+
+/// The unresolved sites that may be the chosen symbol. A site's shape limits what it can
+/// name: a member access (`x.close()`) only a member, a keyword argument (`f(close=…)`) only a
+/// parameter, a part of an import's module path only a module (never renamed by lancet).
+pub(super) fn undecided_sites<'s>(
+    summary: &'s RenameSummary,
+    scans: &[FileScan],
+    chosen: &Chosen,
+    old: &str,
+) -> Vec<&'s LeftSite> {
+    let (members, locals) = match chosen {
+        Chosen::Ids(ids) => (
+            ids.iter().any(SymbolId::is_member),
+            ids.iter().any(SymbolId::is_local),
+        ),
+        Chosen::All => (true, true),
+    };
+    // Only locals chosen: a local is seen in its own file only.
+    let local_files: Option<Vec<&str>> = match chosen {
+        Chosen::Ids(ids) if ids.iter().all(SymbolId::is_local) => {
+            ids.iter().map(SymbolId::local_file).collect()
+        }
+        _ => None,
+    };
+    summary
+        .unresolved
+        .iter()
+        .filter(|site| {
+            local_files
+                .as_ref()
+                .is_none_or(|files| files.contains(&site.path.as_str()))
+        })
+        .filter(|site| {
+            let shape = scans
+                .iter()
+                .find(|s| s.path == site.path)
+                .map_or(SiteShape::Plain, |scan| site_shape(scan, site, old.len()));
+            let python = site.path.ends_with(".py") || site.path.ends_with(".pyi");
+            match shape {
+                // In Python a member may be a module's attribute (`pkg.mod.Name`): any symbol.
+                SiteShape::Member => members || python,
+                SiteShape::ValueMember => members,
+                SiteShape::Keyword => locals,
+                SiteShape::ModulePath => false,
+                SiteShape::Plain => true,
+            }
+        })
+        .collect()
+}
+
+/// What a site can name, by its place in the syntax.
+enum SiteShape {
+    /// `x.name`: a member (in Python maybe a module's attribute).
+    Member,
+    /// `self.name`, `f().name`: a member of a value, never a module's attribute.
+    ValueMember,
+    /// `f(name=…)`: a parameter.
+    Keyword,
+    /// A part of an import's dotted module path: a module.
+    ModulePath,
+    /// Anything else.
+    Plain,
+}
+
+/// The shape of a site (see [`SiteShape`]).
+fn site_shape(scan: &FileScan, site: &LeftSite, len: usize) -> SiteShape {
+    let Some(&line_start) = scan.starts.get(site.line - 1) else {
+        return SiteShape::Plain;
+    };
+    let at = line_start + site.column - 1;
+    let Some(node) = scan
+        .parsed
+        .tree
+        .root_node()
+        .descendant_for_byte_range(at, at + len)
+    else {
+        return SiteShape::Plain;
+    };
+    let parent = node.parent();
+    let is_field = |p: &tree_sitter::Node, field: &str| {
+        p.child_by_field_name(field)
+            .is_some_and(|c| c.id() == node.id())
+    };
+    // `.name` among a Rust macro's tokens (`assert_eq!(x.len(), 1)`) is a member too.
+    let after_dot = parent.is_some_and(|p| p.kind() == "token_tree")
+        && node.prev_sibling().is_some_and(|b| b.kind() == ".");
+    // `self.name`, `f().name`, `x[0].name`: a member of a value, never a module's attribute.
+    if let Some(p) = parent.filter(|p| p.kind() == "attribute" && is_field(p, "attribute")) {
+        let object = p.child_by_field_name("object");
+        let of_value = object.is_some_and(|o| {
+            !matches!(o.kind(), "identifier" | "attribute")
+                || matches!(&scan.parsed.text[o.byte_range()], "self" | "cls")
+        });
+        return if of_value {
+            SiteShape::ValueMember
+        } else {
+            SiteShape::Member
+        };
+    }
+    if matches!(node.kind(), "property_identifier" | "field_identifier") || after_dot {
+        return SiteShape::Member;
+    }
+    if parent.is_some_and(|p| p.kind() == "keyword_argument" && is_field(&p, "name")) {
+        return SiteShape::Keyword;
+    }
+    // `import a.b` / `import a.b as c` / `from a.b import x`: `a` and `b` are modules.
+    if let Some(dotted) = parent.filter(|p| p.kind() == "dotted_name")
+        && let Some(holder) = dotted.parent()
+    {
+        let module_path = match holder.kind() {
+            "import_statement" => true,
+            "aliased_import" => holder
+                .parent()
+                .is_some_and(|h| h.kind() == "import_statement"),
+            "import_from_statement" => holder
+                .child_by_field_name("module_name")
+                .is_some_and(|m| m.id() == dotted.id()),
+            _ => false,
+        };
+        if module_path {
+            return SiteShape::ModulePath;
+        }
+    }
+    SiteShape::Plain
+}
+
+/// Why the rename must not go ahead, if it must not: a reserved NEW, nothing to rename, a
+/// `--kind` that does not fit, or NEW already in use where OLD would become it.
+pub(super) fn refusal(
+    opts: &RenameOptions,
+    summary: &RenameSummary,
+    chosen: &Chosen,
+    touched: &[&FileScan],
+    undecided: &[&LeftSite],
+    surface: Surface,
+) -> Option<Report> {
+    let languages: HashSet<&str> = touched.iter().map(|s| s.language).collect();
+    for entry in languages::languages() {
+        if languages.contains(entry.name.as_str()) && entry.keywords.contains(&opts.new) {
+            return Some(Report::batch_error(
+                Status::Malformed,
+                ErrorKind::InvalidName,
+                format!("`{}` is a reserved word in {}", opts.new, entry.name),
+                "Pass a new name that is not a keyword.",
+            ));
+        }
+    }
+    if let Some(report) = kind_refusal(opts, summary) {
+        return Some(report);
+    }
+    // A member of NEW's name merges only with a member: renaming a plain binding beside a
+    // method `Other.new` joins nothing.
+    let plain_target = touched
+        .iter()
+        .flat_map(|s| &s.occurrences)
+        .filter(|o| chosen.renames(o.resolution.as_ref(), opts))
+        .all(|o| matches!(&o.resolution, Some(Resolution::Symbol(id)) if !id.is_member()));
+    let collisions: Vec<String> = touched
+        .iter()
+        .flat_map(|s| {
+            s.collisions
+                .iter()
+                .filter(|c| !(plain_target && c.member))
+                .map(move |c| format!("{}:{}", s.path, c.line))
+        })
+        .collect();
+    if !collisions.is_empty() {
+        let shown = collisions.iter().take(20).cloned().collect::<Vec<_>>();
+        let more = collisions.len().saturating_sub(shown.len());
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        return Some(refused(
+            ErrorKind::NameInUse,
+            format!(
+                "`{}` is already used in files this rename changes: {}{more}; renaming `{}` would merge the two names",
+                opts.new,
+                shown.join(", "),
+                opts.old
+            ),
+            "Pick a new name that is not in use there, or narrow the paths.",
+        ));
+    }
+    if touched.is_empty() && !undecided.is_empty() && !opts.include_unresolved {
+        // Every site in code is undecided (cfg variants, unknown receivers): say so.
+        return Some(unresolved_refusal(opts, summary, undecided, surface));
+    }
+    if touched.is_empty() {
+        let mentions = if summary.mentions.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (it is mentioned {} time(s) in strings or comments, listed below; {} / {} rename those)",
+                summary.mentions.len(),
+                surface.switch("--include-strings"),
+                surface.switch("--include-comments")
+            )
+        };
+        return Some(refused(
+            ErrorKind::NoMatch,
+            format!(
+                "no identifier `{}` found in {} file(s) scanned{mentions}",
+                opts.old, summary.files_scanned
+            ),
+            "Check the spelling and the paths (files ignored by .gitignore are not walked).",
+        ));
+    }
+    if !undecided.is_empty() && !opts.include_unresolved && !opts.leave_unresolved {
+        return Some(unresolved_refusal(opts, summary, undecided, surface));
+    }
+    None
+}
+
+/// A bare name defined in several languages (a Rust `fn frob` and a Python `def frob`): one
+/// name, unrelated symbols; renaming all of them by spelling is no rename anyone asked for.
+pub(super) fn languages_refusal(
+    summary: &RenameSummary,
+    scans: &[FileScan],
+    opts: &RenameOptions,
+    surface: Surface,
+) -> Option<Report> {
+    let language = |path: &str| scans.iter().find(|s| s.path == path).map(|s| s.language);
+    let languages: std::collections::BTreeSet<&str> = summary
+        .definitions
+        .iter()
+        .filter_map(|d| language(&d.path))
+        .collect();
+    if languages.len() < 2 {
+        return None;
+    }
+    let listed: Vec<String> = summary
+        .definitions
+        .iter()
+        .take(MAX_LISTED)
+        .map(|d| {
+            format!(
+                "{} {}:{} ({})",
+                d.kind.name(),
+                d.path,
+                d.line,
+                language(&d.path).unwrap_or("?")
+            )
+        })
+        .collect();
+    Some(refused(
+        ErrorKind::Ambiguous,
+        format!(
+            "`{}` is defined in {} languages ({}): {}; a bare name cannot say which of these unrelated symbols to rename",
+            opts.old,
+            languages.len(),
+            languages.into_iter().collect::<Vec<_>>().join(", "),
+            listed.join(", ")
+        ),
+        &format!(
+            "Name the symbol by position ({} PATH:LINE:COL) or by a qualified name, or narrow the paths.",
+            surface.param("--at")
+        ),
+    ))
+}
+
+/// `--kind K` where OLD is defined as no K, or as K and something else.
+fn kind_refusal(opts: &RenameOptions, summary: &RenameSummary) -> Option<Report> {
+    let place = |d: &Definition| format!("{} {}:{}", d.kind.name(), d.path, d.line);
+    if opts.kind != SymbolKind::Any {
+        let (fits, others): (Vec<&Definition>, Vec<&Definition>) = summary
+            .definitions
+            .iter()
+            .partition(|d| d.kind == opts.kind);
+        if fits.is_empty() {
+            let found = if others.is_empty() {
+                "no definition of it was found".to_string()
+            } else {
+                format!(
+                    "it is defined as: {}",
+                    others
+                        .iter()
+                        .map(|d| place(d))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            return Some(refused(
+                ErrorKind::KindMismatch,
+                format!(
+                    "no {} named `{}` is defined under the given paths; {found}",
+                    opts.kind.name(),
+                    opts.old
+                ),
+                "Pass the --kind it has (or --kind any), or the paths that define it.",
+            ));
+        }
+        if !others.is_empty() {
+            return Some(refused(
+                ErrorKind::KindMismatch,
+                format!(
+                    "`{}` names a {} but also: {}; lancet renames by name, so it cannot rename one and keep the other",
+                    opts.old,
+                    opts.kind.name(),
+                    others
+                        .iter()
+                        .map(|d| place(d))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "Narrow the paths to the files of the symbol you mean.",
+            ));
+        }
+    }
+    None
+}
+
+/// Sites lancet could not decide stop the rename: each may be the symbol, and one left under
+/// the old name can break the build while the rest is renamed.
+fn unresolved_refusal(
+    opts: &RenameOptions,
+    summary: &RenameSummary,
+    undecided: &[&LeftSite],
+    surface: Surface,
+) -> Report {
+    let n = undecided.len();
+    let listed: Vec<String> = undecided
+        .iter()
+        .take(MAX_LISTED)
+        .map(|u| format!("  {}:{}: {}  ({})", u.path, u.line, u.text, u.why))
+        .collect();
+    let more = n.saturating_sub(listed.len());
+    let (include, leave) = surface.unresolved_switches();
+    refused(
+        ErrorKind::UnresolvedSites,
+        format!(
+            "{n} site(s) spelled `{}` could not be decided (each may or may not be this symbol); {}, so nothing was written:\n{}{}",
+            opts.old,
+            if summary.sites == 0 {
+                "none could be, and renaming none of them is no rename".to_string()
+            } else {
+                format!(
+                    "renaming the {} decided site(s) and leaving these could break the build",
+                    summary.sites
+                )
+            },
+            listed.join("\n"),
+            if more > 0 {
+                format!("\n  … and {more} more")
+            } else {
+                String::new()
+            }
+        ),
+        &if summary.sites == 0 {
+            format!(
+                "Pass {include} to rename them; or name the symbol by position ({}) or use the language server ({}) to decide them.",
+                surface.param("--at"),
+                surface.switch("--lsp")
+            )
+        } else {
+            format!(
+                "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; or name the symbol by position ({}) or use the language server ({}) to decide them.",
+                surface.param("--at"),
+                surface.switch("--lsp")
+            )
+        },
+    )
+}

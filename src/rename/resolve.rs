@@ -1,0 +1,243 @@
+//! One rename interface: [`Resolver`], which the resolution of each family of languages
+//! implements (Python, JavaScript/TypeScript, Rust), and [`resolve_all`], which hands every
+//! scanned file to the resolver that takes its language.
+
+use super::ecma::EcmaProject;
+use super::model::{FileScan, Parsed, Resolution};
+use super::python::PyProject;
+use super::rust::RustProject;
+use crate::path::Root;
+use rayon::prelude::*;
+use std::sync::Arc;
+use tree_sitter::Node;
+
+/// What a resolver decides of one occurrence of OLD.
+pub(super) struct Resolved {
+    /// What it refers to (for a shorthand field, the value: a local or an item).
+    pub(super) value: Resolution,
+    /// A Rust shorthand field (`P { major }`, `let P { major } = p`): the field it also names.
+    pub(super) field: Option<Resolution>,
+}
+
+impl From<Resolution> for Resolved {
+    fn from(value: Resolution) -> Self {
+        Resolved { value, field: None }
+    }
+}
+
+/// What resolvers are built over: the tree's walked files, the files scanned for OLD (parsed),
+/// and a reader of any file of the tree (for a module that does not hold OLD).
+pub(super) struct Sources<'a> {
+    /// The walked files, relative to the root.
+    pub(super) files: &'a [String],
+    /// Each scanned file's language and parse.
+    pub(super) scanned: Vec<(&'static str, Arc<Parsed>)>,
+    /// Reads a file of the tree as text.
+    pub(super) read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+}
+
+impl Sources<'_> {
+    /// The scanned files of one language.
+    pub(super) fn of_language<'s>(
+        &'s self,
+        language: &'s str,
+    ) -> impl Iterator<Item = &'s Arc<Parsed>> {
+        self.scanned
+            .iter()
+            .filter(move |(l, _)| *l == language)
+            .map(|(_, parsed)| parsed)
+    }
+}
+
+/// The name resolution of a family of languages, as a rename needs it: which files it takes,
+/// and what each occurrence of OLD in one of them refers to.
+pub(super) trait Resolver: Sync {
+    /// The languages (names of `grammars/languages.toml`) whose files it resolves.
+    fn languages(&self) -> &'static [&'static str];
+
+    /// What each occurrence of `old` (byte offsets, in file order) in `file` refers to, in the
+    /// order of `offsets`.
+    fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved>;
+}
+
+/// Every resolver, over one rename's sources.
+fn resolvers<'a>(sources: &'a Sources<'a>) -> [Box<dyn Resolver + 'a>; 3] {
+    [
+        Box::new(PyProject::new(sources)),
+        Box::new(EcmaProject::new(sources)),
+        Box::new(RustProject::new(sources)),
+    ]
+}
+
+/// Resolves every code occurrence of OLD in the scans: Python through the tree's modules
+/// (parsing, on demand, modules that do not hold OLD), JavaScript/TypeScript through
+/// their imports and exports (`oxc_semantic`), Rust file by file.
+pub(super) fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str) {
+    let read =
+        |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
+    let sources = Sources {
+        files,
+        scanned: scans
+            .iter()
+            .map(|s| (s.language, Arc::clone(&s.parsed)))
+            .collect(),
+        read: &read,
+    };
+    let registry = resolvers(&sources);
+    let resolved: Vec<Vec<Resolved>> = scans
+        .par_iter()
+        .map(|scan| {
+            let offsets: Vec<usize> = scan.occurrences.iter().map(|o| o.at).collect();
+            match registry
+                .iter()
+                .find(|r| r.languages().contains(&scan.language))
+            {
+                Some(resolver) => resolver.resolve_file(&scan.parsed, &offsets, old),
+                None => offsets
+                    .iter()
+                    .map(|_| {
+                        Resolution::Unresolved(format!(
+                            "lancet resolves no names in {}",
+                            scan.language
+                        ))
+                        .into()
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    for (scan, resolutions) in scans.iter_mut().zip(resolved) {
+        for (o, r) in scan.occurrences.iter_mut().zip(resolutions) {
+            o.resolution = Some(r.value);
+            o.field = r.field;
+        }
+    }
+}
+
+/// Resolves each occurrence through the syntax node that is exactly it (an occurrence that is
+/// no one node is unresolved): for the resolvers that read tree-sitter's tree.
+pub(super) fn by_node(
+    file: &Parsed,
+    offsets: &[usize],
+    old: &str,
+    resolve: impl Fn(Node) -> Resolved,
+) -> Vec<Resolved> {
+    offsets
+        .iter()
+        .map(|&at| {
+            let range = at..at + old.len();
+            let node = file
+                .tree
+                .root_node()
+                .descendant_for_byte_range(range.start, range.end)
+                .filter(|n| n.byte_range() == range);
+            match node {
+                Some(node) => resolve(node),
+                None => Resolution::Unresolved("not one syntax node".into()).into(),
+            }
+        })
+        .collect()
+}
+
+/// A tree of files held in memory, for the resolvers' unit tests.
+#[cfg(test)]
+pub(super) mod testing {
+    use super::{Resolver, Sources};
+    use crate::rename::model::{Parsed, Resolution};
+    use crate::syntax::languages;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    use tree_sitter::Parser;
+
+    /// Reads a file of the fixture.
+    type Reader = Box<dyn Fn(&str) -> Option<String> + Sync>;
+
+    /// Files by path, each parsed as its language.
+    pub(crate) struct Fixture {
+        files: Vec<String>,
+        scanned: Vec<(&'static str, Arc<Parsed>)>,
+        read: Reader,
+    }
+
+    impl Fixture {
+        /// The files `(path, text)`; those in `scanned` are parsed (they hold OLD), the others
+        /// are only there to be read.
+        pub(crate) fn new(files: &[(&str, &str)], scanned: &[&str]) -> Self {
+            let texts: HashMap<String, String> = files
+                .iter()
+                .map(|(p, t)| (p.to_string(), t.to_string()))
+                .collect();
+            let scanned = scanned
+                .iter()
+                .map(|path| {
+                    let text = texts[*path].clone();
+                    let entry = languages::language_for(path, text.as_bytes()).unwrap();
+                    let mut parser = Parser::new();
+                    parser
+                        .set_language(&languages::grammar(entry).unwrap())
+                        .unwrap();
+                    let tree = parser.parse(&text, None).unwrap();
+                    let path = path.to_string();
+                    (entry.name.as_str(), Arc::new(Parsed { path, text, tree }))
+                })
+                .collect();
+            Fixture {
+                files: files.iter().map(|(p, _)| p.to_string()).collect(),
+                scanned,
+                read: Box::new(move |path| texts.get(path).cloned()),
+            }
+        }
+
+        /// What resolvers are built over.
+        pub(crate) fn sources(&self) -> Sources<'_> {
+            Sources {
+                files: &self.files,
+                scanned: self.scanned.clone(),
+                read: &*self.read,
+            }
+        }
+
+        /// Each whole-word occurrence of `old` in the scanned file `path`, as `resolver` sees
+        /// it: `LINE = ID`, `LINE ? WHY` (unresolved) or `LINE outside: WHY`, and for a shorthand
+        /// field ` + field …` of the same shape.
+        pub(crate) fn resolve(
+            &self,
+            resolver: &dyn Resolver,
+            path: &str,
+            old: &str,
+        ) -> Vec<String> {
+            let (language, file) = self.scanned.iter().find(|(_, f)| f.path == path).unwrap();
+            assert!(resolver.languages().contains(language));
+            let bytes = file.text.as_bytes();
+            let word = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
+            let offsets: Vec<usize> = file
+                .text
+                .match_indices(old)
+                .map(|(at, _)| at)
+                .filter(|&at| {
+                    (at == 0 || !word(bytes[at - 1]))
+                        && bytes.get(at + old.len()).is_none_or(|&b| !word(b))
+                })
+                .collect();
+            let line = |at: usize| file.text[..at].matches('\n').count() + 1;
+            let show = |r: &Resolution| match r {
+                Resolution::Symbol(id) => format!("= {id}"),
+                Resolution::Unresolved(why) => format!("? {why}"),
+                Resolution::Outside(why) => format!("outside: {why}"),
+            };
+            offsets
+                .iter()
+                .zip(resolver.resolve_file(file, &offsets, old))
+                .map(|(&at, r)| {
+                    let field = r.field.as_ref().map(|f| format!(" + field {}", show(f)));
+                    format!(
+                        "{} {}{}",
+                        line(at),
+                        show(&r.value),
+                        field.unwrap_or_default()
+                    )
+                })
+                .collect()
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! What one Rust file declares: its items with the scope each is visible in and the namespaces
+//! it names, the members of its impls, traits, structs and enums (with a field's declared type),
+//! and the names its `use` lines bring in from Rust's library.
+
+use super::{ITEMS, RUST_LIBRARY, bare_type, text};
+use crate::rename::model::ItemSpace;
+use std::ops::Range;
+use tree_sitter::{Node, Tree};
+
+/// A type or trait of the tree and the members it declares.
+pub(super) struct Holder {
+    /// The type's (or trait's) bare name.
+    pub(super) name: String,
+    /// The trait an `impl Trait for Type` implements.
+    pub(super) trait_name: Option<String>,
+    /// A struct's or union's fields, rather than associated items or variants: a field and a
+    /// method of one name are two symbols (`self.level`, `self.level()`).
+    pub(super) fields: bool,
+    /// Each member's name, and the type a field is declared with.
+    pub(super) members: Vec<(String, Option<String>)>,
+}
+
+/// The namespaces an item kind defines a name in (a struct's name is a type, and for a unit or
+/// tuple struct a value too).
+pub(super) fn item_spaces(kind: &str) -> &'static [ItemSpace] {
+    match kind {
+        "function_item" | "function_signature_item" | "const_item" | "static_item" => {
+            &[ItemSpace::Value]
+        }
+        "struct_item" => &[ItemSpace::Type, ItemSpace::Value],
+        "macro_definition" => &[ItemSpace::Macro],
+        _ => &[ItemSpace::Type],
+    }
+}
+
+/// An item of a file: its name, where that name is, the scope it is visible in (the file, a
+/// `mod { }` or the block of a function), and the namespaces it defines its name in.
+pub(super) struct ScopedItem {
+    pub(super) name: String,
+    pub(super) at: usize,
+    pub(super) scope: Range<usize>,
+    pub(super) spaces: &'static [ItemSpace],
+}
+
+/// What one file declares: its items, each holder's members (`impl T`, `trait T`,
+/// `struct T`), and the names its `use` lines bring in from Rust's library.
+pub(super) struct FileFacts {
+    pub(super) path: String,
+    pub(super) items: Vec<ScopedItem>,
+    /// Names of the types (struct, enum, union, trait, type alias) the file defines.
+    pub(super) types: Vec<String>,
+    pub(super) holders: Vec<Holder>,
+    pub(super) traits: Vec<String>,
+    /// Names brought in by `use std::…` / `use core::…`, with the scope of the `use`.
+    outside_uses: Vec<(String, Range<usize>)>,
+}
+
+/// The members an impl, trait or struct declares (methods, associated items, fields), with
+/// the type a field is declared with.
+fn members(item: Node, source: &str) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    let Some(body) = item.child_by_field_name("body") else {
+        return out;
+    };
+    let mut cursor = body.walk();
+    for c in body.named_children(&mut cursor) {
+        if let Some(name) = c.child_by_field_name("name") {
+            let ty = (c.kind() == "field_declaration")
+                .then(|| c.child_by_field_name("type"))
+                .flatten()
+                .map(|t| text(t, source).to_string());
+            out.push((text(name, source).to_string(), ty));
+        }
+    }
+    out
+}
+
+/// The impl or trait whose body holds a node directly: (its holder name, the trait it
+/// implements if any).
+pub(super) fn holder_of(node: Node, source: &str) -> Option<(String, Option<String>)> {
+    let list = node.parent().filter(|p| p.kind() == "declaration_list")?;
+    let item = list.parent()?;
+    match item.kind() {
+        "impl_item" => Some((
+            bare_type(text(item.child_by_field_name("type")?, source)),
+            item.child_by_field_name("trait")
+                .map(|t| bare_type(text(t, source))),
+        )),
+        "trait_item" => Some((
+            text(item.child_by_field_name("name")?, source).to_string(),
+            None,
+        )),
+        _ => None,
+    }
+}
+
+/// The type named by the item or expression whose list (fields, variants, initialisers)
+/// holds `entry`.
+pub(super) fn list_owner(entry: Node, source: &str) -> Option<String> {
+    let owner = entry.parent()?.parent()?.child_by_field_name("name")?;
+    Some(bare_type(text(owner, source)))
+}
+
+/// The impl or trait around a node (for `self` and `Self`).
+pub(super) fn enclosing_impl(node: Node, source: &str) -> Option<(String, Option<String>)> {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        match n.kind() {
+            "impl_item" => {
+                return Some((
+                    bare_type(text(n.child_by_field_name("type")?, source)),
+                    n.child_by_field_name("trait")
+                        .map(|t| bare_type(text(t, source))),
+                ));
+            }
+            "trait_item" => {
+                return Some((
+                    text(n.child_by_field_name("name")?, source).to_string(),
+                    None,
+                ));
+            }
+            _ => {}
+        }
+        at = n.parent();
+    }
+    None
+}
+
+impl FileFacts {
+    /// Collects the facts of one file.
+    pub(super) fn of(path: &str, source: &str, tree: &Tree) -> FileFacts {
+        let mut facts = FileFacts {
+            path: path.to_string(),
+            items: Vec::new(),
+            types: Vec::new(),
+            holders: Vec::new(),
+            traits: Vec::new(),
+            outside_uses: Vec::new(),
+        };
+        let mut stack = vec![tree.root_node()];
+        while let Some(n) = stack.pop() {
+            let kind = n.kind();
+            if ITEMS.contains(&kind)
+                && holder_of(n, source).is_none()
+                && let Some(name) = n.child_by_field_name("name")
+            {
+                facts.items.push(ScopedItem {
+                    name: text(name, source).to_string(),
+                    at: name.start_byte(),
+                    scope: n.parent().unwrap_or(n).byte_range(),
+                    spaces: item_spaces(kind),
+                });
+                if matches!(
+                    kind,
+                    "struct_item" | "enum_item" | "union_item" | "trait_item" | "type_item"
+                ) {
+                    facts.types.push(text(name, source).to_string());
+                }
+            }
+            match kind {
+                "trait_item" => {
+                    if let Some(name) = n.child_by_field_name("name") {
+                        facts.traits.push(text(name, source).to_string());
+                        facts.holders.push(Holder {
+                            name: text(name, source).to_string(),
+                            trait_name: None,
+                            fields: false,
+                            members: members(n, source),
+                        });
+                    }
+                }
+                "impl_item" | "struct_item" | "union_item" | "enum_item" => {
+                    if let Some(ty) = n
+                        .child_by_field_name("type")
+                        .or_else(|| n.child_by_field_name("name"))
+                    {
+                        facts.holders.push(Holder {
+                            name: bare_type(text(ty, source)),
+                            trait_name: n
+                                .child_by_field_name("trait")
+                                .map(|t| bare_type(text(t, source))),
+                            fields: matches!(kind, "struct_item" | "union_item"),
+                            members: members(n, source),
+                        });
+                    }
+                }
+                "use_declaration" => facts.outside_use(n, source),
+                _ => {}
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor));
+        }
+        facts
+    }
+
+    /// Whether `name`, used at `at`, is brought in from Rust's library by a `use` whose scope
+    /// holds it (a `use` inside one function reaches that function only).
+    pub(super) fn uses_outside(&self, name: &str, at: usize) -> bool {
+        self.outside_uses
+            .iter()
+            .any(|(u, scope)| u == name && scope.contains(&at))
+    }
+
+    fn outside_use(&mut self, decl: Node, source: &str) {
+        let scope = decl.parent().unwrap_or(decl).byte_range();
+        let Some(argument) = decl.child_by_field_name("argument") else {
+            return;
+        };
+        let first = text(argument, source)
+            .trim_start_matches("::")
+            .split("::")
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        if !RUST_LIBRARY.contains(&first.as_str()) {
+            return;
+        }
+        let mut stack = vec![argument];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "use_as_clause" => {
+                    if let Some(alias) = n.child_by_field_name("alias") {
+                        self.outside_uses
+                            .push((text(alias, source).to_string(), scope.clone()));
+                    }
+                }
+                "scoped_identifier" => {
+                    if let Some(name) = n.child_by_field_name("name") {
+                        self.outside_uses
+                            .push((text(name, source).to_string(), scope.clone()));
+                    }
+                }
+                "identifier" => self
+                    .outside_uses
+                    .push((text(n, source).to_string(), scope.clone())),
+                _ => {
+                    let mut c = n.walk();
+                    stack.extend(n.named_children(&mut c));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Items and paths: the namespace a name's place says it is used in, the one item of the walked
+//! files it names (or the innermost of several in this file), an item's id, and `a::b::name`,
+//! `Type::name`, `Self::name`.
+
+use super::facts::{FileFacts, ScopedItem, enclosing_impl, item_spaces};
+use super::{ITEMS, Namespace, RUST_LIBRARY, RustProject, ancestor, bare_type};
+use crate::rename::model::{ItemSpace, ItemTell, Resolution, RustSymbol, SymbolId};
+use tree_sitter::Node;
+
+/// The namespace a name is used in, when its place says: a path's leading segment
+/// (`identifier::Identifier`) is a module or a type, a macro call's name a macro, a name in an
+/// expression a value; a `use` line's last segment may be any.
+pub(super) fn use_space(node: Node) -> Option<ItemSpace> {
+    if node.kind() == "type_identifier" {
+        return Some(ItemSpace::Type);
+    }
+    let parent = node.parent()?;
+    let is = |p: Node, field: &str| {
+        p.child_by_field_name(field)
+            .is_some_and(|c| c.id() == node.id())
+    };
+    if parent.kind() == "macro_invocation" && is(parent, "macro") {
+        return Some(ItemSpace::Macro);
+    }
+    // `a::name` used as the path of a longer path, or of `use a::name::{…}`.
+    let segment = if parent.kind() == "scoped_identifier" && is(parent, "name") {
+        parent
+    } else {
+        node
+    };
+    if let Some(outer) = segment.parent()
+        && matches!(
+            outer.kind(),
+            "scoped_identifier" | "scoped_type_identifier" | "scoped_use_list" | "use_wildcard"
+        )
+        && outer
+            .child_by_field_name("path")
+            .is_some_and(|p| p.id() == segment.id())
+    {
+        return Some(ItemSpace::Type);
+    }
+    if ancestor(node, &["use_declaration"]).is_some() {
+        return None;
+    }
+    // In an expression (a call, a value): values only. A definition's own name: its item's.
+    match parent.kind() {
+        kind if ITEMS.contains(&kind) && is(parent, "name") => item_spaces(kind).first().copied(),
+        "call_expression"
+        | "arguments"
+        | "let_declaration"
+        | "binary_expression"
+        | "return_expression"
+        | "reference_expression"
+        | "assignment_expression"
+        | "field_expression"
+        | "expression_statement"
+        | "block" => Some(ItemSpace::Value),
+        _ => None,
+    }
+}
+
+impl RustProject<'_> {
+    /// The id of an item used by name, in the namespace its place says (`space`; `None`: any).
+    /// One item of the tree fits: that item. Several: the innermost one of this file whose
+    /// scope holds the use (`at`; Rust lets a module's own item shadow a glob import), else
+    /// unresolved.
+    pub(super) fn item_id(
+        &self,
+        facts: &FileFacts,
+        name: &str,
+        at: Option<usize>,
+        space: Option<ItemSpace>,
+    ) -> Resolution {
+        if let Some(at) = at
+            && facts.uses_outside(name, at)
+        {
+            return Resolution::Outside(format!("`{name}` is imported from Rust's library"));
+        }
+        let fits = |i: &ScopedItem| i.name == name && space.is_none_or(|s| i.spaces.contains(&s));
+        let all: Vec<(&str, &ScopedItem)> = self
+            .files
+            .iter()
+            .flat_map(|(_, f)| f.items.iter().map(|i| (f.path.as_str(), i)))
+            .filter(|(_, i)| fits(i))
+            .collect();
+        let here = at.and_then(|at| {
+            facts
+                .items
+                .iter()
+                .filter(|i| fits(i) && i.scope.contains(&at))
+                .min_by_key(|i| i.scope.len())
+        });
+        match (all.as_slice(), here) {
+            ([(path, one)], _) => Resolution::Symbol(self.item_symbol(path, one)),
+            ([], _) => Resolution::Unresolved(format!(
+                "no item of the walked files is named `{name}` (a glob import, a macro, or another crate)"
+            )),
+            (_, Some(item)) => Resolution::Symbol(self.item_symbol(&facts.path, item)),
+            (many, None) => Resolution::Unresolved(format!(
+                "{} items of the walked files are named `{name}`; which one this is needs module resolution (--lsp)",
+                many.len()
+            )),
+        }
+    }
+
+    /// An item's id, the same by whatever route it is reached: its name alone when no other
+    /// item has the name (shown `rust:item:NAME`), with its namespace when none other has it
+    /// there (`…#type` / `…#value` / `…#macro`), else with its place (`…@PATH:OFFSET`).
+    fn item_symbol(&self, path: &str, item: &ScopedItem) -> SymbolId {
+        let others = |shares: &dyn Fn(&ScopedItem) -> bool| {
+            self.files
+                .iter()
+                .flat_map(|(_, f)| &f.items)
+                .filter(|i| i.name == item.name && !std::ptr::eq(*i, item) && shares(i))
+                .count()
+        };
+        let tell = if others(&|_| true) == 0 {
+            ItemTell::Alone
+        } else if others(&|i| i.spaces.iter().any(|s| item.spaces.contains(s))) == 0 {
+            ItemTell::Space(item.spaces[0])
+        } else {
+            ItemTell::At {
+                path: path.to_string(),
+                offset: item.at,
+            }
+        };
+        SymbolId::Rust(RustSymbol::Item {
+            name: item.name.clone(),
+            tell,
+        })
+    }
+
+    /// `a::b::name`, `Type::name`, `Self::name`.
+    pub(super) fn path(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        node: Node,
+        path: &str,
+        name: &str,
+    ) -> Resolution {
+        let first = path
+            .trim_start_matches("::")
+            .split("::")
+            .next()
+            .unwrap_or_default()
+            .trim();
+        let first = first.split('<').next().unwrap_or_default();
+        if RUST_LIBRARY.contains(&first) || facts.uses_outside(first, node.start_byte()) {
+            return Resolution::Outside(format!("`{path}::{name}` is outside the tree"));
+        }
+        let last = bare_type(path.rsplit("::").next().unwrap_or(path));
+        if last == "Self" {
+            return match enclosing_impl(node, source) {
+                Some((holder, _)) => self.member(&holder, name, Namespace::Item),
+                None => Resolution::Unresolved("`Self` outside an impl".into()),
+            };
+        }
+        if last.chars().next().is_some_and(char::is_uppercase) {
+            return self.member(&last, name, Namespace::Item);
+        }
+        // A module path (`crate::a::name`, `super::name`, `a::name`): the item.
+        self.item_id(facts, name, None, use_space(node))
+    }
+}

@@ -1,0 +1,190 @@
+//! A function's locals: where the local a name refers to is declared (a parameter, a `let`, a
+//! closure's or a pattern's binding in scope before the use), and the type a local is declared
+//! with when the function writes it down.
+
+use super::facts::FileFacts;
+use super::items::use_space;
+use super::macros::token_binding;
+use super::{RustProject, ancestor, bare_type, text};
+use crate::rename::model::{Resolution, RustSymbol, SymbolId};
+use tree_sitter::Node;
+
+/// Where the local a name refers to is declared (its byte offset), when the function around
+/// it binds it: a parameter, a `let`, a closure parameter, a `for`/`match`/`if let` pattern
+/// declared before the use. The name's own declaration counts too.
+fn local_declaration(ident: Node, source: &str) -> Option<usize> {
+    // A shorthand field in a pattern (`let P { major } = p`) binds a local of its name.
+    if !matches!(ident.kind(), "identifier" | "shorthand_field_identifier") {
+        return None;
+    }
+    let name = text(ident, source);
+    let function = enclosing_function(ident)?;
+    let mut best: Option<usize> = None;
+    let mut stack = vec![function];
+    while let Some(n) = stack.pop() {
+        if n.start_byte() > ident.start_byte() {
+            continue;
+        }
+        let pattern = match n.kind() {
+            "parameter" | "let_declaration" | "for_expression" | "let_condition" => {
+                n.child_by_field_name("pattern")
+            }
+            "closure_parameters" | "match_pattern" => Some(n),
+            _ => None,
+        };
+        // A binding is in scope after its declaration: `let x = f(x)` reads the outer `x`.
+        let after = |end: usize| ident.start_byte() >= end;
+        if let Some(p) = pattern
+            && let Some(bound) = binding_in_pattern(p, source, name)
+            && (bound == ident.start_byte()
+                || match n.kind() {
+                    "let_declaration" | "let_condition" | "match_pattern" => after(n.end_byte()),
+                    "for_expression" => n
+                        .child_by_field_name("body")
+                        .is_some_and(|b| b.start_byte() <= ident.start_byte()),
+                    _ => bound < ident.start_byte(),
+                })
+            && encloses_use(n, ident)
+        {
+            best = Some(best.map_or(bound, |b| b.max(bound)));
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    best
+}
+
+/// Whether a declaration's scope reaches the use: a `let`'s block, a parameter's function, a
+/// pattern's arm or loop.
+fn encloses_use(declaration: Node, ident: Node) -> bool {
+    let scope = match declaration.kind() {
+        "let_declaration" => declaration.parent(),
+        "parameter" => declaration.parent().and_then(|p| p.parent()),
+        "match_pattern" | "closure_parameters" => declaration.parent(),
+        "let_condition" => ancestor(declaration, &["if_expression", "while_expression"]),
+        _ => Some(declaration),
+    };
+    scope.is_some_and(|s| s.start_byte() <= ident.start_byte() && ident.end_byte() <= s.end_byte())
+}
+
+/// The offset of `name` bound by a pattern (an identifier not in a path, a struct's name or a
+/// type).
+fn binding_in_pattern(pattern: Node, source: &str, name: &str) -> Option<usize> {
+    let mut stack = vec![pattern];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            // `P { major }` in a pattern binds `major`.
+            "shorthand_field_identifier" if text(n, source) == name => return Some(n.start_byte()),
+            "identifier" if text(n, source) == name => {
+                let in_path = n.parent().is_some_and(|p| {
+                    matches!(
+                        p.kind(),
+                        "scoped_identifier" | "tuple_struct_pattern" | "struct_pattern"
+                    ) && p
+                        .child_by_field_name("type")
+                        .is_some_and(|t| t.id() == n.id())
+                        || p.kind() == "scoped_identifier"
+                });
+                if !in_path {
+                    return Some(n.start_byte());
+                }
+            }
+            "type_identifier" | "scoped_type_identifier" | "type_arguments" => {}
+            _ => {
+                let mut cursor = n.walk();
+                for c in n.named_children(&mut cursor) {
+                    if !matches!(
+                        c.kind(),
+                        "type_identifier" | "primitive_type" | "reference_type" | "generic_type"
+                    ) {
+                        stack.push(c);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The type a Rust local is declared with, as written, when the function around it says so
+/// plainly: a parameter `x: &T`, or `let x: T`, `let x = T { … }`, `let x = T::f(…)`.
+pub(super) fn rust_local_type(ident: Node, source: &str) -> Option<String> {
+    let name = text(ident, source);
+    let function = enclosing_function(ident)?;
+    let mut found: Option<(usize, String)> = None;
+    let mut stack = vec![function];
+    while let Some(n) = stack.pop() {
+        if n.start_byte() > ident.start_byte() {
+            continue;
+        }
+        let declared = match n.kind() {
+            "parameter" | "let_declaration" if encloses_use(n, ident) => n
+                .child_by_field_name("pattern")
+                .filter(|p| text(*p, source) == name || text(*p, source) == format!("mut {name}"))
+                .and_then(|_| {
+                    n.child_by_field_name("type")
+                        .map(|t| text(t, source).to_string())
+                        .or_else(|| {
+                            let value = n.child_by_field_name("value")?;
+                            match value.kind() {
+                                "struct_expression" => value
+                                    .child_by_field_name("name")
+                                    .map(|t| text(t, source).to_string()),
+                                "call_expression" => {
+                                    let f = value.child_by_field_name("function")?;
+                                    (f.kind() == "scoped_identifier")
+                                        .then(|| f.child_by_field_name("path"))
+                                        .flatten()
+                                        .map(|p| text(p, source).to_string())
+                                        .filter(|p| {
+                                            bare_type(p)
+                                                .chars()
+                                                .next()
+                                                .is_some_and(char::is_uppercase)
+                                        })
+                                }
+                                _ => None,
+                            }
+                        })
+                }),
+            _ => None,
+        };
+        // The last declaration before the use wins (shadowing).
+        if let Some(ty) = declared
+            && found.as_ref().is_none_or(|(at, _)| *at < n.start_byte())
+        {
+            found = Some((n.start_byte(), ty));
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    found.map(|(_, ty)| ty)
+}
+
+/// The function whose locals a name may be: the nearest `fn` (a closure sees the locals of
+/// the function around it; an inner `fn` item sees none of its outer function's), else the
+/// closure a name outside any `fn` stands in.
+fn enclosing_function(ident: Node) -> Option<Node> {
+    ancestor(ident, &["function_item", "function_signature_item"])
+        .or_else(|| ancestor(ident, &["closure_expression"]))
+}
+
+impl RustProject<'_> {
+    /// A plain name: the local it is bound to (by the function around it, or by a `let` among
+    /// a macro's tokens), else an item of the tree.
+    pub(super) fn local_or_item(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        node: Node,
+        name: &str,
+    ) -> Resolution {
+        match local_declaration(node, source).or_else(|| token_binding(node, source)) {
+            Some(at) => Resolution::Symbol(SymbolId::Rust(RustSymbol::Local {
+                path: facts.path.clone(),
+                offset: at,
+            })),
+            None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
+        }
+    }
+}

@@ -1,0 +1,328 @@
+//! Rust name resolution for `lancet rename`: what the syntax trees of the walked files prove,
+//! and nothing more (a type checker's answer is `--lsp`).
+//!
+//! - A member is `Type::name` (an associated item, a variant) or `Type.name` (a field: a field
+//!   and a method of one name are two symbols): defined in an `impl Type` (or a trait of the
+//!   tree and its impls: `Trait::name`), a struct's field list, and reached through `self` in
+//!   such an impl, `Type::name` / `Self::name` paths, `Type { name: … }`, a local whose type the
+//!   function writes down (`x: &Type`, `let x = Type { … }`, `let x = Type::new(…)`), a field
+//!   of such a receiver (`self.config.x`: the type its struct declares), through `Box`/`Rc`/
+//!   `Arc`, and a generic parameter's bounds, `dyn Trait` or `impl Trait` (a trait method).
+//!   Any other receiver is unresolved; a method of a trait outside the tree (`fmt` in
+//!   `impl Display for T`) or of a library type (`str::len`) resolves outside.
+//! - A local (`let`, a parameter, a closure's or a pattern's binding) is its own symbol, by its
+//!   declaration; a closure sees the locals of the function around it.
+//! - An item (fn, struct, enum, trait, const, static, type, mod, macro) is the symbol when
+//!   exactly one item of the walked files has the name in the namespace its place says (a
+//!   path's leading segment is a module or type, a macro call's name a macro, an expression's
+//!   name a value); with several, the innermost one of the file whose scope holds the use;
+//!   else its uses are unresolved.
+//! - A path or `use` that starts in `std`, `core` or `alloc` resolves outside the tree, within
+//!   the scope of the `use` (a `use` inside one function reaches that function only); so does
+//!   every word of an attribute (`#[test]`, derives, cfgs, lints).
+//! - A shorthand field (`Type { name }`) is a value and a field at once: both are resolved.
+//! - Inside a macro's tokens, `x.name` and `Type::name` are read as they would be outside it.
+
+//!
+//! By grammar area: [`facts`] (what each file declares), [`items`] (items and paths),
+//! [`members`] (fields, associated items and receivers' types), [`locals`] (a function's
+//! bindings) and [`macros`] (names among a macro's tokens).
+
+use super::model::{Parsed, Resolution};
+use super::resolve::{Resolved, Resolver, Sources, by_node};
+use facts::{FileFacts, holder_of, list_owner};
+use items::use_space;
+use members::associated_id;
+use rayon::prelude::*;
+use std::sync::Arc;
+use tree_sitter::Node;
+
+mod facts;
+mod items;
+mod locals;
+mod macros;
+mod members;
+
+/// The crates of Rust's own library: a path that starts there leaves the tree.
+const RUST_LIBRARY: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
+
+/// Item kinds whose `name` field names an item.
+const ITEMS: &[&str] = &[
+    "function_item",
+    "function_signature_item",
+    "struct_item",
+    "enum_item",
+    "union_item",
+    "trait_item",
+    "const_item",
+    "static_item",
+    "type_item",
+    "mod_item",
+    "macro_definition",
+];
+
+fn text<'t>(node: Node, source: &'t str) -> &'t str {
+    &source[node.byte_range()]
+}
+
+/// A type's bare name: `&mut a::B<C>` → `B`.
+fn bare_type(ty: &str) -> String {
+    let ty = ty.trim().trim_start_matches('&').trim();
+    let ty = ty.strip_prefix("mut ").unwrap_or(ty).trim();
+    let ty = ty.split('<').next().unwrap_or_default();
+    ty.rsplit("::")
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// Every walked Rust file's facts.
+pub(crate) struct RustProject<'a> {
+    /// Each file's facts, by path.
+    files: Vec<(&'a str, FileFacts)>,
+}
+
+/// Which members a name can be: a struct's fields (`x.level`, `P { level }`), or the
+/// associated items and variants of impls, traits and enums (`x.level()`, `T::level`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Namespace {
+    Field,
+    Item,
+}
+
+fn ancestor<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if kinds.contains(&n.kind()) {
+            return Some(n);
+        }
+        at = n.parent();
+    }
+    None
+}
+
+impl<'a> RustProject<'a> {
+    /// The facts of every scanned Rust file, collected in parallel.
+    pub(crate) fn new(sources: &'a Sources<'a>) -> Self {
+        let rust: Vec<&'a Arc<Parsed>> = sources.of_language("rust").collect();
+        RustProject {
+            files: rust
+                .par_iter()
+                .map(|p| (p.path.as_str(), FileFacts::of(&p.path, &p.text, &p.tree)))
+                .collect(),
+        }
+    }
+}
+
+impl RustProject<'_> {
+    /// Classifies one occurrence of `name` (an identifier node) in a file.
+    fn resolve(&self, facts: &FileFacts, source: &str, node: Node, name: &str) -> Resolution {
+        let Some(parent) = node.parent() else {
+            return Resolution::Unresolved("no syntax around it".into());
+        };
+        if matches!(parent.kind(), "lifetime" | "label") {
+            return Resolution::Outside(
+                "a lifetime or a loop label (`'name`), never an item or a value".into(),
+            );
+        }
+        if ancestor(node, &["attribute_item", "inner_attribute_item"]).is_some() {
+            return Resolution::Outside(
+                "a word of an attribute (`#[test]`, a derive, a cfg, a lint): never an item of the tree"
+                    .into(),
+            );
+        }
+        let field_is = |field: &str| {
+            parent
+                .child_by_field_name(field)
+                .is_some_and(|f| f.id() == node.id())
+        };
+        match parent.kind() {
+            kind if ITEMS.contains(&kind) && field_is("name") => match holder_of(parent, source) {
+                // `impl Log for File { fn write }`: the trait's method, never `File`'s own
+                // `write` of the same name; a trait outside the tree owns it outside.
+                Some((_, Some(tr))) if self.is_tree_trait(&tr) => {
+                    Resolution::Symbol(associated_id(&tr, name))
+                }
+                Some((_, Some(tr))) => Resolution::Outside(format!(
+                    "`{name}` is a method of the trait `{tr}`, outside the tree"
+                )),
+                Some((holder, None)) => self.member(&holder, name, Namespace::Item),
+                None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
+            },
+            "enum_variant" if field_is("name") => match list_owner(parent, source) {
+                Some(owner) => self.member(&owner, name, Namespace::Item),
+                None => Resolution::Unresolved("a variant of an unknown enum".into()),
+            },
+            // A field declared or given a value: a field of the struct whose list holds it.
+            "field_declaration" | "field_initializer" if field_is("name") || field_is("field") => {
+                self.field_of_list(parent, source, name)
+            }
+            // `Type { name: x }` (the shorthand `Type { name }` binds a local: below).
+            "field_pattern" if field_is("name") && node.kind() != "shorthand_field_identifier" => {
+                self.field_of_pattern(parent, source, name)
+            }
+            "field_expression" if field_is("field") => {
+                let called = parent
+                    .parent()
+                    .filter(|c| c.kind() == "call_expression")
+                    .and_then(|c| c.child_by_field_name("function"))
+                    .is_some_and(|f| f.id() == parent.id());
+                let space = if called {
+                    Namespace::Item
+                } else {
+                    Namespace::Field
+                };
+                self.receiver_member(source, parent.child_by_field_name("value"), name, space)
+            }
+            // A shorthand field is a value and a field at once: here, the value; the field is
+            // `shorthand_field`'s.
+            "shorthand_field_initializer" => self.local_or_item(facts, source, node, name),
+            // A `macro_rules!` matcher's words are the macro's own syntax.
+            _ if ancestor(node, &["token_tree_pattern"]).is_some() => {
+                Resolution::Outside("a literal word of a `macro_rules!` matcher".into())
+            }
+            // Inside a macro's tokens: `x.name`, `Type::name`, or a plain name.
+            "token_tree" => self.in_tokens(facts, source, node, name),
+            "scoped_identifier" | "scoped_type_identifier" if field_is("name") => {
+                let path = parent
+                    .child_by_field_name("path")
+                    .map(|p| text(p, source))
+                    .unwrap_or("");
+                self.path(facts, source, node, path, name)
+            }
+            _ => self.local_or_item(facts, source, node, name),
+        }
+    }
+}
+
+impl Resolver for RustProject<'_> {
+    fn languages(&self) -> &'static [&'static str] {
+        &["rust"]
+    }
+
+    /// Each occurrence, and for a shorthand field the field it also names.
+    fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved> {
+        let Some((_, facts)) = self.files.iter().find(|(p, _)| *p == file.path) else {
+            return offsets
+                .iter()
+                .map(|_| Resolution::Unresolved("not a scanned Rust file".into()).into())
+                .collect();
+        };
+        by_node(file, offsets, old, |node| Resolved {
+            value: self.resolve(facts, &file.text, node, old),
+            field: self.shorthand_field(&file.text, node, old),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RustProject;
+    use crate::rename::resolve::testing::Fixture;
+
+    /// Each occurrence of `old` in `path`, resolved over the files (all scanned).
+    fn resolve(files: &[(&str, &str)], path: &str, old: &str) -> Vec<String> {
+        let paths: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
+        let fixture = Fixture::new(files, &paths);
+        let sources = fixture.sources();
+        fixture.resolve(&RustProject::new(&sources), path, old)
+    }
+
+    #[test]
+    fn an_item_and_its_uses_are_one_symbol_and_a_let_shadows_it() {
+        let text = "fn total() {}\nfn main() {\n    total();\n    let total = 1;\n    total;\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "total"),
+            [
+                "1 = rust:item:total",
+                "3 = rust:item:total",
+                "4 = rust:local@a.rs@47",
+                "5 = rust:local@a.rs@47"
+            ]
+        );
+    }
+
+    #[test]
+    fn items_of_one_name_are_told_apart_by_namespace_and_file() {
+        let files = [
+            (
+                "a.rs",
+                "mod frob {}\nfn frob() {}\nfn main() {\n    frob();\n}\n",
+            ),
+            ("b.rs", "fn frob() {}\n"),
+        ];
+        // Two `fn frob` in two files: in a.rs, its own; the module is alone in its namespace.
+        assert_eq!(
+            resolve(&files, "a.rs", "frob"),
+            [
+                "1 = rust:item:frob#type",
+                "2 = rust:item:frob@a.rs:15",
+                "4 = rust:item:frob@a.rs:15"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_field_and_a_method_of_one_name_are_two_members() {
+        let text = "struct P {\n    level: u8,\n}\nimpl P {\n    fn level(&self) -> u8 {\n        self.level\n    }\n}\nfn f(p: &P) -> u8 {\n    p.level()\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "level"),
+            [
+                "2 = rust:P.level",
+                "5 = rust:P::level",
+                "6 = rust:P.level",
+                "10 = rust:P::level"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_trait_method_is_the_traits_in_impls_and_through_bounds() {
+        let text = "trait Log {\n    fn write(&self);\n}\nstruct F;\nimpl Log for F {\n    fn write(&self) {}\n}\nfn g<L: Log>(l: &L) {\n    l.write();\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "write"),
+            [
+                "2 = rust:Log::write",
+                "6 = rust:Log::write",
+                "9 = rust:Log::write"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_shorthand_field_is_a_value_and_a_field() {
+        let text = "struct P {\n    major: u8,\n}\nfn f(major: u8) -> P {\n    P { major }\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "major"),
+            [
+                "2 = rust:P.major",
+                "4 = rust:local@a.rs@33",
+                "5 = rust:local@a.rs@33 + field = rust:P.major"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_method_on_a_receiver_of_unknown_type_is_not_resolved() {
+        let text = "struct T;\nimpl T {\n    fn total(&self) {}\n}\nfn main() {\n    let w = make();\n    w.total();\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "total"),
+            ["3 = rust:T::total", "7 ? the type of `w` is not known"]
+        );
+    }
+
+    #[test]
+    fn rusts_library_attributes_and_lifetimes_are_outside() {
+        let text = "#[derive(take)]\nfn f<'take>(x: &'take mut u8) {\n    std::mem::take(x);\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "take"),
+            [
+                "1 outside: a word of an attribute (`#[test]`, a derive, a cfg, a lint): never an item of the tree",
+                "2 outside: a lifetime or a loop label (`'name`), never an item or a value",
+                "2 outside: a lifetime or a loop label (`'name`), never an item or a value",
+                "3 outside: `std::mem::take` is outside the tree"
+            ]
+        );
+    }
+}

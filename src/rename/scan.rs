@@ -1,0 +1,467 @@
+//! Walking the tree and scanning its files for OLD: the files under the requested paths, the
+//! ones that can hold OLD read and parsed in parallel, and each whole-word occurrence sorted by
+//! the language's rename query into code (an occurrence to resolve), a string or a comment (a
+//! mention), or neither; NEW's occurrences in code are the collisions.
+
+use super::model::{Collision, FileScan, Occurrence, Parsed, RenameOptions, Renamer, Scanned};
+use super::refusal::refused;
+use crate::ApplyOptions;
+use crate::batch::Span;
+use crate::digest::sha256_hex;
+use crate::path::Root;
+use crate::report::{ErrorKind, Mention, Report, SymbolKind};
+use crate::syntax::languages::{self, LanguageEntry};
+use rayon::prelude::*;
+use std::sync::{Arc, OnceLock};
+use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator, Tree};
+
+/// The kind a query capture named `definition.<kind>` stands for.
+fn kind_of_capture(name: &str) -> Option<SymbolKind> {
+    match name.strip_prefix("definition.")? {
+        "function" => Some(SymbolKind::Function),
+        "class" => Some(SymbolKind::Class),
+        "method" => Some(SymbolKind::Method),
+        "variable" => Some(SymbolKind::Variable),
+        _ => None,
+    }
+}
+
+/// Every language lancet can rename in, compiled once.
+pub(super) fn renamers() -> &'static [Renamer] {
+    static COMPILED: OnceLock<Vec<Renamer>> = OnceLock::new();
+    COMPILED.get_or_init(|| {
+        languages::languages()
+            .iter()
+            .filter(|e| e.queries.iter().any(|q| q == "rename.scm"))
+            .filter_map(|entry| {
+                let source = languages::rename_query(&entry.name)?;
+                let grammar = languages::grammar(entry)?;
+                let query = Query::new(&grammar, source).unwrap_or_else(|e| {
+                    panic!("grammars/{}/rename.scm does not compile: {e}", entry.name)
+                });
+                let index = |n: &str| query.capture_index_for_name(n);
+                let definitions = query
+                    .capture_names()
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, n)| Some((i as u32, kind_of_capture(n)?)))
+                    .collect();
+                Some(Renamer {
+                    entry,
+                    name: index("name")?,
+                    string: index("string"),
+                    comment: index("comment"),
+                    definitions,
+                    grammar,
+                    query,
+                })
+            })
+            .collect()
+    })
+}
+
+/// The languages `lancet rename` works in (those with a `rename.scm` and a built-in grammar).
+pub fn renameable_languages() -> Vec<&'static str> {
+    renamers().iter().map(|r| r.entry.name.as_str()).collect()
+}
+
+/// Whether `name` has the shape of an identifier: a letter or `_`, then letters, digits, `_`.
+pub(super) fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+        && chars.all(|c| c == '_' || c.is_alphanumeric())
+}
+
+pub(super) fn is_word_byte(b: u8) -> bool {
+    b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80
+}
+
+/// The 1-based line holding byte `at`, from the offsets where lines start.
+fn line_of(starts: &[usize], at: usize) -> usize {
+    starts.partition_point(|&s| s <= at)
+}
+
+pub(super) fn line_text(text: &str, starts: &[usize], line: usize) -> String {
+    let start = starts[line - 1];
+    let end = starts.get(line).copied().unwrap_or(text.len());
+    text[start..end].trim().to_string()
+}
+
+/// Whether the identifier at `at` names a member: after `.` (`x.name`, `this.#name`), or the
+/// name of a method or field a class, impl or struct body declares.
+fn is_member_shaped(tree: &Tree, at: usize, len: usize) -> bool {
+    let Some(node) = tree.root_node().descendant_for_byte_range(at, at + len) else {
+        return false;
+    };
+    if matches!(
+        node.kind(),
+        "property_identifier" | "field_identifier" | "private_property_identifier"
+    ) {
+        return true;
+    }
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    let named_by = |p: tree_sitter::Node, field: &str| {
+        p.child_by_field_name(field)
+            .is_some_and(|c| c.id() == node.id())
+    };
+    if parent.kind() == "attribute" && named_by(parent, "attribute") {
+        return true;
+    }
+    // `def name(self)` in a class body, `fn name` in an impl: a method.
+    matches!(parent.kind(), "function_definition" | "function_item")
+        && named_by(parent, "name")
+        && parent
+            .parent()
+            .and_then(|body| body.parent())
+            .is_some_and(|holder| {
+                matches!(
+                    holder.kind(),
+                    "class_definition" | "impl_item" | "trait_item"
+                )
+            })
+}
+
+/// Where `word` stands in `bytes` as a whole word (not inside a longer identifier).
+fn whole_word_offsets(bytes: &[u8], word: &str) -> Vec<usize> {
+    memchr::memmem::find_iter(bytes, word.as_bytes())
+        .filter(|&at| {
+            let after = at + word.len();
+            (at == 0 || !is_word_byte(bytes[at - 1]))
+                && (after >= bytes.len() || !is_word_byte(bytes[after]))
+        })
+        .collect()
+}
+
+/// Parses one file and collects OLD's identifier spans, definitions and mentions.
+pub(super) fn scan_file(
+    path: String,
+    text: &str,
+    renamer: &'static Renamer,
+    opts: &RenameOptions,
+) -> Option<FileScan> {
+    let mut parser = Parser::new();
+    parser.set_language(&renamer.grammar).ok()?;
+    let tree = parser.parse(text, None)?;
+    let bytes = text.as_bytes();
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1))
+        .collect();
+    let whole_words = |word: &str| whole_word_offsets(bytes, word);
+    let mut cursor = QueryCursor::new();
+    let mut mention_spans = Vec::new();
+    let mut mentions = Vec::new();
+    let mut found_occurrences = Vec::new();
+    let occurrences = whole_words(&opts.old);
+    let found = classify(
+        &mut cursor,
+        renamer,
+        &tree,
+        bytes,
+        &occurrences,
+        opts.old.len(),
+    );
+    for (&at, hit) in occurrences.iter().zip(found) {
+        let end = at + opts.old.len();
+        let line = line_of(&starts, at);
+        // `x: "Formatter"`: a name in an annotation, written as a string so it may be defined
+        // later. It is code to a type checker, and to the rename.
+        let forward = hit.context == Some("string") && is_forward_reference(&tree, at, end - at);
+        if hit.code || forward {
+            let mut kinds = hit.kinds.clone();
+            // A node captured as a method is also a function: keep the most specific kind.
+            if kinds.contains(&SymbolKind::Method) {
+                kinds.retain(|k| *k != SymbolKind::Function);
+            }
+            kinds.dedup();
+            found_occurrences.push(Occurrence {
+                at,
+                line,
+                kinds,
+                resolution: None,
+                field: None,
+            });
+            continue;
+        }
+        let renamed = match hit.context {
+            Some("string") => opts.include_strings,
+            Some(_) => opts.include_comments,
+            None => continue, // neither code nor text (e.g. a keyword-like token)
+        };
+        if renamed {
+            mention_spans.push(Span {
+                start: at,
+                end,
+                new: opts.new.clone(),
+                line,
+            });
+        }
+        if let Some(context) = hit.context {
+            mentions.push(Mention {
+                path: path.clone(),
+                line,
+                context,
+                renamed,
+                text: line_text(text, &starts, line),
+            });
+        }
+    }
+    let news = whole_words(&opts.new);
+    let collisions = news
+        .iter()
+        .zip(classify(
+            &mut cursor,
+            renamer,
+            &tree,
+            bytes,
+            &news,
+            opts.new.len(),
+        ))
+        .filter(|(_, hit)| hit.code)
+        .map(|(&at, _)| Collision {
+            line: line_of(&starts, at),
+            member: is_member_shaped(&tree, at, opts.new.len()),
+        })
+        .collect();
+    Some(FileScan {
+        sha256: sha256_hex(bytes),
+        language: renamer.entry.name.as_str(),
+        renamer,
+        parsed: Arc::new(Parsed {
+            path: path.clone(),
+            text: text.to_string(),
+            tree,
+        }),
+        starts,
+        occurrences: found_occurrences,
+        mention_spans,
+        spans: Vec::new(),
+        mentions,
+        collisions,
+        precheck: None,
+        path,
+    })
+}
+
+/// Whether the word at `at` is a Python forward reference: the whole content of a string inside
+/// an annotation (`request: "PreparedRequest"`, `t.Type["Formatter"]`).
+fn is_forward_reference(tree: &Tree, at: usize, len: usize) -> bool {
+    let Some(content) = tree
+        .root_node()
+        .descendant_for_byte_range(at, at + len)
+        .filter(|n| n.kind() == "string_content" && n.byte_range() == (at..at + len))
+    else {
+        return false;
+    };
+    let mut up = content.parent();
+    while let Some(n) = up {
+        match n.kind() {
+            "type" => return true,
+            "block" | "module" | "expression_statement" | "call" => return false,
+            _ => up = n.parent(),
+        }
+    }
+    false
+}
+
+/// What the rename query says of one occurrence of a word.
+#[derive(Default, Clone)]
+struct Hit {
+    /// It is an identifier (code).
+    code: bool,
+    /// It sits in a string or a comment.
+    context: Option<&'static str>,
+    /// The kinds of definition it names.
+    kinds: Vec<SymbolKind>,
+}
+
+/// Occurrences closer than this share one query run.
+pub(super) const CLUSTER_GAP: usize = 4096;
+
+/// Runs the rename query where the occurrences (sorted byte offsets of a `len`-byte word) are,
+/// and says what each is. Nearby occurrences share one run over their span: one descent from
+/// the root per cluster, not per occurrence (a test file with hundreds of sites would otherwise
+/// walk the same siblings hundreds of times), and the file outside the clusters is not visited.
+fn classify(
+    cursor: &mut QueryCursor,
+    renamer: &Renamer,
+    tree: &tree_sitter::Tree,
+    bytes: &[u8],
+    occurrences: &[usize],
+    len: usize,
+) -> Vec<Hit> {
+    let mut hits = vec![Hit::default(); occurrences.len()];
+    let mut first = 0;
+    while first < occurrences.len() {
+        let mut last = first;
+        while last + 1 < occurrences.len()
+            && occurrences[last + 1] - occurrences[last] <= CLUSTER_GAP
+        {
+            last += 1;
+        }
+        cursor.set_byte_range(occurrences[first]..occurrences[last] + len);
+        let cluster = &occurrences[first..=last];
+        let mut captures = cursor.captures(&renamer.query, tree.root_node(), bytes);
+        while let Some((m, i)) = captures.next() {
+            let capture = m.captures()[*i];
+            let (mut start, end) = (capture.node.start_byte(), capture.node.end_byte());
+            // `#count`: the name is the word after the `#`.
+            if capture.node.kind() == "private_property_identifier" {
+                start += 1;
+            }
+            let index = capture.index;
+            if Some(index) == renamer.string || Some(index) == renamer.comment {
+                let context = if Some(index) == renamer.string {
+                    "string"
+                } else {
+                    "comment"
+                };
+                let from = cluster.partition_point(|&at| at < start);
+                let to = cluster.partition_point(|&at| at + len <= end);
+                for hit in &mut hits[first + from..first + to.max(from)] {
+                    hit.context = Some(context);
+                }
+            } else if end - start == len
+                && let Ok(j) = cluster.binary_search(&start)
+            {
+                let hit = &mut hits[first + j];
+                if index == renamer.name {
+                    hit.code = true;
+                } else if let Some((_, kind)) =
+                    renamer.definitions.iter().find(|(d, _)| *d == index)
+                {
+                    hit.kinds.push(*kind);
+                }
+            }
+        }
+        first = last + 1;
+    }
+    hits
+}
+
+/// The files under the requested paths, relative to the root, in walk order; `.gitignore`d,
+/// hidden and lancet's own files are left out.
+/// Unreadable directories are returned as reasons, not errors: one bad directory does not stop
+/// a rename elsewhere, and the report lists it.
+pub(super) fn walk(root: &Root, opts: &RenameOptions) -> Result<Walked, Box<Report>> {
+    let mut starts = Vec::new();
+    for p in &opts.paths {
+        let rel = root.rel(p).map_err(|e| {
+            Box::new(refused(
+                ErrorKind::UnsafePath,
+                e.to_string(),
+                "Pass paths relative to the root, inside it.",
+            ))
+        })?;
+        // Through the root's handle: a link leading outside is refused here, as `read` and
+        // `check` refuse it, instead of walking and printing someone else's files.
+        let real = root.resolve(&rel, true).map_err(|e| {
+            Box::new(refused(
+                ErrorKind::UnsafePath,
+                e.to_string(),
+                "Pass paths relative to the root, inside it.",
+            ))
+        })?;
+        if root.dir().symlink_metadata(real.real.as_path()).is_err() {
+            return Err(Box::new(refused(
+                ErrorKind::Missing,
+                format!("{p} does not exist under the root"),
+                "Pass existing files or directories.",
+            )));
+        }
+        starts.push(root.path().join(real.real.as_str()));
+    }
+    if starts.is_empty() {
+        starts.push(root.path().to_path_buf());
+    }
+    let mut builder = ignore::WalkBuilder::new(&starts[0]);
+    for s in &starts[1..] {
+        builder.add(s);
+    }
+    builder
+        .require_git(false)
+        .filter_entry(|e| e.file_name() != ".lancet" && e.file_name() != ".git");
+    let mut files = Vec::new();
+    let mut unreadable = Vec::new();
+    for entry in builder.build() {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                unreadable.push(e.to_string());
+                continue;
+            }
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue; // directories, and symlinks: their targets are walked in their own place
+        }
+        let full = entry.into_path();
+        if let Ok(rel) = full.strip_prefix(root.path()) {
+            files.push(rel.to_string_lossy().into_owned());
+        }
+    }
+    files.sort();
+    files.dedup();
+    Ok((files, unreadable))
+}
+
+/// The files found (relative to the root) and what could not be walked.
+type Walked = (Vec<String>, Vec<String>);
+
+/// Reads, parses and queries every walked file that can hold OLD, in parallel.
+pub(super) fn scan_all(
+    root: &Root,
+    files: &[String],
+    opts: &RenameOptions,
+    apply: &ApplyOptions,
+) -> Vec<Scanned> {
+    let all = renamers();
+    let wanted = |entry: &LanguageEntry| opts.lang.as_ref().is_none_or(|l| *l == entry.name);
+    let renamer_for = |path: &str, head: &[u8]| {
+        let entry = languages::language_for(path, head)?;
+        all.iter()
+            .find(|r| std::ptr::eq(r.entry, entry) && wanted(entry))
+    };
+    let finder = memchr::memmem::Finder::new(opts.old.as_bytes());
+    let progress = crate::progress::Progress::new(&apply.progress, files.len());
+    progress.phase(
+        &format!("scanning {} files for `{}`", files.len(), opts.old),
+        Some(files.len()),
+    );
+    files
+        .par_iter()
+        .inspect(|_| progress.inc())
+        .map(|rel| {
+            // Known by name: read only renameable ones. Unknown: only extensionless files can
+            // still be code (a `#!` line), so only those are read to look.
+            let by_name = languages::language_for(rel, b"");
+            let has_extension = rel.rsplit('/').next().is_some_and(|n| n.contains('.'));
+            let skip = match by_name {
+                Some(_) => renamer_for(rel, b"").is_none(),
+                None => has_extension,
+            };
+            if skip {
+                return Scanned::Skipped;
+            }
+            // Read through the root's handle: a directory swapped for a link since the walk
+            // cannot make this read someone else's file.
+            let bytes = match root.dir().read(rel) {
+                Ok(b) => b,
+                Err(e) => return Scanned::Unreadable(format!("{rel}: {e}")),
+            };
+            let Some(renamer) = renamer_for(rel, &bytes) else {
+                return Scanned::Skipped;
+            };
+            if finder.find(&bytes).is_none() {
+                return Scanned::Walked;
+            }
+            let Ok(text) = std::str::from_utf8(&bytes) else {
+                return Scanned::Unreadable(format!("{rel}: not UTF-8"));
+            };
+            match scan_file(rel.clone(), text, renamer, opts) {
+                Some(scan) => Scanned::Parsed(Box::new(scan)),
+                None => Scanned::Unreadable(format!("{rel}: could not be parsed")),
+            }
+        })
+        .collect()
+}
