@@ -12,11 +12,11 @@
 mod common;
 
 use common::time;
-use lancet::digest::sha256_hex;
-use lancet::path::Root;
-use lancet::staged::{Before, StagedFile};
-use lancet::syntax::trees::TreeCache;
-use lancet::syntax::{GateOptions, gate};
+use lancet::internals::digest::sha256_hex;
+use lancet::internals::path::Root;
+use lancet::internals::staged::{Before, StagedFile};
+use lancet::internals::syntax::trees::TreeCache;
+use lancet::internals::syntax::{GateOptions, gate};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;

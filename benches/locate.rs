@@ -10,9 +10,9 @@
 mod common;
 
 use common::time;
-use lancet::batch::{Anchor, Hunk};
-use lancet::locate::{Haystack, Hints, Located, locate};
-use lancet::text::TextFile;
+use lancet::internals::batch::{Anchor, Hunk};
+use lancet::internals::locate::{Haystack, Hints, Located, locate};
+use lancet::internals::text::TextFile;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -235,7 +235,7 @@ fn refusals() {
         let mut size = 0;
         let mut kind = String::new();
         let d = time(3, || {
-            let report = lancet::apply(edit.as_bytes(), &opts);
+            let report = lancet::apply(edit.as_bytes(), &opts).report;
             size = serde_json::to_string(&report).unwrap_or_default().len();
             kind = report
                 .files

@@ -28,9 +28,15 @@ pub fn new_batch_id() -> String {
     format!("{ms:012x}{:04x}", salt & 0xffff)
 }
 
+/// Finishes a batch a crash interrupted before a read-only command looks at the files (the
+/// writing commands do it themselves and report it): what happened, when anything did.
+pub fn finish_interrupted(root: &Root) -> Option<String> {
+    recover_if_needed(&StateDir::locate(root), true, true)
+}
+
 /// Finishes a batch a crash interrupted, if one is recorded (the caller holds the lock, or
 /// `lock` asks for it). Returns what happened, for the report.
-pub fn recover_if_needed(state: &StateDir, fsync: bool, lock: bool) -> Option<String> {
+pub(crate) fn recover_if_needed(state: &StateDir, fsync: bool, lock: bool) -> Option<String> {
     if !state.journal_path().exists() {
         if !lock && state.dir.join("pre").is_dir() {
             state.sweep_orphans();
@@ -210,12 +216,7 @@ pub struct UndoOptions {
 /// `lancet undo [ID] [--force|--partial]`: puts back the newest batch not yet undone (or `id`, a
 /// prefix). All or nothing by default; the restore is itself a journaled batch, and the log
 /// marks the batch undone in the same step, so a crash leaves either both or neither.
-pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Report {
-    undo_written(root, id, opts).report
-}
-
-/// [`undo`], also handing back what it wrote (the restored files' bytes).
-pub fn undo_written(root: &Root, id: Option<&str>, opts: UndoOptions) -> Applied {
+pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Applied {
     let state = StateDir::locate(root);
     let _lock = match state.lock() {
         Ok(l) => l,

@@ -17,21 +17,44 @@
 //!
 //! See ARCHITECTURE.md for the crates and modules, one line each.
 //!
-//! ```no_run
-//! let opts = lancet::ApplyOptions::new(std::path::PathBuf::from("."));
-//! let report = lancet::apply(b"*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n", &opts);
+//! # Using lancet from another program
+//!
+//! Apply an edit a model wrote, in any format lancet reads, and read what happened:
+//!
+//! ```
+//! use lancet::{ApplyOptions, Status};
+//!
+//! let project = tempfile::tempdir()?;
+//! let app = project.path().join("app.py");
+//! std::fs::write(&app, "def greet(name):\n    return 'Hi ' + name\n")?;
+//!
+//! // A SEARCH/REPLACE block; a patch, a diff or JSON edits would do the same.
+//! let edit = "app.py\n<<<<<<< SEARCH\n    return 'Hi ' + name\n=======\n    return 'Hello, ' + name\n>>>>>>> REPLACE\n";
+//! let opts = ApplyOptions { checkpoint: false, ..ApplyOptions::new(project.path().into()) };
+//! let applied = lancet::apply(edit.as_bytes(), &opts);
+//!
+//! // One report for the whole batch: every file and hunk, where it landed, and the message a
+//! // model reads (for a refusal: what was wrong, where, the nearest real text, what to send).
+//! let report = &applied.report;
+//! assert_eq!(report.status, Status::Applied);
+//! assert_eq!(report.files[0].hunks[0].start_line, Some(2));
 //! println!("{}", report.message);
-//! std::process::exit(report.exit_code().into());
+//!
+//! // What it wrote, for a caller that keeps track of what the model has seen.
+//! assert_eq!(applied.written[0].0, "app.py");
+//! assert!(std::fs::read_to_string(&app)?.contains("Hello, "));
+//! # Ok::<(), std::io::Error>(())
 //! ```
 #![deny(missing_docs)]
 
-// `lap` and `apply_batch_prechecked` (below) stay reachable at the root for `src/rename`.
+// The crates below, by module, for this crate's own modules (`crate::report`, ...); a user
+// names what the list at the end of this file hands on.
 use lancet_core::timing::lap;
-pub use lancet_core::{
-    anchors, batch, digest, encoding, format, locate, path, report, stage, staged, text, verdicts,
+use lancet_core::{
+    anchors, batch, digest, format, locate, path, report, stage, staged, text, verdicts,
 };
-pub use lancet_store as store;
-pub use lancet_syntax as syntax;
+use lancet_store as store;
+use lancet_syntax as syntax;
 
 mod check;
 mod config;
@@ -42,17 +65,47 @@ mod progress;
 mod read;
 mod reaper;
 mod rename;
-pub mod sandbox;
+mod sandbox;
 mod verify;
 
+pub(crate) use pipeline::apply_batch_prechecked;
+
+// What a program using lancet needs: the operations, their options and results, and the data
+// they take and give.
 pub use check::{CheckError, CheckOptions, Checked, check};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
 pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
-pub use history::{UndoOptions, format_time, log, recover, recover_if_needed, undo, undo_written};
-pub(crate) use pipeline::apply_batch_prechecked;
-pub use pipeline::{Applied, ApplyOptions, apply, apply_batch, apply_batch_written};
-pub use progress::{Observer, PROGRESS_THRESHOLD, Watch};
+pub use history::{UndoOptions, finish_interrupted, format_time, log, recover, undo};
+pub use lancet_core::anchors::LineAnchor;
+pub use lancet_core::batch::{
+    Batch, FileOp, Format, Hunk, LineAction, LineEdit, Occurrences, OpKind,
+};
+pub use lancet_core::digest::sha256_hex;
+pub use lancet_core::format::{
+    FormatChoice, ParseError, ParseOptions, parse_bytes as parse, parse_json_lines,
+};
+pub use lancet_core::path::Root;
+pub use lancet_core::report::{ErrorKind, FileReport, Report, Status, Surface, SymbolKind};
+pub use lancet_core::stage::{Base, Expectation};
+pub use lancet_core::staged::HardLinks;
+pub use lancet_store::checkpoint::{CheckpointMeta, Retention};
+pub use lancet_syntax::GateOptions;
+pub use lancet_syntax::trees::TreeCache;
+pub use pipeline::{Applied, ApplyOptions, apply, apply_batch};
+pub use progress::{Observer, Watch};
 pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};
-pub use rename::{RenameOptions, rename, rename_written};
-pub use verify::{TestRun, run_tests};
+pub use rename::{RenameOptions, rename};
+pub use verify::TestRun;
+
+/// The crates below the facade, whole, for lancet's own benches, fuzz targets and tests: not
+/// an interface (it changes with them).
+#[doc(hidden)]
+pub mod internals {
+    pub use lancet_core::{
+        anchors, batch, digest, encoding, format, locate, path, report, stage, staged, text,
+        verdicts,
+    };
+    pub use lancet_store as store;
+    pub use lancet_syntax as syntax;
+}

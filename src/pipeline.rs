@@ -132,25 +132,26 @@ impl ApplyOptions {
 }
 
 /// Parses edit text and applies it; every outcome, including malformed input, is a report.
-pub fn apply(edit: &[u8], opts: &ApplyOptions) -> Report {
+pub fn apply(edit: &[u8], opts: &ApplyOptions) -> Applied {
     let parsed = format::parse_bytes(edit, opts.format, &opts.parse);
     match parsed {
         Ok(batch) => apply_batch(&batch, opts),
-        Err(e) => Report::malformed(&e, None),
+        Err(e) => Report::malformed(&e, None).into(),
     }
 }
 
 /// Applies an already parsed batch: recover any interrupted batch, take the root's lock, stage
 /// everything in memory, check syntax, record a checkpoint, write all or nothing, and run the
 /// tests (rolling back on failure).
-pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Report {
-    apply_batch_prechecked(batch, opts, &syntax::Prechecks::new()).report
+pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Applied {
+    apply_batch_prechecked(batch, opts, &syntax::Prechecks::new())
 }
 
-/// What an applied batch left: its report and the bytes now at each path it wrote.
+/// What a batch left (an edit, a rename, an undo): its report, and the bytes now at each path
+/// it wrote.
 #[derive(Debug, Clone)]
 pub struct Applied {
-    /// The batch's report, as [`apply_batch`] returns it.
+    /// The batch's report: what a model, a person or a script reads.
     pub report: Report,
     /// Each path the batch wrote and kept (relative to the root, a symlink's target when the
     /// edit went through a link) with its new bytes; empty when nothing stayed written. A caller
@@ -178,11 +179,6 @@ impl From<Report> for Applied {
             written: Vec::new(),
         }
     }
-}
-
-/// [`apply_batch`], also handing back what it wrote.
-pub fn apply_batch_written(batch: &Batch, opts: &ApplyOptions) -> Applied {
-    apply_batch_prechecked(batch, opts, &syntax::Prechecks::new())
 }
 
 /// [`apply_batch`] for a caller that already checked the syntax of some results (rename).
@@ -638,7 +634,7 @@ mod tests {
         let edit = b"*** Begin Patch\n*** Update File: a.txt\n-two\n+three\n*** Add File: b.txt\n+new\n*** End Patch\n";
         let batch =
             format::parse_bytes(edit, FormatChoice::Auto, &ParseOptions::default()).unwrap();
-        let applied = apply_batch_written(&batch, &opts(dir.path()));
+        let applied = apply_batch(&batch, &opts(dir.path()));
         assert_eq!(applied.report.status, Status::Applied);
         let mut written = applied.written.clone();
         written.sort();
@@ -661,13 +657,13 @@ mod tests {
         let edit = b"*** Begin Patch\n*** Update File: a.txt\n-missing\n+x\n*** End Patch\n";
         let batch =
             format::parse_bytes(edit, FormatChoice::Auto, &ParseOptions::default()).unwrap();
-        let refused = apply_batch_written(&batch, &opts(dir.path()));
+        let refused = apply_batch(&batch, &opts(dir.path()));
         assert_eq!(refused.report.status, Status::Refused);
         assert!(refused.written.is_empty());
         let edit = b"*** Begin Patch\n*** Update File: a.txt\n-one\n+two\n*** End Patch\n";
         let batch =
             format::parse_bytes(edit, FormatChoice::Auto, &ParseOptions::default()).unwrap();
-        let dry = apply_batch_written(
+        let dry = apply_batch(
             &batch,
             &ApplyOptions {
                 dry_run: true,

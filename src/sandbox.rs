@@ -213,11 +213,6 @@ impl Sandbox {
         #[cfg(target_os = "linux")]
         self.inner.confine(command);
     }
-
-    /// The private temp directory (for messages).
-    pub fn temp_dir(&self) -> &Path {
-        self.temp.path()
-    }
 }
 
 /// Whether the kernel has Landlock: what a fail-closed caller checks before writing anything

@@ -70,12 +70,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use lancet::batch::{Batch, FileOp, Format, Hunk, OpKind};
 use lancet::UndoOptions;
-use lancet::path::Root;
-use lancet::report::Surface;
-use lancet::store::StateDir;
-use lancet::store::journal::{Entry, FileState, Journal};
+use lancet::internals::store::StateDir;
+use lancet::internals::store::journal::{Entry, FileState, Journal};
+use lancet::{Batch, FileOp, Format, Hunk, OpKind, Root, Surface};
 
 /// Names of tree entries (and path components): some exist outside too, with the same content.
 const NAMES: &[&str] = &["a", "b", "d", "e", "l", "m", "x.txt", "y.txt"];
@@ -173,7 +171,17 @@ fn make_outside(outside: &Path) {
 
 /// A symlink target, for a link whose parent is `depth` directories below the root.
 fn link_target(u: &mut Unstructured, pl: &Places, depth: usize, own: &str) -> String {
-    let outside_name = ["", "/x.txt", "/d", "/e", "/y.txt", "/l", "/b", "/new.txt", "/d/new.txt"];
+    let outside_name = [
+        "",
+        "/x.txt",
+        "/d",
+        "/e",
+        "/y.txt",
+        "/l",
+        "/b",
+        "/new.txt",
+        "/d/new.txt",
+    ];
     let name = |u: &mut Unstructured| NAMES[pick(u, NAMES.len())];
     match pick(u, 12) {
         0 => format!("{}{}", up(depth), name(u)),
@@ -194,7 +202,12 @@ fn link_target(u: &mut Unstructured, pl: &Places, depth: usize, own: &str) -> St
         7 => ["nonexistent", "nodir/new.txt"][pick(u, 2)].to_string(),
         8 => own.to_string(),
         9 => [".", "..", "./", "../root"][pick(u, 4)].to_string(),
-        10 => [Places::s(&pl.iter), "/".to_string(), Places::s(&pl.proc_dir)][pick(u, 3)].clone(),
+        10 => [
+            Places::s(&pl.iter),
+            "/".to_string(),
+            Places::s(&pl.proc_dir),
+        ][pick(u, 3)]
+        .clone(),
         _ => format!(
             "{}../outside/{}",
             up(depth),
@@ -277,8 +290,26 @@ fn make_tree(u: &mut Unstructured, pl: &Places, log: &mut String) -> Vec<String>
 
 fn batch_path(u: &mut Unstructured, pl: &Places) -> String {
     let comps: &[&str] = &[
-        "a", "b", "d", "e", "l", "m", "x.txt", "y.txt", "new.txt", "..", ".", "", ".lancet",
-        ".LANCET", ".git", ".GIT", "outside", "root", "pre", "journal.json",
+        "a",
+        "b",
+        "d",
+        "e",
+        "l",
+        "m",
+        "x.txt",
+        "y.txt",
+        "new.txt",
+        "..",
+        ".",
+        "",
+        ".lancet",
+        ".LANCET",
+        ".git",
+        ".GIT",
+        "outside",
+        "root",
+        "pre",
+        "journal.json",
     ];
     let mut s = match pick(u, 10) {
         0 => format!("{}/", Places::s(&pl.root)),
@@ -459,7 +490,13 @@ fn swap_candidates(entries: &[String]) -> Vec<String> {
         c.push(format!("d/{n}"));
     }
     if state_mode() {
-        for s in [".lancet", ".lancet/pre", ".lancet/git", ".lancet/checkpoints", ".lancet/kept"] {
+        for s in [
+            ".lancet",
+            ".lancet/pre",
+            ".lancet/git",
+            ".lancet/checkpoints",
+            ".lancet/kept",
+        ] {
             c.push(s.to_string());
         }
     }
@@ -516,10 +553,16 @@ fn state_path(u: &mut Unstructured, pl: &Places) -> String {
             "./a",
             "a//b",
         ][pick(u, 8)]
-            .to_string(),
-        1 => format!("{}/{}", Places::s(&pl.outside), ["x.txt", "e", "new"][pick(u, 3)]),
+        .to_string(),
+        1 => format!(
+            "{}/{}",
+            Places::s(&pl.outside),
+            ["x.txt", "e", "new"][pick(u, 3)]
+        ),
         _ => {
-            let comps = ["a", "b", "d", "e", "l", "m", "x.txt", "y.txt", "new.txt", "outside"];
+            let comps = [
+                "a", "b", "d", "e", "l", "m", "x.txt", "y.txt", "new.txt", "outside",
+            ];
             let n = range(u, 1, 3);
             (0..n)
                 .map(|_| comps[pick(u, comps.len())])
@@ -533,7 +576,7 @@ fn file_state(u: &mut Unstructured, pl: &Places) -> FileState {
     match pick(u, 4) {
         0 => FileState::Missing,
         1 | 2 => FileState::File {
-            sha256: lancet::digest::sha256_hex(CONTENTS[pick(u, CONTENTS.len())].as_bytes()),
+            sha256: lancet::sha256_hex(CONTENTS[pick(u, CONTENTS.len())].as_bytes()),
         },
         _ => FileState::Link {
             target: PathBuf::from(link_target(u, pl, 0, "l")),
@@ -551,7 +594,11 @@ fn forge_journal(u: &mut Unstructured, pl: &Places, log: &mut String) {
         match d.symlink_metadata() {
             Ok(m) if m.is_dir() => {}
             Ok(_) => {
-                let _ = writeln!(log, "  (forge skipped: {} is not a real directory)", d.display());
+                let _ = writeln!(
+                    log,
+                    "  (forge skipped: {} is not a real directory)",
+                    d.display()
+                );
                 return;
             }
             Err(_) => std::fs::create_dir(d).unwrap(),
@@ -598,9 +645,8 @@ fn forge_journal(u: &mut Unstructured, pl: &Places, log: &mut String) {
         removed_dirs: dirs(u),
     };
     let _ = writeln!(log, "    {journal:?}");
-    journal
-        .write(&state_dir.join("journal.json"), false)
-        .unwrap();
+    let root = Root::new(&pl.root).unwrap();
+    journal.write(&StateDir::locate(&root), false).unwrap();
 }
 
 /// Rewrites every checkpoint's `created_dirs` (and sometimes a file path) with fuzzed paths.
@@ -610,7 +656,9 @@ fn tamper_meta(u: &mut Unstructured, pl: &Places, log: &mut String) {
         let _ = writeln!(log, "    (no real checkpoints directory)");
         return;
     }
-    let Ok(root) = Root::new(&pl.root) else { return };
+    let Ok(root) = Root::new(&pl.root) else {
+        return;
+    };
     let state = StateDir::locate(&root);
     for mut meta in state.list_meta() {
         let n = range(u, 1, 3);
@@ -667,7 +715,11 @@ impl std::fmt::Debug for Node {
         if let Some(b) = &self.bytes {
             let text = String::from_utf8_lossy(b);
             let cut: String = text.chars().take(60).collect();
-            write!(f, " bytes {cut:?}{}", if cut.len() < text.len() { "..." } else { "" })?;
+            write!(
+                f,
+                " bytes {cut:?}{}",
+                if cut.len() < text.len() { "..." } else { "" }
+            )?;
         }
         if let Some(t) = &self.target {
             write!(f, " -> {}", t.display())?;
@@ -746,7 +798,12 @@ fn snapshot(pl: &Places) -> Snapshot {
 /// The differences, empty when confinement held.
 fn differences(before: &Snapshot, pl: &Places) -> Vec<String> {
     let mut diffs = Vec::new();
-    if pl.outside.symlink_metadata().map(|m| m.is_dir()).unwrap_or(false) {
+    if pl
+        .outside
+        .symlink_metadata()
+        .map(|m| m.is_dir())
+        .unwrap_or(false)
+    {
         let now = snapshot(pl);
         for (p, b) in &before.outside {
             match now.outside.get(p) {
@@ -827,7 +884,11 @@ fn run(data: &[u8]) {
     std::fs::create_dir(&pl.root).unwrap();
     make_outside(&pl.outside);
     let mut log = String::new();
-    let _ = writeln!(log, "scenario in {} (root/ and outside/):", pl.iter.display());
+    let _ = writeln!(
+        log,
+        "scenario in {} (root/ and outside/):",
+        pl.iter.display()
+    );
     let _ = writeln!(log, " tree:");
     let entries = make_tree(&mut u, &pl, &mut log);
     let before = snapshot(&pl);
@@ -858,7 +919,7 @@ fn run(data: &[u8]) {
                     opts.dry_run,
                     describe_batch(&batch)
                 );
-                let report = lancet::apply_batch(&batch, &opts);
+                let report = lancet::apply_batch(&batch, &opts).report;
                 let _ = writeln!(
                     log,
                     "   -> {:?}: {}",
@@ -875,7 +936,11 @@ fn run(data: &[u8]) {
                 let _ = writeln!(
                     log,
                     " step {step}: swap {rel} for {r:?}{}",
-                    if done { "" } else { " (skipped: a parent is not a real dir)" }
+                    if done {
+                        ""
+                    } else {
+                        " (skipped: a parent is not a real dir)"
+                    }
                 );
             }
             5 => {
@@ -891,8 +956,10 @@ fn run(data: &[u8]) {
                             partial,
                             fsync: false,
                             surface: Surface::Cli,
+                            protect_settings: false,
                         },
-                    );
+                    )
+                    .report;
                     let _ = writeln!(
                         log,
                         "   -> {:?}: {}",

@@ -52,12 +52,7 @@ pub use model::RenameOptions;
 /// Renames OLD to NEW across the requested paths as one batch, through the same pipeline as
 /// every edit (`apply.dry_run`, `apply.test` and the other options apply): check the names,
 /// walk, scan every candidate file in parallel, then apply the splices.
-pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Report {
-    rename_written(opts, apply).report
-}
-
-/// [`rename`], also handing back what it wrote.
-pub fn rename_written(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
+pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let root = match Root::new(&apply.root) {
         Ok(r) => r,
         Err(e) => {

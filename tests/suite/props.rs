@@ -153,7 +153,8 @@ proptest! {
         let report = apply(patch(&c).as_bytes(), &ApplyOptions {
             fsync: false,
             ..ApplyOptions::new(dir.path().to_path_buf())
-        });
+        })
+        .report;
         let after = std::fs::read(dir.path().join("f.txt")).unwrap();
         if let [at] = occurrences(&c)[..] {
             let mut lines = c.lines.clone();
@@ -168,7 +169,7 @@ proptest! {
                 // What the edit adds stands beside its old text already: a re-send (exit 0,
                 // already applied) or, when that proves nothing, refused with both readings.
                 prop_assert!(
-                    report.status == lancet::report::Status::AlreadyApplied || report.exit_code() == 1,
+                    report.status == lancet::Status::AlreadyApplied || report.exit_code() == 1,
                     "{}", report.message
                 );
             } else {
@@ -191,7 +192,7 @@ proptest! {
             p.push_str(&format!("-{g}\n"));
         }
         p.push_str("+new\n*** End Patch\n");
-        let report = apply(p.as_bytes(), &ApplyOptions::new(dir.path().to_path_buf()));
+        let report = apply(p.as_bytes(), &ApplyOptions::new(dir.path().to_path_buf())).report;
         let after = std::fs::read(dir.path().join("f.txt")).unwrap();
         if report.exit_code() != 0 {
             prop_assert_eq!(after, before);

@@ -4,17 +4,17 @@
 use crate::LancetServer;
 use crate::args::{EditArgs, EditLinesArgs, WriteFileArgs};
 use crate::result::{error_result, written_diffs};
-use lancet::apply_batch_written;
-use lancet::batch::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
-use lancet::digest::sha256_hex;
-use lancet::report::ErrorKind;
-use lancet::stage::{Base, Expectation};
+use lancet::ErrorKind;
+use lancet::apply_batch;
+use lancet::sha256_hex;
+use lancet::{Base, Expectation};
+use lancet::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
 use rmcp::model::{CallToolResult, ContentBlock};
 
 impl LancetServer {
     pub(crate) fn edit_lines_blocking(&self, args: &EditLinesArgs) -> CallToolResult {
-        use lancet::anchors::LineAnchor;
-        use lancet::batch::{LineAction, LineEdit};
+        use lancet::LineAnchor;
+        use lancet::{LineAction, LineEdit};
         let root = match self.root() {
             Ok(r) => r,
             Err(e) => return error_result(e),
@@ -96,7 +96,7 @@ impl LancetServer {
         };
         // The anchors are the read's: a file changed since is edited as read, then rebased.
         opts.base = self.stale_bases(&batch);
-        self.answer(apply_batch_written(&batch, &opts))
+        self.answer(apply_batch(&batch, &opts))
     }
 
     pub(crate) fn edit_blocking(&self, args: &EditArgs) -> CallToolResult {
@@ -154,7 +154,7 @@ impl LancetServer {
             .as_deref()
             .and_then(|now| self.stale_base_of(rel.as_str(), now));
         opts.base.extend(base.clone());
-        let applied = apply_batch_written(&batch, &opts);
+        let applied = apply_batch(&batch, &opts);
         let conflict = applied
             .report
             .files
@@ -226,7 +226,7 @@ impl LancetServer {
             }],
             notes: Vec::new(),
         };
-        let applied = apply_batch_written(&batch, &opts);
+        let applied = apply_batch(&batch, &opts);
         let diffs = written_diffs(&applied.report);
         let mut result = self.answer(applied);
         // The text a model reads shows what the write changed (a sketch resolved, a rebase):

@@ -10,20 +10,15 @@
 
 #![deny(missing_docs)]
 
-pub mod limit;
-
 mod args;
 mod edits;
+mod limit;
 mod options;
 mod result;
 mod session;
 mod tools;
 
-pub use args::{
-    ApplyPatchArgs, CheckpointsArgs, EditArgs, EditLinesArgs, LineEditArg, PatchOperation,
-    ReadFileArgs, RenameSymbolArgs, UndoArgs, WriteFileArgs,
-};
-use lancet::path::Root;
+use lancet::Root;
 use result::error_result;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
@@ -50,7 +45,7 @@ pub struct LancetServer {
     /// a model only says whether to use them.
     choices: Arc<ServerOptions>,
     /// Each edited file's last syntax tree, so the next edit of it reparses incrementally.
-    trees: Arc<lancet::syntax::trees::TreeCache>,
+    trees: Arc<lancet::TreeCache>,
     /// This session's name in the rollback ledger: its "stop retrying" count is its own.
     actor: String,
     tool_router: ToolRouter<Self>,

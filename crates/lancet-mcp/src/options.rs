@@ -4,7 +4,7 @@
 use crate::LancetServer;
 use crate::result::error_result;
 use lancet::ApplyOptions;
-use lancet::report::Surface;
+use lancet::Surface;
 use rmcp::model::CallToolResult;
 use std::sync::Arc;
 

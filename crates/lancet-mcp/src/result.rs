@@ -1,7 +1,7 @@
 //! Turning what a tool did into its result: a report's message as text and the report as
 //! structured content, a refusal as a tool error, the diffs a write made.
 
-use lancet::report::Report;
+use lancet::Report;
 use rmcp::model::{CallToolResult, ContentBlock};
 
 /// A report as a tool result: the message as text, the report as structured content.

@@ -4,10 +4,10 @@
 use crate::LancetServer;
 use crate::result::{error_result, report_result};
 use lancet::Applied;
-use lancet::batch::{Batch, OpKind};
-use lancet::digest::sha256_hex;
-use lancet::path::Root;
-use lancet::stage::Base;
+use lancet::Base;
+use lancet::Root;
+use lancet::sha256_hex;
+use lancet::{Batch, OpKind};
 use rmcp::model::CallToolResult;
 use std::sync::Arc;
 
@@ -129,8 +129,8 @@ pub(crate) fn session_name() -> String {
 mod tests {
     use super::*;
     use crate::ServerOptions;
-    use lancet::batch::{FileOp, Format};
-    use lancet::report::{ErrorKind, Report, Status};
+    use lancet::{ErrorKind, Report, Status};
+    use lancet::{FileOp, Format};
     use std::path::{Path, PathBuf};
 
     /// A root of its own under the system's temp directory, removed when dropped.
@@ -279,7 +279,7 @@ mod tests {
                 executable: false,
             },
         )]);
-        let result = server.answer(lancet::apply_batch_written(&created, &opts));
+        let result = server.answer(lancet::apply_batch(&created, &opts));
         assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
         assert_eq!(server.seen("b.txt").as_deref(), Some(&b"new\n"[..]));
         assert!(

@@ -8,10 +8,10 @@ use crate::args::{
 use crate::result::error_result;
 use crate::session::session_name;
 use crate::{LancetServer, ServerOptions};
-use lancet::apply_batch_written;
-use lancet::batch::Format;
-use lancet::format::FormatChoice;
-use lancet::report::{Report, Surface};
+use lancet::Format;
+use lancet::FormatChoice;
+use lancet::apply_batch;
+use lancet::{Report, Surface};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{tool, tool_router};
@@ -41,8 +41,7 @@ impl LancetServer {
     )]
     async fn read_file(&self, Parameters(args): Parameters<ReadFileArgs>) -> CallToolResult {
         if let Ok(root) = self.root() {
-            let state = lancet::store::StateDir::locate(&root);
-            let _ = lancet::recover_if_needed(&state, true, true);
+            let _ = lancet::finish_interrupted(&root);
         }
         let result = match self.root() {
             Err(e) => error_result(e),
@@ -126,7 +125,7 @@ impl LancetServer {
                     );
                 }
             };
-            let parsed = lancet::format::parse_bytes(text.as_bytes(), opts.format, &opts.parse);
+            let parsed = lancet::parse(text.as_bytes(), opts.format, &opts.parse);
             let batch = match parsed {
                 Ok(batch) => batch,
                 Err(e) => return this.answer(Report::malformed(&e, None).into()),
@@ -136,7 +135,7 @@ impl LancetServer {
                 return refusal;
             }
             opts.base = this.stale_bases(&batch);
-            this.answer(apply_batch_written(&batch, &opts))
+            this.answer(apply_batch(&batch, &opts))
         })
         .await
     }
@@ -159,7 +158,7 @@ impl LancetServer {
     async fn undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
         self.writer_turn("undo", args, |this, args| match this.root() {
             Err(e) => error_result(e),
-            Ok(root) => this.answer(lancet::undo_written(
+            Ok(root) => this.answer(lancet::undo(
                 &root,
                 args.id.as_deref(),
                 lancet::UndoOptions {
@@ -207,7 +206,7 @@ impl LancetServer {
                 new: args.new.clone(),
                 paths: args.paths.clone().unwrap_or_default(),
                 lang: None,
-                kind: lancet::report::SymbolKind::Any,
+                kind: lancet::SymbolKind::Any,
                 include_strings: args.include_strings.unwrap_or(false),
                 include_comments: args.include_comments.unwrap_or(false),
                 at: args.at.clone(),
@@ -215,7 +214,7 @@ impl LancetServer {
                 leave_unresolved: args.leave_unresolved.unwrap_or(false),
                 lsp,
             };
-            this.answer(lancet::rename_written(&rename, &opts))
+            this.answer(lancet::rename(&rename, &opts))
         })
         .await
     }

@@ -5,10 +5,10 @@ use super::input::{FormatArg, read_batch};
 use super::output::emit;
 use super::transaction::TransactionArgs;
 use clap::Args;
-use lancet::format::ParseOptions;
-use lancet::report::{ErrorKind, Report, Status};
-use lancet::stage::{Base, Expectation};
+use lancet::ParseOptions;
 use lancet::{ApplyOptions, apply_batch};
+use lancet::{Base, Expectation};
+use lancet::{ErrorKind, Report, Status};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -109,5 +109,5 @@ pub(super) fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
         partial: args.partial,
         ..configured
     };
-    args.tx.emit(&apply_batch(&batch, &opts))
+    args.tx.emit(&apply_batch(&batch, &opts).report)
 }

@@ -1,8 +1,8 @@
 //! `lancet check`: the syntax gate on files as they are.
 
 use clap::Args;
-use lancet::path::Root;
-use lancet::report::Surface;
+use lancet::Root;
+use lancet::Surface;
 use std::io::Write;
 use std::path::PathBuf;
 

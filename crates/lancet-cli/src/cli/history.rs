@@ -3,8 +3,8 @@
 
 use super::output::emit;
 use clap::Args;
-use lancet::path::Root;
-use lancet::report::Surface;
+use lancet::Root;
+use lancet::Surface;
 use std::io::Write;
 
 #[derive(Debug, Args)]
@@ -83,7 +83,8 @@ pub(super) fn run_undo(root: &Root, args: &UndoArgs) -> u8 {
                 surface: Surface::Cli,
                 protect_settings: false,
             },
-        ),
+        )
+        .report,
         args.json,
     )
 }

@@ -2,9 +2,9 @@
 //! edits, stdin, JSON lines) parsed into one batch.
 
 use clap::ValueEnum;
-use lancet::batch::{Batch, Format};
-use lancet::format::{self, FormatChoice, ParseOptions};
-use lancet::report::{ErrorKind, Report, Status};
+use lancet::{Batch, Format};
+use lancet::{ErrorKind, Report, Status};
+use lancet::{FormatChoice, ParseError, ParseOptions};
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -95,7 +95,7 @@ pub(super) fn read_batch(
     jsonl: bool,
 ) -> Result<Batch, Box<Report>> {
     let mut batch: Option<Batch> = None;
-    let mut add = |parsed: Result<Batch, format::ParseError>, name: &str| match parsed {
+    let mut add = |parsed: Result<Batch, ParseError>, name: &str| match parsed {
         Err(e) => Err(Box::new(Report::malformed(&e, Some(name)))),
         Ok(b) => {
             match &mut batch {
@@ -125,38 +125,16 @@ pub(super) fn read_batch(
             return Err(Box::new(usage(format!("cannot read {name}: {e}"))));
         }
         if !jsonl {
-            let parsed = format::parse_bytes(&bytes, format, opts);
+            let parsed = lancet::parse(&bytes, format, opts);
             add(parsed, &name)?;
             continue;
         }
-        let text = match format::decode(&bytes) {
-            Ok(t) => t,
+        let entries = match lancet::parse_json_lines(&bytes, format, opts) {
+            Ok(entries) => entries,
             Err(e) => return Err(Box::new(Report::malformed(&e, Some(&name)))),
         };
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let place = format!("{name} entry {}", i + 1);
-            let parsed = match serde_json::from_str::<serde_json::Value>(line) {
-                Ok(serde_json::Value::String(edit)) => format::parse(&edit, format, opts),
-                // An object: a tool call, or an OpenAI apply_patch operation.
-                Ok(_) => {
-                    let as_format = if format::openai::looks_like(line) {
-                        Format::OpenaiPatch
-                    } else {
-                        Format::Json
-                    };
-                    format::parse(line, FormatChoice::Only(as_format), opts)
-                }
-                Err(e) => Err(format::ParseError::new(
-                    1,
-                    line.chars().take(80).collect::<String>(),
-                    "one JSON value per line: a tool-call object or a string of edit text",
-                    format!("not JSON: {e}"),
-                )),
-            };
-            add(parsed, &place)?;
+        for (line, parsed) in entries {
+            add(parsed, &format!("{name} entry {line}"))?;
         }
     }
     batch.ok_or_else(|| Box::new(usage("the inputs hold no edit".into())))

@@ -1,8 +1,8 @@
 //! `lancet mcp`: lancet's tools served over MCP on stdin/stdout.
 
 use clap::Args;
-use lancet::path::Root;
-use lancet::report::Surface;
+use lancet::Root;
+use lancet::Surface;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]

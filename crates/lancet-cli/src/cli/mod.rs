@@ -18,7 +18,7 @@ use apply::ApplyArgs;
 use check::CheckArgs;
 use clap::{Parser, Subcommand};
 use history::{LogArgs, RecoverArgs, UndoArgs};
-use lancet::path::Root;
+use lancet::Root;
 use mcp::McpArgs;
 use parse::ParseArgs;
 use read::ReadArgs;
@@ -102,11 +102,10 @@ pub fn run() -> u8 {
 /// Finishes a batch a crash interrupted before a read-only command looks at the files (the
 /// writing commands do it themselves and report it). The note goes to stderr.
 fn recover_first(root: &std::path::Path) {
-    if let Ok(root) = Root::new(root) {
-        let state = lancet::store::StateDir::locate(&root);
-        if let Some(note) = lancet::recover_if_needed(&state, true, true) {
-            eprintln!("lancet: {note}");
-        }
+    if let Ok(root) = Root::new(root)
+        && let Some(note) = lancet::finish_interrupted(&root)
+    {
+        eprintln!("lancet: {note}");
     }
 }
 

@@ -1,7 +1,7 @@
 //! What the command line prints: a report (text or JSON, to the right stream) and the progress
 //! bar of long batches.
 
-use lancet::report::Report;
+use lancet::Report;
 use std::io::{IsTerminal, Write};
 
 /// Prints a report (JSON to stdout; text to stdout on success, stderr otherwise) and returns

@@ -3,8 +3,8 @@
 use super::input::{FormatArg, read_batch};
 use super::output::emit;
 use clap::Args;
-use lancet::batch::Batch;
-use lancet::format::ParseOptions;
+use lancet::Batch;
+use lancet::ParseOptions;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -47,7 +47,7 @@ pub(super) fn run_parse(args: ParseArgs) -> u8 {
 
 /// A parsed batch for people: the format, then one line per operation and per hunk.
 fn describe_batch(batch: &Batch) -> String {
-    use lancet::batch::OpKind;
+    use lancet::OpKind;
     let mut out = format!(
         "{}: {} operation(s)\n",
         batch.format.name(),

@@ -1,7 +1,7 @@
 //! `lancet read`: a file's lines, numbered (optionally with their anchors), and its sha256.
 
 use clap::Args;
-use lancet::path::Root;
+use lancet::Root;
 use std::io::Write;
 use std::path::PathBuf;
 

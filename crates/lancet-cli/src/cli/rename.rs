@@ -5,7 +5,7 @@ use super::output::emit;
 use super::transaction::TransactionArgs;
 use clap::{Args, ValueEnum};
 use lancet::RenameOptions;
-use lancet::report::{ErrorKind, Report, Status, SymbolKind};
+use lancet::{ErrorKind, Report, Status, SymbolKind};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -115,7 +115,7 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         include_comments: args.include_comments,
     };
     match args.tx.options(root) {
-        Ok(apply) => args.tx.emit(&lancet::rename(&opts, &apply)),
+        Ok(apply) => args.tx.emit(&lancet::rename(&opts, &apply).report),
         Err(report) => emit(&report, args.tx.json),
     }
 }

@@ -3,7 +3,7 @@
 use super::output::{Bar, emit};
 use clap::Args;
 use lancet::ApplyOptions;
-use lancet::report::{ErrorKind, Report, Status};
+use lancet::{ErrorKind, Report, Status};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 

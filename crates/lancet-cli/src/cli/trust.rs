@@ -1,7 +1,7 @@
 //! `lancet trust`: the root's lancet settings trusted as they are now (or the trust revoked).
 
 use clap::Args;
-use lancet::path::Root;
+use lancet::Root;
 use std::io::Write;
 
 #[derive(Debug, Args)]

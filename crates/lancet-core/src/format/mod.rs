@@ -93,6 +93,46 @@ pub fn decode(bytes: &[u8]) -> Result<&str, ParseError> {
     })
 }
 
+/// One entry of JSON lines: its 1-based line, and its batch or why it is none.
+pub type JsonLine = (usize, Result<Batch, ParseError>);
+
+/// JSON lines (`--jsonl`): one edit per non-blank line, either a JSON string of edit text
+/// (parsed by `choice`) or an object (an OpenAI apply_patch operation, or a JSON edit). Each
+/// entry's batch or its error, with its 1-based line; an error when the bytes are no text.
+pub fn parse_json_lines(
+    bytes: &[u8],
+    choice: FormatChoice,
+    opts: &ParseOptions,
+) -> Result<Vec<JsonLine>, ParseError> {
+    let text = decode(bytes)?;
+    Ok(text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            let parsed = match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(serde_json::Value::String(edit)) => parse(&edit, choice, opts),
+                // An object: a tool call, or an OpenAI apply_patch operation.
+                Ok(_) => {
+                    let as_format = if openai::looks_like(line) {
+                        Format::OpenaiPatch
+                    } else {
+                        Format::Json
+                    };
+                    parse(line, FormatChoice::Only(as_format), opts)
+                }
+                Err(e) => Err(ParseError::new(
+                    1,
+                    line.chars().take(80).collect::<String>(),
+                    "one JSON value per line: a tool-call object or a string of edit text",
+                    format!("not JSON: {e}"),
+                )),
+            };
+            (i + 1, parsed)
+        })
+        .collect())
+}
+
 /// Parses edit text in the chosen format, or detects it: every format whose shape the text has
 /// is tried, strictest first ([`Format::STRICTEST_FIRST`]); the first that parses wins. When none
 /// parses, the error of the strictest one that recognised its shape is reported.
