@@ -2,9 +2,9 @@
 //! the root's handle (a link out of the root is refused, not followed).
 
 use crate::config::{Config, ConfigError};
-use crate::path::Root;
-use crate::report::Surface;
-use crate::syntax::SyntaxReport;
+use lancet_core::path::Root;
+use lancet_core::report::Surface;
+use lancet_syntax::SyntaxReport;
 use std::path::Path;
 
 /// What a check is asked beyond the paths.
@@ -53,7 +53,7 @@ pub fn check(root: &Root, paths: &[String], opts: &CheckOptions) -> Result<Check
         gate.external.clear();
     }
     Ok(Checked {
-        report: crate::syntax::check_contents(&files, &gate),
+        report: lancet_syntax::check_contents(&files, &gate),
         notice: config.notice(opts.surface),
     })
 }
@@ -69,7 +69,7 @@ fn collect(
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
     let excluded = crate::config::globs(exclude).map_err(|e| format!("--exclude: {e}"))?;
     // The gate's external checks never run a program from inside the tree.
-    crate::syntax::distrust_programs_under(root.path());
+    lancet_syntax::distrust_programs_under(root.path());
     let mut out = Vec::new();
     for raw in paths {
         let rel = if raw == "." {

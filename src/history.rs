@@ -4,15 +4,15 @@
 //! holds what the batch wrote; a path changed since is listed and left alone (unless
 //! `--force`). The restore itself is a batch like any other: staged, journaled, all or nothing.
 
-use crate::digest::sha256_hex;
-use crate::path::{RelPath, Root};
-use crate::pipeline::Applied;
-use crate::report::ErrorKind;
-use crate::report::{Action, FileReport, Outcome, Report, Status, Surface};
-use crate::staged::{Before, StagedFile};
-use crate::store::checkpoint::{CheckpointMeta, Checkpoints, Image, TouchedFile};
-use crate::store::journal::Rollback;
-use crate::store::{self, StateDir, WriteOptions};
+use crate::applied::Applied;
+use lancet_core::digest::sha256_hex;
+use lancet_core::path::{RelPath, Root};
+use lancet_core::report::ErrorKind;
+use lancet_core::report::{Action, FileReport, Outcome, Report, Status, Surface};
+use lancet_core::staged::{Before, StagedFile};
+use lancet_store::checkpoint::{CheckpointMeta, Checkpoints, Image, TouchedFile};
+use lancet_store::journal::Rollback;
+use lancet_store::{self as store, StateDir, WriteOptions};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 

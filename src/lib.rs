@@ -47,15 +47,7 @@
 //! ```
 #![deny(missing_docs)]
 
-// The crates below, by module, for this crate's own modules (`crate::report`, ...); a user
-// names what the list at the end of this file hands on.
-use lancet_core::timing::lap;
-use lancet_core::{
-    anchors, batch, digest, format, locate, path, report, stage, staged, text, verdicts,
-};
-use lancet_store as store;
-use lancet_syntax as syntax;
-
+mod applied;
 mod check;
 mod config;
 mod guard;
@@ -68,10 +60,9 @@ mod rename;
 mod sandbox;
 mod verify;
 
-pub(crate) use pipeline::apply_batch_prechecked;
-
 // What a program using lancet needs: the operations, their options and results, and the data
 // they take and give.
+pub use applied::Applied;
 pub use check::{CheckError, CheckOptions, Checked, check};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
 pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
@@ -91,7 +82,7 @@ pub use lancet_core::staged::HardLinks;
 pub use lancet_store::checkpoint::{CheckpointMeta, Retention};
 pub use lancet_syntax::GateOptions;
 pub use lancet_syntax::trees::TreeCache;
-pub use pipeline::{Applied, ApplyOptions, apply, apply_batch};
+pub use pipeline::{ApplyOptions, apply, apply_batch};
 pub use progress::{Observer, Watch};
 pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};

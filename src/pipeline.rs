@@ -1,21 +1,22 @@
 //! The pipeline behind `apply`: stage → gate → checkpoint and commit → verify, as named phases
 //! over the crates below, each ending with the report or handing the next its data.
 
-use crate::batch::{self, Batch};
+use crate::applied::Applied;
 use crate::config::{self, Config, ConfigError};
-use crate::format::{self, FormatChoice, ParseOptions};
-use crate::path::Root;
 use crate::progress;
-use crate::report::{ErrorKind, Report, Status, Surface};
-use crate::stage::{self, Base, Expectation};
-use crate::staged;
-use crate::store::checkpoint::{Checkpoints, TestSummary};
-use crate::store::{self, CommitError, StateDir, WriteOptions};
-use crate::syntax::{self, GateOptions};
-use crate::verdicts;
 use crate::verify::{self, TestRun};
 use crate::{guard, history, sandbox};
+use lancet_core::batch::{self, Batch};
+use lancet_core::format::{self, FormatChoice, ParseOptions};
+use lancet_core::path::Root;
+use lancet_core::report::{ErrorKind, Report, Status, Surface};
+use lancet_core::stage::{self, Base, Expectation};
+use lancet_core::staged;
 use lancet_core::timing::lap;
+use lancet_core::verdicts;
+use lancet_store::checkpoint::{Checkpoints, TestSummary};
+use lancet_store::{self as store, CommitError, StateDir, WriteOptions};
+use lancet_syntax::{self as syntax, GateOptions};
 use std::path::PathBuf;
 
 /// How to apply a batch.
@@ -145,40 +146,6 @@ pub fn apply(edit: &[u8], opts: &ApplyOptions) -> Applied {
 /// tests (rolling back on failure).
 pub fn apply_batch(batch: &Batch, opts: &ApplyOptions) -> Applied {
     apply_batch_prechecked(batch, opts, &syntax::Prechecks::new())
-}
-
-/// What a batch left (an edit, a rename, an undo): its report, and the bytes now at each path
-/// it wrote.
-#[derive(Debug, Clone)]
-pub struct Applied {
-    /// The batch's report: what a model, a person or a script reads.
-    pub report: Report,
-    /// Each path the batch wrote and kept (relative to the root, a symlink's target when the
-    /// edit went through a link) with its new bytes; empty when nothing stayed written. A caller
-    /// that remembers what a model has seen (the MCP server) learns it here, not by reading back.
-    pub written: Vec<(String, Vec<u8>)>,
-}
-
-impl Applied {
-    /// A batch that stands: its report, and the content of every staged file that put content
-    /// at its path.
-    pub(crate) fn kept(report: Report, files: Vec<staged::StagedFile>) -> Applied {
-        let written = files
-            .into_iter()
-            .filter_map(|f| Some((f.path.to_string(), f.after?)))
-            .collect();
-        Applied { report, written }
-    }
-}
-
-impl From<Report> for Applied {
-    /// A report of a batch that left nothing written.
-    fn from(report: Report) -> Applied {
-        Applied {
-            report,
-            written: Vec::new(),
-        }
-    }
 }
 
 /// [`apply_batch`] for a caller that already checked the syntax of some results (rename).

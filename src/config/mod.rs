@@ -33,13 +33,13 @@
 
 pub mod trust;
 
-use crate::path::Root;
-use crate::report::Surface;
-use crate::store::checkpoint::Retention;
-use crate::syntax::precise::{NEWEST_PYTHON, Version};
-use crate::syntax::{GateOptions, MAX_FILE_BYTES, languages};
 use globset::{Glob, GlobSet, GlobSetBuilder};
+use lancet_core::path::Root;
+use lancet_core::report::Surface;
 use lancet_core::staged::HardLinks;
+use lancet_store::checkpoint::Retention;
+use lancet_syntax::precise::{NEWEST_PYTHON, Version};
+use lancet_syntax::{GateOptions, MAX_FILE_BYTES, languages};
 use serde::Deserialize;
 use trust::{PersonFiles, Trust};
 

@@ -8,8 +8,8 @@
 //! one file per root. A person file that lies inside the root being edited is not the person's
 //! (a model could write it): it is ignored.
 
-use crate::digest::sha256_hex;
-use crate::path::Root;
+use lancet_core::digest::sha256_hex;
+use lancet_core::path::Root;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

@@ -2,11 +2,12 @@
 //! (`pkg.mod.Class.method`, `crate::m::Type::f`) cut to its last part, and, once the tree is
 //! resolved, the symbol ids either one chooses.
 
-use super::model::{At, Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
+use super::at::At;
+use super::model::{Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
 use super::refusal::{invalid_request, refused};
 use super::scan::is_word_byte;
-use crate::path::Root;
-use crate::report::{ErrorKind, Report, Status, Surface};
+use lancet_core::path::Root;
+use lancet_core::report::{ErrorKind, Report, Status, Surface};
 use std::collections::HashSet;
 
 /// The rename asked for: OLD from `--at` (the identifier there) or from a qualified name (its

@@ -23,26 +23,29 @@
 //! checkpoint, the journaled commit and the optional tests. A NEW that already names something
 //! in a touched file is refused, since renaming would merge the two names.
 
-use crate::batch::{Batch, FileOp, Format, OpKind, Span};
-use crate::path::Root;
-use crate::report::{Definition, ErrorKind, LeftSite, RenameSummary, Report, Site, Status};
-use crate::syntax;
-use crate::text::replace_ranges;
-use crate::{Applied, ApplyOptions, apply_batch_prechecked};
+use crate::applied::Applied;
+use crate::pipeline::{ApplyOptions, apply_batch_prechecked};
 use choose::{choose, request};
+use lancet_core::batch::{Batch, FileOp, Format, OpKind, Span};
+use lancet_core::path::Root;
+use lancet_core::report::{Definition, ErrorKind, LeftSite, RenameSummary, Report, Site, Status};
+use lancet_core::text::replace_ranges;
+use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
 use refusal::{languages_refusal, refusal, undecided_sites};
-use resolve::resolve_all;
+use registry::resolve_all;
 use scan::{line_text, scan_all, walk};
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
+mod at;
 mod choose;
 mod ecma;
 pub mod lsp;
 mod model;
 mod python;
 mod refusal;
+mod registry;
 mod resolve;
 mod rust;
 mod scan;
@@ -90,10 +93,10 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         Err(report) => return (*report).into(),
     };
     let outcomes = scan_all(&root, &files, opts, apply);
-    crate::lap("rename: walk, read, parse and query", &mut clock);
+    lancet_core::timing::lap("rename: walk, read, parse and query", &mut clock);
     let (mut summary, mut scans) = summarise(opts, unwalkable, outcomes);
     resolve_all(&root, &files, &mut scans, &opts.old);
-    crate::lap("rename: resolve", &mut clock);
+    lancet_core::timing::lap("rename: resolve", &mut clock);
     let chosen = match choose(&scans, at.as_ref(), qualified.as_deref(), surface) {
         Ok(c) => c,
         Err(report) => {
@@ -330,7 +333,7 @@ mod tests {
     use super::model::{RenameOptions, Renamer};
     use super::scan::{CLUSTER_GAP, is_identifier, renamers, scan_file};
     use super::*;
-    use crate::report::SymbolKind;
+    use lancet_core::report::SymbolKind;
 
     fn opts(old: &str, new: &str) -> RenameOptions {
         RenameOptions {

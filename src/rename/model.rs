@@ -3,10 +3,10 @@
 //! these; none of them holds any of the flow.
 
 use super::lsp;
-use crate::batch::Span;
-use crate::report::{Mention, SymbolKind};
-use crate::syntax;
-use crate::syntax::languages::LanguageEntry;
+use lancet_core::batch::Span;
+use lancet_core::report::{Mention, SymbolKind};
+use lancet_syntax as syntax;
+use lancet_syntax::languages::LanguageEntry;
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
@@ -306,18 +306,6 @@ impl Chosen {
             Some(Resolution::Outside(_)) | None => false,
         }
     }
-}
-
-/// `--at PATH:LINE:COL`, read: the identifier there.
-pub(super) struct At {
-    /// The path, relative to the root.
-    pub(super) path: String,
-    /// Byte offset of the identifier's first byte.
-    pub(super) offset: usize,
-    /// The identifier.
-    pub(super) name: String,
-    /// As the caller wrote it, for messages.
-    pub(super) place: String,
 }
 
 /// One walked file's outcome.

@@ -4,10 +4,10 @@
 
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::scan::{is_identifier, renameable_languages, renamers};
-use crate::report::{
+use lancet_core::report::{
     Definition, ErrorKind, LeftSite, MAX_LISTED, RenameSummary, Report, Status, Surface, SymbolKind,
 };
-use crate::syntax::languages;
+use lancet_syntax::languages;
 use std::collections::HashSet;
 
 /// A refusal of the whole batch: nothing is written.

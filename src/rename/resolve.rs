@@ -2,12 +2,7 @@
 //! implements (Python, JavaScript/TypeScript, Rust), and [`resolve_all`], which hands every
 //! scanned file to the resolver that takes its language.
 
-use super::ecma::EcmaProject;
-use super::model::{FileScan, Parsed, Resolution};
-use super::python::PyProject;
-use super::rust::RustProject;
-use crate::path::Root;
-use rayon::prelude::*;
+use super::model::{Parsed, Resolution};
 use std::sync::Arc;
 use tree_sitter::Node;
 
@@ -60,60 +55,6 @@ pub(super) trait Resolver: Sync {
     fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved>;
 }
 
-/// Every resolver, over one rename's sources.
-fn resolvers<'a>(sources: &'a Sources<'a>) -> [Box<dyn Resolver + 'a>; 3] {
-    [
-        Box::new(PyProject::new(sources)),
-        Box::new(EcmaProject::new(sources)),
-        Box::new(RustProject::new(sources)),
-    ]
-}
-
-/// Resolves every code occurrence of OLD in the scans: Python through the tree's modules
-/// (parsing, on demand, modules that do not hold OLD), JavaScript/TypeScript through
-/// their imports and exports (`oxc_semantic`), Rust file by file.
-pub(super) fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str) {
-    let read =
-        |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
-    let sources = Sources {
-        files,
-        scanned: scans
-            .iter()
-            .map(|s| (s.language, Arc::clone(&s.parsed)))
-            .collect(),
-        read: &read,
-    };
-    let registry = resolvers(&sources);
-    let resolved: Vec<Vec<Resolved>> = scans
-        .par_iter()
-        .map(|scan| {
-            let offsets: Vec<usize> = scan.occurrences.iter().map(|o| o.at).collect();
-            match registry
-                .iter()
-                .find(|r| r.languages().contains(&scan.language))
-            {
-                Some(resolver) => resolver.resolve_file(&scan.parsed, &offsets, old),
-                None => offsets
-                    .iter()
-                    .map(|_| {
-                        Resolution::Unresolved(format!(
-                            "lancet resolves no names in {}",
-                            scan.language
-                        ))
-                        .into()
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-    for (scan, resolutions) in scans.iter_mut().zip(resolved) {
-        for (o, r) in scan.occurrences.iter_mut().zip(resolutions) {
-            o.resolution = Some(r.value);
-            o.field = r.field;
-        }
-    }
-}
-
 /// Resolves each occurrence through the syntax node that is exactly it (an occurrence that is
 /// no one node is unresolved): for the resolvers that read tree-sitter's tree.
 pub(super) fn by_node(
@@ -144,7 +85,7 @@ pub(super) fn by_node(
 pub(super) mod testing {
     use super::{Resolver, Sources};
     use crate::rename::model::{Parsed, Resolution};
-    use crate::syntax::languages;
+    use lancet_syntax::languages;
     use std::collections::HashMap;
     use std::sync::Arc;
     use tree_sitter::Parser;

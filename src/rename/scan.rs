@@ -4,13 +4,12 @@
 //! mention), or neither; NEW's occurrences in code are the collisions.
 
 use super::model::{Collision, FileScan, Occurrence, Parsed, RenameOptions, Renamer, Scanned};
-use super::refusal::refused;
-use crate::ApplyOptions;
-use crate::batch::Span;
-use crate::digest::sha256_hex;
-use crate::path::Root;
-use crate::report::{ErrorKind, Mention, Report, SymbolKind};
-use crate::syntax::languages::{self, LanguageEntry};
+use crate::pipeline::ApplyOptions;
+use lancet_core::batch::Span;
+use lancet_core::digest::sha256_hex;
+use lancet_core::path::Root;
+use lancet_core::report::{ErrorKind, Mention, Report, Status, SymbolKind};
+use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
 use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator, Tree};
@@ -348,7 +347,8 @@ pub(super) fn walk(root: &Root, opts: &RenameOptions) -> Result<Walked, Box<Repo
     let mut starts = Vec::new();
     for p in &opts.paths {
         let rel = root.rel(p).map_err(|e| {
-            Box::new(refused(
+            Box::new(Report::batch_error(
+                Status::Refused,
                 ErrorKind::UnsafePath,
                 e.to_string(),
                 "Pass paths relative to the root, inside it.",
@@ -357,14 +357,16 @@ pub(super) fn walk(root: &Root, opts: &RenameOptions) -> Result<Walked, Box<Repo
         // Through the root's handle: a link leading outside is refused here, as `read` and
         // `check` refuse it, instead of walking and printing someone else's files.
         let real = root.resolve(&rel, true).map_err(|e| {
-            Box::new(refused(
+            Box::new(Report::batch_error(
+                Status::Refused,
                 ErrorKind::UnsafePath,
                 e.to_string(),
                 "Pass paths relative to the root, inside it.",
             ))
         })?;
         if root.dir().symlink_metadata(real.real.as_path()).is_err() {
-            return Err(Box::new(refused(
+            return Err(Box::new(Report::batch_error(
+                Status::Refused,
                 ErrorKind::Missing,
                 format!("{p} does not exist under the root"),
                 "Pass existing files or directories.",

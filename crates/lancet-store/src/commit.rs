@@ -1,6 +1,7 @@
 //! The commit sequence of the crate docs: every target checked against what was staged, the
 //! journal, the checkpoint between, then temp files, pre-images and renames up to the commit point.
 
+use crate::durable::{fsync_dir_in, parent_of, write_in_place};
 use crate::journal::{self, Entry, FileState, Journal, Rollback};
 use crate::state::{self, PreImages, StateDir};
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
@@ -453,12 +454,6 @@ fn write_all(
     Ok(())
 }
 
-/// The directory holding a root-relative path (`.` for a top-level name).
-pub(crate) fn parent_of(path: &str) -> String {
-    path.rsplit_once('/')
-        .map_or_else(|| ".".to_string(), |(p, _)| p.to_string())
-}
-
 /// A target's identity and version as the file system tells it: inode, size, modification
 /// time (a write changes one of them).
 #[derive(Debug, PartialEq, Eq)]
@@ -535,17 +530,6 @@ fn keep_pre_image(
     pre.dir.open(backup)?.sync_all()
 }
 
-/// Rewrites a file's content in its own inode (a file with other hard links: every name sees
-/// the new content). Not atomic: the journal's copy of the pre-image covers a torn write.
-pub(crate) fn write_in_place(dir: &Dir, target: &str, bytes: &[u8], fsync: bool) -> io::Result<()> {
-    let mut file = dir.open_with(target, OpenOptions::new().write(true).truncate(true))?;
-    file.write_all(bytes)?;
-    if fsync {
-        file.sync_all()?;
-    }
-    Ok(())
-}
-
 /// A deletion: the target moves to its backup (restorable until the commit point).
 fn move_aside(dir: &Dir, target: &str, pre: &PreImages, backup: &str) -> io::Result<()> {
     match dir.rename(target, &pre.dir, backup) {
@@ -620,12 +604,6 @@ fn missing_dirs(root: &Dir, dir: &RelPath) -> Vec<String> {
     }
     missing.reverse();
     missing
-}
-
-/// fsyncs a directory under the root, through the root's handle.
-pub(crate) fn fsync_dir_in(root: &Dir, dir: &str) -> io::Result<()> {
-    failpoint::check("fsync_dir")?;
-    root.open(dir)?.sync_all()
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 //! recovery idempotent (a crash during recovery is repaired by running it again), and it is the
 //! same rule used to roll a batch back after an error or a failed test run.
 
-use crate::commit::{fsync_dir_in, parent_of, write_in_place};
 use crate::digest::sha256_hex;
+use crate::durable::{fsync_dir_in, parent_of, write_in_place};
 use crate::path::{RelPath, Root};
 use crate::state::{self, PreImages, StateDir};
 pub use crate::verdicts::Rollback;

@@ -28,6 +28,7 @@
 
 pub mod checkpoint;
 mod commit;
+mod durable;
 pub mod journal;
 pub mod ledger;
 mod locks;

@@ -1,7 +1,7 @@
 //! The optional external checks: a language's own compiler or interpreter, run on changed files
 //! (batched over `{files}` where the command takes many), found on a trusted `PATH` only.
 
-use crate::gate::Job;
+use crate::job::Job;
 use crate::languages::LanguageEntry;
 use crate::site::Site;
 use crate::{GateOptions, SyntaxError};

@@ -29,15 +29,19 @@ pub mod trees;
 mod external;
 mod gate;
 mod introduced;
+mod job;
+mod parse;
 mod site;
 
 pub use external::distrust_programs_under;
-use gate::{Job, error_sites, language_name, parse_from, run};
+use gate::{language_name, run};
 use introduced::classify;
+use job::Job;
 use lancet_core::digest;
 use lancet_core::staged::{Before, StagedFile};
 pub use lancet_core::verdicts::{SyntaxError, SyntaxReport};
 use languages::LanguageEntry;
+use parse::{error_sites, parse_from};
 use std::collections::HashMap;
 use tree_sitter::{Parser, Tree};
 

@@ -3,7 +3,7 @@
 //! file's last tree (`Tree::edit`) instead of from nothing — milliseconds for a large file
 //! where a fresh parse takes a large part of a second.
 
-use crate::gate::{error_sites, parse_from};
+use crate::parse::{error_sites, parse_from};
 use crate::site::Site;
 use lancet_core::digest::sha256_hex;
 use std::collections::HashMap;
@@ -208,7 +208,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!(second.before.as_deref().map(<[Site]>::len), Some(0));
-        let fresh = crate::gate::parse_errors(&mut parser, v2.as_bytes()).unwrap();
+        let fresh = crate::parse::parse_errors(&mut parser, v2.as_bytes()).unwrap();
         let lines = |s: &[Site]| s.iter().map(|e| (e.line, e.column)).collect::<Vec<_>>();
         assert!(!second.after.is_empty());
         assert_eq!(lines(&second.after), lines(&fresh));

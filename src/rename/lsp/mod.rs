@@ -20,12 +20,12 @@ mod servers;
 
 pub use servers::LanguageServers;
 
-use super::model::At;
-use crate::batch::{Batch, FileOp, Format, OpKind, Span};
-use crate::digest::sha256_hex;
-use crate::path::Root;
-use crate::report::{ErrorKind, RenameSummary, Report, Site, Status};
+use super::at::At;
 use crate::sandbox::{Policy, Sandbox};
+use lancet_core::batch::{Batch, FileOp, Format, OpKind, Span};
+use lancet_core::digest::sha256_hex;
+use lancet_core::path::Root;
+use lancet_core::report::{ErrorKind, RenameSummary, Report, Site, Status};
 use protocol::{Server, offset_of, percent_decode, position_of, uri_of};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -83,8 +83,8 @@ pub(super) fn rename(
     at: &At,
     new: &str,
     lsp: &Lsp,
-    apply: &crate::ApplyOptions,
-) -> crate::Applied {
+    apply: &crate::pipeline::ApplyOptions,
+) -> crate::applied::Applied {
     match edits(root, at, new, lsp) {
         Ok((server, files, note)) => {
             let mut renamed = Vec::new();
@@ -132,8 +132,11 @@ pub(super) fn rename(
                 ops,
                 notes: note.into_iter().collect(),
             };
-            let mut applied =
-                crate::apply_batch_prechecked(&batch, apply, &crate::syntax::Prechecks::new());
+            let mut applied = crate::pipeline::apply_batch_prechecked(
+                &batch,
+                apply,
+                &lancet_syntax::Prechecks::new(),
+            );
             applied.report = applied.report.with_rename(summary, apply.surface);
             applied
         }

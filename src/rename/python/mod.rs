@@ -22,7 +22,7 @@
 
 use super::model::{Parsed as PyModule, Resolution, SymbolId};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
-use crate::syntax::languages;
+use lancet_syntax::languages;
 use scopes::{Bound, binding_id, bindings_in, scope_of};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

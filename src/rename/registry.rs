@@ -1,0 +1,65 @@
+//! The registry of resolvers: every language's resolver over one rename's sources, and the
+//! pass that asks each occurrence's resolver what it refers to.
+
+use super::ecma::EcmaProject;
+use super::model::{FileScan, Resolution};
+use super::python::PyProject;
+use super::resolve::{Resolved, Resolver, Sources};
+use super::rust::RustProject;
+use lancet_core::path::Root;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// Every resolver, over one rename's sources.
+fn resolvers<'a>(sources: &'a Sources<'a>) -> [Box<dyn Resolver + 'a>; 3] {
+    [
+        Box::new(PyProject::new(sources)),
+        Box::new(EcmaProject::new(sources)),
+        Box::new(RustProject::new(sources)),
+    ]
+}
+
+/// Resolves every code occurrence of OLD in the scans: Python through the tree's modules
+/// (parsing, on demand, modules that do not hold OLD), JavaScript/TypeScript through
+/// their imports and exports (`oxc_semantic`), Rust file by file.
+pub(super) fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str) {
+    let read =
+        |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
+    let sources = Sources {
+        files,
+        scanned: scans
+            .iter()
+            .map(|s| (s.language, Arc::clone(&s.parsed)))
+            .collect(),
+        read: &read,
+    };
+    let registry = resolvers(&sources);
+    let resolved: Vec<Vec<Resolved>> = scans
+        .par_iter()
+        .map(|scan| {
+            let offsets: Vec<usize> = scan.occurrences.iter().map(|o| o.at).collect();
+            match registry
+                .iter()
+                .find(|r| r.languages().contains(&scan.language))
+            {
+                Some(resolver) => resolver.resolve_file(&scan.parsed, &offsets, old),
+                None => offsets
+                    .iter()
+                    .map(|_| {
+                        Resolution::Unresolved(format!(
+                            "lancet resolves no names in {}",
+                            scan.language
+                        ))
+                        .into()
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    for (scan, resolutions) in scans.iter_mut().zip(resolved) {
+        for (o, r) in scan.occurrences.iter_mut().zip(resolutions) {
+            o.resolution = Some(r.value);
+            o.field = r.field;
+        }
+    }
+}
