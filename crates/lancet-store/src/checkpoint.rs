@@ -9,13 +9,13 @@
 //! a private bare repository in `.lancet/git` holds the objects.
 
 use super::StateDir;
-use crate::lap;
-use crate::path::Root;
-use crate::staged::{Before, StagedFile};
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 use git2::build::TreeUpdateBuilder;
 use git2::{FileMode, ObjectType, Oid, Repository, Signature, Tree};
+use lancet_core::path::Root;
+use lancet_core::staged::{Before, StagedFile};
+use lancet_core::timing::lap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha1::{Digest, Sha1};

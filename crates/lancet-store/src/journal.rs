@@ -7,13 +7,13 @@
 //! recovery idempotent (a crash during recovery is repaired by running it again), and it is the
 //! same rule used to roll a batch back after an error or a failed test run.
 
-use crate::digest::sha256_hex;
 use crate::durable::{fsync_dir_in, parent_of, write_in_place};
-use crate::path::{RelPath, Root};
 use crate::state::{self, PreImages, StateDir};
-pub use crate::verdicts::Rollback;
 use cap_std::fs::Dir;
+use lancet_core::digest::sha256_hex;
 use lancet_core::failpoint;
+use lancet_core::path::{RelPath, Root};
+pub use lancet_core::verdicts::Rollback;
 use serde::{Deserialize, Serialize};
 
 use std::io::{self, Write};
@@ -304,7 +304,7 @@ pub fn roll_back(journal: &Journal, root: &Root, pre: &PreImages, fsync: bool) -
         if now == e.pre {
             report.unchanged.push(e.path.clone());
         } else if now == e.post || (e.in_place && matches!(now, FileState::File { .. })) {
-            match crate::failpoint::check("recover").and_then(|()| restore(dir, pre, e)) {
+            match lancet_core::failpoint::check("recover").and_then(|()| restore(dir, pre, e)) {
                 Ok(()) => report.restored.push(e.path.clone()),
                 Err(_) => {
                     report.failed.push(e.path.clone());

@@ -2,7 +2,7 @@
 //! the same file is told to stop and ask a person. Kept in the state directory beside the
 //! journal and the log.
 
-use crate::StateDir;
+use crate::state::StateDir;
 use serde::{Deserialize, Serialize};
 
 /// The ledger's name in the state directory.

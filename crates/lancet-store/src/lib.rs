@@ -40,6 +40,3 @@ pub use commit::{
 };
 pub use locks::{LOCK_WAIT, LockError, RootLock};
 pub use state::{PreImages, StateDir};
-
-use lancet_core::timing::lap;
-use lancet_core::{digest, failpoint, path, staged, verdicts};

@@ -7,8 +7,8 @@
 //! user and writable by nobody else, or another user could plant a link there that makes lancet
 //! create a file elsewhere. Lock files are opened without following links.
 
-use crate::StateDir;
-use crate::digest::sha256_hex;
+use crate::state::StateDir;
+use lancet_core::digest::sha256_hex;
 use lancet_core::failure::BatchFailure;
 use std::fs::{self, File};
 use std::io;

@@ -10,7 +10,7 @@
 //! lancet will delete. A snapshot is only ever a convenience: a missing one makes a stale
 //! `--base` a plain refusal.
 
-use crate::StateDir;
+use crate::state::StateDir;
 use cap_std::fs::Dir;
 use lancet_core::digest::sha256_hex;
 use std::io::{self, Write};

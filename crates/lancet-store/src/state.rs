@@ -153,7 +153,7 @@ impl StateDir {
 
     /// fsyncs the state directory itself, so a rename or removal in it is durable.
     pub fn fsync(&self) -> io::Result<()> {
-        crate::failpoint::check("fsync_dir")?;
+        lancet_core::failpoint::check("fsync_dir")?;
         // (A directory handle may be a path-only descriptor: fsync a fresh read one.)
         self.handle()?.open(".")?.sync_all()
     }
@@ -199,7 +199,7 @@ impl PreImages {
 
     /// fsyncs the pre-image directory.
     pub(crate) fn fsync(&self) -> io::Result<()> {
-        crate::failpoint::check("fsync_dir")?;
+        lancet_core::failpoint::check("fsync_dir")?;
         self.dir.open(".")?.sync_all()
     }
 }

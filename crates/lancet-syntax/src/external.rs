@@ -3,8 +3,9 @@
 
 use crate::job::Job;
 use crate::languages::LanguageEntry;
+use crate::options::GateOptions;
 use crate::site::Site;
-use crate::{GateOptions, SyntaxError};
+use lancet_core::verdicts::SyntaxError;
 use rayon::prelude::*;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

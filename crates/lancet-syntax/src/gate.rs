@@ -5,9 +5,11 @@ use crate::external::{compile_checks, external_check, external_command, tool_ins
 use crate::introduced::{classify, classify_by};
 use crate::job::Job;
 use crate::languages::{self, LanguageEntry, grammar, language_for};
+use crate::options::GateOptions;
 use crate::parse::{PARSE_BUDGET, parse_errors};
-use crate::{GateOptions, SyntaxError, SyntaxReport, precise, trees};
+use crate::{precise, trees};
 use lancet_core::digest;
+use lancet_core::verdicts::{SyntaxError, SyntaxReport};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use tree_sitter::Parser;
@@ -241,7 +243,7 @@ fn parser_for<'p>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Prechecked, precheck_edit};
+    use crate::precheck::{Prechecked, precheck_edit};
     use languages::languages;
 
     /// The gate with tree-sitter alone (the precise parsers have their own tests).

@@ -1,8 +1,8 @@
 //! Counting only the errors an edit introduced: an error of the new text is pre-existing when
 //! the old text had it at the same place, or the changed region holds no more of its kind.
 
-use crate::SyntaxError;
 use crate::site::Site;
+use lancet_core::verdicts::SyntaxError;
 use similar::{Algorithm, DiffOp};
 
 /// Splits the new text's error sites into errors the edit introduced and errors that were

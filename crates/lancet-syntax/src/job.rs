@@ -1,6 +1,6 @@
 //! One file the gate checks, as the gate and the external checks both take it.
 
-use crate::Prechecked;
+use crate::precheck::Prechecked;
 
 /// One file to check: its path, its content before and after the batch, and the verdict of a
 /// caller that already checked it.

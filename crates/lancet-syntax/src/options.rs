@@ -1,0 +1,49 @@
+//! How thorough the gate is and what it leaves alone: the settings a caller hands it.
+
+use crate::{precise, trees};
+
+/// How thorough the gate is, and what it leaves alone (from `lancet.toml`'s `[gate]`).
+#[derive(Debug, Clone)]
+pub struct GateOptions {
+    /// Languages whose external check command runs where installed (`python`, `ruby`,
+    /// `bash`, `javascript`): opt-in, since each run starts an interpreter and uses whatever
+    /// version is on PATH.
+    pub external: Vec<String>,
+    /// The Python version the precise parser checks against.
+    pub python: precise::Version,
+    /// Files larger than this many bytes are judged by a precise parser only (a tree-sitter
+    /// tree of a 20 MB file costs seconds and hundreds of MB); without one they are unchecked,
+    /// with a note.
+    pub max_file_bytes: usize,
+    /// Files the gate does not check (globs on root-relative paths), reported unchecked.
+    pub skip: globset::GlobSet,
+    /// Let a precise parser judge where lancet has one (off: tree-sitter alone, which the
+    /// gate benchmark and the tree-sitter tests measure).
+    pub precise: bool,
+    /// Trees kept from earlier calls (the MCP server keeps one cache for its lifetime): a file
+    /// whose old content has a kept tree is reparsed incrementally from it.
+    pub trees: Option<std::sync::Arc<trees::TreeCache>>,
+}
+
+/// The default size above which only a precise parser checks a file.
+pub const MAX_FILE_BYTES: usize = 5_000_000;
+
+impl Default for GateOptions {
+    fn default() -> Self {
+        GateOptions {
+            external: Vec::new(),
+            python: precise::NEWEST_PYTHON,
+            max_file_bytes: MAX_FILE_BYTES,
+            skip: globset::GlobSet::empty(),
+            precise: true,
+            trees: None,
+        }
+    }
+}
+
+impl GateOptions {
+    /// Whether `language`'s external check is asked for.
+    pub(crate) fn external_for(&self, language: &str) -> bool {
+        self.external.iter().any(|l| l == language)
+    }
+}
