@@ -58,7 +58,7 @@ impl Pause {
     }
 }
 
-/// Item 1: a journal planted under a sub-root, naming paths outside it (absolute, `..`), is set
+/// A journal planted under a sub-root, naming paths outside it (absolute, `..`), is set
 /// aside untouched by the next command there, even `lancet log`; and no batch can plant one.
 #[test]
 fn a_forged_journal_is_rejected_and_touches_nothing() {
@@ -118,7 +118,7 @@ fn lancet_sha256(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Item 2: a directory swapped for a link out of the root after staging, before the renames:
+/// A directory swapped for a link out of the root after staging, before the renames:
 /// the write fails inside the root, every file is as it was, nothing appears outside.
 #[test]
 fn a_directory_swapped_for_a_link_mid_batch_cannot_redirect_the_write() {
@@ -153,7 +153,7 @@ fn a_directory_swapped_for_a_link_mid_batch_cannot_redirect_the_write() {
     }
 }
 
-/// Item 3: after a batch, its directory becomes a link out of the root; undo refuses to follow
+/// After a batch, its directory becomes a link out of the root; undo refuses to follow
 /// it (the path reads as changed), and writes nothing outside.
 #[test]
 fn undo_does_not_follow_a_directory_that_became_a_link() {
@@ -184,7 +184,7 @@ fn undo_does_not_follow_a_directory_that_became_a_link() {
     }
 }
 
-/// Item 4: `Update File: link.txt` + `Move to:` moves what the link shows and removes the link,
+/// `Update File: link.txt` + `Move to:` moves what the link shows and removes the link,
 /// never its target; undo brings the link back as a link.
 #[test]
 fn moving_a_symlink_removes_the_link_not_its_target() {
@@ -225,7 +225,7 @@ fn moving_a_symlink_removes_the_link_not_its_target() {
     );
 }
 
-/// Item 5: `rename` and `check` given a path through a link leading out are refused, and print
+/// `rename` and `check` given a path through a link leading out are refused, and print
 /// nothing of what is outside.
 #[test]
 fn walkers_refuse_a_link_out_of_the_root() {
@@ -257,7 +257,7 @@ fn walkers_refuse_a_link_out_of_the_root() {
     );
 }
 
-/// Item 6: a FIFO is refused by read, check and edits without being opened (which would block).
+/// A FIFO is refused by read, check and edits without being opened (which would block).
 #[test]
 fn a_fifo_is_refused_without_being_opened() {
     let dir = temp_tree(&[("a.txt", b"a\n")]);
@@ -284,7 +284,7 @@ fn a_fifo_is_refused_without_being_opened() {
     }
 }
 
-/// Item 8: undo of a delete and of a move brings a 0600 file back as 0600, not 0644.
+/// Undo of a delete and of a move brings a 0600 file back as 0600, not 0644.
 #[test]
 fn undo_restores_the_exact_mode_of_a_deleted_or_moved_file() {
     let dir = temp_tree(&[("secret.txt", b"s\n"), ("key.txt", b"k\n")]);
@@ -316,7 +316,7 @@ fn mode(p: &Path) -> u32 {
     std::fs::metadata(p).unwrap().permissions().mode() & 0o7777
 }
 
-/// Item 9: a file written by someone else after the temp files and the checkpoint, just before
+/// A file written by someone else after the temp files and the checkpoint, just before
 /// the renames, refuses the batch: their content stands, nothing of the batch is written.
 #[test]
 fn a_write_just_before_the_renames_refuses_the_batch() {
@@ -354,7 +354,7 @@ fn a_write_just_before_the_renames_refuses_the_batch() {
     );
 }
 
-/// Item 14: an id prefix naming several batches is refused like git refuses it.
+/// An id prefix naming several batches is refused like git refuses it.
 #[test]
 fn an_ambiguous_undo_id_is_refused() {
     let dir = temp_tree(&[("a.txt", b"a\n")]);
@@ -402,7 +402,7 @@ fn wait_for_file(path: &Path) {
     }
 }
 
-/// Item 10: SIGTERM or SIGINT to lancet while the tests run stops the test command's group and
+/// SIGTERM or SIGINT to lancet while the tests run stops the test command's group and
 /// rolls the batch back before lancet exits; the report says so.
 #[test]
 fn a_signal_during_the_tests_rolls_the_batch_back() {
@@ -450,7 +450,7 @@ fn a_signal_during_the_tests_rolls_the_batch_back() {
     }
 }
 
-/// Item 10: lancet killed outright while the tests run: the batch is still pending in the
+/// Lancet killed outright while the tests run: the batch is still pending in the
 /// journal, so the next lancet command rolls it back (the tests never passed).
 #[test]
 fn a_kill_during_the_tests_is_rolled_back_by_the_next_command() {
@@ -488,7 +488,7 @@ fn a_kill_during_the_tests_is_rolled_back_by_the_next_command() {
     );
 }
 
-/// Item 11: a test command that leaves a background child holding its output (in its group,
+/// A test command that leaves a background child holding its output (in its group,
 /// or escaped with setsid) does not keep lancet, and the root's lock, alive.
 #[test]
 fn a_background_child_of_the_tests_does_not_hold_lancet() {
@@ -521,7 +521,7 @@ fn a_background_child_of_the_tests_does_not_hold_lancet() {
     }
 }
 
-/// Item 12: a failing test command that itself rewrote a file of the batch: the rollback
+/// A failing test command that itself rewrote a file of the batch: the rollback
 /// cannot restore that file, and the report says so path by path (exit 4), the batch stays in
 /// the log, and `undo --force` puts the earlier content back.
 #[test]
@@ -565,7 +565,7 @@ fn a_rollback_that_cannot_finish_says_which_file_and_how_to_finish() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Item 17: checkpoints in real repositories.
+// Checkpoints in real repositories.
 
 fn git(dir: &Path, args: &[&str]) {
     let out = std::process::Command::new("git")
@@ -684,7 +684,7 @@ fn old_checkpoints_are_pruned_by_the_retention_rule() {
     assert_eq!(std::fs::read_dir(&checkpoints).unwrap().count(), 3);
 }
 
-/// Item 9: nested roots outside git exclude each other (a batch on `X/sub` waits for one on `X`
+/// Nested roots outside git exclude each other (a batch on `X/sub` waits for one on `X`
 /// and gives up), while sibling roots do not.
 #[test]
 fn nested_roots_share_one_lock_and_siblings_do_not() {
@@ -738,7 +738,7 @@ fn a_batch_is_undone_relative_to_its_own_root() {
     assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"top\n");
 }
 
-/// Item 2 as a plain race: while batches write into `d/`, another thread keeps swapping `d`
+/// As a plain race: while batches write into `d/`, another thread keeps swapping `d`
 /// between the real directory and a link out of the root. Whatever interleaving happens, the
 /// outside is never written, and every batch ends whole or not at all.
 #[test]
@@ -795,7 +795,7 @@ fn a_racing_directory_swap_never_lets_a_write_out() {
     assert_eq!(std::fs::read(root.join("real/f.txt")).unwrap(), b"40\n");
 }
 
-/// Item 9, the narrowest window: a target written while the renames are under way (after the
+/// The narrowest window: a target written while the renames are under way (after the
 /// first rename, before its own) is caught right before its rename; the renamed ones go back.
 #[test]
 fn a_write_during_the_renames_is_caught_before_its_own_rename() {

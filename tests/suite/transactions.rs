@@ -1,4 +1,4 @@
-//! Transactions (DESIGN §6–§8): all or nothing across injected errors and simulated crashes
+//! Transactions (the journal, the checkpoints, undo and recovery): all or nothing across injected errors and simulated crashes
 //! (`LANCET_FAILPOINT=[crash:]NAME:N`), recovery, the per-root lock (`LANCET_PAUSE_AT`), full
 //! disks and unwritable targets, modes, symlinks and hard links, git checkpoints that never touch
 //! HEAD, the index or the stash, `log` / `undo`, and `--test` with its rollback and ledger.
@@ -526,7 +526,7 @@ fn a_crash_before_the_journal_leaves_no_checkpoint() {
     assert_eq!(checkpoint_refs(dir.path()), Vec::<String>::new());
 }
 
-/// Every command first recovers a leftover journal (DESIGN §6): `read` never shows a
+/// Every command first recovers a leftover journal, so no command sees a torn batch: `read` never shows a
 /// half-applied batch, `log` and `check` repair too.
 #[test]
 
@@ -1336,7 +1336,8 @@ fn checkpoints_outside_git_live_in_a_private_repository() {
     assert_eq!(log(root).len(), 1);
 }
 
-/// DESIGN §7: "`git diff <id>^ <id>` is exactly the batch", with the id the report gives.
+/// A checkpoint is the batch: `git diff <id>^ <id>` shows exactly what it changed, with the
+/// id the report gives.
 #[test]
 
 fn the_checkpoint_id_names_a_revision() {

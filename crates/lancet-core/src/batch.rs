@@ -210,7 +210,8 @@ pub struct Hunk {
 }
 
 /// How a hunk chooses among several equally good places, as each format's authors taught their
-/// models (DESIGN §4): lancet keeps each contract instead of imposing one.
+/// models (Codex: the first match after the previous hunk; aider: the first; SEARCH/REPLACE with
+/// a `:start_line:` hint: the nearest): lancet keeps each contract instead of imposing one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Pick {

@@ -36,7 +36,8 @@ pub enum Status {
 }
 
 impl Status {
-    /// The documented, stable exit code (DESIGN §9).
+    /// The documented, stable exit code: 0 applied (or nothing to do), 1 refused (or only partly applied), 2 malformed
+    /// input, 3 the tests failed and the batch was rolled back, 4 the environment failed.
     pub fn exit_code(self) -> u8 {
         match self {
             Status::Applied | Status::AlreadyApplied | Status::DryRun => 0,

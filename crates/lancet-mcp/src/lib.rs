@@ -3,10 +3,12 @@
 //! Every tool is one transaction through the same library path as the CLI, and answers with the
 //! report's `message` as text (what a model reads) and the whole report as structured content.
 //! Refusals are tool errors (`isError: true`), never protocol errors. The server remembers the
-//! SHA-256 of each file a model read or wrote in this session: an `edit` to a file that changed
-//! since then is refused with a diff of what changed, unless its target text is still there and
-//! unique (then it applies, and says the file had changed). Writing tools run one at a time;
-//! reads and the log run alongside.
+//! content of each file a model read or wrote in this session: an edit of a file that changed
+//! since is applied to what the model read and rebased over the change (refused, shown three
+//! ways, where the two touch), and one that does not fit even what it read gets a diff of what
+//! changed; overwriting a file the model never read is refused. Writing tools run one at a
+//! time; reads and the log run alongside. A model never chooses a command: the test command
+//! and language servers are the person's (`--test-command`, `--allow-lsp`).
 
 #![deny(missing_docs)]
 

@@ -1,5 +1,5 @@
 //! Checkpoints: each batch as a pair of git commits under `refs/lancet/checkpoints/<id>`
-//! (DESIGN §7), so `git diff <id>^ <id>` is exactly the batch and `lancet undo` can put it back.
+//! (private refs a `git gc` keeps and no push sends), so `git diff <id>^ <id>` is exactly the batch and `lancet undo` can put it back.
 //!
 //! *before* is HEAD's tree with every touched path set to its pre-batch content (parent HEAD);
 //! *after* is *before* plus the batch. Only touched paths are hashed, so the cost grows with

@@ -1,4 +1,5 @@
-//! Writing a staged batch to disk: all or nothing, also across a crash (DESIGN §6).
+//! Writing a staged batch to disk: all or nothing, also across a crash (a journal names every
+//! target and its pre-image before the first write, and recovery finishes or undoes it).
 //!
 //! 1. Every target is re-read and compared with what was staged (a file changed meanwhile →
 //!    refused, nothing written).

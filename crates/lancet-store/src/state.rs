@@ -1,7 +1,7 @@
 //! Where lancet keeps its state for a root, and the one handle every state write goes through.
 //!
 //! The state directory is `.git/lancet/` inside a repository, else `.lancet/` at the root
-//! (DESIGN §6). It is opened once per process, as a capability handle: the journal, the
+//! (kept out of the tree git tracks, beside the repository it serves). It is opened once per process, as a capability handle: the journal, the
 //! pre-images, the checkpoint log, the ledger and the snapshots are all written through it, so
 //! a `.lancet` swapped for a link (or a shipped `.lancet/snapshots` link) mid-batch cannot send a
 //! write elsewhere: a path through a link leading out of it fails at the moment of the write.

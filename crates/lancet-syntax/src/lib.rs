@@ -1,13 +1,16 @@
 //! The syntax gate: a batch that breaks the syntax of a file it touches never reaches disk.
 //!
-//! Every staged file of a known language is parsed with tree-sitter, in parallel (rayon, one
-//! parser per language per worker). A file whose new content parses without error passes after
+//! Every staged file of a known language is parsed in parallel (rayon, one parser per language
+//! per worker). Where lancet has a parser of the language's real grammar in process (Python:
+//! ruff's, at the project's Python version; JavaScript, TypeScript, JSX, TSX: oxc's), its
+//! verdict overrules tree-sitter's. A file whose new content parses without error passes after
 //! one parse. Otherwise its old content is parsed too, and only errors the edit introduced
 //! count: an error is pre-existing when it sits on lines the edit left alone and the old text
-//! had the same error at the same place. Where a language names an external check (Python's
-//! `compile()`; tree-sitter's Python grammar is lenient) and the tool is installed, it runs on
-//! the new content of changed files, and again on the old content if it fails, with the same
-//! rule. At most two trees per worker exist at once: parse, collect errors, drop.
+//! had the same error at the same place. Where the person asks for a language's external check
+//! (its own compiler or interpreter, never a program from inside the tree) and the tool is
+//! installed, it runs on the new content of changed files, with the same rule. At most two
+//! trees per worker exist at once (a long-lived caller may keep the last tree of each file, to
+//! reparse its next edit incrementally).
 //!
 //! # lancet-syntax
 //!
