@@ -15,7 +15,7 @@ use common::time;
 use lancet::internals::digest::sha256_hex;
 use lancet::internals::path::Root;
 use lancet::internals::staged::{Before, StagedFile};
-use lancet::internals::syntax::trees::TreeCache;
+use lancet::internals::syntax::TreeCache;
 use lancet::internals::syntax::{GateOptions, gate};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

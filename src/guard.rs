@@ -12,9 +12,9 @@
 //!
 //! The check runs on the staged files, before the gate: nothing is written when it refuses.
 
-use lancet_core::path::Root;
-use lancet_core::report::{ErrorKind, Report, Status, Surface};
-use lancet_core::staged::{Before, StagedFile};
+use lancet_core::Root;
+use lancet_core::{Before, StagedFile};
+use lancet_core::{ErrorKind, Report, Status, Surface};
 use std::collections::BTreeSet;
 
 /// The entries that, beside `HEAD`, make git take a directory for a repository.
@@ -168,7 +168,7 @@ fn is_one_of(name: &str, names: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lancet_core::digest::sha256_hex;
+    use lancet_core::sha256_hex;
 
     fn new_file(root: &Root, path: &str, bytes: &[u8]) -> StagedFile {
         StagedFile {

@@ -5,14 +5,14 @@
 //! `--force`). The restore itself is a batch like any other: staged, journaled, all or nothing.
 
 use crate::applied::Applied;
-use lancet_core::digest::sha256_hex;
-use lancet_core::path::{RelPath, Root};
-use lancet_core::report::ErrorKind;
-use lancet_core::report::{Action, FileReport, Outcome, Report, Status, Surface};
-use lancet_core::staged::{Before, StagedFile};
-use lancet_store::checkpoint::{CheckpointMeta, Checkpoints, Image, TouchedFile};
+use lancet_core::ErrorKind;
+use lancet_core::sha256_hex;
+use lancet_core::{Action, FileReport, Outcome, Report, Status, Surface};
+use lancet_core::{Before, StagedFile};
+use lancet_core::{RelPath, Root};
 use lancet_store::journal::Rollback;
 use lancet_store::{self as store, StateDir, WriteOptions};
+use lancet_store::{CheckpointMeta, Checkpoints, Image, TouchedFile};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -67,21 +67,19 @@ pub use check::{CheckError, CheckOptions, Checked, check};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
 pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
 pub use history::{UndoOptions, finish_interrupted, format_time, log, recover, undo};
-pub use lancet_core::anchors::LineAnchor;
-pub use lancet_core::batch::{
-    Batch, FileOp, Format, Hunk, LineAction, LineEdit, Occurrences, OpKind,
-};
-pub use lancet_core::digest::sha256_hex;
-pub use lancet_core::format::{
+pub use lancet_core::HardLinks;
+pub use lancet_core::LineAnchor;
+pub use lancet_core::Root;
+pub use lancet_core::sha256_hex;
+pub use lancet_core::{Base, Expectation};
+pub use lancet_core::{Batch, FileOp, Format, Hunk, LineAction, LineEdit, Occurrences, OpKind};
+pub use lancet_core::{ErrorKind, FileReport, Report, Status, Surface, SymbolKind};
+pub use lancet_core::{
     FormatChoice, ParseError, ParseOptions, parse_bytes as parse, parse_json_lines,
 };
-pub use lancet_core::path::Root;
-pub use lancet_core::report::{ErrorKind, FileReport, Report, Status, Surface, SymbolKind};
-pub use lancet_core::stage::{Base, Expectation};
-pub use lancet_core::staged::HardLinks;
-pub use lancet_store::checkpoint::{CheckpointMeta, Retention};
+pub use lancet_store::{CheckpointMeta, Retention};
 pub use lancet_syntax::GateOptions;
-pub use lancet_syntax::trees::TreeCache;
+pub use lancet_syntax::TreeCache;
 pub use pipeline::{ApplyOptions, apply, apply_batch};
 pub use progress::{Observer, Watch};
 pub use read::{ReadError, ReadView, read, read_only};

@@ -6,16 +6,16 @@ use crate::config::{self, Config, ConfigError};
 use crate::progress;
 use crate::verify::{self, TestRun};
 use crate::{guard, history, sandbox};
+use lancet_core::Root;
 use lancet_core::batch::{self, Batch};
 use lancet_core::format::{self, FormatChoice, ParseOptions};
-use lancet_core::path::Root;
-use lancet_core::report::{ErrorKind, Report, Status, Surface};
 use lancet_core::stage::{self, Base, Expectation};
 use lancet_core::staged;
 use lancet_core::timing::lap;
 use lancet_core::verdicts;
-use lancet_store::checkpoint::{Checkpoints, TestSummary};
+use lancet_core::{ErrorKind, Report, Status, Surface};
 use lancet_store::{self as store, CommitError, StateDir, WriteOptions};
+use lancet_store::{Checkpoints, TestSummary};
 use lancet_syntax::{self as syntax, GateOptions};
 use std::path::PathBuf;
 
@@ -46,12 +46,12 @@ pub struct ApplyOptions {
     /// threshold, skipped globs).
     pub gate: GateOptions,
     /// How many checkpoints to keep, when the project says.
-    pub retention: store::checkpoint::Retention,
+    pub retention: store::Retention,
     /// Record a git checkpoint of the batch (for `lancet undo` and `lancet log`).
     pub checkpoint: bool,
     /// A test command to run after writing; the batch is rolled back if it fails.
     pub test: Option<String>,
-    /// Run the test command in lancet's sandbox ([`sandbox`]: no network, writes only to the
+    /// Run the test command in lancet's sandbox (`sandbox.rs`: no network, writes only to the
     /// root's entries other than `.git` and lancet's state, and a private temp directory);
     /// where it cannot be built the batch is refused before anything is written.
     pub sandbox: bool,
@@ -116,7 +116,7 @@ impl ApplyOptions {
             partial: false,
             syntax_check: true,
             gate: GateOptions::default(),
-            retention: store::checkpoint::Retention::default(),
+            retention: store::Retention::default(),
             checkpoint: true,
             test: None,
             sandbox: false,
@@ -362,8 +362,8 @@ fn gate(
 /// A batch on disk: what the verify phase needs to keep it or take it back.
 struct Committed {
     id: String,
-    journal: store::journal::Journal,
-    meta: store::checkpoint::CheckpointMeta,
+    journal: store::Journal,
+    meta: store::CheckpointMeta,
     touched: Vec<String>,
     report: Report,
 }
@@ -424,9 +424,9 @@ fn record_checkpoint(
     state: &StateDir,
     files: &[staged::StagedFile],
     report: &Report,
-    meta: &store::checkpoint::CheckpointMeta,
-    journal: &store::journal::Journal,
-) -> Result<store::checkpoint::CheckpointMeta, CommitError> {
+    meta: &store::CheckpointMeta,
+    journal: &store::Journal,
+) -> Result<store::CheckpointMeta, CommitError> {
     let git_error = |e: git2::Error| CommitError::Io {
         path: "the checkpoint".into(),
         source: std::io::Error::other(e.to_string()),
@@ -479,7 +479,7 @@ fn verify_and_decide(
     let ledger = |rolled_back| {
         store::ledger::record_in_ledger(
             state,
-            &store::ledger::LedgerEntry {
+            &store::LedgerEntry {
                 id: id.clone(),
                 files: touched.clone(),
                 rolled_back,

@@ -3,10 +3,10 @@
 //! Agents should edit what they have read. The hash printed here is what `--expect PATH=SHA256`
 //! takes, so a later edit is refused if the file changed in between.
 
-use lancet_core::digest::sha256_hex;
 use lancet_core::locate::closest::NumberedLine;
-use lancet_core::path::{PathError, Root};
-use lancet_core::text::{NotUtf8, TextFile, TextStyle};
+use lancet_core::sha256_hex;
+use lancet_core::{NotUtf8, TextFile, TextStyle};
+use lancet_core::{PathError, Root};
 use serde::Serialize;
 
 /// A window of a file's lines with its identity.
@@ -142,7 +142,7 @@ impl ReadView {
     /// The view with each line's anchor hash (`LINE:HASH`), for line-anchored edits.
     pub fn with_anchors(mut self) -> ReadView {
         for l in &mut self.lines {
-            l.hash = Some(lancet_core::anchors::line_hash(&l.text));
+            l.hash = Some(lancet_core::line_hash(&l.text));
         }
         self
     }

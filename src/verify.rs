@@ -7,7 +7,7 @@
 
 use crate::reaper::{adopt_orphans, kill_group, kill_orphans};
 use crate::sandbox::Sandbox;
-pub use lancet_core::verdicts::TestRun;
+pub use lancet_core::TestRun;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::Path;

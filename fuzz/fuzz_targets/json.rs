@@ -1,7 +1,7 @@
 //! Fuzz target: the json parser must never panic or hang, whatever the text.
 #![no_main]
 
-use lancet_core::format::ParseOptions;
+use lancet_core::ParseOptions;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

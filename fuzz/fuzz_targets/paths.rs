@@ -72,7 +72,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use lancet::UndoOptions;
 use lancet::internals::store::StateDir;
-use lancet::internals::store::journal::{Entry, FileState, Journal};
+use lancet::internals::store::{Entry, FileState, Journal};
 use lancet::{Batch, FileOp, Format, Hunk, OpKind, Root, Surface};
 
 /// Names of tree entries (and path components): some exist outside too, with the same content.

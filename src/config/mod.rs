@@ -34,12 +34,12 @@
 pub mod trust;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use lancet_core::path::Root;
-use lancet_core::report::Surface;
-use lancet_core::staged::HardLinks;
-use lancet_store::checkpoint::Retention;
-use lancet_syntax::precise::{NEWEST_PYTHON, Version};
+use lancet_core::HardLinks;
+use lancet_core::Root;
+use lancet_core::Surface;
+use lancet_store::Retention;
 use lancet_syntax::{GateOptions, MAX_FILE_BYTES, languages};
+use lancet_syntax::{NEWEST_PYTHON, Version};
 use serde::Deserialize;
 use trust::{PersonFiles, Trust};
 

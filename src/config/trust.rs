@@ -8,8 +8,8 @@
 //! one file per root. A person file that lies inside the root being edited is not the person's
 //! (a model could write it): it is ignored.
 
-use lancet_core::digest::sha256_hex;
-use lancet_core::path::Root;
+use lancet_core::Root;
+use lancet_core::sha256_hex;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -31,7 +31,7 @@ pub struct TrustRecord {
     pub root: String,
     /// Where its settings are (`lancet.toml`, `pyproject.toml [tool.lancet]`).
     pub source: String,
-    /// The SHA-256 of the parsed settings ([`digest`]).
+    /// The SHA-256 of the parsed settings (`digest`).
     pub sha256: String,
 }
 

@@ -6,8 +6,8 @@ use super::at::At;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
 use super::refusal::{invalid_request, refused};
 use super::scan::is_word_byte;
-use lancet_core::path::Root;
-use lancet_core::report::{ErrorKind, Report, Status, Surface};
+use lancet_core::Root;
+use lancet_core::{ErrorKind, Report, Status, Surface};
 use std::collections::HashSet;
 
 /// The rename asked for: OLD from `--at` (the identifier there) or from a qualified name (its

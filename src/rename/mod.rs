@@ -26,10 +26,10 @@
 use crate::applied::Applied;
 use crate::pipeline::{ApplyOptions, apply_batch_prechecked};
 use choose::{choose, request};
-use lancet_core::batch::{Batch, FileOp, Format, OpKind, Span};
-use lancet_core::path::Root;
-use lancet_core::report::{Definition, ErrorKind, LeftSite, RenameSummary, Report, Site, Status};
-use lancet_core::text::replace_ranges;
+use lancet_core::Root;
+use lancet_core::replace_ranges;
+use lancet_core::{Batch, FileOp, Format, OpKind, Span};
+use lancet_core::{Definition, ErrorKind, LeftSite, RenameSummary, Report, Site, Status};
 use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
@@ -333,7 +333,7 @@ mod tests {
     use super::model::{RenameOptions, Renamer};
     use super::scan::{CLUSTER_GAP, is_identifier, renamers, scan_file};
     use super::*;
-    use lancet_core::report::SymbolKind;
+    use lancet_core::SymbolKind;
 
     fn opts(old: &str, new: &str) -> RenameOptions {
         RenameOptions {

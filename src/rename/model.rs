@@ -3,10 +3,10 @@
 //! these; none of them holds any of the flow.
 
 use super::lsp;
-use lancet_core::batch::Span;
-use lancet_core::report::{Mention, SymbolKind};
+use lancet_core::Span;
+use lancet_core::{Mention, SymbolKind};
 use lancet_syntax as syntax;
-use lancet_syntax::languages::LanguageEntry;
+use lancet_syntax::LanguageEntry;
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;

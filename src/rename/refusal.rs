@@ -4,7 +4,7 @@
 
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::scan::{is_identifier, renameable_languages, renamers};
-use lancet_core::report::{
+use lancet_core::{
     Definition, ErrorKind, LeftSite, MAX_LISTED, RenameSummary, Report, Status, Surface, SymbolKind,
 };
 use lancet_syntax::languages;

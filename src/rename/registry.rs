@@ -6,7 +6,7 @@ use super::model::{FileScan, Resolution};
 use super::python::PyProject;
 use super::resolve::{Resolved, Resolver, Sources};
 use super::rust::RustProject;
-use lancet_core::path::Root;
+use lancet_core::Root;
 use rayon::prelude::*;
 use std::sync::Arc;
 

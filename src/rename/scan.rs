@@ -5,10 +5,10 @@
 
 use super::model::{Collision, FileScan, Occurrence, Parsed, RenameOptions, Renamer, Scanned};
 use crate::pipeline::ApplyOptions;
-use lancet_core::batch::Span;
-use lancet_core::digest::sha256_hex;
-use lancet_core::path::Root;
-use lancet_core::report::{ErrorKind, Mention, Report, Status, SymbolKind};
+use lancet_core::Root;
+use lancet_core::Span;
+use lancet_core::sha256_hex;
+use lancet_core::{ErrorKind, Mention, Report, Status, SymbolKind};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};

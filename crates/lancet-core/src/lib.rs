@@ -1,11 +1,12 @@
 //! # lancet-core — the edit model, the formats and the matcher, with no I/O beyond the root
 //!
 //! Everything lancet knows about an edit before anything is checked or written: the data model
-//! ([`batch`], [`staged`], the [`report`] and its one [`report::ErrorKind`] list), text handling
-//! ([`text`], [`encoding`]), confined paths ([`path`]: every access through a handle on the
-//! root), the five format parsers ([`format`]), the matcher ladder ([`locate`]) and staging
-//! ([`stage`]: locate + splice every operation in memory). It depends on no git, parser,
-//! async runtime, CLI or MCP crate; the fuzz targets need nothing else.
+//! ([`Batch`], [`StagedFile`], the [`Report`] and its one [`ErrorKind`] list), text handling
+//! ([`TextFile`]), confined paths ([`Root`]: every access through a handle on the root), the
+//! seven format parsers ([`parse_bytes`]), the matcher ladder and staging ([`stage`]: locate
+//! and splice every operation in memory), failures as facts ([`OpFailure`], [`StageError`],
+//! [`BatchFailure`]) and every word of the report. It depends on no git, parser, async runtime,
+//! CLI or MCP crate; the fuzz targets need nothing else.
 //!
 //! Its place in the pipeline (the crates above it in brackets):
 //!
@@ -14,24 +15,61 @@
 //! ```
 #![deny(missing_docs)]
 
+// The modules are the crate's rooms, reachable (hidden) by lancet's own benches, fuzz targets
+// and tests; a crate above names what this list hands on. `failpoint` and `timing` are seams,
+// named by their module.
+#[doc(hidden)]
 pub mod anchors;
+#[doc(hidden)]
 pub mod batch;
+#[doc(hidden)]
 pub mod digest;
+#[doc(hidden)]
 pub mod encoding;
 mod explain;
 pub mod failpoint;
+#[doc(hidden)]
 pub mod failure;
+#[doc(hidden)]
 pub mod format;
+#[doc(hidden)]
 pub mod kinds;
+#[doc(hidden)]
 pub mod locate;
+#[doc(hidden)]
 pub mod path;
+#[doc(hidden)]
 pub mod plan;
+#[doc(hidden)]
 pub mod rebase;
 mod render;
+#[doc(hidden)]
 pub mod report;
+#[doc(hidden)]
 pub mod sketch;
+#[doc(hidden)]
 pub mod stage;
-pub use stage::staged;
+#[doc(hidden)]
 pub mod text;
 pub mod timing;
+#[doc(hidden)]
 pub mod verdicts;
+#[doc(hidden)]
+pub use stage::staged;
+
+// The edit model, the formats, staging, the report and what later phases hand it.
+pub use anchors::{LineAnchor, line_hash};
+pub use batch::{Batch, FileOp, Format, Hunk, LineAction, LineEdit, Occurrences, OpKind, Span};
+pub use digest::sha256_hex;
+pub use failure::{BatchFailure, Doing, HunkFailure, OpFailure, StageError};
+pub use format::{FormatChoice, JsonLine, ParseError, ParseOptions, parse_bytes, parse_json_lines};
+pub use locate::closest::NumberedLine;
+pub use path::{PathError, RelPath, Root};
+pub use report::{
+    Action, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, Outcome,
+    RenameSummary, Report, Site, Status, Surface, SymbolKind,
+};
+pub use stage::staged::{Before, HardLinks, StagedFile};
+pub use stage::{Base, Expectation, StageOptions, Staged, stage};
+pub use text::{NotUtf8, TextFile, TextStyle, replace_ranges};
+pub use verdicts::{Rollback, SyntaxError, SyntaxReport, TestRun};

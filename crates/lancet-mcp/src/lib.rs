@@ -97,7 +97,7 @@ impl LancetServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for LancetServer {
-    /// The tools, and the answer to a request too large to read ([`limit`]).
+    /// The tools, and the answer to a request too large to read (`limit.rs`).
     async fn call_tool(
         &self,
         request: rmcp::model::CallToolRequestParams,

@@ -5,11 +5,11 @@ use crate::durable::{fsync_dir_in, parent_of, write_in_place};
 use crate::journal::{self, Entry, FileState, Journal, Rollback};
 use crate::state::{self, PreImages, StateDir};
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
-use lancet_core::digest::sha256_hex;
+use lancet_core::BatchFailure;
 use lancet_core::failpoint;
-use lancet_core::failure::BatchFailure;
-use lancet_core::path::{RelPath, Root};
-use lancet_core::staged::{Before, StagedFile};
+use lancet_core::sha256_hex;
+use lancet_core::{Before, StagedFile};
+use lancet_core::{RelPath, Root};
 use rayon::prelude::*;
 use std::io::{self, Write};
 
@@ -77,7 +77,7 @@ impl std::error::Error for CommitError {
 }
 
 /// A batch whose journal is durable and whose files are not written yet: what must happen
-/// alongside it (recording the checkpoint) happens now, between [`prepare`] and [`write`], and
+/// alongside it (recording the checkpoint) happens now, between [`prepare`] and [`write()`], and
 /// is forgotten with the batch if it is abandoned ([`Prepared::abandon`]) or rolled back.
 pub struct Prepared<'a> {
     root: &'a Root,

@@ -10,10 +10,10 @@
 use crate::durable::{fsync_dir_in, parent_of, write_in_place};
 use crate::state::{self, PreImages, StateDir};
 use cap_std::fs::Dir;
-use lancet_core::digest::sha256_hex;
+pub use lancet_core::Rollback;
 use lancet_core::failpoint;
-use lancet_core::path::{RelPath, Root};
-pub use lancet_core::verdicts::Rollback;
+use lancet_core::sha256_hex;
+use lancet_core::{RelPath, Root};
 use serde::{Deserialize, Serialize};
 
 use std::io::{self, Write};

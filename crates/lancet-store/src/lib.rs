@@ -27,17 +27,24 @@
 
 #![deny(missing_docs)]
 
+#[doc(hidden)]
 pub mod checkpoint;
 mod commit;
 mod durable;
+#[doc(hidden)]
 pub mod journal;
+#[doc(hidden)]
 pub mod ledger;
 mod locks;
+#[doc(hidden)]
 pub mod snapshots;
 mod state;
 
+pub use checkpoint::{CheckpointMeta, Checkpoints, Image, Retention, TestSummary, TouchedFile};
 pub use commit::{
     CommitError, Prepared, WriteOptions, prepare, release, roll_back_committed, write,
 };
+pub use journal::{Entry, FileState, Journal};
+pub use ledger::LedgerEntry;
 pub use locks::{LOCK_WAIT, LockError, RootLock};
 pub use state::{PreImages, StateDir};

@@ -8,8 +8,8 @@
 //! create a file elsewhere. Lock files are opened without following links.
 
 use crate::state::StateDir;
-use lancet_core::digest::sha256_hex;
-use lancet_core::failure::BatchFailure;
+use lancet_core::BatchFailure;
+use lancet_core::sha256_hex;
 use std::fs::{self, File};
 use std::io;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};

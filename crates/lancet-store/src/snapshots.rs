@@ -12,7 +12,7 @@
 
 use crate::state::StateDir;
 use cap_std::fs::Dir;
-use lancet_core::digest::sha256_hex;
+use lancet_core::sha256_hex;
 use std::io::{self, Write};
 
 /// How many snapshots are kept at most.

@@ -9,7 +9,7 @@
 //! handle confirmed it is a real directory inside.
 
 use cap_std::fs::Dir;
-use lancet_core::path::Root;
+use lancet_core::Root;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

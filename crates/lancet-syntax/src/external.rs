@@ -5,7 +5,7 @@ use crate::job::Job;
 use crate::languages::LanguageEntry;
 use crate::options::GateOptions;
 use crate::site::Site;
-use lancet_core::verdicts::SyntaxError;
+use lancet_core::SyntaxError;
 use rayon::prelude::*;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

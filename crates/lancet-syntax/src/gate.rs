@@ -9,7 +9,7 @@ use crate::options::GateOptions;
 use crate::parse::{PARSE_BUDGET, parse_errors};
 use crate::{precise, trees};
 use lancet_core::digest;
-use lancet_core::verdicts::{SyntaxError, SyntaxReport};
+use lancet_core::{SyntaxError, SyntaxReport};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use tree_sitter::Parser;

@@ -2,7 +2,7 @@
 //! the old text had it at the same place, or the changed region holds no more of its kind.
 
 use crate::site::Site;
-use lancet_core::verdicts::SyntaxError;
+use lancet_core::SyntaxError;
 use similar::{Algorithm, DiffOp};
 
 /// Splits the new text's error sites into errors the edit introduced and errors that were

@@ -25,8 +25,11 @@
 //! compiled out is reported unchecked, never silently passed.
 #![deny(missing_docs)]
 
+#[doc(hidden)]
 pub mod languages;
+#[doc(hidden)]
 pub mod precise;
+#[doc(hidden)]
 pub mod trees;
 
 mod external;
@@ -41,10 +44,13 @@ mod site;
 pub use external::distrust_programs_under;
 use gate::run;
 use job::Job;
-use lancet_core::staged::{Before, StagedFile};
-pub use lancet_core::verdicts::{SyntaxError, SyntaxReport};
+use lancet_core::{Before, StagedFile};
+pub use lancet_core::{SyntaxError, SyntaxReport};
+pub use languages::LanguageEntry;
 pub use options::{GateOptions, MAX_FILE_BYTES};
 pub use precheck::{Prechecked, Prechecks, precheck_edit};
+pub use precise::{NEWEST_PYTHON, Version};
+pub use trees::TreeCache;
 
 /// Checks a staged batch: errors the batch introduces, per file.
 pub fn gate(files: &[StagedFile], opts: &GateOptions) -> SyntaxReport {

@@ -4,8 +4,8 @@
 use crate::introduced::classify;
 use crate::languages::LanguageEntry;
 use crate::parse::{error_sites, parse_from};
+use lancet_core::SyntaxError;
 use lancet_core::digest;
-use lancet_core::verdicts::SyntaxError;
 use std::collections::HashMap;
 use tree_sitter::{Parser, Tree};
 

@@ -1,7 +1,7 @@
 //! Where a syntax error is before it is rendered, and its rendering for the report (the lines
 //! around it with a caret under the column).
 
-use lancet_core::verdicts::SyntaxError;
+use lancet_core::SyntaxError;
 
 /// Where an error is, before it is rendered.
 #[derive(Debug, Clone, PartialEq, Eq)]

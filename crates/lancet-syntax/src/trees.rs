@@ -5,7 +5,7 @@
 
 use crate::parse::{error_sites, parse_from};
 use crate::site::Site;
-use lancet_core::digest::sha256_hex;
+use lancet_core::sha256_hex;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use tree_sitter::{InputEdit, Parser, Point, Tree};

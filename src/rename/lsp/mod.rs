@@ -22,10 +22,10 @@ pub use servers::LanguageServers;
 
 use super::at::At;
 use crate::sandbox::{Policy, Sandbox};
-use lancet_core::batch::{Batch, FileOp, Format, OpKind, Span};
-use lancet_core::digest::sha256_hex;
-use lancet_core::path::Root;
-use lancet_core::report::{ErrorKind, RenameSummary, Report, Site, Status};
+use lancet_core::Root;
+use lancet_core::sha256_hex;
+use lancet_core::{Batch, FileOp, Format, OpKind, Span};
+use lancet_core::{ErrorKind, RenameSummary, Report, Site, Status};
 use protocol::{Server, offset_of, percent_decode, position_of, uri_of};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;

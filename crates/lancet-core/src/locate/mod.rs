@@ -11,7 +11,7 @@
 //! of garbled needles — `escapes` (over-escaped text), `line_numbers` (read-view prefixes),
 //! `elision` (`...` pieces in order) — each tried with the line tiers; then `anchor` (first and
 //! last lines, similar middle) and `fuzzy` (most similar window, clear margin), both only for
-//! substantial needles and at bounded cost (see [`fuzzy`]).
+//! substantial needles and at bounded cost (see `fuzzy.rs`).
 
 pub mod anchored;
 pub mod closest;
