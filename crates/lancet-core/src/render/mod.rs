@@ -17,6 +17,7 @@ mod batch;
 mod check;
 mod locate;
 pub(crate) mod ops;
+mod surface;
 
 impl Report {
     /// Builds the report of a staged batch, wording every failure and the message for
