@@ -268,7 +268,7 @@ fn apply_locked(
         && opts.sandbox
         && let Err(e) = sandbox::available()
     {
-        return nothing_written(no_sandbox_report(&e, opts.surface));
+        return nothing_written(Report::no_sandbox(&e.to_string(), opts.surface));
     }
     let report =
         Report::from_ops(status, format, staged.reports, notes, opts.surface).with_syntax(syntax);
@@ -566,22 +566,6 @@ fn run_tests_as_asked(
 }
 
 /// The refusal of tests that must run sandboxed where the kernel cannot sandbox them.
-fn no_sandbox_report(e: &sandbox::SandboxError, surface: Surface) -> Report {
-    Report::batch_error(
-        Status::Refused,
-        ErrorKind::Sandbox,
-        format!("the tests must run in lancet's sandbox, which cannot be built here: {e}"),
-        match surface {
-            Surface::Mcp => {
-                "Nothing was written. Resend without test, or ask the user to run the server where Landlock is available (or to start it with --no-sandbox)."
-            }
-            Surface::Cli => {
-                "Nothing was written. Run without --sandbox, or on a kernel with Landlock (Linux 5.13+)."
-            }
-        },
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -74,6 +74,24 @@ impl Report {
         Report::batch_error(status, failure.kind(), failure.to_string(), next)
     }
 
+    /// Tests that must run in lancet's sandbox where none can be built (`why`): refused before
+    /// any write.
+    pub fn no_sandbox(why: &str, surface: Surface) -> Report {
+        Report::batch_error(
+            Status::Refused,
+            ErrorKind::Sandbox,
+            format!("the tests must run in lancet's sandbox, which cannot be built here: {why}"),
+            match surface {
+                Surface::Mcp => {
+                    "Nothing was written. Resend without test, or ask the user to run the server where Landlock is available (or to start it with --no-sandbox)."
+                }
+                Surface::Cli => {
+                    "Nothing was written. Run without --sandbox, or on a kernel with Landlock (Linux 5.13+)."
+                }
+            },
+        )
+    }
+
     /// An undo whose restore could not be written.
     pub fn undo_failed(failure: &BatchFailure) -> Report {
         Report::batch_error(
