@@ -13,8 +13,8 @@
 //! The check runs on the staged files, before the gate: nothing is written when it refuses.
 
 use lancet_core::Root;
+use lancet_core::{BatchFailure, Report, Surface};
 use lancet_core::{Before, StagedFile};
-use lancet_core::{ErrorKind, Report, Status, Surface};
 use std::collections::BTreeSet;
 
 /// The entries that, beside `HEAD`, make git take a directory for a repository.
@@ -30,19 +30,10 @@ pub(crate) fn refusal(
     if protect_settings && let Some(report) = settings_refusal(files, surface) {
         return Some(report);
     }
-    let (dir, why) = repository_lookalike(root, files)?;
-    let shown = if dir.is_empty() {
-        "the root".to_string()
-    } else {
-        format!("{dir}/")
-    };
-    Some(Report::batch_error(
-        Status::Refused,
-        ErrorKind::Protected,
-        format!(
-            "the batch {why} {shown}: git takes a directory holding HEAD beside config, commondir, objects/ or refs/ for a repository, and runs what its config and hooks name when anyone runs git there"
-        ),
-        "Nothing was written. Name the files otherwise (a test fixture of a repository can be created by the test itself, with `git init`).",
+    let (dir, into) = repository_lookalike(root, files)?;
+    Some(Report::batch_failed(
+        &BatchFailure::RepositoryLookalike { dir, into },
+        surface,
     ))
 }
 
@@ -50,18 +41,9 @@ pub(crate) fn refusal(
 /// person's (over MCP).
 pub(crate) fn settings_refusal(files: &[StagedFile], surface: Surface) -> Option<Report> {
     let path = changed_settings(files)?;
-    Some(Report::batch_error(
-        Status::Refused,
-        ErrorKind::Protected,
-        format!(
-            "{path} holds lancet's settings, and configuration is the user's: a model cannot create, change, move or delete lancet.toml, or change the [tool.lancet] table of pyproject.toml"
-        ),
-        match surface {
-            Surface::Mcp => {
-                "Nothing was written. Leave lancet's settings out of the edit (an undo that would change them is the user's to run: `lancet undo`); ask the user to change them if they must change."
-            }
-            Surface::Cli => "Nothing was written. Edit lancet's settings by hand.",
-        },
+    Some(Report::batch_failed(
+        &BatchFailure::SettingsProtected { path },
+        surface,
     ))
 }
 
@@ -94,7 +76,7 @@ fn lancet_table(bytes: Option<&[u8]>) -> Option<toml::Value> {
 
 /// A directory the batch would turn into a repository lookalike, or write a repository's
 /// command-running files into, with what it would do.
-fn repository_lookalike(root: &Root, files: &[StagedFile]) -> Option<(String, &'static str)> {
+fn repository_lookalike(root: &Root, files: &[StagedFile]) -> Option<(String, bool)> {
     // Only a path named HEAD/config/commondir, or one under objects/, refs/ or hooks/, can
     // change what a directory looks like: those directories are the candidates.
     let mut candidates: BTreeSet<String> = BTreeSet::new();
@@ -141,13 +123,10 @@ fn repository_lookalike(root: &Root, files: &[StagedFile]) -> Option<(String, &'
         let present_after = |name: &str| written(name) || (on_disk(name) && !removed(name));
         let after = present_after("HEAD") && REPOSITORY_MARKS.iter().any(|m| present_after(m));
         if after && !before {
-            return Some((dir, "would make a git repository lookalike of"));
+            return Some((dir, false));
         }
         if before && ["config", "commondir", "hooks"].iter().any(|n| written(n)) {
-            return Some((
-                dir,
-                "writes config, commondir or hooks/ into the repository lookalike",
-            ));
+            return Some((dir, true));
         }
     }
     None
@@ -168,7 +147,7 @@ fn is_one_of(name: &str, names: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lancet_core::sha256_hex;
+    use lancet_core::{ErrorKind, sha256_hex};
 
     fn new_file(root: &Root, path: &str, bytes: &[u8]) -> StagedFile {
         StagedFile {

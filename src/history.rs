@@ -5,9 +5,9 @@
 //! `--force`). The restore itself is a batch like any other: staged, journaled, all or nothing.
 
 use crate::applied::Applied;
-use lancet_core::ErrorKind;
 use lancet_core::sha256_hex;
 use lancet_core::{Action, FileReport, Outcome, Report, Status, Surface};
+use lancet_core::{BatchFailure, ErrorKind};
 use lancet_core::{Before, StagedFile};
 use lancet_core::{RelPath, Root};
 use lancet_store::journal::Rollback;
@@ -102,7 +102,7 @@ pub fn recover(root: &Root, fsync: bool) -> Report {
     }
     let lock = match state.lock() {
         Ok(l) => l,
-        Err(e) => return Report::batch_failed(&e.failure()),
+        Err(e) => return Report::batch_failed(&e.failure(), Surface::Cli),
     };
     let result = state.recover(fsync);
     drop(lock);
@@ -119,11 +119,11 @@ pub fn recover(root: &Root, fsync: bool) -> Report {
             Status::Applied,
             "Nothing to recover: no batch was interrupted.",
         ),
-        Err(e) => Report::batch_error(
-            Status::Error,
-            ErrorKind::Io,
-            e.to_string(),
-            "Inspect the journal by hand.",
+        Err(e) => Report::batch_failed(
+            &BatchFailure::RecoveryFailed {
+                error: e.to_string(),
+            },
+            Surface::Cli,
         ),
     }
 }
@@ -221,7 +221,7 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Applied {
     let _lock = match state.lock() {
         Ok(l) => l,
         Err(e) => {
-            return Report::batch_failed(&e.failure()).into();
+            return Report::batch_failed(&e.failure(), opts.surface).into();
         }
     };
     let recovered = recover_if_needed(&state, opts.fsync, false);
@@ -250,32 +250,21 @@ fn choose_batch(
             let matching: Vec<&CheckpointMeta> =
                 all.iter().filter(|m| m.id.starts_with(prefix)).collect();
             if let [_, _, ..] = matching[..] {
-                let ids: Vec<&str> = matching.iter().map(|m| m.id.as_str()).collect();
-                return Err(Box::new(Report::batch_error(
-                    Status::Malformed,
-                    ErrorKind::AmbiguousId,
-                    format!(
-                        "the id prefix {prefix} names {} batches: {}",
-                        ids.len(),
-                        ids.join(", ")
-                    ),
-                    "Pass more of the id.",
-                )));
+                let failure = BatchFailure::AmbiguousId {
+                    prefix: prefix.to_string(),
+                    ids: matching.iter().map(|m| m.id.clone()).collect(),
+                };
+                return Err(Box::new(Report::batch_failed(&failure, surface)));
             }
             matching.first().copied()
         }
         None => all.iter().find(|m| !m.undone),
     };
     chosen.cloned().ok_or_else(|| {
-        let what = id.map_or("no batch left to undo".to_string(), |p| {
-            format!("no checkpoint {p}")
-        });
-        Box::new(Report::batch_error(
-            Status::Refused,
-            ErrorKind::NoCheckpoint,
-            what,
-            &format!("See {}.", surface.log()),
-        ))
+        let failure = BatchFailure::NoCheckpoint {
+            id: id.map(str::to_string),
+        };
+        Box::new(Report::batch_failed(&failure, surface))
     })
 }
 
@@ -296,29 +285,23 @@ fn plan_restore(
     meta: CheckpointMeta,
     opts: UndoOptions,
 ) -> Result<RestorePlan, Box<Report>> {
-    let fail = |kind, detail: String| {
-        Box::new(Report::batch_error(
-            Status::Error,
-            kind,
-            detail,
-            "Nothing was written.",
-        ))
-    };
+    let fail = |failure: BatchFailure| Box::new(Report::batch_failed(&failure, opts.surface));
     // The batch's own root: its paths are relative to it, even when undone from another root
     // of the same repository.
     let root = Root::new(&state.home)
         .and_then(|home| Root::within(&home, &meta.root))
         .map_err(|e| {
-            fail(
-                ErrorKind::Io,
-                format!(
-                    "cannot open the root {:?} of batch {}: {e}",
-                    meta.root, meta.id
-                ),
-            )
+            fail(BatchFailure::BatchRootUnopenable {
+                root: meta.root.clone(),
+                id: meta.id.clone(),
+                error: e.to_string(),
+            })
         })?;
-    let checkpoints =
-        Checkpoints::open(&root, state).map_err(|e| fail(ErrorKind::Git, e.to_string()))?;
+    let checkpoints = Checkpoints::open(&root, state).map_err(|e| {
+        fail(BatchFailure::CheckpointsUnreadable {
+            error: e.to_string(),
+        })
+    })?;
     let mut plan = RestorePlan {
         staged: Vec::new(),
         files: Vec::new(),
@@ -330,19 +313,16 @@ fn plan_restore(
         let (pre, post) = checkpoints
             .images(&plan.meta.id, &touched.path)
             .map_err(|e| {
-                fail(
-                    ErrorKind::Git,
-                    format!("checkpoint {} is unreadable: {e}", plan.meta.id),
-                )
+                fail(BatchFailure::CheckpointUnreadable {
+                    id: plan.meta.id.clone(),
+                    error: e.to_string(),
+                })
             })?;
         let rel = RelPath::from_state(&touched.path).ok_or_else(|| {
-            fail(
-                ErrorKind::UnsafePath,
-                format!(
-                    "checkpoint {} names {:?}, which is not a path inside the root (its metadata was not written by lancet)",
-                    plan.meta.id, touched.path
-                ),
-            )
+            fail(BatchFailure::CheckpointPathOutside {
+                id: plan.meta.id.clone(),
+                path: touched.path.clone(),
+            })
         })?;
         let now = disk_image(&plan.root, &rel);
         let action = match (&pre, &post) {

@@ -13,7 +13,7 @@ use lancet_core::stage::{self, Base, Expectation};
 use lancet_core::staged;
 use lancet_core::timing::lap;
 use lancet_core::verdicts;
-use lancet_core::{ErrorKind, Report, Status, Surface};
+use lancet_core::{BatchFailure, Report, Status, Surface};
 use lancet_store::{self as store, CommitError, StateDir, WriteOptions};
 use lancet_store::{Checkpoints, TestSummary};
 use lancet_syntax::{self as syntax, GateOptions};
@@ -158,12 +158,11 @@ pub(crate) fn apply_batch_prechecked(
     let root = match Root::new(&opts.root) {
         Ok(r) => r,
         Err(e) => {
-            return nothing_written(Report::batch_error(
-                Status::Error,
-                ErrorKind::Io,
-                format!("cannot open the root {}: {e}", opts.root.display()),
-                "Pass an existing directory with -C.",
-            ));
+            let failure = BatchFailure::RootUnopenable {
+                root: opts.root.display().to_string(),
+                error: e.to_string(),
+            };
+            return nothing_written(Report::batch_failed(&failure, opts.surface));
         }
     };
     // The gate's external checks never run a program from inside the tree.
@@ -175,7 +174,7 @@ pub(crate) fn apply_batch_prechecked(
         match state.lock() {
             Ok(lock) => Some(lock),
             Err(e) => {
-                return nothing_written(Report::batch_failed(&e.failure()));
+                return nothing_written(Report::batch_failed(&e.failure(), opts.surface));
             }
         }
     };
@@ -387,7 +386,7 @@ fn checkpoint_and_commit(
     };
     let prepared = match store::prepare(root, files, state, &id, write, &[]) {
         Ok(p) => p,
-        Err(e) => return Err(Box::new(Report::batch_failed(&e.failure()))),
+        Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface))),
     };
     // The checkpoint and its log entry are recorded with the journal durable and before any
     // file is written: a crash on either side is rolled back and forgotten together.
@@ -396,13 +395,13 @@ fn checkpoint_and_commit(
             Ok(entry) => meta = entry,
             Err(e) => {
                 prepared.abandon();
-                return Err(Box::new(Report::batch_failed(&e.failure())));
+                return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface)));
             }
         }
     }
     let journal = match store::write(prepared) {
         Ok(j) => j,
-        Err(e) => return Err(Box::new(Report::batch_failed(&e.failure()))),
+        Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface))),
     };
     if opts.checkpoint {
         state.prune_checkpoints(opts.retention);

@@ -82,8 +82,9 @@ impl StageError {
     }
 }
 
-/// Why a staged batch wrote nothing: the root's lock could not be taken, or the commit did
-/// not happen or did not finish. The store says which; the renderer words it.
+/// Why a batch (an edit, an undo, a recovery) wrote nothing: the root, the lock, what the batch
+/// may not write, the commit, the checkpoints. The layer that finds it says which; the renderer
+/// words it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BatchFailure {
     /// Another lancet process holds the root.
@@ -115,6 +116,71 @@ pub enum BatchFailure {
         /// Whether the rollback restored every file.
         intact: bool,
     },
+    /// The root cannot be opened.
+    RootUnopenable {
+        /// The root as given.
+        root: String,
+        /// What the file system said.
+        error: String,
+    },
+    /// The batch would make a directory a git repository lookalike (`into`: false), or writes
+    /// into one (`into`: true): git would run what its config and hooks name.
+    RepositoryLookalike {
+        /// The directory, relative to the root (empty: the root).
+        dir: String,
+        /// Whether the directory is a lookalike already.
+        into: bool,
+    },
+    /// The batch changes lancet's settings where they are the person's (over MCP).
+    SettingsProtected {
+        /// The settings file.
+        path: String,
+    },
+    /// An undo's id prefix names several batches.
+    AmbiguousId {
+        /// The prefix given.
+        prefix: String,
+        /// The ids it names.
+        ids: Vec<String>,
+    },
+    /// No batch to undo: none left (`id`: none), or none with the id given.
+    NoCheckpoint {
+        /// The id given.
+        id: Option<String>,
+    },
+    /// The root of the batch to undo cannot be opened.
+    BatchRootUnopenable {
+        /// The batch's root, as its log entry names it.
+        root: String,
+        /// The batch.
+        id: String,
+        /// What the file system said.
+        error: String,
+    },
+    /// The checkpoints cannot be opened.
+    CheckpointsUnreadable {
+        /// What git said.
+        error: String,
+    },
+    /// One batch's checkpoint cannot be read.
+    CheckpointUnreadable {
+        /// The batch.
+        id: String,
+        /// What git said.
+        error: String,
+    },
+    /// A checkpoint names a path that is not inside the root (its log entry was not lancet's).
+    CheckpointPathOutside {
+        /// The batch.
+        id: String,
+        /// The path it names.
+        path: String,
+    },
+    /// Recovering an interrupted batch failed.
+    RecoveryFailed {
+        /// What went wrong.
+        error: String,
+    },
 }
 
 impl BatchFailure {
@@ -125,7 +191,18 @@ impl BatchFailure {
             BatchFailure::Busy { .. } => ErrorKind::Busy,
             BatchFailure::StateDir { .. } => ErrorKind::StateDir,
             BatchFailure::ChangedWhileWriting { .. } => ErrorKind::Stale,
-            BatchFailure::WriteFailed { .. } => ErrorKind::Io,
+            BatchFailure::WriteFailed { .. }
+            | BatchFailure::RootUnopenable { .. }
+            | BatchFailure::BatchRootUnopenable { .. }
+            | BatchFailure::RecoveryFailed { .. } => ErrorKind::Io,
+            BatchFailure::RepositoryLookalike { .. } | BatchFailure::SettingsProtected { .. } => {
+                ErrorKind::Protected
+            }
+            BatchFailure::AmbiguousId { .. } => ErrorKind::AmbiguousId,
+            BatchFailure::NoCheckpoint { .. } => ErrorKind::NoCheckpoint,
+            BatchFailure::CheckpointsUnreadable { .. }
+            | BatchFailure::CheckpointUnreadable { .. } => ErrorKind::Git,
+            BatchFailure::CheckpointPathOutside { .. } => ErrorKind::UnsafePath,
         }
     }
 }

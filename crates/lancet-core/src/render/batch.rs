@@ -51,27 +51,59 @@ impl Report {
         Report::batch_error(status, e.kind(), e.to_string(), &next)
     }
 
-    /// A staged batch that wrote nothing (or was rolled back): the lock, or the commit.
-    pub fn batch_failed(failure: &BatchFailure) -> Report {
+    /// A batch (an edit, an undo, a recovery) that wrote nothing, or was rolled back.
+    pub fn batch_failed(failure: &BatchFailure, surface: Surface) -> Report {
         let (status, next) = match failure {
             BatchFailure::Busy { .. } => (
                 Status::Error,
-                "Retry when the other lancet process is done.",
+                "Retry when the other lancet process is done.".to_string(),
             ),
             BatchFailure::StateDir { .. } => (
                 Status::Error,
-                "Make the root writable (permissions, a read-only mount, free space) and the lock directory your own (chmod 700), or pass --dry-run.",
+                "Make the root writable (permissions, a read-only mount, free space) and the lock directory your own (chmod 700), or pass --dry-run.".to_string(),
             ),
             BatchFailure::ChangedWhileWriting { .. } => (
                 Status::Refused,
-                "Something else wrote the file meanwhile: re-read it and resend the edit.",
+                "Something else wrote the file meanwhile: re-read it and resend the edit."
+                    .to_string(),
             ),
             BatchFailure::WriteFailed { .. } => (
                 Status::Error,
-                "Check permissions and free space, then resend the edit.",
+                "Check permissions and free space, then resend the edit.".to_string(),
             ),
+            BatchFailure::RootUnopenable { .. } => (
+                Status::Error,
+                "Pass an existing directory with -C.".to_string(),
+            ),
+            BatchFailure::RepositoryLookalike { .. } => (
+                Status::Refused,
+                "Nothing was written. Name the files otherwise (a test fixture of a repository can be created by the test itself, with `git init`).".to_string(),
+            ),
+            BatchFailure::SettingsProtected { .. } => (
+                Status::Refused,
+                match surface {
+                    Surface::Mcp => "Nothing was written. Leave lancet's settings out of the edit (an undo that would change them is the user's to run: `lancet undo`); ask the user to change them if they must change.",
+                    Surface::Cli => "Nothing was written. Edit lancet's settings by hand.",
+                }
+                .to_string(),
+            ),
+            BatchFailure::AmbiguousId { .. } => {
+                (Status::Malformed, "Pass more of the id.".to_string())
+            }
+            BatchFailure::NoCheckpoint { .. } => {
+                (Status::Refused, format!("See {}.", surface.log()))
+            }
+            BatchFailure::BatchRootUnopenable { .. }
+            | BatchFailure::CheckpointsUnreadable { .. }
+            | BatchFailure::CheckpointUnreadable { .. }
+            | BatchFailure::CheckpointPathOutside { .. } => {
+                (Status::Error, "Nothing was written.".to_string())
+            }
+            BatchFailure::RecoveryFailed { .. } => {
+                (Status::Error, "Inspect the journal by hand.".to_string())
+            }
         };
-        Report::batch_error(status, failure.kind(), failure.to_string(), next)
+        Report::batch_error(status, failure.kind(), failure.to_string(), &next)
     }
 
     /// Tests that must run in lancet's sandbox where none can be built (`why`): refused before
@@ -117,6 +149,49 @@ impl fmt::Display for BatchFailure {
             BatchFailure::ChangedWhileWriting { path } => write!(
                 f,
                 "{path} changed on disk while the edit was being prepared; nothing was written"
+            ),
+            BatchFailure::RootUnopenable { root, error } => {
+                write!(f, "cannot open the root {root}: {error}")
+            }
+            BatchFailure::RepositoryLookalike { dir, into } => {
+                let shown = if dir.is_empty() {
+                    "the root".to_string()
+                } else {
+                    format!("{dir}/")
+                };
+                let why = if *into {
+                    "writes config, commondir or hooks/ into the repository lookalike"
+                } else {
+                    "would make a git repository lookalike of"
+                };
+                write!(
+                    f,
+                    "the batch {why} {shown}: git takes a directory holding HEAD beside config, commondir, objects/ or refs/ for a repository, and runs what its config and hooks name when anyone runs git there"
+                )
+            }
+            BatchFailure::SettingsProtected { path } => write!(
+                f,
+                "{path} holds lancet's settings, and configuration is the user's: a model cannot create, change, move or delete lancet.toml, or change the [tool.lancet] table of pyproject.toml"
+            ),
+            BatchFailure::AmbiguousId { prefix, ids } => write!(
+                f,
+                "the id prefix {prefix} names {} batches: {}",
+                ids.len(),
+                ids.join(", ")
+            ),
+            BatchFailure::NoCheckpoint { id: None } => write!(f, "no batch left to undo"),
+            BatchFailure::NoCheckpoint { id: Some(id) } => write!(f, "no checkpoint {id}"),
+            BatchFailure::BatchRootUnopenable { root, id, error } => {
+                write!(f, "cannot open the root {root:?} of batch {id}: {error}")
+            }
+            BatchFailure::CheckpointsUnreadable { error }
+            | BatchFailure::RecoveryFailed { error } => write!(f, "{error}"),
+            BatchFailure::CheckpointUnreadable { id, error } => {
+                write!(f, "checkpoint {id} is unreadable: {error}")
+            }
+            BatchFailure::CheckpointPathOutside { id, path } => write!(
+                f,
+                "checkpoint {id} names {path:?}, which is not a path inside the root (its metadata was not written by lancet)"
             ),
             BatchFailure::WriteFailed {
                 path,
