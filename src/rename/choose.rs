@@ -4,10 +4,10 @@
 
 use super::at::At;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
-use super::refusal::{invalid_request, refused};
+use super::refusal::invalid_request;
 use super::scan::is_word_byte;
 use lancet_core::Root;
-use lancet_core::{ErrorKind, Report, Status, Surface};
+use lancet_core::{AtProblem, RenameRefusal, Report, Surface};
 use std::collections::HashSet;
 
 /// The rename asked for: OLD from `--at` (the identifier there) or from a qualified name (its
@@ -17,7 +17,6 @@ pub(super) fn request(
     opts: &RenameOptions,
     surface: Surface,
 ) -> Result<(RenameOptions, Option<At>, Option<String>), Box<Report>> {
-    let at_flag = surface.param("--at");
     let at = opts
         .at
         .as_deref()
@@ -26,16 +25,12 @@ pub(super) fn request(
     let mut opts = opts.clone();
     if let Some(at) = &at {
         if !opts.old.is_empty() && opts.old != at.name {
-            return Err(Box::new(refused(
-                ErrorKind::NoMatch,
-                format!(
-                    "{at_flag} {} points at `{}`, not `{}`",
-                    at.place, at.name, opts.old
-                ),
-                &format!(
-                    "Leave OLD out with {at_flag} (it is the identifier there), or point at OLD."
-                ),
-            )));
+            let refusal = RenameRefusal::AtNamesOther {
+                place: at.place.clone(),
+                name: at.name.clone(),
+                old: opts.old.clone(),
+            };
+            return Err(Box::new(Report::rename_refused(&refusal, surface)));
         }
         opts.old = at.name.clone();
     }
@@ -46,7 +41,7 @@ pub(super) fn request(
         opts.old = q.rsplit(['.', ':']).next().unwrap_or_default().to_string();
     }
     if let Some(refusal) = invalid_request(&opts) {
-        return Err(Box::new(refusal));
+        return Err(Box::new(Report::rename_refused(&refusal, surface)));
     }
     Ok((opts, at, qualified))
 }
@@ -59,55 +54,38 @@ pub(super) fn choose(
     qualified: Option<&str>,
     surface: Surface,
 ) -> Result<Chosen, Box<Report>> {
-    let (at_flag, lsp_flag) = (surface.param("--at"), surface.switch("--lsp"));
     if let Some(at) = at {
         let occurrence = scans
             .iter()
             .find(|s| s.path == at.path)
             .and_then(|s| s.occurrences.iter().find(|o| o.at == at.offset));
-        return match occurrence.and_then(|o| o.resolution.as_ref()) {
-            Some(Resolution::Symbol(id)) => Ok(Chosen::Ids(HashSet::from([id.clone()]))),
+        let (name, place) = (at.name.clone(), at.place.clone());
+        let refusal = match occurrence.and_then(|o| o.resolution.as_ref()) {
+            Some(Resolution::Symbol(id)) => return Ok(Chosen::Ids(HashSet::from([id.clone()]))),
             // A definition lancet cannot place (an object type's property, an enum variant's
             // field): what is unsupported, and who can do it.
             Some(Resolution::Unresolved(why))
                 if occurrence.is_some_and(|o| !o.kinds.is_empty()) || why.contains("by syntax") =>
             {
-                Err(Box::new(refused(
-                    ErrorKind::UnresolvedSites,
-                    format!(
-                        "lancet does not rename `{}` at {}: {why}",
-                        at.name, at.place
-                    ),
-                    &format!("Pass {lsp_flag} to have the project's language server rename it."),
-                )))
+                RenameRefusal::AtUnsupported {
+                    name,
+                    place,
+                    why: why.clone(),
+                }
             }
-            Some(Resolution::Unresolved(why)) => Err(Box::new(refused(
-                ErrorKind::UnresolvedSites,
-                format!(
-                    "lancet cannot tell what `{}` at {} refers to: {why}",
-                    at.name, at.place
-                ),
-                &format!(
-                    "Point {at_flag} at its definition, or pass {lsp_flag} to ask the project's language server."
-                ),
-            ))),
-            Some(Resolution::Outside(why)) => Err(Box::new(refused(
-                ErrorKind::NoMatch,
-                format!(
-                    "`{}` at {} is not defined in the tree: {why}; lancet renames only the tree's own names",
-                    at.name, at.place
-                ),
-                &format!("Point {at_flag} at a definition of the tree or one of its uses."),
-            ))),
-            None => Err(Box::new(refused(
-                ErrorKind::NoMatch,
-                format!(
-                    "`{}` at {} is not an identifier in code lancet walked (a string, a comment, or an ignored file)",
-                    at.name, at.place
-                ),
-                &format!("Point {at_flag} at the identifier in code."),
-            ))),
+            Some(Resolution::Unresolved(why)) => RenameRefusal::AtUnresolved {
+                name,
+                place,
+                why: why.clone(),
+            },
+            Some(Resolution::Outside(why)) => RenameRefusal::AtOutside {
+                name,
+                place,
+                why: why.clone(),
+            },
+            None => RenameRefusal::AtNotCode { name, place },
         };
+        return Err(Box::new(Report::rename_refused(&refusal, surface)));
     }
     let Some(qualified) = qualified else {
         return Ok(Chosen::All);
@@ -121,13 +99,10 @@ pub(super) fn choose(
         })
         .collect();
     if ids.is_empty() {
-        return Err(Box::new(refused(
-            ErrorKind::NoMatch,
-            format!("no symbol of the tree is named `{qualified}`"),
-            &format!(
-                "Check the qualified name (module path, then classes, then the name), or use {at_flag} PATH:LINE:COL."
-            ),
-        )));
+        let refusal = RenameRefusal::QualifiedUnknown {
+            qualified: qualified.to_string(),
+        };
+        return Err(Box::new(Report::rename_refused(&refusal, surface)));
     }
     Ok(Chosen::Ids(ids))
 }
@@ -160,46 +135,37 @@ fn qualified_matches(id: &SymbolId, qualified: &str) -> bool {
 
 /// Reads the identifier `--at` points at.
 fn locate_at(root: &Root, place: &str, surface: Surface) -> Result<At, Box<Report>> {
-    let at_flag = surface.param("--at");
-    let usage = |detail: String| {
-        Box::new(Report::batch_error(
-            Status::Malformed,
-            ErrorKind::Usage,
-            detail,
-            &format!(
-                "Pass {at_flag} PATH:LINE:COL (1-based line and column of any character of the identifier, as {} numbers lines).",
-                surface.read("PATH")
-            ),
-        ))
-    };
+    let refused = |refusal: RenameRefusal| Box::new(Report::rename_refused(&refusal, surface));
+    let usage = |problem: AtProblem| refused(RenameRefusal::AtMalformed { problem });
     let mut parts = place.rsplitn(3, ':');
+    let not_a_place = || {
+        usage(AtProblem::NotAPlace {
+            place: place.to_string(),
+        })
+    };
     let (Some(col), Some(line), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(usage(format!(
-            "{at_flag} takes PATH:LINE:COL, got {place:?}"
-        )));
+        return Err(not_a_place());
     };
     let (Ok(line), Ok(col)) = (line.trim().parse::<usize>(), col.trim().parse::<usize>()) else {
-        return Err(usage(format!(
-            "{at_flag} takes PATH:LINE:COL, got {place:?}"
-        )));
+        return Err(not_a_place());
     };
     let rel = root.rel(path).map_err(|e| {
-        Box::new(refused(
-            ErrorKind::UnsafePath,
-            e.to_string(),
-            "Pass a path relative to the root, inside it.",
-        ))
+        refused(RenameRefusal::PathOutside {
+            error: e.to_string(),
+            at: true,
+        })
     })?;
     let Some(bytes) = root.read_regular(&rel) else {
-        return Err(Box::new(refused(
-            ErrorKind::Missing,
-            format!("{rel} is not a readable file under the root"),
-            "Pass an existing file.",
-        )));
+        return Err(refused(RenameRefusal::AtFileMissing {
+            path: rel.to_string(),
+        }));
     };
     let text = String::from_utf8_lossy(&bytes);
     let Some(line_text) = text.split_inclusive('\n').nth(line.saturating_sub(1)) else {
-        return Err(usage(format!("{rel} has no line {line}")));
+        return Err(usage(AtProblem::NoLine {
+            path: rel.to_string(),
+            line,
+        }));
     };
     let line_start: usize = text
         .split_inclusive('\n')
@@ -207,15 +173,19 @@ fn locate_at(root: &Root, place: &str, surface: Surface) -> Result<At, Box<Repor
         .map(str::len)
         .sum();
     let Some((col_byte, _)) = line_text.char_indices().nth(col.saturating_sub(1)) else {
-        return Err(usage(format!("line {line} of {rel} has no column {col}")));
+        return Err(usage(AtProblem::NoColumn {
+            path: rel.to_string(),
+            line,
+            column: col,
+        }));
     };
     let b = text.as_bytes();
     let at = line_start + col_byte;
     if !is_word_byte(b[at]) {
-        return Err(usage(format!(
-            "{place} is not on an identifier (the line reads {:?})",
-            line_text.trim_end()
-        )));
+        return Err(usage(AtProblem::NotOnIdentifier {
+            place: place.to_string(),
+            line_text: line_text.trim_end().to_string(),
+        }));
     }
     let start = (0..=at)
         .rev()

@@ -29,7 +29,7 @@ use choose::{choose, request};
 use lancet_core::Root;
 use lancet_core::replace_ranges;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
-use lancet_core::{Definition, ErrorKind, LeftSite, RenameSummary, Report, Site, Status};
+use lancet_core::{BatchFailure, Definition, LeftSite, RenameRefusal, RenameSummary, Report, Site};
 use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
@@ -59,17 +59,14 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let root = match Root::new(&apply.root) {
         Ok(r) => r,
         Err(e) => {
-            return Report::batch_error(
-                Status::Error,
-                ErrorKind::Io,
-                format!("cannot open the root {}: {e}", apply.root.display()),
-                "Pass an existing directory with -C.",
-            )
-            .into();
+            let failure = BatchFailure::RootUnopenable {
+                root: apply.root.display().to_string(),
+                error: e.to_string(),
+            };
+            return Report::batch_failed(&failure, apply.surface).into();
         }
     };
     let surface = apply.surface;
-    let (at_flag, lsp_flag) = (surface.param("--at"), surface.switch("--lsp"));
     let (opts, at, qualified) = match request(&root, opts, surface) {
         Ok(request) => request,
         Err(report) => return (*report).into(),
@@ -77,18 +74,12 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     if let Some(servers) = &opts.lsp {
         return match &at {
             Some(at) => lsp::rename(&root, at, &opts.new, servers, apply),
-            None => Report::batch_error(
-                Status::Malformed,
-                ErrorKind::Usage,
-                format!("{lsp_flag} renames the symbol at a position: pass {at_flag} PATH:LINE:COL"),
-                &format!("Add {at_flag} with the position of the symbol's definition or of one of its uses."),
-            )
-            .into(),
+            None => Report::rename_refused(&RenameRefusal::LspWithoutAt, surface).into(),
         };
     }
     let opts = &opts;
     let mut clock = std::time::Instant::now();
-    let (files, unwalkable) = match walk(&root, opts) {
+    let (files, unwalkable) = match walk(&root, opts, surface) {
         Ok(walked) => walked,
         Err(report) => return (*report).into(),
     };
@@ -115,12 +106,13 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
     let undecided = undecided_sites(&summary, &scans, &chosen, &opts.old);
     let mixed = matches!(chosen, Chosen::All)
-        .then(|| languages_refusal(&summary, &scans, opts, surface))
+        .then(|| languages_refusal(&summary, &scans, opts))
         .flatten();
-    if let Some(report) =
-        mixed.or_else(|| refusal(opts, &summary, &chosen, &touched, &undecided, apply.surface))
+    if let Some(refused) = mixed.or_else(|| refusal(opts, &summary, &chosen, &touched, &undecided))
     {
-        return report.with_rename(summary, apply.surface).into();
+        return Report::rename_refused(&refused, apply.surface)
+            .with_rename(summary, apply.surface)
+            .into();
     }
     let batch = Batch {
         format: Format::Rename,

@@ -4,46 +4,33 @@
 
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::scan::{is_identifier, renameable_languages, renamers};
-use lancet_core::{
-    Definition, ErrorKind, LeftSite, MAX_LISTED, RenameSummary, Report, Status, Surface, SymbolKind,
-};
+use lancet_core::{Definition, LeftSite, MAX_LISTED, RenameRefusal, RenameSummary, SymbolKind};
 use lancet_syntax::languages;
 use std::collections::HashSet;
 
-/// A refusal of the whole batch: nothing is written.
-pub(super) fn refused(kind: ErrorKind, detail: String, next: &str) -> Report {
-    Report::batch_error(Status::Refused, kind, detail, next)
-}
-
 /// The refusal of names that are not identifiers, OLD equal to NEW, or a language lancet cannot
 /// rename in.
-pub(super) fn invalid_request(opts: &RenameOptions) -> Option<Report> {
+pub(super) fn invalid_request(opts: &RenameOptions) -> Option<RenameRefusal> {
     for (what, name) in [("OLD", &opts.old), ("NEW", &opts.new)] {
         if !is_identifier(name) {
-            return Some(Report::batch_error(
-                Status::Malformed,
-                ErrorKind::InvalidName,
-                format!("{what} `{name}` is not an identifier"),
-                "Pass a name made of letters, digits and `_`, not starting with a digit.",
-            ));
+            return Some(RenameRefusal::NotIdentifier {
+                which: what,
+                name: name.clone(),
+            });
         }
     }
     if opts.old == opts.new {
-        return Some(Report::batch_error(
-            Status::Malformed,
-            ErrorKind::InvalidName,
-            format!("OLD and NEW are both `{}`", opts.old),
-            "Pass a different new name.",
-        ));
+        return Some(RenameRefusal::SameNames {
+            name: opts.old.clone(),
+        });
     }
     let lang = opts.lang.as_ref()?;
-    (!renamers().iter().any(|r| &r.entry.name == lang)).then(|| {
-        Report::batch_error(
-            Status::Malformed,
-            ErrorKind::UnknownLanguage,
-            format!("lancet cannot rename in `{lang}`"),
-            &format!("Use one of: {}.", renameable_languages().join(", ")),
-        )
+    (!renamers().iter().any(|r| &r.entry.name == lang)).then(|| RenameRefusal::UnknownLanguage {
+        lang: lang.clone(),
+        known: renameable_languages()
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
     })
 }
 
@@ -180,17 +167,14 @@ pub(super) fn refusal(
     chosen: &Chosen,
     touched: &[&FileScan],
     undecided: &[&LeftSite],
-    surface: Surface,
-) -> Option<Report> {
+) -> Option<RenameRefusal> {
     let languages: HashSet<&str> = touched.iter().map(|s| s.language).collect();
     for entry in languages::languages() {
         if languages.contains(entry.name.as_str()) && entry.keywords.contains(&opts.new) {
-            return Some(Report::batch_error(
-                Status::Malformed,
-                ErrorKind::InvalidName,
-                format!("`{}` is a reserved word in {}", opts.new, entry.name),
-                "Pass a new name that is not a keyword.",
-            ));
+            return Some(RenameRefusal::Reserved {
+                new: opts.new.clone(),
+                language: entry.name.clone(),
+            });
         }
     }
     if let Some(report) = kind_refusal(opts, summary) {
@@ -203,60 +187,35 @@ pub(super) fn refusal(
         .flat_map(|s| &s.occurrences)
         .filter(|o| chosen.renames(o.resolution.as_ref(), opts))
         .all(|o| matches!(&o.resolution, Some(Resolution::Symbol(id)) if !id.is_member()));
-    let collisions: Vec<String> = touched
+    let collisions: Vec<(String, usize)> = touched
         .iter()
         .flat_map(|s| {
             s.collisions
                 .iter()
                 .filter(|c| !(plain_target && c.member))
-                .map(move |c| format!("{}:{}", s.path, c.line))
+                .map(move |c| (s.path.clone(), c.line))
         })
         .collect();
     if !collisions.is_empty() {
-        let shown = collisions.iter().take(20).cloned().collect::<Vec<_>>();
-        let more = collisions.len().saturating_sub(shown.len());
-        let more = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        };
-        return Some(refused(
-            ErrorKind::NameInUse,
-            format!(
-                "`{}` is already used in files this rename changes: {}{more}; renaming `{}` would merge the two names",
-                opts.new,
-                shown.join(", "),
-                opts.old
-            ),
-            "Pick a new name that is not in use there, or narrow the paths.",
-        ));
+        return Some(RenameRefusal::NameInUse {
+            old: opts.old.clone(),
+            new: opts.new.clone(),
+            places: collisions,
+        });
     }
     if touched.is_empty() && !undecided.is_empty() && !opts.include_unresolved {
         // Every site in code is undecided (cfg variants, unknown receivers): say so.
-        return Some(unresolved_refusal(opts, summary, undecided, surface));
+        return Some(unresolved_refusal(opts, summary, undecided));
     }
     if touched.is_empty() {
-        let mentions = if summary.mentions.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " (it is mentioned {} time(s) in strings or comments, listed below; {} / {} rename those)",
-                summary.mentions.len(),
-                surface.switch("--include-strings"),
-                surface.switch("--include-comments")
-            )
-        };
-        return Some(refused(
-            ErrorKind::NoMatch,
-            format!(
-                "no identifier `{}` found in {} file(s) scanned{mentions}",
-                opts.old, summary.files_scanned
-            ),
-            "Check the spelling and the paths (files ignored by .gitignore are not walked).",
-        ));
+        return Some(RenameRefusal::NoMatch {
+            old: opts.old.clone(),
+            files_scanned: summary.files_scanned,
+            mentions: summary.mentions.len(),
+        });
     }
     if !undecided.is_empty() && !opts.include_unresolved && !opts.leave_unresolved {
-        return Some(unresolved_refusal(opts, summary, undecided, surface));
+        return Some(unresolved_refusal(opts, summary, undecided));
     }
     None
 }
@@ -267,8 +226,7 @@ pub(super) fn languages_refusal(
     summary: &RenameSummary,
     scans: &[FileScan],
     opts: &RenameOptions,
-    surface: Surface,
-) -> Option<Report> {
+) -> Option<RenameRefusal> {
     let language = |path: &str| scans.iter().find(|s| s.path == path).map(|s| s.language);
     let languages: std::collections::BTreeSet<&str> = summary
         .definitions
@@ -278,85 +236,41 @@ pub(super) fn languages_refusal(
     if languages.len() < 2 {
         return None;
     }
-    let listed: Vec<String> = summary
+    let listed = summary
         .definitions
         .iter()
         .take(MAX_LISTED)
-        .map(|d| {
-            format!(
-                "{} {}:{} ({})",
-                d.kind.name(),
-                d.path,
-                d.line,
-                language(&d.path).unwrap_or("?")
-            )
-        })
+        .map(|d| (d.clone(), language(&d.path).unwrap_or("?").to_string()))
         .collect();
-    Some(refused(
-        ErrorKind::Ambiguous,
-        format!(
-            "`{}` is defined in {} languages ({}): {}; a bare name cannot say which of these unrelated symbols to rename",
-            opts.old,
-            languages.len(),
-            languages.into_iter().collect::<Vec<_>>().join(", "),
-            listed.join(", ")
-        ),
-        &format!(
-            "Name the symbol by position ({} PATH:LINE:COL) or by a qualified name, or narrow the paths.",
-            surface.param("--at")
-        ),
-    ))
+    Some(RenameRefusal::Languages {
+        old: opts.old.clone(),
+        languages: languages.into_iter().map(str::to_string).collect(),
+        listed,
+    })
 }
 
 /// `--kind K` where OLD is defined as no K, or as K and something else.
-fn kind_refusal(opts: &RenameOptions, summary: &RenameSummary) -> Option<Report> {
-    let place = |d: &Definition| format!("{} {}:{}", d.kind.name(), d.path, d.line);
-    if opts.kind != SymbolKind::Any {
-        let (fits, others): (Vec<&Definition>, Vec<&Definition>) = summary
-            .definitions
-            .iter()
-            .partition(|d| d.kind == opts.kind);
-        if fits.is_empty() {
-            let found = if others.is_empty() {
-                "no definition of it was found".to_string()
-            } else {
-                format!(
-                    "it is defined as: {}",
-                    others
-                        .iter()
-                        .map(|d| place(d))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            return Some(refused(
-                ErrorKind::KindMismatch,
-                format!(
-                    "no {} named `{}` is defined under the given paths; {found}",
-                    opts.kind.name(),
-                    opts.old
-                ),
-                "Pass the --kind it has (or --kind any), or the paths that define it.",
-            ));
-        }
-        if !others.is_empty() {
-            return Some(refused(
-                ErrorKind::KindMismatch,
-                format!(
-                    "`{}` names a {} but also: {}; lancet renames by name, so it cannot rename one and keep the other",
-                    opts.old,
-                    opts.kind.name(),
-                    others
-                        .iter()
-                        .map(|d| place(d))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                "Narrow the paths to the files of the symbol you mean.",
-            ));
-        }
+fn kind_refusal(opts: &RenameOptions, summary: &RenameSummary) -> Option<RenameRefusal> {
+    if opts.kind == SymbolKind::Any {
+        return None;
     }
-    None
+    let (fits, others): (Vec<&Definition>, Vec<&Definition>) = summary
+        .definitions
+        .iter()
+        .partition(|d| d.kind == opts.kind);
+    let others: Vec<Definition> = others.into_iter().cloned().collect();
+    if fits.is_empty() {
+        return Some(RenameRefusal::KindNotDefined {
+            old: opts.old.clone(),
+            kind: opts.kind,
+            others,
+        });
+    }
+    (!others.is_empty()).then(|| RenameRefusal::KindMixed {
+        old: opts.old.clone(),
+        kind: opts.kind,
+        others,
+    })
 }
 
 /// Sites lancet could not decide stop the rename: each may be the symbol, and one left under
@@ -365,48 +279,15 @@ fn unresolved_refusal(
     opts: &RenameOptions,
     summary: &RenameSummary,
     undecided: &[&LeftSite],
-    surface: Surface,
-) -> Report {
-    let n = undecided.len();
-    let listed: Vec<String> = undecided
-        .iter()
-        .take(MAX_LISTED)
-        .map(|u| format!("  {}:{}: {}  ({})", u.path, u.line, u.text, u.why))
-        .collect();
-    let more = n.saturating_sub(listed.len());
-    let (include, leave) = surface.unresolved_switches();
-    refused(
-        ErrorKind::UnresolvedSites,
-        format!(
-            "{n} site(s) spelled `{}` could not be decided (each may or may not be this symbol); {}, so nothing was written:\n{}{}",
-            opts.old,
-            if summary.sites == 0 {
-                "none could be, and renaming none of them is no rename".to_string()
-            } else {
-                format!(
-                    "renaming the {} decided site(s) and leaving these could break the build",
-                    summary.sites
-                )
-            },
-            listed.join("\n"),
-            if more > 0 {
-                format!("\n  … and {more} more")
-            } else {
-                String::new()
-            }
-        ),
-        &if summary.sites == 0 {
-            format!(
-                "Pass {include} to rename them; or name the symbol by position ({}) or use the language server ({}) to decide them.",
-                surface.param("--at"),
-                surface.switch("--lsp")
-            )
-        } else {
-            format!(
-                "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; or name the symbol by position ({}) or use the language server ({}) to decide them.",
-                surface.param("--at"),
-                surface.switch("--lsp")
-            )
-        },
-    )
+) -> RenameRefusal {
+    RenameRefusal::Unresolved {
+        old: opts.old.clone(),
+        decided: summary.sites,
+        listed: undecided
+            .iter()
+            .take(MAX_LISTED)
+            .map(|u| (*u).clone())
+            .collect(),
+        total: undecided.len(),
+    }
 }

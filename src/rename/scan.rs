@@ -8,7 +8,7 @@ use crate::pipeline::ApplyOptions;
 use lancet_core::Root;
 use lancet_core::Span;
 use lancet_core::sha256_hex;
-use lancet_core::{ErrorKind, Mention, Report, Status, SymbolKind};
+use lancet_core::{Mention, RenameRefusal, Report, Surface, SymbolKind};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
@@ -343,33 +343,30 @@ fn classify(
 /// hidden and lancet's own files are left out.
 /// Unreadable directories are returned as reasons, not errors: one bad directory does not stop
 /// a rename elsewhere, and the report lists it.
-pub(super) fn walk(root: &Root, opts: &RenameOptions) -> Result<Walked, Box<Report>> {
+pub(super) fn walk(
+    root: &Root,
+    opts: &RenameOptions,
+    surface: Surface,
+) -> Result<Walked, Box<Report>> {
     let mut starts = Vec::new();
     for p in &opts.paths {
-        let rel = root.rel(p).map_err(|e| {
-            Box::new(Report::batch_error(
-                Status::Refused,
-                ErrorKind::UnsafePath,
-                e.to_string(),
-                "Pass paths relative to the root, inside it.",
+        let outside = |e: lancet_core::PathError| {
+            Box::new(Report::rename_refused(
+                &RenameRefusal::PathOutside {
+                    error: e.to_string(),
+                    at: false,
+                },
+                surface,
             ))
-        })?;
+        };
+        let rel = root.rel(p).map_err(outside)?;
         // Through the root's handle: a link leading outside is refused here, as `read` and
         // `check` refuse it, instead of walking and printing someone else's files.
-        let real = root.resolve(&rel, true).map_err(|e| {
-            Box::new(Report::batch_error(
-                Status::Refused,
-                ErrorKind::UnsafePath,
-                e.to_string(),
-                "Pass paths relative to the root, inside it.",
-            ))
-        })?;
+        let real = root.resolve(&rel, true).map_err(outside)?;
         if root.dir().symlink_metadata(real.real.as_path()).is_err() {
-            return Err(Box::new(Report::batch_error(
-                Status::Refused,
-                ErrorKind::Missing,
-                format!("{p} does not exist under the root"),
-                "Pass existing files or directories.",
+            return Err(Box::new(Report::rename_refused(
+                &RenameRefusal::PathMissing { path: p.clone() },
+                surface,
             )));
         }
         starts.push(root.path().join(real.real.as_str()));

@@ -66,8 +66,8 @@ pub use format::{FormatChoice, JsonLine, ParseError, ParseOptions, parse_bytes, 
 pub use locate::closest::NumberedLine;
 pub use path::{PathError, RelPath, Root};
 pub use report::{
-    Action, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, Outcome,
-    RenameSummary, Report, Site, Status, Surface, SymbolKind,
+    Action, AtProblem, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED,
+    Mention, Outcome, RenameRefusal, RenameSummary, Report, Site, Status, Surface, SymbolKind,
 };
 pub use stage::staged::{Before, HardLinks, StagedFile};
 pub use stage::{Base, Expectation, StageOptions, Staged, stage};

@@ -25,7 +25,7 @@ use crate::sandbox::{Policy, Sandbox};
 use lancet_core::Root;
 use lancet_core::sha256_hex;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
-use lancet_core::{ErrorKind, RenameSummary, Report, Site, Status};
+use lancet_core::{RenameRefusal, RenameSummary, Report, Site};
 use protocol::{Server, offset_of, percent_decode, position_of, uri_of};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -71,10 +71,6 @@ impl Lsp {
             confinement: Confinement::WhereAvailable,
         }
     }
-}
-
-fn refused(kind: ErrorKind, detail: String, next: &str) -> Report {
-    Report::batch_error(Status::Refused, kind, detail, next)
 }
 
 /// Asks the server what renaming the identifier at `at` to `new` changes, and applies it.
@@ -140,7 +136,7 @@ pub(super) fn rename(
             applied.report = applied.report.with_rename(summary, apply.surface);
             applied
         }
-        Err(report) => (*report).into(),
+        Err(refusal) => Report::rename_refused(&refusal, apply.surface).into(),
     }
 }
 
@@ -153,7 +149,7 @@ fn sandbox_for(
     root: &Root,
     command: &servers::ServerCommand,
     confinement: Confinement,
-) -> Result<(Option<Sandbox>, Option<String>), Box<Report>> {
+) -> Result<(Option<Sandbox>, Option<String>), Box<RenameRefusal>> {
     let mut policy = Policy::for_language_server(root.path());
     policy.writable.extend(command.writes.iter().cloned());
     let built = crate::sandbox::available().and_then(|()| Sandbox::new(&policy));
@@ -163,13 +159,9 @@ fn sandbox_for(
             None,
             Some(format!("the language server ran unconfined ({e})")),
         )),
-        (Err(e), Confinement::Required) => Err(Box::new(refused(
-            ErrorKind::Sandbox,
-            format!(
-                "the language server must run in lancet's sandbox, which cannot be built here: {e}"
-            ),
-            "Nothing was written. Rename without lsp, or ask the user to run the server where Landlock is available.",
-        ))),
+        (Err(e), Confinement::Required) => {
+            Err(Box::new(RenameRefusal::LspNoSandbox { why: e.to_string() }))
+        }
     }
 }
 
@@ -178,26 +170,14 @@ fn edits(
     at: &At,
     new: &str,
     lsp: &Lsp,
-) -> Result<(String, FileEdits, Option<String>), Box<Report>> {
-    let no_server = |detail: String| {
-        Box::new(refused(
-            ErrorKind::Usage,
-            detail,
-            "Install the language server outside the project (Python: `pip install basedpyright`; JavaScript/TypeScript: `npm install -g typescript-language-server typescript`; Rust: `rustup component add rust-analyzer`), or rename without --lsp.",
-        ))
-    };
+) -> Result<(String, FileEdits, Option<String>), Box<RenameRefusal>> {
+    let no_server = |detail: String| Box::new(RenameRefusal::LspNoServer { detail });
     let spec = lsp
         .servers
         .spec_for(&at.path)
         .ok_or_else(|| no_server(format!("lancet knows no language server for {}", at.path)))?
         .map_err(|why| no_server(format!("{why}, for {}", at.path)))?;
-    let failed = |detail: String| {
-        Box::new(refused(
-            ErrorKind::Io,
-            detail,
-            "Nothing was written. Check the language server (it must index the project), or rename without --lsp.",
-        ))
-    };
+    let failed = |detail: String| Box::new(RenameRefusal::LspFailed { detail });
     let (mut sandbox, note) = sandbox_for(root, &spec.command, lsp.confinement)?;
     let root_dir = root.path();
     let allowed = time_allowed();
@@ -257,14 +237,11 @@ fn edits(
         .request_when_ready("textDocument/prepareRename", position.clone(), deadline)
         .map_err(failed)?;
     if prepared.is_null() {
-        return Err(Box::new(refused(
-            ErrorKind::NoMatch,
-            format!(
-                "{} says `{}` at {} cannot be renamed",
-                server.name, at.name, at.place
-            ),
-            "Point --at at a symbol the project defines.",
-        )));
+        return Err(Box::new(RenameRefusal::LspRefuses {
+            server: server.name.to_string(),
+            name: at.name.clone(),
+            place: at.place.clone(),
+        }));
     }
     let mut params = position;
     params["newName"] = json!(new);

@@ -17,6 +17,7 @@ mod batch;
 mod check;
 mod locate;
 pub(crate) mod ops;
+mod rename;
 mod surface;
 
 impl Report {

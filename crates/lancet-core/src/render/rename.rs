@@ -1,0 +1,336 @@
+//! A rename's refusals in words: names that are no identifiers, a reserved or taken NEW,
+//! nothing to rename, a `--kind` that does not fit, a bare name of several languages, sites
+//! lancet could not decide; with what to send next in the surface's words.
+
+use crate::kinds::ErrorKind;
+use crate::report::{AtProblem, Definition, LeftSite, RenameRefusal, Report, Status, Surface};
+
+impl Report {
+    /// A rename that must not go ahead: nothing is written.
+    pub fn rename_refused(refusal: &RenameRefusal, surface: Surface) -> Report {
+        let (status, kind, detail, next) = words(refusal, surface);
+        Report::batch_error(status, kind, detail, &next)
+    }
+}
+
+/// The status, kind, detail and next step of a refusal.
+#[allow(
+    clippy::too_many_lines,
+    reason = "a table: one arm per refusal, each its sentence and what to send next"
+)]
+fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, String, String) {
+    let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
+    match refusal {
+        RenameRefusal::NotIdentifier { which, name } => (
+            Status::Malformed,
+            ErrorKind::InvalidName,
+            format!("{which} `{name}` is not an identifier"),
+            "Pass a name made of letters, digits and `_`, not starting with a digit.".into(),
+        ),
+        RenameRefusal::SameNames { name } => (
+            Status::Malformed,
+            ErrorKind::InvalidName,
+            format!("OLD and NEW are both `{name}`"),
+            "Pass a different new name.".into(),
+        ),
+        RenameRefusal::UnknownLanguage { lang, known } => (
+            Status::Malformed,
+            ErrorKind::UnknownLanguage,
+            format!("lancet cannot rename in `{lang}`"),
+            format!("Use one of: {}.", known.join(", ")),
+        ),
+        RenameRefusal::Reserved { new, language } => (
+            Status::Malformed,
+            ErrorKind::InvalidName,
+            format!("`{new}` is a reserved word in {language}"),
+            "Pass a new name that is not a keyword.".into(),
+        ),
+        RenameRefusal::NameInUse { old, new, places } => {
+            let shown: Vec<String> = places
+                .iter()
+                .take(20)
+                .map(|(path, line)| format!("{path}:{line}"))
+                .collect();
+            let more = places.len().saturating_sub(shown.len());
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            refused(
+                ErrorKind::NameInUse,
+                format!(
+                    "`{new}` is already used in files this rename changes: {}{more}; renaming `{old}` would merge the two names",
+                    shown.join(", ")
+                ),
+                "Pick a new name that is not in use there, or narrow the paths.",
+            )
+        }
+        RenameRefusal::NoMatch {
+            old,
+            files_scanned,
+            mentions,
+        } => {
+            let mentions = if *mentions == 0 {
+                String::new()
+            } else {
+                format!(
+                    " (it is mentioned {mentions} time(s) in strings or comments, listed below; {} / {} rename those)",
+                    surface.switch("--include-strings"),
+                    surface.switch("--include-comments")
+                )
+            };
+            refused(
+                ErrorKind::NoMatch,
+                format!("no identifier `{old}` found in {files_scanned} file(s) scanned{mentions}"),
+                "Check the spelling and the paths (files ignored by .gitignore are not walked).",
+            )
+        }
+        RenameRefusal::Unresolved {
+            old,
+            decided,
+            listed,
+            total,
+        } => unresolved(old, *decided, listed, *total, surface),
+        RenameRefusal::Languages {
+            old,
+            languages,
+            listed,
+        } => refused(
+            ErrorKind::Ambiguous,
+            format!(
+                "`{old}` is defined in {} languages ({}): {}; a bare name cannot say which of these unrelated symbols to rename",
+                languages.len(),
+                languages.join(", "),
+                listed
+                    .iter()
+                    .map(|(d, language)| format!("{} ({language})", place(d)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            &format!(
+                "Name the symbol by position ({} PATH:LINE:COL) or by a qualified name, or narrow the paths.",
+                surface.param("--at")
+            ),
+        ),
+        RenameRefusal::KindNotDefined { old, kind, others } => {
+            let found = if others.is_empty() {
+                "no definition of it was found".to_string()
+            } else {
+                format!("it is defined as: {}", places(others))
+            };
+            refused(
+                ErrorKind::KindMismatch,
+                format!(
+                    "no {} named `{old}` is defined under the given paths; {found}",
+                    kind.name()
+                ),
+                "Pass the --kind it has (or --kind any), or the paths that define it.",
+            )
+        }
+        RenameRefusal::AtNamesOther { place, name, old } => {
+            let at = surface.param("--at");
+            refused(
+                ErrorKind::NoMatch,
+                format!("{at} {place} points at `{name}`, not `{old}`"),
+                &format!("Leave OLD out with {at} (it is the identifier there), or point at OLD."),
+            )
+        }
+        RenameRefusal::AtUnsupported { name, place, why } => refused(
+            ErrorKind::UnresolvedSites,
+            format!("lancet does not rename `{name}` at {place}: {why}"),
+            &format!(
+                "Pass {} to have the project's language server rename it.",
+                surface.switch("--lsp")
+            ),
+        ),
+        RenameRefusal::AtUnresolved { name, place, why } => refused(
+            ErrorKind::UnresolvedSites,
+            format!("lancet cannot tell what `{name}` at {place} refers to: {why}"),
+            &format!(
+                "Point {} at its definition, or pass {} to ask the project's language server.",
+                surface.param("--at"),
+                surface.switch("--lsp")
+            ),
+        ),
+        RenameRefusal::AtOutside { name, place, why } => refused(
+            ErrorKind::NoMatch,
+            format!(
+                "`{name}` at {place} is not defined in the tree: {why}; lancet renames only the tree's own names"
+            ),
+            &format!(
+                "Point {} at a definition of the tree or one of its uses.",
+                surface.param("--at")
+            ),
+        ),
+        RenameRefusal::AtNotCode { name, place } => refused(
+            ErrorKind::NoMatch,
+            format!(
+                "`{name}` at {place} is not an identifier in code lancet walked (a string, a comment, or an ignored file)"
+            ),
+            &format!("Point {} at the identifier in code.", surface.param("--at")),
+        ),
+        RenameRefusal::AtMalformed { problem } => (
+            Status::Malformed,
+            ErrorKind::Usage,
+            at_problem(problem, surface),
+            format!(
+                "Pass {} PATH:LINE:COL (1-based line and column of any character of the identifier, as {} numbers lines).",
+                surface.param("--at"),
+                surface.read("PATH")
+            ),
+        ),
+        RenameRefusal::PathOutside { error, at } => refused(
+            ErrorKind::UnsafePath,
+            error.clone(),
+            if *at {
+                "Pass a path relative to the root, inside it."
+            } else {
+                "Pass paths relative to the root, inside it."
+            },
+        ),
+        RenameRefusal::AtFileMissing { path } => refused(
+            ErrorKind::Missing,
+            format!("{path} is not a readable file under the root"),
+            "Pass an existing file.",
+        ),
+        RenameRefusal::PathMissing { path } => refused(
+            ErrorKind::Missing,
+            format!("{path} does not exist under the root"),
+            "Pass existing files or directories.",
+        ),
+        RenameRefusal::QualifiedUnknown { qualified } => refused(
+            ErrorKind::NoMatch,
+            format!("no symbol of the tree is named `{qualified}`"),
+            &format!(
+                "Check the qualified name (module path, then classes, then the name), or use {} PATH:LINE:COL.",
+                surface.param("--at")
+            ),
+        ),
+        RenameRefusal::LspWithoutAt => {
+            let at = surface.param("--at");
+            (
+                Status::Malformed,
+                ErrorKind::Usage,
+                format!(
+                    "{} renames the symbol at a position: pass {at} PATH:LINE:COL",
+                    surface.switch("--lsp")
+                ),
+                format!(
+                    "Add {at} with the position of the symbol's definition or of one of its uses."
+                ),
+            )
+        }
+        RenameRefusal::LspNoSandbox { why } => refused(
+            ErrorKind::Sandbox,
+            format!(
+                "the language server must run in lancet's sandbox, which cannot be built here: {why}"
+            ),
+            "Nothing was written. Rename without lsp, or ask the user to run the server where Landlock is available.",
+        ),
+        RenameRefusal::LspNoServer { detail } => refused(
+            ErrorKind::Usage,
+            detail.clone(),
+            "Install the language server outside the project (Python: `pip install basedpyright`; JavaScript/TypeScript: `npm install -g typescript-language-server typescript`; Rust: `rustup component add rust-analyzer`), or rename without --lsp.",
+        ),
+        RenameRefusal::LspFailed { detail } => refused(
+            ErrorKind::Io,
+            detail.clone(),
+            "Nothing was written. Check the language server (it must index the project), or rename without --lsp.",
+        ),
+        RenameRefusal::LspRefuses {
+            server,
+            name,
+            place,
+        } => refused(
+            ErrorKind::NoMatch,
+            format!("{server} says `{name}` at {place} cannot be renamed"),
+            "Point --at at a symbol the project defines.",
+        ),
+        RenameRefusal::KindMixed { old, kind, others } => refused(
+            ErrorKind::KindMismatch,
+            format!(
+                "`{old}` names a {} but also: {}; lancet renames by name, so it cannot rename one and keep the other",
+                kind.name(),
+                places(others)
+            ),
+            "Narrow the paths to the files of the symbol you mean.",
+        ),
+    }
+}
+
+/// Sites lancet could not decide stop the rename: each may be the symbol, and one left under
+/// the old name can break the build while the rest is renamed.
+fn unresolved(
+    old: &str,
+    decided: usize,
+    listed: &[LeftSite],
+    total: usize,
+    surface: Surface,
+) -> (Status, ErrorKind, String, String) {
+    let more = total.saturating_sub(listed.len());
+    let (include, leave) = surface.unresolved_switches();
+    let detail = format!(
+        "{total} site(s) spelled `{old}` could not be decided (each may or may not be this symbol); {}, so nothing was written:\n{}{}",
+        if decided == 0 {
+            "none could be, and renaming none of them is no rename".to_string()
+        } else {
+            format!(
+                "renaming the {decided} decided site(s) and leaving these could break the build"
+            )
+        },
+        listed
+            .iter()
+            .map(|u| format!("  {}:{}: {}  ({})", u.path, u.line, u.text, u.why))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        if more > 0 {
+            format!("\n  … and {more} more")
+        } else {
+            String::new()
+        }
+    );
+    let next = if decided == 0 {
+        format!(
+            "Pass {include} to rename them; or name the symbol by position ({}) or use the language server ({}) to decide them.",
+            surface.param("--at"),
+            surface.switch("--lsp")
+        )
+    } else {
+        format!(
+            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; or name the symbol by position ({}) or use the language server ({}) to decide them.",
+            surface.param("--at"),
+            surface.switch("--lsp")
+        )
+    };
+    (Status::Refused, ErrorKind::UnresolvedSites, detail, next)
+}
+
+/// A definition as a refusal names it: `kind path:line`.
+fn place(d: &Definition) -> String {
+    format!("{} {}:{}", d.kind.name(), d.path, d.line)
+}
+
+/// Definitions as a refusal lists them.
+fn places(definitions: &[Definition]) -> String {
+    definitions.iter().map(place).collect::<Vec<_>>().join(", ")
+}
+
+/// What is wrong with a `--at` place, in words.
+fn at_problem(problem: &AtProblem, surface: Surface) -> String {
+    match problem {
+        AtProblem::NotAPlace { place } => {
+            format!(
+                "{} takes PATH:LINE:COL, got {place:?}",
+                surface.param("--at")
+            )
+        }
+        AtProblem::NoLine { path, line } => format!("{path} has no line {line}"),
+        AtProblem::NoColumn { path, line, column } => {
+            format!("line {line} of {path} has no column {column}")
+        }
+        AtProblem::NotOnIdentifier { place, line_text } => {
+            format!("{place} is not on an identifier (the line reads {line_text:?})")
+        }
+    }
+}
