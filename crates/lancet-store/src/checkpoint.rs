@@ -8,7 +8,7 @@
 //! index, the stash, branches and the working tree are never touched. Outside a git repository
 //! a private bare repository in `.lancet/git` holds the objects.
 
-use super::StateDir;
+use crate::state::StateDir;
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 use git2::build::TreeUpdateBuilder;
