@@ -7,7 +7,7 @@ use super::model::{Chosen, FileScan, RenameOptions, Resolution, RustSymbol, Symb
 use super::refusal::invalid_request;
 use super::scan::is_word_byte;
 use lancet_core::Root;
-use lancet_core::{AtProblem, RenameRefusal, Report, Surface};
+use lancet_core::{AtProblem, PlaceRefusal, RenameRefusal, Report, Surface};
 use std::collections::HashSet;
 
 /// The rename asked for: OLD from `--at` (the identifier there) or from a qualified name (its
@@ -25,11 +25,11 @@ pub(super) fn request(
     let mut opts = opts.clone();
     if let Some(at) = &at {
         if !opts.old.is_empty() && opts.old != at.name {
-            let refusal = RenameRefusal::AtNamesOther {
+            let refusal = RenameRefusal::Place(PlaceRefusal::AtNamesOther {
                 place: at.place.clone(),
                 name: at.name.clone(),
                 old: opts.old.clone(),
-            };
+            });
             return Err(Box::new(Report::rename_refused(&refusal, surface)));
         }
         opts.old = at.name.clone();
@@ -67,23 +67,23 @@ pub(super) fn choose(
             Some(Resolution::Unresolved(why))
                 if occurrence.is_some_and(|o| !o.kinds.is_empty()) || why.contains("by syntax") =>
             {
-                RenameRefusal::AtUnsupported {
+                RenameRefusal::Place(PlaceRefusal::AtUnsupported {
                     name,
                     place,
                     why: why.clone(),
-                }
+                })
             }
-            Some(Resolution::Unresolved(why)) => RenameRefusal::AtUnresolved {
+            Some(Resolution::Unresolved(why)) => RenameRefusal::Place(PlaceRefusal::AtUnresolved {
                 name,
                 place,
                 why: why.clone(),
-            },
-            Some(Resolution::Outside(why)) => RenameRefusal::AtOutside {
+            }),
+            Some(Resolution::Outside(why)) => RenameRefusal::Place(PlaceRefusal::AtOutside {
                 name,
                 place,
                 why: why.clone(),
-            },
-            None => RenameRefusal::AtNotCode { name, place },
+            }),
+            None => RenameRefusal::Place(PlaceRefusal::AtNotCode { name, place }),
         };
         return Err(Box::new(Report::rename_refused(&refusal, surface)));
     }
@@ -99,9 +99,9 @@ pub(super) fn choose(
         })
         .collect();
     if ids.is_empty() {
-        let refusal = RenameRefusal::QualifiedUnknown {
+        let refusal = RenameRefusal::Place(PlaceRefusal::QualifiedUnknown {
             qualified: qualified.to_string(),
-        };
+        });
         return Err(Box::new(Report::rename_refused(&refusal, surface)));
     }
     Ok(Chosen::Ids(ids))
@@ -136,7 +136,8 @@ fn qualified_matches(id: &SymbolId, qualified: &str) -> bool {
 /// Reads the identifier `--at` points at.
 fn locate_at(root: &Root, place: &str, surface: Surface) -> Result<At, Box<Report>> {
     let refused = |refusal: RenameRefusal| Box::new(Report::rename_refused(&refusal, surface));
-    let usage = |problem: AtProblem| refused(RenameRefusal::AtMalformed { problem });
+    let usage =
+        |problem: AtProblem| refused(RenameRefusal::Place(PlaceRefusal::AtMalformed { problem }));
     let mut parts = place.rsplitn(3, ':');
     let not_a_place = || {
         usage(AtProblem::NotAPlace {
@@ -150,15 +151,15 @@ fn locate_at(root: &Root, place: &str, surface: Surface) -> Result<At, Box<Repor
         return Err(not_a_place());
     };
     let rel = root.rel(path).map_err(|e| {
-        refused(RenameRefusal::PathOutside {
+        refused(RenameRefusal::Place(PlaceRefusal::PathOutside {
             error: e.to_string(),
             at: true,
-        })
+        }))
     })?;
     let Some(bytes) = root.read_regular(&rel) else {
-        return Err(refused(RenameRefusal::AtFileMissing {
+        return Err(refused(RenameRefusal::Place(PlaceRefusal::AtFileMissing {
             path: rel.to_string(),
-        }));
+        })));
     };
     let text = String::from_utf8_lossy(&bytes);
     let Some(line_text) = text.split_inclusive('\n').nth(line.saturating_sub(1)) else {

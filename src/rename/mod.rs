@@ -29,7 +29,9 @@ use choose::{choose, request};
 use lancet_core::Root;
 use lancet_core::replace_ranges;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
-use lancet_core::{BatchFailure, Definition, LeftSite, RenameRefusal, RenameSummary, Report, Site};
+use lancet_core::{
+    BatchFailure, Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSummary, Report, Site,
+};
 use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
@@ -74,7 +76,10 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     if let Some(servers) = &opts.lsp {
         return match &at {
             Some(at) => lsp::rename(&root, at, &opts.new, servers, apply),
-            None => Report::rename_refused(&RenameRefusal::LspWithoutAt, surface).into(),
+            None => {
+                Report::rename_refused(&RenameRefusal::Place(PlaceRefusal::LspWithoutAt), surface)
+                    .into()
+            }
         };
     }
     let opts = &opts;

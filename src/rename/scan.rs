@@ -8,7 +8,7 @@ use crate::pipeline::ApplyOptions;
 use lancet_core::Root;
 use lancet_core::Span;
 use lancet_core::sha256_hex;
-use lancet_core::{Mention, RenameRefusal, Report, Surface, SymbolKind};
+use lancet_core::{Mention, PlaceRefusal, RenameRefusal, Report, Surface, SymbolKind};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
@@ -352,10 +352,10 @@ pub(super) fn walk(
     for p in &opts.paths {
         let outside = |e: lancet_core::PathError| {
             Box::new(Report::rename_refused(
-                &RenameRefusal::PathOutside {
+                &RenameRefusal::Place(PlaceRefusal::PathOutside {
                     error: e.to_string(),
                     at: false,
-                },
+                }),
                 surface,
             ))
         };
@@ -365,7 +365,7 @@ pub(super) fn walk(
         let real = root.resolve(&rel, true).map_err(outside)?;
         if root.dir().symlink_metadata(real.real.as_path()).is_err() {
             return Err(Box::new(Report::rename_refused(
-                &RenameRefusal::PathMissing { path: p.clone() },
+                &RenameRefusal::Place(PlaceRefusal::PathMissing { path: p.clone() }),
                 surface,
             )));
         }

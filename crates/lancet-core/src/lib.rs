@@ -42,6 +42,8 @@ pub mod path;
 pub mod plan;
 #[doc(hidden)]
 pub mod rebase;
+#[doc(hidden)]
+pub mod refusal;
 mod render;
 #[doc(hidden)]
 pub mod report;
@@ -65,9 +67,10 @@ pub use failure::{BatchFailure, Doing, HunkFailure, OpFailure, StageError};
 pub use format::{FormatChoice, JsonLine, ParseError, ParseOptions, parse_bytes, parse_json_lines};
 pub use locate::closest::NumberedLine;
 pub use path::{PathError, RelPath, Root};
+pub use refusal::{AtProblem, PlaceRefusal, RenameRefusal, ServerRefusal};
 pub use report::{
-    Action, AtProblem, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED,
-    Mention, Outcome, RenameRefusal, RenameSummary, Report, Site, Status, Surface, SymbolKind,
+    Action, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, Outcome,
+    RenameSummary, Report, Site, Status, Surface, SymbolKind,
 };
 pub use stage::staged::{Before, HardLinks, StagedFile};
 pub use stage::{Base, Expectation, StageOptions, Staged, stage};

@@ -25,7 +25,7 @@ use crate::sandbox::{Policy, Sandbox};
 use lancet_core::Root;
 use lancet_core::sha256_hex;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
-use lancet_core::{RenameRefusal, RenameSummary, Report, Site};
+use lancet_core::{RenameRefusal, RenameSummary, Report, ServerRefusal, Site};
 use protocol::{Server, offset_of, percent_decode, position_of, uri_of};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -160,7 +160,9 @@ fn sandbox_for(
             Some(format!("the language server ran unconfined ({e})")),
         )),
         (Err(e), Confinement::Required) => {
-            Err(Box::new(RenameRefusal::LspNoSandbox { why: e.to_string() }))
+            Err(Box::new(RenameRefusal::Server(ServerRefusal::NoSandbox {
+                why: e.to_string(),
+            })))
         }
     }
 }
@@ -171,13 +173,14 @@ fn edits(
     new: &str,
     lsp: &Lsp,
 ) -> Result<(String, FileEdits, Option<String>), Box<RenameRefusal>> {
-    let no_server = |detail: String| Box::new(RenameRefusal::LspNoServer { detail });
+    let no_server =
+        |detail: String| Box::new(RenameRefusal::Server(ServerRefusal::NoServer { detail }));
     let spec = lsp
         .servers
         .spec_for(&at.path)
         .ok_or_else(|| no_server(format!("lancet knows no language server for {}", at.path)))?
         .map_err(|why| no_server(format!("{why}, for {}", at.path)))?;
-    let failed = |detail: String| Box::new(RenameRefusal::LspFailed { detail });
+    let failed = |detail: String| Box::new(RenameRefusal::Server(ServerRefusal::Failed { detail }));
     let (mut sandbox, note) = sandbox_for(root, &spec.command, lsp.confinement)?;
     let root_dir = root.path();
     let allowed = time_allowed();
@@ -237,11 +240,11 @@ fn edits(
         .request_when_ready("textDocument/prepareRename", position.clone(), deadline)
         .map_err(failed)?;
     if prepared.is_null() {
-        return Err(Box::new(RenameRefusal::LspRefuses {
+        return Err(Box::new(RenameRefusal::Server(ServerRefusal::Refuses {
             server: server.name.to_string(),
             name: at.name.clone(),
             place: at.place.clone(),
-        }));
+        })));
     }
     let mut params = position;
     params["newName"] = json!(new);

@@ -3,7 +3,8 @@
 //! lancet could not decide; with what to send next in the surface's words.
 
 use crate::kinds::ErrorKind;
-use crate::report::{AtProblem, Definition, LeftSite, RenameRefusal, Report, Status, Surface};
+use crate::refusal::{AtProblem, PlaceRefusal, RenameRefusal, ServerRefusal};
+use crate::report::{Definition, LeftSite, Report, Status, Surface};
 
 impl Report {
     /// A rename that must not go ahead: nothing is written.
@@ -14,10 +15,6 @@ impl Report {
 }
 
 /// The status, kind, detail and next step of a refusal.
-#[allow(
-    clippy::too_many_lines,
-    reason = "a table: one arm per refusal, each its sentence and what to send next"
-)]
 fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, String, String) {
     let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
     match refusal {
@@ -45,27 +42,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
             format!("`{new}` is a reserved word in {language}"),
             "Pass a new name that is not a keyword.".into(),
         ),
-        RenameRefusal::NameInUse { old, new, places } => {
-            let shown: Vec<String> = places
-                .iter()
-                .take(20)
-                .map(|(path, line)| format!("{path}:{line}"))
-                .collect();
-            let more = places.len().saturating_sub(shown.len());
-            let more = if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            };
-            refused(
-                ErrorKind::NameInUse,
-                format!(
-                    "`{new}` is already used in files this rename changes: {}{more}; renaming `{old}` would merge the two names",
-                    shown.join(", ")
-                ),
-                "Pick a new name that is not in use there, or narrow the paths.",
-            )
-        }
+        RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
             old,
             files_scanned,
@@ -96,23 +73,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
             old,
             languages,
             listed,
-        } => refused(
-            ErrorKind::Ambiguous,
-            format!(
-                "`{old}` is defined in {} languages ({}): {}; a bare name cannot say which of these unrelated symbols to rename",
-                languages.len(),
-                languages.join(", "),
-                listed
-                    .iter()
-                    .map(|(d, language)| format!("{} ({language})", place(d)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            &format!(
-                "Name the symbol by position ({} PATH:LINE:COL) or by a qualified name, or narrow the paths.",
-                surface.param("--at")
-            ),
-        ),
+        } => several_languages(old, languages, listed, surface),
         RenameRefusal::KindNotDefined { old, kind, others } => {
             let found = if others.is_empty() {
                 "no definition of it was found".to_string()
@@ -128,7 +89,25 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
                 "Pass the --kind it has (or --kind any), or the paths that define it.",
             )
         }
-        RenameRefusal::AtNamesOther { place, name, old } => {
+        RenameRefusal::Place(place) => place_words(place, surface),
+        RenameRefusal::Server(server) => server_words(server),
+        RenameRefusal::KindMixed { old, kind, others } => refused(
+            ErrorKind::KindMismatch,
+            format!(
+                "`{old}` names a {} but also: {}; lancet renames by name, so it cannot rename one and keep the other",
+                kind.name(),
+                places(others)
+            ),
+            "Narrow the paths to the files of the symbol you mean.",
+        ),
+    }
+}
+
+/// A place's refusal: `--at`, a path, a qualified name.
+fn place_words(refusal: &PlaceRefusal, surface: Surface) -> (Status, ErrorKind, String, String) {
+    let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
+    match refusal {
+        PlaceRefusal::AtNamesOther { place, name, old } => {
             let at = surface.param("--at");
             refused(
                 ErrorKind::NoMatch,
@@ -136,7 +115,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
                 &format!("Leave OLD out with {at} (it is the identifier there), or point at OLD."),
             )
         }
-        RenameRefusal::AtUnsupported { name, place, why } => refused(
+        PlaceRefusal::AtUnsupported { name, place, why } => refused(
             ErrorKind::UnresolvedSites,
             format!("lancet does not rename `{name}` at {place}: {why}"),
             &format!(
@@ -144,7 +123,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
                 surface.switch("--lsp")
             ),
         ),
-        RenameRefusal::AtUnresolved { name, place, why } => refused(
+        PlaceRefusal::AtUnresolved { name, place, why } => refused(
             ErrorKind::UnresolvedSites,
             format!("lancet cannot tell what `{name}` at {place} refers to: {why}"),
             &format!(
@@ -153,7 +132,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
                 surface.switch("--lsp")
             ),
         ),
-        RenameRefusal::AtOutside { name, place, why } => refused(
+        PlaceRefusal::AtOutside { name, place, why } => refused(
             ErrorKind::NoMatch,
             format!(
                 "`{name}` at {place} is not defined in the tree: {why}; lancet renames only the tree's own names"
@@ -163,14 +142,14 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
                 surface.param("--at")
             ),
         ),
-        RenameRefusal::AtNotCode { name, place } => refused(
+        PlaceRefusal::AtNotCode { name, place } => refused(
             ErrorKind::NoMatch,
             format!(
                 "`{name}` at {place} is not an identifier in code lancet walked (a string, a comment, or an ignored file)"
             ),
             &format!("Point {} at the identifier in code.", surface.param("--at")),
         ),
-        RenameRefusal::AtMalformed { problem } => (
+        PlaceRefusal::AtMalformed { problem } => (
             Status::Malformed,
             ErrorKind::Usage,
             at_problem(problem, surface),
@@ -180,7 +159,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
                 surface.read("PATH")
             ),
         ),
-        RenameRefusal::PathOutside { error, at } => refused(
+        PlaceRefusal::PathOutside { error, at } => refused(
             ErrorKind::UnsafePath,
             error.clone(),
             if *at {
@@ -189,17 +168,17 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
                 "Pass paths relative to the root, inside it."
             },
         ),
-        RenameRefusal::AtFileMissing { path } => refused(
+        PlaceRefusal::AtFileMissing { path } => refused(
             ErrorKind::Missing,
             format!("{path} is not a readable file under the root"),
             "Pass an existing file.",
         ),
-        RenameRefusal::PathMissing { path } => refused(
+        PlaceRefusal::PathMissing { path } => refused(
             ErrorKind::Missing,
             format!("{path} does not exist under the root"),
             "Pass existing files or directories.",
         ),
-        RenameRefusal::QualifiedUnknown { qualified } => refused(
+        PlaceRefusal::QualifiedUnknown { qualified } => refused(
             ErrorKind::NoMatch,
             format!("no symbol of the tree is named `{qualified}`"),
             &format!(
@@ -207,7 +186,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
                 surface.param("--at")
             ),
         ),
-        RenameRefusal::LspWithoutAt => {
+        PlaceRefusal::LspWithoutAt => {
             let at = surface.param("--at");
             (
                 Status::Malformed,
@@ -221,24 +200,31 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
                 ),
             )
         }
-        RenameRefusal::LspNoSandbox { why } => refused(
+    }
+}
+
+/// The language server's refusal.
+fn server_words(refusal: &ServerRefusal) -> (Status, ErrorKind, String, String) {
+    let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
+    match refusal {
+        ServerRefusal::NoSandbox { why } => refused(
             ErrorKind::Sandbox,
             format!(
                 "the language server must run in lancet's sandbox, which cannot be built here: {why}"
             ),
             "Nothing was written. Rename without lsp, or ask the user to run the server where Landlock is available.",
         ),
-        RenameRefusal::LspNoServer { detail } => refused(
+        ServerRefusal::NoServer { detail } => refused(
             ErrorKind::Usage,
             detail.clone(),
             "Install the language server outside the project (Python: `pip install basedpyright`; JavaScript/TypeScript: `npm install -g typescript-language-server typescript`; Rust: `rustup component add rust-analyzer`), or rename without --lsp.",
         ),
-        RenameRefusal::LspFailed { detail } => refused(
+        ServerRefusal::Failed { detail } => refused(
             ErrorKind::Io,
             detail.clone(),
             "Nothing was written. Check the language server (it must index the project), or rename without --lsp.",
         ),
-        RenameRefusal::LspRefuses {
+        ServerRefusal::Refuses {
             server,
             name,
             place,
@@ -247,16 +233,62 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
             format!("{server} says `{name}` at {place} cannot be renamed"),
             "Point --at at a symbol the project defines.",
         ),
-        RenameRefusal::KindMixed { old, kind, others } => refused(
-            ErrorKind::KindMismatch,
-            format!(
-                "`{old}` names a {} but also: {}; lancet renames by name, so it cannot rename one and keep the other",
-                kind.name(),
-                places(others)
-            ),
-            "Narrow the paths to the files of the symbol you mean.",
-        ),
     }
+}
+
+/// NEW already names something where OLD would become it.
+fn name_in_use(
+    old: &str,
+    new: &str,
+    places: &[(String, usize)],
+) -> (Status, ErrorKind, String, String) {
+    let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
+    let shown: Vec<String> = places
+        .iter()
+        .take(20)
+        .map(|(path, line)| format!("{path}:{line}"))
+        .collect();
+    let more = places.len().saturating_sub(shown.len());
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    refused(
+        ErrorKind::NameInUse,
+        format!(
+            "`{new}` is already used in files this rename changes: {}{more}; renaming `{old}` would merge the two names",
+            shown.join(", ")
+        ),
+        "Pick a new name that is not in use there, or narrow the paths.",
+    )
+}
+
+/// A bare OLD defined in several languages: unrelated symbols of one name.
+fn several_languages(
+    old: &str,
+    languages: &[String],
+    listed: &[(Definition, String)],
+    surface: Surface,
+) -> (Status, ErrorKind, String, String) {
+    let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
+    refused(
+        ErrorKind::Ambiguous,
+        format!(
+            "`{old}` is defined in {} languages ({}): {}; a bare name cannot say which of these unrelated symbols to rename",
+            languages.len(),
+            languages.join(", "),
+            listed
+                .iter()
+                .map(|(d, language)| format!("{} ({language})", place(d)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        &format!(
+            "Name the symbol by position ({} PATH:LINE:COL) or by a qualified name, or narrow the paths.",
+            surface.param("--at")
+        ),
+    )
 }
 
 /// Sites lancet could not decide stop the rename: each may be the symbol, and one left under

@@ -1,0 +1,235 @@
+//! A rename's refusals as facts: what was wrong with the names, the places, the sites found,
+//! or the language server; the renderer words them for the surface asking.
+
+use crate::report::{Definition, LeftSite, SymbolKind};
+
+/// Why a rename must not go ahead.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RenameRefusal {
+    /// OLD or NEW is no identifier.
+    NotIdentifier {
+        /// `OLD` or `NEW`.
+        which: &'static str,
+        /// The name given.
+        name: String,
+    },
+    /// OLD and NEW are the same name.
+    SameNames {
+        /// The name.
+        name: String,
+    },
+    /// `--lang` names a language lancet cannot rename in.
+    UnknownLanguage {
+        /// The language given.
+        lang: String,
+        /// The languages lancet renames in.
+        known: Vec<String>,
+    },
+    /// NEW is a keyword of a language the rename touches.
+    Reserved {
+        /// NEW.
+        new: String,
+        /// The language.
+        language: String,
+    },
+    /// NEW already names something where OLD would become it.
+    NameInUse {
+        /// OLD.
+        old: String,
+        /// NEW.
+        new: String,
+        /// Where NEW stands: path and line.
+        places: Vec<(String, usize)>,
+    },
+    /// No identifier OLD in the files walked.
+    NoMatch {
+        /// OLD.
+        old: String,
+        /// How many files were scanned.
+        files_scanned: usize,
+        /// How many mentions in strings or comments there are.
+        mentions: usize,
+    },
+    /// Sites lancet could not decide, any of which may be the symbol.
+    Unresolved {
+        /// OLD.
+        old: String,
+        /// How many sites were decided.
+        decided: usize,
+        /// The undecided sites, the first `MAX_LISTED`.
+        listed: Vec<LeftSite>,
+        /// How many there are in all.
+        total: usize,
+    },
+    /// A bare OLD defined in several languages.
+    Languages {
+        /// OLD.
+        old: String,
+        /// The languages.
+        languages: Vec<String>,
+        /// The definitions with their language, the first `MAX_LISTED`.
+        listed: Vec<(Definition, String)>,
+    },
+    /// `--kind K` where OLD is defined as no K.
+    KindNotDefined {
+        /// OLD.
+        old: String,
+        /// The kind asked for.
+        kind: SymbolKind,
+        /// What OLD is defined as.
+        others: Vec<Definition>,
+    },
+    /// `--kind K` where OLD is defined as K and as something else.
+    KindMixed {
+        /// OLD.
+        old: String,
+        /// The kind asked for.
+        kind: SymbolKind,
+        /// The other definitions.
+        others: Vec<Definition>,
+    },
+    /// What was wrong with a place: `--at`, a path, a qualified name.
+    Place(PlaceRefusal),
+    /// What went wrong with the language server (`--lsp`).
+    Server(ServerRefusal),
+}
+
+/// What was wrong with a place a rename was given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlaceRefusal {
+    /// `--at` names an identifier other than OLD.
+    AtNamesOther {
+        /// The place as given.
+        place: String,
+        /// The identifier there.
+        name: String,
+        /// OLD.
+        old: String,
+    },
+    /// `--at` names a definition lancet cannot rename by syntax (an object type's property,
+    /// an enum variant's field): the language server can.
+    AtUnsupported {
+        /// The identifier there.
+        name: String,
+        /// The place as given.
+        place: String,
+        /// What the resolver found.
+        why: String,
+    },
+    /// `--at` names an identifier whose binding lancet cannot tell.
+    AtUnresolved {
+        /// The identifier there.
+        name: String,
+        /// The place as given.
+        place: String,
+        /// What the resolver found.
+        why: String,
+    },
+    /// `--at` names an identifier defined outside the tree.
+    AtOutside {
+        /// The identifier there.
+        name: String,
+        /// The place as given.
+        place: String,
+        /// What the resolver found.
+        why: String,
+    },
+    /// `--at` names no identifier in code lancet walked.
+    AtNotCode {
+        /// The identifier there.
+        name: String,
+        /// The place as given.
+        place: String,
+    },
+    /// `--at` is no `PATH:LINE:COL`, or names no identifier.
+    AtMalformed {
+        /// What is wrong with it.
+        problem: AtProblem,
+    },
+    /// A path (of `--at`, or to walk) leaves the root.
+    PathOutside {
+        /// Why the path is refused.
+        error: String,
+        /// Whether it came with `--at` (else it is a path to walk).
+        at: bool,
+    },
+    /// `--at`'s file is not a readable file under the root.
+    AtFileMissing {
+        /// The path.
+        path: String,
+    },
+    /// A path to walk does not exist under the root.
+    PathMissing {
+        /// The path as given.
+        path: String,
+    },
+    /// A qualified OLD names no symbol of the tree.
+    QualifiedUnknown {
+        /// The qualified name.
+        qualified: String,
+    },
+    /// `--lsp` without `--at`.
+    LspWithoutAt,
+}
+
+/// What went wrong with the language server a rename asked (`--lsp`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerRefusal {
+    /// The language server must run sandboxed where no sandbox can be built.
+    NoSandbox {
+        /// Why no sandbox can be built.
+        why: String,
+    },
+    /// No language server for the file is installed outside the project.
+    NoServer {
+        /// Which server is missing, and for what.
+        detail: String,
+    },
+    /// The language server failed (to start, to answer in time, to answer sense).
+    Failed {
+        /// What went wrong.
+        detail: String,
+    },
+    /// The language server says the identifier cannot be renamed.
+    Refuses {
+        /// The server.
+        server: String,
+        /// The identifier.
+        name: String,
+        /// Its place as given.
+        place: String,
+    },
+}
+
+/// What is wrong with a `--at` place.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AtProblem {
+    /// Not `PATH:LINE:COL`.
+    NotAPlace {
+        /// The place as given.
+        place: String,
+    },
+    /// The file has no such line.
+    NoLine {
+        /// The file.
+        path: String,
+        /// The line asked for.
+        line: usize,
+    },
+    /// The line has no such column.
+    NoColumn {
+        /// The file.
+        path: String,
+        /// The line.
+        line: usize,
+        /// The column asked for.
+        column: usize,
+    },
+    /// The place is not on an identifier.
+    NotOnIdentifier {
+        /// The place as given.
+        place: String,
+        /// What the line reads.
+        line_text: String,
+    },
+}
