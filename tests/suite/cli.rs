@@ -619,3 +619,57 @@ fn a_path_ending_in_a_separator_is_refused() {
         assert_eq!(snapshot(dir.path()), before);
     }
 }
+
+/// The habits of a command-line tool: completions for each shell, a one-sentence description
+/// in `--help`, `undo --help` saying it is all or nothing, and `--lang` taking the short names
+/// people type.
+#[test]
+fn completions_help_and_short_language_names() {
+    for (shell, mark) in [
+        ("bash", "_lancet()"),
+        ("zsh", "#compdef lancet"),
+        ("fish", "complete -c lancet"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let out = lancet(&["completions", shell], b"");
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        let script = stdout(&out);
+        assert!(script.contains(mark), "{shell}: {script}");
+        assert!(
+            script.contains("rename"),
+            "{shell} completes the subcommands"
+        );
+    }
+    let out = lancet(&["completions", "nushell-9"], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+
+    let help = stdout(&lancet(&["--help"], b""));
+    let first = help.lines().next().unwrap_or_default();
+    assert!(first.contains("all or nothing"), "{first}");
+    assert!(!first.contains("clap"), "an internal comment: {first}");
+    let undo = stdout(&lancet(&["undo", "--help"], b""));
+    assert!(undo.contains("all or nothing"), "{undo}");
+
+    let dir = temp_tree(&[
+        (
+            "app.py",
+            b"def greet():\n    return 1\n\n\nprint(greet())\n",
+        ),
+        ("lib.rs", b"fn greet() {}\n"),
+    ]);
+    let root = dir.path().to_str().unwrap();
+    let out = lancet(
+        &[
+            "rename", "-C", root, "greet", "salute", "--lang", "py", "--json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let after = std::fs::read_to_string(dir.path().join("app.py")).unwrap();
+    assert_eq!(after, "def salute():\n    return 1\n\n\nprint(salute())\n");
+    let rust = std::fs::read_to_string(dir.path().join("lib.rs")).unwrap();
+    assert_eq!(
+        rust, "fn greet() {}\n",
+        "--lang py leaves the Rust file alone"
+    );
+}

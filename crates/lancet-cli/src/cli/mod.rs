@@ -16,7 +16,7 @@ mod trust;
 
 use apply::ApplyArgs;
 use check::CheckArgs;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use history::{LogArgs, RecoverArgs, UndoArgs};
 use lancet::Root;
 use mcp::McpArgs;
@@ -28,7 +28,12 @@ use trust::TrustArgs;
 
 /// Transactional multi-file edits for AI coding agents and code mods.
 #[derive(Debug, Parser)]
-#[command(name = "lancet", version, about, long_about = None)]
+#[command(
+    name = "lancet",
+    version,
+    about = "Apply the edits AI models write (patches, SEARCH/REPLACE, diffs, JSON, whole files) to many files at once, all or nothing: every hunk located or the batch refused, syntax checked, undoable.",
+    long_about = None
+)]
 struct Cli {
     /// The root directory: every path is relative to it and confined to it.
     #[arg(
@@ -59,7 +64,8 @@ enum Command {
     Check(CheckArgs),
     /// List checkpoints, newest first.
     Log(LogArgs),
-    /// Put back a batch (the newest not yet undone, or ID): paths changed since are left alone.
+    /// Put back a batch (the newest not yet undone, or ID), all or nothing: a path changed since
+    /// the batch refuses the whole undo (--partial restores the others, --force overwrites).
     Undo(UndoArgs),
     /// Finish a batch interrupted by a crash (every command does this first) and say what it did.
     Recover(RecoverArgs),
@@ -68,6 +74,15 @@ enum Command {
     /// Trust the root's lancet settings (lancet.toml or [tool.lancet]) as they are now: their
     /// keys that run commands or weaken safety apply only once trusted, until they change.
     Trust(TrustArgs),
+    /// Print a completion script for a shell (bash, zsh, fish, powershell, elvish), e.g.
+    /// `lancet completions bash > ~/.local/share/bash-completion/completions/lancet`.
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct CompletionsArgs {
+    /// The shell.
+    shell: clap_complete::Shell,
 }
 
 /// Runs the CLI and returns the process exit code.
@@ -96,6 +111,11 @@ pub fn run() -> u8 {
         Command::Recover(args) => with_root(cli.root, |root| history::run_recover(root, &args)),
         Command::Trust(args) => with_root(cli.root, |root| trust::run_trust(root, args.revoke)),
         Command::Mcp(args) => with_root(cli.root, |root| mcp::run_mcp(root, &args)),
+        Command::Completions(args) => {
+            let mut out = std::io::stdout();
+            clap_complete::generate(args.shell, &mut Cli::command(), "lancet", &mut out);
+            0
+        }
     }
 }
 

@@ -38,8 +38,9 @@ pub(super) struct RenameArgs {
     /// answer is applied as one transaction.
     #[arg(long)]
     lsp: bool,
-    /// Only files of this language (python, rust, javascript).
-    #[arg(long, value_name = "L")]
+    /// Only files of this language: python (or py), javascript (js), typescript (ts), tsx,
+    /// rust (rs).
+    #[arg(long, value_name = "L", value_parser = language_name)]
     lang: Option<String>,
     /// Only when OLD is defined as this kind of symbol (refused when it names another kind too).
     #[arg(long, value_enum, default_value_t = KindArg::Any, value_name = "K")]
@@ -118,4 +119,17 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         Ok(apply) => args.tx.emit(&lancet::rename(&opts, &apply).report),
         Err(report) => emit(&report, args.tx.json),
     }
+}
+
+/// A language as `--lang` takes it: its name, or the short name people type (`py`, `js`, `ts`,
+/// `rs`); a name lancet does not rename in is refused by the rename, with the list.
+fn language_name(given: &str) -> Result<String, std::convert::Infallible> {
+    Ok(match given {
+        "py" => "python",
+        "js" | "jsx" => "javascript",
+        "ts" => "typescript",
+        "rs" => "rust",
+        other => other,
+    }
+    .to_string())
 }
