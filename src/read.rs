@@ -44,6 +44,16 @@ pub enum ReadError {
         /// The path.
         path: String,
     },
+    /// A window that starts after the file's last line.
+    #[error("{path} has {lines} line(s): offset {offset} is past its end")]
+    PastEnd {
+        /// The path.
+        path: String,
+        /// The 1-based line asked for.
+        offset: usize,
+        /// How many lines the file has.
+        lines: usize,
+    },
     /// Not UTF-8 text.
     #[error("cannot show {path}: the file is {source}")]
     NotText {
@@ -106,6 +116,13 @@ fn read_view(
         path: rel.to_string(),
         source,
     })?;
+    if offset > file.len().max(1) {
+        return Err(ReadError::PastEnd {
+            path: rel.to_string(),
+            offset,
+            lines: file.len(),
+        });
+    }
     let first = offset.max(1) - 1;
     let last = limit.map_or(file.len(), |l| first.saturating_add(l).min(file.len()));
     let lines = (first.min(last)..last)

@@ -673,3 +673,23 @@ fn completions_help_and_short_language_names() {
         "--lang py leaves the Rust file alone"
     );
 }
+
+/// `read --offset` past the file's end is an error naming how many lines the file has (an empty
+/// window would read as an empty file); the last line and an empty file still read.
+#[test]
+fn read_past_the_end_says_how_long_the_file_is() {
+    let dir = temp_tree(&[("f.txt", b"a\nb\n"), ("empty.txt", b"")]);
+    let root = dir.path().to_str().unwrap();
+    let out = lancet(&["read", "-C", root, "f.txt", "--offset", "3"], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        stderr(&out).contains("f.txt has 2 line(s): offset 3 is past its end"),
+        "{}",
+        describe(&out)
+    );
+    let out = lancet(&["read", "-C", root, "f.txt", "--offset", "2"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(stdout(&out).contains("\tb"), "{}", describe(&out));
+    let out = lancet(&["read", "-C", root, "empty.txt"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}
