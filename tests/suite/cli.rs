@@ -620,7 +620,7 @@ fn a_path_ending_in_a_separator_is_refused() {
     }
 }
 
-/// The habits of a command-line tool: completions for each shell, a one-sentence description
+/// The habits of a command-line tool: completions for each shell, a manual page, a one-sentence description
 /// in `--help`, `undo --help` saying it is all or nothing, and `--lang` taking the short names
 /// people type.
 #[test]
@@ -642,6 +642,14 @@ fn completions_help_and_short_language_names() {
     }
     let out = lancet(&["completions", "nushell-9"], b"");
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let man = lancet(&["man"], b"");
+    assert_eq!(man.status.code(), Some(0), "{}", describe(&man));
+    let page = stdout(&man);
+    assert!(page.contains(".TH lancet 1"), "a roff page: {page}");
+    assert!(
+        page.contains("all or nothing") && page.contains("rename"),
+        "{page}"
+    );
 
     let help = stdout(&lancet(&["--help"], b""));
     let first = help.lines().next().unwrap_or_default();

@@ -77,6 +77,8 @@ enum Command {
     /// Print a completion script for a shell (bash, zsh, fish, powershell, elvish), e.g.
     /// `lancet completions bash > ~/.local/share/bash-completion/completions/lancet`.
     Completions(CompletionsArgs),
+    /// Print lancet's manual page (roff), e.g. `lancet man > ~/.local/share/man/man1/lancet.1`.
+    Man,
 }
 
 #[derive(Debug, clap::Args)]
@@ -115,6 +117,17 @@ pub fn run() -> u8 {
             let mut out = std::io::stdout();
             clap_complete::generate(args.shell, &mut Cli::command(), "lancet", &mut out);
             0
+        }
+        Command::Man => {
+            let page = clap_mangen::Man::new(Cli::command());
+            match page.render(&mut std::io::stdout()) {
+                Ok(()) => 0,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+                Err(e) => {
+                    eprintln!("lancet man: {e}");
+                    4
+                }
+            }
         }
     }
 }
