@@ -701,3 +701,27 @@ fn read_past_the_end_says_how_long_the_file_is() {
     let out = lancet(&["read", "-C", root, "empty.txt"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
 }
+
+/// The text report says what `--test` did: a passing run in one line (a failing one is in the
+/// message, with the rollback).
+#[test]
+fn the_text_report_says_the_tests_passed() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path().to_str().unwrap();
+    let patch = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+b\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "--test", "true"], patch);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        stdout(&out).contains("Tests passed in ") && stdout(&out).contains("(`true`)"),
+        "{}",
+        describe(&out)
+    );
+    let patch = b"*** Begin Patch\n*** Update File: a.txt\n-b\n+c\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "--test", "false"], patch);
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
+    let all = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(
+        all.contains("rolled back") && !all.contains("Tests passed"),
+        "{all}"
+    );
+}

@@ -254,6 +254,20 @@ impl Report {
         if !self.message.ends_with('\n') {
             out.push('\n');
         }
+        // A failed run is in the message already; a passing one is said here.
+        if let Some(run) = self.test.as_ref().filter(|run| run.passed) {
+            let _ = writeln!(
+                out,
+                "Tests passed in {:.1} s (`{}`){}.",
+                run.duration_ms as f64 / 1000.0,
+                run.command,
+                if run.sandbox.is_some() {
+                    ", in lancet's sandbox"
+                } else {
+                    ""
+                }
+            );
+        }
         out
     }
 }
