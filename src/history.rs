@@ -169,9 +169,24 @@ pub fn meta_for(
     }
 }
 
-/// `lancet log`: checkpoints, newest first.
-pub fn log(root: &Root) -> Vec<CheckpointMeta> {
-    StateDir::locate(root).list_meta()
+/// Which checkpoints a log lists.
+#[derive(Debug, Clone, Default)]
+pub struct LogFilter {
+    /// At most this many (the newest).
+    pub limit: Option<usize>,
+    /// Only batches that touched this path (relative to the root).
+    pub path: Option<String>,
+}
+
+/// `lancet log`: checkpoints, newest first, as `filter` keeps them.
+pub fn log(root: &Root, filter: &LogFilter) -> Vec<CheckpointMeta> {
+    let path = filter.path.as_deref().map(|p| p.trim_start_matches("./"));
+    StateDir::locate(root)
+        .list_meta()
+        .into_iter()
+        .filter(|m| path.is_none_or(|p| m.files.iter().any(|f| f.path == p)))
+        .take(filter.limit.unwrap_or(usize::MAX))
+        .collect()
 }
 
 /// A UTC timestamp for people: `2026-11-21 07:15:31Z`.

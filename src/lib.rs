@@ -66,7 +66,7 @@ pub use applied::Applied;
 pub use check::{CheckError, CheckOptions, Checked, check};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
 pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
-pub use history::{UndoOptions, finish_interrupted, format_time, log, recover, undo};
+pub use history::{LogFilter, UndoOptions, finish_interrupted, format_time, log, recover, undo};
 pub use lancet_core::HardLinks;
 pub use lancet_core::LineAnchor;
 pub use lancet_core::Root;

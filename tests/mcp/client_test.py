@@ -153,6 +153,11 @@ async def run(root, log):
             r = await s.call_tool("checkpoints", {})
             listed = structured(r).get("checkpoints", [])
             check("checkpoints lists the batches newest first", len(listed) >= 3 and not is_error(r), text_of(r))
+            r = await s.call_tool("checkpoints", {"limit": 1})
+            one = structured(r).get("checkpoints", [])
+            check("checkpoints takes a limit", len(one) == 1 and one[0].get("id") == listed[0].get("id"), text_of(r))
+            r = await s.call_tool("checkpoints", {"path": "no/such/file.py"})
+            check("checkpoints takes a path", structured(r).get("checkpoints", None) == [], text_of(r))
 
             r = await s.call_tool("undo", {})
             check("undo puts back the newest live batch (the multi-file patch)",

@@ -725,3 +725,40 @@ fn the_text_report_says_the_tests_passed() {
         "{all}"
     );
 }
+
+/// `log -n N` keeps the newest N batches and `log --path P` those that touched P.
+#[test]
+fn log_takes_a_limit_and_a_path() {
+    let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+    let root = dir.path().to_str().unwrap();
+    for (file, old, new) in [
+        ("a.txt", "a", "A"),
+        ("b.txt", "b", "B"),
+        ("a.txt", "A", "AA"),
+    ] {
+        let patch =
+            format!("*** Begin Patch\n*** Update File: {file}\n-{old}\n+{new}\n*** End Patch\n");
+        let out = lancet(&["apply", "-C", root], patch.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    }
+    let listed = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["log", "-C", root, "--json"];
+        all.extend(args);
+        let out = lancet(&all, b"");
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["summary"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(listed(&[]).len(), 3);
+    let newest = listed(&["-n", "1"]);
+    assert_eq!(newest.len(), 1);
+    assert!(newest[0].contains("a.txt"), "{newest:?}");
+    let of_b = listed(&["--path", "b.txt"]);
+    assert_eq!(of_b.len(), 1, "{of_b:?}");
+    assert!(of_b[0].contains("b.txt"), "{of_b:?}");
+    assert_eq!(listed(&["--path", "a.txt", "-n", "5"]).len(), 2);
+}

@@ -157,6 +157,11 @@ pub struct RenameSymbolArgs {
     pub test: Option<bool>,
 }
 
-/// `checkpoints` arguments (none).
+/// `checkpoints` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct CheckpointsArgs {}
+pub struct CheckpointsArgs {
+    /// At most this many batches, the newest (default 20).
+    pub limit: Option<usize>,
+    /// Only the batches that touched this path (relative to the project root).
+    pub path: Option<String>,
+}

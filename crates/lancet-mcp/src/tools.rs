@@ -222,13 +222,17 @@ impl LancetServer {
     /// List checkpoints.
     #[tool(
         name = "checkpoints",
-        description = "List the batches lancet has applied, newest first: id, time, format, files, summary, test result, and whether undone. Pass an id to undo."
+        description = "List the batches lancet has applied, newest first (the last 20 unless limit says otherwise; path keeps those that touched it): id, time, format, files, summary, test result, and whether undone. Pass an id to undo."
     )]
     async fn checkpoints(&self, Parameters(args): Parameters<CheckpointsArgs>) -> CallToolResult {
         let result = match self.root() {
             Err(e) => error_result(e),
             Ok(root) => {
-                let list = lancet::log(&root);
+                let filter = lancet::LogFilter {
+                    limit: Some(args.limit.unwrap_or(20)),
+                    path: args.path.clone(),
+                };
+                let list = lancet::log(&root, &filter);
                 let text = if list.is_empty() {
                     "No checkpoints yet.".to_string()
                 } else {

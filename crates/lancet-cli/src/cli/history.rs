@@ -12,6 +12,12 @@ pub(super) struct LogArgs {
     /// Print as JSON.
     #[arg(long)]
     pub(super) json: bool,
+    /// At most N checkpoints, the newest.
+    #[arg(short = 'n', long = "limit", value_name = "N")]
+    pub(super) limit: Option<usize>,
+    /// Only the batches that touched PATH (relative to the root).
+    #[arg(long, value_name = "PATH")]
+    pub(super) path: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -37,8 +43,13 @@ pub(super) struct RecoverArgs {
     json: bool,
 }
 
-pub(super) fn run_log(root: &Root, json: bool) -> u8 {
-    let entries = lancet::log(root);
+pub(super) fn run_log(root: &Root, args: &LogArgs) -> u8 {
+    let json = args.json;
+    let filter = lancet::LogFilter {
+        limit: args.limit,
+        path: args.path.clone(),
+    };
+    let entries = lancet::log(root, &filter);
     let out = if json {
         serde_json::to_string_pretty(&entries).unwrap_or_default() + "\n"
     } else if entries.is_empty() {

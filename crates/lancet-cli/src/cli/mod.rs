@@ -108,7 +108,7 @@ pub fn run() -> u8 {
         Command::Parse(args) => parse::run_parse(args),
         Command::Read(args) => read::run_read(cli.root, args),
         Command::Check(args) => check::run_check(cli.root, args),
-        Command::Log(args) => with_root(cli.root, |root| history::run_log(root, args.json)),
+        Command::Log(args) => with_root(cli.root, |root| history::run_log(root, &args)),
         Command::Undo(args) => with_root(cli.root, |root| history::run_undo(root, &args)),
         Command::Recover(args) => with_root(cli.root, |root| history::run_recover(root, &args)),
         Command::Trust(args) => with_root(cli.root, |root| trust::run_trust(root, args.revoke)),
