@@ -726,7 +726,8 @@ fn the_text_report_says_the_tests_passed() {
     );
 }
 
-/// `log -n N` keeps the newest N batches and `log --path P` those that touched P.
+/// `log -n N` keeps the newest N batches and `log --path P` those that touched P; a file a
+/// batch edited twice is one entry of its line.
 #[test]
 fn log_takes_a_limit_and_a_path() {
     let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
@@ -761,4 +762,9 @@ fn log_takes_a_limit_and_a_path() {
     assert_eq!(of_b.len(), 1, "{of_b:?}");
     assert!(of_b[0].contains("b.txt"), "{of_b:?}");
     assert_eq!(listed(&["--path", "a.txt", "-n", "5"]).len(), 2);
+    // A file edited by two operations of one batch is listed once.
+    let twice = b"*** Begin Patch\n*** Update File: b.txt\n-B\n+b1\n*** Update File: b.txt\n-b1\n+b2\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root], twice);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(listed(&["-n", "1"]), ["M b.txt"]);
 }

@@ -59,15 +59,21 @@ impl Report {
     /// One line saying what the batch did, for checkpoints and the log.
     pub fn summary_line(&self) -> String {
         // Only what the batch changed: a failed or already-applied operation of a partial
-        // batch wrote nothing, so the log must not list it.
-        let ops: Vec<String> = self
+        // batch wrote nothing, so the log must not list it. A file edited by several
+        // operations is one entry.
+        let mut ops: Vec<String> = Vec::new();
+        for label in self
             .files
             .iter()
             .filter(|f| {
                 f.status == Outcome::Applied || f.hunks.iter().any(|h| h.status == Outcome::Applied)
             })
             .map(op_label)
-            .collect();
+        {
+            if !ops.contains(&label) {
+                ops.push(label);
+            }
+        }
         let mut line = ops.join(", ");
         if line.len() > 200 {
             let mut cut = 200;
