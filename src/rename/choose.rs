@@ -4,7 +4,7 @@
 
 use super::at::At;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
-use super::refusal::invalid_request;
+use super::refusal::{invalid_request, refused};
 use super::scan::is_word_byte;
 use lancet_core::Root;
 use lancet_core::{AtProblem, PlaceRefusal, RenameRefusal, Report, Surface};
@@ -30,7 +30,7 @@ pub(super) fn request(
                 name: at.name.clone(),
                 old: opts.old.clone(),
             });
-            return Err(Box::new(Report::rename_refused(&refusal, surface)));
+            return Err(refused(refusal, surface));
         }
         opts.old = at.name.clone();
     }
@@ -41,7 +41,7 @@ pub(super) fn request(
         opts.old = q.rsplit(['.', ':']).next().unwrap_or_default().to_string();
     }
     if let Some(refusal) = invalid_request(&opts) {
-        return Err(Box::new(Report::rename_refused(&refusal, surface)));
+        return Err(refused(refusal, surface));
     }
     Ok((opts, at, qualified))
 }
@@ -85,7 +85,7 @@ pub(super) fn choose(
             }),
             None => RenameRefusal::Place(PlaceRefusal::AtNotCode { name, place }),
         };
-        return Err(Box::new(Report::rename_refused(&refusal, surface)));
+        return Err(refused(refusal, surface));
     }
     let Some(qualified) = qualified else {
         return Ok(Chosen::All);
@@ -102,7 +102,7 @@ pub(super) fn choose(
         let refusal = RenameRefusal::Place(PlaceRefusal::QualifiedUnknown {
             qualified: qualified.to_string(),
         });
-        return Err(Box::new(Report::rename_refused(&refusal, surface)));
+        return Err(refused(refusal, surface));
     }
     Ok(Chosen::Ids(ids))
 }
@@ -135,7 +135,7 @@ fn qualified_matches(id: &SymbolId, qualified: &str) -> bool {
 
 /// Reads the identifier `--at` points at.
 fn locate_at(root: &Root, place: &str, surface: Surface) -> Result<At, Box<Report>> {
-    let refused = |refusal: RenameRefusal| Box::new(Report::rename_refused(&refusal, surface));
+    let refused = |refusal: RenameRefusal| refused(refusal, surface);
     let usage =
         |problem: AtProblem| refused(RenameRefusal::Place(PlaceRefusal::AtMalformed { problem }));
     let mut parts = place.rsplitn(3, ':');

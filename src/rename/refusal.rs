@@ -4,9 +4,16 @@
 
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::scan::{is_identifier, renameable_languages, renamers};
-use lancet_core::{Definition, LeftSite, MAX_LISTED, RenameRefusal, RenameSummary, SymbolKind};
+use lancet_core::{
+    Definition, LeftSite, MAX_LISTED, RenameRefusal, RenameSummary, Report, Surface, SymbolKind,
+};
 use lancet_syntax::languages;
 use std::collections::HashSet;
+
+/// A refusal of the whole rename as the surface's report: nothing is written.
+pub(super) fn refused(refusal: RenameRefusal, surface: Surface) -> Box<Report> {
+    Box::new(Report::rename_refused(&refusal, surface))
+}
 
 /// The refusal of names that are not identifiers, OLD equal to NEW, or a language lancet cannot
 /// rename in.

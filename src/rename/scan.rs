@@ -348,26 +348,25 @@ pub(super) fn walk(
     opts: &RenameOptions,
     surface: Surface,
 ) -> Result<Walked, Box<Report>> {
+    // The rename's refusals of a path (refusal.rs reads this module's language table, so
+    // this module does not import it back).
+    let refused = |refusal| Box::new(Report::rename_refused(&refusal, surface));
+    let outside = |e: lancet_core::PathError| {
+        refused(RenameRefusal::Place(PlaceRefusal::PathOutside {
+            error: e.to_string(),
+            at: false,
+        }))
+    };
     let mut starts = Vec::new();
     for p in &opts.paths {
-        let outside = |e: lancet_core::PathError| {
-            Box::new(Report::rename_refused(
-                &RenameRefusal::Place(PlaceRefusal::PathOutside {
-                    error: e.to_string(),
-                    at: false,
-                }),
-                surface,
-            ))
-        };
         let rel = root.rel(p).map_err(outside)?;
         // Through the root's handle: a link leading outside is refused here, as `read` and
         // `check` refuse it, instead of walking and printing someone else's files.
         let real = root.resolve(&rel, true).map_err(outside)?;
         if root.dir().symlink_metadata(real.real.as_path()).is_err() {
-            return Err(Box::new(Report::rename_refused(
-                &RenameRefusal::Place(PlaceRefusal::PathMissing { path: p.clone() }),
-                surface,
-            )));
+            return Err(refused(RenameRefusal::Place(PlaceRefusal::PathMissing {
+                path: p.clone(),
+            })));
         }
         starts.push(root.path().join(real.real.as_str()));
     }

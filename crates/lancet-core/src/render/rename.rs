@@ -14,9 +14,16 @@ impl Report {
     }
 }
 
+/// A refusal's status, stable kind, detail and what to send next.
+type Words = (Status, ErrorKind, String, String);
+
+/// A refusal of the whole rename: nothing is written.
+fn refused(kind: ErrorKind, detail: String, next: &str) -> Words {
+    (Status::Refused, kind, detail, next.to_string())
+}
+
 /// The status, kind, detail and next step of a refusal.
-fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, String, String) {
-    let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
+fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
     match refusal {
         RenameRefusal::NotIdentifier { which, name } => (
             Status::Malformed,
@@ -104,8 +111,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> (Status, ErrorKind, Strin
 }
 
 /// A place's refusal: `--at`, a path, a qualified name.
-fn place_words(refusal: &PlaceRefusal, surface: Surface) -> (Status, ErrorKind, String, String) {
-    let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
+fn place_words(refusal: &PlaceRefusal, surface: Surface) -> Words {
     match refusal {
         PlaceRefusal::AtNamesOther { place, name, old } => {
             let at = surface.param("--at");
@@ -204,8 +210,7 @@ fn place_words(refusal: &PlaceRefusal, surface: Surface) -> (Status, ErrorKind, 
 }
 
 /// The language server's refusal.
-fn server_words(refusal: &ServerRefusal) -> (Status, ErrorKind, String, String) {
-    let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
+fn server_words(refusal: &ServerRefusal) -> Words {
     match refusal {
         ServerRefusal::NoSandbox { why } => refused(
             ErrorKind::Sandbox,
@@ -237,12 +242,7 @@ fn server_words(refusal: &ServerRefusal) -> (Status, ErrorKind, String, String) 
 }
 
 /// NEW already names something where OLD would become it.
-fn name_in_use(
-    old: &str,
-    new: &str,
-    places: &[(String, usize)],
-) -> (Status, ErrorKind, String, String) {
-    let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
+fn name_in_use(old: &str, new: &str, places: &[(String, usize)]) -> Words {
     let shown: Vec<String> = places
         .iter()
         .take(20)
@@ -270,8 +270,7 @@ fn several_languages(
     languages: &[String],
     listed: &[(Definition, String)],
     surface: Surface,
-) -> (Status, ErrorKind, String, String) {
-    let refused = |kind, detail, next: &str| (Status::Refused, kind, detail, next.to_string());
+) -> Words {
     refused(
         ErrorKind::Ambiguous,
         format!(
@@ -299,7 +298,7 @@ fn unresolved(
     listed: &[LeftSite],
     total: usize,
     surface: Surface,
-) -> (Status, ErrorKind, String, String) {
+) -> Words {
     let more = total.saturating_sub(listed.len());
     let (include, leave) = surface.unresolved_switches();
     let detail = format!(
