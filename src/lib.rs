@@ -58,6 +58,7 @@ mod read;
 mod reaper;
 mod rename;
 mod sandbox;
+mod schema;
 mod verify;
 
 // What a program using lancet needs: the operations, their options and results, and the data
@@ -85,6 +86,7 @@ pub use progress::{Observer, Watch};
 pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};
 pub use rename::{RenameOptions, rename};
+pub use schema::Schema;
 pub use verify::TestRun;
 
 /// The crates below the facade, whole, for lancet's own benches, fuzz targets and tests: not

@@ -10,7 +10,7 @@ use lancet_core::{PathError, Root};
 use serde::Serialize;
 
 /// A window of a file's lines with its identity.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ReadView {
     /// The path, relative to the root.
     pub path: String,

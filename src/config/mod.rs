@@ -63,7 +63,7 @@ pub const GUARDED_KEYS: [&str; 8] = [
 ];
 
 /// Lancet's settings, as read (defaults where nothing says otherwise).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// The syntax gate.
@@ -106,7 +106,7 @@ pub struct Ignored {
 }
 
 /// `[gate]`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GateSection {
     /// Whether the syntax gate runs (default true).
@@ -123,7 +123,7 @@ pub struct GateSection {
 }
 
 /// `[check]`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckSection {
     /// Globs `lancet check` leaves out (added to `--exclude`).
@@ -131,7 +131,7 @@ pub struct CheckSection {
 }
 
 /// `[mcp]`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct McpSection {
     /// The command `test: true` runs (`lancet mcp --test-command` wins over it).
@@ -139,7 +139,7 @@ pub struct McpSection {
 }
 
 /// `[checkpoints]`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckpointsSection {
     /// Most checkpoints kept (0: no limit).
@@ -149,7 +149,7 @@ pub struct CheckpointsSection {
 }
 
 /// `[edit]`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EditSection {
     /// What a write does to a file with other hard links: `"split"` (default: it gets its own

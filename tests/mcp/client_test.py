@@ -3,7 +3,8 @@
 
 Usage: client_test.py LANCET
 
-Initialises, lists the tools (names and schemas), reads, edits, applies a multi-file patch,
+Initialises, lists the tools (names, input and output schemas, annotations; every structured
+result is validated against its output schema), reads, edits, applies a multi-file patch,
 provokes a no-match and an ambiguous edit, runs apply_patch with a failing test command (rolled
 back), lists checkpoints, undoes, and checks read-before-edit. Prints a transcript excerpt and
 "N passed, N failed" as its last line; exits non-zero on any failure.
@@ -57,6 +58,58 @@ def read(root, path):
         return f.read()
 
 
+# What each tool declares: (readOnlyHint, destructiveHint, idempotentHint), and a field its
+# output schema requires. A hint the specification leaves meaningless (destructive or idempotent
+# on a read-only tool) is None.
+ANNOTATIONS = {
+    "read_file": (True, None, None, "sha256"),
+    "checkpoints": (True, None, None, "checkpoints"),
+    "edit": (False, True, True, "status"),
+    "apply_patch": (False, True, True, "status"),
+    "write_file": (False, True, True, "status"),
+    "rename_symbol": (False, True, True, "status"),
+    "edit_lines": (False, True, False, "status"),
+    "undo": (False, True, False, "status"),
+}
+# Structured content validated against its tool's output schema, refusals included (the SDK
+# itself validates only results that are not errors).
+validated = {"results": 0, "invalid": []}
+
+
+def check_outputs_and_annotations(tools):
+    for name, (read_only, destructive, idempotent, required) in ANNOTATIONS.items():
+        tool = tools[name]
+        output = field(tool, "output_schema", "outputSchema") or {}
+        check(f"{name} declares an output schema (an object requiring {required})",
+              output.get("type") == "object" and required in output.get("required", []), output)
+        a = tool.annotations
+        got = (field(a, "read_only_hint", "readOnlyHint"), field(a, "destructive_hint", "destructiveHint"),
+               field(a, "idempotent_hint", "idempotentHint"), field(a, "open_world_hint", "openWorldHint"))
+        want = (read_only, destructive, idempotent, False)
+        check(f"{name} annotations (readOnly, destructive, idempotent, openWorld) = {want}",
+              a is not None and got == want and field(a, "title", "title"), a)
+
+
+def validate_every_result(session, tools):
+    """Wraps the session's call_tool: every result carrying structured content is validated
+    against the tool's declared output schema."""
+    import jsonschema
+    call = session.call_tool
+
+    async def checked(name, arguments=None, *args, **kwargs):
+        result = await call(name, arguments, *args, **kwargs)
+        content = field(result, "structured_content", "structuredContent")
+        output = field(tools[name], "output_schema", "outputSchema")
+        if content is not None and output:
+            validated["results"] += 1
+            errors = list(jsonschema.Draft202012Validator(output).iter_errors(content))
+            if errors:
+                validated["invalid"].append((name, errors[0].message[:200]))
+        return result
+
+    session.call_tool = checked
+
+
 async def run(root, log):
     params = StdioServerParameters(command=LANCET, args=["mcp", "-C", root, "--log", log,
                                                          "--test-command", "exit 1"],
@@ -82,6 +135,8 @@ async def run(root, log):
                       for p in schema(t).get("properties", {}).values()),
                   {n: schema(t) for n, t in tools.items()})
             check("apply_patch schema", {"text", "operations", "format", "test"} <= set(schema(tools["apply_patch"])["properties"]))
+            check_outputs_and_annotations(tools)
+            validate_every_result(s, tools)
             check("descriptions mention uniqueness and already_applied",
                   "exactly one" in tools["edit"].description and "already_applied" in tools["edit"].description,
                   tools["edit"].description)
@@ -393,6 +448,8 @@ def main():
     asyncio.run(run(root, log))
     with open(log) as f:
         calls = [json.loads(line) for line in f]
+    check(f"every structured result validates against its tool's output schema ({validated['results']} results)",
+          validated["results"] >= 20 and not validated["invalid"], validated["invalid"])
     check("--log records every call", len(calls) >= 15 and {c["tool"] for c in calls} >= {"edit", "apply_patch"}, len(calls))
     print(f"{results['passed']} passed, {results['failed']} failed")
     sys.exit(1 if results["failed"] else 0)

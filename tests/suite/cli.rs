@@ -44,7 +44,9 @@ fn human_report_lists_files_chunks_diff_and_message() {
 }
 
 #[test]
-fn refusal_goes_to_stderr_with_exit_1_and_writes_nothing() {
+/// One stream rule: the report is the output, refusal or not (the exit code tells them apart);
+/// stderr stays empty.
+fn refusal_goes_to_stdout_with_exit_1_and_writes_nothing() {
     let dir = two_file_tree();
     let before = snapshot(dir.path());
     let out = lancet(
@@ -52,8 +54,8 @@ fn refusal_goes_to_stderr_with_exit_1_and_writes_nothing() {
         b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-zzz\n+B\n*** End Patch\n",
     );
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).is_empty());
-    let err = stderr(&out);
+    assert!(stderr(&out).is_empty(), "{}", describe(&out));
+    let err = stdout(&out);
     assert!(
         err.contains("Refused, nothing was written: 1 of 2 operation(s) could not be applied.")
     );
@@ -127,7 +129,7 @@ fn read_prints_numbered_lines_and_the_hash_expect_takes() {
         patch,
     );
     assert_eq!(stale.status.code(), Some(1));
-    assert!(stderr(&stale).contains("changed since it was read"));
+    assert!(stdout(&stale).contains("changed since it was read"));
     let ok = lancet(
         &[
             "apply",
@@ -141,11 +143,11 @@ fn read_prints_numbered_lines_and_the_hash_expect_takes() {
     assert_eq!(ok.status.code(), Some(0), "{}", describe(&ok));
     // A stale hash says what changed and what to send next in the CLI's words.
     assert!(
-        stderr(&stale).contains("lancet read src/m.py"),
+        stdout(&stale).contains("lancet read src/m.py"),
         "{}",
         describe(&stale)
     );
-    assert!(stderr(&stale).contains("--expect"), "{}", describe(&stale));
+    assert!(stdout(&stale).contains("--expect"), "{}", describe(&stale));
     // An expected hash for a path that does not exist says it is missing, not "changed".
     let missing = lancet(
         &[
@@ -159,13 +161,16 @@ fn read_prints_numbered_lines_and_the_hash_expect_takes() {
     );
     assert_eq!(missing.status.code(), Some(1));
     assert!(
-        stderr(&missing).contains("gone.py does not exist"),
+        stdout(&missing).contains("gone.py does not exist"),
         "{}",
         describe(&missing)
     );
     // A hash that is not 64 hex digits is a malformed command line.
+    // It goes to stderr, as clap's own errors do: it is about the invocation, not the edit.
     let malformed = lancet(&["apply", "-C", root, "--expect", "src/m.py=abc123"], patch);
     assert_eq!(malformed.status.code(), Some(2), "{}", describe(&malformed));
+    assert!(stdout(&malformed).is_empty(), "{}", describe(&malformed));
+    assert!(stderr(&malformed).contains("--expect takes PATH=SHA256"));
 }
 
 #[test]
@@ -277,7 +282,7 @@ fn several_input_files_form_one_batch() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("2.patch line 2"),
+        stdout(&out).contains("2.patch line 2"),
         "{}",
         describe(&out)
     );
@@ -489,9 +494,9 @@ fn brief_reports_show_each_change_once_and_no_diffs_in_refusals() {
     let mixed = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-nope\n+x\n*** End Patch\n";
     let out = lancet(&["apply", "-C", root, "--brief"], mixed);
     assert_eq!(out.status.code(), Some(1));
-    assert!(!stderr(&out).contains("@@"), "{}", describe(&out));
+    assert!(!stdout(&out).contains("@@"), "{}", describe(&out));
     let out = lancet(&["apply", "-C", root], mixed);
-    assert!(stderr(&out).contains("@@"), "{}", describe(&out));
+    assert!(stdout(&out).contains("@@"), "{}", describe(&out));
 }
 
 #[test]
@@ -623,6 +628,31 @@ fn a_path_ending_in_a_separator_is_refused() {
 /// The habits of a command-line tool: completions for each shell, a manual page, a one-sentence description
 /// in `--help`, `undo --help` saying it is all or nothing, and `--lang` taking the short names
 /// people type.
+/// `lancet schema` prints the schemas checked into schema/ (report by default), and names the
+/// documents it knows when asked for another.
+#[test]
+fn schema_prints_the_checked_in_schemas() {
+    let house = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for (args, file) in [
+        (vec!["schema"], "report"),
+        (vec!["schema", "report"], "report"),
+        (vec!["schema", "batch"], "batch"),
+        (vec!["schema", "config"], "config"),
+        (vec!["schema", "read"], "read"),
+        (vec!["schema", "log"], "log"),
+    ] {
+        let out = lancet(&args, b"");
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        let checked_in =
+            std::fs::read_to_string(house.join(format!("schema/{file}.schema.json"))).unwrap();
+        assert_eq!(stdout(&out), checked_in, "lancet {}", args.join(" "));
+    }
+    let out = lancet(&["schema", "journal"], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("report") && err.contains("config"), "{err}");
+}
+
 #[test]
 fn completions_help_and_short_language_names() {
     for (shell, mark) in [

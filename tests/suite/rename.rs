@@ -178,7 +178,7 @@ fn lsp_rename_applies_the_servers_edit_as_a_transaction_and_refuses_bad_servers(
     );
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("pip install basedpyright"),
+        String::from_utf8_lossy(&out.stdout).contains("pip install basedpyright"),
         "{}",
         describe(&out)
     );

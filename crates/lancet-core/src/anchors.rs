@@ -28,7 +28,7 @@ pub fn line_hash(line: &str) -> String {
 }
 
 /// `LINE:HASH`: a 1-based line number and the hash its line had when it was read.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct LineAnchor {
     /// 1-based line number in the read.
     pub line: usize,

@@ -4,10 +4,11 @@
 //! kept as written here — they are validated against the root when the batch is staged, so the
 //! parsers stay free of file-system access.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The edit formats lancet reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// The Codex `*** Begin Patch` envelope.
@@ -62,7 +63,7 @@ impl Format {
 }
 
 /// An ordered list of file operations parsed from one edit text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Batch {
     /// The format the text was read as.
     pub format: Format,
@@ -73,7 +74,7 @@ pub struct Batch {
 }
 
 /// One operation on one path.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct FileOp {
     /// The path as written in the edit text.
     pub path: String,
@@ -84,7 +85,7 @@ pub struct FileOp {
 }
 
 /// The kinds of file operation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum OpKind {
     /// Create a file that must not exist yet (identical content counts as already applied; an
@@ -136,7 +137,7 @@ pub enum OpKind {
 }
 
 /// One line-anchored edit: what to do with the lines from `first` to `last`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct LineEdit {
     /// What to do.
     pub action: LineAction,
@@ -151,7 +152,7 @@ pub struct LineEdit {
 }
 
 /// What a [`LineEdit`] does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LineAction {
     /// Replace the lines `first..=last` by the new lines.
@@ -165,7 +166,7 @@ pub enum LineAction {
 }
 
 /// One byte span of a [`OpKind::Splice`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Span {
     /// Byte offset where the replaced text starts.
     pub start: usize,
@@ -178,7 +179,7 @@ pub struct Span {
 }
 
 /// One located change: replace the block `old` by `new`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Hunk {
     /// The lines that must be found (context and removed lines), without line endings.
     pub old: Vec<String>,
@@ -212,7 +213,7 @@ pub struct Hunk {
 /// How a hunk chooses among several equally good places, as each format's authors taught their
 /// models (Codex: the first match after the previous hunk; aider: the first; SEARCH/REPLACE with
 /// a `:start_line:` hint: the nearest): lancet keeps each contract instead of imposing one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Pick {
     /// Refuse as ambiguous (tool calls' `old_string`, Codex patches, Roo/Cline blocks).
@@ -227,7 +228,7 @@ pub enum Pick {
 }
 
 /// The exact strings of a substring edit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct HunkText {
     /// The text to find, byte for byte.
     pub old: String,
@@ -236,7 +237,7 @@ pub struct HunkText {
 }
 
 /// How many places a hunk must match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Occurrences {
     /// Exactly one (the default: several is ambiguous).
@@ -255,7 +256,7 @@ impl Span {
 }
 
 /// Where a hunk is allowed to match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Anchor {
     /// Anywhere in the file.

@@ -173,6 +173,22 @@ impl Serialize for ErrorKind {
     }
 }
 
+/// The schema names every kind, so a consumer can match on the list rather than on a string.
+impl schemars::JsonSchema for ErrorKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ErrorKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
+        schemars::json_schema!({
+            "description": "A stable kind: what models and scripts match on (README, \"Error kinds\").",
+            "type": "string",
+            "enum": names,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,6 +47,7 @@ pub mod refusal;
 mod render;
 #[doc(hidden)]
 pub mod report;
+mod schema;
 #[doc(hidden)]
 pub mod sketch;
 #[doc(hidden)]
@@ -72,6 +73,7 @@ pub use report::{
     Action, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, Outcome,
     RenameSummary, Report, Site, Status, Surface, SymbolKind,
 };
+pub use schema::{Contract, batch_schema, document, report_schema};
 pub use stage::staged::{Before, HardLinks, StagedFile};
 pub use stage::{Base, Expectation, StageOptions, Staged, stage};
 pub use text::{NotUtf8, TextFile, TextStyle, replace_ranges};

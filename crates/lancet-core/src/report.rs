@@ -11,10 +11,11 @@ pub use crate::kinds::ErrorKind;
 use crate::locate::Tier;
 use crate::locate::closest::{Closest, NumberedLine};
 use crate::verdicts::{SyntaxReport, TestRun};
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The outcome of a whole batch; it decides the exit code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Every operation was written.
@@ -50,7 +51,7 @@ impl Status {
 }
 
 /// What an operation does to its file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Create a file.
@@ -76,7 +77,7 @@ impl Action {
 }
 
 /// The outcome of one operation or hunk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Applied (in a dry run: would apply).
@@ -94,7 +95,7 @@ pub enum Outcome {
 pub const MAX_LISTED: usize = 20;
 
 /// One hunk's outcome.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct HunkReport {
     /// 1-based position of the hunk within its operation.
     pub index: usize,
@@ -214,7 +215,7 @@ pub enum Surface {
 }
 
 /// One operation's outcome.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileReport {
     /// The path operated on, relative to the root (the source, for a move).
     pub path: String,
@@ -250,7 +251,7 @@ pub struct FileReport {
 }
 
 /// A batch-level problem: malformed text, unsafe path, stale file, I/O.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct BatchError {
     /// A stable kind (see [`ErrorKind`]).
     pub kind: ErrorKind,
@@ -268,7 +269,7 @@ pub struct BatchError {
 }
 
 /// Everything a batch did, and the message a model should read.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Report {
     /// The batch's outcome.
     pub status: Status,
@@ -396,7 +397,7 @@ impl Report {
 // What a rename found: the report's data and its words.
 
 /// The kinds of definition `--kind` can ask for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SymbolKind {
     /// Whatever OLD names.
@@ -425,7 +426,7 @@ impl SymbolKind {
 }
 
 /// A whole-word mention of OLD inside a string or a comment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Mention {
     /// The file, relative to the root.
     pub path: String,
@@ -440,7 +441,7 @@ pub struct Mention {
 }
 
 /// A place where OLD is defined.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Definition {
     /// The file, relative to the root.
     pub path: String,
@@ -451,7 +452,7 @@ pub struct Definition {
 }
 
 /// A code site a rename renames.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Site {
     /// The file, relative to the root.
     pub path: String,
@@ -463,7 +464,7 @@ pub struct Site {
 
 /// A code site spelled OLD that a rename leaves alone, and why: it does not resolve to the
 /// symbol lancet can prove (`unresolved`), or it resolves outside the tree (`outside`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct LeftSite {
     /// The file, relative to the root.
     pub path: String,
@@ -478,7 +479,7 @@ pub struct LeftSite {
 }
 
 /// What a rename found, for the report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct RenameSummary {
     /// The old name.
     pub old: String,

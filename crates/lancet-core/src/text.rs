@@ -10,7 +10,7 @@ use serde::Serialize;
 const BOM: &str = "\u{feff}";
 
 /// A line ending style, used for the lines an edit inserts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Eol {
     /// `\n`
@@ -30,7 +30,7 @@ impl Eol {
 }
 
 /// What a file looks like on disk, recorded so an edit can reproduce it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct TextStyle {
     /// The dominant line ending (CRLF only when CRLF lines outnumber LF lines).
     pub eol: Eol,

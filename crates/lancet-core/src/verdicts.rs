@@ -2,11 +2,12 @@
 //! a test run, a rollback. The phases live in crates above this one; their results are plain
 //! data here, so the report (and everything that renders it) needs none of them.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::PathBuf;
 
 /// One syntax error the gate found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct SyntaxError {
     /// The file, relative to the root.
     pub path: String,
@@ -23,7 +24,7 @@ pub struct SyntaxError {
 }
 
 /// What the gate did to a batch.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct SyntaxReport {
     /// Files parsed, as `path (language)`.
     pub checked: Vec<String>,
@@ -40,7 +41,7 @@ pub struct SyntaxReport {
 }
 
 /// What a test run did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct TestRun {
     /// The command, as given.
     pub command: String,

@@ -17,6 +17,7 @@ mod edits;
 mod limit;
 mod options;
 mod result;
+mod schemas;
 mod session;
 mod tools;
 

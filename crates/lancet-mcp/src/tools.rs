@@ -6,6 +6,8 @@ use crate::args::{
     UndoArgs, WriteFileArgs,
 };
 use crate::result::error_result;
+use crate::schemas;
+use crate::schemas::CheckpointList;
 use crate::session::session_name;
 use crate::{LancetServer, ServerOptions};
 use lancet::Format;
@@ -37,6 +39,8 @@ impl LancetServer {
     /// Read a file: numbered lines (line<TAB>text) and its sha256. Read before you edit.
     #[tool(
         name = "read_file",
+        output_schema = schemas::read_view(),
+        annotations(title = "Read a file", read_only_hint = true, open_world_hint = false),
         description = "Read a file of the project: numbered lines (`N<TAB>text`) and the file's sha256. Read a file before editing it; copy old_string from these lines without the numbers. Pass offset/limit for a window of a long file."
     )]
     async fn read_file(&self, Parameters(args): Parameters<ReadFileArgs>) -> CallToolResult {
@@ -75,6 +79,14 @@ impl LancetServer {
     /// Edit lines named by the anchors read_file hands out.
     #[tool(
         name = "edit_lines",
+        output_schema = schemas::report(),
+        annotations(
+            title = "Edit lines by anchor",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        ),
         description = "Edit lines of one file by their anchors, without copying old text: read the file with read_file anchors: true (each line shows as LINE:HASH|text), then send edits [{op: replace|insert_after|insert_before|delete, start: \"12:a3k\", end: \"15:k9z\" (ranges), lines: [new lines]}], all applied or none. An anchor whose line changed since your read is mapped through the change (your edit is applied to what you read and merged into the file now), or refused with what the line reads now; read again for fresh anchors."
     )]
     async fn edit_lines(&self, Parameters(args): Parameters<EditLinesArgs>) -> CallToolResult {
@@ -85,6 +97,14 @@ impl LancetServer {
     /// Replace one exact piece of text in a file.
     #[tool(
         name = "edit",
+        output_schema = schemas::report(),
+        annotations(
+            title = "Replace text in a file",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Replace old_string by new_string in one file. old_string must match exactly one place (copy it from read_file, with enough surrounding lines to be unique) unless replace_all or expected_replacements says otherwise; small whitespace and indentation drift and typographic quotes (curly for straight) are tolerated, ambiguity never is. If the file changed since you read it, the edit is applied to what you read and merged into the file as it is now (the result says so); where your change touches lines that changed, it is refused with the region shown three ways. A result with status already_applied means the change is already in the file."
     )]
     async fn edit(&self, Parameters(args): Parameters<EditArgs>) -> CallToolResult {
@@ -94,6 +114,14 @@ impl LancetServer {
     /// Apply a multi-file edit in any format lancet reads.
     #[tool(
         name = "apply_patch",
+        output_schema = schemas::report(),
+        annotations(
+            title = "Apply a multi-file edit",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Apply an edit to one or many files as one transaction: text holding a `*** Begin Patch` patch, SEARCH/REPLACE blocks (file name on the line before each), a unified diff, JSON edits, or a file name plus a fenced whole file; or operations, OpenAI apply_patch operations ({type: create_file|update_file|delete_file, path, diff, move_to}). Everything applies or nothing does; syntax errors introduced by the edit are refused. Pass test: true to run the project's test command afterwards and roll back if it fails (available when the server was started with one)."
     )]
     async fn apply_patch(&self, Parameters(args): Parameters<ApplyPatchArgs>) -> CallToolResult {
@@ -143,6 +171,14 @@ impl LancetServer {
     /// Write a whole file.
     #[tool(
         name = "write_file",
+        output_schema = schemas::report(),
+        annotations(
+            title = "Write a whole file",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Write a whole file. For a new file, just pass path and content. Overwriting an existing file needs its current sha256 (expected_sha256, from read_file) or a read_file of it in this session (if the file changed since, your content is merged into it: only the lines you changed count, and a change touching lines someone else changed is refused). Prefer edit or apply_patch for changes to existing files."
     )]
     async fn write_file(&self, Parameters(args): Parameters<WriteFileArgs>) -> CallToolResult {
@@ -153,6 +189,14 @@ impl LancetServer {
     /// Put a batch back.
     #[tool(
         name = "undo",
+        output_schema = schemas::report(),
+        annotations(
+            title = "Undo a batch",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        ),
         description = "Undo a batch: every file it changed goes back to its earlier content, if it still holds what the batch wrote. All or nothing: if any file changed since, nothing is undone unless force (overwrite them) or partial (restore the rest). Without id, undoes the newest batch not yet undone; call it again to undo the one before."
     )]
     async fn undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
@@ -176,6 +220,14 @@ impl LancetServer {
     /// Rename an identifier across the project.
     #[tool(
         name = "rename_symbol",
+        output_schema = schemas::report(),
+        annotations(
+            title = "Rename a symbol",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Rename a symbol everywhere it is used in code (Python, Rust, JavaScript/TypeScript): its definitions and the uses that resolve to them (scopes, imports, self/cls/this members, keyword arguments). Name it by `old`, by a qualified name, or by position with `at` (PATH:LINE:COL from read_file). Uses lancet cannot resolve without types (`x.close()` on an unknown `x`) stop the rename (nothing written, kind unresolved_sites, each listed): pass include_unresolved to rename them too or leave_unresolved to rename only the decided ones; uses that resolve outside the project (`os.close`, another package's function) are never renamed. Mentions inside strings and comments are listed with path and line for you to judge (include_strings / include_comments rename them). One transaction: syntax-checked, undoable, all files or none. Refused when the new name is a keyword or already used in a file it would touch. Prefer this over many edit calls for a rename."
     )]
     async fn rename_symbol(
@@ -222,6 +274,8 @@ impl LancetServer {
     /// List checkpoints.
     #[tool(
         name = "checkpoints",
+        output_schema = schemas::checkpoint_list(),
+        annotations(title = "List checkpoints", read_only_hint = true, open_world_hint = false),
         description = "List the batches lancet has applied, newest first (the last 20 unless limit says otherwise; path keeps those that touched it): id, time, format, files, summary, test result, and whether undone. Pass an id to undo."
     )]
     async fn checkpoints(&self, Parameters(args): Parameters<CheckpointsArgs>) -> CallToolResult {
@@ -255,7 +309,7 @@ impl LancetServer {
                         .join("\n")
                 };
                 let mut result = CallToolResult::structured(
-                    serde_json::json!({ "checkpoints": serde_json::to_value(&list).unwrap_or_default() }),
+                    serde_json::to_value(CheckpointList { checkpoints: list }).unwrap_or_default(),
                 );
                 result.content = vec![ContentBlock::text(text)];
                 result
@@ -263,5 +317,28 @@ impl LancetServer {
         };
         self.log_call("checkpoints", &args, &result);
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every tool says what it returns and whether it writes: a client that plans calls (or
+    /// asks the person before a destructive one) reads these, and validates results.
+    #[test]
+    fn every_tool_declares_its_output_and_its_hints() {
+        let tools = crate::LancetServer::tool_router().list_all();
+        assert_eq!(tools.len(), 8);
+        for tool in tools {
+            let output = tool.output_schema.as_ref().expect("an output schema");
+            assert_eq!(output.get("type"), Some(&"object".into()), "{}", tool.name);
+            let hints = tool.annotations.as_ref().expect("annotations");
+            let reads = matches!(tool.name.as_ref(), "read_file" | "checkpoints");
+            assert_eq!(hints.read_only_hint, Some(reads), "{}", tool.name);
+            assert_eq!(hints.open_world_hint, Some(false), "{}", tool.name);
+            if !reads {
+                assert_eq!(hints.destructive_hint, Some(true), "{}", tool.name);
+                assert!(hints.idempotent_hint.is_some(), "{}", tool.name);
+            }
+        }
     }
 }

@@ -476,7 +476,7 @@ fn now_ms() -> u128 {
 
 /// What `lancet log` shows about a checkpoint; kept beside the journal, updated by undo and
 /// test runs (the commits themselves are immutable).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CheckpointMeta {
     /// The batch id (also the ref name).
     pub id: String,
@@ -509,7 +509,7 @@ pub struct CheckpointMeta {
 }
 
 /// One touched path of a checkpoint.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TouchedFile {
     /// The path, relative to the root.
     pub path: String,
@@ -522,7 +522,7 @@ pub struct TouchedFile {
 }
 
 /// The outcome of a `--test` run, as `lancet log` shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TestSummary {
     /// The command.
     pub command: String,

@@ -79,6 +79,31 @@ enum Command {
     Completions(CompletionsArgs),
     /// Print lancet's manual page (roff), e.g. `lancet man > ~/.local/share/man/man1/lancet.1`.
     Man,
+    /// Print the JSON Schema of what lancet prints with --json (the report, a parsed batch, a
+    /// read, the checkpoint log) or of lancet.toml.
+    Schema(SchemaArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct SchemaArgs {
+    /// Which document.
+    #[arg(value_enum, default_value = "report")]
+    document: SchemaName,
+}
+
+/// The documents `lancet schema` describes.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum SchemaName {
+    /// The report (`--json`, MCP structured content).
+    Report,
+    /// A parsed batch (`lancet parse --json`).
+    Batch,
+    /// The settings file (lancet.toml, [tool.lancet]).
+    Config,
+    /// A read window (`lancet read --json`).
+    Read,
+    /// The checkpoint list (`lancet log --json`).
+    Log,
 }
 
 #[derive(Debug, clap::Args)]
@@ -116,6 +141,17 @@ pub fn run() -> u8 {
         Command::Completions(args) => {
             let mut out = std::io::stdout();
             clap_complete::generate(args.shell, &mut Cli::command(), "lancet", &mut out);
+            0
+        }
+        Command::Schema(args) => {
+            let schema = match args.document {
+                SchemaName::Report => lancet::Schema::Report,
+                SchemaName::Batch => lancet::Schema::Batch,
+                SchemaName::Config => lancet::Schema::Config,
+                SchemaName::Read => lancet::Schema::Read,
+                SchemaName::Log => lancet::Schema::Log,
+            };
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), schema.text().as_bytes());
             0
         }
         Command::Man => {

@@ -1,30 +1,35 @@
 //! What the command line prints: a report (text or JSON, to the right stream) and the progress
 //! bar of long batches.
 
-use lancet::Report;
+use lancet::{ErrorKind, Report, Status};
 use std::io::{IsTerminal, Write};
 
-/// Prints a report (JSON to stdout; text to stdout on success, stderr otherwise) and returns
-/// its exit code. A closed pipe is not an error.
+/// Prints a report, text or JSON, and returns its exit code. The report is the command's
+/// output whatever it says, so it goes to stdout, refusals included (the exit code tells them
+/// apart); stderr carries only what lancet says about its own invocation (a bad flag or flag
+/// value, a root it cannot open) and progress. `--json` keeps even a bad flag value's report on
+/// stdout, where a script reads it. A closed pipe is not an error.
 pub(super) fn emit(report: &Report, json: bool) -> u8 {
-    let code = report.exit_code();
     if json {
         let text = serde_json::to_string_pretty(report).unwrap_or_default() + "\n";
-        let _ = std::io::stdout().write_all(text.as_bytes());
-    } else if code == 0 {
-        let stdout = std::io::stdout();
-        let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-        let _ = stdout
+        let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    } else if report.status == Status::Malformed
+        && report
+            .error
+            .as_ref()
+            .is_some_and(|e| e.kind == ErrorKind::Usage)
+    {
+        let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let _ = std::io::stderr()
             .lock()
             .write_all(report.render_human(color).as_bytes());
     } else {
-        let stderr = std::io::stderr();
-        let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-        let _ = stderr
+        let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let _ = std::io::stdout()
             .lock()
             .write_all(report.render_human(color).as_bytes());
     }
-    code
+    report.exit_code()
 }
 
 /// The CLI's observer: a progress bar on stderr (indicatif), for a person at a terminal.

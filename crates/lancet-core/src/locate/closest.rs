@@ -7,11 +7,12 @@
 
 use super::Tier;
 use super::fuzzy::{Sketch, sketch, sketch_similarity};
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::HashMap;
 
 /// The closest real text to a needle.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Closest {
     /// First line of the window (1-based).
     pub start_line: usize,
@@ -26,7 +27,7 @@ pub struct Closest {
 }
 
 /// A line of a file with its 1-based number.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct NumberedLine {
     /// 1-based line number.
     pub line: usize,

@@ -38,10 +38,11 @@ use ladder::{Ladder, Search};
 use normalize::loose_chars;
 use readings::{best_repaired_reading, blank_trimmed};
 use reflow::locate_reflowed;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// Matcher tiers, ordered from strict to loose.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
     /// Byte-identical.
