@@ -176,6 +176,9 @@ pub struct LogFilter {
     pub limit: Option<usize>,
     /// Only batches that touched this path (relative to the root).
     pub path: Option<String>,
+    /// Only batches made at or after this time (seconds since the Unix epoch): "what did the
+    /// agent do this afternoon".
+    pub since: Option<u64>,
 }
 
 /// `lancet log`: checkpoints, newest first, as `filter` keeps them.
@@ -185,6 +188,7 @@ pub fn log(root: &Root, filter: &LogFilter) -> Vec<CheckpointMeta> {
         .list_meta()
         .into_iter()
         .filter(|m| path.is_none_or(|p| m.files.iter().any(|f| f.path == p)))
+        .filter(|m| filter.since.is_none_or(|since| m.time >= since))
         .take(filter.limit.unwrap_or(usize::MAX))
         .collect()
 }
@@ -438,6 +442,18 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Appl
         meta.undone = true;
         let _ = state.save_meta(&meta);
     }
+    let restored_by_hand = files
+        .iter()
+        .filter(|f| f.status == Outcome::AlreadyApplied)
+        .count();
+    if whole && staged.is_empty() {
+        // Someone put every file back by hand: nothing to write, and the batch counts as undone.
+        let message = format!(
+            "Batch {} ({}) is already restored: every file it changed holds its content from before it (put back by hand?). Nothing was written; it is now marked undone.",
+            meta.id, meta.summary
+        );
+        return Report::from_files(Status::AlreadyApplied, files, message).into();
+    }
     let status = if whole {
         Status::Applied
     } else {
@@ -449,6 +465,11 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Appl
         meta.summary,
         staged.len()
     );
+    if restored_by_hand > 0 {
+        message.push_str(&format!(
+            " {restored_by_hand} file(s) already held their content from before it."
+        ));
+    }
     if !whole {
         message.push_str(&format!(
             " Left alone (changed since the batch): {}. Run {} to restore them anyway.",

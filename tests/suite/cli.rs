@@ -756,10 +756,10 @@ fn the_text_report_says_the_tests_passed() {
     );
 }
 
-/// `log -n N` keeps the newest N batches and `log --path P` those that touched P; a file a
-/// batch edited twice is one entry of its line.
+/// `log -n N` keeps the newest N batches, `log --path P` those that touched P, `log --since D`
+/// those of the last D; a file a batch edited twice is one entry of its line.
 #[test]
-fn log_takes_a_limit_and_a_path() {
+fn log_takes_a_limit_a_path_and_a_duration() {
     let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
     let root = dir.path().to_str().unwrap();
     for (file, old, new) in [
@@ -792,9 +792,40 @@ fn log_takes_a_limit_and_a_path() {
     assert_eq!(of_b.len(), 1, "{of_b:?}");
     assert!(of_b[0].contains("b.txt"), "{of_b:?}");
     assert_eq!(listed(&["--path", "a.txt", "-n", "5"]).len(), 2);
+    // The first batch, dated back two days in its record: --since 1d leaves it out.
+    let record = find_files(dir.path(), "json")
+        .into_iter()
+        .filter(|p| p.parent().is_some_and(|d| d.ends_with("checkpoints")))
+        .find(|p| {
+            std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"summary\": \"M a.txt\""))
+        })
+        .unwrap();
+    let mut meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    meta["time"] = (meta["time"].as_u64().unwrap() - 2 * 86_400).into();
+    std::fs::write(&record, serde_json::to_vec(&meta).unwrap()).unwrap();
+    assert_eq!(listed(&["--since", "1d"]).len(), 2);
+    assert_eq!(listed(&["--since", "3d"]).len(), 3);
+    assert_eq!(listed(&["--since", "1d", "--path", "a.txt"]).len(), 1);
+    let bad = lancet(&["log", "-C", root, "--since", "yesterday"], b"");
+    assert_eq!(bad.status.code(), Some(2), "{}", describe(&bad));
     // A file edited by two operations of one batch is listed once.
     let twice = b"*** Begin Patch\n*** Update File: b.txt\n-B\n+b1\n*** Update File: b.txt\n-b1\n+b2\n*** End Patch\n";
     let out = lancet(&["apply", "-C", root], twice);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(listed(&["-n", "1"]), ["M b.txt"]);
+}
+
+/// Every file under `dir` whose name ends in `.ext`, hidden directories included.
+fn find_files(dir: &std::path::Path, ext: &str) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(find_files(&path, ext));
+        } else if path.extension().is_some_and(|e| e == ext) {
+            found.push(path);
+        }
+    }
+    found
 }

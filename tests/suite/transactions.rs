@@ -1479,6 +1479,38 @@ fn three_undos_restore_the_original_tree_exactly() {
     assert_nothing_to_recover(root, "after the undos");
 }
 
+/// A batch put back by hand: undo says so (exit 0, status already_applied), writes nothing and
+/// marks it undone; one of two files put back is named beside the one undo restores.
+#[test]
+fn undo_of_a_batch_reverted_by_hand_says_already_restored() {
+    let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+    let root = dir.path();
+    let patch = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", r(root)], patch);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    std::fs::write(root.join("a.txt"), "a\n").unwrap();
+    std::fs::write(root.join("b.txt"), "b\n").unwrap();
+    let before = snapshot(root);
+    let out = lancet(&["undo", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("is already restored"), "{said}");
+    assert!(said.contains("Nothing was written"), "{said}");
+    assert_eq!(snapshot(root), before);
+    assert_eq!(log(root)[0]["undone"], true);
+
+    // Half put back: the undo restores the other half and says what it found.
+    let out = lancet(&["apply", "-C", r(root)], patch);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    std::fs::write(root.join("a.txt"), "a\n").unwrap();
+    let out = lancet(&["undo", "-C", r(root), "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let msg = message(&out);
+    assert!(msg.contains("1 file(s) restored"), "{msg}");
+    assert!(msg.contains("1 file(s) already held their content from before it"), "{msg}");
+    assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
+}
+
 #[test]
 fn undo_leaves_a_path_changed_since_alone_unless_forced() {
     let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);

@@ -285,6 +285,7 @@ impl LancetServer {
                 let filter = lancet::LogFilter {
                     limit: Some(args.limit.unwrap_or(20)),
                     path: args.path.clone(),
+                    since: None,
                 };
                 let list = lancet::log(&root, &filter);
                 let text = if list.is_empty() {

@@ -18,6 +18,9 @@ pub(super) struct LogArgs {
     /// Only the batches that touched PATH (relative to the root).
     #[arg(long, value_name = "PATH")]
     pub(super) path: Option<String>,
+    /// Only the batches of the last DURATION (`90s`, `30m`, `2h`, `1d`, `1w`, `1h 30m`).
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub(super) since: Option<std::time::Duration>,
 }
 
 #[derive(Debug, Args)]
@@ -45,9 +48,13 @@ pub(super) struct RecoverArgs {
 
 pub(super) fn run_log(root: &Root, args: &LogArgs) -> u8 {
     let json = args.json;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
     let filter = lancet::LogFilter {
         limit: args.limit,
         path: args.path.clone(),
+        since: args.since.map(|ago| now.saturating_sub(ago).as_secs()),
     };
     let entries = lancet::log(root, &filter);
     let out = if json {
