@@ -796,9 +796,7 @@ fn log_takes_a_limit_a_path_and_a_duration() {
     let record = find_files(dir.path(), "json")
         .into_iter()
         .filter(|p| p.parent().is_some_and(|d| d.ends_with("checkpoints")))
-        .find(|p| {
-            std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"summary\": \"M a.txt\""))
-        })
+        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"summary\": \"M a.txt\"")))
         .unwrap();
     let mut meta: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();

@@ -1507,7 +1507,10 @@ fn undo_of_a_batch_reverted_by_hand_says_already_restored() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let msg = message(&out);
     assert!(msg.contains("1 file(s) restored"), "{msg}");
-    assert!(msg.contains("1 file(s) already held their content from before it"), "{msg}");
+    assert!(
+        msg.contains("1 file(s) already held their content from before it"),
+        "{msg}"
+    );
     assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
 }
 

@@ -249,6 +249,9 @@ pub enum OpFailure {
         path: String,
         /// What the operation was doing.
         doing: Doing,
+        /// Existing files it may have meant, best first (the same name elsewhere, a near
+        /// spelling).
+        nearest: Vec<String>,
     },
     /// A file to edit by byte spans is gone since it was read.
     Gone {

@@ -16,12 +16,33 @@ pub(crate) fn op_failure(failure: &OpFailure, surface: Surface) -> String {
         OpFailure::NotRegular { path, doing } => {
             format!("cannot {} {path}: it is not a regular file", verb(*doing))
         }
-        OpFailure::Missing { path, doing } => match doing {
-            Doing::Update => format!(
-                "cannot update {path}: it does not exist (create it with Add File, or check the path)"
-            ),
-            _ => format!("cannot {} {path}: it does not exist", verb(*doing)),
-        },
+        OpFailure::Missing {
+            path,
+            doing,
+            nearest,
+        } => {
+            let meant = match nearest.as_slice() {
+                [] => String::new(),
+                [one] => format!("did you mean {one}? "),
+                [first @ .., last] => format!("did you mean {} or {last}? ", first.join(", ")),
+            };
+            match doing {
+                Doing::Update if meant.is_empty() => format!(
+                    "cannot update {path}: it does not exist (create it with Add File, or check the path)"
+                ),
+                Doing::Update => format!(
+                    "cannot update {path}: it does not exist ({meant}If it is a new file, create it with Add File)"
+                ),
+                _ if meant.is_empty() => {
+                    format!("cannot {} {path}: it does not exist", verb(*doing))
+                }
+                _ => format!(
+                    "cannot {} {path}: it does not exist ({})",
+                    verb(*doing),
+                    meant.trim_end()
+                ),
+            }
+        }
         OpFailure::Gone { path } => format!("cannot update {path}: it no longer exists"),
         OpFailure::ChangedSinceRead { path } => {
             format!("{path} changed after it was read; run the command again")

@@ -5,6 +5,7 @@
 //! model can fix everything in one retry; the batch is staged only if all operations succeed.
 
 mod hunks;
+mod nearest;
 mod ops;
 mod present;
 mod rebase;

@@ -81,7 +81,10 @@ impl Workspace<'_> {
                 self.update(&rel, hunks, to.as_ref(), &mut report)
             }
         };
-        if let Err(e) = result {
+        if let Err(mut e) = result {
+            if let OpFailure::Missing { path, nearest, .. } = &mut e {
+                *nearest = super::nearest::paths_like(self.root, path);
+            }
             report.status = Outcome::Failed;
             report.kind = Some(e.kind());
             report.failure = Some(std::sync::Arc::new(e));
@@ -295,6 +298,7 @@ impl Workspace<'_> {
                 return Err(OpFailure::Missing {
                     path: rel.to_string(),
                     doing: Doing::Delete,
+                    nearest: Vec::new(),
                 });
             }
             entry.remove_link = true;
@@ -311,6 +315,7 @@ impl Workspace<'_> {
             None => Err(OpFailure::Missing {
                 path: rel.to_string(),
                 doing: Doing::Delete,
+                nearest: Vec::new(),
             }),
         }
     }
@@ -329,6 +334,7 @@ impl Workspace<'_> {
             return Err(OpFailure::Missing {
                 path: rel.to_string(),
                 doing: Doing::EditLines,
+                nearest: Vec::new(),
             });
         };
         let file = TextFile::decode(&before).map_err(|e| OpFailure::NotText {
@@ -438,6 +444,7 @@ impl Workspace<'_> {
         let missing = || OpFailure::Missing {
             path: rel.to_string(),
             doing: Doing::Update,
+            nearest: Vec::new(),
         };
         let (Some(_), Some(dest_key)) = (move_to, dest_key) else {
             return Err(missing());
