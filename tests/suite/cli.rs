@@ -34,10 +34,11 @@ fn human_report_lists_files_chunks_diff_and_message() {
         "D d.txt\n",
         "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n",
         "Applied: M a.txt [chunk 1 line 1], M b.txt [chunk 1 line 1], A new/c.txt, D d.txt.\n",
-        "a.txt chunk 1 now reads:\n      1 | A\n",
     ] {
         assert!(text.contains(want), "missing {want:?} in:\n{text}");
     }
+    // Each change is shown once: by its diff here, by how it now reads with --brief.
+    assert!(!text.contains("now reads"), "{text}");
     assert!(!text.contains('\x1b'), "no colour when not on a terminal");
     assert_eq!(std::fs::read(dir.path().join("new/c.txt")).unwrap(), b"c\n");
     assert!(!dir.path().join("d.txt").exists());
@@ -497,6 +498,23 @@ fn brief_reports_show_each_change_once_and_no_diffs_in_refusals() {
     assert!(!stdout(&out).contains("@@"), "{}", describe(&out));
     let out = lancet(&["apply", "-C", root], mixed);
     assert!(stdout(&out).contains("@@"), "{}", describe(&out));
+    // A refused file of many chunks: brief lists three that located, counts the rest, and
+    // shows every failure.
+    let long = temp_tree(&[("f.txt", b"a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n")]);
+    let many = b"*** Begin Patch\n*** Update File: f.txt\n@@\n-a\n+A\n@@\n-c\n+C\n@@\n-e\n+E\n@@\n-g\n+G\n@@\n-i\n+I\n@@\n-zz\n+Z\n*** End Patch\n";
+    let out = lancet(
+        &["apply", "-C", long.path().to_str().unwrap(), "--brief"],
+        many,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let text = stdout(&out);
+    assert!(text.contains("  chunk 3: line 5 (exact)\n"), "{text}");
+    assert!(!text.contains("chunk 4: line 7"), "{text}");
+    assert!(text.contains("  chunk 6: not found\n"), "{text}");
+    assert!(
+        text.contains("... and 2 more chunk(s) that located"),
+        "{text}"
+    );
 }
 
 #[test]

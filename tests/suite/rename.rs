@@ -653,3 +653,84 @@ fn a_batch_failing_in_file_1999_of_2000_writes_nothing() {
     assert!(text.lines().count() < 40, "{text}");
     assert_eq!(read(dir.path(), "d19/f1999.txt"), "row 1999\n");
 }
+
+/// A rename for an agent (`--brief`): its summary line stays under 200 characters however
+/// many definitions there are, the mentions left alone are one line per file with their line
+/// numbers (the first few), the files are named once (by the summary, with a few chunks each),
+/// and the whole is far shorter than the full report; the JSON keeps every site.
+#[test]
+fn brief_rename_caps_what_it_lists_and_keeps_its_summary_line_short() {
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for i in 0..12 {
+        let mut text =
+            format!("def total(x):\n    \"\"\"total of module {i}\"\"\"\n    return x\n\n");
+        for j in 0..10 {
+            text.push_str(&format!(
+                "v{j} = total({j})  # the total {j}\nlabel{j} = \"total\"\n"
+            ));
+        }
+        files.push((
+            format!("package_with_a_long_name/module_number_{i:02}.py"),
+            text.into_bytes(),
+        ));
+    }
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_slice()))
+        .collect();
+    let dir = temp_tree(&refs);
+    let root = dir.path().to_str().unwrap();
+    let args = ["rename", "-C", root, "--dry-run", "total", "amount"];
+    let full = lancet(&args, b"");
+    assert_eq!(full.status.code(), Some(0), "{}", describe(&full));
+    let mut brief_args = args.to_vec();
+    brief_args.push("--brief");
+    let brief = lancet(&brief_args, b"");
+    assert_eq!(brief.status.code(), Some(0), "{}", describe(&brief));
+    let text = String::from_utf8_lossy(&brief.stdout).into_owned();
+
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("Rename `total`"))
+        .unwrap();
+    assert!(
+        summary.len() < 200,
+        "{} characters: {summary}",
+        summary.len()
+    );
+    assert!(
+        summary.contains("and ") && summary.contains(" more."),
+        "{summary}"
+    );
+    assert!(
+        text.contains(
+            "package_with_a_long_name/module_number_00.py: line(s) 2, 5, 6, 7, 8 and 16 more"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("... and 4 more file(s) (--json lists all)"),
+        "{text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("M ")),
+        "the summary names the files once: {text}"
+    );
+    assert!(
+        text.contains("and 7 more chunk(s)]"),
+        "the Applied line counts the rest: {text}"
+    );
+    let full_text = String::from_utf8_lossy(&full.stdout);
+    assert!(
+        text.len() * 2 < full_text.len(),
+        "brief {} bytes, full {} bytes",
+        text.len(),
+        full_text.len()
+    );
+    let (_, v) = run_json(
+        dir.path(),
+        &["rename", "--dry-run", "--brief", "total", "amount"],
+        b"",
+    );
+    assert_eq!(v["rename"]["mentions"].as_array().unwrap().len(), 12 * 21);
+}

@@ -298,6 +298,9 @@ pub struct Report {
     pub rename: Option<RenameSummary>,
     /// The text to show a model or a person.
     pub message: String,
+    /// Set by [`Report::brief`]: the text form lists at most a few chunks per file.
+    #[serde(skip)]
+    pub compact: bool,
 }
 
 impl Report {
@@ -333,6 +336,7 @@ impl Report {
                 detail: e.message.clone(),
             }),
             message,
+            compact: false,
         }
     }
 
@@ -359,6 +363,7 @@ impl Report {
                 detail: detail.clone(),
             }),
             message: format!("{lead}: {detail}\n{next}"),
+            compact: false,
         }
     }
 
@@ -375,6 +380,7 @@ impl Report {
             test: None,
             rename: None,
             message: message.to_string(),
+            compact: false,
         }
     }
 

@@ -7,13 +7,14 @@ use rmcp::model::{CallToolResult, ContentBlock};
 /// A report as a tool result: the message as text, the report as structured content.
 pub(crate) fn report_result(report: &Report) -> CallToolResult {
     // Models read every token: the compact form, each change shown once.
-    let structured = serde_json::to_value(report.clone().brief()).unwrap_or_default();
+    let brief = report.clone().brief(lancet::Surface::Mcp);
+    let structured = serde_json::to_value(&brief).unwrap_or_default();
     let mut result = if report.exit_code() == 0 {
         CallToolResult::structured(structured)
     } else {
         CallToolResult::structured_error(structured)
     };
-    result.content = vec![ContentBlock::text(report.message.clone())];
+    result.content = vec![ContentBlock::text(brief.message)];
     result
 }
 

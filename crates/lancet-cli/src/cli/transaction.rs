@@ -80,7 +80,7 @@ impl TransactionArgs {
             return 0;
         }
         if self.brief {
-            return emit(&report.clone().brief(), self.json);
+            return emit(&report.clone().brief(lancet::Surface::Cli), self.json);
         }
         emit(report, self.json)
     }

@@ -7,14 +7,14 @@
 
 use crate::locate::Tier;
 use crate::report::{
-    FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, Outcome, RenameSummary, Report, Status,
-    Surface,
+    FileReport, HunkReport, MAX_LISTED, Outcome, RenameSummary, Report, Status, Surface,
 };
 use crate::verdicts::{Rollback, SyntaxReport, TestRun};
 use std::fmt::Write as _;
 
 mod batch;
 mod check;
+mod findings;
 mod locate;
 pub(crate) mod ops;
 mod rename;
@@ -51,6 +51,7 @@ impl Report {
             test: None,
             rename: None,
             message: String::new(),
+            compact: false,
         };
         report.message = compose_message(&report);
         report
@@ -189,7 +190,7 @@ impl Report {
 
     /// Attaches a rename's findings and puts them at the top of the message.
     pub fn with_rename(mut self, summary: RenameSummary, surface: Surface) -> Report {
-        let findings = describe_rename(&summary, MENTIONS_IN_MESSAGE, surface);
+        let findings = findings::findings(&summary, findings::Detail::Full, surface);
         self.message = format!("{findings}\n{}", self.message);
         self.rename = Some(summary);
         self
@@ -198,14 +199,27 @@ impl Report {
     /// The compact form for agents (`--brief`, MCP): each change is shown once, by its
     /// numbered snippet where its hunks have one, else by its diff; a refused or failed batch
     /// carries no diffs at all (nothing was written, and the failure's own words say what to
-    /// send next).
-    pub fn brief(mut self) -> Report {
+    /// send next). A rename's findings name each file once with the lines of its sites, and
+    /// the text lists a few chunks per file.
+    pub fn brief(mut self, surface: Surface) -> Report {
         let refused = self.exit_code() != 0;
         for f in &mut self.files {
             if refused || f.hunks.iter().any(|h| !h.snippet.is_empty()) {
                 f.diff = None;
             }
         }
+        if let Some(summary) = &self.rename {
+            let full = findings::findings(summary, findings::Detail::Full, surface);
+            // A refusal for undecided sites lists them itself.
+            let unresolved = self
+                .error
+                .as_ref()
+                .is_none_or(|e| e.kind != crate::kinds::ErrorKind::UnresolvedSites);
+            let brief =
+                findings::findings(summary, findings::Detail::Brief { unresolved }, surface);
+            self.message = self.message.replacen(&full, &brief, 1);
+        }
+        self.compact = true;
         self
     }
 
@@ -243,21 +257,55 @@ impl Report {
                 Outcome::AlreadyApplied => "  (already applied)".into(),
                 Outcome::Failed | Outcome::Ambiguous => "  (FAILED)".into(),
             };
+            if self.compact && !failed {
+                // Brief: the message's summary names it; the text lists only what failed.
+                continue;
+            }
             let _ = writeln!(out, "{} {target}{state}", f.action.letter());
+            let mut quiet = 0;
             for h in &f.hunks {
+                // Brief: a few chunks that went well in a file that failed; every failure.
+                if self.compact && !is_failure(h.status) && quiet >= BRIEF_CHUNKS {
+                    quiet += 1;
+                    continue;
+                }
+                quiet += usize::from(!is_failure(h.status));
                 let _ = writeln!(out, "  {}", hunk_summary(h));
             }
+            if quiet > BRIEF_CHUNKS {
+                let _ = writeln!(
+                    out,
+                    "  ... and {} more chunk(s) that located",
+                    quiet - BRIEF_CHUNKS
+                );
+            }
         }
+        let mut diffs_shown = false;
         for f in self.files.iter().filter(|_| !scale) {
             if let Some(diff) = &f.diff {
+                diffs_shown = true;
                 out.push_str(&colorize_diff(diff, color));
                 if !diff.ends_with('\n') {
                     out.push('\n');
                 }
             }
         }
-        out.push_str(&self.message);
-        if !self.message.ends_with('\n') {
+        // Where every change is shown by its diff, how it now reads would show it twice.
+        let snippets_in_diffs = diffs_shown
+            && !scale
+            && self
+                .files
+                .iter()
+                .all(|f| f.diff.is_some() || f.hunks.iter().all(|h| h.snippet.is_empty()));
+        let message = match snippets_in_diffs {
+            true => self
+                .message
+                .strip_suffix(now_reads(self).as_str())
+                .unwrap_or(&self.message),
+            false => &self.message,
+        };
+        out.push_str(message);
+        if !message.ends_with('\n') {
             out.push('\n');
         }
         // A failed run is in the message already; a passing one is said here.
@@ -359,12 +407,16 @@ fn op_label(f: &FileReport) -> String {
 /// Above this many changed hunks, the message leaves the result snippets to the JSON report.
 const MAX_SNIPPETS_IN_MESSAGE: usize = 8;
 
+/// A success message names at most this many chunks per file that applied plainly (exactly,
+/// once); `--json` has them all.
+const PLAIN_CHUNKS_NAMED: usize = 4;
+
+/// `--brief` text lists at most this many chunks that went well in a file that failed.
+const BRIEF_CHUNKS: usize = 3;
+
 /// Above this many files or hunks, reports summarise instead of listing (`--json` stays complete).
 const SCALE_FILES: usize = 20;
 const SCALE_HUNKS: usize = 200;
-
-/// How many string/comment mentions a rename message lists (`--json` has them all).
-const MENTIONS_IN_MESSAGE: usize = 20;
 
 fn at_scale(report: &Report) -> bool {
     report.files.len() > SCALE_FILES
@@ -530,8 +582,20 @@ fn success_message(report: &Report) -> String {
             );
         }
     }
-    let changed: Vec<(&FileReport, &HunkReport)> =
-        hunks().filter(|(_, h)| !h.snippet.is_empty()).collect();
+    msg.push_str(&now_reads(report));
+    msg
+}
+
+/// The end of a success message: how each changed place now reads, numbered (what a model
+/// checks its edit against without reading the file again). Empty for many changes, or none.
+fn now_reads(report: &Report) -> String {
+    let mut msg = String::new();
+    let changed: Vec<(&FileReport, &HunkReport)> = report
+        .files
+        .iter()
+        .flat_map(|f| f.hunks.iter().map(move |h| (f, h)))
+        .filter(|(_, h)| !h.snippet.is_empty())
+        .collect();
     if report.status != Status::AlreadyApplied && changed.len() <= MAX_SNIPPETS_IN_MESSAGE {
         for (f, h) in changed {
             let _ = write!(
@@ -556,9 +620,19 @@ fn summarize_op(f: &FileReport) -> String {
         s.push_str(" (already applied)");
         return s;
     }
-    let parts: Vec<String> = f
+    // Every chunk worth a word (a looser tier, already applied, several places); the plain
+    // ones only up to PLAIN_CHUNKS_NAMED, then counted.
+    let mut plain = 0;
+    let mut parts: Vec<String> = f
         .hunks
         .iter()
+        .filter(|h| {
+            let worth_a_word = h.status == Outcome::AlreadyApplied
+                || h.tier.is_some_and(|t| t != Tier::Exact)
+                || h.matches.len() > 1;
+            plain += usize::from(!worth_a_word);
+            worth_a_word || plain <= PLAIN_CHUNKS_NAMED
+        })
         .map(|h| {
             let place = match (h.start_line, h.end_line) {
                 _ if h.insertion => format!("inserted after line {}", h.start_line.unwrap_or(0)),
@@ -579,117 +653,11 @@ fn summarize_op(f: &FileReport) -> String {
             format!("chunk {} {place}{how}{many}", h.index)
         })
         .collect();
+    if plain > PLAIN_CHUNKS_NAMED {
+        parts.push(format!("and {} more chunk(s)", plain - PLAIN_CHUNKS_NAMED));
+    }
     if !parts.is_empty() {
         let _ = write!(s, " [{}]", parts.join("; "));
     }
     s
-}
-
-/// The part of a rename report's message about what was left alone.
-fn describe_rename(summary: &RenameSummary, limit: usize, surface: Surface) -> String {
-    let mut msg = String::new();
-    let _ = write!(
-        msg,
-        "Rename `{}` -> `{}`: {} identifier site(s) in code, in {} file(s) ({} file(s) scanned, {} parsed).",
-        summary.old,
-        summary.new,
-        summary.sites,
-        summary.files_changed,
-        summary.files_scanned,
-        summary.files_parsed
-    );
-    if !summary.definitions.is_empty() {
-        let defs: Vec<String> = summary
-            .definitions
-            .iter()
-            .take(limit)
-            .map(|d| format!("{} {}:{}", d.kind.name(), d.path, d.line))
-            .collect();
-        let more = summary.definitions.len().saturating_sub(defs.len());
-        let _ = write!(
-            msg,
-            " Defined at: {}{}.",
-            defs.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        );
-    }
-    let left: Vec<&Mention> = summary.mentions.iter().filter(|m| !m.renamed).collect();
-    let renamed = summary.mentions.len() - left.len();
-    if renamed > 0 {
-        let _ = write!(
-            msg,
-            " Also renamed {renamed} mention(s) in strings/comments."
-        );
-    }
-    if !left.is_empty() {
-        let _ = write!(
-            msg,
-            "\nNot renamed, in strings or comments ({}; pass {} / {} to rename them):",
-            left.len(),
-            surface.switch("--include-strings"),
-            surface.switch("--include-comments")
-        );
-        for m in left.iter().take(limit) {
-            let _ = write!(msg, "\n  {}:{} ({}): {}", m.path, m.line, m.context, m.text);
-        }
-        if left.len() > limit {
-            let _ = write!(
-                msg,
-                "\n  ... and {} more (--json lists all)",
-                left.len() - limit
-            );
-        }
-    }
-    let unresolved: Vec<&LeftSite> = summary
-        .unresolved
-        .iter()
-        .filter(|u| {
-            !summary
-                .renamed
-                .iter()
-                .any(|r| r.path == u.path && r.line == u.line && r.column == u.column)
-        })
-        .collect();
-    list_left(
-        &mut msg,
-        &unresolved,
-        &format!(
-            "Not renamed, unresolved (they may or may not be this symbol; pass {} to rename them too)",
-            surface.switch("--include-unresolved")
-        ),
-        limit,
-    );
-    let outside: Vec<&LeftSite> = summary.outside.iter().collect();
-    list_left(
-        &mut msg,
-        &outside,
-        "Not renamed, they resolve outside the tree (another package's or the language's own names)",
-        limit,
-    );
-    for why in summary.skipped_files.iter().take(limit) {
-        let _ = write!(msg, "\nSkipped {why}");
-    }
-    msg
-}
-
-/// Lists sites a rename left alone under a heading, at most `limit` of them.
-fn list_left(msg: &mut String, sites: &[&LeftSite], heading: &str, limit: usize) {
-    if sites.is_empty() {
-        return;
-    }
-    let _ = write!(msg, "\n{heading} ({}):", sites.len());
-    for s in sites.iter().take(limit) {
-        let _ = write!(msg, "\n  {}:{}: {}  ({})", s.path, s.line, s.text, s.why);
-    }
-    if sites.len() > limit {
-        let _ = write!(
-            msg,
-            "\n  ... and {} more (--json lists all)",
-            sites.len() - limit
-        );
-    }
 }
