@@ -49,6 +49,7 @@
 
 mod applied;
 mod check;
+mod codemod;
 mod config;
 mod guard;
 mod history;
@@ -60,11 +61,13 @@ mod rename;
 mod sandbox;
 mod schema;
 mod verify;
+mod walk;
 
 // What a program using lancet needs: the operations, their options and results, and the data
 // they take and give.
 pub use applied::Applied;
 pub use check::{CheckError, CheckOptions, Checked, check};
+pub use codemod::{ModOptions, ModSpec, RuleFile, codemod};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
 pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
 pub use history::{LogFilter, UndoOptions, finish_interrupted, format_time, log, recover, undo};

@@ -5,6 +5,7 @@
 
 use super::model::{Collision, FileScan, Occurrence, Parsed, RenameOptions, Renamer, Scanned};
 use crate::pipeline::ApplyOptions;
+use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
 use lancet_core::Span;
 use lancet_core::sha256_hex;
@@ -339,72 +340,27 @@ fn classify(
     hits
 }
 
-/// The files under the requested paths, relative to the root, in walk order; `.gitignore`d,
-/// hidden and lancet's own files are left out.
-/// Unreadable directories are returned as reasons, not errors: one bad directory does not stop
-/// a rename elsewhere, and the report lists it.
+/// The files under the requested paths (see [`crate::walk::walk`]); a path outside the root or
+/// missing refuses the rename.
 pub(super) fn walk(
     root: &Root,
     opts: &RenameOptions,
     surface: Surface,
 ) -> Result<Walked, Box<Report>> {
-    // The rename's refusals of a path (refusal.rs reads this module's language table, so
-    // this module does not import it back).
-    let refused = |refusal| Box::new(Report::rename_refused(&refusal, surface));
-    let outside = |e: lancet_core::PathError| {
-        refused(RenameRefusal::Place(PlaceRefusal::PathOutside {
-            error: e.to_string(),
-            at: false,
-        }))
-    };
-    let mut starts = Vec::new();
-    for p in &opts.paths {
-        let rel = root.rel(p).map_err(outside)?;
-        // Through the root's handle: a link leading outside is refused here, as `read` and
-        // `check` refuse it, instead of walking and printing someone else's files.
-        let real = root.resolve(&rel, true).map_err(outside)?;
-        if root.dir().symlink_metadata(real.real.as_path()).is_err() {
-            return Err(refused(RenameRefusal::Place(PlaceRefusal::PathMissing {
-                path: p.clone(),
-            })));
-        }
-        starts.push(root.path().join(real.real.as_str()));
-    }
-    if starts.is_empty() {
-        starts.push(root.path().to_path_buf());
-    }
-    let mut builder = ignore::WalkBuilder::new(&starts[0]);
-    for s in &starts[1..] {
-        builder.add(s);
-    }
-    builder
-        .require_git(false)
-        .filter_entry(|e| e.file_name() != ".lancet" && e.file_name() != ".git");
-    let mut files = Vec::new();
-    let mut unreadable = Vec::new();
-    for entry in builder.build() {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                unreadable.push(e.to_string());
-                continue;
-            }
+    crate::walk::walk(root, &opts.paths).map_err(|refusal| {
+        let place = match refusal {
+            WalkRefusal::Outside(e) => PlaceRefusal::PathOutside {
+                error: e.to_string(),
+                at: false,
+            },
+            WalkRefusal::Missing(path) => PlaceRefusal::PathMissing { path },
         };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue; // directories, and symlinks: their targets are walked in their own place
-        }
-        let full = entry.into_path();
-        if let Ok(rel) = full.strip_prefix(root.path()) {
-            files.push(rel.to_string_lossy().into_owned());
-        }
-    }
-    files.sort();
-    files.dedup();
-    Ok((files, unreadable))
+        Box::new(Report::rename_refused(
+            &RenameRefusal::Place(place),
+            surface,
+        ))
+    })
 }
-
-/// The files found (relative to the root) and what could not be walked.
-type Walked = (Vec<String>, Vec<String>);
 
 /// Reads, parses and queries every walked file that can hold OLD, in parallel.
 pub(super) fn scan_all(

@@ -1,5 +1,6 @@
 mod bad_input;
 mod cli;
+mod codemod;
 mod confinement;
 mod props;
 mod rename;

@@ -32,6 +32,8 @@ pub enum Format {
     Sketch,
     /// Not a text format: the batch `lancet rename` computes from the syntax trees.
     Rename,
+    /// Not a text format: the batch `lancet mod` computes from structural rules.
+    Mod,
 }
 
 impl Format {
@@ -58,6 +60,7 @@ impl Format {
             Format::Whole => "whole",
             Format::Sketch => "sketch",
             Format::Rename => "rename",
+            Format::Mod => "mod",
         }
     }
 }

@@ -68,10 +68,10 @@ pub use failure::{BatchFailure, Doing, HunkFailure, OpFailure, StageError};
 pub use format::{FormatChoice, JsonLine, ParseError, ParseOptions, parse_bytes, parse_json_lines};
 pub use locate::closest::NumberedLine;
 pub use path::{PathError, RelPath, Root};
-pub use refusal::{AtProblem, PlaceRefusal, RenameRefusal, ServerRefusal};
+pub use refusal::{AtProblem, ModRefusal, PlaceRefusal, RenameRefusal, ServerRefusal};
 pub use report::{
-    Action, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, Outcome,
-    RenameSummary, Report, Site, Status, Surface, SymbolKind,
+    Action, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, ModRule,
+    ModSite, ModSummary, Outcome, RenameSummary, Report, Site, Status, Surface, SymbolKind,
 };
 pub use schema::{Contract, batch_schema, document, report_schema};
 pub use stage::staged::{Before, HardLinks, StagedFile};

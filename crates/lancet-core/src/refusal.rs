@@ -233,3 +233,39 @@ pub enum AtProblem {
         line_text: String,
     },
 }
+
+/// Why a code mod must not run: its rules, its pattern or its paths. Nothing is written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModRefusal {
+    /// A rule file (or `-p`/`-r`) that ast-grep's rule format rejects.
+    Rule {
+        /// The rule file, or `-p` for a pattern.
+        source: String,
+        /// ast-grep's own explanation.
+        detail: String,
+    },
+    /// A rule names a language lancet has no grammar for.
+    UnknownLanguage {
+        /// The name given.
+        lang: String,
+        /// The names lancet knows.
+        known: Vec<String>,
+    },
+    /// A rule without `fix`: it would find but not rewrite.
+    NoFix {
+        /// The rule's id.
+        id: String,
+    },
+    /// Neither `--rule` nor `-p` with `-r` was given.
+    NothingToRun,
+    /// A path leads outside the root.
+    PathOutside {
+        /// Why.
+        error: String,
+    },
+    /// A path does not exist under the root.
+    PathMissing {
+        /// The path as given.
+        path: String,
+    },
+}

@@ -296,6 +296,9 @@ pub struct Report {
     /// What `lancet rename` found: sites, definitions, mentions left alone.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rename: Option<RenameSummary>,
+    /// What `lancet mod` found: the rules run and every site they rewrote.
+    #[serde(rename = "mod", skip_serializing_if = "Option::is_none")]
+    pub codemod: Option<ModSummary>,
     /// The text to show a model or a person.
     pub message: String,
     /// Set by [`Report::brief`]: the text form lists at most a few chunks per file.
@@ -328,6 +331,7 @@ impl Report {
             checkpoint: None,
             test: None,
             rename: None,
+            codemod: None,
             error: Some(BatchError {
                 kind: ErrorKind::Malformed,
                 line: Some(e.line),
@@ -355,6 +359,7 @@ impl Report {
             checkpoint: None,
             test: None,
             rename: None,
+            codemod: None,
             error: Some(BatchError {
                 kind,
                 line: None,
@@ -379,6 +384,7 @@ impl Report {
             checkpoint: None,
             test: None,
             rename: None,
+            codemod: None,
             message: message.to_string(),
             compact: false,
         }
@@ -515,4 +521,54 @@ pub struct RenameSummary {
     /// Files that were skipped, with the reason (not UTF-8, unreadable).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_files: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a code mod found.
+
+/// What `lancet mod` did: the rules it ran, the files it looked at and every site it rewrote,
+/// so a CI log or a model can check each change without reading the diff.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ModSummary {
+    /// The rules, in the order they were given, with how many sites each rewrote.
+    pub rules: Vec<ModRule>,
+    /// Files walked under the paths.
+    pub files_scanned: usize,
+    /// Files of a rule's language that were parsed.
+    pub files_parsed: usize,
+    /// Files with at least one rewritten site.
+    pub files_changed: usize,
+    /// Every rewritten site, by path then position.
+    pub sites: Vec<ModSite>,
+    /// Files that could not be read or parsed, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_files: Vec<String>,
+}
+
+/// One rule of a mod and its count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ModRule {
+    /// The rule's `id` (`pattern` for `-p`).
+    pub id: String,
+    /// Its language, by lancet's name.
+    pub language: String,
+    /// Sites it rewrote.
+    pub sites: usize,
+}
+
+/// One rewritten site.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ModSite {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line of the site's start.
+    pub line: usize,
+    /// 1-based column (in characters) of the site's start.
+    pub column: usize,
+    /// The rule that rewrote it.
+    pub rule: String,
+    /// The text replaced.
+    pub before: String,
+    /// The text written.
+    pub after: String,
 }

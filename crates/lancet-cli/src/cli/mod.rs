@@ -4,6 +4,7 @@
 
 mod apply;
 mod check;
+mod codemod;
 mod history;
 mod input;
 mod mcp;
@@ -17,6 +18,7 @@ mod trust;
 use apply::ApplyArgs;
 use check::CheckArgs;
 use clap::{CommandFactory, Parser, Subcommand};
+use codemod::ModArgs;
 use history::{LogArgs, RecoverArgs, UndoArgs};
 use lancet::Root;
 use mcp::McpArgs;
@@ -55,6 +57,9 @@ enum Command {
     /// Rename an identifier across the tree by syntax (strings and comments are listed, not
     /// renamed), as one all-or-nothing batch.
     Rename(RenameArgs),
+    /// Rewrite code by structure (ast-grep's rules, or -p PATTERN -r REWRITE --lang L) across
+    /// the tree, as one all-or-nothing batch: syntax checked, checkpointed, --test, undo.
+    Mod(ModArgs),
     /// Parse edit text and print the operations lancet reads in it, touching no file (to see
     /// what a reply says before applying it; exit 2 when it does not parse).
     Parse(ParseArgs),
@@ -130,6 +135,7 @@ pub fn run() -> u8 {
     match cli.command {
         Command::Apply(args) => apply::run_apply(cli.root, args),
         Command::Rename(args) => rename::run_rename(cli.root, args),
+        Command::Mod(args) => codemod::run_mod(cli.root, args),
         Command::Parse(args) => parse::run_parse(args),
         Command::Read(args) => read::run_read(cli.root, args),
         Command::Check(args) => check::run_check(cli.root, args),

@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 
 mod batch;
 mod check;
+mod codemod;
 mod findings;
 mod locate;
 pub(crate) mod ops;
@@ -50,6 +51,7 @@ impl Report {
             checkpoint: None,
             test: None,
             rename: None,
+            codemod: None,
             message: String::new(),
             compact: false,
         };
@@ -199,12 +201,16 @@ impl Report {
     /// The compact form for agents (`--brief`, MCP): each change is shown once, by its
     /// numbered snippet where its hunks have one, else by its diff; a refused or failed batch
     /// carries no diffs at all (nothing was written, and the failure's own words say what to
-    /// send next). A rename's findings name each file once with the lines of its sites, and
-    /// the text lists a few chunks per file.
+    /// send next). A rename's or a mod's diffs are left out (the summary names the sites);
+    /// a rename's findings name each file once with the lines of its sites, and the text lists
+    /// a few chunks per file.
     pub fn brief(mut self, surface: Surface) -> Report {
         let refused = self.exit_code() != 0;
+        // A rename's or a mod's sites are listed by the summary (and in full in `--json`):
+        // their diffs, one per file of a tree-wide change, are what brief leaves out.
+        let tree_wide = matches!(self.format, Some("rename" | "mod"));
         for f in &mut self.files {
-            if refused || f.hunks.iter().any(|h| !h.snippet.is_empty()) {
+            if refused || tree_wide || f.hunks.iter().any(|h| !h.snippet.is_empty()) {
                 f.diff = None;
             }
         }
@@ -270,9 +276,9 @@ impl Report {
                     continue;
                 }
                 quiet += usize::from(!is_failure(h.status));
-                let _ = writeln!(out, "  {}", hunk_summary(h));
+                let _ = writeln!(out, "  {}", hunk_summary(h, self.format));
             }
-            if quiet > BRIEF_CHUNKS {
+            if self.compact && quiet > BRIEF_CHUNKS {
                 let _ = writeln!(
                     out,
                     "  ... and {} more chunk(s) that located",
@@ -326,7 +332,7 @@ impl Report {
     }
 }
 
-fn hunk_summary(h: &HunkReport) -> String {
+fn hunk_summary(h: &HunkReport, format: Option<&str>) -> String {
     let lines = match (h.start_line, h.end_line) {
         (Some(s), _) if h.insertion && h.status == Outcome::Applied => {
             format!("insert after line {s}")
@@ -336,7 +342,7 @@ fn hunk_summary(h: &HunkReport) -> String {
         _ => String::new(),
     };
     match h.status {
-        Outcome::Applied => format!("chunk {}: {} ({})", h.index, lines, tier_label(h)),
+        Outcome::Applied => format!("chunk {}: {} ({})", h.index, lines, tier_label(h, format)),
         Outcome::AlreadyApplied => format!("chunk {}: already applied at {}", h.index, lines),
         Outcome::Failed => format!("chunk {}: not found", h.index),
         // Refused with two readings of one place (re-sent or copy, replace or add beside).
@@ -425,8 +431,13 @@ fn at_scale(report: &Report) -> bool {
 
 /// The name a hunk's matcher goes by in summaries (rename sites have no tier: they come from
 /// the syntax tree).
-fn tier_label(h: &HunkReport) -> &'static str {
-    h.tier.map(Tier::name).unwrap_or("identifier")
+/// How a hunk was placed: its matcher tier, or for spans a tree computed, what computed them.
+fn tier_label(h: &HunkReport, format: Option<&str>) -> &'static str {
+    match (h.tier, format) {
+        (Some(tier), _) => tier.name(),
+        (None, Some("mod")) => "rule",
+        (None, _) => "identifier",
+    }
 }
 
 /// A large batch in one paragraph: files per action, hunks per tier, a few paths.
@@ -441,9 +452,12 @@ fn scale_summary(report: &Report) -> String {
         }
         for h in f.hunks.iter().filter(|h| h.status == Outcome::Applied) {
             hunks += 1;
-            match tiers.iter_mut().find(|(t, _)| *t == tier_label(h)) {
+            match tiers
+                .iter_mut()
+                .find(|(t, _)| *t == tier_label(h, report.format))
+            {
                 Some((_, n)) => *n += 1,
-                None => tiers.push((tier_label(h), 1)),
+                None => tiers.push((tier_label(h, report.format), 1)),
             }
         }
     }

@@ -228,6 +228,12 @@ impl Workspace<'_> {
             report.status = Outcome::AlreadyApplied;
             return Ok(());
         }
+        // What a rename or a mod changed, as every edit shows it (`--dry-run` prints it).
+        if let (Ok(old), Ok(new)) = (std::str::from_utf8(before), std::str::from_utf8(&after))
+            && old.len() <= 1024 * 1024
+        {
+            report.diff = Some(unified_diff(rel.as_str(), Some(old), Some(new)));
+        }
         entry.current = Some(after);
         Ok(())
     }

@@ -1,0 +1,70 @@
+//! `lancet mod`: a structural code mod (ast-grep's rules or a pattern and its rewrite) as one
+//! all-or-nothing batch.
+
+use super::output::emit;
+use super::transaction::TransactionArgs;
+use clap::Args;
+use lancet::{ErrorKind, ModOptions, ModSpec, Report, RuleFile, Status};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub(super) struct ModArgs {
+    /// A pattern to find (ast-grep's: `$A` one node, `$$$ARGS` any number), with -r and --lang.
+    #[arg(short = 'p', long, value_name = "PATTERN", requires_all = ["rewrite", "lang"], conflicts_with = "rule")]
+    pattern: Option<String>,
+    /// What each match becomes (its metavariables substituted).
+    #[arg(short = 'r', long, value_name = "REWRITE", requires = "pattern")]
+    rewrite: Option<String>,
+    /// The pattern's language: python (py), javascript (js), typescript (ts), tsx, rust (rs),
+    /// go, java, c, cpp, c-sharp, ruby, bash, json, yaml, html, css.
+    #[arg(long, value_name = "L", requires = "pattern")]
+    lang: Option<String>,
+    /// An ast-grep rule file (YAML: id, language, rule, constraints, transform, fix, utils;
+    /// several rules `---`-separated). Repeatable.
+    #[arg(long, value_name = "FILE.yml")]
+    rule: Vec<PathBuf>,
+    /// Files and directories to walk (default: the root); .gitignore is honoured.
+    #[arg(value_name = "PATH")]
+    paths: Vec<String>,
+    #[command(flatten)]
+    tx: TransactionArgs,
+}
+
+pub(super) fn run_mod(root: PathBuf, args: ModArgs) -> u8 {
+    let spec = match (&args.pattern, &args.rewrite, &args.lang) {
+        (Some(pattern), Some(rewrite), Some(lang)) => ModSpec::Pattern {
+            pattern: pattern.clone(),
+            rewrite: rewrite.clone(),
+            lang: lang.clone(),
+        },
+        _ => {
+            let mut files = Vec::new();
+            for path in &args.rule {
+                match std::fs::read_to_string(path) {
+                    Ok(text) => files.push(RuleFile {
+                        name: path.display().to_string(),
+                        text,
+                    }),
+                    Err(e) => {
+                        let report = Report::batch_error(
+                            Status::Malformed,
+                            ErrorKind::Usage,
+                            format!("cannot read the rule file {}: {e}", path.display()),
+                            "Pass a readable ast-grep rule file with --rule.",
+                        );
+                        return emit(&report, args.tx.json);
+                    }
+                }
+            }
+            ModSpec::Rules(files)
+        }
+    };
+    let opts = ModOptions {
+        spec,
+        paths: args.paths,
+    };
+    match args.tx.options(root) {
+        Ok(apply) => args.tx.emit(&lancet::codemod(&opts, &apply).report),
+        Err(report) => emit(&report, args.tx.json),
+    }
+}

@@ -1,0 +1,125 @@
+//! A code mod in words: its refusals (a rule ast-grep rejects, a language without a grammar, a
+//! rule that cannot rewrite, paths), and the line that says what it rewrote, rule by rule.
+
+use crate::kinds::ErrorKind;
+use crate::refusal::ModRefusal;
+use crate::report::{ModSummary, Report, Status, Surface};
+use std::fmt::Write as _;
+
+/// The summary line stays under this many characters however many rules there are.
+const SUMMARY_CHARS: usize = 200;
+/// At most this many skipped files are named.
+const SKIPPED_NAMED: usize = 8;
+
+impl Report {
+    /// A mod that must not run: nothing is written.
+    pub fn mod_refused(refusal: &ModRefusal, surface: Surface) -> Report {
+        let (status, kind, detail, next) = words(refusal, surface);
+        Report::batch_error(status, kind, detail, &next)
+    }
+
+    /// A mod whose rules matched nothing: nothing to write, which is not a failure (a rerun
+    /// of a mod already made finds nothing).
+    pub fn mod_matched_nothing() -> Report {
+        Report::note_only(
+            Status::AlreadyApplied,
+            "No site matched; nothing was written.",
+        )
+    }
+
+    /// Attaches a mod's findings and puts its summary at the top of the message.
+    pub fn with_mod(mut self, summary: ModSummary) -> Report {
+        self.message = format!("{}\n{}", findings(&summary), self.message);
+        self.codemod = Some(summary);
+        self
+    }
+}
+
+/// The summary line (sites, files, each rule's count while they fit) and the skipped files.
+fn findings(summary: &ModSummary) -> String {
+    let mut line = format!(
+        "Mod: {} site(s) in {} file(s) ({} file(s) scanned, {} parsed)",
+        summary.sites.len(),
+        summary.files_changed,
+        summary.files_scanned,
+        summary.files_parsed
+    );
+    let mut named = 0;
+    for (i, rule) in summary.rules.iter().enumerate() {
+        let part = format!(
+            "{} `{}` {}",
+            if i == 0 { ":" } else { "," },
+            rule.id,
+            rule.sites
+        );
+        let rest = summary.rules.len() - i - 1;
+        if line.len() + part.len() + if rest > 0 { 16 } else { 1 } > SUMMARY_CHARS {
+            break;
+        }
+        line.push_str(&part);
+        named += 1;
+    }
+    if named < summary.rules.len() {
+        let _ = write!(line, " and {} more rule(s)", summary.rules.len() - named);
+    }
+    line.push('.');
+    for why in summary.skipped_files.iter().take(SKIPPED_NAMED) {
+        let _ = write!(line, "\nSkipped {why}");
+    }
+    if summary.skipped_files.len() > SKIPPED_NAMED {
+        let _ = write!(
+            line,
+            "\nSkipped {} more file(s) (--json lists all)",
+            summary.skipped_files.len() - SKIPPED_NAMED
+        );
+    }
+    line
+}
+
+/// A refusal's status, stable kind, detail and what to send next.
+fn words(refusal: &ModRefusal, surface: Surface) -> (Status, ErrorKind, String, String) {
+    match refusal {
+        ModRefusal::Rule { source, detail } => (
+            Status::Malformed,
+            ErrorKind::Malformed,
+            format!("{source}: {detail}"),
+            "Fix the rule (ast-grep's YAML rule format: id, language, rule, constraints, transform, fix, utils) and run the mod again.".into(),
+        ),
+        ModRefusal::UnknownLanguage { lang, known } => (
+            Status::Malformed,
+            ErrorKind::UnknownLanguage,
+            format!("no grammar for the language `{lang}`"),
+            format!("Use one of: {}.", known.join(", ")),
+        ),
+        ModRefusal::NoFix { id } => (
+            Status::Malformed,
+            ErrorKind::Malformed,
+            format!("rule `{id}` has no `fix`: it finds sites but says nothing to write"),
+            "Add a fix to the rule (or use ast-grep scan to only list matches).".into(),
+        ),
+        ModRefusal::NothingToRun => (
+            Status::Malformed,
+            ErrorKind::Usage,
+            "nothing to run".into(),
+            format!(
+                "Pass {} FILE.yml, or {} PATTERN {} REWRITE {} LANG.",
+                surface.param("--rule"),
+                surface.param("-p"),
+                surface.param("-r"),
+                surface.param("--lang")
+            ),
+        ),
+        ModRefusal::PathOutside { error } => (
+            Status::Refused,
+            ErrorKind::UnsafePath,
+            error.clone(),
+            "Pass paths relative to the root, inside it.".into(),
+        ),
+        ModRefusal::PathMissing { path } => (
+            Status::Refused,
+            ErrorKind::Missing,
+            format!("{path} does not exist under the root"),
+            "Pass existing files or directories.".into(),
+        ),
+    }
+}

@@ -1,0 +1,150 @@
+//! `lancet mod`: a structural code mod as one transaction. ast-grep's engine finds and rewrites
+//! ([`rules`]: its YAML rules or a pattern; [`language`]: lancet's grammars as its languages);
+//! lancet walks the tree (`.gitignore` honoured, also outside git), scans the files in parallel
+//! ([`scan`]) and turns the rewrites into [`OpKind::Splice`] operations of one batch, which runs
+//! the pipeline of every edit: refused if a file changed since it was read, the syntax gate,
+//! the checkpoint, the journaled commit, `--test` and undo. The report lists every site.
+
+mod language;
+mod rules;
+mod scan;
+
+use crate::applied::Applied;
+use crate::pipeline::{ApplyOptions, apply_batch};
+use crate::walk::{WalkRefusal, walk};
+use lancet_core::{
+    Batch, BatchFailure, FileOp, Format, ModRefusal, ModSummary, OpKind, Report, Root,
+};
+use rayon::prelude::*;
+use rules::Rules;
+use scan::{FileMod, scan_file};
+
+/// What a mod runs.
+#[derive(Debug, Clone)]
+pub enum ModSpec {
+    /// ast-grep rule files, each read whole (several rules per file, `---`-separated).
+    Rules(Vec<RuleFile>),
+    /// One pattern and its rewrite, in one language (`ast-grep run -p -r -l`).
+    Pattern {
+        /// The pattern (`$A`, `$$$ARGS` metavariables).
+        pattern: String,
+        /// The rewrite (metavariables substituted).
+        rewrite: String,
+        /// The language, by lancet's or ast-grep's name.
+        lang: String,
+    },
+}
+
+/// A rule file's name (for messages) and text.
+#[derive(Debug, Clone)]
+pub struct RuleFile {
+    /// Where it was read from, as the person named it.
+    pub name: String,
+    /// Its YAML.
+    pub text: String,
+}
+
+/// A mod: the rules and the paths they run on (the whole root when empty).
+#[derive(Debug, Clone)]
+pub struct ModOptions {
+    /// What to run.
+    pub spec: ModSpec,
+    /// Files and directories under the root.
+    pub paths: Vec<String>,
+}
+
+/// Runs a mod as one batch through the same pipeline as every edit (`apply.dry_run`,
+/// `apply.test` and the other options apply): read the rules, walk, scan every file of a
+/// rule's language in parallel, then apply the rewrites.
+pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
+    let refused =
+        |refusal: ModRefusal| -> Applied { Report::mod_refused(&refusal, apply.surface).into() };
+    let root = match Root::new(&apply.root) {
+        Ok(r) => r,
+        Err(e) => {
+            let failure = BatchFailure::RootUnopenable {
+                root: apply.root.display().to_string(),
+                error: e.to_string(),
+            };
+            return Report::batch_failed(&failure, apply.surface).into();
+        }
+    };
+    let rules = match Rules::read(opts) {
+        Ok(rules) => rules,
+        Err(refusal) => return refused(refusal),
+    };
+    let (files, unwalkable) = match walk(&root, &opts.paths) {
+        Ok(walked) => walked,
+        Err(WalkRefusal::Outside(e)) => {
+            return refused(ModRefusal::PathOutside {
+                error: e.to_string(),
+            });
+        }
+        Err(WalkRefusal::Missing(path)) => return refused(ModRefusal::PathMissing { path }),
+    };
+    let mut clock = std::time::Instant::now();
+    let progress = crate::progress::Progress::new(&apply.progress, files.len());
+    progress.phase(
+        &format!("scanning {} files", files.len()),
+        Some(files.len()),
+    );
+    let scanned: Vec<FileMod> = files
+        .par_iter()
+        .inspect(|_| progress.inc())
+        .map(|rel| match root.dir().read(rel) {
+            // Through the root's handle: a directory swapped for a link since the walk cannot
+            // make this read someone else's file.
+            Ok(bytes) => scan_file(&rules, rel, &bytes),
+            Err(e) => FileMod::Unreadable(format!("{rel}: {e}")),
+        })
+        .collect();
+    lancet_core::timing::lap("mod: walk, read, parse and match", &mut clock);
+
+    let mut summary = ModSummary {
+        rules: rules.listed(),
+        files_scanned: files.len(),
+        files_parsed: 0,
+        files_changed: 0,
+        sites: Vec::new(),
+        skipped_files: unwalkable,
+    };
+    let mut ops = Vec::new();
+    for file in scanned {
+        match file {
+            FileMod::Skipped => {}
+            FileMod::Unreadable(why) => summary.skipped_files.push(why),
+            FileMod::Parsed(edits) => {
+                summary.files_parsed += 1;
+                if edits.spans.is_empty() {
+                    continue;
+                }
+                summary.files_changed += 1;
+                for site in &edits.sites {
+                    if let Some(rule) = summary.rules.iter_mut().find(|r| r.id == site.rule) {
+                        rule.sites += 1;
+                    }
+                }
+                summary.sites.extend(edits.sites);
+                ops.push(FileOp {
+                    path: edits.path,
+                    kind: OpKind::Splice {
+                        base_sha256: edits.sha256,
+                        spans: edits.spans,
+                    },
+                    line: 0,
+                });
+            }
+        }
+    }
+    if ops.is_empty() {
+        return Report::mod_matched_nothing().with_mod(summary).into();
+    }
+    let batch = Batch {
+        format: Format::Mod,
+        ops,
+        notes: Vec::new(),
+    };
+    let mut applied = apply_batch(&batch, apply);
+    applied.report = applied.report.with_mod(summary);
+    applied
+}

@@ -1,0 +1,135 @@
+//! What a mod runs: ast-grep rules read from YAML (`rule`, `constraints`, `transform`, `fix`,
+//! `utils`; several per file, `---`-separated), or one pattern and its rewrite. Reading them is
+//! ast-grep's own code; this module only turns its errors into refusals.
+
+use super::language::ModLanguage;
+use super::{ModOptions, ModSpec};
+use ast_grep_config::{Fixer, GlobalRules, RuleCollection, RuleConfig, from_yaml_string};
+use ast_grep_core::Pattern;
+use lancet_core::{ModRefusal, ModRule};
+
+/// The rules of a mod, ready to match.
+pub(super) enum Rules {
+    /// `-p PATTERN -r REWRITE --lang L`: as `ast-grep run`.
+    Pattern {
+        /// Its language.
+        language: ModLanguage,
+        /// The pattern.
+        pattern: Pattern,
+        /// The rewrite.
+        fixer: Box<Fixer>,
+    },
+    /// Rule files: as `ast-grep scan --rule`.
+    Collection {
+        /// The rules, with their `files`/`ignores` globs.
+        rules: RuleCollection<ModLanguage>,
+        /// Each rule's id and language, in the order given, for the report.
+        order: Vec<(String, ModLanguage)>,
+    },
+}
+
+/// The id a pattern's sites carry.
+pub(super) const PATTERN_ID: &str = "pattern";
+
+impl Rules {
+    /// Reads the rules or the pattern; a refusal names the source and ast-grep's reason.
+    pub(super) fn read(opts: &ModOptions) -> Result<Rules, ModRefusal> {
+        match &opts.spec {
+            ModSpec::Pattern {
+                pattern,
+                rewrite,
+                lang,
+            } => {
+                let language =
+                    ModLanguage::named(lang).ok_or_else(|| ModRefusal::UnknownLanguage {
+                        lang: lang.clone(),
+                        known: ModLanguage::known(),
+                    })?;
+                let pattern =
+                    Pattern::try_new(pattern, language).map_err(|e| ModRefusal::Rule {
+                        source: "-p".into(),
+                        detail: e.to_string(),
+                    })?;
+                let fixer = Fixer::from_str(rewrite, &language).map_err(|e| ModRefusal::Rule {
+                    source: "-r".into(),
+                    detail: e.to_string(),
+                })?;
+                Ok(Rules::Pattern {
+                    language,
+                    pattern,
+                    fixer: Box::new(fixer),
+                })
+            }
+            ModSpec::Rules(files) => {
+                if files.is_empty() {
+                    return Err(ModRefusal::NothingToRun);
+                }
+                let mut configs: Vec<RuleConfig<ModLanguage>> = Vec::new();
+                for file in files {
+                    let read = from_yaml_string::<ModLanguage>(&file.text, &GlobalRules::default())
+                        .map_err(|e| ModRefusal::Rule {
+                            source: file.name.clone(),
+                            detail: error_chain(&e),
+                        })?;
+                    configs.extend(read);
+                }
+                if configs.is_empty() {
+                    return Err(ModRefusal::NothingToRun);
+                }
+                if let Some(rule) = configs.iter().find(|r| r.fixer.is_empty()) {
+                    return Err(ModRefusal::NoFix {
+                        id: rule.id.clone(),
+                    });
+                }
+                let order = configs.iter().map(|r| (r.id.clone(), r.language)).collect();
+                let rules = RuleCollection::try_new(configs).map_err(|e| ModRefusal::Rule {
+                    source: files[0].name.clone(),
+                    detail: format!("a `files` or `ignores` glob: {e}"),
+                })?;
+                Ok(Rules::Collection { rules, order })
+            }
+        }
+    }
+
+    /// Every rule with no site yet, for the report.
+    pub(super) fn listed(&self) -> Vec<ModRule> {
+        match self {
+            Rules::Pattern { language, .. } => vec![ModRule {
+                id: PATTERN_ID.into(),
+                language: language.name().into(),
+                sites: 0,
+            }],
+            Rules::Collection { order, .. } => order
+                .iter()
+                .map(|(id, language)| ModRule {
+                    id: id.clone(),
+                    language: language.name().into(),
+                    sites: 0,
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether some rule is of this language.
+    pub(super) fn wants(&self, language: ModLanguage) -> bool {
+        match self {
+            Rules::Pattern { language: l, .. } => *l == language,
+            Rules::Collection { order, .. } => order.iter().any(|(_, l)| *l == language),
+        }
+    }
+}
+
+/// An error with its causes, as one line.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let words = cause.to_string();
+        if !text.contains(&words) {
+            text.push_str(": ");
+            text.push_str(&words);
+        }
+        source = cause.source();
+    }
+    text
+}

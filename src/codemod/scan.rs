@@ -1,0 +1,125 @@
+//! One file of a mod: parse it with its language's grammar, let ast-grep find the sites of
+//! every rule of that language, and keep the edits as ast-grep's `--update-all` keeps them: in
+//! the order found, each starting at or after the end of the one kept before it.
+
+use super::language::ModLanguage;
+use super::rules::{PATTERN_ID, Rules};
+use ast_grep_config::CombinedScan;
+use ast_grep_core::tree_sitter::LanguageExt;
+use lancet_core::{ModSite, Span, sha256_hex};
+use std::path::Path;
+
+/// What a file gave: nothing, its edits, or why it could not be looked at.
+pub(super) enum FileMod {
+    /// Not a language of any rule.
+    Skipped,
+    /// Parsed; these are its edits (maybe none).
+    Parsed(Box<Edits>),
+    /// Unreadable, not UTF-8.
+    Unreadable(String),
+}
+
+/// A file's edits: byte spans of the file as read, and the sites they make.
+pub(super) struct Edits {
+    /// The path, relative to the root.
+    pub(super) path: String,
+    /// The SHA-256 of the bytes the spans were found in.
+    pub(super) sha256: String,
+    /// The replacements, in file order, not overlapping.
+    pub(super) spans: Vec<Span>,
+    /// The same, as the report lists them.
+    pub(super) sites: Vec<ModSite>,
+}
+
+/// The edits of one file read as `bytes`.
+pub(super) fn scan_file(rules: &Rules, path: &str, bytes: &[u8]) -> FileMod {
+    let Some(entry) = lancet_syntax::languages::language_for(path, bytes) else {
+        return FileMod::Skipped;
+    };
+    let language = ModLanguage::of(entry);
+    if !rules.wants(language) {
+        return FileMod::Skipped;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return FileMod::Unreadable(format!("{path}: not UTF-8"));
+    };
+    let grep = language.ast_grep(text);
+    // (start, end, replacement, rule id), in the order ast-grep finds them.
+    let mut found: Vec<(usize, usize, String, String)> = Vec::new();
+    match rules {
+        Rules::Pattern { pattern, fixer, .. } => {
+            for m in grep.root().find_all(pattern) {
+                let edit = m.make_edit(pattern, fixer.as_ref());
+                found.push(edit_of(edit, PATTERN_ID));
+            }
+        }
+        Rules::Collection { rules, .. } => {
+            let matching = rules.get_rule_from_lang(Path::new(path), language);
+            if matching.is_empty() {
+                return FileMod::Skipped;
+            }
+            let combined = CombinedScan::new(matching);
+            let scan = combined.scan(&grep, true);
+            for (rule, m) in scan.diffs {
+                let Some(fixer) = rule.fixer.first() else {
+                    continue;
+                };
+                let edit = m.make_edit(&rule.matcher, fixer);
+                found.push(edit_of(edit, &rule.id));
+            }
+        }
+    }
+    let starts = line_starts(text);
+    let mut spans = Vec::new();
+    let mut sites = Vec::new();
+    let mut end = 0;
+    for (start, stop, replacement, rule) in found {
+        if start < end {
+            continue; // overlaps an edit kept before it, as ast-grep skips it
+        }
+        end = stop;
+        if text[start..stop] == replacement {
+            continue;
+        }
+        let line = starts.partition_point(|&s| s <= start);
+        let column = text[starts[line - 1]..start].chars().count() + 1;
+        sites.push(ModSite {
+            path: path.to_string(),
+            line,
+            column,
+            rule,
+            before: text[start..stop].to_string(),
+            after: replacement.clone(),
+        });
+        spans.push(Span {
+            start,
+            end: stop,
+            new: replacement,
+            line,
+        });
+    }
+    FileMod::Parsed(Box::new(Edits {
+        path: path.to_string(),
+        sha256: sha256_hex(bytes),
+        spans,
+        sites,
+    }))
+}
+
+/// An ast-grep edit as (start, end, replacement, rule id).
+fn edit_of(
+    edit: ast_grep_core::source::Edit<String>,
+    rule: &str,
+) -> (usize, usize, String, String) {
+    let start = edit.position;
+    let end = start + edit.deleted_length;
+    let text = String::from_utf8_lossy(&edit.inserted_text).into_owned();
+    (start, end, text, rule.to_string())
+}
+
+/// The byte offset each line starts at.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+        .collect()
+}

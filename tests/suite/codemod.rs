@@ -1,0 +1,267 @@
+//! `lancet mod`: structural rewrites (ast-grep's rules and patterns) as one transaction. What
+//! ast-grep itself would write is held by the conformance corpus (tests/corpus/mod_conformance.py,
+//! against `ast-grep --update-all`); these hold lancet's side: the pipeline (dry run, gate, undo,
+//! tests), the report's sites, and the refusals.
+
+use super::tree::{describe, lancet, snapshot, temp_tree};
+use std::path::Path;
+
+fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let mut all = vec!["mod", "-C", root.to_str().unwrap(), "--json"];
+    all.extend(args);
+    let out = lancet(&all, b"");
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
+    (out.status.code(), v)
+}
+
+fn read(root: &Path, path: &str) -> String {
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
+
+const APP_PY: &str = "\
+def total(items):
+    print(\"items:\", items)
+    print(len(items))
+    return sum(items)
+";
+
+/// A pattern and its rewrite, applied: every site rewritten, each listed with its place and
+/// both texts; the dry run shows the diff and writes nothing; a second run finds nothing to do
+/// (exit 0); undo puts the file back.
+#[test]
+fn a_pattern_rewrites_every_site_and_lists_each() {
+    let dir = temp_tree(&[("app.py", APP_PY.as_bytes()), ("web.js", b"print(1);\n")]);
+    let root = dir.path();
+    let args = ["-p", "print($$$ARGS)", "-r", "log($$$ARGS)", "--lang", "py"];
+    let before = snapshot(root);
+
+    let mut dry = vec!["mod", "-C", root.to_str().unwrap(), "--dry-run"];
+    dry.extend(args);
+    let out = lancet(&dry, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("-    print(len(items))\n") && text.contains("+    log(len(items))\n"),
+        "{text}"
+    );
+    assert!(text.contains("Mod: 2 site(s) in 1 file(s)"), "{text}");
+    assert_eq!(snapshot(root), before, "a dry run writes nothing");
+
+    let (code, v) = run_json(root, &args);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["status"], "applied");
+    assert_eq!(
+        read(root, "app.py"),
+        APP_PY.replace("print(", "log("),
+        "both calls rewritten"
+    );
+    assert_eq!(
+        read(root, "web.js"),
+        "print(1);\n",
+        "other languages untouched"
+    );
+    let sites = v["mod"]["sites"].as_array().unwrap();
+    assert_eq!(sites.len(), 2);
+    assert_eq!(sites[0]["path"], "app.py");
+    assert_eq!(sites[0]["line"], 2);
+    assert_eq!(sites[0]["column"], 5);
+    assert_eq!(sites[0]["rule"], "pattern");
+    assert_eq!(sites[0]["before"], "print(\"items:\", items)");
+    assert_eq!(sites[0]["after"], "log(\"items:\", items)");
+    assert_eq!(v["mod"]["rules"][0]["sites"], 2);
+
+    let (code, v) = run_json(root, &args);
+    assert_eq!(code, Some(0), "a rerun has nothing to do: {v}");
+    assert_eq!(v["status"], "already_applied");
+    assert!(v["message"].as_str().unwrap().contains("No site matched"));
+
+    let out = lancet(&["undo", "-C", root.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(snapshot(root), before);
+}
+
+/// A rule file of two rules (one with `constraints`, one with `transform` and `utils`) in
+/// ast-grep's format: each rule's sites are counted, and a file a rule's `ignores` names is
+/// left alone.
+#[test]
+fn a_rule_file_runs_every_rule_with_constraints_transform_and_utils() {
+    let dir = temp_tree(&[
+        ("src/calc.py", b"x = len(items) == 0\ny = len(names) == 0\nz = len(a) == 1\nlabel = format_name(user)\n"),
+        ("tests/test_calc.py", b"assert len(xs) == 0\n"),
+    ]);
+    let root = dir.path();
+    let rules = dir.path().join("rules.yml");
+    std::fs::write(
+        &rules,
+        r#"id: empty-len
+language: python
+rule:
+  pattern: len($SEQ) == 0
+constraints:
+  SEQ:
+    regex: ^(items|xs)$
+fix: not $SEQ
+ignores:
+  - tests/**
+---
+id: upper-call
+language: Python
+utils:
+  is-call:
+    kind: call
+rule:
+  matches: is-call
+  pattern: format_name($ARG)
+transform:
+  UPPER:
+    convert:
+      source: $ARG
+      toCase: upperCase
+fix: format_name($UPPER)
+"#,
+    )
+    .unwrap();
+    let (code, v) = run_json(root, &["--rule", rules.to_str().unwrap(), "src", "tests"]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(
+        read(root, "src/calc.py"),
+        "x = not items\ny = len(names) == 0\nz = len(a) == 1\nlabel = format_name(USER)\n"
+    );
+    assert_eq!(read(root, "tests/test_calc.py"), "assert len(xs) == 0\n");
+    let rules = v["mod"]["rules"].as_array().unwrap();
+    assert_eq!(rules[0]["id"], "empty-len");
+    assert_eq!(rules[0]["sites"], 1);
+    assert_eq!(rules[1]["id"], "upper-call");
+    assert_eq!(rules[1]["sites"], 1);
+}
+
+/// A rewrite that breaks the syntax is refused by the gate: nothing is written, the report says
+/// which file and why; a failing --test rolls a mod back.
+#[test]
+fn the_gate_and_the_tests_hold_a_mod_as_any_batch() {
+    let dir = temp_tree(&[("app.py", APP_PY.as_bytes())]);
+    let root = dir.path();
+    let before = snapshot(root);
+    let (code, v) = run_json(
+        root,
+        &["-p", "print($$$A)", "-r", "print($$$A", "--lang", "py"],
+    );
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["status"], "refused");
+    assert!(
+        v["syntax"]["errors"]
+            .as_array()
+            .is_some_and(|e| !e.is_empty()),
+        "{v}"
+    );
+    assert_eq!(snapshot(root), before);
+
+    let (code, v) = run_json(
+        root,
+        &[
+            "-p",
+            "print($$$A)",
+            "-r",
+            "log($$$A)",
+            "--lang",
+            "py",
+            "--test",
+            "exit 1",
+        ],
+    );
+    assert_eq!(code, Some(3), "{v}");
+    assert_eq!(v["status"], "test_failed");
+    assert_eq!(snapshot(root), before, "rolled back");
+}
+
+/// What cannot run is refused before any file is read: a rule ast-grep rejects, a language
+/// without a grammar, a rule without a fix (exit 2), a path outside the root (exit 1), nothing
+/// to run (exit 2).
+#[test]
+fn bad_rules_languages_and_paths_are_refused() {
+    let dir = temp_tree(&[("app.py", APP_PY.as_bytes())]);
+    let root = dir.path();
+    let before = snapshot(root);
+    let rule = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let cases = [
+        (
+            vec![
+                "--rule".to_string(),
+                rule(
+                    "bad.yml",
+                    "id: x\nlanguage: python\nrule:\n  nonsense: 1\nfix: y\n",
+                ),
+            ],
+            2,
+            "bad.yml",
+        ),
+        (
+            vec![
+                "--rule".to_string(),
+                rule(
+                    "cobol.yml",
+                    "id: x\nlanguage: cobol\nrule:\n  pattern: a\nfix: b\n",
+                ),
+            ],
+            2,
+            "cobol",
+        ),
+        (
+            vec![
+                "--rule".to_string(),
+                rule(
+                    "nofix.yml",
+                    "id: find-only\nlanguage: python\nrule:\n  pattern: print($A)\n",
+                ),
+            ],
+            2,
+            "has no `fix`",
+        ),
+        (
+            ["-p", "print($A)", "-r", "log($A)", "--lang", "cobol"]
+                .map(String::from)
+                .to_vec(),
+            2,
+            "no grammar for the language `cobol`",
+        ),
+        (
+            ["-p", "f($A)", "-r", "g($A)", "--lang", "py", "../elsewhere"]
+                .map(String::from)
+                .to_vec(),
+            1,
+            "outside",
+        ),
+        (Vec::new(), 2, "nothing to run"),
+    ];
+    for (args, exit, said) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, v) = run_json(root, &args);
+        assert_eq!(code, Some(exit), "{args:?}: {v}");
+        let message = v["message"].as_str().unwrap();
+        assert!(message.contains(said), "{args:?}: {message}");
+    }
+    std::fs::remove_file(dir.path().join("bad.yml")).unwrap();
+    std::fs::remove_file(dir.path().join("cobol.yml")).unwrap();
+    std::fs::remove_file(dir.path().join("nofix.yml")).unwrap();
+    assert_eq!(snapshot(root), before);
+}
+
+/// The walk honours `.gitignore` also outside git, as `rename` does.
+#[test]
+fn ignored_files_are_not_rewritten() {
+    let dir = temp_tree(&[
+        ("app.py", b"print(1)\n"),
+        ("build/gen.py", b"print(2)\n"),
+        (".gitignore", b"build/\n"),
+    ]);
+    let root = dir.path();
+    let (code, v) = run_json(root, &["-p", "print($A)", "-r", "log($A)", "--lang", "py"]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(read(root, "app.py"), "log(1)\n");
+    assert_eq!(read(root, "build/gen.py"), "print(2)\n");
+}
