@@ -174,7 +174,8 @@ pub fn meta_for(
 pub struct LogFilter {
     /// At most this many (the newest).
     pub limit: Option<usize>,
-    /// Only batches that touched this path (relative to the root).
+    /// Only batches that touched this path (relative to the root, or absolute inside it; a
+    /// directory means any file under it).
     pub path: Option<String>,
     /// Only batches made at or after this time (seconds since the Unix epoch): "what did the
     /// agent do this afternoon".
@@ -183,11 +184,27 @@ pub struct LogFilter {
 
 /// `lancet log`: checkpoints, newest first, as `filter` keeps them.
 pub fn log(root: &Root, filter: &LogFilter) -> Vec<CheckpointMeta> {
-    let path = filter.path.as_deref().map(|p| p.trim_start_matches("./"));
+    // As the root reads it (an absolute path inside the root, `./a.py`); a directory keeps
+    // the batches that touched a file under it.
+    let path = filter.path.as_deref().map(|p| {
+        root.rel(p)
+            .map(|rel| rel.to_string())
+            .unwrap_or_else(|_| p.trim_start_matches("./").to_string())
+    });
+    let under = |touched: &str, p: &str| {
+        p.is_empty()
+            || touched == p
+            || touched
+                .strip_prefix(p)
+                .is_some_and(|rest| rest.starts_with('/'))
+    };
     StateDir::locate(root)
         .list_meta()
         .into_iter()
-        .filter(|m| path.is_none_or(|p| m.files.iter().any(|f| f.path == p)))
+        .filter(|m| {
+            path.as_deref()
+                .is_none_or(|p| m.files.iter().any(|f| under(&f.path, p)))
+        })
         .filter(|m| filter.since.is_none_or(|since| m.time >= since))
         .take(filter.limit.unwrap_or(usize::MAX))
         .collect()

@@ -257,10 +257,8 @@ fn apply_locked(
         );
     }
     if opts.dry_run {
-        return nothing_written(
-            Report::from_ops(Status::DryRun, format, staged.reports, notes, opts.surface)
-                .with_syntax(syntax),
-        );
+        let report = dry_run(status, format, staged.reports, notes, opts.surface);
+        return nothing_written(report.with_syntax(syntax));
     }
     // Tests that must run sandboxed where no sandbox can be built: refused before any write.
     if opts.test.is_some()
@@ -291,6 +289,24 @@ fn apply_locked(
         return nothing_written(report);
     }
     Applied::kept(report, staged.files)
+}
+
+/// What a dry run says: what would apply, or, with failures, that it is no success even with
+/// --partial (what failed is the answer).
+fn dry_run(
+    status: Status,
+    format: &'static str,
+    reports: Vec<lancet_core::FileReport>,
+    notes: Vec<String>,
+    surface: Surface,
+) -> Report {
+    match status {
+        Status::Partial => Report::from_ops(Status::Refused, format, reports, notes, surface)
+            .with_note(
+                "a dry run with --partial: without --dry-run, the parts that located would be written and only these reported".to_string(),
+            ),
+        _ => Report::from_ops(Status::DryRun, format, reports, notes, surface),
+    }
 }
 
 /// Applies the person's hard-link choice to the staged files: by default a file with other

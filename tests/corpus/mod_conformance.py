@@ -35,7 +35,7 @@ ast-grep (ast-grep-cli 0.51.1) is taken from --ast-grep, else from PATH when it 
 else installed with pip into a venv in the cache.
 
 Exit 1 on any unexplained divergence, on a case that could not run, or when fewer than 20 rules
-matched something (ast-grep's own match counts, `scan --json=stream`). --oracle-only runs
+matched something (ast-grep's own match counts, `scan --json=stream`; no minimum with --only). --oracle-only runs
 ast-grep alone (projects, rules, match counts) for when the lancet binary has no `mod` yet.
 """
 
@@ -455,7 +455,9 @@ def run_case(case, ag, lancet, templates, base_trees, keep_dir, work):
         if proc.returncode == 1 and reasons and not lc_changed:
             named = sorted({r[0] for r in reasons if r[0]})
             stray = [p for p in named if p not in ag_changed]
-            why = "; ".join(f"{p}: {w}" for p, w in reasons)
+            why = "; ".join(f"{p}: {w}" for p, w in reasons[:6])
+            if len(reasons) > 6:
+                why += f"; and {len(reasons) - 6} more syntax error(s)"
             if stray:
                 reasons_note = f"(lancet's gate named {stray}, files ast-grep did not change: {why}) "
             else:
@@ -668,17 +670,19 @@ def main():
     counts = {k: sum(1 for r in results if r["verdict"] == k) for k in
               ("identical", "refused", "divergent", "known", "error", "oracle-only")}
     print()
-    print(f"{rules_matched} of {rules_total} rules matched something (need {MIN_MATCHED_RULES}); "
+    need = 0 if args.only else MIN_MATCHED_RULES
+    print(f"{rules_matched} of {rules_total} rules matched something "
+          f"({f'need {need}' if need else 'no minimum with --only'}); "
           f"{len(results)} cases in {time.monotonic() - t0:.0f}s")
     if lancet is None:
         print(f"{counts['oracle-only']} cases run with ast-grep alone, {counts['error']} errors")
-        ok = counts["error"] == 0 and rules_matched >= MIN_MATCHED_RULES
+        ok = counts["error"] == 0 and rules_matched >= need
         return 0 if ok else 1
     tail = f", {counts['known']} known divergences" if counts["known"] else ""
     tail += f", {counts['error']} errors" if counts["error"] else ""
     print(f"{counts['identical']} identical, {counts['refused']} refused (explained), "
           f"{counts['divergent']} divergent{tail}")
-    ok = counts["divergent"] == 0 and counts["error"] == 0 and rules_matched >= MIN_MATCHED_RULES
+    ok = counts["divergent"] == 0 and counts["error"] == 0 and rules_matched >= need
     return 0 if ok else 1
 
 

@@ -59,11 +59,10 @@ def read(root, path):
 
 
 # What each tool declares: (readOnlyHint, destructiveHint, idempotentHint), and a field its
-# output schema requires. A hint the specification leaves meaningless (destructive or idempotent
-# on a read-only tool) is None.
+# output schema requires. destructiveHint, meaningless on a read-only tool, is None there.
 ANNOTATIONS = {
-    "read_file": (True, None, None, "sha256"),
-    "checkpoints": (True, None, None, "checkpoints"),
+    "read_file": (True, None, True, "sha256"),
+    "checkpoints": (True, None, True, "checkpoints"),
     "edit": (False, True, True, "status"),
     "apply_patch": (False, True, True, "status"),
     "write_file": (False, True, True, "status"),
@@ -136,6 +135,13 @@ async def run(root, log):
                   {n: schema(t) for n, t in tools.items()})
             check("apply_patch schema", {"text", "operations", "format", "test"} <= set(schema(tools["apply_patch"])["properties"]))
             check_outputs_and_annotations(tools)
+            try:
+                r = await s.call_tool("edit", {"path": "shop.py", "old_string": "a", "new_string": "b",
+                                               "test": True})
+                check("an unknown argument is refused, nothing written", is_error(r)
+                      and "unknown field" in text_of(r), text_of(r))
+            except Exception as e:  # an invalid-params protocol error
+                check("an unknown argument is refused, nothing written", "unknown field" in str(e), e)
             validate_every_result(s, tools)
             check("descriptions mention uniqueness and already_applied",
                   "exactly one" in tools["edit"].description and "already_applied" in tools["edit"].description,

@@ -62,6 +62,30 @@ fn refusal_goes_to_stdout_with_exit_1_and_writes_nothing() {
     );
     assert!(err.contains("- b.txt chunk 1 (edit line 6): Failed to find expected lines in b.txt"));
     assert_eq!(snapshot(dir.path()), before);
+    // A dry run of the same with --partial is no success either: exit 1, the failure shown.
+    let out = lancet(
+        &["apply", "-C", dir.path().to_str().unwrap(), "--dry-run", "--partial"],
+        b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-zzz\n+B\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        stdout(&out).contains("a dry run with --partial"),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(snapshot(dir.path()), before);
+    // A root that cannot be opened is about the invocation: stderr, exit 4.
+    let out = lancet(
+        &["apply", "-C", "/nonexistent/root"],
+        b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert!(stdout(&out).is_empty(), "{}", describe(&out));
+    assert!(
+        stderr(&out).contains("cannot open the root"),
+        "{}",
+        describe(&out)
+    );
 }
 
 #[test]
@@ -823,6 +847,26 @@ fn log_takes_a_limit_a_path_and_a_duration() {
     assert_eq!(listed(&["--since", "1d"]).len(), 2);
     assert_eq!(listed(&["--since", "3d"]).len(), 3);
     assert_eq!(listed(&["--since", "1d", "--path", "a.txt"]).len(), 1);
+    // A directory keeps the batches under it; an absolute path inside the root is that path.
+    let sub = temp_tree(&[("d/x.txt", b"x\n")]);
+    let sub_root = sub.path().to_str().unwrap();
+    let out = lancet(
+        &["apply", "-C", sub_root],
+        b"*** Begin Patch\n*** Update File: d/x.txt\n-x\n+X\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let absolute = format!("{sub_root}/d/x.txt");
+    for path in ["d", "d/x.txt", absolute.as_str()] {
+        let out = lancet(&["log", "-C", sub_root, "--json", "--path", path], b"");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v.as_array().unwrap().len(), 1, "--path {path}");
+    }
+    let none = lancet(&["log", "-C", sub_root, "--path", "e"], b"");
+    assert!(
+        stdout(&none).contains("No checkpoint matches"),
+        "{}",
+        describe(&none)
+    );
     let bad = lancet(&["log", "-C", root, "--since", "yesterday"], b"");
     assert_eq!(bad.status.code(), Some(2), "{}", describe(&bad));
     // A file edited by two operations of one batch is listed once.

@@ -79,11 +79,13 @@ pub enum ErrorKind {
     /// Rename: code sites spelled OLD that lancet cannot decide are the symbol or not (the
     /// rename writes nothing unless told to rename them too or to leave them).
     UnresolvedSites,
+    /// The syntax gate: the edit would introduce syntax errors (listed in `syntax.errors`).
+    SyntaxError,
 }
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 34] = [
+    pub const ALL: [ErrorKind; 35] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -118,6 +120,7 @@ impl ErrorKind {
         ErrorKind::UnknownLanguage,
         ErrorKind::NameInUse,
         ErrorKind::UnresolvedSites,
+        ErrorKind::SyntaxError,
     ];
 
     /// The kind's name in reports (`no_match`, `unsafe_path`, ...).
@@ -157,6 +160,7 @@ impl ErrorKind {
             ErrorKind::UnknownLanguage => "unknown_language",
             ErrorKind::NameInUse => "name_in_use",
             ErrorKind::UnresolvedSites => "unresolved_sites",
+            ErrorKind::SyntaxError => "syntax_error",
         }
     }
 }

@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 /// `read_file` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ReadFileArgs {
     /// File path, relative to the project root (absolute paths inside the root also work).
     pub path: String,
@@ -19,6 +20,7 @@ pub struct ReadFileArgs {
 
 /// `edit_lines` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct EditLinesArgs {
     /// File path, relative to the project root.
     pub path: String,
@@ -31,6 +33,7 @@ pub struct EditLinesArgs {
 
 /// One line-anchored edit.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct LineEditArg {
     /// `replace`, `insert_after`, `insert_before` or `delete`.
     pub op: String,
@@ -45,6 +48,7 @@ pub struct LineEditArg {
 
 /// `edit` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct EditArgs {
     /// File path, relative to the project root.
     pub path: String,
@@ -64,6 +68,7 @@ pub struct EditArgs {
 
 /// `apply_patch` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ApplyPatchArgs {
     /// The edit: a `*** Begin Patch` … `*** End Patch` patch, SEARCH/REPLACE blocks with file
     /// names, a unified diff, JSON edits, or a file name line plus a fenced whole file. All of it
@@ -98,6 +103,7 @@ pub struct PatchOperation {
 
 /// `write_file` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct WriteFileArgs {
     /// File path, relative to the project root.
     pub path: String,
@@ -109,6 +115,7 @@ pub struct WriteFileArgs {
 
 /// `undo` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct UndoArgs {
     /// A checkpoint id (or prefix) from checkpoints; default: the newest batch not yet undone.
     pub id: Option<String>,
@@ -121,6 +128,7 @@ pub struct UndoArgs {
 
 /// `rename_symbol` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RenameSymbolArgs {
     /// The identifier to rename, exactly as written in code, or qualified
     /// (`pkg.module.Class.method`, `crate::module::Type::method`) to name one symbol. May be
@@ -159,6 +167,7 @@ pub struct RenameSymbolArgs {
 
 /// `checkpoints` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CheckpointsArgs {
     /// At most this many batches, the newest (default 20).
     pub limit: Option<usize>,

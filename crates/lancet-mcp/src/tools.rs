@@ -40,7 +40,12 @@ impl LancetServer {
     #[tool(
         name = "read_file",
         output_schema = schemas::read_view(),
-        annotations(title = "Read a file", read_only_hint = true, open_world_hint = false),
+        annotations(
+            title = "Read a file",
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Read a file of the project: numbered lines (`N<TAB>text`) and the file's sha256. Read a file before editing it; copy old_string from these lines without the numbers. Pass offset/limit for a window of a long file."
     )]
     async fn read_file(&self, Parameters(args): Parameters<ReadFileArgs>) -> CallToolResult {
@@ -275,7 +280,12 @@ impl LancetServer {
     #[tool(
         name = "checkpoints",
         output_schema = schemas::checkpoint_list(),
-        annotations(title = "List checkpoints", read_only_hint = true, open_world_hint = false),
+        annotations(
+            title = "List checkpoints",
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "List the batches lancet has applied, newest first (the last 20 unless limit says otherwise; path keeps those that touched it): id, time, format, files, summary, test result, and whether undone. Pass an id to undo."
     )]
     async fn checkpoints(&self, Parameters(args): Parameters<CheckpointsArgs>) -> CallToolResult {
@@ -289,7 +299,10 @@ impl LancetServer {
                 };
                 let list = lancet::log(&root, &filter);
                 let text = if list.is_empty() {
-                    "No checkpoints yet.".to_string()
+                    match args.path.is_some() || args.limit == Some(0) {
+                        true => "No checkpoint matches limit/path.".to_string(),
+                        false => "No checkpoints yet.".to_string(),
+                    }
                 } else {
                     list.iter()
                         .map(|m| {
@@ -336,9 +349,9 @@ mod tests {
             let reads = matches!(tool.name.as_ref(), "read_file" | "checkpoints");
             assert_eq!(hints.read_only_hint, Some(reads), "{}", tool.name);
             assert_eq!(hints.open_world_hint, Some(false), "{}", tool.name);
+            assert!(hints.idempotent_hint.is_some(), "{}", tool.name);
             if !reads {
                 assert_eq!(hints.destructive_hint, Some(true), "{}", tool.name);
-                assert!(hints.idempotent_hint.is_some(), "{}", tool.name);
             }
         }
     }

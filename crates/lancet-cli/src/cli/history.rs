@@ -60,7 +60,11 @@ pub(super) fn run_log(root: &Root, args: &LogArgs) -> u8 {
     let out = if json {
         serde_json::to_string_pretty(&entries).unwrap_or_default() + "\n"
     } else if entries.is_empty() {
-        "No checkpoints yet.\n".to_string()
+        let filtered = args.limit.is_some() || args.path.is_some() || args.since.is_some();
+        match filtered {
+            true => "No checkpoint matches -n/--path/--since.\n".to_string(),
+            false => "No checkpoints yet.\n".to_string(),
+        }
     } else {
         let mut out = String::new();
         for m in &entries {

@@ -7,18 +7,13 @@ use std::io::{IsTerminal, Write};
 /// Prints a report, text or JSON, and returns its exit code. The report is the command's
 /// output whatever it says, so it goes to stdout, refusals included (the exit code tells them
 /// apart); stderr carries only what lancet says about its own invocation (a bad flag or flag
-/// value, a root it cannot open) and progress. `--json` keeps even a bad flag value's report on
-/// stdout, where a script reads it. A closed pipe is not an error.
+/// value, a root it cannot open, an environment failure) and progress. `--json` keeps even
+/// those reports on stdout, where a script reads them. A closed pipe is not an error.
 pub(super) fn emit(report: &Report, json: bool) -> u8 {
     if json {
         let text = serde_json::to_string_pretty(report).unwrap_or_default() + "\n";
         let _ = std::io::stdout().lock().write_all(text.as_bytes());
-    } else if report.status == Status::Malformed
-        && report
-            .error
-            .as_ref()
-            .is_some_and(|e| e.kind == ErrorKind::Usage)
-    {
+    } else if about_the_invocation(report) {
         let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
         let _ = std::io::stderr()
             .lock()
@@ -30,6 +25,17 @@ pub(super) fn emit(report: &Report, json: bool) -> u8 {
             .write_all(report.render_human(color).as_bytes());
     }
     report.exit_code()
+}
+
+/// Whether a report is about how lancet was called or where it runs (exit 2 for the command
+/// line rather than the edit, exit 4), not about the edit: those go to stderr in words.
+fn about_the_invocation(report: &Report) -> bool {
+    let kind = report.error.as_ref().map(|e| e.kind);
+    match report.status {
+        Status::Error => true,
+        Status::Malformed => kind.is_some_and(|k| k != ErrorKind::Malformed),
+        _ => false,
+    }
 }
 
 /// The CLI's observer: a progress bar on stderr (indicatif), for a person at a terminal.

@@ -5,7 +5,9 @@
 //! print what this module writes, in their own vocabulary ([`Surface`]): a third surface is one
 //! more `Surface` arm.
 
+use crate::kinds::ErrorKind;
 use crate::locate::Tier;
+use crate::report::BatchError;
 use crate::report::{
     FileReport, HunkReport, MAX_LISTED, Outcome, RenameSummary, Report, Status, Surface,
 };
@@ -185,6 +187,19 @@ impl Report {
                 "\nFix the edit so the file still parses and resend the whole edit; none of it was applied. (Files with errors before the edit are judged only on the errors the edit adds.)",
             );
             self.message = msg;
+            let first = &s.errors[0];
+            self.error = Some(BatchError {
+                kind: ErrorKind::SyntaxError,
+                line: None,
+                found: None,
+                expected: None,
+                detail: format!(
+                    "{} syntax error(s) introduced, the first in {} at line {}",
+                    s.errors.len(),
+                    first.path,
+                    first.line
+                ),
+            });
         }
         self.syntax = syntax;
         self
@@ -220,7 +235,7 @@ impl Report {
             let unresolved = self
                 .error
                 .as_ref()
-                .is_none_or(|e| e.kind != crate::kinds::ErrorKind::UnresolvedSites);
+                .is_none_or(|e| e.kind != ErrorKind::UnresolvedSites);
             let brief =
                 findings::findings(summary, findings::Detail::Brief { unresolved }, surface);
             self.message = self.message.replacen(&full, &brief, 1);
