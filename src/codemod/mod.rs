@@ -5,6 +5,7 @@
 //! the pipeline of every edit: refused if a file changed since it was read, the syntax gate,
 //! the checkpoint, the journaled commit, `--test` and undo. The report lists every site.
 
+mod exec;
 mod language;
 mod rules;
 mod scan;
@@ -32,6 +33,15 @@ pub enum ModSpec {
         rewrite: String,
         /// The language, by lancet's or ast-grep's name.
         lang: String,
+    },
+    /// Any codemod command, run in a sandboxed scratch copy of the root; what it changed there
+    /// is the batch. Never offered over MCP: the command is the person's.
+    Exec {
+        /// The command (`sh -c`).
+        command: String,
+        /// Exit codes besides 0 that mean it succeeded (`ruff check --fix` exits 1 when
+        /// problems it cannot fix remain).
+        accept_exit: Vec<i32>,
     },
 }
 
@@ -69,6 +79,13 @@ pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
             return Report::batch_failed(&failure, apply.surface).into();
         }
     };
+    if let ModSpec::Exec {
+        command,
+        accept_exit,
+    } = &opts.spec
+    {
+        return run_exec(&root, command, accept_exit, apply);
+    }
     let rules = match Rules::read(opts) {
         Ok(rules) => rules,
         Err(refusal) => return refused(refusal),
@@ -107,6 +124,7 @@ pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
         files_changed: 0,
         sites: Vec::new(),
         skipped_files: unwalkable,
+        exec: None,
     };
     let mut ops = Vec::new();
     for file in scanned {
@@ -145,6 +163,32 @@ pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
         notes: Vec::new(),
     };
     let mut applied = apply_batch(&batch, apply);
+    applied.report = applied.report.with_mod(summary);
+    applied
+}
+
+/// `--exec`: the command's changes in its scratch copy, applied as one batch that expects each
+/// file it changes to be as it was copied.
+fn run_exec(root: &Root, command: &str, accept_exit: &[i32], apply: &ApplyOptions) -> Applied {
+    let executed = match exec::execute(root, command, accept_exit, apply) {
+        Ok(executed) => executed,
+        Err(refusal) => return Report::mod_refused(&refusal, apply.surface).into(),
+    };
+    let summary = ModSummary {
+        rules: Vec::new(),
+        files_scanned: 0,
+        files_parsed: 0,
+        files_changed: executed.batch.ops.len(),
+        sites: Vec::new(),
+        skipped_files: Vec::new(),
+        exec: Some(executed.run),
+    };
+    if executed.batch.ops.is_empty() {
+        return Report::exec_changed_nothing().with_mod(summary).into();
+    }
+    let mut apply = apply.clone();
+    apply.expect.extend(executed.expect);
+    let mut applied = apply_batch(&executed.batch, &apply);
     applied.report = applied.report.with_mod(summary);
     applied
 }

@@ -60,6 +60,8 @@ impl Rules {
                     fixer: Box::new(fixer),
                 })
             }
+            // Run by `exec`, which reads no rules.
+            ModSpec::Exec { .. } => Err(ModRefusal::NothingToRun),
             ModSpec::Rules(files) => {
                 if files.is_empty() {
                     return Err(ModRefusal::NothingToRun);

@@ -265,3 +265,101 @@ fn ignored_files_are_not_rewritten() {
     assert_eq!(read(root, "app.py"), "log(1)\n");
     assert_eq!(read(root, "build/gen.py"), "print(2)\n");
 }
+
+/// Runs `lancet mod --exec CMD` on `root` (JSON); `None` where lancet's sandbox cannot be built
+/// (no Landlock), after checking that it then refuses to run the command at all.
+fn exec(root: &Path, command: &str, extra: &[&str]) -> Option<(Option<i32>, serde_json::Value)> {
+    let mut args = vec!["--exec", command];
+    args.extend(extra);
+    let (code, v) = run_json(root, &args);
+    if v["error"]["kind"] == "sandbox" {
+        assert_eq!(code, Some(1), "{v}");
+        return None;
+    }
+    Some((code, v))
+}
+
+/// A codemod command runs in a scratch copy: what it changed there (content, created, deleted)
+/// is applied as one batch; files the root ignores that it created (caches) are not carried;
+/// undo puts everything back.
+#[test]
+fn exec_applies_what_the_command_changed_in_its_scratch_copy() {
+    let dir = temp_tree(&[
+        ("a.py", b"x = 1\n"),
+        ("b.py", b"y = 2\n"),
+        (".gitignore", b"cache/\n"),
+    ]);
+    let root = dir.path();
+    let before = snapshot(root);
+    let command = "sed -i 's/1/10/' a.py && rm b.py && echo 'z = 3' > c.py && mkdir cache && echo junk > cache/f && echo edited";
+    let Some((code, v)) = exec(root, command, &[]) else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(read(root, "a.py"), "x = 10\n");
+    assert!(!root.join("b.py").exists());
+    assert_eq!(read(root, "c.py"), "z = 3\n");
+    assert!(
+        !root.join("cache").exists(),
+        "an ignored cache is not the mod's"
+    );
+    assert_eq!(v["mod"]["exec"]["exit_code"], 0);
+    assert!(
+        v["mod"]["exec"]["output"]
+            .as_str()
+            .unwrap()
+            .contains("edited")
+    );
+    assert_eq!(v["mod"]["files_changed"], 3);
+    let out = lancet(&["undo", "-C", root.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(snapshot(root), before);
+}
+
+/// The command never touches the person's tree or anything outside its copy: a write outside
+/// fails; a command that fails (an exit code not accepted, a timeout) is refused with its output
+/// and nothing is written; --accept-exit names a code that means success; a binary file it
+/// writes is refused.
+#[test]
+fn exec_is_confined_and_refused_when_the_command_fails() {
+    let dir = temp_tree(&[("a.py", b"x = 1\n")]);
+    let outside = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let before = snapshot(root);
+    let escape = format!(
+        "echo no > {}/planted && sed -i 's/1/2/' a.py",
+        outside.path().display()
+    );
+    let Some((code, v)) = exec(root, &escape, &[]) else {
+        return;
+    };
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["error"]["kind"], "exec_failed");
+    assert!(
+        !outside.path().join("planted").exists(),
+        "a write outside fails"
+    );
+    assert_eq!(snapshot(root), before);
+
+    let (code, v) = exec(root, "sed -i 's/1/2/' a.py; echo 'one left'; exit 1", &[]).unwrap();
+    assert_eq!(code, Some(1), "{v}");
+    assert!(v["message"].as_str().unwrap().contains("one left"), "{v}");
+    assert_eq!(snapshot(root), before);
+    let (code, v) = exec(
+        root,
+        "sed -i 's/1/2/' a.py; exit 1",
+        &["--accept-exit", "1"],
+    )
+    .unwrap();
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(read(root, "a.py"), "x = 2\n");
+
+    let (code, v) = exec(root, "sleep 30", &["--test-timeout", "1"]).unwrap();
+    assert_eq!(code, Some(1), "{v}");
+    assert!(v["message"].as_str().unwrap().contains("timed out"), "{v}");
+
+    let (code, v) = exec(root, "printf '\\377\\376' > a.py", &[]).unwrap();
+    assert_eq!(code, Some(1), "{v}");
+    assert!(v["message"].as_str().unwrap().contains("binary"), "{v}");
+    assert_eq!(read(root, "a.py"), "x = 2\n");
+}

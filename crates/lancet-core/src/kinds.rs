@@ -81,11 +81,13 @@ pub enum ErrorKind {
     UnresolvedSites,
     /// The syntax gate: the edit would introduce syntax errors (listed in `syntax.errors`).
     SyntaxError,
+    /// `mod --exec`: the command failed, or changed what a batch cannot carry.
+    ExecFailed,
 }
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 35] = [
+    pub const ALL: [ErrorKind; 36] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -121,6 +123,7 @@ impl ErrorKind {
         ErrorKind::NameInUse,
         ErrorKind::UnresolvedSites,
         ErrorKind::SyntaxError,
+        ErrorKind::ExecFailed,
     ];
 
     /// The kind's name in reports (`no_match`, `unsafe_path`, ...).
@@ -161,6 +164,7 @@ impl ErrorKind {
             ErrorKind::NameInUse => "name_in_use",
             ErrorKind::UnresolvedSites => "unresolved_sites",
             ErrorKind::SyntaxError => "syntax_error",
+            ErrorKind::ExecFailed => "exec_failed",
         }
     }
 }

@@ -268,4 +268,28 @@ pub enum ModRefusal {
         /// The path as given.
         path: String,
     },
+    /// `--exec`: the command failed (an exit code not accepted, a timeout, a signal), so what
+    /// it left is not trusted.
+    ExecFailed {
+        /// Its run.
+        run: Box<crate::verdicts::TestRun>,
+    },
+    /// `--exec`: the command changed something a batch cannot carry (a binary file, a link,
+    /// only a mode).
+    ExecUnsupported {
+        /// The path, relative to the root.
+        path: String,
+        /// What it did.
+        what: String,
+    },
+    /// `--exec`: lancet's sandbox cannot be built here, and the command never runs outside it.
+    ExecNoSandbox {
+        /// Why.
+        why: String,
+    },
+    /// `--exec`: the scratch copy could not be made.
+    ExecScratch {
+        /// Why.
+        error: String,
+    },
 }

@@ -543,6 +543,9 @@ pub struct ModSummary {
     /// Files that could not be read or parsed, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_files: Vec<String>,
+    /// `--exec`: the command's run in the scratch copy (its exit code and output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exec: Option<TestRun>,
 }
 
 /// One rule of a mod and its count.

@@ -21,8 +21,17 @@ pub(super) struct ModArgs {
     lang: Option<String>,
     /// An ast-grep rule file (YAML: id, language, rule, constraints, transform, fix, utils;
     /// several rules `---`-separated). Repeatable.
-    #[arg(long, value_name = "FILE.yml")]
+    #[arg(long, value_name = "FILE.yml", conflicts_with = "exec")]
     rule: Vec<PathBuf>,
+    /// Any codemod command (`ruff check --fix`, `eslint --fix`, `sed -i ...`), run with `sh -c`
+    /// in a scratch copy of the root inside lancet's sandbox (it may write only the copy and a
+    /// temp directory); what it changed there is applied as one batch. --test-timeout bounds it.
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["pattern", "rule"])]
+    exec: Option<String>,
+    /// An exit code of the --exec command that also means success (`ruff check --fix` exits 1
+    /// when problems it cannot fix remain). Repeatable.
+    #[arg(long, value_name = "CODE", requires = "exec")]
+    accept_exit: Vec<i32>,
     /// Files and directories to walk (default: the root); .gitignore is honoured.
     #[arg(value_name = "PATH")]
     paths: Vec<String>,
@@ -32,6 +41,10 @@ pub(super) struct ModArgs {
 
 pub(super) fn run_mod(root: PathBuf, args: ModArgs) -> u8 {
     let spec = match (&args.pattern, &args.rewrite, &args.lang) {
+        _ if args.exec.is_some() => ModSpec::Exec {
+            command: args.exec.clone().unwrap_or_default(),
+            accept_exit: args.accept_exit.clone(),
+        },
         (Some(pattern), Some(rewrite), Some(lang)) => ModSpec::Pattern {
             pattern: pattern.clone(),
             rewrite: rewrite.clone(),

@@ -57,8 +57,9 @@ enum Command {
     /// Rename an identifier across the tree by syntax (strings and comments are listed, not
     /// renamed), as one all-or-nothing batch.
     Rename(RenameArgs),
-    /// Rewrite code by structure (ast-grep's rules, or -p PATTERN -r REWRITE --lang L) across
-    /// the tree, as one all-or-nothing batch: syntax checked, checkpointed, --test, undo.
+    /// Rewrite code by structure (ast-grep's rules, or -p PATTERN -r REWRITE --lang L), or by
+    /// any codemod command (--exec CMD, run in a sandboxed scratch copy), as one all-or-nothing
+    /// batch: syntax checked, checkpointed, --test, undo.
     Mod(ModArgs),
     /// Parse edit text and print the operations lancet reads in it, touching no file (to see
     /// what a reply says before applying it; exit 2 when it does not parse).

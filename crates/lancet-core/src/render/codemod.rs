@@ -27,6 +27,14 @@ impl Report {
         )
     }
 
+    /// A command that changed nothing in its scratch copy: nothing to write.
+    pub fn exec_changed_nothing() -> Report {
+        Report::note_only(
+            Status::AlreadyApplied,
+            "The command changed nothing; nothing was written.",
+        )
+    }
+
     /// Attaches a mod's findings and puts its summary at the top of the message.
     pub fn with_mod(mut self, summary: ModSummary) -> Report {
         self.message = format!("{}\n{}", findings(&summary), self.message);
@@ -37,6 +45,23 @@ impl Report {
 
 /// The summary line (sites, files, each rule's count while they fit) and the skipped files.
 fn findings(summary: &ModSummary) -> String {
+    if let Some(run) = &summary.exec {
+        return format!(
+            "Exec `{}` ({}, {:.1} s, in a scratch copy{}): {} file(s) changed.",
+            run.command,
+            match run.exit_code {
+                Some(code) => format!("exit {code}"),
+                None => "no exit code".into(),
+            },
+            run.duration_ms as f64 / 1000.0,
+            if run.sandbox.is_some() {
+                ", sandboxed"
+            } else {
+                ""
+            },
+            summary.files_changed
+        );
+    }
     let mut line = format!(
         "Mod: {} site(s) in {} file(s) ({} file(s) scanned, {} parsed)",
         summary.sites.len(),
@@ -120,6 +145,35 @@ fn words(refusal: &ModRefusal, surface: Surface) -> (Status, ErrorKind, String, 
             ErrorKind::Missing,
             format!("{path} does not exist under the root"),
             "Pass existing files or directories.".into(),
+        ),
+        ModRefusal::ExecFailed { run } => (
+            Status::Refused,
+            ErrorKind::ExecFailed,
+            format!(
+                "`{}` {} in the scratch copy, so nothing it changed is applied. Its output:\n{}",
+                run.command,
+                run.why(),
+                run.output.trim_end()
+            ),
+            "Fix the command (or pass --accept-exit CODE when that exit code means success for it) and run the mod again.".into(),
+        ),
+        ModRefusal::ExecUnsupported { path, what } => (
+            Status::Refused,
+            ErrorKind::ExecFailed,
+            format!("the command {what} {path}, which a batch cannot carry"),
+            "Nothing was written. Make the command change only text files' content, create or delete files.".into(),
+        ),
+        ModRefusal::ExecNoSandbox { why } => (
+            Status::Refused,
+            ErrorKind::Sandbox,
+            format!("--exec runs its command only in lancet's sandbox, which cannot be built here: {why}"),
+            "Nothing was run. Run the mod where Landlock is available.".into(),
+        ),
+        ModRefusal::ExecScratch { error } => (
+            Status::Error,
+            ErrorKind::Io,
+            format!("cannot make the scratch copy: {error}"),
+            "Nothing was run or written. Free space in the temp directory (TMPDIR) and run the mod again.".into(),
         ),
     }
 }
