@@ -720,6 +720,12 @@ fn brief_rename_caps_what_it_lists_and_keeps_its_summary_line_short() {
         text.contains("and 7 more chunk(s)]"),
         "the Applied line counts the rest: {text}"
     );
+    let applied = text.lines().find(|l| l.starts_with("Dry run")).unwrap();
+    assert!(
+        applied.len() < 300 && applied.contains("more operation(s) (--json lists every one)"),
+        "{} characters: {applied}",
+        applied.len()
+    );
     let full_text = String::from_utf8_lossy(&full.stdout);
     assert!(
         text.len() * 2 < full_text.len(),

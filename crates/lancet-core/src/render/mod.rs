@@ -428,6 +428,9 @@ fn op_label(f: &FileReport) -> String {
 /// Above this many changed hunks, the message leaves the result snippets to the JSON report.
 const MAX_SNIPPETS_IN_MESSAGE: usize = 8;
 
+/// A success message's first line names operations while it stays under this many characters.
+const SUMMARY_LINE_CHARS: usize = 200;
+
 /// A success message names at most this many chunks per file that applied plainly (exactly,
 /// once); `--json` has them all.
 const PLAIN_CHUNKS_NAMED: usize = 4;
@@ -588,7 +591,25 @@ fn success_message(report: &Report) -> String {
     if items.is_empty() {
         msg.push_str("No edits found in the text; nothing to do.");
     } else {
-        let _ = write!(msg, "{lead}: {}.", items.join(", "));
+        // The line stays short for any batch: the operations while they fit, then a count.
+        let mut line = format!("{lead}: {}", items[0]);
+        let mut named = 1;
+        for item in &items[1..] {
+            if line.len() + item.len() + 2 > SUMMARY_LINE_CHARS {
+                break;
+            }
+            line.push_str(", ");
+            line.push_str(item);
+            named += 1;
+        }
+        if named < items.len() {
+            let _ = write!(
+                line,
+                " and {} more operation(s) (--json lists every one)",
+                items.len() - named
+            );
+        }
+        let _ = write!(msg, "{line}.");
     }
     let hunks = || {
         report
