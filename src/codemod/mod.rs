@@ -129,7 +129,7 @@ pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
     let mut ops = Vec::new();
     for file in scanned {
         match file {
-            FileMod::Skipped => {}
+            FileMod::Skipped | FileMod::Unmatched => {}
             FileMod::Unreadable(why) => summary.skipped_files.push(why),
             FileMod::Parsed(edits) => {
                 summary.files_parsed += 1;

@@ -18,6 +18,8 @@ pub(super) enum Rules {
         pattern: Pattern,
         /// The rewrite.
         fixer: Box<Fixer>,
+        /// A word of the pattern every match's text holds: a file without it is not parsed.
+        literal: Option<String>,
     },
     /// Rule files: as `ast-grep scan --rule`.
     Collection {
@@ -56,6 +58,7 @@ impl Rules {
                 })?;
                 Ok(Rules::Pattern {
                     language,
+                    literal: literal_of(&opts_pattern(opts)),
                     pattern,
                     fixer: Box::new(fixer),
                 })
@@ -121,6 +124,37 @@ impl Rules {
     }
 }
 
+/// The pattern text of a `-p` mod.
+fn opts_pattern(opts: &ModOptions) -> String {
+    match &opts.spec {
+        ModSpec::Pattern { pattern, .. } => pattern.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The longest word of a pattern that is not a metavariable (at least 3 characters): the code
+/// a pattern matches holds the pattern's words verbatim, so a file whose bytes lack it cannot
+/// match and need not be parsed.
+fn literal_of(pattern: &str) -> Option<String> {
+    let mut best: Option<&str> = None;
+    let mut rest = pattern;
+    while !rest.is_empty() {
+        let start = rest
+            .find(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
+            .unwrap_or(rest.len());
+        rest = &rest[start..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(rest.len());
+        let word = &rest[..end];
+        if !word.contains('$') && word.len() >= 3 && best.is_none_or(|b| word.len() > b.len()) {
+            best = Some(word);
+        }
+        rest = &rest[end..];
+    }
+    best.map(str::to_string)
+}
+
 /// An error with its causes, as one line.
 fn error_chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
@@ -134,4 +168,25 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::literal_of;
+
+    #[test]
+    fn a_patterns_literal_is_its_longest_plain_word() {
+        assert_eq!(literal_of("print($$$ARGS)").as_deref(), Some("print"));
+        assert_eq!(
+            literal_of("console.log($A, $$$B)").as_deref(),
+            Some("console")
+        );
+        assert_eq!(literal_of("$A == $B"), None);
+        assert_eq!(
+            literal_of("$FOO.ab($X)"),
+            None,
+            "short words are not worth a search"
+        );
+        assert_eq!(literal_of("$FOO.items()").as_deref(), Some("items"));
+    }
 }

@@ -13,6 +13,8 @@ use std::path::Path;
 pub(super) enum FileMod {
     /// Not a language of any rule.
     Skipped,
+    /// Of a rule's language, but without the pattern's word: not parsed.
+    Unmatched,
     /// Parsed; these are its edits (maybe none).
     Parsed(Box<Edits>),
     /// Unreadable, not UTF-8.
@@ -39,6 +41,14 @@ pub(super) fn scan_file(rules: &Rules, path: &str, bytes: &[u8]) -> FileMod {
     let language = ModLanguage::of(entry);
     if !rules.wants(language) {
         return FileMod::Skipped;
+    }
+    if let Rules::Pattern {
+        literal: Some(word),
+        ..
+    } = rules
+        && memchr::memmem::find(bytes, word.as_bytes()).is_none()
+    {
+        return FileMod::Unmatched;
     }
     let Ok(text) = std::str::from_utf8(bytes) else {
         return FileMod::Unreadable(format!("{path}: not UTF-8"));
