@@ -155,15 +155,9 @@ pub(crate) fn apply_batch_prechecked(
     prechecks: &syntax::Prechecks,
 ) -> Applied {
     let nothing_written = Applied::from;
-    let root = match Root::new(&opts.root) {
+    let root = match open_root(opts) {
         Ok(r) => r,
-        Err(e) => {
-            let failure = BatchFailure::RootUnopenable {
-                root: opts.root.display().to_string(),
-                error: e.to_string(),
-            };
-            return nothing_written(Report::batch_failed(&failure, opts.surface));
-        }
+        Err(report) => return nothing_written(*report),
     };
     // The gate's external checks never run a program from inside the tree.
     syntax::distrust_programs_under(root.path());
@@ -289,6 +283,17 @@ fn apply_locked(
         return nothing_written(report);
     }
     Applied::kept(report, staged.files)
+}
+
+/// The root a batch runs on, or the report that it cannot be opened.
+pub(crate) fn open_root(opts: &ApplyOptions) -> Result<Root, Box<Report>> {
+    Root::new(&opts.root).map_err(|e| {
+        let failure = BatchFailure::RootUnopenable {
+            root: opts.root.display().to_string(),
+            error: e.to_string(),
+        };
+        Box::new(Report::batch_failed(&failure, opts.surface))
+    })
 }
 
 /// What a dry run says: what would apply, or, with failures, that it is no success even with

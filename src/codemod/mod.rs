@@ -11,11 +11,9 @@ mod rules;
 mod scan;
 
 use crate::applied::Applied;
-use crate::pipeline::{ApplyOptions, apply_batch};
+use crate::pipeline::{ApplyOptions, apply_batch, open_root};
 use crate::walk::{WalkRefusal, walk};
-use lancet_core::{
-    Batch, BatchFailure, FileOp, Format, ModRefusal, ModSummary, OpKind, Report, Root,
-};
+use lancet_core::{Batch, FileOp, Format, ModRefusal, ModSummary, OpKind, Report, Root};
 use rayon::prelude::*;
 use rules::Rules;
 use scan::{FileMod, scan_file};
@@ -69,15 +67,9 @@ pub struct ModOptions {
 pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
     let refused =
         |refusal: ModRefusal| -> Applied { Report::mod_refused(&refusal, apply.surface).into() };
-    let root = match Root::new(&apply.root) {
+    let root = match open_root(apply) {
         Ok(r) => r,
-        Err(e) => {
-            let failure = BatchFailure::RootUnopenable {
-                root: apply.root.display().to_string(),
-                error: e.to_string(),
-            };
-            return Report::batch_failed(&failure, apply.surface).into();
-        }
+        Err(report) => return (*report).into(),
     };
     if let ModSpec::Exec {
         command,

@@ -24,14 +24,11 @@
 //! in a touched file is refused, since renaming would merge the two names.
 
 use crate::applied::Applied;
-use crate::pipeline::{ApplyOptions, apply_batch_prechecked};
+use crate::pipeline::{ApplyOptions, apply_batch_prechecked, open_root};
 use choose::{choose, request};
-use lancet_core::Root;
 use lancet_core::replace_ranges;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
-use lancet_core::{
-    BatchFailure, Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSummary, Report, Site,
-};
+use lancet_core::{Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSummary, Report, Site};
 use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
@@ -58,15 +55,9 @@ pub use model::RenameOptions;
 /// every edit (`apply.dry_run`, `apply.test` and the other options apply): check the names,
 /// walk, scan every candidate file in parallel, then apply the splices.
 pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
-    let root = match Root::new(&apply.root) {
+    let root = match open_root(apply) {
         Ok(r) => r,
-        Err(e) => {
-            let failure = BatchFailure::RootUnopenable {
-                root: apply.root.display().to_string(),
-                error: e.to_string(),
-            };
-            return Report::batch_failed(&failure, apply.surface).into();
-        }
+        Err(report) => return (*report).into(),
     };
     let surface = apply.surface;
     let (opts, at, qualified) = match request(&root, opts, surface) {
@@ -352,7 +343,7 @@ mod tests {
     fn scan_one(path: &str, text: &str, lang: &str, o: &RenameOptions, check: bool) -> FileScan {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(path), text).unwrap();
-        let root = Root::new(dir.path()).unwrap();
+        let root = lancet_core::Root::new(dir.path()).unwrap();
         let mut scans = vec![scan_file(path.into(), text, renamer(lang), o).unwrap()];
         resolve_all(&root, &[path.to_string()], &mut scans, &o.old);
         finish_scan(&mut scans[0], &Chosen::All, o, check);

@@ -42,7 +42,6 @@ ast-grep alone (projects, rules, match counts) for when the lancet binary has no
 import argparse
 import concurrent.futures
 import difflib
-import hashlib
 import json
 import os
 import pathlib
@@ -186,38 +185,13 @@ def fetch_npm(dl, proj):
 
 
 def fetch_crate(dl, proj):
-    """`cargo fetch` of a throwaway package that depends on exactly that version (cargo checks
-    the archive against the index's checksum), then the .crate is copied out of cargo's cache."""
-    name, version = proj["name"], proj["version"]
-    archive = dl / f"{name}-{version}.crate"
-    if archive.exists():
-        return archive
-    log(f"  cargo fetch {name}@={version}")
-    tmp = pathlib.Path(tempfile.mkdtemp(prefix=".cargo-fetch-", dir=dl))
+    """The .crate of exactly that version, checked against the index (rename_oracle.py's fetch,
+    shared: `cargo fetch` of a throwaway package, the archive copied out of cargo's cache)."""
+    import rename_oracle
     try:
-        (tmp / "src").mkdir()
-        (tmp / "src" / "lib.rs").write_text("")
-        (tmp / "Cargo.toml").write_text(
-            '[package]\nname = "lancet-mod-corpus-fetch"\nversion = "0.0.0"\nedition = "2021"\n\n'
-            f'[dependencies]\n{name} = {{ version = "={version}", default-features = false }}\n')
-        run_setup(["cargo", "fetch", "--quiet", "--manifest-path", str(tmp / "Cargo.toml")],
-                  f"cargo fetch of {name} {version}", timeout=600)
-        lock = tomllib.loads((tmp / "Cargo.lock").read_text())
-        sums = [p.get("checksum") for p in lock.get("package", [])
-                if p.get("name") == name and p.get("version") == version]
-        if not sums or not sums[0]:
-            raise SetupError(f"cargo fetch: no checksum for {name} {version} in the lock file")
-        cargo_home = pathlib.Path(os.environ.get("CARGO_HOME") or os.path.expanduser("~/.cargo"))
-        found = [p for p in (cargo_home / "registry" / "cache").glob(f"*/{name}-{version}.crate")
-                 if hashlib.sha256(p.read_bytes()).hexdigest() == sums[0]]
-        if not found:
-            raise SetupError(f"cargo fetch: no {name}-{version}.crate with checksum {sums[0]} "
-                             f"under {cargo_home / 'registry' / 'cache'}")
-        shutil.copyfile(found[0], tmp / archive.name)
-        os.replace(tmp / archive.name, archive)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return archive
+        return rename_oracle.fetch_crate(dl, proj["name"], proj["version"])
+    except rename_oracle.SetupError as e:
+        raise SetupError(str(e)) from e
 
 
 def fetch_deb(dl, proj):
