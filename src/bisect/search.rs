@@ -13,10 +13,13 @@
 //! one, which passes without it, is written.
 //!
 //! Runs: with k culprits among n units, at most `⌈log2 n⌉` per culprit to find it and one
-//! run of the rest after each, and every gap is split so that the units a search leaves
-//! unknown after a culprit found early get the shorter paths. One culprit takes at most
-//! `⌈log2 n⌉ + 2` runs with the first one; k take at most `k·(⌈log2 n⌉ + 1) + 1`, and within
-//! `k·⌈log2 n⌉ + 2` for most placements (the tests below measure how many).
+//! run of the rest after each; every gap is split so that the early places, which leave the
+//! most units unknown for the search after them, take the shorter paths. One culprit takes at
+//! most `⌈log2 n⌉ + 2` runs with the first one; k take at most `k·(⌈log2 n⌉ + 1) + 1`, and
+//! `k·⌈log2 n⌉ + 2` when n leaves slack below a power of two (the tests below count the
+//! placements of two that take more). No order of runs meets that bound for every number and
+//! placement of culprits at once: among four files, an exhaustive search over strategies finds
+//! none.
 
 /// What to do next.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -233,12 +236,13 @@ mod tests {
         }
     }
 
-    /// Two and three culprits: exactly them, always within k·(⌈log2 n⌉ + 1) + 1 runs, and
-    /// within k·⌈log2 n⌉ + 2 for nearly every placement.
+    /// Two and three culprits: exactly them, always within k·(⌈log2 n⌉ + 1) + 1 runs. Two
+    /// take at most 2·⌈log2 n⌉ + 2 for every placement among 12, 20, 40 or 166 files; among
+    /// 128 (a power of two: no slack to give the early places) about half the placements
+    /// take one more, as the README says.
     #[test]
     fn several_culprits_are_found_exactly() {
-        for n in [12, 20, 40] {
-            let bound = |k: usize| k * log2_ceil(n) + 2;
+        for (n, over_at_most) in [(12, 0.0), (20, 0.0), (40, 0.0), (166, 0.0), (128, 0.5)] {
             let (mut placements, mut over) = (0, 0);
             for a in 0..n {
                 for b in a + 1..n {
@@ -248,8 +252,18 @@ mod tests {
                     assert_eq!(held, vec![a, b]);
                     assert!(runs <= 2 * (log2_ceil(n) + 1) + 1);
                     placements += 1;
-                    over += usize::from(runs > bound(2));
-                    for c in (b + 1..n).step_by(3) {
+                    over += usize::from(runs > 2 * log2_ceil(n) + 2);
+                }
+            }
+            assert!(
+                over as f64 <= over_at_most * placements as f64,
+                "n {n}: {over} of {placements} over the bound"
+            );
+        }
+        for n in [12, 20] {
+            for a in 0..n {
+                for b in a + 1..n {
+                    for c in b + 1..n {
                         let set = [a, b, c];
                         let (_, mut held, runs) = search(n, |s| set.iter().any(|x| s.contains(x)));
                         held.sort();
@@ -258,10 +272,6 @@ mod tests {
                     }
                 }
             }
-            assert!(
-                over * 20 <= placements,
-                "n {n}: {over} of {placements} over the bound"
-            );
         }
     }
 

@@ -193,6 +193,40 @@ fn a_pair_failing_only_together_holds_back_one_of_them() {
     );
 }
 
+/// A move's source and destination are one file to bisection: held back together, the
+/// source stays where it was and the destination is never written.
+#[test]
+fn a_move_is_held_back_whole() {
+    let dir = tree(&["moved/m.txt"], false);
+    let root = dir.path();
+    std::fs::write(root.join("m.txt"), "m\n").unwrap();
+    let mut edit = batch();
+    edit.truncate(edit.len() - b"*** End Patch\n".len());
+    edit.extend_from_slice(
+        b"*** Update File: m.txt\n*** Move to: moved/m.txt\n-m\n+m BROKEN\n*** End Patch\n",
+    );
+    let args = [
+        "apply",
+        "-C",
+        r(root),
+        "--json",
+        "--test",
+        "sh check.sh",
+        "--bisect",
+    ];
+    let out = lancet(&args, &edit);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let v = json(&out);
+    assert_eq!(
+        strings(&v["test"]["bisect"]["held_back"]),
+        ["m.txt", "moved/m.txt"]
+    );
+    assert_eq!(v["test"]["bisect"]["files"], 13);
+    assert_eq!(std::fs::read_to_string(root.join("m.txt")).unwrap(), "m\n");
+    assert!(!root.join("moved").exists());
+    assert_eq!(marked(root).len(), 12);
+}
+
 /// The checkpoint of a bisected batch in a repository is exactly what was written.
 #[test]
 fn the_checkpoint_in_a_repository_is_what_was_written() {
