@@ -48,6 +48,7 @@
 #![deny(missing_docs)]
 
 mod applied;
+mod bisect;
 mod check;
 mod codemod;
 mod config;

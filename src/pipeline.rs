@@ -2,6 +2,7 @@
 //! over the crates below, each ending with the report or handing the next its data.
 
 use crate::applied::Applied;
+use crate::bisect;
 use crate::config::{self, Config, ConfigError};
 use crate::progress;
 use crate::verify::{self, TestRun};
@@ -59,6 +60,10 @@ pub struct ApplyOptions {
     pub test_timeout: std::time::Duration,
     /// How much of the test output the report keeps.
     pub test_output_bytes: usize,
+    /// `--bisect`: when the tests fail, find the files they fail with in at most this many
+    /// runs (the first included), hold those back and write the rest once the tests passed on
+    /// it (status partial); `None` rolls the whole batch back.
+    pub bisect_runs: Option<usize>,
     /// Who is told the progress of batches of more than 200 files (none: nobody).
     pub progress: progress::Watch,
     /// Whose words the report's advice uses (CLI commands or MCP tools).
@@ -122,6 +127,7 @@ impl ApplyOptions {
             sandbox: false,
             test_timeout: std::time::Duration::from_secs(600),
             test_output_bytes: 8 * 1024,
+            bisect_runs: None,
             progress: progress::Watch::default(),
             surface: Surface::Cli,
             actor: String::new(),
@@ -272,17 +278,14 @@ fn apply_locked(
         Err(report) => return nothing_written(*report),
     };
     lap("commit (journal, checkpoint, writes)", &mut clock);
-    let report = match &opts.test {
+    match &opts.test {
         Some(command) => {
             progress.phase(&format!("running `{command}`"), None);
-            verify_and_decide(root, state, committed, command, opts)
+            verify_and_decide(root, state, committed, staged.files, command, opts)
         }
-        None => committed.report,
-    };
-    if report.exit_code() != 0 {
-        return nothing_written(report);
+        None if committed.report.exit_code() != 0 => nothing_written(committed.report),
+        None => Applied::kept(committed.report, staged.files),
     }
-    Applied::kept(report, staged.files)
 }
 
 /// The root a batch runs on, or the report that it cannot be opened.
@@ -439,7 +442,7 @@ fn checkpoint_and_commit(
 
 /// Records the batch's checkpoint (its before and after commits) and its log entry; returns
 /// the entry as saved.
-fn record_checkpoint(
+pub(crate) fn record_checkpoint(
     root: &Root,
     state: &StateDir,
     files: &[staged::StagedFile],
@@ -470,14 +473,16 @@ fn record_checkpoint(
 }
 
 /// The verify phase: run the tests, then keep the batch (the journal goes: its commit point) or
-/// take it back; a verdict that cannot be recorded takes it back too.
+/// take it back; a verdict that cannot be recorded takes it back too. With `--bisect`, a batch
+/// taken back whole after failing tests goes on to the bisection.
 fn verify_and_decide(
     root: &Root,
     state: &StateDir,
     committed: Committed,
+    files: Vec<staged::StagedFile>,
     command: &str,
     opts: &ApplyOptions,
-) -> Report {
+) -> Applied {
     let Committed {
         id,
         journal,
@@ -507,31 +512,50 @@ fn verify_and_decide(
             },
         )
     };
-    if kept {
-        ledger(false);
-    } else {
-        let rollback = store::roll_back_committed(root, state, &journal, opts.fsync);
-        let stuck = ledger(true);
-        // A path changed during the tests keeps its new content: the batch is then only
-        // partly taken back, and stays live in the log for `undo --force`.
-        meta.undone = rollback.intact();
-        let undo = opts.checkpoint.then(|| opts.surface.undo_force(&id));
-        report = report.with_failed_test(&run, &rollback, &stuck, undo.as_deref());
-    }
     meta.test = Some(TestSummary {
         command: command.to_string(),
         passed: run.passed,
     });
-    report.test = Some(run);
+    if kept {
+        ledger(false);
+        if opts.checkpoint {
+            let _ = state.save_meta(&meta);
+        }
+        report.test = Some(run);
+        return match report.exit_code() {
+            0 => Applied::kept(report, files),
+            _ => report.into(),
+        };
+    }
+    // Marked undone while its journal stands: a crash during the rollback leaves the journal,
+    // and recovery then forgets the batch; a crash after it leaves the mark true to the disk.
+    meta.undone = true;
     if opts.checkpoint {
         let _ = state.save_meta(&meta);
     }
-    report
+    let rollback = store::roll_back_committed(root, state, &journal, opts.fsync);
+    // A path changed during the tests keeps its new content: the batch is then only partly
+    // taken back, and stays live in the log for `undo --force`.
+    if !rollback.intact() && opts.checkpoint {
+        meta.undone = false;
+        let _ = state.save_meta(&meta);
+    }
+    if let Some(max_runs) = opts.bisect_runs
+        && bisect::worth_trying(&run, &rollback)
+    {
+        let whole = bisect::Whole { id, report, run };
+        return bisect::bisect(root, state, &files, whole, command, opts, max_runs);
+    }
+    let stuck = ledger(true);
+    let undo = opts.checkpoint.then(|| opts.surface.undo_force(&id));
+    report = report.with_failed_test(&run, &rollback, &stuck, undo.as_deref());
+    report.test = Some(run);
+    report.into()
 }
 
 /// Runs the test command, in the sandbox when asked; a sandbox that cannot be built fails the
 /// run (and so rolls the batch back).
-fn run_tests_as_asked(
+pub(crate) fn run_tests_as_asked(
     root: &Root,
     state: &StateDir,
     command: &str,
@@ -581,6 +605,7 @@ fn run_tests_as_asked(
             duration_ms: 0,
             output: e.to_string(),
             sandbox: Some(sandbox::TESTS_CONFINEMENT.to_string()),
+            bisect: None,
         },
     }
 }

@@ -161,6 +161,7 @@ pub fn run_tests(
                 duration_ms: 0,
                 output: why,
                 sandbox: confinement,
+                bisect: None,
             };
         }
     };
@@ -228,6 +229,7 @@ pub fn run_tests(
         duration_ms: started.elapsed().as_millis(),
         output: trim_output(&String::from_utf8_lossy(&raw), max_output),
         sandbox: confinement,
+        bisect: None,
     }
 }
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""kill -9 trials: lancet killed at any moment of apply, undo, recover or `apply --test` leaves
-every path all-old or all-new, with no stray file, once the next command has recovered.
+"""kill -9 trials: lancet killed at any moment of apply, undo, recover, `apply --test` or
+`apply --test --bisect` leaves every path all-old or all-new, with no stray file, once the next
+command has recovered. For a bisection "all-new" is the batch but for the file its tests fail
+with (secret.txt): the only state besides the old one it may leave.
 
 Usage: kill9.py LANCET [--trials N] [--seed S]
 
@@ -57,7 +59,11 @@ FILES = {
     "m.txt": (b"m1\nm2\n", 0o755),
     "secret.txt": (b"s\n", 0o600),
     "keep.txt": (b"untouched\n", 0o644),
+    # The bisection's test: fails when the batch's change to secret.txt is there.
+    "check.sh": (b"sleep 0.05; if grep -q S secret.txt; then echo FAILED; exit 1; fi\n", 0o644),
 }
+
+BISECT = ["apply", "--test", "sh check.sh", "--bisect"]
 
 POINTS = ["verify", "journal", "write", "backup", "verify_again", "rename", "fsync_dir", "commit"]
 
@@ -168,7 +174,8 @@ def killed_run(lancet, args, root, stdin, rng, pause_file, test_cmd=False, windo
 
 
 def expected_trees(lancet, base, git):
-    """The tree before the batch, after it, and after its undo."""
+    """The tree before the batch, after it (after its undo, the tree before again), and after
+    its bisection."""
     before_dir = os.path.join(base, "expect")
     make_tree(before_dir, git)
     before = snapshot(before_dir)
@@ -178,8 +185,13 @@ def expected_trees(lancet, base, git):
     out = run(lancet, ["undo", "--json"], before_dir)
     assert out.returncode == 0, out.stdout.decode() + out.stderr.decode()
     assert snapshot(before_dir) == before, "undo does not give back the tree"
+    out = run(lancet, [*BISECT, "--json"], before_dir, BATCH)
+    report = json.loads(out.stdout)
+    assert out.returncode == 1 and report["test"]["bisect"]["held_back"] == ["secret.txt"], \
+        out.stdout.decode()
+    bisected = snapshot(before_dir)
     shutil.rmtree(before_dir)
-    return before, after
+    return before, after, bisected
 
 
 def check(lancet, root, old, new, category, how):
@@ -199,7 +211,7 @@ def check(lancet, root, old, new, category, how):
     if strays:
         problems.append(f"stray files: {strays}")
     entries = log(lancet, root)
-    if category in ("apply", "recover", "test"):
+    if category in ("apply", "recover", "test", "bisect"):
         live = [e for e in entries if not e["undone"]]
         if state == "old" and live:
             problems.append(f"the batch is not on disk but the log lists it live: {live}")
@@ -228,7 +240,7 @@ def main():
     rng = random.Random(args.seed)
     base = tempfile.mkdtemp(prefix="lancet-kill9-")
     trees = {git: expected_trees(lancet, base, git) for git in (False, True)}
-    categories = ["apply", "undo", "recover", "test"]
+    categories = ["apply", "undo", "recover", "test", "bisect"]
     stats = {c: {"trials": 0, "killed": 0, "finished": 0, "old": 0, "new": 0, "violations": 0}
              for c in categories}
     violations = []
@@ -239,7 +251,7 @@ def main():
         root = os.path.join(base, f"t{i}")
         pause = os.path.join(base, f"pause{i}")
         make_tree(root, git)
-        before, after = trees[git]
+        before, after, bisected = trees[git]
         old, new = before, after
         if category == "apply":
             how, finished = killed_run(lancet, ["apply"], root, BATCH, rng, pause)
@@ -257,11 +269,16 @@ def main():
             # Recovery is quick: kill it within its first milliseconds.
             how, finished = killed_run(lancet, ["recover"], root, b"", rng, pause, window=0.008)
             how = f"after crash:rename:{n}, {how}"
-        else:
+        elif category == "test":
             how, finished = killed_run(lancet, ["apply", "--test", "sleep 5"], root, BATCH, rng,
                                        pause, test_cmd=True)
             # The tests never passed: whatever was written must be taken back.
             new = old
+        else:
+            # Four runs of the bisection's test (six files, secret.txt the culprit), 50 ms each
+            # and more: the kill lands in one of them, between them, or after the end.
+            how, finished = killed_run(lancet, BISECT, root, BATCH, rng, pause, test_cmd=True)
+            new = bisected
         state, problems = check(lancet, root, old, new, category, how)
         s = stats[category]
         s["trials"] += 1

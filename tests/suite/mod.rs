@@ -1,4 +1,5 @@
 mod bad_input;
+mod bisect;
 mod cli;
 mod codemod;
 mod confinement;

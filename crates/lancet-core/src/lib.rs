@@ -77,4 +77,6 @@ pub use schema::{Contract, batch_schema, document, report_schema};
 pub use stage::staged::{Before, HardLinks, StagedFile};
 pub use stage::{Base, Expectation, StageOptions, Staged, stage};
 pub use text::{NotUtf8, TextFile, TextStyle, replace_ranges};
-pub use verdicts::{Rollback, SyntaxError, SyntaxReport, TestRun};
+pub use verdicts::{
+    BisectOutcome, Bisection, Culprit, Rollback, SyntaxError, SyntaxReport, TestRun,
+};

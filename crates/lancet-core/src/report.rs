@@ -88,6 +88,8 @@ pub enum Outcome {
     Failed,
     /// Matched in several places; refused.
     Ambiguous,
+    /// Located, but not written: `--bisect` found the tests fail with it.
+    HeldBack,
 }
 
 /// How many candidates, lines or places a report lists before it says "and N more": a refusal

@@ -62,6 +62,9 @@ pub struct TestRun {
     /// What confined it, when it ran in lancet's sandbox (`None`: unconfined).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<String>,
+    /// What `--bisect` did after the command failed on the whole batch (`None`: no bisection).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bisect: Option<Bisection>,
 }
 
 impl TestRun {
@@ -78,6 +81,56 @@ impl TestRun {
             )
         }
     }
+}
+
+/// How a bisection ended: what a caller must know before reading the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BisectOutcome {
+    /// The culprits were held back and the rest of the batch written; the tests passed on it.
+    HeldBack,
+    /// The bound on test runs was reached first: the whole batch was rolled back.
+    OutOfRuns,
+    /// Every file was held back, so nothing of the batch passes: nothing written.
+    NothingPasses,
+    /// The tests passed on a set of files, then failed on the same files: nothing written.
+    Inconsistent,
+    /// A stop signal ended a run: nothing written.
+    Interrupted,
+}
+
+/// A file `--bisect` held back, with the run that showed it: the tests failed with it and the
+/// files before it written, and passed with only those files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Culprit {
+    /// Its paths: one, or a move's source and destination (moved together).
+    pub paths: Vec<String>,
+    /// How many other files of the batch were written in that run.
+    pub alongside: usize,
+    /// That run's exit code (none when killed).
+    pub exit_code: Option<i32>,
+    /// Whether that run timed out.
+    pub timed_out: bool,
+    /// That run's output, cut as the report's test output is.
+    pub output: String,
+}
+
+/// What `--bisect` did: the runs, the files held back and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Bisection {
+    /// How it ended.
+    pub outcome: BisectOutcome,
+    /// Test runs in all, the first (the whole batch) included.
+    pub runs: usize,
+    /// The bound on runs (`--bisect-max-runs`).
+    pub max_runs: usize,
+    /// How many files it bisected over: each path alone, a move's two paths as one.
+    pub files: usize,
+    /// The culprits found (for an outcome other than `held_back`: found before it stopped).
+    pub culprits: Vec<Culprit>,
+    /// Every path of the batch left unwritten: the culprits' paths when the rest was written,
+    /// every path otherwise.
+    pub held_back: Vec<String>,
 }
 
 /// What a rollback did, path by path.

@@ -49,6 +49,15 @@ pub(super) struct TransactionArgs {
     /// Bytes of test output kept in the report (the first failure and the summary).
     #[arg(long, value_name = "N", default_value_t = 8 * 1024)]
     test_output_bytes: usize,
+    /// When the --test command fails, find the files it fails with (bisecting over the batch's
+    /// files, each written and rolled back through the journal), hold those back and write the
+    /// rest once the tests passed on it (exit 1, status partial); nothing is written when
+    /// --bisect-max-runs is reached first (exit 3).
+    #[arg(long, requires = "test")]
+    bisect: bool,
+    /// The most test runs --bisect may take, the first (the whole batch) included.
+    #[arg(long, value_name = "N", default_value_t = 32, requires = "bisect")]
+    bisect_max_runs: usize,
 }
 
 impl TransactionArgs {
@@ -67,6 +76,7 @@ impl TransactionArgs {
             sandbox: self.sandbox,
             test_timeout: std::time::Duration::from_secs(self.test_timeout),
             test_output_bytes: self.test_output_bytes,
+            bisect_runs: self.bisect.then_some(self.bisect_max_runs),
             progress: lancet::Watch(
                 (!self.quiet && !self.json && std::io::stderr().is_terminal())
                     .then(|| std::sync::Arc::new(Bar::new()) as _),

@@ -15,6 +15,7 @@ use crate::verdicts::{Rollback, SyntaxReport, TestRun};
 use std::fmt::Write as _;
 
 mod batch;
+mod bisect;
 mod check;
 mod codemod;
 mod findings;
@@ -277,6 +278,7 @@ impl Report {
                 Outcome::Applied => String::new(),
                 Outcome::AlreadyApplied => "  (already applied)".into(),
                 Outcome::Failed | Outcome::Ambiguous => "  (FAILED)".into(),
+                Outcome::HeldBack => "  (held back: the tests fail with it)".into(),
             };
             if self.compact && !failed {
                 // Brief: the message's summary names it; the text lists only what failed.
@@ -360,6 +362,7 @@ fn hunk_summary(h: &HunkReport, format: Option<&str>) -> String {
         Outcome::Applied => format!("chunk {}: {} ({})", h.index, lines, tier_label(h, format)),
         Outcome::AlreadyApplied => format!("chunk {}: already applied at {}", h.index, lines),
         Outcome::Failed => format!("chunk {}: not found", h.index),
+        Outcome::HeldBack => format!("chunk {}: {} (held back)", h.index, lines),
         // Refused with two readings of one place (re-sent or copy, replace or add beside).
         Outcome::Ambiguous if h.candidates.is_empty() => {
             format!("chunk {}: ambiguous (two readings)", h.index)
@@ -551,6 +554,19 @@ fn failure_message(report: &Report) -> String {
             applied.join(", ")
         );
     }
+    msg.push_str(&failures(report));
+    msg.push_str(if report.status == Status::Refused {
+        "Fix the failed part(s) and resend the whole edit: none of it was applied, not even the parts that matched."
+    } else {
+        "Resend only the failed part(s): the applied blocks are in place, don't resend them."
+    });
+    msg
+}
+
+/// Each operation and chunk that could not be applied, a line each, with its edit line and
+/// why.
+pub(super) fn failures(report: &Report) -> String {
+    let mut msg = String::new();
     for f in &report.files {
         if let (Some(e), true) = (&f.error, is_failure(f.status)) {
             let _ = writeln!(msg, "- {} (edit line {}): {e}", op_label(f), f.edit_line);
@@ -566,11 +582,6 @@ fn failure_message(report: &Report) -> String {
             );
         }
     }
-    msg.push_str(if report.status == Status::Refused {
-        "Fix the failed part(s) and resend the whole edit: none of it was applied, not even the parts that matched."
-    } else {
-        "Resend only the failed part(s): the applied blocks are in place, don't resend them."
-    });
     msg
 }
 
