@@ -27,6 +27,8 @@
 //! [checkpoints]
 //! keep = 500                      # most checkpoints kept (0: no limit)
 //! keep_days = 30                  # oldest kept, in days (0: no limit)
+//! [walk]
+//! exclude = ["vendor/**"]         # guarded: files `rename` and `mod` never look at
 //! [edit]
 //! hard_links = "split"            # or "in-place": write through a file's other hard links
 //! ```
@@ -51,7 +53,7 @@ pub const PYPROJECT_SOURCE: &str = "pyproject.toml [tool.lancet]";
 
 /// The keys that run commands or weaken safety: set only by the person (flags, the user-level
 /// file, or repository settings they trusted).
-pub const GUARDED_KEYS: [&str; 8] = [
+pub const GUARDED_KEYS: [&str; 9] = [
     "mcp.test_command",
     "gate.enabled",
     "gate.external",
@@ -60,6 +62,7 @@ pub const GUARDED_KEYS: [&str; 8] = [
     "checkpoints.keep",
     "checkpoints.keep_days",
     "edit.hard_links",
+    "walk.exclude",
 ];
 
 /// Lancet's settings, as read (defaults where nothing says otherwise).
@@ -81,6 +84,9 @@ pub struct Config {
     /// How files are written.
     #[serde(default)]
     pub edit: EditSection,
+    /// What `rename` and `mod` walk.
+    #[serde(default)]
+    pub walk: WalkSection,
     /// Where the repository's settings were read from (`lancet.toml`, `pyproject.toml
     /// [tool.lancet]`), for messages.
     #[serde(skip)]
@@ -156,6 +162,16 @@ pub struct EditSection {
     /// inode, the other names keep the old content) or `"in-place"` (every name sees the edit,
     /// also names outside the root).
     pub hard_links: Option<String>,
+}
+
+/// `[walk]`.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WalkSection {
+    /// Globs (root-relative; `*` crosses `/`) of files `rename` and `mod` never look at, as if
+    /// `.gitignore`d: vendored or generated code. Guarded: a rename that skips files could
+    /// leave uses under the old name, so only the person sets it.
+    pub exclude: Option<Vec<String>>,
 }
 
 /// `pyproject.toml`, for the parts lancet reads.
@@ -311,6 +327,7 @@ impl Config {
             "checkpoints.keep_days",
         );
         note(self.edit.hard_links.take().is_some(), "edit.hard_links");
+        note(self.walk.exclude.take().is_some(), "walk.exclude");
         dropped
     }
 
@@ -352,6 +369,10 @@ impl Config {
             "edit.hard_links",
             self.edit.hard_links.as_ref().map(|v| format!("{v:?}")),
         );
+        show(
+            "walk.exclude",
+            self.walk.exclude.as_ref().map(|v| format!("{v:?}")),
+        );
         out
     }
 
@@ -377,6 +398,9 @@ impl Config {
             },
             edit: EditSection {
                 hard_links: over.edit.hard_links.or(self.edit.hard_links),
+            },
+            walk: WalkSection {
+                exclude: over.walk.exclude.or(self.walk.exclude),
             },
             source: over.source.or(self.source),
             requires_python: over.requires_python.or(self.requires_python),
@@ -415,6 +439,8 @@ impl Config {
             .map_err(|e| err(format!("gate.skip: {e}")))?;
         globs(self.check.exclude.as_deref().unwrap_or_default())
             .map_err(|e| err(format!("check.exclude: {e}")))?;
+        globs(self.walk.exclude.as_deref().unwrap_or_default())
+            .map_err(|e| err(format!("walk.exclude: {e}")))?;
         if let Some(v) = &self.edit.hard_links
             && HardLinks::parse(v).is_none()
         {
@@ -468,6 +494,11 @@ impl Config {
     /// The globs `lancet check` leaves out.
     pub fn check_excludes(&self) -> Vec<String> {
         self.check.exclude.clone().unwrap_or_default()
+    }
+
+    /// The globs `rename` and `mod` leave out of their walk (`[walk] exclude`).
+    pub fn walk_excludes(&self) -> Vec<String> {
+        self.walk.exclude.clone().unwrap_or_default()
     }
 
     /// The one-line notice for ignored repository settings, if any.
@@ -555,6 +586,8 @@ keep = 7
 keep_days = 2
 [edit]
 hard_links = "in-place"
+[walk]
+exclude = ["vendor/**"]
 "#,
             CONFIG_FILE,
         )
@@ -576,6 +609,7 @@ hard_links = "in-place"
             }
         );
         assert_eq!(c.hard_links(), HardLinks::InPlace);
+        assert_eq!(c.walk_excludes(), vec!["vendor/**".to_string()]);
         assert_eq!(c.guarded_values().len(), GUARDED_KEYS.len());
     }
 

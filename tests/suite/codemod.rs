@@ -363,3 +363,33 @@ fn exec_is_confined_and_refused_when_the_command_fails() {
     assert!(v["message"].as_str().unwrap().contains("binary"), "{v}");
     assert_eq!(read(root, "a.py"), "x = 2\n");
 }
+
+/// `[walk] exclude` in lancet.toml leaves vendored code out of a mod (and a rename), once the
+/// person trusted the settings: it narrows what a tree-wide change touches, so a planted one
+/// counts for nothing.
+#[test]
+fn walk_excludes_from_trusted_settings_are_not_rewritten() {
+    let dir = temp_tree(&[
+        ("app.py", b"print(1)\n"),
+        ("vendor/lib.py", b"print(2)\n"),
+        ("lancet.toml", b"[walk]\nexclude = [\"vendor/**\"]\n"),
+    ]);
+    let root = dir.path();
+    let args = [
+        "-p",
+        "print($A)",
+        "-r",
+        "log($A)",
+        "--lang",
+        "py",
+        "--dry-run",
+    ];
+    let (code, v) = run_json(root, &args);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["mod"]["files_changed"], 2, "untrusted: ignored: {v}");
+    super::tree::trust(root);
+    let (code, v) = run_json(root, &args);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["mod"]["files_changed"], 1, "{v}");
+    assert_eq!(v["mod"]["sites"][0]["path"], "app.py");
+}
