@@ -25,7 +25,7 @@ pub(super) enum FileMod {
 pub(super) struct Edits {
     /// The path, relative to the root.
     pub(super) path: String,
-    /// The SHA-256 of the bytes the spans were found in.
+    /// The SHA-256 of the bytes the spans were found in (empty when there are none).
     pub(super) sha256: String,
     /// The replacements, in file order, not overlapping.
     pub(super) spans: Vec<Span>,
@@ -78,6 +78,14 @@ pub(super) fn scan_file(rules: &Rules, path: &str, bytes: &[u8]) -> FileMod {
                 found.push(edit_of(edit, &rule.id));
             }
         }
+    }
+    if found.is_empty() {
+        return FileMod::Parsed(Box::new(Edits {
+            path: path.to_string(),
+            sha256: String::new(),
+            spans: Vec::new(),
+            sites: Vec::new(),
+        }));
     }
     let starts = line_starts(text);
     let mut spans = Vec::new();
