@@ -393,3 +393,38 @@ fn walk_excludes_from_trusted_settings_are_not_rewritten() {
     assert_eq!(v["mod"]["files_changed"], 1, "{v}");
     assert_eq!(v["mod"]["sites"][0]["path"], "app.py");
 }
+
+/// A mod whose tests fail with one file: `--bisect` holds that file back and writes the rest
+/// (exit 1, status partial).
+#[test]
+fn bisect_holds_back_the_file_a_mod_broke_the_tests_with() {
+    let files: Vec<(String, Vec<u8>)> = (1..=6)
+        .map(|i| (format!("f{i}.py"), format!("print({i})\n").into_bytes()))
+        .collect();
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_slice()))
+        .collect();
+    let dir = temp_tree(&refs);
+    let root = dir.path();
+    let (code, v) = run_json(
+        root,
+        &[
+            "-p",
+            "print($A)",
+            "-r",
+            "log($A)",
+            "--lang",
+            "py",
+            "--test",
+            "! grep -q 'log(4)' f4.py",
+            "--bisect",
+        ],
+    );
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["status"], "partial");
+    assert_eq!(read(root, "f4.py"), "print(4)\n");
+    for i in [1, 2, 3, 5, 6] {
+        assert_eq!(read(root, &format!("f{i}.py")), format!("log({i})\n"));
+    }
+}
