@@ -78,6 +78,8 @@ pub struct ApplyOptions {
     pub hard_links: staged::HardLinks,
     /// Repository settings ignored because nobody trusted them: every report says so.
     pub ignored_settings: Option<config::Ignored>,
+    /// Files `rename` and `mod` never walk (the person's `[walk] exclude`).
+    pub walk_exclude: globset::GlobSet,
 }
 
 impl ApplyOptions {
@@ -103,6 +105,7 @@ impl ApplyOptions {
             retention: config.retention(),
             hard_links: config.hard_links(),
             ignored_settings: config.ignored.clone(),
+            walk_exclude: config.walk_excludes(),
             ..ApplyOptions::new(root)
         };
         Ok((opts, config))
@@ -134,6 +137,7 @@ impl ApplyOptions {
             protect_settings: false,
             hard_links: staged::HardLinks::default(),
             ignored_settings: None,
+            walk_exclude: globset::GlobSet::empty(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The files a tree-wide command (`rename`, `mod`) looks at: the `ignore` walker under the
 //! requested paths, honouring `.gitignore`, `.ignore` and hidden files also outside git, and
-//! the settings' `[walk] exclude`; never lancet's own state or a repository directory. Paths
+//! the person's `[walk] exclude`; never lancet's own state or a repository directory. Paths
 //! are confined to the root: a path or a link leading outside is refused, not walked.
 
 use lancet_core::{PathError, Root};
@@ -17,16 +17,14 @@ pub(crate) enum WalkRefusal {
     Missing(String),
 }
 
-/// The files under `paths` (the whole root when empty), relative to the root, but those the
-/// settings' `[walk] exclude` names. Unreadable directories are returned as reasons, not
-/// errors: one bad directory does not stop the command elsewhere, and the report lists it.
-pub(crate) fn walk(root: &Root, paths: &[String]) -> Result<Walked, WalkRefusal> {
-    // Settings that do not load were refused before (`ApplyOptions::configured`); a library
-    // caller that skipped that walks everything.
-    let exclude = crate::config::Config::load(root)
-        .ok()
-        .and_then(|c| crate::config::globs(&c.walk_excludes()).ok())
-        .unwrap_or_default();
+/// The files under `paths` (the whole root when empty), relative to the root, but those
+/// `exclude` matches. Unreadable directories are returned as reasons, not errors: one bad
+/// directory does not stop the command elsewhere, and the report lists it.
+pub(crate) fn walk(
+    root: &Root,
+    paths: &[String],
+    exclude: &globset::GlobSet,
+) -> Result<Walked, WalkRefusal> {
     let mut starts = Vec::new();
     for p in paths {
         let rel = root.rel(p).map_err(WalkRefusal::Outside)?;

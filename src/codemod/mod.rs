@@ -82,7 +82,7 @@ pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
         Ok(rules) => rules,
         Err(refusal) => return refused(refusal),
     };
-    let (files, unwalkable) = match walk(&root, &opts.paths) {
+    let (files, unwalkable) = match walk(&root, &opts.paths, &apply.walk_exclude) {
         Ok(walked) => walked,
         Err(WalkRefusal::Outside(e)) => {
             return refused(ModRefusal::PathOutside {

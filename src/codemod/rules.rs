@@ -47,6 +47,7 @@ impl Rules {
                         lang: lang.clone(),
                         known: ModLanguage::known(),
                     })?;
+                let literal = literal_of(pattern);
                 let pattern =
                     Pattern::try_new(pattern, language).map_err(|e| ModRefusal::Rule {
                         source: "-p".into(),
@@ -58,7 +59,7 @@ impl Rules {
                 })?;
                 Ok(Rules::Pattern {
                     language,
-                    literal: literal_of(&opts_pattern(opts)),
+                    literal,
                     pattern,
                     fixer: Box::new(fixer),
                 })
@@ -121,14 +122,6 @@ impl Rules {
             Rules::Pattern { language: l, .. } => *l == language,
             Rules::Collection { order, .. } => order.iter().any(|(_, l)| *l == language),
         }
-    }
-}
-
-/// The pattern text of a `-p` mod.
-fn opts_pattern(opts: &ModOptions) -> String {
-    match &opts.spec {
-        ModSpec::Pattern { pattern, .. } => pattern.clone(),
-        _ => String::new(),
     }
 }
 

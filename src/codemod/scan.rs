@@ -87,7 +87,7 @@ pub(super) fn scan_file(rules: &Rules, path: &str, bytes: &[u8]) -> FileMod {
             sites: Vec::new(),
         }));
     }
-    let starts = line_starts(text);
+    let starts = lancet_core::line_starts(text);
     let mut spans = Vec::new();
     let mut sites = Vec::new();
     let mut end = 0;
@@ -99,7 +99,7 @@ pub(super) fn scan_file(rules: &Rules, path: &str, bytes: &[u8]) -> FileMod {
         if text[start..stop] == replacement {
             continue;
         }
-        let line = starts.partition_point(|&s| s <= start);
+        let line = lancet_core::line_of(&starts, start);
         let column = text[starts[line - 1]..start].chars().count() + 1;
         sites.push(ModSite {
             path: path.to_string(),
@@ -133,11 +133,4 @@ fn edit_of(
     let end = start + edit.deleted_length;
     let text = String::from_utf8_lossy(&edit.inserted_text).into_owned();
     (start, end, text, rule.to_string())
-}
-
-/// The byte offset each line starts at.
-fn line_starts(text: &str) -> Vec<usize> {
-    std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
-        .collect()
 }

@@ -75,7 +75,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     }
     let opts = &opts;
     let mut clock = std::time::Instant::now();
-    let (files, unwalkable) = match walk(&root, opts, surface) {
+    let (files, unwalkable) = match walk(&root, opts, apply) {
         Ok(walked) => walked,
         Err(report) => return (*report).into(),
     };

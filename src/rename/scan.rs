@@ -9,7 +9,8 @@ use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
 use lancet_core::Span;
 use lancet_core::sha256_hex;
-use lancet_core::{Mention, PlaceRefusal, RenameRefusal, Report, Surface, SymbolKind};
+use lancet_core::{Mention, PlaceRefusal, RenameRefusal, Report, SymbolKind};
+use lancet_core::{line_of, line_starts};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
@@ -76,11 +77,6 @@ pub(super) fn is_word_byte(b: u8) -> bool {
     b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80
 }
 
-/// The 1-based line holding byte `at`, from the offsets where lines start.
-fn line_of(starts: &[usize], at: usize) -> usize {
-    starts.partition_point(|&s| s <= at)
-}
-
 pub(super) fn line_text(text: &str, starts: &[usize], line: usize) -> String {
     let start = starts[line - 1];
     let end = starts.get(line).copied().unwrap_or(text.len());
@@ -145,9 +141,7 @@ pub(super) fn scan_file(
     parser.set_language(&renamer.grammar).ok()?;
     let tree = parser.parse(text, None)?;
     let bytes = text.as_bytes();
-    let starts: Vec<usize> = std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1))
-        .collect();
+    let starts = line_starts(text);
     let whole_words = |word: &str| whole_word_offsets(bytes, word);
     let mut cursor = QueryCursor::new();
     let mut mention_spans = Vec::new();
@@ -345,9 +339,9 @@ fn classify(
 pub(super) fn walk(
     root: &Root,
     opts: &RenameOptions,
-    surface: Surface,
+    apply: &ApplyOptions,
 ) -> Result<Walked, Box<Report>> {
-    crate::walk::walk(root, &opts.paths).map_err(|refusal| {
+    crate::walk::walk(root, &opts.paths, &apply.walk_exclude).map_err(|refusal| {
         let place = match refusal {
             WalkRefusal::Outside(e) => PlaceRefusal::PathOutside {
                 error: e.to_string(),
@@ -357,7 +351,7 @@ pub(super) fn walk(
         };
         Box::new(Report::rename_refused(
             &RenameRefusal::Place(place),
-            surface,
+            apply.surface,
         ))
     })
 }

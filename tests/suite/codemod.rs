@@ -370,8 +370,8 @@ fn exec_is_confined_and_refused_when_the_command_fails() {
 #[test]
 fn walk_excludes_from_trusted_settings_are_not_rewritten() {
     let dir = temp_tree(&[
-        ("app.py", b"print(1)\n"),
-        ("vendor/lib.py", b"print(2)\n"),
+        ("app.py", b"token = 1\nprint(token)\n"),
+        ("vendor/lib.py", b"token = 2\nprint(token)\n"),
         ("lancet.toml", b"[walk]\nexclude = [\"vendor/**\"]\n"),
     ]);
     let root = dir.path();
@@ -392,6 +392,27 @@ fn walk_excludes_from_trusted_settings_are_not_rewritten() {
     assert_eq!(code, Some(0), "{v}");
     assert_eq!(v["mod"]["files_changed"], 1, "{v}");
     assert_eq!(v["mod"]["sites"][0]["path"], "app.py");
+    let out = lancet(
+        &[
+            "rename",
+            "-C",
+            root.to_str().unwrap(),
+            "--dry-run",
+            "--json",
+            "token",
+            "key",
+        ],
+        b"",
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    let files: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["app.py"], "{v}");
 }
 
 /// A mod whose tests fail with one file: `--bisect` holds that file back and writes the rest

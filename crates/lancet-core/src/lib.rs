@@ -76,7 +76,7 @@ pub use report::{
 pub use schema::{Contract, batch_schema, document, report_schema};
 pub use stage::staged::{Before, HardLinks, StagedFile};
 pub use stage::{Base, Expectation, StageOptions, Staged, stage};
-pub use text::{NotUtf8, TextFile, TextStyle, replace_ranges};
+pub use text::{NotUtf8, TextFile, TextStyle, line_of, line_starts, replace_ranges};
 pub use verdicts::{
     BisectOutcome, Bisection, Culprit, Rollback, SyntaxError, SyntaxReport, TestRun,
 };

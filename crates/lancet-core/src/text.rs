@@ -188,6 +188,19 @@ pub fn apply_splices(bytes: &[u8], splices: &[Splice]) -> Vec<u8> {
     )
 }
 
+/// The byte offset each line of `text` starts at (the first is 0): with [`line_of`], the
+/// line of any byte without scanning the text again.
+pub fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+        .collect()
+}
+
+/// The 1-based line holding byte `at`, from the offsets [`line_starts`] gives.
+pub fn line_of(starts: &[usize], at: usize) -> usize {
+    starts.partition_point(|&s| s <= at)
+}
+
 /// `bytes` with each `(start, end, text)` replacement made; the ranges come in file order and
 /// do not overlap.
 pub fn replace_ranges<'t>(

@@ -87,11 +87,9 @@ pub(super) fn rename(
             let ops = files
                 .into_iter()
                 .map(|(path, (sha256, text, spans))| {
-                    let starts: Vec<usize> = std::iter::once(0)
-                        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-                        .collect();
+                    let starts = lancet_core::line_starts(&text);
                     for s in &spans {
-                        let line = starts.partition_point(|&x| x <= s.start);
+                        let line = lancet_core::line_of(&starts, s.start);
                         renamed.push(Site {
                             path: path.clone(),
                             line,
