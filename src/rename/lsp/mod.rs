@@ -211,7 +211,8 @@ fn edits(
                 "capabilities": {
                     "workspace": {"workspaceEdit": {"documentChanges": true}, "configuration": true, "workspaceFolders": true},
                     "textDocument": {"rename": {"prepareSupport": true}, "synchronization": {}},
-                    "general": {"positionEncodings": ["utf-16"]}
+                    "general": {"positionEncodings": ["utf-16"]},
+                    "experimental": {"serverStatusNotification": spec.reports_quiescence}
                 },
                 "initializationOptions": spec.init,
             }),
@@ -219,6 +220,9 @@ fn edits(
         )
         .map_err(failed)?;
     server.notify("initialized", json!({})).map_err(failed)?;
+    if spec.reports_quiescence {
+        server.wait_until_quiescent(deadline).map_err(failed)?;
+    }
     let file = root_dir.join(&at.path);
     let uri = uri_of(&file);
     let text = root

@@ -25,6 +25,9 @@ pub(super) struct Server {
     settings: Value,
     /// How long the whole rename may take, for messages.
     allowed: Duration,
+    /// The last `quiescent` of rust-analyzer's `experimental/serverStatus`: its workspace is
+    /// loaded and nothing is being fetched.
+    quiescent: bool,
     pub(super) name: String,
 }
 
@@ -86,6 +89,7 @@ impl Server {
             next_id: 1,
             settings,
             allowed,
+            quiescent: false,
             name: command.name.clone(),
         })
     }
@@ -113,60 +117,83 @@ impl Server {
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = match self.messages.recv_timeout(left) {
-                Ok(m) => m?,
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!(
-                        "{} did not answer {method} within {} s",
-                        self.name,
-                        self.allowed.as_secs()
-                    ));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("{} exited during {method}", self.name));
-                }
+            let Some(message) = self.next_message(method, deadline)? else {
+                continue;
             };
-            if let Some(server_method) = message.get("method").and_then(Value::as_str) {
-                if let Some(request_id) = message.get("id") {
-                    let result = if server_method == "workspace/configuration" {
-                        let items = message["params"]["items"]
-                            .as_array()
-                            .cloned()
-                            .unwrap_or_default();
-                        Value::Array(
-                            items
-                                .iter()
-                                .map(|item| match item["section"].as_str() {
-                                    Some("rust-analyzer") => self.settings.clone(),
-                                    _ => Value::Null,
-                                })
-                                .collect(),
-                        )
-                    } else {
-                        Value::Null
-                    };
-                    self.send(&json!({"jsonrpc": "2.0", "id": request_id, "result": result}))?;
-                }
+            if message.get("id").and_then(Value::as_i64) != Some(id) {
                 continue;
             }
-            if message.get("id").and_then(Value::as_i64) == Some(id) {
-                if let Some(error) = message.get("error") {
-                    return Err(format!(
-                        "{} refused {method}: {}{}",
-                        self.name,
-                        error["message"].as_str().unwrap_or("an error"),
-                        // ContentModified: the server is still loading the project.
-                        if error["code"].as_i64() == Some(-32801) {
-                            " (still loading)"
-                        } else {
-                            ""
-                        }
-                    ));
-                }
-                return Ok(message.get("result").cloned().unwrap_or(Value::Null));
+            if let Some(error) = message.get("error") {
+                return Err(format!(
+                    "{} refused {method}: {}{}",
+                    self.name,
+                    error["message"].as_str().unwrap_or("an error"),
+                    // ContentModified: the server is still loading the project.
+                    if error["code"].as_i64() == Some(-32801) {
+                        " (still loading)"
+                    } else {
+                        ""
+                    }
+                ));
             }
+            return Ok(message.get("result").cloned().unwrap_or(Value::Null));
         }
+    }
+
+    /// Waits until the server says its workspace is loaded (rust-analyzer's
+    /// `experimental/serverStatus` with `quiescent: true`), answering its requests meanwhile.
+    pub(super) fn wait_until_quiescent(&mut self, deadline: Instant) -> Result<(), String> {
+        while !self.quiescent {
+            self.next_message("loading the project", deadline)?;
+        }
+        Ok(())
+    }
+
+    /// The next message: an answer is returned, while the server's own requests are answered
+    /// and its notifications noted (rust-analyzer's status) here, giving `None`. `during` names
+    /// what is waited for, for messages.
+    fn next_message(&mut self, during: &str, deadline: Instant) -> Result<Option<Value>, String> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let message = match self.messages.recv_timeout(left) {
+            Ok(m) => m?,
+            Err(RecvTimeoutError::Timeout) => {
+                return Err(format!(
+                    "{} did not answer {during} within {} s",
+                    self.name,
+                    self.allowed.as_secs()
+                ));
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(format!("{} exited during {during}", self.name));
+            }
+        };
+        let Some(server_method) = message.get("method").and_then(Value::as_str) else {
+            return Ok(Some(message));
+        };
+        if server_method == "experimental/serverStatus" {
+            self.quiescent = message["params"]["quiescent"].as_bool() == Some(true);
+        }
+        if let Some(request_id) = message.get("id") {
+            let result = if server_method == "workspace/configuration" {
+                let items = message["params"]["items"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                Value::Array(
+                    items
+                        .iter()
+                        .map(|item| match item["section"].as_str() {
+                            Some("rust-analyzer") => self.settings.clone(),
+                            _ => Value::Null,
+                        })
+                        .collect(),
+                )
+            } else {
+                Value::Null
+            };
+            self.send(&json!({"jsonrpc": "2.0", "id": request_id, "result": result}))?;
+        }
+        Ok(None)
     }
 
     /// [`Server::request`], asked again every half second while the server says it is still

@@ -12,10 +12,16 @@
            "EXECUTED" instead of the new name when that worked
   tsserver the edit puts "TSSERVER-UNDER-ROOT" instead of the new name unless the
            initializationOptions pin a tsserver.path that exists outside the root
+  status   rust-analyzer's loading: when the client asks for experimental/serverStatus, says
+           quiescent false at `initialized` and true a second later; a rename asked before
+           that puts "EARLY" instead of the new name (a server answering from a half-loaded
+           workspace)
 """
 import json
 import os
 import sys
+import threading
+import time
 
 MODE = os.environ.get("FAKE_LSP", "ok")
 if MODE == "crash":
@@ -36,14 +42,29 @@ def read():
     return json.loads(sys.stdin.buffer.read(length))
 
 
+SENDING = threading.Lock()
+
+
 def send(msg):
     body = json.dumps(msg).encode()
-    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    sys.stdout.buffer.flush()
+    with SENDING:
+        sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        sys.stdout.buffer.flush()
+
+
+LOADED = threading.Event()
+
+
+def load_workspace():
+    time.sleep(1)
+    LOADED.set()
+    send({"jsonrpc": "2.0", "method": "experimental/serverStatus",
+          "params": {"health": "ok", "quiescent": True}})
 
 
 root = None
 init = {}
+reports_status = False
 while True:
     msg = read()
     method, mid = msg.get("method"), msg.get("id")
@@ -54,6 +75,8 @@ while True:
     if method == "initialize":
         root = msg["params"]["rootUri"]
         init = msg["params"].get("initializationOptions") or {}
+        experimental = msg["params"]["capabilities"].get("experimental") or {}
+        reports_status = bool(experimental.get("serverStatusNotification"))
         if MODE == "orphan":
             import subprocess
             subprocess.Popen(["sh", "-c", "sleep 2; touch \"$FAKE_LSP_MARKER\""])
@@ -61,6 +84,10 @@ while True:
         send({"jsonrpc": "2.0", "id": 99, "method": "workspace/configuration",
               "params": {"items": [{"section": "python"}]}})
         send({"jsonrpc": "2.0", "id": mid, "result": {"capabilities": {"renameProvider": True}}})
+    elif method == "initialized" and MODE == "status" and reports_status:
+        send({"jsonrpc": "2.0", "method": "experimental/serverStatus",
+              "params": {"health": "ok", "quiescent": False}})
+        threading.Thread(target=load_workspace, daemon=True).start()
     elif mid is None:
         continue
     elif MODE == "hang":
@@ -79,6 +106,8 @@ while True:
                 edit = edit.replace(new_name, "EXECUTED")
             except (OSError, subprocess.CalledProcessError):
                 pass
+        if MODE == "status" and not LOADED.is_set():
+            edit = edit.replace(new_name, "EARLY")
         if MODE == "tsserver":
             pinned = (init.get("tsserver") or {}).get("path") or ""
             if not pinned or pinned.startswith(root[len("file://"):]) or not os.path.isfile(pinned):
