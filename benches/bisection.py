@@ -8,7 +8,7 @@ planted files, write every other one, pass the tests on what it wrote, and stay 
 k·⌈log2 N⌉ + 2 test runs; the undo must give back the tree before. Prints runs used against
 that bound. A benchmark, not a timed test: exits 1 only when a check fails.
 
-Usage: bisect.py [LANCET] [--k 1,2,3] [--quick] [--seed S] [--cache DIR]
+Usage: bisection.py [LANCET] [--k 1,2,3] [--quick] [--seed S] [--cache DIR]
 
 The sources and the test environment are fetched with the registries' own clients, as
 tests/corpus/gen_release_edits.py fetches its releases (`pip download --no-deps --no-binary
