@@ -48,6 +48,7 @@
 #![deny(missing_docs)]
 
 mod applied;
+mod background;
 mod bisect;
 mod check;
 mod codemod;

@@ -412,10 +412,12 @@ fn checkpoint_and_commit(
         fsync: opts.fsync,
         await_verdict: opts.test.is_some(),
     };
+    let mut clock = std::time::Instant::now();
     let prepared = match store::prepare(root, files, state, &id, write, &[]) {
         Ok(p) => p,
         Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface))),
     };
+    lap("commit: targets checked, journal written", &mut clock);
     // The checkpoint and its log entry are recorded with the journal durable and before any
     // file is written: a crash on either side is rolled back and forgotten together.
     if opts.checkpoint {

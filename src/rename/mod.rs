@@ -95,9 +95,10 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
             return report.with_rename(summary, apply.surface).into();
         }
     };
-    scans
-        .par_iter_mut()
-        .for_each(|s| finish_scan(s, &chosen, opts, apply.syntax_check));
+    scans.par_iter_mut().for_each(|s| {
+        let precheck = apply.syntax_check && !apply.gate.judges_precisely(s.language);
+        finish_scan(s, &chosen, opts, precheck)
+    });
     complete_summary(&mut summary, &scans, &chosen, opts);
     let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
     let undecided = undecided_sites(&summary, &scans, &chosen, &opts.old);
@@ -130,6 +131,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         .filter_map(|scan| Some((scan.path.clone(), scan.precheck.clone()?)))
         .collect();
     let mut applied = apply_batch_prechecked(&batch, apply, &prechecks);
+    crate::background::drop_later(scans);
     applied.report = applied.report.with_rename(summary, apply.surface);
     applied
 }
@@ -230,7 +232,7 @@ fn complete_summary(
 /// The renamed content's spans, in file order, and the gate's verdict on it: from this
 /// scan's tree edited where the spans are and reparsed incrementally (a fraction of the fresh
 /// parse the gate would otherwise make of the result).
-fn finish_scan(scan: &mut FileScan, chosen: &Chosen, opts: &RenameOptions, check_syntax: bool) {
+fn finish_scan(scan: &mut FileScan, chosen: &Chosen, opts: &RenameOptions, precheck: bool) {
     let mut spans: Vec<Span> = scan
         .occurrences
         .iter()
@@ -261,7 +263,7 @@ fn finish_scan(scan: &mut FileScan, chosen: &Chosen, opts: &RenameOptions, check
     spans.extend(scan.mention_spans.iter().cloned());
     spans.sort_by_key(|s| s.start);
     scan.spans = spans;
-    if check_syntax && !scan.spans.is_empty() {
+    if precheck && !scan.spans.is_empty() {
         let mut parser = Parser::new();
         if parser.set_language(&scan.renamer.grammar).is_err() {
             return;

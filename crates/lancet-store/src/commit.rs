@@ -362,6 +362,7 @@ fn write_all(
         let path = path.to_string();
         move |e| WriteFailure::Io(path, e)
     };
+    let mut clock = std::time::Instant::now();
     for d in &journal.created_dirs {
         dir.create_dir(d).map_err(io(d))?;
     }
@@ -379,11 +380,13 @@ fn write_all(
                 _ => Ok(()),
             },
         )?;
+    lancet_core::timing::lap("commit: temp files written", &mut clock);
     for (f, e) in files.iter().zip(&journal.entries) {
         if let Some(backup) = e.backup.as_ref().filter(|_| f.puts_something()) {
             keep_pre_image(dir, &e.path, pre, backup, f.in_place).map_err(io(&e.path))?;
         }
     }
+    lancet_core::timing::lap("commit: pre-images kept", &mut clock);
     // The last look before the renames: a target written by someone else since staging (while
     // the journal, the checkpoint and the temp files were being written) refuses the batch
     // rather than being overwritten.
@@ -418,6 +421,7 @@ fn write_all(
         });
         step.map_err(io(&e.path))?;
     }
+    lancet_core::timing::lap("commit: renamed into place", &mut clock);
     // Directories an undo empties go with it (innermost first; one still holding something
     // stays).
     for d in journal.removed_dirs.iter().rev() {
@@ -439,6 +443,7 @@ fn write_all(
             fsync_dir_in(dir, d).map_err(io(d))?;
         }
         pre.fsync().map_err(io("the lancet state directory"))?;
+        lancet_core::timing::lap("commit: directories synced", &mut clock);
     }
     if opts.await_verdict {
         return Ok(());

@@ -42,6 +42,13 @@ impl Default for GateOptions {
 }
 
 impl GateOptions {
+    /// Whether a precise parser judges `language` (lancet's name): tree-sitter's verdict on
+    /// it is not used, so a caller need not compute one ahead (a rename's incremental
+    /// precheck).
+    pub fn judges_precisely(&self, language: &str) -> bool {
+        self.precise && precise::checker(language).is_some()
+    }
+
     /// Whether `language`'s external check is asked for.
     pub(crate) fn external_for(&self, language: &str) -> bool {
         self.external.iter().any(|l| l == language)

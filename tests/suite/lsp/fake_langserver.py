@@ -12,10 +12,12 @@
            "EXECUTED" instead of the new name when that worked
   tsserver the edit puts "TSSERVER-UNDER-ROOT" instead of the new name unless the
            initializationOptions pin a tsserver.path that exists outside the root
-  status   rust-analyzer's loading: when the client asks for experimental/serverStatus, says
-           quiescent false at `initialized` and true a second later; a rename asked before
-           that puts "EARLY" instead of the new name (a server answering from a half-loaded
-           workspace)
+  status   rust-analyzer's loading: says quiescent false at `initialized` and true a second
+           later; a rename asked before that puts "EARLY" instead of the new name (a server
+           answering from a half-loaded workspace)
+In every mode, a client that asks for experimental/serverStatus (as lancet does of
+rust-analyzer) is told at `initialized` that the server is quiescent (in mode status, a
+second later), as rust-analyzer does once its workspace is loaded.
 """
 import json
 import os
@@ -84,10 +86,14 @@ while True:
         send({"jsonrpc": "2.0", "id": 99, "method": "workspace/configuration",
               "params": {"items": [{"section": "python"}]}})
         send({"jsonrpc": "2.0", "id": mid, "result": {"capabilities": {"renameProvider": True}}})
-    elif method == "initialized" and MODE == "status" and reports_status:
+    elif method == "initialized" and reports_status and MODE == "status":
         send({"jsonrpc": "2.0", "method": "experimental/serverStatus",
               "params": {"health": "ok", "quiescent": False}})
         threading.Thread(target=load_workspace, daemon=True).start()
+    elif method == "initialized" and reports_status:
+        LOADED.set()
+        send({"jsonrpc": "2.0", "method": "experimental/serverStatus",
+              "params": {"health": "ok", "quiescent": True}})
     elif mid is None:
         continue
     elif MODE == "hang":
