@@ -31,12 +31,21 @@ rule:
   pattern: print($$$ARGS)
 fix: log($$$ARGS)
 """
-TS_RULE = """id: no-console-log
-language: tsx
+PY_RULE_NO_WORD = """id: print-to-log
+language: python
 rule:
-  pattern: console.log($$$ARGS)
-fix: logger.debug($$$ARGS)
+  pattern:
+    context: print($$$ARGS)
+    selector: call
+fix: log($$$ARGS)
 """
+TS_RULE = """id: dual-qualified
+language: typescript
+rule:
+  pattern: dual($$$ARGS)
+fix: Function.dual($$$ARGS)
+"""
+EFFECT = ("effect", "3.10.0")
 
 
 def stdlib_tree(into):
@@ -50,6 +59,24 @@ def stdlib_tree(into):
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, dest)
     return into
+
+
+def effect_tree():
+    """effect's `src/`, from its npm tarball (fetched once into the cache)."""
+    name, version = EFFECT
+    dest = CACHE / "bench" / f"{name}-{version}"
+    if not (dest / "src").is_dir():
+        dl = CACHE / "bench" / "dl"
+        dl.mkdir(parents=True, exist_ok=True)
+        archive = dl / f"{name}-{version}.tgz"
+        if not archive.exists():
+            subprocess.run(["npm", "pack", "--silent", "--pack-destination", str(dl),
+                            f"{name}@{version}"], check=True, timeout=600)
+        with tempfile.TemporaryDirectory(dir=dl) as tmp:
+            subprocess.run(["tar", "xzf", str(archive), "-C", tmp], check=True)
+            shutil.rmtree(dest, ignore_errors=True)
+            shutil.move(str(pathlib.Path(tmp) / "package"), dest)
+    return dest / "src"
 
 
 def timed(command, cwd):
@@ -88,17 +115,19 @@ def compare(name, tree, rule_text, lancet, ast_grep, runs, extra):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("lancet", nargs="?", default=str(HOUSE / "target/release/lancet"))
+    parser.add_argument("lancet", nargs="?", default=str(HOUSE / "target/release/lancet"),
+                        type=lambda p: str(pathlib.Path(p).resolve()))
     parser.add_argument("--ast-grep", default=str(CACHE / "venv/bin/ast-grep"))
     parser.add_argument("-n", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         stdlib = stdlib_tree(pathlib.Path(tmp) / "stdlib")
         files = sum(1 for _ in stdlib.rglob("*.py"))
-        trees = [(f"CPython stdlib ({files} .py)", stdlib, PY_RULE)]
-        ts = CACHE / "projects/docusaurus-theme-classic-3.5.2"
-        if ts.is_dir():
-            trees.append(("@docusaurus/theme-classic", ts, TS_RULE))
+        trees = [
+            (f"CPython stdlib ({files} .py)", stdlib, PY_RULE),
+            ("stdlib, pattern object", stdlib, PY_RULE_NO_WORD),
+            (f"effect {EFFECT[1]} src (TS)", effect_tree(), TS_RULE),
+        ]
         for name, tree, rule in trees:
             for extra in ([], ["--no-syntax-check", "--no-checkpoint", "--no-fsync"]):
                 compare(name, tree, rule, args.lancet, args.ast_grep, args.n, extra)

@@ -7,6 +7,8 @@ use super::{ModOptions, ModSpec};
 use ast_grep_config::{Fixer, GlobalRules, RuleCollection, RuleConfig, from_yaml_string};
 use ast_grep_core::Pattern;
 use lancet_core::{ModRefusal, ModRule};
+use serde_json::Value;
+use std::collections::HashMap;
 
 /// The rules of a mod, ready to match.
 pub(super) enum Rules {
@@ -27,8 +29,15 @@ pub(super) enum Rules {
         rules: RuleCollection<ModLanguage>,
         /// Each rule's id and language, in the order given, for the report.
         order: Vec<(String, ModLanguage)>,
+        /// By rule id, words one of which every match's file holds (see [`Words`]): a file
+        /// with none of them for every rule that applies to it is not parsed.
+        words: HashMap<String, Words>,
     },
 }
+
+/// Words a file must hold for a rule to match in it: at least one of them (`None`: no such
+/// words are known, the file is parsed).
+pub(super) type Words = Option<Vec<String>>;
 
 /// The id a pattern's sites carry.
 pub(super) const PATTERN_ID: &str = "pattern";
@@ -88,11 +97,26 @@ impl Rules {
                     });
                 }
                 let order = configs.iter().map(|r| (r.id.clone(), r.language)).collect();
+                let mut words: HashMap<String, Words> = HashMap::new();
+                for config in &configs {
+                    let found = serde_json::to_value(&config.rule)
+                        .ok()
+                        .and_then(|rule| required_words(&rule));
+                    // Two rules of one id: a file is parsed when either may match in it.
+                    words
+                        .entry(config.id.clone())
+                        .and_modify(|known| *known = either(known.take(), found.clone()))
+                        .or_insert(found);
+                }
                 let rules = RuleCollection::try_new(configs).map_err(|e| ModRefusal::Rule {
                     source: files[0].name.clone(),
                     detail: format!("a `files` or `ignores` glob: {e}"),
                 })?;
-                Ok(Rules::Collection { rules, order })
+                Ok(Rules::Collection {
+                    rules,
+                    order,
+                    words,
+                })
             }
         }
     }
@@ -123,6 +147,48 @@ impl Rules {
             Rules::Collection { order, .. } => order.iter().any(|(_, l)| *l == language),
         }
     }
+}
+
+/// Words one of which every file a rule matches in holds, from the rule as ast-grep reads it
+/// (its serialized form): a `pattern` string's longest plain word (see [`literal_of`]); for
+/// `all`, and for the several keys of one rule object (each must hold), the words of one of
+/// them; for `any`, the words of every branch together; `inside`, `has`, `follows` and
+/// `precedes` need their rule to match somewhere in the file too. A pattern object (its
+/// `context` holds code outside the match; its `strictness` may skip tokens), `kind`, `regex`,
+/// `not`, `nthChild`, `range` and `matches` give none.
+fn required_words(rule: &Value) -> Words {
+    let rule = rule.as_object()?;
+    let mut known: Vec<Vec<String>> = Vec::new();
+    for (key, value) in rule {
+        let words = match key.as_str() {
+            "pattern" => value.as_str().and_then(literal_of).map(|w| vec![w]),
+            "all" => value
+                .as_array()?
+                .iter()
+                .filter_map(required_words)
+                .min_by_key(Vec::len),
+            "any" => {
+                let branches = value.as_array()?;
+                let mut all = Vec::new();
+                for branch in branches {
+                    all.extend(required_words(branch)?);
+                }
+                (!all.is_empty()).then_some(all)
+            }
+            "inside" | "has" | "follows" | "precedes" => required_words(value),
+            _ => None,
+        };
+        known.extend(words);
+    }
+    // Any conjunct's words will do; the fewest alternatives skip the most files.
+    known.into_iter().min_by_key(Vec::len)
+}
+
+/// The words of two rules either of which may match: both lists, or none when one has none.
+fn either(a: Words, b: Words) -> Words {
+    let (mut a, b) = (a?, b?);
+    a.extend(b);
+    Some(a)
 }
 
 /// The longest word of a pattern that is not a metavariable (at least 3 characters): the code
@@ -165,7 +231,42 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::literal_of;
+    use super::{literal_of, required_words};
+    use serde_json::json;
+
+    #[test]
+    fn a_rules_words_come_from_what_every_match_needs() {
+        let words = |rule: serde_json::Value| required_words(&rule);
+        assert_eq!(
+            words(json!({"pattern": "print($$$A)"})),
+            Some(vec!["print".to_string()])
+        );
+        // Every key of a rule must hold: the pattern's word serves, whatever `not` says.
+        assert_eq!(
+            words(json!({"pattern": "$A.items()", "not": {"inside": {"pattern": "dict($B)"}}})),
+            Some(vec!["items".to_string()])
+        );
+        assert_eq!(
+            words(json!({"any": [{"pattern": "console.log($A)"}, {"pattern": "debugger"}]})),
+            Some(vec!["console".to_string(), "debugger".to_string()])
+        );
+        // One branch of `any` with no word: any file may match.
+        assert_eq!(
+            words(json!({"any": [{"pattern": "console.log($A)"}, {"kind": "debugger_statement"}]})),
+            None
+        );
+        assert_eq!(
+            words(json!({"all": [{"kind": "call"}, {"has": {"pattern": "await $X", "stopBy": "end"}}]})),
+            Some(vec!["await".to_string()])
+        );
+        // A pattern object's context holds code outside the match.
+        assert_eq!(
+            words(json!({"pattern": {"context": "class A { $F = 1 }", "selector": "field_definition"}})),
+            None
+        );
+        assert_eq!(words(json!({"kind": "identifier", "regex": "^foo"})), None);
+        assert_eq!(words(json!({"matches": "is-call"})), None);
+    }
 
     #[test]
     fn a_patterns_literal_is_its_longest_plain_word() {

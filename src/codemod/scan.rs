@@ -4,7 +4,7 @@
 
 use super::language::ModLanguage;
 use super::rules::{PATTERN_ID, Rules};
-use ast_grep_config::CombinedScan;
+use ast_grep_config::{CombinedScan, RuleConfig};
 use ast_grep_core::tree_sitter::LanguageExt;
 use lancet_core::{ModSite, Span, sha256_hex};
 use std::path::Path;
@@ -50,6 +50,28 @@ pub(super) fn scan_file(rules: &Rules, path: &str, bytes: &[u8]) -> FileMod {
     {
         return FileMod::Unmatched;
     }
+    let matching = match rules {
+        Rules::Pattern { .. } => Vec::new(),
+        Rules::Collection { rules, words, .. } => {
+            let matching = rules.get_rule_from_lang(Path::new(path), language);
+            let may_match = |rule: &&RuleConfig<ModLanguage>| {
+                words.get(&rule.id).is_none_or(|words| {
+                    words.as_ref().is_none_or(|words| {
+                        words
+                            .iter()
+                            .any(|w| memchr::memmem::find(bytes, w.as_bytes()).is_some())
+                    })
+                })
+            };
+            if matching.is_empty() {
+                return FileMod::Skipped;
+            }
+            if !matching.iter().any(may_match) {
+                return FileMod::Unmatched;
+            }
+            matching
+        }
+    };
     let Ok(text) = std::str::from_utf8(bytes) else {
         return FileMod::Unreadable(format!("{path}: not UTF-8"));
     };
@@ -63,11 +85,7 @@ pub(super) fn scan_file(rules: &Rules, path: &str, bytes: &[u8]) -> FileMod {
                 found.push(edit_of(edit, PATTERN_ID));
             }
         }
-        Rules::Collection { rules, .. } => {
-            let matching = rules.get_rule_from_lang(Path::new(path), language);
-            if matching.is_empty() {
-                return FileMod::Skipped;
-            }
+        Rules::Collection { .. } => {
             let combined = CombinedScan::new(matching);
             let scan = combined.scan(&grep, true);
             for (rule, m) in scan.diffs {
