@@ -78,6 +78,7 @@ pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
     {
         return run_exec(&root, command, accept_exit, apply);
     }
+    let mut clock = std::time::Instant::now();
     let rules = match Rules::read(opts) {
         Ok(rules) => rules,
         Err(refusal) => return refused(refusal),
@@ -91,7 +92,7 @@ pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
         }
         Err(WalkRefusal::Missing(path)) => return refused(ModRefusal::PathMissing { path }),
     };
-    let mut clock = std::time::Instant::now();
+    lancet_core::timing::lap("mod: rules read, files walked", &mut clock);
     let progress = crate::progress::Progress::new(&apply.progress, files.len());
     progress.phase(
         &format!("scanning {} files", files.len()),
@@ -107,7 +108,7 @@ pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
             Err(e) => FileMod::Unreadable(format!("{rel}: {e}")),
         })
         .collect();
-    lancet_core::timing::lap("mod: walk, read, parse and match", &mut clock);
+    lancet_core::timing::lap("mod: read, parse and match", &mut clock);
 
     let mut summary = ModSummary {
         rules: rules.listed(),

@@ -256,12 +256,16 @@ mod tests {
             None
         );
         assert_eq!(
-            words(json!({"all": [{"kind": "call"}, {"has": {"pattern": "await $X", "stopBy": "end"}}]})),
+            words(
+                json!({"all": [{"kind": "call"}, {"has": {"pattern": "await $X", "stopBy": "end"}}]})
+            ),
             Some(vec!["await".to_string()])
         );
         // A pattern object's context holds code outside the match.
         assert_eq!(
-            words(json!({"pattern": {"context": "class A { $F = 1 }", "selector": "field_definition"}})),
+            words(
+                json!({"pattern": {"context": "class A { $F = 1 }", "selector": "field_definition"}})
+            ),
             None
         );
         assert_eq!(words(json!({"kind": "identifier", "regex": "^foo"})), None);

@@ -133,6 +133,9 @@ fn defines_member(m: &PyModule, class: Node, name: &str) -> bool {
     let Some(body) = class.child_by_field_name("body") else {
         return false;
     };
+    if !may_assign_attribute(text(body, m), name) {
+        return false;
+    }
     let mut stack = vec![body];
     while let Some(n) = stack.pop() {
         let mut cursor = n.walk();
@@ -152,6 +155,35 @@ fn defines_member(m: &PyModule, class: Node, name: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether some whole-word `name` in `code` is followed by what can follow an assignment's
+/// target (`=` but not `==`, an augmented operator, `,` `)` `]` of a tuple or list of targets,
+/// `:` of an annotation, `\` or `#` before the rest on a later line): without one, no
+/// `self.name = …` needs looking for. A class body of a test suite calls
+/// `self.assertEqual(…)` thousands of times and assigns it nowhere.
+fn may_assign_attribute(code: &str, name: &str) -> bool {
+    let bytes = code.as_bytes();
+    memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
+        let end = at + name.len();
+        let whole = (at == 0 || !crate::rename::scan::is_word_byte(bytes[at - 1]))
+            && bytes
+                .get(end)
+                .is_none_or(|&b| !crate::rename::scan::is_word_byte(b));
+        if !whole {
+            return false;
+        }
+        let rest = &bytes[end..];
+        let Some(next) = rest.iter().position(|b| !matches!(b, b' ' | b'\t')) else {
+            return false;
+        };
+        match rest[next] {
+            b'=' => rest.get(next + 1) != Some(&b'='),
+            b',' | b')' | b']' | b':' | b'\\' | b'#' => true,
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'@' => true,
+            _ => false,
+        }
+    })
 }
 
 /// Whether a target is `<first parameter>.name` (or a tuple of targets holding one).
@@ -399,6 +431,37 @@ impl PyProject<'_> {
                 }
             }
             None => Resolution::Unresolved(format!("{qual} is not a function of {file}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_assign_attribute;
+
+    #[test]
+    fn only_what_may_follow_an_assignment_target_counts() {
+        for code in [
+            "self.x = 1",
+            "self.x += 1",
+            "self.x: int = 1",
+            "self.x, y = f()",
+            "(y, self.x) = f()",
+            "[self.x] = f()",
+            "self.x \\\n    = 1",
+            "self.x >>= 1",
+            "(self.x  # why\n) = 1",
+        ] {
+            assert!(may_assign_attribute(code, "x"), "{code}");
+        }
+        for code in [
+            "self.x(1)",
+            "if self.x == 1: pass",
+            "self.xy = 1",
+            "self.assertEqual(a, b)",
+            "",
+        ] {
+            assert!(!may_assign_attribute(code, "x"), "{code}");
         }
     }
 }
