@@ -9,7 +9,7 @@ use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
 use lancet_core::Span;
 use lancet_core::sha256_hex;
-use lancet_core::{Mention, PlaceRefusal, RenameRefusal, Report, SymbolKind};
+use lancet_core::{Mention, PlaceRefusal, RenameRefusal, Report, Surface, SymbolKind};
 use lancet_core::{line_of, line_starts};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
@@ -347,6 +347,18 @@ pub(super) fn walk(
                 error: e.to_string(),
                 at: false,
             },
+            // `--at P:L:C OLD NEW` on the command line: NEW is no path but a name.
+            WalkRefusal::Missing(path)
+                if opts.at.is_some()
+                    && apply.surface == Surface::Cli
+                    && opts.paths.first() == Some(&path)
+                    && is_identifier(&path) =>
+            {
+                PlaceRefusal::OldTypedWithAt {
+                    taken: opts.new.clone(),
+                    name: path,
+                }
+            }
             WalkRefusal::Missing(path) => PlaceRefusal::PathMissing { path },
         };
         Box::new(Report::rename_refused(

@@ -65,6 +65,40 @@ fn a_rename_is_undone_like_any_batch() {
     assert_eq!(read(dir.path(), "main.py"), MAIN_PY);
 }
 
+/// `--at` names OLD by position: a person who also types OLD gets NEW taken for OLD, and is
+/// told to leave OLD out.
+#[test]
+fn at_with_old_typed_too_says_to_leave_old_out() {
+    let dir = temp_tree(&[("shop.py", SHOP_PY.as_bytes())]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "shop.py:4:5", "total", "sum_prices"],
+        b"",
+    );
+    assert_eq!(code, Some(2), "{v:#}");
+    let message = v["message"].as_str().unwrap();
+    assert!(message.contains("with --at, OLD is left out"), "{v:#}");
+    assert!(
+        message.contains("lancet rename --at PATH:LINE:COL sum_prices"),
+        "{v:#}"
+    );
+    // OLD mistyped: it is taken for NEW, and the real NEW for a path that is not there.
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--at", "shop.py:4:5", "totl", "sum_prices"],
+        b"",
+    );
+    assert_eq!(code, Some(2), "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("`totl` was taken for NEW and `sum_prices` for a path"),
+        "{v:#}"
+    );
+    assert_eq!(read(dir.path(), "shop.py"), SHOP_PY);
+}
+
 fn sites(v: &serde_json::Value, list: &str) -> Vec<String> {
     v["rename"][list]
         .as_array()

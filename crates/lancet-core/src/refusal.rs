@@ -163,6 +163,14 @@ pub enum PlaceRefusal {
         /// The path as given.
         path: String,
     },
+    /// With `--at`, the first path is no path but a name: OLD was typed too (`--at P:L:C OLD
+    /// NEW`), so OLD was taken for NEW and NEW for a path.
+    OldTypedWithAt {
+        /// What was taken for NEW.
+        taken: String,
+        /// The name that was taken for a path.
+        name: String,
+    },
     /// A qualified OLD names no symbol of the tree.
     QualifiedUnknown {
         /// The qualified name.
