@@ -42,35 +42,9 @@ pub(super) fn scan_file(rules: &Rules, path: &str, bytes: &[u8]) -> FileMod {
     if !rules.wants(language) {
         return FileMod::Skipped;
     }
-    if let Rules::Pattern {
-        literal: Some(word),
-        ..
-    } = rules
-        && memchr::memmem::find(bytes, word.as_bytes()).is_none()
-    {
-        return FileMod::Unmatched;
-    }
-    let matching = match rules {
-        Rules::Pattern { .. } => Vec::new(),
-        Rules::Collection { rules, words, .. } => {
-            let matching = rules.get_rule_from_lang(Path::new(path), language);
-            let may_match = |rule: &&RuleConfig<ModLanguage>| {
-                words.get(&rule.id).is_none_or(|words| {
-                    words.as_ref().is_none_or(|words| {
-                        words
-                            .iter()
-                            .any(|w| memchr::memmem::find(bytes, w.as_bytes()).is_some())
-                    })
-                })
-            };
-            if matching.is_empty() {
-                return FileMod::Skipped;
-            }
-            if !matching.iter().any(may_match) {
-                return FileMod::Unmatched;
-            }
-            matching
-        }
+    let matching = match applicable(rules, path, language, bytes) {
+        Ok(matching) => matching,
+        Err(skipped) => return skipped,
     };
     let Ok(text) = std::str::from_utf8(bytes) else {
         return FileMod::Unreadable(format!("{path}: not UTF-8"));
@@ -140,6 +114,39 @@ pub(super) fn scan_file(rules: &Rules, path: &str, bytes: &[u8]) -> FileMod {
         spans,
         sites,
     }))
+}
+
+/// The rules of a collection that apply to the file (none for a pattern), or why the file is
+/// not parsed: no rule takes it, or it lacks every word the rules that take it need (a
+/// pattern's too).
+fn applicable<'r>(
+    rules: &'r Rules,
+    path: &str,
+    language: ModLanguage,
+    bytes: &[u8],
+) -> Result<Vec<&'r RuleConfig<ModLanguage>>, FileMod> {
+    let holds = |word: &str| memchr::memmem::find(bytes, word.as_bytes()).is_some();
+    match rules {
+        Rules::Pattern { literal, .. } => match literal {
+            Some(word) if !holds(word) => Err(FileMod::Unmatched),
+            _ => Ok(Vec::new()),
+        },
+        Rules::Collection { rules, words, .. } => {
+            let matching = rules.get_rule_from_lang(Path::new(path), language);
+            if matching.is_empty() {
+                return Err(FileMod::Skipped);
+            }
+            let may_match = |rule: &&RuleConfig<ModLanguage>| match words.get(&rule.id) {
+                Some(Some(words)) => words.iter().any(|w| holds(w)),
+                _ => true,
+            };
+            if matching.iter().any(may_match) {
+                Ok(matching)
+            } else {
+                Err(FileMod::Unmatched)
+            }
+        }
+    }
 }
 
 /// An ast-grep edit as (start, end, replacement, rule id).

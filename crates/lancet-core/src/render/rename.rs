@@ -184,22 +184,7 @@ fn place_words(refusal: &PlaceRefusal, surface: Surface) -> Words {
             format!("{path} does not exist under the root"),
             "Pass existing files or directories.",
         ),
-        PlaceRefusal::OldTypedWithAt { taken, name } => match surface {
-            Surface::Cli => (
-                Status::Malformed,
-                ErrorKind::Usage,
-                format!(
-                    "`{name}` is no file or directory under the root: with --at, OLD is left out, so `{taken}` was taken for NEW and `{name}` for a path"
-                ),
-                format!("Run `lancet rename --at PATH:LINE:COL {name}`."),
-            ),
-            Surface::Mcp => (
-                Status::Malformed,
-                ErrorKind::Usage,
-                format!("`new` is `{taken}`, and `paths` names `{name}`, which does not exist"),
-                "Pass the new name as `new` and existing files or directories as `paths`.".into(),
-            ),
-        },
+        PlaceRefusal::OldTypedWithAt { taken, name } => old_typed_with_at(taken, name, surface),
         PlaceRefusal::QualifiedUnknown { qualified } => refused(
             ErrorKind::NoMatch,
             format!("no symbol of the tree is named `{qualified}`"),
@@ -379,5 +364,25 @@ fn at_problem(problem: &AtProblem, surface: Surface) -> String {
         AtProblem::NotOnIdentifier { place, line_text } => {
             format!("{place} is not on an identifier (the line reads {line_text:?})")
         }
+    }
+}
+
+/// `--at P:L:C OLD NEW` on the command line: OLD was taken for NEW and NEW for a path.
+fn old_typed_with_at(taken: &str, name: &str, surface: Surface) -> Words {
+    match surface {
+        Surface::Cli => (
+            Status::Malformed,
+            ErrorKind::Usage,
+            format!(
+                "`{name}` is no file or directory under the root: with --at, OLD is left out, so `{taken}` was taken for NEW and `{name}` for a path"
+            ),
+            format!("Run `lancet rename --at PATH:LINE:COL {name}`."),
+        ),
+        Surface::Mcp => (
+            Status::Malformed,
+            ErrorKind::Usage,
+            format!("`new` is `{taken}`, and `paths` names `{name}`, which does not exist"),
+            "Pass the new name as `new` and existing files or directories as `paths`.".into(),
+        ),
     }
 }
