@@ -11,7 +11,7 @@ use lancet_core::{BatchFailure, ErrorKind};
 use lancet_core::{Before, StagedFile};
 use lancet_core::{RelPath, Root};
 use lancet_store::journal::Rollback;
-use lancet_store::{self as store, StateDir, WriteOptions};
+use lancet_store::{self as store, CommitError, StateDir, WriteOptions};
 use lancet_store::{CheckpointMeta, Checkpoints, Image, TouchedFile};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -556,6 +556,38 @@ fn restore_plan(
         after_link,
         mode,
     }
+}
+
+/// Records the batch's checkpoint (its before and after commits) and its log entry; returns
+/// the entry as saved.
+pub(crate) fn record_checkpoint(
+    root: &Root,
+    state: &StateDir,
+    files: &[StagedFile],
+    report: &Report,
+    meta: &store::CheckpointMeta,
+    journal: &store::Journal,
+) -> Result<store::CheckpointMeta, CommitError> {
+    let git_error = |e: git2::Error| CommitError::Io {
+        path: "the checkpoint".into(),
+        source: std::io::Error::other(e.to_string()),
+        intact: true,
+    };
+    let checkpoints = Checkpoints::open(root, state).map_err(git_error)?;
+    let mut clock = std::time::Instant::now();
+    let commit = checkpoints
+        .record(&meta.id, files, &report.summary_line())
+        .map_err(git_error)?;
+    lancet_core::timing::lap("checkpoint", &mut clock);
+    let mut entry = meta.clone();
+    entry.commit = Some(commit.to_string());
+    entry.created_dirs = journal.created_dirs.clone();
+    state.save_meta(&entry).map_err(|source| CommitError::Io {
+        path: "the checkpoint log".into(),
+        source,
+        intact: true,
+    })?;
+    Ok(entry)
 }
 
 #[cfg(test)]

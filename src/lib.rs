@@ -48,6 +48,7 @@
 #![deny(missing_docs)]
 
 mod applied;
+mod apply_options;
 mod background;
 mod bisect;
 mod check;
@@ -68,6 +69,7 @@ mod walk;
 // What a program using lancet needs: the operations, their options and results, and the data
 // they take and give.
 pub use applied::Applied;
+pub use apply_options::ApplyOptions;
 pub use check::{CheckError, CheckOptions, Checked, check};
 pub use codemod::{ModOptions, ModSpec, RuleFile, codemod};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
@@ -86,7 +88,7 @@ pub use lancet_core::{
 pub use lancet_store::{CheckpointMeta, Retention};
 pub use lancet_syntax::GateOptions;
 pub use lancet_syntax::TreeCache;
-pub use pipeline::{ApplyOptions, apply, apply_batch};
+pub use pipeline::{apply, apply_batch};
 pub use progress::{Observer, Watch};
 pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};

@@ -2,145 +2,22 @@
 //! over the crates below, each ending with the report or handing the next its data.
 
 use crate::applied::Applied;
+pub use crate::apply_options::ApplyOptions;
 use crate::bisect;
-use crate::config::{self, Config, ConfigError};
 use crate::progress;
-use crate::verify::{self, TestRun};
+use crate::verify;
 use crate::{guard, history, sandbox};
 use lancet_core::Root;
 use lancet_core::batch::{self, Batch};
-use lancet_core::format::{self, FormatChoice, ParseOptions};
-use lancet_core::stage::{self, Base, Expectation};
+use lancet_core::format;
+use lancet_core::stage::{self, Base};
 use lancet_core::staged;
 use lancet_core::timing::lap;
 use lancet_core::verdicts;
 use lancet_core::{BatchFailure, Report, Status, Surface};
-use lancet_store::{self as store, CommitError, StateDir, WriteOptions};
-use lancet_store::{Checkpoints, TestSummary};
-use lancet_syntax::{self as syntax, GateOptions};
-use std::path::PathBuf;
-
-/// How to apply a batch.
-#[derive(Debug, Clone)]
-pub struct ApplyOptions {
-    /// The directory every path is confined to.
-    pub root: PathBuf,
-    /// Which format to read edit text as.
-    pub format: FormatChoice,
-    /// Compute and report everything, write nothing.
-    pub dry_run: bool,
-    /// Refuse unless these files still have these hashes.
-    pub expect: Vec<Expectation>,
-    /// What the edit was written against: a file that changed since is rebased (the edit
-    /// applied to the snapshot, then 3-way merged into the file now). A base without its
-    /// bytes takes them from the snapshots `lancet read` keeps.
-    pub base: Vec<Base>,
-    /// fsync files and directories when writing.
-    pub fsync: bool,
-    /// Parser options (the default path for blocks naming no file).
-    pub parse: ParseOptions,
-    /// Write what located even when some hunks failed (reported; exit 1).
-    pub partial: bool,
-    /// Refuse a batch that introduces syntax errors.
-    pub syntax_check: bool,
-    /// How the gate checks (precise parsers' Python version, opt-in external checks, size
-    /// threshold, skipped globs).
-    pub gate: GateOptions,
-    /// How many checkpoints to keep, when the project says.
-    pub retention: store::Retention,
-    /// Record a git checkpoint of the batch (for `lancet undo` and `lancet log`).
-    pub checkpoint: bool,
-    /// A test command to run after writing; the batch is rolled back if it fails.
-    pub test: Option<String>,
-    /// Run the test command in lancet's sandbox (`sandbox.rs`: no network, writes only to the
-    /// root's entries other than `.git` and lancet's state, and a private temp directory);
-    /// where it cannot be built the batch is refused before anything is written.
-    pub sandbox: bool,
-    /// How long the test command may run.
-    pub test_timeout: std::time::Duration,
-    /// How much of the test output the report keeps.
-    pub test_output_bytes: usize,
-    /// `--bisect`: when the tests fail, find the files they fail with in at most this many
-    /// runs (the first included), hold those back and write the rest once the tests passed on
-    /// it (status partial); `None` rolls the whole batch back.
-    pub bisect_runs: Option<usize>,
-    /// Who is told the progress of batches of more than 200 files (none: nobody).
-    pub progress: progress::Watch,
-    /// Whose words the report's advice uses (CLI commands or MCP tools).
-    pub surface: Surface,
-    /// Who sends the batch, for the rollback ledger's "stop retrying" count: empty for the
-    /// command line (its runs count together), an MCP session's id (each counts alone).
-    pub actor: String,
-    /// Refuse a batch that changes lancet's settings (`lancet.toml`, `[tool.lancet]`): the MCP
-    /// server sets it, since configuration is the person's, not the model's.
-    pub protect_settings: bool,
-    /// What a write does to a file with other hard links (the person's `[edit] hard_links`).
-    pub hard_links: staged::HardLinks,
-    /// Repository settings ignored because nobody trusted them: every report says so.
-    pub ignored_settings: Option<config::Ignored>,
-    /// Files `rename` and `mod` never walk (the person's `[walk] exclude`).
-    pub walk_exclude: globset::GlobSet,
-}
-
-impl ApplyOptions {
-    /// What staging needs of these options, with the bases resolved to kept snapshots.
-    fn stage_options<'a>(&'a self, bases: &'a [Base]) -> stage::StageOptions<'a> {
-        stage::StageOptions {
-            expect: &self.expect,
-            bases,
-            partial: self.partial,
-        }
-    }
-
-    /// The root's configuration (`lancet.toml`, or `[tool.lancet]` in `pyproject.toml`) over the
-    /// defaults: what the CLI and the MCP server start from.
-    pub fn configured(root: PathBuf) -> Result<(Self, Config), ConfigError> {
-        let config = match Root::new(&root) {
-            Ok(r) => Config::load(&r)?,
-            Err(_) => Config::default(),
-        };
-        let opts = ApplyOptions {
-            syntax_check: config.gate_enabled(),
-            gate: config.gate_options(),
-            retention: config.retention(),
-            hard_links: config.hard_links(),
-            ignored_settings: config.ignored.clone(),
-            walk_exclude: config.walk_excludes(),
-            ..ApplyOptions::new(root)
-        };
-        Ok((opts, config))
-    }
-
-    /// Defaults: auto-detected format, real run, fsync on.
-    pub fn new(root: PathBuf) -> Self {
-        ApplyOptions {
-            root,
-            format: FormatChoice::Auto,
-            dry_run: false,
-            expect: Vec::new(),
-            base: Vec::new(),
-            fsync: true,
-            parse: ParseOptions::default(),
-            partial: false,
-            syntax_check: true,
-            gate: GateOptions::default(),
-            retention: store::Retention::default(),
-            checkpoint: true,
-            test: None,
-            sandbox: false,
-            test_timeout: std::time::Duration::from_secs(600),
-            test_output_bytes: 8 * 1024,
-            bisect_runs: None,
-            progress: progress::Watch::default(),
-            surface: Surface::Cli,
-            actor: String::new(),
-            protect_settings: false,
-            hard_links: staged::HardLinks::default(),
-            ignored_settings: None,
-            walk_exclude: globset::GlobSet::empty(),
-        }
-    }
-}
+use lancet_store::TestSummary;
+use lancet_store::{self as store, StateDir, WriteOptions};
+use lancet_syntax as syntax;
 
 /// Parses edit text and applies it; every outcome, including malformed input, is a report.
 pub fn apply(edit: &[u8], opts: &ApplyOptions) -> Applied {
@@ -421,7 +298,7 @@ fn checkpoint_and_commit(
     // The checkpoint and its log entry are recorded with the journal durable and before any
     // file is written: a crash on either side is rolled back and forgotten together.
     if opts.checkpoint {
-        match record_checkpoint(root, state, files, &report, &meta, &prepared.journal) {
+        match history::record_checkpoint(root, state, files, &report, &meta, &prepared.journal) {
             Ok(entry) => meta = entry,
             Err(e) => {
                 prepared.abandon();
@@ -446,38 +323,6 @@ fn checkpoint_and_commit(
     })
 }
 
-/// Records the batch's checkpoint (its before and after commits) and its log entry; returns
-/// the entry as saved.
-pub(crate) fn record_checkpoint(
-    root: &Root,
-    state: &StateDir,
-    files: &[staged::StagedFile],
-    report: &Report,
-    meta: &store::CheckpointMeta,
-    journal: &store::Journal,
-) -> Result<store::CheckpointMeta, CommitError> {
-    let git_error = |e: git2::Error| CommitError::Io {
-        path: "the checkpoint".into(),
-        source: std::io::Error::other(e.to_string()),
-        intact: true,
-    };
-    let checkpoints = Checkpoints::open(root, state).map_err(git_error)?;
-    let mut clock = std::time::Instant::now();
-    let commit = checkpoints
-        .record(&meta.id, files, &report.summary_line())
-        .map_err(git_error)?;
-    lap("checkpoint", &mut clock);
-    let mut entry = meta.clone();
-    entry.commit = Some(commit.to_string());
-    entry.created_dirs = journal.created_dirs.clone();
-    state.save_meta(&entry).map_err(|source| CommitError::Io {
-        path: "the checkpoint log".into(),
-        source,
-        intact: true,
-    })?;
-    Ok(entry)
-}
-
 /// The verify phase: run the tests, then keep the batch (the journal goes: its commit point) or
 /// take it back; a verdict that cannot be recorded takes it back too. With `--bisect`, a batch
 /// taken back whole after failing tests goes on to the bisection.
@@ -496,7 +341,7 @@ fn verify_and_decide(
         touched,
         mut report,
     } = committed;
-    let run = run_tests_as_asked(root, state, command, opts);
+    let run = verify::run_tests_as_asked(root, state, command, opts);
     let kept = run.passed
         && match store::release(state, &journal, opts.fsync) {
             Ok(()) => true,
@@ -559,67 +404,10 @@ fn verify_and_decide(
     report.into()
 }
 
-/// Runs the test command, in the sandbox when asked; a sandbox that cannot be built fails the
-/// run (and so rolls the batch back).
-pub(crate) fn run_tests_as_asked(
-    root: &Root,
-    state: &StateDir,
-    command: &str,
-    opts: &ApplyOptions,
-) -> TestRun {
-    if !opts.sandbox {
-        return verify::run_tests(
-            root.path(),
-            command,
-            opts.test_timeout,
-            opts.test_output_bytes,
-            None,
-        );
-    }
-    let built = sandbox::Policy::for_tests(root.path(), &state.dir)
-        .map_err(|e| sandbox::SandboxError(format!("cannot list the root: {e}")))
-        .and_then(|policy| sandbox::Sandbox::new(&policy));
-    match built {
-        Ok(mut sandbox) => {
-            let started = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
-            let mut run = verify::run_tests(
-                root.path(),
-                command,
-                opts.test_timeout,
-                opts.test_output_bytes,
-                Some((&mut sandbox, sandbox::TESTS_CONFINEMENT.to_string())),
-            );
-            // A repository the tests left in the tree would run what its config names on the
-            // next `git` there: made inert, and the run fails.
-            let planted =
-                sandbox::quarantine_planted_repositories(root.path(), &state.dir, started);
-            if !planted.is_empty() {
-                run.passed = false;
-                run.output.push_str(&format!(
-                    "\n[lancet: the tests created git repositories ({}); their config was set aside with a .lancet-quarantined suffix, and the batch is rolled back]\n",
-                    planted.join(", ")
-                ));
-            }
-            run
-        }
-        Err(e) => TestRun {
-            command: command.to_string(),
-            passed: false,
-            exit_code: None,
-            timed_out: false,
-            interrupted_by: None,
-            duration_ms: 0,
-            output: e.to_string(),
-            sandbox: Some(sandbox::TESTS_CONFINEMENT.to_string()),
-            bisect: None,
-        },
-    }
-}
-
-/// The refusal of tests that must run sandboxed where the kernel cannot sandbox them.
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lancet_core::format::{FormatChoice, ParseOptions};
 
     fn opts(dir: &std::path::Path) -> ApplyOptions {
         ApplyOptions {

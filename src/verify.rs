@@ -5,9 +5,12 @@
 //! and the closing summary. A ledger counts rollbacks per file, so a retry loop that keeps
 //! breaking the same file is told to stop and ask a person.
 
+use crate::apply_options::ApplyOptions;
 use crate::reaper::{adopt_orphans, kill_group, kill_orphans};
-use crate::sandbox::Sandbox;
+use crate::sandbox::{self, Sandbox};
+use lancet_core::Root;
 pub use lancet_core::TestRun;
+use lancet_store::StateDir;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -298,6 +301,63 @@ pub fn trim_output(output: &str, max: usize) -> String {
         tail.join("\n"),
         if tail.is_empty() { "" } else { "\n" }
     )
+}
+
+/// Runs the test command, in the sandbox when asked; a sandbox that cannot be built fails the
+/// run (and so rolls the batch back).
+pub(crate) fn run_tests_as_asked(
+    root: &Root,
+    state: &StateDir,
+    command: &str,
+    opts: &ApplyOptions,
+) -> TestRun {
+    if !opts.sandbox {
+        return run_tests(
+            root.path(),
+            command,
+            opts.test_timeout,
+            opts.test_output_bytes,
+            None,
+        );
+    }
+    let built = sandbox::Policy::for_tests(root.path(), &state.dir)
+        .map_err(|e| sandbox::SandboxError(format!("cannot list the root: {e}")))
+        .and_then(|policy| sandbox::Sandbox::new(&policy));
+    match built {
+        Ok(mut sandbox) => {
+            let started = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
+            let mut run = run_tests(
+                root.path(),
+                command,
+                opts.test_timeout,
+                opts.test_output_bytes,
+                Some((&mut sandbox, sandbox::TESTS_CONFINEMENT.to_string())),
+            );
+            // A repository the tests left in the tree would run what its config names on the
+            // next `git` there: made inert, and the run fails.
+            let planted =
+                sandbox::quarantine_planted_repositories(root.path(), &state.dir, started);
+            if !planted.is_empty() {
+                run.passed = false;
+                run.output.push_str(&format!(
+                    "\n[lancet: the tests created git repositories ({}); their config was set aside with a .lancet-quarantined suffix, and the batch is rolled back]\n",
+                    planted.join(", ")
+                ));
+            }
+            run
+        }
+        Err(e) => TestRun {
+            command: command.to_string(),
+            passed: false,
+            exit_code: None,
+            timed_out: false,
+            interrupted_by: None,
+            duration_ms: 0,
+            output: e.to_string(),
+            sandbox: Some(sandbox::TESTS_CONFINEMENT.to_string()),
+            bisect: None,
+        },
+    }
 }
 
 #[cfg(test)]

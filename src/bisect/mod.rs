@@ -11,7 +11,9 @@
 mod search;
 
 use crate::applied::Applied;
-use crate::pipeline::{ApplyOptions, record_checkpoint, run_tests_as_asked};
+use crate::apply_options::ApplyOptions;
+use crate::history::record_checkpoint;
+use crate::verify::run_tests_as_asked;
 use crate::{history, progress};
 use lancet_core::{BatchFailure, FileReport, Report, Rollback, Root, StagedFile};
 use lancet_core::{BisectOutcome, Bisection, Culprit, TestRun};

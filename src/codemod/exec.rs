@@ -4,7 +4,7 @@
 //! changed there (content, created, deleted) becomes one batch, applied only if every file it
 //! touched is still as it was copied, through the gate, the checkpoint, `--test` and undo.
 
-use crate::pipeline::ApplyOptions;
+use crate::apply_options::ApplyOptions;
 use crate::sandbox::{Policy, Sandbox};
 use lancet_core::{Batch, Expectation, FileOp, Format, ModRefusal, OpKind, Root, TestRun};
 use std::collections::BTreeMap;

@@ -11,7 +11,8 @@ mod rules;
 mod scan;
 
 use crate::applied::Applied;
-use crate::pipeline::{ApplyOptions, apply_batch, open_root};
+use crate::apply_options::ApplyOptions;
+use crate::pipeline::{apply_batch, open_root};
 use crate::walk::{WalkRefusal, walk};
 use lancet_core::{Batch, FileOp, Format, ModRefusal, ModSummary, OpKind, Report, Root};
 use rayon::prelude::*;

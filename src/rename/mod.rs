@@ -24,7 +24,8 @@
 //! in a touched file is refused, since renaming would merge the two names.
 
 use crate::applied::Applied;
-use crate::pipeline::{ApplyOptions, apply_batch_prechecked, open_root};
+use crate::apply_options::ApplyOptions;
+use crate::pipeline::{apply_batch_prechecked, open_root};
 use choose::{choose, request};
 use lancet_core::replace_ranges;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};

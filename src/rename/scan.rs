@@ -4,7 +4,7 @@
 //! mention), or neither; NEW's occurrences in code are the collisions.
 
 use super::model::{Collision, FileScan, Occurrence, Parsed, RenameOptions, Renamer, Scanned};
-use crate::pipeline::ApplyOptions;
+use crate::apply_options::ApplyOptions;
 use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
 use lancet_core::Span;

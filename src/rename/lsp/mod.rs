@@ -79,7 +79,7 @@ pub(super) fn rename(
     at: &At,
     new: &str,
     lsp: &Lsp,
-    apply: &crate::pipeline::ApplyOptions,
+    apply: &crate::apply_options::ApplyOptions,
 ) -> crate::applied::Applied {
     match edits(root, at, new, lsp) {
         Ok((server, files, note)) => {

@@ -1,0 +1,135 @@
+//! What a batch is applied with: [`ApplyOptions`], the person's settings and the caller's
+//! choices, read by every phase of the pipeline and by the commands built on it (rename, mod,
+//! bisection).
+
+use crate::config::{self, Config, ConfigError};
+use crate::progress;
+use lancet_core::format::{FormatChoice, ParseOptions};
+use lancet_core::stage::{self, Base, Expectation};
+use lancet_core::staged;
+use lancet_core::{Root, Surface};
+use lancet_store as store;
+use lancet_syntax::GateOptions;
+use std::path::PathBuf;
+
+/// How to apply a batch.
+#[derive(Debug, Clone)]
+pub struct ApplyOptions {
+    /// The directory every path is confined to.
+    pub root: PathBuf,
+    /// Which format to read edit text as.
+    pub format: FormatChoice,
+    /// Compute and report everything, write nothing.
+    pub dry_run: bool,
+    /// Refuse unless these files still have these hashes.
+    pub expect: Vec<Expectation>,
+    /// What the edit was written against: a file that changed since is rebased (the edit
+    /// applied to the snapshot, then 3-way merged into the file now). A base without its
+    /// bytes takes them from the snapshots `lancet read` keeps.
+    pub base: Vec<Base>,
+    /// fsync files and directories when writing.
+    pub fsync: bool,
+    /// Parser options (the default path for blocks naming no file).
+    pub parse: ParseOptions,
+    /// Write what located even when some hunks failed (reported; exit 1).
+    pub partial: bool,
+    /// Refuse a batch that introduces syntax errors.
+    pub syntax_check: bool,
+    /// How the gate checks (precise parsers' Python version, opt-in external checks, size
+    /// threshold, skipped globs).
+    pub gate: GateOptions,
+    /// How many checkpoints to keep, when the project says.
+    pub retention: store::Retention,
+    /// Record a git checkpoint of the batch (for `lancet undo` and `lancet log`).
+    pub checkpoint: bool,
+    /// A test command to run after writing; the batch is rolled back if it fails.
+    pub test: Option<String>,
+    /// Run the test command in lancet's sandbox (`sandbox.rs`: no network, writes only to the
+    /// root's entries other than `.git` and lancet's state, and a private temp directory);
+    /// where it cannot be built the batch is refused before anything is written.
+    pub sandbox: bool,
+    /// How long the test command may run.
+    pub test_timeout: std::time::Duration,
+    /// How much of the test output the report keeps.
+    pub test_output_bytes: usize,
+    /// `--bisect`: when the tests fail, find the files they fail with in at most this many
+    /// runs (the first included), hold those back and write the rest once the tests passed on
+    /// it (status partial); `None` rolls the whole batch back.
+    pub bisect_runs: Option<usize>,
+    /// Who is told the progress of batches of more than 200 files (none: nobody).
+    pub progress: progress::Watch,
+    /// Whose words the report's advice uses (CLI commands or MCP tools).
+    pub surface: Surface,
+    /// Who sends the batch, for the rollback ledger's "stop retrying" count: empty for the
+    /// command line (its runs count together), an MCP session's id (each counts alone).
+    pub actor: String,
+    /// Refuse a batch that changes lancet's settings (`lancet.toml`, `[tool.lancet]`): the MCP
+    /// server sets it, since configuration is the person's, not the model's.
+    pub protect_settings: bool,
+    /// What a write does to a file with other hard links (the person's `[edit] hard_links`).
+    pub hard_links: staged::HardLinks,
+    /// Repository settings ignored because nobody trusted them: every report says so.
+    pub ignored_settings: Option<config::Ignored>,
+    /// Files `rename` and `mod` never walk (the person's `[walk] exclude`).
+    pub walk_exclude: globset::GlobSet,
+}
+
+impl ApplyOptions {
+    /// What staging needs of these options, with the bases resolved to kept snapshots.
+    pub(crate) fn stage_options<'a>(&'a self, bases: &'a [Base]) -> stage::StageOptions<'a> {
+        stage::StageOptions {
+            expect: &self.expect,
+            bases,
+            partial: self.partial,
+        }
+    }
+
+    /// The root's configuration (`lancet.toml`, or `[tool.lancet]` in `pyproject.toml`) over the
+    /// defaults: what the CLI and the MCP server start from.
+    pub fn configured(root: PathBuf) -> Result<(Self, Config), ConfigError> {
+        let config = match Root::new(&root) {
+            Ok(r) => Config::load(&r)?,
+            Err(_) => Config::default(),
+        };
+        let opts = ApplyOptions {
+            syntax_check: config.gate_enabled(),
+            gate: config.gate_options(),
+            retention: config.retention(),
+            hard_links: config.hard_links(),
+            ignored_settings: config.ignored.clone(),
+            walk_exclude: config.walk_excludes(),
+            ..ApplyOptions::new(root)
+        };
+        Ok((opts, config))
+    }
+
+    /// Defaults: auto-detected format, real run, fsync on.
+    pub fn new(root: PathBuf) -> Self {
+        ApplyOptions {
+            root,
+            format: FormatChoice::Auto,
+            dry_run: false,
+            expect: Vec::new(),
+            base: Vec::new(),
+            fsync: true,
+            parse: ParseOptions::default(),
+            partial: false,
+            syntax_check: true,
+            gate: GateOptions::default(),
+            retention: store::Retention::default(),
+            checkpoint: true,
+            test: None,
+            sandbox: false,
+            test_timeout: std::time::Duration::from_secs(600),
+            test_output_bytes: 8 * 1024,
+            bisect_runs: None,
+            progress: progress::Watch::default(),
+            surface: Surface::Cli,
+            actor: String::new(),
+            protect_settings: false,
+            hard_links: staged::HardLinks::default(),
+            ignored_settings: None,
+            walk_exclude: globset::GlobSet::empty(),
+        }
+    }
+}
