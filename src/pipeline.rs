@@ -2,7 +2,7 @@
 //! over the crates below, each ending with the report or handing the next its data.
 
 use crate::applied::Applied;
-pub use crate::apply_options::ApplyOptions;
+use crate::apply_options::ApplyOptions;
 use crate::bisect;
 use crate::progress;
 use crate::verify;

@@ -163,18 +163,15 @@ fn required_words(rule: &Value) -> Words {
         let words = match key.as_str() {
             "pattern" => value.as_str().and_then(literal_of).map(|w| vec![w]),
             "all" => value
-                .as_array()?
-                .iter()
-                .filter_map(required_words)
-                .min_by_key(Vec::len),
-            "any" => {
-                let branches = value.as_array()?;
-                let mut all = Vec::new();
-                for branch in branches {
-                    all.extend(required_words(branch)?);
-                }
-                (!all.is_empty()).then_some(all)
-            }
+                .as_array()
+                .and_then(|all| all.iter().filter_map(required_words).min_by_key(Vec::len)),
+            // Every branch must have words, or any file may match; none of this rule's other
+            // keys is given up for it.
+            "any" => value
+                .as_array()
+                .and_then(|any| any.iter().map(required_words).collect::<Option<Vec<_>>>())
+                .map(|branches| branches.concat())
+                .filter(|words| !words.is_empty()),
             "inside" | "has" | "follows" | "precedes" => required_words(value),
             _ => None,
         };
@@ -254,6 +251,13 @@ mod tests {
         assert_eq!(
             words(json!({"any": [{"pattern": "console.log($A)"}, {"kind": "debugger_statement"}]})),
             None
+        );
+        // ... but the rule's other keys still need theirs.
+        assert_eq!(
+            words(
+                json!({"pattern": "print($A)", "any": [{"kind": "call"}, {"pattern": "debugger"}]})
+            ),
+            Some(vec!["print".to_string()])
         );
         assert_eq!(
             words(

@@ -5,7 +5,7 @@
 use super::at::At;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
 use super::refusal::{invalid_request, refused};
-use super::scan::is_word_byte;
+use super::scan::{is_identifier, is_word_byte};
 use lancet_core::Root;
 use lancet_core::{AtProblem, PlaceRefusal, RenameRefusal, Report, Surface};
 use std::collections::HashSet;
@@ -23,6 +23,9 @@ pub(super) fn request(
         .map(|place| locate_at(root, place, surface))
         .transpose()?;
     let mut opts = opts.clone();
+    if let Some(refusal) = old_typed_with_at(root, &opts, surface) {
+        return Err(refused(refusal, surface));
+    }
     if let Some(at) = &at {
         if !opts.old.is_empty() && opts.old != at.name {
             let refusal = RenameRefusal::Place(PlaceRefusal::AtNamesOther {
@@ -44,6 +47,23 @@ pub(super) fn request(
         return Err(refused(refusal, surface));
     }
     Ok((opts, at, qualified))
+}
+
+/// `rename --at P:L:C OLD NEW` on the command line (OLD typed too, though `--at` names it):
+/// the positionals are NEW [PATH]..., so OLD is taken for NEW and NEW for a path, which is a
+/// name that does not exist under the root.
+fn old_typed_with_at(root: &Root, opts: &RenameOptions, surface: Surface) -> Option<RenameRefusal> {
+    let name = opts.paths.first()?;
+    let typed = opts.at.is_some()
+        && surface == Surface::Cli
+        && is_identifier(name)
+        && root.dir().symlink_metadata(name).is_err();
+    typed.then(|| {
+        RenameRefusal::Place(PlaceRefusal::OldTypedWithAt {
+            taken: opts.new.clone(),
+            name: name.clone(),
+        })
+    })
 }
 
 /// Which sites to rename: the binding at `--at`, the bindings a qualified name matches, or

@@ -5,8 +5,7 @@
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::scan::{is_identifier, renameable_languages, renamers};
 use lancet_core::{
-    Definition, LeftSite, MAX_LISTED, PlaceRefusal, RenameRefusal, RenameSummary, Report, Surface,
-    SymbolKind,
+    Definition, LeftSite, MAX_LISTED, RenameRefusal, RenameSummary, Report, Surface, SymbolKind,
 };
 use lancet_syntax::languages;
 use std::collections::HashSet;
@@ -26,16 +25,6 @@ pub(super) fn invalid_request(opts: &RenameOptions) -> Option<RenameRefusal> {
                 name: name.clone(),
             });
         }
-    }
-    // `--at P:L:C OLD NEW`: OLD (the name at P:L:C) was taken for NEW, NEW for a path.
-    if opts.old == opts.new
-        && opts.at.is_some()
-        && let Some(name) = opts.paths.first().filter(|p| is_identifier(p))
-    {
-        return Some(RenameRefusal::Place(PlaceRefusal::OldTypedWithAt {
-            taken: opts.new.clone(),
-            name: name.clone(),
-        }));
     }
     if opts.old == opts.new {
         return Some(RenameRefusal::SameNames {

@@ -9,7 +9,7 @@ use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
 use lancet_core::Span;
 use lancet_core::sha256_hex;
-use lancet_core::{Mention, PlaceRefusal, RenameRefusal, Report, Surface, SymbolKind};
+use lancet_core::{Mention, PlaceRefusal, RenameRefusal, Report, SymbolKind};
 use lancet_core::{line_of, line_starts};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
@@ -120,7 +120,7 @@ fn is_member_shaped(tree: &Tree, at: usize, len: usize) -> bool {
 }
 
 /// Where `word` stands in `bytes` as a whole word (not inside a longer identifier).
-fn whole_word_offsets(bytes: &[u8], word: &str) -> Vec<usize> {
+pub(super) fn whole_word_offsets(bytes: &[u8], word: &str) -> Vec<usize> {
     memchr::memmem::find_iter(bytes, word.as_bytes())
         .filter(|&at| {
             let after = at + word.len();
@@ -347,18 +347,6 @@ pub(super) fn walk(
                 error: e.to_string(),
                 at: false,
             },
-            // `--at P:L:C OLD NEW` on the command line: NEW is no path but a name.
-            WalkRefusal::Missing(path)
-                if opts.at.is_some()
-                    && apply.surface == Surface::Cli
-                    && opts.paths.first() == Some(&path)
-                    && is_identifier(&path) =>
-            {
-                PlaceRefusal::OldTypedWithAt {
-                    taken: opts.new.clone(),
-                    name: path,
-                }
-            }
             WalkRefusal::Missing(path) => PlaceRefusal::PathMissing { path },
         };
         Box::new(Report::rename_refused(

@@ -212,7 +212,7 @@ fn edits(
                     "workspace": {"workspaceEdit": {"documentChanges": true}, "configuration": true, "workspaceFolders": true},
                     "textDocument": {"rename": {"prepareSupport": true}, "synchronization": {}},
                     "general": {"positionEncodings": ["utf-16"]},
-                    "experimental": {"serverStatusNotification": spec.reports_quiescence}
+                    "experimental": {"serverStatusNotification": spec.reports_quiescence()}
                 },
                 "initializationOptions": spec.init,
             }),
@@ -220,7 +220,7 @@ fn edits(
         )
         .map_err(failed)?;
     server.notify("initialized", json!({})).map_err(failed)?;
-    if spec.reports_quiescence {
+    if spec.reports_quiescence() {
         server.wait_until_quiescent(deadline).map_err(failed)?;
     }
     let file = root_dir.join(&at.path);

@@ -46,10 +46,15 @@ pub(super) struct ServerSpec {
     pub command: ServerCommand,
     pub language_id: &'static str,
     pub init: Value,
-    /// The server says when its workspace is loaded (rust-analyzer's
+}
+
+impl ServerSpec {
+    /// Whether the server says when its workspace is loaded (rust-analyzer's
     /// `experimental/serverStatus`): a rename asked before that misses sites, such as those
     /// inside `assert_eq!` before the standard library's macros are loaded.
-    pub reports_quiescence: bool,
+    pub fn reports_quiescence(&self) -> bool {
+        self.language_id == "rust"
+    }
 }
 
 impl LanguageServers {
@@ -133,7 +138,6 @@ impl LanguageServers {
                 command,
                 language_id,
                 init,
-                reports_quiescence: language_id == "rust",
             }
         }))
     }

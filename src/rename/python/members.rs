@@ -5,6 +5,7 @@
 use super::scopes::{binding_id, bindings_in, params_binding, qual_of, scope_of};
 use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, target_symbol, text, unknown_type};
 use crate::rename::model::{Resolution, SymbolId};
+use crate::rename::scan::whole_word_offsets;
 use tree_sitter::Node;
 
 /// When `ident` is the first parameter of the method around it (not a staticmethod), the
@@ -164,15 +165,8 @@ fn defines_member(m: &PyModule, class: Node, name: &str) -> bool {
 /// `self.assertEqual(…)` thousands of times and assigns it nowhere.
 fn may_assign_attribute(code: &str, name: &str) -> bool {
     let bytes = code.as_bytes();
-    memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
+    whole_word_offsets(bytes, name).into_iter().any(|at| {
         let end = at + name.len();
-        let whole = (at == 0 || !crate::rename::scan::is_word_byte(bytes[at - 1]))
-            && bytes
-                .get(end)
-                .is_none_or(|&b| !crate::rename::scan::is_word_byte(b));
-        if !whole {
-            return false;
-        }
         let rest = &bytes[end..];
         let Some(next) = rest.iter().position(|b| !matches!(b, b' ' | b'\t')) else {
             return false;
