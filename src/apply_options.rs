@@ -75,6 +75,12 @@ pub struct ApplyOptions {
 }
 
 impl ApplyOptions {
+    /// What the door checks for these options' caller (lancet's settings when protected, hard
+    /// links as the person chose).
+    pub(crate) fn door_checks(&self) -> store::Checks {
+        crate::guard::door_checks(self.protect_settings, self.hard_links)
+    }
+
     /// What staging needs of these options, with the bases resolved to kept snapshots.
     pub(crate) fn stage_options<'a>(&'a self, bases: &'a [Base]) -> stage::StageOptions<'a> {
         stage::StageOptions {

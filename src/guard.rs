@@ -1,153 +1,64 @@
-//! What no batch may write, whatever its edit says: files that make other programs run code.
+//! Lancet's settings as the person's: the judge the door asks ([`lancet_store::door`]) when the
+//! caller protects them (the MCP server does: configuration is the person's, not the model's).
 //!
-//! - **Git repository lookalikes.** git takes any directory holding `HEAD` beside `config`,
-//!   `commondir`, `objects/` or `refs/` for a repository, and reads its `config` (whose
-//!   `core.fsmonitor`, `core.hooksPath` and hooks run commands) when run there or below. A batch
-//!   that would make a directory look like that, or that writes `config`, `commondir` or
-//!   `hooks/` into one that already does, is refused. Undo and recovery put back what was, so
-//!   they never pass here.
-//! - **Lancet's settings, when the caller protects them** (the MCP server does): `lancet.toml`
-//!   anywhere, and the `[tool.lancet]` table of a `pyproject.toml` (its other tables stay
-//!   editable). Configuration is the person's, not the model's.
-//!
-//! The check runs on the staged files, before the gate: nothing is written when it refuses.
+//! A change is refused when it creates, changes, moves or deletes a `lancet.toml` anywhere, or
+//! when the settings lancet would read from a `pyproject.toml` afterwards differ from those it
+//! reads now — judged by running the settings reader itself on the staged bytes, so a change
+//! that makes the reader drop `[tool.lancet]` (a value of another table it cannot read, a
+//! broken table) counts as the change it is. Its other tables stay editable.
 
+use crate::config::{CONFIG_FILE, RepositorySettings};
 use lancet_core::Root;
-use lancet_core::{BatchFailure, Report, Surface};
 use lancet_core::{Before, StagedFile};
-use std::collections::BTreeSet;
+use lancet_store::{Checks, SettingsJudge};
+use std::sync::Arc;
 
-/// The entries that, beside `HEAD`, make git take a directory for a repository.
-const REPOSITORY_MARKS: [&str; 4] = ["config", "commondir", "objects", "refs"];
+/// The settings judge: which change alters lancet's settings as lancet reads them.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SettingsGuard;
 
-/// The refusal of a batch that writes what it may not, if it does.
-pub(crate) fn refusal(
-    root: &Root,
-    files: &[StagedFile],
-    protect_settings: bool,
-    surface: Surface,
-) -> Option<Report> {
-    if protect_settings && let Some(report) = settings_refusal(files, surface) {
-        return Some(report);
-    }
-    let (dir, into) = repository_lookalike(root, files)?;
-    Some(Report::batch_failed(
-        &BatchFailure::RepositoryLookalike { dir, into },
-        surface,
-    ))
-}
-
-/// The refusal of a batch (an undo too) that changes lancet's settings, where they are the
-/// person's (over MCP).
-pub(crate) fn settings_refusal(files: &[StagedFile], surface: Surface) -> Option<Report> {
-    let path = changed_settings(files)?;
-    Some(Report::batch_failed(
-        &BatchFailure::SettingsProtected { path },
-        surface,
-    ))
-}
-
-/// The first path whose change would change lancet's settings.
-fn changed_settings(files: &[StagedFile]) -> Option<String> {
-    files.iter().find_map(|f| {
-        let name = f.path.as_str().rsplit('/').next().unwrap_or_default();
-        let before = match &f.before {
-            Before::File { bytes, .. } => Some(bytes.as_slice()),
-            _ => None,
-        };
-        let changed = if name.eq_ignore_ascii_case(crate::config::CONFIG_FILE) {
-            true
-        } else if name.eq_ignore_ascii_case("pyproject.toml") {
-            lancet_table(before) != lancet_table(f.after.as_deref())
-        } else {
-            false
-        };
-        changed.then(|| f.path.to_string())
-    })
-}
-
-/// The `[tool.lancet]` table of a `pyproject.toml`'s bytes, if it has one.
-fn lancet_table(bytes: Option<&[u8]>) -> Option<toml::Value> {
-    // Decoded as the settings are read (a stray Latin-1 byte must not hide the table here).
-    let text = String::from_utf8_lossy(bytes?);
-    let value: toml::Value = toml::from_str(&text).ok()?;
-    value.get("tool")?.get("lancet").cloned()
-}
-
-/// A directory the batch would turn into a repository lookalike, or write a repository's
-/// command-running files into, with what it would do.
-fn repository_lookalike(root: &Root, files: &[StagedFile]) -> Option<(String, bool)> {
-    // Only a path named HEAD/config/commondir, or one under objects/, refs/ or hooks/, can
-    // change what a directory looks like: those directories are the candidates.
-    let mut candidates: BTreeSet<String> = BTreeSet::new();
-    for f in files.iter().filter(|f| f.puts_something()) {
-        let parts: Vec<&str> = f.path.components().collect();
-        for (i, part) in parts.iter().enumerate() {
-            let last = i + 1 == parts.len();
-            let names_mark = if last {
-                is_one_of(part, &["HEAD", "config", "commondir"])
-            } else {
-                is_one_of(part, &["objects", "refs", "hooks"])
+impl SettingsJudge for SettingsGuard {
+    fn changed_settings(&self, _root: &Root, files: &[StagedFile]) -> Option<String> {
+        files.iter().find_map(|f| {
+            let name = f.path.as_str().rsplit('/').next().unwrap_or_default();
+            let before = match &f.before {
+                Before::File { bytes, .. } => Some(bytes.as_slice()),
+                _ => None,
             };
-            if names_mark {
-                candidates.insert(parts[..i].join("/"));
-            }
-        }
-    }
-    for dir in candidates {
-        let written = |name: &str| {
-            files.iter().filter(|f| f.puts_something()).any(|f| {
-                let inside = child_of(&dir, f.path.as_str());
-                inside.is_some_and(|rest| {
-                    rest.split('/')
-                        .next()
-                        .is_some_and(|first| first.eq_ignore_ascii_case(name))
-                })
-            })
-        };
-        let removed = |name: &str| {
-            files.iter().any(|f| {
-                !f.puts_something()
-                    && child_of(&dir, f.path.as_str()).is_some_and(|r| r.eq_ignore_ascii_case(name))
-            })
-        };
-        let on_disk = |name: &str| {
-            let path = if dir.is_empty() {
-                name.to_string()
+            let changed = if name.eq_ignore_ascii_case(CONFIG_FILE) {
+                true
+            } else if name.eq_ignore_ascii_case("pyproject.toml") {
+                as_read(before) != as_read(f.after.as_deref())
             } else {
-                format!("{dir}/{name}")
+                false
             };
-            root.dir().symlink_metadata(&path).is_ok()
-        };
-        let before = on_disk("HEAD") && REPOSITORY_MARKS.iter().any(|m| on_disk(m));
-        let present_after = |name: &str| written(name) || (on_disk(name) && !removed(name));
-        let after = present_after("HEAD") && REPOSITORY_MARKS.iter().any(|m| present_after(m));
-        if after && !before {
-            return Some((dir, false));
-        }
-        if before && ["config", "commondir", "hooks"].iter().any(|n| written(n)) {
-            return Some((dir, true));
-        }
+            changed.then(|| f.path.to_string())
+        })
     }
-    None
 }
 
-/// `path` relative to `dir` (`""` is the root), if it lies inside it.
-fn child_of<'a>(dir: &str, path: &'a str) -> Option<&'a str> {
-    if dir.is_empty() {
-        return Some(path);
+/// What lancet reads from a `pyproject.toml`'s bytes: where its settings are and their digest,
+/// or why they cannot be read (absent: none).
+fn as_read(pyproject: Option<&[u8]>) -> Option<Result<(&'static str, String), String>> {
+    match RepositorySettings::from_bytes(None, pyproject) {
+        Ok((settings, _)) => settings.map(|s| Ok((s.source, s.digest))),
+        Err(e) => Some(Err(e.to_string())),
     }
-    path.strip_prefix(dir)?.strip_prefix('/')
 }
 
-fn is_one_of(name: &str, names: &[&str]) -> bool {
-    names.iter().any(|n| n.eq_ignore_ascii_case(name))
+/// The door's checks for a caller: lancet's settings judged when `protect_settings` (MCP),
+/// hard links as the person chose.
+pub(crate) fn door_checks(protect_settings: bool, hard_links: lancet_core::HardLinks) -> Checks {
+    Checks {
+        settings: protect_settings.then(|| Arc::new(SettingsGuard) as Arc<dyn SettingsJudge>),
+        hard_links,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lancet_core::{ErrorKind, sha256_hex};
+    use lancet_core::sha256_hex;
 
     fn new_file(root: &Root, path: &str, bytes: &[u8]) -> StagedFile {
         StagedFile {
@@ -171,82 +82,21 @@ mod tests {
         }
     }
 
-    fn kind(report: Option<Report>) -> Option<ErrorKind> {
-        report.and_then(|r| r.error).map(|e| e.kind)
-    }
-
     #[test]
-    fn lookalikes_are_refused_and_ordinary_names_are_not() {
+    fn settings_are_compared_as_lancet_reads_them() {
         let dir = tempfile::tempdir().unwrap();
         let root = Root::new(dir.path()).unwrap();
-        let check = |files: &[StagedFile]| kind(refusal(&root, files, false, Surface::Cli));
-        // HEAD beside config, in one batch.
-        let head = new_file(&root, "docs/HEAD", b"ref: refs/heads/main\n");
-        let config = new_file(
-            &root,
-            "docs/config",
-            b"[core]\n\tfsmonitor = touch /tmp/x\n",
-        );
-        assert_eq!(
-            check(&[head.clone(), config.clone()]),
-            Some(ErrorKind::Protected)
-        );
-        // One of the pair already on disk.
-        std::fs::create_dir_all(dir.path().join("docs")).unwrap();
-        std::fs::write(dir.path().join("docs/config"), "x").unwrap();
-        assert_eq!(
-            check(std::slice::from_ref(&head)),
-            Some(ErrorKind::Protected)
-        );
-        // HEAD beside refs/ or objects/, under any case.
-        let refs = new_file(&root, "a/b/refs/heads/main", b"0\n");
-        let upper = new_file(&root, "a/b/head", b"x\n");
-        assert_eq!(check(&[refs.clone(), upper]), Some(ErrorKind::Protected));
-        // Ordinary files named config or HEAD alone, or refs/ without HEAD, are fine.
-        assert_eq!(check(&[new_file(&root, "app/config", b"x")]), None);
-        assert_eq!(check(&[new_file(&root, "notes/HEAD", b"x")]), None);
-        assert_eq!(check(&[refs]), None);
-        // Writing hooks or config into an existing lookalike is refused; other files are not.
-        for d in ["fixture/objects", "fixture/refs"] {
-            std::fs::create_dir_all(dir.path().join(d)).unwrap();
-        }
-        std::fs::write(dir.path().join("fixture/HEAD"), "ref: refs/heads/main\n").unwrap();
-        assert_eq!(
-            check(&[new_file(
-                &root,
-                "fixture/hooks/post-checkout",
-                b"#!/bin/sh\n"
-            )]),
-            Some(ErrorKind::Protected)
-        );
-        assert_eq!(
-            check(&[new_file(&root, "fixture/config", b"[core]\n")]),
-            Some(ErrorKind::Protected)
-        );
-        assert_eq!(
-            check(&[new_file(&root, "fixture/description", b"x\n")]),
-            None
-        );
-    }
-
-    #[test]
-    fn settings_are_the_users_when_protected() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = Root::new(dir.path()).unwrap();
-        let check =
-            |files: &[StagedFile], protect| kind(refusal(&root, files, protect, Surface::Mcp));
+        let check = |file: StagedFile| SettingsGuard.changed_settings(&root, &[file]);
         let toml = new_file(
             &root,
             "lancet.toml",
             b"[mcp]\ntest_command = \"sh -c evil\"\n",
         );
+        assert_eq!(check(toml), Some("lancet.toml".into()));
         assert_eq!(
-            check(std::slice::from_ref(&toml), true),
-            Some(ErrorKind::Protected)
+            check(new_file(&root, "sub/Lancet.toml", b"")),
+            Some("sub/Lancet.toml".into())
         );
-        assert_eq!(check(&[toml], false), None);
-        let nested = new_file(&root, "sub/lancet.toml", b"");
-        assert_eq!(check(&[nested], true), Some(ErrorKind::Protected));
         let py = "[project]\nname = \"a\"\n[tool.lancet.gate]\npython = \"3.11\"\n";
         let other_table = changed_file(
             &root,
@@ -254,19 +104,76 @@ mod tests {
             py.as_bytes(),
             format!("{py}[tool.black]\nline-length = 100\n").as_bytes(),
         );
-        assert_eq!(check(&[other_table], true), None);
+        assert_eq!(check(other_table), None);
+        let reformatted = changed_file(
+            &root,
+            "pyproject.toml",
+            py.as_bytes(),
+            py.replace("python = \"3.11\"", "python   =   \"3.11\"  # same")
+                .as_bytes(),
+        );
+        assert_eq!(check(reformatted), None);
         let lancet_table = changed_file(
             &root,
             "pyproject.toml",
             py.as_bytes(),
             py.replace("3.11", "3.12").as_bytes(),
         );
-        assert_eq!(check(&[lancet_table], true), Some(ErrorKind::Protected));
+        assert_eq!(check(lancet_table), Some("pyproject.toml".into()));
         let added = new_file(
             &root,
             "pyproject.toml",
             b"[tool.lancet.mcp]\ntest_command = \"x\"\n",
         );
-        assert_eq!(check(&[added], true), Some(ErrorKind::Protected));
+        assert_eq!(check(added), Some("pyproject.toml".into()));
+    }
+
+    /// `requires-python = 39` once made the typed reader drop the whole file, and with it a
+    /// trusted `[tool.lancet]`: the table is read on its own now, so such a change is no change
+    /// of lancet's settings — and a change that does drop the table is one.
+    #[test]
+    fn a_value_of_another_table_never_drops_the_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let py =
+            "[project]\nrequires-python = \">=3.9\"\n[tool.lancet.gate]\nexternal = [\"python\"]\n";
+        let odd = py.replace("\">=3.9\"", "39");
+        let (read, _) = RepositorySettings::from_bytes(None, Some(odd.as_bytes())).unwrap();
+        assert!(
+            read.is_some(),
+            "[tool.lancet] read despite requires-python = 39"
+        );
+        assert_eq!(
+            SettingsGuard.changed_settings(
+                &root,
+                &[changed_file(
+                    &root,
+                    "pyproject.toml",
+                    py.as_bytes(),
+                    odd.as_bytes()
+                )]
+            ),
+            None
+        );
+        let broken_elsewhere = format!("{py}[tool.black\nline-length = 1\n");
+        let (read, _) =
+            RepositorySettings::from_bytes(None, Some(broken_elsewhere.as_bytes())).unwrap();
+        assert!(
+            read.is_some(),
+            "a broken table elsewhere leaves [tool.lancet] readable"
+        );
+        let dropped = "[project]\nrequires-python = \">=3.9\"\n";
+        assert_eq!(
+            SettingsGuard.changed_settings(
+                &root,
+                &[changed_file(
+                    &root,
+                    "pyproject.toml",
+                    py.as_bytes(),
+                    dropped.as_bytes()
+                )]
+            ),
+            Some("pyproject.toml".into())
+        );
     }
 }

@@ -76,6 +76,13 @@ fn describe_recovery(r: &Rollback) -> String {
             ));
         }
     }
+    if !r.refused.is_empty() {
+        s.push_str(&format!(
+            "; {} not put back, because that would have made a directory look like a git repository: {} (their earlier content is kept in lancet's kept/ directory)",
+            r.refused.len(),
+            r.refused.join(", ")
+        ));
+    }
     if !r.failed.is_empty() {
         s.push_str(&format!(
             "; {} could not be restored yet ({}): the journal is kept and the next lancet command retries",
@@ -166,6 +173,7 @@ pub fn meta_for(
         commit: None,
         created_dirs: Vec::new(),
         undone_by: None,
+        undoes: None,
     }
 }
 
@@ -180,6 +188,9 @@ pub struct LogFilter {
     /// Only batches made at or after this time (seconds since the Unix epoch): "what did the
     /// agent do this afternoon".
     pub since: Option<u64>,
+    /// Also batches that touched paths outside this root (made from another root of the same
+    /// repository): the person's `--any-root`; never over MCP.
+    pub any_root: bool,
 }
 
 /// `lancet log`: checkpoints, newest first, as `filter` keeps them.
@@ -198,9 +209,11 @@ pub fn log(root: &Root, filter: &LogFilter) -> Vec<CheckpointMeta> {
                 .strip_prefix(p)
                 .is_some_and(|rest| rest.starts_with('/'))
     };
-    StateDir::locate(root)
+    let state = StateDir::locate(root);
+    state
         .list_meta()
         .into_iter()
+        .filter(|m| filter.any_root || m.within(&state.root_in_home))
         .filter(|m| {
             path.as_deref()
                 .is_none_or(|p| m.files.iter().any(|f| under(&f.path, p)))
@@ -232,8 +245,8 @@ pub fn format_time(secs: u64) -> String {
     )
 }
 
-/// How `lancet undo` treats files changed since the batch.
-#[derive(Debug, Clone, Copy)]
+/// How `lancet undo` treats files changed since the batch, and which batches it may reach.
+#[derive(Debug, Clone, Default)]
 pub struct UndoOptions {
     /// Restore changed files anyway (their newer content is lost).
     pub force: bool,
@@ -247,11 +260,23 @@ pub struct UndoOptions {
     /// Refuse an undo that would change lancet's settings (the MCP server sets it: an undo a
     /// model asks for must not rewrite the person's configuration).
     pub protect_settings: bool,
+    /// Reach batches that touched paths outside this root (the person's `--any-root`); without
+    /// it a root's history is the batches whose every path lies inside it. Never over MCP.
+    pub any_root: bool,
+    /// What the caller has read, as the sha256 of each file by its path relative to the root
+    /// undone from: with it, `force` overwrites a file changed since the batch only where it
+    /// still holds what the caller read (the MCP server passes its session's reads); `None`
+    /// is the person's own call.
+    pub read: Option<std::collections::HashMap<String, String>>,
+    /// What a restore does to a file with other hard links (the person's choice).
+    pub hard_links: lancet_core::HardLinks,
 }
 
-/// `lancet undo [ID] [--force|--partial]`: puts back the newest batch not yet undone (or `id`, a
-/// prefix). All or nothing by default; the restore is itself a journaled batch, and the log
-/// marks the batch undone in the same step, so a crash leaves either both or neither.
+/// `lancet undo [ID] [--force|--partial]`: puts back the newest batch of this root not yet
+/// undone (an undo left aside: repeated, undo goes further back), or `id` (a prefix; an undo's
+/// id redoes what it undid). All or nothing by default; the restore is itself a checkpointed,
+/// journaled batch through the door, and the log marks the batch undone in the same step, so a
+/// crash leaves either both or neither. A batch undone already is refused, never undone twice.
 pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Applied {
     let state = StateDir::locate(root);
     let _lock = match state.lock() {
@@ -261,11 +286,11 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Applied {
         }
     };
     let recovered = recover_if_needed(&state, opts.fsync, false);
-    let mut applied = choose_batch(&state, id, opts.surface)
-        .and_then(|meta| plan_restore(&state, meta, opts))
+    let mut applied = choose_batch(&state, id, &opts)
+        .and_then(|meta| plan_restore(&state, meta, &opts))
         .map_or_else(
             |refusal| (*refusal).into(),
-            |plan| write_restore(&state, plan, opts),
+            |plan| write_restore(&state, plan, &opts),
         );
     if let Some(note) = recovered {
         applied.report = applied.report.with_note(note);
@@ -274,33 +299,43 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Applied {
 }
 
 /// The batch an undo means: the one `id` (a prefix, refused when it names several, as git
-/// does), or the newest not yet undone.
+/// does; refused when it is undone already), or the newest not yet undone that is not itself an
+/// undo — among this root's batches unless the person reaches further.
 fn choose_batch(
     state: &StateDir,
     id: Option<&str>,
-    surface: Surface,
+    opts: &UndoOptions,
 ) -> Result<CheckpointMeta, Box<Report>> {
-    let all = state.list_meta();
+    let fail = |failure: BatchFailure| Box::new(Report::batch_failed(&failure, opts.surface));
+    let all: Vec<CheckpointMeta> = state
+        .list_meta()
+        .into_iter()
+        .filter(|m| opts.any_root || m.within(&state.root_in_home))
+        .collect();
     let chosen = match id {
         Some(prefix) => {
             let matching: Vec<&CheckpointMeta> =
                 all.iter().filter(|m| m.id.starts_with(prefix)).collect();
             if let [_, _, ..] = matching[..] {
-                let failure = BatchFailure::AmbiguousId {
+                return Err(fail(BatchFailure::AmbiguousId {
                     prefix: prefix.to_string(),
                     ids: matching.iter().map(|m| m.id.clone()).collect(),
-                };
-                return Err(Box::new(Report::batch_failed(&failure, surface)));
+                }));
+            }
+            if let Some(undone) = matching.first().filter(|m| m.undone) {
+                return Err(fail(BatchFailure::AlreadyUndone {
+                    id: undone.id.clone(),
+                    by: undone.undone_by.clone(),
+                }));
             }
             matching.first().copied()
         }
-        None => all.iter().find(|m| !m.undone),
+        None => all.iter().find(|m| !m.undone && m.undoes.is_none()),
     };
     chosen.cloned().ok_or_else(|| {
-        let failure = BatchFailure::NoCheckpoint {
+        fail(BatchFailure::NoCheckpoint {
             id: id.map(str::to_string),
-        };
-        Box::new(Report::batch_failed(&failure, surface))
+        })
     })
 }
 
@@ -319,7 +354,7 @@ struct RestorePlan {
 fn plan_restore(
     state: &StateDir,
     meta: CheckpointMeta,
-    opts: UndoOptions,
+    opts: &UndoOptions,
 ) -> Result<RestorePlan, Box<Report>> {
     let fail = |failure: BatchFailure| Box::new(Report::batch_failed(&failure, opts.surface));
     // The batch's own root: its paths are relative to it, even when undone from another root
@@ -345,6 +380,7 @@ fn plan_restore(
         root,
         meta,
     };
+    let mut unread: Vec<String> = Vec::new();
     for touched in &plan.meta.files {
         let (pre, post) = checkpoints
             .images(&plan.meta.id, &touched.path)
@@ -369,6 +405,8 @@ fn plan_restore(
         let mut report = FileReport::new(rel.to_string(), action, 0);
         if now == pre {
             report.status = Outcome::AlreadyApplied;
+        } else if now != post && opts.force && !was_read(state, &plan.meta, &rel, &now, opts) {
+            unread.push(rel.to_string());
         } else if now != post && !opts.force {
             report.status = Outcome::Failed;
             report.kind = Some(ErrorKind::ChangedSince);
@@ -378,10 +416,22 @@ fn plan_restore(
             ));
             plan.left_alone.push(rel.to_string());
         } else {
-            plan.staged
-                .push(restore_plan(&plan.root, &rel, now, &pre, touched.mode));
+            plan.staged.push(restore_plan(
+                &plan.root,
+                &rel,
+                now,
+                &pre,
+                touched.mode,
+                opts.hard_links,
+            ));
         }
         plan.files.push(report);
+    }
+    if !unread.is_empty() {
+        return Err(fail(BatchFailure::ForceOverUnread {
+            id: plan.meta.id.clone(),
+            paths: unread,
+        }));
     }
     if !plan.left_alone.is_empty() && !opts.partial {
         let surface = opts.surface;
@@ -402,99 +452,203 @@ fn plan_restore(
     Ok(plan)
 }
 
-/// Writes the restores as one journaled batch, which also marks the log entry undone and
-/// removes the directories the batch created (a crash leaves all of it or none).
-fn write_restore(state: &StateDir, plan: RestorePlan, opts: UndoOptions) -> Applied {
+/// Whether a file changed since the batch may be overwritten by a forced undo: always for the
+/// person; for a caller that says what it read, only where the file holds what it read.
+fn was_read(
+    state: &StateDir,
+    meta: &CheckpointMeta,
+    rel: &RelPath,
+    now: &Image,
+    opts: &UndoOptions,
+) -> bool {
+    let Some(read) = &opts.read else {
+        return true;
+    };
+    // The path as the caller names it: relative to the root undone from.
+    let in_home = if meta.root.is_empty() {
+        rel.to_string()
+    } else {
+        format!("{}/{rel}", meta.root)
+    };
+    let from_root = if state.root_in_home.is_empty() {
+        Some(in_home.as_str())
+    } else {
+        in_home
+            .strip_prefix(&state.root_in_home)
+            .and_then(|r| r.strip_prefix('/'))
+    };
+    let bytes = match now {
+        Image::File { bytes, .. } => bytes.as_slice(),
+        Image::Link { .. } => return false,
+        // Nothing there: nothing unread to destroy.
+        Image::Missing => return true,
+    };
+    from_root
+        .and_then(|p| read.get(p))
+        .is_some_and(|sha| *sha == sha256_hex(bytes))
+}
+
+/// Writes the restores as one batch through the door (every check a write passes: a restore
+/// may not make a directory look like a repository either), checkpointed like any batch (so
+/// undoing the undo redoes it), which also marks the log entry undone and removes the
+/// directories the batch created (a crash leaves all of it or none).
+fn write_restore(state: &StateDir, plan: RestorePlan, opts: &UndoOptions) -> Applied {
     let RestorePlan {
-        mut meta,
+        meta,
         root,
         staged,
         files,
         left_alone,
     } = plan;
     let whole = left_alone.is_empty();
-    if opts.protect_settings
-        && let Some(report) = crate::guard::settings_refusal(&staged, opts.surface)
-    {
-        return report.into();
+    let restored_by_hand = files
+        .iter()
+        .filter(|f| f.status == Outcome::AlreadyApplied)
+        .count();
+    if staged.is_empty() {
+        return nothing_to_restore(state, meta, files, &left_alone, opts.surface);
     }
-    if !staged.is_empty() {
-        let write = WriteOptions {
-            fsync: opts.fsync,
-            await_verdict: false,
-        };
-        let undo_id = new_batch_id();
-        let remove_dirs = if whole {
-            meta.created_dirs.clone()
-        } else {
-            Vec::new()
-        };
+    let checks = crate::guard::door_checks(opts.protect_settings, opts.hard_links);
+    let admitted = match store::admit(&root, staged, &state.dir, &checks) {
+        Ok(a) => a,
+        Err(failure) => return Report::batch_failed(&failure, opts.surface).into(),
+    };
+    let write = WriteOptions {
+        fsync: opts.fsync,
+        await_verdict: false,
+    };
+    let undo_id = new_batch_id();
+    let remove_dirs = if whole {
+        meta.created_dirs.clone()
+    } else {
+        Vec::new()
+    };
+    let status = if whole {
+        Status::Applied
+    } else {
+        Status::Partial
+    };
+    let message = undo_message(
+        &meta,
+        admitted.files().len(),
+        restored_by_hand,
+        &left_alone,
+        &undo_id,
+        opts.surface,
+    );
+    let mut report = Report::from_files(status, files, message);
+    let failed = |e: store::CommitError| Report::undo_failed(&e.failure());
+    let prepared = match store::prepare(&admitted, state, &undo_id, write, &remove_dirs) {
+        Ok(p) => p,
+        Err(e) => return failed(e).into(),
+    };
+    // The undo's own checkpoint and log entry, and the undone batch marked, with the journal
+    // durable and before any file: a crash rolls the restore back, and recovery forgets the
+    // undo and marks the batch live again (`StateDir::forget_batch`).
+    let mut undo_meta = meta_for(state, &undo_id, "undo", admitted.files(), &report);
+    undo_meta.root = meta.root.clone();
+    undo_meta.summary = format!("undo of {} ({})", meta.id, meta.summary);
+    undo_meta.undoes = Some(meta.id.clone());
+    let recorded = record_checkpoint(
+        &root,
+        state,
+        admitted.files(),
+        &report,
+        &undo_meta,
+        &prepared.journal,
+    )
+    .and_then(|_| {
         let mut marked = meta.clone();
         if whole {
             marked.undone = true;
             marked.undone_by = Some(undo_id.clone());
         }
-        // The log entry changes with the journal durable and before any file: a crash rolls
-        // the restore back and recovery un-marks the entry (`StateDir::forget_batch`).
-        let failed = |e: store::CommitError| Report::undo_failed(&e.failure());
-        let prepared = match store::prepare(&root, &staged, state, &undo_id, write, &remove_dirs) {
-            Ok(p) => p,
-            Err(e) => return failed(e).into(),
-        };
-        if let Err(e) = state.save_meta(&marked) {
-            prepared.abandon();
-            return failed(store::CommitError::Io {
+        state
+            .save_meta(&marked)
+            .map_err(|source| store::CommitError::Io {
                 path: "the checkpoint log".into(),
-                source: e,
+                source,
                 intact: true,
             })
-            .into();
-        }
-        if let Err(e) = store::write(prepared) {
-            let _ = state.save_meta(&meta);
-            return failed(e).into();
-        }
-        meta = marked;
-    } else if whole {
+    });
+    if let Err(e) = recorded {
+        prepared.abandon();
+        return failed(e).into();
+    }
+    if let Err(e) = store::write(prepared) {
+        return failed(e).into();
+    }
+    // An undo of an undo: the batch that undo took back is live again.
+    if whole
+        && let Some(redone) = meta.undoes.as_deref()
+        && let Some(mut batch) = state.list_meta().into_iter().find(|m| m.id == redone)
+    {
+        batch.undone = false;
+        batch.undone_by = None;
+        let _ = state.save_meta(&batch);
+    }
+    report.checkpoint = Some(undo_id);
+    Applied::kept(report, admitted.into_files())
+}
+
+/// An undo with nothing to write: every file already holds its earlier content (put back by
+/// hand: the batch is marked undone), or the rest changed since and are left alone.
+fn nothing_to_restore(
+    state: &StateDir,
+    mut meta: CheckpointMeta,
+    files: Vec<FileReport>,
+    left_alone: &[String],
+    surface: Surface,
+) -> Applied {
+    if left_alone.is_empty() {
         meta.undone = true;
         let _ = state.save_meta(&meta);
-    }
-    let restored_by_hand = files
-        .iter()
-        .filter(|f| f.status == Outcome::AlreadyApplied)
-        .count();
-    if whole && staged.is_empty() {
-        // Someone put every file back by hand: nothing to write, and the batch counts as undone.
         let message = format!(
             "Batch {} ({}) is already restored: every file it changed holds its content from before it (put back by hand?). Nothing was written; it is now marked undone.",
             meta.id, meta.summary
         );
         return Report::from_files(Status::AlreadyApplied, files, message).into();
     }
-    let status = if whole {
-        Status::Applied
-    } else {
-        Status::Partial
-    };
-    let mut message = format!(
-        "Undid batch {} ({}): {} file(s) restored.",
+    let message = format!(
+        "Undid batch {} ({}): 0 file(s) restored. Left alone (changed since the batch): {}. Run {} to restore them anyway.",
         meta.id,
         meta.summary,
-        staged.len()
+        left_alone.join(", "),
+        surface.undo_force(&meta.id)
+    );
+    Report::from_files(Status::Partial, files, message).into()
+}
+
+/// What a successful undo says: what it restored, what it left, and how to redo it.
+fn undo_message(
+    meta: &CheckpointMeta,
+    restored: usize,
+    restored_by_hand: usize,
+    left_alone: &[String],
+    undo_id: &str,
+    surface: Surface,
+) -> String {
+    let mut message = format!(
+        "Undid batch {} ({}): {restored} file(s) restored.",
+        meta.id, meta.summary
     );
     if restored_by_hand > 0 {
         message.push_str(&format!(
             " {restored_by_hand} file(s) already held their content from before it."
         ));
     }
-    if !whole {
+    if !left_alone.is_empty() {
         message.push_str(&format!(
             " Left alone (changed since the batch): {}. Run {} to restore them anyway.",
             left_alone.join(", "),
-            opts.surface.undo_force(&meta.id)
+            surface.undo_force(&meta.id)
         ));
     }
-    Applied::kept(Report::from_files(status, files, message), staged)
+    message.push_str(&format!(
+        " The undo is batch {undo_id}: {} redoes it.",
+        surface.undo_id(undo_id)
+    ));
+    message
 }
 
 /// What is at a path now, read through the root's handle (a link is not followed).
@@ -521,13 +675,16 @@ fn restore_plan(
     now: Image,
     pre: &Image,
     pre_mode: Option<u32>,
+    hard_links: lancet_core::HardLinks,
 ) -> StagedFile {
     let meta = root.dir().symlink_metadata(rel.as_path()).ok();
     let current_mode = meta
         .as_ref()
         .map(|m| cap_std::fs::PermissionsExt::mode(&m.permissions()) & 0o7777);
-    // A file with other names now is put back in place, so they all see the old content.
-    let shared = meta.is_some_and(|m| m.is_file() && cap_std::fs::MetadataExt::nlink(&m) > 1);
+    // A file with other names now is put back in place where the person chose to write
+    // through hard links, so they all see the old content; else it gets its own inode.
+    let shared = hard_links == lancet_core::HardLinks::InPlace
+        && meta.is_some_and(|m| m.is_file() && cap_std::fs::MetadataExt::nlink(&m) > 1);
     let before = match now {
         Image::Missing => Before::Missing,
         Image::File { bytes, .. } => Before::File {

@@ -6,7 +6,7 @@ use crate::apply_options::ApplyOptions;
 use crate::bisect;
 use crate::progress;
 use crate::verify;
-use crate::{guard, history, sandbox};
+use crate::{history, sandbox};
 use lancet_core::Root;
 use lancet_core::batch::{self, Batch};
 use lancet_core::format;
@@ -95,14 +95,27 @@ fn apply_locked(
         }
     };
     lap("stage", &mut clock);
-    if let Some(report) = guard::refusal(root, &staged.files, opts.protect_settings, opts.surface) {
-        return nothing_written(report);
-    }
+    // The door: every check a write into the tree must pass, before anything else is spent on
+    // the batch.
+    let admitted = match store::admit(
+        root,
+        std::mem::take(&mut staged.files),
+        &state.dir,
+        &opts.door_checks(),
+    ) {
+        Ok(a) => a,
+        Err(failure) => return nothing_written(Report::batch_failed(&failure, opts.surface)),
+    };
     let format = batch.format.name();
     let mut notes = batch.notes.clone();
-    notes.extend(split_hard_links(&mut staged.files, opts.hard_links));
+    notes.extend(
+        admitted
+            .split_hard_links()
+            .iter()
+            .map(|path| hard_link_note(path)),
+    );
     let status = match (staged.failed(), opts.partial) {
-        (true, partial) if !partial || staged.files.is_empty() => {
+        (true, partial) if !partial || admitted.files().is_empty() => {
             return nothing_written(Report::from_ops(
                 Status::Refused,
                 format,
@@ -114,7 +127,7 @@ fn apply_locked(
         (true, _) => Status::Partial,
         (false, _) => Status::Applied,
     };
-    if staged.files.is_empty() {
+    if admitted.files().is_empty() {
         return nothing_written(Report::from_ops(
             Status::AlreadyApplied,
             format,
@@ -124,10 +137,10 @@ fn apply_locked(
         ));
     }
     progress.phase(
-        &format!("checking the syntax of {} files", staged.files.len()),
+        &format!("checking the syntax of {} files", admitted.files().len()),
         None,
     );
-    let syntax = gate(&staged.files, opts, prechecks);
+    let syntax = gate(admitted.files(), opts, prechecks);
     lap("syntax gate", &mut clock);
     if let Some(report) = &syntax
         && !report.errors.is_empty()
@@ -151,21 +164,22 @@ fn apply_locked(
     let report =
         Report::from_ops(status, format, staged.reports, notes, opts.surface).with_syntax(syntax);
     progress.phase(
-        &format!("checkpoint and writing {} files", staged.files.len()),
+        &format!("checkpoint and writing {} files", admitted.files().len()),
         None,
     );
-    let committed = match checkpoint_and_commit(root, state, &staged.files, report, format, opts) {
+    let committed = match checkpoint_and_commit(root, state, &admitted, report, format, opts) {
         Ok(c) => c,
         Err(report) => return nothing_written(*report),
     };
     lap("commit (journal, checkpoint, writes)", &mut clock);
+    let files = admitted.into_files();
     match &opts.test {
         Some(command) => {
             progress.phase(&format!("running `{command}`"), None);
-            verify_and_decide(root, state, committed, staged.files, command, opts)
+            verify_and_decide(root, state, committed, files, command, opts)
         }
         None if committed.report.exit_code() != 0 => nothing_written(committed.report),
-        None => Applied::kept(committed.report, staged.files),
+        None => Applied::kept(committed.report, files),
     }
 }
 
@@ -198,24 +212,12 @@ fn dry_run(
     }
 }
 
-/// Applies the person's hard-link choice to the staged files: by default a file with other
-/// names gets its own inode (so an edit never reaches a name elsewhere, inside the root or
-/// out); each such file is noted.
-fn split_hard_links(files: &mut [staged::StagedFile], choice: staged::HardLinks) -> Vec<String> {
-    if choice == staged::HardLinks::InPlace {
-        return Vec::new();
-    }
-    files
-        .iter_mut()
-        .filter(|f| f.in_place)
-        .map(|f| {
-            f.in_place = false;
-            format!(
-                "{} had other hard links: it now has its own copy and the other names keep the old content (`[edit] hard_links = \"in-place\"` in the user configuration writes through them)",
-                f.path
-            )
-        })
-        .collect()
+/// The note for a file with other hard links that got its own inode: the other names keep the
+/// old content.
+fn hard_link_note(path: &str) -> String {
+    format!(
+        "{path} had other hard links: it now has its own copy and the other names keep the old content (`[edit] hard_links = \"in-place\"` in the user configuration writes through them)"
+    )
 }
 
 /// The caller's bases, and for line-anchored edits that name their read (`sha256` in the
@@ -266,7 +268,7 @@ fn gate(
 /// A batch on disk: what the verify phase needs to keep it or take it back.
 struct Committed {
     id: String,
-    journal: store::Journal,
+    written: store::Written,
     meta: store::CheckpointMeta,
     touched: Vec<String>,
     report: Report,
@@ -278,19 +280,20 @@ struct Committed {
 fn checkpoint_and_commit(
     root: &Root,
     state: &StateDir,
-    files: &[staged::StagedFile],
+    admitted: &store::Admitted<'_>,
     mut report: Report,
     format: &str,
     opts: &ApplyOptions,
 ) -> Result<Committed, Box<Report>> {
     let id = history::new_batch_id();
+    let files = admitted.files();
     let mut meta = history::meta_for(state, &id, format, files, &report);
     let write = WriteOptions {
         fsync: opts.fsync,
         await_verdict: opts.test.is_some(),
     };
     let mut clock = std::time::Instant::now();
-    let prepared = match store::prepare(root, files, state, &id, write, &[]) {
+    let prepared = match store::prepare(admitted, state, &id, write, &[]) {
         Ok(p) => p,
         Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface))),
     };
@@ -306,8 +309,8 @@ fn checkpoint_and_commit(
             }
         }
     }
-    let journal = match store::write(prepared) {
-        Ok(j) => j,
+    let written = match store::write(prepared) {
+        Ok(w) => w,
         Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface))),
     };
     if opts.checkpoint {
@@ -317,7 +320,7 @@ fn checkpoint_and_commit(
     Ok(Committed {
         touched: files.iter().map(|f| f.path.to_string()).collect(),
         id,
-        journal,
+        written,
         meta,
         report,
     })
@@ -336,14 +339,14 @@ fn verify_and_decide(
 ) -> Applied {
     let Committed {
         id,
-        journal,
+        written,
         mut meta,
         touched,
         mut report,
     } = committed;
     let run = verify::run_tests_as_asked(root, state, command, opts);
     let kept = run.passed
-        && match store::release(state, &journal, opts.fsync) {
+        && match store::release(state, &written, opts.fsync) {
             Ok(()) => true,
             Err(e) => {
                 report = report.with_note(format!(
@@ -384,7 +387,7 @@ fn verify_and_decide(
     if opts.checkpoint {
         let _ = state.save_meta(&meta);
     }
-    let rollback = store::roll_back_committed(root, state, &journal, opts.fsync);
+    let rollback = store::roll_back_committed(root, state, &written, opts.fsync);
     // A path changed during the tests keeps its new content: the batch is then only partly
     // taken back, and stays live in the log for `undo --force`.
     if !rollback.intact() && opts.checkpoint {

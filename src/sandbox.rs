@@ -152,18 +152,15 @@ pub fn quarantine_planted_repositories(
                 .iter()
                 .map(|m| d.join(m))
                 .find(|p| p.exists())
+            && set_aside(&config).is_ok()
         {
-            let aside = config.with_extension("lancet-quarantined");
-            if std::fs::rename(&config, &aside).is_ok() {
-                planted.push(d.display().to_string());
-            }
+            planted.push(d.display().to_string());
         }
         for name in &names {
             let path = d.join(name);
             let is_git = name.eq_ignore_ascii_case(".git");
             if is_git && d != root && new(&path) {
-                let aside = d.join(".git.lancet-quarantined");
-                if std::fs::rename(&path, &aside).is_ok() {
+                if set_aside(&path).is_ok() {
                     planted.push(path.display().to_string());
                 }
             } else if !is_git
@@ -175,6 +172,16 @@ pub fn quarantine_planted_repositories(
         }
     }
     planted
+}
+
+/// Makes a planted `config` or `.git` inert through the door: renamed to a fresh name beside it.
+fn set_aside(path: &Path) -> std::io::Result<String> {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
+    else {
+        return Err(std::io::Error::other("not a named entry"));
+    };
+    let dir = cap_std::fs::Dir::open_ambient_dir(parent, cap_std::ambient_authority())?;
+    lancet_store::door::set_aside(&dir, name)
 }
 
 /// A sandbox ready to confine one command: the kernel rules and the private temp directory

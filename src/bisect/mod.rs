@@ -17,7 +17,7 @@ use crate::verify::run_tests_as_asked;
 use crate::{history, progress};
 use lancet_core::{BatchFailure, FileReport, Report, Rollback, Root, StagedFile};
 use lancet_core::{BisectOutcome, Bisection, Culprit, TestRun};
-use lancet_store::{self as store, Journal, LedgerEntry, StateDir, TestSummary, WriteOptions};
+use lancet_store::{self as store, LedgerEntry, StateDir, TestSummary, WriteOptions, Written};
 use search::{Found, Search, Step};
 
 /// The whole batch, written, tested, failed and rolled back: where bisection starts.
@@ -39,7 +39,7 @@ pub(crate) fn worth_trying(run: &TestRun, rollback: &Rollback) -> bool {
 /// One run's files on disk, awaiting their verdict.
 struct Trial {
     id: String,
-    journal: Journal,
+    written: Written,
     files: Vec<StagedFile>,
 }
 
@@ -198,7 +198,9 @@ impl Bisect<'_> {
         })
     }
 
-    /// Writes these units' files as a batch of their own, awaiting the verdict of their run.
+    /// Writes these units' files as a batch of their own, awaiting the verdict of their run:
+    /// through the door like any batch (a part of an admitted batch is judged again: holding a
+    /// file back can leave a directory looking like a repository the whole batch did not).
     fn write_trial(&self, units: &[usize]) -> Result<Trial, Box<Report>> {
         let mut chosen: Vec<usize> = units
             .iter()
@@ -211,17 +213,25 @@ impl Bisect<'_> {
             fsync: self.opts.fsync,
             await_verdict: true,
         };
-        let journal = store::prepare(self.root, &files, self.state, &id, write, &[])
+        let refused =
+            |failure: BatchFailure| Box::new(Report::batch_failed(&failure, self.opts.surface));
+        let admitted = store::admit(self.root, files, &self.state.dir, &self.opts.door_checks())
+            .map_err(refused)?;
+        let written = store::prepare(&admitted, self.state, &id, write, &[])
             .and_then(store::write)
-            .map_err(|e| Box::new(Report::batch_failed(&e.failure(), self.opts.surface)))?;
-        Ok(Trial { id, journal, files })
+            .map_err(|e| refused(e.failure()))?;
+        Ok(Trial {
+            id,
+            written,
+            files: admitted.into_files(),
+        })
     }
 
     /// Rolls a run's files back; one that does not go back whole (the tests rewrote it, or an
     /// I/O error) ends the bisection with the paths named.
     fn drop_trial(&self, trial: Trial, run: &TestRun) -> Result<(), Box<Report>> {
         let rollback =
-            store::roll_back_committed(self.root, self.state, &trial.journal, self.opts.fsync);
+            store::roll_back_committed(self.root, self.state, &trial.written, self.opts.fsync);
         if rollback.intact() {
             return Ok(());
         }
@@ -259,14 +269,14 @@ impl Bisect<'_> {
                 &trial.files,
                 &report,
                 &meta,
-                &trial.journal,
+                trial.written.journal(),
             )
             .map(drop)
             .map_err(|e| e.failure()),
             false => Ok(()),
         }
         .and_then(|()| {
-            store::release(self.state, &trial.journal, self.opts.fsync).map_err(|e| {
+            store::release(self.state, &trial.written, self.opts.fsync).map_err(|e| {
                 BatchFailure::WriteFailed {
                     path: "the journal".into(),
                     error: e.to_string(),
@@ -276,7 +286,7 @@ impl Bisect<'_> {
         });
         if let Err(failure) = kept {
             let rollback =
-                store::roll_back_committed(self.root, self.state, &trial.journal, self.opts.fsync);
+                store::roll_back_committed(self.root, self.state, &trial.written, self.opts.fsync);
             let failure = match failure {
                 BatchFailure::WriteFailed { path, error, .. } => BatchFailure::WriteFailed {
                     path,

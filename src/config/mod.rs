@@ -174,26 +174,6 @@ pub struct WalkSection {
     pub exclude: Option<Vec<String>>,
 }
 
-/// `pyproject.toml`, for the parts lancet reads.
-#[derive(Debug, Default, Deserialize)]
-struct PyProject {
-    #[serde(default)]
-    project: Option<PyProjectProject>,
-    #[serde(default)]
-    tool: Option<PyProjectTool>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct PyProjectProject {
-    #[serde(rename = "requires-python")]
-    requires_python: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct PyProjectTool {
-    lancet: Option<toml::Value>,
-}
-
 /// A configuration lancet cannot use: which file, and what is wrong in it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}: {why}")]
@@ -220,28 +200,39 @@ impl RepositorySettings {
     /// Reads the root's settings through its handle: `lancet.toml`, else `[tool.lancet]` in
     /// `pyproject.toml`; `None` when neither exists. `requires-python` is kept either way.
     pub fn read(root: &Root) -> Result<(Option<RepositorySettings>, Option<Version>), ConfigError> {
-        let read = |name: &str| {
-            root.rel(name)
-                .ok()
-                .and_then(|rel| root.read_regular(&rel))
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-        };
-        let pyproject = match read("pyproject.toml") {
-            Some(text) => toml::from_str::<PyProject>(&text).unwrap_or_default(),
-            None => PyProject::default(),
-        };
-        let requires_python = pyproject
-            .project
-            .and_then(|p| p.requires_python)
-            .and_then(|r| lower_bound(&r));
-        let (table, source) = if let Some(text) = read(CONFIG_FILE) {
-            let table: toml::Value = toml::from_str(&text).map_err(|e| ConfigError {
-                file: CONFIG_FILE.into(),
-                why: e.message().to_string(),
-            })?;
+        let read = |name: &str| root.rel(name).ok().and_then(|rel| root.read_regular(&rel));
+        RepositorySettings::from_bytes(
+            read(CONFIG_FILE).as_deref(),
+            read("pyproject.toml").as_deref(),
+        )
+    }
+
+    /// The settings as lancet reads them from the bytes of `lancet.toml` and `pyproject.toml`
+    /// (either absent): the one reader, used on the disk and on a batch's staged bytes alike
+    /// (the door compares what a change would make lancet read). `[tool.lancet]` is read apart
+    /// from the other tables: a value lancet does not read (`requires-python = 39`) or a
+    /// broken table elsewhere never drops it.
+    pub fn from_bytes(
+        lancet_toml: Option<&[u8]>,
+        pyproject: Option<&[u8]>,
+    ) -> Result<(Option<RepositorySettings>, Option<Version>), ConfigError> {
+        let pyproject = pyproject.map(|b| PyProject::read(&String::from_utf8_lossy(b)));
+        let requires_python = pyproject.as_ref().and_then(|p| p.requires_python);
+        let (table, source) = if let Some(bytes) = lancet_toml {
+            let table: toml::Value =
+                toml::from_str(&String::from_utf8_lossy(bytes)).map_err(|e| ConfigError {
+                    file: CONFIG_FILE.into(),
+                    why: e.message().to_string(),
+                })?;
             (table, CONFIG_FILE)
-        } else if let Some(table) = pyproject.tool.and_then(|t| t.lancet) {
-            (table, PYPROJECT_SOURCE)
+        } else if let Some(table) = pyproject.and_then(|p| p.lancet) {
+            (
+                table.map_err(|why| ConfigError {
+                    file: PYPROJECT_SOURCE.into(),
+                    why,
+                })?,
+                PYPROJECT_SOURCE,
+            )
         } else {
             return Ok((None, requires_python));
         };
@@ -256,6 +247,70 @@ impl RepositorySettings {
             requires_python,
         ))
     }
+}
+
+/// What lancet reads of a `pyproject.toml`: its `[tool.lancet]` table and the lower bound of
+/// `requires-python`, each on its own.
+struct PyProject {
+    /// `[tool.lancet]` when the file has one: the table, or why it cannot be read.
+    lancet: Option<Result<toml::Value, String>>,
+    requires_python: Option<Version>,
+}
+
+impl PyProject {
+    fn read(text: &str) -> PyProject {
+        match toml::from_str::<toml::Value>(text) {
+            Ok(whole) => PyProject {
+                lancet: whole
+                    .get("tool")
+                    .and_then(|t| t.get("lancet"))
+                    .cloned()
+                    .map(Ok),
+                requires_python: whole
+                    .get("project")
+                    .and_then(|p| p.get("requires-python"))
+                    .and_then(toml::Value::as_str)
+                    .and_then(lower_bound),
+            },
+            // Broken elsewhere: the [tool.lancet] sections alone still say what they say.
+            Err(_) => PyProject {
+                lancet: lancet_sections(text).map(|sections| {
+                    toml::from_str::<toml::Value>(&sections)
+                        .map_err(|e| e.message().to_string())
+                        .and_then(|v| {
+                            v.get("tool")
+                                .and_then(|t| t.get("lancet"))
+                                .cloned()
+                                .ok_or_else(|| "no [tool.lancet] table".to_string())
+                        })
+                }),
+                requires_python: None,
+            },
+        }
+    }
+}
+
+/// The `[tool.lancet]` and `[tool.lancet.*]` sections of a TOML text, as text of their own.
+fn lancet_sections(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('[') {
+            let header = trimmed
+                .trim_start_matches('[')
+                .split(']')
+                .next()
+                .unwrap_or_default()
+                .replace([' ', '\t', '"', '\''], "");
+            inside = header == "tool.lancet" || header.starts_with("tool.lancet.");
+        }
+        if inside {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 impl Config {

@@ -108,7 +108,10 @@ fn hooks_and_config_are_never_written_into_an_existing_lookalike() {
 }
 
 /// A work tree whose own files look like a repository (a tool's test fixtures at the top, or a
-/// lookalike a person made by hand): edits, undo and recovery work as anywhere.
+/// lookalike a person made by hand): edits, undo and recovery work as anywhere — but an undo
+/// passes the door like every write, so one that would make a directory look like a repository
+/// again (the batch deleted `sub/HEAD` beside `sub/config`) is refused, and the person puts it
+/// back themselves.
 #[test]
 fn undo_and_recover_work_on_a_tree_that_merely_looks_like_a_repository() {
     let dir = temp_tree(&[
@@ -125,16 +128,25 @@ fn undo_and_recover_work_on_a_tree_that_merely_looks_like_a_repository() {
     git(root, &["commit", "-q", "-m", "fixtures"]);
     let out = lancet(
         &["apply", "-C", r(root)],
-        b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** Delete File: sub/HEAD\n*** End Patch\n",
+        b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n",
     );
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let out = lancet(&["undo", "-C", r(root)], b"");
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(std::fs::read(root.join("app.py")).unwrap(), b"x = 1\n");
-    assert!(
-        root.join("sub/HEAD").exists(),
-        "undo puts back what was, lookalike or not"
+    let out = lancet(
+        &["apply", "-C", r(root)],
+        b"*** Begin Patch\n*** Delete File: sub/HEAD\n*** End Patch\n",
     );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = lancet(&["undo", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("lookalike of sub/"),
+        "{}",
+        describe(&out)
+    );
+    assert!(!root.join("sub/HEAD").exists(), "nothing written");
     let out = lancet_env(
         &["apply", "-C", r(root)],
         b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 3\n*** End Patch\n",

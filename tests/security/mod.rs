@@ -3,6 +3,7 @@
 //! to fail. See README "Confinement" for the threat model these tests hold lancet to.
 
 mod bounded;
+mod door;
 mod escapes;
 mod lookalikes;
 mod lsp;

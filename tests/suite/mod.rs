@@ -6,6 +6,7 @@ mod confinement;
 mod props;
 mod rename;
 mod resend;
+pub mod source_scan;
 mod syntax;
 mod transactions;
 pub mod tree;

@@ -189,11 +189,17 @@ fn checkpoint_refs(dir: &Path) -> Vec<String> {
     out.lines().map(str::to_string).collect()
 }
 
-/// `lancet log --json`.
+/// `lancet log --json`, without the undos (each a batch of its own, listed with format `undo`).
 fn log(root: &Path) -> Vec<serde_json::Value> {
     let out = lancet(&["log", "-C", r(root), "--json"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-    json(&out).as_array().cloned().unwrap_or_default()
+    json(&out)
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|e| e["format"] != "undo")
+        .collect()
 }
 
 /// The tree the crash tests start from.

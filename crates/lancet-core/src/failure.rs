@@ -131,6 +131,14 @@ pub enum BatchFailure {
         /// Whether the directory is a lookalike already.
         into: bool,
     },
+    /// A path the door will not write: named through `.git`, lancet's state or a symbolic
+    /// link on the way (staging resolves links, so a batch meeting this was not lancet's own).
+    Unconfined {
+        /// The path, relative to the root.
+        path: String,
+        /// What makes it unwritable.
+        why: String,
+    },
     /// The batch changes lancet's settings where they are the person's (over MCP).
     SettingsProtected {
         /// The settings file.
@@ -147,6 +155,22 @@ pub enum BatchFailure {
     NoCheckpoint {
         /// The id given.
         id: Option<String>,
+    },
+    /// The batch is undone already: an undo never runs twice (it would revert a newer batch
+    /// that made the same change).
+    AlreadyUndone {
+        /// The batch.
+        id: String,
+        /// The undo that undid it (none: its tests failed and it was rolled back).
+        by: Option<String>,
+    },
+    /// A forced undo would overwrite files the caller has not read (over MCP: the model's reads
+    /// in its session), or that changed since its read: work nobody who asked has seen.
+    ForceOverUnread {
+        /// The batch.
+        id: String,
+        /// The files.
+        paths: Vec<String>,
     },
     /// The root of the batch to undo cannot be opened.
     BatchRootUnopenable {
@@ -200,9 +224,13 @@ impl BatchFailure {
             }
             BatchFailure::AmbiguousId { .. } => ErrorKind::AmbiguousId,
             BatchFailure::NoCheckpoint { .. } => ErrorKind::NoCheckpoint,
+            BatchFailure::AlreadyUndone { .. } => ErrorKind::AlreadyUndone,
+            BatchFailure::ForceOverUnread { .. } => ErrorKind::Unread,
             BatchFailure::CheckpointsUnreadable { .. }
             | BatchFailure::CheckpointUnreadable { .. } => ErrorKind::Git,
-            BatchFailure::CheckpointPathOutside { .. } => ErrorKind::UnsafePath,
+            BatchFailure::CheckpointPathOutside { .. } | BatchFailure::Unconfined { .. } => {
+                ErrorKind::UnsafePath
+            }
         }
     }
 }

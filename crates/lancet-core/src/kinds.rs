@@ -70,6 +70,11 @@ pub enum ErrorKind {
     AmbiguousId,
     /// No batch matches (or none is left to undo).
     NoCheckpoint,
+    /// Undo: the batch is undone already (an undo is itself a batch: undoing it redoes).
+    AlreadyUndone,
+    /// Over MCP: the call would overwrite a file the model has not read in this session (or
+    /// that changed since its read).
+    Unread,
     /// Rename: a name is not an identifier, or OLD equals NEW.
     InvalidName,
     /// Rename: a language lancet cannot rename in.
@@ -87,7 +92,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 36] = [
+    pub const ALL: [ErrorKind; 38] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -118,6 +123,8 @@ impl ErrorKind {
         ErrorKind::Sandbox,
         ErrorKind::AmbiguousId,
         ErrorKind::NoCheckpoint,
+        ErrorKind::AlreadyUndone,
+        ErrorKind::Unread,
         ErrorKind::InvalidName,
         ErrorKind::UnknownLanguage,
         ErrorKind::NameInUse,
@@ -159,6 +166,8 @@ impl ErrorKind {
             ErrorKind::Sandbox => "sandbox",
             ErrorKind::AmbiguousId => "ambiguous_id",
             ErrorKind::NoCheckpoint => "no_checkpoint",
+            ErrorKind::AlreadyUndone => "already_undone",
+            ErrorKind::Unread => "unread",
             ErrorKind::InvalidName => "invalid_name",
             ErrorKind::UnknownLanguage => "unknown_language",
             ErrorKind::NameInUse => "name_in_use",

@@ -150,12 +150,16 @@ pub struct Rollback {
     /// Pre-images kept for conflicting paths (someone else's content stands; the original is
     /// here if it is wanted), outside the swept `pre/` directory.
     pub kept_pre_images: Vec<(String, PathBuf)>,
+    /// Paths the door would not put back: their restore would have made a directory look like
+    /// a git repository (another path of it changed meanwhile). They keep the batch's content;
+    /// their pre-image is kept (in `kept_pre_images`).
+    pub refused: Vec<String>,
 }
 
 impl Rollback {
     /// Whether every path is back to its pre-image.
     pub fn intact(&self) -> bool {
-        self.conflicts.is_empty() && self.failed.is_empty()
+        self.conflicts.is_empty() && self.failed.is_empty() && self.refused.is_empty()
     }
 
     /// Whether the rollback finished (nothing left to retry): the journal may go.

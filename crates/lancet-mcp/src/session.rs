@@ -45,6 +45,19 @@ impl LancetServer {
         }
     }
 
+    /// The sha256 of what the model last read or wrote of each file, by path: what a forced
+    /// undo may overwrite.
+    pub(crate) fn read_hashes(&self) -> std::collections::HashMap<String, String> {
+        self.seen
+            .lock()
+            .map(|seen| {
+                seen.iter()
+                    .map(|(path, bytes)| (path.clone(), sha256_hex(bytes)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     pub(crate) fn seen(&self, path: &str) -> Option<Vec<u8>> {
         self.seen.lock().ok()?.get(path).cloned()
     }

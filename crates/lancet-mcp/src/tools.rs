@@ -202,12 +202,19 @@ impl LancetServer {
             idempotent_hint = false,
             open_world_hint = false
         ),
-        description = "Undo a batch: every file it changed goes back to its earlier content, if it still holds what the batch wrote. All or nothing: if any file changed since, nothing is undone unless force (overwrite them) or partial (restore the rest). Without id, undoes the newest batch not yet undone; call it again to undo the one before."
+        description = "Undo a batch of this project: every file it changed goes back to its earlier content, if it still holds what the batch wrote. All or nothing: if any file changed since, nothing is undone unless force (overwrite them: only files you have read in this session, as they are now) or partial (restore the rest). Without id, undoes the newest batch not yet undone; call it again to undo the one before. An undo is itself a batch: undo with its id redoes what it undid. A batch already undone is refused."
     )]
     async fn undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
-        self.writer_turn("undo", args, |this, args| match this.root() {
-            Err(e) => error_result(e),
-            Ok(root) => this.answer(lancet::undo(
+        self.writer_turn("undo", args, |this, args| {
+            let root = match this.root() {
+                Ok(r) => r,
+                Err(e) => return error_result(e),
+            };
+            let opts = match this.options() {
+                Ok(o) => o,
+                Err(refusal) => return refusal,
+            };
+            this.answer(lancet::undo(
                 &root,
                 args.id.as_deref(),
                 lancet::UndoOptions {
@@ -216,8 +223,12 @@ impl LancetServer {
                     fsync: true,
                     surface: Surface::Mcp,
                     protect_settings: true,
+                    // This root's batches only, and force only over what the model has read.
+                    any_root: false,
+                    read: Some(this.read_hashes()),
+                    hard_links: opts.hard_links,
                 },
-            )),
+            ))
         })
         .await
     }
@@ -296,6 +307,7 @@ impl LancetServer {
                     limit: Some(args.limit.unwrap_or(20)),
                     path: args.path.clone(),
                     since: None,
+                    any_root: false,
                 };
                 let list = lancet::log(&root, &filter);
                 let text = if list.is_empty() {

@@ -506,6 +506,29 @@ pub struct CheckpointMeta {
     /// the root outside git): its paths are relative to it, whichever root undoes it.
     #[serde(default)]
     pub root: String,
+    /// For an undo (itself a checkpointed batch): the batch it undid. Undoing the undo redoes
+    /// that batch, which is then live again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<String>,
+}
+
+impl CheckpointMeta {
+    /// Whether every path the batch touched lies inside the root at `root_in_home` (relative
+    /// to the state's home, `""` for the home itself): only such batches are that root's
+    /// history (`log`, `undo`), so a root never undoes files outside itself.
+    pub fn within(&self, root_in_home: &str) -> bool {
+        self.files.iter().all(|f| {
+            let path = if self.root.is_empty() {
+                f.path.clone()
+            } else {
+                format!("{}/{}", self.root, f.path)
+            };
+            root_in_home.is_empty()
+                || path
+                    .strip_prefix(root_in_home)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+    }
 }
 
 /// One touched path of a checkpoint.
@@ -534,11 +557,20 @@ impl StateDir {
     /// A batch that never completed has no checkpoint worth keeping; and if it was an undo, the
     /// batch it undid is live again.
     pub fn forget_batch(&self, id: &str) {
-        for mut meta in self.list_meta() {
+        let all = self.list_meta();
+        for mut meta in all.iter().cloned() {
             if meta.undone_by.as_deref() == Some(id) {
                 meta.undone = false;
                 meta.undone_by = None;
                 let _ = self.save_meta(&meta);
+                // An undo live again has its batch undone again (the forgotten batch redid it).
+                if let Some(undid) = meta.undoes.as_deref()
+                    && let Some(mut batch) = all.iter().find(|m| m.id == undid).cloned()
+                {
+                    batch.undone = true;
+                    batch.undone_by = Some(meta.id.clone());
+                    let _ = self.save_meta(&batch);
+                }
             }
         }
         if let Ok(repo) = self.checkpoint_repo() {

@@ -7,8 +7,7 @@
 //! recovery idempotent (a crash during recovery is repaired by running it again), and it is the
 //! same rule used to roll a batch back after an error or a failed test run.
 
-use crate::durable::{fsync_dir_in, parent_of, write_in_place};
-use crate::state::{self, PreImages, StateDir};
+use crate::state::{self, StateDir};
 use cap_std::fs::Dir;
 pub use lancet_core::Rollback;
 use lancet_core::failpoint;
@@ -249,7 +248,7 @@ impl StateDir {
             path: self.dir.join("pre"),
             source,
         })?;
-        let report = roll_back(&journal, &root, &pre, fsync);
+        let report = crate::door::roll_back(&journal, &root, &pre, fsync);
         if report.finished() {
             // The batch is gone from the log before its journal goes: a crash in between is
             // finished by the next recovery, never leaves a log entry for a batch not on disk.
@@ -282,110 +281,6 @@ impl StateDir {
         {
             for e in entries.flatten() {
                 let _ = pre.remove_file(e.file_name());
-            }
-        }
-    }
-}
-
-/// Undoes what a journal describes, decided by content (see the module docs), through the
-/// root's handle. Idempotent.
-pub fn roll_back(journal: &Journal, root: &Root, pre: &PreImages, fsync: bool) -> Rollback {
-    let dir = root.dir();
-    let mut report = Rollback {
-        id: journal.id.clone(),
-        ..Default::default()
-    };
-    for d in &journal.removed_dirs {
-        let _ = dir.create_dir(d);
-    }
-    for e in journal.entries.iter().rev() {
-        let now = FileState::of(dir, &e.path);
-        let mut keep_backup = false;
-        if now == e.pre {
-            report.unchanged.push(e.path.clone());
-        } else if now == e.post || (e.in_place && matches!(now, FileState::File { .. })) {
-            match lancet_core::failpoint::check("recover").and_then(|()| restore(dir, pre, e)) {
-                Ok(()) => report.restored.push(e.path.clone()),
-                Err(_) => {
-                    report.failed.push(e.path.clone());
-                    keep_backup = true;
-                }
-            }
-        } else {
-            report.conflicts.push(e.path.clone());
-            keep_backup = true;
-            if let Some(kept) = e.backup.as_ref().and_then(|b| pre.keep(b)) {
-                report.kept_pre_images.push((e.path.clone(), kept));
-            }
-        }
-        if let Some(temp) = &e.temp {
-            let _ = dir.remove_file(temp);
-        }
-        if let Some(backup) = e.backup.as_ref().filter(|_| !keep_backup) {
-            let _ = pre.dir.remove_file(backup);
-        }
-    }
-    for d in journal.created_dirs.iter().rev() {
-        let _ = dir.remove_dir(d);
-    }
-    if fsync {
-        let mut dirs: Vec<String> = journal.entries.iter().map(|e| parent_of(&e.path)).collect();
-        dirs.sort();
-        dirs.dedup();
-        for d in dirs {
-            let _ = fsync_dir_in(dir, &d);
-        }
-        let _ = pre.fsync();
-    }
-    report.restored.reverse();
-    report.unchanged.reverse();
-    report.conflicts.reverse();
-    report.failed.reverse();
-    report
-}
-
-/// Removes what a batch prepared before its first rename (temp files, pre-images, the
-/// directories it made): for a batch refused at its last check, when no target was touched.
-pub fn discard(journal: &Journal, root: &Root, pre: &PreImages) {
-    let dir = root.dir();
-    for e in &journal.entries {
-        if let Some(temp) = &e.temp {
-            let _ = dir.remove_file(temp);
-        }
-        if let Some(backup) = &e.backup {
-            let _ = pre.dir.remove_file(backup);
-        }
-    }
-    for d in journal.created_dirs.iter().rev() {
-        let _ = dir.remove_dir(d);
-    }
-}
-
-/// Puts one path back to its pre-image.
-fn restore(dir: &Dir, pre: &PreImages, e: &Entry) -> io::Result<()> {
-    if e.in_place
-        && let Some(backup) = &e.backup
-    {
-        // Back into the same inode, so the other names see the old content again.
-        let bytes = pre.dir.read(backup)?;
-        write_in_place(dir, &e.path, &bytes, true)?;
-        return pre.dir.remove_file(backup);
-    }
-    match &e.pre {
-        FileState::Missing => dir.remove_file(&e.path),
-        FileState::File { .. } | FileState::Link { .. } => {
-            let backup = e
-                .backup
-                .as_ref()
-                .ok_or_else(|| io::Error::other("no pre-image kept"))?;
-            // The backup is the original inode (or a copy of it): renaming it back restores
-            // content, mode and ownership at once.
-            match pre.dir.rename(backup, dir, &e.path) {
-                Ok(()) => Ok(()),
-                Err(_) => {
-                    pre.dir.copy(backup, dir, &e.path)?;
-                    pre.dir.remove_file(backup)
-                }
             }
         }
     }

@@ -1,5 +1,7 @@
 //! Writing a staged batch to disk: all or nothing, also across a crash (a journal names every
-//! target and its pre-image before the first write, and recovery finishes or undoes it).
+//! target and its pre-image before the first write, and recovery finishes or undoes it). Every
+//! write into the tree passes [`door`]: a change is admitted ([`admit`]: confinement, lancet's
+//! settings, git repository lookalikes, hard links) before the commit takes it.
 //!
 //! 1. Every target is re-read and compared with what was staged (a file changed meanwhile →
 //!    refused, nothing written).
@@ -12,8 +14,8 @@
 //!    backup); the parent directories are fsynced.
 //! 6. The journal is deleted: the commit point. Backups are then removed.
 //!
-//! An error at steps 3–6 rolls everything back through the journal, by content
-//! ([`journal::roll_back`]).
+//! An error at steps 3–6 rolls everything back through the journal, by content (the door's
+//! rollback, which never completes a repository lookalike).
 //!
 //! # lancet-store
 //!
@@ -29,8 +31,7 @@
 
 #[doc(hidden)]
 pub mod checkpoint;
-mod commit;
-mod durable;
+pub mod door;
 #[doc(hidden)]
 pub mod journal;
 #[doc(hidden)]
@@ -41,8 +42,9 @@ pub mod snapshots;
 mod state;
 
 pub use checkpoint::{CheckpointMeta, Checkpoints, Image, Retention, TestSummary, TouchedFile};
-pub use commit::{
-    CommitError, Prepared, WriteOptions, prepare, release, roll_back_committed, write,
+pub use door::{
+    Admitted, Checks, CommitError, Prepared, SettingsJudge, WriteOptions, Written, admit, prepare,
+    release, roll_back_committed, write,
 };
 pub use journal::{Entry, FileState, Journal};
 pub use ledger::LedgerEntry;

@@ -21,6 +21,10 @@ pub(super) struct LogArgs {
     /// Only the batches of the last DURATION (`90s`, `30m`, `2h`, `1d`, `1w`, `1h 30m`).
     #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
     pub(super) since: Option<std::time::Duration>,
+    /// Also batches that touched paths outside this root (made from another root of the same
+    /// repository).
+    #[arg(long)]
+    pub(super) any_root: bool,
 }
 
 #[derive(Debug, Args)]
@@ -34,6 +38,10 @@ pub(super) struct UndoArgs {
     /// one changed path refuses the whole undo).
     #[arg(long)]
     partial: bool,
+    /// Reach a batch that touched paths outside this root (made from another root of the same
+    /// repository); without it, only this root's batches are undone.
+    #[arg(long)]
+    any_root: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -55,6 +63,7 @@ pub(super) fn run_log(root: &Root, args: &LogArgs) -> u8 {
         limit: args.limit,
         path: args.path.clone(),
         since: args.since.map(|ago| now.saturating_sub(ago).as_secs()),
+        any_root: args.any_root,
     };
     let entries = lancet::log(root, &filter);
     let out = if json {
@@ -104,6 +113,12 @@ pub(super) fn run_undo(root: &Root, args: &UndoArgs) -> u8 {
                 fsync: true,
                 surface: Surface::Cli,
                 protect_settings: false,
+                any_root: args.any_root,
+                // The person's own undo: force overwrites whatever is there.
+                read: None,
+                hard_links: lancet::ApplyOptions::configured(root.path().to_path_buf())
+                    .map(|(opts, _)| opts.hard_links)
+                    .unwrap_or_default(),
             },
         )
         .report,

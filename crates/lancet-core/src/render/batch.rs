@@ -79,6 +79,10 @@ impl Report {
                 Status::Refused,
                 "Nothing was written. Name the files otherwise (a test fixture of a repository can be created by the test itself, with `git init`).".to_string(),
             ),
+            BatchFailure::Unconfined { .. } => (
+                Status::Refused,
+                "Nothing was written. Name the file by its real path inside the root.".to_string(),
+            ),
             BatchFailure::SettingsProtected { .. } => (
                 Status::Refused,
                 match surface {
@@ -93,6 +97,25 @@ impl Report {
             BatchFailure::NoCheckpoint { .. } => {
                 (Status::Refused, format!("See {}.", surface.log()))
             }
+            BatchFailure::AlreadyUndone { by: Some(by), .. } => (
+                Status::Refused,
+                format!(
+                    "Nothing was written. To redo it, undo the undo: {}.",
+                    surface.undo_id(by)
+                ),
+            ),
+            BatchFailure::AlreadyUndone { by: None, .. } => (
+                Status::Refused,
+                format!("Nothing was written. See {}.", surface.log()),
+            ),
+            BatchFailure::ForceOverUnread { id, .. } => (
+                Status::Refused,
+                format!(
+                    "Nothing was written. Read those files first ({}), then undo with force again if their current content may go; or {} to restore only the files that did not change.",
+                    surface.read("PATH"),
+                    surface.undo_partial(id)
+                ),
+            ),
             BatchFailure::BatchRootUnopenable { .. }
             | BatchFailure::CheckpointsUnreadable { .. }
             | BatchFailure::CheckpointUnreadable { .. }
@@ -169,6 +192,9 @@ impl fmt::Display for BatchFailure {
                     "the batch {why} {shown}: git takes a directory holding HEAD beside config, commondir, objects/ or refs/ for a repository, and runs what its config and hooks name when anyone runs git there"
                 )
             }
+            BatchFailure::Unconfined { path, why } => {
+                write!(f, "lancet does not write {path}: {why}")
+            }
             BatchFailure::SettingsProtected { path } => write!(
                 f,
                 "{path} holds lancet's settings, and configuration is the user's: a model cannot create, change, move or delete lancet.toml, or change the [tool.lancet] table of pyproject.toml"
@@ -181,6 +207,21 @@ impl fmt::Display for BatchFailure {
             ),
             BatchFailure::NoCheckpoint { id: None } => write!(f, "no batch left to undo"),
             BatchFailure::NoCheckpoint { id: Some(id) } => write!(f, "no checkpoint {id}"),
+            BatchFailure::AlreadyUndone { id, by: Some(by) } => {
+                write!(
+                    f,
+                    "batch {id} is already undone by {by}; an undo never runs twice"
+                )
+            }
+            BatchFailure::AlreadyUndone { id, by: None } => write!(
+                f,
+                "batch {id} is already undone (its tests failed and it was rolled back)"
+            ),
+            BatchFailure::ForceOverUnread { id, paths } => write!(
+                f,
+                "undo with force would overwrite {}, changed after batch {id}, which you have not read in this session (or which changed since you read it): forcing would destroy work nobody here has seen",
+                paths.join(", ")
+            ),
             BatchFailure::BatchRootUnopenable { root, id, error } => {
                 write!(f, "cannot open the root {root:?} of batch {id}: {error}")
             }

@@ -116,7 +116,7 @@ impl Report {
                 run.command,
                 run.why(),
                 rollback.restored.len(),
-                rollback.conflicts.len() + rollback.failed.len()
+                rollback.conflicts.len() + rollback.failed.len() + rollback.refused.len()
             );
             for path in &rollback.conflicts {
                 let _ = write!(
@@ -132,6 +132,15 @@ impl Report {
                     msg,
                     "\n- {path}: could not be restored (an I/O error); the journal is kept and the next lancet command retries."
                 );
+            }
+            for path in &rollback.refused {
+                let _ = write!(
+                    msg,
+                    "\n- {path}: not put back, because that would have made its directory look like a git repository (another file there changed meanwhile); it keeps the batch's content."
+                );
+                if let Some((_, kept)) = rollback.kept_pre_images.iter().find(|(p, _)| p == path) {
+                    let _ = write!(msg, " Its earlier content is kept in {}.", kept.display());
+                }
             }
             if let Some(undo) = undo_force {
                 let _ = write!(

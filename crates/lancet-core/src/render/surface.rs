@@ -39,6 +39,14 @@ impl Surface {
         }
     }
 
+    /// How to undo batch `id` (an undo's id: redo what it undid).
+    pub fn undo_id(self, id: &str) -> String {
+        match self {
+            Surface::Cli => format!("lancet undo {id}"),
+            Surface::Mcp => format!("undo with id \"{id}\""),
+        }
+    }
+
     /// How to undo only the files a batch's later edits left alone.
     pub fn undo_partial(self, id: &str) -> String {
         match self {

@@ -1,8 +1,10 @@
 //! The commit sequence of the crate docs: every target checked against what was staged, the
 //! journal, the checkpoint between, then temp files, pre-images and renames up to the commit point.
 
-use crate::durable::{fsync_dir_in, parent_of, write_in_place};
-use crate::journal::{self, Entry, FileState, Journal, Rollback};
+use super::durable::{fsync_dir_in, parent_of, write_in_place};
+use super::rollback::{discard, roll_back};
+use super::{Admitted, lookalike};
+use crate::journal::{Entry, FileState, Journal, Rollback};
 use crate::state::{self, PreImages, StateDir};
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
 use lancet_core::BatchFailure;
@@ -32,6 +34,9 @@ pub enum CommitError {
         /// The path, relative to the root.
         path: String,
     },
+    /// The door's last look before the renames refused the batch (the tree changed since it
+    /// was admitted); nothing was written.
+    Refused(BatchFailure),
     /// An I/O error; `intact` says whether every file was restored.
     Io {
         /// The path being written.
@@ -48,6 +53,7 @@ impl CommitError {
     pub fn failure(&self) -> BatchFailure {
         match self {
             CommitError::Stale { path } => BatchFailure::ChangedWhileWriting { path: path.clone() },
+            CommitError::Refused(failure) => failure.clone(),
             CommitError::Io {
                 path,
                 source,
@@ -70,7 +76,7 @@ impl std::fmt::Display for CommitError {
 impl std::error::Error for CommitError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            CommitError::Stale { .. } => None,
+            CommitError::Stale { .. } | CommitError::Refused(_) => None,
             CommitError::Io { source, .. } => Some(source),
         }
     }
@@ -102,15 +108,16 @@ impl Prepared<'_> {
 
 /// Steps 1 and 2: checks every target against what was staged (a file changed meanwhile →
 /// [`CommitError::Stale`], nothing written) and writes the journal durably. `remove_dirs` are
-/// directories to remove once emptied (an undo taking back what its batch created).
+/// directories to remove once emptied (an undo taking back what its batch created). Takes the
+/// door's token: only an admitted change is written.
 pub fn prepare<'a>(
-    root: &'a Root,
-    files: &'a [StagedFile],
+    admitted: &'a Admitted<'a>,
     state: &'a StateDir,
     id: &str,
     opts: WriteOptions,
     remove_dirs: &[String],
 ) -> Result<Prepared<'a>, CommitError> {
+    let (root, files) = (admitted.root, admitted.files.as_slice());
     failpoint::check("verify").map_err(|source| CommitError::Io {
         path: "the batch".into(),
         source,
@@ -157,9 +164,23 @@ pub fn prepare<'a>(
     })
 }
 
-/// Steps 3 to 6: every staged file or none (see the module docs). Returns the batch's journal
-/// (whose pre-images still exist when `await_verdict` was asked for).
-pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
+/// A batch on disk, as the door wrote it: what a verdict keeps ([`release`]) or takes back
+/// ([`roll_back_committed`]).
+#[derive(Debug, Clone)]
+pub struct Written {
+    journal: Journal,
+}
+
+impl Written {
+    /// The batch's journal (its paths, hashes and kept pre-images).
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+}
+
+/// Steps 3 to 6: every staged file or none (see the module docs). Returns the batch as written
+/// (its pre-images still exist when `await_verdict` was asked for).
+pub fn write(prepared: Prepared<'_>) -> Result<Written, CommitError> {
     let Prepared {
         root,
         files,
@@ -179,7 +200,12 @@ pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
             if !opts.await_verdict {
                 drop_pre_images(&pre, &journal);
             }
-            Ok(journal)
+            Ok(Written { journal })
+        }
+        Err(WriteFailure::Refused(failure)) => {
+            discard(&journal, root, &pre);
+            forget(&journal);
+            Err(CommitError::Refused(failure))
         }
         Err(WriteFailure::Stale { path, renamed }) => {
             // The targets renamed so far go back; the rest (the changed one first) were never
@@ -190,8 +216,8 @@ pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
                 created_dirs: Vec::new(),
                 ..journal.clone()
             };
-            journal::discard(&rest, root, &pre);
-            let rollback = journal::roll_back(&done, root, &pre, opts.fsync);
+            discard(&rest, root, &pre);
+            let rollback = roll_back(&done, root, &pre, opts.fsync);
             if rollback.finished() {
                 forget(&journal);
             }
@@ -206,7 +232,7 @@ pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
             }
         }
         Err(WriteFailure::Io(path, source)) => {
-            let rollback = journal::roll_back(&journal, root, &pre, opts.fsync);
+            let rollback = roll_back(&journal, root, &pre, opts.fsync);
             if rollback.finished() {
                 forget(&journal);
             }
@@ -221,7 +247,8 @@ pub fn write(prepared: Prepared<'_>) -> Result<Journal, CommitError> {
 
 /// The verdict "keep it" for a batch written with `await_verdict`: the journal goes (the
 /// batch's commit point), then the pre-images it kept.
-pub fn release(state: &StateDir, journal: &Journal, fsync: bool) -> io::Result<()> {
+pub fn release(state: &StateDir, written: &Written, fsync: bool) -> io::Result<()> {
+    let journal = &written.journal;
     failpoint::check("commit")?;
     state.handle()?.remove_file(state::JOURNAL)?;
     if fsync {
@@ -248,9 +275,10 @@ fn drop_pre_images(pre: &PreImages, journal: &Journal) {
 pub fn roll_back_committed(
     root: &Root,
     state: &StateDir,
-    journal: &Journal,
+    written: &Written,
     fsync: bool,
 ) -> Rollback {
+    let journal = &written.journal;
     let _ = journal.write(state, fsync);
     let Ok(pre) = state.pre_images() else {
         // The journal stands: the next lancet command finishes the rollback.
@@ -260,7 +288,7 @@ pub fn roll_back_committed(
             ..Default::default()
         };
     };
-    let report = journal::roll_back(journal, root, &pre, fsync);
+    let report = roll_back(journal, root, &pre, fsync);
     if report.finished() {
         if let Ok(handle) = state.handle() {
             let _ = handle.remove_file(state::JOURNAL);
@@ -344,6 +372,9 @@ enum WriteFailure {
         /// How many entries had been renamed into place.
         renamed: usize,
     },
+    /// The door's last look found the tree changed so that the batch would now complete a
+    /// repository lookalike; nothing was renamed.
+    Refused(BatchFailure),
     /// An I/O error at this path.
     Io(String, io::Error),
 }
@@ -396,6 +427,12 @@ fn write_all(
             path: f.path.to_string(),
             renamed: 0,
         });
+    }
+    if let Some(found) = lookalike::judge(root, &super::touches(files)) {
+        return Err(WriteFailure::Refused(BatchFailure::RepositoryLookalike {
+            dir: found.dir,
+            into: found.into,
+        }));
     }
     // What each target looked like at that check; looked at again right before its own
     // rename, so the window for an unseen write is one metadata call wide.
@@ -623,8 +660,10 @@ mod tests {
         id: &str,
         opts: WriteOptions,
         remove_dirs: &[String],
-    ) -> Result<Journal, CommitError> {
-        prepare(root, files, state, id, opts, remove_dirs).and_then(write)
+    ) -> Result<Written, CommitError> {
+        let admitted = super::super::admit(root, files.to_vec(), &state.dir, &Default::default())
+            .map_err(CommitError::Refused)?;
+        prepare(&admitted, state, id, opts, remove_dirs).and_then(write)
     }
 
     fn staged(root: &Root, rel: &str, before: Before, after: Option<&[u8]>) -> StagedFile {
