@@ -328,7 +328,9 @@ impl Config {
             let mut settings = repository.config;
             if trust != Trust::Trusted {
                 let keys = settings.drop_guarded();
-                if !keys.is_empty() {
+                // Trusted settings that changed say so even when they set no guarded key any
+                // more: what the person trusted silently stopped applying.
+                if !keys.is_empty() || trust == Trust::Changed {
                     settings.ignored = Some(Ignored {
                         source: repository.source.to_string(),
                         keys,
@@ -337,6 +339,14 @@ impl Config {
                 }
             }
             config = config.overlaid_by(settings);
+        } else if let Some(record) = person.record_of(root) {
+            // The person trusted settings here that lancet no longer finds: every report says
+            // so, rather than running without them unnoticed.
+            config.ignored = Some(Ignored {
+                source: record.source,
+                keys: Vec::new(),
+                trust: Trust::Gone,
+            });
         }
         config.requires_python = requires_python;
         Ok(config)
@@ -567,12 +577,30 @@ impl Ignored {
     /// The one-line notice, in the surface's words: the person runs `lancet trust`; a model can
     /// only ask them to.
     pub fn notice(&self, surface: Surface) -> String {
+        let source = &self.source;
+        if self.keys.is_empty() {
+            let what = match self.trust {
+                Trust::Gone => format!(
+                    "the settings the user trusted in {source} are gone (removed, or no longer readable)"
+                ),
+                _ => format!(
+                    "{source} changed since the user trusted it and sets none of what they trusted"
+                ),
+            };
+            return match surface {
+                Surface::Cli => format!(
+                    "{what}: the guarded keys they set (test command, external checks, skips, ...) no longer apply; restore them, or run `lancet trust` to accept the settings as they are"
+                ),
+                Surface::Mcp => format!(
+                    "{what}: the guarded keys they set (test command, external checks, skips, ...) no longer apply; only the user can restore or trust them (`lancet trust` in the project)"
+                ),
+            };
+        }
         let why = match self.trust {
             Trust::Changed => "they changed since they were trusted",
             _ => "nobody has trusted them",
         };
         let keys = self.keys.join(", ");
-        let source = &self.source;
         match surface {
             Surface::Cli => format!(
                 "{source} sets {keys}, which run commands or weaken safety; they are ignored because {why}: review them and run `lancet trust` to use them"

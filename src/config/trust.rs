@@ -22,6 +22,8 @@ pub enum Trust {
     Untrusted,
     /// The person trusted this root's settings, which changed since.
     Changed,
+    /// The person trusted this root's settings, which lancet no longer finds.
+    Gone,
 }
 
 /// One trusted root.

@@ -239,3 +239,42 @@ fn a_retention_change_never_prunes_what_came_before_it() {
     let out = lancet_env(&["undo", "-C", r(root)], b"", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
 }
+
+/// Medium (fourth review): `requires-python = 39` made the typed reader drop the whole
+/// `pyproject.toml`, so a trusted `gate.external`/`gate.enabled` silently stopped applying.
+/// `[tool.lancet]` is read on its own now; and when trusted settings do vanish, every report
+/// says so.
+#[test]
+fn trusted_settings_never_vanish_silently() {
+    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let root = dir.path();
+    let settings = "[project]\nname = \"a\"\nrequires-python = \">=3.9\"\n[tool.lancet.gate]\nenabled = false\n";
+    std::fs::write(root.join("pyproject.toml"), settings).unwrap();
+    trust(root);
+    let broken = b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = (\n*** End Patch\n";
+    let applies = |root: &Path| {
+        let out = lancet(&["apply", "-C", r(root), "--dry-run", "--json"], broken);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), v["notes"].to_string())
+    };
+    assert_eq!(applies(root).0, Some(0), "trusted: the gate is off");
+    std::fs::write(
+        root.join("pyproject.toml"),
+        settings.replace("\">=3.9\"", "39"),
+    )
+    .unwrap();
+    assert_eq!(
+        applies(root).0,
+        Some(0),
+        "a value lancet does not read leaves [tool.lancet] in force"
+    );
+    std::fs::write(root.join("pyproject.toml"), "[project]\nname = \"a\"\n").unwrap();
+    let (code, notes) = applies(root);
+    assert_eq!(code, Some(1), "the gate is on again");
+    assert!(
+        notes.contains("the settings the user trusted in pyproject.toml [tool.lancet] are gone"),
+        "{notes}"
+    );
+    let out = lancet(&["trust", "-C", r(root), "--revoke"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}
