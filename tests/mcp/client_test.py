@@ -437,6 +437,44 @@ async def run_configured(root):
                   and read(root, "app.py") == "x = 1\n", text_of(r))
 
 
+async def run_scoped(repo):
+    """History is the root's own (a server on repo/sub never sees or undoes the batches made at
+    repo/), and a forced undo never overwrites a file the model has not read as it is now."""
+    sub = os.path.join(repo, "sub")
+    params = StdioServerParameters(command=LANCET, args=["mcp", "-C", sub], env=dict(os.environ))
+    outer = json.loads(subprocess.run(
+        [LANCET, "apply", "-C", repo, "--json"], check=True, capture_output=True,
+        input=b"*** Begin Patch\n*** Update File: other/b.py\n-b = 1\n+b = 2\n*** End Patch\n").stdout)
+    async with stdio_client(params) as (reader, writer):
+        async with ClientSession(reader, writer) as s:
+            await s.initialize()
+            r = await s.call_tool("checkpoints", {})
+            check("checkpoints lists only the batches of the server's root",
+                  not is_error(r) and structured(r).get("checkpoints") == [], text_of(r))
+            r = await s.call_tool("undo", {"id": outer["checkpoint"]})
+            check("undo of a batch made outside the root is an unknown id, nothing written",
+                  is_error(r) and structured(r).get("error", {}).get("kind") == "no_checkpoint"
+                  and read(repo, "other/b.py") == "b = 2\n", text_of(r))
+            r = await s.call_tool("apply_patch", {"text": "*** Begin Patch\n*** Update File: a.py\n-a = 1\n+a = 2\n"
+                                                          "*** Update File: c.py\n-c = 1\n+c = 2\n*** End Patch\n"})
+            check("a batch of the root's own", not is_error(r), text_of(r))
+            with open(os.path.join(sub, "c.py"), "w", encoding="utf-8") as f:
+                f.write("c = 3  # the person's work\n")
+            r = await s.call_tool("undo", {"force": True})
+            check("a forced undo over a file the model has not read is refused (kind unread)",
+                  is_error(r) and structured(r).get("error", {}).get("kind") == "unread"
+                  and read(sub, "c.py") == "c = 3  # the person's work\n", text_of(r))
+            r = await s.call_tool("read_file", {"path": "c.py"})
+            r = await s.call_tool("undo", {"force": True})
+            undo_id = structured(r).get("checkpoint")
+            check("after reading it, force restores it; the undo is a batch of its own",
+                  not is_error(r) and read(sub, "c.py") == "c = 1\n" and undo_id, text_of(r))
+            r = await s.call_tool("undo", {"id": undo_id})
+            check("undoing the undo brings back what it overwrote",
+                  not is_error(r) and read(sub, "c.py") == "c = 3  # the person's work\n"
+                  and read(sub, "a.py") == "a = 2\n", text_of(r))
+
+
 def main():
     # Trust records and user settings of this run stay out of the person's home.
     os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp()
@@ -445,6 +483,13 @@ def main():
     with open(os.path.join(configured, "app.py"), "w") as f:
         f.write("x = 1\n")
     asyncio.run(run_configured(configured))
+    repo = tempfile.mkdtemp()
+    for path, text in [("sub/a.py", "a = 1\n"), ("sub/c.py", "c = 1\n"), ("other/b.py", "b = 1\n")]:
+        os.makedirs(os.path.dirname(os.path.join(repo, path)), exist_ok=True)
+        with open(os.path.join(repo, path), "w") as f:
+            f.write(text)
+    subprocess.run(["git", "init", "-q", repo], check=True)
+    asyncio.run(run_scoped(repo))
     root = tempfile.mkdtemp()
     with open(os.path.join(root, "shop.py"), "w") as f:
         f.write("def total(items):\n    return sum(items)\n")
