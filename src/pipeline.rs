@@ -83,29 +83,11 @@ fn apply_locked(
     let mut clock = std::time::Instant::now();
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
-    let bases = with_snapshots(state, &with_anchor_bases(batch, &opts.base));
-    let mut staged = match stage::stage(root, batch, &opts.stage_options(&bases)) {
-        Ok(s) => s,
-        Err(e) => {
-            return nothing_written(Report::stage_refused(
-                &e,
-                opts.surface,
-                store::snapshots::MAX_FILES,
-            ));
-        }
+    let (staged, admitted) = match stage_and_admit(root, state, batch, opts) {
+        Ok(both) => both,
+        Err(report) => return nothing_written(*report),
     };
     lap("stage", &mut clock);
-    // The door: every check a write into the tree must pass, before anything else is spent on
-    // the batch.
-    let admitted = match store::admit(
-        root,
-        std::mem::take(&mut staged.files),
-        &state.dir,
-        &opts.door_checks(),
-    ) {
-        Ok(a) => a,
-        Err(failure) => return nothing_written(Report::batch_failed(&failure, opts.surface)),
-    };
     let format = batch.format.name();
     let mut notes = batch.notes.clone();
     notes.extend(
@@ -161,8 +143,15 @@ fn apply_locked(
     {
         return nothing_written(Report::no_sandbox(&e.to_string(), opts.surface));
     }
-    let report =
-        Report::from_ops(status, format, staged.reports, notes, opts.surface).with_syntax(syntax);
+    let report = Report::from_ops(status, format, staged.reports, notes, opts.surface)
+        .with_syntax(syntax)
+        .with_changed_since_read(&overwritten_since_read(
+            root,
+            state,
+            batch,
+            admitted.files(),
+            opts,
+        ));
     progress.phase(
         &format!("checkpoint and writing {} files", admitted.files().len()),
         None,
@@ -181,6 +170,33 @@ fn apply_locked(
         None if committed.report.exit_code() != 0 => nothing_written(committed.report),
         None => Applied::kept(committed.report, files),
     }
+}
+
+/// The stage phase and the door: the batch staged in memory (its files handed on), then
+/// admitted — every check a write into the tree must pass — before anything else is spent on
+/// it.
+fn stage_and_admit<'a>(
+    root: &'a Root,
+    state: &StateDir,
+    batch: &Batch,
+    opts: &ApplyOptions,
+) -> Result<(stage::Staged, store::Admitted<'a>), Box<Report>> {
+    let bases = with_snapshots(state, &with_anchor_bases(batch, &opts.base));
+    let mut staged = stage::stage(root, batch, &opts.stage_options(&bases)).map_err(|e| {
+        Box::new(Report::stage_refused(
+            &e,
+            opts.surface,
+            store::snapshots::MAX_FILES,
+        ))
+    })?;
+    let admitted = store::admit(
+        root,
+        std::mem::take(&mut staged.files),
+        &state.dir,
+        &opts.door_checks(),
+    )
+    .map_err(|failure| Box::new(Report::batch_failed(&failure, opts.surface)))?;
+    Ok((staged, admitted))
 }
 
 /// The root a batch runs on, or the report that it cannot be opened.
@@ -210,6 +226,34 @@ fn dry_run(
             ),
         _ => Report::from_ops(Status::DryRun, format, reports, notes, surface),
     }
+}
+
+/// Whole-file writes, with no `--expect` or `--base` naming their path, over a file that
+/// changed since `lancet read` showed it: each path with the hash that read showed.
+fn overwritten_since_read(
+    root: &Root,
+    state: &StateDir,
+    batch: &Batch,
+    files: &[staged::StagedFile],
+    opts: &ApplyOptions,
+) -> Vec<(String, String)> {
+    let claimed = |path: &str| {
+        opts.expect.iter().any(|e| e.path == path) || opts.base.iter().any(|b| b.path == path)
+    };
+    batch
+        .ops
+        .iter()
+        .filter(|op| matches!(op.kind, batch::OpKind::Write { .. }) && !claimed(&op.path))
+        .filter_map(|op| {
+            let rel = root.rel(&op.path).ok()?;
+            let staged = files.iter().find(|f| f.path == rel)?;
+            let staged::Before::File { sha256: now, .. } = &staged.before else {
+                return None;
+            };
+            let read = store::snapshots::last_read(state, rel.as_str())?;
+            (read != *now).then(|| (rel.to_string(), read))
+        })
+        .collect()
 }
 
 /// The note for a file with other hard links that got its own inode: the other names keep the
@@ -313,6 +357,9 @@ fn checkpoint_and_commit(
         Ok(w) => w,
         Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface))),
     };
+    if written.exchange_unsupported() {
+        report = report.with_swap_fallback();
+    }
     if opts.checkpoint {
         state.prune_checkpoints(opts.retention);
         report.checkpoint = Some(id.clone());
@@ -324,6 +371,13 @@ fn checkpoint_and_commit(
         meta,
         report,
     })
+}
+
+/// Late writes as the report names them.
+pub(crate) fn late_pairs(late: &[store::LateWrite]) -> Vec<(String, std::path::PathBuf)> {
+    late.iter()
+        .map(|l| (l.path.clone(), l.kept.clone()))
+        .collect()
 }
 
 /// The verify phase: run the tests, then keep the batch (the journal goes: its commit point) or
@@ -346,8 +400,11 @@ fn verify_and_decide(
     } = committed;
     let run = verify::run_tests_as_asked(root, state, command, opts);
     let kept = run.passed
-        && match store::release(state, &written, opts.fsync) {
-            Ok(()) => true,
+        && match store::release(root, state, &written, opts.fsync) {
+            Ok(late) => {
+                report = report.with_late_writes(&late_pairs(&late));
+                true
+            }
             Err(e) => {
                 report = report.with_note(format!(
                     "the tests passed, but the batch could not be kept ({e}): it is rolled back"

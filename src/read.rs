@@ -72,17 +72,17 @@ pub fn read(
     offset: usize,
     limit: Option<usize>,
 ) -> Result<ReadView, ReadError> {
-    read_view(root, raw, offset, limit, true)
+    read_view(root, raw, offset, limit, true).map(|(view, _)| view)
 }
 
 /// [`read`] without keeping a snapshot: for a caller that remembers what it showed (the MCP
-/// server).
+/// server), handed the very bytes the view shows, so what it remembers is what was read.
 pub fn read_only(
     root: &Root,
     raw: &str,
     offset: usize,
     limit: Option<usize>,
-) -> Result<ReadView, ReadError> {
+) -> Result<(ReadView, Vec<u8>), ReadError> {
     read_view(root, raw, offset, limit, false)
 }
 
@@ -92,7 +92,7 @@ fn read_view(
     offset: usize,
     limit: Option<usize>,
     keep: bool,
-) -> Result<ReadView, ReadError> {
+) -> Result<(ReadView, Vec<u8>), ReadError> {
     let rel = root.rel(raw)?;
     let resolved = root.resolve(&rel, true)?;
     let at = resolved.real.as_path();
@@ -144,15 +144,17 @@ fn read_view(
         let state = lancet_store::StateDir::locate(root);
         if let Ok(_lock) = state.lock() {
             lancet_store::snapshots::keep(&state, &sha256, &bytes);
+            lancet_store::snapshots::record_read(&state, rel.as_str(), &sha256);
         }
     }
-    Ok(ReadView {
+    let view = ReadView {
         path: rel.to_string(),
         sha256,
         total_lines: file.len(),
         style: file.style(),
         lines,
-    })
+    };
+    Ok((view, bytes))
 }
 
 impl ReadView {

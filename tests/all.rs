@@ -1,4 +1,4 @@
 //! The single integration-test binary: fixture scenarios, CLI behaviour, bad input.
 
-mod security;
+pub mod security;
 mod suite;

@@ -276,7 +276,7 @@ impl Bisect<'_> {
             false => Ok(()),
         }
         .and_then(|()| {
-            store::release(self.state, &trial.written, self.opts.fsync).map_err(|e| {
+            store::release(self.root, self.state, &trial.written, self.opts.fsync).map_err(|e| {
                 BatchFailure::WriteFailed {
                     path: "the journal".into(),
                     error: e.to_string(),
@@ -284,22 +284,13 @@ impl Bisect<'_> {
                 }
             })
         });
-        if let Err(failure) = kept {
-            let rollback =
-                store::roll_back_committed(self.root, self.state, &trial.written, self.opts.fsync);
-            let failure = match failure {
-                BatchFailure::WriteFailed { path, error, .. } => BatchFailure::WriteFailed {
-                    path,
-                    error,
-                    intact: rollback.intact(),
-                },
-                other => other,
-            };
-            if rollback.finished() {
-                self.state.forget_batch(&trial.id);
+        let late = match kept {
+            Ok(late) => late,
+            Err(failure) => {
+                return self.not_kept(&trial, failure);
             }
-            return Report::batch_failed(&failure, self.opts.surface).into();
-        }
+        };
+        report = report.with_late_writes(&crate::pipeline::late_pairs(&late));
         report.checkpoint = None;
         if self.opts.checkpoint {
             self.state.prune_checkpoints(self.opts.retention);
@@ -307,6 +298,25 @@ impl Bisect<'_> {
             report.checkpoint = Some(trial.id);
         }
         Applied::kept(report, trial.files)
+    }
+
+    /// The last passing run's files could not be kept (their checkpoint or commit point
+    /// failed): taken back, and the batch forgotten once they are.
+    fn not_kept(&self, trial: &Trial, failure: BatchFailure) -> Applied {
+        let rollback =
+            store::roll_back_committed(self.root, self.state, &trial.written, self.opts.fsync);
+        let failure = match failure {
+            BatchFailure::WriteFailed { path, error, .. } => BatchFailure::WriteFailed {
+                path,
+                error,
+                intact: rollback.intact(),
+            },
+            other => other,
+        };
+        if rollback.finished() {
+            self.state.forget_batch(&trial.id);
+        }
+        Report::batch_failed(&failure, self.opts.surface).into()
     }
 
     /// Records the files a bisection did not write as rolled back, for the "stop retrying"

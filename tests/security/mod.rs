@@ -7,7 +7,7 @@ mod door;
 mod escapes;
 mod lookalikes;
 mod lsp;
-mod mcp;
+pub mod mcp;
 mod mcp_requests;
 mod sandbox;
 mod settings;

@@ -9,8 +9,9 @@
 //!
 //! The points, in commit order: `journal` (journal written), `write` (each temp file),
 //! `backup` (each pre-image kept), `verify_again` (the targets' last check before the renames),
-//! `rename` (each rename), `fsync_dir`, `commit` (before the
-//! journal is deleted), `verify` (before the targets are re-read), `recover` (each path
+//! `judged` (each target judged at that check), `rename` (each swap), `fsync_dir`,
+//! `verify_swapped` (the swapped-out files compared again), `commit` (before the
+//! journal is deleted), `no-exchange` (the file system said to refuse `RENAME_EXCHANGE`), `verify` (before the targets are re-read), `recover` (each path
 //! restored by a rollback), `recovered` (a recovery's batch forgotten, its journal not yet
 //! deleted).
 

@@ -95,7 +95,7 @@ impl LancetServer {
             Err(refusal) => return refusal,
         };
         // The anchors are the read's: a file changed since is edited as read, then rebased.
-        opts.base = self.stale_bases(&batch);
+        opts.base = self.bases(&batch);
         self.answer(apply_batch(&batch, &opts))
     }
 
@@ -149,10 +149,7 @@ impl LancetServer {
         // Read-before-edit: the edit of a file that changed since the model's read is applied
         // to what it read and rebased over the change (refused, shown three ways, where the
         // two touch); an edit that does not fit even what it read gets what changed.
-        let now = root.read_regular(&rel);
-        let base = now
-            .as_deref()
-            .and_then(|now| self.stale_base_of(rel.as_str(), now));
+        let base = self.base_of(rel.as_str());
         opts.base.extend(base.clone());
         let applied = apply_batch(&batch, &opts);
         let conflict = applied
@@ -160,10 +157,12 @@ impl LancetServer {
             .files
             .iter()
             .any(|f| f.kind == Some(ErrorKind::RebaseConflict));
+        let now = root.read_regular(&rel);
         if let Some(Base {
             snapshot: Some(seen),
             ..
         }) = &base
+            && now.as_deref() != Some(seen.as_slice())
             && !conflict
             && applied.report.exit_code() != 0
         {
@@ -191,36 +190,44 @@ impl LancetServer {
             Ok(r) => r,
             Err(e) => return error_result(e.to_string()),
         };
-        let existing = root.read_regular(&rel);
         let mut opts = match self.options() {
             Ok(o) => o,
             Err(refusal) => return refusal,
         };
-        if let Some(bytes) = &existing {
-            let current = sha256_hex(bytes);
-            let known = self.seen(rel.as_str()).is_some_and(|seen| seen == *bytes);
-            let stale = self.stale_base_of(rel.as_str(), bytes);
-            match (&args.expected_sha256, stale) {
-                (Some(sha), _) => opts.expect.push(Expectation {
-                    path: rel.to_string(),
-                    sha256: sha.clone(),
-                }),
-                (None, _) if known => {}
-                // Read, then changed: the content is rebased over what changed since.
-                (None, Some(base)) => opts.base.push(base),
-                (None, None) => {
+        // What the write is judged against, compared under the lock: the sha256 the model
+        // passed, else what it read in this session (the write then lands on exactly those
+        // bytes, or is rebased over what changed since, or refused — never lost).
+        let mut create = false;
+        match (&args.expected_sha256, self.base_of(rel.as_str())) {
+            (Some(sha), _) => opts.expect.push(Expectation {
+                path: rel.to_string(),
+                sha256: sha.clone(),
+            }),
+            (None, Some(base)) => opts.base.push(base),
+            (None, None) => {
+                if let Some(bytes) = root.read_regular(&rel) {
                     return error_result(format!(
-                        "{rel} exists and you have not read it in this session: read it first (read_file) or pass its sha256 ({current} now) as expected_sha256, so nothing you have not seen is overwritten"
+                        "{rel} exists and you have not read it in this session: read it first (read_file) or pass its sha256 ({} now) as expected_sha256, so nothing you have not seen is overwritten",
+                        sha256_hex(&bytes)
                     ));
                 }
+                // A new file: created only where nothing stands when the batch takes the lock.
+                create = true;
             }
         }
         let batch = Batch {
             format: Format::Whole,
             ops: vec![FileOp {
                 path: rel.to_string(),
-                kind: OpKind::Write {
-                    content: args.content.clone(),
+                kind: if create {
+                    OpKind::Create {
+                        content: args.content.clone(),
+                        executable: false,
+                    }
+                } else {
+                    OpKind::Write {
+                        content: args.content.clone(),
+                    }
                 },
                 line: 1,
             }],

@@ -5,7 +5,6 @@ use crate::LancetServer;
 use crate::result::{error_result, report_result};
 use lancet::Applied;
 use lancet::Base;
-use lancet::Root;
 use lancet::sha256_hex;
 use lancet::{Batch, OpKind};
 use rmcp::model::CallToolResult;
@@ -62,31 +61,28 @@ impl LancetServer {
         self.seen.lock().ok()?.get(path).cloned()
     }
 
-    /// What the model read of a file that changed since (another agent, a formatter, the user
-    /// wrote it): the base its edit is applied to and rebased from.
-    fn stale_base(&self, root: &Root, path: &str) -> Option<Base> {
-        let rel = root.rel(path).ok()?;
-        self.stale_base_of(rel.as_str(), &root.read_regular(&rel)?)
-    }
-
-    /// [`Self::stale_base`] of a file (by its relative path) whose bytes are read already.
-    pub(crate) fn stale_base_of(&self, rel: &str, now: &[u8]) -> Option<Base> {
+    /// What the model read of a file, as the base its write carries: the bytes it judged. The
+    /// comparison with the file now happens under the root's lock, as late as the file system
+    /// allows (an unchanged file is written over exactly those bytes, a changed one is rebased
+    /// from them, or refused) — never decided here, before the lock.
+    pub(crate) fn base_of(&self, rel: &str) -> Option<Base> {
         let seen = self.seen(rel)?;
-        (seen != now).then(|| Base {
+        Some(Base {
             path: rel.to_string(),
             sha256: sha256_hex(&seen),
             snapshot: Some(Arc::new(seen)),
         })
     }
 
-    /// [`Self::stale_base`] of every file a batch edits or overwrites, once each.
-    pub(crate) fn stale_bases(&self, batch: &Batch) -> Vec<Base> {
+    /// [`Self::base_of`] of every file a batch edits, writes, deletes or moves, once each.
+    pub(crate) fn bases(&self, batch: &Batch) -> Vec<Base> {
         let Ok(root) = self.root() else {
             return Vec::new();
         };
         let mut bases: Vec<Base> = Vec::new();
         for op in &batch.ops {
-            if let Some(base) = self.stale_base(&root, &op.path)
+            if let Ok(rel) = root.rel(&op.path)
+                && let Some(base) = self.base_of(rel.as_str())
                 && !bases.iter().any(|b| b.path == base.path)
             {
                 bases.push(base);
@@ -246,32 +242,36 @@ mod tests {
     }
 
     #[test]
-    fn a_file_changed_since_its_read_is_rebased_from_what_was_read() {
+    fn every_write_carries_what_the_model_read() {
         let root = TempRoot::new("stale");
         std::fs::write(root.path().join("a.txt"), "now\n").unwrap();
         std::fs::write(root.path().join("b.txt"), "same\n").unwrap();
         let server = root.server();
         // Nothing read: no base.
-        assert!(server.stale_base_of("a.txt", b"now\n").is_none());
+        assert!(server.base_of("a.txt").is_none());
         server.remember("a.txt", b"as read\n".to_vec());
         server.remember("b.txt", b"same\n".to_vec());
-        let base = server.stale_base_of("a.txt", b"now\n").unwrap();
+        let base = server.base_of("a.txt").unwrap();
         assert_eq!(base.path, "a.txt");
         assert_eq!(base.sha256, sha256_hex(b"as read\n"));
         assert_eq!(
             base.snapshot.as_deref().map(Vec::as_slice),
             Some(&b"as read\n"[..])
         );
-        // Unchanged since the read: nothing to rebase.
-        assert!(server.stale_base_of("b.txt", b"same\n").is_none());
-        // A batch gets one base per changed file it touches, whatever the number of its ops.
+        // Unchanged since the read: the base is carried all the same, and compared under the
+        // lock (the file may change before the batch takes it).
+        assert_eq!(
+            server.base_of("b.txt").unwrap().sha256,
+            sha256_hex(b"same\n")
+        );
+        // A batch gets one base per file it touches, whatever the number of its ops.
         let edits = batch(vec![
             ("a.txt", OpKind::Delete),
             ("b.txt", OpKind::Delete),
             ("a.txt", OpKind::Delete),
         ]);
-        let bases = server.stale_bases(&edits);
-        assert_eq!(bases.len(), 1, "{bases:?}");
+        let bases = server.bases(&edits);
+        assert_eq!(bases.len(), 2, "{bases:?}");
         assert_eq!(bases[0].sha256, base.sha256);
     }
 

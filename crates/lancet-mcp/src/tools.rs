@@ -57,12 +57,9 @@ impl LancetServer {
             Ok(root) => {
                 match lancet::read_only(&root, &args.path, args.offset.unwrap_or(1), args.limit) {
                     Err(e) => error_result(e.to_string()),
-                    Ok(view) => {
-                        if let Ok(rel) = root.rel(&args.path)
-                            && let Some(bytes) = root.read_regular(&rel)
-                        {
-                            self.remember(rel.as_str(), bytes);
-                        }
+                    Ok((view, bytes)) => {
+                        // Exactly the bytes the view shows: what a later write is judged by.
+                        self.remember(&view.path, bytes);
                         let view = if args.anchors == Some(true) {
                             view.with_anchors()
                         } else {
@@ -167,7 +164,7 @@ impl LancetServer {
             if let Some(refusal) = this.unread_overwrite(&batch) {
                 return refusal;
             }
-            opts.base = this.stale_bases(&batch);
+            opts.base = this.bases(&batch);
             this.answer(apply_batch(&batch, &opts))
         })
         .await

@@ -43,8 +43,8 @@ mod state;
 
 pub use checkpoint::{CheckpointMeta, Checkpoints, Image, Retention, TestSummary, TouchedFile};
 pub use door::{
-    Admitted, Checks, CommitError, Prepared, SettingsJudge, WriteOptions, Written, admit, prepare,
-    release, roll_back_committed, write,
+    Admitted, Checks, CommitError, LateWrite, Prepared, SettingsJudge, WriteOptions, Written,
+    admit, prepare, release, roll_back_committed, write,
 };
 pub use journal::{Entry, FileState, Journal};
 pub use ledger::LedgerEntry;

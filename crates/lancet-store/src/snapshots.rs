@@ -25,6 +25,47 @@ pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
 /// The record of the snapshots lancet wrote, one hash a line, in the state directory.
 const INDEX: &str = "snapshots.index";
 
+/// The record of what `lancet read` showed, one `<sha256> <path>` a line, newest last: so a
+/// whole-file write without `--base` over a file changed since its read can say so.
+const READS: &str = "reads.index";
+
+/// How many reads the record keeps (the oldest go first).
+const MAX_READS: usize = 1024;
+
+/// Records that `lancet read` showed `path` (relative to the root) with this SHA-256. The
+/// caller holds the root's lock.
+pub fn record_read(state: &StateDir, path: &str, sha256: &str) {
+    if !is_hash(sha256) || path.contains('\n') {
+        return;
+    }
+    let Ok(handle) = state.handle() else {
+        return;
+    };
+    let mut lines: Vec<String> = handle
+        .read_to_string(READS)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| {
+            l.split_once(' ')
+                .is_some_and(|(h, p)| is_hash(h) && p != path)
+        })
+        .map(str::to_string)
+        .collect();
+    lines.push(format!("{sha256} {path}"));
+    let from = lines.len().saturating_sub(MAX_READS);
+    let _ = handle.write(READS, lines[from..].join("\n") + "\n");
+}
+
+/// The SHA-256 `lancet read` last showed for `path`, if it recorded one.
+pub fn last_read(state: &StateDir, path: &str) -> Option<String> {
+    let text = state.handle().ok()?.read_to_string(READS).ok()?;
+    text.lines()
+        .rev()
+        .filter_map(|l| l.split_once(' '))
+        .find(|(h, p)| *p == path && is_hash(h))
+        .map(|(h, _)| h.to_string())
+}
+
 /// Keeps `bytes` (whose SHA-256 is `sha256`) as a snapshot; returns whether it is kept. The
 /// caller holds the root's lock.
 pub fn keep(state: &StateDir, sha256: &str, bytes: &[u8]) -> bool {

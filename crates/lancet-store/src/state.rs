@@ -42,7 +42,7 @@ impl Eq for StateDir {}
 
 /// The parts of the state directory, each refused when it is a symlink (lancet reaches its own
 /// state by name only).
-pub const PARTS: [&str; 11] = [
+pub const PARTS: [&str; 12] = [
     "pre",
     "kept",
     "git",
@@ -54,6 +54,7 @@ pub const PARTS: [&str; 11] = [
     "ledger.jsonl",
     "retention.jsonl",
     "snapshots.index",
+    "reads.index",
 ];
 
 /// The journal's name in the state directory.

@@ -92,6 +92,37 @@ impl Report {
         line
     }
 
+    /// Says that writes landed in place in files this batch had replaced (another program
+    /// holding them open) after the swap: their bytes are not in the tree, and are kept.
+    pub fn with_late_writes(self, late: &[(String, std::path::PathBuf)]) -> Report {
+        late.iter().fold(self, |report, (path, kept)| {
+            report.with_note(format!(
+                "another program wrote {path} in place after lancet replaced it (it held the old file open): that write is not in {path} now; its bytes are kept in {} — merge them by hand",
+                kept.display()
+            ))
+        })
+    }
+
+    /// Says which whole-file writes replaced a file that changed since it was read (`lancet
+    /// read` showed it with the hash given), with no `--expect`/`--base` to compare with: what
+    /// changed meanwhile is gone from the file, and how to merge it instead.
+    pub fn with_changed_since_read(self, changed: &[(String, String)]) -> Report {
+        changed.iter().fold(self, |report, (path, read)| {
+            report.with_note(format!(
+                "{path} changed since it was read (lancet read showed sha256 {}…): this whole-file write replaced those changes; `--base {path}={read}` would have merged them (`lancet undo` takes the write back)",
+                &read[..12.min(read.len())]
+            ))
+        })
+    }
+
+    /// Says that the file system could not exchange files atomically, so the check against a
+    /// concurrent writer was a stamp compared right before each rename.
+    pub fn with_swap_fallback(self) -> Report {
+        self.with_note(
+            "this file system cannot exchange files atomically (renameat2 RENAME_EXCHANGE): each file's inode, size and modification time were compared right before its rename instead, which a save landing in that instant could slip past".to_string(),
+        )
+    }
+
     /// Turns an applied batch into a test failure: what failed, what was rolled back, what was
     /// left alone, and when to stop retrying.
     pub fn with_failed_test(

@@ -159,6 +159,7 @@ pub fn stage(root: &Root, batch: &Batch, opts: &StageOptions) -> Result<Staged, 
     if let Some((file, inside)) = file_directory_conflict(files.iter().map(|(_, f)| f)) {
         return Err(StageError::FileDirectoryConflict { file, inside });
     }
+    judged_as_claimed(root, expect, bases, &rebases, files.iter().map(|(_, f)| f))?;
     Ok(Staged {
         files: files.into_iter().map(|(_, f)| f).collect(),
         reports: reports
@@ -166,6 +167,46 @@ pub fn stage(root: &Root, batch: &Batch, opts: &StageOptions) -> Result<Staged, 
             .map(|(_, r)| r)
             .collect::<Result<_, _>>()?,
     })
+}
+
+/// The expectation every write carries is what was judged: each file staged against a hash the
+/// caller claimed (`--expect`, or a base that needed no rebase) must have been staged from
+/// exactly those bytes. The claim is checked on one read and the operations ran on another: a
+/// write landing in between is refused here (`stale`) rather than carried into the commit as
+/// the expected pre-image.
+fn judged_as_claimed<'a>(
+    root: &Root,
+    expect: &[Expectation],
+    bases: &[Base],
+    rebased: &HashMap<crate::RelPath, std::sync::Arc<Vec<u8>>>,
+    files: impl Iterator<Item = &'a StagedFile> + Clone,
+) -> Result<(), StageError> {
+    let claims = expect
+        .iter()
+        .map(|e| (&e.path, &e.sha256))
+        .chain(bases.iter().map(|b| (&b.path, &b.sha256)));
+    for (path, sha256) in claims {
+        let rel = root.rel(path)?;
+        let key = root.resolve(&rel, true)?.real;
+        if rebased.contains_key(&key) {
+            continue;
+        }
+        let Some(f) = files.clone().find(|f| f.path == key) else {
+            continue;
+        };
+        let actual = match &f.before {
+            Before::File { sha256, .. } => sha256.clone(),
+            _ => "missing".to_string(),
+        };
+        if !actual.eq_ignore_ascii_case(sha256.trim()) {
+            return Err(StageError::Stale {
+                path: rel.to_string(),
+                expected: sha256.clone(),
+                actual,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A path the batch writes as a file while it also writes a path inside it (`x` and `x/y`): no

@@ -3,6 +3,7 @@
 
 use super::durable::{fsync_dir_in, parent_of, write_in_place};
 use super::rollback::{discard, roll_back};
+use super::swap::{self, Exchange, Stamp, SwapError, Swapped};
 use super::{Admitted, lookalike};
 use crate::journal::{Entry, FileState, Journal, Rollback};
 use crate::state::{self, PreImages, StateDir};
@@ -123,7 +124,10 @@ pub fn prepare<'a>(
         source,
         intact: true,
     })?;
-    if let Some(f) = files.iter().find(|f| !still_matches(root.dir(), f)) {
+    if let Some(f) = files
+        .iter()
+        .find(|f| swap::expectation(root.dir(), f).is_none())
+    {
         return Err(CommitError::Stale {
             path: f.path.to_string(),
         });
@@ -169,6 +173,9 @@ pub fn prepare<'a>(
 #[derive(Debug, Clone)]
 pub struct Written {
     journal: Journal,
+    /// Per entry, the inode its write swapped out (compared again before its pre-image goes).
+    swapped: Vec<Option<Swapped>>,
+    exchange: Exchange,
 }
 
 impl Written {
@@ -176,6 +183,23 @@ impl Written {
     pub fn journal(&self) -> &Journal {
         &self.journal
     }
+
+    /// Whether the file system could not exchange files atomically, so each target's stamp
+    /// was compared right before a plain rename instead (a save landing in that instant could
+    /// slip past): the report says so.
+    pub fn exchange_unsupported(&self) -> bool {
+        self.exchange == Exchange::Unsupported
+    }
+}
+
+/// A write that landed, in place, in a file a batch had already replaced (an editor holding it
+/// open): its bytes are not in the tree, so they are kept and reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LateWrite {
+    /// The path, relative to the root.
+    pub path: String,
+    /// Where its bytes are kept (in the state's `kept/`).
+    pub kept: std::path::PathBuf,
 }
 
 /// Steps 3 to 6: every staged file or none (see the module docs). Returns the batch as written
@@ -196,11 +220,15 @@ pub fn write(prepared: Prepared<'_>) -> Result<Written, CommitError> {
         }
     };
     match write_all(root, files, &journal, &pre, state, opts) {
-        Ok(()) => {
+        Ok((swapped, exchange)) => {
             if !opts.await_verdict {
                 drop_pre_images(&pre, &journal);
             }
-            Ok(Written { journal })
+            Ok(Written {
+                journal,
+                swapped,
+                exchange,
+            })
         }
         Err(WriteFailure::Refused(failure)) => {
             discard(&journal, root, &pre);
@@ -246,18 +274,41 @@ pub fn write(prepared: Prepared<'_>) -> Result<Written, CommitError> {
 }
 
 /// The verdict "keep it" for a batch written with `await_verdict`: the journal goes (the
-/// batch's commit point), then the pre-images it kept.
-pub fn release(state: &StateDir, written: &Written, fsync: bool) -> io::Result<()> {
+/// batch's commit point), then the pre-images it kept. A write that landed in place, since the
+/// batch's swap, in a file the batch replaced keeps its bytes (in `kept/`) and is returned, to
+/// be reported.
+pub fn release(
+    root: &Root,
+    state: &StateDir,
+    written: &Written,
+    fsync: bool,
+) -> io::Result<Vec<LateWrite>> {
     let journal = &written.journal;
     failpoint::check("commit")?;
+    let pre = state.pre_images()?;
+    let mut late = Vec::new();
+    for (e, swapped) in journal.entries.iter().zip(&written.swapped) {
+        let Some(swapped) = swapped else {
+            continue;
+        };
+        if !swap::still_as_swapped(root.dir(), &pre, swapped)
+            && let Some(kept) = e.backup.as_deref().and_then(|b| pre.keep(b))
+        {
+            late.push(LateWrite {
+                path: e.path.clone(),
+                kept,
+            });
+        }
+        if let (swap::Aside::Tree(temp), Some(_)) = (&swapped.aside, &e.temp) {
+            let _ = root.dir().remove_file(temp);
+        }
+    }
     state.handle()?.remove_file(state::JOURNAL)?;
     if fsync {
         state.fsync()?;
     }
-    if let Ok(pre) = state.pre_images() {
-        drop_pre_images(&pre, journal);
-    }
-    Ok(())
+    drop_pre_images(&pre, journal);
+    Ok(late)
 }
 
 fn drop_pre_images(pre: &PreImages, journal: &Journal) {
@@ -379,7 +430,14 @@ enum WriteFailure {
     Io(String, io::Error),
 }
 
-/// Steps 3–6, every path through the root's handle.
+/// The maker of an I/O failure at a path.
+fn io_at(path: &str) -> impl FnOnce(io::Error) -> WriteFailure {
+    let path = path.to_string();
+    move |e| WriteFailure::Io(path, e)
+}
+
+/// Steps 3–6, every path through the root's handle: the files readied beside their targets,
+/// each target judged a last time, swapped in, and the batch finished.
 fn write_all(
     root: &Root,
     files: &[StagedFile],
@@ -387,46 +445,68 @@ fn write_all(
     pre: &PreImages,
     state: &StateDir,
     opts: WriteOptions,
+) -> Result<(Vec<Option<Swapped>>, Exchange), WriteFailure> {
+    ready(root.dir(), files, journal, pre, opts)?;
+    let expected = judge(root, files)?;
+    let (swapped, exchange) = swap_all(root.dir(), files, journal, pre, &expected, opts)?;
+    finish(root.dir(), journal, pre, state, &swapped, opts)?;
+    Ok((swapped, exchange))
+}
+
+/// Steps 3 and 4: the directories the batch creates, every temp file (in parallel: the
+/// devices' flushes overlap) and every pre-image.
+fn ready(
+    dir: &Dir,
+    files: &[StagedFile],
+    journal: &Journal,
+    pre: &PreImages,
+    opts: WriteOptions,
 ) -> Result<(), WriteFailure> {
-    let dir = root.dir();
-    let io = |path: &str| {
-        let path = path.to_string();
-        move |e| WriteFailure::Io(path, e)
-    };
     let mut clock = std::time::Instant::now();
     for d in &journal.created_dirs {
-        dir.create_dir(d).map_err(io(d))?;
+        dir.create_dir(d).map_err(io_at(d))?;
     }
-    // Temp files are independent until renamed: written (and fsynced) in parallel, so the
-    // devices' flushes overlap. A failure leaves the others for the rollback to remove.
+    // A failure leaves the other temp files for the rollback to remove.
     files
         .par_iter()
         .zip(&journal.entries)
         .try_for_each(
             |(f, e)| match (f.after.as_deref(), &f.after_link, &e.temp) {
                 (Some(bytes), _, Some(temp)) => {
-                    write_temp(dir, temp, bytes, f.mode, opts).map_err(io(&e.path))
+                    write_temp(dir, temp, bytes, f.mode, opts).map_err(io_at(&e.path))
                 }
-                (None, Some(target), Some(temp)) => dir.symlink(target, temp).map_err(io(&e.path)),
+                (None, Some(target), Some(temp)) => {
+                    dir.symlink(target, temp).map_err(io_at(&e.path))
+                }
                 _ => Ok(()),
             },
         )?;
     lancet_core::timing::lap("commit: temp files written", &mut clock);
     for (f, e) in files.iter().zip(&journal.entries) {
         if let Some(backup) = e.backup.as_ref().filter(|_| f.puts_something()) {
-            keep_pre_image(dir, &e.path, pre, backup, f.in_place).map_err(io(&e.path))?;
+            keep_pre_image(dir, &e.path, pre, backup, f.in_place).map_err(io_at(&e.path))?;
         }
     }
     lancet_core::timing::lap("commit: pre-images kept", &mut clock);
-    // The last look before the renames: a target written by someone else since staging (while
-    // the journal, the checkpoint and the temp files were being written) refuses the batch
-    // rather than being overwritten.
-    failpoint::check("verify_again").map_err(io("the batch"))?;
-    if let Some(f) = files.iter().find(|f| !still_matches(dir, f)) {
-        return Err(WriteFailure::Stale {
-            path: f.path.to_string(),
-            renamed: 0,
-        });
+    Ok(())
+}
+
+/// The last look before the swaps: a target written by someone else since staging (while the
+/// journal, the checkpoint and the temp files were being written) refuses the batch rather
+/// than being overwritten. Each expectation is the target's stamp, taken before its bytes are
+/// compared; the lookalike check runs again on the tree as it is now.
+fn judge(root: &Root, files: &[StagedFile]) -> Result<Vec<Option<Stamp>>, WriteFailure> {
+    failpoint::check("verify_again").map_err(io_at("the batch"))?;
+    let mut expected: Vec<Option<Stamp>> = Vec::with_capacity(files.len());
+    for f in files {
+        let Some(stamp) = swap::expectation(root.dir(), f) else {
+            return Err(WriteFailure::Stale {
+                path: f.path.to_string(),
+                renamed: 0,
+            });
+        };
+        expected.push(stamp);
+        failpoint::check("judged").map_err(io_at(f.path.as_str()))?;
     }
     if let Some(found) = lookalike::judge(root, &super::touches(files)) {
         return Err(WriteFailure::Refused(BatchFailure::RepositoryLookalike {
@@ -434,31 +514,67 @@ fn write_all(
             into: found.into,
         }));
     }
-    // What each target looked like at that check; looked at again right before its own
-    // rename, so the window for an unseen write is one metadata call wide.
-    let seen: Vec<Option<Stamp>> = files.iter().map(|f| Stamp::of(dir, &f.path)).collect();
+    Ok(expected)
+}
+
+/// Step 5: each target swapped in only where it is still what was judged ([`swap`]).
+fn swap_all(
+    dir: &Dir,
+    files: &[StagedFile],
+    journal: &Journal,
+    pre: &PreImages,
+    expected: &[Option<Stamp>],
+    opts: WriteOptions,
+) -> Result<(Vec<Option<Swapped>>, Exchange), WriteFailure> {
+    let mut clock = std::time::Instant::now();
+    let mut exchange = Exchange::Atomic;
+    let mut swapped: Vec<Option<Swapped>> = vec![None; files.len()];
     for (i, (f, e)) in files.iter().zip(&journal.entries).enumerate() {
-        // (A file written in place may share its inode with another target of the batch.)
-        if !e.in_place && Stamp::of(dir, &f.path) != seen[i] {
-            return Err(WriteFailure::Stale {
-                path: e.path.clone(),
-                renamed: i,
-            });
-        }
-        let step = failpoint::check("rename").and_then(|()| match (&e.temp, &e.backup) {
-            (Some(temp), _) => dir.rename(temp, dir, &e.path),
+        failpoint::check("rename").map_err(io_at(&e.path))?;
+        let step = match (&e.temp, &e.backup) {
+            (Some(temp), _) => swap::swap_in(dir, f, temp, expected[i], &mut exchange),
+            // Written in place: no swap can carry it (it may also share its inode with another
+            // target of the batch); judged at the last look.
             (None, _) if e.in_place => write_in_place(
                 dir,
                 &e.path,
                 f.after.as_deref().unwrap_or_default(),
                 opts.fsync,
-            ),
-            (None, Some(backup)) => move_aside(dir, &e.path, pre, backup),
-            (None, None) => Ok(()),
-        });
-        step.map_err(io(&e.path))?;
+            )
+            .map(|()| None)
+            .map_err(SwapError::Io),
+            (None, Some(backup)) => swap::move_aside(dir, f, pre, backup, expected[i]),
+            (None, None) => Ok(None),
+        };
+        swapped[i] = match step {
+            Ok(s) => s,
+            Err(SwapError::Stale) => {
+                return Err(WriteFailure::Stale {
+                    path: e.path.clone(),
+                    renamed: i,
+                });
+            }
+            Err(SwapError::Io(err)) => return Err(WriteFailure::Io(e.path.clone(), err)),
+        };
+        if let Some(s) = swapped[i].as_mut() {
+            swap::settle(dir, pre, e.backup.as_deref(), s);
+        }
     }
     lancet_core::timing::lap("commit: renamed into place", &mut clock);
+    Ok((swapped, exchange))
+}
+
+/// Step 6: emptied directories go, the parents are synced, the swapped-out files compared
+/// again, and the journal deleted (the commit point) — unless the batch awaits a verdict.
+fn finish(
+    dir: &Dir,
+    journal: &Journal,
+    pre: &PreImages,
+    state: &StateDir,
+    swapped: &[Option<Swapped>],
+    opts: WriteOptions,
+) -> Result<(), WriteFailure> {
+    let mut clock = std::time::Instant::now();
     // Directories an undo empties go with it (innermost first; one still holding something
     // stays).
     for d in journal.removed_dirs.iter().rev() {
@@ -477,57 +593,42 @@ fn write_all(
         // A directory the batch removed (its entries' parent, emptied by an undo) is gone:
         // its own parent holds the change.
         for d in dirs.iter().filter(|d| !journal.removed_dirs.contains(d)) {
-            fsync_dir_in(dir, d).map_err(io(d))?;
+            fsync_dir_in(dir, d).map_err(io_at(d))?;
         }
-        pre.fsync().map_err(io("the lancet state directory"))?;
+        pre.fsync().map_err(io_at("the lancet state directory"))?;
         lancet_core::timing::lap("commit: directories synced", &mut clock);
     }
     if opts.await_verdict {
         return Ok(());
     }
-    failpoint::check("commit").map_err(io("the journal"))?;
+    // Compared again before the pre-images may go: a write that landed in place in a replaced
+    // file after its swap (an editor holding it open) takes the batch back, with that write.
+    failpoint::check("verify_swapped").map_err(io_at("the batch"))?;
+    if let Some(i) = swapped.iter().position(|s| {
+        s.as_ref()
+            .is_some_and(|s| !swap::still_as_swapped(dir, pre, s))
+    }) {
+        return Err(WriteFailure::Stale {
+            path: journal.entries[i].path.clone(),
+            renamed: journal.entries.len(),
+        });
+    }
+    for (s, e) in swapped.iter().zip(&journal.entries) {
+        if let (Some(s), Some(_)) = (s, &e.temp)
+            && let swap::Aside::Tree(temp) = &s.aside
+        {
+            let _ = dir.remove_file(temp);
+        }
+    }
+    failpoint::check("commit").map_err(io_at("the journal"))?;
     state
         .handle()
         .and_then(|h| h.remove_file(state::JOURNAL))
-        .map_err(io("the journal"))?;
+        .map_err(io_at("the journal"))?;
     if opts.fsync {
-        state.fsync().map_err(io("the lancet state directory"))?;
+        state.fsync().map_err(io_at("the lancet state directory"))?;
     }
     Ok(())
-}
-
-/// A target's identity and version as the file system tells it: inode, size, modification
-/// time (a write changes one of them).
-#[derive(Debug, PartialEq, Eq)]
-struct Stamp {
-    ino: u64,
-    size: u64,
-    mtime: (i64, i64),
-}
-
-impl Stamp {
-    fn of(dir: &Dir, path: &RelPath) -> Option<Stamp> {
-        use cap_std::fs::MetadataExt;
-        let m = dir.symlink_metadata(path.as_path()).ok()?;
-        Some(Stamp {
-            ino: m.ino(),
-            size: m.size(),
-            mtime: (m.mtime(), m.mtime_nsec()),
-        })
-    }
-}
-
-/// Whether the target still holds what was staged as its pre-image.
-fn still_matches(dir: &Dir, f: &StagedFile) -> bool {
-    let at = f.path.as_path();
-    match &f.before {
-        Before::Missing => dir.symlink_metadata(at).is_err(),
-        Before::File { sha256, .. } => {
-            dir.symlink_metadata(at).is_ok_and(|m| m.is_file())
-                && dir.read(at).is_ok_and(|b| sha256_hex(&b) == *sha256)
-        }
-        Before::Link { target } => dir.read_link_contents(at).is_ok_and(|t| t == *target),
-    }
 }
 
 /// Creates the temp file (never an existing one), writes the content with the target's mode
@@ -570,18 +671,6 @@ fn keep_pre_image(
     }
     dir.copy(target, &pre.dir, backup)?;
     pre.dir.open(backup)?.sync_all()
-}
-
-/// A deletion: the target moves to its backup (restorable until the commit point).
-fn move_aside(dir: &Dir, target: &str, pre: &PreImages, backup: &str) -> io::Result<()> {
-    match dir.rename(target, &pre.dir, backup) {
-        Ok(()) => Ok(()),
-        Err(_) => {
-            dir.copy(target, &pre.dir, backup)?;
-            pre.dir.open(backup)?.sync_all()?;
-            dir.remove_file(target)
-        }
-    }
 }
 
 /// The directories a batch's deletions leave empty (nothing else in them, nothing written into

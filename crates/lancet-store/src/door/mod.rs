@@ -28,9 +28,11 @@ mod durable;
 pub mod lookalike;
 mod quarantine;
 mod rollback;
+mod swap;
 
 pub use commit::{
-    CommitError, Prepared, WriteOptions, Written, prepare, release, roll_back_committed, write,
+    CommitError, LateWrite, Prepared, WriteOptions, Written, prepare, release, roll_back_committed,
+    write,
 };
 pub use quarantine::set_aside;
 pub(crate) use rollback::roll_back;
