@@ -32,6 +32,14 @@ pub enum CommitError {
         /// The path, relative to the root.
         path: String,
     },
+    /// The state directory, or the repository checkpoints go to, is not what lancet located
+    /// (a link, a directory swapped in since); nothing was written.
+    StateDir {
+        /// The directory.
+        path: String,
+        /// What is wrong with it.
+        source: io::Error,
+    },
     /// An I/O error; `intact` says whether every file was restored.
     Io {
         /// The path being written.
@@ -48,6 +56,10 @@ impl CommitError {
     pub fn failure(&self) -> BatchFailure {
         match self {
             CommitError::Stale { path } => BatchFailure::ChangedWhileWriting { path: path.clone() },
+            CommitError::StateDir { path, source } => BatchFailure::StateDir {
+                path: path.clone(),
+                error: source.to_string(),
+            },
             CommitError::Io {
                 path,
                 source,
@@ -71,7 +83,7 @@ impl std::error::Error for CommitError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             CommitError::Stale { .. } => None,
-            CommitError::Io { source, .. } => Some(source),
+            CommitError::StateDir { source, .. } | CommitError::Io { source, .. } => Some(source),
         }
     }
 }
