@@ -84,7 +84,8 @@ fn apply_locked(
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
     let bases = with_snapshots(state, &with_anchor_bases(batch, &opts.base));
-    let mut staged = match stage::stage(root, batch, &opts.stage_options(&bases)) {
+    let kept_reads = kept_reads(root, state, batch, &bases);
+    let mut staged = match stage::stage(root, batch, &opts.stage_options(&bases, &kept_reads)) {
         Ok(s) => s,
         Err(e) => {
             return nothing_written(Report::stage_refused(
@@ -237,6 +238,42 @@ fn with_anchor_bases(batch: &Batch, bases: &[Base]) -> Vec<Base> {
         }
     }
     all
+}
+
+/// The reads `lancet read` kept of each file edited by line anchors that name no read (no
+/// `sha256`, no base), newest first, with their bytes: staging takes the newest the anchors
+/// hold in as the edit's base.
+fn kept_reads(root: &Root, state: &StateDir, batch: &Batch, bases: &[Base]) -> Vec<Base> {
+    let mut reads = Vec::new();
+    let mut looked = std::collections::HashSet::new();
+    for op in &batch.ops {
+        let batch::OpKind::Lines {
+            base_sha256: None, ..
+        } = &op.kind
+        else {
+            continue;
+        };
+        let Ok(rel) = root.rel(&op.path) else {
+            continue;
+        };
+        if bases
+            .iter()
+            .any(|b| root.rel(&b.path).ok().as_ref() == Some(&rel))
+            || !looked.insert(rel.clone())
+        {
+            continue;
+        }
+        for sha256 in store::snapshots::kept_of(state, rel.as_str()) {
+            if let Some(bytes) = store::snapshots::load(state, &sha256) {
+                reads.push(Base {
+                    path: op.path.clone(),
+                    sha256,
+                    snapshot: Some(std::sync::Arc::new(bytes)),
+                });
+            }
+        }
+    }
+    reads
 }
 
 /// The bases with their snapshot bytes: the caller's, or the one `lancet read` kept.

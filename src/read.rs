@@ -143,7 +143,7 @@ fn read_view(
         // for longer than the lock's wait keeps no snapshot (the read itself never fails).
         let state = lancet_store::StateDir::locate(root);
         if let Ok(_lock) = state.lock() {
-            lancet_store::snapshots::keep(&state, &sha256, &bytes);
+            lancet_store::snapshots::keep(&state, &sha256, &bytes, rel.as_str());
         }
     }
     Ok(ReadView {

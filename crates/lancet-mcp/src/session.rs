@@ -66,14 +66,32 @@ impl LancetServer {
         })
     }
 
-    /// [`Self::stale_base`] of every file a batch edits or overwrites, once each.
+    /// What the model saw of a file edited by line anchors, changed since or not: their
+    /// anchors are that content's (an anchor alone cannot tell its line from one changed into
+    /// another of the same hash, so lancet refuses anchors that name no read).
+    fn anchors_base(&self, root: &Root, path: &str) -> Option<Base> {
+        let rel = root.rel(path).ok()?;
+        let seen = self.seen(rel.as_str())?;
+        Some(Base {
+            path: rel.to_string(),
+            sha256: sha256_hex(&seen),
+            snapshot: Some(Arc::new(seen)),
+        })
+    }
+
+    /// [`Self::stale_base`] of every file a batch edits or overwrites, once each; for a file it
+    /// edits by line anchors, [`Self::anchors_base`].
     pub(crate) fn stale_bases(&self, batch: &Batch) -> Vec<Base> {
         let Ok(root) = self.root() else {
             return Vec::new();
         };
         let mut bases: Vec<Base> = Vec::new();
         for op in &batch.ops {
-            if let Some(base) = self.stale_base(&root, &op.path)
+            let base = match op.kind {
+                OpKind::Lines { .. } => self.anchors_base(&root, &op.path),
+                _ => self.stale_base(&root, &op.path),
+            };
+            if let Some(base) = base
                 && !bases.iter().any(|b| b.path == base.path)
             {
                 bases.push(base);
