@@ -153,7 +153,10 @@ fn own_subdir(dir: &Dir, name: &str, create: bool) -> io::Result<Dir> {
     dir.open_dir(name)
 }
 
-/// The first symlink anywhere under `dir` (its path from `dir`), if any.
+/// The first symlink under `dir` (its path from `dir`), if any: every entry of every directory,
+/// but the loose objects' own (`objects/ab/…`, only ever files, which git writes by temp file
+/// and rename and so never through a link): those directories are checked, not opened, so the
+/// cost stays that of a few directories however many objects there are.
 fn first_link(dir: &Dir, at: &Path) -> io::Result<Option<PathBuf>> {
     for entry in dir.entries()? {
         let entry = entry?;
@@ -163,12 +166,22 @@ fn first_link(dir: &Dir, at: &Path) -> io::Result<Option<PathBuf>> {
             return Ok(Some(name));
         }
         if kind.is_dir()
+            && !is_loose_objects(&name)
             && let Some(link) = first_link(&entry.open_dir()?, &name)?
         {
             return Ok(Some(link));
         }
     }
     Ok(None)
+}
+
+/// Whether `path` (from the repository's directory) is one of `objects/00` … `objects/ff`.
+fn is_loose_objects(path: &Path) -> bool {
+    path.parent() == Some(Path::new("objects"))
+        && path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.len() == 2 && n.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 #[cfg(test)]
@@ -213,6 +226,19 @@ mod tests {
             matches!(&err, RepositoryError::StateDir { source, .. } if source.to_string().contains("refs/lancet is a symlink")),
             "{err}"
         );
+        // A loose objects' directory too, checked without being opened.
+        std::fs::remove_file(&refs).unwrap();
+        assert!(
+            private_state(tmp.path())
+                .checkpoint_repository(false)
+                .is_ok()
+        );
+        let objects = tmp.path().join(".lancet/git/objects/ab");
+        std::os::unix::fs::symlink(outside.path(), &objects).unwrap();
+        let Err(err) = private_state(tmp.path()).checkpoint_repository(false) else {
+            panic!("a linked objects/ab was taken");
+        };
+        assert!(err.to_string().contains("objects/ab is a symlink"), "{err}");
     }
 
     #[test]
