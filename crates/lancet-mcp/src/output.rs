@@ -42,9 +42,17 @@ pub(crate) fn lines() -> (DuplexStream, Answers, Lines) {
 impl Lines {
     /// Writes every line of both sources to `out` as it comes, lancet's answers first when
     /// both are ready, until the SDK closes its pipe (its session is over); then the answers
-    /// still queued. A write that fails (the client closed stdout) ends it, which closes the
-    /// pipe: the SDK's next write fails and its session ends, as it would on stdout itself.
-    pub(crate) async fn forward(self, mut out: impl AsyncWrite + Unpin) -> io::Result<()> {
+    /// still queued. A write that fails ends it, which closes the pipe: the SDK's next write
+    /// fails and its session ends, as it would on stdout itself. A client that closed its end
+    /// (a broken pipe) has left, which is no error of lancet's.
+    pub(crate) async fn forward(self, out: impl AsyncWrite + Unpin) -> io::Result<()> {
+        match self.copy(out).await {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            done => done,
+        }
+    }
+
+    async fn copy(self, mut out: impl AsyncWrite + Unpin) -> io::Result<()> {
         let Lines { sdk, mut own } = self;
         let mut sdk = BufReader::new(sdk);
         // Kept across turns: a read interrupted by an answer keeps what it had read.
@@ -110,5 +118,40 @@ mod tests {
                 "{\"id\":null}"
             ]
         );
+    }
+
+    /// stdout whose reader has gone.
+    struct Closed;
+
+    impl AsyncWrite for Closed {
+        fn poll_write(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            _: &[u8],
+        ) -> std::task::Poll<io::Result<usize>> {
+            std::task::Poll::Ready(Err(io::ErrorKind::BrokenPipe.into()))
+        }
+
+        fn poll_flush(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_client_gone_ends_the_session_quietly_and_the_sdk_sees_it() {
+        let (mut sdk, _answers, lines) = lines();
+        sdk.write_all(b"{\"id\":1}\n").await.unwrap();
+        lines.forward(Closed).await.unwrap();
+        assert!(sdk.write_all(b"{\"id\":2}\n").await.is_err());
     }
 }
