@@ -81,11 +81,17 @@ impl ApplyOptions {
         crate::guard::door_checks(self.protect_settings, self.hard_links)
     }
 
-    /// What staging needs of these options, with the bases resolved to kept snapshots.
-    pub(crate) fn stage_options<'a>(&'a self, bases: &'a [Base]) -> stage::StageOptions<'a> {
+    /// What staging needs of these options, with the bases resolved to kept snapshots and the
+    /// kept reads line anchors without a read may fit.
+    pub(crate) fn stage_options<'a>(
+        &'a self,
+        bases: &'a [Base],
+        kept_reads: &'a [Base],
+    ) -> stage::StageOptions<'a> {
         stage::StageOptions {
             expect: &self.expect,
             bases,
+            kept_reads,
             partial: self.partial,
         }
     }

@@ -369,8 +369,14 @@ fn plan_restore(
             })
         })?;
     let checkpoints = Checkpoints::open(&root, state).map_err(|e| {
-        fail(BatchFailure::CheckpointsUnreadable {
-            error: e.to_string(),
+        fail(match e {
+            store::RepositoryError::StateDir { path, source } => BatchFailure::StateDir {
+                path: path.display().to_string(),
+                error: source.to_string(),
+            },
+            store::RepositoryError::Git(e) => BatchFailure::CheckpointsUnreadable {
+                error: e.to_string(),
+            },
         })
     })?;
     let mut plan = RestorePlan {
@@ -730,7 +736,13 @@ pub(crate) fn record_checkpoint(
         source: std::io::Error::other(e.to_string()),
         intact: true,
     };
-    let checkpoints = Checkpoints::open(root, state).map_err(git_error)?;
+    let checkpoints = Checkpoints::open(root, state).map_err(|e| match e {
+        store::RepositoryError::StateDir { path, source } => CommitError::StateDir {
+            path: path.display().to_string(),
+            source,
+        },
+        store::RepositoryError::Git(e) => git_error(e),
+    })?;
     let mut clock = std::time::Instant::now();
     let commit = checkpoints
         .record(&meta.id, files, &report.summary_line())

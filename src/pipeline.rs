@@ -182,13 +182,15 @@ fn stage_and_admit<'a>(
     opts: &ApplyOptions,
 ) -> Result<(stage::Staged, store::Admitted<'a>), Box<Report>> {
     let bases = with_snapshots(state, &with_anchor_bases(batch, &opts.base));
-    let mut staged = stage::stage(root, batch, &opts.stage_options(&bases)).map_err(|e| {
-        Box::new(Report::stage_refused(
-            &e,
-            opts.surface,
-            store::snapshots::MAX_FILES,
-        ))
-    })?;
+    let kept_reads = kept_reads(root, state, batch, &bases);
+    let mut staged =
+        stage::stage(root, batch, &opts.stage_options(&bases, &kept_reads)).map_err(|e| {
+            Box::new(Report::stage_refused(
+                &e,
+                opts.surface,
+                store::snapshots::MAX_FILES,
+            ))
+        })?;
     let admitted = store::admit(
         root,
         std::mem::take(&mut staged.files),
@@ -250,7 +252,9 @@ fn overwritten_since_read(
             let staged::Before::File { sha256: now, .. } = &staged.before else {
                 return None;
             };
-            let read = store::snapshots::last_read(state, rel.as_str())?;
+            let read = store::snapshots::kept_of(state, rel.as_str())
+                .into_iter()
+                .next()?;
             (read != *now).then(|| (rel.to_string(), read))
         })
         .collect()
@@ -283,6 +287,42 @@ fn with_anchor_bases(batch: &Batch, bases: &[Base]) -> Vec<Base> {
         }
     }
     all
+}
+
+/// The reads `lancet read` kept of each file edited by line anchors that name no read (no
+/// `sha256`, no base), newest first, with their bytes: staging takes the newest the anchors
+/// hold in as the edit's base.
+fn kept_reads(root: &Root, state: &StateDir, batch: &Batch, bases: &[Base]) -> Vec<Base> {
+    let mut reads = Vec::new();
+    let mut looked = std::collections::HashSet::new();
+    for op in &batch.ops {
+        let batch::OpKind::Lines {
+            base_sha256: None, ..
+        } = &op.kind
+        else {
+            continue;
+        };
+        let Ok(rel) = root.rel(&op.path) else {
+            continue;
+        };
+        if bases
+            .iter()
+            .any(|b| root.rel(&b.path).ok().as_ref() == Some(&rel))
+            || !looked.insert(rel.clone())
+        {
+            continue;
+        }
+        for sha256 in store::snapshots::kept_of(state, rel.as_str()) {
+            if let Some(bytes) = store::snapshots::load(state, &sha256) {
+                reads.push(Base {
+                    path: op.path.clone(),
+                    sha256,
+                    snapshot: Some(std::sync::Arc::new(bytes)),
+                });
+            }
+        }
+    }
+    reads
 }
 
 /// The bases with their snapshot bytes: the caller's, or the one `lancet read` kept.

@@ -143,8 +143,7 @@ fn read_view(
         // for longer than the lock's wait keeps no snapshot (the read itself never fails).
         let state = lancet_store::StateDir::locate(root);
         if let Ok(_lock) = state.lock() {
-            lancet_store::snapshots::keep(&state, &sha256, &bytes);
-            lancet_store::snapshots::record_read(&state, rel.as_str(), &sha256);
+            lancet_store::snapshots::keep(&state, &sha256, &bytes, rel.as_str());
         }
     }
     let view = ReadView {

@@ -69,13 +69,24 @@ impl Mcp {
 
     /// Writes one raw line to the server.
     pub fn send_line(&mut self, line: &str) {
-        self.input.write_all(line.as_bytes()).unwrap();
+        self.send_bytes(line.as_bytes());
+    }
+
+    /// Writes one raw line of any bytes (UTF-8 or not) to the server.
+    pub fn send_bytes(&mut self, line: &[u8]) {
+        self.input.write_all(line).unwrap();
         self.input.write_all(b"\n").unwrap();
         self.input.flush().unwrap();
     }
 
     /// Reads messages until the answer to `id` (the server's notifications are skipped).
     pub fn answer_to(&mut self, id: &Value) -> Value {
+        self.messages_until(id).pop().unwrap()
+    }
+
+    /// Every message the server writes up to and including the answer to `id`.
+    pub fn messages_until(&mut self, id: &Value) -> Vec<Value> {
+        let mut messages = Vec::new();
         loop {
             let mut line = String::new();
             assert!(
@@ -83,8 +94,10 @@ impl Mcp {
                 "the server closed its output before answering {id}"
             );
             let message: Value = serde_json::from_str(&line).unwrap();
-            if message.get("id") == Some(id) {
-                return message;
+            let answers = message.get("id") == Some(id);
+            messages.push(message);
+            if answers {
+                return messages;
             }
         }
     }

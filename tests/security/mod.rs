@@ -2,6 +2,7 @@
 //! it — a model with only lancet's tools (over MCP) or the edits it hands the CLI — and shown
 //! to fail. See README "Confinement" for the threat model these tests hold lancet to.
 
+mod anchors;
 mod bounded;
 mod door;
 mod escapes;

@@ -1,6 +1,7 @@
 //! Medium 6, Low 10 and 11: lancet's own state. A `.lancet/snapshots` shipped as a link is
 //! never written or pruned through; a `.lancet` swapped for a link during a batch does not send
-//! the batch's state writes elsewhere (one handle, opened under the lock); the per-path lock
+//! the batch's state writes elsewhere (one handle, opened under the lock), its checkpoint
+//! included, and a `.git` swapped before the checkpoint refuses the batch; the per-path lock
 //! directory must be the user's own, and a link planted in it is not followed.
 
 use crate::suite::tree::{
@@ -98,6 +99,103 @@ fn a_state_directory_swapped_mid_batch_keeps_the_batchs_state_writes() {
         "the journal went, in the directory opened"
     );
     assert_eq!(std::fs::read(root.join("app.py")).unwrap(), b"x = 3\n");
+}
+
+/// Runs `apply -C root` of `patch` paused after its journal is written (before its checkpoint
+/// is recorded), lets `swap` act on the tree there, and returns what the batch did.
+fn apply_swapped_before_the_checkpoint(
+    root: &Path,
+    patch: &[u8],
+    swap: impl FnOnce(),
+) -> std::process::Output {
+    let pause_dir = tempfile::tempdir().unwrap();
+    let pause = pause_dir.path().join("paused");
+    let mut child = lancet_in_background(
+        &["apply", "-C", r(root), "--json"],
+        patch,
+        &[
+            ("LANCET_PAUSE_AT", "journal"),
+            ("LANCET_PAUSE_FILE", r(&pause)),
+        ],
+    );
+    wait_paused(&mut child, &pause);
+    swap();
+    std::fs::remove_file(&pause).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Issue #35: `.lancet` swapped for a link before the checkpoint is recorded: libgit2 opened the
+/// private repository by name and made it through the link. It is opened through the state's
+/// handle now: the checkpoint lands in the directory the batch opened.
+#[test]
+fn a_state_directory_swapped_before_the_checkpoint_keeps_the_checkpoint_in_the_directory_opened() {
+    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let root = dir.path();
+    let outside = tempfile::tempdir().unwrap();
+    let out = lancet(
+        &["apply", "-C", r(root)],
+        b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    std::fs::remove_dir_all(root.join(".lancet/git")).unwrap();
+    let out = apply_swapped_before_the_checkpoint(
+        root,
+        b"*** Begin Patch\n*** Update File: app.py\n-x = 2\n+x = 3\n*** End Patch\n",
+        || {
+            std::fs::rename(root.join(".lancet"), root.join("moved-state")).unwrap();
+            std::os::unix::fs::symlink(outside.path(), root.join(".lancet")).unwrap();
+        },
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        names(outside.path()).is_empty(),
+        "the checkpoint repository was made through the swapped link: {:?}",
+        names(outside.path())
+    );
+    assert!(root.join("moved-state/git/HEAD").exists());
+    assert_eq!(std::fs::read(root.join("app.py")).unwrap(), b"x = 3\n");
+}
+
+/// Issue #35: a repository's `.git` swapped for a link to another repository before the
+/// checkpoint is recorded: the checkpoint went into the other repository. Refused now
+/// (`state_dir`), nothing written, nothing recorded there.
+#[test]
+fn a_git_directory_swapped_before_the_checkpoint_is_refused() {
+    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let root = dir.path();
+    let other = tempfile::tempdir().unwrap();
+    for repo in [root, other.path()] {
+        let init = std::process::Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(repo)
+            .output()
+            .unwrap();
+        assert!(init.status.success());
+    }
+    let out = apply_swapped_before_the_checkpoint(
+        root,
+        b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n",
+        || {
+            std::fs::rename(root.join(".git"), root.join("moved.git")).unwrap();
+            std::os::unix::fs::symlink(other.path().join(".git"), root.join(".git")).unwrap();
+        },
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("\"state_dir\"") && report.contains("not the git directory found"),
+        "{}",
+        describe(&out)
+    );
+    assert!(
+        !other.path().join(".git/refs/lancet").exists(),
+        "a checkpoint was recorded in the other repository"
+    );
+    assert_eq!(std::fs::read(root.join("app.py")).unwrap(), b"x = 1\n");
+    assert!(
+        !root.join("moved.git/lancet/journal.json").exists(),
+        "the journal of the refused batch went"
+    );
 }
 
 #[test]

@@ -366,6 +366,14 @@ pub enum OpFailure {
         /// What did not hold.
         why: String,
     },
+    /// Line anchors sent without the read's sha256 that no one kept read of the file decides:
+    /// an anchor's 3-character hash alone cannot tell the line read from one changed since.
+    AnchorsUnread {
+        /// The path.
+        path: String,
+        /// Kept reads every anchor holds in (0: none; more: they differ in the lines edited).
+        fitting: usize,
+    },
     /// A file changed since the model read it, and the edit deletes it.
     DeleteChanged {
         /// The path.
@@ -398,6 +406,7 @@ impl OpFailure {
             OpFailure::Missing { .. } | OpFailure::Gone { .. } => ErrorKind::Missing,
             OpFailure::ChangedSinceRead { .. }
             | OpFailure::StaleAnchors { .. }
+            | OpFailure::AnchorsUnread { .. }
             | OpFailure::DeleteChanged { .. } => ErrorKind::Stale,
             OpFailure::SpanOutside { .. } => ErrorKind::Overlap,
             OpFailure::Exists { .. } | OpFailure::MoveOntoExisting { .. } => ErrorKind::Exists,

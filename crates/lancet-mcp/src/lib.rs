@@ -16,6 +16,7 @@ mod args;
 mod edits;
 mod limit;
 mod options;
+mod output;
 mod result;
 mod schemas;
 mod session;
@@ -169,11 +170,15 @@ pub fn serve(root: &Path, options: ServerOptions) -> std::io::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
+        // stdout has one writer: the SDK's messages and the answers to lines it never sees.
+        let (sdk_out, answers, lines) = output::lines();
+        let stdout = tokio::spawn(lines.forward(tokio::io::stdout()));
+        let input = limit::Bounded::new(tokio::io::stdin(), answers);
         let service = server
-            .serve((limit::Bounded::new(tokio::io::stdin()), tokio::io::stdout()))
+            .serve((input, sdk_out))
             .await
             .map_err(std::io::Error::other)?;
         service.waiting().await.map_err(std::io::Error::other)?;
-        Ok(())
+        stdout.await.map_err(std::io::Error::other)?
     })
 }

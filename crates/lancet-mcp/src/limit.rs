@@ -1,13 +1,19 @@
-//! The size limit of one MCP message, answered instead of ignored.
+//! What one MCP message to lancet must be, answered instead of ignored: one line of at most
+//! 16 MiB of UTF-8 JSON.
 //!
-//! The SDK's stdio transport reads one JSON-RPC message per line and drops a line over its cap
-//! (16 MiB) with only a log line, so a client that sent one waits forever. [`Bounded`] sits
-//! between stdin and the transport: it passes lines through, counts each one, and when a line
-//! passes [`MAX_MESSAGE`] it ends what it passed with a newline (a cut line the transport
-//! ignores as unparsable), reads the rest of the line away while keeping its top-level `"id"`,
-//! and then hands the transport a small request in its place: a call of [`OVERSIZED_TOOL`],
-//! which the server answers with an error naming the limit, under the client's id.
+//! The SDK's stdio transport reads one JSON-RPC message per line and drops, with only a log
+//! line, a line over its cap (16 MiB) and a line that is not JSON (nested past serde_json's 128
+//! levels, cut short, not UTF-8), so a client that sent one waits forever. [`Bounded`] sits
+//! between stdin and the transport and holds each line until its end:
+//! - a line that is JSON passes on as it came (blank lines too, which the transport skips);
+//! - a line that is not gets a JSON-RPC parse error (-32700, id `null`: its id cannot be read)
+//!   saying what is wrong, written to stdout between the SDK's messages (`output.rs`), and the
+//!   transport never sees it;
+//! - a line past [`MAX_MESSAGE`] is read away while its top-level `"id"` is kept, and the
+//!   transport gets a small request in its place: a call of [`OVERSIZED_TOOL`], which the server
+//!   answers with an error naming the limit, under the client's id.
 
+use crate::output::Answers;
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -115,69 +121,123 @@ impl IdScan {
     }
 }
 
-/// stdin, with every line over [`MAX_MESSAGE`] replaced by a call of [`OVERSIZED_TOOL`].
+/// stdin as the transport should see it: each line whole, once it is known to be JSON; a line
+/// that is not answered with a parse error; a line over [`MAX_MESSAGE`] replaced by a call of
+/// [`OVERSIZED_TOOL`].
 pub struct Bounded<R> {
     inner: R,
+    /// The current line, held until its end (empty while one over the limit is read away).
+    line: Vec<u8>,
     /// Bytes of the current line seen so far.
-    line: usize,
+    seen: usize,
+    /// Lines read so far, to say which one an answer is about.
+    lines: usize,
+    /// The top-level id of a line over the limit, scanned once it is known to be one.
     scan: IdScan,
     /// Reading away a line over the limit.
     discarding: bool,
-    /// Bytes ready for the reader (a line's end, a replacement request).
+    /// Bytes ready for the reader (a whole line, a replacement request), from `given` on.
     pending: Vec<u8>,
-    /// Read from `inner`, not yet given on.
+    given: usize,
+    /// Read from `inner`, not yet looked at, from `start` on.
     buffer: Vec<u8>,
     start: usize,
+    /// Where the answers to malformed lines go.
+    answers: Answers,
 }
 
 impl<R> Bounded<R> {
-    /// Bounds `inner`.
-    pub fn new(inner: R) -> Self {
+    /// Bounds `inner`; a malformed line's answer goes to `answers`.
+    pub(crate) fn new(inner: R, answers: Answers) -> Self {
         Bounded {
             inner,
-            line: 0,
+            line: Vec::new(),
+            seen: 0,
+            lines: 0,
             scan: IdScan::default(),
             discarding: false,
             pending: Vec::new(),
+            given: 0,
             buffer: Vec::new(),
             start: 0,
+            answers,
         }
     }
 
-    /// Moves what can be given on from `buffer` into `out` (up to its room).
+    /// Moves what can be given on into `out` (up to its room): what is pending, then lines
+    /// read from `buffer` as they end.
     fn process(&mut self, out: &mut ReadBuf<'_>) {
-        while self.start < self.buffer.len() && out.remaining() > 0 && self.pending.is_empty() {
-            let b = self.buffer[self.start];
-            self.start += 1;
-            if b == b'\n' {
-                if self.discarding {
-                    self.pending = self.replacement();
-                    self.discarding = false;
-                } else {
-                    out.put_slice(b"\n");
+        loop {
+            if self.given < self.pending.len() {
+                let n = (self.pending.len() - self.given).min(out.remaining());
+                out.put_slice(&self.pending[self.given..self.given + n]);
+                self.given += n;
+                if self.given < self.pending.len() {
+                    return;
                 }
-                self.line = 0;
-                self.scan = IdScan::default();
-                continue;
+                self.pending.clear();
+                self.given = 0;
             }
-            self.line += 1;
-            self.scan.push(b);
+            if out.remaining() == 0 || self.start >= self.buffer.len() {
+                return;
+            }
+            let rest = &self.buffer[self.start..];
+            let newline = rest.iter().position(|&b| b == b'\n');
+            let part = &rest[..newline.unwrap_or(rest.len())];
+            self.seen += part.len();
             if self.discarding {
-                continue;
+                part.iter().for_each(|&b| self.scan.push(b));
+            } else {
+                self.line.extend_from_slice(part);
+                if self.seen > MAX_MESSAGE - 1 {
+                    // Over the limit with its newline: read away, its id kept.
+                    self.line.iter().for_each(|&b| self.scan.push(b));
+                    self.line = Vec::new();
+                    self.discarding = true;
+                }
             }
-            if self.line > MAX_MESSAGE - 1 {
-                // End what was passed on: the transport drops the cut line as unparsable.
-                self.discarding = true;
-                out.put_slice(b"\n");
-                continue;
+            self.start += part.len();
+            if newline.is_some() {
+                self.start += 1;
+                self.end_line();
             }
-            out.put_slice(&[b]);
         }
-        if !self.pending.is_empty() && out.remaining() > 0 {
-            let n = self.pending.len().min(out.remaining());
-            out.put_slice(&self.pending[..n]);
-            self.pending.drain(..n);
+    }
+
+    /// A line ended: given on, answered, or replaced.
+    fn end_line(&mut self) {
+        self.lines += 1;
+        if self.discarding {
+            self.pending = self.replacement();
+            self.discarding = false;
+        } else {
+            let line = std::mem::take(&mut self.line);
+            match malformed(&line) {
+                None => {
+                    self.pending = line;
+                    self.pending.push(b'\n');
+                }
+                Some(why) => self.answers.send(&parse_error(&format!(
+                    "line {} of this session is not JSON ({why})",
+                    self.lines
+                ))),
+            }
         }
+        self.seen = 0;
+        self.scan = IdScan::default();
+    }
+
+    /// stdin ended: a line without its newline is answered (the transport would drop it).
+    fn end_input(&mut self) {
+        let line = std::mem::take(&mut self.line);
+        if self.discarding || !line.trim_ascii().is_empty() {
+            self.answers.send(&parse_error(&format!(
+                "the last line of this session ({} bytes) ended without a newline, so it is not a whole message",
+                self.seen
+            )));
+        }
+        self.discarding = false;
+        self.seen = 0;
     }
 
     /// The request standing in for a too-large line (none for a notification, which has no
@@ -191,12 +251,42 @@ impl<R> Bounded<R> {
         line.extend_from_slice(
             format!(
                 ",\"method\":\"tools/call\",\"params\":{{\"name\":\"{OVERSIZED_TOOL}\",\"arguments\":{{\"bytes\":{}}}}}}}\n",
-                self.line
+                self.seen
             )
             .as_bytes(),
         );
         line
     }
+}
+
+/// Why a line (without its newline) is not a message the transport can read, if it is not:
+/// serde_json's own verdict (its nesting limit, UTF-8, where it stopped), after what the
+/// transport forgives (a byte order mark, a carriage return). A blank line is no message and
+/// no error.
+fn malformed(line: &[u8]) -> Option<String> {
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    if line.trim_ascii().is_empty() {
+        return None;
+    }
+    serde_json::from_slice::<serde_json::Value>(line)
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// The JSON-RPC parse error (-32700) for a line lancet could not read: id `null`, as JSON-RPC
+/// has it when the id cannot be read.
+fn parse_error(what: &str) -> serde_json::Value {
+    serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {
+            "code": -32700,
+            "message": format!(
+                "Parse error: {what}; it was ignored and nothing was done. Send each message as one line of UTF-8 JSON ending with a newline, nested at most 128 levels deep, at most {} MiB.",
+                MAX_MESSAGE / (1024 * 1024)
+            ),
+        }
+    })
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for Bounded<R> {
@@ -212,13 +302,17 @@ impl<R: AsyncRead + Unpin> AsyncRead for Bounded<R> {
             if out.filled().len() > before {
                 return Poll::Ready(Ok(()));
             }
-            // Everything read was consumed without output (a line being read away): read more.
+            // Everything read was consumed without output (a line not yet ended, answered or
+            // read away): read more.
             this.buffer.clear();
             this.start = 0;
             let mut chunk = [0u8; 64 * 1024];
             let mut read = ReadBuf::new(&mut chunk);
             match Pin::new(&mut this.inner).poll_read(cx, &mut read) {
-                Poll::Ready(Ok(())) if read.filled().is_empty() => return Poll::Ready(Ok(())),
+                Poll::Ready(Ok(())) if read.filled().is_empty() => {
+                    this.end_input();
+                    return Poll::Ready(Ok(()));
+                }
                 Poll::Ready(Ok(())) => this.buffer.extend_from_slice(read.filled()),
                 Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
                 Poll::Pending => return Poll::Pending,
@@ -254,29 +348,80 @@ mod tests {
         assert_eq!(id_of(r#"{"method":"notify","params":{"id":3}}"#), None);
     }
 
+    /// What the transport reads from `input`, and the answers lancet wrote itself.
+    async fn bounded(input: &[u8]) -> (String, Vec<serde_json::Value>) {
+        let (sdk, answers, lines) = crate::output::lines();
+        let mut bounded = Bounded::new(input, answers);
+        let mut out = Vec::new();
+        bounded.read_to_end(&mut out).await.unwrap();
+        drop(bounded);
+        let mut written = Vec::new();
+        drop(sdk);
+        lines.forward(&mut written).await.unwrap();
+        let answers = String::from_utf8(written)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (String::from_utf8(out).unwrap(), answers)
+    }
+
     #[tokio::test(flavor = "current_thread")]
     async fn an_oversized_line_becomes_a_call_of_the_refusal_and_the_rest_passes() {
         let big = "x".repeat(MAX_MESSAGE + 10);
         let input = format!(
             "{{\"id\":1,\"method\":\"a\"}}\n{{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"tools/call\",\"params\":{{\"text\":\"{big}\"}}}}\n{{\"id\":2}}\n"
         );
-        let mut bounded = Bounded::new(input.as_bytes());
-        let mut out = Vec::new();
-        bounded.read_to_end(&mut out).await.unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let (text, answers) = bounded(input.as_bytes()).await;
         let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "the cut line never reaches the transport");
         assert_eq!(lines[0], "{\"id\":1,\"method\":\"a\"}");
         assert!(
-            lines[1].len() < MAX_MESSAGE,
-            "the cut line stays under the transport's cap"
-        );
-        assert!(
-            lines[2].contains(OVERSIZED_TOOL) && lines[2].contains("\"id\":42"),
+            lines[1].contains(OVERSIZED_TOOL) && lines[1].contains("\"id\":42"),
             "{}",
-            lines[2]
+            lines[1]
         );
-        let bytes: serde_json::Value = serde_json::from_str(lines[2]).unwrap();
+        let bytes: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
         assert!(bytes["params"]["arguments"]["bytes"].as_u64().unwrap() > MAX_MESSAGE as u64);
-        assert_eq!(lines[3], "{\"id\":2}");
+        assert_eq!(lines[2], "{\"id\":2}");
+        assert!(answers.is_empty(), "{answers:?}");
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_line_that_is_not_json_is_answered_and_never_passed_on() {
+        let deep = format!(
+            "{{\"id\":5,\"params\":{}{}}}",
+            "[".repeat(130),
+            "]".repeat(130)
+        );
+        let mut input = Vec::new();
+        input.extend_from_slice(deep.as_bytes());
+        input.extend_from_slice(b"\n{\"id\":6,\"method\"\n");
+        input.extend_from_slice(b"{\"id\":7,\"x\":\"\xff\"}\n");
+        input.extend_from_slice(b"\xEF\xBB\xBF{\"id\":8}\r\n\n{\"id\":9}\n{\"id\":");
+        let (text, answers) = bounded(&input).await;
+        assert_eq!(
+            text, "\u{feff}{\"id\":8}\r\n\n{\"id\":9}\n",
+            "what the transport forgives passes as it came"
+        );
+        let messages: Vec<&str> = answers
+            .iter()
+            .map(|a| {
+                assert_eq!(
+                    (a["id"].is_null(), &a["error"]["code"]),
+                    (true, &(-32700).into())
+                );
+                a["error"]["message"].as_str().unwrap()
+            })
+            .collect();
+        assert_eq!(messages.len(), 4, "{messages:#?}");
+        for (message, says) in messages.iter().zip([
+            "line 1 of this session is not JSON (recursion limit exceeded",
+            "line 2 of this session is not JSON (EOF while parsing",
+            "line 3 of this session is not JSON (invalid unicode code point",
+            "the last line of this session (6 bytes) ended without a newline",
+        ]) {
+            assert!(message.contains(says), "{says}: {message}");
+        }
     }
 }

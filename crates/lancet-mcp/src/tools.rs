@@ -89,7 +89,7 @@ impl LancetServer {
             idempotent_hint = false,
             open_world_hint = false
         ),
-        description = "Edit lines of one file by their anchors, without copying old text: read the file with read_file anchors: true (each line shows as LINE:HASH|text), then send edits [{op: replace|insert_after|insert_before|delete, start: \"12:a3k\", end: \"15:k9z\" (ranges), lines: [new lines]}], all applied or none. An anchor whose line changed since your read is mapped through the change (your edit is applied to what you read and merged into the file now), or refused with what the line reads now; read again for fresh anchors."
+        description = "Edit lines of one file by their anchors, without copying old text: read the file with read_file anchors: true (each line shows as LINE:HASH|text), then send edits [{op: replace|insert_after|insert_before|delete, start: \"12:a3k\", end: \"15:k9z\" (ranges), lines: [new lines]}], all applied or none. An anchor whose line changed since your read is mapped through the change (your edit is applied to what you read and merged into the file now), or refused with what the line reads now; read again for fresh anchors. Anchors of a file you have not read in this session are refused."
     )]
     async fn edit_lines(&self, Parameters(args): Parameters<EditLinesArgs>) -> CallToolResult {
         self.writer_turn("edit_lines", args, Self::edit_lines_blocking)

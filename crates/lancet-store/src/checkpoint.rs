@@ -8,6 +8,7 @@
 //! index, the stash, branches and the working tree are never touched. Outside a git repository
 //! a private bare repository in `.lancet/git` holds the objects.
 
+use crate::repository::RepositoryError;
 use crate::state::StateDir;
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
@@ -121,31 +122,26 @@ pub struct Checkpoints {
 }
 
 impl Checkpoints {
-    /// Opens the repository that holds the root, or creates the private one.
-    pub fn open(root: &Root, state: &StateDir) -> Result<Checkpoints, git2::Error> {
-        if state.in_git {
-            let repo = Repository::discover(root.path())?;
-            let workdir = repo
-                .workdir()
-                .and_then(|w| w.canonicalize().ok())
-                .ok_or_else(|| git2::Error::from_str("the repository has no work tree"))?;
-            let prefix = root
-                .path()
-                .strip_prefix(&workdir)
-                .map(Path::to_path_buf)
-                .unwrap_or_default();
-            Ok(Checkpoints { repo, prefix })
-        } else {
-            let path = state.dir.join("git");
-            let repo = match Repository::open_bare(&path) {
-                Ok(r) => r,
-                Err(_) => Repository::init_bare(&path)?,
-            };
-            Ok(Checkpoints {
+    /// Opens the repository that holds the root, or creates the private one, as the state
+    /// found it (`repository.rs`).
+    pub fn open(root: &Root, state: &StateDir) -> Result<Checkpoints, RepositoryError> {
+        let repo = state.checkpoint_repository(true)?;
+        if !state.in_git {
+            return Ok(Checkpoints {
                 repo,
                 prefix: PathBuf::new(),
-            })
+            });
         }
+        let workdir = repo
+            .workdir()
+            .and_then(|w| w.canonicalize().ok())
+            .ok_or_else(|| git2::Error::from_str("the repository has no work tree"))?;
+        let prefix = root
+            .path()
+            .strip_prefix(&workdir)
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        Ok(Checkpoints { repo, prefix })
     }
 
     fn repo_path(&self, rel: &str) -> PathBuf {
@@ -573,17 +569,8 @@ impl StateDir {
                 }
             }
         }
-        if let Ok(repo) = self.checkpoint_repo() {
+        if let Ok(repo) = self.checkpoint_repository(false) {
             self.drop_checkpoint(&repo, id);
-        }
-    }
-
-    /// The repository a state's checkpoints live in.
-    fn checkpoint_repo(&self) -> Result<git2::Repository, git2::Error> {
-        if self.in_git {
-            git2::Repository::open(self.dir.parent().unwrap_or(&self.dir))
-        } else {
-            git2::Repository::open_bare(self.dir.join("git"))
         }
     }
 
@@ -606,7 +593,7 @@ impl StateDir {
     /// with the time it took effect ([`RETENTION_LOG`]), and a checkpoint goes only when both the
     /// rule of its own time and the rule now let it go. Returns how many were dropped.
     pub fn prune_checkpoints(&self, retention: Retention) -> usize {
-        let Ok(repo) = self.checkpoint_repo() else {
+        let Ok(repo) = self.checkpoint_repository(false) else {
             return 0;
         };
         let setting = |given: Option<i64>, name: &str, default: i64| {

@@ -37,6 +37,7 @@ pub mod journal;
 #[doc(hidden)]
 pub mod ledger;
 mod locks;
+mod repository;
 #[doc(hidden)]
 pub mod snapshots;
 mod state;
@@ -49,4 +50,5 @@ pub use door::{
 pub use journal::{Entry, FileState, Journal};
 pub use ledger::LedgerEntry;
 pub use locks::{LOCK_WAIT, LockError, RootLock};
+pub use repository::RepositoryError;
 pub use state::{PreImages, StateDir};

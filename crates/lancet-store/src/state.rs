@@ -5,12 +5,13 @@
 //! pre-images, the checkpoint log, the ledger and the snapshots are all written through it, so
 //! a `.lancet` swapped for a link (or a shipped `.lancet/snapshots` link) mid-batch cannot send a
 //! write elsewhere: a path through a link leading out of it fails at the moment of the write.
-//! Only the private checkpoint repository (`git/`) is opened by path, by libgit2, after the
-//! handle confirmed it is a real directory inside.
+//! libgit2 opens the checkpoint repository by path: `repository.rs` opens it through this
+//! handle's descriptor, or checks it is still the git directory [`StateDir::locate`] found.
 
 use cap_std::fs::Dir;
 use lancet_core::Root;
 use std::io;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -29,7 +30,13 @@ pub struct StateDir {
     pub root_in_home: String,
     /// The handle on `dir`, opened at the first write and kept for the process.
     handle: Arc<Mutex<Option<Arc<Dir>>>>,
+    /// In a repository, its git directory as [`StateDir::locate`] found it: the checkpoint
+    /// repository must still be that directory when it is opened.
+    pub(crate) git_dir: Option<DirId>,
 }
+
+/// A directory's identity: its device and inode.
+pub(crate) type DirId = (u64, u64);
 
 impl PartialEq for StateDir {
     fn eq(&self, other: &Self) -> bool {
@@ -42,7 +49,7 @@ impl Eq for StateDir {}
 
 /// The parts of the state directory, each refused when it is a symlink (lancet reaches its own
 /// state by name only).
-pub const PARTS: [&str; 12] = [
+pub const PARTS: [&str; 11] = [
     "pre",
     "kept",
     "git",
@@ -54,7 +61,6 @@ pub const PARTS: [&str; 12] = [
     "ledger.jsonl",
     "retention.jsonl",
     "snapshots.index",
-    "reads.index",
 ];
 
 /// The journal's name in the state directory.
@@ -69,6 +75,7 @@ impl StateDir {
             home,
             root_in_home,
             handle: Arc::default(),
+            git_dir: None,
         }
     }
 
@@ -79,7 +86,13 @@ impl StateDir {
                 if let Some(workdir) = repo.workdir().and_then(|w| w.canonicalize().ok())
                     && let Some(root_in_home) = root.relative_to(&workdir) =>
             {
-                StateDir::new(repo.path().join("lancet"), true, workdir, root_in_home)
+                let git_dir = std::fs::metadata(repo.path())
+                    .ok()
+                    .map(|m| (m.dev(), m.ino()));
+                StateDir {
+                    git_dir,
+                    ..StateDir::new(repo.path().join("lancet"), true, workdir, root_in_home)
+                }
             }
             _ => StateDir::new(
                 root.path().join(".lancet"),

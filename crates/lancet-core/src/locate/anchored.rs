@@ -2,16 +2,40 @@
 //! applied to, the edit's old lines are read from there, and the hunk carries the line as its
 //! hint, so the ladder places it exactly there even among identical lines.
 //!
-//! An anchor holds when its line still has its hash. When the lines are the very read the
-//! anchors came from (a kept snapshot), nothing else is accepted. Otherwise (no snapshot) a line
-//! that moved is searched by its hash within [`MOVE_WINDOW`] lines; a unique hit is taken and
-//! noted, several are refused with the candidates, none means the line changed: refused.
+//! An anchor holds when its line still has its hash. Anchors always run on a read (staging
+//! refuses those that name none, `stage/reads.rs`). When the lines are that read's snapshot (the
+//! file changed since), nothing else is accepted. When the read is the file now (unchanged
+//! since, or an MCP session's last sight of it, its own last write included), a line that moved
+//! is searched by its hash within [`MOVE_WINDOW`] lines; a unique hit is taken and noted,
+//! several are refused with the candidates, none means the line changed: refused.
 
 use crate::anchors::{LineAnchor, line_hash};
 use crate::batch::{Hunk, LineAction, LineEdit};
+use crate::text::TextFile;
 
-/// How far (in lines) a moved anchor is looked for when no snapshot of the read is kept.
+/// How far (in lines) a moved anchor is looked for when the read is the file now.
 pub const MOVE_WINDOW: usize = 20;
+
+/// A file's lines as anchors name them: without their endings (a CRLF's `\r` too).
+pub fn lines_of<'a>(file: &TextFile<'a>) -> Vec<&'a str> {
+    (0..file.len())
+        .map(|i| {
+            let l = file.line(i);
+            l.strip_suffix('\r').unwrap_or(l)
+        })
+        .collect()
+}
+
+/// Whether every anchor of `edits` holds in `lines`: its line is there and has its hash.
+pub fn hold_in(lines: &[&str], edits: &[LineEdit]) -> bool {
+    edits.iter().all(|e| {
+        [&e.first, &e.last].into_iter().all(|a| {
+            lines
+                .get(a.line - 1)
+                .is_some_and(|l| line_hash(l) == a.hash)
+        })
+    })
+}
 
 /// The hunks of line-anchored edits on `lines` (without line endings), and notes on anchors
 /// found moved. `as_read`: the lines are the read the anchors came from.

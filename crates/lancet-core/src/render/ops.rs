@@ -89,6 +89,7 @@ pub(crate) fn op_failure(failure: &OpFailure, surface: Surface) -> String {
             "the new content of {path} is a sketch (markers like `{spelling}`), and lancet could not place it: {why}. Nothing was written."
         ),
         OpFailure::StaleAnchors { path, why } => format!("{path}: {why}"),
+        OpFailure::AnchorsUnread { path, fitting } => anchors_unread(path, *fitting, surface),
         OpFailure::DeleteChanged { path } => format!(
             "{path} changed since you read it; deleting it now would drop those changes unseen. Nothing was written. Next: read it again ({}) and decide.",
             surface.read(path)
@@ -104,6 +105,25 @@ pub(crate) fn op_failure(failure: &OpFailure, surface: Surface) -> String {
             surface.read(path)
         ),
     }
+}
+
+/// Line anchors that name no read no kept read decides: why lancet cannot place them safely,
+/// and how to name the read.
+fn anchors_unread(path: &str, fitting: usize, surface: Surface) -> String {
+    let unnamed = match surface {
+        Surface::Cli => "no sha256 names the read the anchors came from",
+        Surface::Mcp => "you have not read it in this session",
+    };
+    let kept = match fitting {
+        0 => "no read of it that lancet kept fits them".to_string(),
+        n => format!(
+            "{n} reads of it that lancet kept fit them but differ in the lines the edits change"
+        ),
+    };
+    format!(
+        "{path}: {unnamed}, {kept}, and a 3-character line hash alone cannot tell the line read from one changed since. Nothing was written. Next: {}.",
+        surface.name_the_read(path)
+    )
 }
 
 /// What an operation was doing, as the verb of "cannot … PATH".

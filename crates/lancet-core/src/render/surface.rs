@@ -13,6 +13,18 @@ impl Surface {
         }
     }
 
+    /// How to send line anchors with the read they came from, so an edit runs on that read.
+    pub fn name_the_read(self, path: &str) -> String {
+        match self {
+            Surface::Cli => format!(
+                "send the sha256 of the read the anchors came from (`*** Edit Lines: {path} sha256 HEX`, HEX as `lancet read --anchors {path}` prints it), or read it again and use its anchors"
+            ),
+            Surface::Mcp => format!(
+                "read it (read_file with path \"{path}\" and anchors true) and resend the edits on the anchors it shows"
+            ),
+        }
+    }
+
     /// How to read `limit` lines from 1-based line `offset`.
     pub fn read_lines(self, path: &str, offset: usize, limit: usize) -> String {
         match self {

@@ -8,6 +8,7 @@ mod hunks;
 mod nearest;
 mod ops;
 mod present;
+mod reads;
 mod rebase;
 mod sketches;
 pub mod staged;
@@ -73,6 +74,9 @@ pub struct StageOptions<'a> {
     pub expect: &'a [Expectation],
     /// What the model read, by hash: a file changed since is edited as read and rebased.
     pub bases: &'a [Base],
+    /// The reads `lancet read` kept of files edited by line anchors that name no read and
+    /// have no base, newest first: the newest every anchor holds in is their base.
+    pub kept_reads: &'a [Base],
     /// Keep the operations and hunks that locate when others fail (the failures are still
     /// reported).
     pub partial: bool,
@@ -86,6 +90,7 @@ pub fn stage(root: &Root, batch: &Batch, opts: &StageOptions) -> Result<Staged, 
     let StageOptions {
         expect,
         bases,
+        kept_reads,
         partial,
     } = *opts;
     for op in &batch.ops {
@@ -97,10 +102,13 @@ pub fn stage(root: &Root, batch: &Batch, opts: &StageOptions) -> Result<Staged, 
             root.file_rel(to)?;
         }
     }
-    let rebases = stale_bases(root, bases)?;
+    let anchored = reads::anchored_reads(root, batch, bases, kept_reads);
+    let bases: Vec<Base> = bases.iter().cloned().chain(anchored.bases).collect();
+    let rebases = stale_bases(root, &bases)?;
     let workspace = || Workspace {
         root,
         rebases: &rebases,
+        unread: &anchored.unread,
         entries: HashMap::new(),
         order: Vec::new(),
         op: 0,
@@ -159,7 +167,7 @@ pub fn stage(root: &Root, batch: &Batch, opts: &StageOptions) -> Result<Staged, 
     if let Some((file, inside)) = file_directory_conflict(files.iter().map(|(_, f)| f)) {
         return Err(StageError::FileDirectoryConflict { file, inside });
     }
-    judged_as_claimed(root, expect, bases, &rebases, files.iter().map(|(_, f)| f))?;
+    judged_as_claimed(root, expect, &bases, &rebases, files.iter().map(|(_, f)| f))?;
     Ok(Staged {
         files: files.into_iter().map(|(_, f)| f).collect(),
         reports: reports
@@ -345,9 +353,11 @@ mod parallel_tests {
         let dir = tree();
         let root = Root::new(dir.path()).unwrap();
         let rebases = HashMap::new();
+        let unread = HashMap::new();
         let ws = Workspace {
             root: &root,
             rebases: &rebases,
+            unread: &unread,
             entries: HashMap::new(),
             order: Vec::new(),
             op: 0,

@@ -334,6 +334,12 @@ impl Workspace<'_> {
         edits: &[LineEdit],
         report: &mut FileReport,
     ) -> Result<(), OpFailure> {
+        if let Some(&fitting) = self.unread.get(&self.op) {
+            return Err(OpFailure::AnchorsUnread {
+                path: rel.to_string(),
+                fitting,
+            });
+        }
         let (_, entry) = self.rewritable(rel, Doing::Update)?;
         let as_read = entry.rebase_from.is_some();
         let Some(before) = entry.current.clone() else {
@@ -348,12 +354,7 @@ impl Workspace<'_> {
             doing: Doing::EditLines,
             why: e.to_string(),
         })?;
-        let lines: Vec<&str> = (0..file.len())
-            .map(|i| {
-                let l = file.line(i);
-                l.strip_suffix('\r').unwrap_or(l)
-            })
-            .collect();
+        let lines = crate::locate::anchored::lines_of(&file);
         let (hunks, notes) =
             crate::locate::anchored::hunks(&lines, edits, as_read).map_err(|why| {
                 OpFailure::StaleAnchors {

@@ -45,6 +45,8 @@ pub(super) struct Workspace<'r> {
     pub(super) root: &'r Root,
     /// Files that changed since the model read them, with what it read.
     pub(super) rebases: &'r HashMap<RelPath, Arc<Vec<u8>>>,
+    /// Line-anchored operations (by index) no kept read decides, with how many kept reads fit.
+    pub(super) unread: &'r HashMap<usize, usize>,
     pub(super) entries: HashMap<RelPath, Entry>,
     /// Keys in the order first touched, with the index of the operation that touched them.
     pub(super) order: Vec<(usize, RelPath)>,

@@ -38,6 +38,14 @@ pub enum CommitError {
     /// The door's last look before the renames refused the batch (the tree changed since it
     /// was admitted); nothing was written.
     Refused(BatchFailure),
+    /// The state directory, or the repository checkpoints go to, is not what lancet located
+    /// (a link, a directory swapped in since); nothing was written.
+    StateDir {
+        /// The directory.
+        path: String,
+        /// What is wrong with it.
+        source: io::Error,
+    },
     /// An I/O error; `intact` says whether every file was restored.
     Io {
         /// The path being written.
@@ -55,6 +63,10 @@ impl CommitError {
         match self {
             CommitError::Stale { path } => BatchFailure::ChangedWhileWriting { path: path.clone() },
             CommitError::Refused(failure) => failure.clone(),
+            CommitError::StateDir { path, source } => BatchFailure::StateDir {
+                path: path.clone(),
+                error: source.to_string(),
+            },
             CommitError::Io {
                 path,
                 source,
@@ -78,7 +90,7 @@ impl std::error::Error for CommitError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             CommitError::Stale { .. } | CommitError::Refused(_) => None,
-            CommitError::Io { source, .. } => Some(source),
+            CommitError::StateDir { source, .. } | CommitError::Io { source, .. } => Some(source),
         }
     }
 }
