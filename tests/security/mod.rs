@@ -8,6 +8,7 @@ mod lookalikes;
 mod lsp;
 mod mcp;
 mod mcp_requests;
+mod processes;
 mod sandbox;
 mod settings;
 mod state;
