@@ -423,7 +423,7 @@ mod tests {
     #[test]
     fn nothing_the_test_started_outlives_it() {
         let dir = tempfile::tempdir().unwrap();
-        // In the group: stopped with it. Outside it (setsid): its output is abandoned.
+        // In its group or out of it (setsid): ended with the command, holding no output open.
         let run = run_tests(
             dir.path(),
             "echo started; sleep 30 & echo done",
@@ -444,7 +444,7 @@ mod tests {
         );
         assert!(run.passed, "{run:?}");
         assert!(run.duration_ms < 10_000, "{run:?}");
-        // The escaped child was adopted and killed with the rest: nothing holds the output.
+        // The child in a session of its own ended with the rest: nothing holds the output.
         assert_eq!(run.output, "out\n", "{run:?}");
         let marker = dir.path().join("survived");
         let run = run_tests(
