@@ -160,6 +160,47 @@ fn a_repository_hidden_in_a_directory_the_walk_cannot_list_is_found() {
     .unwrap();
 }
 
+/// A directory the quarantine can neither list nor open (another user's, `-wx` for the rest) may
+/// hide a repository the tests planted there: the run fails, naming it.
+#[test]
+fn a_directory_the_quarantine_cannot_open_fails_the_run() {
+    let root_user = Command::new("id").arg("-u").output().unwrap().stdout == b"0\n";
+    if !landlock() || !root_user {
+        // (Only root can give a directory to another user.)
+        return;
+    }
+    let dir = temp_tree(&[("app.py", b"x = 1\n"), ("src/main.py", b"")]);
+    let root = dir.path();
+    let drop_box = root.join("src/drop");
+    std::fs::create_dir(&drop_box).unwrap();
+    std::os::unix::fs::chown(&drop_box, Some(65534), Some(65534)).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&drop_box, std::fs::Permissions::from_mode(0o333)).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let marker = outside.path().join("fsmonitor-ran");
+    let command = format!(
+        "mkdir src/drop/sub && {} && exit 0",
+        plant("src/drop/sub/.git", &marker)
+    );
+    let out = as_an_ordinary_owner(&[
+        "apply",
+        "-C",
+        r(root),
+        "--json",
+        "--sandbox",
+        "--test",
+        &command,
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let output = v["test"]["output"].as_str().unwrap();
+    assert!(
+        output.contains("could not make sure no git repository was left in (src/drop:"),
+        "{output}"
+    );
+    assert_eq!(std::fs::read(root.join("app.py")).unwrap(), b"x = 1\n");
+}
+
 /// `lancet ARGS` with PATCH on stdin, as a user bound by file modes: as root, without
 /// CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH.
 fn as_an_ordinary_owner(args: &[&str]) -> Output {
