@@ -18,17 +18,6 @@ pub enum Mechanism {
     StopAndKill,
 }
 
-impl Mechanism {
-    /// The mechanism in a few words, for notes and errors.
-    pub fn describe(&self) -> &'static str {
-        match self {
-            Mechanism::PidNamespace => "a PID namespace",
-            Mechanism::Cgroup(_) => "a cgroup ended with cgroup.kill",
-            Mechanism::StopAndKill => "stopping and killing every descendant",
-        }
-    }
-}
-
 static CHOSEN: OnceLock<Result<Mechanism, String>> = OnceLock::new();
 
 /// The mechanism this machine offers (probed once per process): a PID namespace, else a
