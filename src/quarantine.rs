@@ -86,11 +86,10 @@ pub(crate) fn quarantine_planted_repositories(
         if let Some(head) = named("HEAD")
             && REPOSITORY_MARKERS.iter().any(|m| named(m).is_some())
             && dir != root.join(".git")
-            && (new(&dir)
-                || ["HEAD", "config", "commondir"]
-                    .iter()
-                    .filter_map(|m| named(m))
-                    .any(|m| new(&dir.join(m))))
+            && ["HEAD", "config", "commondir"]
+                .iter()
+                .filter_map(|m| named(m))
+                .any(|m| new(&dir.join(m)))
         {
             // Without its HEAD, a directory is no repository to git.
             let head = dir.join(head);
