@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FN = re.compile(r"^(\s*)(pub(\([^)]*\))? )?(const )?(async )?(unsafe )?fn (\w+)")
 KINDS = {"module", "struct", "enum", "trait", "function", "type_alias", "constant", "static",
          "macro", "union", "trait_alias"}
-CRATES = ["lancet", "lancet-core", "lancet-store", "lancet-syntax", "lancet-mcp"]
+CRATES = ["lancet", "lancet-core", "lancet-process", "lancet-store", "lancet-syntax", "lancet-mcp"]
 
 
 def sizes():

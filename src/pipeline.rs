@@ -136,12 +136,18 @@ fn apply_locked(
         let report = dry_run(status, format, staged.reports, notes, opts.surface);
         return nothing_written(report.with_syntax(syntax));
     }
-    // Tests that must run sandboxed where no sandbox can be built: refused before any write.
+    // Tests that must run sandboxed where no sandbox can be built, or tests whose processes
+    // could not be ended with them: refused before any write.
     if opts.test.is_some()
         && opts.sandbox
         && let Err(e) = sandbox::available()
     {
         return nothing_written(Report::no_sandbox(&e.to_string(), opts.surface));
+    }
+    if opts.test.is_some()
+        && let Err(why) = lancet_process::available()
+    {
+        return nothing_written(Report::tests_uncontained(&why, opts.surface));
     }
     let report = Report::from_ops(status, format, staged.reports, notes, opts.surface)
         .with_syntax(syntax)

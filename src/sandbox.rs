@@ -11,8 +11,10 @@
 //!   a test cannot create a new top-level entry either.
 //! - **no network**: `socket()` for anything but Unix sockets fails (seccomp), TCP bind and
 //!   connect are denied by Landlock too (ABI 4+), `io_uring` is refused (it can open sockets
-//!   past the filter); with Landlock ABI 6+, no signals to processes outside the sandbox and no
-//!   abstract Unix sockets outside it.
+//!   past the filter), and so is every x32 system call (which the filter's numbers would not
+//!   match); with Landlock ABI 6+, no signals to processes outside the sandbox and no abstract
+//!   Unix sockets outside it. A language server, which talks over stdio, may not `connect` at
+//!   all, open a datagram socket, nor write `/dev/shm`.
 //! - for a language server, **no program under the root is executed**: execution is granted
 //!   on every entry outside the root, none inside it.
 //!
@@ -39,11 +41,18 @@ pub struct Policy {
     pub writable: Vec<PathBuf>,
     /// A directory under which it may execute nothing (the root, for a language server).
     pub no_exec_under: Option<PathBuf>,
+    /// It talks to lancet over stdio alone (a language server): no shared memory (`/dev/shm`),
+    /// no `connect`, no datagram socket (which sends to a named socket without connecting), so
+    /// nothing it runs reaches a local service.
+    pub stdio_only: bool,
 }
 
-/// The devices every program may write (output thrown away, shared memory); never a terminal:
-/// a sandboxed program could type into it.
-const DEVICES: [&str; 4] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/shm"];
+/// The devices every program may write (output thrown away); never a terminal: a sandboxed
+/// program could type into it.
+const DEVICES: [&str; 3] = ["/dev/null", "/dev/zero", "/dev/full"];
+
+/// Shared memory, which programs that do not talk over stdio alone may write.
+const SHARED_MEMORY: &str = "/dev/shm";
 
 /// Files of the root a test may not write although they stand at its top: lancet's settings.
 const SETTINGS: [&str; 2] = ["lancet.toml", "pyproject.toml"];
@@ -60,15 +69,17 @@ impl Policy {
         Ok(Policy {
             writable: grants(root, &excluded)?,
             no_exec_under: None,
+            stdio_only: false,
         })
     }
 
     /// What a language server may do: write nothing but its temp directory, execute nothing
-    /// under the root.
+    /// under the root, talk over stdio alone.
     pub fn for_language_server(root: &Path) -> Policy {
         Policy {
             writable: Vec::new(),
             no_exec_under: Some(root.to_path_buf()),
+            stdio_only: true,
         }
     }
 }
@@ -111,77 +122,6 @@ fn grants(dir: &Path, excluded: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
         }
     }
     Ok(out)
-}
-
-/// Git repositories (a `.git`, or a directory holding `HEAD` beside `config`, `commondir`,
-/// `objects/` or `refs/`) that appeared under `root` (lancet's `state` aside) since `since` —
-/// what a test may not leave
-/// behind: git runs what their config names when anyone runs it there. Each is made inert at
-/// once (its `.git` or `config` renamed with a `.lancet-quarantined` suffix) and returned.
-pub fn quarantine_planted_repositories(
-    root: &Path,
-    state: &Path,
-    since: std::time::SystemTime,
-) -> Vec<String> {
-    use std::os::unix::fs::MetadataExt;
-    let since = since
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or_default();
-    let new = |p: &Path| {
-        std::fs::symlink_metadata(p).is_ok_and(|m| m.ctime() >= since || m.mtime() >= since)
-    };
-    let mut planted = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        let names: Vec<std::ffi::OsString> = entries.flatten().map(|e| e.file_name()).collect();
-        let has = |n: &str| names.iter().any(|x| x.eq_ignore_ascii_case(n));
-        let lookalike = has("HEAD")
-            && ["config", "commondir", "objects", "refs"]
-                .iter()
-                .any(|m| has(m))
-            && d != root.join(".git");
-        if lookalike
-            && ["HEAD", "config", "commondir"]
-                .iter()
-                .any(|m| new(&d.join(m)))
-            && let Some(config) = ["config", "commondir"]
-                .iter()
-                .map(|m| d.join(m))
-                .find(|p| p.exists())
-            && set_aside(&config).is_ok()
-        {
-            planted.push(d.display().to_string());
-        }
-        for name in &names {
-            let path = d.join(name);
-            let is_git = name.eq_ignore_ascii_case(".git");
-            if is_git && d != root && new(&path) {
-                if set_aside(&path).is_ok() {
-                    planted.push(path.display().to_string());
-                }
-            } else if !is_git
-                && path != state
-                && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
-            {
-                stack.push(path);
-            }
-        }
-    }
-    planted
-}
-
-/// Makes a planted `config` or `.git` inert through the door: renamed to a fresh name beside it.
-fn set_aside(path: &Path) -> std::io::Result<String> {
-    let (Some(parent), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
-    else {
-        return Err(std::io::Error::other("not a named entry"));
-    };
-    let dir = cap_std::fs::Dir::open_ambient_dir(parent, cap_std::ambient_authority())?;
-    lancet_store::door::set_aside(&dir, name)
 }
 
 /// A sandbox ready to confine one command: the kernel rules and the private temp directory
@@ -245,14 +185,14 @@ pub fn available() -> Result<(), SandboxError> {
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use super::{DEVICES, Policy, SandboxError};
+    use super::{DEVICES, Policy, SHARED_MEMORY, SandboxError};
     use landlock::{
         ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, RestrictionStatus, Ruleset,
         RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, path_beneath_rules,
     };
     use seccompiler::{
         BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-        SeccompRule,
+        SeccompRule, sock_filter,
     };
     use std::os::unix::process::CommandExt;
     use std::path::Path;
@@ -318,6 +258,11 @@ mod linux {
                 .map_err(|e| error("temp directory", e))?
                 .add_rules(path_beneath_rules(DEVICES, write))
                 .map_err(|e| error("devices", e))?;
+            if !policy.stdio_only {
+                created = created
+                    .add_rules(path_beneath_rules([SHARED_MEMORY], write))
+                    .map_err(|e| error("shared memory", e))?;
+            }
             if let Some(root) = &policy.no_exec_under {
                 created = created
                     .add_rules(path_beneath_rules(outside(root), AccessFs::Execute))
@@ -325,7 +270,7 @@ mod linux {
             }
             Ok(Prepared {
                 ruleset: Some(created),
-                filter: no_network_filter()?,
+                filter: filter(policy.stdio_only)?,
             })
         }
 
@@ -381,34 +326,66 @@ mod linux {
         granted
     }
 
-    /// seccomp: `socket()` only for Unix sockets, no `io_uring`; everything else allowed.
-    fn no_network_filter() -> Result<BpfProgram, SandboxError> {
-        let not_unix = SeccompRule::new(vec![
-            SeccompCondition::new(
-                0,
-                SeccompCmpArgLen::Dword,
-                SeccompCmpOp::Ne,
-                libc::AF_UNIX as u64,
-            )
-            .map_err(|e| error("seccomp condition", e))?,
-        ])
-        .map_err(|e| error("seccomp rule", e))?;
-        let rules = [
-            (libc::SYS_socket, vec![not_unix]),
-            (libc::SYS_io_uring_setup, vec![]),
-        ]
-        .into_iter()
-        .collect();
+    /// seccomp: `socket()` only for Unix sockets, no `io_uring`, no x32 system calls; with
+    /// `stdio_only`, no `connect` and no datagram socket either; everything else allowed.
+    fn filter(stdio_only: bool) -> Result<BpfProgram, SandboxError> {
+        let rule = |arg: u8, op: SeccompCmpOp, value: u64| {
+            SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value)
+                .map_err(|e| error("seccomp condition", e))
+                .and_then(|c| SeccompRule::new(vec![c]).map_err(|e| error("seccomp rule", e)))
+        };
+        let mut sockets = vec![rule(0, SeccompCmpOp::Ne, libc::AF_UNIX as u64)?];
+        let mut rules = vec![(libc::SYS_io_uring_setup, vec![])];
+        if stdio_only {
+            // The type's low bits (SOCK_NONBLOCK and SOCK_CLOEXEC are flags above them).
+            sockets.push(rule(
+                1,
+                SeccompCmpOp::MaskedEq(0xf),
+                libc::SOCK_DGRAM as u64,
+            )?);
+            rules.push((libc::SYS_connect, vec![]));
+        }
+        rules.push((libc::SYS_socket, sockets));
         let arch = std::env::consts::ARCH
             .try_into()
             .map_err(|e| error("seccomp architecture", e))?;
-        SeccompFilter::new(
-            rules,
+        let mut program = SeccompFilter::new(
+            rules.into_iter().collect(),
             SeccompAction::Allow,
             SeccompAction::Errno(libc::EACCES as u32),
             arch,
         )
         .and_then(BpfProgram::try_from)
-        .map_err(|e| error("seccomp filter", e))
+        .map_err(|e| error("seccomp filter", e))?;
+        deny_x32(&mut program)?;
+        Ok(program)
+    }
+
+    /// Denies every x32 system call (`nr >= 0x40000000`): x32 shares x86_64's architecture
+    /// value, so the architecture check lets them in, and a rule on x86_64's `socket` number
+    /// does not hold for x32's. The check goes right after that architecture check (the
+    /// program's first three instructions), which it verifies.
+    fn deny_x32(program: &mut BpfProgram) -> Result<(), SandboxError> {
+        if !cfg!(target_arch = "x86_64") {
+            return Ok(());
+        }
+        const LOAD_WORD: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
+        const JUMP_GE: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
+        const RETURN: u16 = 0x06; // BPF_RET | BPF_K
+        const ARCH_OFFSET: u32 = 4; // seccomp_data.arch
+        let instruction = |code, jt, jf, k| sock_filter { code, jt, jf, k };
+        if program.len() < 3 || program[0] != instruction(LOAD_WORD, 0, 0, ARCH_OFFSET) {
+            return Err(error(
+                "seccomp filter",
+                "the architecture check is not where lancet expects it",
+            ));
+        }
+        let x32 = [
+            instruction(LOAD_WORD, 0, 0, 0),
+            instruction(JUMP_GE, 0, 1, 0x4000_0000),
+            instruction(RETURN, 0, 0, libc::SECCOMP_RET_ERRNO | libc::EACCES as u32),
+        ];
+        program.splice(3..3, x32);
+        Ok(())
     }
 }

@@ -1,18 +1,19 @@
 //! Verify: run the user's test command after a batch, and keep the output a model needs.
 //!
-//! The command runs with `sh -c` in the root, stdout and stderr merged, in its own process
-//! group so a timeout kills everything it started. Its output is cut to the first failure block
-//! and the closing summary. A ledger counts rollbacks per file, so a retry loop that keeps
+//! The command runs with `sh -c` in the root, stdout and stderr merged, contained
+//! ([`lancet_process`]): when it exits, times out or is interrupted, everything it started is
+//! ended, and only then is the run judged. Its output is cut to the first failure block and the
+//! closing summary. A ledger counts rollbacks per file, so a retry loop that keeps
 //! breaking the same file is told to stop and ask a person.
 
 use crate::apply_options::ApplyOptions;
-use crate::reaper::{adopt_orphans, kill_group, kill_orphans};
+use crate::quarantine::quarantine_planted_repositories;
 use crate::sandbox::{self, Sandbox};
 use lancet_core::Root;
 pub use lancet_core::TestRun;
+use lancet_process::Contained;
 use lancet_store::StateDir;
 use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -98,12 +99,11 @@ impl Capture {
     }
 }
 
-/// How long the output is still read after the command's group is gone: what a process that
-/// escaped the group (setsid, a daemon) keeps open is abandoned after that.
+/// How long the output is still read after the command and all it started are gone: what
+/// could still hold it open is abandoned after that.
 const READ_GRACE: Duration = Duration::from_secs(2);
 
-/// `sh -c COMMAND` in `root`, stderr into stdout, in a session of its own (so a group of its
-/// own, and no controlling terminal to type into). The shell by its absolute path: `PATH` may
+/// `sh -c COMMAND` in `root`, stderr into stdout. The shell by its absolute path: `PATH` may
 /// name a directory a model wrote.
 fn test_shell(root: &Path, command: &str) -> Command {
     let mut shell = Command::new("/bin/sh");
@@ -113,23 +113,14 @@ fn test_shell(root: &Path, command: &str) -> Command {
         .current_dir(root)
         .stdin(Stdio::null())
         .stdout(Stdio::piped());
-    // SAFETY: setsid(2) is async-signal-safe and the child has just been forked.
-    unsafe {
-        shell.pre_exec(|| {
-            if libc::setsid() < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
     shell
 }
 
-/// Runs `command` in `root`, bounded in time: the command's whole process group is stopped at
-/// the timeout, at a stop signal to lancet, and when the command exits (a background child it
-/// left would hold the output, and the root's lock, forever); reading the output is bounded
-/// too. With a `sandbox`, the command runs confined by it ([`crate::sandbox`]), described by
-/// `confinement` in the result.
+/// Runs `command` in `root`, contained and bounded in time: at the timeout, at a stop signal to
+/// lancet, and when the command exits, everything it started is ended (a background child it
+/// left would hold the output, and the root's lock, forever, or change the tree after the
+/// verdict); reading the output is bounded too. With a `sandbox`, the command runs confined by
+/// it ([`crate::sandbox`]), described by `confinement` in the result.
 pub fn run_tests(
     root: &Path,
     command: &str,
@@ -137,19 +128,19 @@ pub fn run_tests(
     max_output: usize,
     sandbox: Option<(&mut Sandbox, String)>,
 ) -> TestRun {
-    // One test run at a time in a process: the orphans reaped after it must be its own.
-    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let started = Instant::now();
     let signals = StopSignals::catch();
-    adopt_orphans();
-    let mut shell = test_shell(root, command);
-    let confinement = sandbox.map(|(sandbox, described)| {
-        sandbox.confine(&mut shell);
-        described
+    let (sandbox, confinement) = match sandbox {
+        Some((sandbox, described)) => (Some(sandbox), Some(described)),
+        None => (None, None),
+    };
+    let spawned = Contained::spawn(test_shell(root, command), |shell| {
+        if let Some(sandbox) = sandbox {
+            sandbox.confine(shell);
+        }
     });
-    let mut child = match shell.spawn() {
-        Ok(c) => c,
+    let mut tests = match spawned {
+        Ok(tests) => tests,
         Err(e) => {
             let why = match &confinement {
                 Some(_) => format!("cannot run sh in lancet's sandbox: {e}"),
@@ -170,7 +161,7 @@ pub fn run_tests(
     };
     let capture = Arc::new(Mutex::new(Capture::default()));
     let (done, finished) = mpsc::channel::<()>();
-    let mut stdout = child.stdout.take();
+    let mut stdout = tests.take_stdout();
     let sink = capture.clone();
     std::thread::spawn(move || {
         let mut chunk = [0u8; 64 * 1024];
@@ -188,49 +179,44 @@ pub fn run_tests(
     });
     let mut timed_out = false;
     let mut interrupted_by = None;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() < timeout => {
-                if let Some(signal) = signals.received() {
-                    interrupted_by = Some(signal.to_string());
-                    kill_group(child.id());
-                    break child.wait().ok();
-                }
-                std::thread::sleep(Duration::from_millis(10))
-            }
-            _ => {
-                timed_out = true;
-                kill_group(child.id());
-                let _ = child.kill();
-                break child.wait().ok();
-            }
+    while let Ok(None) = tests.try_wait() {
+        if started.elapsed() >= timeout {
+            timed_out = true;
+            break;
         }
-    };
-    // Whatever the command left running in its group goes with it, and so does what it started
-    // outside its group.
-    kill_group(child.id());
-    kill_orphans();
+        if let Some(signal) = signals.received() {
+            interrupted_by = Some(signal.to_string());
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // Whatever the command left running ends with it, wherever it went; only then is the run,
+    // and the tree, judged.
+    let ended = tests.end();
     let read_cut = finished.recv_timeout(READ_GRACE).is_err();
     let mut raw = capture.lock().map(|mut c| c.take()).unwrap_or_default();
     if read_cut {
         raw.extend_from_slice(
             format!(
-                "\n[lancet: stopped reading the output {}s after the command ended: a process it started outside its process group still holds the output open]\n",
+                "\n[lancet: stopped reading the output {}s after the command ended: something outside lancet's reach still holds it open]\n",
                 READ_GRACE.as_secs()
             )
             .as_bytes(),
         );
     }
-    let exit_code = status.and_then(|s| s.code());
+    let exit_code = tests.try_wait().ok().flatten().and_then(|s| s.code());
+    let mut output = trim_output(&String::from_utf8_lossy(&raw), max_output);
+    if let Err(e) = &ended {
+        output.push_str(&format!("\n[lancet: {e}; the run fails]\n"));
+    }
     TestRun {
         command: command.to_string(),
-        passed: !timed_out && interrupted_by.is_none() && exit_code == Some(0),
+        passed: ended.is_ok() && !timed_out && interrupted_by.is_none() && exit_code == Some(0),
         exit_code,
         timed_out,
         interrupted_by,
         duration_ms: started.elapsed().as_millis(),
-        output: trim_output(&String::from_utf8_lossy(&raw), max_output),
+        output,
         sandbox: confinement,
         bisect: None,
     }
@@ -333,15 +319,31 @@ pub(crate) fn run_tests_as_asked(
                 opts.test_output_bytes,
                 Some((&mut sandbox, sandbox::TESTS_CONFINEMENT.to_string())),
             );
-            // A repository the tests left in the tree would run what its config names on the
-            // next `git` there: made inert, and the run fails.
-            let planted =
-                sandbox::quarantine_planted_repositories(root.path(), &state.dir, started);
-            if !planted.is_empty() {
+            // Judged once everything the tests started has ended: a repository they left in
+            // the tree would run what its config names on the next `git` there.
+            let found = quarantine_planted_repositories(root.path(), &state.dir, started);
+            if !found.set_aside.is_empty() {
                 run.passed = false;
+                let planted: Vec<String> = found
+                    .set_aside
+                    .iter()
+                    .map(|(path, aside)| format!("{path}, set aside as {aside}"))
+                    .collect();
                 run.output.push_str(&format!(
-                    "\n[lancet: the tests created git repositories ({}); their config was set aside with a .lancet-quarantined suffix, and the batch is rolled back]\n",
-                    planted.join(", ")
+                    "\n[lancet: the tests created git repositories ({}), and the batch is rolled back]\n",
+                    planted.join("; ")
+                ));
+            }
+            if !found.failed.is_empty() {
+                run.passed = false;
+                let unchecked: Vec<String> = found
+                    .failed
+                    .iter()
+                    .map(|(path, why)| format!("{path}: {why}"))
+                    .collect();
+                run.output.push_str(&format!(
+                    "\n[lancet: after the tests, lancet could not make sure no git repository was left in ({}); the batch is rolled back. A repository there runs what its config names on the next git command: look before running git there]\n",
+                    unchecked.join("; ")
                 ));
             }
             run
@@ -421,7 +423,7 @@ mod tests {
     #[test]
     fn nothing_the_test_started_outlives_it() {
         let dir = tempfile::tempdir().unwrap();
-        // In the group: stopped with it. Outside it (setsid): its output is abandoned.
+        // In its group or out of it (setsid): ended with the command, holding no output open.
         let run = run_tests(
             dir.path(),
             "echo started; sleep 30 & echo done",
@@ -442,7 +444,7 @@ mod tests {
         );
         assert!(run.passed, "{run:?}");
         assert!(run.duration_ms < 10_000, "{run:?}");
-        // The escaped child was adopted and killed with the rest: nothing holds the output.
+        // The child in a session of its own ended with the rest: nothing holds the output.
         assert_eq!(run.output, "out\n", "{run:?}");
         let marker = dir.path().join("survived");
         let run = run_tests(

@@ -38,6 +38,7 @@ pub(super) fn execute(
     apply: &ApplyOptions,
 ) -> Result<Executed, ModRefusal> {
     crate::sandbox::available().map_err(|e| ModRefusal::ExecNoSandbox { why: e.0 })?;
+    lancet_process::available().map_err(|why| ModRefusal::ExecNoSandbox { why })?;
     let scratch_err = |e: std::io::Error| ModRefusal::ExecScratch {
         error: e.to_string(),
     };
@@ -56,6 +57,7 @@ pub(super) fn execute(
     let policy = Policy {
         writable: vec![copy.clone(), tmp.clone()],
         no_exec_under: None,
+        stdio_only: false,
     };
     let mut sandbox = Sandbox::new(&policy).map_err(|e| ModRefusal::ExecNoSandbox { why: e.0 })?;
     let shell_line = format!("export TMPDIR='{}'\n{command}", tmp.display());

@@ -342,3 +342,79 @@ fn a_sandboxed_language_server_executes_nothing_under_the_root() {
         describe(&out)
     );
 }
+
+/// Medium: basedpyright ran `<root>/.venv/bin/python`, a link to the system's Python (which
+/// passes the sandbox's no-execution-under-the-root rule), and the model's `.pth` in the venv's
+/// `site-packages` ran. The server is told to run the Python found outside the root, and it can
+/// neither write `/dev/shm` nor connect to a Unix socket (it talks over stdio).
+#[test]
+fn a_python_language_server_runs_the_interpreter_found_outside_the_root() {
+    if !landlock() {
+        return;
+    }
+    let tools = tempfile::tempdir().unwrap();
+    let bin = tools.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        Path::new(FAKE).canonicalize().unwrap(),
+        bin.join("basedpyright-langserver"),
+    )
+    .unwrap();
+    let dir = temp_tree(&[("a.py", b"def close():\n    pass\n\n\nclose()\n")]);
+    let root = dir.path();
+    // The model's venv: the system's Python by a link, and a .pth that runs at its start.
+    let asked = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys; print(sys.executable); print('%d.%d' % sys.version_info[:2])",
+        ])
+        .output()
+        .unwrap();
+    let asked = String::from_utf8(asked.stdout).unwrap();
+    let (python, version) = asked.trim().split_once('\n').unwrap();
+    let python = Path::new(python).canonicalize().unwrap();
+    let venv = root.join(".venv");
+    std::fs::create_dir_all(venv.join("bin")).unwrap();
+    std::os::unix::fs::symlink(&python, venv.join("bin/python")).unwrap();
+    std::fs::write(
+        venv.join("pyvenv.cfg"),
+        format!(
+            "home = {}\ninclude-system-site-packages = false\n",
+            python.parent().unwrap().display()
+        ),
+    )
+    .unwrap();
+    let site = venv.join(format!("lib/python{version}/site-packages"));
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::write(site.join("evil.pth"), "import sys; print('PTH-RAN')\n").unwrap();
+    let socket = tools.path().join("service.sock");
+    let _service = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let path = path_with(&bin);
+    let edit = rename_edit("a.py", "shutdown");
+    let out = lancet_env(
+        &[
+            "rename",
+            "-C",
+            r(root),
+            "--at",
+            "a.py:1:5",
+            "shutdown",
+            "--lsp",
+            "--json",
+        ],
+        b"",
+        &[
+            ("PATH", path.as_str()),
+            ("FAKE_LSP", "python"),
+            ("FAKE_LSP_EDIT", edit.as_str()),
+            ("FAKE_LSP_SOCKET", r(&socket)),
+            ("LANCET_LSP_TIMEOUT", "20"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        std::fs::read_to_string(root.join("a.py"))
+            .unwrap()
+            .starts_with("def shutdown()")
+    );
+}

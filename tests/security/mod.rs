@@ -10,6 +10,7 @@ mod lookalikes;
 mod lsp;
 pub mod mcp;
 mod mcp_requests;
+mod processes;
 mod sandbox;
 mod settings;
 mod state;

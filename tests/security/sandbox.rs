@@ -65,6 +65,7 @@ fn attempts(outside: &Path) -> String {
          t new-top 'echo x > newtop'; \
          t tmp 'echo x > \"$TMPDIR/t\"'; \
          t network 'python3 -c \"import socket; socket.socket(socket.AF_INET).close()\"'; \
+         t x32 'python3 -c \"import ctypes, sys; l = ctypes.CDLL(None, use_errno=True); r = l.syscall(0x40000027); sys.exit(1 if r == -1 and ctypes.get_errno() == 13 else 0)\"'; \
          exit 1",
         outside = outside.display()
     )
@@ -101,6 +102,7 @@ fn sandboxed_tests_write_only_the_roots_entries_and_reach_no_network() {
         "new-top=DENIED",
         "tmp=OK",
         "network=DENIED",
+        "x32=DENIED",
     ] {
         assert!(output.contains(expected), "{expected}: {output}");
     }

@@ -2,7 +2,8 @@
 //!
 //! `LANCET_FAILPOINT=NAME:N` makes the N-th pass (1-based) through the failpoint `NAME` fail
 //! with an injected I/O error; `LANCET_FAILPOINT=crash:NAME:N` aborts the process there instead,
-//! as a power cut would (no cleanup code runs). `LANCET_PAUSE_AT=NAME` with
+//! as a power cut would (no cleanup code runs). Several plans, comma-separated, hold together
+//! (`no-pid-namespace:1,no-cgroup:1`), each counting its own passes. `LANCET_PAUSE_AT=NAME` with
 //! `LANCET_PAUSE_FILE=PATH` makes the first pass create PATH and wait (up to 30 s) until it is
 //! deleted, so a test can act at that exact moment (change a file, start a second process).
 //! Unset — always, outside tests — a check is one cached environment lookup.
@@ -14,6 +15,9 @@
 //! journal is deleted), `no-exchange` (the file system said to refuse `RENAME_EXCHANGE`), `verify` (before the targets are re-read), `recover` (each path
 //! restored by a rollback), `recovered` (a recovery's batch forgotten, its journal not yet
 //! deleted).
+//!
+//! Seams that say a facility is missing, checked once per process: `no-landlock` (the sandbox),
+//! `no-pid-namespace`, `no-cgroup` and `no-proc` (lancet-process's containment mechanisms).
 
 use std::io;
 use std::sync::OnceLock;
@@ -24,43 +28,52 @@ struct Plan {
     point: String,
     pass: usize,
     crash: bool,
+    /// Passes through `point` so far.
+    passes: AtomicUsize,
 }
 
-static PLAN: OnceLock<Option<Plan>> = OnceLock::new();
-static PASSES: AtomicUsize = AtomicUsize::new(0);
+static PLANS: OnceLock<Vec<Plan>> = OnceLock::new();
 static PAUSED: AtomicUsize = AtomicUsize::new(0);
+
+/// The plans `LANCET_FAILPOINT` names (none when it is unset or malformed).
+fn plans() -> &'static [Plan] {
+    PLANS.get_or_init(|| {
+        let Ok(spec) = std::env::var("LANCET_FAILPOINT") else {
+            return Vec::new();
+        };
+        spec.split(',')
+            .filter_map(|one| {
+                let (crash, one) = match one.strip_prefix("crash:") {
+                    Some(rest) => (true, rest),
+                    None => (false, one),
+                };
+                let (point, n) = one.rsplit_once(':')?;
+                Some(Plan {
+                    point: point.to_string(),
+                    pass: n.parse().ok()?,
+                    crash,
+                    passes: AtomicUsize::new(0),
+                })
+            })
+            .collect()
+    })
+}
 
 /// Passes through the failpoint `name`; fails (or crashes) if the plan says this pass must.
 pub fn check(name: &str) -> io::Result<()> {
     pause_if_asked(name);
-    let plan = PLAN.get_or_init(|| {
-        let spec = std::env::var("LANCET_FAILPOINT").ok()?;
-        let (crash, spec) = match spec.strip_prefix("crash:") {
-            Some(rest) => (true, rest.to_string()),
-            None => (false, spec),
-        };
-        let (point, n) = spec.rsplit_once(':')?;
-        Some(Plan {
-            point: point.to_string(),
-            pass: n.parse().ok()?,
-            crash,
-        })
-    });
-    match plan {
-        Some(plan) if plan.point == name => {
-            let pass = PASSES.fetch_add(1, Ordering::SeqCst) + 1;
-            if pass == plan.pass {
-                if plan.crash {
-                    std::process::abort();
-                }
-                return Err(io::Error::other(format!(
-                    "injected failure at {name} pass {pass} (LANCET_FAILPOINT)"
-                )));
+    for plan in plans().iter().filter(|p| p.point == name) {
+        let pass = plan.passes.fetch_add(1, Ordering::SeqCst) + 1;
+        if pass == plan.pass {
+            if plan.crash {
+                std::process::abort();
             }
-            Ok(())
+            return Err(io::Error::other(format!(
+                "injected failure at {name} pass {pass} (LANCET_FAILPOINT)"
+            )));
         }
-        _ => Ok(()),
     }
+    Ok(())
 }
 
 fn pause_if_asked(name: &str) {

@@ -1,5 +1,6 @@
 //! The optional external checks: a language's own compiler or interpreter, run on changed files
-//! (batched over `{files}` where the command takes many), found on a trusted `PATH` only.
+//! (batched over `{files}` where the command takes many), found on a trusted `PATH` only, and
+//! run contained ([`lancet_process`]): nothing a check starts outlives it.
 
 use crate::job::Job;
 use crate::languages::LanguageEntry;
@@ -7,8 +8,8 @@ use crate::options::GateOptions;
 use crate::site::Site;
 use lancet_core::SyntaxError;
 use rayon::prelude::*;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// Longest an external check may run.
 const CHECK_BUDGET: Duration = Duration::from_secs(30);
@@ -16,14 +17,16 @@ const CHECK_BUDGET: Duration = Duration::from_secs(30);
 /// How many files one run of a multi-file check command (`{files}`) takes at most.
 const FILES_PER_CHECK: usize = 1024;
 
-/// `language`'s external check command, when the configuration asks for it and its tool is
-/// installed.
+/// `language`'s external check command, when the configuration asks for it, its tool is
+/// installed and it can run contained.
 pub(crate) fn external_command<'l>(
     language: &'l LanguageEntry,
     opts: &GateOptions,
 ) -> Option<&'l Vec<String>> {
     language.check.as_ref().filter(|c| {
-        opts.external_for(&language.name) && c.first().is_some_and(|tool| tool_installed(tool))
+        opts.external_for(&language.name)
+            && c.first().is_some_and(|tool| tool_installed(tool))
+            && lancet_process::available().is_ok()
     })
 }
 
@@ -149,41 +152,22 @@ fn external_check_many(command: &[String], jobs: &[&Job]) -> Option<Checked> {
     ))
 }
 
-/// Runs a check program in `dir` within the check budget; its status and combined output.
+/// Runs a check program in `dir` within the check budget, contained (nothing it starts outlives
+/// it); its status and combined output, `None` when it could not run or ran out of time.
 fn run_bounded(
     program: &str,
     args: &[String],
     dir: &std::path::Path,
 ) -> Option<(std::process::ExitStatus, String)> {
-    let mut child = Command::new(find_program(program)?)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .ok()?;
-    let started = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if started.elapsed() < CHECK_BUDGET => {
-                std::thread::sleep(Duration::from_millis(2))
-            }
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
-    }
-    let output = child.wait_with_output().ok()?;
+    let mut command = Command::new(find_program(program)?);
+    command.args(args).current_dir(dir);
+    let finished = lancet_process::output(command, CHECK_BUDGET).ok()??;
     let text = format!(
         "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+        String::from_utf8_lossy(&finished.stdout),
+        String::from_utf8_lossy(&finished.stderr)
     );
-    Some((output.status, text))
+    Some((finished.status, text))
 }
 
 /// Whether a program can be run (found on PATH).

@@ -83,6 +83,11 @@ pub(crate) fn run(jobs: &[Job], opts: &GateOptions) -> SyntaxReport {
                 "{tool} is not installed: its extra check was skipped"
             ));
         }
+        if let Err(why) = lancet_process::available() {
+            report.notes.push(format!(
+                "the extra checks (gate.external) were skipped: {why}"
+            ));
+        }
     }
     report.notes.sort();
     report.notes.dedup();

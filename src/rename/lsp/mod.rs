@@ -185,7 +185,7 @@ fn edits(
     let mut server = Server::start(
         &spec.command,
         root_dir,
-        spec.init.clone(),
+        spec.settings.clone(),
         allowed,
         sandbox.as_mut(),
     )

@@ -1,13 +1,13 @@
 //! Speaking LSP to one server over stdio: `Content-Length` framing with a size cap, requests
 //! with a deadline, the server's own requests answered, positions in UTF-16, file URIs. The
-//! server runs in its own process group, which is killed whole when the session ends.
+//! server runs contained ([`lancet_process`]): it and everything it started end with the session.
 
 use super::servers::ServerCommand;
 use crate::sandbox::Sandbox;
+use lancet_process::Contained;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -17,11 +17,14 @@ pub(super) const MAX_MESSAGE: usize = 64 * 1024 * 1024;
 
 /// A running server: its stdin, and the messages its stdout yields.
 pub(super) struct Server {
-    child: Child,
+    /// The server and everything it started (tsserver, cargo, a Python interpreter): ended when
+    /// the session is dropped.
+    _process: Contained,
     input: ChildStdin,
     messages: Receiver<Result<Value, String>>,
     next_id: i64,
-    /// What `workspace/configuration` is answered with (rust-analyzer asks for its options).
+    /// What `workspace/configuration` is answered with, by section (rust-analyzer asks for its
+    /// options, basedpyright for the Python to run).
     settings: Value,
     /// How long the whole rename may take, for messages.
     allowed: Duration,
@@ -31,27 +34,15 @@ pub(super) struct Server {
     pub(super) name: String,
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        // The server and everything it started (tsserver, cargo, a Python interpreter), in its
-        // group or out of it.
-        crate::reaper::kill_group(self.child.id());
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        crate::reaper::kill_orphans();
-    }
-}
-
 impl Server {
-    /// Starts `command` in `root`, in its own process group, confined by `sandbox` when given.
+    /// Starts `command` in `root`, contained, confined by `sandbox` when given.
     pub(super) fn start(
         command: &ServerCommand,
         root: &std::path::Path,
         settings: Value,
         allowed: Duration,
         sandbox: Option<&mut Sandbox>,
-    ) -> std::io::Result<Server> {
-        crate::reaper::adopt_orphans();
+    ) -> Result<Server, lancet_process::ContainError> {
         let mut process = Command::new(&command.program);
         process
             .args(&command.args)
@@ -59,14 +50,18 @@ impl Server {
             .current_dir(root)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0);
-        if let Some(sandbox) = sandbox {
-            sandbox.confine(&mut process);
-        }
-        let mut child = process.spawn()?;
-        let input = child.stdin.take().ok_or(std::io::ErrorKind::BrokenPipe)?;
-        let output = child.stdout.take().ok_or(std::io::ErrorKind::BrokenPipe)?;
+            .stderr(Stdio::null());
+        let mut child = Contained::spawn(process, |process| {
+            if let Some(sandbox) = sandbox {
+                sandbox.confine(process);
+            }
+        })?;
+        let input = child
+            .take_stdin()
+            .ok_or(std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
+        let output = child
+            .take_stdout()
+            .ok_or(std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
         let (send, messages) = channel();
         let name = command.name.clone();
         std::thread::spawn(move || {
@@ -83,7 +78,7 @@ impl Server {
             }
         });
         Ok(Server {
-            child,
+            _process: child,
             input,
             messages,
             next_id: 1,
@@ -106,7 +101,7 @@ impl Server {
     }
 
     /// Sends a request and waits for its answer, answering the server's own requests
-    /// meanwhile (configuration: nothing set; the rest: null).
+    /// meanwhile (configuration: the sections lancet sets, else null; the rest: null).
     pub(super) fn request(
         &mut self,
         method: &str,
@@ -182,9 +177,12 @@ impl Server {
                 Value::Array(
                     items
                         .iter()
-                        .map(|item| match item["section"].as_str() {
-                            Some("rust-analyzer") => self.settings.clone(),
-                            _ => Value::Null,
+                        .map(|item| {
+                            item["section"]
+                                .as_str()
+                                .and_then(|section| self.settings.get(section))
+                                .cloned()
+                                .unwrap_or(Value::Null)
                         })
                         .collect(),
                 )

@@ -10,10 +10,15 @@
 //!   `rust-toolchain.toml` in the root too; build wrappers are switched off.
 //! - typescript-language-server is given the `tsserver.js` of the TypeScript installed beside
 //!   it, never one under the root (it would otherwise prefer the workspace's `node_modules`).
+//! - basedpyright and pyright are told which Python to run (`python.pythonPath`): one found on
+//!   `PATH` outside the root, never a `.venv/bin/python` under it (a link to the system's Python
+//!   passes the sandbox's no-execution-under-the-root rule, and its `site-packages` `.pth`
+//!   files run as it starts).
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 /// One language server, ready to start.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +33,8 @@ pub struct ServerCommand {
     pub env: Vec<(String, String)>,
     /// The `tsserver.js` pinned for typescript-language-server.
     pub tsserver: Option<PathBuf>,
+    /// The Python interpreter pinned for basedpyright and pyright (outside the root).
+    pub python: Option<PathBuf>,
     /// Files outside the root it must be able to write in the sandbox (cargo's lock files).
     pub writes: Vec<PathBuf>,
 }
@@ -40,12 +47,13 @@ pub struct LanguageServers {
     rust: Result<ServerCommand, String>,
 }
 
-/// What is sent to a server for one file: its command, LSP language id and initialization
-/// options.
+/// What is sent to a server for one file: its command, LSP language id, initialization options
+/// and the answers to its `workspace/configuration` requests (by section).
 pub(super) struct ServerSpec {
     pub command: ServerCommand,
     pub language_id: &'static str,
     pub init: Value,
+    pub settings: Value,
 }
 
 impl ServerSpec {
@@ -65,14 +73,22 @@ impl LanguageServers {
             Ok((rustup, toolchain))
         });
         LanguageServers {
-            python: find(root, &["basedpyright-langserver", "pyright-langserver"]).map(
-                |(program, name)| ServerCommand {
-                    program,
-                    name,
-                    args: vec!["--stdio".into()],
-                    env: Vec::new(),
-                    tsserver: None,
-                    writes: Vec::new(),
+            python: find(root, &["basedpyright-langserver", "pyright-langserver"]).and_then(
+                |(program, name)| {
+                    let (python, _) = find(root, &["python3", "python"]).map_err(|_| {
+                        format!(
+                            "{name} runs a Python interpreter, and there is no python3 or python on PATH outside the project (it would look for one in the project)"
+                        )
+                    })?;
+                    Ok(ServerCommand {
+                        program,
+                        name,
+                        args: vec!["--stdio".into()],
+                        env: Vec::new(),
+                        tsserver: None,
+                        python: Some(python),
+                        writes: Vec::new(),
+                    })
                 },
             ),
             ecma: find(root, &["typescript-language-server"]).and_then(|(program, name)| {
@@ -88,6 +104,7 @@ impl LanguageServers {
                     args: vec!["--stdio".into()],
                     env: Vec::new(),
                     tsserver: Some(tsserver),
+                    python: None,
                     writes: Vec::new(),
                 })
             }),
@@ -134,10 +151,21 @@ impl LanguageServers {
                     }
                 }),
             };
+            let settings = match language_id {
+                // What the server asks for by `workspace/configuration`: rust-analyzer its
+                // options; basedpyright and pyright which Python to run (the one pinned).
+                "rust" => json!({"rust-analyzer": init}),
+                "python" => {
+                    let python = command.python.as_ref().map(|p| p.display().to_string());
+                    json!({"python": {"pythonPath": python, "defaultInterpreterPath": python}})
+                }
+                _ => json!({}),
+            };
             ServerSpec {
                 command,
                 language_id,
                 init,
+                settings,
             }
         }))
     }
@@ -168,13 +196,21 @@ fn find(root: &Path, names: &[&str]) -> Result<(PathBuf, String), String> {
     ))
 }
 
+/// How long a question to rustup may take (it may install the toolchain it names).
+const RUSTUP_BUDGET: Duration = Duration::from_secs(120);
+
+/// `rustup ARGS` run from `/` (no toolchain file of the root counts), contained.
+fn ask_rustup(rustup: &Path, args: &[&str]) -> Result<lancet_process::Finished, String> {
+    let mut command = Command::new(rustup);
+    command.args(args).current_dir("/");
+    lancet_process::output(command, RUSTUP_BUDGET)
+        .map_err(|e| format!("cannot run rustup: {e}"))?
+        .ok_or_else(|| format!("rustup did not answer within {} s", RUSTUP_BUDGET.as_secs()))
+}
+
 /// The toolchain rustup uses outside any project (`rustup show active-toolchain` from `/`).
 fn active_toolchain(rustup: &(PathBuf, String)) -> Result<String, String> {
-    let out = Command::new(&rustup.0)
-        .args(["show", "active-toolchain"])
-        .current_dir("/")
-        .output()
-        .map_err(|e| format!("cannot run rustup: {e}"))?;
+    let out = ask_rustup(&rustup.0, &["show", "active-toolchain"])?;
     String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .next()
@@ -201,11 +237,10 @@ fn rust_analyzer(
             ));
         }
         (true, Some(((rustup, _), toolchain))) => {
-            let out = Command::new(rustup)
-                .args(["which", "rust-analyzer", "--toolchain", toolchain])
-                .current_dir("/")
-                .output()
-                .map_err(|e| format!("cannot run rustup: {e}"))?;
+            let out = ask_rustup(
+                rustup,
+                &["which", "rust-analyzer", "--toolchain", toolchain],
+            )?;
             let real = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
             if !out.status.success() || !real.is_file() {
                 return Err(format!(
@@ -236,6 +271,7 @@ fn rust_analyzer(
         args: Vec::new(),
         env,
         tsserver: None,
+        python: None,
         writes: cargo_locks(),
     })
 }

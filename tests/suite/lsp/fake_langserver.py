@@ -12,6 +12,11 @@
            "EXECUTED" instead of the new name when that worked
   tsserver the edit puts "TSSERVER-UNDER-ROOT" instead of the new name unless the
            initializationOptions pin a tsserver.path that exists outside the root
+  python   basedpyright's start: runs the Python the client's `python.pythonPath` names (asked
+           by workspace/configuration), else {ROOT}/.venv/bin/python when there is one; the
+           edit puts "PTH-RAN" instead of the new name when that interpreter printed PTH-RAN (a
+           .pth the model wrote ran), "SHM-WRITTEN" when /dev/shm could be written, and
+           "SOCKET-CONNECTED" when the Unix socket FAKE_LSP_SOCKET could be connected to
   status   rust-analyzer's loading: says quiescent false at `initialized` and true a second
            later; a rename asked before that puts "EARLY" instead of the new name (a server
            answering from a half-loaded workspace)
@@ -64,8 +69,39 @@ def load_workspace():
           "params": {"health": "ok", "quiescent": True}})
 
 
+def python_start(edit, new_name):
+    """What basedpyright does at start, and what a confined server must not manage."""
+    import socket
+    import subprocess
+    python = ((configuration or [None])[0] or {}).get("pythonPath")
+    venv = root[len("file://"):] + "/.venv/bin/python"
+    if not python and os.path.exists(venv):
+        python = venv
+    if python:
+        ran = subprocess.run([python, "-c", "print('interpreter ran')"],
+                             capture_output=True, text=True)
+        if "PTH-RAN" in ran.stdout:
+            edit = edit.replace(new_name, "PTH-RAN")
+    shm = "/dev/shm/lancet-fake-lsp-%d" % os.getpid()
+    try:
+        with open(shm, "w"):
+            pass
+        os.unlink(shm)
+        edit = edit.replace(new_name, "SHM-WRITTEN")
+    except OSError:
+        pass
+    try:
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        client.connect(os.environ["FAKE_LSP_SOCKET"])
+        edit = edit.replace(new_name, "SOCKET-CONNECTED")
+    except OSError:
+        pass
+    return edit
+
+
 root = None
 init = {}
+configuration = None
 reports_status = False
 while True:
     msg = read()
@@ -94,6 +130,8 @@ while True:
         LOADED.set()
         send({"jsonrpc": "2.0", "method": "experimental/serverStatus",
               "params": {"health": "ok", "quiescent": True}})
+    elif method is None and mid == 99:
+        configuration = msg.get("result")
     elif mid is None:
         continue
     elif MODE == "hang":
@@ -112,6 +150,8 @@ while True:
                 edit = edit.replace(new_name, "EXECUTED")
             except (OSError, subprocess.CalledProcessError):
                 pass
+        if MODE == "python":
+            edit = python_start(edit, new_name)
         if MODE == "status" and not LOADED.is_set():
             edit = edit.replace(new_name, "EARLY")
         if MODE == "tsserver":

@@ -147,6 +147,24 @@ impl Report {
         )
     }
 
+    /// Tests that would run where lancet cannot end what they start (`why`): refused before any
+    /// write, since what they left running could change the tree after the verdict.
+    pub fn tests_uncontained(why: &str, surface: Surface) -> Report {
+        Report::batch_error(
+            Status::Refused,
+            ErrorKind::Sandbox,
+            format!("the tests cannot run here: {why}"),
+            match surface {
+                Surface::Mcp => {
+                    "Nothing was written. Resend without test, or ask the user to run the server where user namespaces, a cgroup v2 lancet may write, or /proc are available."
+                }
+                Surface::Cli => {
+                    "Nothing was written. Run without --test, or where user namespaces, a cgroup v2 lancet may write, or /proc are available."
+                }
+            },
+        )
+    }
+
     /// An undo whose restore could not be written.
     pub fn undo_failed(failure: &BatchFailure) -> Report {
         Report::batch_error(

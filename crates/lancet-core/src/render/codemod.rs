@@ -167,7 +167,7 @@ fn words(refusal: &ModRefusal, surface: Surface) -> (Status, ErrorKind, String, 
             Status::Refused,
             ErrorKind::Sandbox,
             format!("--exec runs its command only in lancet's sandbox, which cannot be built here: {why}"),
-            "Nothing was run. Run the mod where Landlock is available.".into(),
+            "Nothing was run. Run the mod where Landlock is available, and a user namespace, a cgroup v2 lancet may write or a readable /proc.".into(),
         ),
         ModRefusal::ExecScratch { error } => (
             Status::Error,

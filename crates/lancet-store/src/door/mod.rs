@@ -26,7 +26,7 @@
 mod commit;
 mod durable;
 pub mod lookalike;
-mod quarantine;
+pub mod quarantine;
 mod rollback;
 mod swap;
 
@@ -34,7 +34,6 @@ pub use commit::{
     CommitError, LateWrite, Prepared, WriteOptions, Written, prepare, release, roll_back_committed,
     write,
 };
-pub use quarantine::set_aside;
 pub(crate) use rollback::roll_back;
 
 use lancet_core::staged::HardLinks;

@@ -250,7 +250,13 @@ fn unsupported(e: &io::Error) -> bool {
 /// `renameat2(2)` between two paths under directory handles, each resolved beneath its handle:
 /// the parent directories are opened through cap-std (a link leading out fails there), the
 /// rename itself names single components.
-fn rename_with(from_dir: &Dir, from: &str, to_dir: &Dir, to: &str, flags: u32) -> io::Result<()> {
+pub(crate) fn rename_with(
+    from_dir: &Dir,
+    from: &str,
+    to_dir: &Dir,
+    to: &str,
+    flags: u32,
+) -> io::Result<()> {
     let (from_parent, from_name) = split(from_dir, from)?;
     let (to_parent, to_name) = split(to_dir, to)?;
     let from_fd = from_parent.as_ref().unwrap_or(from_dir).as_raw_fd();
