@@ -102,7 +102,7 @@ pub use verify::TestRun;
 pub mod internals {
     pub use lancet_core::{
         anchors, batch, digest, encoding, format, locate, path, report, stage, staged, text,
-        verdicts,
+        timing, verdicts,
     };
     pub use lancet_store as store;
     pub use lancet_syntax as syntax;

@@ -42,13 +42,16 @@ pub(crate) fn apply_batch_prechecked(
     prechecks: &syntax::Prechecks,
 ) -> Applied {
     let nothing_written = Applied::from;
+    let mut clock = std::time::Instant::now();
     let root = match open_root(opts) {
         Ok(r) => r,
         Err(report) => return nothing_written(*report),
     };
     // The gate's external checks never run a program from inside the tree.
     syntax::distrust_programs_under(root.path());
+    lap("root opened", &mut clock);
     let state = StateDir::locate(&root);
+    lap("state located", &mut clock);
     let _lock = if opts.dry_run {
         None
     } else {
@@ -59,7 +62,9 @@ pub(crate) fn apply_batch_prechecked(
             }
         }
     };
+    lap("locked", &mut clock);
     let recovered = history::recover_if_needed(&state, opts.fsync, opts.dry_run);
+    lap("recovery checked", &mut clock);
     let mut applied = apply_locked(&root, &state, batch, opts, prechecks);
     if let Some(note) = recovered {
         applied.report = applied.report.with_note(note);

@@ -28,13 +28,21 @@ enum Verdict {
 }
 
 pub(crate) fn run(jobs: &[Job], opts: &GateOptions) -> SyntaxReport {
-    let verdicts: Vec<(usize, Verdict)> = jobs
-        .par_iter()
-        .enumerate()
-        .map_init(HashMap::new, |parsers, (i, job)| {
-            (i, check_file(job, parsers, opts))
-        })
-        .collect();
+    // One file: no thread pool is worth starting for it.
+    let verdicts: Vec<(usize, Verdict)> = if jobs.len() < 2 {
+        let mut parsers = HashMap::new();
+        jobs.iter()
+            .enumerate()
+            .map(|(i, job)| (i, check_file(job, &mut parsers, opts)))
+            .collect()
+    } else {
+        jobs.par_iter()
+            .enumerate()
+            .map_init(HashMap::new, |parsers, (i, job)| {
+                (i, check_file(job, parsers, opts))
+            })
+            .collect()
+    };
     let mut report = SyntaxReport::default();
     let mut pending: HashMap<&'static str, (&'static LanguageEntry, Vec<&Job>)> = HashMap::new();
     for (i, verdict) in verdicts {

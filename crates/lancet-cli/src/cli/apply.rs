@@ -97,10 +97,12 @@ pub(super) fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
         Ok(b) => b,
         Err(report) => return emit(&report, args.tx.json),
     };
+    let mut clock = std::time::Instant::now();
     let configured = match args.tx.options(root) {
         Ok(o) => o,
         Err(report) => return emit(&report, args.tx.json),
     };
+    lancet::internals::timing::lap("settings read", &mut clock);
     let opts = ApplyOptions {
         format,
         expect,
@@ -109,5 +111,9 @@ pub(super) fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
         partial: args.partial,
         ..configured
     };
-    args.tx.emit(&apply_batch(&batch, &opts).report)
+    let applied = apply_batch(&batch, &opts);
+    let mut clock = std::time::Instant::now();
+    let code = args.tx.emit(&applied.report);
+    lancet::internals::timing::lap("report printed", &mut clock);
+    code
 }

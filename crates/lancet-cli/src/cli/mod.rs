@@ -120,6 +120,7 @@ struct CompletionsArgs {
 
 /// Runs the CLI and returns the process exit code.
 pub fn run() -> u8 {
+    let mut clock = lancet::internals::timing::since_start();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -127,6 +128,7 @@ pub fn run() -> u8 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    lancet::internals::timing::lap("arguments", &mut clock);
     if matches!(
         cli.command,
         Command::Read(_) | Command::Check(_) | Command::Log(_) | Command::Mcp(_)

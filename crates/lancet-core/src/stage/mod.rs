@@ -140,22 +140,24 @@ pub fn stage(root: &Root, batch: &Batch, opts: &StageOptions) -> Result<Staged, 
     // file in input order against its own buffers; the results are merged back in input order,
     // so the outcome is the same as one sequential pass.
     let groups = independent_groups(&ws, &batch.ops);
-    let results: Vec<(Vec<OpResult>, Workspace)> = groups
-        .into_par_iter()
-        .map(|group| {
-            let mut ws = workspace();
-            let reports = group
-                .into_iter()
-                .map(|i| {
-                    ws.op = i;
-                    (i, ws.run(&batch.ops[i]))
-                })
-                .collect::<Vec<_>>();
-            let mut reports = reports;
-            ws.merge_rebased(&mut reports);
-            (reports, ws)
-        })
-        .collect();
+    let run_group = |group: Vec<usize>| {
+        let mut ws = workspace();
+        let mut reports = group
+            .into_iter()
+            .map(|i| {
+                ws.op = i;
+                (i, ws.run(&batch.ops[i]))
+            })
+            .collect::<Vec<_>>();
+        ws.merge_rebased(&mut reports);
+        (reports, ws)
+    };
+    // One group (a one-file edit): no thread pool is worth starting for it.
+    let results: Vec<(Vec<OpResult>, Workspace)> = if groups.len() < 2 {
+        groups.into_iter().map(run_group).collect()
+    } else {
+        groups.into_par_iter().map(run_group).collect()
+    };
     let mut reports = Vec::with_capacity(batch.ops.len());
     let mut files: Vec<(usize, StagedFile)> = Vec::new();
     for (group_reports, ws) in results {
@@ -244,29 +246,31 @@ type OpResult = (usize, Result<FileReport, StageError>);
 /// may touch: its path with and without following a symlink, and a move's destination), each
 /// group in input order, groups ordered by their first operation.
 fn independent_groups(ws: &Workspace, ops: &[FileOp]) -> Vec<Vec<usize>> {
-    let keys: Vec<Vec<String>> = ops
-        .par_iter()
-        .map(|op| {
-            let mut paths = vec![op.path.as_str()];
-            if let OpKind::Update {
-                move_to: Some(to), ..
-            } = &op.kind
-            {
-                paths.push(to);
-            }
-            let mut keys = Vec::new();
-            for path in paths {
-                let Ok(rel) = ws.root.rel(path) else { continue };
-                for follow in [true, false] {
-                    if let Ok(key) = ws.key(&rel, follow) {
-                        keys.push(key.to_string());
-                    }
+    let keys_of = |op: &FileOp| {
+        let mut paths = vec![op.path.as_str()];
+        if let OpKind::Update {
+            move_to: Some(to), ..
+        } = &op.kind
+        {
+            paths.push(to);
+        }
+        let mut keys = Vec::new();
+        for path in paths {
+            let Ok(rel) = ws.root.rel(path) else { continue };
+            for follow in [true, false] {
+                if let Ok(key) = ws.key(&rel, follow) {
+                    keys.push(key.to_string());
                 }
-                keys.push(rel.to_string());
             }
-            keys
-        })
-        .collect();
+            keys.push(rel.to_string());
+        }
+        keys
+    };
+    let keys: Vec<Vec<String>> = if ops.len() < 2 {
+        ops.iter().map(keys_of).collect()
+    } else {
+        ops.par_iter().map(keys_of).collect()
+    };
     let mut parent: Vec<usize> = (0..ops.len()).collect();
     fn find(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {

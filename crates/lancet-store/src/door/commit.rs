@@ -479,20 +479,19 @@ fn ready(
         dir.create_dir(d).map_err(io_at(d))?;
     }
     // A failure leaves the other temp files for the rollback to remove.
-    files
-        .par_iter()
-        .zip(&journal.entries)
-        .try_for_each(
-            |(f, e)| match (f.after.as_deref(), &f.after_link, &e.temp) {
-                (Some(bytes), _, Some(temp)) => {
-                    write_temp(dir, temp, bytes, f.mode, opts).map_err(io_at(&e.path))
-                }
-                (None, Some(target), Some(temp)) => {
-                    dir.symlink(target, temp).map_err(io_at(&e.path))
-                }
-                _ => Ok(()),
-            },
-        )?;
+    let temp = |(f, e): (&StagedFile, &Entry)| match (f.after.as_deref(), &f.after_link, &e.temp) {
+        (Some(bytes), _, Some(temp)) => {
+            write_temp(dir, temp, bytes, f.mode, opts).map_err(io_at(&e.path))
+        }
+        (None, Some(target), Some(temp)) => dir.symlink(target, temp).map_err(io_at(&e.path)),
+        _ => Ok(()),
+    };
+    // One file: no thread pool is worth starting for it.
+    if files.len() < 2 {
+        files.iter().zip(&journal.entries).try_for_each(temp)?;
+    } else {
+        files.par_iter().zip(&journal.entries).try_for_each(temp)?;
+    }
     lancet_core::timing::lap("commit: temp files written", &mut clock);
     for (f, e) in files.iter().zip(&journal.entries) {
         if let Some(backup) = e.backup.as_ref().filter(|_| f.puts_something()) {
