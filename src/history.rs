@@ -368,17 +368,7 @@ fn plan_restore(
                 error: e.to_string(),
             })
         })?;
-    let checkpoints = Checkpoints::open(&root, state).map_err(|e| {
-        fail(match e {
-            store::RepositoryError::StateDir { path, source } => BatchFailure::StateDir {
-                path: path.display().to_string(),
-                error: source.to_string(),
-            },
-            store::RepositoryError::Git(e) => BatchFailure::CheckpointsUnreadable {
-                error: e.to_string(),
-            },
-        })
-    })?;
+    let checkpoints = Checkpoints::open(&root, state).map_err(|e| fail(e.failure()))?;
     let mut plan = RestorePlan {
         staged: Vec::new(),
         files: Vec::new(),
@@ -515,7 +505,7 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: &UndoOptions) -> App
         return nothing_to_restore(state, meta, files, &left_alone, opts.surface);
     }
     let checks = crate::guard::door_checks(opts.protect_settings, opts.hard_links);
-    let admitted = match store::admit(&root, staged, &state.dir, &checks) {
+    let admitted = match store::admit(&root, staged, state.off_limits(), &checks) {
         Ok(a) => a,
         Err(failure) => return Report::batch_failed(&failure, opts.surface).into(),
     };
@@ -737,9 +727,14 @@ pub(crate) fn record_checkpoint(
         intact: true,
     };
     let checkpoints = Checkpoints::open(root, state).map_err(|e| match e {
-        store::RepositoryError::StateDir { path, source } => CommitError::StateDir {
+        store::RepositoryError::StateDir {
+            path,
+            source,
+            trouble,
+        } => CommitError::StateDir {
             path: path.display().to_string(),
             source,
+            trouble,
         },
         store::RepositoryError::Git(e) => git_error(e),
     })?;

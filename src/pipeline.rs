@@ -205,7 +205,7 @@ fn stage_and_admit<'a>(
     let admitted = store::admit(
         root,
         std::mem::take(&mut staged.files),
-        &state.dir,
+        state.off_limits(),
         &opts.door_checks(),
     )
     .map_err(|failure| Box::new(Report::batch_failed(&failure, opts.surface)))?;

@@ -26,12 +26,13 @@ pub(crate) struct Quarantined {
     pub failed: Vec<(String, String)>,
 }
 
-/// Sets aside every git repository that appeared under `root` (lancet's `state` aside, the
-/// root's own `.git` left alone) since `since`. Directories the tests made unsearchable are
-/// opened for the walk (lancet owns them) and closed again.
+/// Sets aside every git repository that appeared under `root` since `since`, what lancet's state
+/// puts off limits (`off_limits`: `.lancet`, or the repository's git directory) and the root's
+/// own `.git` left alone. Directories the tests made unsearchable are opened for the walk
+/// (lancet owns them) and closed again.
 pub(crate) fn quarantine_planted_repositories(
     root: &Path,
-    state: &Path,
+    off_limits: &Path,
     since: SystemTime,
 ) -> Quarantined {
     let since = since
@@ -121,7 +122,9 @@ pub(crate) fn quarantine_planted_repositories(
                         Err(why) => found.failed.push((relative(&path), why)),
                     }
                 }
-            } else if path != state && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            } else if path != off_limits
+                && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
+            {
                 steps.push(Step::Visit(path));
             }
         }

@@ -58,13 +58,14 @@ const SHARED_MEMORY: &str = "/dev/shm";
 const SETTINGS: [&str; 2] = ["lancet.toml", "pyproject.toml"];
 
 impl Policy {
-    /// What a test command may write: the root's top-level entries but `.git`, lancet's state
-    /// directory (`state`, when it lies in the root), lancet's settings and links; inside an
-    /// entry that holds a repository of its own (a nested `.git`, a submodule's `.git` file),
-    /// its entries but that `.git`, and so on down.
-    pub fn for_tests(root: &Path, state: &Path) -> std::io::Result<Policy> {
+    /// What a test command may write: the root's top-level entries but `.git`, what lancet's
+    /// state puts off limits (`off_limits`, when it lies in the root: `.lancet`, or the git
+    /// directory `GIT_DIR` names), lancet's settings and links; inside an entry that holds a
+    /// repository of its own (a nested `.git`, a submodule's `.git` file), its entries but that
+    /// `.git`, and so on down.
+    pub fn for_tests(root: &Path, off_limits: &Path) -> std::io::Result<Policy> {
         let mut excluded = nested_git(root);
-        excluded.push(state.to_path_buf());
+        excluded.push(off_limits.to_path_buf());
         excluded.extend(SETTINGS.iter().map(|s| root.join(s)));
         Ok(Policy {
             writable: grants(root, &excluded)?,

@@ -306,7 +306,7 @@ pub(crate) fn run_tests_as_asked(
             None,
         );
     }
-    let built = sandbox::Policy::for_tests(root.path(), &state.dir)
+    let built = sandbox::Policy::for_tests(root.path(), state.off_limits())
         .map_err(|e| sandbox::SandboxError(format!("cannot list the root: {e}")))
         .and_then(|policy| sandbox::Sandbox::new(&policy));
     match built {
@@ -321,7 +321,7 @@ pub(crate) fn run_tests_as_asked(
             );
             // Judged once everything the tests started has ended: a repository they left in
             // the tree would run what its config names on the next `git` there.
-            let found = quarantine_planted_repositories(root.path(), &state.dir, started);
+            let found = quarantine_planted_repositories(root.path(), state.off_limits(), started);
             if !found.set_aside.is_empty() {
                 run.passed = false;
                 let planted: Vec<String> = found

@@ -215,8 +215,13 @@ impl Bisect<'_> {
         };
         let refused =
             |failure: BatchFailure| Box::new(Report::batch_failed(&failure, self.opts.surface));
-        let admitted = store::admit(self.root, files, &self.state.dir, &self.opts.door_checks())
-            .map_err(refused)?;
+        let admitted = store::admit(
+            self.root,
+            files,
+            self.state.off_limits(),
+            &self.opts.door_checks(),
+        )
+        .map_err(refused)?;
         let written = store::prepare(&admitted, self.state, &id, write, &[])
             .and_then(store::write)
             .map_err(|e| refused(e.failure()))?;

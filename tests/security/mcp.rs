@@ -1,7 +1,7 @@
 //! A minimal MCP client over stdio (newline-delimited JSON-RPC), to attack `lancet mcp` the way
 //! a model connected to it would: only through its tools.
 
-use crate::suite::tree::person_home;
+use crate::suite::tree::{GIT_VARIABLES, person_home};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -33,7 +33,11 @@ pub struct Answer {
 impl Mcp {
     /// Starts `lancet mcp -C root ARGS` (the person's choices) and initialises a session.
     pub fn start(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Mcp {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lancet"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_lancet"));
+        for name in GIT_VARIABLES {
+            command.env_remove(name);
+        }
+        let mut child = command
             .args(["mcp", "-C", root.to_str().unwrap()])
             .args(args)
             .env("XDG_CONFIG_HOME", person_home().join("config"))

@@ -227,3 +227,43 @@ fn without_landlock_sandboxed_tests_are_refused_and_nothing_is_written() {
     );
     assert_eq!(std::fs::read(root.join("app.py")).unwrap(), b"x = 1\n");
 }
+
+/// A git directory `GIT_DIR` puts in the root (a bare dotfiles repository, `GIT_WORK_TREE=~`),
+/// and lancet's state in it, are out of a sandboxed test's reach as `.git` is, though it
+/// stands among the root's top-level entries.
+#[test]
+fn sandboxed_tests_cannot_write_a_git_directory_git_dir_puts_in_the_root() {
+    if !landlock() {
+        return;
+    }
+    let (home, vars) = super::state::dotfiles_in_the_root();
+    let root = home.path().canonicalize().unwrap();
+    let env: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let attempts = "t() { if sh -c \"$2\" 2>/dev/null; then echo \"$1=OK\"; else echo \"$1=DENIED\"; fi; }; \
+         t config 'echo x >> .dotfiles/config'; \
+         t state 'echo x > .dotfiles/lancet/planted'; \
+         t hook 'echo x > .dotfiles/hooks/pre-commit'; \
+         t notes 'echo x >> notes/n.txt'; \
+         exit 1";
+    let out = lancet_env(
+        &[
+            "apply",
+            "-C",
+            r(&root),
+            "--json",
+            "--sandbox",
+            "--test",
+            attempts,
+        ],
+        PATCH,
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let output = v["test"]["output"].as_str().unwrap();
+    for expected in ["config=DENIED", "state=DENIED", "hook=DENIED", "notes=OK"] {
+        assert!(output.contains(expected), "{expected}: {output}");
+    }
+    assert!(!root.join(".dotfiles/lancet/planted").exists());
+    assert!(!root.join(".dotfiles/hooks/pre-commit").exists());
+}

@@ -240,3 +240,57 @@ fn the_lock_directory_must_be_the_users_own() {
         b"x = 1\n"
     );
 }
+
+/// A bare "dotfiles" repository in `~/.dotfiles` with `GIT_DIR` and `GIT_WORK_TREE=~` exported:
+/// its git directory, and lancet's state in it, lie inside the root. Returns the home and the
+/// variables.
+pub(crate) fn dotfiles_in_the_root() -> (tempfile::TempDir, Vec<(&'static str, String)>) {
+    let home = temp_tree(&[("app.py", b"x = 1\n"), ("notes/n.txt", b"n\n")]);
+    let path = home.path().canonicalize().unwrap();
+    let init = std::process::Command::new("git")
+        .args(["init", "-q", "--bare", ".dotfiles"])
+        .current_dir(&path)
+        .env_remove("GIT_DIR")
+        .output()
+        .unwrap();
+    assert!(init.status.success(), "{}", describe(&init));
+    let vars = vec![
+        ("GIT_DIR", path.join(".dotfiles").display().to_string()),
+        ("GIT_WORK_TREE", path.display().to_string()),
+    ];
+    (home, vars)
+}
+
+/// With `GIT_DIR` naming a git directory inside the root, no batch writes into it: neither
+/// lancet's state there (a forged journal) nor the repository's own files (refs, info/), as no
+/// batch writes into `.git`.
+#[test]
+fn a_git_directory_git_dir_puts_in_the_root_is_out_of_a_batchs_reach() {
+    let (home, vars) = dotfiles_in_the_root();
+    let root = home.path().canonicalize().unwrap();
+    let env: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    // The state exists (a first batch made it), as a forged journal would need.
+    let out = lancet_env(
+        &["apply", "-C", r(&root)],
+        b"*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n",
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(root.join(".dotfiles/lancet").is_dir());
+    for path in [
+        ".dotfiles/lancet/journal.json",
+        ".dotfiles/refs/heads/planted",
+        ".dotfiles/info/attributes",
+    ] {
+        let patch = format!("*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n");
+        let out = lancet_env(&["apply", "-C", r(&root), "--json"], patch.as_bytes(), &env);
+        assert_eq!(out.status.code(), Some(1), "{path}: {}", describe(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["error"]["kind"], "unsafe_path", "{path}: {v}");
+        assert!(
+            v["message"].as_str().unwrap().contains("git directory"),
+            "{path}: {v}"
+        );
+        assert!(!root.join(path).exists(), "{path} written");
+    }
+}

@@ -818,12 +818,31 @@ fn a_full_disk_with_a_checkpoint_fails_the_batch_with_every_file_intact() {
 
 /// Makes a file unwritable for root: the immutable attribute, or else a read-only bind mount.
 /// Undone when dropped.
-enum Unwritable {
+pub(super) enum Unwritable {
     Immutable(PathBuf),
     ReadOnlyBind(PathBuf),
+    /// A directory's mode taken down to read and search (what stops anyone but root), with the
+    /// mode to put back.
+    Mode(PathBuf, u32),
 }
 
 impl Unwritable {
+    /// Makes a directory unwritable for whoever runs the tests: its mode, and where that does
+    /// not stop the writer (root ignores modes), as [`Unwritable::make`] does.
+    pub(super) fn directory(path: &Path) -> Result<Unwritable, String> {
+        let mode = std::fs::metadata(path).map_err(|e| e.to_string())?.mode() & 0o7777;
+        std::fs::set_permissions(path, PermissionsExt::from_mode(0o555))
+            .map_err(|e| e.to_string())?;
+        let guard = Unwritable::Mode(path.into(), mode);
+        let probe = path.join("lancet-tests-probe");
+        if std::fs::create_dir(&probe).is_err() {
+            return Ok(guard);
+        }
+        let _ = std::fs::remove_dir(&probe);
+        drop(guard);
+        Unwritable::make(path)
+    }
+
     fn make(path: &Path) -> Result<Unwritable, String> {
         let chattr = Command::new("chattr").arg("+i").arg(path).output();
         match chattr {
@@ -873,6 +892,9 @@ impl Drop for Unwritable {
             }
             Unwritable::ReadOnlyBind(p) => {
                 let _ = Command::new("umount").arg(&*p).status();
+            }
+            Unwritable::Mode(p, mode) => {
+                let _ = std::fs::set_permissions(&*p, PermissionsExt::from_mode(*mode));
             }
         }
     }

@@ -87,9 +87,22 @@ pub fn person_home() -> &'static Path {
     HOME.get_or_init(|| tempfile::tempdir().unwrap()).path()
 }
 
+/// The variables by which git (and so lancet) finds a repository: a test that wants them
+/// passes them, none leaks in from where the tests run (a git hook sets `GIT_DIR`).
+pub const GIT_VARIABLES: [&str; 4] = [
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+];
+
 /// Starts `lancet ARGS` with extra environment variables and piped stdin, stdout and stderr.
 pub fn spawn_lancet(args: &[&str], env: &[(&str, &str)]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_lancet"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lancet"));
+    for name in GIT_VARIABLES {
+        command.env_remove(name);
+    }
+    command
         .args(args)
         .env("XDG_CONFIG_HOME", person_home().join("config"))
         .env("XDG_DATA_HOME", person_home().join("data"))

@@ -101,6 +101,8 @@ pub enum BatchFailure {
         path: String,
         /// What the file system said.
         error: String,
+        /// Where the state lives and what kind of trouble it is, so the advice fits.
+        trouble: StateTrouble,
     },
     /// A target changed between staging and writing; nothing was written.
     ChangedWhileWriting {
@@ -205,6 +207,30 @@ pub enum BatchFailure {
         /// What went wrong.
         error: String,
     },
+}
+
+/// What kept lancet from its state, as the advice on a `state_dir` failure needs it: the fix
+/// for a read-only `.git` is not the fix for a lock directory others may write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StateTrouble {
+    /// The state lives in `lancet/` inside the git directory of the repository holding the
+    /// root, and the file system refused to create or write it there (permissions, a read-only
+    /// mount, an immutable attribute).
+    GitDirUnwritable {
+        /// The repository's git directory (`.git`, or what `GIT_DIR` names).
+        git_dir: String,
+    },
+    /// The state lives in `.lancet/` at the root, and the file system refused to create or
+    /// write it there.
+    RootUnwritable,
+    /// The user's lock directory is not theirs alone, or holds a link where a lock file goes.
+    LockDir,
+    /// The environment or the repository's configuration names a repository git itself refuses
+    /// to work in (`GIT_DIR` naming no repository, `core.worktree` in a bare one): lancet cannot
+    /// tell which repository the person means.
+    Misconfigured,
+    /// Anything else: a link, a directory swapped in since the command started, no space.
+    Other,
 }
 
 impl BatchFailure {

@@ -64,7 +64,7 @@ pub use stage::staged;
 pub use anchors::{LineAnchor, line_hash};
 pub use batch::{Batch, FileOp, Format, Hunk, LineAction, LineEdit, Occurrences, OpKind, Span};
 pub use digest::sha256_hex;
-pub use failure::{BatchFailure, Doing, HunkFailure, OpFailure, StageError};
+pub use failure::{BatchFailure, Doing, HunkFailure, OpFailure, StageError, StateTrouble};
 pub use format::{FormatChoice, JsonLine, ParseError, ParseOptions, parse_bytes, parse_json_lines};
 pub use locate::closest::NumberedLine;
 pub use path::{PathError, RelPath, Root};

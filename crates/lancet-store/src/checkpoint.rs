@@ -123,7 +123,8 @@ pub struct Checkpoints {
 
 impl Checkpoints {
     /// Opens the repository that holds the root, or creates the private one, as the state
-    /// found it (`repository.rs`).
+    /// found it (`repository.rs`). Paths in it are relative to the work tree the state found
+    /// (libgit2 gives a bare repository none, whatever `GIT_WORK_TREE` says).
     pub fn open(root: &Root, state: &StateDir) -> Result<Checkpoints, RepositoryError> {
         let repo = state.checkpoint_repository(true)?;
         if !state.in_git {
@@ -132,15 +133,17 @@ impl Checkpoints {
                 prefix: PathBuf::new(),
             });
         }
-        let workdir = repo
-            .workdir()
-            .and_then(|w| w.canonicalize().ok())
-            .ok_or_else(|| git2::Error::from_str("the repository has no work tree"))?;
         let prefix = root
             .path()
-            .strip_prefix(&workdir)
+            .strip_prefix(&state.home)
             .map(Path::to_path_buf)
-            .unwrap_or_default();
+            .map_err(|_| {
+                git2::Error::from_str(&format!(
+                    "the root {} is not inside the repository's work tree {}",
+                    root.path().display(),
+                    state.home.display()
+                ))
+            })?;
         Ok(Checkpoints { repo, prefix })
     }
 

@@ -31,6 +31,7 @@
 
 #[doc(hidden)]
 pub mod checkpoint;
+mod discover;
 pub mod door;
 #[doc(hidden)]
 pub mod journal;

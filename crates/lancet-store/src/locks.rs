@@ -8,8 +8,8 @@
 //! create a file elsewhere. Lock files are opened without following links.
 
 use crate::state::StateDir;
-use lancet_core::BatchFailure;
 use lancet_core::sha256_hex;
+use lancet_core::{BatchFailure, StateTrouble};
 use std::fs::{self, File};
 use std::io;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -59,6 +59,8 @@ pub enum LockError {
         path: PathBuf,
         /// What the file system said.
         source: io::Error,
+        /// Where the state lives and what kind of trouble it is.
+        trouble: StateTrouble,
     },
 }
 
@@ -70,9 +72,14 @@ impl LockError {
                 lock: path.display().to_string(),
                 waited_secs: LOCK_WAIT.as_secs(),
             },
-            LockError::StateDir { path, source } => BatchFailure::StateDir {
+            LockError::StateDir {
+                path,
+                source,
+                trouble,
+            } => BatchFailure::StateDir {
                 path: path.display().to_string(),
                 error: source.to_string(),
+                trouble: trouble.clone(),
             },
         }
     }
@@ -118,6 +125,7 @@ impl StateDir {
                         return Err(LockError::StateDir {
                             path: lock_file,
                             source: io::Error::other("it is a symlink, not a lock file"),
+                            trouble: StateTrouble::LockDir,
                         });
                     }
                     Err(_) => {
@@ -132,6 +140,7 @@ impl StateDir {
         }
         let state_error = |source| LockError::StateDir {
             path: self.dir.clone(),
+            trouble: self.trouble(&source),
             source,
         };
         let handle = self.handle().map_err(state_error)?;
@@ -187,6 +196,7 @@ fn path_lock_dir() -> Result<Option<PathBuf>, LockError> {
     own_private_dir(&dir).map_err(|source| LockError::StateDir {
         path: dir.clone(),
         source,
+        trouble: StateTrouble::LockDir,
     })?;
     Ok(Some(dir))
 }

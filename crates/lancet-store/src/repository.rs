@@ -13,6 +13,7 @@
 use crate::state::{DirId, StateDir};
 use cap_std::fs::{Dir, MetadataExt};
 use git2::Repository;
+use lancet_core::{BatchFailure, StateTrouble};
 use std::io;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt as _;
@@ -28,15 +29,40 @@ pub enum RepositoryError {
         path: PathBuf,
         /// What is wrong with it.
         source: io::Error,
+        /// Where the state lives and what kind of trouble it is.
+        trouble: StateTrouble,
     },
     /// git could not open or create it.
     Git(git2::Error),
 }
 
+impl RepositoryError {
+    /// The failure as the report tells it when checkpoints are to be read (the renderer words
+    /// it).
+    pub fn failure(&self) -> BatchFailure {
+        match self {
+            RepositoryError::StateDir {
+                path,
+                source,
+                trouble,
+            } => BatchFailure::StateDir {
+                path: path.display().to_string(),
+                error: source.to_string(),
+                trouble: trouble.clone(),
+            },
+            RepositoryError::Git(e) => BatchFailure::CheckpointsUnreadable {
+                error: e.to_string(),
+            },
+        }
+    }
+}
+
 impl std::fmt::Display for RepositoryError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RepositoryError::StateDir { path, source } => write!(f, "{}: {source}", path.display()),
+            RepositoryError::StateDir { path, source, .. } => {
+                write!(f, "{}: {source}", path.display())
+            }
             RepositoryError::Git(e) => write!(f, "{e}"),
         }
     }
@@ -66,10 +92,14 @@ impl StateDir {
     }
 
     fn own_repository(&self) -> Result<Repository, RepositoryError> {
-        let git_dir = self.dir.parent().unwrap_or(&self.dir);
-        let refused = |why: String| RepositoryError::StateDir {
-            path: git_dir.to_path_buf(),
-            source: io::Error::other(why),
+        let git_dir = self.off_limits();
+        let refused = |why: String| {
+            let source = io::Error::other(why);
+            RepositoryError::StateDir {
+                path: git_dir.to_path_buf(),
+                trouble: self.trouble(&source),
+                source,
+            }
         };
         let found = self.git_dir.ok_or_else(|| {
             refused("the repository's git directory was not identified when lancet located its state, so it cannot be checked".into())
@@ -88,6 +118,7 @@ impl StateDir {
         let path = self.dir.join("git");
         let refused = |source: io::Error| RepositoryError::StateDir {
             path: path.clone(),
+            trouble: self.trouble(&source),
             source,
         };
         let state = self.handle().map_err(refused)?;

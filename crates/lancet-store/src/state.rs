@@ -1,16 +1,22 @@
 //! Where lancet keeps its state for a root, and the one handle every state write goes through.
 //!
-//! The state directory is `.git/lancet/` inside a repository, else `.lancet/` at the root
-//! (kept out of the tree git tracks, beside the repository it serves). It is opened once per process, as a capability handle: the journal, the
+//! The state directory is `lancet/` in the git directory of the repository holding the root, as
+//! git finds it (`discover.rs`: `.git/lancet/`, or `$GIT_DIR/lancet/` for a bare "dotfiles"
+//! repository whose work tree `GIT_WORK_TREE` or `core.worktree` names), else `.lancet/` at the
+//! root. A state directory inside a work tree (`.lancet/`, or a git directory kept in its own
+//! work tree) holds a `.gitignore` of `*`, so `git status` never shows it and `git add -A` never
+//! commits it. It is opened once per process, as a capability handle: the journal, the
 //! pre-images, the checkpoint log, the ledger and the snapshots are all written through it, so
 //! a `.lancet` swapped for a link (or a shipped `.lancet/snapshots` link) mid-batch cannot send a
 //! write elsewhere: a path through a link leading out of it fails at the moment of the write.
 //! libgit2 opens the checkpoint repository by path: `repository.rs` opens it through this
 //! handle's descriptor, or checks it is still the git directory [`StateDir::locate`] found.
 
-use cap_std::fs::Dir;
-use lancet_core::Root;
+use crate::discover::{Found, GitEnv};
+use cap_std::fs::{Dir, OpenOptions};
+use lancet_core::{Root, StateTrouble};
 use std::io;
+use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -33,6 +39,9 @@ pub struct StateDir {
     /// In a repository, its git directory as [`StateDir::locate`] found it: the checkpoint
     /// repository must still be that directory when it is opened.
     pub(crate) git_dir: Option<DirId>,
+    /// Why the state cannot be used at all (a setup git itself refuses): every write through
+    /// the handle fails with it.
+    refusal: Option<String>,
 }
 
 /// A directory's identity: its device and inode.
@@ -66,6 +75,10 @@ pub const PARTS: [&str; 11] = [
 /// The journal's name in the state directory.
 pub const JOURNAL: &str = "journal.json";
 
+/// The `.gitignore` a state directory inside a work tree holds: everything in it is lancet's.
+const IGNORE_ALL: &str =
+    "# lancet's state (journal, checkpoints, undo history): not part of the project\n*\n";
+
 impl StateDir {
     /// The state of `dir`, for a root `root_in_home` below `home`.
     pub fn new(dir: PathBuf, in_git: bool, home: PathBuf, root_in_home: String) -> StateDir {
@@ -76,30 +89,90 @@ impl StateDir {
             root_in_home,
             handle: Arc::default(),
             git_dir: None,
+            refusal: None,
         }
     }
 
-    /// Finds the state directory for a root (creating nothing).
+    /// Finds the state directory for a root (creating nothing): in the git directory of the
+    /// repository holding it, found as git finds it with this process's environment, else
+    /// `.lancet/` at the root.
     pub fn locate(root: &Root) -> StateDir {
-        match git2::Repository::discover(root.path()) {
-            Ok(repo)
-                if let Some(workdir) = repo.workdir().and_then(|w| w.canonicalize().ok())
-                    && let Some(root_in_home) = root.relative_to(&workdir) =>
-            {
-                let git_dir = std::fs::metadata(repo.path())
-                    .ok()
-                    .map(|m| (m.dev(), m.ino()));
-                StateDir {
-                    git_dir,
-                    ..StateDir::new(repo.path().join("lancet"), true, workdir, root_in_home)
-                }
-            }
-            _ => StateDir::new(
+        StateDir::locate_with(root, &GitEnv::of_process())
+    }
+
+    pub(crate) fn locate_with(root: &Root, env: &GitEnv) -> StateDir {
+        let at_root = || {
+            StateDir::new(
                 root.path().join(".lancet"),
                 false,
                 root.path().to_path_buf(),
                 String::new(),
-            ),
+            )
+        };
+        match crate::discover::repository_for(root.path(), env) {
+            Found::Repository { git_dir, work_tree } => {
+                let Some(root_in_home) = root.relative_to(&work_tree) else {
+                    return at_root();
+                };
+                let id = std::fs::metadata(&git_dir).ok().map(|m| (m.dev(), m.ino()));
+                StateDir {
+                    git_dir: id,
+                    ..StateDir::new(git_dir.join("lancet"), true, work_tree, root_in_home)
+                }
+            }
+            Found::Nothing => at_root(),
+            Found::Refused { git_dir, why } => StateDir {
+                refusal: Some(why),
+                ..StateDir::new(
+                    git_dir.join("lancet"),
+                    true,
+                    root.path().to_path_buf(),
+                    String::new(),
+                )
+            },
+        }
+    }
+
+    /// What no batch may write: the state directory, and in a repository its whole git
+    /// directory, which may lie inside the root (`GIT_DIR=~/.dotfiles`, work tree `~`).
+    pub fn off_limits(&self) -> &Path {
+        match self.dir.parent() {
+            Some(git_dir) if self.in_git => git_dir,
+            _ => &self.dir,
+        }
+    }
+
+    /// Whether the state directory lies where git would show it unless told not to:
+    /// `.lancet/` always (an enclosing repository lancet does not find, a dotfiles work tree
+    /// without the variables), a git directory only when kept in its own work tree under a name
+    /// other than `.git` (which git never shows).
+    fn in_work_tree(&self) -> bool {
+        !self.in_git
+            || self.dir.strip_prefix(&self.home).is_ok_and(|inside| {
+                !inside
+                    .components()
+                    .any(|c| c.as_os_str().eq_ignore_ascii_case(".git"))
+            })
+    }
+
+    /// What kept lancet from its state when the handle or a state write failed with `error`:
+    /// a setup git refuses, the file system refusing writes where the state lives, or else.
+    pub fn trouble(&self, error: &io::Error) -> StateTrouble {
+        if self.refusal.is_some() {
+            return StateTrouble::Misconfigured;
+        }
+        if !matches!(
+            error.kind(),
+            io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem
+        ) {
+            return StateTrouble::Other;
+        }
+        if self.in_git {
+            StateTrouble::GitDirUnwritable {
+                git_dir: self.off_limits().display().to_string(),
+            }
+        } else {
+            StateTrouble::RootUnwritable
         }
     }
 
@@ -124,11 +197,14 @@ impl StateDir {
     }
 
     fn open(&self) -> io::Result<Dir> {
+        if let Some(why) = &self.refusal {
+            return Err(io::Error::other(why.clone()));
+        }
         let (Some(parent), Some(name)) = (self.dir.parent(), self.dir.file_name()) else {
             return Err(io::Error::other("the state directory has no parent"));
         };
         let parent = Dir::open_ambient_dir(parent, cap_std::ambient_authority())?;
-        match parent.symlink_metadata(name) {
+        let created = match parent.symlink_metadata(name) {
             Ok(m) if m.file_type().is_symlink() => return Err(link_refused()),
             Ok(m) if !m.is_dir() => {
                 return Err(io::Error::new(
@@ -136,15 +212,23 @@ impl StateDir {
                     "it is not a directory",
                 ));
             }
-            Ok(_) => {}
+            Ok(_) => false,
             Err(e) if e.kind() == io::ErrorKind::NotFound => match parent.create_dir(name) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Ok(()) => true,
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
                 Err(e) => return Err(e),
             },
             Err(e) => return Err(e),
-        }
+        };
         let dir = parent.open_dir(name)?;
+        if self.in_work_tree() {
+            match ignore_all(&dir) {
+                // A directory made now must not show in `git status`; one made by an older
+                // lancet gets its `.gitignore` whenever it can (a read-only one is still read).
+                Err(e) if created => return Err(e),
+                _ => {}
+            }
+        }
         for part in PARTS {
             if dir
                 .symlink_metadata(part)
@@ -179,6 +263,19 @@ impl StateDir {
             state: self.handle()?,
             path: self.dir.join("pre"),
         })
+    }
+}
+
+/// Writes the state directory's `.gitignore` of `*` unless an entry of that name stands there
+/// (created exclusively: never through a link, never over the person's own).
+fn ignore_all(dir: &Dir) -> io::Result<()> {
+    match dir.open_with(
+        ".gitignore",
+        OpenOptions::new().write(true).create_new(true),
+    ) {
+        Ok(mut file) => file.write_all(IGNORE_ALL.as_bytes()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Whole-batch refusals and failures in words: a batch that could not be staged, the root's
 //! lock not taken, a commit that did not happen or did not finish; each with what to do next.
 
-use crate::failure::{BatchFailure, StageError};
+use crate::failure::{BatchFailure, StageError, StateTrouble};
 use crate::kinds::ErrorKind;
 use crate::report::{Report, Status, Surface};
 use std::fmt;
@@ -58,10 +58,7 @@ impl Report {
                 Status::Error,
                 "Retry when the other lancet process is done.".to_string(),
             ),
-            BatchFailure::StateDir { .. } => (
-                Status::Error,
-                "Make the root writable (permissions, a read-only mount, free space) and the lock directory your own (chmod 700), or pass --dry-run.".to_string(),
-            ),
+            BatchFailure::StateDir { trouble, .. } => (Status::Error, state_advice(trouble, surface)),
             BatchFailure::ChangedWhileWriting { .. } => (
                 Status::Refused,
                 "Something else wrote the file meanwhile: re-read it and resend the edit."
@@ -176,6 +173,56 @@ impl Report {
     }
 }
 
+/// What to do when lancet cannot use its state, by what kept it: where the state lives decides
+/// what must become writable, and nothing but that gets around it (the journal lives there even
+/// without a checkpoint).
+fn state_advice(trouble: &StateTrouble, surface: Surface) -> String {
+    match (trouble, surface) {
+        (StateTrouble::GitDirUnwritable { git_dir }, Surface::Cli) => format!(
+            "Make {git_dir} writable (its permissions, a read-only mount or an immutable attribute) and run again. Nothing else gets around it: the journal lives there too, so --no-checkpoint does not help; --dry-run shows what the edit would do without writing anything."
+        ),
+        (StateTrouble::GitDirUnwritable { git_dir }, Surface::Mcp) => format!(
+            "Nothing else gets around it: ask the user to make {git_dir} writable (lancet's journal and checkpoints live there), then resend the edit."
+        ),
+        (StateTrouble::RootUnwritable, Surface::Cli) => "Make the root writable (permissions, a read-only mount) and run again, or pass --dry-run to see what the edit would do without writing anything.".to_string(),
+        (StateTrouble::RootUnwritable, Surface::Mcp) => {
+            "Ask the user to make the root writable, then resend the edit.".to_string()
+        }
+        (StateTrouble::LockDir, _) => {
+            "Make the lock directory your own (owned by you, chmod 700, no links in it) and run again.".to_string()
+        }
+        (StateTrouble::Misconfigured, Surface::Cli) => "Run `git status` in the root to see what git says of it, set GIT_DIR (or unset it), GIT_WORK_TREE or core.worktree so that git works there, and run again.".to_string(),
+        (StateTrouble::Misconfigured, Surface::Mcp) => "Ask the user to fix the repository setup the server runs with (GIT_DIR, GIT_WORK_TREE, core.worktree): git refuses it too.".to_string(),
+        (StateTrouble::Other, _) => "Make the root writable (permissions, a read-only mount, free space) and the lock directory your own (chmod 700), or pass --dry-run.".to_string(),
+    }
+}
+
+/// Why lancet cannot use its state: where it lives and that it must be writable there, when
+/// the file system refused the write; else what was wrong with it.
+fn state_dir_unusable(
+    f: &mut fmt::Formatter<'_>,
+    path: &str,
+    error: &str,
+    trouble: &StateTrouble,
+) -> fmt::Result {
+    let lives = match trouble {
+        StateTrouble::GitDirUnwritable { git_dir } => {
+            format!("in {git_dir}/lancet/ (inside the repository's git directory)")
+        }
+        StateTrouble::RootUnwritable => "in .lancet/ at the root".to_string(),
+        _ => {
+            return write!(
+                f,
+                "the lancet state directory cannot be used ({path}: {error}); nothing was written"
+            );
+        }
+    };
+    write!(
+        f,
+        "lancet keeps this root's state {lives}, and it must be writable there: {path}: {error}; nothing was written"
+    )
+}
+
 impl fmt::Display for BatchFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -183,10 +230,11 @@ impl fmt::Display for BatchFailure {
                 f,
                 "another lancet process is working on this root, or on a directory inside or around it ({lock} held for over {waited_secs}s); retry when it is done"
             ),
-            BatchFailure::StateDir { path, error } => write!(
-                f,
-                "the lancet state directory cannot be used ({path}: {error}); nothing was written"
-            ),
+            BatchFailure::StateDir {
+                path,
+                error,
+                trouble,
+            } => state_dir_unusable(f, path, error, trouble),
             BatchFailure::ChangedWhileWriting { path } => write!(
                 f,
                 "{path} changed on disk while the edit was being prepared; nothing was written"

@@ -8,9 +8,9 @@ use super::{Admitted, lookalike};
 use crate::journal::{Entry, FileState, Journal, Rollback};
 use crate::state::{self, PreImages, StateDir};
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
-use lancet_core::BatchFailure;
 use lancet_core::failpoint;
 use lancet_core::sha256_hex;
+use lancet_core::{BatchFailure, StateTrouble};
 use lancet_core::{Before, StagedFile};
 use lancet_core::{RelPath, Root};
 use rayon::prelude::*;
@@ -45,6 +45,8 @@ pub enum CommitError {
         path: String,
         /// What is wrong with it.
         source: io::Error,
+        /// Where the state lives and what kind of trouble it is.
+        trouble: StateTrouble,
     },
     /// An I/O error; `intact` says whether every file was restored.
     Io {
@@ -63,9 +65,14 @@ impl CommitError {
         match self {
             CommitError::Stale { path } => BatchFailure::ChangedWhileWriting { path: path.clone() },
             CommitError::Refused(failure) => failure.clone(),
-            CommitError::StateDir { path, source } => BatchFailure::StateDir {
+            CommitError::StateDir {
+                path,
+                source,
+                trouble,
+            } => BatchFailure::StateDir {
                 path: path.clone(),
                 error: source.to_string(),
+                trouble: trouble.clone(),
             },
             CommitError::Io {
                 path,
@@ -761,8 +768,13 @@ mod tests {
         opts: WriteOptions,
         remove_dirs: &[String],
     ) -> Result<Written, CommitError> {
-        let admitted = super::super::admit(root, files.to_vec(), &state.dir, &Default::default())
-            .map_err(CommitError::Refused)?;
+        let admitted = super::super::admit(
+            root,
+            files.to_vec(),
+            state.off_limits(),
+            &Default::default(),
+        )
+        .map_err(CommitError::Refused)?;
         prepare(&admitted, state, id, opts, remove_dirs).and_then(write)
     }
 

@@ -9,8 +9,9 @@
 //! commit takes ([`prepare`]); nothing else mints it. The checks:
 //!
 //! - **confinement**: every path is a normalised relative path with no `.git` or `.lancet`
-//!   component, outside the state directory, reached through no symlink (each ancestor is a
-//!   real directory), and every access goes through the root's handle;
+//!   component, outside the state directory and the repository's git directory (which
+//!   `GIT_DIR` may put in the root), reached through no symlink (each ancestor is a real
+//!   directory), and every access goes through the root's handle;
 //! - **lancet's settings**, where the caller says they are the person's (over MCP): a change
 //!   is refused when the settings lancet would read from the tree afterwards differ from those
 //!   it reads now ([`SettingsJudge`], given by the facade, which owns the reader);
@@ -93,16 +94,18 @@ impl Admitted<'_> {
 }
 
 /// Runs every check of the door on a change (see the module docs) and mints the token the
-/// commit takes; the refusal names what failed. A file with other hard links is set to get its
-/// own inode here unless the person chose [`HardLinks::InPlace`].
+/// commit takes; the refusal names what failed. `off_limits` is what the state says no batch
+/// may write ([`crate::StateDir::off_limits`]: the state, and in a repository its git
+/// directory, which may lie in the root). A file with other hard links is set to get its own
+/// inode here unless the person chose [`HardLinks::InPlace`].
 pub fn admit<'a>(
     root: &'a Root,
     mut files: Vec<StagedFile>,
-    state_dir: &std::path::Path,
+    off_limits: &std::path::Path,
     checks: &Checks,
 ) -> Result<Admitted<'a>, BatchFailure> {
     for f in files.iter() {
-        confined(root, state_dir, &f.path)?;
+        confined(root, off_limits, &f.path)?;
     }
     if let Some(judge) = &checks.settings
         && let Some(path) = judge.changed_settings(root, &files)
@@ -141,9 +144,9 @@ fn touches(files: &[StagedFile]) -> Vec<lookalike::Touch<'_>> {
 }
 
 /// Refuses a path that is not one lancet may write: re-validated as a state-read path would be
-/// (no `.git`, no `.lancet`, normalised), outside the state directory, and reached through real
-/// directories only.
-fn confined(root: &Root, state_dir: &std::path::Path, path: &RelPath) -> Result<(), BatchFailure> {
+/// (no `.git`, no `.lancet`, normalised), outside the state directory and the repository's git
+/// directory (`off_limits`), and reached through real directories only.
+fn confined(root: &Root, off_limits: &std::path::Path, path: &RelPath) -> Result<(), BatchFailure> {
     let outside = |why: &str| BatchFailure::Unconfined {
         path: path.to_string(),
         why: why.to_string(),
@@ -153,8 +156,10 @@ fn confined(root: &Root, state_dir: &std::path::Path, path: &RelPath) -> Result<
             "it names .git, lancet's state or a step out of the root",
         ));
     }
-    if root.path().join(path.as_path()).starts_with(state_dir) {
-        return Err(outside("it lies in lancet's state directory"));
+    if root.path().join(path.as_path()).starts_with(off_limits) {
+        return Err(outside(
+            "it lies in lancet's state directory or the repository's git directory",
+        ));
     }
     let mut ancestor = path.parent();
     while let Some(dir) = ancestor {
