@@ -903,7 +903,8 @@ fn a_recovery_cut_short_never_leaves_a_log_entry_for_a_batch_not_on_disk() {
 }
 
 /// A journal half written when lancet was killed (`journal.json.tmp`: it only counts once
-/// renamed) is swept by the next command, and per-path lock files do not pile up.
+/// renamed) is swept by the next command, and per-path lock files do not pile up: one per
+/// directory on the way to the roots used, kept for the next call.
 #[test]
 fn a_half_written_journal_and_released_locks_leave_nothing_behind() {
     let dir = temp_tree(&[("a.txt", b"a\n")]);
@@ -926,5 +927,6 @@ fn a_half_written_journal_and_released_locks_leave_nothing_behind() {
     let left: Vec<_> = std::fs::read_dir(locks.path().join("lancet/locks"))
         .map(|d| d.flatten().map(|e| e.file_name()).collect())
         .unwrap_or_default();
-    assert!(left.is_empty(), "lock files left: {left:?}");
+    let depth = root.canonicalize().unwrap().ancestors().count();
+    assert!(left.len() <= depth, "lock files left: {left:?}");
 }

@@ -13,7 +13,7 @@ use crate::state::StateDir;
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 use git2::build::TreeUpdateBuilder;
-use git2::{FileMode, ObjectType, Oid, Repository, Signature, Tree};
+use git2::{FileMode, ObjectType, Oid, Signature, Tree};
 use lancet_core::Root;
 use lancet_core::timing::lap;
 use lancet_core::{Before, StagedFile};
@@ -114,18 +114,19 @@ fn write_pack(out: &mut impl Write, entries: &[Vec<u8>]) -> std::io::Result<()> 
 /// larger ones write one pack.
 const LOOSE_MAX_FILES: usize = 16;
 
-/// A repository holding checkpoints for a root.
-pub struct Checkpoints {
-    repo: Repository,
+/// A repository holding checkpoints for a root (lent by the state, which keeps it opened for
+/// the process).
+pub struct Checkpoints<'a> {
+    repo: crate::repository::Lent<'a>,
     /// The root relative to the repository's work tree (empty for the private repository).
     prefix: PathBuf,
 }
 
-impl Checkpoints {
+impl<'a> Checkpoints<'a> {
     /// Opens the repository that holds the root, or creates the private one, as the state
     /// found it (`repository.rs`). Paths in it are relative to the work tree the state found
     /// (libgit2 gives a bare repository none, whatever `GIT_WORK_TREE` says).
-    pub fn open(root: &Root, state: &StateDir) -> Result<Checkpoints, RepositoryError> {
+    pub fn open(root: &Root, state: &'a StateDir) -> Result<Checkpoints<'a>, RepositoryError> {
         let repo = state.checkpoint_repository(true)?;
         if !state.in_git {
             return Ok(Checkpoints {

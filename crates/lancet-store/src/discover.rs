@@ -77,7 +77,14 @@ pub(crate) enum Found {
 }
 
 /// The repository holding `root` (canonical) as git finds it with `env`.
+#[cfg(test)]
 pub(crate) fn repository_for(root: &Path, env: &GitEnv) -> Found {
+    found_and_opened(root, env).0
+}
+
+/// [`repository_for`], with the repository as opened when one holds the root (kept for the
+/// checkpoints: opening it again reads its configuration again).
+pub(crate) fn found_and_opened(root: &Path, env: &GitEnv) -> (Found, Option<Repository>) {
     let (repo, named) = match &env.git_dir {
         Some(named) => {
             let git_dir = env.absolute(named);
@@ -85,14 +92,12 @@ pub(crate) fn repository_for(root: &Path, env: &GitEnv) -> Found {
             match Repository::open_ext(&git_dir, flags, std::iter::empty::<&Path>()) {
                 Ok(repo) => (repo, Some(git_dir)),
                 Err(e) => {
-                    return Found::Refused {
-                        why: format!(
-                            "GIT_DIR names {}, which git cannot open as a repository ({}), so git refuses to run here too",
-                            git_dir.display(),
-                            e.message()
-                        ),
-                        git_dir,
-                    };
+                    let why = format!(
+                        "GIT_DIR names {}, which git cannot open as a repository ({}), so git refuses to run here too",
+                        git_dir.display(),
+                        e.message()
+                    );
+                    return (Found::Refused { git_dir, why }, None);
                 }
             }
         }
@@ -106,25 +111,23 @@ pub(crate) fn repository_for(root: &Path, env: &GitEnv) -> Found {
                 Ok(repo) => (repo, None),
                 // Not found, or a repository libgit2 will not open (another user's, a format
                 // it does not read): as before, lancet keeps its state at the root.
-                Err(_) => return Found::Nothing,
+                Err(_) => return (Found::Nothing, None),
             }
         }
     };
     let work_tree = match work_tree(&repo, named.as_deref(), env) {
         Ok(Some(work_tree)) => work_tree,
-        Ok(None) => return Found::Nothing,
+        Ok(None) => return (Found::Nothing, None),
         Err(why) => {
-            return Found::Refused {
-                git_dir: named.unwrap_or_else(|| repo.path().to_path_buf()),
-                why,
-            };
+            let git_dir = named.unwrap_or_else(|| repo.path().to_path_buf());
+            return (Found::Refused { git_dir, why }, None);
         }
     };
     match (repo.path().canonicalize(), work_tree.canonicalize()) {
         (Ok(git_dir), Ok(work_tree)) if root.starts_with(&work_tree) => {
-            Found::Repository { git_dir, work_tree }
+            (Found::Repository { git_dir, work_tree }, Some(repo))
         }
-        _ => Found::Nothing,
+        _ => (Found::Nothing, None),
     }
 }
 

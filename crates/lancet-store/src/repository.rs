@@ -18,6 +18,7 @@ use std::io;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// Why the repository holding checkpoints cannot be opened.
 #[derive(Debug)]
@@ -76,22 +77,83 @@ impl From<git2::Error> for RepositoryError {
     }
 }
 
+/// The checkpoint repository as this process opened it, kept between the calls that need it:
+/// opening a repository reads three config files and checks its layout, a tenth of a one-file
+/// edit's time.
+#[derive(Clone, Default)]
+pub(crate) struct Kept(Arc<Mutex<Option<Repository>>>);
+
+impl Kept {
+    /// Keeps a repository opened already (when the state was located).
+    pub(crate) fn new(repository: Option<Repository>) -> Kept {
+        Kept(Arc::new(Mutex::new(repository)))
+    }
+
+    fn take(&self) -> Option<Repository> {
+        self.0.lock().ok()?.take()
+    }
+
+    fn put_back(&self, repository: Repository) {
+        if let Ok(mut kept) = self.0.lock() {
+            *kept = Some(repository);
+        }
+    }
+}
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Kept(..)")
+    }
+}
+
+/// The checkpoint repository, lent: it goes back to the state's [`Kept`] when dropped.
+pub struct Lent<'a> {
+    repository: Option<Repository>,
+    kept: &'a Kept,
+}
+
+impl std::ops::Deref for Lent<'_> {
+    type Target = Repository;
+
+    fn deref(&self) -> &Repository {
+        self.repository
+            .as_ref()
+            .expect("a lent repository is held until dropped")
+    }
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        if let Some(repository) = self.repository.take() {
+            self.kept.put_back(repository);
+        }
+    }
+}
+
 impl StateDir {
     /// The repository this state's checkpoints live in: the repository's own (its git
     /// directory as [`StateDir::locate`] found it), else the private one in the state, created
-    /// when `create` (else a missing one is an error).
-    pub(crate) fn checkpoint_repository(
-        &self,
-        create: bool,
-    ) -> Result<Repository, RepositoryError> {
-        if self.in_git {
-            self.own_repository()
-        } else {
-            self.private_repository(create)
-        }
+    /// when `create` (else a missing one is an error). Opened once per process and checked
+    /// again each time it is lent (the git directory still the one found).
+    pub(crate) fn checkpoint_repository(&self, create: bool) -> Result<Lent<'_>, RepositoryError> {
+        let repository = match self.repository.take() {
+            Some(repository) if self.in_git => {
+                self.still_the_one_found(&repository)?;
+                repository
+            }
+            Some(repository) => repository,
+            None if self.in_git => self.own_repository()?,
+            None => self.private_repository(create)?,
+        };
+        Ok(Lent {
+            repository: Some(repository),
+            kept: &self.repository,
+        })
     }
 
-    fn own_repository(&self) -> Result<Repository, RepositoryError> {
+    /// Refuses a repository whose git directory is no longer the one [`StateDir::locate`]
+    /// found (replaced, or swapped for a link, since).
+    fn still_the_one_found(&self, repository: &Repository) -> Result<(), RepositoryError> {
         let git_dir = self.off_limits();
         let refused = |why: String| {
             let source = io::Error::other(why);
@@ -104,13 +166,18 @@ impl StateDir {
         let found = self.git_dir.ok_or_else(|| {
             refused("the repository's git directory was not identified when lancet located its state, so it cannot be checked".into())
         })?;
-        let repo = Repository::open(git_dir)?;
-        if identity(repo.path()).ok() != Some(found) {
+        if identity(repository.path()).ok() != Some(found) {
             return Err(refused(format!(
                 "{} is not the git directory found when this command started: it was replaced, or swapped for a link, since; no checkpoint is recorded through it",
-                repo.path().display()
+                repository.path().display()
             )));
         }
+        Ok(())
+    }
+
+    fn own_repository(&self) -> Result<Repository, RepositoryError> {
+        let repo = Repository::open(self.off_limits())?;
+        self.still_the_one_found(&repo)?;
         Ok(repo)
     }
 

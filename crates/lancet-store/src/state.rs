@@ -42,6 +42,9 @@ pub struct StateDir {
     /// Why the state cannot be used at all (a setup git itself refuses): every write through
     /// the handle fails with it.
     refusal: Option<String>,
+    /// The checkpoint repository, opened once for the process (opening one reads three config
+    /// files: a tenth of a one-file edit) and checked again each time it is taken.
+    pub(crate) repository: crate::repository::Kept,
 }
 
 /// A directory's identity: its device and inode.
@@ -90,6 +93,7 @@ impl StateDir {
             handle: Arc::default(),
             git_dir: None,
             refusal: None,
+            repository: crate::repository::Kept::default(),
         }
     }
 
@@ -109,7 +113,8 @@ impl StateDir {
                 String::new(),
             )
         };
-        match crate::discover::repository_for(root.path(), env) {
+        let (found, opened) = crate::discover::found_and_opened(root.path(), env);
+        match found {
             Found::Repository { git_dir, work_tree } => {
                 let Some(root_in_home) = root.relative_to(&work_tree) else {
                     return at_root();
@@ -117,6 +122,7 @@ impl StateDir {
                 let id = std::fs::metadata(&git_dir).ok().map(|m| (m.dev(), m.ino()));
                 StateDir {
                     git_dir: id,
+                    repository: crate::repository::Kept::new(opened),
                     ..StateDir::new(git_dir.join("lancet"), true, work_tree, root_in_home)
                 }
             }

@@ -60,12 +60,19 @@ pub(crate) fn errors(
 
 /// Runs a parser on `text` as UTF-8, on a thread of its own: the parsers descend recursively,
 /// so they get a stack sized for the deepest input `too_deep` lets through, whatever stack the
-/// caller's worker has. `None` when the text is not UTF-8 or nests too deep (then tree-sitter
-/// judges alone).
+/// caller's worker has. A small, shallow text parsed on the main thread (a one-file edit) runs
+/// there: its 8 MiB hold it many times over, and a thread costs more than the parse. `None`
+/// when the text is not UTF-8 or nests too deep (then tree-sitter judges alone).
 fn on_parser_stack<T: Send>(text: &[u8], parse: impl FnOnce(&str) -> T + Send) -> Option<T> {
     let source = std::str::from_utf8(text).ok()?;
     if too_deep(text) {
         return None;
+    }
+    if text.len() <= INLINE_MAX_BYTES
+        && std::thread::current().name() == Some("main")
+        && nesting(text) <= INLINE_MAX_NESTING
+    {
+        return Some(parse(source));
     }
     std::thread::scope(|scope| {
         std::thread::Builder::new()
@@ -75,6 +82,28 @@ fn on_parser_stack<T: Send>(text: &[u8], parse: impl FnOnce(&str) -> T + Send) -
             .join()
             .ok()
     })
+}
+
+/// The largest text parsed on the main thread's own stack.
+const INLINE_MAX_BYTES: usize = 64 * 1024;
+
+/// The deepest bracket nesting parsed on the main thread's own stack.
+const INLINE_MAX_NESTING: usize = 32;
+
+/// How deep `text` nests brackets at most (strings and comments counted too).
+fn nesting(text: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for &b in text {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// The stack the precise parser runs on.
