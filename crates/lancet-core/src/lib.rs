@@ -57,6 +57,7 @@ pub mod text;
 pub mod timing;
 #[doc(hidden)]
 pub mod verdicts;
+mod work;
 #[doc(hidden)]
 pub use stage::staged;
 
