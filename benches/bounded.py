@@ -95,7 +95,7 @@ def nomatch(root):
 
 def errors(root):
     """A 1 MB Python file holding 20,000 syntax errors (one a line), edited on one line."""
-    lines = [f"broken_{i} = (\n" if i % 2 == 0 else f"fine_{i} = {i}\n" for i in range(40_000)]
+    lines = [f"broken_{i} = = {i}\n" if i % 2 == 0 else f"fine_{i} = {i}\n" for i in range(40_000)]
     filler = "# " + "x" * 20 + "\n"
     text = "".join(lines) + filler * ((1_000_000 - sum(map(len, lines))) // len(filler))
     write(root, "errors.py", text)
