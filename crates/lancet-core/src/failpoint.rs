@@ -12,7 +12,9 @@
 //! `rename` (each rename), `fsync_dir`, `commit` (before the
 //! journal is deleted), `verify` (before the targets are re-read), `recover` (each path
 //! restored by a rollback), `recovered` (a recovery's batch forgotten, its journal not yet
-//! deleted).
+//! deleted). Two are switches rather than failures: `gate_deadline` gives the syntax gate no
+//! time for the batch (every file to parse is unjudged, the batch refused), `no-landlock` makes
+//! the sandbox unavailable.
 
 use std::io;
 use std::sync::OnceLock;
