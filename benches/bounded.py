@@ -6,14 +6,15 @@ came back (the status or refusal kind the row expects, and nothing written when 
 prints the wall time against the row's bar. A benchmark, not a timed test: exits 1 when a row
 is over its bar or its answer is not the expected one (every row runs all the same).
 
-Rows (issue #35, and #42's gate on a file full of errors):
+Rows (issue #35, and #42's gate on a file full of errors), each with the answer it must get:
 
-  newlines      a 120 KB `new_string` of newlines (an old_string/new_string edit)       <= 1 s
-  sketch        a 1.1 MB lazy sketch (`content` with markers) over a 1.2 MB file        <= 5 s
-  html          14 deeply nested HTML files (15 MB) in one batch: the gate's deadline   <= 25 s
-  multiedit     a MultiEdit of 12,000 exact edits on a 50,000-line file                 <= 3 s
-  nomatch       a 12,000-line hunk matching nowhere in a 37 MB file of 8 near-copies    <= 10 s
-  errors        a one-line edit in a 1 MB Python file with 20,000 syntax errors         <= 0.2 s
+  newlines    a 120 KB `new_string` of newlines (an old_string/new_string edit)    applied       <= 1 s
+  sketch      a 1.1 MB lazy sketch (`content` with markers) over a 1.2 MB file     refused       <= 5 s
+  sketchdp    a 2,400-line sketch changing every line (the alignment itself)       refused       <= 5 s
+  html        14 deeply nested HTML files (15 MB) in one batch                     gate_timeout  <= 25 s
+  multiedit   a MultiEdit of 12,000 exact edits on a 50,000-line file              applied       <= 3 s
+  nomatch     a 12,000-line hunk matching nowhere in a 37 MB file of 8 near-copies no_match      <= 10 s
+  errors      a one-line edit in a 1 MB Python file with 20,000 syntax errors      applied       <= 0.2 s
 
 Usage: bounded.py [LANCET] [--only ROW[,ROW...]] [--keep DIR]   (LANCET defaults to target/release/lancet)
 """
@@ -56,7 +57,19 @@ def sketch(root):
     kept = [body(i).replace("argument", "arg") for i in range(count)]
     kept[5_000:5_900] = ["# ... existing code ...\n\n\n"]
     edit = {"file_path": "big.py", "content": "".join(kept)}
-    return json.dumps(edit), None
+    return json.dumps(edit), "placeholder"
+
+
+def sketch_lines(root):
+    """A 2,400-line file rewritten as a sketch that changes every line, a marker in the middle:
+    within the alignment's size limit, every cell once asked for an edit distance."""
+    old = [f"    value_{i} = compute_something_long({i}, {i * 3}, name=\"item_{i}\")\n"
+           for i in range(2_400)]
+    write(root, "table.py", "def f():\n" + "".join(old))
+    new = [line.replace("long", "longer") for line in old]
+    new[1_200:1_300] = ["    # ... existing code ...\n"]
+    edit = {"file_path": "table.py", "content": "def f():\n" + "".join(new)}
+    return json.dumps(edit), "placeholder"
 
 
 def html(root):
@@ -67,7 +80,7 @@ def html(root):
     for n in range(14):
         write(root, f"page{n:02}.html", "<p>old</p>\n")
         edits.append({"file_path": f"page{n:02}.html", "content": page})
-    return json.dumps(edits), None
+    return json.dumps(edits), "gate_timeout"
 
 
 def multiedit(root):
@@ -103,11 +116,12 @@ def errors(root):
     return json.dumps(edit), "applied"
 
 
-# (name, bar in seconds, tree and edit, what the answer must be: a status, a refusal kind, or
-# None for "applied or refused, either")
+# (name, bar in seconds, tree and edit); each builder returns the edit and what the answer must
+# be: a status or a refusal kind.
 ROWS = [
     ("newlines", 1.0, newlines),
     ("sketch", 5.0, sketch),
+    ("sketchdp", 5.0, sketch_lines),
     ("html", 25.0, html),
     ("multiedit", 3.0, multiedit),
     ("nomatch", 10.0, nomatch),
