@@ -141,7 +141,8 @@ fn check_file(
             language.name
         ));
     }
-    if until.passed() {
+    // No parse is begun once the batch's time is up (a precise parser cannot be stopped).
+    if opts.judges_precisely(&language.name) && until.passed() {
         return Verdict::OutOfTime;
     }
     if let Some(verdict) = precise_verdict(job, language, opts) {
@@ -160,6 +161,9 @@ fn check_file(
     let (mut new, mut old) = match precheck {
         Some(p) => (p.errors.clone(), p.preexisting.clone()),
         None => {
+            if until.passed() {
+                return Verdict::OutOfTime;
+            }
             let Some(parser) = parser_for(parsers, language) else {
                 return Verdict::Unchecked(format!(
                     "{} grammar not built in (cargo feature off)",
@@ -609,7 +613,20 @@ mod tests {
 
     #[test]
     fn files_not_judged_when_the_batch_time_is_up_are_listed_not_passed() {
+        let rust = b"fn main() {}\n";
+        let judged = Prechecked {
+            after_sha256: digest::sha256_hex(rust),
+            language: "rust",
+            errors: Vec::new(),
+            preexisting: Vec::new(),
+        };
         let jobs = [
+            Job {
+                path: "m.rs",
+                before: None,
+                after: rust,
+                prechecked: Some(&judged),
+            },
             Job {
                 path: "a.py",
                 before: Some(b"x = 1\n"),
@@ -630,15 +647,20 @@ mod tests {
             },
         ];
         // The time was up before the gate began: nothing that needs a parse is judged, by a
-        // precise parser or tree-sitter; a file of no known language needs none.
+        // precise parser or tree-sitter; a file of no known language needs none, and one its
+        // caller already judged (a rename's precheck) keeps that verdict.
         let r = run(&jobs, &GateOptions::default(), Until::Batch(Instant::now()));
         assert_eq!(r.unjudged, ["a.py", "deep.html"]);
         assert_eq!(r.unchecked, ["notes.txt (no known language)"]);
-        assert!(r.checked.is_empty() && r.refuses());
+        assert_eq!(r.checked, ["m.rs (rust)"]);
+        assert!(r.refuses());
         // With time left, the same files are judged and pass.
         let r = run(&jobs, &GateOptions::default(), batch());
         assert!(r.unjudged.is_empty() && !r.refuses(), "{r:?}");
-        assert_eq!(r.checked, ["a.py (python)", "deep.html (html)"]);
+        assert_eq!(
+            r.checked,
+            ["m.rs (rust)", "a.py (python)", "deep.html (html)"]
+        );
     }
 
     #[test]
