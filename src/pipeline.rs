@@ -130,7 +130,7 @@ fn apply_locked(
     let syntax = gate(admitted.files(), opts, prechecks);
     lap("syntax gate", &mut clock);
     if let Some(report) = &syntax
-        && !report.errors.is_empty()
+        && report.refuses()
     {
         return nothing_written(
             Report::from_ops(Status::Refused, format, staged.reports, notes, opts.surface)

@@ -4,7 +4,7 @@
 //! repetitive to compare everywhere is refused as such. (Times are in `cargo bench --bench
 //! locate`, never asserted here.)
 
-use crate::suite::tree::{describe, lancet, temp_tree};
+use crate::suite::tree::{describe, lancet, lancet_env, temp_tree};
 
 #[test]
 fn an_ambiguity_with_thousands_of_candidates_lists_twenty() {
@@ -75,4 +75,40 @@ fn a_needle_too_repetitive_to_compare_everywhere_is_refused_as_such() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["files"][0]["hunks"][0]["kind"], "no_match");
+}
+
+/// Issue #35: the gate's time is one deadline for the whole batch, not 20 s per file (8 deeply
+/// nested HTML files took 80 s). A file it has not judged when the time is up refuses the
+/// batch, named, and nothing is written; `gate_deadline` makes the time none at all.
+#[test]
+fn a_file_the_gate_has_not_judged_in_time_refuses_the_batch_naming_it() {
+    let dir = temp_tree(&[("page.html", b"<p>old</p>\n"), ("notes.txt", b"a\n")]);
+    let root = dir.path().to_str().unwrap();
+    let edit = br#"[{"file_path": "page.html", "old_string": "old", "new_string": "new"},
+        {"file_path": "notes.txt", "old_string": "a", "new_string": "b"}]"#;
+    let out = lancet_env(
+        &["apply", "-C", root, "--json"],
+        edit,
+        &[("LANCET_FAILPOINT", "gate_deadline:1")],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "refused");
+    assert_eq!(v["error"]["kind"], "gate_timeout", "{v:#}");
+    // The file needing a parse is named; one of no known language needs none.
+    assert_eq!(v["syntax"]["unjudged"], serde_json::json!(["page.html"]));
+    assert_eq!(v["syntax"]["unchecked"][0], "notes.txt (no known language)");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("ran out of time before it judged page.html"),
+        "{message}"
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("page.html")).unwrap(),
+        b"<p>old</p>\n"
+    );
+    assert_eq!(std::fs::read(dir.path().join("notes.txt")).unwrap(), b"a\n");
+    // With the time the gate has, the same batch applies.
+    let out = lancet(&["apply", "-C", root, "--json"], edit);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
 }

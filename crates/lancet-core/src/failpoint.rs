@@ -17,7 +17,9 @@
 //! deleted).
 //!
 //! Seams that say a facility is missing, checked once per process: `no-landlock` (the sandbox),
-//! `no-pid-namespace`, `no-cgroup` and `no-proc` (lancet-process's containment mechanisms).
+//! `no-pid-namespace`, `no-cgroup` and `no-proc` (lancet-process's containment mechanisms);
+//! `gate_deadline` gives the syntax gate no time for the batch (every file to parse is
+//! unjudged, the batch refused).
 
 use std::io;
 use std::sync::OnceLock;

@@ -86,13 +86,16 @@ pub enum ErrorKind {
     UnresolvedSites,
     /// The syntax gate: the edit would introduce syntax errors (listed in `syntax.errors`).
     SyntaxError,
+    /// The syntax gate ran out of time before it judged every file (listed in
+    /// `syntax.unjudged`): nothing is written unjudged.
+    GateTimeout,
     /// `mod --exec`: the command failed, or changed what a batch cannot carry.
     ExecFailed,
 }
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 38] = [
+    pub const ALL: [ErrorKind; 39] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -130,6 +133,7 @@ impl ErrorKind {
         ErrorKind::NameInUse,
         ErrorKind::UnresolvedSites,
         ErrorKind::SyntaxError,
+        ErrorKind::GateTimeout,
         ErrorKind::ExecFailed,
     ];
 
@@ -173,6 +177,7 @@ impl ErrorKind {
             ErrorKind::NameInUse => "name_in_use",
             ErrorKind::UnresolvedSites => "unresolved_sites",
             ErrorKind::SyntaxError => "syntax_error",
+            ErrorKind::GateTimeout => "gate_timeout",
             ErrorKind::ExecFailed => "exec_failed",
         }
     }

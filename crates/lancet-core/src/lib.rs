@@ -16,8 +16,8 @@
 #![deny(missing_docs)]
 
 // The modules are the crate's rooms, reachable (hidden) by lancet's own benches, fuzz targets
-// and tests; a crate above names what this list hands on. `failpoint` and `timing` are seams,
-// named by their module.
+// and tests; a crate above names what this list hands on. `failpoint`, `timing` and `work` are
+// seams, named by their module.
 #[doc(hidden)]
 pub mod anchors;
 #[doc(hidden)]
@@ -57,6 +57,8 @@ pub mod text;
 pub mod timing;
 #[doc(hidden)]
 pub mod verdicts;
+#[doc(hidden)]
+pub mod work;
 #[doc(hidden)]
 pub use stage::staged;
 

@@ -38,6 +38,17 @@ pub struct SyntaxReport {
     /// Things worth knowing (a check tool missing, a parse given up on).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Files the gate had not judged when the batch's time was up (`gate_timeout`): the batch
+    /// is refused, as a file is never written unjudged.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unjudged: Vec<String>,
+}
+
+impl SyntaxReport {
+    /// Whether the batch may not be written: it introduces errors, or a file was not judged.
+    pub fn refuses(&self) -> bool {
+        !self.errors.is_empty() || !self.unjudged.is_empty()
+    }
 }
 
 /// What a test run did.

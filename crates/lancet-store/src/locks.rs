@@ -53,7 +53,7 @@ fn now_and_then() -> bool {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or_default();
-    (nanos / 1000) % SWEEP_EVERY == 0
+    (nanos / 1000).is_multiple_of(SWEEP_EVERY)
 }
 
 /// About one release in this many sweeps the lock directory.

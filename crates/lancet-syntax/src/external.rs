@@ -5,7 +5,7 @@
 use crate::job::Job;
 use crate::languages::LanguageEntry;
 use crate::options::GateOptions;
-use crate::site::Site;
+use crate::site::{Lines, Site};
 use lancet_core::SyntaxError;
 use rayon::prelude::*;
 use std::process::Command;
@@ -114,7 +114,10 @@ fn one_compile_check(command: &[String], job: &Job) -> Option<(bool, SyntaxError
         .and_then(|b| external_check(command, job.path, b))
         .is_some_and(|r| r.is_err());
     let checker = command.first().cloned().unwrap_or_default();
-    Some((!also_before, site.into_error(job.path, job.after, &checker)))
+    Some((
+        !also_before,
+        site.into_error(job.path, &Lines::new(job.after), &checker),
+    ))
 }
 
 /// Runs a `{files}` check command once over several files' new content; `None` when it could

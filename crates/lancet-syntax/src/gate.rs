@@ -6,13 +6,37 @@ use crate::introduced::{classify, classify_by};
 use crate::job::Job;
 use crate::languages::{self, LanguageEntry, grammar, language_for};
 use crate::options::GateOptions;
-use crate::parse::{PARSE_BUDGET, parse_errors};
+use crate::parse::parse_errors;
 use crate::{precise, trees};
 use lancet_core::digest;
 use lancet_core::{SyntaxError, SyntaxReport};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 use tree_sitter::Parser;
+
+/// How long the gate may take: one deadline for a whole batch (a file not judged by then
+/// refuses it), or a budget for each file (`lancet check`: a file over it is unchecked).
+#[derive(Clone, Copy)]
+pub(crate) enum Until {
+    Batch(Instant),
+    EachFile(Duration),
+}
+
+impl Until {
+    /// When a parse starting now must stop.
+    fn deadline(self) -> Instant {
+        match self {
+            Until::Batch(at) => at,
+            Until::EachFile(budget) => Instant::now() + budget,
+        }
+    }
+
+    /// Whether a batch's time is up, so no further file may be started.
+    fn passed(self) -> bool {
+        matches!(self, Until::Batch(at) if Instant::now() >= at)
+    }
+}
 
 enum Verdict {
     /// Parsed: the language, new errors, pre-existing errors, and whether the language's
@@ -25,21 +49,23 @@ enum Verdict {
         bool,
     ),
     Unchecked(String),
+    /// Not judged: the time was up before the file's parse began or ended.
+    OutOfTime,
 }
 
-pub(crate) fn run(jobs: &[Job], opts: &GateOptions) -> SyntaxReport {
+pub(crate) fn run(jobs: &[Job], opts: &GateOptions, until: Until) -> SyntaxReport {
     // One file: no thread pool is worth starting for it.
     let verdicts: Vec<(usize, Verdict)> = if jobs.len() < 2 {
         let mut parsers = HashMap::new();
         jobs.iter()
             .enumerate()
-            .map(|(i, job)| (i, check_file(job, &mut parsers, opts)))
+            .map(|(i, job)| (i, check_file(job, &mut parsers, opts, until)))
             .collect()
     } else {
         jobs.par_iter()
             .enumerate()
             .map_init(HashMap::new, |parsers, (i, job)| {
-                (i, check_file(job, parsers, opts))
+                (i, check_file(job, parsers, opts, until))
             })
             .collect()
     };
@@ -61,6 +87,14 @@ pub(crate) fn run(jobs: &[Job], opts: &GateOptions) -> SyntaxReport {
                 }
             }
             Verdict::Unchecked(why) => report.unchecked.push(format!("{} ({why})", jobs[i].path)),
+            Verdict::OutOfTime => match until {
+                Until::Batch(_) => report.unjudged.push(jobs[i].path.to_string()),
+                Until::EachFile(budget) => report.unchecked.push(format!(
+                    "{} (parse gave up after {}s)",
+                    jobs[i].path,
+                    budget.as_secs()
+                )),
+            },
         }
     }
     for (language, jobs) in pending.into_values() {
@@ -106,6 +140,7 @@ fn check_file(
     job: &Job,
     parsers: &mut HashMap<&'static str, Parser>,
     opts: &GateOptions,
+    until: Until,
 ) -> Verdict {
     if opts.skip.is_match(job.path) {
         return Verdict::Unchecked("skipped by the configuration (gate.skip)".into());
@@ -118,6 +153,10 @@ fn check_file(
             "template syntax ({{{{ }}}}, {{% %}} or <% %>): not checked as plain {}",
             language.name
         ));
+    }
+    // No parse is begun once the batch's time is up (a precise parser cannot be stopped).
+    if opts.judges_precisely(&language.name) && until.passed() {
+        return Verdict::OutOfTime;
     }
     if let Some(verdict) = precise_verdict(job, language, opts) {
         return verdict;
@@ -135,6 +174,9 @@ fn check_file(
     let (mut new, mut old) = match precheck {
         Some(p) => (p.errors.clone(), p.preexisting.clone()),
         None => {
+            if until.passed() {
+                return Verdict::OutOfTime;
+            }
             let Some(parser) = parser_for(parsers, language) else {
                 return Verdict::Unchecked(format!(
                     "{} grammar not built in (cargo feature off)",
@@ -146,33 +188,41 @@ fn check_file(
                     job.path,
                     language_name(language),
                     parser,
-                    job.before,
-                    job.after,
+                    (job.before, job.after),
+                    until.deadline(),
                 ),
-                None => parse_errors(parser, job.after).map(|after| trees::Parsed {
-                    after,
-                    before: None,
-                }),
+                None => {
+                    parse_errors(parser, job.after, until.deadline()).map(|after| trees::Parsed {
+                        after,
+                        before: None,
+                    })
+                }
             };
             let Some(parsed) = parsed else {
-                return Verdict::Unchecked(format!(
-                    "parse gave up after {}s",
-                    PARSE_BUDGET.as_secs()
-                ));
+                return Verdict::OutOfTime;
             };
             // Only when the new content has errors is the old content worth parsing (the
             // common case parses once).
             let kept_before = parsed.before;
-            classify(job.path, job.before, job.after, &parsed.after, || {
+            let mut out_of_time = false;
+            let classified = classify(job.path, job.before, job.after, &parsed.after, || {
                 kept_before.unwrap_or_else(|| {
-                    job.before
-                        .filter(|b| {
-                            language_for(job.path, b).is_some_and(|l| l.name == language.name)
-                        })
-                        .and_then(|b| parse_errors(parser, b))
-                        .unwrap_or_default()
+                    let same_language = |b: &&[u8]| {
+                        language_for(job.path, b).is_some_and(|l| l.name == language.name)
+                    };
+                    let Some(before) = job.before.filter(same_language) else {
+                        return Vec::new();
+                    };
+                    parse_errors(parser, before, until.deadline()).unwrap_or_else(|| {
+                        out_of_time = true;
+                        Vec::new()
+                    })
                 })
-            })
+            });
+            if out_of_time {
+                return Verdict::OutOfTime;
+            }
+            classified
         }
     };
     // A second opinion (Rust: syn) clears what tree-sitter flags in text it parses.
@@ -267,6 +317,11 @@ mod tests {
         }
     }
 
+    /// The gate's time for a batch in these tests: more than any of them takes.
+    fn batch() -> Until {
+        Until::Batch(Instant::now() + Duration::from_secs(600))
+    }
+
     fn check(path: &str, before: Option<&str>, after: &str) -> SyntaxReport {
         let job = Job {
             path,
@@ -274,7 +329,7 @@ mod tests {
             after: after.as_bytes(),
             prechecked: None,
         };
-        run(&[job], &tree_sitter_only())
+        run(&[job], &tree_sitter_only(), batch())
     }
 
     #[test]
@@ -286,7 +341,7 @@ mod tests {
                 after: after.as_bytes(),
                 prechecked: None,
             };
-            run(&[job], &GateOptions::default())
+            run(&[job], &GateOptions::default(), batch())
         };
         let r = with_syn(None, "struct S<T> where T: Eq;\n");
         assert!(r.errors.is_empty(), "{r:?}");
@@ -313,7 +368,7 @@ mod tests {
                 after: after.as_bytes(),
                 prechecked: None,
             };
-            run(&[job], &GateOptions::default())
+            run(&[job], &GateOptions::default(), batch())
         };
         // Valid Python 3.12 (PEP 695 generics, PEP 701 quotes in an f-string) passes; the
         // same for 3.11 is refused (below, in precise.rs).
@@ -347,7 +402,7 @@ mod tests {
             after: b"def (",
             prechecked: None,
         };
-        let r = run(&[job], &opts);
+        let r = run(&[job], &opts, batch());
         assert_eq!(
             r.unchecked,
             vec!["gen/x.py (skipped by the configuration (gate.skip))".to_string()]
@@ -443,7 +498,7 @@ mod tests {
                 after,
                 prechecked: Some(pre),
             };
-            run(&[job], &tree_sitter_only())
+            run(&[job], &tree_sitter_only(), batch())
         };
         // A verdict on other content is ignored: the file is parsed and its error found.
         assert_eq!(gate(&trusted(b"x = 2\n")).errors.len(), 1);
@@ -523,6 +578,7 @@ mod tests {
                 prechecked: None,
             }],
             &GateOptions::default(),
+            batch(),
         );
         assert_eq!(precise.errors.len(), 1, "{precise:?}");
         assert_eq!(precise.errors[0].checker, precise::PYTHON_CHECKER);
@@ -566,6 +622,58 @@ mod tests {
             vec!["a.json (json grammar not built in (cargo feature off))".to_string()]
         );
         assert!(r.errors.is_empty());
+    }
+
+    #[test]
+    fn files_not_judged_when_the_batch_time_is_up_are_listed_not_passed() {
+        let rust = b"fn main() {}\n";
+        let judged = Prechecked {
+            after_sha256: digest::sha256_hex(rust),
+            language: "rust",
+            errors: Vec::new(),
+            preexisting: Vec::new(),
+        };
+        let jobs = [
+            Job {
+                path: "m.rs",
+                before: None,
+                after: rust,
+                prechecked: Some(&judged),
+            },
+            Job {
+                path: "a.py",
+                before: Some(b"x = 1\n"),
+                after: b"x = 2\n",
+                prechecked: None,
+            },
+            Job {
+                path: "deep.html",
+                before: None,
+                after: b"<div><div></div></div>\n",
+                prechecked: None,
+            },
+            Job {
+                path: "notes.txt",
+                before: None,
+                after: b"anything (",
+                prechecked: None,
+            },
+        ];
+        // The time was up before the gate began: nothing that needs a parse is judged, by a
+        // precise parser or tree-sitter; a file of no known language needs none, and one its
+        // caller already judged (a rename's precheck) keeps that verdict.
+        let r = run(&jobs, &GateOptions::default(), Until::Batch(Instant::now()));
+        assert_eq!(r.unjudged, ["a.py", "deep.html"]);
+        assert_eq!(r.unchecked, ["notes.txt (no known language)"]);
+        assert_eq!(r.checked, ["m.rs (rust)"]);
+        assert!(r.refuses());
+        // With time left, the same files are judged and pass.
+        let r = run(&jobs, &GateOptions::default(), batch());
+        assert!(r.unjudged.is_empty() && !r.refuses(), "{r:?}");
+        assert_eq!(
+            r.checked,
+            ["m.rs (rust)", "a.py (python)", "deep.html (html)"]
+        );
     }
 
     #[test]

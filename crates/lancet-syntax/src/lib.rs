@@ -42,12 +42,12 @@ mod precheck;
 mod site;
 
 pub use external::distrust_programs_under;
-use gate::run;
+use gate::{Until, run};
 use job::Job;
 use lancet_core::{Before, StagedFile};
 pub use lancet_core::{SyntaxError, SyntaxReport};
 pub use languages::LanguageEntry;
-pub use options::{GateOptions, MAX_FILE_BYTES};
+pub use options::{GATE_BUDGET, GateOptions, MAX_FILE_BYTES};
 pub use precheck::{Prechecked, Prechecks, precheck_edit};
 pub use precise::{NEWEST_PYTHON, Version};
 pub use trees::TreeCache;
@@ -58,6 +58,8 @@ pub fn gate(files: &[StagedFile], opts: &GateOptions) -> SyntaxReport {
 }
 
 /// [`gate`], taking the verdicts in `prechecked` for files whose staged content they checked.
+/// The batch gets [`GateOptions::budget`] (none at all with `LANCET_FAILPOINT=gate_deadline:1`,
+/// for the tests): a file not judged by then is listed in [`SyntaxReport::unjudged`].
 pub fn gate_prechecked(
     files: &[StagedFile],
     opts: &GateOptions,
@@ -79,10 +81,19 @@ pub fn gate_prechecked(
             })
         })
         .collect();
-    run(&jobs, opts)
+    let budget = match lancet_core::failpoint::check("gate_deadline") {
+        Ok(()) => opts.budget,
+        Err(_) => std::time::Duration::ZERO,
+    };
+    run(
+        &jobs,
+        opts,
+        Until::Batch(std::time::Instant::now() + budget),
+    )
 }
 
-/// Checks files as they are (`lancet check`): every error counts.
+/// Checks files as they are (`lancet check`): every error counts; a file whose parse takes
+/// longer than [`GateOptions::budget`] is reported unchecked.
 pub fn check_contents(files: &[(String, Vec<u8>)], opts: &GateOptions) -> SyntaxReport {
     let jobs: Vec<Job> = files
         .iter()
@@ -93,5 +104,5 @@ pub fn check_contents(files: &[(String, Vec<u8>)], opts: &GateOptions) -> Syntax
             prechecked: None,
         })
         .collect();
-    run(&jobs, opts)
+    run(&jobs, opts, Until::EachFile(opts.budget))
 }

@@ -1,6 +1,7 @@
 //! How thorough the gate is and what it leaves alone: the settings a caller hands it.
 
 use crate::{precise, trees};
+use std::time::Duration;
 
 /// How thorough the gate is, and what it leaves alone (from `lancet.toml`'s `[gate]`).
 #[derive(Debug, Clone)]
@@ -23,7 +24,15 @@ pub struct GateOptions {
     /// Trees kept from earlier calls (the MCP server keeps one cache for its lifetime): a file
     /// whose old content has a kept tree is reparsed incrementally from it.
     pub trees: Option<std::sync::Arc<trees::TreeCache>>,
+    /// How long the gate may take over a batch: a file it has not judged when the time is up
+    /// refuses the batch (a writer holds the root meanwhile, and padding a batch with slow
+    /// files must not get the rest written unjudged). `lancet check`, which writes nothing,
+    /// gives each file this long.
+    pub budget: Duration,
 }
+
+/// The default [`GateOptions::budget`].
+pub const GATE_BUDGET: Duration = Duration::from_secs(20);
 
 /// The default size above which only a precise parser checks a file.
 pub const MAX_FILE_BYTES: usize = 5_000_000;
@@ -37,6 +46,7 @@ impl Default for GateOptions {
             skip: globset::GlobSet::empty(),
             precise: true,
             trees: None,
+            budget: GATE_BUDGET,
         }
     }
 }

@@ -1,36 +1,34 @@
-//! One tree-sitter parse within its time budget (reusing an edited tree when there is one),
+//! One tree-sitter parse that stops at a deadline (reusing an edited tree when there is one),
 //! and the error sites the tree holds.
 
 use crate::site::Site;
 use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
 
-/// Longest a single parse may take before the file is reported unchecked.
-pub(crate) const PARSE_BUDGET: Duration = Duration::from_secs(20);
 /// Most errors reported per file.
 const MAX_ERRORS_PER_FILE: usize = 20;
 
 /// Parses `text` and lists its ERROR and MISSING nodes (outermost only), or `None` when the
-/// parse ran over its time budget.
-pub(crate) fn parse_errors(parser: &mut Parser, text: &[u8]) -> Option<Vec<Site>> {
-    let tree = parse(parser, text)?;
+/// deadline came first.
+pub(crate) fn parse_errors(
+    parser: &mut Parser,
+    text: &[u8],
+    deadline: Instant,
+) -> Option<Vec<Site>> {
+    let tree = parse_from(parser, text, None, deadline)?;
     Some(error_sites(&tree))
 }
 
-fn parse(parser: &mut Parser, text: &[u8]) -> Option<Tree> {
-    parse_from(parser, text, None)
-}
-
-/// Parses within the time budget, reusing `old_tree` (already edited) when given.
+/// Parses until `deadline`, reusing `old_tree` (already edited) when given.
 pub(crate) fn parse_from(
     parser: &mut Parser,
     text: &[u8],
     old_tree: Option<&Tree>,
+    deadline: Instant,
 ) -> Option<Tree> {
-    let started = Instant::now();
     let mut over_budget = |_: &ParseState| {
-        if started.elapsed() > PARSE_BUDGET {
+        if Instant::now() >= deadline {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())

@@ -33,7 +33,9 @@ pub type Prechecks = HashMap<String, Prechecked>;
 
 /// Checks an edit of a file whose old tree the caller has: `edits` (in the old text's
 /// coordinates, in the order given) are applied to `old_tree`, `after` is reparsed from it,
-/// and errors are classified as for any file. `None` when the parse gave up.
+/// and errors are classified as for any file. `None` when the parse gave up (after
+/// [`GATE_BUDGET`](crate::GATE_BUDGET): the gate then parses the file itself, within the batch's
+/// time).
 pub fn precheck_edit(
     path: &str,
     language: &'static LanguageEntry,
@@ -47,7 +49,8 @@ pub fn precheck_edit(
     for edit in edits {
         old_tree.edit(edit);
     }
-    let new_tree = parse_from(parser, after, Some(&old_tree))?;
+    let deadline = std::time::Instant::now() + crate::GATE_BUDGET;
+    let new_tree = parse_from(parser, after, Some(&old_tree), deadline)?;
     drop(old_tree);
     let after_errors = error_sites(&new_tree);
     drop(new_tree);

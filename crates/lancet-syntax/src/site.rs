@@ -15,28 +15,35 @@ pub(crate) struct Site {
 }
 
 impl Site {
-    /// Whether the error's span covers a position.
-    pub(crate) fn covers(&self, line: usize, column: usize) -> bool {
-        (self.line, self.column) <= (line, column) && (line, column) < self.end
-    }
-}
-
-impl Site {
-    pub(crate) fn into_error(self, path: &str, text: &[u8], checker: &str) -> SyntaxError {
+    /// The error as the report carries it, with an excerpt of `text` around it.
+    pub(crate) fn into_error(self, path: &str, text: &Lines, checker: &str) -> SyntaxError {
         SyntaxError {
             path: path.to_string(),
             line: self.line + 1,
             column: self.column + 1,
-            excerpt: excerpt(text, self.line, self.column),
+            excerpt: excerpt(&text.0, self.line, self.column),
             kind: self.kind,
             checker: checker.to_string(),
         }
     }
 }
 
+/// A text split into lines once: the excerpts of thousands of errors in one file cost one pass
+/// over it, not one each.
+pub(crate) struct Lines<'a>(Vec<&'a [u8]>);
+
+impl<'a> Lines<'a> {
+    /// Splits `text` at its line feeds.
+    pub(crate) fn new(text: &'a [u8]) -> Self {
+        let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+        lancet_core::work::tick(lines.len());
+        Lines(lines)
+    }
+}
+
 /// The line before, the error line, a caret under the column, and the line after.
-fn excerpt(text: &[u8], line: usize, column: usize) -> String {
-    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+fn excerpt(lines: &[&[u8]], line: usize, column: usize) -> String {
+    lancet_core::work::tick(3);
     let show = |i: usize| -> String {
         let raw = String::from_utf8_lossy(lines[i]);
         let raw = raw.strip_suffix('\r').unwrap_or(&raw).to_string();

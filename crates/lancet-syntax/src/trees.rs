@@ -46,14 +46,14 @@ pub(crate) struct Parsed {
 
 impl TreeCache {
     /// Parses `after` (the file `path` in `language`), from the kept tree of `before` when
-    /// there is one, and keeps the new tree. `None` when the parse ran over its budget.
+    /// there is one, and keeps the new tree. `None` when the deadline came first.
     pub(crate) fn parse(
         &self,
         path: &str,
         language: &'static str,
         parser: &mut Parser,
-        before: Option<&[u8]>,
-        after: &[u8],
+        (before, after): (Option<&[u8]>, &[u8]),
+        deadline: std::time::Instant,
     ) -> Option<Parsed> {
         let reusable = before.and_then(|before| {
             let mut trees = self.trees.lock().ok()?;
@@ -65,9 +65,12 @@ impl TreeCache {
             Some((kept, before)) => {
                 let mut old = kept.tree;
                 old.edit(&input_edit(before, after));
-                (parse_from(parser, after, Some(&old))?, Some(kept.errors))
+                (
+                    parse_from(parser, after, Some(&old), deadline)?,
+                    Some(kept.errors),
+                )
             }
-            None => (parse_from(parser, after, None)?, None),
+            None => (parse_from(parser, after, None, deadline)?, None),
         };
         let errors = error_sites(&tree);
         let parsed = Parsed {
@@ -186,6 +189,11 @@ mod tests {
         );
     }
 
+    /// A deadline no parse here reaches.
+    fn later() -> std::time::Instant {
+        std::time::Instant::now() + std::time::Duration::from_secs(600)
+    }
+
     #[test]
     fn a_kept_tree_is_reused_for_the_next_edit_and_finds_what_a_fresh_parse_finds() {
         let cache = TreeCache::default();
@@ -194,7 +202,7 @@ mod tests {
             .map(|i| format!("fn f{i}() -> u32 {{ {i} }}\n"))
             .collect();
         let first = cache
-            .parse("m.rs", "rust", &mut parser, None, v1.as_bytes())
+            .parse("m.rs", "rust", &mut parser, (None, v1.as_bytes()), later())
             .unwrap();
         assert!(first.before.is_none() && first.after.is_empty());
         let v2 = v1.replace("fn f250() -> u32 { 250 }", "fn f250() -> u32 { 250 ");
@@ -203,12 +211,12 @@ mod tests {
                 "m.rs",
                 "rust",
                 &mut parser,
-                Some(v1.as_bytes()),
-                v2.as_bytes(),
+                (Some(v1.as_bytes()), v2.as_bytes()),
+                later(),
             )
             .unwrap();
         assert_eq!(second.before.as_deref().map(<[Site]>::len), Some(0));
-        let fresh = crate::parse::parse_errors(&mut parser, v2.as_bytes()).unwrap();
+        let fresh = crate::parse::parse_errors(&mut parser, v2.as_bytes(), later()).unwrap();
         let lines = |s: &[Site]| s.iter().map(|e| (e.line, e.column)).collect::<Vec<_>>();
         assert!(!second.after.is_empty());
         assert_eq!(lines(&second.after), lines(&fresh));
@@ -218,8 +226,8 @@ mod tests {
                 "m.rs",
                 "rust",
                 &mut parser,
-                Some(v1.as_bytes()),
-                v1.as_bytes(),
+                (Some(v1.as_bytes()), v1.as_bytes()),
+                later(),
             )
             .unwrap();
         assert!(third.before.is_none());
@@ -234,8 +242,8 @@ mod tests {
                 &format!("f{i}.rs"),
                 "rust",
                 &mut parser,
-                None,
-                b"fn a() {}\n",
+                (None, b"fn a() {}\n"),
+                later(),
             );
         }
         assert_eq!(cache.len(), KEPT_TREES);

@@ -57,7 +57,7 @@ pub fn line_similarity(file: &str, needle: &str) -> f64 {
     if f.len() > MAX_EDIT_DISTANCE_LINE || n.len() > MAX_EDIT_DISTANCE_LINE {
         return sketch_similarity(&sketch(f), &sketch(n));
     }
-    strsim::normalized_levenshtein(f, n)
+    super::levenshtein::normalized(f, n)
 }
 
 /// Mean line similarity of the window at `start`, or 0 when a line the hunk removes differs
@@ -170,11 +170,23 @@ fn drift_allowance(kept: &[bool]) -> usize {
     (kept.iter().filter(|&&k| k).count() / 4).max(1)
 }
 
+/// Most line-similarity work (see [`similarity_cost`]) the anchor tier spends on one needle:
+/// its first and last lines can stand at thousands of places, each asking for the similarity
+/// of every middle line. Ordinary hunks spend a few thousand; past the budget the tier stops
+/// instead of comparing long lines for minutes.
+pub const ANCHOR_BUDGET: usize = 400_000_000;
+
 /// Anchor tier: the first and last lines match once trimmed, every line the hunk removes
 /// matches up to presentation, and the kept middle lines are similar enough.
-/// `starts` are the positions whose line loosely matches the needle's first line.
-pub fn anchor(lines: &[&str], starts: &[usize], needle: &[String], kept: &[bool]) -> Vec<usize> {
-    anchor_with(lines, starts, needle, kept, true)
+/// `starts` are the positions whose line loosely matches the needle's first line. `None` when
+/// deciding would cost more than [`ANCHOR_BUDGET`].
+pub fn anchor(
+    lines: &[&str],
+    starts: &[usize],
+    needle: &[String],
+    kept: &[bool],
+) -> Option<Vec<usize>> {
+    anchor_with(lines, starts, needle, kept, true, ANCHOR_BUDGET)
 }
 
 fn anchor_with(
@@ -183,44 +195,64 @@ fn anchor_with(
     needle: &[String],
     kept: &[bool],
     strict_removed: bool,
-) -> Vec<usize> {
+    budget: usize,
+) -> Option<Vec<usize>> {
     let k = needle.len();
     let significant = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
     if k < 3 || k > lines.len() || !significant(&needle[0]) || !significant(&needle[k - 1]) {
-        return Vec::new();
+        return Some(Vec::new());
     }
     let (first, last) = (needle[0].trim(), needle[k - 1].trim());
-    starts
-        .iter()
-        .copied()
-        .filter(|&s| {
-            if s + k > lines.len() || lines[s].trim() != first || lines[s + k - 1].trim() != last {
-                return false;
-            }
-            let mut sum = 0.0;
-            let mut count = 0usize;
-            let mut drifted = 0usize;
-            for j in 1..k - 1 {
-                let (f, n) = (lines[s + j], &needle[j]);
-                let same = same_but_presentation(f, n);
-                if strict_removed && !is_kept(kept, j) {
-                    if !same {
-                        return false;
-                    }
-                    continue;
+    let allowance = drift_allowance(kept);
+    let mut spent = 0usize;
+    let mut found = Vec::new();
+    'start: for &s in starts {
+        if s + k > lines.len() || lines[s].trim() != first || lines[s + k - 1].trim() != last {
+            continue;
+        }
+        let mut sum = 0.0;
+        let mut count = 0usize;
+        let mut drifted = 0usize;
+        for j in 1..k - 1 {
+            let (f, n) = (lines[s + j], &needle[j]);
+            let same = same_but_presentation(f, n);
+            if strict_removed && !is_kept(kept, j) {
+                if !same {
+                    continue 'start;
                 }
-                if strict_removed && !same && defines_another_name(f, n) {
-                    // Another function's header: another place, not drift.
-                    return false;
-                }
-                drifted += usize::from(!same);
-                sum += line_similarity(f, n);
-                count += 1;
+                continue;
             }
-            (!strict_removed || drifted <= drift_allowance(kept))
-                && (count == 0 || sum / count as f64 >= ANCHOR_MIDDLE)
-        })
-        .collect()
+            if strict_removed && !same && defines_another_name(f, n) {
+                // Another function's header: another place, not drift.
+                continue 'start;
+            }
+            drifted += usize::from(!same);
+            if strict_removed && drifted > allowance {
+                continue 'start;
+            }
+            spent += similarity_cost(f, n);
+            if spent > budget {
+                return None;
+            }
+            sum += line_similarity(f, n);
+            count += 1;
+        }
+        if count == 0 || sum / count as f64 >= ANCHOR_MIDDLE {
+            found.push(s);
+        }
+    }
+    Some(found)
+}
+
+/// An upper bound on the work [`line_similarity`] does for two lines: 64-cell words of the
+/// edit distance, or one pass over each line.
+fn similarity_cost(file: &str, needle: &str) -> usize {
+    let (a, b) = (file.len(), needle.len());
+    if a.max(b) > MAX_EDIT_DISTANCE_LINE {
+        a + b
+    } else {
+        (a.min(b) / 64 + 1) * a.max(b) + 16
+    }
 }
 
 /// Fuzzy tier: the most similar window, above the threshold and clearly ahead of rivals.
@@ -240,8 +272,8 @@ pub fn near_miss(
     needle: &[String],
     kept: &[bool],
 ) -> Option<(usize, usize)> {
-    let start = match anchor_with(lines, starts, needle, kept, false).as_slice() {
-        [one] => *one,
+    let start = match anchor_with(lines, starts, needle, kept, false, ANCHOR_BUDGET).as_deref() {
+        Some([one]) => *one,
         _ => match fuzzy_with(lines, file, needle, kept, false) {
             Approx::One(s, _) => s,
             _ => return None,
@@ -412,7 +444,11 @@ mod tests {
             ]);
             let kept = [true, false, true, true];
             assert_eq!(fuzzy(&lines, &sk, &needle, &kept), Approx::None, "{wrong}");
-            assert!(anchor(&lines, &[0], &needle, &kept).is_empty(), "{wrong}");
+            assert_eq!(
+                anchor(&lines, &[0], &needle, &kept),
+                Some(vec![]),
+                "{wrong}"
+            );
         }
         // Presentation only (spacing, curly quotes) is not content.
         assert!(same_but_presentation(lines[1], "  if mask<1 or mask>32 :"));
@@ -446,7 +482,7 @@ mod tests {
             "        return None",
         ]);
         let kept = [false, true, true, true];
-        assert!(anchor(&lines, &[0], &needle, &kept).is_empty());
+        assert_eq!(anchor(&lines, &[0], &needle, &kept), Some(vec![]));
         assert_eq!(
             fuzzy(&lines, &sketch_all(&lines), &needle, &kept),
             Approx::None
@@ -458,7 +494,68 @@ mod tests {
             "        assert cls(1) >= cls(2)",
             "        return None",
         ]);
-        assert_eq!(anchor(&lines, &[0], &needle, &kept), vec![0]);
+        assert_eq!(anchor(&lines, &[0], &needle, &kept), Some(vec![0]));
+    }
+
+    /// A line of about 380 characters, the `variant`-th spelling of line `i`.
+    fn long_line(i: usize, variant: usize) -> String {
+        let words: Vec<String> = (0..60).map(|k| format!("w{}", (i * 7 + k) % 997)).collect();
+        format!("    call_{i}_{variant}({})", words.join(" "))
+    }
+
+    #[test]
+    fn a_long_near_miss_costs_steps_linear_in_the_needle() {
+        // Four near-copies of a 300-line block of long lines; the needle changes every line
+        // of it a little, so it is near every copy and equal to none.
+        let file: Vec<String> = (0..4)
+            .flat_map(|copy| (0..300).map(move |i| long_line(i, usize::from(i == copy))))
+            .collect();
+        let lines: Vec<&str> = file.iter().map(String::as_str).collect();
+        let needle: Vec<String> = (0..300).map(|i| long_line(i, 9)).collect();
+        let sketches = sketch_all(&lines);
+        let (miss, steps) =
+            crate::work::counted(|| near_miss(&lines, &sketches, &[], &needle, &[]));
+        // No window is clearly ahead of the others: no near miss to show.
+        assert_eq!(miss, None);
+        // Each window scored exactly costs about a 64-cell word per line character: 8 windows
+        // of 300 lines of 7 words each. (A cell at a time, it was 380 x 380 per line.)
+        let bound = SHORTLIST * 300 * 7 * 400;
+        assert!(steps <= bound, "{steps} steps, bound {bound}");
+    }
+
+    #[test]
+    fn the_anchor_tier_stops_at_its_budget() {
+        // The needle's first and last line stand at every other line of the file, with a long
+        // line of its own between them each time: every start asks for the middle lines'
+        // similarity.
+        let mut file = Vec::new();
+        for i in 0..2_000 {
+            file.push("    shared_first_and_last_line(x)".to_string());
+            file.push(long_line(i, 0));
+        }
+        let lines: Vec<&str> = file.iter().map(String::as_str).collect();
+        let mut needle = vec![lines[0].to_string()];
+        for i in 0..19 {
+            needle.push(long_line(i, 1));
+            needle.push(lines[0].to_string());
+        }
+        let starts: Vec<usize> = (0..lines.len()).step_by(2).collect();
+        let kept = vec![true; needle.len()];
+        let (found, steps) = crate::work::counted(|| {
+            anchor_with(&lines, &starts, &needle, &kept, false, 20_000_000)
+        });
+        assert_eq!(found, None);
+        assert!(steps <= 20_000_000, "{steps}");
+        // Within a budget large enough, the same question is answered.
+        let answered = anchor_with(
+            &lines[..200],
+            &starts[..100],
+            &needle,
+            &kept,
+            false,
+            1 << 40,
+        );
+        assert!(answered.is_some());
     }
 
     #[test]
@@ -479,7 +576,7 @@ mod tests {
         ]);
         let all: Vec<usize> = (0..lines.len()).collect();
         let kept = [true; 5];
-        assert_eq!(anchor(&lines, &all, &needle, &kept), vec![0]);
+        assert_eq!(anchor(&lines, &all, &needle, &kept), Some(vec![0]));
         let two_drifts = v(&[
             "fn main() {",
             "    let a = compute(2);",
@@ -487,9 +584,12 @@ mod tests {
             "}",
             "// end of main",
         ]);
-        assert!(anchor(&lines, &all, &two_drifts, &kept).is_empty());
+        assert_eq!(anchor(&lines, &all, &two_drifts, &kept), Some(vec![]));
         // The same middle removed by the hunk: refused.
-        assert!(anchor(&lines, &all, &needle, &[true, false, false, true, true]).is_empty());
+        assert_eq!(
+            anchor(&lines, &all, &needle, &[true, false, false, true, true]),
+            Some(vec![])
+        );
         let wrong_middle = v(&[
             "fn main() {",
             "    completely different",
@@ -497,6 +597,6 @@ mod tests {
             "}",
             "// end of main",
         ]);
-        assert!(anchor(&lines, &all, &wrong_middle, &kept).is_empty());
+        assert_eq!(anchor(&lines, &all, &wrong_middle, &kept), Some(vec![]));
     }
 }

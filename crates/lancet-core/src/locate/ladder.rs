@@ -181,10 +181,13 @@ impl<'l, 's> Search<'l, 's> {
                 outside_regions: None,
             };
         }
-        let anchored = self.scope(&self.constrained(
-            fuzzy::anchor(self.lines, &starts, needle, kept),
-            needle.len(),
-        ));
+        // Past the work either budget allows, no approximate place is looked for, as above.
+        let Some(anchored) = fuzzy::anchor(self.lines, &starts, needle, kept) else {
+            return Ladder::Missing {
+                outside_regions: None,
+            };
+        };
+        let anchored = self.scope(&self.constrained(anchored, needle.len()));
         if !anchored.is_empty() {
             return self.decide(Tier::Anchor, anchored, needle.len());
         }

@@ -21,6 +21,7 @@ mod fuzzy;
 mod headers;
 mod insertion;
 mod ladder;
+pub(crate) mod levenshtein;
 pub mod normalize;
 mod readings;
 mod reflow;

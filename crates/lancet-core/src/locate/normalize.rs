@@ -367,9 +367,15 @@ pub fn is_placeholder_line(line: &str) -> bool {
 
 /// The first placeholder line `new` introduces that `old` does not have.
 pub fn introduced_placeholder<'a>(old: &[String], new: &'a [String]) -> Option<&'a str> {
-    new.iter()
+    let mut placeholders = new
+        .iter()
         .map(String::as_str)
-        .find(|l| is_placeholder_line(l) && !old.iter().any(|o| o.trim() == l.trim()))
+        .filter(|l| is_placeholder_line(l))
+        .peekable();
+    placeholders.peek()?;
+    // The old lines are indexed once, so many placeholders cost no more than one.
+    let old: std::collections::HashSet<&str> = old.iter().map(|o| o.trim()).collect();
+    placeholders.find(|l| !old.contains(l.trim()))
 }
 
 /// For formats where every removed line is written out (`-` lines of a unified diff or a Codex
@@ -392,10 +398,11 @@ pub fn placeholder_hiding_deletions<'a>(old: &[String], new: &'a [String]) -> Op
         let Some(placeholder) = introduced_placeholder(old, added) else {
             continue;
         };
+        let added: std::collections::HashSet<&str> = added.iter().map(|a| a.trim()).collect();
         let lost = old[old_index..old_index + old_len]
             .iter()
             .filter(|l| !l.trim().is_empty())
-            .any(|l| !added.iter().any(|a| a.trim() == l.trim()));
+            .any(|l| !added.contains(l.trim()));
         if lost {
             return Some(placeholder);
         }

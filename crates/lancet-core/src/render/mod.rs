@@ -7,11 +7,10 @@
 
 use crate::kinds::ErrorKind;
 use crate::locate::Tier;
-use crate::report::BatchError;
 use crate::report::{
     FileReport, HunkReport, MAX_LISTED, Outcome, RenameSummary, Report, Status, Surface,
 };
-use crate::verdicts::{Rollback, SyntaxReport, TestRun};
+use crate::verdicts::{Rollback, TestRun};
 use std::fmt::Write as _;
 
 mod batch;
@@ -23,6 +22,7 @@ mod locate;
 pub(crate) mod ops;
 mod rename;
 mod surface;
+mod syntax;
 
 impl Report {
     /// Builds the report of a staged batch, wording every failure and the message for
@@ -199,50 +199,6 @@ impl Report {
             );
         }
         self.message = msg;
-        self
-    }
-
-    /// Attaches the syntax gate's findings; a refusal for syntax errors says what and where.
-    pub fn with_syntax(mut self, syntax: Option<SyntaxReport>) -> Report {
-        if let Some(s) = &syntax
-            && !s.errors.is_empty()
-        {
-            self.status = Status::Refused;
-            let mut msg = format!(
-                "Refused, nothing was written: the edit would introduce {} syntax error(s).",
-                s.errors.len()
-            );
-            for e in &s.errors {
-                let _ = write!(
-                    msg,
-                    "\n- {}:{}:{}: {} ({})\n{}",
-                    e.path,
-                    e.line,
-                    e.column,
-                    e.kind,
-                    e.checker,
-                    e.excerpt.trim_end()
-                );
-            }
-            msg.push_str(
-                "\nFix the edit so the file still parses and resend the whole edit; none of it was applied. (Files with errors before the edit are judged only on the errors the edit adds.)",
-            );
-            self.message = msg;
-            let first = &s.errors[0];
-            self.error = Some(BatchError {
-                kind: ErrorKind::SyntaxError,
-                line: None,
-                found: None,
-                expected: None,
-                detail: format!(
-                    "{} syntax error(s) introduced, the first in {} at line {}",
-                    s.errors.len(),
-                    first.path,
-                    first.line
-                ),
-            });
-        }
-        self.syntax = syntax;
         self
     }
 

@@ -7,6 +7,7 @@ use super::lines::{
     same_definition,
 };
 use super::markers::{Item, item_line};
+use std::collections::HashMap;
 
 /// Scores: primary (matches, insertions, deletions) first; then how much deeper markers keep
 /// and how many blank or bracket lines match.
@@ -69,14 +70,24 @@ pub(super) struct Alignment<'a> {
     pub(super) items: &'a [Item],
     rows: Vec<Row>,
     /// Per marker indentation k in use: whether old line j lies inside a block at depth k.
-    inside: std::collections::HashMap<usize, Vec<bool>>,
+    inside: HashMap<usize, Vec<bool>>,
     forward: Vec<i64>,
     backward: Vec<i64>,
+    /// Per sketch item, the old lines it may take the place of, sorted (see [`replacements`]).
+    replaceable: Vec<Vec<usize>>,
 }
 
+/// Most edit-distance work (in 64-cell words, a call counting 16 more) the alignment may spend
+/// finding which sketch lines are changed copies of which old lines: a sketch that would need
+/// more is refused as too large instead of compared for minutes. Ordinary sketches need a
+/// fraction of it; only texts that repeat one line hundreds of times in both come near.
+const MAX_DISTANCE_WORK: usize = 300_000_000;
+
 impl<'a> Alignment<'a> {
-    pub(super) fn new(old: &'a [String], base: usize, items: &'a [Item]) -> Self {
-        let mut inside = std::collections::HashMap::new();
+    /// The alignment of `items` with `old`, or `None` when finding the changed copies would
+    /// cost more than [`MAX_DISTANCE_WORK`].
+    pub(super) fn new(old: &'a [String], base: usize, items: &'a [Item]) -> Option<Self> {
+        let mut inside = HashMap::new();
         let mut rows = Vec::new();
         for (i, item) in items.iter().enumerate() {
             match item {
@@ -99,9 +110,10 @@ impl<'a> Alignment<'a> {
             inside,
             forward: vec![NONE; cells],
             backward: vec![NONE; cells],
+            replaceable: replacements(old, items, MAX_DISTANCE_WORK)?,
         };
         a.fill();
-        a
+        Some(a)
     }
 
     /// The 1-based file line number of old line `j`, as messages say it.
@@ -123,27 +135,9 @@ impl<'a> Alignment<'a> {
                 )
     }
 
-    /// Whether sketch line `i` may take the place of old line `j`: it looks like a changed
-    /// copy of it, and the next sketch line (with letters) is the old line right after it. (A
-    /// previous line alone does not pin it: before a marker, "changed" and "added above the
-    /// lines the marker keeps" read alike.)
+    /// Whether sketch line `i` may take the place of old line `j` (see [`replacements`]).
     fn replaces(&self, i: usize, j: usize) -> bool {
-        let Item::Line { text, .. } = &self.items[i] else {
-            return false;
-        };
-        let same = |item: Option<&Item>, old: Option<&String>| match (item, old) {
-            (Some(Item::Line { text, .. }), Some(o)) => {
-                !text.trim().is_empty() && o.trim_end() == text.trim_end()
-            }
-            _ => false,
-        };
-        // A definition's changed copy keeps its name (`def f(a)` -> `def f(a, b)`); another name
-        // is another definition, never a replacement.
-        let one_definition = !(is_definition(text) || is_definition(&self.old[j]))
-            || same_definition(text, &self.old[j]);
-        looks_changed(text, &self.old[j])
-            && one_definition
-            && same(self.items.get(i + 1), self.old.get(j + 1))
+        self.replaceable[i].binary_search(&j).is_ok()
     }
 
     fn at(&self, r: usize, j: usize) -> usize {
@@ -343,6 +337,45 @@ impl<'a> Alignment<'a> {
     }
 }
 
+/// Per sketch item, the old lines it may take the place of: it looks like a changed copy of the
+/// old line, and the next sketch line (with letters) is the old line right after it. (A previous
+/// line alone does not pin it: before a marker, "changed" and "added above the lines the marker
+/// keeps" read alike.) Found from the pairs of equal next lines, so the edit distance is only
+/// computed where it can matter; `None` past `budget` (in [`MAX_DISTANCE_WORK`]'s units).
+fn replacements(old: &[String], items: &[Item], budget: usize) -> Option<Vec<Vec<usize>>> {
+    let mut at: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (q, line) in old.iter().enumerate().skip(1) {
+        at.entry(line.trim_end()).or_default().push(q);
+    }
+    let mut work = 0usize;
+    let mut out = vec![Vec::new(); items.len()];
+    for (i, pair) in items.windows(2).enumerate() {
+        let [Item::Line { text, .. }, Item::Line { text: next, .. }] = pair else {
+            continue;
+        };
+        if is_trivial(text) || next.trim().is_empty() {
+            continue;
+        }
+        for &q in at.get(next.trim_end()).map_or(&[][..], Vec::as_slice) {
+            let o = &old[q - 1];
+            // A definition's changed copy keeps its name (`def f(a)` -> `def f(a, b)`); another
+            // name is another definition, never a replacement.
+            if (is_definition(text) || is_definition(o)) && !same_definition(text, o) {
+                continue;
+            }
+            let (short, long) = (text.len().min(o.len()), text.len().max(o.len()));
+            work += (short / 64 + 1) * long + 16;
+            if work > budget {
+                return None;
+            }
+            if looks_changed(text, o) {
+                out[i].push(q - 1);
+            }
+        }
+    }
+    Some(out)
+}
+
 fn delete_cost(line: &str) -> i64 {
     if line.trim().is_empty() {
         DELETE_BLANK
@@ -368,4 +401,52 @@ fn inside_block(old: &[String], k: usize) -> Vec<bool> {
         }
     }
     inside
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sketch::markers::items;
+
+    fn lines(n: usize, f: impl Fn(usize) -> String) -> Vec<String> {
+        (0..n).map(f).collect()
+    }
+
+    #[test]
+    fn changed_copies_are_looked_for_only_where_the_next_lines_pin_them() {
+        // Every line changed, a marker in the middle: no sketch line's next line is an old
+        // line, so no edit distance is computed (it was, in every cell, four times over).
+        let old = lines(600, |i| {
+            format!("    value_{i} = compute_long({i}, name=\"item_{i}\")")
+        });
+        let mut sketch: Vec<String> = old.iter().map(|l| l.replace("long", "longer")).collect();
+        sketch[300] = "    # ... existing code ...".to_string();
+        let read = items(&old, &sketch);
+        let (found, steps) = crate::work::counted(|| replacements(&old, &read, MAX_DISTANCE_WORK));
+        assert!(found.unwrap().iter().all(Vec::is_empty));
+        assert_eq!(steps, 0);
+        // A changed line whose next line is the old one is found, at its place.
+        sketch[11] = old[11].clone();
+        let read = items(&old, &sketch);
+        let found = replacements(&old, &read, MAX_DISTANCE_WORK).unwrap();
+        assert_eq!(found[10], vec![10]);
+    }
+
+    #[test]
+    fn a_sketch_repeating_lines_of_the_old_text_everywhere_stops_at_the_budget() {
+        // Every other line is the same in both texts: each sketch line before it may be a
+        // changed copy of each old line before it.
+        let old = lines(2_000, |i| match i % 2 {
+            0 => format!(
+                "    \"key_{i}\": compute(argument_{i}, other_{}, flag=True),",
+                i * 7
+            ),
+            _ => "    },".to_string(),
+        });
+        let sketch: Vec<String> = old.iter().map(|l| l.replace("True", "False")).collect();
+        let read = items(&old, &sketch);
+        let (found, steps) = crate::work::counted(|| replacements(&old, &read, 5_000_000));
+        assert!(found.is_none());
+        assert!(steps <= 5_000_000, "{steps}");
+    }
 }

@@ -1,6 +1,7 @@
 //! What one line of code is, read from its text alone: its indentation, a closing bracket, a
 //! comment, a string's continuation, a definition's head and name.
 
+use crate::locate::levenshtein::normalized as normalized_levenshtein;
 use crate::locate::normalize::definition_name;
 
 /// A line that closes a bracketed block (`}`, `});`, `]`, `)`) or an `end`.
@@ -162,8 +163,13 @@ pub(super) fn looks_changed(new: &str, old: &str) -> bool {
     }
     let (a, b) = (new.trim(), old.trim());
     let shared = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
-    let shorter = a.chars().count().min(b.chars().count());
-    strsim::normalized_levenshtein(a, b) >= 0.6 || (shorter >= 4 && 2 * shared >= shorter)
+    let (na, nb) = (a.chars().count(), b.chars().count());
+    let (shorter, longer) = (na.min(nb), na.max(nb));
+    // The edit distance is at least the difference in length: when that alone is too far,
+    // the distance need not be computed.
+    let similar = |distance: usize| 1.0 - distance as f64 / longer as f64 >= 0.6;
+    (shorter >= 4 && 2 * shared >= shorter)
+        || (similar(longer - shorter) && normalized_levenshtein(a, b) >= 0.6)
 }
 
 /// The text of the nearest line above `at` indented less (its enclosing block's opener).

@@ -104,7 +104,13 @@ fn resolve_lines(
             old.len()
         )));
     }
-    let dp = Alignment::new(old, base, &items);
+    let dp = Alignment::new(old, base, &items).ok_or_else(|| {
+        Refusal(format!(
+            "the sketch ({} lines) repeats too many of the {} old lines to align them; send the change as SEARCH/REPLACE blocks or old_string/new_string edits of the parts that change",
+            sketch.len(),
+            old.len()
+        ))
+    })?;
     dp.check_unique()?;
     let path = dp.one_path();
     dp.check_path(&path, ends)?;

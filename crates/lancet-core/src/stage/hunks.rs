@@ -32,6 +32,7 @@ pub(super) fn edit_bytes(
     ctx: EditContext,
     report: &mut FileReport,
 ) -> Result<Option<Vec<u8>>, OpFailure> {
+    crate::work::tick(before.len());
     match Transcoding::of(before) {
         Ok(None) => edit_text(rel, before, hunks, ctx, report),
         Ok(Some(t)) => {

@@ -1,7 +1,8 @@
 //! Staging: run every operation of a batch against in-memory buffers, nothing on disk.
 //!
 //! Operations apply in order against an evolving buffer per file, so two Update sections for one
-//! file, or an Add then a Delete, compose. Every failure is collected (not just the first) so the
+//! file, or an Add then a Delete, compose (a long run of substring edits to one file in one pass
+//! when that gives the same result: `runs`). Every failure is collected (not just the first) so the
 //! model can fix everything in one retry; the batch is staged only if all operations succeed.
 
 mod hunks;
@@ -10,6 +11,7 @@ mod ops;
 mod present;
 mod reads;
 mod rebase;
+mod runs;
 mod sketches;
 pub mod staged;
 mod style;
@@ -142,13 +144,7 @@ pub fn stage(root: &Root, batch: &Batch, opts: &StageOptions) -> Result<Staged, 
     let groups = independent_groups(&ws, &batch.ops);
     let run_group = |group: Vec<usize>| {
         let mut ws = workspace();
-        let mut reports = group
-            .into_iter()
-            .map(|i| {
-                ws.op = i;
-                (i, ws.run(&batch.ops[i]))
-            })
-            .collect::<Vec<_>>();
+        let mut reports = ws.run_group(&batch.ops, &group);
         ws.merge_rebased(&mut reports);
         (reports, ws)
     };

@@ -1,7 +1,7 @@
 //! An object's fields: the alias group each key belongs to, and each group's value read with
 //! its type, refusing unknown, doubled and misplaced fields.
 
-use super::text::{line_of, line_text, value_end};
+use super::text::{line_text, value_end};
 use super::{
     COMMAND_KEY, CONTENT_KEY, EDITS_KEY, EXPECTED_KEYS, FILE_TEXT_KEY, INSERT_LINE_KEY,
     METADATA_KEYS, NEW_KEYS, OLD_KEYS, PATH_KEYS, Parser, REPLACE_ALL_KEYS,
@@ -101,7 +101,7 @@ impl Parser<'_> {
     ) -> Result<Fields<'v>, ParseError> {
         let span = (at, value_end(self.text.as_bytes(), at));
         let mut f = Fields {
-            line: line_of(self.text, at),
+            line: self.line_of(at),
             span,
             found: Vec::new(),
         };

@@ -84,6 +84,7 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
     let regions = regions(text, &mut notes)?;
     let mut parser = Parser {
         text,
+        line_starts: crate::text::line_starts(text),
         opts,
         ops: Vec::new(),
         used_default_path: false,
@@ -103,15 +104,23 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
 
 struct Parser<'t> {
     text: &'t str,
+    /// Where each line of `text` starts: an edit's line is found in O(log n), so a MultiEdit of
+    /// thousands of edits does not count the text's newlines once per edit.
+    line_starts: Vec<usize>,
     opts: &'t ParseOptions,
     ops: Vec<FileOp>,
     used_default_path: bool,
 }
 
 impl Parser<'_> {
+    /// The 1-based line holding byte `offset` of the text.
+    fn line_of(&self, offset: usize) -> usize {
+        crate::text::line_of(&self.line_starts, offset)
+    }
+
     fn region(&mut self, start: usize, end: usize) -> Result<(), ParseError> {
         let slice = &self.text[start..end];
-        let first_line = line_of(self.text, start);
+        let first_line = self.line_of(start);
         let value: Value = serde_json::from_str(slice).map_err(|e| {
             let line = first_line + e.line().max(1) - 1;
             ParseError::new(
@@ -148,7 +157,7 @@ impl Parser<'_> {
     }
 
     fn error_at(&self, offset: usize, expected: &str, message: impl Into<String>) -> ParseError {
-        let line = line_of(self.text, offset);
+        let line = self.line_of(offset);
         ParseError::new(line, line_text(self.text, line), expected, message)
     }
 
