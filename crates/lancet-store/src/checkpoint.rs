@@ -629,6 +629,18 @@ impl StateDir {
             keep_days: setting(retention.keep_days, "lancet.keepDays", KEEP_DAYS),
         };
         let rules = self.retention_rules(now);
+        // Pruned in steps: past the count, checkpoints go once a tenth more have gathered (one
+        // batch in so many does the others' pruning; until then nothing is dropped).
+        let slack = usize::try_from(now.keep / 10).unwrap_or_default();
+        let crowded =
+            now.keep > 0 && ids.len() > usize::try_from(now.keep).unwrap_or(usize::MAX) + slack;
+        let aged = ids
+            .last()
+            .and_then(|id| time_of(id))
+            .is_some_and(|oldest| Rule { keep: 0, ..now }.lets_go(0, oldest));
+        if !crowded && !aged {
+            return 0;
+        }
         let mut dropped = 0;
         for (rank, id) in ids.iter().enumerate() {
             let Some(time) = time_of(id) else {
