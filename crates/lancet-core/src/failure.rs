@@ -205,6 +205,8 @@ pub enum BatchFailure {
         /// What went wrong.
         error: String,
     },
+    /// The caller cancelled the call before its batch began to be written.
+    Cancelled,
 }
 
 impl BatchFailure {
@@ -226,6 +228,7 @@ impl BatchFailure {
             BatchFailure::NoCheckpoint { .. } => ErrorKind::NoCheckpoint,
             BatchFailure::AlreadyUndone { .. } => ErrorKind::AlreadyUndone,
             BatchFailure::ForceOverUnread { .. } => ErrorKind::Unread,
+            BatchFailure::Cancelled => ErrorKind::Cancelled,
             BatchFailure::CheckpointsUnreadable { .. }
             | BatchFailure::CheckpointUnreadable { .. } => ErrorKind::Git,
             BatchFailure::CheckpointPathOutside { .. } | BatchFailure::Unconfined { .. } => {

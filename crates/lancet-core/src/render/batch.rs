@@ -125,6 +125,10 @@ impl Report {
             BatchFailure::RecoveryFailed { .. } => {
                 (Status::Error, "Inspect the journal by hand.".to_string())
             }
+            BatchFailure::Cancelled => (
+                Status::Refused,
+                "Nothing was written. Send the call again to apply it.".to_string(),
+            ),
         };
         Report::batch_error(status, failure.kind(), failure.to_string(), &next)
     }
@@ -245,6 +249,9 @@ impl fmt::Display for BatchFailure {
             }
             BatchFailure::CheckpointsUnreadable { error }
             | BatchFailure::RecoveryFailed { error } => write!(f, "{error}"),
+            BatchFailure::Cancelled => {
+                write!(f, "the call was cancelled before its batch was written")
+            }
             BatchFailure::CheckpointUnreadable { id, error } => {
                 write!(f, "checkpoint {id} is unreadable: {error}")
             }
