@@ -3,6 +3,7 @@
 //! Agents should edit what they have read. The hash printed here is what `--expect PATH=SHA256`
 //! takes, so a later edit is refused if the file changed in between.
 
+use lancet_core::ErrorKind;
 use lancet_core::locate::closest::NumberedLine;
 use lancet_core::sha256_hex;
 use lancet_core::{NotUtf8, TextFile, TextStyle};
@@ -70,6 +71,22 @@ pub enum ReadError {
         /// Where decoding failed.
         source: NotUtf8,
     },
+}
+
+impl ReadError {
+    /// The report's kind for a read that failed: what a caller matches on.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ReadError::Path(_) => ErrorKind::UnsafePath,
+            ReadError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                ErrorKind::Missing
+            }
+            ReadError::Io { .. } => ErrorKind::Io,
+            ReadError::NotRegular { .. } => ErrorKind::NotRegular,
+            ReadError::PastEnd { .. } => ErrorKind::Usage,
+            ReadError::NotText { .. } => ErrorKind::NotUtf8,
+        }
+    }
 }
 
 /// Reads `limit` lines (all when `None`) from 1-based line `offset` of a file under the root,
