@@ -33,25 +33,7 @@ pub struct Answer {
 impl Mcp {
     /// Starts `lancet mcp -C root ARGS` (the person's choices) and initialises a session.
     pub fn start(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Mcp {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lancet"))
-            .args(["mcp", "-C", root.to_str().unwrap()])
-            .args(args)
-            .env("XDG_CONFIG_HOME", person_home().join("config"))
-            .env("XDG_DATA_HOME", person_home().join("data"))
-            .envs(env.iter().copied())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn lancet mcp");
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
-        let mut mcp = Mcp {
-            child,
-            input,
-            output,
-            next_id: 1,
-        };
+        let mut mcp = Mcp::spawn(root, args, env);
         mcp.request(
             "initialize",
             json!({
@@ -65,6 +47,71 @@ impl Mcp {
             &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
         );
         mcp
+    }
+
+    /// Starts `lancet mcp -C root ARGS` without a session: no `initialize` is sent.
+    pub fn spawn(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Mcp {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lancet"))
+            .args(["mcp", "-C", root.to_str().unwrap()])
+            .args(args)
+            .env("XDG_CONFIG_HOME", person_home().join("config"))
+            .env("XDG_DATA_HOME", person_home().join("data"))
+            .envs(env.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn lancet mcp");
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Mcp {
+            child,
+            input,
+            output,
+            next_id: 1,
+        }
+    }
+
+    /// Sends a request without waiting for its answer; its id.
+    pub fn send(&mut self, method: &str, params: Value) -> Value {
+        let id = json!(self.next_id);
+        self.next_id += 1;
+        self.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
+        );
+        id
+    }
+
+    /// The next message the server writes.
+    pub fn next_message(&mut self) -> Value {
+        let mut line = String::new();
+        assert!(
+            self.output.read_line(&mut line).unwrap() > 0,
+            "the server closed its output"
+        );
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// Sends `signal` (`TERM`, `INT`, `HUP`) to the server.
+    pub fn signal(&self, signal: &str) {
+        let sent = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success(), "kill -{signal}");
+    }
+
+    /// The server's exit status once it has exited, waiting at most `bound` (a liveness bound:
+    /// `None` means it did not exit).
+    pub fn exit_within(&mut self, bound: std::time::Duration) -> Option<std::process::ExitStatus> {
+        let started = std::time::Instant::now();
+        while started.elapsed() < bound {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        None
     }
 
     /// Writes one raw line to the server.
@@ -104,11 +151,7 @@ impl Mcp {
 
     /// A request; its result, or its JSON-RPC error.
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, Value> {
-        let id = json!(self.next_id);
-        self.next_id += 1;
-        self.send_line(
-            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
-        );
+        let id = self.send(method, params);
         let message = self.answer_to(&id);
         match message.get("error") {
             Some(e) => Err(e.clone()),
@@ -121,6 +164,13 @@ impl Mcp {
         let result = self
             .request("tools/call", json!({"name": tool, "arguments": arguments}))
             .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
+        Answer::of(&result)
+    }
+}
+
+impl Answer {
+    /// A `tools/call` result as an answer.
+    pub fn of(result: &Value) -> Answer {
         Answer {
             text: result["content"]
                 .as_array()

@@ -236,7 +236,7 @@ pub fn serve(root: &Path, options: ServerOptions) -> std::io::Result<Ended> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         // stdout has one writer: the SDK's messages and the answers to lines it never sees.
         let (sdk_out, answers, lines) = output::lines();
         let stdout = tokio::spawn(lines.forward(tokio::io::stdout()));
@@ -248,7 +248,14 @@ pub fn serve(root: &Path, options: ServerOptions) -> std::io::Result<Ended> {
         service.waiting().await.map_err(std::io::Error::other)?;
         stdout.await.map_err(std::io::Error::other)??;
         Ok::<(), std::io::Error>(())
-    })?;
+    });
     let signal = stopped_by.lock().ok().and_then(|s| s.clone());
+    if signal.is_some() {
+        // The call is answered and nothing else runs, but stdin's reading thread waits for a
+        // line the client may never send: the runtime is not waited for. (At the end of input
+        // the runtime is waited for: a batch still running there is cancelled and ends first.)
+        runtime.shutdown_background();
+    }
+    served?;
     Ok(signal.map_or(Ended::Closed, Ended::Signal))
 }
