@@ -60,7 +60,10 @@ pub(crate) fn apply_batch_prechecked(
         }
     };
     let recovered = history::recover_if_needed(&state, opts.fsync, opts.dry_run);
-    let mut applied = apply_locked(&root, &state, batch, opts, prechecks);
+    let mut applied = match cancelled(opts) {
+        Some(report) => nothing_written(report),
+        None => apply_locked(&root, &state, batch, opts, prechecks),
+    };
     if let Some(note) = recovered {
         applied.report = applied.report.with_note(note);
     }
@@ -82,9 +85,6 @@ fn apply_locked(
     let nothing_written = Applied::from;
     let mut clock = std::time::Instant::now();
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
-    if let Some(report) = cancelled(opts) {
-        return nothing_written(report);
-    }
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
     let (staged, admitted) = match stage_and_admit(root, state, batch, opts) {
         Ok(both) => both,
@@ -142,21 +142,10 @@ fn apply_locked(
         let report = dry_run(status, format, staged.reports, notes, opts.surface);
         return nothing_written(report.with_syntax(syntax));
     }
-    if let Some(report) = cancelled(opts) {
+    // The last look before the writes (without tests, the commit point of a cancellation):
+    // tests that cannot run as they must, or a call cancelled, write nothing.
+    if let Some(report) = tests_refused(opts).or_else(|| cancelled(opts)) {
         return nothing_written(report);
-    }
-    // Tests that must run sandboxed where no sandbox can be built, or tests whose processes
-    // could not be ended with them: refused before any write.
-    if opts.test.is_some()
-        && opts.sandbox
-        && let Err(e) = sandbox::available()
-    {
-        return nothing_written(Report::no_sandbox(&e.to_string(), opts.surface));
-    }
-    if opts.test.is_some()
-        && let Err(why) = lancet_process::available()
-    {
-        return nothing_written(Report::tests_uncontained(&why, opts.surface));
     }
     let report = Report::from_ops(status, format, staged.reports, notes, opts.surface)
         .with_syntax(syntax)
@@ -171,10 +160,6 @@ fn apply_locked(
         &format!("checkpoint and writing {} files", admitted.files().len()),
         None,
     );
-    // The last look before the writes: without tests, the commit point of a cancellation.
-    if let Some(report) = cancelled(opts) {
-        return nothing_written(report);
-    }
     let committed = match checkpoint_and_commit(root, state, &admitted, report, format, opts) {
         Ok(c) => c,
         Err(report) => return nothing_written(*report),
@@ -218,6 +203,20 @@ fn stage_and_admit<'a>(
     )
     .map_err(|failure| Box::new(Report::batch_failed(&failure, opts.surface)))?;
     Ok((staged, admitted))
+}
+
+/// Tests that must run sandboxed where no sandbox can be built, or tests whose processes could
+/// not be ended with them: the report refusing the batch before any write.
+fn tests_refused(opts: &ApplyOptions) -> Option<Report> {
+    opts.test.as_ref()?;
+    if opts.sandbox
+        && let Err(e) = sandbox::available()
+    {
+        return Some(Report::no_sandbox(&e.to_string(), opts.surface));
+    }
+    lancet_process::available()
+        .err()
+        .map(|why| Report::tests_uncontained(&why, opts.surface))
 }
 
 /// The report of a batch its caller cancelled before its writes began: nothing written.

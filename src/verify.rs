@@ -197,18 +197,7 @@ pub fn run_tests(
                 Some(_) => format!("cannot run sh in lancet's sandbox: {e}"),
                 None => format!("cannot run sh: {e}"),
             };
-            return TestRun {
-                command: command.to_string(),
-                passed: false,
-                exit_code: None,
-                timed_out: false,
-                interrupted_by: None,
-                cancelled: false,
-                duration_ms: 0,
-                output: why,
-                sandbox: confinement,
-                bisect: None,
-            };
+            return not_run(command, why, confinement);
         }
     };
     let capture = Arc::new(Mutex::new(Capture::default()));
@@ -280,6 +269,22 @@ pub fn run_tests(
         duration_ms: started.elapsed().as_millis(),
         output,
         sandbox: confinement,
+        bisect: None,
+    }
+}
+
+/// A run that never started (`why`): failed, so the batch is rolled back.
+fn not_run(command: &str, why: String, sandbox: Option<String>) -> TestRun {
+    TestRun {
+        command: command.to_string(),
+        passed: false,
+        exit_code: None,
+        timed_out: false,
+        interrupted_by: None,
+        cancelled: false,
+        duration_ms: 0,
+        output: why,
+        sandbox,
         bisect: None,
     }
 }
@@ -412,18 +417,11 @@ pub(crate) fn run_tests_as_asked(
             }
             run
         }
-        Err(e) => TestRun {
-            command: command.to_string(),
-            passed: false,
-            exit_code: None,
-            timed_out: false,
-            interrupted_by: None,
-            cancelled: false,
-            duration_ms: 0,
-            output: e.to_string(),
-            sandbox: Some(sandbox::TESTS_CONFINEMENT.to_string()),
-            bisect: None,
-        },
+        Err(e) => not_run(
+            command,
+            e.to_string(),
+            Some(sandbox::TESTS_CONFINEMENT.to_string()),
+        ),
     }
 }
 

@@ -310,7 +310,7 @@ fn every_refusal_carries_a_report_with_its_kind() {
         let a = mcp.call(tool, arguments.clone());
         assert!(a.is_error, "{tool} {arguments}: {}", a.text);
         assert_eq!(kind(&a), expected, "{tool} {arguments}: {}", a.structured);
-        assert_eq!(a.structured["status"].is_string(), true, "{}", a.structured);
+        assert!(a.structured["status"].is_string(), "{}", a.structured);
     }
     assert_eq!(
         std::fs::read(dir.path().join("unread.py")).unwrap(),

@@ -7,8 +7,10 @@
 //! since is applied to what the model read and rebased over the change (refused, shown three
 //! ways, where the two touch), and one that does not fit even what it read gets a diff of what
 //! changed; overwriting a file the model never read is refused. Writing tools run one at a
-//! time; reads and the log run alongside. A model never chooses a command: the test command
-//! and language servers are the person's (`--test-command`, `--allow-lsp`).
+//! time; reads and the log run alongside, and no call's work runs on the runtime, so `ping`,
+//! `tools/list` and cancellations are answered at once. A cancelled call stops before its
+//! commit point; progress goes to a client that asks for it. A model never chooses a command:
+//! the test command and language servers are the person's (`--test-command`, `--allow-lsp`).
 
 #![deny(missing_docs)]
 
