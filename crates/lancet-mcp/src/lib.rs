@@ -131,8 +131,8 @@ impl ServerHandler for LancetServer {
                 .unwrap_or_default();
             let result = refusal(
                 ErrorKind::Usage,
-                limit::refusal(bytes as usize),
-                "Nothing was written.",
+                limit::too_large(bytes as usize),
+                limit::SPLIT,
             );
             self.log_call("(too large)", &bytes, &result);
             result.into()

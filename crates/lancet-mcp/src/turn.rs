@@ -116,12 +116,12 @@ impl LancetServer {
             tokio::select! {
                 joined = &mut job => break joined.unwrap_or_else(|e| internal_error(&e)),
                 () = ct.cancelled(), if !call.cancel.is_cancelled() => call.cancel.cancel(),
-                Some(event) = events.recv() => {
+                Some(event) = events.recv(), if reporter.is_some() => {
                     if let Some(reporter) = reporter.as_mut() {
                         reporter.event(event).await;
                     }
                 }
-                _ = beat.tick() => {
+                _ = beat.tick(), if reporter.is_some() => {
                     if let Some(reporter) = reporter.as_mut() {
                         reporter.beat().await;
                     }
