@@ -10,7 +10,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 /// A running `lancet mcp` and the session with it.
 pub struct Mcp {
     child: Child,
-    input: ChildStdin,
+    /// The server's stdin (gone once closed).
+    input: Option<ChildStdin>,
     output: BufReader<ChildStdout>,
     next_id: i64,
 }
@@ -66,7 +67,7 @@ impl Mcp {
         let output = BufReader::new(child.stdout.take().unwrap());
         Mcp {
             child,
-            input,
+            input: Some(input),
             output,
             next_id: 1,
         }
@@ -121,9 +122,15 @@ impl Mcp {
 
     /// Writes one raw line of any bytes (UTF-8 or not) to the server.
     pub fn send_bytes(&mut self, line: &[u8]) {
-        self.input.write_all(line).unwrap();
-        self.input.write_all(b"\n").unwrap();
-        self.input.flush().unwrap();
+        let input = self.input.as_mut().expect("the server's input is open");
+        input.write_all(line).unwrap();
+        input.write_all(b"\n").unwrap();
+        input.flush().unwrap();
+    }
+
+    /// Closes the server's stdin, as a client that leaves does.
+    pub fn close_input(&mut self) {
+        self.input = None;
     }
 
     /// Reads messages until the answer to `id` (the server's notifications are skipped).

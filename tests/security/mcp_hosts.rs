@@ -86,6 +86,26 @@ fn a_call_cancelled_during_its_tests_writes_nothing() {
         .find(|b| b["files"][0]["path"] == "a.py")
         .expect("the cancelled batch is in the log");
     assert_eq!(cancelled_batch["undone"], true, "{cancelled_batch}");
+    let _ = std::fs::remove_file(&marker);
+}
+
+#[test]
+fn a_client_that_leaves_during_a_test_run_leaves_nothing_written() {
+    let dir = temp_tree(&[("a.py", b"a = 1\n")]);
+    let root = dir.path();
+    let (marker, command) = started_marker(root, "sleep 60");
+    let mut mcp = Mcp::start(root, &["--test-command", &command, "--no-sandbox"], &[]);
+    assert!(!mcp.call("read_file", json!({"path": "a.py"})).is_error);
+    mcp.send(
+        "tools/call",
+        json!({"name": "apply_patch", "arguments": {"text": PATCH, "test": true}}),
+    );
+    wait_for(&marker);
+    mcp.close_input();
+    let status = mcp.exit_within(EXIT_BOUND).expect("the server ends");
+    assert!(status.success(), "{status:?}");
+    assert_eq!(std::fs::read(root.join("a.py")).unwrap(), b"a = 1\n");
+    let _ = std::fs::remove_file(&marker);
 }
 
 #[test]
