@@ -2,6 +2,7 @@
 //! choices, read by every phase of the pipeline and by the commands built on it (rename, mod,
 //! bisection).
 
+use crate::cancel::Cancellation;
 use crate::config::{self, Config, ConfigError};
 use crate::progress;
 use lancet_core::format::{FormatChoice, ParseOptions};
@@ -56,8 +57,12 @@ pub struct ApplyOptions {
     /// runs (the first included), hold those back and write the rest once the tests passed on
     /// it (status partial); `None` rolls the whole batch back.
     pub bisect_runs: Option<usize>,
-    /// Who is told the progress of batches of more than 200 files (none: nobody).
+    /// Who is told the progress of batches of more than 200 files (none: nobody; an observer
+    /// may ask for every batch).
     pub progress: progress::Watch,
+    /// The caller's cancellation: a batch cancelled before its commit point (the start of its
+    /// writes, or with `test` its verdict) writes nothing, or is rolled back.
+    pub cancel: Cancellation,
     /// Whose words the report's advice uses (CLI commands or MCP tools).
     pub surface: Surface,
     /// Who sends the batch, for the rollback ledger's "stop retrying" count: empty for the
@@ -136,6 +141,7 @@ impl ApplyOptions {
             test_output_bytes: 8 * 1024,
             bisect_runs: None,
             progress: progress::Watch::default(),
+            cancel: Cancellation::default(),
             surface: Surface::Cli,
             actor: String::new(),
             protect_settings: false,

@@ -51,6 +51,7 @@ mod applied;
 mod apply_options;
 mod background;
 mod bisect;
+mod cancel;
 mod check;
 mod codemod;
 mod config;
@@ -70,6 +71,7 @@ mod walk;
 // they take and give.
 pub use applied::Applied;
 pub use apply_options::ApplyOptions;
+pub use cancel::Cancellation;
 pub use check::{CheckError, CheckOptions, Checked, check};
 pub use codemod::{ModOptions, ModSpec, RuleFile, codemod};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
@@ -81,6 +83,7 @@ pub use lancet_core::Root;
 pub use lancet_core::sha256_hex;
 pub use lancet_core::{Base, Expectation};
 pub use lancet_core::{Batch, FileOp, Format, Hunk, LineAction, LineEdit, Occurrences, OpKind};
+pub use lancet_core::{Contract, schema_for};
 pub use lancet_core::{ErrorKind, FileReport, Report, Status, Surface, SymbolKind};
 pub use lancet_core::{
     FormatChoice, ParseError, ParseOptions, parse_bytes as parse, parse_json_lines,

@@ -65,7 +65,10 @@ pub(crate) fn apply_batch_prechecked(
     lap("locked", &mut clock);
     let recovered = history::recover_if_needed(&state, opts.fsync, opts.dry_run);
     lap("recovery checked", &mut clock);
-    let mut applied = apply_locked(&root, &state, batch, opts, prechecks);
+    let mut applied = match cancelled(opts) {
+        Some(report) => nothing_written(report),
+        None => apply_locked(&root, &state, batch, opts, prechecks),
+    };
     if let Some(note) = recovered {
         applied.report = applied.report.with_note(note);
     }
@@ -93,6 +96,9 @@ fn apply_locked(
         Err(report) => return nothing_written(*report),
     };
     lap("stage", &mut clock);
+    if let Some(report) = cancelled(opts) {
+        return nothing_written(report);
+    }
     let format = batch.format.name();
     let mut notes = batch.notes.clone();
     notes.extend(
@@ -141,18 +147,10 @@ fn apply_locked(
         let report = dry_run(status, format, staged.reports, notes, opts.surface);
         return nothing_written(report.with_syntax(syntax));
     }
-    // Tests that must run sandboxed where no sandbox can be built, or tests whose processes
-    // could not be ended with them: refused before any write.
-    if opts.test.is_some()
-        && opts.sandbox
-        && let Err(e) = sandbox::available()
-    {
-        return nothing_written(Report::no_sandbox(&e.to_string(), opts.surface));
-    }
-    if opts.test.is_some()
-        && let Err(why) = lancet_process::available()
-    {
-        return nothing_written(Report::tests_uncontained(&why, opts.surface));
+    // The last look before the writes (without tests, the commit point of a cancellation):
+    // tests that cannot run as they must, or a call cancelled, write nothing.
+    if let Some(report) = tests_refused(opts).or_else(|| cancelled(opts)) {
+        return nothing_written(report);
     }
     let report = Report::from_ops(status, format, staged.reports, notes, opts.surface)
         .with_syntax(syntax)
@@ -210,6 +208,27 @@ fn stage_and_admit<'a>(
     )
     .map_err(|failure| Box::new(Report::batch_failed(&failure, opts.surface)))?;
     Ok((staged, admitted))
+}
+
+/// Tests that must run sandboxed where no sandbox can be built, or tests whose processes could
+/// not be ended with them: the report refusing the batch before any write.
+fn tests_refused(opts: &ApplyOptions) -> Option<Report> {
+    opts.test.as_ref()?;
+    if opts.sandbox
+        && let Err(e) = sandbox::available()
+    {
+        return Some(Report::no_sandbox(&e.to_string(), opts.surface));
+    }
+    lancet_process::available()
+        .err()
+        .map(|why| Report::tests_uncontained(&why, opts.surface))
+}
+
+/// The report of a batch its caller cancelled before its writes began: nothing written.
+fn cancelled(opts: &ApplyOptions) -> Option<Report> {
+    opts.cancel
+        .is_cancelled()
+        .then(|| Report::batch_failed(&BatchFailure::Cancelled, opts.surface))
 }
 
 /// The root a batch runs on, or the report that it cannot be opened.
@@ -449,8 +468,12 @@ fn verify_and_decide(
         touched,
         mut report,
     } = committed;
-    let run = verify::run_tests_as_asked(root, state, command, opts);
+    let mut run = verify::run_tests_as_asked(root, state, command, opts);
+    // The verdict is the commit point: a call cancelled before it is rolled back, whatever the
+    // tests said.
+    run.cancelled |= opts.cancel.is_cancelled();
     let kept = run.passed
+        && !run.cancelled
         && match store::release(root, state, &written, opts.fsync) {
             Ok(late) => {
                 report = report.with_late_writes(&late_pairs(&late));
@@ -508,7 +531,12 @@ fn verify_and_decide(
         let whole = bisect::Whole { id, report, run };
         return bisect::bisect(root, state, &files, whole, command, opts, max_runs);
     }
-    let stuck = ledger(true);
+    // A cancelled call is no failed attempt: it does not count towards "stop retrying".
+    let stuck = if run.cancelled {
+        Vec::new()
+    } else {
+        ledger(true)
+    };
     let undo = opts.checkpoint.then(|| opts.surface.undo_force(&id));
     report = report.with_failed_test(&run, &rollback, &stuck, undo.as_deref());
     report.test = Some(run);
@@ -549,6 +577,60 @@ mod tests {
         for (path, bytes) in &written {
             assert_eq!(&std::fs::read(dir.path().join(path)).unwrap(), bytes);
         }
+    }
+
+    fn one_line_patch() -> Batch {
+        let edit = b"*** Begin Patch\n*** Update File: a.txt\n-one\n+two\n*** End Patch\n";
+        format::parse_bytes(edit, FormatChoice::Auto, &ParseOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn a_batch_cancelled_before_its_writes_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
+        let opts = opts(dir.path());
+        opts.cancel.cancel();
+        let applied = apply_batch(&one_line_patch(), &opts);
+        let error = applied.report.error.as_ref().expect("a refusal");
+        assert_eq!(error.kind, lancet_core::ErrorKind::Cancelled);
+        assert_eq!(applied.report.status, Status::Refused);
+        assert!(applied.written.is_empty());
+        assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"one\n");
+    }
+
+    #[test]
+    fn a_batch_cancelled_before_its_verdict_is_rolled_back() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
+        let opts = ApplyOptions {
+            // The command writes its marker outside the root: the batch's files alone change.
+            test: Some(format!(
+                "touch {}; sleep 60",
+                dir.path().with_extension("started").display()
+            )),
+            ..opts(dir.path())
+        };
+        let marker = dir.path().with_extension("started");
+        let cancel = opts.cancel.clone();
+        let canceller = std::thread::spawn(move || {
+            while !marker.exists() {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            let _ = std::fs::remove_file(&marker);
+            cancel.cancel();
+        });
+        let applied = apply_batch(&one_line_patch(), &opts);
+        canceller.join().unwrap();
+        let run = applied.report.test.as_ref().expect("a test run");
+        assert!(run.cancelled && !run.passed, "{run:?}");
+        assert_eq!(applied.report.status, Status::TestFailed);
+        assert!(
+            applied.report.message.contains("cancelled"),
+            "{}",
+            applied.report.message
+        );
+        assert!(applied.written.is_empty());
+        assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"one\n");
     }
 
     #[test]

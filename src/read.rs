@@ -3,6 +3,7 @@
 //! Agents should edit what they have read. The hash printed here is what `--expect PATH=SHA256`
 //! takes, so a later edit is refused if the file changed in between.
 
+use lancet_core::ErrorKind;
 use lancet_core::locate::closest::NumberedLine;
 use lancet_core::sha256_hex;
 use lancet_core::{NotUtf8, TextFile, TextStyle};
@@ -22,6 +23,14 @@ pub struct ReadView {
     pub style: TextStyle,
     /// The window's lines.
     pub lines: Vec<NumberedLine>,
+    /// The first line after the window, when the window ends before the file does: where the
+    /// next read goes on from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
+    /// What the reader should know about this read (over MCP: a batch pending its test
+    /// verdict, a cancelled call whose batch stands).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// Why a file could not be read.
@@ -62,6 +71,22 @@ pub enum ReadError {
         /// Where decoding failed.
         source: NotUtf8,
     },
+}
+
+impl ReadError {
+    /// The report's kind for a read that failed: what a caller matches on.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ReadError::Path(_) => ErrorKind::UnsafePath,
+            ReadError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                ErrorKind::Missing
+            }
+            ReadError::Io { .. } => ErrorKind::Io,
+            ReadError::NotRegular { .. } => ErrorKind::NotRegular,
+            ReadError::PastEnd { .. } => ErrorKind::Usage,
+            ReadError::NotText { .. } => ErrorKind::NotUtf8,
+        }
+    }
 }
 
 /// Reads `limit` lines (all when `None`) from 1-based line `offset` of a file under the root,
@@ -152,11 +177,24 @@ fn read_view(
         total_lines: file.len(),
         style: file.style(),
         lines,
+        next_offset: (last < file.len()).then_some(last + 1),
+        notes: Vec::new(),
     };
     Ok((view, bytes))
 }
 
 impl ReadView {
+    /// The view cut to its first `lines` lines (at least one): the rest is read on from
+    /// `next_offset`.
+    pub fn truncated(mut self, lines: usize) -> ReadView {
+        let keep = lines.max(1);
+        if let Some(next) = self.lines.get(keep).map(|l| l.line) {
+            self.lines.truncate(keep);
+            self.next_offset = Some(next);
+        }
+        self
+    }
+
     /// The view with each line's anchor hash (`LINE:HASH`), for line-anchored edits.
     pub fn with_anchors(mut self) -> ReadView {
         for l in &mut self.lines {
@@ -183,5 +221,28 @@ impl ReadView {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_window_that_ends_before_the_file_says_where_to_read_on() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "1\n2\n3\n4\n5\n").unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let (whole, bytes) = read_only(&root, "a.txt", 1, None).unwrap();
+        assert_eq!((whole.lines.len(), whole.next_offset), (5, None));
+        assert_eq!(bytes, b"1\n2\n3\n4\n5\n");
+        let (window, _) = read_only(&root, "a.txt", 2, Some(2)).unwrap();
+        assert_eq!(window.next_offset, Some(4));
+        let cut = whole.truncated(3);
+        assert_eq!(cut.lines.last().map(|l| l.line), Some(3));
+        assert_eq!(cut.next_offset, Some(4));
+        // Never less than one line, and a view that fits is left as it is.
+        assert_eq!(cut.clone().truncated(0).lines.len(), 1);
+        assert_eq!(cut.clone().truncated(10), cut);
     }
 }

@@ -7,6 +7,7 @@
 //! breaking the same file is told to stop and ask a person.
 
 use crate::apply_options::ApplyOptions;
+use crate::cancel::Cancellation;
 use crate::quarantine::quarantine_planted_repositories;
 use crate::sandbox::{self, Sandbox};
 use lancet_core::Root;
@@ -17,7 +18,7 @@ use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 /// Signals that mean "stop": while a test runs they stop the test instead of lancet, so the
@@ -28,37 +29,86 @@ const STOP_SIGNALS: [(i32, &str); 3] = [
     (signal_hook::consts::SIGHUP, "SIGHUP"),
 ];
 
-/// The stop signals caught for as long as it lives; the default actions come back when it is
-/// dropped.
+/// The stop signals' handlers, installed once per process and never removed: signal-hook gives
+/// a signal it handled no default action back, so a handler must stand in for it. While a test
+/// runs, a stop signal only raises its flag (the test is stopped, the batch rolled back, and the
+/// caller exits); at any other time it does what the signal's default does: end the process.
+struct Handlers {
+    /// Per stop signal, whether it arrived during the current runs (`None`: no handler could be
+    /// installed, and the signal keeps its default action).
+    received: Vec<(Option<Arc<AtomicBool>>, &'static str)>,
+    /// True when no test runs: a stop signal then acts as its default.
+    idle: Arc<AtomicBool>,
+    /// How many test runs of this process catch the signals now.
+    runs: Mutex<usize>,
+}
+
+static HANDLERS: OnceLock<Handlers> = OnceLock::new();
+
+impl Handlers {
+    fn install() -> Handlers {
+        let idle = Arc::new(AtomicBool::new(true));
+        let received = STOP_SIGNALS
+            .iter()
+            .map(|&(signal, name)| {
+                // The default first: a signal whose default cannot be stood in for is never
+                // caught, so it can never be ignored for good.
+                let flag = signal_hook::flag::register_conditional_default(signal, idle.clone())
+                    .ok()
+                    .and_then(|_| {
+                        let flag = Arc::new(AtomicBool::new(false));
+                        signal_hook::flag::register(signal, flag.clone())
+                            .ok()
+                            .map(|_| flag)
+                    });
+                (flag, name)
+            })
+            .collect();
+        Handlers {
+            received,
+            idle,
+            runs: Mutex::new(0),
+        }
+    }
+}
+
+/// The stop signals caught for as long as it lives; when the last one goes, they act as their
+/// defaults again.
 struct StopSignals {
-    caught: Vec<(Arc<AtomicBool>, &'static str, signal_hook::SigId)>,
+    handlers: &'static Handlers,
 }
 
 impl StopSignals {
     fn catch() -> StopSignals {
-        let caught = STOP_SIGNALS
-            .iter()
-            .filter_map(|&(signal, name)| {
-                let flag = Arc::new(AtomicBool::new(false));
-                let id = signal_hook::flag::register(signal, flag.clone()).ok()?;
-                Some((flag, name, id))
-            })
-            .collect();
-        StopSignals { caught }
+        let handlers = HANDLERS.get_or_init(Handlers::install);
+        let mut runs = handlers.runs.lock().unwrap_or_else(|e| e.into_inner());
+        if *runs == 0 {
+            for (flag, _) in &handlers.received {
+                if let Some(flag) = flag {
+                    flag.store(false, Ordering::SeqCst);
+                }
+            }
+        }
+        *runs += 1;
+        handlers.idle.store(false, Ordering::SeqCst);
+        StopSignals { handlers }
     }
 
     fn received(&self) -> Option<&'static str> {
-        self.caught
+        self.handlers
+            .received
             .iter()
-            .find(|(flag, _, _)| flag.load(Ordering::SeqCst))
-            .map(|&(_, name, _)| name)
+            .find(|(flag, _)| flag.as_ref().is_some_and(|f| f.load(Ordering::SeqCst)))
+            .map(|&(_, name)| name)
     }
 }
 
 impl Drop for StopSignals {
     fn drop(&mut self) {
-        for (_, _, id) in self.caught.drain(..) {
-            signal_hook::low_level::unregister(id);
+        let mut runs = self.handlers.runs.lock().unwrap_or_else(|e| e.into_inner());
+        *runs = runs.saturating_sub(1);
+        if *runs == 0 {
+            self.handlers.idle.store(true, Ordering::SeqCst);
         }
     }
 }
@@ -117,16 +167,17 @@ fn test_shell(root: &Path, command: &str) -> Command {
 }
 
 /// Runs `command` in `root`, contained and bounded in time: at the timeout, at a stop signal to
-/// lancet, and when the command exits, everything it started is ended (a background child it
-/// left would hold the output, and the root's lock, forever, or change the tree after the
-/// verdict); reading the output is bounded too. With a `sandbox`, the command runs confined by
-/// it ([`crate::sandbox`]), described by `confinement` in the result.
+/// lancet, when the caller cancels (`cancel`) and when the command exits, everything it started
+/// is ended (a background child it left would hold the output, and the root's lock, forever, or
+/// change the tree after the verdict); reading the output is bounded too. With a `sandbox`, the
+/// command runs confined by it ([`crate::sandbox`]), described by `confinement` in the result.
 pub fn run_tests(
     root: &Path,
     command: &str,
     timeout: Duration,
     max_output: usize,
     sandbox: Option<(&mut Sandbox, String)>,
+    cancel: &Cancellation,
 ) -> TestRun {
     let started = Instant::now();
     let signals = StopSignals::catch();
@@ -146,17 +197,7 @@ pub fn run_tests(
                 Some(_) => format!("cannot run sh in lancet's sandbox: {e}"),
                 None => format!("cannot run sh: {e}"),
             };
-            return TestRun {
-                command: command.to_string(),
-                passed: false,
-                exit_code: None,
-                timed_out: false,
-                interrupted_by: None,
-                duration_ms: 0,
-                output: why,
-                sandbox: confinement,
-                bisect: None,
-            };
+            return not_run(command, why, confinement);
         }
     };
     let capture = Arc::new(Mutex::new(Capture::default()));
@@ -179,6 +220,7 @@ pub fn run_tests(
     });
     let mut timed_out = false;
     let mut interrupted_by = None;
+    let mut cancelled = false;
     while let Ok(None) = tests.try_wait() {
         if started.elapsed() >= timeout {
             timed_out = true;
@@ -186,6 +228,10 @@ pub fn run_tests(
         }
         if let Some(signal) = signals.received() {
             interrupted_by = Some(signal.to_string());
+            break;
+        }
+        if cancel.is_cancelled() {
+            cancelled = true;
             break;
         }
         std::thread::sleep(Duration::from_millis(10));
@@ -211,13 +257,34 @@ pub fn run_tests(
     }
     TestRun {
         command: command.to_string(),
-        passed: ended.is_ok() && !timed_out && interrupted_by.is_none() && exit_code == Some(0),
+        passed: ended.is_ok()
+            && !timed_out
+            && interrupted_by.is_none()
+            && !cancelled
+            && exit_code == Some(0),
         exit_code,
         timed_out,
         interrupted_by,
+        cancelled,
         duration_ms: started.elapsed().as_millis(),
         output,
         sandbox: confinement,
+        bisect: None,
+    }
+}
+
+/// A run that never started (`why`): failed, so the batch is rolled back.
+fn not_run(command: &str, why: String, sandbox: Option<String>) -> TestRun {
+    TestRun {
+        command: command.to_string(),
+        passed: false,
+        exit_code: None,
+        timed_out: false,
+        interrupted_by: None,
+        cancelled: false,
+        duration_ms: 0,
+        output: why,
+        sandbox,
         bisect: None,
     }
 }
@@ -304,6 +371,7 @@ pub(crate) fn run_tests_as_asked(
             opts.test_timeout,
             opts.test_output_bytes,
             None,
+            &opts.cancel,
         );
     }
     let built = sandbox::Policy::for_tests(root.path(), state.off_limits())
@@ -318,6 +386,7 @@ pub(crate) fn run_tests_as_asked(
                 opts.test_timeout,
                 opts.test_output_bytes,
                 Some((&mut sandbox, sandbox::TESTS_CONFINEMENT.to_string())),
+                &opts.cancel,
             );
             // Judged once everything the tests started has ended: a repository they left in
             // the tree would run what its config names on the next `git` there.
@@ -348,17 +417,11 @@ pub(crate) fn run_tests_as_asked(
             }
             run
         }
-        Err(e) => TestRun {
-            command: command.to_string(),
-            passed: false,
-            exit_code: None,
-            timed_out: false,
-            interrupted_by: None,
-            duration_ms: 0,
-            output: e.to_string(),
-            sandbox: Some(sandbox::TESTS_CONFINEMENT.to_string()),
-            bisect: None,
-        },
+        Err(e) => not_run(
+            command,
+            e.to_string(),
+            Some(sandbox::TESTS_CONFINEMENT.to_string()),
+        ),
     }
 }
 
@@ -397,6 +460,7 @@ mod tests {
             Duration::from_secs(5),
             1000,
             None,
+            &Cancellation::default(),
         );
         assert!(ok.passed);
         assert_eq!(ok.output, "found\n");
@@ -406,6 +470,7 @@ mod tests {
             Duration::from_secs(5),
             1000,
             None,
+            &Cancellation::default(),
         );
         assert_eq!((bad.passed, bad.exit_code), (false, Some(3)));
         assert_eq!(bad.output, "broke\n");
@@ -415,9 +480,38 @@ mod tests {
             Duration::from_millis(200),
             1000,
             None,
+            &Cancellation::default(),
         );
         assert!(slow.timed_out && !slow.passed);
         assert!(slow.duration_ms < 4000);
+    }
+
+    #[test]
+    fn a_cancelled_call_stops_its_test_run_and_fails_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let cancel = Cancellation::default();
+        let raised = cancel.clone();
+        let marker = dir.path().join("started");
+        let canceller = std::thread::spawn(move || {
+            // Cancelled once the command runs (its marker stands), as a client would.
+            while !marker.exists() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            raised.cancel();
+        });
+        let run = run_tests(
+            dir.path(),
+            "touch started; sleep 60; echo finished",
+            Duration::from_secs(120),
+            1000,
+            None,
+            &cancel,
+        );
+        canceller.join().unwrap();
+        assert!(run.cancelled && !run.passed, "{run:?}");
+        assert!(run.stopped() && run.interrupted_by.is_none(), "{run:?}");
+        assert!(!run.output.contains("finished"), "{run:?}");
+        assert!(run.why().contains("cancelled"), "{}", run.why());
     }
 
     #[test]
@@ -430,6 +524,7 @@ mod tests {
             Duration::from_secs(20),
             1000,
             None,
+            &Cancellation::default(),
         );
         assert!(run.passed, "{run:?}");
         assert!(run.duration_ms < 10_000, "{run:?}");
@@ -441,6 +536,7 @@ mod tests {
             Duration::from_secs(20),
             1000,
             None,
+            &Cancellation::default(),
         );
         assert!(run.passed, "{run:?}");
         assert!(run.duration_ms < 10_000, "{run:?}");
@@ -456,6 +552,7 @@ mod tests {
             Duration::from_secs(20),
             1000,
             None,
+            &Cancellation::default(),
         );
         assert!(run.passed, "{run:?}");
         std::thread::sleep(Duration::from_millis(1500));

@@ -33,7 +33,7 @@ pub(crate) struct Whole {
 /// Whether a failed whole-batch run is worth bisecting: it failed on its own (not stopped by a
 /// signal) and the batch went back whole.
 pub(crate) fn worth_trying(run: &TestRun, rollback: &Rollback) -> bool {
-    !run.passed && run.interrupted_by.is_none() && rollback.intact()
+    !run.passed && !run.stopped() && rollback.intact()
 }
 
 /// One run's files on disk, awaiting their verdict.
@@ -178,7 +178,7 @@ impl Bisect<'_> {
                     );
                     let trial = self.write_trial(&units)?;
                     let run = run_tests_as_asked(self.root, self.state, self.command, self.opts);
-                    let stopped = run.interrupted_by.is_some();
+                    let stopped = run.stopped();
                     search.record(runs.len(), run.passed);
                     runs.push(run);
                     on_disk = Some(trial);

@@ -67,6 +67,7 @@ pub(super) fn execute(
         apply.test_timeout,
         apply.test_output_bytes,
         Some((&mut sandbox, EXEC_CONFINEMENT.to_string())),
+        &apply.cancel,
     );
     run.command = command.to_string();
     let accepted = !run.timed_out

@@ -79,8 +79,10 @@ def check_outputs_and_annotations(tools):
     for name, (read_only, destructive, idempotent, required) in ANNOTATIONS.items():
         tool = tools[name]
         output = field(tool, "output_schema", "outputSchema") or {}
+        # read_file and checkpoints answer their own object, or a refusal's report (anyOf).
+        first = (output.get("anyOf") or [output])[0]
         check(f"{name} declares an output schema (an object requiring {required})",
-              output.get("type") == "object" and required in output.get("required", []), output)
+              output.get("type") == "object" and required in first.get("required", []), output)
         a = tool.annotations
         got = (field(a, "read_only_hint", "readOnlyHint"), field(a, "destructive_hint", "destructiveHint"),
                field(a, "idempotent_hint", "idempotentHint"), field(a, "open_world_hint", "openWorldHint"))
@@ -233,11 +235,13 @@ async def run(root, log):
             r = await s.call_tool("write_file", {"path": "new.txt", "content": "hello\n"})
             check("write_file creates a new file", not is_error(r) and read(root, "new.txt") == "hello\n", text_of(r))
             r = await s.call_tool("write_file", {"path": "util.py", "content": "x = 1\n"})
-            check("write_file refuses to overwrite an unread file", is_error(r) and "read it first" in text_of(r), text_of(r))
+            check("write_file refuses to overwrite an unread file (kind unread)",
+                  is_error(r) and "Read it first" in text_of(r)
+                  and structured(r).get("error", {}).get("kind") == "unread", text_of(r))
             util_before = read(root, "util.py")
             r = await s.call_tool("apply_patch", {"text": "util.py\n```python\nx = 1\n```\n"})
             check("apply_patch refuses a whole-file overwrite of an unread file, as write_file does",
-                  is_error(r) and "read it first" in text_of(r) and read(root, "util.py") == util_before,
+                  is_error(r) and "Read it first" in text_of(r) and read(root, "util.py") == util_before,
                   text_of(r))
 
             # Read-before-edit: someone else edits the file after the model's read.

@@ -10,7 +10,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 /// A running `lancet mcp` and the session with it.
 pub struct Mcp {
     child: Child,
-    input: ChildStdin,
+    /// The server's stdin (gone once closed).
+    input: Option<ChildStdin>,
     output: BufReader<ChildStdout>,
     next_id: i64,
 }
@@ -33,6 +34,24 @@ pub struct Answer {
 impl Mcp {
     /// Starts `lancet mcp -C root ARGS` (the person's choices) and initialises a session.
     pub fn start(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Mcp {
+        let mut mcp = Mcp::spawn(root, args, env);
+        mcp.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "attacker", "version": "0"}
+            }),
+        )
+        .expect("initialize");
+        mcp.send_line(
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        );
+        mcp
+    }
+
+    /// Starts `lancet mcp -C root ARGS` without a session: no `initialize` is sent.
+    pub fn spawn(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Mcp {
         let mut command = Command::new(env!("CARGO_BIN_EXE_lancet"));
         for name in GIT_VARIABLES {
             command.env_remove(name);
@@ -50,25 +69,54 @@ impl Mcp {
             .expect("spawn lancet mcp");
         let input = child.stdin.take().unwrap();
         let output = BufReader::new(child.stdout.take().unwrap());
-        let mut mcp = Mcp {
+        Mcp {
             child,
-            input,
+            input: Some(input),
             output,
             next_id: 1,
-        };
-        mcp.request(
-            "initialize",
-            json!({
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "attacker", "version": "0"}
-            }),
-        )
-        .expect("initialize");
-        mcp.send_line(
-            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        }
+    }
+
+    /// Sends a request without waiting for its answer; its id.
+    pub fn send(&mut self, method: &str, params: Value) -> Value {
+        let id = json!(self.next_id);
+        self.next_id += 1;
+        self.send_line(
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
         );
-        mcp
+        id
+    }
+
+    /// The next message the server writes.
+    pub fn next_message(&mut self) -> Value {
+        let mut line = String::new();
+        assert!(
+            self.output.read_line(&mut line).unwrap() > 0,
+            "the server closed its output"
+        );
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// Sends `signal` (`TERM`, `INT`, `HUP`) to the server.
+    pub fn signal(&self, signal: &str) {
+        let sent = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success(), "kill -{signal}");
+    }
+
+    /// The server's exit status once it has exited, waiting at most `bound` (a liveness bound:
+    /// `None` means it did not exit).
+    pub fn exit_within(&mut self, bound: std::time::Duration) -> Option<std::process::ExitStatus> {
+        let started = std::time::Instant::now();
+        while started.elapsed() < bound {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        None
     }
 
     /// Writes one raw line to the server.
@@ -78,9 +126,15 @@ impl Mcp {
 
     /// Writes one raw line of any bytes (UTF-8 or not) to the server.
     pub fn send_bytes(&mut self, line: &[u8]) {
-        self.input.write_all(line).unwrap();
-        self.input.write_all(b"\n").unwrap();
-        self.input.flush().unwrap();
+        let input = self.input.as_mut().expect("the server's input is open");
+        input.write_all(line).unwrap();
+        input.write_all(b"\n").unwrap();
+        input.flush().unwrap();
+    }
+
+    /// Closes the server's stdin, as a client that leaves does.
+    pub fn close_input(&mut self) {
+        self.input = None;
     }
 
     /// Reads messages until the answer to `id` (the server's notifications are skipped).
@@ -108,11 +162,7 @@ impl Mcp {
 
     /// A request; its result, or its JSON-RPC error.
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, Value> {
-        let id = json!(self.next_id);
-        self.next_id += 1;
-        self.send_line(
-            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string(),
-        );
+        let id = self.send(method, params);
         let message = self.answer_to(&id);
         match message.get("error") {
             Some(e) => Err(e.clone()),
@@ -125,6 +175,13 @@ impl Mcp {
         let result = self
             .request("tools/call", json!({"name": tool, "arguments": arguments}))
             .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
+        Answer::of(&result)
+    }
+}
+
+impl Answer {
+    /// A `tools/call` result as an answer.
+    pub fn of(result: &Value) -> Answer {
         Answer {
             text: result["content"]
                 .as_array()

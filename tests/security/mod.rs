@@ -9,6 +9,7 @@ mod escapes;
 mod lookalikes;
 mod lsp;
 pub mod mcp;
+mod mcp_hosts;
 mod mcp_requests;
 mod processes;
 mod sandbox;

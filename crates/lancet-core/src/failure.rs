@@ -207,6 +207,8 @@ pub enum BatchFailure {
         /// What went wrong.
         error: String,
     },
+    /// The caller cancelled the call before its batch began to be written.
+    Cancelled,
 }
 
 /// What kept lancet from its state, as the advice on a `state_dir` failure needs it: the fix
@@ -252,6 +254,7 @@ impl BatchFailure {
             BatchFailure::NoCheckpoint { .. } => ErrorKind::NoCheckpoint,
             BatchFailure::AlreadyUndone { .. } => ErrorKind::AlreadyUndone,
             BatchFailure::ForceOverUnread { .. } => ErrorKind::Unread,
+            BatchFailure::Cancelled => ErrorKind::Cancelled,
             BatchFailure::CheckpointsUnreadable { .. }
             | BatchFailure::CheckpointUnreadable { .. } => ErrorKind::Git,
             BatchFailure::CheckpointPathOutside { .. } | BatchFailure::Unconfined { .. } => {

@@ -75,6 +75,9 @@ pub enum ErrorKind {
     /// Over MCP: the call would overwrite a file the model has not read in this session (or
     /// that changed since its read).
     Unread,
+    /// The caller cancelled the call before its commit point (over MCP, its client's
+    /// `notifications/cancelled`): nothing was written, or the batch was rolled back.
+    Cancelled,
     /// Rename: a name is not an identifier, or OLD equals NEW.
     InvalidName,
     /// Rename: a language lancet cannot rename in.
@@ -95,7 +98,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 39] = [
+    pub const ALL: [ErrorKind; 40] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -128,6 +131,7 @@ impl ErrorKind {
         ErrorKind::NoCheckpoint,
         ErrorKind::AlreadyUndone,
         ErrorKind::Unread,
+        ErrorKind::Cancelled,
         ErrorKind::InvalidName,
         ErrorKind::UnknownLanguage,
         ErrorKind::NameInUse,
@@ -172,6 +176,7 @@ impl ErrorKind {
             ErrorKind::NoCheckpoint => "no_checkpoint",
             ErrorKind::AlreadyUndone => "already_undone",
             ErrorKind::Unread => "unread",
+            ErrorKind::Cancelled => "cancelled",
             ErrorKind::InvalidName => "invalid_name",
             ErrorKind::UnknownLanguage => "unknown_language",
             ErrorKind::NameInUse => "name_in_use",

@@ -75,7 +75,7 @@ pub use report::{
     Action, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, ModRule,
     ModSite, ModSummary, Outcome, RenameSummary, Report, Site, Status, Surface, SymbolKind,
 };
-pub use schema::{Contract, batch_schema, document, report_schema};
+pub use schema::{Contract, batch_schema, document, report_schema, schema_for};
 pub use stage::staged::{Before, HardLinks, StagedFile};
 pub use stage::{Base, Expectation, StageOptions, Staged, stage};
 pub use text::{NotUtf8, TextFile, TextStyle, line_of, line_starts, replace_ranges};

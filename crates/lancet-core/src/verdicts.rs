@@ -66,6 +66,10 @@ pub struct TestRun {
     /// the command's group was stopped and the batch is rolled back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interrupted_by: Option<String>,
+    /// The caller cancelled the call before the verdict (over MCP, `notifications/cancelled`):
+    /// the command's group was stopped and the batch is rolled back, whatever the command did.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cancelled: bool,
     /// How long it ran, in milliseconds.
     pub duration_ms: u128,
     /// Its output, cut to what a model needs.
@@ -79,9 +83,17 @@ pub struct TestRun {
 }
 
 impl TestRun {
+    /// Whether the run was stopped from outside (a stop signal, a cancelled call) rather than
+    /// judged: nothing more is run after it.
+    pub fn stopped(&self) -> bool {
+        self.interrupted_by.is_some() || self.cancelled
+    }
+
     /// Why it did not pass, in a few words (`timed out`, `exited with 1`, …).
     pub fn why(&self) -> String {
-        if let Some(signal) = &self.interrupted_by {
+        if self.cancelled {
+            "did not decide the batch: the call was cancelled before its verdict".to_string()
+        } else if let Some(signal) = &self.interrupted_by {
             format!("was stopped because lancet received {signal}")
         } else if self.timed_out {
             "timed out".to_string()

@@ -3,25 +3,26 @@
 
 use crate::LancetServer;
 use crate::args::{EditArgs, EditLinesArgs, WriteFileArgs};
-use crate::result::{error_result, written_diffs};
-use lancet::ErrorKind;
+use crate::call::Call;
+use crate::result::{bad_argument, refusal, report_result, written_diffs};
 use lancet::apply_batch;
 use lancet::sha256_hex;
 use lancet::{Base, Expectation};
 use lancet::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
+use lancet::{ErrorKind, Report};
 use rmcp::model::{CallToolResult, ContentBlock};
 
 impl LancetServer {
-    pub(crate) fn edit_lines_blocking(&self, args: &EditLinesArgs) -> CallToolResult {
+    pub(crate) fn edit_lines_blocking(&self, args: &EditLinesArgs, call: &Call) -> CallToolResult {
         use lancet::LineAnchor;
         use lancet::{LineAction, LineEdit};
         let root = match self.root() {
             Ok(r) => r,
-            Err(e) => return error_result(e),
+            Err(refused) => return refused,
         };
         let rel = match root.rel(&args.path) {
             Ok(r) => r,
-            Err(e) => return error_result(e.to_string()),
+            Err(e) => return report_result(&Report::unsafe_path(&e)),
         };
         let mut edits = Vec::new();
         for (i, e) in args.edits.iter().enumerate() {
@@ -32,7 +33,7 @@ impl LancetServer {
                 "insert_before" => LineAction::InsertBefore,
                 "delete" => LineAction::Delete,
                 other => {
-                    return error_result(format!(
+                    return bad_argument(format!(
                         "edits[{n}].op is {other:?}: use replace, insert_after, insert_before or delete"
                     ));
                 }
@@ -46,24 +47,24 @@ impl LancetServer {
             };
             let first = match anchor("start", &e.start) {
                 Ok(a) => a,
-                Err(m) => return error_result(m),
+                Err(m) => return bad_argument(m),
             };
             let last = match e.end.as_deref() {
                 None => first.clone(),
                 Some(_) if matches!(action, LineAction::InsertAfter | LineAction::InsertBefore) => {
-                    return error_result(format!("edits[{n}].end: an insert takes start only"));
+                    return bad_argument(format!("edits[{n}].end: an insert takes start only"));
                 }
                 Some(end) => match anchor("end", end) {
                     Ok(a) => a,
-                    Err(m) => return error_result(m),
+                    Err(m) => return bad_argument(m),
                 },
             };
             match action {
                 LineAction::Delete if !e.lines.is_empty() => {
-                    return error_result(format!("edits[{n}].lines: a delete takes no lines"));
+                    return bad_argument(format!("edits[{n}].lines: a delete takes no lines"));
                 }
                 LineAction::InsertAfter | LineAction::InsertBefore if e.lines.is_empty() => {
-                    return error_result(format!("edits[{n}].lines: an insert needs lines"));
+                    return bad_argument(format!("edits[{n}].lines: an insert needs lines"));
                 }
                 _ => {}
             }
@@ -76,7 +77,7 @@ impl LancetServer {
             });
         }
         if edits.is_empty() {
-            return error_result("edits is empty: send at least one edit".to_string());
+            return bad_argument("edits is empty: send at least one edit".to_string());
         }
         let batch = Batch {
             format: Format::Anchors,
@@ -90,23 +91,23 @@ impl LancetServer {
             }],
             notes: Vec::new(),
         };
-        let mut opts = match self.options_testing(args.test) {
+        let mut opts = match self.options_testing(args.test, call) {
             Ok(o) => o,
             Err(refusal) => return refusal,
         };
         // The anchors are the read's: a file changed since is edited as read, then rebased.
         opts.base = self.bases(&batch);
-        self.answer(apply_batch(&batch, &opts))
+        self.answer(apply_batch(&batch, &opts), call)
     }
 
-    pub(crate) fn edit_blocking(&self, args: &EditArgs) -> CallToolResult {
+    pub(crate) fn edit_blocking(&self, args: &EditArgs, call: &Call) -> CallToolResult {
         let root = match self.root() {
             Ok(r) => r,
-            Err(e) => return error_result(e),
+            Err(refused) => return refused,
         };
         let rel = match root.rel(&args.path) {
             Ok(r) => r,
-            Err(e) => return error_result(e.to_string()),
+            Err(e) => return report_result(&Report::unsafe_path(&e)),
         };
         let occurrences = match (args.replace_all, args.expected_replacements) {
             (Some(true), _) => Occurrences::All,
@@ -136,7 +137,7 @@ impl LancetServer {
             }],
             notes: Vec::new(),
         };
-        let mut opts = match self.options() {
+        let mut opts = match self.options(call) {
             Ok(o) => o,
             Err(refusal) => return refusal,
         };
@@ -174,23 +175,26 @@ impl LancetServer {
             .context_radius(2)
             .header("as you read it", "as it is now")
             .to_string();
-            return error_result(format!(
+            // The refusal's report (its kind: no_match, ...), told as what changed.
+            let mut refused = self.answer(applied, call);
+            refused.content = vec![ContentBlock::text(format!(
                 "{rel} changed since you last read it, and the text to replace is not there as you sent it. What changed:\n{diff}\nRead it again (read_file) and resend the edit against the current text."
-            ));
+            ))];
+            return refused;
         }
-        self.answer(applied)
+        self.answer(applied, call)
     }
 
-    pub(crate) fn write_blocking(&self, args: &WriteFileArgs) -> CallToolResult {
+    pub(crate) fn write_blocking(&self, args: &WriteFileArgs, call: &Call) -> CallToolResult {
         let root = match self.root() {
             Ok(r) => r,
-            Err(e) => return error_result(e),
+            Err(refused) => return refused,
         };
         let rel = match root.rel(&args.path) {
             Ok(r) => r,
-            Err(e) => return error_result(e.to_string()),
+            Err(e) => return report_result(&Report::unsafe_path(&e)),
         };
-        let mut opts = match self.options() {
+        let mut opts = match self.options(call) {
             Ok(o) => o,
             Err(refusal) => return refusal,
         };
@@ -206,10 +210,14 @@ impl LancetServer {
             (None, Some(base)) => opts.base.push(base),
             (None, None) => {
                 if let Some(bytes) = root.read_regular(&rel) {
-                    return error_result(format!(
-                        "{rel} exists and you have not read it in this session: read it first (read_file) or pass its sha256 ({} now) as expected_sha256, so nothing you have not seen is overwritten",
-                        sha256_hex(&bytes)
-                    ));
+                    return refusal(
+                        ErrorKind::Unread,
+                        format!("{rel} exists and you have not read it in this session"),
+                        &format!(
+                            "Read it first (read_file) or pass its sha256 ({} now) as expected_sha256, so nothing you have not seen is overwritten.",
+                            sha256_hex(&bytes)
+                        ),
+                    );
                 }
                 // A new file: created only where nothing stands when the batch takes the lock.
                 create = true;
@@ -235,7 +243,7 @@ impl LancetServer {
         };
         let applied = apply_batch(&batch, &opts);
         let diffs = written_diffs(&applied.report);
-        let mut result = self.answer(applied);
+        let mut result = self.answer(applied, call);
         // The text a model reads shows what the write changed (a sketch resolved, a rebase):
         // the diff, not only "applied".
         if !diffs.is_empty() {

@@ -7,30 +7,43 @@
 //! since is applied to what the model read and rebased over the change (refused, shown three
 //! ways, where the two touch), and one that does not fit even what it read gets a diff of what
 //! changed; overwriting a file the model never read is refused. Writing tools run one at a
-//! time; reads and the log run alongside. A model never chooses a command: the test command
-//! and language servers are the person's (`--test-command`, `--allow-lsp`).
+//! time; reads and the log run alongside, and no call's work runs on the runtime, so `ping`,
+//! `tools/list` and cancellations are answered at once. A cancelled call stops before its
+//! commit point; progress goes to a client that asks for it. A model never chooses a command:
+//! the test command and language servers are the person's (`--test-command`, `--allow-lsp`).
 
 #![deny(missing_docs)]
 
 mod args;
+mod call;
+mod cancelled;
 mod edits;
 mod limit;
 mod options;
 mod output;
+mod progress;
+mod reads;
 mod result;
 mod schemas;
 mod session;
 mod tools;
+mod turn;
 
-use lancet::Root;
-use result::error_result;
+use cancelled::LateCancels;
+use lancet::{ErrorKind, Root};
+use result::{refusal, with_notes};
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ServerHandler, ServiceExt, tool_handler};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, CancelledNotificationParam, Implementation,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::NotificationContext;
+use rmcp::{RoleServer, ServerHandler, ServiceExt, tool_handler};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use tokio_util::sync::CancellationToken;
 
 /// What the server tells a model about itself at initialisation (kept as text, to be read
 /// and edited as text).
@@ -44,6 +57,15 @@ pub struct LancetServer {
     seen: Arc<Mutex<HashMap<String, Vec<u8>>>>,
     /// Writing tools take turns (the root lock is per process).
     writer: Arc<tokio::sync::Mutex<()>>,
+    /// The writing call in flight, for a read that comes meanwhile.
+    in_flight: Arc<Mutex<Option<turn::InFlight>>>,
+    /// Writing calls cancelled after their commit point, for the next answer to tell.
+    late: Arc<LateCancels>,
+    /// Cancelled to stop serving: a stop signal came during a test run, and the call is
+    /// answered.
+    quit: CancellationToken,
+    /// The stop signal that ended the session, if one did.
+    stopped_by: Arc<Mutex<Option<String>>>,
     log: Option<Arc<Mutex<std::fs::File>>>,
     /// What the person chose when starting the server (the test command, the sandbox, `--lsp`):
     /// a model only says whether to use them.
@@ -56,30 +78,15 @@ pub struct LancetServer {
 }
 
 impl LancetServer {
-    fn root(&self) -> Result<Root, String> {
-        Root::new(&self.root).map_err(|e| format!("cannot open the root: {e}"))
-    }
-
-    /// Runs a writing tool's `work`: one writer at a time (a batch may touch several files),
-    /// off the async runtime, with the call and its result logged.
-    async fn writer_turn<A>(
-        &self,
-        tool: &'static str,
-        args: A,
-        work: impl FnOnce(&LancetServer, &A) -> CallToolResult + Send + 'static,
-    ) -> CallToolResult
-    where
-        A: std::fmt::Debug + Send + 'static,
-    {
-        let _turn = self.writer.lock().await;
-        let this = self.clone();
-        tokio::task::spawn_blocking(move || {
-            let result = work(&this, &args);
-            this.log_call(tool, &args, &result);
-            result
+    /// The root, or the answer that it cannot be opened.
+    fn root(&self) -> Result<Root, CallToolResult> {
+        Root::new(&self.root).map_err(|e| {
+            refusal(
+                ErrorKind::Io,
+                format!("cannot open the root {}: {e}", self.root.display()),
+                "Nothing was read or written. Ask the user whether the project directory still exists.",
+            )
         })
-        .await
-        .unwrap_or_else(|e| error_result(format!("internal error: {e}")))
     }
 
     fn log_call(&self, tool: &str, args: &impl std::fmt::Debug, result: &CallToolResult) {
@@ -95,29 +102,63 @@ impl LancetServer {
             let _ = writeln!(f, "{entry}");
         }
     }
+
+    /// Ends the session once the call in hand is answered: `signal` came during its tests.
+    fn stop(&self, signal: String) {
+        if let Ok(mut stopped) = self.stopped_by.lock() {
+            *stopped = Some(signal);
+        }
+        self.quit.cancel();
+    }
 }
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for LancetServer {
-    /// The tools, and the answer to a request too large to read (`limit.rs`).
+    /// The tools, the answer to a request too large to read (`limit.rs`), and the notes an
+    /// answer carries for earlier calls (a cancelled call whose batch stands).
     async fn call_tool(
         &self,
         request: rmcp::model::CallToolRequestParams,
-        context: rmcp::service::RequestContext<rmcp::RoleServer>,
-    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
-        if request.name == limit::OVERSIZED_TOOL {
+        context: rmcp::service::RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, rmcp::ErrorData> {
+        let ct = context.ct.clone();
+        let response = if request.name == limit::OVERSIZED_TOOL {
             let bytes = request
                 .arguments
                 .as_ref()
                 .and_then(|a| a.get("bytes"))
                 .and_then(serde_json::Value::as_u64)
                 .unwrap_or_default();
-            let result = error_result(limit::refusal(bytes as usize));
+            let result = refusal(
+                ErrorKind::Usage,
+                limit::too_large(bytes as usize),
+                limit::SPLIT,
+            );
             self.log_call("(too large)", &bytes, &result);
-            return Ok(result.into());
+            result.into()
+        } else {
+            let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+            self.tool_router.call(call).await?
+        };
+        // An answer its client dropped (cancelled) tells nobody: the notes wait for the next.
+        Ok(match response {
+            CallToolResponse::Complete(result) if !ct.is_cancelled() => {
+                with_notes(result, &self.late.take_notes()).into()
+            }
+            other => other,
+        })
+    }
+
+    /// A cancellation: the call's batch stops before its commit point (`turn.rs`); one whose
+    /// answer already left with its batch standing is told in the next answer.
+    async fn on_cancelled(
+        &self,
+        notification: CancelledNotificationParam,
+        _context: NotificationContext<RoleServer>,
+    ) {
+        if let Some(id) = &notification.request_id {
+            self.late.cancelled(id);
         }
-        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
-        self.tool_router.call(call).await
     }
 
     fn get_info(&self) -> ServerConfig {
@@ -154,8 +195,34 @@ impl Default for ServerOptions {
     }
 }
 
-/// Serves MCP on stdin/stdout until the client closes stdin.
-pub fn serve(root: &Path, options: ServerOptions) -> std::io::Result<()> {
+/// Why the server stopped serving.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// The client closed stdin: the session is over.
+    Closed,
+    /// A stop signal (`SIGTERM`, `SIGINT`, `SIGHUP`) came during a test run: the batch was
+    /// rolled back and the call answered, then the server stopped, as the signal asked.
+    Signal(String),
+}
+
+impl Ended {
+    /// The exit status `lancet mcp` ends with: 0, or 128 plus the signal's number, as a
+    /// process the signal ended.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Ended::Closed => 0,
+            Ended::Signal(name) => match name.as_str() {
+                "SIGHUP" => 129,
+                "SIGINT" => 130,
+                _ => 143,
+            },
+        }
+    }
+}
+
+/// Serves MCP on stdin/stdout until the client closes stdin, or a stop signal during a test
+/// run ends the session.
+pub fn serve(root: &Path, options: ServerOptions) -> std::io::Result<Ended> {
     let log = match &options.log {
         Some(p) => Some(
             std::fs::OpenOptions::new()
@@ -166,19 +233,31 @@ pub fn serve(root: &Path, options: ServerOptions) -> std::io::Result<()> {
         None => None,
     };
     let server = LancetServer::new(root.to_path_buf(), log, options);
+    let quit = server.quit.clone();
+    let stopped_by = Arc::clone(&server.stopped_by);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         // stdout has one writer: the SDK's messages and the answers to lines it never sees.
         let (sdk_out, answers, lines) = output::lines();
         let stdout = tokio::spawn(lines.forward(tokio::io::stdout()));
         let input = limit::Bounded::new(tokio::io::stdin(), answers);
         let service = server
-            .serve((input, sdk_out))
+            .serve_with_ct((input, sdk_out), quit)
             .await
             .map_err(std::io::Error::other)?;
         service.waiting().await.map_err(std::io::Error::other)?;
-        stdout.await.map_err(std::io::Error::other)?
-    })
+        stdout.await.map_err(std::io::Error::other)??;
+        Ok::<(), std::io::Error>(())
+    });
+    let signal = stopped_by.lock().ok().and_then(|s| s.clone());
+    if signal.is_some() {
+        // The call is answered and nothing else runs, but stdin's reading thread waits for a
+        // line the client may never send: the runtime is not waited for. (At the end of input
+        // the runtime is waited for: a batch still running there is cancelled and ends first.)
+        runtime.shutdown_background();
+    }
+    served?;
+    Ok(signal.map_or(Ended::Closed, Ended::Signal))
 }

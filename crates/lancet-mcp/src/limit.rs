@@ -26,13 +26,16 @@ pub const MAX_MESSAGE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGT
 /// message small enough to read).
 pub const OVERSIZED_TOOL: &str = "lancet/request-too-large";
 
-/// The error a too-large request gets.
-pub fn refusal(bytes: usize) -> String {
+/// What was wrong with a too-large request.
+pub fn too_large(bytes: usize) -> String {
     format!(
-        "The request was {bytes} bytes, over the {} MiB ({MAX_MESSAGE} bytes) one MCP message to lancet may hold; nothing was read or written. Split the edit into several calls (apply_patch takes one file's operations at a time as well as many), or send whole files with write_file one by one.",
+        "the request was {bytes} bytes, over the {} MiB ({MAX_MESSAGE} bytes) one MCP message to lancet may hold; nothing was read or written",
         MAX_MESSAGE / (1024 * 1024)
     )
 }
+
+/// What to send instead of a too-large request.
+pub const SPLIT: &str = "Split the edit into several calls (apply_patch takes one file's operations at a time as well as many), or send whole files with write_file one by one.";
 
 /// Where the scan of a line's JSON stands, enough to find its top-level `"id"` value.
 #[derive(Debug, Default)]

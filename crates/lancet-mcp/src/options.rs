@@ -2,9 +2,10 @@
 //! vocabulary, and the person's test command when a call asks for tests.
 
 use crate::LancetServer;
-use crate::result::error_result;
+use crate::call::Call;
+use crate::result::refusal;
 use lancet::ApplyOptions;
-use lancet::Surface;
+use lancet::{ErrorKind, Surface};
 use rmcp::model::CallToolResult;
 use std::sync::Arc;
 
@@ -24,16 +25,19 @@ impl LancetServer {
         ) {
             (false, _) => Ok(None),
             (true, Some(command)) => Ok(Some(command)),
-            (true, None) => Err(error_result(
-                "This server has no test command: the user started it without --test-command and set no [mcp] test_command in their configuration (a repository's lancet.toml counts only once they trusted it with `lancet trust`), so test cannot be used. Nothing was written. Resend without test, or ask the user to set one (`lancet mcp --test-command '<their test command>'`).".to_string(),
+            (true, None) => Err(refusal(
+                ErrorKind::Usage,
+                "this server has no test command: the user started it without --test-command and set no [mcp] test_command in their configuration (a repository's lancet.toml counts only once they trusted it with `lancet trust`), so test cannot be used".to_string(),
+                "Nothing was written. Resend without test, or ask the user to set one (`lancet mcp --test-command '<their test command>'`).",
             )),
         }
     }
 
     /// The root's configuration (read on every call, so an edited `lancet.toml` counts at
-    /// once) in MCP's vocabulary; a configuration lancet cannot use is the call's error.
-    pub(crate) fn options(&self) -> Result<ApplyOptions, CallToolResult> {
-        self.configured().map(|(opts, _)| opts)
+    /// once) in MCP's vocabulary, with the `call`'s cancellation and progress; a configuration
+    /// lancet cannot use is the call's error.
+    pub(crate) fn options(&self, call: &Call) -> Result<ApplyOptions, CallToolResult> {
+        self.configured(call).map(|(opts, _)| opts)
     }
 
     /// [`Self::options`] with the tests a call asks for (`test: true`), from the same read of
@@ -41,15 +45,16 @@ impl LancetServer {
     pub(crate) fn options_testing(
         &self,
         asked: Option<bool>,
+        call: &Call,
     ) -> Result<ApplyOptions, CallToolResult> {
-        let (mut opts, config) = self.configured()?;
+        let (mut opts, config) = self.configured(call)?;
         opts.test = self.tests_asked(asked, config.mcp.test_command)?;
         // The model's code runs in the tests: sandboxed unless the person said otherwise.
         opts.sandbox = self.choices.sandbox;
         Ok(opts)
     }
 
-    fn configured(&self) -> Result<(ApplyOptions, lancet::Config), CallToolResult> {
+    fn configured(&self, call: &Call) -> Result<(ApplyOptions, lancet::Config), CallToolResult> {
         match ApplyOptions::configured(self.root.clone()) {
             Ok((mut opts, config)) => {
                 opts.gate.trees = Some(Arc::clone(&self.trees));
@@ -62,14 +67,18 @@ impl LancetServer {
                         actor: self.actor.clone(),
                         // Configuration is the person's: no batch of the model's changes it.
                         protect_settings: true,
+                        cancel: call.cancel.clone(),
+                        progress: call.progress.clone(),
                         ..opts
                     },
                     config,
                 ))
             }
-            Err(e) => Err(error_result(format!(
-                "{e}. Nothing was written. Ask the user to fix the configuration (the README's Configuration section lists every key)."
-            ))),
+            Err(e) => Err(refusal(
+                ErrorKind::Config,
+                e.to_string(),
+                "Nothing was written. Ask the user to fix the configuration (the README's Configuration section lists every key).",
+            )),
         }
     }
 }

@@ -2,10 +2,11 @@
 //! wrote, the bases a stale edit is rebased from, and the read-before-overwrite rule.
 
 use crate::LancetServer;
-use crate::result::{error_result, report_result};
-use lancet::Applied;
+use crate::call::Call;
+use crate::result::{refusal, report_result};
 use lancet::Base;
 use lancet::sha256_hex;
+use lancet::{Applied, ErrorKind};
 use lancet::{Batch, OpKind};
 use rmcp::model::CallToolResult;
 use std::sync::Arc;
@@ -30,10 +31,16 @@ impl LancetServer {
             // Read, then changed by someone else: the whole file is rebased over the change.
             let known = self.seen(rel.as_str()).is_some();
             (!known).then(|| {
-                error_result(format!(
-                    "{rel} exists and you have not read it in this session: read it first (read_file), then resend, so nothing you have not seen is {what} (sha256 now {}). Nothing was written.",
-                    sha256_hex(&existing)
-                ))
+                refusal(
+                    ErrorKind::Unread,
+                    format!(
+                        "{rel} exists and you have not read it in this session (sha256 now {})",
+                        sha256_hex(&existing)
+                    ),
+                    &format!(
+                        "Read it first (read_file), then resend, so nothing you have not seen is {what}."
+                    ),
+                )
             })
         })
     }
@@ -118,9 +125,11 @@ impl LancetServer {
         }
     }
 
-    /// A writing call's result, remembering what the model now knows of the files it wrote.
-    pub(crate) fn answer(&self, applied: Applied) -> CallToolResult {
+    /// A writing call's result, remembering what the model now knows of the files it wrote,
+    /// and noting in the `call` what its batch left (standing, or stopped by a signal).
+    pub(crate) fn answer(&self, applied: Applied, call: &Call) -> CallToolResult {
         self.remember_written(&applied);
+        call.record(&applied);
         report_result(&applied.report)
     }
 }
@@ -216,6 +225,8 @@ mod tests {
             .unread_overwrite(&overwrite("a.txt", "new\n"))
             .expect("an unread file is not overwritten");
         assert_eq!(refusal.is_error, Some(true));
+        let structured = refusal.structured_content.as_ref().unwrap();
+        assert_eq!(structured["error"]["kind"], "unread", "{structured}");
         let text = text_of(&refusal);
         assert!(
             text.contains("a.txt exists and you have not read it"),
@@ -280,10 +291,11 @@ mod tests {
         let root = TempRoot::new("written");
         std::fs::write(root.path().join("a.txt"), "old\n").unwrap();
         let server = root.server();
+        let call = Call::default();
         let opts = lancet::ApplyOptions {
             checkpoint: false,
             fsync: false,
-            ..server.options().unwrap()
+            ..server.options(&call).unwrap()
         };
         let created = batch(vec![(
             "b.txt",
@@ -292,8 +304,10 @@ mod tests {
                 executable: false,
             },
         )]);
-        let result = server.answer(lancet::apply_batch(&created, &opts));
+        let result = server.answer(lancet::apply_batch(&created, &opts), &call);
         assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
+        // What stands, for a cancellation that comes after the answer left.
+        assert_eq!(call.outcome().stands.as_deref(), Some("b.txt"));
         assert_eq!(server.seen("b.txt").as_deref(), Some(&b"new\n"[..]));
         assert!(
             server
@@ -310,7 +324,8 @@ mod tests {
             ),
             written: vec![("a.txt".to_string(), b"never written\n".to_vec())],
         };
-        assert_eq!(server.answer(refused).is_error, Some(true));
+        assert_eq!(server.answer(refused, &call).is_error, Some(true));
+        assert_eq!(call.outcome().stands, None);
         assert!(server.seen("a.txt").is_none());
         assert!(
             server

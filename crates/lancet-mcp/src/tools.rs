@@ -5,20 +5,24 @@ use crate::args::{
     ApplyPatchArgs, CheckpointsArgs, EditArgs, EditLinesArgs, ReadFileArgs, RenameSymbolArgs,
     UndoArgs, WriteFileArgs,
 };
-use crate::result::error_result;
+use crate::result::{bad_argument, refusal};
 use crate::schemas;
 use crate::schemas::CheckpointList;
 use crate::session::session_name;
+use crate::turn::Turn;
 use crate::{LancetServer, ServerOptions};
-use lancet::Format;
 use lancet::FormatChoice;
 use lancet::apply_batch;
+use lancet::{ErrorKind, Format};
 use lancet::{Report, Surface};
+use rmcp::RoleServer;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::service::RequestContext;
 use rmcp::{tool, tool_router};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use tokio_util::sync::CancellationToken;
 
 #[tool_router(router = tool_router)]
 impl LancetServer {
@@ -28,6 +32,10 @@ impl LancetServer {
             root,
             seen: Arc::default(),
             writer: Arc::default(),
+            in_flight: Arc::default(),
+            late: Arc::default(),
+            quit: CancellationToken::new(),
+            stopped_by: Arc::default(),
             log: log.map(|f| Arc::new(Mutex::new(f))),
             choices: Arc::new(choices),
             trees: Arc::default(),
@@ -36,51 +44,28 @@ impl LancetServer {
         }
     }
 
-    /// Read a file: numbered lines (line<TAB>text) and its sha256. Read before you edit.
+    /// Read a file: numbered lines (line<TAB>text) and its sha256, a page at a time.
     #[tool(
         name = "read_file",
-        output_schema = schemas::read_view(),
+        input_schema = schemas::input::<ReadFileArgs>(),
+        output_schema = schemas::read_result(),
         annotations(
             title = "Read a file",
             read_only_hint = true,
             idempotent_hint = true,
             open_world_hint = false
         ),
-        description = "Read a file of the project: numbered lines (`N<TAB>text`) and the file's sha256. Read a file before editing it; copy old_string from these lines without the numbers. Pass offset/limit for a window of a long file."
+        description = "Read a file of the project: numbered lines (`N<TAB>text`) and the file's sha256. Read a file before editing it; copy old_string from these lines without the numbers. One read shows at most 2000 lines (fewer when they are long); a longer file ends with where to read on (offset). Pass offset/limit for another window."
     )]
     async fn read_file(&self, Parameters(args): Parameters<ReadFileArgs>) -> CallToolResult {
-        if let Ok(root) = self.root() {
-            let _ = lancet::finish_interrupted(&root);
-        }
-        let result = match self.root() {
-            Err(e) => error_result(e),
-            Ok(root) => {
-                match lancet::read_only(&root, &args.path, args.offset.unwrap_or(1), args.limit) {
-                    Err(e) => error_result(e.to_string()),
-                    Ok((view, bytes)) => {
-                        // Exactly the bytes the view shows: what a later write is judged by.
-                        self.remember(&view.path, bytes);
-                        let view = if args.anchors == Some(true) {
-                            view.with_anchors()
-                        } else {
-                            view
-                        };
-                        let mut result = CallToolResult::structured(
-                            serde_json::to_value(&view).unwrap_or_default(),
-                        );
-                        result.content = vec![ContentBlock::text(view.render())];
-                        result
-                    }
-                }
-            }
-        };
-        self.log_call("read_file", &args, &result);
-        result
+        self.reader_turn("read_file", args, Self::read_blocking)
+            .await
     }
 
     /// Edit lines named by the anchors read_file hands out.
     #[tool(
         name = "edit_lines",
+        input_schema = schemas::input::<EditLinesArgs>(),
         output_schema = schemas::report(),
         annotations(
             title = "Edit lines by anchor",
@@ -91,14 +76,20 @@ impl LancetServer {
         ),
         description = "Edit lines of one file by their anchors, without copying old text: read the file with read_file anchors: true (each line shows as LINE:HASH|text), then send edits [{op: replace|insert_after|insert_before|delete, start: \"12:a3k\", end: \"15:k9z\" (ranges), lines: [new lines]}], all applied or none. An anchor whose line changed since your read is mapped through the change (your edit is applied to what you read and merged into the file now), or refused with what the line reads now; read again for fresh anchors. Anchors of a file you have not read in this session are refused."
     )]
-    async fn edit_lines(&self, Parameters(args): Parameters<EditLinesArgs>) -> CallToolResult {
-        self.writer_turn("edit_lines", args, Self::edit_lines_blocking)
+    async fn edit_lines(
+        &self,
+        Parameters(args): Parameters<EditLinesArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let turn = Turn::writing("edit_lines", args.test);
+        self.writer_turn(turn, args, context, Self::edit_lines_blocking)
             .await
     }
 
     /// Replace one exact piece of text in a file.
     #[tool(
         name = "edit",
+        input_schema = schemas::input::<EditArgs>(),
         output_schema = schemas::report(),
         annotations(
             title = "Replace text in a file",
@@ -109,13 +100,20 @@ impl LancetServer {
         ),
         description = "Replace old_string by new_string in one file. old_string must match exactly one place (copy it from read_file, with enough surrounding lines to be unique) unless replace_all or expected_replacements says otherwise; small whitespace and indentation drift and typographic quotes (curly for straight) are tolerated, ambiguity never is. If the file changed since you read it, the edit is applied to what you read and merged into the file as it is now (the result says so); where your change touches lines that changed, it is refused with the region shown three ways. A result with status already_applied means the change is already in the file."
     )]
-    async fn edit(&self, Parameters(args): Parameters<EditArgs>) -> CallToolResult {
-        self.writer_turn("edit", args, Self::edit_blocking).await
+    async fn edit(
+        &self,
+        Parameters(args): Parameters<EditArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let turn = Turn::writing("edit", None);
+        self.writer_turn(turn, args, context, Self::edit_blocking)
+            .await
     }
 
     /// Apply a multi-file edit in any format lancet reads.
     #[tool(
         name = "apply_patch",
+        input_schema = schemas::input::<ApplyPatchArgs>(),
         output_schema = schemas::report(),
         annotations(
             title = "Apply a multi-file edit",
@@ -126,9 +124,14 @@ impl LancetServer {
         ),
         description = "Apply an edit to one or many files as one transaction: text holding a `*** Begin Patch` patch, SEARCH/REPLACE blocks (file name on the line before each), a unified diff, JSON edits, or a file name plus a fenced whole file; or operations, OpenAI apply_patch operations ({type: create_file|update_file|delete_file, path, diff, move_to}). Everything applies or nothing does; syntax errors introduced by the edit are refused. Pass test: true to run the project's test command afterwards and roll back if it fails (available when the server was started with one)."
     )]
-    async fn apply_patch(&self, Parameters(args): Parameters<ApplyPatchArgs>) -> CallToolResult {
-        self.writer_turn("apply_patch", args, |this, args| {
-            let mut opts = match this.options_testing(args.test) {
+    async fn apply_patch(
+        &self,
+        Parameters(args): Parameters<ApplyPatchArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let turn = Turn::writing("apply_patch", args.test);
+        self.writer_turn(turn, args, context, |this, args, call| {
+            let mut opts = match this.options_testing(args.test, call) {
                 Ok(o) => o,
                 Err(refusal) => return refusal,
             };
@@ -137,7 +140,7 @@ impl LancetServer {
                 Some(name) => match Format::STRICTEST_FIRST.into_iter().find(|f| f.name() == name) {
                     Some(f) => FormatChoice::Only(f),
                     None => {
-                        return error_result(format!(
+                        return bad_argument(format!(
                             "unknown format {name:?}: use patch, openai-patch, search-replace, unified, json or whole"
                         ));
                     }
@@ -150,7 +153,7 @@ impl LancetServer {
                     serde_json::json!({ "operations": operations }).to_string()
                 }
                 _ => {
-                    return error_result(
+                    return bad_argument(
                         "send either text (an edit in any format) or operations (OpenAI apply_patch operations), not both or neither".to_string(),
                     );
                 }
@@ -158,14 +161,14 @@ impl LancetServer {
             let parsed = lancet::parse(text.as_bytes(), opts.format, &opts.parse);
             let batch = match parsed {
                 Ok(batch) => batch,
-                Err(e) => return this.answer(Report::malformed(&e, None).into()),
+                Err(e) => return this.answer(Report::malformed(&e, None).into(), call),
             };
             // A whole file in a patch overwrites as write_file does: only what the model read.
             if let Some(refusal) = this.unread_overwrite(&batch) {
                 return refusal;
             }
             opts.base = this.bases(&batch);
-            this.answer(apply_batch(&batch, &opts))
+            this.answer(apply_batch(&batch, &opts), call)
         })
         .await
     }
@@ -173,6 +176,7 @@ impl LancetServer {
     /// Write a whole file.
     #[tool(
         name = "write_file",
+        input_schema = schemas::input::<WriteFileArgs>(),
         output_schema = schemas::report(),
         annotations(
             title = "Write a whole file",
@@ -183,14 +187,20 @@ impl LancetServer {
         ),
         description = "Write a whole file. For a new file, just pass path and content. Overwriting an existing file needs its current sha256 (expected_sha256, from read_file) or a read_file of it in this session (if the file changed since, your content is merged into it: only the lines you changed count, and a change touching lines someone else changed is refused). Prefer edit or apply_patch for changes to existing files."
     )]
-    async fn write_file(&self, Parameters(args): Parameters<WriteFileArgs>) -> CallToolResult {
-        self.writer_turn("write_file", args, Self::write_blocking)
+    async fn write_file(
+        &self,
+        Parameters(args): Parameters<WriteFileArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let turn = Turn::writing("write_file", None);
+        self.writer_turn(turn, args, context, Self::write_blocking)
             .await
     }
 
     /// Put a batch back.
     #[tool(
         name = "undo",
+        input_schema = schemas::input::<UndoArgs>(),
         output_schema = schemas::report(),
         annotations(
             title = "Undo a batch",
@@ -201,31 +211,47 @@ impl LancetServer {
         ),
         description = "Undo a batch of this project: every file it changed goes back to its earlier content, if it still holds what the batch wrote. All or nothing: if any file changed since, nothing is undone unless force (overwrite them: only files you have read in this session, as they are now) or partial (restore the rest). Without id, undoes the newest batch not yet undone; call it again to undo the one before. An undo is itself a batch: undo with its id redoes what it undid. A batch already undone is refused."
     )]
-    async fn undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
-        self.writer_turn("undo", args, |this, args| {
+    async fn undo(
+        &self,
+        Parameters(args): Parameters<UndoArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let turn = Turn::writing("undo", None);
+        self.writer_turn(turn, args, context, |this, args, call| {
             let root = match this.root() {
                 Ok(r) => r,
-                Err(e) => return error_result(e),
+                Err(refused) => return refused,
             };
-            let opts = match this.options() {
+            let opts = match this.options(call) {
                 Ok(o) => o,
                 Err(refusal) => return refusal,
             };
-            this.answer(lancet::undo(
-                &root,
-                args.id.as_deref(),
-                lancet::UndoOptions {
-                    force: args.force.unwrap_or(false),
-                    partial: args.partial.unwrap_or(false),
-                    fsync: true,
-                    surface: Surface::Mcp,
-                    protect_settings: true,
-                    // This root's batches only, and force only over what the model has read.
-                    any_root: false,
-                    read: Some(this.read_hashes()),
-                    hard_links: opts.hard_links,
-                },
-            ))
+            // An undo writes in milliseconds once it starts: its commit point is its start.
+            if call.cancel.is_cancelled() {
+                return refusal(
+                    ErrorKind::Cancelled,
+                    "the call was cancelled before the undo began".to_string(),
+                    "Nothing was written.",
+                );
+            }
+            this.answer(
+                lancet::undo(
+                    &root,
+                    args.id.as_deref(),
+                    lancet::UndoOptions {
+                        force: args.force.unwrap_or(false),
+                        partial: args.partial.unwrap_or(false),
+                        fsync: true,
+                        surface: Surface::Mcp,
+                        protect_settings: true,
+                        // This root's batches only, and force only over what the model has read.
+                        any_root: false,
+                        read: Some(this.read_hashes()),
+                        hard_links: opts.hard_links,
+                    },
+                ),
+                call,
+            )
         })
         .await
     }
@@ -233,6 +259,7 @@ impl LancetServer {
     /// Rename an identifier across the project.
     #[tool(
         name = "rename_symbol",
+        input_schema = schemas::input::<RenameSymbolArgs>(),
         output_schema = schemas::report(),
         annotations(
             title = "Rename a symbol",
@@ -246,9 +273,15 @@ impl LancetServer {
     async fn rename_symbol(
         &self,
         Parameters(args): Parameters<RenameSymbolArgs>,
+        context: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.writer_turn("rename_symbol", args, |this, args| {
-            let opts = match this.options_testing(args.test) {
+        let turn = Turn {
+            tool: "rename_symbol",
+            tests: args.test.unwrap_or(false),
+            long: true,
+        };
+        self.writer_turn(turn, args, context, |this, args, call| {
+            let opts = match this.options_testing(args.test, call) {
                 Ok(o) => o,
                 Err(refusal) => return refusal,
             };
@@ -261,8 +294,10 @@ impl LancetServer {
                     confinement: lancet::Confinement::Required,
                 }),
                 (true, None) => {
-                    return error_result(
-                        "lsp cannot be used: the user started this server without --allow-lsp (a language server runs programs the project names). Nothing was written. Rename without lsp (lancet resolves the symbol itself), or ask the user to restart the server with --allow-lsp.".to_string(),
+                    return refusal(
+                        ErrorKind::Usage,
+                        "lsp cannot be used: the user started this server without --allow-lsp (a language server runs programs the project names)".to_string(),
+                        "Nothing was written. Rename without lsp (lancet resolves the symbol itself), or ask the user to restart the server with --allow-lsp.",
                     );
                 }
             };
@@ -279,7 +314,7 @@ impl LancetServer {
                 leave_unresolved: args.leave_unresolved.unwrap_or(false),
                 lsp,
             };
-            this.answer(lancet::rename(&rename, &opts))
+            this.answer(lancet::rename(&rename, &opts), call)
         })
         .await
     }
@@ -287,7 +322,8 @@ impl LancetServer {
     /// List checkpoints.
     #[tool(
         name = "checkpoints",
-        output_schema = schemas::checkpoint_list(),
+        input_schema = schemas::input::<CheckpointsArgs>(),
+        output_schema = schemas::checkpoints_result(),
         annotations(
             title = "List checkpoints",
             read_only_hint = true,
@@ -297,54 +333,90 @@ impl LancetServer {
         description = "List the batches lancet has applied, newest first (the last 20 unless limit says otherwise; path keeps those that touched it): id, time, format, files, summary, test result, and whether undone. Pass an id to undo."
     )]
     async fn checkpoints(&self, Parameters(args): Parameters<CheckpointsArgs>) -> CallToolResult {
-        let result = match self.root() {
-            Err(e) => error_result(e),
-            Ok(root) => {
-                let filter = lancet::LogFilter {
-                    limit: Some(args.limit.unwrap_or(20)),
-                    path: args.path.clone(),
-                    since: None,
-                    any_root: false,
-                };
-                let list = lancet::log(&root, &filter);
-                let text = if list.is_empty() {
-                    match args.path.is_some() || args.limit == Some(0) {
-                        true => "No checkpoint matches limit/path.".to_string(),
-                        false => "No checkpoints yet.".to_string(),
-                    }
-                } else {
-                    list.iter()
-                        .map(|m| {
-                            format!(
-                                "{}  {}  {}{}{}",
-                                m.id,
-                                lancet::format_time(m.time),
-                                m.summary,
-                                m.test.as_ref().map_or("", |t| if t.passed {
-                                    "  [tests passed]"
-                                } else {
-                                    "  [tests failed]"
-                                }),
-                                if m.undone { "  (undone)" } else { "" }
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                };
-                let mut result = CallToolResult::structured(
-                    serde_json::to_value(CheckpointList { checkpoints: list }).unwrap_or_default(),
-                );
-                result.content = vec![ContentBlock::text(text)];
-                result
-            }
+        self.reader_turn("checkpoints", args, Self::checkpoints_blocking)
+            .await
+    }
+}
+
+impl LancetServer {
+    fn checkpoints_blocking(&self, args: &CheckpointsArgs) -> CallToolResult {
+        let root = match self.root() {
+            Ok(root) => root,
+            Err(refused) => return refused,
         };
-        self.log_call("checkpoints", &args, &result);
+        let filter = lancet::LogFilter {
+            limit: Some(args.limit.unwrap_or(20)),
+            path: args.path.clone(),
+            since: None,
+            any_root: false,
+        };
+        let list = lancet::log(&root, &filter);
+        let text = if list.is_empty() {
+            match args.path.is_some() || args.limit == Some(0) {
+                true => "No checkpoint matches limit/path.".to_string(),
+                false => "No checkpoints yet.".to_string(),
+            }
+        } else {
+            list.iter()
+                .map(|m| {
+                    format!(
+                        "{}  {}  {}{}{}",
+                        m.id,
+                        lancet::format_time(m.time),
+                        m.summary,
+                        m.test.as_ref().map_or("", |t| if t.passed {
+                            "  [tests passed]"
+                        } else {
+                            "  [tests failed]"
+                        }),
+                        if m.undone { "  (undone)" } else { "" }
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let list = CheckpointList {
+            checkpoints: list,
+            notes: Vec::new(),
+        };
+        let mut result = CallToolResult::structured(serde_json::to_value(list).unwrap_or_default());
+        result.content = vec![ContentBlock::text(text)];
         result
     }
 }
 
 #[cfg(test)]
 mod tests {
+    /// Every `format` a schema names, wherever it stands.
+    fn formats(value: &serde_json::Value, found: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(serde_json::Value::String(f)) = map.get("format") {
+                    found.push(f.clone());
+                }
+                map.values().for_each(|v| formats(v, found));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| formats(v, found)),
+            _ => {}
+        }
+    }
+
+    /// A strict client (Ajv's strict mode, the TypeScript SDK) rejects formats JSON Schema does
+    /// not define: schemars' `uint`, `uint64`, `int32`, `double` are none of the tools'.
+    #[test]
+    fn every_schema_of_every_tool_keeps_to_standard_formats() {
+        for tool in crate::LancetServer::tool_router().list_all() {
+            let mut found = Vec::new();
+            let input = serde_json::Value::Object((*tool.input_schema).clone());
+            formats(&input, &mut found);
+            let output = tool.output_schema.as_ref().expect("an output schema");
+            formats(&serde_json::Value::Object((**output).clone()), &mut found);
+            assert!(found.is_empty(), "{}: {found:?}", tool.name);
+            assert_eq!(input["type"], "object", "{}", tool.name);
+            assert_eq!(input["additionalProperties"], false, "{}", tool.name);
+        }
+    }
+
     /// Every tool says what it returns and whether it writes: a client that plans calls (or
     /// asks the person before a destructive one) reads these, and validates results.
     #[test]

@@ -52,7 +52,14 @@ pub(super) fn run_mcp(root: &Root, args: &McpArgs) -> u8 {
             .then(|| std::sync::Arc::new(lancet::LanguageServers::resolve(root.path()))),
     };
     match lancet_mcp::serve(root.path(), options) {
-        Ok(()) => 0,
+        Ok(ended) => {
+            if let lancet_mcp::Ended::Signal(signal) = &ended {
+                eprintln!(
+                    "lancet mcp: stopped by {signal} during a test run; that batch was rolled back and its call answered"
+                );
+            }
+            ended.exit_code()
+        }
         Err(e) => {
             eprintln!("lancet mcp: {e}");
             4

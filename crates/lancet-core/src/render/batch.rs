@@ -3,22 +3,27 @@
 
 use crate::failure::{BatchFailure, StageError, StateTrouble};
 use crate::kinds::ErrorKind;
+use crate::path::PathError;
 use crate::report::{Report, Status, Surface};
 use std::fmt;
 
 impl Report {
+    /// A path lancet will not touch (outside the root, through `.git` or its state, a link
+    /// leading out): refused before anything under it is read or written.
+    pub fn unsafe_path(e: &PathError) -> Report {
+        Report::batch_error(
+            Status::Refused,
+            ErrorKind::UnsafePath,
+            e.to_string(),
+            "Use a path relative to the root, inside it, and outside .git.",
+        )
+    }
+
     /// A batch that could not be staged: nothing was written. `snapshots_kept` is how many
     /// reads the state keeps (for a base lancet no longer has).
     pub fn stage_refused(e: &StageError, surface: Surface, snapshots_kept: usize) -> Report {
         let (status, next) = match e {
-            StageError::Path(p) => {
-                return Report::batch_error(
-                    Status::Refused,
-                    ErrorKind::UnsafePath,
-                    p.to_string(),
-                    "Use a path relative to the root, inside it, and outside .git.",
-                );
-            }
+            StageError::Path(p) => return Report::unsafe_path(p),
             StageError::Stale { path, .. } => (
                 Status::Refused,
                 format!(
@@ -122,6 +127,10 @@ impl Report {
             BatchFailure::RecoveryFailed { .. } => {
                 (Status::Error, "Inspect the journal by hand.".to_string())
             }
+            BatchFailure::Cancelled => (
+                Status::Refused,
+                "Nothing was written. Send the call again to apply it.".to_string(),
+            ),
         };
         Report::batch_error(status, failure.kind(), failure.to_string(), &next)
     }
@@ -293,6 +302,9 @@ impl fmt::Display for BatchFailure {
             }
             BatchFailure::CheckpointsUnreadable { error }
             | BatchFailure::RecoveryFailed { error } => write!(f, "{error}"),
+            BatchFailure::Cancelled => {
+                write!(f, "the call was cancelled before its batch was written")
+            }
             BatchFailure::CheckpointUnreadable { id, error } => {
                 write!(f, "checkpoint {id} is unreadable: {error}")
             }

@@ -180,6 +180,7 @@ mod tests {
             exit_code: Some(if passed { 0 } else { 1 }),
             timed_out: false,
             interrupted_by: None,
+            cancelled: false,
             duration_ms: 5,
             output: "boom in b.txt\n".into(),
             sandbox: None,
