@@ -1316,6 +1316,13 @@ fn assert_checkpoint_is_the_batch(repo: &Path, id: &str) {
         "2",
         "before and after"
     );
+    // Every object the checkpoint names is in the repository, whole (lancet writes them itself).
+    let fsck = git_output(repo, &["fsck", "--strict", "--no-dangling"]);
+    assert!(
+        fsck.status.success() && fsck.stdout.is_empty(),
+        "{}",
+        describe(&fsck)
+    );
 }
 
 #[test]

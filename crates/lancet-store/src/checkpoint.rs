@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use sha1::{Digest, Sha1};
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 /// The ref namespace of checkpoints.
@@ -153,41 +154,30 @@ impl<'a> Checkpoints<'a> {
     }
 
     /// Records a batch: the *before* and *after* commits and the ref. Returns the after commit.
-    /// A small batch writes its few new objects loose, as git itself does, so a long run of
-    /// one-file edits does not pile up one pack per call (every object lookup searches every
-    /// pack: 150 packs made each call 60% slower). A larger batch gathers its new objects in
-    /// memory and writes them as one pack holding exactly them (not thousands of loose files,
-    /// and not the rest of the tree): one write sized by the batch.
+    /// Trees and commits are built in memory; only objects the repository lacks are written. A
+    /// small batch writes its few new objects loose, as git itself does (one file each, never
+    /// one for an object already there), so a long run of one-file edits does not pile up one
+    /// pack per call (every object lookup searches every pack: 150 packs made each call 60%
+    /// slower). A larger batch writes them as one pack holding exactly them (not thousands of
+    /// loose files, and not the rest of the tree): one write sized by the batch.
     pub fn record(
         &self,
         id: &str,
         files: &[StagedFile],
         message: &str,
     ) -> Result<Oid, git2::Error> {
-        if files.len() <= LOOSE_MAX_FILES {
-            // libgit2 writes a blob only when the repository lacks it.
-            let ids = files
-                .iter()
-                .map(|f| {
-                    let (before, after) = contents(f);
-                    Ok((
-                        before.map(|b| self.repo.blob(b)).transpose()?,
-                        after.map(|b| self.repo.blob(b)).transpose()?,
-                    ))
-                })
-                .collect::<Result<Vec<_>, git2::Error>>()?;
-            let after = self.build(id, files, message, &ids, &mut Vec::new())?;
-            return self.point_ref(id, after);
-        }
         let mut clock = std::time::Instant::now();
-        // Blob ids are hashed in parallel; only blobs the repository lacks go in the pack.
-        let ids: Vec<BlobIds> = files
-            .par_iter()
-            .map(|f| {
-                let (before, after) = contents(f);
-                (before.map(blob_id), after.map(blob_id))
-            })
-            .collect();
+        // Blob ids are hashed (in parallel for many files); only blobs the repository lacks are
+        // written.
+        let hash = |f: &StagedFile| {
+            let (before, after) = contents(f);
+            (before.map(blob_id), after.map(blob_id))
+        };
+        let ids: Vec<BlobIds> = if files.len() < 2 {
+            files.iter().map(hash).collect()
+        } else {
+            files.par_iter().map(hash).collect()
+        };
         let odb = self.repo.odb()?;
         let mut seen = std::collections::HashSet::new();
         let mut blobs: Vec<(Oid, &[u8])> = Vec::new();
@@ -204,39 +194,104 @@ impl<'a> Checkpoints<'a> {
         }
         lap("checkpoint: blobs hashed", &mut clock);
         // Trees and commits are built in memory; the trees may name blobs that exist only in
-        // the pack about to be written, so libgit2's existence check is off meanwhile.
+        // what is about to be written, so libgit2's existence check is off meanwhile.
         let mempack = odb.add_new_mempack_backend(1000)?;
         let mut others = Vec::new();
         git2::opts::strict_object_creation(false);
         let built = self.build(id, files, message, &ids, &mut others);
         git2::opts::strict_object_creation(true);
-        let written = built.and_then(|after| {
+        let objects = built.and_then(|after| {
             let mut objects: Vec<(ObjectType, Vec<u8>)> = Vec::with_capacity(others.len());
             for oid in &others {
                 let object = odb.read(*oid)?;
                 objects.push((object.kind(), object.data().to_vec()));
             }
-            lap("checkpoint: trees and commits built", &mut clock);
-            let entries: Vec<Vec<u8>> = blobs
-                .par_iter()
-                .map(|(_, bytes)| pack_entry(ObjectType::Blob, bytes))
-                .chain(
-                    objects
-                        .par_iter()
-                        .map(|(kind, data)| pack_entry(*kind, data)),
-                )
-                .collect::<std::io::Result<_>>()
-                .map_err(|e| git2::Error::from_str(&format!("compressing the checkpoint: {e}")))?;
-            lap("checkpoint: pack compressed", &mut clock);
-            let mut writer = odb.packwriter()?;
-            write_pack(&mut writer, &entries)
-                .map_err(|e| git2::Error::from_str(&format!("writing the checkpoint pack: {e}")))?;
-            writer.commit()?;
-            lap("checkpoint: pack written", &mut clock);
-            Ok(after)
+            Ok((after, objects))
         });
         mempack.reset()?;
-        self.point_ref(id, written?)
+        let (after, objects) = objects?;
+        lap("checkpoint: trees and commits built", &mut clock);
+        let written = if files.len() <= LOOSE_MAX_FILES {
+            self.write_loose(&blobs, &others, &objects)
+        } else {
+            self.write_as_pack(&odb, &blobs, &objects)
+        };
+        written.map_err(|e| git2::Error::from_str(&format!("writing the checkpoint: {e}")))?;
+        lap("checkpoint: objects written", &mut clock);
+        self.point_ref(id, after)
+    }
+
+    /// Writes the objects the repository lacks as loose objects: each compressed into a file
+    /// beside its final place and renamed there, as git writes them.
+    fn write_loose(
+        &self,
+        blobs: &[(Oid, &[u8])],
+        others: &[Oid],
+        objects: &[(ObjectType, Vec<u8>)],
+    ) -> std::io::Result<()> {
+        let dir = self.repo.path().join("objects");
+        // Whether the disk has an object, asked of an object database of its own: the
+        // repository's caches every object read through it (the ones just built included).
+        let disk = git2::Odb::new().map_err(std::io::Error::other)?;
+        disk.add_disk_alternate(&dir.to_string_lossy())
+            .map_err(std::io::Error::other)?;
+        let missing = blobs
+            .iter()
+            .map(|(oid, bytes)| (*oid, ObjectType::Blob, *bytes))
+            .chain(
+                others
+                    .iter()
+                    .zip(objects)
+                    .map(|(oid, (kind, data))| (*oid, *kind, data.as_slice())),
+            )
+            .filter(|(oid, _, _)| !disk.exists(*oid));
+        for (oid, kind, data) in missing {
+            let hex = oid.to_string();
+            let (fan, rest) = hex.split_at(2);
+            let fan_dir = dir.join(fan);
+            match std::fs::create_dir(&fan_dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+            let mut encoder = ZlibEncoder::new(Vec::new(), Compression::fast());
+            encoder.write_all(format!("{} {}\0", kind.str(), data.len()).as_bytes())?;
+            encoder.write_all(data)?;
+            let compressed = encoder.finish()?;
+            let temp = fan_dir.join(format!("tmp_obj_{rest}_{}", std::process::id()));
+            {
+                let mut file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .mode(0o444)
+                    .open(&temp)?;
+                file.write_all(&compressed)?;
+            }
+            std::fs::rename(&temp, fan_dir.join(rest))?;
+        }
+        Ok(())
+    }
+
+    /// Writes the new blobs and objects as one pack.
+    fn write_as_pack(
+        &self,
+        odb: &git2::Odb<'_>,
+        blobs: &[(Oid, &[u8])],
+        objects: &[(ObjectType, Vec<u8>)],
+    ) -> std::io::Result<()> {
+        let entries: Vec<Vec<u8>> = blobs
+            .par_iter()
+            .map(|(_, bytes)| pack_entry(ObjectType::Blob, bytes))
+            .chain(
+                objects
+                    .par_iter()
+                    .map(|(kind, data)| pack_entry(*kind, data)),
+            )
+            .collect::<std::io::Result<_>>()?;
+        let mut writer = odb.packwriter().map_err(std::io::Error::other)?;
+        write_pack(&mut writer, &entries)?;
+        writer.commit().map_err(std::io::Error::other)?;
+        Ok(())
     }
 
     /// Points the checkpoint's ref at its after commit.
