@@ -157,9 +157,37 @@ impl Journal {
         Ok(())
     }
 
+    /// Arms a batch: writes its journal, which no journal stands beside, straight to its name
+    /// and syncs it — where the file system logs metadata in order, that one sync also makes
+    /// the name durable ([`crate::door::ordered`]); elsewhere the directory is synced too. A
+    /// journal cut short by a crash here fails its checksum: the batch had touched nothing yet,
+    /// and recovery sets it aside. Where a journal stands already, [`Journal::write`].
+    pub fn arm(&self, state: &StateDir, fsync: bool) -> io::Result<()> {
+        let body = serde_json::to_string(self).map_err(io::Error::other)?;
+        let dir = state.handle()?;
+        let created = dir.open_with(
+            crate::state::JOURNAL,
+            cap_std::fs::OpenOptions::new().write(true).create_new(true),
+        );
+        let mut f = match created {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return self.write(state, fsync),
+            Err(e) => return Err(e),
+        };
+        f.write_all(format!("{}\n{body}\n", sha256_hex(body.as_bytes())).as_bytes())?;
+        if fsync {
+            f.sync_all()?;
+            if !crate::door::ordered::logs_in_order(&f) {
+                state.fsync()?;
+            }
+        }
+        Ok(())
+    }
+
     /// Writes the journal atomically through the state's handle (temp file, fsync, rename,
     /// fsync of the directory): the first line is the SHA-256 of the second, so damage is
-    /// detected.
+    /// detected. (A journal rewritten while its batch is on disk must never be seen cut
+    /// short.)
     pub fn write(&self, state: &StateDir, fsync: bool) -> io::Result<()> {
         let body = serde_json::to_string(self).map_err(io::Error::other)?;
         let dir = state.handle()?;

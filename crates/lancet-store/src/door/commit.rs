@@ -168,7 +168,7 @@ pub fn prepare<'a>(
         .pre_images()
         .map_err(|e| io_err("the lancet state directory", e))?;
     if let Err(e) = journal
-        .write(state, opts.fsync)
+        .arm(state, opts.fsync)
         .and_then(|()| failpoint::check("journal"))
     {
         // Nothing was written yet: the journal (if it got written at all) describes nothing.
@@ -610,10 +610,20 @@ fn finish(
         dirs.dedup();
         // A directory the batch removed (its entries' parent, emptied by an undo) is gone:
         // its own parent holds the change.
-        for d in dirs.iter().filter(|d| !journal.removed_dirs.contains(d)) {
-            fsync_dir_in(dir, d).map_err(io_at(d))?;
+        let dirs: Vec<&String> = dirs
+            .iter()
+            .filter(|d| !journal.removed_dirs.contains(d))
+            .collect();
+        sync_dirs(dir, &dirs)?;
+        // The pre-images' links were made before the swaps: where one ordered log holds both,
+        // the syncs above made them durable too.
+        let one_log = match (dir.open("."), pre.dir.open(".")) {
+            (Ok(tree), Ok(pre_dir)) => super::ordered::one_log(&tree, &pre_dir),
+            _ => false,
+        };
+        if !one_log {
+            pre.fsync().map_err(io_at("the lancet state directory"))?;
         }
-        pre.fsync().map_err(io_at("the lancet state directory"))?;
         lancet_core::timing::lap("commit: directories synced", &mut clock);
     }
     if opts.await_verdict {
@@ -647,6 +657,36 @@ fn finish(
         state.fsync().map_err(io_at("the lancet state directory"))?;
     }
     Ok(())
+}
+
+/// Batches touching at least this many directories sync the file system once (`syncfs`)
+/// instead of each directory.
+const SYNCFS_FROM: usize = 64;
+
+/// Syncs the directories a batch changed: each once, several at a time; a batch touching many
+/// syncs the whole file system once instead (one flush, however many directories).
+fn sync_dirs(dir: &Dir, dirs: &[&String]) -> Result<(), WriteFailure> {
+    if dirs.len() >= SYNCFS_FROM {
+        failpoint::check("fsync_dir").map_err(io_at("the tree"))?;
+        // (A directory handle may be a path-only descriptor: sync through a fresh read one.)
+        let opened = dir.open(".").map_err(io_at("the tree"))?;
+        // SAFETY: syncfs(2) on a descriptor we hold.
+        let rc = unsafe { libc::syncfs(std::os::fd::AsRawFd::as_raw_fd(&opened)) };
+        return if rc == 0 {
+            Ok(())
+        } else {
+            Err(WriteFailure::Io(
+                "the tree".into(),
+                io::Error::last_os_error(),
+            ))
+        };
+    }
+    let one = |d: &&String| fsync_dir_in(dir, d).map_err(io_at(d));
+    if dirs.len() < 2 {
+        dirs.iter().try_for_each(one)
+    } else {
+        dirs.par_iter().try_for_each(one)
+    }
 }
 
 /// Creates the temp file (never an existing one), writes the content with the target's mode

@@ -27,6 +27,7 @@
 mod commit;
 mod durable;
 pub mod lookalike;
+pub(crate) mod ordered;
 pub mod quarantine;
 mod rollback;
 mod swap;
