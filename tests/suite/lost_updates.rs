@@ -115,6 +115,53 @@ fn an_in_place_write_after_the_swap_is_never_dropped() {
     assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
 }
 
+/// A save in place that keeps the file's length and modification time — as `cp -p`, `rsync -t`
+/// or `touch -r` leave a file, or any quick second save of the same length where timestamps are
+/// coarse (a kernel without fine-grained timestamps: one tick is several milliseconds) — has
+/// the very stamp lancet judged. Compared by stamp alone, the file that came out of the swap
+/// was taken for the judged bytes and the save overwritten; landing in the file already swapped
+/// out, it was dropped with the pre-image. Both with "Applied". Found by
+/// tests/faults/torture.py. What came out is compared by content: the batch is refused, or
+/// rolled back with the save.
+#[test]
+fn a_save_that_keeps_the_files_stamp_is_never_overwritten() {
+    use std::os::unix::fs::FileExt;
+    for point in ["judged", "rename", "verify_swapped"] {
+        let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+        let root = dir.path();
+        // An editor holding a.txt open since before the batch.
+        let held = std::fs::OpenOptions::new()
+            .write(true)
+            .open(root.join("a.txt"))
+            .unwrap();
+        let pause_dir = tempfile::tempdir().unwrap();
+        let pause = pause_dir.path().join("paused");
+        let mut child = lancet_in_background(
+            &["apply", "-C", r(root), "--json"],
+            TWO_FILES,
+            &[("LANCET_PAUSE_AT", point), ("LANCET_PAUSE_FILE", r(&pause))],
+        );
+        wait_paused(&mut child, &pause);
+        let stamp = held.metadata().unwrap().modified().unwrap();
+        held.write_all_at(b"z\n", 0).unwrap();
+        held.set_modified(stamp).unwrap();
+        drop(held);
+        std::fs::remove_file(&pause).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "at {point}: {}", describe(&out));
+        assert_eq!(
+            std::fs::read(root.join("a.txt")).unwrap(),
+            b"z\n",
+            "at {point}: the editor's save"
+        );
+        assert_eq!(
+            std::fs::read(root.join("b.txt")).unwrap(),
+            b"b\n",
+            "at {point}"
+        );
+    }
+}
+
 /// Where the file system cannot exchange files atomically, each target's stamp is compared
 /// right before its rename, and the report says the guarantee is weaker.
 #[test]
