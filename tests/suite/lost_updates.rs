@@ -162,6 +162,58 @@ fn a_save_that_keeps_the_files_stamp_is_never_overwritten() {
     }
 }
 
+/// A batch stopped right after its swap, before comparing what came out (killed there, or an
+/// I/O error there): a save by rename that landed after the judgement had come out, under the
+/// batch's temp name. The rollback, and the recovery after a kill, put the pre-image back and
+/// deleted the temp name — the save gone. Found reading the door for tests/faults/torture.py.
+/// What the swap took out of the tree is what goes back.
+#[test]
+fn a_save_the_swap_took_out_goes_back_when_the_batch_stops_there() {
+    for failpoint in ["crash:exchanged:1", "exchanged:1"] {
+        let dir = temp_tree(&[("a.txt", b"a\n")]);
+        let root = dir.path();
+        let pause_dir = tempfile::tempdir().unwrap();
+        let pause = pause_dir.path().join("paused");
+        let mut child = lancet_in_background(
+            &["apply", "-C", r(root), "--json"],
+            b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+            &[
+                ("LANCET_PAUSE_AT", "rename"),
+                ("LANCET_PAUSE_FILE", r(&pause)),
+                ("LANCET_FAILPOINT", failpoint),
+            ],
+        );
+        wait_paused(&mut child, &pause);
+        save(&root.join("a.txt"), b"the editor's a\n", Save::ByRename);
+        std::fs::remove_file(&pause).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_ne!(
+            out.status.code(),
+            Some(0),
+            "{failpoint}: {}",
+            describe(&out)
+        );
+        let out = lancet(&["recover", "-C", r(root)], b"");
+        assert!(
+            out.status.code().is_some(),
+            "{failpoint}: {}",
+            describe(&out)
+        );
+        assert_eq!(
+            std::fs::read(root.join("a.txt")).unwrap(),
+            b"the editor's a\n",
+            "{failpoint}: {}",
+            describe(&out)
+        );
+        let names: Vec<String> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != ".lancet")
+            .collect();
+        assert_eq!(names, ["a.txt"], "{failpoint}: nothing else is left");
+    }
+}
+
 /// Where the file system cannot exchange files atomically, each target's stamp is compared
 /// right before its rename, and the report says the guarantee is weaker.
 #[test]

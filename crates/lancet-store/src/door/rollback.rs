@@ -157,7 +157,9 @@ pub(crate) fn discard(journal: &Journal, root: &Root, pre: &PreImages) {
     }
 }
 
-/// Puts one path back to its pre-image.
+/// Puts one path back to its pre-image — or, where the batch's swap had taken a file out of the
+/// tree and not yet compared it (it sits under the batch's temp name), that file: it is what
+/// stood there at the swap, a save that landed after the judgement included.
 fn restore(dir: &Dir, pre: &PreImages, e: &Entry) -> io::Result<()> {
     if e.in_place
         && let Some(backup) = &e.backup
@@ -166,6 +168,9 @@ fn restore(dir: &Dir, pre: &PreImages, e: &Entry) -> io::Result<()> {
         let bytes = pre.dir.read(backup)?;
         write_in_place(dir, &e.path, &bytes, true)?;
         return pre.dir.remove_file(backup);
+    }
+    if let Some(temp) = e.temp.as_deref().filter(|t| swapped_out(dir, t, e)) {
+        return dir.rename(temp, dir, &e.path);
     }
     match &e.pre {
         FileState::Missing => dir.remove_file(&e.path),
@@ -185,4 +190,12 @@ fn restore(dir: &Dir, pre: &PreImages, e: &Entry) -> io::Result<()> {
             }
         }
     }
+}
+
+/// Whether the batch's temp name holds what its swap took out of the tree: something other
+/// than the batch's own new file (which it holds until the swap, and again once a stale swap
+/// is exchanged back).
+fn swapped_out(dir: &Dir, temp: &str, e: &Entry) -> bool {
+    let at_temp = FileState::of(dir, temp);
+    at_temp != FileState::Missing && at_temp != e.post
 }

@@ -166,6 +166,7 @@ pub(crate) fn swap_in(
     if *exchange == Exchange::Atomic {
         match rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE) {
             Ok(()) => {
+                lancet_core::failpoint::check("exchanged")?;
                 if !holds(dir, temp, f) {
                     // Whatever came out goes back where it was, as it was.
                     rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE)?;
