@@ -542,6 +542,7 @@ def settle(ctx, attempt, report):
         attempt["checkpoint"] = report.get("checkpoint")
         if attempt["status"] != "applied":
             attempt["kind"] = refusal_kind(report)
+
     ctx.note_attempt(attempt)
 
 
@@ -590,7 +591,11 @@ def mcp_actor(ctx, rnd, j, rng):
             continue
         if killer and not session.alive():
             attempt["how"] = "server killed after answering"
-        settle(ctx, attempt, answer.get("structuredContent"))
+        report = answer.get("structuredContent")
+        if not report and answer.get("isError"):
+            # A refusal in words only (edit: the file changed and the text is not there).
+            report = {"status": "refused", "error": {"kind": "words only"}}
+        settle(ctx, attempt, report)
 
 
 def new_checkpoints(ctx):

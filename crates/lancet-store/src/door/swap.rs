@@ -8,8 +8,9 @@
 //!   name in one step, and what came out — whatever stood there at that instant — is compared
 //!   with the judged pre-image by content (a save can keep the stamp: same length, and a
 //!   modification time restored as `cp -p` does, or repeated where timestamps are coarse). Not
-//!   the judged pre-image (a save by rename or in place landed since): exchanged back, refused
-//!   as `stale`. There is no window for a rename-save.
+//!   the judged pre-image (a save by rename or in place landed since): exchanged back (a save by
+//!   rename over the new file meanwhile is newer, and stays), refused as `stale`. There is no
+//!   window for a rename-save.
 //! - A new file is put in place with `RENAME_NOREPLACE`: a file created meanwhile refuses it.
 //! - A deletion moves the target aside and compares what moved the same way.
 //! - Before the pre-image is dropped (the commit point, or a test verdict) the inode that came
@@ -164,12 +165,12 @@ pub(crate) fn swap_in(
         };
     }
     if *exchange == Exchange::Atomic {
+        let ours = Stamp::of(dir, temp).map(|s| s.ino);
         match rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE) {
             Ok(()) => {
                 lancet_core::failpoint::check("exchanged")?;
                 if !holds(dir, temp, f) {
-                    // Whatever came out goes back where it was, as it was.
-                    rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE)?;
+                    take_back(dir, temp, target, ours)?;
                     return Err(SwapError::Stale);
                 }
                 let stamp = Stamp::of(dir, temp).ok_or_else(|| io::Error::other("vanished"))?;
@@ -189,6 +190,18 @@ pub(crate) fn swap_in(
     }
     dir.rename(temp, dir, target)?;
     Ok(None)
+}
+
+/// Takes a stale swap back: whatever came out goes back where it was, as it was — unless a save
+/// by rename replaced the batch's new file meanwhile (what the exchange back brings out is not
+/// the batch's file, `ours`): that save is newer than what came out, and is put back in its
+/// place. What came out then goes with the temp name, as the save would have replaced it.
+fn take_back(dir: &Dir, temp: &str, target: &str, ours: Option<u64>) -> io::Result<()> {
+    rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE)?;
+    if Stamp::of(dir, temp).map(|s| s.ino) != ours {
+        rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE)?;
+    }
+    Ok(())
 }
 
 /// Moves the target of a deletion to its backup in `pre`, only if it is still the expected
