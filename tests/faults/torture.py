@@ -62,8 +62,8 @@ FILES = ["f0.txt", "f1.txt", "f2.txt", "sub/f3.txt"]
 SLOTS = 8
 MAX_NOTES = 6
 # The seams of a commit, in order (LANCET_PAUSE_AT): a paused writer may ask the editor to save.
-SEAMS = ["verify", "journal", "write", "backup", "verify_again", "judged", "rename", "fsync_dir",
-         "verify_swapped", "commit"]
+SEAMS = ["verify", "journal", "write", "backup", "verify_again", "judged", "rename", "exchanged",
+         "fsync_dir", "verify_swapped", "commit"]
 # Up to here lancet compares again before its pre-images go: a write into a file it replaced,
 # made while it is paused here, must be found again.
 LAST_COMPARED = SEAMS.index("verify_swapped")
@@ -199,11 +199,13 @@ class Editor(threading.Thread):
         count = rng.choice([0, 1, 1, 2, 3])
         self.schedule = sorted(rng.uniform(0, 0.35) for _ in range(count))
 
-    def ask(self, path, kind, seam):
-        """A save now, while a lancet writer waits at `seam`; returns when it is done."""
-        done = threading.Event()
-        self.requests.put((path, kind, seam, done))
-        done.wait(30)
+    def ask(self, path, kinds, seam):
+        """Saves now, one of each kind, while a lancet writer waits at `seam`; returns when they
+        are done."""
+        for kind in kinds:
+            done = threading.Event()
+            self.requests.put((path, kind, seam, done))
+            done.wait(30)
 
     def stop(self):
         self.stopping.set()
@@ -485,11 +487,18 @@ def cli_writer(ctx, rnd, w, rng, editor):
         attempt["ops"].append(op)
     env = dict(ctx.env)
     pause = os.path.join(ctx.base, f"pause-{rnd}-{w}")
+    # The plan: paused at a seam (the editor may save then) and killed there, or let go; killed
+    # after a random delay; paused, let go and crashed (abort, as kill -9 leaves it) at a later
+    # seam; or left alone.
     plan = rng.random()
     seam = None
-    if plan < 0.45:
-        seam = rng.choice(SEAMS)
+    if plan < 0.45 or 0.55 <= plan < 0.65:
+        seam = rng.choice(SEAMS[:-1] if plan >= 0.55 else SEAMS)
         env.update(LANCET_PAUSE_AT=seam, LANCET_PAUSE_FILE=pause)
+    if 0.55 <= plan < 0.65:
+        crash = rng.choice(SEAMS[SEAMS.index(seam) + 1:])
+        env.update(LANCET_FAILPOINT=f"crash:{crash}:1")
+        attempt["crash"] = crash
     kill = plan < 0.15 or (0.45 <= plan < 0.55)
     proc = subprocess.Popen([ctx.lancet, "apply", "--json", *flags, "-C", ctx.root],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -504,11 +513,14 @@ def cli_writer(ctx, rnd, w, rng, editor):
         if os.path.exists(pause):
             how = f"paused at {seam}"
             if rng.random() < 0.75:
-                kinds = Editor.KINDS + (["held"] * 2 if SEAMS.index(seam) <= LAST_COMPARED else [])
-                kind = rng.choice(kinds)
-                editor.ask(rng.choice(paths), kind, seam)
-                how += f", editor saved ({kind})"
-                ctx.figures["provoked saves"] += 1
+                compared = SEAMS.index(seam) <= LAST_COMPARED
+                kinds = Editor.KINDS + (["held"] * 2 if compared else [])
+                # Sometimes two at once: in place into the file held open, and by rename.
+                chosen = ["held", "rename"] if compared and rng.random() < 0.2 else \
+                    [rng.choice(kinds)]
+                editor.ask(rng.choice(paths), chosen, seam)
+                how += f", editor saved ({' and '.join(chosen)})"
+                ctx.figures["editor saves at a seam"] += len(chosen)
             if not kill:
                 time.sleep(rng.uniform(0, 0.02))
                 os.remove(pause)
@@ -521,6 +533,9 @@ def cli_writer(ctx, rnd, w, rng, editor):
     try:
         stdout = proc.stdout.read()
         proc.wait(timeout=60)
+        if attempt.get("crash") and proc.returncode == -signal.SIGABRT:
+            how += f", crashed at {attempt['crash']}"
+            attempt["killed"] = True
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         ctx.violations.append(f"round {rnd}: cli{w} hung ({how})")
@@ -737,6 +752,9 @@ def judge_path(ctx, path, start, end, live, standing):
     # wrote it while lancet was paused before its last comparison.
     for s in aside:
         new = s["steps"][-1][1]
+        # The editor's own next save of the file, in the tree, replaces it whatever lancet did.
+        later = saves[saves.index(s) + 1:]
+        superseded = any(all(t for _, _, t in x["steps"]) for x in later)
         # Strict: written while the batch that took it out (its pre-image or temp name holds
         # it) was paused before its last comparison. A file kept aside earlier (the pre-image a
         # recovery kept in kept/ when someone had saved over the batch) left the tree for good.
@@ -750,6 +768,8 @@ def judge_path(ctx, path, start, end, live, standing):
                 replaced[old] += 1
                 stood[new_] += 1
                 who[new_] = f"editor save ({s['kind']}) into a replaced file"
+        elif superseded:
+            ctx.figures["editor saves into a replaced file, superseded by its next save"] += 1
         elif strict:
             problems.append(f"{path}: the editor's save ({s['kind']}) into the file lancet had "
                             f"replaced, written while lancet was paused at {s['seam']}, is lost "
@@ -899,7 +919,7 @@ def final_check(ctx):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("lancet")
-    ap.add_argument("--rounds", type=int, default=150)
+    ap.add_argument("--rounds", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--writers", type=int, default=4)
     ap.add_argument("--verbose", action="store_true", help="print a round with a violation")
