@@ -188,7 +188,6 @@ class Editor(threading.Thread):
         super().__init__(daemon=True)
         self.ctx, self.rnd, self.rng = ctx, rnd, rng
         self.requests = queue.Queue()
-        self.saves = []
         self.held = {}
         self.stopping = threading.Event()
         for p in FILES:
@@ -261,7 +260,6 @@ class Editor(threading.Thread):
         except OSError as e:
             record["skipped"] = f"{type(e).__name__}: {e}"
         if record["steps"]:
-            self.saves.append(record)
             self.ctx.note_editor_save(record)
 
     def save_by_rename(self, full, path, record):
@@ -401,6 +399,7 @@ class Context:
         self.seen_ids = set()       # checkpoints already judged
         self.newest = {}            # path -> (id, after hash): the newest live batch
         self.violations = []
+        self.procs = set()          # lancet writers started (stopped if the run is)
         self.figures = Counter()
         self.env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(base, "config"),
                         XDG_DATA_HOME=os.path.join(base, "data"))
@@ -503,6 +502,7 @@ def cli_writer(ctx, rnd, w, rng, editor):
     proc = subprocess.Popen([ctx.lancet, "apply", "--json", *flags, "-C", ctx.root],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    ctx.procs.add(proc)
     proc.stdin.write(patch_text(attempt["ops"]))
     proc.stdin.close()
     how = "ran"
@@ -714,12 +714,13 @@ def judge_round(ctx, rnd, start, end, entries):
         elif a["status"] == "killed":
             ctx.figures["killed"] += 1
         else:
-            ctx.figures[f"refused {a.get('kind')}"] += 1
+            ctx.figures[f"{a['status']} {a.get('kind')}"] += 1
             if e is not None:
                 problems.append(f"{a['actor']} reported {a['status']} ({a.get('kind')}) but its "
                                 f"batch stands in the log ({e['id']})")
     for s in ctx.editor_saves:
-        ctx.figures[f"editor saves {s['kind']}"] += 1
+        ctx.figures["editor saves"] += 1
+        ctx.figures[f"editor saves, {s['kind']}"] += 1
     for path in FILES:
         problems += judge_path(ctx, path, start[path], end[path], live, standing)
     return [f"round {rnd}: {p}" for p in problems]
@@ -750,30 +751,31 @@ def judge_path(ctx, path, start, end, live, standing):
     # A save that landed in a file lancet had taken out of the tree counts where it was found
     # again (lancet put that file back, or a later write judged it); strict where the editor
     # wrote it while lancet was paused before its last comparison.
+    # Found again: a later write judged it, or it is the file at the end (a chain of such saves
+    # is found from its end, so this runs until nothing more is found).
+    pending = list(aside)
+    found = True
+    while found:
+        found = [s for s in pending if replaced[s["steps"][-1][1]] > 0
+                 or sha(end) == s["steps"][-1][1]]
+        for s in found:
+            pending.remove(s)
+            ctx.figures["editor saves into a replaced file, found again"] += 1
+            for old, new, _ in s["steps"]:
+                replaced[old] += 1
+                stood[new] += 1
+                who[new] = f"editor save ({s['kind']}) into a replaced file"
     for s in aside:
-        new = s["steps"][-1][1]
+        ctx.figures["editor saves into a replaced file" + (", strict" if strict(s) else "")] += 1
+    for s in pending:
         # The editor's own next save of the file, in the tree, replaces it whatever lancet did.
         later = saves[saves.index(s) + 1:]
-        superseded = any(all(t for _, _, t in x["steps"]) for x in later)
-        # Strict: written while the batch that took it out (its pre-image or temp name holds
-        # it) was paused before its last comparison. A file kept aside earlier (the pre-image a
-        # recovery kept in kept/ when someone had saved over the batch) left the tree for good.
-        in_flight = any(n.startswith(".lancet/pre/") or os.path.basename(n).startswith(".lancet-")
-                        for n in s.get("names", []))
-        strict = in_flight and s["seam"] is not None and SEAMS.index(s["seam"]) <= LAST_COMPARED
-        ctx.figures["editor saves into a replaced file" + (", strict" if strict else "")] += 1
-        if replaced[new] > 0 or sha(end) == new:
-            ctx.figures["editor saves into a replaced file, found again"] += 1
-            for old, new_, _ in s["steps"]:
-                replaced[old] += 1
-                stood[new_] += 1
-                who[new_] = f"editor save ({s['kind']}) into a replaced file"
-        elif superseded:
+        if any(all(t for _, _, t in x["steps"]) for x in later):
             ctx.figures["editor saves into a replaced file, superseded by its next save"] += 1
-        elif strict:
+        elif strict(s):
             problems.append(f"{path}: the editor's save ({s['kind']}) into the file lancet had "
                             f"replaced, written while lancet was paused at {s['seam']}, is lost "
-                            f"({short(new)})")
+                            f"({short(s['steps'][-1][1])})")
             ctx.figures["lost"] += 1
         else:
             ctx.figures["editor saves into a replaced file after lancet's last comparison"] += 1
@@ -818,6 +820,16 @@ def judge_path(ctx, path, start, end, live, standing):
                             f"{short(newest[1])}, the file is {short(final)}, and no save took "
                             f"it out")
     return problems
+
+
+def strict(save):
+    """Whether a save into a file lancet had taken out of the tree must be found again: written
+    while the batch that took it out (its pre-image or temp name holds it) was paused before its
+    last comparison. A file kept aside earlier (the pre-image a recovery kept in kept/ when
+    someone had saved over the batch) left the tree for good."""
+    in_flight = any(n.startswith(".lancet/pre/") or os.path.basename(n).startswith(".lancet-")
+                    for n in save.get("names", []))
+    return in_flight and save["seam"] is not None and SEAMS.index(save["seam"]) <= LAST_COMPARED
 
 
 def excursion_of(content, path, attempts, standing, stood):
@@ -943,6 +955,10 @@ def main():
         for s in ctx.sessions:
             if s is not None:
                 s.kill()
+        for proc in ctx.procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
         shutil.rmtree(base, ignore_errors=True)
     f = ctx.figures
     print(f"torture: {args.rounds} rounds in {time.time() - started:.0f} s (seed {args.seed}), "
@@ -950,9 +966,8 @@ def main():
     for k in sorted(f):
         print(f"  {k}: {f[k]}")
     print(f"writes applied {f['applied']}, refused stale {f['refused stale']}, rebased "
-          f"{f['rebased']}, killed {f['killed']}; editor saves "
-          f"{sum(v for k, v in f.items() if k.startswith('editor saves '))}; lost {f['lost']}, "
-          f"torn {f['torn']}")
+          f"{f['rebased']}, killed {f['killed']}; editor saves {f['editor saves']}; "
+          f"lost {f['lost']}, torn {f['torn']}")
     for v in ctx.violations[:40]:
         print("VIOLATION", v)
     failed = {v.split(":")[0] for v in ctx.violations if v.startswith("round ")}
