@@ -215,47 +215,50 @@ fn a_save_the_swap_took_out_goes_back_when_the_batch_stops_there() {
 }
 
 /// Two saves against one swap: right after the exchange the editor writes in place into the
-/// file it holds open (now out of the tree, so the swap is stale) and saves by rename over the
-/// path (replacing the batch's new file). Exchanging back took the rename-save out of the tree,
-/// and it was deleted with the temp name: the file ended as the older in-place save. Found
-/// reading the door for tests/faults/torture.py. The newest save stays.
+/// file it holds open (now out of the tree, so the swap is stale), then saves the path — by
+/// rename (replacing the batch's new file), or in place (into the batch's new file, which
+/// stands there). Exchanging back took that second save out of the tree, and it was deleted
+/// with the temp name: the file ended as the older save. Found by tests/faults/torture.py
+/// (in place) and reading the door (by rename). The newest save stays.
 #[test]
 fn a_save_landing_while_a_stale_swap_is_taken_back_stays() {
     use std::os::unix::fs::FileExt;
-    let dir = temp_tree(&[("a.txt", b"a\n")]);
-    let root = dir.path();
-    let held = std::fs::OpenOptions::new()
-        .write(true)
-        .open(root.join("a.txt"))
-        .unwrap();
-    let pause_dir = tempfile::tempdir().unwrap();
-    let pause = pause_dir.path().join("paused");
-    let mut child = lancet_in_background(
-        &["apply", "-C", r(root), "--json"],
-        b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
-        &[
-            ("LANCET_PAUSE_AT", "exchanged"),
-            ("LANCET_PAUSE_FILE", r(&pause)),
-        ],
-    );
-    wait_paused(&mut child, &pause);
-    held.write_all_at(b"z\n", 0).unwrap();
-    drop(held);
-    save(&root.join("a.txt"), b"the editor's a\n", Save::ByRename);
-    std::fs::remove_file(&pause).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
-    assert_eq!(
-        std::fs::read(root.join("a.txt")).unwrap(),
-        b"the editor's a\n",
-        "the newest save"
-    );
-    let names: Vec<String> = std::fs::read_dir(root)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n != ".lancet")
-        .collect();
-    assert_eq!(names, ["a.txt"], "nothing else is left");
+    for how in [Save::ByRename, Save::InPlace] {
+        let dir = temp_tree(&[("a.txt", b"a\n")]);
+        let root = dir.path();
+        let held = std::fs::OpenOptions::new()
+            .write(true)
+            .open(root.join("a.txt"))
+            .unwrap();
+        let pause_dir = tempfile::tempdir().unwrap();
+        let pause = pause_dir.path().join("paused");
+        let mut child = lancet_in_background(
+            &["apply", "-C", r(root), "--json"],
+            b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+            &[
+                ("LANCET_PAUSE_AT", "exchanged"),
+                ("LANCET_PAUSE_FILE", r(&pause)),
+            ],
+        );
+        wait_paused(&mut child, &pause);
+        held.write_all_at(b"z\n", 0).unwrap();
+        drop(held);
+        save(&root.join("a.txt"), b"the editor's a\n", how);
+        std::fs::remove_file(&pause).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{how:?}: {}", describe(&out));
+        assert_eq!(
+            std::fs::read(root.join("a.txt")).unwrap(),
+            b"the editor's a\n",
+            "{how:?}: the newest save"
+        );
+        let names: Vec<String> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != ".lancet")
+            .collect();
+        assert_eq!(names, ["a.txt"], "{how:?}: nothing else is left");
+    }
 }
 
 /// Where the file system cannot exchange files atomically, each target's stamp is compared

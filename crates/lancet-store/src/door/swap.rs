@@ -170,7 +170,7 @@ pub(crate) fn swap_in(
             Ok(()) => {
                 lancet_core::failpoint::check("exchanged")?;
                 if !holds(dir, temp, f) {
-                    take_back(dir, temp, target, ours)?;
+                    take_back(dir, f, temp, target, ours)?;
                     return Err(SwapError::Stale);
                 }
                 let stamp = Stamp::of(dir, temp).ok_or_else(|| io::Error::other("vanished"))?;
@@ -193,12 +193,24 @@ pub(crate) fn swap_in(
 }
 
 /// Takes a stale swap back: whatever came out goes back where it was, as it was — unless a save
-/// by rename replaced the batch's new file meanwhile (what the exchange back brings out is not
-/// the batch's file, `ours`): that save is newer than what came out, and is put back in its
-/// place. What came out then goes with the temp name, as the save would have replaced it.
-fn take_back(dir: &Dir, temp: &str, target: &str, ours: Option<u64>) -> io::Result<()> {
+/// landed on the batch's new file while it stood there (what the exchange back brings out is
+/// not the batch's file `ours` with the batch's bytes: a save by rename replaced it, or one in
+/// place wrote into it): that save is newer than what came out, and is put back in its place.
+/// What came out then goes with the temp name, as the save would have replaced it.
+fn take_back(
+    dir: &Dir,
+    f: &StagedFile,
+    temp: &str,
+    target: &str,
+    ours: Option<u64>,
+) -> io::Result<()> {
     rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE)?;
-    if Stamp::of(dir, temp).map(|s| s.ino) != ours {
+    let untouched = Stamp::of(dir, temp).map(|s| s.ino) == ours
+        && f.after.as_deref().is_none_or(|bytes| {
+            dir.symlink_metadata(temp).is_ok_and(|m| m.is_file())
+                && dir.read(temp).is_ok_and(|now| now == bytes)
+        });
+    if !untouched {
         rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE)?;
     }
     Ok(())
