@@ -261,6 +261,52 @@ fn a_save_landing_while_a_stale_swap_is_taken_back_stays() {
     }
 }
 
+/// A batch taken back (its tests failed, or a crash recovered) judges each path by content — it
+/// still holds what the batch wrote — and then renames the pre-image over it: a save landing
+/// in between (by rename, or in place into the batch's file) was overwritten by the pre-image.
+/// The pre-image is exchanged in and what came out compared, as a forward write is: a path
+/// saved meanwhile keeps the save, and is reported changed by someone else with its pre-image
+/// kept.
+#[test]
+fn a_save_landing_while_a_batch_is_taken_back_stays() {
+    for how in [Save::ByRename, Save::InPlace] {
+        let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+        let root = dir.path();
+        let pause_dir = tempfile::tempdir().unwrap();
+        let pause = pause_dir.path().join("paused");
+        let mut child = lancet_in_background(
+            &["apply", "-C", r(root), "--json", "--test", "exit 1"],
+            TWO_FILES,
+            &[
+                ("LANCET_PAUSE_AT", "recover"),
+                ("LANCET_PAUSE_FILE", r(&pause)),
+            ],
+        );
+        wait_paused(&mut child, &pause);
+        // The rollback goes from the last path to the first: b.txt is being put back now.
+        save(&root.join("b.txt"), b"the editor's b\n", how);
+        std::fs::remove_file(&pause).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_ne!(out.status.code(), Some(0), "{how:?}: {}", describe(&out));
+        assert_eq!(
+            std::fs::read(root.join("b.txt")).unwrap(),
+            b"the editor's b\n",
+            "{how:?}: the save, {}",
+            describe(&out)
+        );
+        assert_eq!(
+            std::fs::read(root.join("a.txt")).unwrap(),
+            b"a\n",
+            "{how:?}"
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(
+            report.to_string().contains("b.txt"),
+            "{how:?}: the report names the path left alone: {report:#}"
+        );
+    }
+}
+
 /// Where the file system cannot exchange files atomically, each target's stamp is compared
 /// right before its rename, and the report says the guarantee is weaker.
 #[test]
