@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Torture: no lost update, ever (#36). Many writers on one small tree at once — lancet CLI
-writers (some with --expect, some with --base, some plain), two MCP sessions (read_file, then
-write_file / edit / apply_patch), an "editor" saving by atomic rename and in place at random
-moments and at lancet's own seams, and kill -9 of lancet writers — and an oracle that accounts
-for every version of every file.
+writers (some with --expect, some with --base, some plain, a few with tests that fail so the
+batch is taken back), two MCP sessions (read_file, then write_file / edit / apply_patch), an
+"editor" saving by atomic rename and in place at random moments and at lancet's own seams, and
+kill -9 of lancet writers — and an oracle that accounts for every version of every file.
 
 Usage: torture.py LANCET [--rounds N] [--seed S] [--writers N]
 
 A round: every actor makes one or two writes at once, lancet writers are killed at random
-points (at a seam, LANCET_PAUSE_AT, or after a random delay), a paused writer may ask the editor
-to save the file it is writing right then; then `lancet recover`, and the round is judged.
+points (at a seam, LANCET_PAUSE_AT, or after a random delay; or crashed at a seam,
+LANCET_FAILPOINT=crash:...), a paused writer may ask the editor to save the file it is writing
+right then (once, or in place into the file held open and by rename together); then
+`lancet recover`, and the round is judged. The MCP servers are killed now and then, too.
 
 The oracle. Every line a writer adds carries a token of its own, so every version of a file is
 unique and names who made it. What replaced what is known exactly:
@@ -63,10 +65,10 @@ SLOTS = 8
 MAX_NOTES = 6
 # The seams of a commit, in order (LANCET_PAUSE_AT): a paused writer may ask the editor to save.
 SEAMS = ["verify", "journal", "write", "backup", "verify_again", "judged", "rename", "exchanged",
-         "fsync_dir", "verify_swapped", "commit"]
-# Up to here lancet compares again before its pre-images go: a write into a file it replaced,
-# made while it is paused here, must be found again.
-LAST_COMPARED = SEAMS.index("verify_swapped")
+         "fsync_dir", "verify_swapped", "commit", "recover"]
+# Between these lancet compares no more before its pre-images go: a write into a file it
+# replaced is beyond anyone's reach (a rollback, at `recover`, compares again).
+UNCOMPARED = {"commit"}
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 AT_FDCWD = -100
@@ -463,7 +465,8 @@ def cli_writer(ctx, rnd, w, rng, editor):
     paths = rng.sample(FILES, 2 if rng.random() < 0.15 else 1)
     mode = rng.choices(["expect", "base", "plain"], [35, 25, 40])[0]
     attempt = {"actor": f"cli{w}", "mode": mode, "ops": [], "base": {}, "round": rnd}
-    flags = []
+    # Some run tests that fail: the batch is written, then taken back.
+    flags = ["--test", "exit 1"] if rng.random() < 0.1 else []
     for p in paths:
         if mode == "base":
             out = ctx.run(["read", "--json", p])
@@ -513,7 +516,7 @@ def cli_writer(ctx, rnd, w, rng, editor):
         if os.path.exists(pause):
             how = f"paused at {seam}"
             if rng.random() < 0.75:
-                compared = SEAMS.index(seam) <= LAST_COMPARED
+                compared = seam not in UNCOMPARED
                 kinds = Editor.KINDS + (["held"] * 2 if compared else [])
                 # Sometimes two at once: in place into the file held open, and by rename.
                 chosen = ["held", "rename"] if compared and rng.random() < 0.2 else \
@@ -714,7 +717,8 @@ def judge_round(ctx, rnd, start, end, entries):
         elif a["status"] == "killed":
             ctx.figures["killed"] += 1
         else:
-            ctx.figures[f"{a['status']} {a.get('kind')}"] += 1
+            kind = a.get("kind")
+            ctx.figures[a["status"] if kind == a["status"] else f"{a['status']} {kind}"] += 1
             if e is not None:
                 problems.append(f"{a['actor']} reported {a['status']} ({a.get('kind')}) but its "
                                 f"batch stands in the log ({e['id']})")
@@ -829,7 +833,7 @@ def strict(save):
     someone had saved over the batch) left the tree for good."""
     in_flight = any(n.startswith(".lancet/pre/") or os.path.basename(n).startswith(".lancet-")
                     for n in save.get("names", []))
-    return in_flight and save["seam"] is not None and SEAMS.index(save["seam"]) <= LAST_COMPARED
+    return in_flight and save["seam"] is not None and save["seam"] not in UNCOMPARED
 
 
 def excursion_of(content, path, attempts, standing, stood):
