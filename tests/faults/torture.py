@@ -50,6 +50,7 @@ import json
 import os
 import queue
 import random
+import re
 import select
 import shutil
 import signal
@@ -560,6 +561,11 @@ def settle(ctx, attempt, report):
         attempt["checkpoint"] = report.get("checkpoint")
         if attempt["status"] != "applied":
             attempt["kind"] = refusal_kind(report)
+            attempt["message"] = report.get("message", "")
+            # A batch taken back after its tests failed leaves a path someone saved meanwhile
+            # as it is, names it (in words only), and stays in the log.
+            attempt["left_alone"] = set(re.findall(r"^- (\S+): changed after the batch wrote it",
+                                                   attempt["message"], re.M))
 
     ctx.note_attempt(attempt)
 
@@ -719,7 +725,9 @@ def judge_round(ctx, rnd, start, end, entries):
         else:
             kind = a.get("kind")
             ctx.figures[a["status"] if kind == a["status"] else f"{a['status']} {kind}"] += 1
-            if e is not None:
+            if e is not None and a["left_alone"]:
+                ctx.figures["taken back but for paths saved meanwhile (kept in the log)"] += 1
+            elif e is not None:
                 problems.append(f"{a['actor']} reported {a['status']} ({a.get('kind')}) but its "
                                 f"batch stands in the log ({e['id']})")
     for s in ctx.editor_saves:
@@ -742,6 +750,10 @@ def judge_path(ctx, path, start, end, live, standing):
         replaced[sha(before or b"")] += 1
         stood[sha(after or b"")] += 1
         who[sha(after or b"")] = f"checkpoint {e['id']} ({e['attempt']['actor']})"
+        if e["attempt"].get("left_alone") and path not in e["attempt"]["left_alone"]:
+            # Taken back: the rollback judged the batch's content and put the pre-image back.
+            replaced[sha(after or b"")] += 1
+            stood[sha(before or b"")] += 1
     saves = [s for s in ctx.editor_saves if s["path"] == path]
     aside = []
     for s in saves:
@@ -901,6 +913,8 @@ def dump_round(ctx, start, end, entries, recovered):
         print(f"  {a['actor']} {a['mode']} base {[short(h) for h in a['base'].values()]} "
               f"[{ops}] {a['status']} {a.get('kind') or ''} {a.get('checkpoint') or ''} "
               f"{a.get('how', '')}")
+        if a.get("message") and a["status"] not in ("refused", "test_failed"):
+            print("    " + a["message"].replace("\n", "\n    ")[:600])
     for sv in ctx.editor_saves:
         steps = ", ".join(f"{short(o)}->{short(n)}{'' if t else ' (aside)'}"
                           for o, n, t in sv["steps"])
