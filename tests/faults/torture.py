@@ -783,11 +783,15 @@ def judge_path(ctx, path, start, end, live, standing):
                 who[new] = f"editor save ({s['kind']}) into a replaced file"
     for s in aside:
         ctx.figures["editor saves into a replaced file" + (", strict" if strict(s) else "")] += 1
+    kept = kept_files(ctx.root)
     for s in pending:
         # The editor's own next save of the file, in the tree, replaces it whatever lancet did.
         later = saves[saves.index(s) + 1:]
         if any(all(t for _, _, t in x["steps"]) for x in later):
             ctx.figures["editor saves into a replaced file, superseded by its next save"] += 1
+        elif kept.get(s.get("inode")) == s["steps"][-1][1]:
+            # Another save took the path meanwhile: lancet kept this one in <state>/kept/.
+            ctx.figures["editor saves into a replaced file, kept in <state>/kept/"] += 1
         elif strict(s):
             problems.append(f"{path}: the editor's save ({s['kind']}) into the file lancet had "
                             f"replaced, written while lancet was paused at {s['seam']}, is lost "
@@ -836,6 +840,17 @@ def judge_path(ctx, path, start, end, live, standing):
                             f"{short(newest[1])}, the file is {short(final)}, and no save took "
                             f"it out")
     return problems
+
+
+def kept_files(root):
+    """The files lancet kept aside (`<state>/kept/`): inode -> content hash."""
+    kept = os.path.join(root, ".lancet", "kept")
+    out = {}
+    for dirpath, _, names in os.walk(kept):
+        for n in names:
+            full = os.path.join(dirpath, n)
+            out[os.lstat(full).st_ino] = sha(read_file(dirpath, n) or b"")
+    return out
 
 
 def strict(save):
