@@ -36,8 +36,10 @@ judged by a writer after it was gone. Also checked, per round:
     unless an editor save took it out since.
 At the end, `lancet recover` then an apply must succeed (the locks are free after kill -9).
 An in-place save that lands in a file lancet already replaced (an editor holding it open) is
-strict when the editor wrote it while lancet was paused before its last comparison: it must be
-found again. One that landed at a random moment is counted (found again or not): after lancet's
+strict when the editor wrote it while the batch that replaced it was paused before its last
+comparison: it must be found again (put back, or judged by a later write), or be kept in
+<state>/kept/ because another save took the path meanwhile, or be superseded by the editor's own
+next save of the file. One that landed at a random moment is counted, not judged: after lancet's
 last comparison, no writer can reach a file that has left the tree.
 
 Prints the figures and exits 1 on any violation, with what was found.
