@@ -218,11 +218,14 @@ def check(lancet, root, old, new, category, how):
         if state == "new" and len(live) != 1:
             problems.append(f"the batch stands but the log has {len(live)} live entries")
     if category == "undo" and entries:
-        # For an undo, "old" is the tree holding the batch and "new" the tree without it.
-        undone = entries[0]["undone"]
-        if state == "old" and undone:
+        # For an undo, "old" is the tree holding the batch and "new" the tree without it. The
+        # undo is a batch of its own in the log (format undo, newest first): the batch it undid
+        # is the other entry.
+        undone = [e for e in entries if e["format"] != "undo"][0]["undone"]
+        undos = [e for e in entries if e["format"] == "undo" and not e["undone"]]
+        if state == "old" and (undone or undos):
             problems.append("the files hold the batch but the log says it was undone")
-        if state == "new" and not undone:
+        if state == "new" and not (undone and len(undos) == 1):
             problems.append("the batch was undone on disk but the log says it is live")
     again = run(lancet, ["recover"], root)
     if b"Nothing to recover" not in again.stdout or snapshot(root) != now:

@@ -115,6 +115,198 @@ fn an_in_place_write_after_the_swap_is_never_dropped() {
     assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n");
 }
 
+/// A save in place that keeps the file's length and modification time — as `cp -p`, `rsync -t`
+/// or `touch -r` leave a file, or any quick second save of the same length where timestamps are
+/// coarse (a kernel without fine-grained timestamps: one tick is several milliseconds) — has
+/// the very stamp lancet judged. Compared by stamp alone, the file that came out of the swap
+/// was taken for the judged bytes and the save overwritten; landing in the file already swapped
+/// out, it was dropped with the pre-image. Both with "Applied". Found by
+/// tests/faults/torture.py. What came out is compared by content: the batch is refused, or
+/// rolled back with the save.
+#[test]
+fn a_save_that_keeps_the_files_stamp_is_never_overwritten() {
+    use std::os::unix::fs::FileExt;
+    for point in ["judged", "rename", "verify_swapped"] {
+        let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+        let root = dir.path();
+        // An editor holding a.txt open since before the batch.
+        let held = std::fs::OpenOptions::new()
+            .write(true)
+            .open(root.join("a.txt"))
+            .unwrap();
+        let pause_dir = tempfile::tempdir().unwrap();
+        let pause = pause_dir.path().join("paused");
+        let mut child = lancet_in_background(
+            &["apply", "-C", r(root), "--json"],
+            TWO_FILES,
+            &[("LANCET_PAUSE_AT", point), ("LANCET_PAUSE_FILE", r(&pause))],
+        );
+        wait_paused(&mut child, &pause);
+        let stamp = held.metadata().unwrap().modified().unwrap();
+        held.write_all_at(b"z\n", 0).unwrap();
+        held.set_modified(stamp).unwrap();
+        drop(held);
+        std::fs::remove_file(&pause).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "at {point}: {}", describe(&out));
+        assert_eq!(
+            std::fs::read(root.join("a.txt")).unwrap(),
+            b"z\n",
+            "at {point}: the editor's save"
+        );
+        assert_eq!(
+            std::fs::read(root.join("b.txt")).unwrap(),
+            b"b\n",
+            "at {point}"
+        );
+    }
+}
+
+/// A batch stopped right after its swap, before comparing what came out (killed there, or an
+/// I/O error there): a save by rename that landed after the judgement had come out, under the
+/// batch's temp name. The rollback, and the recovery after a kill, put the pre-image back and
+/// deleted the temp name — the save gone. Found reading the door for tests/faults/torture.py.
+/// What the swap took out of the tree is what goes back.
+#[test]
+fn a_save_the_swap_took_out_goes_back_when_the_batch_stops_there() {
+    for failpoint in ["crash:exchanged:1", "exchanged:1"] {
+        let dir = temp_tree(&[("a.txt", b"a\n")]);
+        let root = dir.path();
+        let pause_dir = tempfile::tempdir().unwrap();
+        let pause = pause_dir.path().join("paused");
+        let mut child = lancet_in_background(
+            &["apply", "-C", r(root), "--json"],
+            b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+            &[
+                ("LANCET_PAUSE_AT", "rename"),
+                ("LANCET_PAUSE_FILE", r(&pause)),
+                ("LANCET_FAILPOINT", failpoint),
+            ],
+        );
+        wait_paused(&mut child, &pause);
+        save(&root.join("a.txt"), b"the editor's a\n", Save::ByRename);
+        std::fs::remove_file(&pause).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_ne!(
+            out.status.code(),
+            Some(0),
+            "{failpoint}: {}",
+            describe(&out)
+        );
+        let out = lancet(&["recover", "-C", r(root)], b"");
+        assert!(
+            out.status.code().is_some(),
+            "{failpoint}: {}",
+            describe(&out)
+        );
+        assert_eq!(
+            std::fs::read(root.join("a.txt")).unwrap(),
+            b"the editor's a\n",
+            "{failpoint}: {}",
+            describe(&out)
+        );
+        let names: Vec<String> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != ".lancet")
+            .collect();
+        assert_eq!(names, ["a.txt"], "{failpoint}: nothing else is left");
+    }
+}
+
+/// Two saves against one swap: right after the exchange the editor writes in place into the
+/// file it holds open (now out of the tree, so the swap is stale), then saves the path — by
+/// rename (replacing the batch's new file), or in place (into the batch's new file, which
+/// stands there). Exchanging back took that second save out of the tree, and it was deleted
+/// with the temp name: the file ended as the older save. Found by tests/faults/torture.py
+/// (in place) and reading the door (by rename). The newest save stays.
+#[test]
+fn a_save_landing_while_a_stale_swap_is_taken_back_stays() {
+    use std::os::unix::fs::FileExt;
+    for how in [Save::ByRename, Save::InPlace] {
+        let dir = temp_tree(&[("a.txt", b"a\n")]);
+        let root = dir.path();
+        let held = std::fs::OpenOptions::new()
+            .write(true)
+            .open(root.join("a.txt"))
+            .unwrap();
+        let pause_dir = tempfile::tempdir().unwrap();
+        let pause = pause_dir.path().join("paused");
+        let mut child = lancet_in_background(
+            &["apply", "-C", r(root), "--json"],
+            b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+            &[
+                ("LANCET_PAUSE_AT", "exchanged"),
+                ("LANCET_PAUSE_FILE", r(&pause)),
+            ],
+        );
+        wait_paused(&mut child, &pause);
+        held.write_all_at(b"z\n", 0).unwrap();
+        drop(held);
+        save(&root.join("a.txt"), b"the editor's a\n", how);
+        std::fs::remove_file(&pause).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{how:?}: {}", describe(&out));
+        assert_eq!(
+            std::fs::read(root.join("a.txt")).unwrap(),
+            b"the editor's a\n",
+            "{how:?}: the newest save"
+        );
+        let names: Vec<String> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != ".lancet")
+            .collect();
+        assert_eq!(names, ["a.txt"], "{how:?}: nothing else is left");
+    }
+}
+
+/// A batch taken back (its tests failed, or a crash recovered) judges each path by content — it
+/// still holds what the batch wrote — and then renames the pre-image over it: a save landing
+/// in between (by rename, or in place into the batch's file) was overwritten by the pre-image.
+/// The pre-image is exchanged in and what came out compared, as a forward write is: a path
+/// saved meanwhile keeps the save, and is reported changed by someone else with its pre-image
+/// kept.
+#[test]
+fn a_save_landing_while_a_batch_is_taken_back_stays() {
+    for how in [Save::ByRename, Save::InPlace] {
+        let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+        let root = dir.path();
+        let pause_dir = tempfile::tempdir().unwrap();
+        let pause = pause_dir.path().join("paused");
+        let mut child = lancet_in_background(
+            &["apply", "-C", r(root), "--json", "--test", "exit 1"],
+            TWO_FILES,
+            &[
+                ("LANCET_PAUSE_AT", "recover"),
+                ("LANCET_PAUSE_FILE", r(&pause)),
+            ],
+        );
+        wait_paused(&mut child, &pause);
+        // The rollback goes from the last path to the first: b.txt is being put back now.
+        save(&root.join("b.txt"), b"the editor's b\n", how);
+        std::fs::remove_file(&pause).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_ne!(out.status.code(), Some(0), "{how:?}: {}", describe(&out));
+        assert_eq!(
+            std::fs::read(root.join("b.txt")).unwrap(),
+            b"the editor's b\n",
+            "{how:?}: the save, {}",
+            describe(&out)
+        );
+        assert_eq!(
+            std::fs::read(root.join("a.txt")).unwrap(),
+            b"a\n",
+            "{how:?}"
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(
+            report.to_string().contains("b.txt"),
+            "{how:?}: the report names the path left alone: {report:#}"
+        );
+    }
+}
+
 /// Where the file system cannot exchange files atomically, each target's stamp is compared
 /// right before its rename, and the report says the guarantee is weaker.
 #[test]

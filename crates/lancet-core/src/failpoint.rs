@@ -10,7 +10,8 @@
 //!
 //! The points, in commit order: `journal` (journal written), `write` (each temp file),
 //! `backup` (each pre-image kept), `verify_again` (the targets' last check before the renames),
-//! `judged` (each target judged at that check), `rename` (each swap), `fsync_dir`,
+//! `judged` (each target judged at that check), `rename` (each swap), `exchanged` (each target
+//! just exchanged, what came out not compared yet), `fsync_dir`,
 //! `verify_swapped` (the swapped-out files compared again), `commit` (before the
 //! journal is deleted), `no-exchange` (the file system said to refuse `RENAME_EXCHANGE`), `verify` (before the targets are re-read), `recover` (each path
 //! restored by a rollback), `recovered` (a recovery's batch forgotten, its journal not yet

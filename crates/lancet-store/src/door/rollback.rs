@@ -4,6 +4,7 @@
 
 use super::durable::{fsync_dir_in, parent_of, write_in_place};
 use super::lookalike::{self, Touch};
+use super::swap::rename_with;
 use crate::journal::{Entry, FileState, Journal};
 use crate::state::PreImages;
 use cap_std::fs::Dir;
@@ -47,7 +48,14 @@ pub(crate) fn roll_back(journal: &Journal, root: &Root, pre: &PreImages, fsync: 
             }
         } else if restores(e, now) {
             match lancet_core::failpoint::check("recover").and_then(|()| restore(dir, pre, e)) {
-                Ok(()) => report.restored.push(e.path.clone()),
+                Ok(Restore::Done) => report.restored.push(e.path.clone()),
+                Ok(Restore::SavedMeanwhile) => {
+                    report.conflicts.push(e.path.clone());
+                    keep_backup = true;
+                    if let Some(kept) = e.backup.as_ref().and_then(|b| pre.keep(b)) {
+                        report.kept_pre_images.push((e.path.clone(), kept));
+                    }
+                }
                 Err(_) => {
                     report.failed.push(e.path.clone());
                     keep_backup = true;
@@ -157,32 +165,89 @@ pub(crate) fn discard(journal: &Journal, root: &Root, pre: &PreImages) {
     }
 }
 
-/// Puts one path back to its pre-image.
-fn restore(dir: &Dir, pre: &PreImages, e: &Entry) -> io::Result<()> {
+/// How putting one path back went.
+enum Restore {
+    /// The path holds what it held before the batch.
+    Done,
+    /// A save landed on the path after it was judged to hold the batch's content: it stays,
+    /// and the path is reported changed by someone else.
+    SavedMeanwhile,
+}
+
+/// Puts one path back to its pre-image — or, where the batch's swap had taken a file out of the
+/// tree and not yet compared it (it sits under the batch's temp name), that file: it is what
+/// stood there at the swap, a save that landed after the judgement included. As a forward
+/// write, the path is swapped and what came out compared: only the batch's own content is
+/// replaced.
+fn restore(dir: &Dir, pre: &PreImages, e: &Entry) -> io::Result<Restore> {
     if e.in_place
         && let Some(backup) = &e.backup
     {
         // Back into the same inode, so the other names see the old content again.
         let bytes = pre.dir.read(backup)?;
         write_in_place(dir, &e.path, &bytes, true)?;
-        return pre.dir.remove_file(backup);
+        pre.dir.remove_file(backup)?;
+        return Ok(Restore::Done);
+    }
+    if let Some(temp) = e.temp.as_deref().filter(|t| swapped_out(dir, t, e)) {
+        return put_back(dir, temp, dir, e);
     }
     match &e.pre {
-        FileState::Missing => dir.remove_file(&e.path),
+        FileState::Missing => take_away(dir, e),
         FileState::File { .. } | FileState::Link { .. } => {
             let backup = e
                 .backup
                 .as_ref()
                 .ok_or_else(|| io::Error::other("no pre-image kept"))?;
-            // The backup is the original inode (or a copy of it): renaming it back restores
+            // The backup is the original inode (or a copy of it): putting it back restores
             // content, mode and ownership at once.
-            match pre.dir.rename(backup, dir, &e.path) {
-                Ok(()) => Ok(()),
-                Err(_) => {
-                    pre.dir.copy(backup, dir, &e.path)?;
-                    pre.dir.remove_file(backup)
-                }
-            }
+            put_back(&pre.dir, backup, dir, e)
         }
     }
+}
+
+/// Puts `from` (under `from_dir`) at `e.path` in exchange for what stands there, which must be
+/// the batch's content: what came out is compared, and exchanged back if a save landed since the
+/// path was judged. Where the file system cannot exchange, a plain rename (or a copy).
+fn put_back(from_dir: &Dir, from: &str, dir: &Dir, e: &Entry) -> io::Result<Restore> {
+    if rename_with(from_dir, from, dir, &e.path, libc::RENAME_EXCHANGE).is_err() {
+        if from_dir.rename(from, dir, &e.path).is_err() {
+            from_dir.copy(from, dir, &e.path)?;
+            from_dir.remove_file(from)?;
+        }
+        return Ok(Restore::Done);
+    }
+    if FileState::of(from_dir, from) == e.post {
+        let _ = from_dir.remove_file(from);
+        return Ok(Restore::Done);
+    }
+    rename_with(from_dir, from, dir, &e.path, libc::RENAME_EXCHANGE)?;
+    Ok(Restore::SavedMeanwhile)
+}
+
+/// Removes a file the batch created, moved aside first (to its temp name beside it) and
+/// compared: a save that landed since the path was judged goes back in place.
+fn take_away(dir: &Dir, e: &Entry) -> io::Result<Restore> {
+    let Some(aside) = e.temp.as_deref() else {
+        dir.remove_file(&e.path)?;
+        return Ok(Restore::Done);
+    };
+    if rename_with(dir, &e.path, dir, aside, libc::RENAME_NOREPLACE).is_err() {
+        dir.remove_file(&e.path)?;
+        return Ok(Restore::Done);
+    }
+    if FileState::of(dir, aside) == e.post {
+        dir.remove_file(aside)?;
+        return Ok(Restore::Done);
+    }
+    rename_with(dir, aside, dir, &e.path, libc::RENAME_NOREPLACE)?;
+    Ok(Restore::SavedMeanwhile)
+}
+
+/// Whether the batch's temp name holds what its swap took out of the tree: something other
+/// than the batch's own new file (which it holds until the swap, and again once a stale swap
+/// is exchanged back).
+fn swapped_out(dir: &Dir, temp: &str, e: &Entry) -> bool {
+    let at_temp = FileState::of(dir, temp);
+    at_temp != FileState::Missing && at_temp != e.post
 }

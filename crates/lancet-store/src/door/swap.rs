@@ -6,14 +6,17 @@
 //!   the stamp changes the stamp; a write before it changes the hash.
 //! - An existing target is swapped with `renameat2(RENAME_EXCHANGE)`: the new file takes its
 //!   name in one step, and what came out — whatever stood there at that instant — is compared
-//!   with the expectation. Not the expected pre-image (a save by rename or in place landed
-//!   since): exchanged back, refused as `stale`. There is no window for a rename-save.
+//!   with the judged pre-image by content (a save can keep the stamp: same length, and a
+//!   modification time restored as `cp -p` does, or repeated where timestamps are coarse). Not
+//!   the judged pre-image (a save by rename or in place landed since): exchanged back (a save by
+//!   rename over the new file meanwhile is newer, and stays), refused as `stale`. There is no
+//!   window for a rename-save.
 //! - A new file is put in place with `RENAME_NOREPLACE`: a file created meanwhile refuses it.
 //! - A deletion moves the target aside and compares what moved the same way.
 //! - Before the pre-image is dropped (the commit point, or a test verdict) the inode that came
-//!   out is compared again: an in-place write that landed in it after the swap (an editor
-//!   holding the file open) is detected and the batch rolled back, or, after a verdict, its
-//!   bytes kept and reported — never silently dropped.
+//!   out is compared again, its stamp and its content: an in-place write that landed in it
+//!   after the swap (an editor holding the file open) is detected and the batch rolled back,
+//!   or, after a verdict, its bytes kept and reported — never silently dropped.
 //! - Where the file system cannot exchange (overlayfs, NFS: `EINVAL`), each target's stamp is
 //!   compared right before a plain rename, and the report says so.
 
@@ -52,26 +55,26 @@ pub(crate) fn expectation(dir: &Dir, f: &StagedFile) -> Option<Option<Stamp>> {
     let stamp = Stamp::of(dir, at);
     let holds = match &f.before {
         Before::Missing => stamp.is_none(),
-        Before::File { sha256, .. } => {
-            dir.symlink_metadata(at).is_ok_and(|m| m.is_file())
-                && dir.read(at).is_ok_and(|b| sha256_hex(&b) == *sha256)
-        }
-        Before::Link { target } => dir.read_link_contents(at).is_ok_and(|t| t == *target),
+        _ => holds(dir, at, f),
     };
     holds.then_some(stamp)
 }
 
-/// Whether the file at `path` is the expected pre-image: the same stamp, or (a touch, a
-/// rewrite of the same bytes) the same content.
-fn is_expected(dir: &Dir, path: &str, f: &StagedFile, expected: Option<Stamp>) -> bool {
-    if Stamp::of(dir, path).is_some_and(|s| Some(s) == expected) {
-        return true;
-    }
+/// Whether `path` holds the judged pre-image of `f`: a regular file with its bytes, or a link
+/// to its target. Compared by content, never by stamp alone: a save can keep the stamp (the
+/// same length, a modification time restored, or repeated within a coarse timestamp's tick).
+fn holds(dir: &Dir, path: &str, f: &StagedFile) -> bool {
     match &f.before {
         Before::Missing => false,
-        Before::File { sha256, .. } => dir.read(path).is_ok_and(|b| sha256_hex(&b) == *sha256),
+        Before::File { sha256, .. } => holds_file(dir, path, sha256),
         Before::Link { target } => dir.read_link_contents(path).is_ok_and(|t| t == *target),
     }
+}
+
+/// Whether `path` is a regular file whose bytes hash to `sha256`.
+fn holds_file(dir: &Dir, path: &str, sha256: &str) -> bool {
+    dir.symlink_metadata(path).is_ok_and(|m| m.is_file())
+        && dir.read(path).is_ok_and(|b| sha256_hex(&b) == sha256)
 }
 
 /// Why a swap did not happen.
@@ -104,6 +107,17 @@ pub(crate) enum Aside {
 pub(crate) struct Swapped {
     pub(crate) aside: Aside,
     pub(crate) stamp: Stamp,
+    /// The sha256 of the judged pre-image, for a regular file (a link cannot be written in
+    /// place: its stamp says it all).
+    pub(crate) judged: Option<String>,
+}
+
+/// The sha256 a swapped-out `f` must keep until its pre-image goes.
+fn judged(f: &StagedFile) -> Option<String> {
+    match &f.before {
+        Before::File { sha256, .. } => Some(sha256.clone()),
+        Before::Missing | Before::Link { .. } => None,
+    }
 }
 
 /// Whether the file system can exchange two names atomically; found out on the first try and
@@ -151,17 +165,19 @@ pub(crate) fn swap_in(
         };
     }
     if *exchange == Exchange::Atomic {
+        let ours = Stamp::of(dir, temp).map(|s| s.ino);
         match rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE) {
             Ok(()) => {
-                if !is_expected(dir, temp, f, expected) {
-                    // Whatever came out goes back where it was, as it was.
-                    rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE)?;
+                lancet_core::failpoint::check("exchanged")?;
+                if !holds(dir, temp, f) {
+                    take_back(dir, f, temp, target, ours)?;
                     return Err(SwapError::Stale);
                 }
                 let stamp = Stamp::of(dir, temp).ok_or_else(|| io::Error::other("vanished"))?;
                 return Ok(Some(Swapped {
                     aside: Aside::Tree(temp.to_string()),
                     stamp,
+                    judged: judged(f),
                 }));
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(SwapError::Stale),
@@ -169,11 +185,35 @@ pub(crate) fn swap_in(
             Err(_) => *exchange = Exchange::Unsupported,
         }
     }
-    if Stamp::of(dir, target) != expected {
+    if Stamp::of(dir, target) != expected || !holds(dir, target, f) {
         return Err(SwapError::Stale);
     }
     dir.rename(temp, dir, target)?;
     Ok(None)
+}
+
+/// Takes a stale swap back: whatever came out goes back where it was, as it was — unless a save
+/// landed on the batch's new file while it stood there (what the exchange back brings out is
+/// not the batch's file `ours` with the batch's bytes: a save by rename replaced it, or one in
+/// place wrote into it): that save is newer than what came out, and is put back in its place.
+/// What came out then goes with the temp name, as the save would have replaced it.
+fn take_back(
+    dir: &Dir,
+    f: &StagedFile,
+    temp: &str,
+    target: &str,
+    ours: Option<u64>,
+) -> io::Result<()> {
+    rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE)?;
+    let untouched = Stamp::of(dir, temp).map(|s| s.ino) == ours
+        && f.after.as_deref().is_none_or(|bytes| {
+            dir.symlink_metadata(temp).is_ok_and(|m| m.is_file())
+                && dir.read(temp).is_ok_and(|now| now == bytes)
+        });
+    if !untouched {
+        rename_with(dir, temp, dir, target, libc::RENAME_EXCHANGE)?;
+    }
+    Ok(())
 }
 
 /// Moves the target of a deletion to its backup in `pre`, only if it is still the expected
@@ -188,7 +228,7 @@ pub(crate) fn move_aside(
     let target = f.path.as_str();
     match rename_with(dir, target, &pre.dir, backup, libc::RENAME_NOREPLACE) {
         Ok(()) => {
-            if !is_expected(&pre.dir, backup, f, expected) {
+            if !holds(&pre.dir, backup, f) {
                 rename_with(&pre.dir, backup, dir, target, libc::RENAME_NOREPLACE)?;
                 return Err(SwapError::Stale);
             }
@@ -196,12 +236,13 @@ pub(crate) fn move_aside(
             Ok(Some(Swapped {
                 aside: Aside::Pre(backup.to_string()),
                 stamp,
+                judged: judged(f),
             }))
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => Err(SwapError::Stale),
         Err(_) => {
             // Another file system (or no renameat2): copy it aside, compared first.
-            if Stamp::of(dir, target) != expected {
+            if Stamp::of(dir, target) != expected || !holds(dir, target, f) {
                 return Err(SwapError::Stale);
             }
             dir.copy(target, &pre.dir, backup)?;
@@ -212,13 +253,18 @@ pub(crate) fn move_aside(
     }
 }
 
-/// Whether an inode swapped out is as it was at its swap: no in-place write landed in it since.
+/// Whether an inode swapped out is as it was at its swap: no in-place write landed in it since
+/// (its stamp, and its bytes: a write can keep the stamp).
 pub(crate) fn still_as_swapped(dir: &Dir, pre: &PreImages, swapped: &Swapped) -> bool {
-    let now = match &swapped.aside {
-        Aside::Tree(name) => Stamp::of(dir, name),
-        Aside::Pre(name) => Stamp::of(&pre.dir, name),
+    let (at, name) = match &swapped.aside {
+        Aside::Tree(name) => (dir, name),
+        Aside::Pre(name) => (&pre.dir, name),
     };
-    now == Some(swapped.stamp)
+    Stamp::of(at, name) == Some(swapped.stamp)
+        && swapped
+            .judged
+            .as_deref()
+            .is_none_or(|sha256| holds_file(at, name, sha256))
 }
 
 /// Lets the swapped-out inode be found through its pre-image only, where the pre-image is a
