@@ -19,8 +19,8 @@ small-nofs <= 1.5x, small-100k <= 1.5x, wide and wide-100k <= 1.2x, mod-100k <= 
 <= 1.0x of the mod.
 
 Usage: percall.py [LANCET] [-n PAIRS] [--only ROW[,ROW]] [--trees DIR]
-The trees are made once under --trees (default ~/.cache/lancet-bench); ast-grep is found or
-installed as benches/scale.py does. Python 3 standard library only; needs git.
+The trees are made once under --trees (default ~/.cache/lancet-bench); ast-grep is the mod
+conformance corpus's pinned version (found, or installed into its cache). Python 3 standard library only; needs git.
 """
 import argparse
 import os
@@ -33,8 +33,8 @@ import tempfile
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import scale  # noqa: E402  (find_ast_grep)
+sys.path.insert(0, str(HERE.parent / "tests" / "corpus"))
+import mod_conformance  # noqa: E402  (ast-grep at the corpus's pinned version)
 
 BARS = {"small": 2.0, "small-nofs": 1.5, "small-100k": 1.5, "wide": 1.2, "wide-100k": 1.2,
         "mod-100k": 1.3, "undo-mod": 1.0}
@@ -153,7 +153,7 @@ def mod_rows(lancet, ast_grep, root, n):
         for i in range(n + 1):
             reset()
             m = timed(mod)
-            u = timed([lancet, "undo", "-q", "-C", str(root)])
+            u = timed([lancet, "undo", "-C", str(root)])
             if i:
                 mods.append(m)
                 undo.append(u)
@@ -192,9 +192,9 @@ def main():
         if want("wide-100k"):
             rows.append(("wide-100k", "git apply", *patch_row(lancet, big, files_of(big, 200), args.n, [])))
         if want("mod-100k") or want("undo-mod"):
-            ast_grep = scale.find_ast_grep(install=True)
-            if not ast_grep:
-                raise SystemExit("ast-grep is not available")
+            cache = pathlib.Path.home() / ".cache" / "lancet-corpus" / "mod"
+            cache.mkdir(parents=True, exist_ok=True)
+            ast_grep = str(mod_conformance.find_ast_grep(cache, None))
             mod, undo = mod_rows(lancet, ast_grep, big, args.n)
             rows.append(("mod-100k", "ast-grep scan -U", *mod))
             rows.append(("undo-mod", "the mod", *undo))
