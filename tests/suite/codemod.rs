@@ -251,6 +251,24 @@ fn bad_rules_languages_and_paths_are_refused() {
     assert_eq!(snapshot(root), before);
 }
 
+/// `.` and `./` name the root itself, as ripgrep and ast-grep take them: walked, never refused
+/// as an unsafe path (issue #41).
+#[test]
+fn dot_walks_the_whole_root() {
+    for dot in [".", "./", "sub/.."] {
+        let dir = temp_tree(&[("app.py", b"print(1)\n"), ("sub/lib.py", b"print(2)\n")]);
+        let root = dir.path();
+        let (code, v) = run_json(
+            root,
+            &["-p", "print($A)", "-r", "log($A)", "--lang", "py", dot],
+        );
+        assert_eq!(code, Some(0), "{dot}: {v}");
+        assert_eq!(v["status"], "applied", "{dot}: {v}");
+        assert_eq!(read(root, "app.py"), "log(1)\n", "{dot}");
+        assert_eq!(read(root, "sub/lib.py"), "log(2)\n", "{dot}");
+    }
+}
+
 /// The walk honours `.gitignore` also outside git, as `rename` does.
 #[test]
 fn ignored_files_are_not_rewritten() {
