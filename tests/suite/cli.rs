@@ -541,6 +541,31 @@ fn brief_reports_show_each_change_once_and_no_diffs_in_refusals() {
     );
 }
 
+/// `undo -q` prints nothing on success, as apply, rename and mod do with `-q` (issue #41: undo
+/// had no `-q`); a refusal is still printed.
+#[test]
+fn undo_takes_quiet_and_still_prints_a_refusal() {
+    let dir = two_file_tree();
+    let root = dir.path().to_str().unwrap();
+    let edit = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "-q"], edit);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = lancet(&["undo", "-C", root, "-q"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(stdout(&out), "", "{}", describe(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+        "a\n"
+    );
+    let out = lancet(&["undo", "-C", root, "-q", "no-such-id"], b"");
+    assert_ne!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        !stdout(&out).is_empty() || !stderr(&out).is_empty(),
+        "{}",
+        describe(&out)
+    );
+}
+
 #[test]
 fn log_after_a_partial_batch_lists_only_the_files_that_changed() {
     let dir = two_file_tree();
