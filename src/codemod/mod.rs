@@ -7,6 +7,7 @@
 
 mod exec;
 mod language;
+mod pattern_syntax;
 mod rules;
 mod scan;
 

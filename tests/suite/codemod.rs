@@ -237,6 +237,40 @@ fn bad_rules_languages_and_paths_are_refused() {
             "outside",
         ),
         (Vec::new(), 2, "nothing to run"),
+        // Issue #41: a pattern that does not parse in its language matched nothing and
+        // reported `already_applied`, exit 0; it is refused, quoting the grammar's error.
+        (
+            [
+                "-p",
+                "strconv.Itoa($X)",
+                "-r",
+                "fmt.Sprint($X)",
+                "--lang",
+                "go",
+            ]
+            .map(String::from)
+            .to_vec(),
+            2,
+            "on its own it reads as a type_conversion_expression",
+        ),
+        (
+            ["-p", "print($A,, $B)", "-r", "log($A)", "--lang", "py"]
+                .map(String::from)
+                .to_vec(),
+            2,
+            "the grammar cannot read `,` at column 9",
+        ),
+        (
+            vec![
+                "--rule".to_string(),
+                rule(
+                    "unparsed.yml",
+                    "id: calls\nlanguage: python\nrule:\n  any:\n    - pattern: print($A,, $B)\nfix: log($A)\n",
+                ),
+            ],
+            2,
+            "unparsed.yml, rule `calls`: the pattern `print($A,, $B)` does not parse",
+        ),
     ];
     for (args, exit, said) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -248,6 +282,7 @@ fn bad_rules_languages_and_paths_are_refused() {
     std::fs::remove_file(dir.path().join("bad.yml")).unwrap();
     std::fs::remove_file(dir.path().join("cobol.yml")).unwrap();
     std::fs::remove_file(dir.path().join("nofix.yml")).unwrap();
+    std::fs::remove_file(dir.path().join("unparsed.yml")).unwrap();
     assert_eq!(snapshot(root), before);
 }
 
