@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 mod args;
+mod arguments;
 mod edits;
 mod limit;
 mod options;
@@ -116,8 +117,28 @@ impl ServerHandler for LancetServer {
             self.log_call("(too large)", &bytes, &result);
             return Ok(result.into());
         }
+        let tool = request.name.to_string();
+        let schema = self.tool_router.get(&tool).map(|t| t.input_schema.clone());
+        let empty = serde_json::Map::new();
+        let args = request.arguments.as_ref().unwrap_or(&empty);
+        if let Some(words) = schema.and_then(|s| arguments::misfit(&tool, &s, args)) {
+            let result = error_result(words);
+            self.log_call(&tool, args, &result);
+            return Ok(result.into());
+        }
         let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
-        self.tool_router.call(call).await
+        let mut response = self.tool_router.call(call).await?;
+        if let rmcp::model::CallToolResponse::Complete(result) = &mut response
+            && result.is_error == Some(true)
+            && let Some(words) = result
+                .content
+                .first()
+                .and_then(|c| c.as_text())
+                .and_then(|t| arguments::reword_sdk_error(&tool, &t.text))
+        {
+            result.content = vec![rmcp::model::ContentBlock::text(words)];
+        }
+        Ok(response)
     }
 
     fn get_info(&self) -> ServerConfig {

@@ -202,6 +202,28 @@ impl Report {
         self
     }
 
+    /// Records a passing test run and says so in the message, before how the changed places
+    /// now read: every surface prints the message (a model over MCP reads only its text).
+    pub fn with_passed_test(mut self, run: TestRun) -> Report {
+        let said = format!(
+            "Tests passed in {:.1} s (`{}`){}.",
+            run.duration_ms as f64 / 1000.0,
+            run.command,
+            if run.sandbox.is_some() {
+                ", in lancet's sandbox"
+            } else {
+                ""
+            }
+        );
+        let tail = now_reads(&self);
+        self.message = match self.message.strip_suffix(tail.as_str()) {
+            Some(head) if !tail.is_empty() => format!("{head}\n{said}{tail}"),
+            _ => format!("{}\n{said}", self.message),
+        };
+        self.test = Some(run);
+        self
+    }
+
     /// Attaches a rename's findings and puts them at the top of the message.
     pub fn with_rename(mut self, summary: RenameSummary, surface: Surface) -> Report {
         let findings = findings::findings(&summary, findings::Detail::Full, surface);
@@ -326,20 +348,6 @@ impl Report {
         out.push_str(message);
         if !message.ends_with('\n') {
             out.push('\n');
-        }
-        // A failed run is in the message already; a passing one is said here.
-        if let Some(run) = self.test.as_ref().filter(|run| run.passed) {
-            let _ = writeln!(
-                out,
-                "Tests passed in {:.1} s (`{}`){}.",
-                run.duration_ms as f64 / 1000.0,
-                run.command,
-                if run.sandbox.is_some() {
-                    ", in lancet's sandbox"
-                } else {
-                    ""
-                }
-            );
         }
         out
     }
