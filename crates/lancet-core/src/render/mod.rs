@@ -338,14 +338,14 @@ impl Report {
                 .files
                 .iter()
                 .all(|f| f.diff.is_some() || f.hunks.iter().all(|h| h.snippet.is_empty()));
-        let message = match snippets_in_diffs {
-            true => self
-                .message
-                .strip_suffix(now_reads(self).as_str())
-                .unwrap_or(&self.message),
-            false => &self.message,
+        // Notes may follow how the places now read (a batch's notes come last): the snippets
+        // are taken out wherever they stand.
+        let snippets = now_reads(self);
+        let message = match snippets_in_diffs && !snippets.is_empty() {
+            true => std::borrow::Cow::Owned(self.message.replacen(&snippets, "", 1)),
+            false => std::borrow::Cow::Borrowed(self.message.as_str()),
         };
-        out.push_str(message);
+        out.push_str(&message);
         if !message.ends_with('\n') {
             out.push('\n');
         }
