@@ -539,6 +539,13 @@ fn brief_reports_show_each_change_once_and_no_diffs_in_refusals() {
         text.contains("... and 2 more chunk(s) that located"),
         "{text}"
     );
+    // Issue #41: a deleted file is named, never printed whole as its diff.
+    let deleted = b"*** Begin Patch\n*** Delete File: d.txt\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "--brief", "--dry-run"], deleted);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = stdout(&out);
+    assert!(text.contains("would apply: D d.txt."), "{text}");
+    assert!(!text.contains("-d\n") && !text.contains("/dev/null"), "{text}");
 }
 
 /// `undo -q` prints nothing on success, as apply, rename and mod do with `-q` (issue #41: undo

@@ -233,7 +233,8 @@ impl Report {
     }
 
     /// The compact form for agents (`--brief`, MCP): each change is shown once, by its
-    /// numbered snippet where its hunks have one, else by its diff; a refused or failed batch
+    /// numbered snippet where its hunks have one, else by its diff (a deleted file by its
+    /// name alone, never its whole old content); a refused or failed batch
     /// carries no diffs at all (nothing was written, and the failure's own words say what to
     /// send next). A rename's or a mod's diffs are left out (the summary names the sites);
     /// a rename's findings name each file once with the lines of its sites, and the text lists
@@ -244,7 +245,9 @@ impl Report {
         // their diffs, one per file of a tree-wide change, are what brief leaves out.
         let tree_wide = matches!(self.format, Some("rename" | "mod"));
         for f in &mut self.files {
-            if refused || tree_wide || f.hunks.iter().any(|h| !h.snippet.is_empty()) {
+            // A deletion's diff is the whole old file; `D path` in the summary says it all.
+            let deleted = f.action == crate::report::Action::Delete;
+            if refused || tree_wide || deleted || f.hunks.iter().any(|h| !h.snippet.is_empty()) {
                 f.diff = None;
             }
         }
