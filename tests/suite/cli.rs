@@ -545,7 +545,10 @@ fn brief_reports_show_each_change_once_and_no_diffs_in_refusals() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let text = stdout(&out);
     assert!(text.contains("would apply: D d.txt."), "{text}");
-    assert!(!text.contains("-d\n") && !text.contains("/dev/null"), "{text}");
+    assert!(
+        !text.contains("-d\n") && !text.contains("/dev/null"),
+        "{text}"
+    );
 }
 
 /// `undo -q` prints nothing on success, as apply, rename and mod do with `-q` (issue #41: undo
