@@ -461,13 +461,19 @@ fn parse_prints_what_lancet_reads_and_touches_nothing() {
     assert_eq!(ops[1]["path"], "new.txt");
     assert_eq!(ops[1]["kind"]["op"], "append");
     assert_eq!(ops[1]["kind"]["content"], "hello\n");
+    // Issue #41: the text showed counts only; it shows what each operation holds.
     let human = lancet(&["parse", "-C", root], reply);
     assert_eq!(
-        stdout(&human).lines().take(3).collect::<Vec<_>>(),
+        stdout(&human).lines().collect::<Vec<_>>(),
         [
             "search-replace: 2 operation(s)",
-            "  a.txt update (1 hunks), edit line 5",
-            "    hunk at edit line 5: -1 +1 lines",
+            "M a.txt (edit line 5)",
+            "  chunk 1 (edit line 5)",
+            "    -a",
+            "    +A",
+            "M new.txt, appended at the end (edit line 14)",
+            "    +hello",
+            "note: ignored 5 line(s) outside the SEARCH/REPLACE blocks (prose, code fences)",
         ]
     );
     // A reply that does not parse: exit 2, with the line and what to write.

@@ -19,6 +19,7 @@ mod codemod;
 mod findings;
 mod locate;
 pub(crate) mod ops;
+mod parsed;
 mod rename;
 mod surface;
 mod syntax;
