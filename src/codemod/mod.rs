@@ -63,6 +63,13 @@ pub struct ModOptions {
     pub paths: Vec<String>,
 }
 
+/// The languages `lancet mod` takes (`--lang`, a rule's `language`) by lancet's names: those of
+/// the language table whose grammar is compiled in; ast-grep's aliases (`py`, `golang`, ...) are
+/// taken too.
+pub fn mod_languages() -> Vec<&'static str> {
+    language::ModLanguage::known()
+}
+
 /// Runs a mod as one batch through the same pipeline as every edit (`apply.dry_run`,
 /// `apply.test` and the other options apply): read the rules, walk, scan every file of a
 /// rule's language in parallel, then apply the rewrites.

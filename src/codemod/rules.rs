@@ -55,7 +55,7 @@ impl Rules {
                 let language =
                     ModLanguage::named(lang).ok_or_else(|| ModRefusal::UnknownLanguage {
                         lang: lang.clone(),
-                        known: ModLanguage::known(),
+                        known: ModLanguage::known().into_iter().map(String::from).collect(),
                     })?;
                 let literal = literal_of(pattern);
                 let text = pattern;

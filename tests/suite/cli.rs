@@ -795,6 +795,73 @@ fn completions_help_and_short_language_names() {
     );
 }
 
+/// Issue #41: the manual cited `lancet-apply(1)` pages that do not exist, showed `-C` where it
+/// means nothing and `rename OLD NEW … --at`; fish and zsh completed no `--lang` values. The
+/// page holds every command itself, `-C` is left out of the commands that read no tree (and
+/// still taken), the rename synopsis has its `--at` form, and every shell completes `--lang`.
+#[test]
+fn the_manual_and_completions_say_what_each_command_takes() {
+    let page = stdout(&lancet(&["man"], b""));
+    assert!(
+        !page.contains("lancet\\-apply(1)") && !page.contains("(1)\n"),
+        "{page}"
+    );
+    for command in ["apply", "rename", "mod", "undo", "parse", "schema"] {
+        assert!(
+            page.contains(&format!(".SS \"lancet {command}\"")),
+            "{command}: {page}"
+        );
+    }
+    assert!(
+        page.contains("\\fBlancet rename\\fR [OPTIONS] \\-\\-at PATH:LINE:COL NEW [PATH]..."),
+        "{page}"
+    );
+    assert_eq!(
+        page.matches(".ie \\n(.g .ds Aq").count(),
+        1,
+        "one preamble: {page}"
+    );
+    let rename = stdout(&lancet(&["rename", "--help"], b""));
+    assert!(
+        rename.contains("Usage: lancet rename [OPTIONS] OLD NEW [PATH]...\n       lancet rename [OPTIONS] --at PATH:LINE:COL NEW [PATH]..."),
+        "{rename}"
+    );
+    for rootless in ["parse", "schema", "completions", "man"] {
+        let help = stdout(&lancet(&[rootless, "--help"], b""));
+        assert!(!help.contains("--root"), "{rootless}: {help}");
+    }
+    assert!(stdout(&lancet(&["apply", "--help"], b"")).contains("--root"));
+    let out = lancet(
+        &["parse", "-C", "/nonexistent", "--json"],
+        b"*** Begin Patch\n*** Delete File: a\n*** End Patch\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "-C is still taken: {}",
+        describe(&out)
+    );
+    for (shell, rename_values, mod_values) in [
+        ("fish", "\"python\\t", "css\\t"),
+        (
+            "zsh",
+            ":L:(python rust javascript typescript tsx)",
+            "yaml html css)",
+        ),
+        (
+            "bash",
+            "-W \"python rust javascript typescript tsx\"",
+            "yaml html css\"",
+        ),
+    ] {
+        let script = stdout(&lancet(&["completions", shell], b""));
+        assert!(
+            script.contains(rename_values) && script.contains(mod_values),
+            "{shell}: {script}"
+        );
+    }
+}
+
 /// `read --offset` past the file's end is an error naming how many lines the file has (an empty
 /// window would read as an empty file); the last line and an empty file still read.
 #[test]
