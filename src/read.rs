@@ -64,6 +64,23 @@ pub enum ReadError {
     },
 }
 
+impl ReadError {
+    /// The stable kind a report of this refusal names.
+    pub fn kind(&self) -> lancet_core::ErrorKind {
+        use lancet_core::ErrorKind;
+        match self {
+            ReadError::Path(_) => ErrorKind::UnsafePath,
+            ReadError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                ErrorKind::Missing
+            }
+            ReadError::Io { .. } => ErrorKind::Io,
+            ReadError::NotRegular { .. } => ErrorKind::NotRegular,
+            ReadError::PastEnd { .. } => ErrorKind::Usage,
+            ReadError::NotText { .. } => ErrorKind::NotUtf8,
+        }
+    }
+}
+
 /// Reads `limit` lines (all when `None`) from 1-based line `offset` of a file under the root,
 /// and keeps what it read as a snapshot for a later `--base` (the CLI's `lancet read`).
 pub fn read(

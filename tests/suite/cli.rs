@@ -862,6 +862,43 @@ fn the_manual_and_completions_say_what_each_command_takes() {
     }
 }
 
+/// Issue #41: `read --json` refusals fit no schema (`{status, message}` only), `recover --json`
+/// with nothing to do said `applied`, and rename, undo and mod reported `edit_line: 0`. A read
+/// refusal is a report (kind and all), nothing to recover is `already_applied`, and a batch
+/// built from no edit text names no edit line.
+#[test]
+fn json_refusals_and_no_op_reports_fit_the_report() {
+    let dir = two_file_tree();
+    let root = dir.path().to_str().unwrap();
+    for (path, kind) in [("nope.txt", "missing"), ("../x", "unsafe_path")] {
+        let out = lancet(&["read", "-C", root, "--json", path], b"");
+        assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["status"], "refused", "{v:#}");
+        assert_eq!(v["error"]["kind"], kind, "{v:#}");
+        assert!(
+            v["error"]["detail"].is_string() && v["files"].is_array(),
+            "{v:#}"
+        );
+        assert!(
+            v["message"].as_str().unwrap().starts_with("Cannot read: "),
+            "{v:#}"
+        );
+    }
+    let out = lancet(&["recover", "-C", root, "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "already_applied", "{v:#}");
+    let edit = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "--json"], edit);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files"][0]["edit_line"], 2, "an edit's line stays: {v:#}");
+    let out = lancet(&["undo", "-C", root, "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["files"][0].get("edit_line").is_none(), "{v:#}");
+}
+
 /// `read --offset` past the file's end is an error naming how many lines the file has (an empty
 /// window would read as an empty file); the last line and an empty file still read.
 #[test]

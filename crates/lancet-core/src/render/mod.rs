@@ -37,7 +37,7 @@ impl Report {
     ) -> Report {
         for f in &mut files {
             if let Some(failure) = &f.failure {
-                f.error = Some(ops::op_failure(failure, surface));
+                f.error = Some(ops::op_failure(failure, surface, format));
             }
             for h in &mut f.hunks {
                 if let Some(failure) = &h.failure {
@@ -480,20 +480,28 @@ pub(super) fn failures(report: &Report) -> String {
     let mut msg = String::new();
     for f in &report.files {
         if let (Some(e), true) = (&f.error, is_failure(f.status)) {
-            let _ = writeln!(msg, "- {} (edit line {}): {e}", op_label(f), f.edit_line);
+            let _ = writeln!(msg, "- {}{}: {e}", op_label(f), edit_line(f.edit_line));
         }
         for h in f.hunks.iter().filter(|h| is_failure(h.status)) {
             let _ = writeln!(
                 msg,
-                "- {} chunk {} (edit line {}): {}",
+                "- {} chunk {}{}: {}",
                 f.path,
                 h.index,
-                h.edit_line,
+                edit_line(h.edit_line),
                 h.error.as_deref().unwrap_or("failed")
             );
         }
     }
     msg
+}
+
+/// ` (edit line N)`, or nothing where no edit text was sent (rename, mod, undo: line 0).
+fn edit_line(line: usize) -> String {
+    match line {
+        0 => String::new(),
+        n => format!(" (edit line {n})"),
+    }
 }
 
 /// An applied (or would-apply, or already-applied) batch: one item per operation, each hunk's
