@@ -7,6 +7,7 @@ use crate::job::Job;
 use crate::languages::{self, LanguageEntry, grammar, language_for};
 use crate::options::GateOptions;
 use crate::parse::parse_errors;
+use crate::readable::readable;
 use crate::{precise, trees};
 use lancet_core::digest;
 use lancet_core::{SyntaxError, SyntaxReport};
@@ -183,20 +184,23 @@ fn check_file(
                     language.name
                 ));
             };
+            // What the grammar is handed: valid text it cannot read made readable, in place.
+            let after = readable(&language.name, job.after);
             let parsed = match &opts.trees {
-                Some(cache) => cache.parse(
-                    job.path,
-                    language_name(language),
-                    parser,
-                    (job.before, job.after),
-                    until.deadline(),
-                ),
-                None => {
-                    parse_errors(parser, job.after, until.deadline()).map(|after| trees::Parsed {
-                        after,
-                        before: None,
-                    })
+                Some(cache) => {
+                    let before = job.before.map(|b| readable(&language.name, b));
+                    cache.parse(
+                        job.path,
+                        language_name(language),
+                        parser,
+                        (before.as_deref(), &after),
+                        until.deadline(),
+                    )
                 }
+                None => parse_errors(parser, &after, until.deadline()).map(|after| trees::Parsed {
+                    after,
+                    before: None,
+                }),
             };
             let Some(parsed) = parsed else {
                 return Verdict::OutOfTime;
@@ -213,7 +217,8 @@ fn check_file(
                     let Some(before) = job.before.filter(same_language) else {
                         return Vec::new();
                     };
-                    parse_errors(parser, before, until.deadline()).unwrap_or_else(|| {
+                    let before = readable(&language.name, before);
+                    parse_errors(parser, &before, until.deadline()).unwrap_or_else(|| {
                         out_of_time = true;
                         Vec::new()
                     })
@@ -407,6 +412,19 @@ mod tests {
             r.unchecked,
             vec!["gen/x.py (skipped by the configuration (gate.skip))".to_string()]
         );
+    }
+
+    /// Issue #41: the CSS gate refused valid unquoted `url(...)` (Django's admin CSS); it
+    /// passes, and an error beside it is still found where it stands.
+    #[test]
+    fn unquoted_css_urls_are_valid_css() {
+        let css = ".a { background: url(../img/icon.png) no-repeat; }\n@import url(fonts.css);\n";
+        let r = check("a.css", None, css);
+        assert!(r.errors.is_empty(), "{r:?}");
+        let broken = format!("{css}.b {{ color: red; \n");
+        let r = check("a.css", Some(css), &broken);
+        assert_eq!(r.errors.len(), 1, "{r:?}");
+        assert_eq!(r.errors[0].line, 3, "{r:?}");
     }
 
     /// A valid sample per language: each grammar must load and parse it without error.
