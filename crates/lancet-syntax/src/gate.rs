@@ -2,6 +2,7 @@
 //! tree-sitter, its errors split into new and pre-existing, compiler checks run after.
 
 use crate::external::{compile_checks, external_check, external_command, tool_installed};
+use crate::introduced::TREE_SITTER;
 use crate::introduced::{classify, classify_by};
 use crate::job::Job;
 use crate::languages::{self, LanguageEntry, grammar, language_for};
@@ -137,7 +138,39 @@ pub(crate) fn run(jobs: &[Job], opts: &GateOptions, until: Until) -> SyntaxRepor
     report
 }
 
+/// A file's verdict, with errors the file's language cannot back reported unchecked instead:
+/// the gate never refuses valid code.
 fn check_file(
+    job: &Job,
+    parsers: &mut HashMap<&'static str, Parser>,
+    opts: &GateOptions,
+    until: Until,
+) -> Verdict {
+    match judge_file(job, parsers, opts, until) {
+        Verdict::Checked(language, new, old, compile) if !new.is_empty() => {
+            let tree_sitter = new.iter().all(|e| e.checker == TREE_SITTER);
+            if language.name != "html" && holds_template_tags(job.after) {
+                return Verdict::Unchecked(format!(
+                    "template syntax ({{% %}} or <% %>): not checked as plain {}",
+                    language.name
+                ));
+            }
+            match &language.unconfirmed {
+                Some(why) if tree_sitter && external_command(language, opts).is_none() => {
+                    let first = &new[0];
+                    Verdict::Unchecked(format!(
+                        "tree-sitter flags line {}:{}, but {why}: not judged (gate.external = [\"{}\"] has the language's own check judge it, where it has one)",
+                        first.line, first.column, language.name
+                    ))
+                }
+                _ => Verdict::Checked(language, new, old, compile),
+            }
+        }
+        verdict => verdict,
+    }
+}
+
+fn judge_file(
     job: &Job,
     parsers: &mut HashMap<&'static str, Parser>,
     opts: &GateOptions,
@@ -285,6 +318,14 @@ fn precise_verdict(
     Some(Verdict::Checked(language, new, old, compile))
 }
 
+/// Whether a text holds a template's block tags (`{% %}`: Django, Jinja; `<% %>`: ERB, EJS):
+/// a file of another language than HTML that does and fails to parse is a template (Django's
+/// `i18n_catalog.js`), not plain code with errors.
+fn holds_template_tags(text: &[u8]) -> bool {
+    let holds = |tag: &[u8]| text.windows(2).any(|w| w == tag);
+    (holds(b"{%") && holds(b"%}")) || (holds(b"<%") && holds(b"%>"))
+}
+
 /// Whether an HTML file holds template syntax (Jinja, Django, ERB, Go templates), which the
 /// HTML grammar would report as errors.
 fn is_template(language: &LanguageEntry, text: &[u8]) -> bool {
@@ -425,6 +466,43 @@ mod tests {
         let r = check("a.css", Some(css), &broken);
         assert_eq!(r.errors.len(), 1, "{r:?}");
         assert_eq!(r.errors[0].line, 3, "{r:?}");
+    }
+
+    /// Issue #41: where a grammar flags valid code (the gate corpus: C macros, bash's extended
+    /// globs),
+    /// its errors are reported unchecked, never refused, unless the language's own check
+    /// judges; a JS file holding Django block tags is a template, not code with errors.
+    #[test]
+    fn errors_a_language_cannot_back_are_unchecked_not_refused() {
+        let valid_bash = "f() {\n    [[ $x == -@(an|[rwy]) ]] || echo n\n}\n";
+        let r = check("x.sh", None, valid_bash);
+        assert!(r.errors.is_empty(), "{r:?}");
+        assert!(r.unchecked[0].contains("not judged"), "{r:?}");
+        let with_bash = GateOptions {
+            external: vec!["bash".into()],
+            ..tree_sitter_only()
+        };
+        let job = |text: &'static str| Job {
+            path: "x.sh",
+            before: None,
+            after: text.as_bytes(),
+            prechecked: None,
+        };
+        if external_command(
+            languages().iter().find(|l| l.name == "bash").unwrap(),
+            &with_bash,
+        )
+        .is_some()
+        {
+            let r = run(&[job(valid_bash)], &with_bash, batch());
+            assert!(r.errors.is_empty() && r.unchecked.is_empty(), "{r:?}");
+            let r = run(&[job("if true; then\n  echo\n")], &with_bash, batch());
+            assert_eq!(r.errors.len(), 1, "bash -n confirms a real error: {r:?}");
+        }
+        let template = "{% autoescape off %}\nconst v = {{ plural }};\n{% endautoescape %}\n";
+        let r = check("i18n_catalog.js", None, template);
+        assert!(r.errors.is_empty(), "{r:?}");
+        assert!(r.unchecked[0].contains("template syntax"), "{r:?}");
     }
 
     /// A valid sample per language: each grammar must load and parse it without error.

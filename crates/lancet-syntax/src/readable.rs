@@ -1,16 +1,20 @@
 //! Valid text a grammar cannot read, made readable without moving a byte, before tree-sitter
 //! parses it: the gate must never refuse valid code, and some valid code is beyond a grammar.
 //! tree-sitter-css has no rule for an unquoted `url(...)`, whose `../img/icon.png` or
-//! `data:image/svg+xml;...` is no CSS value it knows (Django's admin CSS is full of them): the
-//! address is read as a plain word of the same length. Positions stay where they were, so an
-//! error still points at the text as written.
+//! `data:image/svg+xml;...` is no CSS value it knows (Django's admin CSS is full of them), nor
+//! for Internet Explorer's `filter: progid:DXImageTransform...(startColorstr='#fff', ...)`
+//! (select2's CSS, shipped with Django): each is read as a plain word of the same length.
+//! Positions stay where they were, so an error still points at the text as written.
 
 use std::borrow::Cow;
 
 /// `text` as the grammar of `language` (lancet's name for it) is handed it.
 pub(crate) fn readable<'t>(language: &str, text: &'t [u8]) -> Cow<'t, [u8]> {
     match language {
-        "css" => css_urls_masked(text),
+        "css" => match css_urls_masked(text) {
+            Cow::Borrowed(text) => css_progids_masked(text),
+            Cow::Owned(masked) => Cow::Owned(css_progids_masked(&masked).into_owned()),
+        },
         _ => Cow::Borrowed(text),
     }
 }
@@ -43,6 +47,39 @@ fn css_urls_masked(text: &[u8]) -> Cow<'_, [u8]> {
         let out = out.get_or_insert_with(|| text.to_vec());
         out[start..start + body.len()].fill(b'x');
         at = start + len;
+    }
+    out.map_or(Cow::Borrowed(text), Cow::Owned)
+}
+
+/// Every value that starts with Internet Explorer's `progid:` turned to `x` up to the `;` or
+/// `}` that ends it (its parentheses and quotes passed over; line breaks kept).
+fn css_progids_masked(text: &[u8]) -> Cow<'_, [u8]> {
+    const PROGID: &[u8] = b"progid:";
+    let mut out: Option<Vec<u8>> = None;
+    let mut at = 0;
+    while let Some(start) = (at..text.len().saturating_sub(PROGID.len() - 1))
+        .find(|&i| text[i..i + PROGID.len()].eq_ignore_ascii_case(PROGID))
+    {
+        let (mut depth, mut quote, mut end) = (0usize, None, start);
+        while end < text.len() {
+            match (quote, text[end]) {
+                (Some(q), b) if b == q => quote = None,
+                (Some(_), _) => {}
+                (None, b @ (b'"' | b'\'')) => quote = Some(b),
+                (None, b'(') => depth += 1,
+                (None, b')') => depth = depth.saturating_sub(1),
+                (None, b';' | b'}') if depth == 0 => break,
+                _ => {}
+            }
+            end += 1;
+        }
+        let out = out.get_or_insert_with(|| text.to_vec());
+        for b in &mut out[start..end] {
+            if *b != b'\n' {
+                *b = b'x';
+            }
+        }
+        at = end;
     }
     out.map_or(Cow::Borrowed(text), Cow::Owned)
 }
@@ -85,5 +122,17 @@ mod tests {
         let read = readable("css", wide);
         assert_eq!(read.len(), wide.len());
         assert!(std::str::from_utf8(&read).is_ok());
+    }
+
+    #[test]
+    fn internet_explorer_progid_filters_become_plain_words() {
+        let css = b".a { filter: progid:DXImageTransform.Microsoft.gradient(startColorstr='#FFF;', GradientType=0); color: red }";
+        let read = readable("css", css);
+        let value =
+            "progid:DXImageTransform.Microsoft.gradient(startColorstr='#FFF;', GradientType=0)";
+        assert_eq!(
+            std::str::from_utf8(&read).unwrap(),
+            format!(".a {{ filter: {}; color: red }}", "x".repeat(value.len()))
+        );
     }
 }
