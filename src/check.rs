@@ -72,14 +72,13 @@ fn collect(
     lancet_syntax::distrust_programs_under(root.path());
     let mut out = Vec::new();
     for raw in paths {
-        let rel = if raw == "." {
-            String::new()
-        } else {
-            let rel = root.rel(raw).map_err(|e| e.to_string())?;
-            root.resolve(&rel, true)
+        let rel = match root.walk_rel(raw).map_err(|e| e.to_string())? {
+            None => String::new(),
+            Some(rel) => root
+                .resolve(&rel, true)
                 .map_err(|e| e.to_string())?
                 .real
-                .to_string()
+                .to_string(),
         };
         let at = if rel.is_empty() { "." } else { rel.as_str() };
         let meta = root

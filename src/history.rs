@@ -103,7 +103,7 @@ pub fn recover(root: &Root, fsync: bool) -> Report {
             state.sweep_orphans();
         }
         return Report::note_only(
-            Status::Applied,
+            Status::AlreadyApplied,
             "Nothing to recover: no batch was interrupted.",
         );
     }
@@ -123,7 +123,7 @@ pub fn recover(root: &Root, fsync: bool) -> Report {
             Report::note_only(status, &format!("Recovery: {}.", describe_recovery(&r)))
         }
         Ok(None) => Report::note_only(
-            Status::Applied,
+            Status::AlreadyApplied,
             "Nothing to recover: no batch was interrupted.",
         ),
         Err(e) => Report::batch_failed(

@@ -73,7 +73,7 @@ pub use applied::Applied;
 pub use apply_options::ApplyOptions;
 pub use cancel::Cancellation;
 pub use check::{CheckError, CheckOptions, Checked, check};
-pub use codemod::{ModOptions, ModSpec, RuleFile, codemod};
+pub use codemod::{ModOptions, ModSpec, RuleFile, codemod, mod_languages};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
 pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
 pub use history::{LogFilter, UndoOptions, finish_interrupted, format_time, log, recover, undo};
@@ -95,7 +95,7 @@ pub use pipeline::{apply, apply_batch};
 pub use progress::{Observer, Watch};
 pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};
-pub use rename::{RenameOptions, rename};
+pub use rename::{RenameOptions, rename, renameable_languages};
 pub use schema::Schema;
 pub use verify::TestRun;
 

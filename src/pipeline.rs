@@ -506,7 +506,7 @@ fn verify_and_decide(
         if opts.checkpoint {
             let _ = state.save_meta(&meta);
         }
-        report.test = Some(run);
+        report = report.with_passed_test(run);
         return match report.exit_code() {
             0 => Applied::kept(report, files),
             _ => report.into(),

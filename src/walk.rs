@@ -27,7 +27,11 @@ pub(crate) fn walk(
 ) -> Result<Walked, WalkRefusal> {
     let mut starts = Vec::new();
     for p in paths {
-        let rel = root.rel(p).map_err(WalkRefusal::Outside)?;
+        // `.` (the root itself) walks the whole root, as ripgrep and ast-grep take it.
+        let Some(rel) = root.walk_rel(p).map_err(WalkRefusal::Outside)? else {
+            starts.push(root.path().to_path_buf());
+            continue;
+        };
         // Through the root's handle: a link leading outside is refused here, as `read` and
         // `check` refuse it, instead of walking and printing someone else's files.
         let real = root.resolve(&rel, true).map_err(WalkRefusal::Outside)?;

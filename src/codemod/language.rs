@@ -67,12 +67,12 @@ impl ModLanguage {
     }
 
     /// The names `--lang` and a rule's `language` take.
-    pub(crate) fn known() -> Vec<String> {
+    pub(crate) fn known() -> Vec<&'static str> {
         languages::languages()
             .iter()
             .filter(|e| languages::grammar(e).is_some())
             .filter(|e| ModLanguage::named(&e.name).is_some())
-            .map(|e| e.name.clone())
+            .map(|e| e.name.as_str())
             .collect()
     }
 }

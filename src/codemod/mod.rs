@@ -7,6 +7,7 @@
 
 mod exec;
 mod language;
+mod pattern_syntax;
 mod rules;
 mod scan;
 
@@ -60,6 +61,13 @@ pub struct ModOptions {
     pub spec: ModSpec,
     /// Files and directories under the root.
     pub paths: Vec<String>,
+}
+
+/// The languages `lancet mod` takes (`--lang`, a rule's `language`) by lancet's names: those of
+/// the language table whose grammar is compiled in; ast-grep's aliases (`py`, `golang`, ...) are
+/// taken too.
+pub fn mod_languages() -> Vec<&'static str> {
+    language::ModLanguage::known()
 }
 
 /// Runs a mod as one batch through the same pipeline as every edit (`apply.dry_run`,

@@ -3,10 +3,11 @@
 //! ast-grep's own code; this module only turns its errors into refusals.
 
 use super::language::ModLanguage;
+use super::pattern_syntax;
 use super::{ModOptions, ModSpec};
 use ast_grep_config::{Fixer, GlobalRules, RuleCollection, RuleConfig, from_yaml_string};
 use ast_grep_core::Pattern;
-use lancet_core::{ModRefusal, ModRule};
+use lancet_core::{ModRefusal, ModRule, PatternSyntax};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -54,14 +55,17 @@ impl Rules {
                 let language =
                     ModLanguage::named(lang).ok_or_else(|| ModRefusal::UnknownLanguage {
                         lang: lang.clone(),
-                        known: ModLanguage::known(),
+                        known: ModLanguage::known().into_iter().map(String::from).collect(),
                     })?;
                 let literal = literal_of(pattern);
+                let text = pattern;
                 let pattern =
                     Pattern::try_new(pattern, language).map_err(|e| ModRefusal::Rule {
                         source: "-p".into(),
                         detail: e.to_string(),
                     })?;
+                pattern_syntax::check(language, text)
+                    .map_err(|e| unparsed("-p".into(), text, language, e))?;
                 let fixer = Fixer::from_str(rewrite, &language).map_err(|e| ModRefusal::Rule {
                     source: "-r".into(),
                     detail: e.to_string(),
@@ -79,18 +83,30 @@ impl Rules {
                 if files.is_empty() {
                     return Err(ModRefusal::NothingToRun);
                 }
-                let mut configs: Vec<RuleConfig<ModLanguage>> = Vec::new();
+                let mut configs: Vec<(&str, RuleConfig<ModLanguage>)> = Vec::new();
                 for file in files {
                     let read = from_yaml_string::<ModLanguage>(&file.text, &GlobalRules::default())
                         .map_err(|e| ModRefusal::Rule {
                             source: file.name.clone(),
                             detail: error_chain(&e),
                         })?;
-                    configs.extend(read);
+                    configs.extend(read.into_iter().map(|c| (file.name.as_str(), c)));
                 }
                 if configs.is_empty() {
                     return Err(ModRefusal::NothingToRun);
                 }
+                for (file, config) in &configs {
+                    patterns_parse(config).map_err(|(pattern, e)| {
+                        unparsed(
+                            format!("{file}, rule `{}`", config.id),
+                            &pattern,
+                            config.language,
+                            e,
+                        )
+                    })?;
+                }
+                let configs: Vec<RuleConfig<ModLanguage>> =
+                    configs.into_iter().map(|(_, c)| c).collect();
                 if let Some(rule) = configs.iter().find(|r| r.fixer.is_empty()) {
                     return Err(ModRefusal::NoFix {
                         id: rule.id.clone(),
@@ -146,6 +162,69 @@ impl Rules {
             Rules::Pattern { language: l, .. } => *l == language,
             Rules::Collection { order, .. } => order.iter().any(|(_, l)| *l == language),
         }
+    }
+}
+
+/// The refusal of a pattern that does not parse in its language.
+fn unparsed(
+    source: String,
+    pattern: &str,
+    language: ModLanguage,
+    e: pattern_syntax::Unparsed,
+) -> ModRefusal {
+    ModRefusal::PatternSyntax(Box::new(PatternSyntax {
+        source,
+        pattern: pattern.to_string(),
+        language: language.name().into(),
+        error: e.error,
+        misread: e.misread,
+    }))
+}
+
+/// Every pattern of a rule (its `rule`, `constraints` and `utils`, at any depth) parses in the
+/// rule's language (see [`pattern_syntax`]); else the first that does not, and why.
+fn patterns_parse(
+    config: &RuleConfig<ModLanguage>,
+) -> Result<(), (String, pattern_syntax::Unparsed)> {
+    let parts = [
+        serde_json::to_value(&config.rule).ok(),
+        serde_json::to_value(&config.constraints).ok(),
+        serde_json::to_value(&config.utils).ok(),
+    ];
+    parts
+        .iter()
+        .flatten()
+        .try_for_each(|part| each_pattern(part, config.language))
+}
+
+/// Checks every `pattern` under a serialized rule: a string, or an object's `context` with its
+/// `selector`.
+fn each_pattern(
+    value: &Value,
+    language: ModLanguage,
+) -> Result<(), (String, pattern_syntax::Unparsed)> {
+    match value {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value) {
+                    ("pattern", Value::String(p)) => {
+                        pattern_syntax::check(language, p).map_err(|e| (p.clone(), e))?
+                    }
+                    ("pattern", Value::Object(o)) => {
+                        if let (Some(Value::String(context)), Some(Value::String(selector))) =
+                            (o.get("context"), o.get("selector"))
+                        {
+                            pattern_syntax::check_in_context(language, context, selector)
+                                .map_err(|e| (context.clone(), e))?;
+                        }
+                    }
+                    _ => each_pattern(value, language)?,
+                }
+            }
+            Ok(())
+        }
+        Value::Array(items) => items.iter().try_for_each(|v| each_pattern(v, language)),
+        _ => Ok(()),
     }
 }
 

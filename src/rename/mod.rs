@@ -51,6 +51,7 @@ mod rust;
 mod scan;
 
 pub use model::RenameOptions;
+pub use scan::renameable_languages;
 
 /// Renames OLD to NEW across the requested paths as one batch, through the same pipeline as
 /// every edit (`apply.dry_run`, `apply.test` and the other options apply): check the names,

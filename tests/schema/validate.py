@@ -4,7 +4,7 @@ lancet did not write (Python's jsonschema): every fixture's --json report and MC
 content against schema/report.schema.json, `lancet parse --json` of every fixture's edit against
 schema/batch.schema.json, the README's lancet.toml example against schema/config.schema.json,
 and `lancet read --json` and `lancet log --json` on the demo against schema/read.schema.json and
-schema/log.schema.json.
+schema/log.schema.json (a read's refusal and `recover --json` against the report's).
 
 Usage: validate.py [LANCET_BINARY]   (default target/release/lancet)
 Exit 0 when every document validates; prints each failure otherwise.
@@ -55,7 +55,7 @@ def readme_settings():
 def read_and_log(binary, failures):
     """`lancet read --json` (plain and with anchors) and `lancet log --json` on the demo, after
     an apply and an undo; returns how many documents were checked."""
-    read, log = validator("read"), validator("log")
+    read, log, report = validator("read"), validator("log"), validator("report")
     with tempfile.TemporaryDirectory() as tmp:
         root = pathlib.Path(tmp) / "demo"
         shutil.copytree(FIXTURES / "demo" / "before", root)
@@ -67,10 +67,16 @@ def read_and_log(binary, failures):
             (["read", "--json", "app/greet.py"], read),
             (["read", "--json", "--anchors", "app/greet.py"], read),
             (["log", "--json"], log),
+            # A read's refusal and a recovery with nothing to do are reports.
+            (["read", "--json", "no/such/file.py"], report),
+            (["recover", "--json"], report),
         ):
-            run = subprocess.run([binary, args[0], "-C", str(root), *args[1:]], capture_output=True, check=True)
+            run = subprocess.run([binary, args[0], "-C", str(root), *args[1:]], capture_output=True)
+            if run.returncode not in (0, 1):
+                failures.append(f"lancet {' '.join(args)} exited {run.returncode}: {run.stderr!r}")
+                continue
             doc = json.loads(run.stdout)
-            # Two applies and the undo between them, itself a batch.
+            # apply, the undo (itself a checkpointed batch), apply again.
             if v is log and len(doc) != 3:
                 failures.append(f"lancet log --json listed {len(doc)} checkpoints, not 3")
             check(v, doc, "lancet " + " ".join(args), failures)

@@ -461,13 +461,19 @@ fn parse_prints_what_lancet_reads_and_touches_nothing() {
     assert_eq!(ops[1]["path"], "new.txt");
     assert_eq!(ops[1]["kind"]["op"], "append");
     assert_eq!(ops[1]["kind"]["content"], "hello\n");
+    // Issue #41: the text showed counts only; it shows what each operation holds.
     let human = lancet(&["parse", "-C", root], reply);
     assert_eq!(
-        stdout(&human).lines().take(3).collect::<Vec<_>>(),
+        stdout(&human).lines().collect::<Vec<_>>(),
         [
             "search-replace: 2 operation(s)",
-            "  a.txt update (1 hunks), edit line 5",
-            "    hunk at edit line 5: -1 +1 lines",
+            "M a.txt (edit line 5)",
+            "  chunk 1 (edit line 5)",
+            "    -a",
+            "    +A",
+            "M new.txt, appended at the end (edit line 14)",
+            "    +hello",
+            "note: ignored 5 line(s) outside the SEARCH/REPLACE blocks (prose, code fences)",
         ]
     );
     // A reply that does not parse: exit 2, with the line and what to write.
@@ -538,6 +544,41 @@ fn brief_reports_show_each_change_once_and_no_diffs_in_refusals() {
     assert!(
         text.contains("... and 2 more chunk(s) that located"),
         "{text}"
+    );
+    // Issue #41: a deleted file is named, never printed whole as its diff.
+    let deleted = b"*** Begin Patch\n*** Delete File: d.txt\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "--brief", "--dry-run"], deleted);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = stdout(&out);
+    assert!(text.contains("would apply: D d.txt."), "{text}");
+    assert!(
+        !text.contains("-d\n") && !text.contains("/dev/null"),
+        "{text}"
+    );
+}
+
+/// `undo -q` prints nothing on success, as apply, rename and mod do with `-q` (issue #41: undo
+/// had no `-q`); a refusal is still printed.
+#[test]
+fn undo_takes_quiet_and_still_prints_a_refusal() {
+    let dir = two_file_tree();
+    let root = dir.path().to_str().unwrap();
+    let edit = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "-q"], edit);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = lancet(&["undo", "-C", root, "-q"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(stdout(&out), "", "{}", describe(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+        "a\n"
+    );
+    let out = lancet(&["undo", "-C", root, "-q", "no-such-id"], b"");
+    assert_ne!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        !stdout(&out).is_empty() || !stderr(&out).is_empty(),
+        "{}",
+        describe(&out)
     );
 }
 
@@ -752,6 +793,110 @@ fn completions_help_and_short_language_names() {
         rust, "fn greet() {}\n",
         "--lang py leaves the Rust file alone"
     );
+}
+
+/// Issue #41: the manual cited `lancet-apply(1)` pages that do not exist, showed `-C` where it
+/// means nothing and `rename OLD NEW … --at`; fish and zsh completed no `--lang` values. The
+/// page holds every command itself, `-C` is left out of the commands that read no tree (and
+/// still taken), the rename synopsis has its `--at` form, and every shell completes `--lang`.
+#[test]
+fn the_manual_and_completions_say_what_each_command_takes() {
+    let page = stdout(&lancet(&["man"], b""));
+    assert!(
+        !page.contains("lancet\\-apply(1)") && !page.contains("(1)\n"),
+        "{page}"
+    );
+    for command in ["apply", "rename", "mod", "undo", "parse", "schema"] {
+        assert!(
+            page.contains(&format!(".SS \"lancet {command}\"")),
+            "{command}: {page}"
+        );
+    }
+    assert!(
+        page.contains("\\fBlancet rename\\fR [OPTIONS] \\-\\-at PATH:LINE:COL NEW [PATH]..."),
+        "{page}"
+    );
+    assert_eq!(
+        page.matches(".ie \\n(.g .ds Aq").count(),
+        1,
+        "one preamble: {page}"
+    );
+    let rename = stdout(&lancet(&["rename", "--help"], b""));
+    assert!(
+        rename.contains("Usage: lancet rename [OPTIONS] OLD NEW [PATH]...\n       lancet rename [OPTIONS] --at PATH:LINE:COL NEW [PATH]..."),
+        "{rename}"
+    );
+    for rootless in ["parse", "schema", "completions", "man"] {
+        let help = stdout(&lancet(&[rootless, "--help"], b""));
+        assert!(!help.contains("--root"), "{rootless}: {help}");
+    }
+    assert!(stdout(&lancet(&["apply", "--help"], b"")).contains("--root"));
+    let out = lancet(
+        &["parse", "-C", "/nonexistent", "--json"],
+        b"*** Begin Patch\n*** Delete File: a\n*** End Patch\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "-C is still taken: {}",
+        describe(&out)
+    );
+    for (shell, rename_values, mod_values) in [
+        ("fish", "\"python\\t", "css\\t"),
+        (
+            "zsh",
+            ":L:(python rust javascript typescript tsx)",
+            "yaml html css)",
+        ),
+        (
+            "bash",
+            "-W \"python rust javascript typescript tsx\"",
+            "yaml html css\"",
+        ),
+    ] {
+        let script = stdout(&lancet(&["completions", shell], b""));
+        assert!(
+            script.contains(rename_values) && script.contains(mod_values),
+            "{shell}: {script}"
+        );
+    }
+}
+
+/// Issue #41: `read --json` refusals fit no schema (`{status, message}` only), `recover --json`
+/// with nothing to do said `applied`, and rename, undo and mod reported `edit_line: 0`. A read
+/// refusal is a report (kind and all), nothing to recover is `already_applied`, and a batch
+/// built from no edit text names no edit line.
+#[test]
+fn json_refusals_and_no_op_reports_fit_the_report() {
+    let dir = two_file_tree();
+    let root = dir.path().to_str().unwrap();
+    for (path, kind) in [("nope.txt", "missing"), ("../x", "unsafe_path")] {
+        let out = lancet(&["read", "-C", root, "--json", path], b"");
+        assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["status"], "refused", "{v:#}");
+        assert_eq!(v["error"]["kind"], kind, "{v:#}");
+        assert!(
+            v["error"]["detail"].is_string() && v["files"].is_array(),
+            "{v:#}"
+        );
+        assert!(
+            v["message"].as_str().unwrap().starts_with("Cannot read: "),
+            "{v:#}"
+        );
+    }
+    let out = lancet(&["recover", "-C", root, "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "already_applied", "{v:#}");
+    let edit = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n";
+    let out = lancet(&["apply", "-C", root, "--json"], edit);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files"][0]["edit_line"], 2, "an edit's line stays: {v:#}");
+    let out = lancet(&["undo", "-C", root, "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["files"][0].get("edit_line").is_none(), "{v:#}");
 }
 
 /// `read --offset` past the file's end is an error naming how many lines the file has (an empty

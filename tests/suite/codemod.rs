@@ -251,6 +251,70 @@ fn bad_rules_languages_and_paths_are_refused() {
     assert_eq!(snapshot(root), before);
 }
 
+/// Issue #41: a pattern that does not parse in its language matched nothing and reported
+/// `already_applied`, exit 0; it is refused (exit 2), quoting the grammar's error, whether
+/// given with -p or in a rule file, and nothing is written.
+#[test]
+fn a_pattern_that_does_not_parse_is_refused_quoting_the_error() {
+    let dir = temp_tree(&[("app.py", APP_PY.as_bytes())]);
+    let root = dir.path();
+    let before = snapshot(root);
+    let rules = tempfile::tempdir().unwrap();
+    let rule = rules.path().join("unparsed.yml");
+    std::fs::write(
+        &rule,
+        "id: calls\nlanguage: python\nrule:\n  any:\n    - pattern: print($A,, $B)\nfix: log($A)\n",
+    )
+    .unwrap();
+    let cases = [
+        (
+            vec![
+                "-p",
+                "strconv.Itoa($X)",
+                "-r",
+                "fmt.Sprint($X)",
+                "--lang",
+                "go",
+            ],
+            "on its own it reads as a type_conversion_expression",
+        ),
+        (
+            vec!["-p", "print($A,, $B)", "-r", "log($A)", "--lang", "py"],
+            "the grammar cannot read `,` at column 9",
+        ),
+        (
+            vec!["--rule", rule.to_str().unwrap()],
+            "rule `calls`: the pattern `print($A,, $B)` does not parse as python code",
+        ),
+    ];
+    for (args, said) in cases {
+        let (code, v) = run_json(root, &args);
+        assert_eq!(code, Some(2), "{args:?}: {v}");
+        assert_eq!(v["error"]["kind"], "malformed", "{args:?}: {v}");
+        let message = v["message"].as_str().unwrap();
+        assert!(message.contains(said), "{args:?}: {message}");
+    }
+    assert_eq!(snapshot(root), before);
+}
+
+/// `.` and `./` name the root itself, as ripgrep and ast-grep take them: walked, never refused
+/// as an unsafe path (issue #41).
+#[test]
+fn dot_walks_the_whole_root() {
+    for dot in [".", "./", "sub/.."] {
+        let dir = temp_tree(&[("app.py", b"print(1)\n"), ("sub/lib.py", b"print(2)\n")]);
+        let root = dir.path();
+        let (code, v) = run_json(
+            root,
+            &["-p", "print($A)", "-r", "log($A)", "--lang", "py", dot],
+        );
+        assert_eq!(code, Some(0), "{dot}: {v}");
+        assert_eq!(v["status"], "applied", "{dot}: {v}");
+        assert_eq!(read(root, "app.py"), "log(1)\n", "{dot}");
+        assert_eq!(read(root, "sub/lib.py"), "log(2)\n", "{dot}");
+    }
+}
+
 /// The walk honours `.gitignore` also outside git, as `rename` does.
 #[test]
 fn ignored_files_are_not_rewritten() {

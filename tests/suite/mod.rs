@@ -5,6 +5,7 @@ mod codemod;
 mod confinement;
 mod git_setups;
 mod lost_updates;
+mod mcp_replies;
 mod props;
 mod rename;
 mod resend;

@@ -65,6 +65,21 @@ fn a_rename_is_undone_like_any_batch() {
     assert_eq!(read(dir.path(), "main.py"), MAIN_PY);
 }
 
+/// `rename OLD NEW .` and `./` walk the root itself (issue #41: refused as an unsafe path).
+#[test]
+fn a_dot_path_renames_across_the_whole_root() {
+    for dot in [".", "./"] {
+        let dir = temp_tree(&[
+            ("shop.py", SHOP_PY.as_bytes()),
+            ("main.py", MAIN_PY.as_bytes()),
+        ]);
+        let (code, v) = run_json(dir.path(), &["rename", "total", "sum_prices", dot], b"");
+        assert_eq!(code, Some(0), "{dot}: {v:#}");
+        assert!(read(dir.path(), "shop.py").contains("def sum_prices(items):"));
+        assert!(read(dir.path(), "main.py").contains("shop.sum_prices([])"));
+    }
+}
+
 /// `--at` names OLD by position: a person who also types OLD gets NEW taken for OLD, and is
 /// told to leave OLD out.
 #[test]

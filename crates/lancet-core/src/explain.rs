@@ -4,7 +4,7 @@
 //! (`render::locate`) in the surface's vocabulary when the report is built.
 
 use crate::batch::{Format, Hunk};
-use crate::failure::{CandidatePlace, HunkFailure, LocateFailure, Remedy};
+use crate::failure::{CandidatePlace, HunkFailure, LocateFailure, Remedy, Telling};
 use crate::locate::LocateError;
 use crate::report::MAX_LISTED;
 use crate::report::{HunkReport, Outcome};
@@ -34,6 +34,9 @@ struct Apart<'a> {
     before: Vec<Option<(usize, &'a str)>>,
     /// How many candidates have each text right before them.
     before_count: HashMap<&'a str, usize>,
+    /// Per candidate: the nearest line above it, below the candidate before it, that stands
+    /// once in the file (trimmed, as an `@@` header matches).
+    first_after: Vec<Option<(usize, &'a str)>>,
 }
 
 impl<'a> Apart<'a> {
@@ -66,33 +69,69 @@ impl<'a> Apart<'a> {
             enclosing,
             before,
             before_count,
+            first_after: first_after(lines, candidates),
         }
     }
 
     /// What tells the `k`-th candidate apart from the others: its innermost enclosing line
-    /// (`def`, `class`, `fn` …) that no other candidate shares (`true`), else the line right
-    /// before it when no other candidate has that line right before it (`false`). Two
-    /// candidates are never described by the same line.
-    fn distinguishing(&self, k: usize) -> Option<(usize, &'a str, bool)> {
+    /// (`def`, `class`, `fn` …) that no other candidate shares, else the line right
+    /// before it when no other candidate has that line right before it, else the nearest line
+    /// above it (below the candidate before it) that stands once in the file. Two candidates
+    /// are never described by the same line.
+    fn distinguishing(&self, k: usize) -> Option<(usize, &'a str, Telling)> {
         if let Some(&(i, text)) = self.chains[k]
             .iter()
             .find(|(i, _)| self.enclosing.get(i) == Some(&1))
         {
-            return Some((i, text, true));
+            return Some((i, text, Telling::Encloses));
         }
-        let (i, text) = self.before[k]?;
-        (self.before_count.get(text) == Some(&1)).then_some((i, text, false))
+        if let Some((i, text)) = self.before[k]
+            && self.before_count.get(text) == Some(&1)
+        {
+            return Some((i, text, Telling::JustBefore));
+        }
+        self.first_after[k].map(|(i, text)| (i, text, Telling::FirstAfter))
     }
 
     /// Stacked `@@` headers (outermost first) that single out the first candidate: its
-    /// enclosing lines up to the first level where they differ from every other candidate's.
+    /// enclosing lines up to the first level where they differ from every other candidate's;
+    /// else the line above it that stands once in the file (the first candidate after it is
+    /// the one a header naming it selects).
     fn headers(&self) -> Option<Vec<&'a str>> {
         let text = |chain: &Vec<(usize, &'a str)>, d: usize| chain.get(d).map(|(_, t)| *t);
         let (first, others) = self.chains.split_first()?;
-        let depth = (0..first.len().min(MAX_HEADER_DEPTH))
-            .find(|&d| others.iter().all(|o| text(o, d) != text(first, d)))?;
-        Some(first[..=depth].iter().rev().map(|(_, t)| *t).collect())
+        match (0..first.len().min(MAX_HEADER_DEPTH))
+            .find(|&d| others.iter().all(|o| text(o, d) != text(first, d)))
+        {
+            Some(depth) => Some(first[..=depth].iter().rev().map(|(_, t)| *t).collect()),
+            None => self.first_after[0].map(|(_, text)| vec![text]),
+        }
     }
+}
+
+/// Per candidate (1-based lines, ascending), the nearest line above it and below the candidate
+/// before it that stands once in the file, trimmed, with a letter or digit: an `@@` header
+/// naming it selects that candidate (the first after it). One pass over the file.
+fn first_after<'a>(lines: &[&'a str], candidates: &[usize]) -> Vec<Option<(usize, &'a str)>> {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for line in lines {
+        *count.entry(line.trim()).or_insert(0) += 1;
+    }
+    candidates
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| {
+            let floor = match k {
+                0 => 0,
+                _ => candidates[k - 1],
+            };
+            let from = (c - 1).max(floor);
+            (floor.max(from.saturating_sub(MAX_DISTINGUISHING_SCAN))..from)
+                .rev()
+                .map(|i| (i, lines[i].trim()))
+                .find(|(_, t)| t.chars().any(char::is_alphanumeric) && count.get(t) == Some(&1))
+        })
+        .collect()
 }
 
 /// How far above a candidate to look for a line that tells it apart.
@@ -154,7 +193,7 @@ fn places(lines: &[&str], e: &LocateError) -> (Vec<CandidatePlace>, Option<Vec<S
             line,
             apart_by: apart
                 .distinguishing(k)
-                .map(|(i, text, encloses)| (i + 1, text.to_string(), encloses)),
+                .map(|(i, text, telling)| (i + 1, text.to_string(), telling)),
         })
         .collect();
     let headers = apart
@@ -226,20 +265,47 @@ mod tests {
         // Different functions: each candidate is named by its own enclosing line.
         assert_eq!(
             Apart::new(&lines, &[3, 8]).distinguishing(0),
-            Some((0, "def fetch():", true))
+            Some((0, "def fetch():", Telling::Encloses))
         );
         assert_eq!(
             Apart::new(&lines, &[3, 8]).distinguishing(1),
-            Some((6, "def push():", true))
+            Some((6, "def push():", Telling::Encloses))
         );
         // The same function: never the same line for both.
         assert_eq!(
             Apart::new(&lines, &[3, 5]).distinguishing(0),
-            Some((1, "attempts = 0", false))
+            Some((1, "attempts = 0", Telling::JustBefore))
         );
         assert_eq!(
             Apart::new(&lines, &[3, 5]).distinguishing(1),
-            Some((3, "for i in range(3):", true))
+            Some((3, "for i in range(3):", Telling::Encloses))
         );
+    }
+
+    /// Candidates in one block, each right after the same line: told apart by the nearest line
+    /// above each (below the one before) that stands once in the file, which is also the `@@`
+    /// header that selects the first (issue #41: no distinction, and a Python `@@ def name():`
+    /// example in a Go file).
+    #[test]
+    fn candidates_in_one_block_are_told_apart_by_a_line_that_stands_once() {
+        let lines = [
+            "func main() {",
+            "\tstep()",
+            "\tcheck()",
+            "\tother()",
+            "\tstep()",
+            "\tcheck()",
+            "}",
+        ];
+        let apart = Apart::new(&lines, &[3, 6]);
+        assert_eq!(
+            apart.distinguishing(0),
+            Some((0, "func main() {", Telling::FirstAfter))
+        );
+        assert_eq!(
+            apart.distinguishing(1),
+            Some((3, "other()", Telling::FirstAfter))
+        );
+        assert_eq!(apart.headers(), Some(vec!["func main() {"]));
     }
 }

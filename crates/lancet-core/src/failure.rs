@@ -500,7 +500,8 @@ pub enum Remedy {
     OldString,
     /// Neighbouring lines in the SEARCH block (or a `:start_line:N` hint).
     SearchBlock,
-    /// An `@@` header naming the enclosing line, or more context.
+    /// An `@@` header singling the place out (an enclosing line, or a line above it that
+    /// stands once), or more context.
     Headers,
 }
 
@@ -509,7 +510,18 @@ pub enum Remedy {
 pub struct CandidatePlace {
     /// Its 1-based start line.
     pub line: usize,
-    /// The 1-based line that tells it apart, its text, and whether it encloses the candidate
-    /// (`in "def f():"`) rather than standing right before it (`after "x = 1"`).
-    pub apart_by: Option<(usize, String, bool)>,
+    /// The 1-based line that tells it apart, its text, and how.
+    pub apart_by: Option<(usize, String, Telling)>,
+}
+
+/// How a line tells a candidate of an ambiguity apart from the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Telling {
+    /// It encloses the candidate and no other (`in "def f():"`).
+    Encloses,
+    /// It stands right before the candidate and before no other (`after "x = 1"`).
+    JustBefore,
+    /// It stands once in the file, above the candidate and below the one before: the
+    /// candidate is the first after it, which is what an `@@` header naming it selects.
+    FirstAfter,
 }

@@ -70,7 +70,9 @@ pub use failure::{BatchFailure, Doing, HunkFailure, OpFailure, StageError, State
 pub use format::{FormatChoice, JsonLine, ParseError, ParseOptions, parse_bytes, parse_json_lines};
 pub use locate::closest::NumberedLine;
 pub use path::{PathError, RelPath, Root};
-pub use refusal::{AtProblem, ModRefusal, PlaceRefusal, RenameRefusal, ServerRefusal};
+pub use refusal::{
+    AtProblem, Misread, ModRefusal, PatternSyntax, PlaceRefusal, RenameRefusal, ServerRefusal,
+};
 pub use report::{
     Action, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, ModRule,
     ModSite, ModSummary, Outcome, RenameSummary, Report, Site, Status, Surface, SymbolKind,

@@ -249,6 +249,21 @@ impl Root {
         self.rel(raw)
     }
 
+    /// Validates a path a tree-wide command walks (`mod`, `rename`, `check`): as [`rel`], but a
+    /// path naming the root itself (`.`, `./`, `a/..`, the root's own absolute name) is the root
+    /// (`None`), as ripgrep and ast-grep take it. Only an empty string stays refused.
+    ///
+    /// [`rel`]: Root::rel
+    pub fn walk_rel(&self, raw: &str) -> Result<Option<RelPath>, PathError> {
+        match self.rel(raw) {
+            Err(PathError {
+                problem: PathProblem::Empty,
+                ..
+            }) if !raw.is_empty() => Ok(None),
+            other => other.map(Some),
+        }
+    }
+
     /// Validates a path as written in an edit. No I/O happens here.
     pub fn rel(&self, raw: &str) -> Result<RelPath, PathError> {
         let err = |problem| PathError {
@@ -496,6 +511,21 @@ mod tests {
         assert_eq!(r.rel("src\\main.rs").unwrap().as_str(), "src/main.rs");
         let abs = format!("{}/x/y.txt", r.path().display());
         assert_eq!(r.rel(&abs).unwrap().as_str(), "x/y.txt");
+    }
+
+    #[test]
+    fn a_walked_path_naming_the_root_is_the_root() {
+        let (_d, r) = root();
+        let abs = r.path().display().to_string();
+        for the_root in [".", "./", "a/..", ".//.", abs.as_str()] {
+            assert_eq!(r.walk_rel(the_root), Ok(None), "{the_root}");
+        }
+        assert_eq!(r.walk_rel("./src/").unwrap().unwrap().as_str(), "src");
+        assert_eq!(r.walk_rel("").unwrap_err().problem, PathProblem::Empty);
+        assert!(matches!(
+            r.walk_rel("..").unwrap_err().problem,
+            PathProblem::Outside { .. }
+        ));
     }
 
     #[test]

@@ -252,6 +252,10 @@ pub enum ModRefusal {
         /// ast-grep's own explanation.
         detail: String,
     },
+    /// A pattern that is not code of its language as the grammar reads it: ast-grep would
+    /// match it against nothing, silently, and a mod in CI would report success having done
+    /// nothing.
+    PatternSyntax(Box<PatternSyntax>),
     /// A rule names a language lancet has no grammar for.
     UnknownLanguage {
         /// The name given.
@@ -300,4 +304,34 @@ pub enum ModRefusal {
         /// Why.
         error: String,
     },
+}
+
+/// A pattern the grammar does not read as code of its language (see
+/// [`ModRefusal::PatternSyntax`]): the facts its refusal quotes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatternSyntax {
+    /// Where it was given: `-p`, or the rule file and the rule's id.
+    pub source: String,
+    /// The pattern as written.
+    pub pattern: String,
+    /// Its language.
+    pub language: String,
+    /// The grammar's error: what is wrong, where in the pattern (`an error at column 5:
+    /// `...``, `a missing `;` at column 9`).
+    pub error: String,
+    /// When the pattern parses on its own but as another node than the code holds (Go's
+    /// `strconv.Itoa($X)`, a type conversion at the top level, a call in a function): the
+    /// reading, and the context in which it is the node the code holds.
+    pub misread: Option<Misread>,
+}
+
+/// A pattern read as another node on its own than where such code stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Misread {
+    /// The node kind the pattern is on its own (`type_conversion_expression`).
+    pub alone: String,
+    /// The node kind it is in `context` (`call_expression`).
+    pub in_context: String,
+    /// The pattern inside a snippet where it reads as the code holds it, as written (its `$`).
+    pub context: String,
 }

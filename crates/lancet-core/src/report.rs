@@ -119,7 +119,9 @@ pub struct HunkReport {
     /// Every matched range `[start, end]` when the hunk replaced several places.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub matches: Vec<[usize; 2]>,
-    /// 1-based line of the edit text where the hunk starts.
+    /// 1-based line of the edit text where the hunk starts; left out where no edit text was
+    /// sent (rename, mod, undo).
+    #[serde(skip_serializing_if = "no_edit_text")]
     pub edit_line: usize,
     /// A stable failure kind: `no_match`, `ambiguous`, `count_mismatch`, `context_not_found`,
     /// `placeholder`, `elision_mismatch`, `overlap`.
@@ -228,7 +230,9 @@ pub struct FileReport {
     pub to: Option<String>,
     /// What happened.
     pub status: Outcome,
-    /// 1-based line of the edit text that introduced the operation.
+    /// 1-based line of the edit text that introduced the operation; left out where no edit
+    /// text was sent (rename, mod, undo).
+    #[serde(skip_serializing_if = "no_edit_text")]
     pub edit_line: usize,
     /// Per-hunk outcomes (updates only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -576,4 +580,9 @@ pub struct ModSite {
     pub before: String,
     /// The text written.
     pub after: String,
+}
+
+/// Whether an `edit_line` names no line of edit text (0: a batch lancet built itself).
+fn no_edit_text(line: &usize) -> bool {
+    *line == 0
 }

@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 mod args;
+mod arguments;
 mod call;
 mod cancelled;
 mod edits;
@@ -31,7 +32,7 @@ mod turn;
 
 use cancelled::LateCancels;
 use lancet::{ErrorKind, Root};
-use result::{refusal, with_notes};
+use result::{refusal, with_notes, wrong_arguments};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     CallToolResponse, CallToolResult, CancelledNotificationParam, Implementation,
@@ -103,6 +104,15 @@ impl LancetServer {
         }
     }
 
+    /// Why a call's arguments do not fit its tool's input schema, worded; `None` when they fit
+    /// (or the tool is unknown: the router answers that).
+    fn misfit(&self, request: &rmcp::model::CallToolRequestParams) -> Option<String> {
+        let schema = self.tool_router.get(&request.name)?.input_schema.clone();
+        let empty = serde_json::Map::new();
+        let args = request.arguments.as_ref().unwrap_or(&empty);
+        arguments::misfit(&request.name, &schema, args)
+    }
+
     /// Ends the session once the call in hand is answered: `signal` came during its tests.
     fn stop(&self, signal: String) {
         if let Ok(mut stopped) = self.stopped_by.lock() {
@@ -136,9 +146,26 @@ impl ServerHandler for LancetServer {
             );
             self.log_call("(too large)", &bytes, &result);
             result.into()
+        } else if let Some(words) = self.misfit(&request) {
+            // Arguments the tool cannot take, worded against the schema the model was shown.
+            let result = wrong_arguments(words);
+            self.log_call(&request.name, &request.arguments, &result);
+            result.into()
         } else {
+            let tool = request.name.to_string();
             let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
-            self.tool_router.call(call).await?
+            let mut response = self.tool_router.call(call).await?;
+            if let CallToolResponse::Complete(result) = &mut response
+                && result.is_error == Some(true)
+                && let Some(words) = result
+                    .content
+                    .first()
+                    .and_then(|c| c.as_text())
+                    .and_then(|t| arguments::reword_sdk_error(&tool, &t.text))
+            {
+                *result = wrong_arguments(words);
+            }
+            response
         };
         // An answer its client dropped (cancelled) tells nobody: the notes wait for the next.
         Ok(match response {

@@ -41,6 +41,15 @@ pub(crate) fn bad_argument(detail: String) -> CallToolResult {
     )
 }
 
+/// Arguments a tool cannot take, worded by `arguments.rs` (which argument, what it must be,
+/// what the tool takes, what to resend): that text is the whole message, the report's kind is
+/// `usage`.
+pub(crate) fn wrong_arguments(words: String) -> CallToolResult {
+    let mut report = Report::batch_error(Status::Malformed, ErrorKind::Usage, words.clone(), "");
+    report.message = words;
+    report_result(&report)
+}
+
 /// The diffs of the files an applied report updated, for a reply's text.
 pub(crate) fn written_diffs(report: &Report) -> String {
     if report.exit_code() != 0 {

@@ -278,6 +278,7 @@ mod tests {
             check_reports_all: reports_all,
             queries: Vec::new(),
             keywords: Vec::new(),
+            unconfirmed: None,
         }
     }
 

@@ -2,11 +2,13 @@
 //! tree-sitter, its errors split into new and pre-existing, compiler checks run after.
 
 use crate::external::{compile_checks, external_check, external_command, tool_installed};
+use crate::introduced::TREE_SITTER;
 use crate::introduced::{classify, classify_by};
 use crate::job::Job;
 use crate::languages::{self, LanguageEntry, grammar, language_for};
 use crate::options::GateOptions;
 use crate::parse::parse_errors;
+use crate::readable::readable;
 use crate::{precise, trees};
 use lancet_core::digest;
 use lancet_core::{SyntaxError, SyntaxReport};
@@ -136,7 +138,39 @@ pub(crate) fn run(jobs: &[Job], opts: &GateOptions, until: Until) -> SyntaxRepor
     report
 }
 
+/// A file's verdict, with errors the file's language cannot back reported unchecked instead:
+/// the gate never refuses valid code.
 fn check_file(
+    job: &Job,
+    parsers: &mut HashMap<&'static str, Parser>,
+    opts: &GateOptions,
+    until: Until,
+) -> Verdict {
+    match judge_file(job, parsers, opts, until) {
+        Verdict::Checked(language, new, old, compile) if !new.is_empty() => {
+            let tree_sitter = new.iter().all(|e| e.checker == TREE_SITTER);
+            if language.name != "html" && holds_template_tags(job.after) {
+                return Verdict::Unchecked(format!(
+                    "template syntax ({{% %}} or <% %>): not checked as plain {}",
+                    language.name
+                ));
+            }
+            match &language.unconfirmed {
+                Some(why) if tree_sitter && external_command(language, opts).is_none() => {
+                    let first = &new[0];
+                    Verdict::Unchecked(format!(
+                        "tree-sitter flags line {}:{}, but {why}: not judged (gate.external = [\"{}\"] has the language's own check judge it, where it has one)",
+                        first.line, first.column, language.name
+                    ))
+                }
+                _ => Verdict::Checked(language, new, old, compile),
+            }
+        }
+        verdict => verdict,
+    }
+}
+
+fn judge_file(
     job: &Job,
     parsers: &mut HashMap<&'static str, Parser>,
     opts: &GateOptions,
@@ -183,20 +217,23 @@ fn check_file(
                     language.name
                 ));
             };
+            // What the grammar is handed: valid text it cannot read made readable, in place.
+            let after = readable(&language.name, job.after);
             let parsed = match &opts.trees {
-                Some(cache) => cache.parse(
-                    job.path,
-                    language_name(language),
-                    parser,
-                    (job.before, job.after),
-                    until.deadline(),
-                ),
-                None => {
-                    parse_errors(parser, job.after, until.deadline()).map(|after| trees::Parsed {
-                        after,
-                        before: None,
-                    })
+                Some(cache) => {
+                    let before = job.before.map(|b| readable(&language.name, b));
+                    cache.parse(
+                        job.path,
+                        language_name(language),
+                        parser,
+                        (before.as_deref(), &after),
+                        until.deadline(),
+                    )
                 }
+                None => parse_errors(parser, &after, until.deadline()).map(|after| trees::Parsed {
+                    after,
+                    before: None,
+                }),
             };
             let Some(parsed) = parsed else {
                 return Verdict::OutOfTime;
@@ -213,7 +250,8 @@ fn check_file(
                     let Some(before) = job.before.filter(same_language) else {
                         return Vec::new();
                     };
-                    parse_errors(parser, before, until.deadline()).unwrap_or_else(|| {
+                    let before = readable(&language.name, before);
+                    parse_errors(parser, &before, until.deadline()).unwrap_or_else(|| {
                         out_of_time = true;
                         Vec::new()
                     })
@@ -278,6 +316,14 @@ fn precise_verdict(
     );
     let compile = new.is_empty() && external_command(language, opts).is_some();
     Some(Verdict::Checked(language, new, old, compile))
+}
+
+/// Whether a text holds a template's block tags (`{% %}`: Django, Jinja; `<% %>`: ERB, EJS):
+/// a file of another language than HTML that does and fails to parse is a template (Django's
+/// `i18n_catalog.js`), not plain code with errors.
+fn holds_template_tags(text: &[u8]) -> bool {
+    let holds = |tag: &[u8]| text.windows(2).any(|w| w == tag);
+    (holds(b"{%") && holds(b"%}")) || (holds(b"<%") && holds(b"%>"))
 }
 
 /// Whether an HTML file holds template syntax (Jinja, Django, ERB, Go templates), which the
@@ -407,6 +453,56 @@ mod tests {
             r.unchecked,
             vec!["gen/x.py (skipped by the configuration (gate.skip))".to_string()]
         );
+    }
+
+    /// Issue #41: the CSS gate refused valid unquoted `url(...)` (Django's admin CSS); it
+    /// passes, and an error beside it is still found where it stands.
+    #[test]
+    fn unquoted_css_urls_are_valid_css() {
+        let css = ".a { background: url(../img/icon.png) no-repeat; }\n@import url(fonts.css);\n";
+        let r = check("a.css", None, css);
+        assert!(r.errors.is_empty(), "{r:?}");
+        let broken = format!("{css}.b {{ color: red; \n");
+        let r = check("a.css", Some(css), &broken);
+        assert_eq!(r.errors.len(), 1, "{r:?}");
+        assert_eq!(r.errors[0].line, 3, "{r:?}");
+    }
+
+    /// Issue #41: where a grammar flags valid code (the gate corpus: C macros, bash's extended
+    /// globs),
+    /// its errors are reported unchecked, never refused, unless the language's own check
+    /// judges; a JS file holding Django block tags is a template, not code with errors.
+    #[test]
+    fn errors_a_language_cannot_back_are_unchecked_not_refused() {
+        let valid_bash = "f() {\n    [[ $x == -@(an|[rwy]) ]] || echo n\n}\n";
+        let r = check("x.sh", None, valid_bash);
+        assert!(r.errors.is_empty(), "{r:?}");
+        assert!(r.unchecked[0].contains("not judged"), "{r:?}");
+        let with_bash = GateOptions {
+            external: vec!["bash".into()],
+            ..tree_sitter_only()
+        };
+        let job = |text: &'static str| Job {
+            path: "x.sh",
+            before: None,
+            after: text.as_bytes(),
+            prechecked: None,
+        };
+        if external_command(
+            languages().iter().find(|l| l.name == "bash").unwrap(),
+            &with_bash,
+        )
+        .is_some()
+        {
+            let r = run(&[job(valid_bash)], &with_bash, batch());
+            assert!(r.errors.is_empty() && r.unchecked.is_empty(), "{r:?}");
+            let r = run(&[job("if true; then\n  echo\n")], &with_bash, batch());
+            assert_eq!(r.errors.len(), 1, "bash -n confirms a real error: {r:?}");
+        }
+        let template = "{% autoescape off %}\nconst v = {{ plural }};\n{% endautoescape %}\n";
+        let r = check("i18n_catalog.js", None, template);
+        assert!(r.errors.is_empty(), "{r:?}");
+        assert!(r.unchecked[0].contains("template syntax"), "{r:?}");
     }
 
     /// A valid sample per language: each grammar must load and parse it without error.

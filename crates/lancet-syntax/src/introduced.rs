@@ -16,7 +16,7 @@ pub(crate) fn classify(
     before_errors: impl FnOnce() -> Vec<Site>,
 ) -> (Vec<SyntaxError>, Vec<SyntaxError>) {
     classify_by(
-        "tree-sitter",
+        TREE_SITTER,
         path,
         before,
         after,
@@ -24,6 +24,9 @@ pub(crate) fn classify(
         before_errors,
     )
 }
+
+/// Who the report says found an error tree-sitter flagged.
+pub(crate) const TREE_SITTER: &str = "tree-sitter";
 
 /// [`classify`], naming who found the errors.
 pub(crate) fn classify_by(

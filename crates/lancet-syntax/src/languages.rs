@@ -43,6 +43,11 @@ pub struct LanguageEntry {
     /// Reserved words: never valid as a new name.
     #[serde(default)]
     pub keywords: Vec<String>,
+    /// Why tree-sitter's errors in this language prove nothing (its grammar flags valid code
+    /// the gate corpus holds): a file it flags is reported unchecked, never refused, unless
+    /// the language's external check (`gate.external`) judges it.
+    #[serde(default)]
+    pub unconfirmed: Option<String>,
 }
 
 #[derive(Deserialize)]

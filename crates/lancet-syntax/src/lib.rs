@@ -39,6 +39,7 @@ mod job;
 mod options;
 mod parse;
 mod precheck;
+mod readable;
 mod site;
 
 pub use external::distrust_programs_under;

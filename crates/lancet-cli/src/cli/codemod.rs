@@ -1,6 +1,7 @@
 //! `lancet mod`: a structural code mod (ast-grep's rules or a pattern and its rewrite) as one
 //! all-or-nothing batch.
 
+use super::languages::LanguageName;
 use super::output::emit;
 use super::transaction::TransactionArgs;
 use clap::Args;
@@ -17,7 +18,7 @@ pub(super) struct ModArgs {
     rewrite: Option<String>,
     /// The pattern's language: python (py), javascript (js), typescript (ts), tsx, rust (rs),
     /// go, java, c, cpp, c-sharp, ruby, bash, json, yaml, html, css.
-    #[arg(long, value_name = "L", requires = "pattern")]
+    #[arg(long, value_name = "L", requires = "pattern", value_parser = LanguageName::codemod())]
     lang: Option<String>,
     /// An ast-grep rule file (YAML: id, language, rule, constraints, transform, fix, utils;
     /// several rules `---`-separated). Repeatable.

@@ -1,7 +1,7 @@
 //! `lancet log`, `lancet undo` and `lancet recover`: the batches lancet recorded, listed, put
 //! back, or finished after a crash.
 
-use super::output::emit;
+use super::output::{emit, emit_unless_quiet};
 use clap::Args;
 use lancet::Root;
 use lancet::Surface;
@@ -45,6 +45,10 @@ pub(super) struct UndoArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Print nothing on success (the exit code says it), as apply, rename and mod take it;
+    /// failures are still reported.
+    #[arg(long, short = 'q')]
+    quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -103,27 +107,25 @@ pub(super) fn run_log(root: &Root, args: &LogArgs) -> u8 {
 
 /// `lancet undo`: puts back a batch and prints the report.
 pub(super) fn run_undo(root: &Root, args: &UndoArgs) -> u8 {
-    emit(
-        &lancet::undo(
-            root,
-            args.id.as_deref(),
-            lancet::UndoOptions {
-                force: args.force,
-                partial: args.partial,
-                fsync: true,
-                surface: Surface::Cli,
-                protect_settings: false,
-                any_root: args.any_root,
-                // The person's own undo: force overwrites whatever is there.
-                read: None,
-                hard_links: lancet::ApplyOptions::configured(root.path().to_path_buf())
-                    .map(|(opts, _)| opts.hard_links)
-                    .unwrap_or_default(),
-            },
-        )
-        .report,
-        args.json,
+    let report = lancet::undo(
+        root,
+        args.id.as_deref(),
+        lancet::UndoOptions {
+            force: args.force,
+            partial: args.partial,
+            fsync: true,
+            surface: Surface::Cli,
+            protect_settings: false,
+            any_root: args.any_root,
+            // The person's own undo: force overwrites whatever is there.
+            read: None,
+            hard_links: lancet::ApplyOptions::configured(root.path().to_path_buf())
+                .map(|(opts, _)| opts.hard_links)
+                .unwrap_or_default(),
+        },
     )
+    .report;
+    emit_unless_quiet(&report, args.json, args.quiet)
 }
 
 /// `lancet recover`: finishes an interrupted batch and prints what it did.

@@ -7,6 +7,8 @@ mod check;
 mod codemod;
 mod history;
 mod input;
+mod languages;
+mod man;
 mod mcp;
 mod output;
 mod parse;
@@ -17,7 +19,7 @@ mod trust;
 
 use apply::ApplyArgs;
 use check::CheckArgs;
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use codemod::ModArgs;
 use history::{LogArgs, RecoverArgs, UndoArgs};
 use lancet::Root;
@@ -56,6 +58,9 @@ enum Command {
     Apply(ApplyArgs),
     /// Rename an identifier across the tree by syntax (strings and comments are listed, not
     /// renamed), as one all-or-nothing batch.
+    #[command(
+        override_usage = "lancet rename [OPTIONS] OLD NEW [PATH]...\n       lancet rename [OPTIONS] --at PATH:LINE:COL NEW [PATH]..."
+    )]
     Rename(RenameArgs),
     /// Rewrite code by structure (ast-grep's rules, or -p PATTERN -r REWRITE --lang L), or by
     /// any codemod command (--exec CMD, run in a sandboxed scratch copy), as one all-or-nothing
@@ -118,10 +123,36 @@ struct CompletionsArgs {
     shell: clap_complete::Shell,
 }
 
+/// The commands that read no tree: `-C` means nothing to them, so their help, the manual
+/// and the completions leave it out (it is still accepted, and ignored).
+const ROOTLESS: [&str; 4] = ["parse", "schema", "completions", "man"];
+
+/// The command line as clap reads, completes and documents it: the derived one, with `-C`
+/// hidden where it means nothing (a hidden `root` of their own, which clap then does not
+/// replace by the global one).
+fn command() -> clap::Command {
+    ROOTLESS.iter().fold(Cli::command(), |cmd, name| {
+        cmd.mut_subcommand(*name, |sub| {
+            sub.arg(
+                clap::Arg::new("root")
+                    .short('C')
+                    .long("root")
+                    .value_name("DIR")
+                    .value_parser(clap::value_parser!(PathBuf))
+                    .default_value(".")
+                    .hide(true),
+            )
+        })
+    })
+}
+
 /// Runs the CLI and returns the process exit code.
 pub fn run() -> u8 {
     let mut clock = lancet::internals::timing::since_start();
-    let cli = match Cli::try_parse() {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -149,7 +180,7 @@ pub fn run() -> u8 {
         Command::Mcp(args) => with_root(cli.root, |root| mcp::run_mcp(root, &args)),
         Command::Completions(args) => {
             let mut out = std::io::stdout();
-            clap_complete::generate(args.shell, &mut Cli::command(), "lancet", &mut out);
+            clap_complete::generate(args.shell, &mut command(), "lancet", &mut out);
             0
         }
         Command::Schema(args) => {
@@ -163,17 +194,14 @@ pub fn run() -> u8 {
             let _ = std::io::Write::write_all(&mut std::io::stdout(), schema.text().as_bytes());
             0
         }
-        Command::Man => {
-            let page = clap_mangen::Man::new(Cli::command());
-            match page.render(&mut std::io::stdout()) {
-                Ok(()) => 0,
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-                Err(e) => {
-                    eprintln!("lancet man: {e}");
-                    4
-                }
+        Command::Man => match man::render(command(), &mut std::io::stdout()) {
+            Ok(()) => 0,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+            Err(e) => {
+                eprintln!("lancet man: {e}");
+                4
             }
-        }
+        },
     }
 }
 

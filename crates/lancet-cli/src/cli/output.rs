@@ -27,6 +27,15 @@ pub(super) fn emit(report: &Report, json: bool) -> u8 {
     report.exit_code()
 }
 
+/// Prints a report as [`emit`] does, but nothing for a success with `-q` (the exit code says
+/// it): every writing command takes `-q` (apply, rename, mod, undo); failures still print.
+pub(super) fn emit_unless_quiet(report: &Report, json: bool, quiet: bool) -> u8 {
+    if quiet && report.exit_code() == 0 && !json {
+        return 0;
+    }
+    emit(report, json)
+}
+
 /// Whether a report is about how lancet was called or where it runs (exit 2 for the command
 /// line rather than the edit, exit 4), not about the edit: those go to stderr in words.
 fn about_the_invocation(report: &Report) -> bool {

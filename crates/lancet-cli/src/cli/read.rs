@@ -48,8 +48,9 @@ pub(super) fn run_read(root: PathBuf, args: ReadArgs) -> u8 {
         }
         Err(e) => {
             if args.json {
-                let v = serde_json::json!({"status": "refused", "message": e.to_string()});
-                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                let report = lancet::Report::read_refused(e.kind(), e.to_string());
+                let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
+                let _ = std::io::stdout().write_all(text.as_bytes());
             } else {
                 eprintln!("lancet read: {e}");
             }

@@ -1,6 +1,7 @@
 //! `lancet rename`: an identifier renamed across the tree by syntax (or by a language
 //! server), as one all-or-nothing batch.
 
+use super::languages::LanguageName;
 use super::output::emit;
 use super::transaction::TransactionArgs;
 use clap::{Args, ValueEnum};
@@ -40,7 +41,7 @@ pub(super) struct RenameArgs {
     lsp: bool,
     /// Only files of this language: python (or py), javascript (js), typescript (ts), tsx,
     /// rust (rs).
-    #[arg(long, value_name = "L", value_parser = language_name)]
+    #[arg(long, value_name = "L", value_parser = LanguageName::rename())]
     lang: Option<String>,
     /// Only when OLD is defined as this kind of symbol (refused when it names another kind too).
     #[arg(long, value_enum, default_value_t = KindArg::Any, value_name = "K")]
@@ -119,17 +120,4 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         Ok(apply) => args.tx.emit(&lancet::rename(&opts, &apply).report),
         Err(report) => emit(&report, args.tx.json),
     }
-}
-
-/// A language as `--lang` takes it: its name, or the short name people type (`py`, `js`, `ts`,
-/// `rs`); a name lancet does not rename in is refused by the rename, with the list.
-fn language_name(given: &str) -> Result<String, std::convert::Infallible> {
-    Ok(match given {
-        "py" => "python",
-        "js" | "jsx" => "javascript",
-        "ts" => "typescript",
-        "rs" => "rust",
-        other => other,
-    }
-    .to_string())
 }

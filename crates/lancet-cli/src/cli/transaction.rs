@@ -1,6 +1,6 @@
 //! The switches every writing command shares (`apply`, `rename`), and the options they make.
 
-use super::output::{Bar, emit};
+use super::output::{Bar, emit_unless_quiet};
 use clap::Args;
 use lancet::ApplyOptions;
 use lancet::{ErrorKind, Report, Status};
@@ -86,13 +86,11 @@ impl TransactionArgs {
     }
 
     pub(super) fn emit(&self, report: &Report) -> u8 {
-        if self.quiet && report.exit_code() == 0 && !self.json {
-            return 0;
-        }
         if self.brief {
-            return emit(&report.clone().brief(lancet::Surface::Cli), self.json);
+            let brief = report.clone().brief(lancet::Surface::Cli);
+            return emit_unless_quiet(&brief, self.json, self.quiet);
         }
-        emit(report, self.json)
+        emit_unless_quiet(report, self.json, self.quiet)
     }
 }
 

@@ -62,13 +62,12 @@ pub(crate) fn closest_block(
         let (line, _) = most_similar_line(lines, sketches, first)?;
         Some(line.saturating_sub(first_idx))
     })?;
-    let (start, end, mut differences) = aligned_differences(lines, start, needle);
-    let similarity = needle
-        .iter()
-        .zip(&lines[start..end])
-        .map(|(n, f)| line_similarity(f, n))
-        .sum::<f64>()
-        / needle.len() as f64;
+    let Aligned {
+        start,
+        end,
+        mut differences,
+        similarity,
+    } = aligned_differences(lines, start, needle);
     if similarity < MIN_SIMILARITY {
         return None;
     }
@@ -109,17 +108,23 @@ fn best_window(lines: &[&str], start: usize, needle: &[String]) -> (usize, Vec<s
         .expect("at least one window")
 }
 
+/// The file window a needle is compared with, how it differs, and how alike they are.
+struct Aligned {
+    start: usize,
+    end: usize,
+    differences: Vec<String>,
+    /// The needle lines' likeness with the file lines they are paired with (unpaired: 0),
+    /// averaged over the needle.
+    similarity: f64,
+}
+
 /// The differences between the needle and the file from `start`, with the needle aligned to
 /// the file by a diff (read loosely, as the unicode tier does) rather than line by line, so
 /// one extra or missing line shifts nothing: each needle line is compared with the file line it
 /// corresponds to, extra file lines and missing needle lines are named as such. Returns the
 /// window (from the first to past the last file line a needle line corresponds to) and the
 /// differences.
-fn aligned_differences(
-    lines: &[&str],
-    start: usize,
-    needle: &[String],
-) -> (usize, usize, Vec<String>) {
+fn aligned_differences(lines: &[&str], start: usize, needle: &[String]) -> Aligned {
     let (win_end, ops) = best_window(lines, start, needle);
     // File lines before the first one the needle reaches are what precedes it: start after.
     if let Some(similar::DiffOp::Insert {
@@ -135,6 +140,7 @@ fn aligned_differences(
     // are filtered by their line below.
     let mut out: Vec<(usize, bool, String)> = Vec::new();
     let mut used = 0; // one past the last file line a needle line corresponds to
+    let mut similarity = 0.0; // summed over the needle lines paired with a file line
     let strip = |l: &str| l.strip_suffix('\r').unwrap_or(l).to_string();
     let extra = |f: usize| {
         let text = format!(
@@ -153,57 +159,26 @@ fn aligned_differences(
     };
     let changed =
         |f: usize, n: &String| (f, false, describe_difference(f + 1, &strip(lines[f]), n));
-    for op in ops {
-        match op {
-            similar::DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => {
-                for k in 0..len {
-                    let (n, f) = (&needle[old_index + k], start + new_index + k);
-                    if strip(lines[f]) != *n {
-                        out.push(changed(f, n));
-                    }
+    let mut last_file = start; // one past the last file line reached
+    for pair in pairs(&ops, needle, lines, start) {
+        match pair {
+            (Some(n), Some(f)) => {
+                if strip(lines[f]) != needle[n] {
+                    out.push(changed(f, &needle[n]));
                 }
-                used = new_index + len;
+                similarity += line_similarity(lines[f], &needle[n]);
+                last_file = f + 1;
+                used = f + 1 - start;
             }
-            similar::DiffOp::Delete {
-                old_index,
-                old_len,
-                new_index,
-            } => {
-                let after = if new_index == 0 { 0 } else { start + new_index };
-                for n in &needle[old_index..old_index + old_len] {
-                    out.push(missing(n, after));
-                }
+            (Some(n), None) => {
+                let after = if last_file == start { 0 } else { last_file };
+                out.push(missing(&needle[n], after));
             }
-            similar::DiffOp::Insert {
-                new_index, new_len, ..
-            } => {
-                for k in new_index..new_index + new_len {
-                    out.push(extra(start + k));
-                }
+            (None, Some(f)) => {
+                out.push(extra(f));
+                last_file = f + 1;
             }
-            similar::DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                for k in 0..old_len.max(new_len) {
-                    let f = start + new_index + k;
-                    match (k < old_len, k < new_len) {
-                        (true, true) => out.push(changed(f, &needle[old_index + k])),
-                        (true, false) => {
-                            out.push(missing(&needle[old_index + k], start + new_index + new_len))
-                        }
-                        (false, true) => out.push(extra(f)),
-                        (false, false) => {}
-                    }
-                }
-                used = new_index + new_len;
-            }
+            (None, None) => {}
         }
     }
     // File lines after the last one the needle reaches are simply what follows, not extras.
@@ -213,7 +188,109 @@ fn aligned_differences(
         .filter(|&(line, is_extra, _)| line < end || !is_extra)
         .map(|(_, _, text)| text)
         .collect();
-    (start, end, differences)
+    Aligned {
+        start,
+        end,
+        differences,
+        similarity: similarity / needle.len() as f64,
+    }
+}
+
+/// A diff of the needle and the file from `start` as pairs in order (needle line, file line,
+/// both 0-based and absolute; `None` on the side that has no line there): equal lines paired,
+/// a run of changed lines paired by likeness (see [`pair_by_likeness`]).
+fn pairs(
+    ops: &[similar::DiffOp],
+    needle: &[String],
+    lines: &[&str],
+    start: usize,
+) -> Vec<(Option<usize>, Option<usize>)> {
+    let mut out = Vec::new();
+    for op in ops {
+        match *op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => out.extend((0..len).map(|k| (Some(old_index + k), Some(start + new_index + k)))),
+            similar::DiffOp::Delete {
+                old_index, old_len, ..
+            } => out.extend((old_index..old_index + old_len).map(|n| (Some(n), None))),
+            similar::DiffOp::Insert {
+                new_index, new_len, ..
+            } => out.extend((new_index..new_index + new_len).map(|k| (None, Some(start + k)))),
+            similar::DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                let file = start + new_index;
+                let run = pair_by_likeness(
+                    &needle[old_index..old_index + old_len],
+                    &lines[file..file + new_len],
+                );
+                out.extend(
+                    run.into_iter()
+                        .map(|(n, f)| (n.map(|n| old_index + n), f.map(|f| file + f))),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// How alike two lines must be for pairing them to count (Sørensen–Dice over bigrams).
+const ALIKE: f64 = 0.5;
+
+/// Most line pairs compared to pair a run of changed lines by likeness; beyond it, by position.
+const MAX_PAIRING_CELLS: usize = 4096;
+
+/// A run of needle lines and the file lines a diff put in their place, paired so that the sum
+/// of the pairs' likeness is greatest (each pair in order; a line left unpaired is missing, or
+/// extra): `(needle index, file index)`, either side `None` when unpaired.
+fn pair_by_likeness(needle: &[String], file: &[&str]) -> Vec<(Option<usize>, Option<usize>)> {
+    let (n, m) = (needle.len(), file.len());
+    if n * m > MAX_PAIRING_CELLS {
+        return (0..n.max(m))
+            .map(|k| ((k < n).then_some(k), (k < m).then_some(k)))
+            .collect();
+    }
+    // Only lines clearly alike gain from being paired; unlike ones stay paired by position
+    // (the walk below pairs first on a tie).
+    let like: Vec<Vec<f64>> = needle
+        .iter()
+        .map(|l| {
+            file.iter()
+                .map(|f| line_similarity(f, l))
+                .map(|s| if s >= ALIKE { s } else { 0.0 })
+                .collect()
+        })
+        .collect();
+    // best[i][j]: the greatest likeness pairing needle[i..] with file[j..].
+    let mut best = vec![vec![0.0f64; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            best[i][j] = (like[i][j] + best[i + 1][j + 1])
+                .max(best[i + 1][j])
+                .max(best[i][j + 1]);
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    let mut pairs = Vec::with_capacity(n.max(m));
+    while i < n || j < m {
+        if i < n && j < m && best[i][j] == like[i][j] + best[i + 1][j + 1] {
+            pairs.push((Some(i), Some(j)));
+            (i, j) = (i + 1, j + 1);
+        } else if i < n && (j == m || best[i][j] == best[i + 1][j]) {
+            pairs.push((Some(i), None));
+            i += 1;
+        } else {
+            pairs.push((None, Some(j)));
+            j += 1;
+        }
+    }
+    pairs
 }
 
 /// How many needle lines a diff leaves without an equal file line (changed or missing).
@@ -474,6 +551,47 @@ mod tests {
             c.differences,
             vec!["after line 3: the file has no line \"    flush()\"".to_string()]
         );
+    }
+
+    /// Issue #41: in a run of changed lines, one line the edit adds paired every later line
+    /// with its neighbour's ("expected the comment, file has line 2; expected line 2, file has
+    /// line 3; ..."): each is paired with the line it is like, the added one named missing,
+    /// and the similarity is the pairs'.
+    #[test]
+    fn changed_lines_pair_by_likeness_around_an_added_one() {
+        let lines = vec![
+            "def handler(request):",
+            "    user = request.user",
+            "    if not user.is_active:",
+            "        raise Forbidden()",
+            "    data = parse(request.body)",
+            "    result = process(user, data)",
+        ];
+        let c = closest_block(
+            &lines,
+            &sketch_all(&lines),
+            &s(&[
+                "def handler(request):",
+                "    # check the user first",
+                "    user = request.usr",
+                "    if not user.active:",
+                "        raise Forbid()",
+                "    data = parse(request.data)",
+            ]),
+        )
+        .unwrap();
+        assert_eq!((c.start_line, c.end_line), (1, 5));
+        assert_eq!(
+            c.differences[..3],
+            [
+                "after line 1: the file has no line \"    # check the user first\"".to_string(),
+                "line 2: expected \"    user = request.usr\", file has \"    user = request.user\""
+                    .to_string(),
+                "line 3: expected \"    if not user.active:\", file has \"    if not user.is_active:\""
+                    .to_string(),
+            ]
+        );
+        assert!(c.similarity > 0.7, "{}", c.similarity);
     }
 
     #[test]

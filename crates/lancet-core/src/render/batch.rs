@@ -19,6 +19,30 @@ impl Report {
         )
     }
 
+    /// A read that cannot show its file (`lancet read --json`), as a report like every other
+    /// refusal, so a script reads it by the report's schema: the kind, why, and what to ask for
+    /// instead.
+    pub fn read_refused(kind: ErrorKind, detail: String) -> Report {
+        let next = match kind {
+            ErrorKind::Missing => "Read a file that exists, by its path relative to the root.",
+            ErrorKind::UnsafePath => {
+                "Read a path inside the root, outside .git and lancet's state."
+            }
+            ErrorKind::NotUtf8 => "lancet reads text: UTF-8, or a legacy encoding it recognises.",
+            ErrorKind::NotRegular | ErrorKind::IsDirectory => {
+                "Read a regular file (a directory's files one by one)."
+            }
+            ErrorKind::Usage => "Pass an --offset within the file's lines.",
+            _ => "Check the file and read it again.",
+        };
+        let mut report = Report::batch_error(Status::Refused, kind, detail, next);
+        report.message =
+            report
+                .message
+                .replacen("Refused, nothing was written: ", "Cannot read: ", 1);
+        report
+    }
+
     /// A batch that could not be staged: nothing was written. `snapshots_kept` is how many
     /// reads the state keeps (for a base lancet no longer has).
     pub fn stage_refused(e: &StageError, surface: Surface, snapshots_kept: usize) -> Report {

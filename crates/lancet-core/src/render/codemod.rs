@@ -101,6 +101,24 @@ fn findings(summary: &ModSummary) -> String {
     line
 }
 
+/// A pattern that is not code of its language: the grammar's error and, for a misreading,
+/// what the pattern is on its own and what the code holds.
+fn pattern_syntax(fault: &crate::refusal::PatternSyntax) -> String {
+    let mut detail = format!(
+        "{}: the pattern `{}` does not parse as {} code: {}",
+        fault.source, fault.pattern, fault.language, fault.error
+    );
+    if let Some(m) = &fault.misread {
+        let _ = write!(
+            detail,
+            "; on its own it reads as a {}, while such code in a program is a {}",
+            m.alone, m.in_context
+        );
+    }
+    detail.push_str(", so it would match nothing and the mod would report nothing to do");
+    detail
+}
+
 /// A refusal's status, stable kind, detail and what to send next.
 fn words(refusal: &ModRefusal, surface: Surface) -> (Status, ErrorKind, String, String) {
     match refusal {
@@ -109,6 +127,21 @@ fn words(refusal: &ModRefusal, surface: Surface) -> (Status, ErrorKind, String, 
             ErrorKind::Malformed,
             format!("{source}: {detail}"),
             "Fix the rule (ast-grep's YAML rule format: id, language, rule, constraints, transform, fix, utils) and run the mod again.".into(),
+        ),
+        ModRefusal::PatternSyntax(fault) => (
+            Status::Malformed,
+            ErrorKind::Malformed,
+            pattern_syntax(fault),
+            match &fault.misread {
+                Some(m) => format!(
+                    "Give the pattern its context in a rule file (ast-grep's pattern object): `pattern: {{context: '{}', selector: {}}}`.",
+                    m.context, m.in_context
+                ),
+                None => format!(
+                    "Write the pattern as {} code that parses on its own (`$A` for one node, `$$$A` for several), or give it its context in a rule file (`pattern: {{context: CODE, selector: KIND}}`).",
+                    fault.language
+                ),
+            },
         ),
         ModRefusal::UnknownLanguage { lang, known } => (
             Status::Malformed,

@@ -2,7 +2,7 @@
 //! what tells the candidates apart, and what to send next in the surface's vocabulary.
 
 use super::join_lines;
-use crate::failure::{HunkFailure, LocateFailure, Remedy};
+use crate::failure::{HunkFailure, LocateFailure, Remedy, Telling};
 use crate::locate::LocateError;
 use crate::locate::closest::Closest;
 use crate::report::{MAX_LISTED, Surface};
@@ -89,7 +89,7 @@ fn not_located(f: &LocateFailure, surface: Surface) -> String {
         }
         LocateError::TooRepetitive { places, lines } => format!(
             "the old text ({lines} lines) repeats too much in {rel} to be located: even its rarest lines stand at {places} places, and comparing it at each would take longer than any answer is worth. Next: {}.",
-            remedy(f.remedy, "'@@ def name():'")
+            remedy(f.remedy, ANY_HEADER)
         ),
         LocateError::ContextNotFound { header, closest } => {
             context_not_found_message(rel, header, closest.as_ref())
@@ -107,8 +107,15 @@ fn places(f: &LocateFailure, total: usize) -> String {
         .places
         .iter()
         .map(|p| match &p.apart_by {
-            Some((i, text, true)) => format!("line {} (in {text:?}, line {i})", p.line),
-            Some((i, text, false)) => format!("line {} (after {text:?}, line {i})", p.line),
+            Some((i, text, Telling::Encloses)) => {
+                format!("line {} (in {text:?}, line {i})", p.line)
+            }
+            Some((i, text, Telling::JustBefore)) => {
+                format!("line {} (after {text:?}, line {i})", p.line)
+            }
+            Some((i, text, Telling::FirstAfter)) => {
+                format!("line {} (the first after {text:?}, line {i})", p.line)
+            }
             None => format!("line {}", p.line),
         })
         .collect();
@@ -118,7 +125,8 @@ fn places(f: &LocateFailure, total: usize) -> String {
     places.join("; ")
 }
 
-/// The `@@` headers that would single out the first candidate, as an example.
+/// The `@@` headers that would single out the first candidate, as an example; without them,
+/// what such a header names (never a line of another language than the file's).
 fn example(headers: Option<&[String]>) -> String {
     headers
         .map(|hs| {
@@ -127,8 +135,12 @@ fn example(headers: Option<&[String]>) -> String {
                 .collect::<Vec<_>>()
                 .join(" then ")
         })
-        .unwrap_or_else(|| "'@@ def name():'".to_string())
+        .unwrap_or_else(|| ANY_HEADER.to_string())
 }
+
+/// An `@@` header in general: a line copied from the file, standing once above the place.
+const ANY_HEADER: &str =
+    "'@@ ' followed by a line copied from the file that stands once, above the place you mean";
 
 /// How to make an ambiguous edit unique, in the terms of its format.
 fn remedy(remedy: Remedy, example: &str) -> String {
@@ -136,7 +148,7 @@ fn remedy(remedy: Remedy, example: &str) -> String {
         Remedy::OldString => "include more of the surrounding text in old_string so it occurs once (or set replace_all to change every occurrence)".into(),
         Remedy::SearchBlock => "add the neighbouring lines to the SEARCH block so it occurs once (or a ':start_line:N' hint)".into(),
         Remedy::Headers => format!(
-            "add an '@@' header naming the enclosing line of the one you mean (for example {example}), or more context lines, so exactly one place matches"
+            "add an '@@' header that singles out the one you mean (for example {example}: the chunk then matches the first place after that line), or more context lines, so exactly one place matches"
         ),
     }
 }

@@ -10,7 +10,6 @@ use crate::locate::Tier;
 use crate::report::{
     FileReport, HunkReport, MAX_LISTED, Outcome, RenameSummary, Report, Status, Surface,
 };
-use crate::verdicts::{Rollback, TestRun};
 use std::fmt::Write as _;
 
 mod batch;
@@ -20,9 +19,11 @@ mod codemod;
 mod findings;
 mod locate;
 pub(crate) mod ops;
+mod parsed;
 mod rename;
 mod surface;
 mod syntax;
+mod verify;
 
 impl Report {
     /// Builds the report of a staged batch, wording every failure and the message for
@@ -36,7 +37,7 @@ impl Report {
     ) -> Report {
         for f in &mut files {
             if let Some(failure) = &f.failure {
-                f.error = Some(ops::op_failure(failure, surface));
+                f.error = Some(ops::op_failure(failure, surface, format));
             }
             for h in &mut f.hunks {
                 if let Some(failure) = &h.failure {
@@ -123,85 +124,6 @@ impl Report {
         )
     }
 
-    /// Turns an applied batch into a test failure: what failed, what was rolled back, what was
-    /// left alone, and when to stop retrying.
-    pub fn with_failed_test(
-        mut self,
-        run: &TestRun,
-        rollback: &Rollback,
-        stuck: &[String],
-        undo_force: Option<&str>,
-    ) -> Report {
-        self.status = Status::TestFailed;
-        let mut msg = format!(
-            "The edit applied, but the test command `{}` {}; the batch was rolled back: {} file(s) restored.",
-            run.command,
-            run.why(),
-            rollback.restored.len()
-        );
-        if !rollback.intact() {
-            // Not all of it went back: say which path holds what, and how to finish.
-            self.status = Status::Error;
-            msg = format!(
-                "The edit applied, but the test command `{}` {}; rolling the batch back was NOT complete: {} file(s) restored, {} not.",
-                run.command,
-                run.why(),
-                rollback.restored.len(),
-                rollback.conflicts.len() + rollback.failed.len() + rollback.refused.len()
-            );
-            for path in &rollback.conflicts {
-                let _ = write!(
-                    msg,
-                    "\n- {path}: changed after the batch wrote it (by the test command or someone else); it holds neither the batch's content nor its earlier content, and was left as it is."
-                );
-                if let Some((_, kept)) = rollback.kept_pre_images.iter().find(|(p, _)| p == path) {
-                    let _ = write!(msg, " Its earlier content is kept in {}.", kept.display());
-                }
-            }
-            for path in &rollback.failed {
-                let _ = write!(
-                    msg,
-                    "\n- {path}: could not be restored (an I/O error); the journal is kept and the next lancet command retries."
-                );
-            }
-            for path in &rollback.refused {
-                let _ = write!(
-                    msg,
-                    "\n- {path}: not put back, because that would have made its directory look like a git repository (another file there changed meanwhile); it keeps the batch's content."
-                );
-                if let Some((_, kept)) = rollback.kept_pre_images.iter().find(|(p, _)| p == path) {
-                    let _ = write!(msg, " Its earlier content is kept in {}.", kept.display());
-                }
-            }
-            if let Some(undo) = undo_force {
-                let _ = write!(
-                    msg,
-                    "\nThe batch stays in the log: {undo} puts every file back to its content before the batch, overwriting those changes."
-                );
-            }
-        }
-        let _ = write!(msg, "\nTest output:\n{}", run.output.trim_end());
-        if let Some(sandbox) = &run.sandbox {
-            let _ = write!(
-                msg,
-                "\nThe tests ran in lancet's sandbox ({sandbox}): a failure about permissions or the network may be the sandbox's, not the edit's."
-            );
-        }
-        if !stuck.is_empty() {
-            let _ = write!(
-                msg,
-                "\nStop retrying: {} rolled back 3 times in the last 20 batches. Ask a person how to proceed.",
-                stuck.join(", ")
-            );
-        } else if rollback.intact() {
-            msg.push_str(
-                "\nFix the edit so the tests pass and resend it; none of it is on disk now.",
-            );
-        }
-        self.message = msg;
-        self
-    }
-
     /// Attaches a rename's findings and puts them at the top of the message.
     pub fn with_rename(mut self, summary: RenameSummary, surface: Surface) -> Report {
         let findings = findings::findings(&summary, findings::Detail::Full, surface);
@@ -211,7 +133,8 @@ impl Report {
     }
 
     /// The compact form for agents (`--brief`, MCP): each change is shown once, by its
-    /// numbered snippet where its hunks have one, else by its diff; a refused or failed batch
+    /// numbered snippet where its hunks have one, else by its diff (a deleted file by its
+    /// name alone, never its whole old content); a refused or failed batch
     /// carries no diffs at all (nothing was written, and the failure's own words say what to
     /// send next). A rename's or a mod's diffs are left out (the summary names the sites);
     /// a rename's findings name each file once with the lines of its sites, and the text lists
@@ -222,7 +145,9 @@ impl Report {
         // their diffs, one per file of a tree-wide change, are what brief leaves out.
         let tree_wide = matches!(self.format, Some("rename" | "mod"));
         for f in &mut self.files {
-            if refused || tree_wide || f.hunks.iter().any(|h| !h.snippet.is_empty()) {
+            // A deletion's diff is the whole old file; `D path` in the summary says it all.
+            let deleted = f.action == crate::report::Action::Delete;
+            if refused || tree_wide || deleted || f.hunks.iter().any(|h| !h.snippet.is_empty()) {
                 f.diff = None;
             }
         }
@@ -250,12 +175,16 @@ impl Report {
                 || f.hunks.iter().any(|h| is_failure(h.status));
             if scale && !failed {
                 if i < SCALE_FILES {
+                    // A whole file written (`mod --exec`, a whole-file edit) has no chunks.
+                    let chunks = match f.hunks.len() {
+                        0 => String::new(),
+                        n => format!("  ({n} chunk(s))"),
+                    };
                     let _ = writeln!(
                         out,
-                        "{} {}  ({} chunk(s))",
+                        "{} {}{chunks}",
                         f.action.letter(),
                         f.to.as_deref().unwrap_or(&f.path),
-                        f.hunks.len()
                     );
                 } else if i == SCALE_FILES {
                     let _ = writeln!(
@@ -316,30 +245,16 @@ impl Report {
                 .files
                 .iter()
                 .all(|f| f.diff.is_some() || f.hunks.iter().all(|h| h.snippet.is_empty()));
-        let message = match snippets_in_diffs {
-            true => self
-                .message
-                .strip_suffix(now_reads(self).as_str())
-                .unwrap_or(&self.message),
-            false => &self.message,
+        // Notes may follow how the places now read (a batch's notes come last): the snippets
+        // are taken out wherever they stand.
+        let snippets = now_reads(self);
+        let message = match snippets_in_diffs && !snippets.is_empty() {
+            true => std::borrow::Cow::Owned(self.message.replacen(&snippets, "", 1)),
+            false => std::borrow::Cow::Borrowed(self.message.as_str()),
         };
-        out.push_str(message);
+        out.push_str(&message);
         if !message.ends_with('\n') {
             out.push('\n');
-        }
-        // A failed run is in the message already; a passing one is said here.
-        if let Some(run) = self.test.as_ref().filter(|run| run.passed) {
-            let _ = writeln!(
-                out,
-                "Tests passed in {:.1} s (`{}`){}.",
-                run.duration_ms as f64 / 1000.0,
-                run.command,
-                if run.sandbox.is_some() {
-                    ", in lancet's sandbox"
-                } else {
-                    ""
-                }
-            );
         }
         out
     }
@@ -565,20 +480,28 @@ pub(super) fn failures(report: &Report) -> String {
     let mut msg = String::new();
     for f in &report.files {
         if let (Some(e), true) = (&f.error, is_failure(f.status)) {
-            let _ = writeln!(msg, "- {} (edit line {}): {e}", op_label(f), f.edit_line);
+            let _ = writeln!(msg, "- {}{}: {e}", op_label(f), edit_line(f.edit_line));
         }
         for h in f.hunks.iter().filter(|h| is_failure(h.status)) {
             let _ = writeln!(
                 msg,
-                "- {} chunk {} (edit line {}): {}",
+                "- {} chunk {}{}: {}",
                 f.path,
                 h.index,
-                h.edit_line,
+                edit_line(h.edit_line),
                 h.error.as_deref().unwrap_or("failed")
             );
         }
     }
     msg
+}
+
+/// ` (edit line N)`, or nothing where no edit text was sent (rename, mod, undo: line 0).
+fn edit_line(line: usize) -> String {
+    match line {
+        0 => String::new(),
+        n => format!(" (edit line {n})"),
+    }
 }
 
 /// An applied (or would-apply, or already-applied) batch: one item per operation, each hunk's
@@ -717,4 +640,21 @@ fn summarize_op(f: &FileReport) -> String {
         let _ = write!(s, " [{}]", parts.join("; "));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::report::{Action, FileReport, Report, Status};
+
+    /// Issue #41: a batch of many whole files (`mod --exec`) listed each as "(0 chunk(s))".
+    #[test]
+    fn whole_files_at_scale_are_listed_without_a_chunk_count() {
+        let files = (0..25)
+            .map(|i| FileReport::new(format!("f{i}.py"), Action::Update, 0))
+            .collect();
+        let text =
+            Report::from_files(Status::Applied, files, "Applied.".into()).render_human(false);
+        assert!(text.starts_with("M f0.py\nM f1.py\n"), "{text}");
+        assert!(!text.contains("chunk(s))"), "{text}");
+    }
 }

@@ -6,8 +6,78 @@ use crate::rebase::ConflictRegion;
 use crate::report::Surface;
 use std::fmt;
 
-/// An operation's failure in words.
-pub(crate) fn op_failure(failure: &OpFailure, surface: Surface) -> String {
+/// How an edit of `format` (its name) creates, changes and deletes a file: the advice names
+/// what the model's own format writes (a JSON edit has no `Add File`).
+struct Verbs {
+    create: &'static str,
+    update: &'static str,
+    delete: &'static str,
+}
+
+fn verbs(format: &str) -> Verbs {
+    match format {
+        "patch" => Verbs {
+            create: "create it with Add File",
+            update: "use Update File to change it",
+            delete: "Delete File still works",
+        },
+        "openai-patch" => Verbs {
+            create: "create it with a create_file operation",
+            update: "use an update_file operation to change it",
+            delete: "a delete_file operation still works",
+        },
+        "json" => Verbs {
+            create: "create it with an empty old_string and the whole file as new_string",
+            update: "change it with old_string/new_string copied from it",
+            delete: "deleting it still works",
+        },
+        "search-replace" => Verbs {
+            create: "create it with a block whose SEARCH section is empty",
+            update: "change it with SEARCH text copied from it",
+            delete: "deleting it still works",
+        },
+        "unified" => Verbs {
+            create: "create it with a diff from /dev/null",
+            update: "change it with a diff of its current lines",
+            delete: "a diff to /dev/null still works",
+        },
+        _ => Verbs {
+            create: "create it as a new file",
+            update: "change it with an edit of its current lines",
+            delete: "deleting it still works",
+        },
+    }
+}
+
+/// A file an operation needs that does not exist: the nearest paths that do, and for an
+/// update, how the edit's format creates one.
+fn missing(path: &str, doing: Doing, nearest: &[String], verbs: &Verbs) -> String {
+    let meant = match nearest {
+        [] => String::new(),
+        [one] => format!("did you mean {one}? "),
+        [first @ .., last] => format!("did you mean {} or {last}? ", first.join(", ")),
+    };
+    match doing {
+        Doing::Update if meant.is_empty() => format!(
+            "cannot update {path}: it does not exist ({}, or check the path)",
+            verbs.create
+        ),
+        Doing::Update => format!(
+            "cannot update {path}: it does not exist ({meant}If it is a new file, {})",
+            verbs.create
+        ),
+        _ if meant.is_empty() => format!("cannot {} {path}: it does not exist", verb(doing)),
+        _ => format!(
+            "cannot {} {path}: it does not exist ({})",
+            verb(doing),
+            meant.trim_end()
+        ),
+    }
+}
+
+/// An operation's failure in words, in the vocabulary of the edit's `format`.
+pub(crate) fn op_failure(failure: &OpFailure, surface: Surface, format: &str) -> String {
+    let verbs = verbs(format);
     match failure {
         OpFailure::Stage(e) => e.to_string(),
         OpFailure::IsDirectory { path, doing } => {
@@ -20,29 +90,7 @@ pub(crate) fn op_failure(failure: &OpFailure, surface: Surface) -> String {
             path,
             doing,
             nearest,
-        } => {
-            let meant = match nearest.as_slice() {
-                [] => String::new(),
-                [one] => format!("did you mean {one}? "),
-                [first @ .., last] => format!("did you mean {} or {last}? ", first.join(", ")),
-            };
-            match doing {
-                Doing::Update if meant.is_empty() => format!(
-                    "cannot update {path}: it does not exist (create it with Add File, or check the path)"
-                ),
-                Doing::Update => format!(
-                    "cannot update {path}: it does not exist ({meant}If it is a new file, create it with Add File)"
-                ),
-                _ if meant.is_empty() => {
-                    format!("cannot {} {path}: it does not exist", verb(*doing))
-                }
-                _ => format!(
-                    "cannot {} {path}: it does not exist ({})",
-                    verb(*doing),
-                    meant.trim_end()
-                ),
-            }
-        }
+        } => missing(path, *doing, nearest, &verbs),
         OpFailure::Gone { path } => format!("cannot update {path}: it no longer exists"),
         OpFailure::ChangedSinceRead { path } => {
             format!("{path} changed after it was read; run the command again")
@@ -51,7 +99,8 @@ pub(crate) fn op_failure(failure: &OpFailure, surface: Surface) -> String {
             format!("{path}: replacement {index} overlaps another or leaves the file")
         }
         OpFailure::Exists { path } => format!(
-            "cannot add {path}: it already exists with different content; use Update File to change it (read it first: {})",
+            "cannot add {path}: it already exists with different content; {} (read it first: {})",
+            verbs.update,
             surface.read(path)
         ),
         OpFailure::MoveOntoExisting { path, to } => format!(
@@ -64,13 +113,14 @@ pub(crate) fn op_failure(failure: &OpFailure, surface: Surface) -> String {
             "cannot {} {path}: the file is {why}; lancet edits only UTF-8 text{}",
             verb(*doing),
             if *doing == Doing::Update {
-                " (Delete File still works)"
+                format!(" ({})", verbs.delete)
             } else {
-                ""
+                String::new()
             }
         ),
         OpFailure::Undecodable { path, why } => format!(
-            "cannot update {path}: the file is {why}, so lancet cannot edit it without risking its bytes (Delete File still works)"
+            "cannot update {path}: the file is {why}, so lancet cannot edit it without risking its bytes ({})",
+            verbs.delete
         ),
         OpFailure::Unencodable { path, doing, why } => match doing {
             Doing::Update => format!(

@@ -3,7 +3,7 @@
 //! sketch says. The alignment is meant to guarantee all of it; this check does not trust it.
 
 use super::Refusal;
-use super::lines::{indent, inside_strings, is_comment};
+use super::lines::{ends_inside_string, indent, inside_strings, is_comment};
 
 /// Where a line of the result comes from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,6 +41,7 @@ impl Placement<'_> {
         self.sketch_lines_in_order()?;
         self.kept_once_in_order()?;
         self.markers_stay_in_their_blocks()?;
+        self.strings_stay_closed()?;
         self.drops_are_visible()
     }
 
@@ -143,6 +144,40 @@ impl Placement<'_> {
             )));
         }
         Ok(())
+    }
+
+    /// Old text that closes every multi-line string it opens (a docstring, a template literal,
+    /// a raw string) still does after the sketch: a string's closing line (`"""`, `` `; ``)
+    /// written by the sketch while a marker keeps the old one would leave a string open and
+    /// swallow the code after it, a broken file even where no syntax gate runs.
+    fn strings_stay_closed(&self) -> Result<(), Refusal> {
+        let result: Vec<String> = self.result.iter().map(|(t, _)| t.clone()).collect();
+        if ends_inside_string(self.old) || !ends_inside_string(&result) {
+            return Ok(());
+        }
+        let kept_and_written = self.result.iter().find_map(|(text, source)| {
+            let Source::Sketch { .. } = source else {
+                return None;
+            };
+            let t = text.trim();
+            if t.is_empty() || !t.contains(['"', '\'', '`']) {
+                return None;
+            }
+            self.result.iter().find_map(|(kept, s)| match *s {
+                Source::Kept { old, .. } if kept.trim() == t => Some((t, old)),
+                _ => None,
+            })
+        });
+        let what = match kept_and_written {
+            Some((line, old)) => format!(
+                "the new text writes the string's closing line {line:?} while a marker keeps the same line (old line {}): it would stand twice and leave the string open",
+                self.line_no(old)
+            ),
+            None => "the result would leave a string open (a triple-quoted string, template literal or raw string), though the old text closes each one it opens".to_string(),
+        };
+        Err(Refusal(format!(
+            "its placement fails lancet's check: {what}, swallowing the code after it. Include the unchanged line that follows the string's closing line, so the sketch pins where the string ends, or send the lines in full"
+        )))
     }
 
     /// Every old line the result drops is dropped visibly: in a line diff of the old lines and
@@ -301,6 +336,51 @@ mod tests {
         );
         let e = unbalanced.check().unwrap_err().0;
         assert!(e.contains("brackets would not balance"), "{e}");
+    }
+
+    /// A line added just before a docstring's closing `"""`, the sketch writing `"""` while its
+    /// marker keeps the old one: the string would never close (issue #41).
+    #[test]
+    fn a_closing_line_kept_and_written_again_is_refused() {
+        let old = lines("def f():\n    \"\"\"Doc.\n    \"\"\"\n    return 1");
+        let q = "    \"\"\"";
+        let concrete = vec![
+            (0, "def f():"),
+            (1, "    \"\"\"Doc."),
+            (3, "    More."),
+            (4, q),
+        ];
+        let sketch = |item| Source::Sketch { item, soft: false };
+        let kept = |old| Source::Kept { marker: 2, old };
+        let twice = placement(
+            &old,
+            concrete.clone(),
+            &[
+                ("def f():", sketch(0)),
+                ("    \"\"\"Doc.", sketch(1)),
+                (q, kept(2)),
+                ("    More.", sketch(3)),
+                (q, sketch(4)),
+                ("    return 1", kept(3)),
+            ],
+        );
+        let e = twice.check().unwrap_err().0;
+        assert!(
+            e.contains("closing line \"\\\"\\\"\\\"\"") && e.contains("old line 3"),
+            "{e}"
+        );
+        let once = placement(
+            &old,
+            concrete,
+            &[
+                ("def f():", sketch(0)),
+                ("    \"\"\"Doc.", sketch(1)),
+                ("    More.", sketch(3)),
+                (q, sketch(4)),
+                ("    return 1", kept(3)),
+            ],
+        );
+        assert!(once.strings_stay_closed().is_ok());
     }
 
     #[test]

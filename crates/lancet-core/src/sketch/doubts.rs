@@ -27,6 +27,9 @@ impl Alignment<'_> {
                     Item::Marker { .. } => false,
                 })
             };
+            if let Some(refusal) = self.tail_without_marker(ends) {
+                return Err(refusal);
+            }
             let why = if shared(&|o, t| o.trim_end() == t.trim_end()) {
                 "the lines of the new text that are also in the old text cannot be placed around its markers (a marker would leave its block)"
             } else if shared(&|o, t| o.trim() == t.trim()) {
@@ -71,6 +74,16 @@ impl Alignment<'_> {
                 && !self.rewrites_body(k.checked_sub(1).map(|p| &path[p]), gap);
             if let (Some(j), false, true) = (dropped, added && !open_tail, beside_marker || at_edge)
             {
+                if at_edge && !beside_marker && !open_tail {
+                    let mut gone = gap.iter().filter_map(|s| match s {
+                        Step::Delete(j) | Step::Replace(_, j) if !old[*j].trim().is_empty() => {
+                            Some(*j)
+                        }
+                        _ => None,
+                    });
+                    let last = gone.next_back().unwrap_or(j);
+                    return Err(self.dropped_at_an_end(j, last, k == 0));
+                }
                 let why = if open_tail {
                     "after the new text's last line, in the block its first line opens: nothing there says the lines are to go (a marker keeps them, an unchanged line after the change pins the end)"
                 } else if beside_marker {
@@ -95,6 +108,90 @@ impl Alignment<'_> {
         self.check_edges(path)?;
         self.check_new_definitions(path)?;
         self.check_duplicates(path)
+    }
+
+    /// Old lines `first..=last` the sketch would drop before its first line (`head`) or after
+    /// its last, where it has no marker: the range, and the marker that keeps them.
+    fn dropped_at_an_end(&self, first: usize, last: usize, head: bool) -> Refusal {
+        let lines = match first == last {
+            true => format!(
+                "old line {} ({:?})",
+                self.line_no(first),
+                self.old[first].trim()
+            ),
+            false => format!(
+                "old lines {}–{} ({:?} … {:?})",
+                self.line_no(first),
+                self.line_no(last),
+                self.old[first].trim(),
+                self.old[last].trim()
+            ),
+        };
+        let (where_, fix) = match head {
+            true => (
+                "before the sketch's first line",
+                "Start the sketch with a marker",
+            ),
+            false => (
+                "after the sketch's last line",
+                "End the sketch with a marker",
+            ),
+        };
+        Refusal(format!(
+            "{lines} {where_} would be dropped: the sketch has no marker there, and lancet does not take a missing marker as deleting the {}. {fix} (a line like the sketch's other markers) to keep them, or include them",
+            match head {
+                true => "file's head",
+                false => "rest of the file",
+            }
+        ))
+    }
+
+    /// A sketch placed nowhere because it ends without a marker before the old text ends: its
+    /// last line that stands once in the old text would be followed by old lines it drops
+    /// (the alignment prefers placing nothing to deleting them). Says which, instead of "cannot
+    /// be placed".
+    fn tail_without_marker(&self, ends: Ends) -> Option<Refusal> {
+        if ends == Ends::Open {
+            return None;
+        }
+        let lines: Vec<(usize, &str)> = self
+            .items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| match item {
+                Item::Line { text, .. } if !text.trim().is_empty() => Some((i, text.as_str())),
+                _ => None,
+            })
+            .collect();
+        let &(last_item, _) = lines.last()?;
+        if self.items[last_item + 1..]
+            .iter()
+            .any(|i| matches!(i, Item::Marker { .. }))
+        {
+            return None;
+        }
+        // The last sketch line found exactly once in the old text, and how many sketch lines
+        // follow it (each may take an old line's place).
+        let (after, j) = lines
+            .iter()
+            .rev()
+            .enumerate()
+            .find_map(|(after, (_, text))| {
+                let mut at = self
+                    .old
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| !is_trivial(text) && o.trim_end() == text.trim_end());
+                match (at.next(), at.next()) {
+                    (Some((j, _)), None) => Some((after, j)),
+                    _ => None,
+                }
+            })?;
+        let first = (j + 1 + after..self.old.len()).find(|&o| !self.old[o].trim().is_empty())?;
+        let last = (first..self.old.len())
+            .rev()
+            .find(|&o| !self.old[o].trim().is_empty())?;
+        Some(self.dropped_at_an_end(first, last, false))
     }
 
     /// A gap that only drops old lines, right before a matched line the sketch writes just

@@ -132,6 +132,14 @@ pub(super) fn inside_strings(lines: &[String]) -> Vec<bool> {
     out
 }
 
+/// Whether the lines end inside a string literal one of them opened (a triple-quoted string,
+/// a template literal or raw string left open), as [`inside_strings`] reads them.
+pub(super) fn ends_inside_string(lines: &[String]) -> bool {
+    let mut with_next = lines.to_vec();
+    with_next.push(String::new());
+    inside_strings(&with_next).last().copied().unwrap_or(false)
+}
+
 /// The byte offset of the first `close` in `s` not escaped by a backslash.
 fn find_unescaped(s: &str, close: &str) -> Option<usize> {
     let mut from = 0;

@@ -269,6 +269,34 @@ mod tests {
         );
     }
 
+    /// A sketch ending without a marker before the file ends says which old lines after its
+    /// last line would be dropped and to end it with a marker (issue #41: it said the lines
+    /// "cannot be placed around its markers" and to include lines around each marker, which
+    /// still dropped the tail).
+    #[test]
+    fn a_dropped_tail_is_named_with_its_lines_and_the_marker_that_keeps_it() {
+        let old = "import os\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n";
+        let e = apply(old, "# ... existing code ...\ndef b():\n    return 22\n").unwrap_err();
+        assert!(
+            e.starts_with("old lines 8–9 (\"def c():\" … \"return 3\") after the sketch's last line would be dropped"),
+            "{e}"
+        );
+        assert!(e.contains("End the sketch with a marker"), "{e}");
+        let more = "# ... existing code ...\ndef b():\n    return 22\n\n\ndef c():\n";
+        let e = apply(old, more).unwrap_err();
+        assert!(
+            e.starts_with(
+                "old line 9 (\"return 3\") after the sketch's last line would be dropped"
+            ),
+            "{e}"
+        );
+        let kept = "# ... existing code ...\ndef b():\n    return 22\n\n\ndef c():\n# ... existing code ...\n";
+        assert_eq!(
+            apply(old, kept).unwrap(),
+            old.replace("return 2\n", "return 22\n")
+        );
+    }
+
     #[test]
     fn a_changed_line_next_to_a_marker_is_refused() {
         let old = "def f():\n    a = 1\n    b = 2\n    return a + b\n";

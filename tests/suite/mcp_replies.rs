@@ -1,0 +1,61 @@
+//! What a model reads over MCP in a tool result's text (the structured content aside, which
+//! many clients never show it): that its tests ran and passed, and which argument of a call
+//! was wrong and what it must be.
+
+use crate::security::mcp::Mcp;
+use crate::suite::tree::temp_tree;
+use serde_json::json;
+
+const PATCH: &str = "*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n";
+
+/// Issue #41: over MCP only the structured content said the tests passed; the text says it.
+#[test]
+fn the_text_says_the_tests_passed() {
+    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let mut mcp = Mcp::start(dir.path(), &["--test-command", "true", "--no-sandbox"], &[]);
+    let a = mcp.call("apply_patch", json!({"text": PATCH, "test": true}));
+    assert!(!a.is_error, "{a:?}");
+    assert_eq!(a.structured["test"]["passed"], true, "{a:?}");
+    assert!(a.text.contains("Tests passed in "), "{a:?}");
+    assert!(a.text.contains("(`true`)"), "{a:?}");
+}
+
+/// Issue #41: arguments a tool cannot take came back as serde's text ("invalid type: integer
+/// `3`, expected a string"); the answer names the tool, the argument and what it must be.
+#[test]
+fn argument_errors_name_the_argument_and_what_it_must_be() {
+    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let mut mcp = Mcp::start(dir.path(), &[], &[]);
+    let cases = [
+        (
+            "read_file",
+            json!({"path": 3}),
+            "`path` must be a string, not the number 3",
+        ),
+        (
+            "edit",
+            json!({"path": "app.py", "old_string": "x", "new_string": "y", "test": true}),
+            "there is no argument `test`",
+        ),
+        ("edit", json!({"path": "app.py"}), "`old_string` is missing"),
+        (
+            "edit_lines",
+            json!({"path": "app.py", "edits": [{"op": "replace", "start": 1}]}),
+            "`edits[0].start` must be a string, not the number 1",
+        ),
+    ];
+    for (tool, args, said) in cases {
+        let a = mcp.call(tool, args);
+        assert!(a.is_error, "{tool}: {a:?}");
+        assert!(
+            a.text.starts_with(&format!("Wrong arguments for {tool}: ")),
+            "{tool}: {a:?}"
+        );
+        assert!(a.text.contains(said), "{tool}: {a:?}");
+        assert!(!a.text.contains("deserialize"), "{tool}: {a:?}");
+    }
+    assert_eq!(
+        std::fs::read(dir.path().join("app.py")).unwrap(),
+        b"x = 1\n"
+    );
+}
