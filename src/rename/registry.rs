@@ -25,6 +25,10 @@ fn resolvers<'a>(sources: &'a Sources<'a>) -> [Box<dyn Resolver + 'a>; 3] {
 pub(super) fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str) {
     let read =
         |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
+    let real = |path: &str| -> Option<String> {
+        let rel = root.rel(path).ok()?;
+        Some(root.resolve(&rel, true).ok()?.real.to_string())
+    };
     let sources = Sources {
         files,
         scanned: scans
@@ -32,6 +36,7 @@ pub(super) fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan],
             .map(|s| (s.language, Arc::clone(&s.parsed)))
             .collect(),
         read: &read,
+        real: &real,
     };
     let registry = resolvers(&sources);
     let resolved: Vec<Vec<Resolved>> = scans

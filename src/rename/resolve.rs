@@ -29,6 +29,9 @@ pub(super) struct Sources<'a> {
     pub(super) scanned: Vec<(&'static str, Arc<Parsed>)>,
     /// Reads a file of the tree as text.
     pub(super) read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    /// The path a path of the tree leads to, its links followed, when it stays in the tree (a
+    /// workspace's `node_modules/<name>` link to its package).
+    pub(super) real: &'a (dyn Fn(&str) -> Option<String> + Sync),
 }
 
 impl Sources<'_> {
@@ -93,11 +96,15 @@ pub(super) mod testing {
     /// Reads a file of the fixture.
     type Reader = Box<dyn Fn(&str) -> Option<String> + Sync>;
 
+    /// A fixture has no links: a path leads to itself when it is a file or a directory.
+    type Real = Box<dyn Fn(&str) -> Option<String> + Sync>;
+
     /// Files by path, each parsed as its language.
     pub(crate) struct Fixture {
         files: Vec<String>,
         scanned: Vec<(&'static str, Arc<Parsed>)>,
         read: Reader,
+        real: Real,
     }
 
     impl Fixture {
@@ -122,10 +129,19 @@ pub(super) mod testing {
                     (entry.name.as_str(), Arc::new(Parsed { path, text, tree }))
                 })
                 .collect();
+            let paths: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
+            let known = paths.clone();
             Fixture {
-                files: files.iter().map(|(p, _)| p.to_string()).collect(),
+                files: paths,
                 scanned,
                 read: Box::new(move |path| texts.get(path).cloned()),
+                real: Box::new(move |path| {
+                    let dir = format!("{path}/");
+                    known
+                        .iter()
+                        .any(|f| f == path || f.starts_with(&dir))
+                        .then(|| path.to_string())
+                }),
             }
         }
 
@@ -135,6 +151,7 @@ pub(super) mod testing {
                 files: &self.files,
                 scanned: self.scanned.clone(),
                 read: &*self.read,
+                real: &*self.real,
             }
         }
 

@@ -7,6 +7,7 @@ mod git_setups;
 mod lost_updates;
 mod props;
 mod rename;
+mod rename_finishes;
 mod resend;
 pub mod source_scan;
 mod syntax;
