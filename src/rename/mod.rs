@@ -40,6 +40,7 @@ use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 mod at;
 mod choose;
+mod doctests;
 mod ecma;
 pub mod lsp;
 mod model;
@@ -215,6 +216,7 @@ fn complete_summary(
                     path: scan.path.clone(),
                     line: o.line,
                     column: column(o),
+                    doctest: o.doctest,
                 });
             }
             match (&o.resolution, &o.field) {

@@ -20,6 +20,9 @@ pub(crate) struct Parsed {
     pub text: String,
     /// Its syntax tree.
     pub tree: Tree,
+    /// A file's doctests rather than the file itself (see [`super::doctests`]): each block
+    /// wrapped in a function whose name stands at these offsets.
+    pub doctest_wrappers: Option<Vec<usize>>,
 }
 
 /// What an identifier spelled OLD refers to.
@@ -242,6 +245,8 @@ pub(super) struct Occurrence {
     pub(super) resolution: Option<Resolution>,
     /// A Rust shorthand field (`P { major }`, `let P { major } = p`): the field it also names.
     pub(super) field: Option<Resolution>,
+    /// In a doctest: code in a comment, resolved on the file's doctests.
+    pub(super) doctest: bool,
 }
 
 impl Occurrence {
@@ -264,6 +269,8 @@ pub(super) struct FileScan {
     pub(super) language: &'static str,
     pub(super) renamer: &'static Renamer,
     pub(super) parsed: Arc<Parsed>,
+    /// The file's doctests, parsed, when OLD stands in one.
+    pub(super) doctests: Option<Arc<Parsed>>,
     /// Offsets where lines start.
     pub(super) starts: Vec<usize>,
     pub(super) occurrences: Vec<Occurrence>,

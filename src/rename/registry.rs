@@ -2,7 +2,7 @@
 //! pass that asks each occurrence's resolver what it refers to.
 
 use super::ecma::EcmaProject;
-use super::model::{FileScan, Resolution};
+use super::model::{FileScan, Parsed, Resolution};
 use super::python::PyProject;
 use super::resolve::{Resolved, Resolver, Sources};
 use super::rust::RustProject;
@@ -39,32 +39,47 @@ pub(super) fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan],
         real: &real,
     };
     let registry = resolvers(&sources);
-    let resolved: Vec<Vec<Resolved>> = scans
+    let resolved: Vec<(Vec<Resolved>, Vec<Resolved>)> = scans
         .par_iter()
         .map(|scan| {
-            let offsets: Vec<usize> = scan.occurrences.iter().map(|o| o.at).collect();
-            match registry
+            let resolver = registry
                 .iter()
-                .find(|r| r.languages().contains(&scan.language))
-            {
-                Some(resolver) => resolver.resolve_file(&scan.parsed, &offsets, old),
+                .find(|r| r.languages().contains(&scan.language));
+            // The file's own code, then its doctests (on their own parse).
+            let offsets = |doctest: bool| -> Vec<usize> {
+                let of = scan.occurrences.iter().filter(|o| o.doctest == doctest);
+                of.map(|o| o.at).collect()
+            };
+            let resolve = |parsed: &Parsed, offsets: Vec<usize>| match resolver {
+                Some(resolver) => resolver.resolve_file(parsed, &offsets, old),
                 None => offsets
                     .iter()
                     .map(|_| {
-                        Resolution::Unresolved(format!(
-                            "lancet resolves no names in {}",
-                            scan.language
-                        ))
-                        .into()
+                        let why = format!("lancet resolves no names in {}", scan.language);
+                        Resolution::Unresolved(why).into()
                     })
                     .collect(),
-            }
+            };
+            let code = resolve(&scan.parsed, offsets(false));
+            let doctests = match &scan.doctests {
+                Some(parsed) => resolve(parsed, offsets(true)),
+                None => Vec::new(),
+            };
+            (code, doctests)
         })
         .collect();
-    for (scan, resolutions) in scans.iter_mut().zip(resolved) {
-        for (o, r) in scan.occurrences.iter_mut().zip(resolutions) {
-            o.resolution = Some(r.value);
-            o.field = r.field;
+    for (scan, (code, doctests)) in scans.iter_mut().zip(resolved) {
+        let (mut code, mut doctests) = (code.into_iter(), doctests.into_iter());
+        for o in &mut scan.occurrences {
+            let next = if o.doctest {
+                doctests.next()
+            } else {
+                code.next()
+            };
+            if let Some(r) = next {
+                o.resolution = Some(r.value);
+                o.field = r.field;
+            }
         }
     }
 }

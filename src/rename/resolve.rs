@@ -126,7 +126,15 @@ pub(super) mod testing {
                         .unwrap();
                     let tree = parser.parse(&text, None).unwrap();
                     let path = path.to_string();
-                    (entry.name.as_str(), Arc::new(Parsed { path, text, tree }))
+                    (
+                        entry.name.as_str(),
+                        Arc::new(Parsed {
+                            path,
+                            text,
+                            tree,
+                            doctest_wrappers: None,
+                        }),
+                    )
                 })
                 .collect();
             let paths: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();

@@ -156,9 +156,45 @@ pub(super) fn scan_file(
         &occurrences,
         opts.old.len(),
     );
+    let doctests = doctests_of(renamer, path.as_str(), text, &tree, &found);
+    // What each occurrence in a doctest's code is there (code, or a string or comment of it).
+    let in_doctest = |at: usize, hit: &Hit| {
+        hit.context == Some("comment")
+            && doctests
+                .as_ref()
+                .is_some_and(|d| !d.text.as_bytes()[at].is_ascii_whitespace())
+    };
+    let doctest_offsets: Vec<usize> = occurrences
+        .iter()
+        .zip(&found)
+        .filter(|(at, hit)| in_doctest(**at, hit))
+        .map(|(at, _)| *at)
+        .collect();
+    let mut doctest_hits = doctests
+        .as_ref()
+        .map(|d| {
+            let bytes = d.text.as_bytes();
+            classify(
+                &mut cursor,
+                renamer,
+                &d.tree,
+                bytes,
+                &doctest_offsets,
+                opts.old.len(),
+            )
+        })
+        .unwrap_or_default()
+        .into_iter();
     for (&at, hit) in occurrences.iter().zip(found) {
         let end = at + opts.old.len();
         let line = line_of(&starts, at);
+        let (hit, doctest) = match in_doctest(at, &hit) {
+            true => match doctest_hits.next() {
+                Some(inner) if inner.code => (inner, true),
+                _ => (hit, false),
+            },
+            false => (hit, false),
+        };
         // `x: "Formatter"`: a name in an annotation, written as a string so it may be defined
         // later. It is code to a type checker, and to the rename.
         let forward = hit.context == Some("string") && is_forward_reference(&tree, at, end - at);
@@ -175,6 +211,7 @@ pub(super) fn scan_file(
                 kinds,
                 resolution: None,
                 field: None,
+                doctest,
             });
             continue;
         }
@@ -226,7 +263,9 @@ pub(super) fn scan_file(
             path: path.clone(),
             text: text.to_string(),
             tree,
+            doctest_wrappers: None,
         }),
+        doctests: doctests.map(Arc::new),
         starts,
         occurrences: found_occurrences,
         mention_spans,
@@ -235,6 +274,30 @@ pub(super) fn scan_file(
         collisions,
         precheck: None,
         path,
+    })
+}
+
+/// The file's doctests, parsed, when an occurrence of OLD stands in a comment of a language
+/// whose comments hold compiled code (Rust's doc-comment blocks).
+fn doctests_of(
+    renamer: &Renamer,
+    path: &str,
+    text: &str,
+    tree: &Tree,
+    found: &[Hit],
+) -> Option<Parsed> {
+    if renamer.entry.name != "rust" || !found.iter().any(|h| h.context == Some("comment")) {
+        return None;
+    }
+    let shadow = super::doctests::rust(text, tree)?;
+    let mut parser = Parser::new();
+    parser.set_language(&renamer.grammar).ok()?;
+    let tree = parser.parse(&shadow.text, None)?;
+    Some(Parsed {
+        path: path.to_string(),
+        text: shadow.text,
+        tree,
+        doctest_wrappers: Some(shadow.wrappers),
     })
 }
 

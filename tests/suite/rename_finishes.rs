@@ -42,3 +42,63 @@ fn a_workspace_package_reached_through_its_node_modules_link_is_renamed() {
     );
     assert_eq!(v["rename"]["outside"], serde_json::json!([]), "{v:#}");
 }
+
+const DOCTEST_LIB: &str = "\
+//! ```
+//! assert_eq!(demo::double(2), 4);
+//! ```
+
+/// Doubles `x`.
+///
+/// ```
+/// # use demo::double;
+/// assert_eq!(double(3), 6);
+/// ```
+pub fn double(x: i32) -> i32 {
+    x * 2
+}
+";
+
+/// `cargo test --doc`'s verdict on a crate, when cargo is on PATH (its target directory in a
+/// temp directory of its own, offline: the crate has no dependency).
+fn doctests_pass(dir: &Path) -> Result<(), String> {
+    let target = tempfile::tempdir().unwrap();
+    let Ok(out) = std::process::Command::new("cargo")
+        .args(["test", "--doc", "--offline", "--quiet"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target.path())
+        .output()
+    else {
+        return Ok(());
+    };
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// A Rust doctest (a ```` ``` ```` block of a `///` or `//!` comment) is compiled by `cargo
+/// test`: its names are renamed as code, so the doctests still pass.
+#[test]
+fn rust_doctests_still_pass_after_a_rename() {
+    let dir = temp_tree(&[
+        (
+            "Cargo.toml",
+            b"[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", DOCTEST_LIB.as_bytes()),
+    ]);
+    doctests_pass(dir.path()).unwrap();
+    let (code, v) = run_json(dir.path(), &["rename", "double", "twice"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    let doctests: Vec<u64> = v["rename"]["renamed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["doctest"] == true)
+        .map(|s| s["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(doctests, [2, 8, 9], "{v:#}");
+    doctests_pass(dir.path()).unwrap_or_else(|e| panic!("{e}\n{}", read(dir.path(), "src/lib.rs")));
+}

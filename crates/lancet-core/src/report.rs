@@ -474,6 +474,10 @@ pub struct Site {
     pub line: usize,
     /// 1-based byte column.
     pub column: usize,
+    /// In a doctest: code inside a comment that the language's test runner compiles (a Rust
+    /// doc comment's code block, a Python docstring's `>>>` line), renamed as code.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub doctest: bool,
 }
 
 /// A code site spelled OLD that a rename leaves alone, and why: it does not resolve to the

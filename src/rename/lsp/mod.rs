@@ -94,6 +94,7 @@ pub(super) fn rename(
                             path: path.clone(),
                             line,
                             column: s.start - starts[line - 1] + 1,
+                            doctest: false,
                         });
                     }
                     FileOp {

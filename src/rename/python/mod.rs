@@ -188,6 +188,7 @@ impl<'a> PyProject<'a> {
             path: path.to_string(),
             text,
             tree,
+            doctest_wrappers: None,
         })
     }
 

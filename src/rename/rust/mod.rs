@@ -202,8 +202,15 @@ impl Resolver for RustProject<'_> {
     }
 
     /// Each occurrence, and for a shorthand field the field it also names.
+    /// A file's doctests are resolved on their own facts: their items are theirs, the crate's
+    /// are reached as from another crate.
     fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved> {
-        let Some((_, facts)) = self.files.iter().find(|(p, _)| *p == file.path) else {
+        let doctests = file
+            .doctest_wrappers
+            .as_ref()
+            .map(|w| FileFacts::of_doctests(&file.path, &file.text, &file.tree, w));
+        let found = self.files.iter().find(|(p, _)| *p == file.path);
+        let Some(facts) = doctests.as_ref().or(found.map(|(_, f)| f)) else {
             return offsets
                 .iter()
                 .map(|_| Resolution::Unresolved("not a scanned Rust file".into()).into())

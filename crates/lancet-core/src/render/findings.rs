@@ -101,12 +101,18 @@ fn summary_line(summary: &RenameSummary) -> String {
         summary.files_scanned,
         summary.files_parsed
     );
+    let mut also = String::new();
+    let doctests = summary.renamed.iter().filter(|s| s.doctest).count();
+    if doctests > 0 {
+        let _ = write!(also, " {doctests} site(s) in doctests.");
+    }
     let renamed = summary.mentions.iter().filter(|m| m.renamed).count();
-    let also = if renamed > 0 {
-        format!(" Also renamed {renamed} mention(s) in strings/comments.")
-    } else {
-        String::new()
-    };
+    if renamed > 0 {
+        let _ = write!(
+            also,
+            " Also renamed {renamed} mention(s) in strings/comments."
+        );
+    }
     // As many definitions as keep the line (with "Also renamed ...") under SUMMARY_CHARS.
     let defined = |shown: &[String]| {
         let hidden = summary.definitions.len() - shown.len();
