@@ -36,6 +36,7 @@ use rayon::prelude::*;
 use refusal::{languages_refusal, refusal, undecided_sites};
 use registry::resolve_all;
 use scan::{line_text, scan_all, walk};
+use scope::keep_mentions_in_scope;
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 mod at;
@@ -50,6 +51,7 @@ mod registry;
 mod resolve;
 mod rust;
 mod scan;
+mod scope;
 
 pub use model::RenameOptions;
 
@@ -97,6 +99,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
             return report.with_rename(summary, apply.surface).into();
         }
     };
+    keep_mentions_in_scope(&mut scans, &mut summary, &chosen);
     scans.par_iter_mut().for_each(|s| {
         let precheck = apply.syntax_check && !apply.gate.judges_precisely(s.language);
         finish_scan(s, &chosen, opts, precheck)
