@@ -33,7 +33,7 @@ use lancet_core::{Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSumma
 use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
-use refusal::{languages_refusal, refusal, undecided_sites};
+use refusal::{Found, languages_refusal, refusal, undecided_sites};
 use registry::resolve_all;
 use scan::{line_text, scan_all, walk};
 use scope::keep_mentions_in_scope;
@@ -86,7 +86,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let outcomes = scan_all(&root, &files, opts, apply);
     lancet_core::timing::lap("rename: walk, read, parse and query", &mut clock);
     let (mut summary, mut scans) = summarise(opts, unwalkable, outcomes);
-    resolve_all(&root, &files, &mut scans, &opts.old);
+    let symbols = resolve_all(&root, &files, &mut scans, &opts.old);
     lancet_core::timing::lap("rename: resolve", &mut clock);
     let chosen = match choose(&scans, at.as_ref(), qualified.as_deref(), surface) {
         Ok(c) => c,
@@ -110,8 +110,13 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let mixed = matches!(chosen, Chosen::All)
         .then(|| languages_refusal(&summary, &scans, opts))
         .flatten();
-    if let Some(refused) = mixed.or_else(|| refusal(opts, &summary, &chosen, &touched, &undecided))
-    {
+    let found = Found {
+        summary: &summary,
+        symbols: &symbols,
+        touched: &touched,
+        undecided: &undecided,
+    };
+    if let Some(refused) = mixed.or_else(|| refusal(opts, &chosen, &found)) {
         return Report::rename_refused(&refused, apply.surface)
             .with_rename(summary, apply.surface)
             .into();
@@ -343,6 +348,7 @@ mod tests {
             at: None,
             include_unresolved: false,
             leave_unresolved: false,
+            all_definitions: false,
             lsp: None,
         }
     }
@@ -457,7 +463,7 @@ mod tests {
         );
         assert_eq!(scan.mentions.len(), 2);
         let kinds = kinds(&scan);
-        assert_eq!(kinds, [(3, SymbolKind::Method)]);
+        assert_eq!(kinds, [(1, SymbolKind::Field), (3, SymbolKind::Method)]);
     }
 
     #[test]

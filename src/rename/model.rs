@@ -218,6 +218,9 @@ pub struct RenameOptions {
     /// or `include_unresolved`, a rename with an unresolved site writes nothing: a site that
     /// may be the symbol left under its old name can break the build.
     pub leave_unresolved: bool,
+    /// A bare OLD naming several unrelated symbols (no override, re-export or import joins
+    /// them) renames them all; without it such a rename is refused, naming each definition.
+    pub all_definitions: bool,
     /// Ask the project's language server (needs `at`): its answer is applied as a transaction.
     pub lsp: Option<lsp::Lsp>,
 }

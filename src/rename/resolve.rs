@@ -2,7 +2,7 @@
 //! implements (Python, JavaScript/TypeScript, Rust), and [`resolve_all`], which hands every
 //! scanned file to the resolver that takes its language.
 
-use super::model::{Parsed, Resolution};
+use super::model::{Parsed, Resolution, SymbolId};
 use std::sync::Arc;
 use tree_sitter::Node;
 
@@ -56,6 +56,13 @@ pub(super) trait Resolver: Sync {
     /// What each occurrence of `old` (byte offsets, in file order) in `file` refers to, in the
     /// order of `offsets`.
     fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved>;
+
+    /// Whether two of its symbols are one to a rename though their ids differ: a method and
+    /// the one it overrides. Symbols no such tie joins are unrelated (a bare name that names
+    /// several is refused).
+    fn related(&self, _a: &SymbolId, _b: &SymbolId) -> bool {
+        false
+    }
 }
 
 /// Resolves each occurrence through the syntax node that is exactly it (an occurrence that is

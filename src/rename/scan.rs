@@ -9,7 +9,7 @@ use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
 use lancet_core::Span;
 use lancet_core::sha256_hex;
-use lancet_core::{Mention, PlaceRefusal, RenameRefusal, Report, SymbolKind};
+use lancet_core::{Definition, Mention, PlaceRefusal, RenameRefusal, Report, SymbolKind};
 use lancet_core::{line_of, line_starts};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
@@ -23,6 +23,8 @@ fn kind_of_capture(name: &str) -> Option<SymbolKind> {
         "class" => Some(SymbolKind::Class),
         "method" => Some(SymbolKind::Method),
         "variable" => Some(SymbolKind::Variable),
+        "field" => Some(SymbolKind::Field),
+        "variant" => Some(SymbolKind::Variant),
         _ => None,
     }
 }
@@ -299,6 +301,53 @@ fn doctests_of(
         tree,
         doctest_wrappers: Some(shadow.wrappers),
     })
+}
+
+/// The definitions among the places a rename decided by other means (a language server's
+/// edits) changes in one file: the rename query's definition captures there, by kind.
+pub(super) fn definitions_at(path: &str, text: &str, at: &[usize], old: &str) -> Vec<Definition> {
+    let Some(entry) = languages::language_for(path, text.as_bytes()) else {
+        return Vec::new();
+    };
+    let Some(renamer) = renamers().iter().find(|r| std::ptr::eq(r.entry, entry)) else {
+        return Vec::new();
+    };
+    let mut parser = Parser::new();
+    let Some(tree) = parser
+        .set_language(&renamer.grammar)
+        .ok()
+        .and_then(|()| parser.parse(text, None))
+    else {
+        return Vec::new();
+    };
+    let mut sorted = at.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let starts = line_starts(text);
+    let hits = classify(
+        &mut QueryCursor::new(),
+        renamer,
+        &tree,
+        text.as_bytes(),
+        &sorted,
+        old.len(),
+    );
+    sorted
+        .iter()
+        .zip(hits)
+        .filter_map(|(&at, hit)| {
+            let kind = *hit
+                .kinds
+                .iter()
+                .find(|k| **k == SymbolKind::Method)
+                .or(hit.kinds.first())?;
+            Some(Definition {
+                path: path.to_string(),
+                line: line_of(&starts, at),
+                kind,
+            })
+        })
+        .collect()
 }
 
 /// Whether the word at `at` is a Python forward reference: the whole content of a string inside

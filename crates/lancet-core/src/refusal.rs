@@ -60,6 +60,8 @@ pub enum RenameRefusal {
         listed: Vec<LeftSite>,
         /// How many there are in all.
         total: usize,
+        /// The symbol was named by position already (no hint to name it so).
+        at: bool,
     },
     /// A bare OLD defined in several languages.
     Languages {
@@ -69,6 +71,16 @@ pub enum RenameRefusal {
         languages: Vec<String>,
         /// The definitions with their language, the first `MAX_LISTED`.
         listed: Vec<(Definition, String)>,
+    },
+    /// A bare OLD naming several unrelated symbols: no override, re-export or import joins
+    /// them, and renaming all would merge what the code keeps apart.
+    Definitions {
+        /// OLD.
+        old: String,
+        /// One definition of each symbol (the first `MAX_LISTED`).
+        listed: Vec<Definition>,
+        /// How many symbols there are.
+        symbols: usize,
     },
     /// `--kind K` where OLD is defined as no K.
     KindNotDefined {

@@ -424,6 +424,10 @@ pub enum SymbolKind {
     Method,
     /// A variable, parameter, constant or static.
     Variable,
+    /// A field or property a struct, class or interface declares (`self.x = …` in Python).
+    Field,
+    /// An enum's variant or member.
+    Variant,
 }
 
 impl SymbolKind {
@@ -435,6 +439,8 @@ impl SymbolKind {
             SymbolKind::Class => "class",
             SymbolKind::Method => "method",
             SymbolKind::Variable => "variable",
+            SymbolKind::Field => "field",
+            SymbolKind::Variant => "variant",
         }
     }
 }

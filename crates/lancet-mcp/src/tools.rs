@@ -312,6 +312,7 @@ impl LancetServer {
                 at: args.at.clone(),
                 include_unresolved: args.include_unresolved.unwrap_or(false),
                 leave_unresolved: args.leave_unresolved.unwrap_or(false),
+                all_definitions: args.all_definitions.unwrap_or(false),
                 lsp,
             };
             this.answer(lancet::rename(&rename, &opts), call)

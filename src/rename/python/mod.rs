@@ -243,6 +243,12 @@ impl Resolver for PyProject<'_> {
             self.resolve(file, node, old).into()
         })
     }
+
+    /// A method and the one it overrides (through the tree's classes); a definition and a
+    /// module's re-export of it.
+    fn related(&self, a: &SymbolId, b: &SymbolId) -> bool {
+        self.overrides(a, b) || self.reexports(a, b) || self.reexports(b, a)
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use super::members::{enclosing_class, find_class, method_receiver};
 use super::scopes::{Bound, binding_qual, has_wildcard, qual_of, scope_of};
 use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, same_target, target_symbol, text};
-use crate::rename::model::Resolution;
+use crate::rename::model::{Resolution, SymbolId};
 use std::sync::Arc;
 use tree_sitter::Node;
 
@@ -173,6 +173,23 @@ impl PyProject<'_> {
             )),
             t => target_symbol(t),
         }
+    }
+
+    /// Whether module-level `b` is an import alias of `a` (`from .helpers import x as x`, a
+    /// package's re-export): one symbol under two bindings.
+    pub(super) fn reexports(&self, a: &SymbolId, b: &SymbolId) -> bool {
+        let SymbolId::Python { module: file, qual } = b else {
+            return false;
+        };
+        if qual.contains(['.', ':']) {
+            return false;
+        }
+        let Some(module) = self.module(file) else {
+            return false;
+        };
+        let bound = self.bindings(&module, None, qual);
+        let target = self.bound_target(&module, None, qual, &bound, false, 0);
+        target_symbol(target) == Resolution::Symbol(a.clone())
     }
 
     /// Looks `name` up from `node`'s scope outward. With `for_rename`, a local alias

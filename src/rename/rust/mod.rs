@@ -121,6 +121,15 @@ impl RustProject<'_> {
         let Some(parent) = node.parent() else {
             return Resolution::Unresolved("no syntax around it".into());
         };
+        // `Self` is no name but the keyword for the type of the impl or trait around it.
+        if name == "Self" {
+            return Resolution::Unresolved(match facts::enclosing_impl(node, source) {
+                Some((holder, _)) => format!(
+                    "`Self` is the keyword for the type of the impl or trait around it (`{holder}`): rename `{holder}` by its name"
+                ),
+                None => "`Self` is a keyword (the type of an impl or trait), not a name".into(),
+            });
+        }
         if matches!(parent.kind(), "lifetime" | "label") {
             return Resolution::Outside(
                 "a lifetime or a loop label (`'name`), never an item or a value".into(),

@@ -33,6 +33,11 @@ pub(super) struct RenameArgs {
     /// (exit 1, kind unresolved_sites).
     #[arg(long)]
     leave_unresolved: bool,
+    /// Rename every symbol a bare OLD names, when it names several unrelated ones (two
+    /// functions of one name in two modules, a function and a local); without it such a
+    /// rename is refused, naming each definition (pick one with --at).
+    #[arg(long)]
+    all_definitions: bool,
     /// Ask the project's language server what to rename (basedpyright or pyright for Python,
     /// typescript-language-server for JavaScript/TypeScript, found on PATH; needs --at); its
     /// answer is applied as one transaction.
@@ -67,6 +72,10 @@ enum KindArg {
     Method,
     /// A variable, parameter, constant or static.
     Variable,
+    /// A field or property of a struct, class or interface.
+    Field,
+    /// An enum's variant or member.
+    Variant,
 }
 
 pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
@@ -76,6 +85,8 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         KindArg::Class => SymbolKind::Class,
         KindArg::Method => SymbolKind::Method,
         KindArg::Variable => SymbolKind::Variable,
+        KindArg::Field => SymbolKind::Field,
+        KindArg::Variant => SymbolKind::Variant,
     };
     // With --at, OLD is the identifier there: the positionals are NEW [PATH]...
     let (old, new, paths) = match (args.at.is_some(), args.new) {
@@ -109,6 +120,7 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         at: args.at,
         include_unresolved: args.include_unresolved,
         leave_unresolved: args.leave_unresolved,
+        all_definitions: args.all_definitions,
         lsp,
         lang: args.lang,
         kind,

@@ -75,12 +75,18 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             decided,
             listed,
             total,
-        } => unresolved(old, *decided, listed, *total, surface),
+            at,
+        } => unresolved(old, (*decided, *total), listed, *at, surface),
         RenameRefusal::Languages {
             old,
             languages,
             listed,
         } => several_languages(old, languages, listed, surface),
+        RenameRefusal::Definitions {
+            old,
+            listed,
+            symbols,
+        } => several_definitions(old, listed, *symbols, surface),
         RenameRefusal::KindNotDefined { old, kind, others } => {
             let found = if others.is_empty() {
                 "no definition of it was found".to_string()
@@ -291,13 +297,40 @@ fn several_languages(
     )
 }
 
+/// A bare OLD naming several unrelated symbols: which to rename is the caller's to say.
+fn several_definitions(
+    old: &str,
+    listed: &[Definition],
+    symbols: usize,
+    surface: Surface,
+) -> Words {
+    let more = symbols.saturating_sub(listed.len());
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    refused(
+        ErrorKind::Ambiguous,
+        format!(
+            "`{old}` names {symbols} unrelated symbols (no override, re-export or import joins them): {}{more}; renaming them all would merge what the code keeps apart",
+            places(listed)
+        ),
+        &format!(
+            "Name one by position ({} PATH:LINE:COL, one of the places above), or pass {} to rename them all.",
+            surface.param("--at"),
+            surface.switch("--all-definitions")
+        ),
+    )
+}
+
 /// Sites lancet could not decide stop the rename: each may be the symbol, and one left under
 /// the old name can break the build while the rest is renamed.
 fn unresolved(
     old: &str,
-    decided: usize,
+    (decided, total): (usize, usize),
     listed: &[LeftSite],
-    total: usize,
+    at: bool,
     surface: Surface,
 ) -> Words {
     let more = total.saturating_sub(listed.len());
@@ -322,17 +355,21 @@ fn unresolved(
             String::new()
         }
     );
-    let next = if decided == 0 {
+    // With `--at` the symbol is named already: only a server can decide more.
+    let decide = if at {
+        format!("or use the language server ({})", surface.switch("--lsp"))
+    } else {
         format!(
-            "Pass {include} to rename them; or name the symbol by position ({}) or use the language server ({}) to decide them.",
+            "or name the symbol by position ({}) or use the language server ({})",
             surface.param("--at"),
             surface.switch("--lsp")
         )
+    };
+    let next = if decided == 0 {
+        format!("Pass {include} to rename them; {decide} to decide them.")
     } else {
         format!(
-            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; or name the symbol by position ({}) or use the language server ({}) to decide them.",
-            surface.param("--at"),
-            surface.switch("--lsp")
+            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; {decide} to decide them."
         )
     };
     (Status::Refused, ErrorKind::UnresolvedSites, detail, next)
