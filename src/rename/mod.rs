@@ -43,6 +43,7 @@ mod at;
 mod choose;
 mod doctests;
 mod ecma;
+mod foreign;
 pub mod lsp;
 mod model;
 mod python;
@@ -68,6 +69,13 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         Ok(request) => request,
         Err(report) => return (*report).into(),
     };
+    // `--at` in a language lancet resolves no names in (Go): its server, or a refusal.
+    if opts.lsp.is_none()
+        && let Some(at) = &at
+        && let Some(foreign) = foreign::at_place(at, &opts.old, opts.servers.as_ref())
+    {
+        return foreign_rename(&root, foreign, &opts, apply);
+    }
     if let Some(servers) = &opts.lsp {
         return match &at {
             Some(at) => lsp::rename(&root, at, &opts.new, servers, apply),
@@ -117,6 +125,13 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         undecided: &undecided,
     };
     if let Some(refused) = mixed.or_else(|| refusal(opts, &chosen, &found)) {
+        // No code of the languages lancet renames holds OLD: maybe Go's does (gopls).
+        if matches!(refused, RenameRefusal::NoMatch { .. })
+            && at.is_none()
+            && let Some(foreign) = foreign::bare(&root, &files, &opts.old, opts.servers.as_ref())
+        {
+            return foreign_rename(&root, foreign, opts, apply);
+        }
         return Report::rename_refused(&refused, apply.surface)
             .with_rename(summary, apply.surface)
             .into();
@@ -144,6 +159,21 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     crate::background::drop_later(scans);
     applied.report = applied.report.with_rename(summary, apply.surface);
     applied
+}
+
+/// A rename in a language lancet resolves no names in: through its server, or refused.
+fn foreign_rename(
+    root: &lancet_core::Root,
+    foreign: foreign::Foreign,
+    opts: &RenameOptions,
+    apply: &ApplyOptions,
+) -> Applied {
+    match foreign {
+        foreign::Foreign::Server(at, servers) => lsp::rename(root, &at, &opts.new, &servers, apply),
+        foreign::Foreign::Refused(refusal) => {
+            Report::rename_refused(&refusal, apply.surface).into()
+        }
+    }
 }
 
 /// The rename's counts, mentions and skipped files, and the parsed scans (sites, definitions
@@ -349,6 +379,7 @@ mod tests {
             include_unresolved: false,
             leave_unresolved: false,
             all_definitions: false,
+            servers: None,
             lsp: None,
         }
     }

@@ -223,6 +223,10 @@ pub struct RenameOptions {
     pub all_definitions: bool,
     /// Ask the project's language server (needs `at`): its answer is applied as a transaction.
     pub lsp: Option<lsp::Lsp>,
+    /// The language servers lancet may ask about the sites it cannot decide (each asked per
+    /// site), and through which it renames languages it resolves no names in (Go: gopls);
+    /// `None`: no server runs (`--no-lsp`, `[rename] lsp = false`, MCP without `--allow-lsp`).
+    pub servers: Option<lsp::Lsp>,
 }
 
 /// A language's compiled rename query and the indexes of its captures.

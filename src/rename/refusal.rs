@@ -290,6 +290,7 @@ fn definitions_refusal(
         old: opts.old.clone(),
         listed,
         symbols: symbols.len(),
+        all: true,
     })
 }
 

@@ -310,7 +310,12 @@ pub(super) fn definitions_at(path: &str, text: &str, at: &[usize], old: &str) ->
         return Vec::new();
     };
     let Some(renamer) = renamers().iter().find(|r| std::ptr::eq(r.entry, entry)) else {
-        return Vec::new();
+        // A language renamed through its server (Go): its definitions by lancet's query.
+        return super::foreign::definitions_in(path, text, old)
+            .into_iter()
+            .filter(|(_, place)| at.contains(&place.offset))
+            .map(|(d, _)| d)
+            .collect();
     };
     let mut parser = Parser::new();
     let Some(tree) = parser

@@ -102,3 +102,73 @@ fn rust_doctests_still_pass_after_a_rename() {
     assert_eq!(doctests, [2, 8, 9], "{v:#}");
     doctests_pass(dir.path()).unwrap_or_else(|e| panic!("{e}\n{}", read(dir.path(), "src/lib.rs")));
 }
+
+const GO_SHAPES: &str = "package shapes\n\nfunc Area(side int) int {\n\treturn side * side\n}\n";
+const GO_MAIN: &str = "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/demo/shapes\"\n)\n\nfunc main() {\n\tfmt.Println(shapes.Area(2))\n}\n";
+
+fn go_tree() -> tempfile::TempDir {
+    temp_tree(&[
+        ("go.mod", b"module example.com/demo\n\ngo 1.19\n"),
+        ("shapes/shapes.go", GO_SHAPES.as_bytes()),
+        ("main.go", GO_MAIN.as_bytes()),
+    ])
+}
+
+/// Go has no resolver of lancet's own: without gopls the rename says so and names the
+/// languages it supports (never "no identifier found, check the spelling").
+#[test]
+fn go_without_gopls_is_refused_naming_what_is_supported() {
+    let dir = go_tree();
+    let (code, v) = run_json(dir.path(), &["rename", "Area", "SquareArea", "--no-lsp"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("rename does not support Go without gopls")
+            && message.contains("supported: python")
+            && message.contains("main.go, shapes/shapes.go"),
+        "{v:#}"
+    );
+    assert_eq!(v["error"]["kind"], "unknown_language", "{v:#}");
+    // No gopls on PATH: the same refusal, saying so.
+    let root = dir.path().to_str().unwrap();
+    let out = super::tree::lancet_env(
+        &["rename", "-C", root, "--json", "Area", "SquareArea"],
+        b"",
+        &[("PATH", "/nonexistent")],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("without gopls (no gopls on PATH"),
+        "{v:#}"
+    );
+    assert_eq!(read(dir.path(), "main.go"), GO_MAIN);
+}
+
+/// With gopls installed (Debian's, with Debian's Go), a Go rename goes through it: the
+/// definition found by lancet (a bare name) or named by `--at`, the server's edit applied as
+/// one transaction, its definition named.
+#[test]
+fn go_renames_through_gopls_when_it_is_installed() {
+    let found = |name: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
+    };
+    if !found("gopls") || !found("go") {
+        eprintln!("gopls or go is not on PATH: the gopls rename is not tried here");
+        return;
+    }
+    let dir = go_tree();
+    let (code, v) = run_json(dir.path(), &["rename", "Area", "SquareArea"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(v["rename"]["engine"], "lsp:gopls", "{v:#}");
+    assert_eq!(
+        v["rename"]["definitions"],
+        serde_json::json!([{"path": "shapes/shapes.go", "line": 3, "kind": "function"}]),
+        "{v:#}"
+    );
+    assert!(read(dir.path(), "main.go").contains("shapes.SquareArea(2)"));
+    assert!(read(dir.path(), "shapes/shapes.go").contains("func SquareArea(side int)"));
+}

@@ -41,8 +41,13 @@ pub(super) struct RenameArgs {
     /// Ask the project's language server what to rename (basedpyright or pyright for Python,
     /// typescript-language-server for JavaScript/TypeScript, found on PATH; needs --at); its
     /// answer is applied as one transaction.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_lsp")]
     lsp: bool,
+    /// Never ask a language server: by default the project's server, when one is installed
+    /// outside it, decides the sites lancet cannot (each asked alone) and renames Go (gopls).
+    /// `[rename] lsp = false` in the settings says the same.
+    #[arg(long)]
+    no_lsp: bool,
     /// Only files of this language: python (or py), javascript (js), typescript (ts), tsx,
     /// rust (rs).
     #[arg(long, value_name = "L", value_parser = language_name)]
@@ -113,7 +118,7 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         let canonical = root.canonicalize().unwrap_or_else(|_| root.clone());
         lancet::Lsp::for_person(&canonical)
     });
-    let opts = RenameOptions {
+    let opts = |apply: &lancet::ApplyOptions| RenameOptions {
         old,
         new,
         paths,
@@ -121,14 +126,18 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         include_unresolved: args.include_unresolved,
         leave_unresolved: args.leave_unresolved,
         all_definitions: args.all_definitions,
-        lsp,
+        lsp: lsp.clone(),
+        servers: (apply.rename_servers && !args.no_lsp).then(|| {
+            let canonical = root.canonicalize().unwrap_or_else(|_| root.clone());
+            lancet::Lsp::for_person(&canonical)
+        }),
         lang: args.lang,
         kind,
         include_strings: args.include_strings,
         include_comments: args.include_comments,
     };
-    match args.tx.options(root) {
-        Ok(apply) => args.tx.emit(&lancet::rename(&opts, &apply).report),
+    match args.tx.options(root.clone()) {
+        Ok(apply) => args.tx.emit(&lancet::rename(&opts(&apply), &apply).report),
         Err(report) => emit(&report, args.tx.json),
     }
 }

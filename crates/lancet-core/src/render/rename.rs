@@ -86,7 +86,31 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             old,
             listed,
             symbols,
-        } => several_definitions(old, listed, *symbols, surface),
+            all,
+        } => several_definitions(old, listed, (*symbols, *all), surface),
+        RenameRefusal::Unsupported {
+            old,
+            language,
+            server,
+            files,
+            supported,
+        } => unsupported(old, language, server.as_ref(), files, supported, surface),
+        RenameRefusal::ForeignNoDefinition {
+            old,
+            language,
+            files,
+        } => refused(
+            ErrorKind::NoMatch,
+            format!(
+                "`{old}` stands in {} file(s) ({}) but none defines it, and its server renames from a definition",
+                display_language(language),
+                files.join(", ")
+            ),
+            &format!(
+                "Point {} at a use of it (PATH:LINE:COL), and its server renames the symbol there.",
+                surface.param("--at")
+            ),
+        ),
         RenameRefusal::KindNotDefined { old, kind, others } => {
             let found = if others.is_empty() {
                 "no definition of it was found".to_string()
@@ -301,7 +325,7 @@ fn several_languages(
 fn several_definitions(
     old: &str,
     listed: &[Definition],
-    symbols: usize,
+    (symbols, all): (usize, bool),
     surface: Surface,
 ) -> Words {
     let more = symbols.saturating_sub(listed.len());
@@ -316,11 +340,74 @@ fn several_definitions(
             "`{old}` names {symbols} unrelated symbols (no override, re-export or import joins them): {}{more}; renaming them all would merge what the code keeps apart",
             places(listed)
         ),
-        &format!(
-            "Name one by position ({} PATH:LINE:COL, one of the places above), or pass {} to rename them all.",
-            surface.param("--at"),
-            surface.switch("--all-definitions")
+        &if all {
+            format!(
+                "Name one by position ({} PATH:LINE:COL, one of the places above), or pass {} to rename them all.",
+                surface.param("--at"),
+                surface.switch("--all-definitions")
+            )
+        } else {
+            format!(
+                "Name one by position ({} PATH:LINE:COL, one of the places above).",
+                surface.param("--at")
+            )
+        },
+    )
+}
+
+/// A language's name as people write it.
+fn display_language(language: &str) -> String {
+    match language {
+        "go" => "Go".into(),
+        "javascript" => "JavaScript".into(),
+        "typescript" => "TypeScript".into(),
+        "c-sharp" => "C#".into(),
+        "cpp" => "C++".into(),
+        other => {
+            let mut chars = other.chars();
+            chars
+                .next()
+                .map(|c| c.to_uppercase().chain(chars).collect())
+                .unwrap_or_default()
+        }
+    }
+}
+
+/// A language lancet resolves no names in, and no server of it may rename here.
+fn unsupported(
+    old: &str,
+    language: &str,
+    server: Option<&(String, String)>,
+    files: &[String],
+    supported: &[String],
+    surface: Surface,
+) -> Words {
+    let name = display_language(language);
+    let (without, next) = match server {
+        Some((server, why)) => (
+            format!(" without {server} ({why})"),
+            match surface {
+                Surface::Mcp => format!(
+                    "Rename it by editing the files, or ask the user to install {server} outside the project and start the server with --allow-lsp."
+                ),
+                Surface::Cli => format!(
+                    "Install {server} outside the project (Debian: `apt-get install gopls golang-go`) and run the rename again (without --no-lsp), or rename it by editing the files."
+                ),
+            },
         ),
+        None => (
+            String::new(),
+            "Rename it by editing the files (or with the language's own tools).".to_string(),
+        ),
+    };
+    refused(
+        ErrorKind::UnknownLanguage,
+        format!(
+            "rename does not support {name}{without}; supported: {}. `{old}` stands in {name} file(s): {}",
+            supported.join(", "),
+            files.join(", ")
+        ),
+        &next,
     )
 }
 
