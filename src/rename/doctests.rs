@@ -1,13 +1,16 @@
-//! Code in comments that a language's test runner compiles: Rust's doc-comment code blocks
-//! (`cargo test` compiles every ```` ``` ```` block of a `///`, `//!`, `/** */` or `/*! */`
-//! comment that is untagged or Rust, `ignore` excepted). To a rename they are code: an old name
-//! left there passes `cargo check` and fails `cargo test`.
+//! Code in comments and docstrings that a language's test runner compiles: Rust's doc-comment
+//! code blocks (`cargo test` compiles every ```` ``` ```` block of a `///`, `//!`, `/** */` or
+//! `/*! */` comment that is untagged or Rust, `ignore` excepted) and Python's doctests (the
+//! `>>> ` and `... ` lines of a module's, class's or function's docstring, which `pytest
+//! --doctest-modules` runs). To a rename they are code: an old name left there passes the
+//! compiler or type checker and fails the tests.
 //!
 //! Each file's doctests become one *shadow*: a text of the same length in which every byte
 //! outside a doctest's code is a space (newlines kept), the comment markers and rustdoc's hidden
-//! line marker (`# `) blanked, and each block wrapped in a function (as rustdoc wraps it). Its
-//! offsets are the file's, so the shadow's syntax tree and a resolver's answers on it are
-//! answers about the file's own bytes.
+//! line marker (`# `) blanked, and each Rust block wrapped in a function (as rustdoc wraps it;
+//! Python's examples stand at the module's level, where doctest runs them). Its offsets are
+//! the file's, so the shadow's syntax tree and a resolver's answers on it are answers about the
+//! file's own bytes.
 
 use tree_sitter::{Node, Tree};
 
@@ -76,6 +79,73 @@ pub(super) fn rust(text: &str, tree: &Tree) -> Option<Shadow> {
         shadow.close(fence, previous_end.unwrap_or(text.len()));
     }
     shadow.finish()
+}
+
+/// The doctests of a Python file, when it has any: each docstring's examples (`>>> ` and its
+/// `... ` continuation lines), their prompts blanked.
+pub(super) fn python(text: &str, tree: &Tree) -> Option<Shadow> {
+    let mut shadow = Builder::new(text);
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        let body = match n.kind() {
+            "module" => Some(n),
+            "function_definition" | "class_definition" => n.child_by_field_name("body"),
+            _ => None,
+        };
+        if let Some(doc) = body
+            .and_then(|b| b.named_child(0))
+            .filter(|s| s.kind() == "expression_statement")
+            .and_then(|s| s.named_child(0))
+            .filter(|s| s.kind() == "string")
+        {
+            // Between the quotes: the content's lines.
+            let start = doc.child(0).map_or(doc.start_byte(), |q| q.end_byte());
+            let end = doc
+                .child(doc.child_count().saturating_sub(1))
+                .filter(|q| q.kind() == "string_end")
+                .map_or(doc.end_byte(), |q| q.start_byte());
+            examples(start..end.max(start), text, &mut shadow);
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor).filter(|c| {
+            matches!(
+                c.kind(),
+                "function_definition"
+                    | "class_definition"
+                    | "decorated_definition"
+                    | "block"
+                    | "if_statement"
+            )
+        }));
+    }
+    shadow.finish()
+}
+
+/// The example lines of one docstring (its content's byte range) copied into the shadow, each after its
+/// prompt (`>>> `, or `... ` right after an example line).
+fn examples(range: std::ops::Range<usize>, text: &str, shadow: &mut Builder) {
+    let mut in_example = false;
+    let mut at = range.start;
+    while at < range.end {
+        let end = text[at..range.end].find('\n').map_or(range.end, |n| at + n);
+        let line = &text[at..end];
+        let lead = line.len() - line.trim_start().len();
+        let rest = &line[lead..];
+        let prompt = |p: &str| rest == p || rest.starts_with(&format!("{p} "));
+        if prompt(">>>") || (in_example && prompt("...")) {
+            let from = (at + lead + 4).min(end);
+            let to = if text[..end].ends_with('\r') {
+                end - 1
+            } else {
+                end
+            };
+            shadow.copy(from, to.max(from));
+            in_example = true;
+        } else {
+            in_example = false;
+        }
+        at = end + 1;
+    }
 }
 
 /// One line of a doc comment: where it starts (its marker), where its content starts (after
@@ -229,7 +299,7 @@ struct Builder<'t> {
     text: &'t str,
     bytes: Vec<u8>,
     wrappers: Vec<usize>,
-    /// A wrapper's opening was written and its block not yet closed.
+    /// Some code was written.
     any: bool,
 }
 
@@ -271,6 +341,12 @@ impl<'t> Builder<'t> {
             0
         };
         self.bytes[from + skip..to].copy_from_slice(&self.text.as_bytes()[from + skip..to]);
+    }
+
+    /// Bytes of the file copied as code, as they are.
+    fn copy(&mut self, from: usize, to: usize) {
+        self.bytes[from..to].copy_from_slice(&self.text.as_bytes()[from..to]);
+        self.any = true;
     }
 
     /// A block closes: `}` on the first blank byte at or after `at` (the closing fence's line,
@@ -335,6 +411,35 @@ mod tests {
     fn other_languages_ignored_blocks_and_plain_comments_are_not() {
         let text = "//! ```text\n//! double(2)\n//! ```\n//! ```ignore\n//! double(2)\n//! ```\n// ```\n// double(2)\n// ```\nfn f() {}\n";
         assert_eq!(shadow(text), None);
+    }
+
+    fn python_shadow(text: &str) -> Option<String> {
+        let mut parser = Parser::new();
+        let entry = lancet_syntax::languages::language_for("a.py", b"").unwrap();
+        parser
+            .set_language(&lancet_syntax::languages::grammar(entry).unwrap())
+            .unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        super::python(text, &tree).map(|s| {
+            assert_eq!(s.text.len(), text.len());
+            s.text
+                .lines()
+                .map(str::trim_end)
+                .filter(|l| !l.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+    }
+
+    #[test]
+    fn python_docstring_examples_are_code_and_their_output_is_not() {
+        let text = "def double(x):\n    \"\"\"Doubles.\n\n    >>> y = double(2)\n    >>> if y:\n    ...     print(y)\n    4\n    \"\"\"\n    s = \">>> double(1)\"\n    return x * 2\n";
+        assert_eq!(
+            python_shadow(text).unwrap(),
+            "        y = double(2)\n        if y:\n            print(y)"
+        );
+        let one_line = "def f():\n    \"\"\">>> f()\"\"\"\n";
+        assert_eq!(python_shadow(one_line).unwrap(), "           f()");
     }
 
     #[test]

@@ -158,10 +158,13 @@ pub(super) fn scan_file(
         &occurrences,
         opts.old.len(),
     );
-    let doctests = doctests_of(renamer, path.as_str(), text, &tree, &found);
+    let (doctests, holder) = match doctests_of(renamer, path.as_str(), text, &tree, &found) {
+        Some((parsed, holder)) => (Some(parsed), holder),
+        None => (None, ""),
+    };
     // What each occurrence in a doctest's code is there (code, or a string or comment of it).
     let in_doctest = |at: usize, hit: &Hit| {
-        hit.context == Some("comment")
+        hit.context == Some(holder)
             && doctests
                 .as_ref()
                 .is_some_and(|d| !d.text.as_bytes()[at].is_ascii_whitespace())
@@ -279,28 +282,37 @@ pub(super) fn scan_file(
     })
 }
 
-/// The file's doctests, parsed, when an occurrence of OLD stands in a comment of a language
-/// whose comments hold compiled code (Rust's doc-comment blocks).
+/// The file's doctests, parsed, and what holds them (`comment`: Rust's doc comments;
+/// `string`: Python's docstrings), when an occurrence of OLD stands in such a holder.
 fn doctests_of(
     renamer: &Renamer,
     path: &str,
     text: &str,
     tree: &Tree,
     found: &[Hit],
-) -> Option<Parsed> {
-    if renamer.entry.name != "rust" || !found.iter().any(|h| h.context == Some("comment")) {
+) -> Option<(Parsed, &'static str)> {
+    let (holder, shadow): (
+        &'static str,
+        fn(&str, &Tree) -> Option<super::doctests::Shadow>,
+    ) = match renamer.entry.name.as_str() {
+        "rust" => ("comment", super::doctests::rust),
+        "python" => ("string", super::doctests::python),
+        _ => return None,
+    };
+    if !found.iter().any(|h| h.context == Some(holder)) {
         return None;
     }
-    let shadow = super::doctests::rust(text, tree)?;
+    let shadow = shadow(text, tree)?;
     let mut parser = Parser::new();
     parser.set_language(&renamer.grammar).ok()?;
     let tree = parser.parse(&shadow.text, None)?;
-    Some(Parsed {
+    let parsed = Parsed {
         path: path.to_string(),
         text: shadow.text,
         tree,
         doctest_wrappers: Some(shadow.wrappers),
-    })
+    };
+    Some((parsed, holder))
 }
 
 /// The definitions among the places a rename decided by other means (a language server's

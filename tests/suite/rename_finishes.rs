@@ -172,3 +172,70 @@ fn go_renames_through_gopls_when_it_is_installed() {
     assert!(read(dir.path(), "main.go").contains("shapes.SquareArea(2)"));
     assert!(read(dir.path(), "shapes/shapes.go").contains("func SquareArea(side int)"));
 }
+
+const DOCTEST_PY: &str = "\
+\"\"\"Prices.
+
+>>> from shop import total
+>>> total([1, 2])
+3
+\"\"\"
+
+
+def total(items):
+    \"\"\"Adds the items.
+
+    >>> total([])
+    0
+    >>> Cart().total()
+    0
+    \"\"\"
+    return sum(items)
+
+
+class Cart:
+    def total(self):
+        return total([])
+";
+
+/// Python's doctests (`>>> ` lines of docstrings, run by `pytest --doctest-modules`) are
+/// renamed as code: with their module's globals (a name they do not bind is the module's,
+/// `from shop import total` in shop.py is shop's own), reported as doctest sites; the method
+/// of the same name is another symbol, left alone.
+#[test]
+fn python_doctests_still_pass_after_a_rename() {
+    let dir = temp_tree(&[("shop.py", DOCTEST_PY.as_bytes())]);
+    let doctest = |dir: &Path| {
+        std::process::Command::new("python3")
+            .args(["-m", "doctest", "shop.py"])
+            .current_dir(dir)
+            .output()
+            .map(|o| {
+                (
+                    o.status.success(),
+                    String::from_utf8_lossy(&o.stdout).into_owned(),
+                )
+            })
+    };
+    if let Ok((passed, out)) = doctest(dir.path()) {
+        assert!(passed, "{out}");
+    }
+    let (code, v) = run_json(dir.path(), &["rename", "--at", "shop.py:9:5", "sum_prices"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    let doctests: Vec<u64> = v["rename"]["renamed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["doctest"] == true)
+        .map(|s| s["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(doctests, [3, 4, 12], "{v:#}");
+    let after = read(dir.path(), "shop.py");
+    assert!(
+        after.contains("    def total(self):\n        return sum_prices([])"),
+        "{after}"
+    );
+    if let Ok((passed, out)) = doctest(dir.path()) {
+        assert!(passed, "{out}\n{after}");
+    }
+}

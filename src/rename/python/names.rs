@@ -223,6 +223,12 @@ impl PyProject<'_> {
                 Some(s) => scope = scope_of(s),
             }
         }
+        // A doctest runs with its module's globals: a name it does not bind is the module's.
+        if module.doctest_wrappers.is_some()
+            && let Some(real) = self.module(&module.path)
+        {
+            return self.lookup(&real, real.tree.root_node(), name, for_rename, depth + 1);
+        }
         if BUILTINS.contains(&name) {
             Target::Outside(format!("`{name}` is a Python builtin"))
         } else if has_wildcard(module) {
