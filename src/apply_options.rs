@@ -77,6 +77,9 @@ pub struct ApplyOptions {
     pub ignored_settings: Option<config::Ignored>,
     /// Files `rename` and `mod` never walk (the person's `[walk] exclude`).
     pub walk_exclude: globset::GlobSet,
+    /// Whether a rename may ask the project's language servers what it cannot decide
+    /// (`[rename] lsp`; the caller still chooses the servers, or none).
+    pub rename_servers: bool,
 }
 
 impl ApplyOptions {
@@ -115,6 +118,7 @@ impl ApplyOptions {
             hard_links: config.hard_links(),
             ignored_settings: config.ignored.clone(),
             walk_exclude: config.walk_excludes(),
+            rename_servers: config.rename_servers(),
             ..ApplyOptions::new(root)
         };
         Ok((opts, config))
@@ -148,6 +152,7 @@ impl ApplyOptions {
             hard_links: staged::HardLinks::default(),
             ignored_settings: None,
             walk_exclude: globset::GlobSet::empty(),
+            rename_servers: true,
         }
     }
 }

@@ -134,6 +134,11 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
+    /// The private temp directory the confined program may write (its `TMPDIR`).
+    pub fn temp_dir(&self) -> &Path {
+        self.temp.path()
+    }
+
     /// Builds the rules of `policy`; fails when the kernel cannot enforce them.
     pub fn new(policy: &Policy) -> Result<Sandbox, SandboxError> {
         let temp = tempfile::Builder::new()

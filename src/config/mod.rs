@@ -29,6 +29,8 @@
 //! keep_days = 30                  # oldest kept, in days (0: no limit)
 //! [walk]
 //! exclude = ["vendor/**"]         # guarded: files `rename` and `mod` never look at
+//! [rename]
+//! lsp = false                     # guarded: never ask the project's language servers
 //! [edit]
 //! hard_links = "split"            # or "in-place": write through a file's other hard links
 //! ```
@@ -53,7 +55,7 @@ pub const PYPROJECT_SOURCE: &str = "pyproject.toml [tool.lancet]";
 
 /// The keys that run commands or weaken safety: set only by the person (flags, the user-level
 /// file, or repository settings they trusted).
-pub const GUARDED_KEYS: [&str; 9] = [
+pub const GUARDED_KEYS: [&str; 10] = [
     "mcp.test_command",
     "gate.enabled",
     "gate.external",
@@ -63,6 +65,7 @@ pub const GUARDED_KEYS: [&str; 9] = [
     "checkpoints.keep_days",
     "edit.hard_links",
     "walk.exclude",
+    "rename.lsp",
 ];
 
 /// Lancet's settings, as read (defaults where nothing says otherwise).
@@ -87,6 +90,9 @@ pub struct Config {
     /// What `rename` and `mod` walk.
     #[serde(default)]
     pub walk: WalkSection,
+    /// How `rename` decides what it cannot by itself.
+    #[serde(default)]
+    pub rename: RenameSection,
     /// Where the repository's settings were read from (`lancet.toml`, `pyproject.toml
     /// [tool.lancet]`), for messages.
     #[serde(skip)]
@@ -172,6 +178,17 @@ pub struct WalkSection {
     /// `.gitignore`d: vendored or generated code. Guarded: a rename that skips files could
     /// leave uses under the old name, so only the person sets it.
     pub exclude: Option<Vec<String>>,
+}
+
+/// `[rename]`.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RenameSection {
+    /// Whether a rename may ask the project's language server about the sites lancet cannot
+    /// decide (and rename Go through gopls), when one is installed outside the project
+    /// (default true on the command line; over MCP only with `--allow-lsp`). Guarded: the
+    /// server is a program that reads the project.
+    pub lsp: Option<bool>,
 }
 
 /// A configuration lancet cannot use: which file, and what is wrong in it.
@@ -393,6 +410,7 @@ impl Config {
         );
         note(self.edit.hard_links.take().is_some(), "edit.hard_links");
         note(self.walk.exclude.take().is_some(), "walk.exclude");
+        note(self.rename.lsp.take().is_some(), "rename.lsp");
         dropped
     }
 
@@ -438,6 +456,7 @@ impl Config {
             "walk.exclude",
             self.walk.exclude.as_ref().map(|v| format!("{v:?}")),
         );
+        show("rename.lsp", self.rename.lsp.map(|b| b.to_string()));
         out
     }
 
@@ -466,6 +485,9 @@ impl Config {
             },
             walk: WalkSection {
                 exclude: over.walk.exclude.or(self.walk.exclude),
+            },
+            rename: RenameSection {
+                lsp: over.rename.lsp.or(self.rename.lsp),
             },
             source: over.source.or(self.source),
             requires_python: over.requires_python.or(self.requires_python),
@@ -559,6 +581,11 @@ impl Config {
     /// The globs `lancet check` leaves out.
     pub fn check_excludes(&self) -> Vec<String> {
         self.check.exclude.clone().unwrap_or_default()
+    }
+
+    /// Whether a rename may ask the project's language servers (`[rename] lsp`, default on).
+    pub fn rename_servers(&self) -> bool {
+        self.rename.lsp != Some(false)
     }
 
     /// What `rename` and `mod` leave out of their walk (`[walk] exclude`), compiled (the
@@ -672,6 +699,8 @@ keep_days = 2
 hard_links = "in-place"
 [walk]
 exclude = ["vendor/**"]
+[rename]
+lsp = false
 "#,
             CONFIG_FILE,
         )
@@ -695,6 +724,7 @@ exclude = ["vendor/**"]
         assert_eq!(c.hard_links(), HardLinks::InPlace);
         assert!(c.walk_excludes().is_match("vendor/a/b.py"));
         assert!(!c.walk_excludes().is_match("src/a.py"));
+        assert!(!c.rename_servers());
         assert_eq!(c.guarded_values().len(), GUARDED_KEYS.len());
     }
 

@@ -1,6 +1,7 @@
 //! `--at PATH:LINE:COL` as read: the one identifier a rename names by its place.
 
 /// `--at PATH:LINE:COL`, read: the identifier there.
+#[derive(Clone)]
 pub(super) struct At {
     /// The path, relative to the root.
     pub(super) path: String,

@@ -33,14 +33,17 @@ use lancet_core::{Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSumma
 use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
-use refusal::{languages_refusal, refusal, undecided_sites};
+use refusal::{Found, languages_refusal, refusal, undecided_sites};
 use registry::resolve_all;
 use scan::{line_text, scan_all, walk};
+use scope::keep_mentions_in_scope;
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 mod at;
 mod choose;
+mod doctests;
 mod ecma;
+mod foreign;
 pub mod lsp;
 mod model;
 mod python;
@@ -49,6 +52,7 @@ mod registry;
 mod resolve;
 mod rust;
 mod scan;
+mod scope;
 
 pub use model::RenameOptions;
 pub use scan::renameable_languages;
@@ -66,6 +70,13 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         Ok(request) => request,
         Err(report) => return (*report).into(),
     };
+    // `--at` in a language lancet resolves no names in (Go): its server, or a refusal.
+    if opts.lsp.is_none()
+        && let Some(at) = &at
+        && let Some(foreign) = foreign::at_place(at, &opts.old, opts.servers.as_ref())
+    {
+        return foreign_rename(&root, foreign, &opts, apply);
+    }
     if let Some(servers) = &opts.lsp {
         return match &at {
             Some(at) => lsp::rename(&root, at, &opts.new, servers, apply),
@@ -84,7 +95,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let outcomes = scan_all(&root, &files, opts, apply);
     lancet_core::timing::lap("rename: walk, read, parse and query", &mut clock);
     let (mut summary, mut scans) = summarise(opts, unwalkable, outcomes);
-    resolve_all(&root, &files, &mut scans, &opts.old);
+    let symbols = resolve_all(&root, &files, &mut scans, &opts.old);
     lancet_core::timing::lap("rename: resolve", &mut clock);
     let chosen = match choose(&scans, at.as_ref(), qualified.as_deref(), surface) {
         Ok(c) => c,
@@ -97,6 +108,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
             return report.with_rename(summary, apply.surface).into();
         }
     };
+    keep_mentions_in_scope(&mut scans, &mut summary, &chosen);
     scans.par_iter_mut().for_each(|s| {
         let precheck = apply.syntax_check && !apply.gate.judges_precisely(s.language);
         finish_scan(s, &chosen, opts, precheck)
@@ -107,8 +119,20 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let mixed = matches!(chosen, Chosen::All)
         .then(|| languages_refusal(&summary, &scans, opts))
         .flatten();
-    if let Some(refused) = mixed.or_else(|| refusal(opts, &summary, &chosen, &touched, &undecided))
-    {
+    let found = Found {
+        summary: &summary,
+        symbols: &symbols,
+        touched: &touched,
+        undecided: &undecided,
+    };
+    if let Some(refused) = mixed.or_else(|| refusal(opts, &chosen, &found)) {
+        // No code of the languages lancet renames holds OLD: maybe Go's does (gopls).
+        if matches!(refused, RenameRefusal::NoMatch { .. })
+            && at.is_none()
+            && let Some(foreign) = foreign::bare(&root, &files, &opts.old, opts.servers.as_ref())
+        {
+            return foreign_rename(&root, foreign, opts, apply);
+        }
         return Report::rename_refused(&refused, apply.surface)
             .with_rename(summary, apply.surface)
             .into();
@@ -136,6 +160,21 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     crate::background::drop_later(scans);
     applied.report = applied.report.with_rename(summary, apply.surface);
     applied
+}
+
+/// A rename in a language lancet resolves no names in: through its server, or refused.
+fn foreign_rename(
+    root: &lancet_core::Root,
+    foreign: foreign::Foreign,
+    opts: &RenameOptions,
+    apply: &ApplyOptions,
+) -> Applied {
+    match foreign {
+        foreign::Foreign::Server(at, servers) => lsp::rename(root, &at, &opts.new, &servers, apply),
+        foreign::Foreign::Refused(refusal) => {
+            Report::rename_refused(&refusal, apply.surface).into()
+        }
+    }
 }
 
 /// The rename's counts, mentions and skipped files, and the parsed scans (sites, definitions
@@ -216,6 +255,7 @@ fn complete_summary(
                     path: scan.path.clone(),
                     line: o.line,
                     column: column(o),
+                    doctest: o.doctest,
                 });
             }
             match (&o.resolution, &o.field) {
@@ -339,6 +379,8 @@ mod tests {
             at: None,
             include_unresolved: false,
             leave_unresolved: false,
+            all_definitions: false,
+            servers: None,
             lsp: None,
         }
     }
@@ -453,7 +495,7 @@ mod tests {
         );
         assert_eq!(scan.mentions.len(), 2);
         let kinds = kinds(&scan);
-        assert_eq!(kinds, [(3, SymbolKind::Method)]);
+        assert_eq!(kinds, [(1, SymbolKind::Field), (3, SymbolKind::Method)]);
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub(crate) struct Parsed {
     pub text: String,
     /// Its syntax tree.
     pub tree: Tree,
+    /// A file's doctests rather than the file itself (see [`super::doctests`]): each block
+    /// wrapped in a function whose name stands at these offsets.
+    pub doctest_wrappers: Option<Vec<usize>>,
 }
 
 /// What an identifier spelled OLD refers to.
@@ -215,8 +218,15 @@ pub struct RenameOptions {
     /// or `include_unresolved`, a rename with an unresolved site writes nothing: a site that
     /// may be the symbol left under its old name can break the build.
     pub leave_unresolved: bool,
+    /// A bare OLD naming several unrelated symbols (no override, re-export or import joins
+    /// them) renames them all; without it such a rename is refused, naming each definition.
+    pub all_definitions: bool,
     /// Ask the project's language server (needs `at`): its answer is applied as a transaction.
     pub lsp: Option<lsp::Lsp>,
+    /// The language servers lancet may ask about the sites it cannot decide (each asked per
+    /// site), and through which it renames languages it resolves no names in (Go: gopls);
+    /// `None`: no server runs (`--no-lsp`, `[rename] lsp = false`, MCP without `--allow-lsp`).
+    pub servers: Option<lsp::Lsp>,
 }
 
 /// A language's compiled rename query and the indexes of its captures.
@@ -242,6 +252,8 @@ pub(super) struct Occurrence {
     pub(super) resolution: Option<Resolution>,
     /// A Rust shorthand field (`P { major }`, `let P { major } = p`): the field it also names.
     pub(super) field: Option<Resolution>,
+    /// In a doctest: code in a comment, resolved on the file's doctests.
+    pub(super) doctest: bool,
 }
 
 impl Occurrence {
@@ -264,6 +276,8 @@ pub(super) struct FileScan {
     pub(super) language: &'static str,
     pub(super) renamer: &'static Renamer,
     pub(super) parsed: Arc<Parsed>,
+    /// The file's doctests, parsed, when OLD stands in one.
+    pub(super) doctests: Option<Arc<Parsed>>,
     /// Offsets where lines start.
     pub(super) starts: Vec<usize>,
     pub(super) occurrences: Vec<Occurrence>,

@@ -3,6 +3,7 @@
 //! languages, or sites lancet could not decide that may be the symbol.
 
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
+use super::registry::Symbols;
 use super::scan::{is_identifier, renameable_languages, renamers};
 use lancet_core::{
     Definition, LeftSite, MAX_LISTED, RenameRefusal, RenameSummary, Report, Surface, SymbolKind,
@@ -166,15 +167,31 @@ fn site_shape(scan: &FileScan, site: &LeftSite, len: usize) -> SiteShape {
     SiteShape::Plain
 }
 
-/// Why the rename must not go ahead, if it must not: a reserved NEW, nothing to rename, a
-/// `--kind` that does not fit, or NEW already in use where OLD would become it.
+/// What a rename found, as its refusals weigh it.
+pub(super) struct Found<'a> {
+    pub(super) summary: &'a RenameSummary,
+    /// The symbols the sites resolve to, grouped.
+    pub(super) symbols: &'a Symbols,
+    /// The files with a site to rename.
+    pub(super) touched: &'a [&'a FileScan],
+    /// The undecided sites that may be the chosen symbol.
+    pub(super) undecided: &'a [&'a LeftSite],
+}
+
+/// Why the rename must not go ahead, if it must not: a reserved NEW, a `--kind` that does not
+/// fit, a bare OLD naming several unrelated symbols, NEW already in use where OLD would become
+/// it, nothing to rename, or undecided sites.
 pub(super) fn refusal(
     opts: &RenameOptions,
-    summary: &RenameSummary,
     chosen: &Chosen,
-    touched: &[&FileScan],
-    undecided: &[&LeftSite],
+    found: &Found,
 ) -> Option<RenameRefusal> {
+    let Found {
+        summary,
+        symbols,
+        touched,
+        undecided,
+    } = *found;
     let languages: HashSet<&str> = touched.iter().map(|s| s.language).collect();
     for entry in languages::languages() {
         if languages.contains(entry.name.as_str()) && entry.keywords.contains(&opts.new) {
@@ -185,6 +202,11 @@ pub(super) fn refusal(
         }
     }
     if let Some(report) = kind_refusal(opts, summary) {
+        return Some(report);
+    }
+    if matches!(chosen, Chosen::All)
+        && let Some(report) = definitions_refusal(symbols, touched, opts)
+    {
         return Some(report);
     }
     // A member of NEW's name merges only with a member: renaming a plain binding beside a
@@ -225,6 +247,51 @@ pub(super) fn refusal(
         return Some(unresolved_refusal(opts, summary, undecided));
     }
     None
+}
+
+/// A bare name naming several unrelated symbols (see [`super::registry::Symbols`]): each is
+/// named by a definition (the first site with a definition's kind, else its first site).
+fn definitions_refusal(
+    symbols: &Symbols,
+    scans: &[&FileScan],
+    opts: &RenameOptions,
+) -> Option<RenameRefusal> {
+    if symbols.len() < 2 || opts.all_definitions {
+        return None;
+    }
+    let place = |group: &Vec<SymbolId>| -> Option<Definition> {
+        let mut first = None;
+        for scan in scans {
+            for o in &scan.occurrences {
+                let of_group = [&o.resolution, &o.field]
+                    .into_iter()
+                    .flatten()
+                    .any(|r| matches!(r, Resolution::Symbol(id) if group.contains(id)));
+                if !of_group {
+                    continue;
+                }
+                let definition = |kind| Definition {
+                    path: scan.path.clone(),
+                    line: o.line,
+                    kind,
+                };
+                if let Some(&kind) = o.kinds.first() {
+                    return Some(definition(kind));
+                }
+                first.get_or_insert_with(|| definition(SymbolKind::Any));
+            }
+        }
+        first
+    };
+    let mut listed: Vec<Definition> = symbols.iter().filter_map(place).collect();
+    listed.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    listed.truncate(MAX_LISTED);
+    Some(RenameRefusal::Definitions {
+        old: opts.old.clone(),
+        listed,
+        symbols: symbols.len(),
+        all: true,
+    })
 }
 
 /// A bare name defined in several languages (a Rust `fn frob` and a Python `def frob`): one
@@ -296,5 +363,6 @@ fn unresolved_refusal(
             .map(|u| (*u).clone())
             .collect(),
         total: undecided.len(),
+        at: opts.at.is_some(),
     }
 }

@@ -2,12 +2,13 @@
 //! pass that asks each occurrence's resolver what it refers to.
 
 use super::ecma::EcmaProject;
-use super::model::{FileScan, Resolution};
+use super::model::{FileScan, Parsed, Resolution, SymbolId};
 use super::python::PyProject;
 use super::resolve::{Resolved, Resolver, Sources};
 use super::rust::RustProject;
 use lancet_core::Root;
 use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Every resolver, over one rename's sources.
@@ -19,12 +20,29 @@ fn resolvers<'a>(sources: &'a Sources<'a>) -> [Box<dyn Resolver + 'a>; 3] {
     ]
 }
 
+/// The symbols the sites resolve to, in groups a rename takes together (a method and the ones
+/// overriding it): each group one symbol to the person who asked.
+pub(super) type Symbols = Vec<Vec<SymbolId>>;
+
+/// At most this many distinct symbols are compared pairwise for ties; past it each is its own.
+const MAX_COMPARED: usize = 256;
+
 /// Resolves every code occurrence of OLD in the scans: Python through the tree's modules
 /// (parsing, on demand, modules that do not hold OLD), JavaScript/TypeScript through
-/// their imports and exports (`oxc_semantic`), Rust file by file.
-pub(super) fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan], old: &str) {
+/// their imports and exports (`oxc_semantic`), Rust file by file. Returns the symbols found,
+/// grouped by the ties their resolvers know.
+pub(super) fn resolve_all(
+    root: &Root,
+    files: &[String],
+    scans: &mut [FileScan],
+    old: &str,
+) -> Symbols {
     let read =
         |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
+    let real = |path: &str| -> Option<String> {
+        let rel = root.rel(path).ok()?;
+        Some(root.resolve(&rel, true).ok()?.real.to_string())
+    };
     let sources = Sources {
         files,
         scanned: scans
@@ -32,34 +50,96 @@ pub(super) fn resolve_all(root: &Root, files: &[String], scans: &mut [FileScan],
             .map(|s| (s.language, Arc::clone(&s.parsed)))
             .collect(),
         read: &read,
+        real: &real,
     };
     let registry = resolvers(&sources);
-    let resolved: Vec<Vec<Resolved>> = scans
+    let resolved: Vec<(Vec<Resolved>, Vec<Resolved>)> = scans
         .par_iter()
         .map(|scan| {
-            let offsets: Vec<usize> = scan.occurrences.iter().map(|o| o.at).collect();
-            match registry
+            let resolver = registry
                 .iter()
-                .find(|r| r.languages().contains(&scan.language))
-            {
-                Some(resolver) => resolver.resolve_file(&scan.parsed, &offsets, old),
+                .find(|r| r.languages().contains(&scan.language));
+            // The file's own code, then its doctests (on their own parse).
+            let offsets = |doctest: bool| -> Vec<usize> {
+                let of = scan.occurrences.iter().filter(|o| o.doctest == doctest);
+                of.map(|o| o.at).collect()
+            };
+            let resolve = |parsed: &Parsed, offsets: Vec<usize>| match resolver {
+                Some(resolver) => resolver.resolve_file(parsed, &offsets, old),
                 None => offsets
                     .iter()
                     .map(|_| {
-                        Resolution::Unresolved(format!(
-                            "lancet resolves no names in {}",
-                            scan.language
-                        ))
-                        .into()
+                        let why = format!("lancet resolves no names in {}", scan.language);
+                        Resolution::Unresolved(why).into()
                     })
                     .collect(),
-            }
+            };
+            let code = resolve(&scan.parsed, offsets(false));
+            let doctests = match &scan.doctests {
+                Some(parsed) => resolve(parsed, offsets(true)),
+                None => Vec::new(),
+            };
+            (code, doctests)
         })
         .collect();
-    for (scan, resolutions) in scans.iter_mut().zip(resolved) {
-        for (o, r) in scan.occurrences.iter_mut().zip(resolutions) {
-            o.resolution = Some(r.value);
-            o.field = r.field;
+    for (scan, (code, doctests)) in scans.iter_mut().zip(resolved) {
+        let (mut code, mut doctests) = (code.into_iter(), doctests.into_iter());
+        for o in &mut scan.occurrences {
+            let next = if o.doctest {
+                doctests.next()
+            } else {
+                code.next()
+            };
+            if let Some(r) = next {
+                o.resolution = Some(r.value);
+                o.field = r.field;
+            }
         }
     }
+    group(scans, &registry)
+}
+
+/// The distinct symbols of the scans (by first site), joined where a resolver ties two.
+fn group(scans: &[FileScan], registry: &[Box<dyn Resolver + '_>]) -> Symbols {
+    let mut ids: Vec<SymbolId> = Vec::new();
+    let mut seen = HashSet::new();
+    for o in scans.iter().flat_map(|s| &s.occurrences) {
+        for r in [&o.resolution, &o.field].into_iter().flatten() {
+            if let Resolution::Symbol(id) = r
+                && seen.insert(id.clone())
+            {
+                ids.push(id.clone());
+            }
+        }
+    }
+    // Union-find over the ties, smallest index as each group's root.
+    let mut parent: Vec<usize> = (0..ids.len()).collect();
+    fn root_of(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    if ids.len() <= MAX_COMPARED {
+        for i in 0..ids.len() {
+            for j in i + 1..ids.len() {
+                if registry.iter().any(|r| r.related(&ids[i], &ids[j])) {
+                    let (a, b) = (root_of(&mut parent, i), root_of(&mut parent, j));
+                    parent[a.max(b)] = a.min(b);
+                }
+            }
+        }
+    }
+    let mut groups: Vec<Vec<SymbolId>> = Vec::new();
+    let mut index: HashMap<usize, usize> = HashMap::new();
+    for (i, id) in ids.into_iter().enumerate() {
+        let r = root_of(&mut parent, i);
+        let g = *index.entry(r).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(id);
+    }
+    groups
 }

@@ -2,7 +2,7 @@
 //! implements (Python, JavaScript/TypeScript, Rust), and [`resolve_all`], which hands every
 //! scanned file to the resolver that takes its language.
 
-use super::model::{Parsed, Resolution};
+use super::model::{Parsed, Resolution, SymbolId};
 use std::sync::Arc;
 use tree_sitter::Node;
 
@@ -29,6 +29,9 @@ pub(super) struct Sources<'a> {
     pub(super) scanned: Vec<(&'static str, Arc<Parsed>)>,
     /// Reads a file of the tree as text.
     pub(super) read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    /// The path a path of the tree leads to, its links followed, when it stays in the tree (a
+    /// workspace's `node_modules/<name>` link to its package).
+    pub(super) real: &'a (dyn Fn(&str) -> Option<String> + Sync),
 }
 
 impl Sources<'_> {
@@ -53,6 +56,13 @@ pub(super) trait Resolver: Sync {
     /// What each occurrence of `old` (byte offsets, in file order) in `file` refers to, in the
     /// order of `offsets`.
     fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved>;
+
+    /// Whether two of its symbols are one to a rename though their ids differ: a method and
+    /// the one it overrides. Symbols no such tie joins are unrelated (a bare name that names
+    /// several is refused).
+    fn related(&self, _a: &SymbolId, _b: &SymbolId) -> bool {
+        false
+    }
 }
 
 /// Resolves each occurrence through the syntax node that is exactly it (an occurrence that is
@@ -93,11 +103,15 @@ pub(super) mod testing {
     /// Reads a file of the fixture.
     type Reader = Box<dyn Fn(&str) -> Option<String> + Sync>;
 
+    /// A fixture has no links: a path leads to itself when it is a file or a directory.
+    type Real = Box<dyn Fn(&str) -> Option<String> + Sync>;
+
     /// Files by path, each parsed as its language.
     pub(crate) struct Fixture {
         files: Vec<String>,
         scanned: Vec<(&'static str, Arc<Parsed>)>,
         read: Reader,
+        real: Real,
     }
 
     impl Fixture {
@@ -119,13 +133,30 @@ pub(super) mod testing {
                         .unwrap();
                     let tree = parser.parse(&text, None).unwrap();
                     let path = path.to_string();
-                    (entry.name.as_str(), Arc::new(Parsed { path, text, tree }))
+                    (
+                        entry.name.as_str(),
+                        Arc::new(Parsed {
+                            path,
+                            text,
+                            tree,
+                            doctest_wrappers: None,
+                        }),
+                    )
                 })
                 .collect();
+            let paths: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
+            let known = paths.clone();
             Fixture {
-                files: files.iter().map(|(p, _)| p.to_string()).collect(),
+                files: paths,
                 scanned,
                 read: Box::new(move |path| texts.get(path).cloned()),
+                real: Box::new(move |path| {
+                    let dir = format!("{path}/");
+                    known
+                        .iter()
+                        .any(|f| f == path || f.starts_with(&dir))
+                        .then(|| path.to_string())
+                }),
             }
         }
 
@@ -135,6 +166,7 @@ pub(super) mod testing {
                 files: &self.files,
                 scanned: self.scanned.clone(),
                 read: &*self.read,
+                real: &*self.real,
             }
         }
 

@@ -9,7 +9,7 @@ use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
 use lancet_core::Span;
 use lancet_core::sha256_hex;
-use lancet_core::{Mention, PlaceRefusal, RenameRefusal, Report, SymbolKind};
+use lancet_core::{Definition, Mention, PlaceRefusal, RenameRefusal, Report, SymbolKind};
 use lancet_core::{line_of, line_starts};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
@@ -23,6 +23,8 @@ fn kind_of_capture(name: &str) -> Option<SymbolKind> {
         "class" => Some(SymbolKind::Class),
         "method" => Some(SymbolKind::Method),
         "variable" => Some(SymbolKind::Variable),
+        "field" => Some(SymbolKind::Field),
+        "variant" => Some(SymbolKind::Variant),
         _ => None,
     }
 }
@@ -156,9 +158,48 @@ pub(super) fn scan_file(
         &occurrences,
         opts.old.len(),
     );
+    let (doctests, holder) = match doctests_of(renamer, path.as_str(), text, &tree, &found) {
+        Some((parsed, holder)) => (Some(parsed), holder),
+        None => (None, ""),
+    };
+    // What each occurrence in a doctest's code is there (code, or a string or comment of it).
+    let in_doctest = |at: usize, hit: &Hit| {
+        hit.context == Some(holder)
+            && doctests
+                .as_ref()
+                .is_some_and(|d| !d.text.as_bytes()[at].is_ascii_whitespace())
+    };
+    let doctest_offsets: Vec<usize> = occurrences
+        .iter()
+        .zip(&found)
+        .filter(|(at, hit)| in_doctest(**at, hit))
+        .map(|(at, _)| *at)
+        .collect();
+    let mut doctest_hits = doctests
+        .as_ref()
+        .map(|d| {
+            let bytes = d.text.as_bytes();
+            classify(
+                &mut cursor,
+                renamer,
+                &d.tree,
+                bytes,
+                &doctest_offsets,
+                opts.old.len(),
+            )
+        })
+        .unwrap_or_default()
+        .into_iter();
     for (&at, hit) in occurrences.iter().zip(found) {
         let end = at + opts.old.len();
         let line = line_of(&starts, at);
+        let (hit, doctest) = match in_doctest(at, &hit) {
+            true => match doctest_hits.next() {
+                Some(inner) if inner.code => (inner, true),
+                _ => (hit, false),
+            },
+            false => (hit, false),
+        };
         // `x: "Formatter"`: a name in an annotation, written as a string so it may be defined
         // later. It is code to a type checker, and to the rename.
         let forward = hit.context == Some("string") && is_forward_reference(&tree, at, end - at);
@@ -175,6 +216,7 @@ pub(super) fn scan_file(
                 kinds,
                 resolution: None,
                 field: None,
+                doctest,
             });
             continue;
         }
@@ -226,7 +268,9 @@ pub(super) fn scan_file(
             path: path.clone(),
             text: text.to_string(),
             tree,
+            doctest_wrappers: None,
         }),
+        doctests: doctests.map(Arc::new),
         starts,
         occurrences: found_occurrences,
         mention_spans,
@@ -236,6 +280,91 @@ pub(super) fn scan_file(
         precheck: None,
         path,
     })
+}
+
+/// The file's doctests, parsed, and what holds them (`comment`: Rust's doc comments;
+/// `string`: Python's docstrings), when an occurrence of OLD stands in such a holder.
+fn doctests_of(
+    renamer: &Renamer,
+    path: &str,
+    text: &str,
+    tree: &Tree,
+    found: &[Hit],
+) -> Option<(Parsed, &'static str)> {
+    let (holder, shadow): (
+        &'static str,
+        fn(&str, &Tree) -> Option<super::doctests::Shadow>,
+    ) = match renamer.entry.name.as_str() {
+        "rust" => ("comment", super::doctests::rust),
+        "python" => ("string", super::doctests::python),
+        _ => return None,
+    };
+    if !found.iter().any(|h| h.context == Some(holder)) {
+        return None;
+    }
+    let shadow = shadow(text, tree)?;
+    let mut parser = Parser::new();
+    parser.set_language(&renamer.grammar).ok()?;
+    let tree = parser.parse(&shadow.text, None)?;
+    let parsed = Parsed {
+        path: path.to_string(),
+        text: shadow.text,
+        tree,
+        doctest_wrappers: Some(shadow.wrappers),
+    };
+    Some((parsed, holder))
+}
+
+/// The definitions among the places a rename decided by other means (a language server's
+/// edits) changes in one file: the rename query's definition captures there, by kind.
+pub(super) fn definitions_at(path: &str, text: &str, at: &[usize], old: &str) -> Vec<Definition> {
+    let Some(entry) = languages::language_for(path, text.as_bytes()) else {
+        return Vec::new();
+    };
+    let Some(renamer) = renamers().iter().find(|r| std::ptr::eq(r.entry, entry)) else {
+        // A language renamed through its server (Go): its definitions by lancet's query.
+        return super::foreign::definitions_in(path, text, old)
+            .into_iter()
+            .filter(|(_, place)| at.contains(&place.offset))
+            .map(|(d, _)| d)
+            .collect();
+    };
+    let mut parser = Parser::new();
+    let Some(tree) = parser
+        .set_language(&renamer.grammar)
+        .ok()
+        .and_then(|()| parser.parse(text, None))
+    else {
+        return Vec::new();
+    };
+    let mut sorted = at.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let starts = line_starts(text);
+    let hits = classify(
+        &mut QueryCursor::new(),
+        renamer,
+        &tree,
+        text.as_bytes(),
+        &sorted,
+        old.len(),
+    );
+    sorted
+        .iter()
+        .zip(hits)
+        .filter_map(|(&at, hit)| {
+            let kind = *hit
+                .kinds
+                .iter()
+                .find(|k| **k == SymbolKind::Method)
+                .or(hit.kinds.first())?;
+            Some(Definition {
+                path: path.to_string(),
+                line: line_of(&starts, at),
+                kind,
+            })
+        })
+        .collect()
 }
 
 /// Whether the word at `at` is a Python forward reference: the whole content of a string inside

@@ -8,6 +8,7 @@ mod lost_updates;
 mod mcp_replies;
 mod props;
 mod rename;
+mod rename_finishes;
 mod resend;
 pub mod source_scan;
 mod syntax;

@@ -55,7 +55,11 @@ fn a_rename_is_undone_like_any_batch() {
         ("shop.py", SHOP_PY.as_bytes()),
         ("main.py", MAIN_PY.as_bytes()),
     ]);
-    let (code, v) = run_json(dir.path(), &["rename", "total", "sum_prices"], b"");
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "total", "sum_prices", "--all-definitions"],
+        b"",
+    );
     assert_eq!(code, Some(0), "{v:#}");
     assert!(v["checkpoint"].is_string(), "{v:#}");
     assert!(read(dir.path(), "shop.py").contains("def sum_prices(items):"));
@@ -73,7 +77,11 @@ fn a_dot_path_renames_across_the_whole_root() {
             ("shop.py", SHOP_PY.as_bytes()),
             ("main.py", MAIN_PY.as_bytes()),
         ]);
-        let (code, v) = run_json(dir.path(), &["rename", "total", "sum_prices", dot], b"");
+        let (code, v) = run_json(
+            dir.path(),
+            &["rename", "total", "sum_prices", "--all-definitions", dot],
+            b"",
+        );
         assert_eq!(code, Some(0), "{dot}: {v:#}");
         assert!(read(dir.path(), "shop.py").contains("def sum_prices(items):"));
         assert!(read(dir.path(), "main.py").contains("shop.sum_prices([])"));
@@ -216,6 +224,12 @@ fn lsp_rename_applies_the_servers_edit_as_a_transaction_and_refuses_bad_servers(
         "{v:#}"
     );
     assert_eq!(sites(&v, "renamed"), ["a.py:1", "a.py:5"], "{v:#}");
+    // The server's answer names its definitions too (#38): kind, path and line.
+    assert_eq!(
+        v["rename"]["definitions"],
+        serde_json::json!([{"path": "a.py", "line": 1, "kind": "function"}]),
+        "{v:#}"
+    );
     assert_eq!(
         read(dir.path(), "a.py"),
         "def shutdown():\n    pass\n\n\nshutdown()\n"
@@ -737,7 +751,7 @@ fn a_batch_failing_in_file_1999_of_2000_writes_nothing() {
 }
 
 /// A rename for an agent (`--brief`): its summary line stays under 200 characters however
-/// many definitions there are, the mentions left alone are one line per file with their line
+/// many definitions there are (they are named on a line of their own), the mentions left alone are one line per file with their line
 /// numbers (the first few), the files are named once (by the summary, with a few chunks each),
 /// and the whole is far shorter than the full report; the JSON keeps every site.
 #[test]
@@ -762,7 +776,15 @@ fn brief_rename_caps_what_it_lists_and_keeps_its_summary_line_short() {
         .collect();
     let dir = temp_tree(&refs);
     let root = dir.path().to_str().unwrap();
-    let args = ["rename", "-C", root, "--dry-run", "total", "amount"];
+    let args = [
+        "rename",
+        "-C",
+        root,
+        "--dry-run",
+        "total",
+        "amount",
+        "--all-definitions",
+    ];
     let full = lancet(&args, b"");
     assert_eq!(full.status.code(), Some(0), "{}", describe(&full));
     let mut brief_args = args.to_vec();
@@ -780,9 +802,16 @@ fn brief_rename_caps_what_it_lists_and_keeps_its_summary_line_short() {
         "{} characters: {summary}",
         summary.len()
     );
+    // Every definition is named, on a line of its own when the summary has no room (#38).
     assert!(
-        summary.contains("and ") && summary.contains(" more."),
+        summary.contains("Defined at 12 place(s), listed below."),
         "{summary}"
+    );
+    assert!(
+        text.contains(
+            "Definitions (12): function package_with_a_long_name/module_number_00.py:1, function"
+        ),
+        "{text}"
     );
     assert!(
         text.contains(
@@ -817,7 +846,14 @@ fn brief_rename_caps_what_it_lists_and_keeps_its_summary_line_short() {
     );
     let (_, v) = run_json(
         dir.path(),
-        &["rename", "--dry-run", "--brief", "total", "amount"],
+        &[
+            "rename",
+            "--dry-run",
+            "--brief",
+            "total",
+            "amount",
+            "--all-definitions",
+        ],
         b"",
     );
     assert_eq!(v["rename"]["mentions"].as_array().unwrap().len(), 12 * 21);

@@ -60,6 +60,8 @@ pub enum RenameRefusal {
         listed: Vec<LeftSite>,
         /// How many there are in all.
         total: usize,
+        /// The symbol was named by position already (no hint to name it so).
+        at: bool,
     },
     /// A bare OLD defined in several languages.
     Languages {
@@ -69,6 +71,44 @@ pub enum RenameRefusal {
         languages: Vec<String>,
         /// The definitions with their language, the first `MAX_LISTED`.
         listed: Vec<(Definition, String)>,
+    },
+    /// A bare OLD naming several unrelated symbols: no override, re-export or import joins
+    /// them, and renaming all would merge what the code keeps apart.
+    Definitions {
+        /// OLD.
+        old: String,
+        /// One definition of each symbol (the first `MAX_LISTED`).
+        listed: Vec<Definition>,
+        /// How many symbols there are.
+        symbols: usize,
+        /// Whether `--all-definitions` can rename them all (not through a server, which
+        /// renames one symbol).
+        all: bool,
+    },
+    /// OLD stands in files of a language lancet resolves no names in, and no server of it
+    /// may rename it here.
+    Unsupported {
+        /// OLD.
+        old: String,
+        /// The language (a name of the language table).
+        language: String,
+        /// The server that renames it (`gopls`) and why it cannot here, for a language lancet
+        /// renames through one.
+        server: Option<(String, String)>,
+        /// Files of that language holding OLD (the first few).
+        files: Vec<String>,
+        /// The languages lancet renames in itself.
+        supported: Vec<String>,
+    },
+    /// OLD stands in files of a language renamed through its server, but none of them
+    /// defines it: the server needs a place to rename from.
+    ForeignNoDefinition {
+        /// OLD.
+        old: String,
+        /// The language.
+        language: String,
+        /// Files holding OLD (the first few).
+        files: Vec<String>,
     },
     /// `--kind K` where OLD is defined as no K.
     KindNotDefined {

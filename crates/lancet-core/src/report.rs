@@ -428,6 +428,10 @@ pub enum SymbolKind {
     Method,
     /// A variable, parameter, constant or static.
     Variable,
+    /// A field or property a struct, class or interface declares (`self.x = …` in Python).
+    Field,
+    /// An enum's variant or member.
+    Variant,
 }
 
 impl SymbolKind {
@@ -439,6 +443,8 @@ impl SymbolKind {
             SymbolKind::Class => "class",
             SymbolKind::Method => "method",
             SymbolKind::Variable => "variable",
+            SymbolKind::Field => "field",
+            SymbolKind::Variant => "variant",
         }
     }
 }
@@ -478,6 +484,10 @@ pub struct Site {
     pub line: usize,
     /// 1-based byte column.
     pub column: usize,
+    /// In a doctest: code inside a comment that the language's test runner compiles (a Rust
+    /// doc comment's code block, a Python docstring's `>>>` line), renamed as code.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub doctest: bool,
 }
 
 /// A code site spelled OLD that a rename leaves alone, and why: it does not resolve to the

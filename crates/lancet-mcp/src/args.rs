@@ -151,6 +151,10 @@ pub struct RenameSymbolArgs {
     /// Rename only the uses lancet resolved and leave the undecided ones as they are (listed).
     /// Without it or include_unresolved, a rename with undecided uses writes nothing.
     pub leave_unresolved: Option<bool>,
+    /// Rename every symbol `old` names when it names several unrelated ones (two functions of
+    /// one name in two modules, a function and a local); without it such a rename writes
+    /// nothing and names each definition (pick one with `at`).
+    pub all_definitions: Option<bool>,
     /// Also rename whole-word mentions inside string literals (listed otherwise).
     pub include_strings: Option<bool>,
     /// Also rename whole-word mentions inside comments (listed otherwise).

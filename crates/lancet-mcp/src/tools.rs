@@ -312,7 +312,15 @@ impl LancetServer {
                 at: args.at.clone(),
                 include_unresolved: args.include_unresolved.unwrap_or(false),
                 leave_unresolved: args.leave_unresolved.unwrap_or(false),
+                all_definitions: args.all_definitions.unwrap_or(false),
                 lsp,
+                // The servers the person allowed (`--allow-lsp`), unless the settings say no.
+                servers: this.choices.lsp.as_ref().filter(|_| opts.rename_servers).map(|servers| {
+                    lancet::Lsp {
+                        servers: Arc::clone(servers),
+                        confinement: lancet::Confinement::Required,
+                    }
+                }),
             };
             this.answer(lancet::rename(&rename, &opts), call)
         })

@@ -83,17 +83,22 @@ pub(super) fn rename(
 ) -> crate::applied::Applied {
     match edits(root, at, new, lsp) {
         Ok((server, files, note)) => {
+            let at_name = at.name.clone();
             let mut renamed = Vec::new();
+            let mut definitions = Vec::new();
             let ops = files
                 .into_iter()
                 .map(|(path, (sha256, text, spans))| {
                     let starts = lancet_core::line_starts(&text);
+                    let at: Vec<usize> = spans.iter().map(|s| s.start).collect();
+                    definitions.extend(super::scan::definitions_at(&path, &text, &at, &at_name));
                     for s in &spans {
                         let line = lancet_core::line_of(&starts, s.start);
                         renamed.push(Site {
                             path: path.clone(),
                             line,
                             column: s.start - starts[line - 1] + 1,
+                            doctest: false,
                         });
                     }
                     FileOp {
@@ -113,7 +118,7 @@ pub(super) fn rename(
                 files_parsed: ops.len(),
                 files_changed: ops.len(),
                 sites: renamed.len(),
-                definitions: Vec::new(),
+                definitions,
                 mentions: Vec::new(),
                 engine: format!("lsp:{server}"),
                 renamed,

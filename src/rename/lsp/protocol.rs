@@ -53,6 +53,9 @@ impl Server {
             .stderr(Stdio::null());
         let mut child = Contained::spawn(process, |process| {
             if let Some(sandbox) = sandbox {
+                for (var, dir) in &command.temp_env {
+                    process.env(var, sandbox.temp_dir().join(dir));
+                }
                 sandbox.confine(process);
             }
         })?;

@@ -10,6 +10,10 @@
 //!   `rust-toolchain.toml` in the root too; build wrappers are switched off.
 //! - typescript-language-server is given the `tsserver.js` of the TypeScript installed beside
 //!   it, never one under the root (it would otherwise prefer the workspace's `node_modules`).
+//! - gopls runs the `go` found beside it on `PATH` (outside the root): offline
+//!   (`GOPROXY=off`), with `GOTOOLCHAIN=local` (a `go.mod` in the root may not choose a
+//!   toolchain to download and run) and no cgo (no C compiler runs), and may write only the
+//!   person's build cache in the sandbox.
 //! - basedpyright and pyright are told which Python to run (`python.pythonPath`): one found on
 //!   `PATH` outside the root, never a `.venv/bin/python` under it (a link to the system's Python
 //!   passes the sandbox's no-execution-under-the-root rule, and its `site-packages` `.pth`
@@ -18,6 +22,7 @@
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// One language server, ready to start.
@@ -31,6 +36,9 @@ pub struct ServerCommand {
     pub args: Vec<String>,
     /// Environment it runs with, over lancet's own.
     pub env: Vec<(String, String)>,
+    /// Variables naming a directory of its own in the sandbox's private temp directory (its
+    /// caches: the person's may not be written from the sandbox).
+    pub temp_env: Vec<(String, String)>,
     /// The `tsserver.js` pinned for typescript-language-server.
     pub tsserver: Option<PathBuf>,
     /// The Python interpreter pinned for basedpyright and pyright (outside the root).
@@ -39,12 +47,15 @@ pub struct ServerCommand {
     pub writes: Vec<PathBuf>,
 }
 
-/// The language servers lancet may start for a root: each resolved, or why not.
-#[derive(Debug, Clone)]
+/// The language servers lancet may start for a root: each resolved, or why not, the first
+/// time a rename needs it (a rename that asks no server spends nothing finding one).
+#[derive(Debug)]
 pub struct LanguageServers {
-    python: Result<ServerCommand, String>,
-    ecma: Result<ServerCommand, String>,
-    rust: Result<ServerCommand, String>,
+    root: PathBuf,
+    python: OnceLock<Result<ServerCommand, String>>,
+    ecma: OnceLock<Result<ServerCommand, String>>,
+    rust: OnceLock<Result<ServerCommand, String>>,
+    go: OnceLock<Result<ServerCommand, String>>,
 }
 
 /// What is sent to a server for one file: its command, LSP language id, initialization options
@@ -66,69 +77,68 @@ impl ServerSpec {
 }
 
 impl LanguageServers {
-    /// Finds and resolves every server lancet knows, for work on `root`.
+    /// The servers lancet knows, for work on `root`, each resolved when first needed.
     pub fn resolve(root: &Path) -> LanguageServers {
-        let rustup = find(root, &["rustup"]).and_then(|rustup| {
-            let toolchain = active_toolchain(&rustup)?;
-            Ok((rustup, toolchain))
-        });
         LanguageServers {
-            python: find(root, &["basedpyright-langserver", "pyright-langserver"]).and_then(
-                |(program, name)| {
-                    let (python, _) = find(root, &["python3", "python"]).map_err(|_| {
-                        format!(
-                            "{name} runs a Python interpreter, and there is no python3 or python on PATH outside the project (it would look for one in the project)"
-                        )
-                    })?;
-                    Ok(ServerCommand {
-                        program,
-                        name,
-                        args: vec!["--stdio".into()],
-                        env: Vec::new(),
-                        tsserver: None,
-                        python: Some(python),
-                        writes: Vec::new(),
-                    })
-                },
-            ),
-            ecma: find(root, &["typescript-language-server"]).and_then(|(program, name)| {
-                let tsserver = tsserver_beside(&program, root).ok_or_else(|| {
-                    format!(
-                        "{name} ({}) has no TypeScript installed beside it, and lancet never lets it use one under the project (install it beside the server: `npm install -g typescript`)",
-                        program.display()
-                    )
-                })?;
-                Ok(ServerCommand {
-                    program,
-                    name,
-                    args: vec!["--stdio".into()],
-                    env: Vec::new(),
-                    tsserver: Some(tsserver),
-                    python: None,
-                    writes: Vec::new(),
-                })
-            }),
-            rust: find(root, &["rust-analyzer"]).and_then(|(program, name)| {
-                rust_analyzer(program, name, rustup.as_ref().ok(), root)
-            }),
+            root: root.to_path_buf(),
+            python: OnceLock::new(),
+            ecma: OnceLock::new(),
+            rust: OnceLock::new(),
+            go: OnceLock::new(),
         }
+    }
+
+    /// Every server resolved now (the MCP server does this as it starts).
+    pub fn resolve_now(&self) {
+        for language in ["python", "typescript", "rust", "go"] {
+            let _ = self.for_language(language);
+        }
+    }
+
+    /// The server for a language (a name of `grammars/languages.toml`), resolved on first
+    /// use: its command, or why there is none; `None` for a language lancet knows no server
+    /// of.
+    fn server(&self, language: &str) -> Option<&Result<ServerCommand, String>> {
+        let root = self.root.as_path();
+        Some(match language {
+            "python" => self.python.get_or_init(|| python_server(root)),
+            "javascript" | "typescript" | "tsx" => self.ecma.get_or_init(|| ecma_server(root)),
+            "rust" => self.rust.get_or_init(|| rust_server(root)),
+            "go" => self
+                .go
+                .get_or_init(|| find(root, &["gopls"]).and_then(|(p, n)| gopls(p, n, root))),
+            _ => return None,
+        })
+    }
+
+    /// Whether a server for this language was found: its name as found, or why none was;
+    /// `None` for a language lancet knows no server of.
+    pub fn for_language(&self, language: &str) -> Option<Result<&str, &str>> {
+        Some(
+            self.server(language)?
+                .as_ref()
+                .map(|c| c.name.as_str())
+                .map_err(String::as_str),
+        )
     }
 
     /// The server for a file, by its extension, with what is sent at initialization.
     pub(super) fn spec_for(&self, path: &str) -> Option<Result<ServerSpec, String>> {
         let ext = path.rsplit_once('.').map(|(_, e)| e)?;
-        let (server, language_id) = match ext {
-            "py" | "pyi" => (&self.python, "python"),
-            "ts" | "mts" | "cts" => (&self.ecma, "typescript"),
-            "tsx" => (&self.ecma, "typescriptreact"),
-            "js" | "mjs" | "cjs" => (&self.ecma, "javascript"),
-            "jsx" => (&self.ecma, "javascriptreact"),
-            "rs" => (&self.rust, "rust"),
+        let (language, language_id) = match ext {
+            "py" | "pyi" => ("python", "python"),
+            "ts" | "mts" | "cts" => ("typescript", "typescript"),
+            "tsx" => ("typescript", "typescriptreact"),
+            "js" | "mjs" | "cjs" => ("typescript", "javascript"),
+            "jsx" => ("typescript", "javascriptreact"),
+            "rs" => ("rust", "rust"),
+            "go" => ("go", "go"),
             _ => return None,
         };
+        let server = self.server(language)?;
         Some(server.clone().map(|command| {
             let init = match language_id {
-                "python" => json!({}),
+                "python" | "go" => json!({}),
                 // No build scripts, proc macros or `cargo check`: a rename needs the crate's
                 // names, and nothing of the project's should run.
                 "rust" => json!({
@@ -171,6 +181,57 @@ impl LanguageServers {
     }
 }
 
+/// basedpyright or pyright, with the Python it is told to run (outside the root).
+fn python_server(root: &Path) -> Result<ServerCommand, String> {
+    let (program, name) = find(root, &["basedpyright-langserver", "pyright-langserver"])?;
+    let (python, _) = find(root, &["python3", "python"]).map_err(|_| {
+        format!(
+            "{name} runs a Python interpreter, and there is no python3 or python on PATH outside the project (it would look for one in the project)"
+        )
+    })?;
+    Ok(ServerCommand {
+        program,
+        name,
+        args: vec!["--stdio".into()],
+        env: Vec::new(),
+        temp_env: Vec::new(),
+        tsserver: None,
+        python: Some(python),
+        writes: Vec::new(),
+    })
+}
+
+/// typescript-language-server, with the TypeScript installed beside it.
+fn ecma_server(root: &Path) -> Result<ServerCommand, String> {
+    let (program, name) = find(root, &["typescript-language-server"])?;
+    let tsserver = tsserver_beside(&program, root).ok_or_else(|| {
+        format!(
+            "{name} ({}) has no TypeScript installed beside it, and lancet never lets it use one under the project (install it beside the server: `npm install -g typescript`)",
+            program.display()
+        )
+    })?;
+    Ok(ServerCommand {
+        program,
+        name,
+        args: vec!["--stdio".into()],
+        env: Vec::new(),
+        temp_env: Vec::new(),
+        tsserver: Some(tsserver),
+        python: None,
+        writes: Vec::new(),
+    })
+}
+
+/// rust-analyzer, rustup's proxy resolved for the toolchain rustup uses outside any project.
+fn rust_server(root: &Path) -> Result<ServerCommand, String> {
+    let rustup = find(root, &["rustup"]).and_then(|rustup| {
+        let toolchain = active_toolchain(&rustup)?;
+        Ok((rustup, toolchain))
+    });
+    let (program, name) = find(root, &["rust-analyzer"])?;
+    rust_analyzer(program, name, rustup.as_ref().ok(), root)
+}
+
 /// The first of `names` on `PATH`, as a real path outside `root`, with the name it was
 /// found by.
 fn find(root: &Path, names: &[&str]) -> Result<(PathBuf, String), String> {
@@ -194,6 +255,39 @@ fn find(root: &Path, names: &[&str]) -> Result<(PathBuf, String), String> {
         "no {} on PATH (outside the project)",
         names.join(" or ")
     ))
+}
+
+/// gopls, with the `go` it runs (found on `PATH` outside the root) and an environment that
+/// fetches nothing, runs no toolchain a `go.mod` names and keeps its caches in the run's own
+/// temp directory when sandboxed.
+fn gopls(program: PathBuf, name: String, root: &Path) -> Result<ServerCommand, String> {
+    let (go, _) = find(root, &["go"]).map_err(|_| {
+        format!("{name} runs the go command, and there is no go on PATH outside the project")
+    })?;
+    let go_dir = go
+        .parent()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
+    let path = std::env::var("PATH").unwrap_or_default();
+    let env = [
+        ("PATH", format!("{go_dir}:{path}")),
+        ("GOPROXY", "off".into()),
+        ("GOTOOLCHAIN", "local".into()),
+        ("CGO_ENABLED", "0".into()),
+    ];
+    Ok(ServerCommand {
+        program,
+        name,
+        args: Vec::new(),
+        env: env.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        temp_env: vec![
+            ("GOCACHE".into(), "go-build".into()),
+            ("GOPLSCACHE".into(), "gopls".into()),
+        ],
+        tsserver: None,
+        python: None,
+        writes: Vec::new(),
+    })
 }
 
 /// How long a question to rustup may take (it may install the toolchain it names).
@@ -270,6 +364,7 @@ fn rust_analyzer(
         name,
         args: Vec::new(),
         env,
+        temp_env: Vec::new(),
         tsserver: None,
         python: None,
         writes: cargo_locks(),

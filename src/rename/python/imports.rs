@@ -236,8 +236,9 @@ impl PyProject<'_> {
         let Some(target) = self.module(&file) else {
             return Target::Unknown(format!("{file} cannot be read"));
         };
-        // `from . import sub` in a package's `__init__.py` names its submodule, not itself.
-        let bound = if target.path == module.path {
+        // `from . import sub` in a package's `__init__.py` names its submodule, not itself (a
+        // doctest importing from its own module names the module's binding).
+        let bound = if target.path == module.path && module.doctest_wrappers.is_none() {
             Arc::new(Vec::new())
         } else {
             self.bindings(&target, None, name)

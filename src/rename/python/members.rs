@@ -269,6 +269,34 @@ impl PyProject<'_> {
                 .all(|r| r.named_child(0).is_some_and(|v| text(v, &m) == "self"))
     }
 
+    /// Whether one member overrides the other: a class of one is a subclass of the other's
+    /// and its bases' `name` is the other (each a member `Class.name` of the tree).
+    pub(super) fn overrides(&self, a: &SymbolId, b: &SymbolId) -> bool {
+        let member = |id: &SymbolId| match id {
+            SymbolId::Python { module, qual } if !qual.contains("::") => qual
+                .rsplit_once('.')
+                .map(|(class, name)| (module.clone(), class.to_string(), name.to_string())),
+            _ => None,
+        };
+        let (Some((file_a, class_a, name_a)), Some((file_b, class_b, name_b))) =
+            (member(a), member(b))
+        else {
+            return false;
+        };
+        if name_a != name_b {
+            return false;
+        }
+        let inherits = |file: &str, class: &str, other: &SymbolId| {
+            self.module(file)
+                .and_then(|m| {
+                    let node = find_class(&m, class)?;
+                    Some(self.in_bases(&m, node, &name_a, 0))
+                })
+                .is_some_and(|r| r == Resolution::Symbol(other.clone()))
+        };
+        inherits(&file_b, &class_b, a) || inherits(&file_a, &class_a, b)
+    }
+
     /// `super().name` in class `qual` of `file`: the bases' member.
     fn super_member(&self, file: &str, qual: &str, name: &str) -> Resolution {
         let Some(m) = self.module(file) else {

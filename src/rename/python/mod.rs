@@ -51,8 +51,9 @@ pub(crate) struct PyProject<'a> {
     members: Mutex<HashMap<(String, String, String), Resolution>>,
 }
 
-/// A scope's bindings of one name, by file, scope start (module: none) and name.
-type BindingKey = (String, Option<usize>, String);
+/// A scope's bindings of one name, by file, whether in its doctests, scope start (module:
+/// none) and name.
+type BindingKey = (String, bool, Option<usize>, String);
 
 /// What a name (or an expression) stands for.
 #[derive(Debug, Clone)]
@@ -153,6 +154,7 @@ impl<'a> PyProject<'a> {
     fn bindings(&self, module: &PyModule, scope: Option<Node>, name: &str) -> Arc<Vec<Bound>> {
         let key = (
             module.path.clone(),
+            module.doctest_wrappers.is_some(),
             scope.map(|s| s.start_byte()),
             name.to_string(),
         );
@@ -188,6 +190,7 @@ impl<'a> PyProject<'a> {
             path: path.to_string(),
             text,
             tree,
+            doctest_wrappers: None,
         })
     }
 
@@ -241,6 +244,12 @@ impl Resolver for PyProject<'_> {
         by_node(file, offsets, old, |node| {
             self.resolve(file, node, old).into()
         })
+    }
+
+    /// A method and the one it overrides (through the tree's classes); a definition and a
+    /// module's re-export of it.
+    fn related(&self, a: &SymbolId, b: &SymbolId) -> bool {
+        self.overrides(a, b) || self.reexports(a, b) || self.reexports(b, a)
     }
 }
 

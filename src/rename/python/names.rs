@@ -5,7 +5,7 @@
 use super::members::{enclosing_class, find_class, method_receiver};
 use super::scopes::{Bound, binding_qual, has_wildcard, qual_of, scope_of};
 use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, same_target, target_symbol, text};
-use crate::rename::model::Resolution;
+use crate::rename::model::{Resolution, SymbolId};
 use std::sync::Arc;
 use tree_sitter::Node;
 
@@ -175,6 +175,23 @@ impl PyProject<'_> {
         }
     }
 
+    /// Whether module-level `b` is an import alias of `a` (`from .helpers import x as x`, a
+    /// package's re-export): one symbol under two bindings.
+    pub(super) fn reexports(&self, a: &SymbolId, b: &SymbolId) -> bool {
+        let SymbolId::Python { module: file, qual } = b else {
+            return false;
+        };
+        if qual.contains(['.', ':']) {
+            return false;
+        }
+        let Some(module) = self.module(file) else {
+            return false;
+        };
+        let bound = self.bindings(&module, None, qual);
+        let target = self.bound_target(&module, None, qual, &bound, false, 0);
+        target_symbol(target) == Resolution::Symbol(a.clone())
+    }
+
     /// Looks `name` up from `node`'s scope outward. With `for_rename`, a local alias
     /// (`import x as name`) is its own binding; otherwise it is followed to what it names.
     fn lookup(
@@ -205,6 +222,12 @@ impl PyProject<'_> {
                 None => break,
                 Some(s) => scope = scope_of(s),
             }
+        }
+        // A doctest runs with its module's globals: a name it does not bind is the module's.
+        if module.doctest_wrappers.is_some()
+            && let Some(real) = self.module(&module.path)
+        {
+            return self.lookup(&real, real.tree.root_node(), name, for_rename, depth + 1);
         }
         if BUILTINS.contains(&name) {
             Target::Outside(format!("`{name}` is a Python builtin"))

@@ -46,6 +46,8 @@ pub(super) struct ScopedItem {
 /// `struct T`), and the names its `use` lines bring in from Rust's library.
 pub(super) struct FileFacts {
     pub(super) path: String,
+    /// The file's doctests rather than the file: their own items are seen there only.
+    pub(super) doctest: bool,
     pub(super) items: Vec<ScopedItem>,
     /// Names of the types (struct, enum, union, trait, type alias) the file defines.
     pub(super) types: Vec<String>,
@@ -131,6 +133,7 @@ impl FileFacts {
     pub(super) fn of(path: &str, source: &str, tree: &Tree) -> FileFacts {
         let mut facts = FileFacts {
             path: path.to_string(),
+            doctest: false,
             items: Vec::new(),
             types: Vec::new(),
             holders: Vec::new(),
@@ -190,6 +193,14 @@ impl FileFacts {
             let mut cursor = n.walk();
             stack.extend(n.named_children(&mut cursor));
         }
+        facts
+    }
+
+    /// The facts of a file's doctests (the functions that wrap its blocks left out).
+    pub(super) fn of_doctests(path: &str, source: &str, tree: &Tree, wrappers: &[usize]) -> Self {
+        let mut facts = FileFacts::of(path, source, tree);
+        facts.doctest = true;
+        facts.items.retain(|i| !wrappers.contains(&i.at));
         facts
     }
 

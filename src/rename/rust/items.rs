@@ -91,6 +91,16 @@ impl RustProject<'_> {
                 .min_by_key(|i| i.scope.len())
         });
         match (all.as_slice(), here) {
+            // A doctest's own item: the doctest sees it before the crate's.
+            (_, Some(item)) if facts.doctest => {
+                Resolution::Symbol(SymbolId::Rust(RustSymbol::Item {
+                    name: item.name.clone(),
+                    tell: ItemTell::At {
+                        path: facts.path.clone(),
+                        offset: item.at,
+                    },
+                }))
+            }
             ([(path, one)], _) => Resolution::Symbol(self.item_symbol(path, one)),
             ([], _) => Resolution::Unresolved(format!(
                 "no item of the walked files is named `{name}` (a glob import, a macro, or another crate)"

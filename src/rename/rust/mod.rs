@@ -121,6 +121,15 @@ impl RustProject<'_> {
         let Some(parent) = node.parent() else {
             return Resolution::Unresolved("no syntax around it".into());
         };
+        // `Self` is no name but the keyword for the type of the impl or trait around it.
+        if name == "Self" {
+            return Resolution::Unresolved(match facts::enclosing_impl(node, source) {
+                Some((holder, _)) => format!(
+                    "`Self` is the keyword for the type of the impl or trait around it (`{holder}`): rename `{holder}` by its name"
+                ),
+                None => "`Self` is a keyword (the type of an impl or trait), not a name".into(),
+            });
+        }
         if matches!(parent.kind(), "lifetime" | "label") {
             return Resolution::Outside(
                 "a lifetime or a loop label (`'name`), never an item or a value".into(),
@@ -202,8 +211,15 @@ impl Resolver for RustProject<'_> {
     }
 
     /// Each occurrence, and for a shorthand field the field it also names.
+    /// A file's doctests are resolved on their own facts: their items are theirs, the crate's
+    /// are reached as from another crate.
     fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved> {
-        let Some((_, facts)) = self.files.iter().find(|(p, _)| *p == file.path) else {
+        let doctests = file
+            .doctest_wrappers
+            .as_ref()
+            .map(|w| FileFacts::of_doctests(&file.path, &file.text, &file.tree, w));
+        let found = self.files.iter().find(|(p, _)| *p == file.path);
+        let Some(facts) = doctests.as_ref().or(found.map(|(_, f)| f)) else {
             return offsets
                 .iter()
                 .map(|_| Resolution::Unresolved("not a scanned Rust file".into()).into())

@@ -47,9 +47,11 @@ pub(super) fn run_mcp(root: &Root, args: &McpArgs) -> u8 {
         log: args.log.clone(),
         test_command: args.test_command.clone(),
         sandbox: !args.no_sandbox,
-        lsp: args
-            .allow_lsp
-            .then(|| std::sync::Arc::new(lancet::LanguageServers::resolve(root.path()))),
+        lsp: args.allow_lsp.then(|| {
+            let servers = lancet::LanguageServers::resolve(root.path());
+            servers.resolve_now();
+            std::sync::Arc::new(servers)
+        }),
     };
     match lancet_mcp::serve(root.path(), options) {
         Ok(ended) => {

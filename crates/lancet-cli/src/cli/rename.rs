@@ -34,11 +34,21 @@ pub(super) struct RenameArgs {
     /// (exit 1, kind unresolved_sites).
     #[arg(long)]
     leave_unresolved: bool,
+    /// Rename every symbol a bare OLD names, when it names several unrelated ones (two
+    /// functions of one name in two modules, a function and a local); without it such a
+    /// rename is refused, naming each definition (pick one with --at).
+    #[arg(long)]
+    all_definitions: bool,
     /// Ask the project's language server what to rename (basedpyright or pyright for Python,
     /// typescript-language-server for JavaScript/TypeScript, found on PATH; needs --at); its
     /// answer is applied as one transaction.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_lsp")]
     lsp: bool,
+    /// Never ask a language server: by default the project's server, when one is installed
+    /// outside it, decides the sites lancet cannot (each asked alone) and renames Go (gopls).
+    /// `[rename] lsp = false` in the settings says the same.
+    #[arg(long)]
+    no_lsp: bool,
     /// Only files of this language: python (or py), javascript (js), typescript (ts), tsx,
     /// rust (rs).
     #[arg(long, value_name = "L", value_parser = LanguageName::rename())]
@@ -68,6 +78,10 @@ enum KindArg {
     Method,
     /// A variable, parameter, constant or static.
     Variable,
+    /// A field or property of a struct, class or interface.
+    Field,
+    /// An enum's variant or member.
+    Variant,
 }
 
 pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
@@ -77,6 +91,8 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         KindArg::Class => SymbolKind::Class,
         KindArg::Method => SymbolKind::Method,
         KindArg::Variable => SymbolKind::Variable,
+        KindArg::Field => SymbolKind::Field,
+        KindArg::Variant => SymbolKind::Variant,
     };
     // With --at, OLD is the identifier there: the positionals are NEW [PATH]...
     let (old, new, paths) = match (args.at.is_some(), args.new) {
@@ -103,21 +119,26 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         let canonical = root.canonicalize().unwrap_or_else(|_| root.clone());
         lancet::Lsp::for_person(&canonical)
     });
-    let opts = RenameOptions {
+    let opts = |apply: &lancet::ApplyOptions| RenameOptions {
         old,
         new,
         paths,
         at: args.at,
         include_unresolved: args.include_unresolved,
         leave_unresolved: args.leave_unresolved,
-        lsp,
+        all_definitions: args.all_definitions,
+        lsp: lsp.clone(),
+        servers: (apply.rename_servers && !args.no_lsp).then(|| {
+            let canonical = root.canonicalize().unwrap_or_else(|_| root.clone());
+            lancet::Lsp::for_person(&canonical)
+        }),
         lang: args.lang,
         kind,
         include_strings: args.include_strings,
         include_comments: args.include_comments,
     };
-    match args.tx.options(root) {
-        Ok(apply) => args.tx.emit(&lancet::rename(&opts, &apply).report),
+    match args.tx.options(root.clone()) {
+        Ok(apply) => args.tx.emit(&lancet::rename(&opts(&apply), &apply).report),
         Err(report) => emit(&report, args.tx.json),
     }
 }

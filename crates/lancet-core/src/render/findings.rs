@@ -90,7 +90,8 @@ pub(super) fn findings(summary: &RenameSummary, detail: Detail, surface: Surface
     msg
 }
 
-/// One line: what was renamed where, and the definitions that fit in [`SUMMARY_CHARS`].
+/// What was renamed where, and every definition: on that line when they fit in
+/// [`SUMMARY_CHARS`], else on one of their own.
 fn summary_line(summary: &RenameSummary) -> String {
     let mut line = format!(
         "Rename `{}` -> `{}`: {} identifier site(s) in code, in {} file(s) ({} file(s) scanned, {} parsed).",
@@ -101,33 +102,47 @@ fn summary_line(summary: &RenameSummary) -> String {
         summary.files_scanned,
         summary.files_parsed
     );
-    let renamed = summary.mentions.iter().filter(|m| m.renamed).count();
-    let also = if renamed > 0 {
-        format!(" Also renamed {renamed} mention(s) in strings/comments.")
-    } else {
-        String::new()
-    };
-    // As many definitions as keep the line (with "Also renamed ...") under SUMMARY_CHARS.
-    let defined = |shown: &[String]| {
-        let hidden = summary.definitions.len() - shown.len();
-        match (shown.is_empty(), hidden) {
-            (true, 0) => String::new(),
-            (true, n) => format!(" Defined at {n} place(s) (--json lists them)."),
-            (false, 0) => format!(" Defined at: {}.", shown.join(", ")),
-            (false, n) => format!(" Defined at: {} and {n} more.", shown.join(", ")),
-        }
-    };
-    let mut shown: Vec<String> = Vec::new();
-    for d in &summary.definitions {
-        let mut more = shown.clone();
-        more.push(format!("{} {}:{}", d.kind.name(), d.path, d.line));
-        if line.len() + defined(&more).len() + also.len() >= SUMMARY_CHARS {
-            break;
-        }
-        shown = more;
+    let mut also = String::new();
+    let doctests = summary.renamed.iter().filter(|s| s.doctest).count();
+    if doctests > 0 {
+        let _ = write!(also, " {doctests} site(s) in doctests.");
     }
-    line.push_str(&defined(&shown));
-    line.push_str(&also);
+    let renamed = summary.mentions.iter().filter(|m| m.renamed).count();
+    if renamed > 0 {
+        let _ = write!(
+            also,
+            " Also renamed {renamed} mention(s) in strings/comments."
+        );
+    }
+    // Every definition is named: on the summary line when they all fit in SUMMARY_CHARS,
+    // else on a line of their own.
+    let all: Vec<String> = summary
+        .definitions
+        .iter()
+        .map(|d| format!("{} {}:{}", d.kind.name(), d.path, d.line))
+        .collect();
+    let inline = format!(" Defined at: {}.", all.join(", "));
+    if all.is_empty() {
+        line.push_str(&also);
+    } else if line.len() + inline.len() + also.len() < SUMMARY_CHARS {
+        line.push_str(&inline);
+        line.push_str(&also);
+    } else {
+        let _ = write!(
+            line,
+            " Defined at {} place(s), listed below.{also}",
+            all.len()
+        );
+        let shown: Vec<&str> = all.iter().take(LISTED).map(String::as_str).collect();
+        let _ = write!(line, "\nDefinitions ({}): {}", all.len(), shown.join(", "));
+        if all.len() > LISTED {
+            let _ = write!(
+                line,
+                " ... and {} more (--json lists all)",
+                all.len() - LISTED
+            );
+        }
+    }
     line
 }
 

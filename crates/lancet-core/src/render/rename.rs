@@ -75,12 +75,42 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             decided,
             listed,
             total,
-        } => unresolved(old, *decided, listed, *total, surface),
+            at,
+        } => unresolved(old, (*decided, *total), listed, *at, surface),
         RenameRefusal::Languages {
             old,
             languages,
             listed,
         } => several_languages(old, languages, listed, surface),
+        RenameRefusal::Definitions {
+            old,
+            listed,
+            symbols,
+            all,
+        } => several_definitions(old, listed, (*symbols, *all), surface),
+        RenameRefusal::Unsupported {
+            old,
+            language,
+            server,
+            files,
+            supported,
+        } => unsupported(old, language, server.as_ref(), files, supported, surface),
+        RenameRefusal::ForeignNoDefinition {
+            old,
+            language,
+            files,
+        } => refused(
+            ErrorKind::NoMatch,
+            format!(
+                "`{old}` stands in {} file(s) ({}) but none defines it, and its server renames from a definition",
+                display_language(language),
+                files.join(", ")
+            ),
+            &format!(
+                "Point {} at a use of it (PATH:LINE:COL), and its server renames the symbol there.",
+                surface.param("--at")
+            ),
+        ),
         RenameRefusal::KindNotDefined { old, kind, others } => {
             let found = if others.is_empty() {
                 "no definition of it was found".to_string()
@@ -291,13 +321,103 @@ fn several_languages(
     )
 }
 
+/// A bare OLD naming several unrelated symbols: which to rename is the caller's to say.
+fn several_definitions(
+    old: &str,
+    listed: &[Definition],
+    (symbols, all): (usize, bool),
+    surface: Surface,
+) -> Words {
+    let more = symbols.saturating_sub(listed.len());
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    refused(
+        ErrorKind::Ambiguous,
+        format!(
+            "`{old}` names {symbols} unrelated symbols (no override, re-export or import joins them): {}{more}; renaming them all would merge what the code keeps apart",
+            places(listed)
+        ),
+        &if all {
+            format!(
+                "Name one by position ({} PATH:LINE:COL, one of the places above), or pass {} to rename them all.",
+                surface.param("--at"),
+                surface.switch("--all-definitions")
+            )
+        } else {
+            format!(
+                "Name one by position ({} PATH:LINE:COL, one of the places above).",
+                surface.param("--at")
+            )
+        },
+    )
+}
+
+/// A language's name as people write it.
+fn display_language(language: &str) -> String {
+    match language {
+        "go" => "Go".into(),
+        "javascript" => "JavaScript".into(),
+        "typescript" => "TypeScript".into(),
+        "c-sharp" => "C#".into(),
+        "cpp" => "C++".into(),
+        other => {
+            let mut chars = other.chars();
+            chars
+                .next()
+                .map(|c| c.to_uppercase().chain(chars).collect())
+                .unwrap_or_default()
+        }
+    }
+}
+
+/// A language lancet resolves no names in, and no server of it may rename here.
+fn unsupported(
+    old: &str,
+    language: &str,
+    server: Option<&(String, String)>,
+    files: &[String],
+    supported: &[String],
+    surface: Surface,
+) -> Words {
+    let name = display_language(language);
+    let (without, next) = match server {
+        Some((server, why)) => (
+            format!(" without {server} ({why})"),
+            match surface {
+                Surface::Mcp => format!(
+                    "Rename it by editing the files, or ask the user to install {server} outside the project and start the server with --allow-lsp."
+                ),
+                Surface::Cli => format!(
+                    "Install {server} outside the project (Debian: `apt-get install gopls golang-go`) and run the rename again (without --no-lsp), or rename it by editing the files."
+                ),
+            },
+        ),
+        None => (
+            String::new(),
+            "Rename it by editing the files (or with the language's own tools).".to_string(),
+        ),
+    };
+    refused(
+        ErrorKind::UnknownLanguage,
+        format!(
+            "rename does not support {name}{without}; supported: {}. `{old}` stands in {name} file(s): {}",
+            supported.join(", "),
+            files.join(", ")
+        ),
+        &next,
+    )
+}
+
 /// Sites lancet could not decide stop the rename: each may be the symbol, and one left under
 /// the old name can break the build while the rest is renamed.
 fn unresolved(
     old: &str,
-    decided: usize,
+    (decided, total): (usize, usize),
     listed: &[LeftSite],
-    total: usize,
+    at: bool,
     surface: Surface,
 ) -> Words {
     let more = total.saturating_sub(listed.len());
@@ -322,17 +442,21 @@ fn unresolved(
             String::new()
         }
     );
-    let next = if decided == 0 {
+    // With `--at` the symbol is named already: only a server can decide more.
+    let decide = if at {
+        format!("or use the language server ({})", surface.switch("--lsp"))
+    } else {
         format!(
-            "Pass {include} to rename them; or name the symbol by position ({}) or use the language server ({}) to decide them.",
+            "or name the symbol by position ({}) or use the language server ({})",
             surface.param("--at"),
             surface.switch("--lsp")
         )
+    };
+    let next = if decided == 0 {
+        format!("Pass {include} to rename them; {decide} to decide them.")
     } else {
         format!(
-            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; or name the symbol by position ({}) or use the language server ({}) to decide them.",
-            surface.param("--at"),
-            surface.switch("--lsp")
+            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; {decide} to decide them."
         )
     };
     (Status::Refused, ErrorKind::UnresolvedSites, detail, next)

@@ -20,3 +20,7 @@
 (variable_declarator name: (identifier) @definition.variable)
 (method_definition name: (private_property_identifier) @definition.method)
 (field_definition property: (private_property_identifier) @definition.variable)
+(field_definition property: (property_identifier) @definition.field)
+(formal_parameters (identifier) @definition.variable)
+(object_pattern (shorthand_property_identifier_pattern) @definition.variable)
+(array_pattern (identifier) @definition.variable)

@@ -19,3 +19,9 @@
 (augmented_assignment left: (identifier) @definition.variable)
 (parameters (identifier) @definition.variable)
 (for_statement left: (identifier) @definition.variable)
+(typed_parameter (identifier) @definition.variable)
+(default_parameter name: (identifier) @definition.variable)
+(typed_default_parameter name: (identifier) @definition.variable)
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @definition.field)
+  (#eq? @_self "self"))

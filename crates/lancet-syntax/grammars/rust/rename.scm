@@ -26,3 +26,7 @@
 (const_item name: (identifier) @definition.variable)
 (static_item name: (identifier) @definition.variable)
 (parameter pattern: (identifier) @definition.variable)
+(field_declaration name: (field_identifier) @definition.field)
+(enum_variant name: (identifier) @definition.variant)
+(closure_parameters (identifier) @definition.variable)
+(macro_definition name: (identifier) @definition.function)

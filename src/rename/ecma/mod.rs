@@ -8,7 +8,9 @@
 //!   an import is its own symbol.
 //! - An import from a relative module (`./a`, `../b/index`) follows that module's exports
 //!   (`export function`, `export { x as y }`, `export { x } from`, `export *`) to the declaring
-//!   file; an import from a package resolves outside the tree.
+//!   file; so does one from a package whose sources are under the root ([`packages`]: a
+//!   workspace's package by its name, a tsconfig `paths` entry, a `node_modules` link into the
+//!   tree); an import from any other package resolves outside the tree.
 //! - A member is the symbol when its holder is known: a method or field of a class or
 //!   interface, `this.x` in a class that declares `x`, `C.x` for a class `C` of the tree (also
 //!   imported); any other receiver is unresolved (its type needs a type checker: `--lsp`).
@@ -23,8 +25,11 @@ use oxc_ast::AstKind;
 use oxc_ast::ast::{Declaration, Expression};
 use oxc_semantic::{Semantic, SemanticBuilder, SymbolFlags, SymbolId};
 use oxc_span::{GetSpan, SourceType};
+use packages::{Bare, Packages};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+
+mod packages;
 
 /// How deep re-export chains are followed.
 const MAX_DEPTH: usize = 16;
@@ -215,17 +220,13 @@ fn symbol_raw(semantic: &Semantic, symbol: SymbolId) -> Raw {
     imported(semantic, declaration, name)
 }
 
-/// Export `name` of the module the import declaration around `node` names: a file of the tree
-/// (a relative specifier) or a package outside it.
+/// Export `name` of the module the import declaration around `node` names (a file of the tree,
+/// a workspace package under the root or another package: told apart when modules are joined).
 fn imported(semantic: &Semantic, node: oxc_semantic::NodeId, name: String) -> Raw {
     for ancestor in semantic.nodes().ancestors(node) {
         if let AstKind::ImportDeclaration(import) = ancestor.kind() {
             let source = import.source.value.to_string();
-            return if relative(&source) {
-                Raw::Imported { source, name }
-            } else {
-                Raw::Outside(format!("imported from the package `{source}`"))
-            };
+            return Raw::Imported { source, name };
         }
     }
     Raw::Unresolved("an import lancet cannot read".into())
@@ -534,11 +535,7 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
             for ancestor in semantic.nodes().ancestors(id) {
                 if let AstKind::ExportFromDeclaration(export) = ancestor.kind() {
                     let source = export.source.value.to_string();
-                    return if relative(&source) {
-                        Raw::Imported { source, name }
-                    } else {
-                        Raw::Outside(format!("re-exported from the package `{source}`"))
-                    };
+                    return Raw::Imported { source, name };
                 }
             }
             Raw::Unresolved(format!("`{name}` is an export's public name"))
@@ -593,6 +590,8 @@ fn namespace_export(
 pub(crate) struct EcmaProject<'a> {
     files: &'a [String],
     read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    /// The workspace's packages under the root, for bare specifiers.
+    packages: Packages<'a>,
     facts: Mutex<HashMap<String, Option<Arc<ModuleFacts>>>>,
 }
 
@@ -603,6 +602,7 @@ impl<'a> EcmaProject<'a> {
         EcmaProject {
             files: sources.files,
             read: sources.read,
+            packages: Packages::new(sources.files, sources.read, sources.real),
             facts: Mutex::new(HashMap::new()),
         }
     }
@@ -619,27 +619,53 @@ impl<'a> EcmaProject<'a> {
         facts
     }
 
-    /// The file a relative specifier names from `from`.
-    fn module_file(&self, from: &str, specifier: &str) -> Option<String> {
-        let mut parts: Vec<&str> = from.split('/').collect();
-        parts.pop();
-        for piece in specifier.split('/') {
-            match piece {
-                "." | "" => {}
-                ".." => {
-                    parts.pop()?;
-                }
-                p => parts.push(p),
-            }
+    /// The file a specifier names from `from`: a relative one by its path; a bare one through
+    /// the workspace (a tsconfig `paths` entry, a package of the tree by its name or its
+    /// `node_modules` link), else another package's, outside the tree. A package of the tree
+    /// whose file lancet cannot find is undecided, never outside.
+    fn module_file(&self, from: &str, specifier: &str) -> Result<String, Resolution> {
+        if relative(specifier) {
+            let base = packages::join(&packages::join(from, ".."), specifier);
+            return self.probe(&base).ok_or_else(|| {
+                Resolution::Unresolved(format!(
+                    "module `{specifier}` (from {from}) is not a file of the tree"
+                ))
+            });
         }
-        let base = parts.join("/");
+        match self.packages.bare(from, specifier) {
+            Bare::Candidates(paths) => paths.iter().find_map(|p| self.probe(p)).ok_or_else(|| {
+                Resolution::Unresolved(format!(
+                    "module `{specifier}` (from {from}) maps to {} by tsconfig `paths`, which is no file of the tree",
+                    paths.join(", ")
+                ))
+            }),
+            Bare::Package { dir, candidates } => {
+                candidates.iter().find_map(|p| self.probe(p)).ok_or_else(|| {
+                    Resolution::Unresolved(format!(
+                        "`{specifier}` is the package in {}/ of the tree, but lancet finds no file of it that package.json's exports, types or main name",
+                        if dir.is_empty() { "." } else { &dir }
+                    ))
+                })
+            }
+            Bare::Outside => Err(Resolution::Outside(format!(
+                "imported from the package `{specifier}`"
+            ))),
+        }
+    }
+
+    /// The walked file a module path (root-relative, extension left out or not) is: itself,
+    /// with an extension (a `.js` one taken for its `.ts` source), or its directory's index.
+    fn probe(&self, base: &str) -> Option<String> {
+        if base.split('/').next() == Some("..") {
+            return None;
+        }
         let stem = base
             .strip_suffix(".js")
             .or_else(|| base.strip_suffix(".jsx"))
             .or_else(|| base.strip_suffix(".mjs"))
-            .unwrap_or(&base);
-        let mut candidates = vec![base.clone()];
-        for stemmed in [&base, &stem.to_string()] {
+            .unwrap_or(base);
+        let mut candidates = vec![base.to_string()];
+        for stemmed in [base, stem] {
             candidates.extend(EXTENSIONS.iter().map(|e| format!("{stemmed}{e}")));
         }
         candidates.extend(EXTENSIONS.iter().map(|e| format!("{base}/index{e}")));
@@ -661,11 +687,7 @@ impl<'a> EcmaProject<'a> {
                 "a re-export chain too long to follow".into(),
             ));
         }
-        let Some(file) = self.module_file(from, source) else {
-            return Err(Resolution::Unresolved(format!(
-                "module `{source}` (from {from}) is not a file of the tree"
-            )));
-        };
+        let file = self.module_file(from, source)?;
         let Some(facts) = self.facts(&file) else {
             return Err(Resolution::Unresolved(format!("{file} cannot be read")));
         };
@@ -792,6 +814,75 @@ mod tests {
         assert_eq!(
             resolve(&files, "src/b.ts", "total"),
             ["1 = src/a.ts@16", "2 = src/a.ts@16"]
+        );
+    }
+
+    #[test]
+    fn a_workspace_package_under_the_root_is_the_tree() {
+        let files = [
+            ("package.json", "{\"workspaces\": [\"packages/*\"]}"),
+            (
+                "packages/a/package.json",
+                "{\"name\": \"@demo/a\", \"main\": \"dist/index.js\"}",
+            ),
+            (
+                "packages/a/src/index.ts",
+                "export function makeThing() {}\n",
+            ),
+            (
+                "packages/b/src/index.ts",
+                "import { makeThing } from '@demo/a';\nmakeThing();\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "packages/b/src/index.ts", "makeThing"),
+            [
+                "1 = packages/a/src/index.ts@16",
+                "2 = packages/a/src/index.ts@16"
+            ]
+        );
+    }
+
+    #[test]
+    fn tsconfig_paths_map_a_specifier_into_the_tree() {
+        let files = [
+            (
+                "tsconfig.json",
+                "{\n  // the packages\n  \"compilerOptions\": {\"baseUrl\": \".\", \"paths\": {\"@demo/*\": [\"packages/*/src\"],},},\n}\n",
+            ),
+            (
+                "packages/a/src/index.ts",
+                "export function makeThing() {}\n",
+            ),
+            (
+                "packages/b/src/index.ts",
+                "import { makeThing } from '@demo/a';\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "packages/b/src/index.ts", "makeThing"),
+            ["1 = packages/a/src/index.ts@16"]
+        );
+    }
+
+    #[test]
+    fn a_package_of_the_tree_without_a_file_to_read_is_undecided() {
+        let files = [
+            (
+                "packages/a/package.json",
+                "{\"name\": \"@demo/a\", \"main\": \"out/a.js\"}",
+            ),
+            ("packages/a/README.md", "a\n"),
+            (
+                "packages/b/index.ts",
+                "import { makeThing } from '@demo/a';\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "packages/b/index.ts", "makeThing"),
+            [
+                "1 ? `@demo/a` is the package in packages/a/ of the tree, but lancet finds no file of it that package.json's exports, types or main name"
+            ]
         );
     }
 
