@@ -333,9 +333,12 @@ impl<'t> Builder<'t> {
         let line = &self.text[from..to];
         let lead = line.len() - line.trim_start().len();
         let rest = &line[lead..];
-        let skip = if rest == "#" || rest.starts_with("# ") || rest.starts_with("#\t") {
-            lead + 1
-        } else if rest.starts_with("##") {
+        // `# ` hides a line; `##` stands for a literal `#`: either way one byte goes.
+        let skip = if rest == "#"
+            || rest.starts_with("# ")
+            || rest.starts_with("#\t")
+            || rest.starts_with("##")
+        {
             lead + 1
         } else {
             0

@@ -162,43 +162,21 @@ pub(super) fn scan_file(
         Some((parsed, holder)) => (Some(parsed), holder),
         None => (None, ""),
     };
-    // What each occurrence in a doctest's code is there (code, or a string or comment of it).
-    let in_doctest = |at: usize, hit: &Hit| {
-        hit.context == Some(holder)
-            && doctests
-                .as_ref()
-                .is_some_and(|d| !d.text.as_bytes()[at].is_ascii_whitespace())
-    };
-    let doctest_offsets: Vec<usize> = occurrences
-        .iter()
-        .zip(&found)
-        .filter(|(at, hit)| in_doctest(**at, hit))
-        .map(|(at, _)| *at)
-        .collect();
-    let mut doctest_hits = doctests
-        .as_ref()
-        .map(|d| {
-            let bytes = d.text.as_bytes();
-            classify(
-                &mut cursor,
-                renamer,
-                &d.tree,
-                bytes,
-                &doctest_offsets,
-                opts.old.len(),
-            )
-        })
-        .unwrap_or_default()
-        .into_iter();
+    let mut in_doctests = doctest_hits(
+        &mut cursor,
+        renamer,
+        doctests.as_ref().map(|d| (d, holder)),
+        &occurrences,
+        &found,
+        opts.old.len(),
+    )
+    .into_iter();
     for (&at, hit) in occurrences.iter().zip(found) {
         let end = at + opts.old.len();
         let line = line_of(&starts, at);
-        let (hit, doctest) = match in_doctest(at, &hit) {
-            true => match doctest_hits.next() {
-                Some(inner) if inner.code => (inner, true),
-                _ => (hit, false),
-            },
-            false => (hit, false),
+        let (hit, doctest) = match in_doctests.next().flatten() {
+            Some(inner) if inner.code => (inner, true),
+            _ => (hit, false),
         };
         // `x: "Formatter"`: a name in an annotation, written as a string so it may be defined
         // later. It is code to a type checker, and to the rename.
@@ -243,23 +221,7 @@ pub(super) fn scan_file(
             });
         }
     }
-    let news = whole_words(&opts.new);
-    let collisions = news
-        .iter()
-        .zip(classify(
-            &mut cursor,
-            renamer,
-            &tree,
-            bytes,
-            &news,
-            opts.new.len(),
-        ))
-        .filter(|(_, hit)| hit.code)
-        .map(|(&at, _)| Collision {
-            line: line_of(&starts, at),
-            member: is_member_shaped(&tree, at, opts.new.len()),
-        })
-        .collect();
+    let collisions = collisions(&mut cursor, renamer, &tree, bytes, &opts.new, &starts);
     Some(FileScan {
         sha256: sha256_hex(bytes),
         language: renamer.entry.name.as_str(),
@@ -282,6 +244,71 @@ pub(super) fn scan_file(
     })
 }
 
+/// What each occurrence is in a doctest's code (`None` where it stands outside one): the
+/// doctests' own classification of the occurrences lying in their holder (`comment` or
+/// `string`) on a byte the doctest shadow keeps.
+fn doctest_hits(
+    cursor: &mut QueryCursor,
+    renamer: &Renamer,
+    doctests: Option<(&Parsed, &str)>,
+    occurrences: &[usize],
+    found: &[Hit],
+    len: usize,
+) -> Vec<Option<Hit>> {
+    let Some((parsed, holder)) = doctests else {
+        return vec![None; occurrences.len()];
+    };
+    let inside: Vec<bool> = occurrences
+        .iter()
+        .zip(found)
+        .map(|(&at, hit)| {
+            hit.context == Some(holder) && !parsed.text.as_bytes()[at].is_ascii_whitespace()
+        })
+        .collect();
+    let offsets: Vec<usize> = occurrences
+        .iter()
+        .zip(&inside)
+        .filter(|(_, inside)| **inside)
+        .map(|(at, _)| *at)
+        .collect();
+    let mut hits = classify(
+        cursor,
+        renamer,
+        &parsed.tree,
+        parsed.text.as_bytes(),
+        &offsets,
+        len,
+    )
+    .into_iter();
+    inside
+        .into_iter()
+        .map(|inside| if inside { hits.next() } else { None })
+        .collect()
+}
+
+/// Where NEW already stands as code in the file: a rename there would merge two names.
+fn collisions(
+    cursor: &mut QueryCursor,
+    renamer: &Renamer,
+    tree: &Tree,
+    bytes: &[u8],
+    new: &str,
+    starts: &[usize],
+) -> Vec<Collision> {
+    let news = whole_word_offsets(bytes, new);
+    news.iter()
+        .zip(classify(cursor, renamer, tree, bytes, &news, new.len()))
+        .filter(|(_, hit)| hit.code)
+        .map(|(&at, _)| Collision {
+            line: line_of(starts, at),
+            member: is_member_shaped(tree, at, new.len()),
+        })
+        .collect()
+}
+
+/// How a language's doctests are found in a file: its doctest shadow, when it has any.
+type ShadowOf = fn(&str, &Tree) -> Option<super::doctests::Shadow>;
+
 /// The file's doctests, parsed, and what holds them (`comment`: Rust's doc comments;
 /// `string`: Python's docstrings), when an occurrence of OLD stands in such a holder.
 fn doctests_of(
@@ -291,10 +318,7 @@ fn doctests_of(
     tree: &Tree,
     found: &[Hit],
 ) -> Option<(Parsed, &'static str)> {
-    let (holder, shadow): (
-        &'static str,
-        fn(&str, &Tree) -> Option<super::doctests::Shadow>,
-    ) = match renamer.entry.name.as_str() {
+    let (holder, shadow): (&'static str, ShadowOf) = match renamer.entry.name.as_str() {
         "rust" => ("comment", super::doctests::rust),
         "python" => ("string", super::doctests::python),
         _ => return None,

@@ -204,7 +204,7 @@ impl<'a> Packages<'a> {
         loop {
             for name in ["tsconfig.json", "jsconfig.json"] {
                 let path = join(&dir, name);
-                if self.files.iter().any(|f| *f == path) {
+                if self.files.contains(&path) {
                     return Some(path);
                 }
             }

@@ -4,7 +4,7 @@
 
 use crate::kinds::ErrorKind;
 use crate::refusal::{AtProblem, PlaceRefusal, RenameRefusal, ServerRefusal};
-use crate::report::{Definition, LeftSite, Report, Status, Surface};
+use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
 
 impl Report {
     /// A rename that must not go ahead: nothing is written.
@@ -54,22 +54,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             old,
             files_scanned,
             mentions,
-        } => {
-            let mentions = if *mentions == 0 {
-                String::new()
-            } else {
-                format!(
-                    " (it is mentioned {mentions} time(s) in strings or comments, listed below; {} / {} rename those)",
-                    surface.switch("--include-strings"),
-                    surface.switch("--include-comments")
-                )
-            };
-            refused(
-                ErrorKind::NoMatch,
-                format!("no identifier `{old}` found in {files_scanned} file(s) scanned{mentions}"),
-                "Check the spelling and the paths (files ignored by .gitignore are not walked).",
-            )
-        }
+        } => no_match(old, *files_scanned, *mentions, surface),
         RenameRefusal::Unresolved {
             old,
             decided,
@@ -111,21 +96,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
                 surface.param("--at")
             ),
         ),
-        RenameRefusal::KindNotDefined { old, kind, others } => {
-            let found = if others.is_empty() {
-                "no definition of it was found".to_string()
-            } else {
-                format!("it is defined as: {}", places(others))
-            };
-            refused(
-                ErrorKind::KindMismatch,
-                format!(
-                    "no {} named `{old}` is defined under the given paths; {found}",
-                    kind.name()
-                ),
-                "Pass the --kind it has (or --kind any), or the paths that define it.",
-            )
-        }
+        RenameRefusal::KindNotDefined { old, kind, others } => kind_not_defined(old, *kind, others),
         RenameRefusal::Place(place) => place_words(place, surface),
         RenameRefusal::Server(server) => server_words(server),
         RenameRefusal::KindMixed { old, kind, others } => refused(
@@ -138,6 +109,41 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             "Narrow the paths to the files of the symbol you mean.",
         ),
     }
+}
+
+/// No identifier OLD under the paths, and where it is still mentioned.
+fn no_match(old: &str, files_scanned: usize, mentions: usize, surface: Surface) -> Words {
+    let mentions = if mentions == 0 {
+        String::new()
+    } else {
+        format!(
+            " (it is mentioned {mentions} time(s) in strings or comments, listed below; {} / {} rename those)",
+            surface.switch("--include-strings"),
+            surface.switch("--include-comments")
+        )
+    };
+    refused(
+        ErrorKind::NoMatch,
+        format!("no identifier `{old}` found in {files_scanned} file(s) scanned{mentions}"),
+        "Check the spelling and the paths (files ignored by .gitignore are not walked).",
+    )
+}
+
+/// No definition of the asked `--kind`, and what OLD is defined as instead.
+fn kind_not_defined(old: &str, kind: SymbolKind, others: &[Definition]) -> Words {
+    let found = if others.is_empty() {
+        "no definition of it was found".to_string()
+    } else {
+        format!("it is defined as: {}", places(others))
+    };
+    refused(
+        ErrorKind::KindMismatch,
+        format!(
+            "no {} named `{old}` is defined under the given paths; {found}",
+            kind.name()
+        ),
+        "Pass the --kind it has (or --kind any), or the paths that define it.",
+    )
 }
 
 /// A place's refusal: `--at`, a path, a qualified name.
