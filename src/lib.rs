@@ -64,6 +64,7 @@ mod read;
 mod rename;
 mod sandbox;
 mod schema;
+mod step;
 mod verify;
 mod walk;
 
@@ -84,10 +85,11 @@ pub use lancet_core::sha256_hex;
 pub use lancet_core::{Base, Expectation};
 pub use lancet_core::{Batch, FileOp, Format, Hunk, LineAction, LineEdit, Occurrences, OpKind};
 pub use lancet_core::{Contract, schema_for};
-pub use lancet_core::{ErrorKind, FileReport, Report, Status, Surface, SymbolKind};
+pub use lancet_core::{ErrorKind, FileReport, Provenance, Report, Status, Surface, SymbolKind};
 pub use lancet_core::{
     FormatChoice, ParseError, ParseOptions, parse_bytes as parse, parse_json_lines,
 };
+pub use lancet_core::{StepOutcome, StepReport, StepReportError};
 pub use lancet_store::{CheckpointMeta, Retention};
 pub use lancet_syntax::GateOptions;
 pub use lancet_syntax::TreeCache;
@@ -97,6 +99,7 @@ pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};
 pub use rename::{RenameOptions, rename, renameable_languages};
 pub use schema::Schema;
+pub use step::provenance;
 pub use verify::TestRun;
 
 /// The crates below the facade, whole, for lancet's own benches, fuzz targets and tests: not

@@ -73,7 +73,7 @@ fn a_pattern_rewrites_every_site_and_lists_each() {
 
     let (code, v) = run_json(root, &args);
     assert_eq!(code, Some(0), "a rerun has nothing to do: {v}");
-    assert_eq!(v["status"], "already_applied");
+    assert_eq!(v["status"], "nothing_matched", "not already_applied: {v}");
     assert!(v["message"].as_str().unwrap().contains("No site matched"));
 
     let out = lancet(&["undo", "-C", root.to_str().unwrap()], b"");

@@ -3,6 +3,7 @@ mod bisect;
 mod cli;
 mod codemod;
 mod confinement;
+mod fleet_step;
 mod git_setups;
 mod lost_updates;
 mod mcp_replies;

@@ -52,6 +52,8 @@ mod schema;
 pub mod sketch;
 #[doc(hidden)]
 pub mod stage;
+/// A step's report read back by a fleet engine (`lancet report`).
+pub mod step;
 #[doc(hidden)]
 pub mod text;
 pub mod timing;
@@ -75,11 +77,13 @@ pub use refusal::{
 };
 pub use report::{
     Action, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, ModRule,
-    ModSite, ModSummary, Outcome, RenameSummary, Report, Site, Status, Surface, SymbolKind,
+    ModSite, ModSummary, Outcome, Provenance, RenameSummary, Report, Site, Status, Surface,
+    SymbolKind,
 };
 pub use schema::{Contract, batch_schema, document, report_schema, schema_for};
 pub use stage::staged::{Before, HardLinks, StagedFile};
 pub use stage::{Base, Expectation, StageOptions, Staged, stage};
+pub use step::{StepOutcome, StepReport, StepReportError};
 pub use text::{NotUtf8, TextFile, TextStyle, line_of, line_starts, replace_ranges};
 pub use verdicts::{
     BisectOutcome, Bisection, Culprit, Rollback, SyntaxError, SyntaxReport, TestRun,

@@ -22,6 +22,9 @@ pub enum Status {
     Applied,
     /// Every change was already in place; nothing was written.
     AlreadyApplied,
+    /// A mod (or a `--exec` command) found nothing to change: no site matched its rules, which
+    /// says nothing of whether it ran before. Nothing was written.
+    NothingMatched,
     /// `--dry-run`: everything would apply; nothing was written.
     DryRun,
     /// Something could not be applied; nothing was written.
@@ -41,7 +44,7 @@ impl Status {
     /// input, 3 the tests failed and the batch was rolled back, 4 the environment failed.
     pub fn exit_code(self) -> u8 {
         match self {
-            Status::Applied | Status::AlreadyApplied | Status::DryRun => 0,
+            Status::Applied | Status::AlreadyApplied | Status::NothingMatched | Status::DryRun => 0,
             Status::Refused | Status::Partial => 1,
             Status::Malformed => 2,
             Status::TestFailed => 3,
@@ -305,11 +308,35 @@ pub struct Report {
     /// What `lancet mod` found: the rules run and every site they rewrote.
     #[serde(rename = "mod", skip_serializing_if = "Option::is_none")]
     pub codemod: Option<ModSummary>,
+    /// Where and from what this report came (`--provenance`): what a fleet engine keeps beside
+    /// each repository's report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
     /// The text to show a model or a person.
     pub message: String,
     /// Set by [`Report::brief`]: the text form lists at most a few chunks per file.
     #[serde(skip)]
     pub compact: bool,
+}
+
+/// Where a report came from: enough to tell, across hundreds of repositories, which lancet ran
+/// what edit on which commit, and for how long.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Provenance {
+    /// lancet's version.
+    pub lancet_version: String,
+    /// The root the command ran on (absolute).
+    pub root: String,
+    /// The repository: its `origin` remote's URL when it has one, else the root's name.
+    pub repository: String,
+    /// The commit HEAD named when the command started (none outside git or before the first
+    /// commit): the base the change applies to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_commit: Option<String>,
+    /// The SHA-256 of the edit, rule or command: equal across repositories for the same step.
+    pub edit_sha256: String,
+    /// How long the command took, in milliseconds.
+    pub duration_ms: u64,
 }
 
 impl Report {
@@ -338,6 +365,7 @@ impl Report {
             test: None,
             rename: None,
             codemod: None,
+            provenance: None,
             error: Some(BatchError {
                 kind: ErrorKind::Malformed,
                 line: Some(e.line),
@@ -366,6 +394,7 @@ impl Report {
             test: None,
             rename: None,
             codemod: None,
+            provenance: None,
             error: Some(BatchError {
                 kind,
                 line: None,
@@ -391,6 +420,7 @@ impl Report {
             test: None,
             rename: None,
             codemod: None,
+            provenance: None,
             message: message.to_string(),
             compact: false,
         }

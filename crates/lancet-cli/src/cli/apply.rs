@@ -98,7 +98,7 @@ pub(super) fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
         Err(report) => return emit(&report, args.tx.json),
     };
     let mut clock = std::time::Instant::now();
-    let configured = match args.tx.options(root) {
+    let configured = match args.tx.options(root.clone()) {
         Ok(o) => o,
         Err(report) => return emit(&report, args.tx.json),
     };
@@ -113,7 +113,8 @@ pub(super) fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
     };
     let applied = apply_batch(&batch, &opts);
     let mut clock = std::time::Instant::now();
-    let code = args.tx.emit(&applied.report);
+    let edit = serde_json::to_vec(&batch).unwrap_or_default();
+    let code = args.tx.emit(&applied.report, &root, &edit);
     lancet::internals::timing::lap("report printed", &mut clock);
     code
 }

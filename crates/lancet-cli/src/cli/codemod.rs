@@ -73,12 +73,35 @@ pub(super) fn run_mod(root: PathBuf, args: ModArgs) -> u8 {
             ModSpec::Rules(files)
         }
     };
+    let edit = spec_digest_input(&spec, &args.paths);
     let opts = ModOptions {
         spec,
         paths: args.paths,
     };
-    match args.tx.options(root) {
-        Ok(apply) => args.tx.emit(&lancet::codemod(&opts, &apply).report),
+    match args.tx.options(root.clone()) {
+        Ok(apply) => args
+            .tx
+            .emit(&lancet::codemod(&opts, &apply).report, &root, &edit),
         Err(report) => emit(&report, args.tx.json),
     }
+}
+
+/// What defines a mod, for its provenance's digest: the rules' text (not where they were read
+/// from), the pattern, rewrite and language, or the command; and the paths it walks. Equal for
+/// the same step in every repository.
+fn spec_digest_input(spec: &ModSpec, paths: &[String]) -> Vec<u8> {
+    let mut parts: Vec<String> = match spec {
+        ModSpec::Rules(files) => files.iter().map(|f| f.text.clone()).collect(),
+        ModSpec::Pattern {
+            pattern,
+            rewrite,
+            lang,
+        } => vec![pattern.clone(), rewrite.clone(), lang.clone()],
+        ModSpec::Exec {
+            command,
+            accept_exit,
+        } => vec![command.clone(), format!("{accept_exit:?}")],
+    };
+    parts.extend(paths.iter().cloned());
+    parts.join("\0").into_bytes()
 }

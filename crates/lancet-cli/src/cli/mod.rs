@@ -14,6 +14,7 @@ mod output;
 mod parse;
 mod read;
 mod rename;
+mod report;
 mod transaction;
 mod trust;
 
@@ -27,6 +28,7 @@ use mcp::McpArgs;
 use parse::ParseArgs;
 use read::ReadArgs;
 use rename::RenameArgs;
+use report::ReportArgs;
 use std::path::PathBuf;
 use trust::TrustArgs;
 
@@ -85,6 +87,9 @@ enum Command {
     /// Trust the root's lancet settings (lancet.toml or [tool.lancet]) as they are now: their
     /// keys that run commands or weaken safety apply only once trusted, until they change.
     Trust(TrustArgs),
+    /// Read the JSON reports of a fleet run (one per repository, from `--json --provenance`):
+    /// one prints a pull-request description in Markdown, many a summary table.
+    Report(ReportArgs),
     /// Print a completion script for a shell (bash, zsh, fish, powershell, elvish), e.g.
     /// `lancet completions bash > ~/.local/share/bash-completion/completions/lancet`.
     Completions(CompletionsArgs),
@@ -125,7 +130,7 @@ struct CompletionsArgs {
 
 /// The commands that read no tree: `-C` means nothing to them, so their help, the manual
 /// and the completions leave it out (it is still accepted, and ignored).
-const ROOTLESS: [&str; 4] = ["parse", "schema", "completions", "man"];
+const ROOTLESS: [&str; 5] = ["parse", "report", "schema", "completions", "man"];
 
 /// The command line as clap reads, completes and documents it: the derived one, with `-C`
 /// hidden where it means nothing (a hidden `root` of their own, which clap then does not
@@ -178,6 +183,7 @@ pub fn run() -> u8 {
         Command::Recover(args) => with_root(cli.root, |root| history::run_recover(root, &args)),
         Command::Trust(args) => with_root(cli.root, |root| trust::run_trust(root, args.revoke)),
         Command::Mcp(args) => with_root(cli.root, |root| mcp::run_mcp(root, &args)),
+        Command::Report(args) => report::run_report(&args),
         Command::Completions(args) => {
             let mut out = std::io::stdout();
             clap_complete::generate(args.shell, &mut command(), "lancet", &mut out);

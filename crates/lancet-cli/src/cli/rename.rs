@@ -115,6 +115,15 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
             );
         }
     };
+    let edit = [
+        "rename",
+        &old,
+        &new,
+        args.at.as_deref().unwrap_or(""),
+        &paths.join("\0"),
+    ]
+    .join("\0")
+    .into_bytes();
     let lsp = args.lsp.then(|| {
         let canonical = root.canonicalize().unwrap_or_else(|_| root.clone());
         lancet::Lsp::for_person(&canonical)
@@ -138,7 +147,9 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         include_comments: args.include_comments,
     };
     match args.tx.options(root.clone()) {
-        Ok(apply) => args.tx.emit(&lancet::rename(&opts(&apply), &apply).report),
+        Ok(apply) => args
+            .tx
+            .emit(&lancet::rename(&opts(&apply), &apply).report, &root, &edit),
         Err(report) => emit(&report, args.tx.json),
     }
 }

@@ -5,7 +5,8 @@ use clap::Args;
 use lancet::ApplyOptions;
 use lancet::{ErrorKind, Report, Status};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// The switches every writing command shares: how the batch is checked, recorded and reported.
 #[derive(Debug, Args)]
@@ -58,6 +59,14 @@ pub(super) struct TransactionArgs {
     /// The most test runs --bisect may take, the first (the whole batch) included.
     #[arg(long, value_name = "N", default_value_t = 32, requires = "bisect")]
     bisect_max_runs: usize,
+    /// Add where the report came from (lancet's version, the repository and the commit HEAD
+    /// names, the edit's sha256, the duration): the per-repository report a fleet engine keeps
+    /// and `lancet report` reads back.
+    #[arg(long)]
+    provenance: bool,
+    /// When the command started, for the provenance's duration.
+    #[arg(skip = Instant::now())]
+    started: Instant,
 }
 
 impl TransactionArgs {
@@ -85,12 +94,22 @@ impl TransactionArgs {
         })
     }
 
-    pub(super) fn emit(&self, report: &Report) -> u8 {
-        if self.brief {
-            let brief = report.clone().brief(lancet::Surface::Cli);
-            return emit_unless_quiet(&brief, self.json, self.quiet);
+    /// Prints the report of a step run at `root` from `edit` (the edit text, rule or command
+    /// that defines it, digested into the provenance when asked for).
+    pub(super) fn emit(&self, report: &Report, root: &Path, edit: &[u8]) -> u8 {
+        let mut report = if self.brief {
+            report.clone().brief(lancet::Surface::Cli)
+        } else {
+            report.clone()
+        };
+        if self.provenance {
+            report.provenance = Some(lancet::provenance(
+                root,
+                lancet::sha256_hex(edit),
+                self.started.elapsed(),
+            ));
         }
-        emit_unless_quiet(report, self.json, self.quiet)
+        emit_unless_quiet(&report, self.json, self.quiet)
     }
 }
 

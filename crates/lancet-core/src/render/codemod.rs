@@ -19,10 +19,10 @@ impl Report {
     }
 
     /// A mod whose rules matched nothing: nothing to write, which is not a failure (a rerun
-    /// of a mod already made finds nothing).
+    /// of a mod already made finds nothing), and not "already applied" either.
     pub fn mod_matched_nothing() -> Report {
         Report::note_only(
-            Status::AlreadyApplied,
+            Status::NothingMatched,
             "No site matched; nothing was written.",
         )
     }
@@ -30,7 +30,7 @@ impl Report {
     /// A command that changed nothing in its scratch copy: nothing to write.
     pub fn exec_changed_nothing() -> Report {
         Report::note_only(
-            Status::AlreadyApplied,
+            Status::NothingMatched,
             "The command changed nothing; nothing was written.",
         )
     }

@@ -21,6 +21,7 @@ mod locate;
 pub(crate) mod ops;
 mod parsed;
 mod rename;
+mod step;
 mod surface;
 mod syntax;
 mod verify;
@@ -56,6 +57,7 @@ impl Report {
             test: None,
             rename: None,
             codemod: None,
+            provenance: None,
             message: String::new(),
             compact: false,
         };
@@ -423,7 +425,9 @@ fn is_failure(status: Outcome) -> bool {
 fn compose_message(report: &Report) -> String {
     let mut msg = match report.status {
         Status::Refused | Status::Partial => failure_message(report),
-        Status::Applied | Status::DryRun | Status::AlreadyApplied => success_message(report),
+        Status::Applied | Status::DryRun | Status::AlreadyApplied | Status::NothingMatched => {
+            success_message(report)
+        }
         Status::Malformed | Status::Error | Status::TestFailed => String::new(),
     };
     for note in &report.notes {
