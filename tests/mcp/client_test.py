@@ -336,7 +336,7 @@ async def run(root, log):
             r = await s.call_tool("read_file", {"path": "../outside.txt"})
             check("paths outside the root are refused", is_error(r) and "outside the root" in text_of(r), text_of(r))
 
-            # The model never gets a shell and never leaves the root (README, Confinement).
+            # The model never gets a shell and never leaves the root (docs/security.md).
             r = await s.call_tool("rename_symbol", {"old": "", "at": "io_util.py:5:9", "new": "halt", "lsp": True})
             check("lsp is refused unless the user started the server with --allow-lsp",
                   is_error(r) and "--allow-lsp" in text_of(r), text_of(r))

@@ -43,13 +43,14 @@ def check(v, doc, where, failures):
 
 
 def readme_settings():
-    """The README's lancet.toml examples: its ```toml blocks that are lancet's own sections."""
-    text = (HOUSE / "README.md").read_text()
-    blocks = text.split("```toml\n")[1:]
-    for i, block in enumerate(blocks):
-        body = block.split("```", 1)[0]
-        if "[mcp_servers" not in body:
-            yield f"README.md toml block {i + 1}", body
+    """The settings examples of the README and docs/: their ```toml blocks that are lancet's own
+    sections (not a host's `[mcp_servers]`)."""
+    for page in [HOUSE / "README.md", *sorted((HOUSE / "docs").glob("*.md"))]:
+        blocks = page.read_text().split("```toml\n")[1:]
+        for i, block in enumerate(blocks):
+            body = block.split("```", 1)[0]
+            if "[mcp_servers" not in body:
+                yield f"{page.relative_to(HOUSE)} toml block {i + 1}", body
 
 
 def read_and_log(binary, failures):
@@ -118,7 +119,7 @@ def main():
         print(f"INVALID {f}")
     print("validated: " + ", ".join(f"{n} {k}" for k, n in counts.items()) + f"; {len(failures)} invalid")
     if counts["settings"] < 1:
-        print("the README's lancet.toml example was not found")
+        print("the lancet.toml example of docs/configuration.md was not found")
         return 1
     if counts["report.json"] < 200 or counts["mcp.json"] < 200 or counts["parse --json"] < 100:
         print("too few documents: the fixtures were not found")

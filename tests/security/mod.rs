@@ -1,6 +1,6 @@
 //! The security suite: each finding of the hostile review reproduced as an attacker would try
 //! it — a model with only lancet's tools (over MCP) or the edits it hands the CLI — and shown
-//! to fail. See README "Confinement" for the threat model these tests hold lancet to.
+//! to fail. See docs/security.md for the threat model these tests hold lancet to.
 
 mod anchors;
 mod bounded;

@@ -209,7 +209,7 @@ impl schemars::JsonSchema for ErrorKind {
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let names: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
         schemars::json_schema!({
-            "description": "A stable kind: what models and scripts match on (README, \"Error kinds\").",
+            "description": "A stable kind: what models and scripts match on (docs/report.md, the kinds).",
             "type": "string",
             "enum": names,
         })
@@ -220,17 +220,17 @@ impl schemars::JsonSchema for ErrorKind {
 mod tests {
     use super::*;
 
-    /// The README's list of kinds is the contract scripts rely on: every kind is in it, and its
-    /// JSON name is its documented name.
+    /// The report's documented list of kinds (docs/report.md) is the contract scripts rely on:
+    /// every kind is in it, and its JSON name is its documented name.
     #[test]
     fn every_error_kind_is_documented_under_its_json_name() {
-        let readme = include_str!("../../../README.md");
+        let readme = include_str!("../../../docs/report.md");
         for kind in ErrorKind::ALL {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{}\"", kind.as_str()));
             assert!(
                 readme.contains(&format!("`{}`", kind.as_str())),
-                "README does not document the kind `{kind}`"
+                "docs/report.md does not document the kind `{kind}`"
             );
         }
     }

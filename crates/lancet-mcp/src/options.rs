@@ -77,7 +77,7 @@ impl LancetServer {
             Err(e) => Err(refusal(
                 ErrorKind::Config,
                 e.to_string(),
-                "Nothing was written. Ask the user to fix the configuration (the README's Configuration section lists every key).",
+                "Nothing was written. Ask the user to fix the configuration (lancet's docs/configuration.md lists every key).",
             )),
         }
     }

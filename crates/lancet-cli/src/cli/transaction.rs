@@ -119,6 +119,6 @@ fn config_refusal(e: lancet::ConfigError) -> Box<Report> {
         Status::Malformed,
         ErrorKind::Config,
         e.to_string(),
-        "Fix the configuration (README, Configuration, lists every key) and run the command again.",
+        "Fix the configuration (docs/configuration.md lists every key) and run the command again.",
     ))
 }
