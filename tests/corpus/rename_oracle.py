@@ -203,6 +203,9 @@ scored):
   agree          |L & S|; recall = agree / |S| (a refusal counts as nothing renamed)
   unresolved     |(S - L) & U|, server sites lancet left unresolved; their share of |S| is printed
   missed         |S - L - U|, listed (10 per symbol; all with -v)
+  doctest sites  sites lancet renames inside doctests (a docstring's `>>>` line, a Rust doc
+                 comment's code block: code to pytest --doctest-modules and cargo test --doc, not
+                 to the server): taken out of L, not scored, counted in the summary line
 With --engine lsp (the second pass; `both`, the default, runs the syntax pass then the lsp pass)
 lancet drives the server itself and its renamed set must equal S exactly: any difference (a
 refusal included, unless S is empty) fails the run; where the server's edit reaches outside the
@@ -1224,7 +1227,7 @@ def run_lancet(lancet, root, sym, engine, env, warn_engine):
     t0 = time.monotonic()
     rc, out, err = run_proc(argv, timeout, env)
     res = {"argv": argv[1:], "exit": rc, "seconds": round(time.monotonic() - t0, 2),
-           "renamed": [], "unresolved": [], "outside": [], "message": ""}
+           "renamed": [], "doctest": [], "unresolved": [], "outside": [], "message": ""}
     report = parse_report(out)
     if rc == "timeout":
         res.update(outcome="error", message=f"timed out after {timeout} s")
@@ -1246,7 +1249,14 @@ def run_lancet(lancet, root, sym, engine, env, warn_engine):
         if field not in rn:
             warn(f"report.rename.{field} is missing: taken as empty")
             continue
-        res[field] = site_list(rn[field], field, warn)
+        items = rn[field] or []
+        if field == "renamed":
+            # Doctest sites (a docstring's `>>>` line, a doc comment's code block) are code to
+            # the test runner but not to the server: not scored, counted apart
+            # (rename_typecheck.py's doctest runs judge them).
+            res["doctest"] = site_list([it for it in items if isinstance(it, dict) and it.get("doctest")], field, warn)
+            items = [it for it in items if not (isinstance(it, dict) and it.get("doctest"))]
+        res[field] = site_list(items, field, warn)
         if field != "renamed":
             res[field + "_detail"] = [{k: it.get(k) for k in ("path", "line", "column", "text", "why")}
                                       for it in rn[field] or [] if isinstance(it, dict)]
@@ -1567,8 +1577,10 @@ def main():
     skipped = ostat.get("not-renameable", 0)
     if "syntax" in totals:
         c = totals["syntax"]
+        doctests = sum(len(r.get("doctest", [])) for r in lres.get("syntax", {}).values())
         log(f"rename oracle: {nsym} symbols ({c['scored']} scored, {skipped} not renameable), false renames "
-            f"{c['false']}, recall {pct(c['agree'], c['S'])}, unresolved share {pct(c['unres'], c['S'])}")
+            f"{c['false']}, recall {pct(c['agree'], c['S'])}, unresolved share {pct(c['unres'], c['S'])}; "
+            f"{doctests} doctest site(s) renamed beyond the server (not scored)")
     if "lsp" in totals:
         c = totals["lsp"]
         log(f"rename oracle (lsp): {len(engine_syms['lsp'])} symbols ({c['scored']} scored), equal {c['equal']}, differ {c['differ']}, "
