@@ -902,6 +902,33 @@ fn a_recovery_cut_short_never_leaves_a_log_entry_for_a_batch_not_on_disk() {
     assert!(!root.join(".lancet/journal.json").exists());
 }
 
+/// A journal cut short while it was being armed (lancet killed before it wrote it whole: the
+/// batch had touched nothing) is removed by the next command, which exits 0 and leaves no
+/// `journal.damaged` behind (kill9.py's trial 95 found it set aside and exit 4); a complete
+/// journal whose checksum fails is still set aside as damaged.
+#[test]
+fn a_journal_cut_short_while_armed_is_removed_not_set_aside() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".lancet")).unwrap();
+    for torn in ["", "5f0e", "5f0e9a\n", "5f0e9a\n{\"id\":\"01a2\",\"entr"] {
+        std::fs::write(root.join(".lancet/journal.json"), torn).unwrap();
+        let out = lancet(&["recover", "-C", r(root)], b"");
+        assert_eq!(out.status.code(), Some(0), "{torn:?}: {}", describe(&out));
+        assert!(!root.join(".lancet/journal.json").exists(), "{torn:?}");
+        assert!(!root.join(".lancet/journal.damaged").exists(), "{torn:?}");
+        assert_eq!(std::fs::read(root.join("a.txt")).unwrap(), b"a\n");
+    }
+    std::fs::write(
+        root.join(".lancet/journal.json"),
+        "5f0e9a\n{\"id\":\"01a2\"}\n",
+    )
+    .unwrap();
+    let out = lancet(&["recover", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert!(root.join(".lancet/journal.damaged").exists());
+}
+
 /// A journal half written when lancet was killed (`journal.json.tmp`: it only counts once
 /// renamed) is swept by the next command, and per-path lock files do not pile up: one per
 /// directory on the way to the roots used, kept for the next call.

@@ -220,6 +220,14 @@ impl Journal {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(JournalError::Io { path, source }),
         };
+        if cut_short_while_armed(&text) {
+            // `arm` writes the journal straight to its name before the batch touches anything:
+            // killed mid-write, it leaves a prefix. No file was touched: nothing to recover.
+            return match state.remove_file(crate::state::JOURNAL) {
+                Ok(()) => Ok(None),
+                Err(source) => Err(JournalError::Io { path, source }),
+            };
+        }
         let parsed = text.split_once('\n').and_then(|(sum, body)| {
             let body = body.trim_end_matches('\n');
             (sha256_hex(body.as_bytes()) == sum)
@@ -237,6 +245,17 @@ impl Journal {
             }
         }
     }
+}
+
+/// Whether a journal's text is a prefix of one that [`Journal::arm`] was writing when the
+/// process died: empty, or not ending with the newline that ends every journal, or its
+/// checksum line alone. Every later write of a journal is atomic ([`Journal::write`]: temp
+/// file, rename), so a complete-looking journal whose checksum fails is damage, never this.
+fn cut_short_while_armed(text: &str) -> bool {
+    !text.ends_with('\n')
+        || text
+            .split_once('\n')
+            .is_none_or(|(_, body)| body.is_empty())
 }
 
 /// The journal being written, before its rename into place.
@@ -311,5 +330,21 @@ impl StateDir {
                 let _ = pre.remove_file(e.file_name());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cut_short_while_armed;
+
+    #[test]
+    fn a_journal_killed_while_armed_is_told_from_a_damaged_one() {
+        let whole = "0123abcd\n{\"id\":\"x\"}\n";
+        for cut in 0..whole.len() {
+            assert!(cut_short_while_armed(&whole[..cut]), "{:?}", &whole[..cut]);
+        }
+        assert!(!cut_short_while_armed(whole));
+        // A complete journal with a flipped byte is damage: set aside, not removed.
+        assert!(!cut_short_while_armed("0123abcd\n{\"id\":\"y\"}\n"));
     }
 }
