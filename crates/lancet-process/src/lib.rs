@@ -8,12 +8,12 @@
 //! [`Mechanism`] this machine offers:
 //!
 //! 1. a user namespace (uid and gid mapped to themselves) and a PID namespace whose PID 1 is
-//!    lancet's own small init ([`namespace`]): when the command exits, so does the init, and
+//!    lancet's own small init (`namespace.rs`): when the command exits, so does the init, and
 //!    the kernel kills the rest of the namespace; nothing can leave it, and it dies with
 //!    lancet;
-//! 2. a cgroup v2 of the run's own, ended with `cgroup.kill` ([`cgroup`]);
+//! 2. a cgroup v2 of the run's own, ended with `cgroup.kill` (`cgroup.rs`);
 //! 3. every descendant of lancet stopped, killed and reaped until `/proc` shows none
-//!    ([`sweep`]).
+//!    (`sweep.rs`).
 //!
 //! Where none is available, [`Contained::spawn`] refuses: lancet fails closed. In every case
 //! the program runs in a session of its own (no controlling terminal) and inherits no

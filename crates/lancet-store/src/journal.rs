@@ -159,7 +159,7 @@ impl Journal {
 
     /// Arms a batch: writes its journal, which no journal stands beside, straight to its name
     /// and syncs it — where the file system logs metadata in order, that one sync also makes
-    /// the name durable ([`crate::door::ordered`]); elsewhere the directory is synced too. A
+    /// the name durable (`door/ordered.rs`); elsewhere the directory is synced too. A
     /// journal cut short by a crash here fails its checksum: the batch had touched nothing yet,
     /// and recovery sets it aside. Where a journal stands already, [`Journal::write`].
     pub fn arm(&self, state: &StateDir, fsync: bool) -> io::Result<()> {
