@@ -36,6 +36,7 @@ mod external;
 mod gate;
 mod introduced;
 mod job;
+mod mended;
 mod options;
 mod parse;
 mod precheck;
