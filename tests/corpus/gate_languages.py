@@ -132,33 +132,51 @@ def run(cmd, **kw):
 UPDATED = []  # whether this run already ran apt-get update
 
 
-def deb(package):
-    """(root of the unpacked package, its version): fetched at the pinned version, or at the
-    archive's own when the pin is gone (said), unpacked once."""
-    dl = cache_root() / "deb"
-    dl.mkdir(parents=True, exist_ok=True)
+def deb(package, keep=None):
+    """(root of the unpacked package, what it is): fetched at the pinned version, or at the
+    archive's own when the pin is gone (said), unpacked once; only the files matching the
+    globs of `keep` (fnmatch, relative to the root) are kept, and the .deb is not."""
     pinned = DEB[package]
-    file_version = pinned.replace(":", "%3a")
-    found = sorted(dl.glob(f"{package}_{file_version}_*.deb"))
-    if not found:
-        for attempt in (f"{package}={pinned}", package):
-            proc = subprocess.run(["apt-get", "download", attempt], cwd=dl, capture_output=True, text=True)
-            if proc.returncode != 0 and not UPDATED and os.geteuid() == 0:
-                UPDATED.append(True)
-                subprocess.run(["apt-get", "update"], capture_output=True)
-                proc = subprocess.run(["apt-get", "download", attempt], cwd=dl, capture_output=True, text=True)
-            if proc.returncode == 0:
-                break
-        else:
-            raise SystemExit(f"apt-get download {package} failed:\n{proc.stderr}")
-        found = sorted(dl.glob(f"{package}_*.deb"), key=lambda p: p.stat().st_mtime)
-    archive = found[-1]
-    version = run(["dpkg-deb", "-f", str(archive), "Version"]).stdout.strip()
+    done = sorted((cache_root() / "src").glob(f"{package}_*_*/.complete"))
+    if done:
+        root = done[-1].parent
+        version = (root / ".version").read_text()
+    else:
+        (cache_root() / "deb").mkdir(parents=True, exist_ok=True)
+        dl = pathlib.Path(tempfile.mkdtemp(prefix=f"{package}-", dir=cache_root() / "deb"))
+        try:
+            archive = apt_download(package, pinned, dl)
+            version = run(["dpkg-deb", "-f", str(archive), "Version"]).stdout.strip()
+
+            def fill(tmp):
+                run(["dpkg-deb", "-x", str(archive), str(tmp)])
+                for dirpath, _, filenames in os.walk(tmp):
+                    for name in filenames:
+                        rel = os.path.relpath(os.path.join(dirpath, name), tmp)
+                        if keep and not any(fnmatch.fnmatchcase(rel, g) for g in keep):
+                            os.remove(os.path.join(dirpath, name))
+                (tmp / ".version").write_text(version)
+
+            root = unpacked(cache_root() / "src" / archive.stem, fill)
+        finally:
+            shutil.rmtree(dl, ignore_errors=True)
     if version != pinned:
         log(f"  note: {package} {pinned} is no longer in the archive: took {version}")
-    root = unpacked(cache_root() / "src" / archive.stem,
-                    lambda tmp: run(["dpkg-deb", "-x", str(archive), str(tmp)]))
     return root, f"{package} {version} (Debian)"
+
+
+def apt_download(package, pinned, dl):
+    """The .deb of package at the pinned version (else the archive's own), downloaded into dl
+    (`apt-get update` first, once, when apt knows no such package and this is root)."""
+    for attempt in (f"{package}={pinned}", package):
+        proc = subprocess.run(["apt-get", "download", attempt], cwd=dl, capture_output=True, text=True)
+        if proc.returncode != 0 and not UPDATED and os.geteuid() == 0:
+            UPDATED.append(True)
+            subprocess.run(["apt-get", "update"], capture_output=True)
+            proc = subprocess.run(["apt-get", "download", attempt], cwd=dl, capture_output=True, text=True)
+        if proc.returncode == 0:
+            return next(dl.glob(f"{package}_*.deb"))
+    raise SystemExit(f"apt-get download {package} failed:\n{proc.stderr}")
 
 
 def npm(name):
@@ -293,14 +311,14 @@ def prefixed(stem, files):
 
 
 def files_go():
-    root, source = deb("golang-1.19-src")
+    root, source = deb("golang-1.19-src", keep=["*.go"])
     files = walk(root, "usr/share/go-1.19/src", of_language("go"), skip_dirs=("testdata",))
     files, step = sample(files, MAX_FILES["go"])
     return prefixed("go", files), [source], [f"every {step}th .go file outside testdata"] if step > 1 else []
 
 
 def files_java():
-    root, source = deb("openjdk-17-source")
+    root, source = deb("openjdk-17-source", keep=["*/src.zip"])
     src = root / "usr/lib/jvm/openjdk-17/lib/src.zip"
     with zipfile.ZipFile(src) as z:
         names = sorted(n for n in z.namelist() if n.endswith(".java"))
@@ -310,7 +328,7 @@ def files_java():
             for n in chosen:
                 z.extract(n, tmp)
 
-        out = unpacked(root.parent / f"{root.name}.sample-{step}", fill)
+        out = unpacked(cache_root() / "samples" / f"{root.name}-every-{step}", fill)
     files = [(n, str(out / n)) for n in chosen]
     return prefixed("jdk", files), [source], [f"every {step}th of the {len(names)} .java files of src.zip"]
 
@@ -415,7 +433,7 @@ def files_yaml():
 
 
 def files_html():
-    root, source = deb("python3.11-doc")
+    root, source = deb("python3.11-doc", keep=["*.html"])
     docs, step = sample(walk(root, "usr/share/doc/python3.11/html", of_language("html")), MAX_FILES["html"])
     more, sources = from_sources("html", (), ["Django"])
     return prefixed("python3.11-doc", docs) + more, [source, *sources], \
