@@ -15,7 +15,9 @@ language's own verdict where one is cheap.
   ruby     Ruby 3.1's standard library and bundled gems (Debian libruby3.1), against Ruby's own
            parser (`ruby_check.rb` run by Debian's ruby3.1 binary of the same version, unpacked).
   bash     bash-completion's scripts, neofetch, dkms (Debian) and ansible-core's .sh files
-           (PyPI sdist), against `bash -n`.
+           (PyPI sdist), against `bash -O extglob -n` (scripts turn extended globs on at run
+           time, which `bash -n` never runs); checked a second time with bash's own check on
+           (`gate.external = ["bash"]`, trusted), which must refuse nothing valid either.
   json     check-jsonschema's vendored schemas (PyPI), CLDR's core data (npm cldr-core),
            ansible-core's and Django's JSON files, against Python's json module.
   toml     the Cargo.toml, Cargo.toml.orig (as written by the authors) and other .toml files of
@@ -91,7 +93,8 @@ NPM = {
     "bootstrap": "5.3.3",
 }
 SDIST = {"ansible-core": "2.15.13", "Django": "4.2.16", "check-jsonschema": "0.29.4"}
-# The references' pure-Python parsers, as wheels unpacked into the cache.
+# The references' Python parsers, as wheels unpacked into the cache (PyYAML's holds libyaml's
+# binding for this interpreter; without it PyYAML runs as pure Python).
 WHEELS = {"tinycss2": "1.4.0", "webencodings": "0.5.1", "PyYAML": "6.0.3"}
 # Most files taken from the largest sources: every k-th path in sorted order.
 MAX_FILES = {"go": 2500, "java": 2000, "html": 150}
@@ -226,8 +229,8 @@ def sdist(name):
 
 @functools.cache
 def wheels():
-    """The references' pure-Python parsers, unpacked from pinned wheels into the cache and put
-    on this process's import path."""
+    """The references' Python parsers, unpacked from pinned wheels into the cache and put on
+    this process's import path."""
     dl = cache_root() / "wheels"
 
     def fill(tmp):
