@@ -712,8 +712,7 @@ def corpus(name, lancet, limit, known, summary):
             log(f"  reference disagreements: accepts {len(accepts_flagged)} of the files tree-sitter flags; "
                 f"rejects {len(passes_rejected)} lancet passes")
         summary.append((name, len(rels), size, len(flagged), len(first), len(false_refusals), len(unchecked),
-                        len(mended), (len(accepts_flagged), len(passes_rejected)) if reference and ref_name else None,
-                        "; ".join(sources)))
+                        len(mended), (len(accepts_flagged), len(passes_rejected)) if reference and ref_name else None))
         times = {"fetch": t_fetch, "lancet": t1 - t0, "reference": t2 - t1}
         if name in EXTERNAL:
             t3 = time.monotonic()
@@ -744,13 +743,19 @@ def with_external(name, lancet, tmp, rels, rejected, reference, known, summary):
                          first, unchecked, tmp, known, notes)
     false_refusals = sorted(set(first) - set(rejected))
     log(f"  figures: refused {len(first)} ({len(false_refusals)} false); unchecked {len(unchecked)}")
-    summary.append((f"{name}+ext", len(rels), 0, 0, len(first), len(false_refusals), len(unchecked), 0, None, ""))
+    summary.append((f"{name}+ext", len(rels), 0, 0, len(first), len(false_refusals), len(unchecked), 0, None))
     return failed
 
 
 def main():
     lancet = os.path.abspath(sys.argv[1])
-    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="lancet-gate-trust-")
+    # Trust records of the corpus's temp roots stay out of the person's home, and are removed.
+    with tempfile.TemporaryDirectory(prefix="lancet-gate-trust-") as trust:
+        os.environ["XDG_DATA_HOME"] = trust
+        return run_corpora(lancet)
+
+
+def run_corpora(lancet):
     limit = int(arg("--limit")) if "--limit" in sys.argv else None
     corpora = arg("--corpus", ",".join(CORPORA)).split(",")
     if not corpora or any(c not in CORPORA for c in corpora):
@@ -763,7 +768,7 @@ def main():
         if c in corpora:
             failed[c] = corpus(c, lancet, limit, known, summary)
     log("language  files       MB  flagged  refused  false  unchecked  mended  reference (accepts flagged / rejects passed)")
-    for name, n, size, flagged, refused, false, unchecked, mended, ref, _ in summary:
+    for name, n, size, flagged, refused, false, unchecked, mended, ref in summary:
         log(f"{name:9} {n:5} " + (f"{size / 1e6:8.1f} {flagged:8}" if size else f"{'':8} {'':8}")
             + f" {refused:8} {false:6} {unchecked:10} " + (f"{mended:7}" if size else f"{'':7}")
             + "  " + (f"{ref[0]} / {ref[1]}" if ref else "-"))
