@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The gate's false-positive rate on real code: `lancet check` over three corpora, each against
-the language's own verdict.
+the language's own verdict (every other language the gate judges: gate_languages.py, which
+shares this runner's known list and report).
 
   python  the CPython standard library of this machine's python3, against `compile()` of each
           file by that python3 (lancet's target Python set to the same version).
@@ -53,6 +54,10 @@ HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 KNOWN = HERE / "gate_known.toml"  # --known FILE instead
 CORPORA = ("python", "ts", "rust")
+# The corpora of tests/corpus/gate_languages.py (every other language the gate judges), which
+# shares this runner's known list and report.
+LANGUAGE_CORPORA = ("go", "java", "c", "cpp", "c-sharp", "ruby", "bash", "json", "toml", "yaml",
+                    "html", "css")
 
 # The `ts` corpus: (npm package, pinned version, globs of the files taken, relative to the
 # unpacked package root; fnmatch, so `*` crosses `/`). The first is the reference compiler too.
@@ -142,7 +147,7 @@ def load_known():
     for i, d in enumerate(entries):
         unknown = set(d) - allowed
         missing = {"corpus", "construct", "paths", "fix"} - set(d)
-        if unknown or missing or d["corpus"] not in CORPORA:
+        if unknown or missing or d["corpus"] not in CORPORA + LANGUAGE_CORPORA:
             raise SystemExit(f"{KNOWN.name}: defect #{i + 1} ({d.get('construct', '?')}): "
                              f"unknown keys {sorted(unknown)}, missing {sorted(missing)}, corpus {d.get('corpus')!r}")
     return entries

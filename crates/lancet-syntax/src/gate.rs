@@ -6,9 +6,11 @@ use crate::introduced::TREE_SITTER;
 use crate::introduced::{classify, classify_by};
 use crate::job::Job;
 use crate::languages::{self, LanguageEntry, grammar, language_for};
+use crate::mended::mended;
 use crate::options::GateOptions;
 use crate::parse::parse_errors;
 use crate::readable::readable;
+use crate::site::Site;
 use crate::{precise, trees};
 use lancet_core::digest;
 use lancet_core::{SyntaxError, SyntaxReport};
@@ -217,50 +219,10 @@ fn judge_file(
                     language.name
                 ));
             };
-            // What the grammar is handed: valid text it cannot read made readable, in place.
-            let after = readable(&language.name, job.after);
-            let parsed = match &opts.trees {
-                Some(cache) => {
-                    let before = job.before.map(|b| readable(&language.name, b));
-                    cache.parse(
-                        job.path,
-                        language_name(language),
-                        parser,
-                        (before.as_deref(), &after),
-                        until.deadline(),
-                    )
-                }
-                None => parse_errors(parser, &after, until.deadline()).map(|after| trees::Parsed {
-                    after,
-                    before: None,
-                }),
-            };
-            let Some(parsed) = parsed else {
+            let Some(errors) = tree_sitter_errors(job, language, parser, opts, until) else {
                 return Verdict::OutOfTime;
             };
-            // Only when the new content has errors is the old content worth parsing (the
-            // common case parses once).
-            let kept_before = parsed.before;
-            let mut out_of_time = false;
-            let classified = classify(job.path, job.before, job.after, &parsed.after, || {
-                kept_before.unwrap_or_else(|| {
-                    let same_language = |b: &&[u8]| {
-                        language_for(job.path, b).is_some_and(|l| l.name == language.name)
-                    };
-                    let Some(before) = job.before.filter(same_language) else {
-                        return Vec::new();
-                    };
-                    let before = readable(&language.name, before);
-                    parse_errors(parser, &before, until.deadline()).unwrap_or_else(|| {
-                        out_of_time = true;
-                        Vec::new()
-                    })
-                })
-            });
-            if out_of_time {
-                return Verdict::OutOfTime;
-            }
-            classified
+            errors
         }
     };
     // A second opinion (Rust: syn) clears what tree-sitter flags in text it parses.
@@ -283,6 +245,98 @@ fn judge_file(
     let compile = compiler.is_some() && new.is_empty();
     Verdict::Checked(language, new, old, compile)
 }
+
+/// tree-sitter's verdict on a file: the errors its new content brings and those it already
+/// had, or `None` when the time was up first.
+fn tree_sitter_errors(
+    job: &Job,
+    language: &'static LanguageEntry,
+    parser: &mut Parser,
+    opts: &GateOptions,
+    until: Until,
+) -> Option<(Vec<SyntaxError>, Vec<SyntaxError>)> {
+    // What the grammar is handed: valid text it cannot read made readable, in place.
+    let after = readable(&language.name, job.after);
+    let parsed = match &opts.trees {
+        Some(cache) => {
+            let before = job.before.map(|b| readable(&language.name, b));
+            cache.parse(
+                job.path,
+                language_name(language),
+                parser,
+                (before.as_deref(), &after),
+                until.deadline(),
+            )
+        }
+        None => parse_errors(parser, &after, until.deadline()).map(|after| trees::Parsed {
+            after,
+            before: None,
+        }),
+    }?;
+    // Valid text the grammar misreads in a way only a mending safe after a failed reading
+    // puts right (mended.rs): read again mended, taken only when clean.
+    let read_again_clean = !parsed.after.is_empty()
+        && clean_when_mended(&language.name, parser, &after, until.deadline());
+    // Only when the new content has errors is the old content worth parsing (the common case
+    // parses once).
+    let kept_before = parsed.before;
+    let mut out_of_time = false;
+    let (mut new, mut old) = classify(job.path, job.before, job.after, &parsed.after, || {
+        old_errors(job, language, parser, kept_before, until.deadline()).unwrap_or_else(|| {
+            out_of_time = true;
+            Vec::new()
+        })
+    });
+    if out_of_time {
+        return None;
+    }
+    if read_again_clean {
+        overrule(&mut new, &mut old, SECOND_READING);
+    }
+    Some((new, old))
+}
+
+/// The old content's error sites as the gate stood by them (kept from an earlier parse, or
+/// parsed now): none where its second reading was clean, else an error an edit brings, where
+/// the grammar reports the old one, would pass as pre-existing. `None` when the time was up.
+fn old_errors(
+    job: &Job,
+    language: &'static LanguageEntry,
+    parser: &mut Parser,
+    kept: Option<Vec<Site>>,
+    deadline: Instant,
+) -> Option<Vec<Site>> {
+    let same_language =
+        |b: &&[u8]| language_for(job.path, b).is_some_and(|l| l.name == language.name);
+    let before = job
+        .before
+        .filter(same_language)
+        .map(|b| readable(&language.name, b));
+    let errors = match (kept, &before) {
+        (Some(errors), _) => errors,
+        (None, None) => return Some(Vec::new()),
+        (None, Some(before)) => parse_errors(parser, before, deadline)?,
+    };
+    Some(match &before {
+        Some(before)
+            if !errors.is_empty()
+                && clean_when_mended(&language.name, parser, before, deadline) =>
+        {
+            Vec::new()
+        }
+        _ => errors,
+    })
+}
+
+/// Whether `text`, which tree-sitter flags, parses clean once mended for a second reading
+/// (mended.rs): valid text its grammar misreads. A reading past the deadline is not clean.
+fn clean_when_mended(language: &str, parser: &mut Parser, text: &[u8], deadline: Instant) -> bool {
+    mended(language, text)
+        .is_some_and(|mended| parse_errors(parser, &mended, deadline).is_some_and(|e| e.is_empty()))
+}
+
+/// Who accepted tree-sitter's errors that its own second reading of the mended text clears.
+const SECOND_READING: &str = "tree-sitter, read again mended";
 
 /// Moves tree-sitter's errors to the notes, marked as accepted by `judge`.
 fn overrule(new: &mut Vec<SyntaxError>, old: &mut Vec<SyntaxError>, judge: &str) {
@@ -469,6 +523,50 @@ mod tests {
         assert_eq!(r.errors[0].line, 3, "{r:?}");
     }
 
+    /// Issue #41's gate corpora (tests/corpus/gate_languages.py): valid code four grammars
+    /// flagged passes (Ruby's `:$,` in typeprof and NUL bytes in RubyGems' stub comments, a
+    /// YAML quoted scalar continued at its key's column in ansible-core, JSON's `1e+16`, CSS's
+    /// `@IMporT` in Django), each by its own mending; an error beside it is still refused.
+    #[cfg(all(
+        feature = "lang-ruby",
+        feature = "lang-yaml",
+        feature = "lang-json",
+        feature = "lang-css"
+    ))]
+    #[test]
+    fn valid_code_the_grammars_misread_passes_and_errors_beside_it_are_refused() {
+        let cases = [
+            (
+                "t.rb",
+                "case v\nwhen :$,, :$;, :$\" then 1\nend\n",
+                "def f(\n",
+            ),
+            (
+                "t.gemspec",
+                "# stub: a.rb\0b.rb\nGem::Specification.new\n",
+                "def f(\n",
+            ),
+            (
+                "t.yml",
+                "- name: x\n  fail:\n    msg: \"a\n    b\"\n",
+                "a: [\n",
+            ),
+            ("t.json", "{\"a\": 1e+16}\n", "{\"b\": }\n"),
+            (
+                "t.css",
+                "@IMporT url(\"a.css\");\na { b: c !IMPORTANT }\n",
+                ".d { \n",
+            ),
+        ];
+        for (path, valid, broken_tail) in cases {
+            let r = check(path, None, valid);
+            assert!(r.errors.is_empty(), "{path}: {r:?}");
+            let broken = format!("{valid}{broken_tail}");
+            let r = check(path, Some(valid), &broken);
+            assert!(!r.errors.is_empty(), "{path}: {r:?}");
+        }
+    }
+
     /// Issue #41: where a grammar flags valid code (the gate corpus: C macros, bash's extended
     /// globs),
     /// its errors are reported unchecked, never refused, unless the language's own check
@@ -505,6 +603,33 @@ mod tests {
         let r = check("i18n_catalog.js", None, template);
         assert!(r.errors.is_empty(), "{r:?}");
         assert!(r.unchecked[0].contains("template syntax"), "{r:?}");
+    }
+
+    /// Issue #41's gate corpora: bash's own check (`gate.external = ["bash"]`) refused 131 of
+    /// bash-completion's scripts, valid bash that turns extended globs on at run time (`bash -n`
+    /// runs no `shopt`); it reads them on, and still refuses a real error.
+    #[cfg(feature = "lang-bash")]
+    #[test]
+    fn bash_s_own_check_reads_extended_globs() {
+        let opts = GateOptions {
+            external: vec!["bash".into()],
+            ..tree_sitter_only()
+        };
+        let bash = languages().iter().find(|l| l.name == "bash").unwrap();
+        if external_command(bash, &opts).is_none() {
+            return; // bash or process containment missing: nothing to run.
+        }
+        let job = |text: &'static str| Job {
+            path: "x.sh",
+            before: None,
+            after: text.as_bytes(),
+            prechecked: None,
+        };
+        let extglob = "shopt -s extglob\ncase $x in\n  @(a|b)) echo y ;;\nesac\n";
+        let r = run(&[job(extglob)], &opts, batch());
+        assert!(r.errors.is_empty() && r.unchecked.is_empty(), "{r:?}");
+        let r = run(&[job("if true; then\n  echo\n")], &opts, batch());
+        assert_eq!(r.errors.len(), 1, "{r:?}");
     }
 
     /// A valid sample per language: each grammar must load and parse it without error.

@@ -4,7 +4,9 @@
 //! per worker). Where lancet has a parser of the language's real grammar in process (Python:
 //! ruff's, at the project's Python version; JavaScript, TypeScript, JSX, TSX: oxc's), its
 //! verdict overrules tree-sitter's. A file whose new content parses without error passes after
-//! one parse. Otherwise its old content is parsed too, and only errors the edit introduced
+//! one parse. Where a grammar misreads valid text it is handed it readable (`readable.rs`, in
+//! place) or, once it flags the file, reads it again mended (`mended.rs`: taken only when
+//! clean). Otherwise its old content is parsed too, and only errors the edit introduced
 //! count: an error is pre-existing when it sits on lines the edit left alone and the old text
 //! had the same error at the same place. Where the person asks for a language's external check
 //! (its own compiler or interpreter, never a program from inside the tree) and the tool is
@@ -36,6 +38,7 @@ mod external;
 mod gate;
 mod introduced;
 mod job;
+mod mended;
 mod options;
 mod parse;
 mod precheck;

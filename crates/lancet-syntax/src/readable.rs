@@ -3,7 +3,10 @@
 //! tree-sitter-css has no rule for an unquoted `url(...)`, whose `../img/icon.png` or
 //! `data:image/svg+xml;...` is no CSS value it knows (Django's admin CSS is full of them), nor
 //! for Internet Explorer's `filter: progid:DXImageTransform...(startColorstr='#fff', ...)`
-//! (select2's CSS, shipped with Django): each is read as a plain word of the same length.
+//! (select2's CSS, shipped with Django): each is read as a plain word of the same length. It
+//! knows `@import`, `@media`, `!important` only in lower case, where CSS takes any case
+//! (Django's `@IMporT uRL(...)`). tree-sitter-json takes no `+` in an exponent (`1e+16`, what
+//! Python's `json.dumps(1e16)` writes; ansible's JSON test files): it reads `1e016`.
 //! Positions stay where they were, so an error still points at the text as written.
 
 use std::borrow::Cow;
@@ -11,12 +14,83 @@ use std::borrow::Cow;
 /// `text` as the grammar of `language` (lancet's name for it) is handed it.
 pub(crate) fn readable<'t>(language: &str, text: &'t [u8]) -> Cow<'t, [u8]> {
     match language {
-        "css" => match css_urls_masked(text) {
-            Cow::Borrowed(text) => css_progids_masked(text),
-            Cow::Owned(masked) => Cow::Owned(css_progids_masked(&masked).into_owned()),
-        },
+        "css" => each_in_turn(
+            text,
+            &[css_urls_masked, css_progids_masked, css_keywords_lowered],
+        ),
+        "json" => json_exponent_signs_dropped(text),
         _ => Cow::Borrowed(text),
     }
+}
+
+/// One rewrite: the text unchanged (borrowed) or changed (a copy).
+type Rewrite = for<'a> fn(&'a [u8]) -> Cow<'a, [u8]>;
+
+/// `text` through each rewrite in turn, copied only once one of them changes something.
+fn each_in_turn<'t>(text: &'t [u8], rewrites: &[Rewrite]) -> Cow<'t, [u8]> {
+    let mut out = Cow::Borrowed(text);
+    for rewrite in rewrites {
+        let changed = match rewrite(&out) {
+            Cow::Owned(changed) => Some(changed),
+            Cow::Borrowed(_) => None,
+        };
+        if let Some(changed) = changed {
+            out = Cow::Owned(changed);
+        }
+    }
+    out
+}
+
+/// The at-rules the CSS grammar names (its `@-webkit-keyframes` too) and `!important` in
+/// lower case, however they were written: CSS keywords are case-insensitive.
+fn css_keywords_lowered(text: &[u8]) -> Cow<'_, [u8]> {
+    const AT_RULES: &[&[u8]] = &[
+        b"import",
+        b"media",
+        b"charset",
+        b"namespace",
+        b"supports",
+        b"scope",
+        b"keyframes",
+    ];
+    let mut out: Option<Vec<u8>> = None;
+    let mut at = 0;
+    while let Some(found) = text[at..].iter().position(|&b| b == b'@' || b == b'!') {
+        let start = at + found + 1;
+        let len = text[start..]
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            .count();
+        at = start + len;
+        let word = &text[start..start + len];
+        let keyword = if text[start - 1] == b'@' {
+            AT_RULES.iter().any(|k| word.eq_ignore_ascii_case(k))
+                || (word.len() > 9 && word[word.len() - 9..].eq_ignore_ascii_case(b"keyframes"))
+        } else {
+            word.eq_ignore_ascii_case(b"important")
+        };
+        if keyword && word.iter().any(u8::is_ascii_uppercase) {
+            out.get_or_insert_with(|| text.to_vec())[start..start + len].make_ascii_lowercase();
+        }
+    }
+    out.map_or(Cow::Borrowed(text), Cow::Owned)
+}
+
+/// Every exponent sign `+` of a number (`1e+16`, `2.5E+3`: a digit or `.`, then `e` or `E`,
+/// then `+`, then a digit) turned to `0` (`1e016`), the same number to the grammar. In a
+/// string the change is harmless: a string stays a string.
+fn json_exponent_signs_dropped(text: &[u8]) -> Cow<'_, [u8]> {
+    let mut out: Option<Vec<u8>> = None;
+    for i in 2..text.len().saturating_sub(1) {
+        if text[i] == b'+'
+            && matches!(text[i - 1], b'e' | b'E')
+            && (text[i - 2].is_ascii_digit() || text[i - 2] == b'.')
+            && text[i + 1].is_ascii_digit()
+        {
+            out.get_or_insert_with(|| text.to_vec())[i] = b'0';
+        }
+    }
+    out.map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
 /// Every unquoted `url(ADDRESS)` with its address's bytes turned to `x` (a quoted one is a
@@ -134,5 +208,33 @@ mod tests {
             std::str::from_utf8(&read).unwrap(),
             format!(".a {{ filter: {}; color: red }}", "x".repeat(value.len()))
         );
+    }
+
+    #[test]
+    fn css_keywords_in_any_case_are_read_in_lower_case() {
+        let css = b"@IMporT uRL(\"a.css\");\n@Charset \"utf-8\";\n@-WebKit-KeyFrames k { from { a: b } }\na { color: red !IMPORTANT; --x: @Other; b: \"!Keep\" }\n";
+        let read = readable("css", css);
+        assert_eq!(
+            std::str::from_utf8(&read).unwrap(),
+            "@import uRL(\"a.css\");\n@charset \"utf-8\";\n@-webkit-keyframes k { from { a: b } }\na { color: red !important; --x: @Other; b: \"!Keep\" }\n"
+        );
+        assert!(matches!(
+            readable("css", b"@media screen { a { b: c !important } }"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn json_exponent_signs_are_read_as_digits() {
+        let json = b"[1e+16, 2.5E+3, -1e-7, 3e+, \"e+1\", \"1e+1\"]";
+        let read = readable("json", json);
+        assert_eq!(
+            std::str::from_utf8(&read).unwrap(),
+            "[1e016, 2.5E03, -1e-7, 3e+, \"e+1\", \"1e01\"]"
+        );
+        assert!(matches!(
+            readable("json", b"{\"a\": 1e5}"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 }
