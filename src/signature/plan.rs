@@ -1,0 +1,647 @@
+//! The change planned over the sites found: every definition (the function's, its
+//! overrides') rewritten with its parameters' renames in its body, every call rewritten for
+//! the definition it calls, and what cannot be done safely set aside with why. Pure of I/O:
+//! the resolver answers the questions the syntax cannot (a receiver's kind, a name's binding).
+
+use super::binding::{Item, rewrite};
+use super::change::ParamChange;
+use super::layout::{Edit, Part};
+use super::params::{Entry, Origin, Signature};
+use super::python::{PyDef, Use, body_identifiers, classify, name_lines, read_call, read_def};
+use super::target::NameScan;
+use crate::rename::model::{Chosen, FileScan, Occurrence, Parsed, Resolution, SymbolId};
+use crate::rename::python::{PyProject, Receiver, decorated_as, qual_of};
+use crate::rename::refusal::may_be_chosen;
+use crate::rename::scan::line_text;
+use lancet_core::{Definition, LeftSite, SignatureRefusal, Site, SiteProblem, SymbolKind};
+use lancet_core::{UnsupportedDefinition, line_of};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
+use std::sync::Arc;
+use tree_sitter::Node;
+
+/// What the change writes and what it found, before the batch.
+pub(super) struct Plan {
+    /// Each file's edits, by path.
+    pub(super) files: BTreeMap<String, FileEdits>,
+    /// The definitions rewritten.
+    pub(super) definitions: Vec<Definition>,
+    /// The calls rewritten.
+    pub(super) calls: Vec<Site>,
+    /// Calls whose arguments bind as before.
+    pub(super) unchanged: usize,
+    /// Uses and calls that cannot be updated safely.
+    pub(super) unsafe_sites: Vec<LeftSite>,
+    /// Calls and uses lancet cannot decide are of the function.
+    pub(super) unresolved: Vec<LeftSite>,
+    /// How many undecided calls could be updated (`--include-unresolved`).
+    pub(super) undecided_calls: usize,
+    /// The function's parameter list before and after.
+    pub(super) before: String,
+    pub(super) after: String,
+}
+
+/// One file's edits, on the text they were planned on.
+pub(super) struct FileEdits {
+    /// The text's sha256.
+    pub(super) sha256: String,
+    /// The text.
+    pub(super) parsed: Arc<Parsed>,
+    /// The edits.
+    pub(super) edits: Vec<Edit>,
+}
+
+/// What the person asked for besides the changes.
+pub(super) struct Asked<'a> {
+    pub(super) changes: &'a [ParamChange],
+    pub(super) include_unresolved: bool,
+}
+
+/// The function, its overrides and, for a constructor, the classes whose calls reach it.
+pub(super) struct Reach<'a> {
+    pub(super) primary: &'a SymbolId,
+    pub(super) ids: &'a HashSet<SymbolId>,
+    pub(super) classes: &'a HashSet<SymbolId>,
+}
+
+/// How a call reaches the function.
+enum How {
+    /// It resolves to this definition.
+    Decided(SymbolId),
+    /// Lancet cannot decide it is a call of the function: why.
+    Undecided(String),
+    /// It constructs an instance of a class whose `__init__` is the function.
+    Constructor,
+}
+
+/// A call found.
+struct CallSite<'t> {
+    scan: &'t FileScan,
+    call: Node<'t>,
+    receiver: Option<Node<'t>>,
+    how: How,
+    /// Where it is named (its line and column in the report).
+    at: usize,
+}
+
+/// A definition to rewrite.
+struct DefPlan<'t> {
+    scan: &'t FileScan,
+    def: PyDef<'t>,
+    new: Signature,
+    classmethod: bool,
+}
+
+/// What the sites of one name's scans are.
+#[derive(Default)]
+struct Found<'t> {
+    defs: Vec<(&'t FileScan, Node<'t>, SymbolId)>,
+    calls: Vec<CallSite<'t>>,
+    unsafe_sites: Vec<LeftSite>,
+    undecided: Vec<LeftSite>,
+}
+
+/// Plans the change over the function's scan and, for a constructor, its classes' scans
+/// (with their `cls(…)` calls).
+pub(super) fn plan(
+    py: &PyProject,
+    reach: &Reach,
+    scans: &[&NameScan],
+    cls_calls: &[(&FileScan, Node)],
+    asked: &Asked,
+) -> Result<Plan, SignatureRefusal> {
+    let mut found = Found::default();
+    let chosen = Chosen::Ids(reach.ids.clone());
+    let class_chosen = Chosen::Ids(reach.classes.clone());
+    for scan in scans {
+        for file in &scan.scans {
+            for o in &file.occurrences {
+                let class = matches!(&o.resolution, Some(Resolution::Symbol(id)) if reach.classes.contains(id));
+                let ours =
+                    matches!(&o.resolution, Some(Resolution::Symbol(id)) if reach.ids.contains(id));
+                let chosen = if reach.classes.iter().any(|c| last(c) == scan.name) {
+                    &class_chosen
+                } else {
+                    &chosen
+                };
+                gather(&mut found, file, o, scan.name.len(), (ours, class), chosen);
+            }
+        }
+    }
+    for (file, call) in cls_calls {
+        found.calls.push(CallSite {
+            scan: file,
+            call: *call,
+            receiver: None,
+            how: How::Constructor,
+            at: call.start_byte(),
+        });
+    }
+    let defs = definitions(&found, reach, asked)?;
+    let mut plan = Plan {
+        files: BTreeMap::new(),
+        definitions: Vec::new(),
+        calls: Vec::new(),
+        unchanged: 0,
+        unsafe_sites: found.unsafe_sites,
+        unresolved: found.undecided,
+        undecided_calls: 0,
+        before: String::new(),
+        after: String::new(),
+    };
+    let mut removed_uses: Vec<(String, String, String, Vec<usize>)> = Vec::new();
+    for (id, d) in &defs {
+        let text = &d.scan.parsed.text;
+        let line = line_of(&d.scan.starts, d.def.node.start_byte());
+        if id == reach.primary {
+            plan.before = collapse(&text[d.def.list.inside.clone()]);
+            plan.after = collapse(&after_text(d, text));
+        }
+        let edits = def_edits(py, d, id)?;
+        if !edits.0.is_empty() {
+            plan.definitions.push(Definition {
+                path: d.scan.path.clone(),
+                line,
+                kind: if id.is_member() {
+                    SymbolKind::Method
+                } else {
+                    SymbolKind::Function
+                },
+            });
+            file_edits(&mut plan.files, d.scan).extend(edits.0);
+        }
+        for (name, uses) in edits.1 {
+            removed_uses.push((d.scan.path.clone(), display(id), name, uses));
+        }
+    }
+    let mut dropped: HashMap<String, Vec<Range<usize>>> = HashMap::new();
+    for site in &found.calls {
+        let undecided = match &site.how {
+            How::Undecided(why) => {
+                if !asked.include_unresolved {
+                    plan.unresolved.push(left(
+                        site.scan,
+                        site.at,
+                        SiteProblem::Undecided(why.clone()),
+                    ));
+                    continue;
+                }
+                true
+            }
+            _ => false,
+        };
+        let target = match &site.how {
+            How::Decided(id) if defs.contains_key(id) => id,
+            _ => reach.primary,
+        };
+        let Some(d) = defs.get(target) else {
+            continue;
+        };
+        match call_edit(py, site, d) {
+            Ok(None) => plan.unchanged += 1,
+            Ok(Some((edit, gone))) => {
+                plan.calls.push(site_of(site.scan, site.at));
+                if undecided {
+                    plan.undecided_calls += 1;
+                    plan.unresolved.push(left(
+                        site.scan,
+                        site.at,
+                        SiteProblem::Undecided(match &site.how {
+                            How::Undecided(why) => why.clone(),
+                            _ => String::new(),
+                        }),
+                    ));
+                }
+                dropped
+                    .entry(site.scan.path.clone())
+                    .or_default()
+                    .extend(gone);
+                file_edits(&mut plan.files, site.scan).push(edit);
+            }
+            Err(problem) => plan.unsafe_sites.push(left(site.scan, site.at, problem)),
+        }
+    }
+    for (path, function, name, uses) in removed_uses {
+        let gone = dropped.get(&path).map(Vec::as_slice).unwrap_or_default();
+        let left: Vec<usize> = uses
+            .into_iter()
+            .filter(|at| !gone.iter().any(|r| r.contains(at)))
+            .collect();
+        if !left.is_empty() {
+            let starts = plan
+                .files
+                .get(&path)
+                .map(|f| lancet_core::line_starts(&f.parsed.text))
+                .unwrap_or_default();
+            let mut lines: Vec<usize> = left.iter().map(|&at| line_of(&starts, at)).collect();
+            lines.dedup();
+            return Err(SignatureRefusal::StillUsed {
+                name,
+                function,
+                path,
+                lines,
+            });
+        }
+    }
+    plan.calls
+        .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+    Ok(plan)
+}
+
+/// Sorts one occurrence of a scanned name into the sites found.
+fn gather<'t>(
+    found: &mut Found<'t>,
+    file: &'t FileScan,
+    o: &Occurrence,
+    len: usize,
+    (ours, class): (bool, bool),
+    chosen: &Chosen,
+) {
+    let Some(node) = file
+        .parsed
+        .tree
+        .root_node()
+        .descendant_for_byte_range(o.at, o.at + len)
+        .filter(|n| n.byte_range() == (o.at..o.at + len))
+    else {
+        return;
+    };
+    let text = &file.parsed.text;
+    if ours || class {
+        if o.doctest {
+            found
+                .unsafe_sites
+                .push(left(file, o.at, SiteProblem::Doctest));
+            return;
+        }
+        let id = match &o.resolution {
+            Some(Resolution::Symbol(id)) => id.clone(),
+            _ => return,
+        };
+        match classify(node, text, class) {
+            Use::Definition(def) if ours => found.defs.push((file, def, id)),
+            Use::Call { call, receiver } => found.calls.push(CallSite {
+                scan: file,
+                call,
+                receiver,
+                how: if class {
+                    How::Constructor
+                } else {
+                    How::Decided(id)
+                },
+                at: o.at,
+            }),
+            Use::Problem(problem) => found.unsafe_sites.push(left(file, o.at, problem)),
+            Use::Definition(_) | Use::Harmless => {}
+        }
+        return;
+    }
+    let Some(Resolution::Unresolved(why)) = &o.resolution else {
+        return;
+    };
+    if o.doctest || !may_be_chosen(file, o.at, len, chosen) {
+        return;
+    }
+    match classify(node, text, false) {
+        Use::Call { call, receiver } => found.calls.push(CallSite {
+            scan: file,
+            call,
+            receiver,
+            how: How::Undecided(why.clone()),
+            at: o.at,
+        }),
+        Use::Problem(_) => {
+            found
+                .undecided
+                .push(left(file, o.at, SiteProblem::Undecided(why.clone())))
+        }
+        Use::Definition(_) | Use::Harmless => {}
+    }
+}
+
+/// Every definition read and its new parameters: a refusal for one lancet cannot read, one
+/// the change does not fit, or an override that is no `def`.
+fn definitions<'t>(
+    found: &Found<'t>,
+    reach: &Reach,
+    asked: &Asked,
+) -> Result<HashMap<SymbolId, DefPlan<'t>>, SignatureRefusal> {
+    let mut defs = HashMap::new();
+    for (file, node, id) in &found.defs {
+        let text = &file.parsed.text;
+        let line = line_of(&file.starts, node.start_byte());
+        let unsupported = |why| SignatureRefusal::Unsupported {
+            function: display(id),
+            path: file.path.clone(),
+            line,
+            why,
+        };
+        let def = match read_def(*node, text) {
+            Ok(def) => def,
+            Err(super::python::DefProblem::Unsupported(why)) => return Err(unsupported(why)),
+            Err(super::python::DefProblem::Unreadable) => {
+                return Err(unsupported(UnsupportedDefinition::Unreadable));
+            }
+        };
+        let new = if id != reach.primary && def.signature.forwards_everything() {
+            def.signature.clone()
+        } else {
+            def.signature
+                .apply(asked.changes)
+                .map_err(|problem| SignatureRefusal::Parameters {
+                    function: display(id),
+                    path: file.path.clone(),
+                    line,
+                    problem,
+                })?
+        };
+        if def.comments && new != def.signature {
+            return Err(unsupported(UnsupportedDefinition::Comments));
+        }
+        let classmethod = def.signature.receiver
+            && (decorated_as(*node, "classmethod", text)
+                || matches!(
+                    last(id),
+                    "__new__" | "__init_subclass__" | "__class_getitem__"
+                ));
+        defs.insert(
+            id.clone(),
+            DefPlan {
+                scan: file,
+                def,
+                new,
+                classmethod,
+            },
+        );
+    }
+    // A method overriding it without a `def` cannot change with it.
+    for id in reach.ids {
+        if !defs.contains_key(id) && id.is_member() {
+            let place = found
+                .calls
+                .iter()
+                .find(|c| matches!(&c.how, How::Decided(i) if i == id))
+                .map(|c| (c.scan.path.clone(), line_of(&c.scan.starts, c.at)));
+            let (path, line) = place.unwrap_or_default();
+            return Err(SignatureRefusal::Unsupported {
+                function: display(id),
+                path,
+                line,
+                why: UnsupportedDefinition::NotDefined,
+            });
+        }
+    }
+    if !defs.contains_key(reach.primary) {
+        return Err(SignatureRefusal::NoMatch {
+            function: display(reach.primary),
+            files_scanned: 0,
+        });
+    }
+    Ok(defs)
+}
+
+/// A definition's edits (its parameter list, the renamed parameters' names and uses in its
+/// body), and the uses of each removed parameter its body holds (by byte offset).
+#[allow(clippy::type_complexity)]
+fn def_edits(
+    py: &PyProject,
+    d: &DefPlan,
+    id: &SymbolId,
+) -> Result<(Vec<Edit>, Vec<(String, Vec<usize>)>), SignatureRefusal> {
+    let text = &d.scan.parsed.text;
+    let mut edits = Vec::new();
+    if d.new != d.def.signature {
+        let items = d
+            .new
+            .entries
+            .iter()
+            .map(|(entry, old)| match old {
+                Some(i) => vec![Part::Source(d.def.places[*i].0.clone())],
+                None => vec![Part::Text(entry_text(entry))],
+            })
+            .collect();
+        edits.push(d.def.list.edit(text, items));
+    }
+    let scope = qual_of(d.def.node, &d.scan.parsed);
+    let param_id = |name: &str| SymbolId::Python {
+        module: d.scan.path.clone(),
+        qual: format!("{scope}::{name}"),
+    };
+    let old_names: Vec<String> = d.def.signature.params().map(|p| p.name.clone()).collect();
+    let old_entries = &d.def.signature.entries;
+    let uses_of = |name: &str| -> Vec<usize> {
+        let offsets = body_identifiers(d.def.node, text, name);
+        py.resolve_names(&d.scan.parsed, &offsets, name)
+            .into_iter()
+            .zip(offsets)
+            .filter(|(r, _)| *r == Resolution::Symbol(param_id(name)))
+            .map(|(_, at)| at)
+            .collect()
+    };
+    for (entry, _) in &d.new.entries {
+        let Entry::Param(p) = entry else { continue };
+        let Origin::Old(i) = p.origin else { continue };
+        let Entry::Param(old) = &old_entries[i].0 else {
+            continue;
+        };
+        if old.name == p.name {
+            continue;
+        }
+        let taken = name_lines(d.def.node, text, &p.name, &d.scan.starts);
+        if !taken.is_empty() {
+            return Err(SignatureRefusal::NameTaken {
+                new: p.name.clone(),
+                function: display(id),
+                path: d.scan.path.clone(),
+                lines: taken,
+            });
+        }
+        if let Some(name) = d.def.places[i].1.clone() {
+            edits.push(Edit {
+                range: name,
+                parts: vec![Part::Text(p.name.clone())],
+            });
+        }
+        for at in uses_of(&old.name) {
+            edits.push(Edit {
+                range: at..at + old.name.len(),
+                parts: vec![Part::Text(p.name.clone())],
+            });
+        }
+    }
+    let kept: HashSet<usize> = d.new.entries.iter().filter_map(|(_, old)| *old).collect();
+    let removed = old_entries
+        .iter()
+        .enumerate()
+        .filter(|(i, (e, _))| matches!(e, Entry::Param(_)) && !kept.contains(i))
+        .filter_map(|(_, (e, _))| match e {
+            Entry::Param(p) => Some(p.name.clone()),
+            _ => None,
+        })
+        .filter(|name| old_names.contains(name))
+        .map(|name| {
+            let uses = uses_of(&name);
+            (name, uses)
+        })
+        .filter(|(_, uses)| !uses.is_empty())
+        .collect();
+    Ok((edits, removed))
+}
+
+/// A new entry as written: `name`, `name=default`, `*`, `/`.
+fn entry_text(entry: &Entry) -> String {
+    match entry {
+        Entry::Slash => "/".into(),
+        Entry::Star => "*".into(),
+        Entry::Param(p) => {
+            let stars = "*".repeat(p.stars as usize);
+            match &p.default {
+                Some(d) => format!("{stars}{}={d}", p.name),
+                None => format!("{stars}{}", p.name),
+            }
+        }
+    }
+}
+
+/// The new parameter list's text, for the summary: the kept entries as written (renamed).
+fn after_text(d: &DefPlan, text: &str) -> String {
+    let parts: Vec<String> = d
+        .new
+        .entries
+        .iter()
+        .map(|(entry, old)| match (entry, old) {
+            (Entry::Param(p), Some(i)) => {
+                let (whole, name) = &d.def.places[*i];
+                match name {
+                    Some(name) => format!(
+                        "{}{}{}",
+                        &text[whole.start..name.start],
+                        p.name,
+                        &text[name.end..whole.end]
+                    ),
+                    None => text[whole.clone()].to_string(),
+                }
+            }
+            (_, Some(i)) => text[d.def.places[*i].0.clone()].to_string(),
+            (e, None) => entry_text(e),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// One call's edit and the argument ranges it drops, or `None` when it binds as before.
+#[allow(clippy::type_complexity)]
+fn call_edit(
+    py: &PyProject,
+    site: &CallSite,
+    d: &DefPlan,
+) -> Result<Option<(Edit, Vec<Range<usize>>)>, SiteProblem> {
+    let text = &site.scan.parsed.text;
+    let implicit = match (&site.how, site.receiver) {
+        (How::Constructor, _) => true,
+        (_, None) => false,
+        (_, Some(_)) if !d.def.signature.receiver => false,
+        (_, Some(_)) if d.classmethod => true,
+        (How::Undecided(_), Some(_)) => true,
+        (How::Decided(_), Some(object)) => !matches!(
+            py.receiver(&site.scan.parsed, object),
+            Receiver::Class | Receiver::Module
+        ),
+    };
+    let Some((args, list, comments)) = read_call(site.call, text) else {
+        return Err(SiteProblem::Value);
+    };
+    let Some(items) = rewrite(&d.def.signature, &d.new, implicit, &args)? else {
+        return Ok(None);
+    };
+    if comments {
+        return Err(SiteProblem::Comments);
+    }
+    let mut kept: Vec<&Range<usize>> = Vec::new();
+    let parts = items
+        .iter()
+        .map(|item| match item {
+            Item::Source(r) => {
+                kept.push(r);
+                vec![Part::Source(r.clone())]
+            }
+            Item::Keyword(name, value) => {
+                kept.push(value);
+                vec![Part::Text(format!("{name}=")), Part::Source(value.clone())]
+            }
+            Item::Text(t) => vec![Part::Text(t.clone())],
+        })
+        .collect();
+    let gone = args
+        .iter()
+        .filter(|a| {
+            !kept
+                .iter()
+                .any(|k| k.start >= a.range.start && k.end <= a.range.end)
+        })
+        .map(|a| a.range.clone())
+        .collect();
+    Ok(Some((list.edit(text, parts), gone)))
+}
+
+/// The edits of a file, created with the text they are planned on.
+fn file_edits<'p>(
+    files: &'p mut BTreeMap<String, FileEdits>,
+    scan: &FileScan,
+) -> &'p mut Vec<Edit> {
+    &mut files
+        .entry(scan.path.clone())
+        .or_insert_with(|| FileEdits {
+            sha256: scan.sha256.clone(),
+            parsed: Arc::clone(&scan.parsed),
+            edits: Vec::new(),
+        })
+        .edits
+}
+
+/// A site as the report lists it.
+fn site_of(scan: &FileScan, at: usize) -> Site {
+    let line = line_of(&scan.starts, at);
+    Site {
+        path: scan.path.clone(),
+        line,
+        column: at - scan.starts[line - 1] + 1,
+        doctest: false,
+    }
+}
+
+/// A site left, with why.
+fn left(scan: &FileScan, at: usize, problem: SiteProblem) -> LeftSite {
+    let line = line_of(&scan.starts, at);
+    LeftSite {
+        path: scan.path.clone(),
+        line,
+        column: at - scan.starts[line - 1] + 1,
+        text: line_text(&scan.parsed.text, &scan.starts, line),
+        why: problem.words(),
+    }
+}
+
+/// A symbol as the report names it (`shop/cart.py::Cart.total`).
+pub(super) fn display(id: &SymbolId) -> String {
+    id.to_string()
+}
+
+/// A symbol's own name (`total` of `Cart.total`).
+fn last(id: &SymbolId) -> &str {
+    match id {
+        SymbolId::Python { qual, .. } => qual.rsplit(['.', ':']).next().unwrap_or(qual),
+        _ => "",
+    }
+}
+
+/// Text on one line: runs of whitespace as one space, none inside the brackets' edges.
+fn collapse(text: &str) -> String {
+    format!(
+        "({})",
+        text.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .trim_end_matches(',')
+    )
+}
