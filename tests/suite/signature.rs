@@ -1,0 +1,316 @@
+//! `lancet signature` through the CLI, one behaviour per test: each change (add, remove,
+//! rename, reorder) over positional and keyword calls, overrides through a subclass, a
+//! constructor through its class, the sites that stop the change (`*args` forwarding,
+//! `functools.partial`, an undecided receiver) and what the person can say about them, the
+//! request refused before anything is read, and the transaction (undo, `--dry-run`, `--bisect`).
+
+use super::tree::{describe, lancet, snapshot, temp_tree};
+use std::path::Path;
+
+fn run(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let mut all = vec!["-C", root.to_str().unwrap(), "signature", "--json"];
+    all.extend(args);
+    let out = lancet(&all, b"");
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
+    (out.status.code(), v)
+}
+
+fn read(root: &Path, path: &str) -> String {
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
+
+const SHOP: &str = "\
+def total(prices, tax=0.0, *, rounding=2):
+    \"\"\"The sum of prices with tax.\"\"\"
+    return round(sum(prices) * (1 + tax), rounding)
+";
+
+const MAIN: &str = "\
+from shop import total
+import shop
+
+print(total([1, 2]))
+print(total([1, 2], 0.2))
+print(shop.total([3], tax=0.1, rounding=0))
+";
+
+fn shop() -> tempfile::TempDir {
+    temp_tree(&[("shop.py", SHOP.as_bytes()), ("main.py", MAIN.as_bytes())])
+}
+
+#[test]
+fn an_added_parameter_reaches_every_call_with_its_value() {
+    let dir = shop();
+    let (code, v) = run(
+        dir.path(),
+        &["total", "--add", "currency=\"EUR\"@1:\"USD\""],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "shop.py").lines().next().unwrap(),
+        "def total(prices, currency=\"EUR\", tax=0.0, *, rounding=2):"
+    );
+    assert_eq!(
+        read(dir.path(), "main.py"),
+        "from shop import total\nimport shop\n\nprint(total([1, 2], \"USD\"))\nprint(total([1, 2], \"USD\", 0.2))\nprint(shop.total([3], \"USD\", tax=0.1, rounding=0))\n"
+    );
+    let summary = &v["signature"];
+    assert_eq!(summary["before"], "(prices, tax=0.0, *, rounding=2)");
+    assert_eq!(
+        summary["after"],
+        "(prices, currency=\"EUR\", tax=0.0, *, rounding=2)"
+    );
+    assert_eq!(summary["calls"].as_array().unwrap().len(), 3, "{v:#}");
+}
+
+#[test]
+fn a_removed_parameter_takes_its_arguments_along_positional_or_keyword() {
+    let dir = temp_tree(&[(
+        "a.py",
+        b"def send(to, body, retries=3):\n    return to, body\n\n\nsend('a', 'b', 5)\nsend('a', body='b', retries=1)\nsend('a', 'b')\n",
+    )]);
+    let (code, v) = run(dir.path(), &["send", "--remove", "retries"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "def send(to, body):\n    return to, body\n\n\nsend('a', 'b')\nsend('a', body='b')\nsend('a', 'b')\n"
+    );
+    assert_eq!(v["signature"]["calls_unchanged"], 1, "{v:#}");
+}
+
+#[test]
+fn a_removed_parameter_the_body_still_uses_is_refused() {
+    let dir = shop();
+    let before = snapshot(dir.path());
+    let (code, v) = run(dir.path(), &["total", "--remove", "tax"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "invalid_signature");
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("still uses `tax` (shop.py line(s) 3)"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn a_renamed_parameter_is_renamed_in_its_body_and_the_keyword_arguments() {
+    let dir = shop();
+    let (code, v) = run(dir.path(), &["total", "--rename", "tax=vat"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "shop.py"),
+        "def total(prices, vat=0.0, *, rounding=2):\n    \"\"\"The sum of prices with tax.\"\"\"\n    return round(sum(prices) * (1 + vat), rounding)\n"
+    );
+    assert!(read(dir.path(), "main.py").contains("shop.total([3], vat=0.1, rounding=0)"));
+    // The positional calls bind as before.
+    assert_eq!(v["signature"]["calls_unchanged"], 2, "{v:#}");
+}
+
+#[test]
+fn a_reorder_moves_positional_arguments_and_passes_by_keyword_past_a_gap() {
+    let dir = temp_tree(&[(
+        "a.py",
+        b"def box(w, h=1, d=1):\n    return w * h * d\n\n\nbox(2, 3, 4)\nbox(2, 3)\nbox(2, d=5)\n",
+    )]);
+    let (code, v) = run(dir.path(), &["box", "--reorder", "d,h"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "def box(w, d=1, h=1):\n    return w * h * d\n\n\nbox(2, 4, 3)\nbox(2, h=3)\nbox(2, d=5)\n"
+    );
+}
+
+#[test]
+fn overrides_change_with_their_base_and_calls_through_the_class_pass_self() {
+    let dir = temp_tree(&[
+        (
+            "shapes.py",
+            b"class Shape:\n    def scale(self, k):\n        return k\n\n\nclass Square(Shape):\n    def scale(self, k):\n        return super().scale(k) * 2\n",
+        ),
+        (
+            "use.py",
+            b"from shapes import Shape, Square\n\ns = Square()\ns.scale(2)\nShape().scale(k=3)\nShape.scale(s, 4)\n",
+        ),
+    ]);
+    let (code, v) = run(
+        dir.path(),
+        &["--at", "shapes.py:2:9", "--add", "origin=None:(0, 0)"],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "shapes.py"),
+        "class Shape:\n    def scale(self, k, origin=None):\n        return k\n\n\nclass Square(Shape):\n    def scale(self, k, origin=None):\n        return super().scale(k, (0, 0)) * 2\n"
+    );
+    assert_eq!(
+        read(dir.path(), "use.py"),
+        "from shapes import Shape, Square\n\ns = Square()\ns.scale(2, (0, 0))\nShape().scale(k=3, origin=(0, 0))\nShape.scale(s, 4, (0, 0))\n"
+    );
+    assert_eq!(v["signature"]["definitions"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_class_names_its_constructor_and_its_calls_are_updated() {
+    let dir = temp_tree(&[(
+        "a.py",
+        b"class Point:\n    def __init__(self, x, y):\n        self.x, self.y = x, y\n\n    @classmethod\n    def origin(cls):\n        return cls(0, 0)\n\n\nclass Pixel(Point):\n    pass\n\n\nPoint(1, 2)\nPixel(x=3, y=4)\n",
+    )]);
+    let (code, v) = run(dir.path(), &["Point", "--add", "z=0:9"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "class Point:\n    def __init__(self, x, y, z=0):\n        self.x, self.y = x, y\n\n    @classmethod\n    def origin(cls):\n        return cls(0, 0, 9)\n\n\nclass Pixel(Point):\n    pass\n\n\nPoint(1, 2, 9)\nPixel(x=3, y=4, z=9)\n"
+    );
+    assert_eq!(v["signature"]["function"], "a.py::Point.__init__");
+}
+
+#[test]
+fn forwarding_through_star_args_stops_the_change_and_is_listed() {
+    let code = "def send(to, body):\n    return to\n\n\ndef relay(*args, **kwargs):\n    return send(*args, **kwargs)\n\n\nsend('a', 'b')\n";
+    let dir = temp_tree(&[("a.py", code.as_bytes())]);
+    let before = snapshot(dir.path());
+    let (status, v) = run(dir.path(), &["send", "--remove", "body"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites");
+    let left = &v["signature"]["unsafe_sites"][0];
+    assert_eq!(
+        (left["path"].as_str(), left["line"].as_u64()),
+        (Some("a.py"), Some(6))
+    );
+    assert!(
+        left["why"].as_str().unwrap().contains("`*` unpacks"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+    // Left by the person's choice: the rest is written, the forwarding call listed.
+    let (status, v) = run(
+        dir.path(),
+        &["send", "--remove", "body", "--leave-unresolved"],
+    );
+    assert_eq!(status, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "def send(to):\n    return to\n\n\ndef relay(*args, **kwargs):\n    return send(*args, **kwargs)\n\n\nsend('a')\n"
+    );
+    assert_eq!(v["signature"]["unsafe_sites"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn functools_partial_of_the_function_is_refused() {
+    let dir = temp_tree(&[(
+        "a.py",
+        b"import functools\n\n\ndef send(to, body):\n    return to\n\n\nhello = functools.partial(send, 'bob')\n",
+    )]);
+    let before = snapshot(dir.path());
+    let (status, v) = run(dir.path(), &["send", "--rename", "to=recipient"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites");
+    assert!(
+        v["error"]["detail"].as_str().unwrap().contains(
+            "a.py:8: hello = functools.partial(send, 'bob')  (`functools.partial` binds arguments"
+        ),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn calls_through_an_undecided_receiver_stop_the_change_unless_included() {
+    let code = "class Mailer:\n    def send(self, to):\n        return to\n\n\ndef notify(m):\n    return m.send('a')\n\n\nMailer().send('b')\n";
+    let dir = temp_tree(&[("a.py", code.as_bytes())]);
+    let (status, v) = run(dir.path(), &["Mailer.send", "--add", "cc=None:'c'"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert_eq!(v["signature"]["unresolved"][0]["line"], 7, "{v:#}");
+    let (status, v) = run(
+        dir.path(),
+        &[
+            "Mailer.send",
+            "--add",
+            "cc=None:'c'",
+            "--include-unresolved",
+        ],
+    );
+    assert_eq!(status, Some(0), "{v:#}");
+    assert!(read(dir.path(), "a.py").contains("return m.send('a', 'c')"));
+    assert!(read(dir.path(), "a.py").contains("Mailer().send('b', 'c')"));
+}
+
+#[test]
+fn a_parameter_added_without_default_or_value_is_refused() {
+    let dir = shop();
+    let before = snapshot(dir.path());
+    let (status, v) = run(dir.path(), &["total", "--add", "currency"]);
+    assert_eq!(status, Some(2), "{v:#}");
+    assert_eq!(v["error"]["kind"], "usage");
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("neither a default nor a value"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn a_signature_change_is_undone_like_any_batch() {
+    let dir = shop();
+    let (status, v) = run(dir.path(), &["total", "--add", "currency=None:\"EUR\""]);
+    assert_eq!(status, Some(0), "{v:#}");
+    assert!(v["checkpoint"].is_string(), "{v:#}");
+    assert_ne!(read(dir.path(), "main.py"), MAIN);
+    let out = lancet(&["-C", dir.path().to_str().unwrap(), "undo", "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(read(dir.path(), "shop.py"), SHOP);
+    assert_eq!(read(dir.path(), "main.py"), MAIN);
+}
+
+#[test]
+fn a_dry_run_shows_the_diff_and_bisect_is_refused() {
+    let dir = shop();
+    let before = snapshot(dir.path());
+    let (status, v) = run(dir.path(), &["total", "--rename", "tax=vat", "--dry-run"]);
+    assert_eq!(status, Some(0), "{v:#}");
+    assert_eq!(v["status"], "dry_run");
+    let diffs: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["diff"].as_str())
+        .collect();
+    assert!(
+        diffs
+            .iter()
+            .any(|d| d.contains("+def total(prices, vat=0.0, *, rounding=2):")),
+        "{v:#}"
+    );
+    let (status, v) = run(
+        dir.path(),
+        &["total", "--rename", "tax=vat", "--test", "true", "--bisect"],
+    );
+    assert_eq!(status, Some(2), "{v:#}");
+    assert!(
+        v["error"]["detail"].as_str().unwrap().contains("--bisect"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn changes_apply_in_the_order_given_on_the_command_line() {
+    let dir = temp_tree(&[("a.py", b"def f(a, b):\n    return a\n\n\nf(1, 2)\n")]);
+    // Renamed first, then reordered by its new name.
+    let (status, v) = run(dir.path(), &["f", "--rename", "b=c", "--reorder", "c,a"]);
+    assert_eq!(status, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "def f(c, a):\n    return a\n\n\nf(2, 1)\n"
+    );
+    // The other way round, the reorder names a parameter that does not exist yet.
+    let (status, v) = run(dir.path(), &["f", "--reorder", "x,a", "--rename", "c=x"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "invalid_signature");
+}
