@@ -266,14 +266,11 @@ fn check_request(opts: &SignatureOptions) -> Result<(), SignatureRefusal> {
             if default.is_none() && value.is_none() {
                 return Err(SignatureRefusal::AddWithoutValue { name: name.clone() });
             }
-            for (flag, code) in [("--add", default), ("--add", value)] {
-                if let Some(code) = code
-                    && !python::is_expression(code)
-                {
-                    return Err(SignatureRefusal::Malformed {
-                        flag,
-                        spec: change.spelled().trim_start_matches("add ").to_string(),
-                        expected: "NAME[=DEFAULT][@POS][:VALUE], DEFAULT and VALUE each one expression",
+            for code in [default, value].into_iter().flatten() {
+                if !python::is_expression(code) {
+                    return Err(SignatureRefusal::NotExpression {
+                        name: name.clone(),
+                        code: code.clone(),
                     });
                 }
             }

@@ -314,3 +314,54 @@ fn changes_apply_in_the_order_given_on_the_command_line() {
     assert_eq!(status, Some(1), "{v:#}");
     assert_eq!(v["error"]["kind"], "invalid_signature");
 }
+
+#[test]
+fn change_signature_over_mcp_updates_the_calls_and_refuses_in_its_words() {
+    use crate::security::mcp::Mcp;
+    use serde_json::json;
+    let dir = temp_tree(&[
+        ("shop.py", SHOP.as_bytes()),
+        ("main.py", MAIN.as_bytes()),
+        (
+            "later.py",
+            b"import functools\nfrom shop import total\n\nsum_eur = functools.partial(total, tax=0.2)\n",
+        ),
+    ]);
+    let mut mcp = Mcp::start(dir.path(), &[], &[]);
+    let before = snapshot(dir.path());
+    // A parameter with nothing for the calls: refused in the tool's own words.
+    let answer = mcp.call(
+        "change_signature",
+        json!({"function": "total", "changes": [{"op": "add", "name": "currency"}]}),
+    );
+    assert!(answer.is_error, "{answer:?}");
+    assert_eq!(answer.structured["error"]["kind"], "usage");
+    assert!(
+        answer.text.contains("Give `currency` a `default`"),
+        "{}",
+        answer.text
+    );
+    // `functools.partial` stops it, and the way past is named as the tool's argument.
+    let add = json!({"op": "add", "name": "currency", "default": "None", "value": "\"USD\""});
+    let answer = mcp.call(
+        "change_signature",
+        json!({"function": "total", "changes": [add]}),
+    );
+    assert!(answer.is_error, "{answer:?}");
+    assert_eq!(answer.structured["error"]["kind"], "unresolved_sites");
+    assert!(answer.text.contains("later.py:4"), "{}", answer.text);
+    assert!(
+        answer.text.contains("leave_unresolved true"),
+        "{}",
+        answer.text
+    );
+    assert_eq!(snapshot(dir.path()), before);
+    let answer = mcp.call(
+        "change_signature",
+        json!({"function": "total", "changes": [add], "leave_unresolved": true}),
+    );
+    assert!(!answer.is_error, "{}", answer.text);
+    assert_eq!(answer.structured["signature"]["function"], "shop.py::total");
+    assert!(read(dir.path(), "main.py").contains("print(total([1, 2], 0.2, \"USD\"))"));
+    assert!(read(dir.path(), "later.py").contains("functools.partial(total, tax=0.2)"));
+}

@@ -394,6 +394,13 @@ pub enum SignatureRefusal {
         /// The spelling it takes.
         expected: &'static str,
     },
+    /// A default or value that is not one expression (`1, 2` would pass two arguments).
+    NotExpression {
+        /// The parameter.
+        name: String,
+        /// The code given.
+        code: String,
+    },
     /// A parameter name that is not an identifier.
     NotIdentifier {
         /// The name given.

@@ -81,13 +81,12 @@ fn words(refusal: &SignatureRefusal, surface: Surface) -> Words {
         SignatureRefusal::NothingToChange => malformed(
             ErrorKind::Usage,
             "no change was given".into(),
-            &format!(
-                "Pass at least one of {}, {}, {} or {}.",
-                surface.param("--add"),
-                surface.param("--remove"),
-                surface.param("--rename"),
-                surface.param("--reorder")
-            ),
+            match surface {
+                Surface::Cli => "Pass at least one of --add, --remove, --rename or --reorder.",
+                Surface::Mcp => {
+                    "Pass at least one change in `changes` (op add, remove, rename or reorder)."
+                }
+            },
         ),
         SignatureRefusal::Bisect => malformed(
             ErrorKind::Usage,
@@ -98,6 +97,11 @@ fn words(refusal: &SignatureRefusal, surface: Surface) -> Words {
             ErrorKind::Usage,
             format!("{} {spec:?} cannot be read", surface.param(flag)),
             &format!("Write it as {} {expected}.", surface.param(flag)),
+        ),
+        SignatureRefusal::NotExpression { name, code } => malformed(
+            ErrorKind::Usage,
+            format!("`{code}`, given for the new parameter `{name}`, is not one Python expression"),
+            "Give its default and value as one expression each (a tuple in parentheses).",
         ),
         SignatureRefusal::NotIdentifier { name } => malformed(
             ErrorKind::InvalidName,
