@@ -23,6 +23,13 @@ pub(crate) struct Edit {
     pub(crate) parts: Vec<Part>,
 }
 
+impl Edit {
+    /// Whether it keeps none of the text it replaces: nothing can stand inside it.
+    fn is_leaf(&self) -> bool {
+        !self.parts.iter().any(|p| matches!(p, Part::Source(_)))
+    }
+}
+
 /// A list between brackets as written: its inside (between the brackets) and each element.
 #[derive(Debug, Clone)]
 pub(crate) struct List {
@@ -92,8 +99,10 @@ pub(crate) struct Overlap {
 /// The spans that make the file's edits: each outermost edit rendered, the edits inside its
 /// kept text applied there (an edit inside text it drops is dropped with it).
 pub(crate) fn spans(source: &str, mut edits: Vec<Edit>) -> Result<Vec<Span>, Overlap> {
-    edits.sort_by(|a, b| (a.range.start, b.range.end).cmp(&(b.range.start, a.range.end)));
-    edits.dedup_by(|b, a| a.range == b.range);
+    // Outer first; of two over one range, the one that keeps text (`f(x)`'s arguments, `x`
+    // renamed inside them) holds the one that does not.
+    edits.sort_by_key(|e| (e.range.start, std::cmp::Reverse(e.range.end), e.is_leaf()));
+    edits.dedup();
     // Each edit's children: the edits directly inside it.
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); edits.len()];
     let mut roots = Vec::new();
@@ -106,13 +115,18 @@ pub(crate) fn spans(source: &str, mut edits: Vec<Edit>) -> Result<Vec<Span>, Ove
             stack.pop();
         }
         match stack.last() {
-            Some(&top) if edit.range.end <= edits[top].range.end => children[top].push(i),
-            Some(_) => {
+            // Inside text an edit keeps: applied there.
+            Some(&top) if edit.range.end <= edits[top].range.end && !edits[top].is_leaf() => {
+                children[top].push(i)
+            }
+            Some(&top)
+                if edit.range.start < edits[top].range.end || edits[top].range == edit.range =>
+            {
                 return Err(Overlap {
                     at: edit.range.start,
                 });
             }
-            None => roots.push(i),
+            _ => roots.push(i),
         }
         stack.push(i);
     }
@@ -241,6 +255,32 @@ mod tests {
         // Dropping `g(x)` drops its edit.
         let drop = outer.edit(source, vec![vec![Part::Source(8..9)]]);
         assert_eq!(apply(source, vec![drop, inner]), "f(y)");
+    }
+
+    #[test]
+    fn an_edit_over_the_same_text_as_a_list_is_applied_inside_it() {
+        // `f(x)`: the arguments rewritten (a value added), `x` renamed inside them.
+        let source = "f(x)";
+        let list = list(source);
+        let call = list.edit(
+            source,
+            vec![vec![Part::Source(2..3)], vec![Part::Text("1".into())]],
+        );
+        let rename = Edit {
+            range: 2..3,
+            parts: vec![Part::Text("y".into())],
+        };
+        assert_eq!(apply(source, vec![rename.clone(), call.clone()]), "f(y, 1)");
+        assert_eq!(apply(source, vec![call, rename]), "f(y, 1)");
+        // Two renames of one name are one.
+        let twice = vec![
+            Edit {
+                range: 2..3,
+                parts: vec![Part::Text("y".into())],
+            };
+            2
+        ];
+        assert_eq!(apply(source, twice), "f(y)");
     }
 
     #[test]

@@ -410,7 +410,14 @@ fn def_edits(
 ) -> Result<(Vec<Edit>, Vec<(String, Vec<usize>)>), SignatureRefusal> {
     let text = &d.scan.parsed.text;
     let mut edits = Vec::new();
-    if d.new != d.def.signature {
+    // The list is rewritten when its entries move, come or go; a rename alone edits names.
+    let moved = d.new.entries.len() != d.def.signature.entries.len()
+        || d.new
+            .entries
+            .iter()
+            .enumerate()
+            .any(|(i, (_, old))| *old != Some(i));
+    if moved {
         let items = d
             .new
             .entries

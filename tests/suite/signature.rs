@@ -365,3 +365,22 @@ fn change_signature_over_mcp_updates_the_calls_and_refuses_in_its_words() {
     assert!(read(dir.path(), "main.py").contains("print(total([1, 2], 0.2, \"USD\"))"));
     assert!(read(dir.path(), "later.py").contains("functools.partial(total, tax=0.2)"));
 }
+
+/// A parameter that is the whole parameter list, renamed, and a recursive call rewritten
+/// around its renamed argument: one text, three edits nested (requests' urldefragauth lost its
+/// parameter's rename when the list's edit and the name's covered the same bytes).
+#[test]
+fn a_lone_parameter_renamed_inside_a_recursive_call_rewritten() {
+    let dir = temp_tree(&[(
+        "a.py",
+        b"def fact(n):\n    return 1 if n < 2 else n * fact(n - 1)\n\n\ndef strip(url):\n    return url\n\n\nfact(5)\n",
+    )]);
+    let (code, v) = run(dir.path(), &["fact", "--rename", "n=k", "--add", "acc=1:1"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    let (code, v) = run(dir.path(), &["strip", "--rename", "url=link"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "def fact(k, acc=1):\n    return 1 if k < 2 else k * fact(k - 1, 1)\n\n\ndef strip(link):\n    return link\n\n\nfact(5, 1)\n"
+    );
+}
