@@ -26,8 +26,8 @@ use crate::rename::choose::locate_at;
 use crate::rename::model::{FileScan, RenameOptions, Resolution, SymbolId};
 use crate::rename::python::{binding_id, scope_of};
 use crate::rename::scan::{is_identifier, walk};
-use lancet_core::{Batch, FileOp, Format, OpKind, PlaceRefusal, Report};
-use lancet_core::{SignatureRefusal, SignatureSummary, SymbolKind};
+use lancet_core::{Batch, FileOp, Format, LeftSite, MAX_LISTED, OpKind, PlaceRefusal, Report};
+use lancet_core::{SignatureRefusal, SignatureSummary};
 use plan::{Asked, Plan, Reach};
 use std::collections::HashSet;
 use target::{NameScan, Outcome, Target, constructor_class, last_part, scan_name};
@@ -83,46 +83,13 @@ pub fn change_signature(opts: &SignatureOptions, apply: &ApplyOptions) -> Applie
         Ok(r) => r,
         Err(report) => return (*report).into(),
     };
-    let at = match opts
-        .at
-        .as_deref()
-        .map(|p| locate_at(&root, p, surface))
-        .transpose()
-    {
-        Ok(at) => at,
-        Err(report) => return (*report).into(),
+    let (name, at, qualified) = match named(&root, opts, surface) {
+        Ok(named) => named,
+        Err(outcome) => return outcome.into_applied(surface),
     };
-    let name = match &at {
-        Some(at) => {
-            if !opts.function.is_empty() && last_part(&opts.function) != at.name {
-                return refused(SignatureRefusal::Place(PlaceRefusal::AtNamesOther {
-                    place: at.place.clone(),
-                    name: at.name.clone(),
-                    old: opts.function.clone(),
-                }));
-            }
-            at.name.clone()
-        }
-        None => last_part(&opts.function).to_string(),
-    };
-    if !is_identifier(&name) {
-        return refused(SignatureRefusal::NotIdentifier { name });
-    }
-    let qualified = (at.is_none() && opts.function != name).then(|| opts.function.clone());
     let walk_opts = RenameOptions {
-        old: name.clone(),
-        new: name.clone(),
         paths: opts.paths.clone(),
-        lang: None,
-        kind: SymbolKind::Any,
-        include_strings: false,
-        include_comments: false,
-        at: None,
-        include_unresolved: false,
-        leave_unresolved: false,
-        all_definitions: false,
-        servers: None,
-        lsp: None,
+        ..target::name_options(&name)
     };
     let (files, _unwalkable) = match walk(&root, &walk_opts, apply) {
         Ok(walked) => walked,
@@ -139,89 +106,137 @@ pub fn change_signature(opts: &SignatureOptions, apply: &ApplyOptions) -> Applie
         apply,
     ) {
         Ok(found) => found,
-        Err(Outcome::Report(report)) => return (*report).into(),
-        Err(Outcome::Refused(r)) => return refused(r),
+        Err(outcome) => return outcome.into_applied(surface),
     };
-    let Found {
-        target,
-        function,
-        classes,
-    } = found;
-    let cls_calls: Vec<(&FileScan, Node)> = classes
+    let planned = match plan_found(&root, &files, &found, opts) {
+        Ok(p) => p,
+        Err(r) => return refused(r),
+    };
+    let summary = summary(opts, &found.target.primary, &planned, files_scanned);
+    if let Some(refusal) = sites_refusal(opts, &planned, &summary.function) {
+        return Report::signature_refused(&refusal, surface)
+            .with_signature(summary, surface)
+            .into();
+    }
+    let batch = match batch_of(&planned, &found) {
+        Ok(batch) => batch,
+        Err(r) => return refused(r),
+    };
+    let mut applied = apply_batch(&batch, apply);
+    applied.report = applied.report.with_signature(summary, surface);
+    applied
+}
+
+/// The function's name as the scan looks for it, the `--at` place read, and a qualified name
+/// (its last part is the name).
+fn named(
+    root: &lancet_core::Root,
+    opts: &SignatureOptions,
+    surface: lancet_core::Surface,
+) -> Result<(String, Option<At>, Option<String>), Outcome> {
+    let at = opts
+        .at
+        .as_deref()
+        .map(|p| locate_at(root, p, surface))
+        .transpose()
+        .map_err(Outcome::Report)?;
+    let name = match &at {
+        Some(at) => {
+            if !opts.function.is_empty() && last_part(&opts.function) != at.name {
+                return Err(Outcome::Refused(SignatureRefusal::Place(
+                    PlaceRefusal::AtNamesOther {
+                        place: at.place.clone(),
+                        name: at.name.clone(),
+                        old: opts.function.clone(),
+                    },
+                )));
+            }
+            at.name.clone()
+        }
+        None => last_part(&opts.function).to_string(),
+    };
+    if !is_identifier(&name) {
+        return Err(Outcome::Refused(SignatureRefusal::NotIdentifier { name }));
+    }
+    let qualified = (at.is_none() && opts.function != name).then(|| opts.function.clone());
+    Ok((name, at, qualified))
+}
+
+/// The change planned over the function's sites and its classes' (a constructor's).
+fn plan_found(
+    root: &lancet_core::Root,
+    files: &[String],
+    found: &Found,
+    opts: &SignatureOptions,
+) -> Result<Plan, SignatureRefusal> {
+    let cls_calls: Vec<(&FileScan, Node)> = found
+        .classes
         .iter()
-        .flat_map(|c| class_nodes(c))
+        .flat_map(class_nodes)
         .flat_map(|(file, class)| {
             python::cls_calls(class, &file.parsed.text)
                 .into_iter()
                 .map(move |call| (file, call))
         })
         .collect();
-    let class_ids: HashSet<SymbolId> = classes.iter().map(|c| c.id.clone()).collect();
-    let mut scans: Vec<&NameScan> = vec![&function];
-    scans.extend(classes.iter().map(|c| &c.scan));
+    let class_ids: HashSet<SymbolId> = found.classes.iter().map(|c| c.id.clone()).collect();
+    let scans = found.scans();
     let reach = Reach {
-        primary: &target.primary,
-        ids: &target.ids,
+        primary: &found.target.primary,
+        ids: &found.target.ids,
         classes: &class_ids,
     };
     let asked = Asked {
         changes: &opts.changes,
         include_unresolved: opts.include_unresolved,
     };
-    let planned = crate::rename::registry::with_python(&root, &files, &function.scans, |py| {
+    crate::rename::registry::with_python(root, files, &found.function.scans, |py| {
         plan::plan(py, &reach, &scans, &cls_calls, &asked)
-    });
-    let planned = match planned {
-        Ok(p) => p,
-        Err(r) => return refused(r),
-    };
-    let summary = summary(opts, &target.primary, &planned, files_scanned);
-    let blocking_unsafe = !planned.unsafe_sites.is_empty() && !opts.leave_unresolved;
-    let undecided_left = planned.unresolved.len() - planned.undecided_calls;
-    let blocking_undecided = undecided_left > 0 && !opts.leave_unresolved;
-    if blocking_unsafe || blocking_undecided {
-        let listed = |sites: &[lancet_core::LeftSite]| {
-            sites
+    })
+}
+
+/// The refusal for sites that cannot be updated safely or are undecided, unless the person
+/// said to leave (or include) them.
+fn sites_refusal(
+    opts: &SignatureOptions,
+    planned: &Plan,
+    function: &str,
+) -> Option<SignatureRefusal> {
+    let undecided: Vec<LeftSite> = planned
+        .unresolved
+        .iter()
+        .filter(|u| {
+            !planned
+                .calls
                 .iter()
-                .take(lancet_core::MAX_LISTED)
-                .cloned()
-                .collect::<Vec<_>>()
-        };
-        let undecided: Vec<lancet_core::LeftSite> = planned
-            .unresolved
-            .iter()
-            .filter(|u| {
-                !planned
-                    .calls
-                    .iter()
-                    .any(|c| c.path == u.path && c.line == u.line && c.column == u.column)
-            })
-            .cloned()
-            .collect();
-        let refusal = SignatureRefusal::Sites {
-            function: summary.function.clone(),
-            updated: planned.calls.len(),
-            unsafe_sites: listed(&planned.unsafe_sites),
-            unsafe_total: planned.unsafe_sites.len(),
-            unresolved: listed(&undecided),
-            unresolved_total: undecided.len(),
-        };
-        return Report::signature_refused(&refusal, surface)
-            .with_signature(summary, surface)
-            .into();
-    }
+                .any(|c| c.path == u.path && c.line == u.line && c.column == u.column)
+        })
+        .cloned()
+        .collect();
+    let blocking =
+        !opts.leave_unresolved && (!planned.unsafe_sites.is_empty() || !undecided.is_empty());
+    let listed = |sites: &[LeftSite]| sites.iter().take(MAX_LISTED).cloned().collect::<Vec<_>>();
+    blocking.then(|| SignatureRefusal::Sites {
+        function: function.to_string(),
+        updated: planned.calls.len(),
+        unsafe_sites: listed(&planned.unsafe_sites),
+        unsafe_total: planned.unsafe_sites.len(),
+        unresolved: listed(&undecided),
+        unresolved_total: undecided.len(),
+    })
+}
+
+/// The batch of the planned edits: each file's spans, on the text they were planned on.
+fn batch_of(planned: &Plan, found: &Found) -> Result<Batch, SignatureRefusal> {
     let mut ops = Vec::new();
     for (path, file) in &planned.files {
-        let spans = match layout::spans(&file.parsed.text, file.edits.clone()) {
-            Ok(spans) => spans,
-            Err(overlap) => {
-                let starts = lancet_core::line_starts(&file.parsed.text);
-                return refused(SignatureRefusal::Overlap {
-                    path: path.clone(),
-                    line: lancet_core::line_of(&starts, overlap.at),
-                });
+        let spans = layout::spans(&file.parsed.text, file.edits.clone()).map_err(|overlap| {
+            let starts = lancet_core::line_starts(&file.parsed.text);
+            SignatureRefusal::Overlap {
+                path: path.clone(),
+                line: lancet_core::line_of(&starts, overlap.at),
             }
-        };
+        })?;
         ops.push(FileOp {
             path: path.clone(),
             kind: OpKind::Splice {
@@ -231,17 +246,14 @@ pub fn change_signature(opts: &SignatureOptions, apply: &ApplyOptions) -> Applie
             line: 0,
         });
     }
-    if let Some(path) = changed_between_scans(&scans) {
-        return refused(SignatureRefusal::Changed { path });
+    if let Some(path) = changed_between_scans(&found.scans()) {
+        return Err(SignatureRefusal::Changed { path });
     }
-    let batch = Batch {
+    Ok(Batch {
         format: Format::Signature,
         ops,
         notes: Vec::new(),
-    };
-    let mut applied = apply_batch(&batch, apply);
-    applied.report = applied.report.with_signature(summary, surface);
-    applied
+    })
 }
 
 /// What can be refused before any file is read: no change, names that are no identifiers, a
@@ -291,6 +303,15 @@ struct Found {
     target: Target,
     function: NameScan,
     classes: Vec<Class>,
+}
+
+impl Found {
+    /// Every scan: the function's name's, then each class's.
+    fn scans(&self) -> Vec<&NameScan> {
+        let mut scans = vec![&self.function];
+        scans.extend(self.classes.iter().map(|c| &c.scan));
+        scans
+    }
 }
 
 /// The function (a class named: its `__init__`), its overrides, and for a constructor its

@@ -110,33 +110,7 @@ pub(super) fn plan(
     cls_calls: &[(&FileScan, Node)],
     asked: &Asked,
 ) -> Result<Plan, SignatureRefusal> {
-    let mut found = Found::default();
-    let chosen = Chosen::Ids(reach.ids.clone());
-    let class_chosen = Chosen::Ids(reach.classes.clone());
-    for scan in scans {
-        for file in &scan.scans {
-            for o in &file.occurrences {
-                let class = matches!(&o.resolution, Some(Resolution::Symbol(id)) if reach.classes.contains(id));
-                let ours =
-                    matches!(&o.resolution, Some(Resolution::Symbol(id)) if reach.ids.contains(id));
-                let chosen = if reach.classes.iter().any(|c| last(c) == scan.name) {
-                    &class_chosen
-                } else {
-                    &chosen
-                };
-                gather(&mut found, file, o, scan.name.len(), (ours, class), chosen);
-            }
-        }
-    }
-    for (file, call) in cls_calls {
-        found.calls.push(CallSite {
-            scan: file,
-            call: *call,
-            receiver: None,
-            how: How::Constructor,
-            at: call.start_byte(),
-        });
-    }
+    let found = found_sites(reach, scans, cls_calls);
     let defs = definitions(&found, reach, asked)?;
     let mut plan = Plan {
         files: BTreeMap::new(),
@@ -149,47 +123,116 @@ pub(super) fn plan(
         before: String::new(),
         after: String::new(),
     };
-    let mut removed_uses: Vec<(String, String, String, Vec<usize>)> = Vec::new();
-    for (id, d) in &defs {
+    let removed = plan_definitions(py, &defs, reach, &mut plan)?;
+    let dropped = plan_calls(py, &found.calls, &defs, reach, asked, &mut plan);
+    check_removed(removed, &dropped, &plan)?;
+    plan.calls
+        .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+    Ok(plan)
+}
+
+/// Every site of the scans, and the `cls(…)` calls.
+fn found_sites<'t>(
+    reach: &Reach,
+    scans: &[&'t NameScan],
+    cls_calls: &[(&'t FileScan, Node<'t>)],
+) -> Found<'t> {
+    let mut found = Found::default();
+    let chosen = Chosen::Ids(reach.ids.clone());
+    let class_chosen = Chosen::Ids(reach.classes.clone());
+    for scan in scans {
+        let of_class = reach.classes.iter().any(|c| last(c) == scan.name);
+        let chosen = if of_class { &class_chosen } else { &chosen };
+        for file in &scan.scans {
+            for o in &file.occurrences {
+                let is = |ids: &HashSet<SymbolId>| matches!(&o.resolution, Some(Resolution::Symbol(id)) if ids.contains(id));
+                let sides = (is(reach.ids), is(reach.classes));
+                gather(&mut found, file, o, scan.name.len(), sides, chosen);
+            }
+        }
+    }
+    for (file, call) in cls_calls {
+        found.calls.push(CallSite {
+            scan: file,
+            call: *call,
+            receiver: None,
+            how: How::Constructor,
+            at: call.start_byte(),
+        });
+    }
+    found
+}
+
+/// A removed parameter its function's body uses, by byte offset.
+struct Removed {
+    path: String,
+    function: String,
+    name: String,
+    uses: Vec<usize>,
+}
+
+/// Each definition's edits into the plan; the removed parameters their bodies still use.
+fn plan_definitions(
+    py: &PyProject,
+    defs: &HashMap<SymbolId, DefPlan>,
+    reach: &Reach,
+    plan: &mut Plan,
+) -> Result<Vec<Removed>, SignatureRefusal> {
+    let mut removed = Vec::new();
+    for (id, d) in defs {
         let text = &d.scan.parsed.text;
-        let line = line_of(&d.scan.starts, d.def.node.start_byte());
         if id == reach.primary {
             plan.before = collapse(&text[d.def.list.inside.clone()]);
             plan.after = collapse(&after_text(d, text));
         }
-        let edits = def_edits(py, d, id)?;
-        if !edits.0.is_empty() {
+        let (edits, uses) = def_edits(py, d, id)?;
+        if !edits.is_empty() {
             plan.definitions.push(Definition {
                 path: d.scan.path.clone(),
-                line,
+                line: line_of(&d.scan.starts, d.def.node.start_byte()),
                 kind: if id.is_member() {
                     SymbolKind::Method
                 } else {
                     SymbolKind::Function
                 },
             });
-            file_edits(&mut plan.files, d.scan).extend(edits.0);
+            file_edits(&mut plan.files, d.scan).extend(edits);
         }
-        for (name, uses) in edits.1 {
-            removed_uses.push((d.scan.path.clone(), display(id), name, uses));
-        }
+        removed.extend(uses.into_iter().map(|(name, uses)| Removed {
+            path: d.scan.path.clone(),
+            function: display(id),
+            name,
+            uses,
+        }));
     }
+    plan.definitions
+        .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    Ok(removed)
+}
+
+/// Each call's edit into the plan (or its problem among the unsafe sites); the argument
+/// ranges the edits drop, by file.
+fn plan_calls(
+    py: &PyProject,
+    calls: &[CallSite],
+    defs: &HashMap<SymbolId, DefPlan>,
+    reach: &Reach,
+    asked: &Asked,
+    plan: &mut Plan,
+) -> HashMap<String, Vec<Range<usize>>> {
     let mut dropped: HashMap<String, Vec<Range<usize>>> = HashMap::new();
-    for site in &found.calls {
+    for site in calls {
         let undecided = match &site.how {
-            How::Undecided(why) => {
-                if !asked.include_unresolved {
-                    plan.unresolved.push(left(
-                        site.scan,
-                        site.at,
-                        SiteProblem::Undecided(why.clone()),
-                    ));
-                    continue;
-                }
-                true
-            }
-            _ => false,
+            How::Undecided(why) => Some(SiteProblem::Undecided(why.clone())),
+            _ => None,
         };
+        if let Some(problem) = &undecided
+            && !asked.include_unresolved
+        {
+            plan.unresolved
+                .push(left(site.scan, site.at, problem.clone()));
+            continue;
+        }
         let target = match &site.how {
             How::Decided(id) if defs.contains_key(id) => id,
             _ => reach.primary,
@@ -201,16 +244,9 @@ pub(super) fn plan(
             Ok(None) => plan.unchanged += 1,
             Ok(Some((edit, gone))) => {
                 plan.calls.push(site_of(site.scan, site.at));
-                if undecided {
+                if let Some(problem) = undecided {
                     plan.undecided_calls += 1;
-                    plan.unresolved.push(left(
-                        site.scan,
-                        site.at,
-                        SiteProblem::Undecided(match &site.how {
-                            How::Undecided(why) => why.clone(),
-                            _ => String::new(),
-                        }),
-                    ));
+                    plan.unresolved.push(left(site.scan, site.at, problem));
                 }
                 dropped
                     .entry(site.scan.path.clone())
@@ -221,31 +257,41 @@ pub(super) fn plan(
             Err(problem) => plan.unsafe_sites.push(left(site.scan, site.at, problem)),
         }
     }
-    for (path, function, name, uses) in removed_uses {
-        let gone = dropped.get(&path).map(Vec::as_slice).unwrap_or_default();
-        let left: Vec<usize> = uses
+    dropped
+}
+
+/// A removed parameter whose body still uses it (outside the arguments the change drops)
+/// refuses the change.
+fn check_removed(
+    removed: Vec<Removed>,
+    dropped: &HashMap<String, Vec<Range<usize>>>,
+    plan: &Plan,
+) -> Result<(), SignatureRefusal> {
+    for r in removed {
+        let gone = dropped.get(&r.path).map(Vec::as_slice).unwrap_or_default();
+        let left: Vec<usize> = r
+            .uses
             .into_iter()
-            .filter(|at| !gone.iter().any(|r| r.contains(at)))
+            .filter(|at| !gone.iter().any(|g| g.contains(at)))
             .collect();
-        if !left.is_empty() {
-            let starts = plan
-                .files
-                .get(&path)
-                .map(|f| lancet_core::line_starts(&f.parsed.text))
-                .unwrap_or_default();
-            let mut lines: Vec<usize> = left.iter().map(|&at| line_of(&starts, at)).collect();
-            lines.dedup();
-            return Err(SignatureRefusal::StillUsed {
-                name,
-                function,
-                path,
-                lines,
-            });
+        if left.is_empty() {
+            continue;
         }
+        let starts = plan
+            .files
+            .get(&r.path)
+            .map(|f| lancet_core::line_starts(&f.parsed.text))
+            .unwrap_or_default();
+        let mut lines: Vec<usize> = left.iter().map(|&at| line_of(&starts, at)).collect();
+        lines.dedup();
+        return Err(SignatureRefusal::StillUsed {
+            name: r.name,
+            function: r.function,
+            path: r.path,
+            lines,
+        });
     }
-    plan.calls
-        .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
-    Ok(plan)
+    Ok(())
 }
 
 /// Sorts one occurrence of a scanned name into the sites found.

@@ -25,14 +25,9 @@ pub(super) struct NameScan {
     pub(super) files_scanned: usize,
 }
 
-/// Scans and resolves the walked files for `name`.
-pub(super) fn scan_name(
-    root: &Root,
-    files: &[String],
-    name: &str,
-    apply: &ApplyOptions,
-) -> NameScan {
-    let opts = RenameOptions {
+/// A rename's options that scan for `name` (and rename nothing: NEW is OLD).
+pub(super) fn name_options(name: &str) -> RenameOptions {
+    RenameOptions {
         old: name.to_string(),
         new: name.to_string(),
         paths: Vec::new(),
@@ -46,7 +41,17 @@ pub(super) fn scan_name(
         all_definitions: false,
         servers: None,
         lsp: None,
-    };
+    }
+}
+
+/// Scans and resolves the walked files for `name`.
+pub(super) fn scan_name(
+    root: &Root,
+    files: &[String],
+    name: &str,
+    apply: &ApplyOptions,
+) -> NameScan {
+    let opts = name_options(name);
     let mut scans = Vec::new();
     let mut files_scanned = 0;
     for outcome in scan_all(root, files, &opts, apply) {
@@ -201,6 +206,16 @@ pub(super) enum Outcome {
     Report(Box<Report>),
     /// A refusal to word.
     Refused(SignatureRefusal),
+}
+
+impl Outcome {
+    /// The report it ends the change with.
+    pub(super) fn into_applied(self, surface: lancet_core::Surface) -> crate::applied::Applied {
+        match self {
+            Outcome::Report(report) => (*report).into(),
+            Outcome::Refused(r) => Report::signature_refused(&r, surface).into(),
+        }
+    }
 }
 
 /// Whether an id names a class by the query's definitions.

@@ -15,7 +15,8 @@ nested ones too) with at least one parameter besides `self`/`cls`, shuffled by
 random.Random(seed + project); the first N (default 24) each get the change of kind
 i % 4 that applies to it, trying the next kinds in turn when one does not:
   add      `--add lancet_new=None:None` (after the ordinary parameters)
-  remove   `--remove P`, P its last parameter that is not the receiver, `*args` or `**kwargs`
+  remove   `--remove P`, P its last parameter its body does not use (else its last) that is not
+           the receiver, `*args` or `**kwargs`
   rename   `--rename P=P_renamed`, P a parameter chosen by the seed
   reorder  `--reorder B,A` for two neighbouring ordinary parameters A, B that both have a
            default or both have none
@@ -96,7 +97,9 @@ def change_for(node, kind, rng):
             return None
         return ["--add", "lancet_new=None:None"]
     if kind == "remove":
-        return ["--remove", named[-1]] if named else None
+        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        unused = [p for p in named if p not in used]
+        return ["--remove", (unused or named)[-1]] if named else None
     if kind == "rename":
         return ["--rename", f"{(p := rng.choice(named))}={p}_renamed"] if named else None
     if kind == "reorder":
@@ -141,13 +144,13 @@ def digest(root):
     return h.hexdigest()
 
 
-def change_and_check(lancet, root, case, tools, baseline, env):
+def change_and_check(lancet, root, case, tools, baseline, env, flags=()):
     res = dict(case)
     with tempfile.TemporaryDirectory(prefix="lancet-sigcheck-") as tmp:
         copy = rt.copy_project(root, tmp)
         before = digest(copy)
         argv = [lancet, "signature", "--at", f"{case['path']}:{case['line']}:{case['column']}",
-                *case["change"], "-C", str(copy), "--json", "--no-checkpoint", "--no-fsync"]
+                *case["change"], "-C", str(copy), "--json", "--no-checkpoint", "--no-fsync", *flags]
         rc, out, err = ro.run_proc(argv, ro.LANCET_TIMEOUT, env)
         report = ro.parse_report(out)
         if rc in (1, 2) and report is not None:
@@ -186,6 +189,7 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--json", help="write every result here")
     ap.add_argument("--cache", help="cache directory (rename_oracle.py's)")
+    ap.add_argument("--flags", default="", help="extra signature flags, space-separated (--include-unresolved)")
     args = ap.parse_args()
     lancet = os.path.abspath(args.lancet)
     t0 = time.monotonic()
@@ -202,7 +206,8 @@ def main():
         ro.log(f"setup failed: {e}")
         sys.exit(2)
     cases = [c for k in keys for c in choose(roots[k], k, args.per_project, args.seed)]
-    ro.log(f"signature typecheck: {len(cases)} changes in {', '.join(keys)} (seed {args.seed})")
+    ro.log(f"signature typecheck: {len(cases)} changes in {', '.join(keys)} (seed {args.seed}; "
+           f"{args.flags or 'default flags'})")
     baselines = {}
     for k in keys:
         with tempfile.TemporaryDirectory(prefix="lancet-sigcheck-base-") as tmp:
@@ -215,8 +220,8 @@ def main():
     env = dict(os.environ)
     results = []
     with cf.ThreadPoolExecutor(max(1, args.jobs)) as ex:
-        futs = [ex.submit(change_and_check, lancet, roots[c["project"]], c, tools, baselines[c["project"]], env)
-                for c in cases]
+        futs = [ex.submit(change_and_check, lancet, roots[c["project"]], c, tools, baselines[c["project"]], env,
+                          args.flags.split()) for c in cases]
         for f in futs:
             r = f.result()
             results.append(r)

@@ -78,6 +78,153 @@ fn malformed(kind: ErrorKind, detail: String, next: &str) -> Words {
 /// The status, kind, detail and next step of a refusal.
 fn words(refusal: &SignatureRefusal, surface: Surface) -> Words {
     match refusal {
+        SignatureRefusal::NothingToChange
+        | SignatureRefusal::Bisect
+        | SignatureRefusal::Malformed { .. }
+        | SignatureRefusal::NotExpression { .. }
+        | SignatureRefusal::NotIdentifier { .. }
+        | SignatureRefusal::AddWithoutValue { .. } => request_words(refusal, surface),
+        SignatureRefusal::NotAFunction { .. }
+        | SignatureRefusal::NoMatch { .. }
+        | SignatureRefusal::Ambiguous { .. } => target_words(refusal, surface),
+        SignatureRefusal::Unsupported {
+            function,
+            path,
+            line,
+            why,
+        } => unsupported(function, path, *line, why),
+        SignatureRefusal::Parameters { .. }
+        | SignatureRefusal::StillUsed { .. }
+        | SignatureRefusal::NameTaken { .. } => definition_words(refusal),
+        SignatureRefusal::Sites {
+            function,
+            updated,
+            unsafe_sites,
+            unsafe_total,
+            unresolved,
+            unresolved_total,
+        } => sites(
+            function,
+            *updated,
+            (unsafe_sites, *unsafe_total),
+            (unresolved, *unresolved_total),
+            surface,
+        ),
+        SignatureRefusal::Overlap { path, line } => (
+            Status::Error,
+            ErrorKind::Overlap,
+            format!(
+                "two changes of {path} overlap at line {line}, which lancet cannot make both of; nothing was written"
+            ),
+            "Make this change by editing the file, and report the case to lancet's maintainers."
+                .into(),
+        ),
+        SignatureRefusal::Changed { path } => refused(
+            ErrorKind::Stale,
+            format!("{path} changed while lancet read it"),
+            "Run the change again once nothing else writes the files.",
+        ),
+        SignatureRefusal::Place(place) => place_words(place, surface),
+    }
+}
+
+/// The function named is none, is no function, or is one of several.
+fn target_words(refusal: &SignatureRefusal, surface: Surface) -> Words {
+    match refusal {
+        SignatureRefusal::NotAFunction { name, place, what } => refused(
+            ErrorKind::KindMismatch,
+            format!(
+                "`{name}` at {place} is {what}, not a function whose signature lancet can change"
+            ),
+            &format!(
+                "Name a function or method defined with `def` (by name, qualified name, or {} PATH:LINE:COL).",
+                surface.param("--at")
+            ),
+        ),
+        SignatureRefusal::NoMatch {
+            function,
+            files_scanned,
+        } => refused(
+            ErrorKind::NoMatch,
+            format!(
+                "no definition of a function `{function}` found in {files_scanned} file(s) scanned"
+            ),
+            "Check the spelling and the paths (files ignored by .gitignore are not walked).",
+        ),
+        SignatureRefusal::Ambiguous {
+            function,
+            listed,
+            symbols,
+        } => {
+            let more = symbols.saturating_sub(listed.len());
+            refused(
+                ErrorKind::Ambiguous,
+                format!(
+                    "`{function}` names {symbols} unrelated functions: {}{}",
+                    places(listed),
+                    if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    }
+                ),
+                &format!(
+                    "Name one by position ({} PATH:LINE:COL, one of the places above) or by its qualified name (module.Class.method).",
+                    surface.param("--at")
+                ),
+            )
+        }
+        _ => unreachable!("only the target's refusals are worded here"),
+    }
+}
+
+/// A change that does not fit a definition.
+fn definition_words(refusal: &SignatureRefusal) -> Words {
+    match refusal {
+        SignatureRefusal::Parameters {
+            function,
+            path,
+            line,
+            problem,
+        } => refused(
+            ErrorKind::InvalidSignature,
+            format!("{function} ({path}:{line}): {}", param_problem(problem)),
+            "Fix the change to fit the definition, and send it again.",
+        ),
+        SignatureRefusal::StillUsed {
+            name,
+            function,
+            path,
+            lines,
+        } => refused(
+            ErrorKind::InvalidSignature,
+            format!(
+                "the body of {function} still uses `{name}` ({path} line(s) {}): removing the parameter would leave those uses unbound (or bound to a global of that name)",
+                join_lines(lines)
+            ),
+            "Remove or rewrite those uses first, then remove the parameter.",
+        ),
+        SignatureRefusal::NameTaken {
+            new,
+            function,
+            path,
+            lines,
+        } => refused(
+            ErrorKind::NameInUse,
+            format!(
+                "`{new}` already stands in {function} ({path} line(s) {}): renaming the parameter to it would merge the two names",
+                join_lines(lines)
+            ),
+            "Pick a new name the function does not use.",
+        ),
+        _ => unreachable!("only a definition's refusals are worded here"),
+    }
+}
+
+/// A request that cannot be read as asked: no change, a change spelled wrong, a name or code
+/// that is none, a parameter added with nothing for the calls, `--bisect`.
+fn request_words(refusal: &SignatureRefusal, surface: Surface) -> Words {
+    match refusal {
         SignatureRefusal::NothingToChange => malformed(
             ErrorKind::Usage,
             "no change was given".into(),
@@ -122,75 +269,7 @@ fn words(refusal: &SignatureRefusal, surface: Surface) -> Words {
                 ),
             },
         ),
-        SignatureRefusal::NotAFunction { name, place, what } => refused(
-            ErrorKind::KindMismatch,
-            format!("`{name}` at {place} is {what}, not a function whose signature lancet can change"),
-            &format!(
-                "Name a function or method defined with `def` (by name, qualified name, or {} PATH:LINE:COL).",
-                surface.param("--at")
-            ),
-        ),
-        SignatureRefusal::NoMatch { function, files_scanned } => refused(
-            ErrorKind::NoMatch,
-            format!("no definition of a function `{function}` found in {files_scanned} file(s) scanned"),
-            "Check the spelling and the paths (files ignored by .gitignore are not walked).",
-        ),
-        SignatureRefusal::Ambiguous { function, listed, symbols } => {
-            let more = symbols.saturating_sub(listed.len());
-            refused(
-                ErrorKind::Ambiguous,
-                format!(
-                    "`{function}` names {symbols} unrelated functions: {}{}",
-                    places(listed),
-                    if more > 0 { format!(" and {more} more") } else { String::new() }
-                ),
-                &format!(
-                    "Name one by position ({} PATH:LINE:COL, one of the places above) or by its qualified name (module.Class.method).",
-                    surface.param("--at")
-                ),
-            )
-        }
-        SignatureRefusal::Unsupported { function, path, line, why } => unsupported(function, path, *line, why),
-        SignatureRefusal::Parameters { function, path, line, problem } => refused(
-            ErrorKind::InvalidSignature,
-            format!("{function} ({path}:{line}): {}", param_problem(problem)),
-            "Fix the change to fit the definition, and send it again.",
-        ),
-        SignatureRefusal::StillUsed { name, function, path, lines } => refused(
-            ErrorKind::InvalidSignature,
-            format!(
-                "the body of {function} still uses `{name}` ({path} line(s) {}): removing the parameter would leave those uses unbound (or bound to a global of that name)",
-                join_lines(lines)
-            ),
-            "Remove or rewrite those uses first, then remove the parameter.",
-        ),
-        SignatureRefusal::NameTaken { new, function, path, lines } => refused(
-            ErrorKind::NameInUse,
-            format!(
-                "`{new}` already stands in {function} ({path} line(s) {}): renaming the parameter to it would merge the two names",
-                join_lines(lines)
-            ),
-            "Pick a new name the function does not use.",
-        ),
-        SignatureRefusal::Sites { function, updated, unsafe_sites, unsafe_total, unresolved, unresolved_total } => sites(
-            function,
-            *updated,
-            (unsafe_sites, *unsafe_total),
-            (unresolved, *unresolved_total),
-            surface,
-        ),
-        SignatureRefusal::Overlap { path, line } => (
-            Status::Error,
-            ErrorKind::Overlap,
-            format!("two changes of {path} overlap at line {line}, which lancet cannot make both of; nothing was written"),
-            "Make this change by editing the file, and report the case to lancet's maintainers.".into(),
-        ),
-        SignatureRefusal::Changed { path } => refused(
-            ErrorKind::Stale,
-            format!("{path} changed while lancet read it"),
-            "Run the change again once nothing else writes the files.",
-        ),
-        SignatureRefusal::Place(place) => place_words(place, surface),
+        _ => unreachable!("only a request's refusals are worded here"),
     }
 }
 
