@@ -79,6 +79,7 @@ pub fn change_signature(opts: &SignatureOptions, apply: &ApplyOptions) -> Applie
     if let Err(r) = check_request(opts) {
         return refused(r);
     }
+    let mut clock = std::time::Instant::now();
     let root = match open_root(apply) {
         Ok(r) => r,
         Err(report) => return (*report).into(),
@@ -108,10 +109,12 @@ pub fn change_signature(opts: &SignatureOptions, apply: &ApplyOptions) -> Applie
         Ok(found) => found,
         Err(outcome) => return outcome.into_applied(surface),
     };
+    lancet_core::timing::lap("signature: walk, scan and resolve", &mut clock);
     let planned = match plan_found(&root, &files, &found, opts) {
         Ok(p) => p,
         Err(r) => return refused(r),
     };
+    lancet_core::timing::lap("signature: plan", &mut clock);
     let summary = summary(opts, &found.target.primary, &planned, files_scanned);
     if let Some(refusal) = sites_refusal(opts, &planned, &summary.function) {
         return Report::signature_refused(&refusal, surface)
@@ -327,7 +330,7 @@ fn find_target(
     let id = target::find(&first, at, qualified, apply)?;
     unsupported_language(&first, &id)?;
     let (function, primary, class_scan) = if target::is_class(&first, &id) {
-        if !defines_init(&first, &id) {
+        if !defines(&first, &id, "__init__") {
             return Err(Outcome::Refused(SignatureRefusal::NotAFunction {
                 name: first.name.clone(),
                 place: place_of(&first, &id),
@@ -369,6 +372,18 @@ fn find_target(
                 let scan = scan_name(root, files, target::last_part(&class_name(&sub)), apply);
                 classes.push(Class { id: sub, scan });
             }
+        }
+    }
+    // `__new__` takes the calls' arguments too: changing `__init__` alone would break them.
+    for class in &classes {
+        if defines(&class.scan, &class.id, "__new__") {
+            let (path, line) = first_site(&class.scan, &class.id);
+            return Err(Outcome::Refused(SignatureRefusal::Unsupported {
+                function: primary.to_string(),
+                path,
+                line,
+                why: lancet_core::UnsupportedDefinition::New(class_name(&class.id)),
+            }));
         }
     }
     Ok(Found {
@@ -460,8 +475,8 @@ fn body_defines(class: Node, source: &str, name: &str) -> bool {
     })
 }
 
-/// Whether the class `id` (found in `scan`) defines `__init__` itself.
-fn defines_init(scan: &NameScan, id: &SymbolId) -> bool {
+/// Whether the class `id` (found in `scan`) defines `name` itself.
+fn defines(scan: &NameScan, id: &SymbolId, name: &str) -> bool {
     scan.scans.iter().any(|file| {
         file.occurrences.iter().any(|o| {
             matches!(&o.resolution, Some(Resolution::Symbol(i)) if i == id)
@@ -472,22 +487,28 @@ fn defines_init(scan: &NameScan, id: &SymbolId) -> bool {
                     .descendant_for_byte_range(o.at, o.at + scan.name.len())
                     .and_then(|n| n.parent())
                     .filter(|p| p.kind() == "class_definition")
-                    .is_some_and(|c| body_defines(c, &file.parsed.text, "__init__"))
+                    .is_some_and(|c| body_defines(c, &file.parsed.text, name))
         })
     })
 }
 
-/// Where a symbol's first site is, for a refusal.
-fn place_of(scan: &NameScan, id: &SymbolId) -> String {
+/// Where a symbol's first site is (its file and line), for a refusal.
+fn first_site(scan: &NameScan, id: &SymbolId) -> (String, usize) {
     scan.scans
         .iter()
         .find_map(|s| {
             s.occurrences
                 .iter()
                 .find(|o| matches!(&o.resolution, Some(Resolution::Symbol(i)) if i == id))
-                .map(|o| format!("{}:{}", s.path, o.line))
+                .map(|o| (s.path.clone(), o.line))
         })
         .unwrap_or_default()
+}
+
+/// Where a symbol's first site is, as `path:line`.
+fn place_of(scan: &NameScan, id: &SymbolId) -> String {
+    let (path, line) = first_site(scan, id);
+    format!("{path}:{line}")
 }
 
 /// The classes that name `class` among their bases and define no `__init__` of their own.

@@ -382,6 +382,12 @@ fn definitions<'t>(
             line,
             why,
         };
+        // Python calls a dunder method itself (`obj.attr = v` calls `__set__`): only
+        // `__init__`'s calls, through its class, are in the text.
+        let name = last(id);
+        if name.len() > 4 && name.starts_with("__") && name.ends_with("__") && name != "__init__" {
+            return Err(unsupported(UnsupportedDefinition::Protocol));
+        }
         let def = match read_def(*node, text) {
             Ok(def) => def,
             Err(super::python::DefProblem::Unsupported(why)) => return Err(unsupported(why)),

@@ -384,3 +384,44 @@ fn a_lone_parameter_renamed_inside_a_recursive_call_rewritten() {
         "def fact(k, acc=1):\n    return 1 if k < 2 else k * fact(k - 1, 1)\n\n\ndef strip(link):\n    return link\n\n\nfact(5, 1)\n"
     );
 }
+
+#[test]
+fn a_constructor_whose_class_defines_new_is_refused() {
+    let dir = temp_tree(&[(
+        "a.py",
+        b"class Unit:\n    def __new__(cls, name):\n        return super().__new__(cls)\n\n    def __init__(self, name):\n        self.name = name\n\n\nUnit('m')\n",
+    )]);
+    let before = snapshot(dir.path());
+    let (status, v) = run(dir.path(), &["Unit", "--add", "scale=1:1"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("also defines `__new__`"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+/// Python calls a protocol's method itself: `obj.attr = v` calls a descriptor's `__set__`
+/// (found by the type checker on flask's ConfigAttribute, whose reordered `__set__` broke every
+/// assignment through it).
+#[test]
+fn a_method_python_calls_itself_is_refused() {
+    let dir = temp_tree(&[(
+        "a.py",
+        b"class Attr:\n    def __set__(self, obj, value):\n        obj.__dict__['x'] = value\n\n\nclass Holder:\n    x = Attr()\n\n\nHolder().x = 1\n",
+    )]);
+    let before = snapshot(dir.path());
+    let (status, v) = run(dir.path(), &["Attr.__set__", "--reorder", "value,obj"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("a method Python calls itself"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}

@@ -526,6 +526,12 @@ pub enum UnsupportedDefinition {
     NotDefined,
     /// Comments among its parameters: lancet does not guess where they go.
     Comments,
+    /// A constructor whose class (named) also defines `__new__`, which takes the calls'
+    /// arguments too.
+    New(String),
+    /// A method Python calls itself (`__set__`, `__call__`, `__eq__`, …): its calls are not in
+    /// the text, and its parameters are the protocol's.
+    Protocol,
     /// A parameter lancet does not read (a Python 2 tuple parameter).
     Unreadable,
 }

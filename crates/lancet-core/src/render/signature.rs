@@ -304,6 +304,20 @@ fn unsupported(function: &str, path: &str, line: usize, why: &UnsupportedDefinit
             ),
             "Move the comments out of the parameter list (or change the signature by editing the file), and send it again.",
         ),
+        UnsupportedDefinition::New(class) => refused(
+            ErrorKind::UnresolvedSites,
+            format!(
+                "{function} is a constructor, and its class {class} ({path}:{line}) also defines `__new__`, which takes the same arguments: changing `__init__` alone would break its calls"
+            ),
+            "Change `__new__` and `__init__` together by editing the files.",
+        ),
+        UnsupportedDefinition::Protocol => refused(
+            ErrorKind::UnresolvedSites,
+            format!(
+                "{function} ({path}:{line}) is a method Python calls itself (a protocol's: attribute access, operators, `with`, calling an instance): its calls are not in the code, and their arguments are the protocol's"
+            ),
+            "Leave its parameters as the protocol has them.",
+        ),
         UnsupportedDefinition::Unreadable => refused(
             ErrorKind::UnresolvedSites,
             format!(
