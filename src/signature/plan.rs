@@ -111,7 +111,7 @@ pub(super) fn plan(
     asked: &Asked,
 ) -> Result<Plan, SignatureRefusal> {
     let found = found_sites(reach, scans, cls_calls);
-    let defs = definitions(&found, reach, asked)?;
+    let defs = definitions(py, &found, reach, asked)?;
     let mut plan = Plan {
         files: BTreeMap::new(),
         definitions: Vec::new(),
@@ -368,6 +368,7 @@ fn gather<'t>(
 /// Every definition read and its new parameters: a refusal for one lancet cannot read, one
 /// the change does not fit, or an override that is no `def`.
 fn definitions<'t>(
+    py: &PyProject,
     found: &Found<'t>,
     reach: &Reach,
     asked: &Asked,
@@ -387,6 +388,9 @@ fn definitions<'t>(
         let name = last(id);
         if name.len() > 4 && name.starts_with("__") && name.ends_with("__") && name != "__init__" {
             return Err(unsupported(UnsupportedDefinition::Protocol));
+        }
+        if let Some(why) = outside_base(py, file, *node, name) {
+            return Err(unsupported(UnsupportedDefinition::OutsideBase(why)));
         }
         let def = match read_def(*node, text) {
             Ok(def) => def,
@@ -450,6 +454,21 @@ fn definitions<'t>(
         });
     }
     Ok(defs)
+}
+
+/// Why a method may override one of a base outside the tree (or one not resolved), which
+/// would call it with that method's parameters; `None` for a function, a constructor, a method
+/// the tree's bases define or none defines.
+fn outside_base(py: &PyProject, file: &FileScan, function: Node, name: &str) -> Option<String> {
+    let class = super::python::holder_class(function)?;
+    if name == "__init__" {
+        return None;
+    }
+    match py.inherited(&file.parsed, class, name) {
+        Resolution::Unresolved(why) if why.starts_with("not a member") => None,
+        Resolution::Unresolved(why) | Resolution::Outside(why) => Some(why),
+        Resolution::Symbol(_) => None,
+    }
 }
 
 /// A definition's edits (its parameter list, the renamed parameters' names and uses in its

@@ -425,3 +425,27 @@ fn a_method_python_calls_itself_is_refused() {
     );
     assert_eq!(snapshot(dir.path()), before);
 }
+
+/// A method of a class whose base is outside the tree may override that base's, which calls
+/// it with its own parameters (`logging.Handler` calls `emit(record)`).
+#[test]
+fn a_method_a_base_outside_the_tree_may_define_is_refused() {
+    let dir = temp_tree(&[(
+        "a.py",
+        b"import logging\n\n\nclass Quiet(logging.Handler):\n    def emit(self, record):\n        pass\n\n    def mine(self, x):\n        return x\n\n\nQuiet().emit(None)\nQuiet().mine(1)\n",
+    )]);
+    let before = snapshot(dir.path());
+    let (status, v) = run(dir.path(), &["Quiet.emit", "--add", "level=0:1"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    let detail = v["error"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("may override a method of a class outside the tree"),
+        "{v:#}"
+    );
+    assert!(detail.contains("logging.Handler"), "{v:#}");
+    assert_eq!(snapshot(dir.path()), before);
+    // What an outside base defines is not in the tree: a method of its own is refused alike.
+    let (status, v) = run(dir.path(), &["Quiet.mine", "--add", "y=0:2"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert_eq!(snapshot(dir.path()), before);
+}

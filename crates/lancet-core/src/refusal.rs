@@ -529,6 +529,9 @@ pub enum UnsupportedDefinition {
     /// A constructor whose class (named) also defines `__new__`, which takes the calls'
     /// arguments too.
     New(String),
+    /// A method a base class outside the tree may define (and call with its own
+    /// parameters): why, as the resolver says it.
+    OutsideBase(String),
     /// A method Python calls itself (`__set__`, `__call__`, `__eq__`, …): its calls are not in
     /// the text, and its parameters are the protocol's.
     Protocol,

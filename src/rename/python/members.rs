@@ -271,6 +271,13 @@ impl PyProject<'_> {
         }
     }
 
+    /// What `name` is in the bases of `class` (a class of `module`): a member of a base in
+    /// the tree, or unresolved (none of the tree's bases defines it; why says whether a base
+    /// outside the tree, or one not resolved, may).
+    pub(crate) fn inherited(&self, module: &PyModule, class: Node, name: &str) -> Resolution {
+        self.in_bases(module, class, name, 0)
+    }
+
     /// `object.name`.
     pub(super) fn member(&self, module: &PyModule, object: Node, name: &str) -> Resolution {
         let receiver = self.expression(module, object, 0);

@@ -311,6 +311,13 @@ fn unsupported(function: &str, path: &str, line: usize, why: &UnsupportedDefinit
             ),
             "Change `__new__` and `__init__` together by editing the files.",
         ),
+        UnsupportedDefinition::OutsideBase(why) => refused(
+            ErrorKind::UnresolvedSites,
+            format!(
+                "{function} ({path}:{line}) may override a method of a class outside the tree, which calls it with that method's parameters: {why}"
+            ),
+            "Change it by editing the files, where the outside class's calls are known to allow it.",
+        ),
         UnsupportedDefinition::Protocol => refused(
             ErrorKind::UnresolvedSites,
             format!(
