@@ -84,6 +84,9 @@ struct CallSite<'t> {
     at: usize,
 }
 
+/// Each definition by its symbol: one, or several of one name defined more than once.
+type Defs<'t> = HashMap<SymbolId, Vec<DefPlan<'t>>>;
+
 /// A definition to rewrite.
 struct DefPlan<'t> {
     scan: &'t FileScan,
@@ -174,14 +177,17 @@ struct Removed {
 /// Each definition's edits into the plan; the removed parameters their bodies still use.
 fn plan_definitions(
     py: &PyProject,
-    defs: &HashMap<SymbolId, DefPlan>,
+    defs: &Defs,
     reach: &Reach,
     plan: &mut Plan,
 ) -> Result<Vec<Removed>, SignatureRefusal> {
     let mut removed = Vec::new();
-    for (id, d) in defs {
+    for (id, d, first) in defs
+        .iter()
+        .flat_map(|(id, plans)| plans.iter().enumerate().map(move |(i, d)| (id, d, i == 0)))
+    {
         let text = &d.scan.parsed.text;
-        if id == reach.primary {
+        if id == reach.primary && first {
             plan.before = collapse(&text[d.def.list.inside.clone()]);
             plan.after = collapse(&after_text(d, text));
         }
@@ -215,7 +221,7 @@ fn plan_definitions(
 fn plan_calls(
     py: &PyProject,
     calls: &[CallSite],
-    defs: &HashMap<SymbolId, DefPlan>,
+    defs: &Defs,
     reach: &Reach,
     asked: &Asked,
     plan: &mut Plan,
@@ -237,7 +243,7 @@ fn plan_calls(
             How::Decided(id) if defs.contains_key(id) => id,
             _ => reach.primary,
         };
-        let Some(d) = defs.get(target) else {
+        let Some(d) = defs.get(target).and_then(|plans| plans.first()) else {
             continue;
         };
         match call_edit(py, site, d) {
@@ -372,8 +378,8 @@ fn definitions<'t>(
     found: &Found<'t>,
     reach: &Reach,
     asked: &Asked,
-) -> Result<HashMap<SymbolId, DefPlan<'t>>, SignatureRefusal> {
-    let mut defs = HashMap::new();
+) -> Result<Defs<'t>, SignatureRefusal> {
+    let mut defs: Defs = HashMap::new();
     for (file, node, id) in &found.defs {
         let text = &file.parsed.text;
         let line = line_of(&file.starts, node.start_byte());
@@ -420,15 +426,32 @@ fn definitions<'t>(
                     last(id),
                     "__new__" | "__init_subclass__" | "__class_getitem__"
                 ));
-        defs.insert(
-            id.clone(),
-            DefPlan {
-                scan: file,
-                def,
-                new,
-                classmethod,
-            },
-        );
+        defs.entry(id.clone()).or_default().push(DefPlan {
+            scan: file,
+            def,
+            new,
+            classmethod,
+        });
+    }
+    // One name defined twice (under `if`, `try`): both change, when they take the same
+    // parameters.
+    for (id, plans) in &defs {
+        let shape = |d: &DefPlan| -> Vec<(String, super::params::Kind)> {
+            d.def
+                .signature
+                .kinds()
+                .into_iter()
+                .map(|(p, k)| (p.name.clone(), k))
+                .collect()
+        };
+        if let Some(other) = plans.iter().skip(1).find(|d| shape(d) != shape(&plans[0])) {
+            return Err(SignatureRefusal::Unsupported {
+                function: display(id),
+                path: other.scan.path.clone(),
+                line: line_of(&other.scan.starts, other.def.node.start_byte()),
+                why: UnsupportedDefinition::Redefined,
+            });
+        }
     }
     // A method overriding it without a `def` cannot change with it.
     for id in reach.ids {

@@ -449,3 +449,34 @@ fn a_method_a_base_outside_the_tree_may_define_is_refused() {
     assert_eq!(status, Some(1), "{v:#}");
     assert_eq!(snapshot(dir.path()), before);
 }
+
+/// One name defined under `if`/`else`: both definitions change (their calls may reach either),
+/// and differing ones are refused.
+#[test]
+fn a_function_defined_twice_changes_in_both_places() {
+    let code = "import sys\n\nif sys.platform == 'win32':\n    def home(user):\n        return 'C:/' + user\nelse:\n    def home(user):\n        return '/home/' + user\n\n\nhome('ann')\n";
+    let dir = temp_tree(&[("a.py", code.as_bytes())]);
+    let (status, v) = run(dir.path(), &["home", "--add", "root=None:'/'"]);
+    assert_eq!(status, Some(0), "{v:#}");
+    let after = read(dir.path(), "a.py");
+    assert_eq!(
+        after.matches("def home(user, root=None):").count(),
+        2,
+        "{after}"
+    );
+    assert!(after.contains("home('ann', '/')"), "{after}");
+    let differing = code.replace(
+        "def home(user):\n        return '/home/'",
+        "def home(user, sep='/'):\n        return '/home/'",
+    );
+    let dir = temp_tree(&[("a.py", differing.as_bytes())]);
+    let (status, v) = run(dir.path(), &["home", "--add", "root=None:'/'"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("defined more than once"),
+        "{v:#}"
+    );
+}

@@ -532,6 +532,8 @@ pub enum UnsupportedDefinition {
     /// A method a base class outside the tree may define (and call with its own
     /// parameters): why, as the resolver says it.
     OutsideBase(String),
+    /// A name defined more than once (under `if`, `try`) with different parameters.
+    Redefined,
     /// A method Python calls itself (`__set__`, `__call__`, `__eq__`, …): its calls are not in
     /// the text, and its parameters are the protocol's.
     Protocol,

@@ -318,6 +318,13 @@ fn unsupported(function: &str, path: &str, line: usize, why: &UnsupportedDefinit
             ),
             "Change it by editing the files, where the outside class's calls are known to allow it.",
         ),
+        UnsupportedDefinition::Redefined => refused(
+            ErrorKind::UnresolvedSites,
+            format!(
+                "{function} is defined more than once, with different parameters ({path}:{line} differs from the first): its calls may reach either"
+            ),
+            "Change the definitions by editing the files, or make them take the same parameters first.",
+        ),
         UnsupportedDefinition::Protocol => refused(
             ErrorKind::UnresolvedSites,
             format!(
