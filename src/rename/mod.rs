@@ -42,7 +42,7 @@ use tree_sitter::{InputEdit, Parser, Point, Tree};
 pub(crate) mod at;
 pub(crate) mod choose;
 mod doctests;
-mod ecma;
+pub(crate) mod ecma;
 mod foreign;
 pub mod lsp;
 pub(crate) mod model;

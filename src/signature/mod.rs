@@ -35,10 +35,13 @@ use tree_sitter::Node;
 
 mod binding;
 mod change;
+mod definitions;
+mod ecma;
 mod layout;
 mod params;
 mod plan;
 mod python;
+mod syntax;
 mod target;
 
 pub use change::ParamChange;
@@ -193,8 +196,14 @@ fn plan_found(
         changes: &opts.changes,
         include_unresolved: opts.include_unresolved,
     };
-    crate::rename::registry::with_python(root, files, &found.function.scans, |py| {
-        plan::plan(py, &reach, &scans, &cls_calls, &asked)
+    crate::rename::registry::with_resolvers(root, files, &found.function.scans, |py, ecma| {
+        plan::plan(
+            &plan::Facts { py, ecma },
+            &reach,
+            &scans,
+            &cls_calls,
+            &asked,
+        )
     })
 }
 
@@ -273,22 +282,12 @@ fn check_request(opts: &SignatureOptions) -> Result<(), SignatureRefusal> {
         }
         if let ParamChange::Add {
             name,
-            default,
-            value,
+            default: None,
+            value: None,
             ..
         } = change
         {
-            if default.is_none() && value.is_none() {
-                return Err(SignatureRefusal::AddWithoutValue { name: name.clone() });
-            }
-            for code in [default, value].into_iter().flatten() {
-                if !python::is_expression(code) {
-                    return Err(SignatureRefusal::NotExpression {
-                        name: name.clone(),
-                        code: code.clone(),
-                    });
-                }
-            }
+            return Err(SignatureRefusal::AddWithoutValue { name: name.clone() });
         }
     }
     Ok(())
@@ -395,7 +394,7 @@ fn find_target(
 
 /// A function of a language lancet changes no signatures in yet.
 fn unsupported_language(scan: &NameScan, id: &SymbolId) -> Result<(), Outcome> {
-    if matches!(id, SymbolId::Python { .. }) {
+    if matches!(id, SymbolId::Python { .. } | SymbolId::Ecma { .. }) {
         return Ok(());
     }
     let (path, line, language) = scan
@@ -574,7 +573,7 @@ fn summary(
     files_scanned: usize,
 ) -> SignatureSummary {
     SignatureSummary {
-        function: plan::display(primary),
+        function: definitions::display(primary),
         changes: opts.changes.iter().map(ParamChange::spelled).collect(),
         before: planned.before.clone(),
         after: planned.after.clone(),

@@ -72,6 +72,9 @@ pub(crate) struct Signature {
     pub(crate) entries: Vec<(Entry, Option<usize>)>,
     /// The first parameter is `self` or `cls`, which the call supplies.
     pub(crate) receiver: bool,
+    /// Every parameter but a rest one is passed by position only (JavaScript, TypeScript: no
+    /// keyword arguments).
+    pub(crate) by_position: bool,
 }
 
 impl Signature {
@@ -87,7 +90,17 @@ impl Signature {
                 (e, Some(i))
             })
             .collect();
-        Signature { entries, receiver }
+        Signature {
+            entries,
+            receiver,
+            by_position: false,
+        }
+    }
+
+    /// The same list, every parameter but a rest one passed by position only.
+    pub(crate) fn by_position(mut self) -> Signature {
+        self.by_position = true;
+        self
     }
 
     /// The parameters, in order.
@@ -113,7 +126,7 @@ impl Signature {
                         1 => Kind::VarPositional,
                         2 => Kind::VarKeyword,
                         _ if keyword_only => Kind::KeywordOnly,
-                        _ if before_slash => Kind::PositionalOnly,
+                        _ if before_slash || self.by_position => Kind::PositionalOnly,
                         _ => Kind::Normal,
                     };
                     if p.stars == 1 {

@@ -5,12 +5,15 @@
 
 use super::binding::{Item, rewrite};
 use super::change::ParamChange;
+use super::definitions::{
+    DefEdits, DefPlan, Defs, after_text, collapse, def_edits, display, last, read_all,
+};
 use super::layout::{Edit, Part};
-use super::params::{Entry, Origin, Signature};
-use super::python::{PyDef, Use, body_identifiers, classify, name_lines, read_call, read_def};
+use super::syntax::{Lang, Use};
 use super::target::NameScan;
+use crate::rename::ecma::EcmaProject;
 use crate::rename::model::{Chosen, FileScan, Occurrence, Parsed, Resolution, SymbolId};
-use crate::rename::python::{PyProject, Receiver, decorated_as, qual_of};
+use crate::rename::python::{PyProject, Receiver};
 use crate::rename::refusal::may_be_chosen;
 use crate::rename::scan::line_text;
 use lancet_core::{Definition, LeftSite, SignatureRefusal, Site, SiteProblem, SymbolKind};
@@ -84,15 +87,27 @@ struct CallSite<'t> {
     at: usize,
 }
 
-/// Each definition by its symbol: one, or several of one name defined more than once.
-type Defs<'t> = HashMap<SymbolId, Vec<DefPlan<'t>>>;
+/// The resolvers a plan asks what the syntax cannot tell: a receiver's kind, a name's binding,
+/// a class's bases.
+pub(super) struct Facts<'a> {
+    pub(super) py: &'a PyProject<'a>,
+    pub(super) ecma: &'a EcmaProject<'a>,
+}
 
-/// A definition to rewrite.
-struct DefPlan<'t> {
-    scan: &'t FileScan,
-    def: PyDef<'t>,
-    new: Signature,
-    classmethod: bool,
+impl Facts<'_> {
+    /// What each identifier spelled `name` at `offsets` of a file refers to.
+    pub(super) fn resolve(
+        &self,
+        lang: Lang,
+        file: &Parsed,
+        offsets: &[usize],
+        name: &str,
+    ) -> Vec<Resolution> {
+        match lang {
+            Lang::Python => self.py.resolve_names(file, offsets, name),
+            Lang::Ecma { .. } => self.ecma.resolve_names(file, offsets, name),
+        }
+    }
 }
 
 /// What the sites of one name's scans are.
@@ -107,14 +122,14 @@ struct Found<'t> {
 /// Plans the change over the function's scan and, for a constructor, its classes' scans
 /// (with their `cls(…)` calls).
 pub(super) fn plan(
-    py: &PyProject,
+    facts: &Facts,
     reach: &Reach,
     scans: &[&NameScan],
     cls_calls: &[(&FileScan, Node)],
     asked: &Asked,
 ) -> Result<Plan, SignatureRefusal> {
     let found = found_sites(reach, scans, cls_calls);
-    let defs = definitions(py, &found, reach, asked)?;
+    let defs = definitions(facts, &found, reach, asked)?;
     let mut plan = Plan {
         files: BTreeMap::new(),
         definitions: Vec::new(),
@@ -126,8 +141,8 @@ pub(super) fn plan(
         before: String::new(),
         after: String::new(),
     };
-    let removed = plan_definitions(py, &defs, reach, &mut plan)?;
-    let dropped = plan_calls(py, &found.calls, &defs, reach, asked, &mut plan);
+    let removed = plan_definitions(facts, &defs, reach, &mut plan)?;
+    let dropped = plan_calls(facts, &found.calls, &defs, reach, asked, &mut plan);
     check_removed(removed, &dropped, &plan)?;
     plan.calls
         .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
@@ -176,7 +191,7 @@ struct Removed {
 
 /// Each definition's edits into the plan; the removed parameters their bodies still use.
 fn plan_definitions(
-    py: &PyProject,
+    facts: &Facts,
     defs: &Defs,
     reach: &Reach,
     plan: &mut Plan,
@@ -191,7 +206,10 @@ fn plan_definitions(
             plan.before = collapse(&text[d.def.list.inside.clone()]);
             plan.after = collapse(&after_text(d, text));
         }
-        let (edits, uses) = def_edits(py, d, id)?;
+        let DefEdits {
+            edits,
+            removed: uses,
+        } = def_edits(facts, d, id)?;
         if !edits.is_empty() {
             plan.definitions.push(Definition {
                 path: d.scan.path.clone(),
@@ -219,7 +237,7 @@ fn plan_definitions(
 /// Each call's edit into the plan (or its problem among the unsafe sites); the argument
 /// ranges the edits drop, by file.
 fn plan_calls(
-    py: &PyProject,
+    facts: &Facts,
     calls: &[CallSite],
     defs: &Defs,
     reach: &Reach,
@@ -246,7 +264,7 @@ fn plan_calls(
         let Some(d) = defs.get(target).and_then(|plans| plans.first()) else {
             continue;
         };
-        match call_edit(py, site, d) {
+        match call_edit(facts, site, d) {
             Ok(None) => plan.unchanged += 1,
             Ok(Some((edit, gone))) => {
                 plan.calls.push(site_of(site.scan, site.at));
@@ -319,6 +337,9 @@ fn gather<'t>(
         return;
     };
     let text = &file.parsed.text;
+    let Some(lang) = Lang::of(file.language) else {
+        return;
+    };
     if ours || class {
         if o.doctest {
             found
@@ -330,7 +351,7 @@ fn gather<'t>(
             Some(Resolution::Symbol(id)) => id.clone(),
             _ => return,
         };
-        match classify(node, text, class) {
+        match lang.classify(node, text, class) {
             Use::Definition(def) if ours => found.defs.push((file, def, id)),
             Use::Call { call, receiver } => found.calls.push(CallSite {
                 scan: file,
@@ -354,7 +375,7 @@ fn gather<'t>(
     if o.doctest || !may_be_chosen(file, o.at, len, chosen) {
         return;
     }
-    match classify(node, text, false) {
+    match lang.classify(node, text, false) {
         Use::Call { call, receiver } => found.calls.push(CallSite {
             scan: file,
             call,
@@ -371,89 +392,15 @@ fn gather<'t>(
     }
 }
 
-/// Every definition read and its new parameters: a refusal for one lancet cannot read, one
-/// the change does not fit, or an override that is no `def`.
+/// Every definition read (see [`read_all`]), and a refusal for a method overriding the
+/// function without a `def`, or a function whose definition was not walked.
 fn definitions<'t>(
-    py: &PyProject,
+    facts: &Facts,
     found: &Found<'t>,
     reach: &Reach,
     asked: &Asked,
 ) -> Result<Defs<'t>, SignatureRefusal> {
-    let mut defs: Defs = HashMap::new();
-    for (file, node, id) in &found.defs {
-        let text = &file.parsed.text;
-        let line = line_of(&file.starts, node.start_byte());
-        let unsupported = |why| SignatureRefusal::Unsupported {
-            function: display(id),
-            path: file.path.clone(),
-            line,
-            why,
-        };
-        // Python calls a dunder method itself (`obj.attr = v` calls `__set__`): only
-        // `__init__`'s calls, through its class, are in the text.
-        let name = last(id);
-        if name.len() > 4 && name.starts_with("__") && name.ends_with("__") && name != "__init__" {
-            return Err(unsupported(UnsupportedDefinition::Protocol));
-        }
-        if let Some(why) = outside_base(py, file, *node, name) {
-            return Err(unsupported(UnsupportedDefinition::OutsideBase(why)));
-        }
-        let def = match read_def(*node, text) {
-            Ok(def) => def,
-            Err(super::python::DefProblem::Unsupported(why)) => return Err(unsupported(why)),
-            Err(super::python::DefProblem::Unreadable) => {
-                return Err(unsupported(UnsupportedDefinition::Unreadable));
-            }
-        };
-        let new = if id != reach.primary && def.signature.forwards_everything() {
-            def.signature.clone()
-        } else {
-            def.signature
-                .apply(asked.changes)
-                .map_err(|problem| SignatureRefusal::Parameters {
-                    function: display(id),
-                    path: file.path.clone(),
-                    line,
-                    problem,
-                })?
-        };
-        if def.comments && new != def.signature {
-            return Err(unsupported(UnsupportedDefinition::Comments));
-        }
-        let classmethod = def.signature.receiver
-            && (decorated_as(*node, "classmethod", text)
-                || matches!(
-                    last(id),
-                    "__new__" | "__init_subclass__" | "__class_getitem__"
-                ));
-        defs.entry(id.clone()).or_default().push(DefPlan {
-            scan: file,
-            def,
-            new,
-            classmethod,
-        });
-    }
-    // One name defined twice (under `if`, `try`): both change, when they take the same
-    // parameters.
-    for (id, plans) in &defs {
-        let shape = |d: &DefPlan| -> Vec<(String, super::params::Kind)> {
-            d.def
-                .signature
-                .kinds()
-                .into_iter()
-                .map(|(p, k)| (p.name.clone(), k))
-                .collect()
-        };
-        if let Some(other) = plans.iter().skip(1).find(|d| shape(d) != shape(&plans[0])) {
-            return Err(SignatureRefusal::Unsupported {
-                function: display(id),
-                path: other.scan.path.clone(),
-                line: line_of(&other.scan.starts, other.def.node.start_byte()),
-                why: UnsupportedDefinition::Redefined,
-            });
-        }
-    }
-    // A method overriding it without a `def` cannot change with it.
+    let defs = read_all(facts, &found.defs, reach.primary, asked.changes)?;
     for id in reach.ids {
         if !defs.contains_key(id) && id.is_member() {
             let place = found
@@ -479,161 +426,10 @@ fn definitions<'t>(
     Ok(defs)
 }
 
-/// Why a method may override one of a base outside the tree (or one not resolved), which
-/// would call it with that method's parameters; `None` for a function, a constructor, a method
-/// the tree's bases define or none defines.
-fn outside_base(py: &PyProject, file: &FileScan, function: Node, name: &str) -> Option<String> {
-    let class = super::python::holder_class(function)?;
-    if name == "__init__" {
-        return None;
-    }
-    match py.inherited(&file.parsed, class, name) {
-        Resolution::Unresolved(why) if why.starts_with("not a member") => None,
-        Resolution::Unresolved(why) | Resolution::Outside(why) => Some(why),
-        Resolution::Symbol(_) => None,
-    }
-}
-
-/// A definition's edits (its parameter list, the renamed parameters' names and uses in its
-/// body), and the uses of each removed parameter its body holds (by byte offset).
-#[allow(clippy::type_complexity)]
-fn def_edits(
-    py: &PyProject,
-    d: &DefPlan,
-    id: &SymbolId,
-) -> Result<(Vec<Edit>, Vec<(String, Vec<usize>)>), SignatureRefusal> {
-    let text = &d.scan.parsed.text;
-    let mut edits = Vec::new();
-    // The list is rewritten when its entries move, come or go; a rename alone edits names.
-    let moved = d.new.entries.len() != d.def.signature.entries.len()
-        || d.new
-            .entries
-            .iter()
-            .enumerate()
-            .any(|(i, (_, old))| *old != Some(i));
-    if moved {
-        let items = d
-            .new
-            .entries
-            .iter()
-            .map(|(entry, old)| match old {
-                Some(i) => vec![Part::Source(d.def.places[*i].0.clone())],
-                None => vec![Part::Text(entry_text(entry))],
-            })
-            .collect();
-        edits.push(d.def.list.edit(text, items));
-    }
-    let scope = qual_of(d.def.node, &d.scan.parsed);
-    let param_id = |name: &str| SymbolId::Python {
-        module: d.scan.path.clone(),
-        qual: format!("{scope}::{name}"),
-    };
-    let old_names: Vec<String> = d.def.signature.params().map(|p| p.name.clone()).collect();
-    let old_entries = &d.def.signature.entries;
-    let uses_of = |name: &str| -> Vec<usize> {
-        let offsets = body_identifiers(d.def.node, text, name);
-        py.resolve_names(&d.scan.parsed, &offsets, name)
-            .into_iter()
-            .zip(offsets)
-            .filter(|(r, _)| *r == Resolution::Symbol(param_id(name)))
-            .map(|(_, at)| at)
-            .collect()
-    };
-    for (entry, _) in &d.new.entries {
-        let Entry::Param(p) = entry else { continue };
-        let Origin::Old(i) = p.origin else { continue };
-        let Entry::Param(old) = &old_entries[i].0 else {
-            continue;
-        };
-        if old.name == p.name {
-            continue;
-        }
-        let taken = name_lines(d.def.node, text, &p.name, &d.scan.starts);
-        if !taken.is_empty() {
-            return Err(SignatureRefusal::NameTaken {
-                new: p.name.clone(),
-                function: display(id),
-                path: d.scan.path.clone(),
-                lines: taken,
-            });
-        }
-        if let Some(name) = d.def.places[i].1.clone() {
-            edits.push(Edit {
-                range: name,
-                parts: vec![Part::Text(p.name.clone())],
-            });
-        }
-        for at in uses_of(&old.name) {
-            edits.push(Edit {
-                range: at..at + old.name.len(),
-                parts: vec![Part::Text(p.name.clone())],
-            });
-        }
-    }
-    let kept: HashSet<usize> = d.new.entries.iter().filter_map(|(_, old)| *old).collect();
-    let removed = old_entries
-        .iter()
-        .enumerate()
-        .filter(|(i, (e, _))| matches!(e, Entry::Param(_)) && !kept.contains(i))
-        .filter_map(|(_, (e, _))| match e {
-            Entry::Param(p) => Some(p.name.clone()),
-            _ => None,
-        })
-        .filter(|name| old_names.contains(name))
-        .map(|name| {
-            let uses = uses_of(&name);
-            (name, uses)
-        })
-        .filter(|(_, uses)| !uses.is_empty())
-        .collect();
-    Ok((edits, removed))
-}
-
-/// A new entry as written: `name`, `name=default`, `*`, `/`.
-fn entry_text(entry: &Entry) -> String {
-    match entry {
-        Entry::Slash => "/".into(),
-        Entry::Star => "*".into(),
-        Entry::Param(p) => {
-            let stars = "*".repeat(p.stars as usize);
-            match &p.default {
-                Some(d) => format!("{stars}{}={d}", p.name),
-                None => format!("{stars}{}", p.name),
-            }
-        }
-    }
-}
-
-/// The new parameter list's text, for the summary: the kept entries as written (renamed).
-fn after_text(d: &DefPlan, text: &str) -> String {
-    let parts: Vec<String> = d
-        .new
-        .entries
-        .iter()
-        .map(|(entry, old)| match (entry, old) {
-            (Entry::Param(p), Some(i)) => {
-                let (whole, name) = &d.def.places[*i];
-                match name {
-                    Some(name) => format!(
-                        "{}{}{}",
-                        &text[whole.start..name.start],
-                        p.name,
-                        &text[name.end..whole.end]
-                    ),
-                    None => text[whole.clone()].to_string(),
-                }
-            }
-            (_, Some(i)) => text[d.def.places[*i].0.clone()].to_string(),
-            (e, None) => entry_text(e),
-        })
-        .collect();
-    parts.join(", ")
-}
-
 /// One call's edit and the argument ranges it drops, or `None` when it binds as before.
 #[allow(clippy::type_complexity)]
 fn call_edit(
-    py: &PyProject,
+    facts: &Facts,
     site: &CallSite,
     d: &DefPlan,
 ) -> Result<Option<(Edit, Vec<Range<usize>>)>, SiteProblem> {
@@ -644,12 +440,14 @@ fn call_edit(
         (_, Some(_)) if !d.def.signature.receiver => false,
         (_, Some(_)) if d.classmethod => true,
         (How::Undecided(_), Some(_)) => true,
+        (How::Decided(_), Some(_)) if d.lang != Lang::Python => false,
         (How::Decided(_), Some(object)) => !matches!(
-            py.receiver(&site.scan.parsed, object),
+            facts.py.receiver(&site.scan.parsed, object),
             Receiver::Class | Receiver::Module
         ),
     };
-    let Some((args, list, comments)) = read_call(site.call, text) else {
+    let lang = Lang::of(site.scan.language).unwrap_or(d.lang);
+    let Some((args, list, comments)) = lang.read_call(site.call, text) else {
         return Err(SiteProblem::Value);
     };
     let Some(items) = rewrite(&d.def.signature, &d.new, implicit, &args)? else {
@@ -721,28 +519,4 @@ fn left(scan: &FileScan, at: usize, problem: SiteProblem) -> LeftSite {
         text: line_text(&scan.parsed.text, &scan.starts, line),
         why: problem.words(),
     }
-}
-
-/// A symbol as the report names it (`shop/cart.py::Cart.total`).
-pub(super) fn display(id: &SymbolId) -> String {
-    id.to_string()
-}
-
-/// A symbol's own name (`total` of `Cart.total`).
-fn last(id: &SymbolId) -> &str {
-    match id {
-        SymbolId::Python { qual, .. } => qual.rsplit(['.', ':']).next().unwrap_or(qual),
-        _ => "",
-    }
-}
-
-/// Text on one line: runs of whitespace as one space, none inside the brackets' edges.
-fn collapse(text: &str) -> String {
-    format!(
-        "({})",
-        text.split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .trim_end_matches(',')
-    )
 }

@@ -5,6 +5,7 @@
 use super::binding::{Arg, ArgKind};
 use super::layout::List;
 use super::params::{Entry, Origin, Param, Signature};
+use super::syntax::{Def, DefProblem, Use};
 use crate::rename::python::decorated_as;
 use lancet_core::{SiteProblem, UnsupportedDefinition};
 use std::ops::Range;
@@ -32,30 +33,8 @@ const TRANSPARENT: &[&str] = &[
     "contextlib.asynccontextmanager",
 ];
 
-/// A `def` as read.
-pub(crate) struct PyDef<'t> {
-    /// The `function_definition` node.
-    pub(crate) node: Node<'t>,
-    /// Its parameters.
-    pub(crate) signature: Signature,
-    /// Each entry's place, and its name's for a parameter.
-    pub(crate) places: Vec<(Range<usize>, Option<Range<usize>>)>,
-    /// The parameter list's inside and entries.
-    pub(crate) list: List,
-    /// A comment among the parameters (lancet does not guess where it goes).
-    pub(crate) comments: bool,
-}
-
-/// What stops a definition from being read.
-pub(crate) enum DefProblem {
-    /// A decorator or overload that hides its signature.
-    Unsupported(UnsupportedDefinition),
-    /// A parameter lancet does not read (a Python 2 tuple parameter).
-    Unreadable,
-}
-
 /// Reads a `function_definition`.
-pub(crate) fn read_def<'t>(node: Node<'t>, source: &str) -> Result<PyDef<'t>, DefProblem> {
+pub(crate) fn read_def<'t>(node: Node<'t>, source: &str) -> Result<Def<'t>, DefProblem> {
     for decorator in decorators(node, source) {
         if decorator == "overload" || decorator == "typing.overload" {
             return Err(DefProblem::Unsupported(UnsupportedDefinition::Overload));
@@ -93,7 +72,7 @@ pub(crate) fn read_def<'t>(node: Node<'t>, source: &str) -> Result<PyDef<'t>, De
     };
     let receiver =
         in_class && !is_static && matches!(entries.first(), Some(Entry::Param(p)) if p.stars == 0);
-    Ok(PyDef {
+    Ok(Def {
         node,
         signature: Signature::read(entries, receiver),
         places,
@@ -249,22 +228,6 @@ pub(crate) fn read_call(call: Node, source: &str) -> Option<(Vec<Arg>, List, boo
         parenthesize: false,
     };
     Some((args, list, comments))
-}
-
-/// What an occurrence of the function's (or, for a constructor, its class's) name is.
-pub(crate) enum Use<'t> {
-    /// The name of its `def`.
-    Definition(Node<'t>),
-    /// A call: the `call` node, and the object it is called through (`obj.f(…)`).
-    Call {
-        call: Node<'t>,
-        receiver: Option<Node<'t>>,
-    },
-    /// Nothing to update: an import, a class's own name, an annotation, a base class, a
-    /// test of a type.
-    Harmless,
-    /// A use whose calls cannot be found or updated.
-    Problem(SiteProblem),
 }
 
 /// What the identifier `ident` is, as a use of a function (`class_name`: as a use of a class

@@ -96,6 +96,15 @@ fn is_function(kind: SymbolKind) -> bool {
     matches!(kind, SymbolKind::Function | SymbolKind::Method)
 }
 
+/// Whether a symbol's definitions may be a function's: a `def`, a `function`, a method, a
+/// class (its constructor), or a JavaScript/TypeScript variable (a `const` may hold an arrow
+/// function; the plan reads which).
+fn may_define_function(id: &SymbolId, kind: SymbolKind) -> bool {
+    is_function(kind)
+        || kind == SymbolKind::Class
+        || (matches!(id, SymbolId::Ecma { .. }) && kind == SymbolKind::Variable)
+}
+
 /// The function (or class) `--at`, a qualified name or a bare name names among the scanned
 /// sites: a refusal when it names nothing, several unrelated things, or no function.
 pub(super) fn find(
@@ -115,7 +124,7 @@ pub(super) fn find(
                     group.iter().any(|id| {
                         kinds_of(scan, id)
                             .iter()
-                            .any(|(k, _, _)| is_function(*k) || *k == SymbolKind::Class)
+                            .any(|(k, _, _)| may_define_function(id, *k))
                     })
                 })
                 .collect();
@@ -152,7 +161,7 @@ pub(super) fn find(
     let defined = candidates.iter().find(|id| {
         kinds_of(scan, id)
             .iter()
-            .any(|(k, _, _)| is_function(*k) || *k == SymbolKind::Class)
+            .any(|(k, _, _)| may_define_function(id, *k))
     });
     match defined {
         Some(id) => Ok(id.clone()),

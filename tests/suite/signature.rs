@@ -480,3 +480,110 @@ fn a_function_defined_twice_changes_in_both_places() {
         "{v:#}"
     );
 }
+
+const SHOP_TS: &str = "\
+export function total(prices: number[], tax = 0, ...extra: number[]): number {
+  const sum = prices.reduce((a, b) => a + b, 0);
+  return { sum, tax }.sum * (1 + tax);
+}
+";
+
+const MAIN_TS: &str = "\
+import { total } from './shop';
+import * as shop from './shop';
+
+total([1, 2]);
+total([1], 0.2);
+shop.total([3], 0.1);
+";
+
+#[test]
+fn a_typescript_function_changes_with_its_calls_across_modules() {
+    let dir = temp_tree(&[
+        ("shop.ts", SHOP_TS.as_bytes()),
+        ("main.ts", MAIN_TS.as_bytes()),
+    ]);
+    let change = [
+        "total",
+        "--rename",
+        "tax=vat",
+        "--add",
+        "currency='EUR'@2:'USD'",
+    ];
+    // `total([1, 2])` passes no tax, and JavaScript has no keywords: the value has no place.
+    let (status, v) = run(dir.path(), &change);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("main.ts:4: total([1, 2]);"),
+        "{v:#}"
+    );
+    let (status, v) = run(dir.path(), &[&change[..], &["--leave-unresolved"]].concat());
+    assert_eq!(status, Some(0), "{v:#}");
+    // The rename reaches the body (a shorthand property keeps its key); the calls pass the
+    // value where the new parameter stands, positionally: JavaScript has no keywords.
+    assert_eq!(
+        read(dir.path(), "shop.ts"),
+        "export function total(prices: number[], vat = 0, currency = 'EUR', ...extra: number[]): number {\n  const sum = prices.reduce((a, b) => a + b, 0);\n  return { sum, tax: vat }.sum * (1 + vat);\n}\n"
+    );
+    assert_eq!(
+        read(dir.path(), "main.ts"),
+        "import { total } from './shop';\nimport * as shop from './shop';\n\ntotal([1, 2]);\ntotal([1], 0.2, 'USD');\nshop.total([3], 0.1, 'USD');\n"
+    );
+    assert_eq!(
+        v["signature"]["calls"].as_array().unwrap().len(),
+        2,
+        "{v:#}"
+    );
+}
+
+#[test]
+fn a_javascript_arrow_function_gets_brackets_and_a_call_that_cannot_place_a_value_is_listed() {
+    let dir = temp_tree(&[(
+        "a.js",
+        b"export const half = x => x / 2;\nhalf(4);\nhalf();\n",
+    )]);
+    let (status, v) = run(dir.path(), &["half", "--add", "round=false:true"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("a.js:3: half();"),
+        "{v:#}"
+    );
+    let (status, v) = run(
+        dir.path(),
+        &["half", "--add", "round=false:true", "--leave-unresolved"],
+    );
+    assert_eq!(status, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.js"),
+        "export const half = (x, round = false) => x / 2;\nhalf(4, true);\nhalf();\n"
+    );
+}
+
+#[test]
+fn a_typescript_method_and_an_untyped_parameter_are_refused() {
+    let dir = temp_tree(&[
+        ("shop.ts", SHOP_TS.as_bytes()),
+        (
+            "cart.ts",
+            b"export class Cart {\n  add(item: string): void {}\n}\nnew Cart().add('a');\n",
+        ),
+    ]);
+    let before = snapshot(dir.path());
+    let (status, v) = run(dir.path(), &["--at", "cart.ts:2:3", "--add", "qty=1"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unknown_language");
+    let (status, v) = run(dir.path(), &["total", "--add", "currency:'USD'"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "invalid_signature");
+    assert!(
+        v["error"]["detail"].as_str().unwrap().contains("no type"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}

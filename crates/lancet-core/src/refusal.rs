@@ -394,13 +394,6 @@ pub enum SignatureRefusal {
         /// The spelling it takes.
         expected: &'static str,
     },
-    /// A default or value that is not one expression (`1, 2` would pass two arguments).
-    NotExpression {
-        /// The parameter.
-        name: String,
-        /// The code given.
-        code: String,
-    },
     /// A parameter name that is not an identifier.
     NotIdentifier {
         /// The name given.
@@ -534,6 +527,9 @@ pub enum UnsupportedDefinition {
     OutsideBase(String),
     /// A name defined more than once (under `if`, `try`) with different parameters.
     Redefined,
+    /// A JavaScript/TypeScript method: lancet changes functions there, not methods (their
+    /// overrides and interfaces are not tied yet).
+    Method,
     /// A method Python calls itself (`__set__`, `__call__`, `__eq__`, …): its calls are not in
     /// the text, and its parameters are the protocol's.
     Protocol,
@@ -589,6 +585,19 @@ pub enum ParamProblem {
     Repeated {
         /// The name.
         name: String,
+    },
+    /// A TypeScript parameter added without a default: it would have no type.
+    Untyped {
+        /// The parameter.
+        name: String,
+    },
+    /// A default or value that is not one expression of the language (`1, 2` would pass two
+    /// arguments).
+    NotExpression {
+        /// The parameter.
+        name: String,
+        /// The code given.
+        code: String,
     },
 }
 

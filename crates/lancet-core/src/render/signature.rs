@@ -55,9 +55,9 @@ impl SiteProblem {
             }
             SiteProblem::Twice { name } => format!("`{name}` is given twice: the call does not match the definition"),
             SiteProblem::PositionalOnly { name } => format!(
-                "the positional-only parameter `{name}` could no longer be passed in its place"
+                "`{name}` is passed by position only (positional-only, or JavaScript's), and its place would hold no argument, or another"
             ),
-            SiteProblem::ExtraAfterGap => "its extra positional arguments (to `*args`) would follow a parameter that must now be passed by keyword".into(),
+            SiteProblem::ExtraAfterGap => "its extra positional arguments (to `*args`, `...rest`) would fill the new or moved parameter before them".into(),
             SiteProblem::Comments => "comments between its arguments: lancet does not guess where they go".into(),
             SiteProblem::Undecided(why) => format!("may or may not call this function: {why}"),
             SiteProblem::Doctest => "in a doctest, which lancet does not rewrite".into(),
@@ -81,7 +81,6 @@ fn words(refusal: &SignatureRefusal, surface: Surface) -> Words {
         SignatureRefusal::NothingToChange
         | SignatureRefusal::Bisect
         | SignatureRefusal::Malformed { .. }
-        | SignatureRefusal::NotExpression { .. }
         | SignatureRefusal::NotIdentifier { .. }
         | SignatureRefusal::AddWithoutValue { .. } => request_words(refusal, surface),
         SignatureRefusal::NotAFunction { .. }
@@ -245,11 +244,6 @@ fn request_words(refusal: &SignatureRefusal, surface: Surface) -> Words {
             format!("{} {spec:?} cannot be read", surface.param(flag)),
             &format!("Write it as {} {expected}.", surface.param(flag)),
         ),
-        SignatureRefusal::NotExpression { name, code } => malformed(
-            ErrorKind::Usage,
-            format!("`{code}`, given for the new parameter `{name}`, is not one Python expression"),
-            "Give its default and value as one expression each (a tuple in parentheses).",
-        ),
         SignatureRefusal::NotIdentifier { name } => malformed(
             ErrorKind::InvalidName,
             format!("`{name}` is not an identifier"),
@@ -293,7 +287,7 @@ fn unsupported(function: &str, path: &str, line: usize, why: &UnsupportedDefinit
         UnsupportedDefinition::Language(language) => refused(
             ErrorKind::UnknownLanguage,
             format!(
-                "{function} ({path}:{line}) is {language}; lancet changes signatures in Python only so far"
+                "{function} ({path}:{line}) is {language}; lancet changes the signatures of Python and JavaScript/TypeScript functions so far"
             ),
             "Change it by editing the files, or rename with `lancet rename`.",
         ),
@@ -317,6 +311,13 @@ fn unsupported(function: &str, path: &str, line: usize, why: &UnsupportedDefinit
                 "{function} ({path}:{line}) may override a method of a class outside the tree, which calls it with that method's parameters: {why}"
             ),
             "Change it by editing the files, where the outside class's calls are known to allow it.",
+        ),
+        UnsupportedDefinition::Method => refused(
+            ErrorKind::UnknownLanguage,
+            format!(
+                "{function} ({path}:{line}) is a JavaScript/TypeScript method; lancet changes the signatures of Python functions and methods, and of JavaScript/TypeScript functions, so far"
+            ),
+            "Change it by editing the files (its overrides and interfaces with it).",
         ),
         UnsupportedDefinition::Redefined => refused(
             ErrorKind::UnresolvedSites,
@@ -377,6 +378,12 @@ fn param_problem(problem: &ParamProblem) -> String {
             format!("`{name}` would follow the `**` parameter, which Python rejects")
         }
         ParamProblem::Repeated { name } => format!("`{name}` is named twice in the new order"),
+        ParamProblem::Untyped { name } => format!(
+            "the new parameter `{name}` has no default, so it would have no type (TypeScript infers one from a default)"
+        ),
+        ParamProblem::NotExpression { name, code } => format!(
+            "`{code}`, given for the new parameter `{name}`, is not one expression of its language (a tuple goes in parentheses)"
+        ),
     }
 }
 
