@@ -6,9 +6,10 @@ of the project, and the copy is checked again.
 Usage: tests/corpus/signature_typecheck.py LANCET_BIN [--project NAME[,NAME]] [--per-project N]
          [--seed S] [-j N] [-v] [--json OUT] [--cache DIR]
 
-PROJECTS and checker are rename_typecheck.py's (rename_oracle.py's pinned sources, laid out once
+PROJECTS and checkers are rename_typecheck.py's (rename_oracle.py's pinned sources, laid out once
 in its cache): requests 2.32.3 and flask 3.0.3, checked with `python3 -m compileall` and
-basedpyright in "standard" mode. Per project a BASELINE: the unchanged copy checked once.
+basedpyright in "standard" mode; @tanstack/query-core 5.59.0 and @tanstack/table-core 8.21.3,
+checked with `tsc --noEmit`. Per project a BASELINE: the unchanged copy checked once.
 
 THE CHOICE (seeded, default seed 39): every `def` under src/ (module functions and methods,
 nested ones too) with at least one parameter besides `self`/`cls`, shuffled by
@@ -20,6 +21,10 @@ i % 4 that applies to it, trying the next kinds in turn when one does not:
   rename   `--rename P=P_renamed`, P a parameter chosen by the seed
   reorder  `--reorder B,A` for two neighbouring ordinary parameters A, B that both have a
            default or both have none
+TypeScript: every function of src/ (not .d.ts or tests) declared on one line with plain
+parameters (`function name(a: T, b = 1)`, `const name = (a: T) =>`), the same kinds: add
+`--add lancetNew=0:0`, remove its last parameter, rename one to NAMERenamed, swap two neighbours
+alike in having a default or not.
 `lancet signature --at PATH:LINE:COL CHANGE -C COPY --json --no-checkpoint --no-fsync`, with
 no --include-unresolved and no --leave-unresolved.
 
@@ -55,8 +60,52 @@ sys.path.insert(0, str(HERE))
 import rename_oracle as ro  # noqa: E402
 import rename_typecheck as rt  # noqa: E402
 
-PYTHON_PROJECTS = [k for k, p in ro.PROJECTS.items() if p["lang"] == "python"]
+PROJECTS = [k for k, p in ro.PROJECTS.items() if p["lang"] in ("python", "typescript")]
 KINDS = ["add", "remove", "rename", "reorder"]
+# A TypeScript function on one line: `function name(params)` (exported, async, generic) or
+# `const name = (params) =>`.
+TS_FUNCTION = re.compile(
+    r"^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*(?P<f>[A-Za-z_$][\w$]*)\s*(?:<[^>()]*>)?\((?P<fp>[^()]*)\)"
+    r"|^\s*(?:export\s+)?const\s+(?P<c>[A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?\((?P<cp>[^()]*)\)\s*(?::[^=]*)?=>")
+TS_PARAM = re.compile(r"^\s*(?P<name>[A-Za-z_$][\w$]*)\s*(?P<opt>\?)?\s*(?::(?P<type>[^=]*))?(?:=(?P<default>.*))?$")
+
+
+def ts_functions(root):
+    """Every one-line TypeScript function under src/ with plain parameters (no destructuring,
+    no nested brackets): (path, line, column, names, defaults)."""
+    out = []
+    for path in sorted((root / "src").rglob("*.ts")):
+        if path.name.endswith(".d.ts") or ".test." in path.name:
+            continue
+        rel = str(path.relative_to(root))
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            m = TS_FUNCTION.match(line)
+            if not m:
+                continue
+            name, plist = (m["f"], m["fp"]) if m["f"] else (m["c"], m["cp"])
+            params = [p for p in plist.split(",") if p.strip()]
+            parsed = [TS_PARAM.match(p) for p in params]
+            if not parsed or any(p is None or "<" in (p["type"] or "") for p in parsed):
+                continue
+            column = line.index(name, m.start("f") if m["f"] else m.start("c")) + 1
+            out.append((rel, n, column, name, [p["name"] for p in parsed],
+                        [bool(p["opt"] or p["default"]) for p in parsed]))
+    return out
+
+
+def ts_change_for(names, defaulted, kind, rng):
+    """The change of `kind` for a TypeScript function, or None when it does not apply."""
+    if kind == "add":
+        return None if "lancetNew" in names else ["--add", "lancetNew=0:0"]
+    if kind == "remove":
+        return ["--remove", names[-1]]
+    if kind == "rename":
+        return ["--rename", f"{(p := rng.choice(names))}={p}Renamed"]
+    pairs = [(names[i], names[i + 1]) for i in range(len(names) - 1) if defaulted[i] == defaulted[i + 1]]
+    if not pairs:
+        return None
+    first, second = rng.choice(pairs)
+    return ["--reorder", f"{second},{first}"]
 
 
 def functions(root):
@@ -119,6 +168,21 @@ def change_for(node, kind, rng):
 def choose(root, key, count, seed):
     """The seeded choice of (path, line, column, change) for one project."""
     rng = random.Random(f"{seed}:{key}")
+    if ro.PROJECTS[key]["lang"] == "typescript":
+        found = ts_functions(root)
+        rng.shuffle(found)
+        chosen = []
+        for path, line, column, name, names, defaulted in found:
+            if len(chosen) == count:
+                break
+            for k in range(len(KINDS)):
+                kind = KINDS[(len(chosen) + k) % len(KINDS)]
+                change = ts_change_for(names, defaulted, kind, rng)
+                if change:
+                    chosen.append({"project": key, "path": path, "line": line, "column": column,
+                                   "function": name, "kind": kind, "change": change})
+                    break
+        return chosen
     found = functions(root)
     rng.shuffle(found)
     chosen = []
@@ -165,8 +229,9 @@ def change_and_check(lancet, root, case, tools, baseline, env, flags=()):
         summary = report.get("signature") or {}
         res["calls"] = len(summary.get("calls") or [])
         res["definitions"] = len(summary.get("definitions") or [])
+        lang = ro.PROJECTS[case["project"]]["lang"]
         try:
-            after = rt.CHECKERS["python"](copy, tools)
+            after = rt.CHECKERS[lang](copy, tools)
         except RuntimeError as e:
             return {**res, "outcome": "error", "message": str(e)}
         if case["kind"] == "rename":
@@ -182,7 +247,7 @@ def change_and_check(lancet, root, case, tools, baseline, env, flags=()):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lancet")
-    ap.add_argument("--project", help="comma-separated projects (default: requests, flask)")
+    ap.add_argument("--project", help="comma-separated projects (default: requests, flask, query-core, table-core)")
     ap.add_argument("--per-project", type=int, default=24, help="changes per project (default 24)")
     ap.add_argument("--seed", type=int, default=39)
     ap.add_argument("-j", "--jobs", type=int, default=2)
@@ -193,14 +258,19 @@ def main():
     args = ap.parse_args()
     lancet = os.path.abspath(args.lancet)
     t0 = time.monotonic()
-    keys = PYTHON_PROJECTS
+    keys = PROJECTS
     if args.project:
         keys = [k.strip() for k in args.project.split(",") if k.strip()]
     cache = ro.cache_root(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     try:
         empty_env = ro.ensure_empty_env(cache)
-        tools = {"python": rt.basedpyright_command(cache)}
+        langs = {ro.PROJECTS[k]["lang"] for k in keys}
+        tools = {}
+        if "python" in langs:
+            tools["python"] = rt.basedpyright_command(cache)
+        if "typescript" in langs:
+            tools["typescript"] = rt.tsc_command(cache)
         roots = {k: ro.lay_project(cache, k, empty_env) for k in keys}
     except ro.SetupError as e:
         ro.log(f"setup failed: {e}")
@@ -212,7 +282,7 @@ def main():
     for k in keys:
         with tempfile.TemporaryDirectory(prefix="lancet-sigcheck-base-") as tmp:
             try:
-                baselines[k] = rt.CHECKERS["python"](rt.copy_project(roots[k], tmp), tools)
+                baselines[k] = rt.CHECKERS[ro.PROJECTS[k]["lang"]](rt.copy_project(roots[k], tmp), tools)
             except RuntimeError as e:
                 ro.log(f"setup failed: the baseline check of {k}: {e}")
                 sys.exit(2)

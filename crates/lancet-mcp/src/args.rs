@@ -216,13 +216,13 @@ pub enum ChangeArg {
     Add {
         /// Its name.
         name: String,
-        /// Its default, as Python code (`None`, `0`, `"utf-8"`): the definition gets
-        /// name=default.
+        /// Its default, as code of the function's language (`None`, `0`, `"utf-8"`): the
+        /// definition gets name=default. Required for TypeScript (it gives the type).
         default: Option<String>,
         /// Its place: 0-based among the parameters as written, `self` counted (default: after
         /// the ordinary parameters, before `*args`, keyword-only ones and `**kwargs`).
         position: Option<usize>,
-        /// What every existing call passes for it, as Python code.
+        /// What every existing call passes for it, as code of the function's language.
         value: Option<String>,
     },
     /// Remove a parameter and the argument every call passes for it (refused while the

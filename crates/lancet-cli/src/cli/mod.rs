@@ -67,7 +67,8 @@ enum Command {
     )]
     Rename(RenameArgs),
     /// Change a function's parameters (add, remove, rename, reorder) and update every call of
-    /// it, by syntax, as one transaction (Python).
+    /// it, by syntax, as one transaction (Python functions and methods, JavaScript/TypeScript
+    /// functions).
     Signature(SignatureArgs),
     /// Rewrite code by structure (ast-grep's rules, or -p PATTERN -r REWRITE --lang L), or by
     /// any codemod command (--exec CMD, run in a sandboxed scratch copy), as one all-or-nothing
