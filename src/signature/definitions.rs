@@ -247,13 +247,27 @@ fn uses_of(facts: &Facts, d: &DefPlan, name: &str) -> Vec<usize> {
     };
     let text = &d.scan.parsed.text;
     let offsets = d.lang.body_identifiers(d.def.node, text, name);
-    facts
+    // The declaration itself is renamed by its place.
+    let declared = d
+        .def
+        .places
+        .iter()
+        .filter_map(|(_, n)| n.as_ref())
+        .find(|n| text[(*n).clone()] == *name);
+    let mut uses: Vec<usize> = facts
         .resolve(d.lang, &d.scan.parsed, &offsets, name)
         .into_iter()
         .zip(offsets)
         .filter(|(r, _)| *r == Resolution::Symbol(id.clone()))
         .map(|(_, at)| at)
-        .collect()
+        .filter(|at| declared.is_none_or(|n| n.start != *at))
+        .collect();
+    if let Lang::Ecma { .. } = d.lang {
+        uses.extend(super::ecma::predicate_names(d.def.node, text, name));
+        uses.sort_unstable();
+        uses.dedup();
+    }
+    uses
 }
 
 /// Each renamed parameter's name and uses renamed; refused where the new name already stands

@@ -261,17 +261,39 @@ pub(crate) fn classify<'t>(ident: Node<'t>) -> Use<'t> {
     }
 }
 
-/// Identifiers spelled `name` in a function's body (nested functions' too), by byte offset.
+/// Identifiers spelled `name` in a function (its parameters' defaults and types, its body,
+/// nested functions' too), by byte offset: a parameter may be named by the ones after it
+/// (`(a, b = a)`, `b: typeof a`).
 pub(crate) fn body_identifiers(definition: Node, source: &str, name: &str) -> Vec<usize> {
-    let Some(body) = function_of(definition).child_by_field_name("body") else {
-        return Vec::new();
-    };
+    let function = function_of(definition);
     let mut found = Vec::new();
-    let mut stack = vec![body];
+    let mut stack = vec![function];
     while let Some(n) = stack.pop() {
         if matches!(n.kind(), "identifier" | "shorthand_property_identifier")
             && &source[n.byte_range()] == name
         {
+            found.push(n.start_byte());
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.children(&mut cursor));
+    }
+    found.sort_unstable();
+    found
+}
+
+/// Where a TypeScript type predicate of the function's return type names the parameter
+/// `name` (`value is Error`, `asserts value`): a name no resolver binds, but the parameter's.
+pub(crate) fn predicate_names(definition: Node, source: &str, name: &str) -> Vec<usize> {
+    let Some(returns) = function_of(definition).child_by_field_name("return_type") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let mut stack = vec![returns];
+    while let Some(n) = stack.pop() {
+        let in_predicate = n
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "type_predicate" | "asserts"));
+        if n.kind() == "identifier" && in_predicate && &source[n.byte_range()] == name {
             found.push(n.start_byte());
         }
         let mut cursor = n.walk();

@@ -587,3 +587,22 @@ fn a_typescript_method_and_an_untyped_parameter_are_refused() {
     );
     assert_eq!(snapshot(dir.path()), before);
 }
+
+/// A TypeScript parameter is named outside its body too: by a type predicate of the return
+/// type and by the parameters after it (found by tsc on query-core's isCancelledError and
+/// table-core's isNumberArray, whose predicates kept the old name).
+#[test]
+fn a_typescript_parameter_renamed_in_its_type_predicate_and_later_parameters() {
+    let dir = temp_tree(&[(
+        "p.ts",
+        b"export function isErr(value: any): value is Error {\n  return value instanceof Error;\n}\nexport function check(a: number, b = a): asserts a {}\nisErr(1);\ncheck(1);\n",
+    )]);
+    let (status, v) = run(dir.path(), &["isErr", "--rename", "value=v"]);
+    assert_eq!(status, Some(0), "{v:#}");
+    let (status, v) = run(dir.path(), &["check", "--rename", "a=x"]);
+    assert_eq!(status, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "p.ts"),
+        "export function isErr(v: any): v is Error {\n  return v instanceof Error;\n}\nexport function check(x: number, b = x): asserts x {}\nisErr(1);\ncheck(1);\n"
+    );
+}
