@@ -565,6 +565,25 @@ fn changed_between_scans(scans: &[&NameScan]) -> Option<String> {
     None
 }
 
+/// The name a JavaScript/TypeScript symbol is declared under, read at its declaration.
+fn found_name(planned: &Plan, id: &SymbolId) -> String {
+    let SymbolId::Ecma { file, offset, .. } = id else {
+        return String::new();
+    };
+    planned
+        .files
+        .get(file)
+        .map(|f| {
+            let text = &f.parsed.text;
+            let start = *offset as usize;
+            let end = text[start..]
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .map_or(text.len(), |e| start + e);
+            text[start..end].to_string()
+        })
+        .unwrap_or_else(|| id.to_string())
+}
+
 /// The report's summary of the change.
 fn summary(
     opts: &SignatureOptions,
@@ -572,8 +591,13 @@ fn summary(
     planned: &Plan,
     files_scanned: usize,
 ) -> SignatureSummary {
+    // A JavaScript/TypeScript symbol is its file and offset: named for the person.
+    let function = match primary {
+        SymbolId::Ecma { file, .. } => format!("{file}::{}", found_name(planned, primary)),
+        _ => definitions::display(primary),
+    };
     SignatureSummary {
-        function: definitions::display(primary),
+        function,
         changes: opts.changes.iter().map(ParamChange::spelled).collect(),
         before: planned.before.clone(),
         after: planned.after.clone(),
