@@ -64,6 +64,7 @@ mod read;
 mod rename;
 mod sandbox;
 mod schema;
+mod signature;
 mod step;
 mod verify;
 mod walk;
@@ -89,6 +90,7 @@ pub use lancet_core::{ErrorKind, FileReport, Provenance, Report, Status, Surface
 pub use lancet_core::{
     FormatChoice, ParseError, ParseOptions, parse_bytes as parse, parse_json_lines,
 };
+pub use lancet_core::{SignatureRefusal, SignatureSummary};
 pub use lancet_core::{StepOutcome, StepReport, StepReportError};
 pub use lancet_store::{CheckpointMeta, Retention};
 pub use lancet_syntax::GateOptions;
@@ -99,6 +101,7 @@ pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};
 pub use rename::{RenameOptions, rename, renameable_languages};
 pub use schema::Schema;
+pub use signature::{ParamChange, SignatureOptions, change_signature};
 pub use step::provenance;
 pub use verify::TestRun;
 

@@ -2,13 +2,13 @@
 
 /// `--at PATH:LINE:COL`, read: the identifier there.
 #[derive(Clone)]
-pub(super) struct At {
+pub(crate) struct At {
     /// The path, relative to the root.
-    pub(super) path: String,
+    pub(crate) path: String,
     /// Byte offset of the identifier's first byte.
-    pub(super) offset: usize,
+    pub(crate) offset: usize,
     /// The identifier.
-    pub(super) name: String,
+    pub(crate) name: String,
     /// As the caller wrote it, for messages.
-    pub(super) place: String,
+    pub(crate) place: String,
 }

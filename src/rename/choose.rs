@@ -68,7 +68,7 @@ fn old_typed_with_at(root: &Root, opts: &RenameOptions, surface: Surface) -> Opt
 
 /// Which sites to rename: the binding at `--at`, the bindings a qualified name matches, or
 /// every resolved symbol.
-pub(super) fn choose(
+pub(crate) fn choose(
     scans: &[FileScan],
     at: Option<&At>,
     qualified: Option<&str>,
@@ -154,7 +154,7 @@ fn qualified_matches(id: &SymbolId, qualified: &str) -> bool {
 }
 
 /// Reads the identifier `--at` points at.
-fn locate_at(root: &Root, place: &str, surface: Surface) -> Result<At, Box<Report>> {
+pub(crate) fn locate_at(root: &Root, place: &str, surface: Surface) -> Result<At, Box<Report>> {
     let refused = |refusal: RenameRefusal| refused(refusal, surface);
     let usage =
         |problem: AtProblem| refused(RenameRefusal::Place(PlaceRefusal::AtMalformed { problem }));

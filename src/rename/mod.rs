@@ -39,19 +39,19 @@ use scan::{line_text, scan_all, walk};
 use scope::keep_mentions_in_scope;
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
-mod at;
-mod choose;
+pub(crate) mod at;
+pub(crate) mod choose;
 mod doctests;
-mod ecma;
+pub(crate) mod ecma;
 mod foreign;
 pub mod lsp;
-mod model;
-mod python;
-mod refusal;
-mod registry;
+pub(crate) mod model;
+pub(crate) mod python;
+pub(crate) mod refusal;
+pub(crate) mod registry;
 mod resolve;
 mod rust;
-mod scan;
+pub(crate) mod scan;
 mod scope;
 
 pub use model::RenameOptions;

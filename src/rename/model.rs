@@ -104,7 +104,7 @@ pub(crate) enum ItemSpace {
 impl SymbolId {
     /// Whether it names a member (a class's method or attribute, a type's field or associated
     /// item) rather than a plain binding.
-    pub(super) fn is_member(&self) -> bool {
+    pub(crate) fn is_member(&self) -> bool {
         match self {
             SymbolId::Python { qual, .. } => qual
                 .rsplit("::")
@@ -121,7 +121,7 @@ impl SymbolId {
     /// Whether it may be a binding local to a function (a parameter among them): a Python
     /// name bound in a function or other inner scope, a JavaScript/TypeScript declaration that
     /// is no member, a Rust local.
-    pub(super) fn is_local(&self) -> bool {
+    pub(crate) fn is_local(&self) -> bool {
         match self {
             SymbolId::Python { qual, .. } => !self.is_member() && qual.contains("::"),
             SymbolId::Ecma { member, .. } => member.is_none(),
@@ -132,7 +132,7 @@ impl SymbolId {
     /// The file a function's local is seen in: a Rust local's, a Python function's local's
     /// (not one in a lambda or comprehension). A JavaScript/TypeScript declaration may be a
     /// module's export, seen elsewhere: none.
-    pub(super) fn local_file(&self) -> Option<&str> {
+    pub(crate) fn local_file(&self) -> Option<&str> {
         match self {
             SymbolId::Rust(RustSymbol::Local { path, .. }) => Some(path),
             SymbolId::Python { module, qual }
@@ -230,36 +230,36 @@ pub struct RenameOptions {
 }
 
 /// A language's compiled rename query and the indexes of its captures.
-pub(super) struct Renamer {
-    pub(super) entry: &'static LanguageEntry,
-    pub(super) grammar: tree_sitter::Language,
-    pub(super) query: Query,
-    pub(super) name: u32,
-    pub(super) string: Option<u32>,
-    pub(super) comment: Option<u32>,
-    pub(super) definitions: Vec<(u32, SymbolKind)>,
+pub(crate) struct Renamer {
+    pub(crate) entry: &'static LanguageEntry,
+    pub(crate) grammar: tree_sitter::Language,
+    pub(crate) query: Query,
+    pub(crate) name: u32,
+    pub(crate) string: Option<u32>,
+    pub(crate) comment: Option<u32>,
+    pub(crate) definitions: Vec<(u32, SymbolKind)>,
 }
 
 /// One whole-word occurrence of OLD in code.
-pub(super) struct Occurrence {
+pub(crate) struct Occurrence {
     /// Byte offset.
-    pub(super) at: usize,
+    pub(crate) at: usize,
     /// 1-based line.
-    pub(super) line: usize,
+    pub(crate) line: usize,
     /// The kinds of definition it names (from the query).
-    pub(super) kinds: Vec<SymbolKind>,
+    pub(crate) kinds: Vec<SymbolKind>,
     /// What it refers to, once resolved (for a shorthand field, the value: a local or item).
-    pub(super) resolution: Option<Resolution>,
+    pub(crate) resolution: Option<Resolution>,
     /// A Rust shorthand field (`P { major }`, `let P { major } = p`): the field it also names.
-    pub(super) field: Option<Resolution>,
+    pub(crate) field: Option<Resolution>,
     /// In a doctest: code in a comment, resolved on the file's doctests.
-    pub(super) doctest: bool,
+    pub(crate) doctest: bool,
 }
 
 impl Occurrence {
     /// Which sides the rename takes: the value (the usual resolution) and, for a shorthand
     /// field, the field.
-    pub(super) fn sides(&self, chosen: &Chosen, opts: &RenameOptions) -> (bool, bool) {
+    pub(crate) fn sides(&self, chosen: &Chosen, opts: &RenameOptions) -> (bool, bool) {
         (
             chosen.renames(self.resolution.as_ref(), opts),
             self.field
@@ -270,38 +270,38 @@ impl Occurrence {
 }
 
 /// What one file holds of OLD.
-pub(super) struct FileScan {
-    pub(super) path: String,
-    pub(super) sha256: String,
-    pub(super) language: &'static str,
-    pub(super) renamer: &'static Renamer,
-    pub(super) parsed: Arc<Parsed>,
+pub(crate) struct FileScan {
+    pub(crate) path: String,
+    pub(crate) sha256: String,
+    pub(crate) language: &'static str,
+    pub(crate) renamer: &'static Renamer,
+    pub(crate) parsed: Arc<Parsed>,
     /// The file's doctests, parsed, when OLD stands in one.
-    pub(super) doctests: Option<Arc<Parsed>>,
+    pub(crate) doctests: Option<Arc<Parsed>>,
     /// Offsets where lines start.
-    pub(super) starts: Vec<usize>,
-    pub(super) occurrences: Vec<Occurrence>,
+    pub(crate) starts: Vec<usize>,
+    pub(crate) occurrences: Vec<Occurrence>,
     /// Spans of the strings and comments renamed on request.
-    pub(super) mention_spans: Vec<Span>,
-    pub(super) spans: Vec<Span>,
-    pub(super) mentions: Vec<Mention>,
+    pub(crate) mention_spans: Vec<Span>,
+    pub(crate) spans: Vec<Span>,
+    pub(crate) mentions: Vec<Mention>,
     /// Lines where NEW already is an identifier.
-    pub(super) collisions: Vec<Collision>,
+    pub(crate) collisions: Vec<Collision>,
     /// The syntax gate's verdict on the renamed content, from this scan's tree.
-    pub(super) precheck: Option<syntax::Prechecked>,
+    pub(crate) precheck: Option<syntax::Prechecked>,
 }
 
 /// NEW already in code, where OLD would become it.
-pub(super) struct Collision {
-    pub(super) line: usize,
+pub(crate) struct Collision {
+    pub(crate) line: usize,
     /// A member's name (`x.new`, a method or field declared in a class): it merges with
     /// nothing but a member.
-    pub(super) member: bool,
+    pub(crate) member: bool,
 }
 
 /// Which resolved sites a rename takes: every symbol, or the bindings `--at` or a qualified
 /// name chose.
-pub(super) enum Chosen {
+pub(crate) enum Chosen {
     /// Every site that resolves to a symbol of the tree.
     All,
     /// The sites that resolve to one of these symbols.
@@ -310,7 +310,7 @@ pub(super) enum Chosen {
 
 impl Chosen {
     /// Whether a site of this resolution is renamed.
-    pub(super) fn renames(&self, resolution: Option<&Resolution>, opts: &RenameOptions) -> bool {
+    pub(crate) fn renames(&self, resolution: Option<&Resolution>, opts: &RenameOptions) -> bool {
         match resolution {
             Some(Resolution::Symbol(id)) => match self {
                 Chosen::All => true,
@@ -323,7 +323,7 @@ impl Chosen {
 }
 
 /// One walked file's outcome.
-pub(super) enum Scanned {
+pub(crate) enum Scanned {
     /// Not a language being renamed.
     Skipped,
     /// Walked; OLD's bytes are not in it.

@@ -110,7 +110,43 @@ fn site_shape(scan: &FileScan, site: &LeftSite, len: usize) -> SiteShape {
     let Some(&line_start) = scan.starts.get(site.line - 1) else {
         return SiteShape::Plain;
     };
-    let at = line_start + site.column - 1;
+    site_shape_at(scan, line_start + site.column - 1, len)
+}
+
+/// Whether an undecided site at byte `at` of a scanned file may be one of the chosen symbols,
+/// by its shape (see [`undecided_sites`]): what a refactoring built on the rename's sites
+/// (a signature change) weighs as the rename does.
+pub(crate) fn may_be_chosen(scan: &FileScan, at: usize, len: usize, chosen: &Chosen) -> bool {
+    let (members, locals) = match chosen {
+        Chosen::Ids(ids) => (
+            ids.iter().any(SymbolId::is_member),
+            ids.iter().any(SymbolId::is_local),
+        ),
+        Chosen::All => (true, true),
+    };
+    // Only locals chosen: a local is seen in its own file only.
+    if let Chosen::Ids(ids) = chosen
+        && ids.iter().all(SymbolId::is_local)
+        && let Some(files) = ids
+            .iter()
+            .map(SymbolId::local_file)
+            .collect::<Option<Vec<&str>>>()
+        && !files.contains(&scan.path.as_str())
+    {
+        return false;
+    }
+    let python = scan.path.ends_with(".py") || scan.path.ends_with(".pyi");
+    match site_shape_at(scan, at, len) {
+        SiteShape::Member => members || python,
+        SiteShape::ValueMember => members,
+        SiteShape::Keyword => locals,
+        SiteShape::ModulePath => false,
+        SiteShape::Plain => true,
+    }
+}
+
+/// The shape of the site at byte `at`.
+fn site_shape_at(scan: &FileScan, at: usize, len: usize) -> SiteShape {
     let Some(node) = scan
         .parsed
         .tree

@@ -22,7 +22,7 @@ fn resolvers<'a>(sources: &'a Sources<'a>) -> [Box<dyn Resolver + 'a>; 3] {
 
 /// The symbols the sites resolve to, in groups a rename takes together (a method and the ones
 /// overriding it): each group one symbol to the person who asked.
-pub(super) type Symbols = Vec<Vec<SymbolId>>;
+pub(crate) type Symbols = Vec<Vec<SymbolId>>;
 
 /// At most this many distinct symbols are compared pairwise for ties; past it each is its own.
 const MAX_COMPARED: usize = 256;
@@ -31,18 +31,13 @@ const MAX_COMPARED: usize = 256;
 /// (parsing, on demand, modules that do not hold OLD), JavaScript/TypeScript through
 /// their imports and exports (`oxc_semantic`), Rust file by file. Returns the symbols found,
 /// grouped by the ties their resolvers know.
-pub(super) fn resolve_all(
+pub(crate) fn resolve_all(
     root: &Root,
     files: &[String],
     scans: &mut [FileScan],
     old: &str,
 ) -> Symbols {
-    let read =
-        |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
-    let real = |path: &str| -> Option<String> {
-        let rel = root.rel(path).ok()?;
-        Some(root.resolve(&rel, true).ok()?.real.to_string())
-    };
+    let (read, real) = readers(root);
     let sources = Sources {
         files,
         scanned: scans
@@ -97,6 +92,44 @@ pub(super) fn resolve_all(
         }
     }
     group(scans, &registry)
+}
+
+/// How resolvers read the tree's files (as text) and follow its links (to a path of the tree).
+fn readers(
+    root: &Root,
+) -> (
+    impl Fn(&str) -> Option<String> + Sync + '_,
+    impl Fn(&str) -> Option<String> + Sync + '_,
+) {
+    let read =
+        |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
+    let real = |path: &str| -> Option<String> {
+        let rel = root.rel(path).ok()?;
+        Some(root.resolve(&rel, true).ok()?.real.to_string())
+    };
+    (read, real)
+}
+
+/// Runs `f` with the Python and the JavaScript/TypeScript resolvers over the tree's walked
+/// files, the scanned ones as parsed: what a refactoring built on the rename's sites asks
+/// beyond them (a call's receiver, a parameter's uses in a body).
+pub(crate) fn with_resolvers<R>(
+    root: &Root,
+    files: &[String],
+    scans: &[FileScan],
+    f: impl FnOnce(&PyProject, &EcmaProject) -> R,
+) -> R {
+    let (read, real) = readers(root);
+    let sources = Sources {
+        files,
+        scanned: scans
+            .iter()
+            .map(|s| (s.language, Arc::clone(&s.parsed)))
+            .collect(),
+        read: &read,
+        real: &real,
+    };
+    f(&PyProject::new(&sources), &EcmaProject::new(&sources))
 }
 
 /// The distinct symbols of the scans (by first site), joined where a resolver ties two.

@@ -69,7 +69,7 @@ pub fn renameable_languages() -> Vec<&'static str> {
 }
 
 /// Whether `name` has the shape of an identifier: a letter or `_`, then letters, digits, `_`.
-pub(super) fn is_identifier(name: &str) -> bool {
+pub(crate) fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
         && chars.all(|c| c == '_' || c.is_alphanumeric())
@@ -79,7 +79,7 @@ pub(super) fn is_word_byte(b: u8) -> bool {
     b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80
 }
 
-pub(super) fn line_text(text: &str, starts: &[usize], line: usize) -> String {
+pub(crate) fn line_text(text: &str, starts: &[usize], line: usize) -> String {
     let start = starts[line - 1];
     let end = starts.get(line).copied().unwrap_or(text.len());
     text[start..end].trim().to_string()
@@ -489,7 +489,7 @@ fn classify(
 
 /// The files under the requested paths (see [`crate::walk::walk`]); a path outside the root or
 /// missing refuses the rename.
-pub(super) fn walk(
+pub(crate) fn walk(
     root: &Root,
     opts: &RenameOptions,
     apply: &ApplyOptions,
@@ -510,7 +510,7 @@ pub(super) fn walk(
 }
 
 /// Reads, parses and queries every walked file that can hold OLD, in parallel.
-pub(super) fn scan_all(
+pub(crate) fn scan_all(
     root: &Root,
     files: &[String],
     opts: &RenameOptions,

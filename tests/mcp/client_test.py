@@ -67,6 +67,7 @@ ANNOTATIONS = {
     "apply_patch": (False, True, True, "status"),
     "write_file": (False, True, True, "status"),
     "rename_symbol": (False, True, True, "status"),
+    "change_signature": (False, True, False, "status"),
     "edit_lines": (False, True, False, "status"),
     "undo": (False, True, False, "status"),
 }
@@ -122,7 +123,7 @@ async def run(root, log):
 
             tools = {t.name: t for t in (await s.list_tools()).tools}
             expected = {"read_file", "edit", "edit_lines", "apply_patch", "write_file", "rename_symbol",
-                        "undo", "checkpoints"}
+                        "change_signature", "undo", "checkpoints"}
             check("tool names", set(tools) == expected, sorted(tools))
             edit_props = schema(tools["edit"]).get("properties", {})
             check("edit schema arguments",

@@ -11,6 +11,7 @@ mod props;
 mod rename;
 mod rename_finishes;
 mod resend;
+mod signature;
 pub mod source_scan;
 mod syntax;
 mod transactions;

@@ -34,6 +34,8 @@ pub enum Format {
     Rename,
     /// Not a text format: the batch `lancet mod` computes from structural rules.
     Mod,
+    /// Not a text format: the batch `lancet signature` computes from the syntax trees.
+    Signature,
 }
 
 impl Format {
@@ -61,6 +63,7 @@ impl Format {
             Format::Sketch => "sketch",
             Format::Rename => "rename",
             Format::Mod => "mod",
+            Format::Signature => "signature",
         }
     }
 }

@@ -94,11 +94,14 @@ pub enum ErrorKind {
     GateTimeout,
     /// `mod --exec`: the command failed, or changed what a batch cannot carry.
     ExecFailed,
+    /// Signature: a change that does not fit the definition (an unknown or duplicate
+    /// parameter, an order Python rejects, a removed parameter the body still uses).
+    InvalidSignature,
 }
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 40] = [
+    pub const ALL: [ErrorKind; 41] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -139,6 +142,7 @@ impl ErrorKind {
         ErrorKind::SyntaxError,
         ErrorKind::GateTimeout,
         ErrorKind::ExecFailed,
+        ErrorKind::InvalidSignature,
     ];
 
     /// The kind's name in reports (`no_match`, `unsafe_path`, ...).
@@ -184,6 +188,7 @@ impl ErrorKind {
             ErrorKind::SyntaxError => "syntax_error",
             ErrorKind::GateTimeout => "gate_timeout",
             ErrorKind::ExecFailed => "exec_failed",
+            ErrorKind::InvalidSignature => "invalid_signature",
         }
     }
 }

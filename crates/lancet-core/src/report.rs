@@ -308,6 +308,9 @@ pub struct Report {
     /// What `lancet mod` found: the rules run and every site they rewrote.
     #[serde(rename = "mod", skip_serializing_if = "Option::is_none")]
     pub codemod: Option<ModSummary>,
+    /// What `lancet signature` changed: the definitions, every call updated, the sites left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<SignatureSummary>,
     /// Where and from what this report came (`--provenance`): what a fleet engine keeps beside
     /// each repository's report.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -365,6 +368,7 @@ impl Report {
             test: None,
             rename: None,
             codemod: None,
+            signature: None,
             provenance: None,
             error: Some(BatchError {
                 kind: ErrorKind::Malformed,
@@ -394,6 +398,7 @@ impl Report {
             test: None,
             rename: None,
             codemod: None,
+            signature: None,
             provenance: None,
             error: Some(BatchError {
                 kind,
@@ -420,6 +425,7 @@ impl Report {
             test: None,
             rename: None,
             codemod: None,
+            signature: None,
             provenance: None,
             message: message.to_string(),
             compact: false,
@@ -567,6 +573,42 @@ pub struct RenameSummary {
     /// Files that were skipped, with the reason (not UTF-8, unreadable).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_files: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a signature change found.
+
+/// What `lancet signature` did: the function and its parameters before and after, each
+/// definition rewritten (the function and its overrides), each call updated, and the sites it
+/// could not update, so a person or model can check the change without reading every diff.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct SignatureSummary {
+    /// The function, as its file and qualified name (`shop/cart.py::Cart.total`).
+    pub function: String,
+    /// The changes, in the order they were applied (`add timeout=None@2:30`, `remove verbose`,
+    /// `rename n=count`, `reorder b,a`).
+    pub changes: Vec<String>,
+    /// The parameter list before (`(self, a, b=1)`).
+    pub before: String,
+    /// The parameter list after.
+    pub after: String,
+    /// Files of the function's language that were walked.
+    pub files_scanned: usize,
+    /// Files written.
+    pub files_changed: usize,
+    /// Every definition rewritten: the function's and its overrides'.
+    pub definitions: Vec<Definition>,
+    /// Every call updated, in file order.
+    pub calls: Vec<Site>,
+    /// Calls that needed no change (their arguments bind as before).
+    pub calls_unchanged: usize,
+    /// Uses and calls that cannot be updated safely (a use as a value, `functools.partial`,
+    /// `*args` forwarding): each stops the change unless left (`--leave-unresolved`), and is
+    /// then left as it is.
+    pub unsafe_sites: Vec<LeftSite>,
+    /// Calls through a receiver lancet cannot decide: each stops the change unless updated
+    /// (`--include-unresolved`, then also listed in `calls`) or left (`--leave-unresolved`).
+    pub unresolved: Vec<LeftSite>,
 }
 
 // ---------------------------------------------------------------------------------------------

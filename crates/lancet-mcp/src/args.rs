@@ -178,3 +178,69 @@ pub struct CheckpointsArgs {
     /// Only the batches that touched this path (relative to the project root).
     pub path: Option<String>,
 }
+
+/// `change_signature` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangeSignatureArgs {
+    /// The function: its name exactly as written in code, or qualified
+    /// (`pkg.module.Class.method`) to name one; a class names its `__init__`. May be empty when
+    /// `at` is given.
+    #[serde(default)]
+    pub function: String,
+    /// The function by position, "PATH:LINE:COL" (1-based line and column as read_file
+    /// numbers lines) of its definition or of a use of it.
+    pub at: Option<String>,
+    /// Files or directories to search for calls, relative to the project root (default: the
+    /// whole project; files ignored by .gitignore are skipped). Calls elsewhere are not updated.
+    pub paths: Option<Vec<String>>,
+    /// The changes, applied in this order, each to the parameters the previous one left.
+    pub changes: Vec<ChangeArg>,
+    /// Also update the calls lancet cannot decide are of this function (a method called on a
+    /// value of unknown type), as calls of it; they are listed otherwise.
+    pub include_unresolved: Option<bool>,
+    /// Write the rest and leave as they are, listed, the sites that cannot be updated safely
+    /// (the function passed as a value, `functools.partial`, `*args` forwarding) and the
+    /// undecided calls (unless include_unresolved). Without it such sites write nothing.
+    pub leave_unresolved: Option<bool>,
+    /// Run the project's test command (set when the server was started) after the change; if
+    /// it fails the change is rolled back and its output is returned.
+    pub test: Option<bool>,
+}
+
+/// One change of a function's parameters.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ChangeArg {
+    /// Add a parameter. Give it a `default`, or the `value` existing calls pass, or both.
+    Add {
+        /// Its name.
+        name: String,
+        /// Its default, as code of the function's language (`None`, `0`, `"utf-8"`): the
+        /// definition gets name=default. Required for TypeScript (it gives the type).
+        default: Option<String>,
+        /// Its place: 0-based among the parameters as written, `self` counted (default: after
+        /// the ordinary parameters, before `*args`, keyword-only ones and `**kwargs`).
+        position: Option<usize>,
+        /// What every existing call passes for it, as code of the function's language.
+        value: Option<String>,
+    },
+    /// Remove a parameter and the argument every call passes for it (refused while the
+    /// function's body still uses it).
+    Remove {
+        /// Its name.
+        name: String,
+    },
+    /// Rename a parameter: in the definition, its body and the calls' keyword arguments.
+    Rename {
+        /// Its name.
+        name: String,
+        /// Its new name.
+        new_name: String,
+    },
+    /// Put parameters in a new order: the ones named take, in this order, the places they held.
+    Reorder {
+        /// The parameters' names in their new order.
+        order: Vec<String>,
+    },
+}

@@ -2,8 +2,8 @@
 //! at once, the writing ones on a writer's turn.
 
 use crate::args::{
-    ApplyPatchArgs, CheckpointsArgs, EditArgs, EditLinesArgs, ReadFileArgs, RenameSymbolArgs,
-    UndoArgs, WriteFileArgs,
+    ApplyPatchArgs, ChangeArg, ChangeSignatureArgs, CheckpointsArgs, EditArgs, EditLinesArgs,
+    ReadFileArgs, RenameSymbolArgs, UndoArgs, WriteFileArgs,
 };
 use crate::result::{bad_argument, refusal};
 use crate::schemas;
@@ -327,6 +327,75 @@ impl LancetServer {
         .await
     }
 
+    /// Change a function's parameters with every call of it.
+    #[tool(
+        name = "change_signature",
+        input_schema = schemas::input::<ChangeSignatureArgs>(),
+        output_schema = schemas::report(),
+        annotations(
+            title = "Change a function's signature",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        ),
+        description = "Change a function's parameters (a Python function or method, a JavaScript/TypeScript function) and update every call of it in the project, as one transaction (syntax-checked, undoable, all files or none). Name it by `function` (a name or `pkg.module.Class.method`; a class names its __init__) or by position with `at` (PATH:LINE:COL from read_file). `changes`, applied in order: {op: add, name, default, value, position} (default: what the definition gets; value: what existing calls pass; one of them required), {op: remove, name}, {op: rename, name, new_name} (in the body and keyword arguments too), {op: reorder, order: [names]}. Definitions keep their annotations and layout; overrides in subclasses change with their base; calls through `self`, instances, the class and super() are updated, arguments keeping their positional or keyword style. Uses that cannot be updated safely (the function passed as a value, functools.partial, *args/**kwargs forwarding) and calls on values of unknown type stop the change (nothing written, kind unresolved_sites, each listed): pass leave_unresolved to change the rest and leave them, include_unresolved to update the undecided calls too."
+    )]
+    async fn change_signature(
+        &self,
+        Parameters(args): Parameters<ChangeSignatureArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let turn = Turn {
+            tool: "change_signature",
+            tests: args.test.unwrap_or(false),
+            long: true,
+        };
+        self.writer_turn(turn, args, context, |this, args, call| {
+            let opts = match this.options_testing(args.test, call) {
+                Ok(o) => o,
+                Err(refusal) => return refusal,
+            };
+            let changes = args
+                .changes
+                .iter()
+                .map(|change| match change {
+                    ChangeArg::Add {
+                        name,
+                        default,
+                        position,
+                        value,
+                    } => lancet::ParamChange::Add {
+                        name: name.clone(),
+                        default: default.clone(),
+                        position: *position,
+                        value: value.clone(),
+                    },
+                    ChangeArg::Remove { name } => {
+                        lancet::ParamChange::Remove { name: name.clone() }
+                    }
+                    ChangeArg::Rename { name, new_name } => lancet::ParamChange::Rename {
+                        old: name.clone(),
+                        new: new_name.clone(),
+                    },
+                    ChangeArg::Reorder { order } => lancet::ParamChange::Reorder {
+                        names: order.clone(),
+                    },
+                })
+                .collect();
+            let signature = lancet::SignatureOptions {
+                function: args.function.clone(),
+                at: args.at.clone(),
+                paths: args.paths.clone().unwrap_or_default(),
+                changes,
+                include_unresolved: args.include_unresolved.unwrap_or(false),
+                leave_unresolved: args.leave_unresolved.unwrap_or(false),
+            };
+            this.answer(lancet::change_signature(&signature, &opts), call)
+        })
+        .await
+    }
+
     /// List checkpoints.
     #[tool(
         name = "checkpoints",
@@ -430,7 +499,7 @@ mod tests {
     #[test]
     fn every_tool_declares_its_output_and_its_hints() {
         let tools = crate::LancetServer::tool_router().list_all();
-        assert_eq!(tools.len(), 8);
+        assert_eq!(tools.len(), 9);
         for tool in tools {
             let output = tool.output_schema.as_ref().expect("an output schema");
             assert_eq!(output.get("type"), Some(&"object".into()), "{}", tool.name);

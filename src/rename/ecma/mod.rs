@@ -598,7 +598,7 @@ pub(crate) struct EcmaProject<'a> {
 impl<'a> EcmaProject<'a> {
     /// A project over the walked files, which it reads (a module that does not hold OLD) when
     /// an import reaches them.
-    pub(crate) fn new(sources: &Sources<'a>) -> Self {
+    pub(in crate::rename) fn new(sources: &Sources<'a>) -> Self {
         EcmaProject {
             files: sources.files,
             read: sources.read,
@@ -761,6 +761,22 @@ fn declaration_id(file: &str, offset: u32, member: Option<EcmaMember>) -> model:
         file: file.to_string(),
         offset,
         member,
+    }
+}
+
+impl EcmaProject<'_> {
+    /// What each identifier spelled `name` at `offsets` of `file` refers to, as a rename
+    /// resolves it.
+    pub(crate) fn resolve_names(
+        &self,
+        file: &Parsed,
+        offsets: &[usize],
+        name: &str,
+    ) -> Vec<Resolution> {
+        self.resolve_file(file, offsets, name)
+            .into_iter()
+            .map(|r| r.value)
+            .collect()
     }
 }
 

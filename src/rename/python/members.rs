@@ -50,6 +50,50 @@ pub(super) fn method_receiver<'t>(ident: Node<'t>, module: &PyModule) -> Option<
         .then_some(class)
 }
 
+/// Whether a method's receiver (see [`method_receiver`]) is the class itself: the first
+/// parameter of a `@classmethod` (or of `__new__`, `__init_subclass__` and
+/// `__class_getitem__`, which Python makes class methods).
+pub(super) fn receives_class(ident: Node, module: &PyModule) -> bool {
+    let mut at = ident;
+    let function = loop {
+        match scope_of(at) {
+            Some(scope) if scope.kind() == "function_definition" => break scope,
+            Some(scope) => at = scope,
+            None => return false,
+        }
+    };
+    decorated_as(function, "classmethod", &module.text)
+        || function.child_by_field_name("name").is_some_and(|n| {
+            matches!(
+                text(n, module),
+                "__new__" | "__init_subclass__" | "__class_getitem__"
+            )
+        })
+}
+
+/// Whether a function definition of `source` carries the decorator `@name` or `@x.name`.
+pub(crate) fn decorated_as(function: Node, name: &str, source: &str) -> bool {
+    let Some(holder) = function
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+    else {
+        return false;
+    };
+    let mut cursor = holder.walk();
+    holder
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() == "decorator")
+        .filter_map(|d| d.named_child(0))
+        .any(|e| {
+            let last = match e.kind() {
+                "attribute" => e.child_by_field_name("attribute"),
+                "identifier" => Some(e),
+                _ => None,
+            };
+            last.is_some_and(|l| &source[l.byte_range()] == name)
+        })
+}
+
 pub(super) fn enclosing_class(node: Node) -> Option<Node> {
     let mut at = node.parent();
     while let Some(n) = at {
@@ -201,12 +245,46 @@ fn self_attribute_binds(target: Node, m: &PyModule, name: &str) -> bool {
     }
 }
 
+/// What a method is called through, as a signature change needs it: the class itself
+/// (`Class.method(obj, …)`: the receiver is the first argument), an instance or `super()`
+/// (`obj.method(…)`: the call supplies it), a module (`module.function(…)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Receiver {
+    /// The class object.
+    Class,
+    /// An instance, `self`, or `super()`.
+    Instance,
+    /// A module of the tree.
+    Module,
+    /// Something lancet cannot tell.
+    Unknown,
+}
+
 impl PyProject<'_> {
+    /// What `object` in `object.name(…)` stands for.
+    pub(crate) fn receiver(&self, module: &PyModule, object: Node) -> Receiver {
+        match self.expression(module, object, 0) {
+            Target::Class(..) => Receiver::Class,
+            Target::Instance(..) | Target::Super(_) => Receiver::Instance,
+            Target::Module(_) => Receiver::Module,
+            _ => Receiver::Unknown,
+        }
+    }
+
+    /// What `name` is in the bases of `class` (a class of `module`): a member of a base in
+    /// the tree, or unresolved (none of the tree's bases defines it; why says whether a base
+    /// outside the tree, or one not resolved, may).
+    pub(crate) fn inherited(&self, module: &PyModule, class: Node, name: &str) -> Resolution {
+        self.in_bases(module, class, name, 0)
+    }
+
     /// `object.name`.
     pub(super) fn member(&self, module: &PyModule, object: Node, name: &str) -> Resolution {
         let receiver = self.expression(module, object, 0);
         match receiver {
-            Target::Class(file, qual) => self.class_member(&file, &qual, name, 0),
+            Target::Class(file, qual) | Target::Instance(file, qual, _) => {
+                self.class_member(&file, &qual, name, 0)
+            }
             Target::Module(file) => match self.module(&file) {
                 Some(m) => {
                     let bound = self.bindings(&m, None, name);
@@ -353,7 +431,7 @@ impl PyProject<'_> {
                     continue;
                 }
                 match self.expression(m, base, depth + 1) {
-                    Target::Class(file, base_qual) => {
+                    Target::Class(file, base_qual) | Target::Instance(file, base_qual, _) => {
                         match self.class_member(&file, &base_qual, name, depth + 1) {
                             Resolution::Unresolved(why) if why.starts_with("not a member") => {}
                             Resolution::Unresolved(why) => {
@@ -426,6 +504,17 @@ impl PyProject<'_> {
                     ));
                 }
             },
+            // Calling an instance calls its class's `__call__`.
+            Target::Instance(file, qual, _) => {
+                match self.class_member(&file, &qual, "__call__", 0) {
+                    Resolution::Symbol(SymbolId::Python { module, qual }) => (module, qual),
+                    _ => {
+                        return Resolution::Unresolved(format!(
+                            "the keyword argument `{name}` of a call of an instance whose __call__ is not in the tree"
+                        ));
+                    }
+                }
+            }
             Target::Outside(why) => return Resolution::Outside(why),
             Target::Unknown(why) => return Resolution::Unresolved(why),
             Target::Variable(_, variable) => {

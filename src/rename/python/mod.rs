@@ -23,13 +23,15 @@
 use super::model::{Parsed as PyModule, Resolution, SymbolId};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
 use lancet_syntax::languages;
-use scopes::{Bound, binding_id, bindings_in, scope_of};
+use scopes::{Bound, bindings_in};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tree_sitter::{Node, Parser};
 
 mod imports;
 mod members;
+pub(crate) use members::{Receiver, decorated_as};
+pub(crate) use scopes::{binding_id, qual_of, scope_of};
 mod names;
 mod scopes;
 
@@ -62,8 +64,12 @@ enum Target {
     Binding(SymbolId),
     /// A function of the tree: its file and qualified name (for keyword arguments).
     Function(String, String),
-    /// A class of the tree: its file and qualified name.
+    /// A class of the tree (the class object itself): its file and qualified name.
     Class(String, String),
+    /// An instance of a class of the tree (`C()`, `self`, a variable assigned once from a call
+    /// of C): the class's file and qualified name, and the variable's binding when it is one.
+    /// Its members are the class's; calling a method through it binds `self`.
+    Instance(String, String, Option<SymbolId>),
     /// A module of the tree (its file).
     Module(String),
     /// A variable of the tree whose type lancet does not know: its binding id and name.
@@ -92,6 +98,7 @@ fn same_target(a: &Target, b: &Target) -> bool {
     match (a, b) {
         (Target::Binding(x), Target::Binding(y)) => x == y,
         (Target::Module(x), Target::Module(y)) => x == y,
+        (Target::Instance(f, q, x), Target::Instance(g, r, y)) => f == g && q == r && x == y,
         (Target::Class(f, q), Target::Class(g, r))
         | (Target::Function(f, q), Target::Function(g, r)) => f == g && q == r,
         _ => false,
@@ -106,6 +113,8 @@ fn target_symbol(target: Target) -> Resolution {
             Resolution::Symbol(python_id(&file, qual))
         }
         Target::Module(file) => Resolution::Unresolved(format!("the module {file}")),
+        Target::Instance(_, _, Some(binding)) => Resolution::Symbol(binding),
+        Target::Instance(_, qual, None) => Resolution::Unresolved(format!("an instance of {qual}")),
         Target::Outside(why) => Resolution::Outside(why),
         Target::Unknown(why) => Resolution::Unresolved(why),
         Target::Variable(_, name) => Resolution::Unresolved(unknown_type(&name)),
@@ -125,7 +134,7 @@ fn python_id(file: &str, qual: String) -> SymbolId {
 impl<'a> PyProject<'a> {
     /// A project over the walked files: the scanned Python files as parsed, the other `.py`
     /// files read and parsed when an import or a base class reaches them.
-    pub(crate) fn new(sources: &'a Sources<'a>) -> Self {
+    pub(in crate::rename) fn new(sources: &'a Sources<'a>) -> Self {
         PyProject {
             files: sources
                 .files
@@ -232,6 +241,22 @@ impl<'a> PyProject<'a> {
             "global_statement" => Resolution::Symbol(binding_id(module, None, name)),
             _ => self.name(module, node, name),
         }
+    }
+}
+
+impl PyProject<'_> {
+    /// What each identifier spelled `name` at `offsets` of `file` refers to, as a rename
+    /// resolves it.
+    pub(crate) fn resolve_names(
+        &self,
+        file: &PyModule,
+        offsets: &[usize],
+        name: &str,
+    ) -> Vec<Resolution> {
+        self.resolve_file(file, offsets, name)
+            .into_iter()
+            .map(|r| r.value)
+            .collect()
     }
 }
 

@@ -2,7 +2,7 @@
 //! what one scope's bindings of it make of it (a class, a function, an import, a variable), and
 //! what an expression stands for (a class or an instance of one, a module, `super()`).
 
-use super::members::{enclosing_class, find_class, method_receiver};
+use super::members::{enclosing_class, find_class, method_receiver, receives_class};
 use super::scopes::{Bound, binding_qual, has_wildcard, qual_of, scope_of};
 use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, same_target, target_symbol, text};
 use crate::rename::model::{Resolution, SymbolId};
@@ -281,11 +281,11 @@ impl PyProject<'_> {
                             .descendant_for_byte_range(*start, *end)
                             .filter(|v| v.byte_range() == (*start..*end) && v.kind() == "call");
                         match value.map(|v| self.expression(module, v, depth + 1)) {
-                            Some(Target::Class(file, qual))
+                            Some(Target::Instance(file, qual, _))
                                 if matches!(bound, [Bound::Value(..)])
                                     || self.enters_itself(&file, &qual) =>
                             {
-                                Target::Class(file, qual)
+                                Target::Instance(file, qual, Some(id))
                             }
                             _ => Target::Variable(id, name.to_string()),
                         }
@@ -337,7 +337,13 @@ impl PyProject<'_> {
             "identifier" => {
                 let name = text(expr, module);
                 if let Some(class) = method_receiver(expr, module) {
-                    return Target::Class(module.path.clone(), qual_of(class, module));
+                    let qual = qual_of(class, module);
+                    // `cls` in a classmethod is the class; `self` an instance of it.
+                    return if receives_class(expr, module) {
+                        Target::Class(module.path.clone(), qual)
+                    } else {
+                        Target::Instance(module.path.clone(), qual, None)
+                    };
                 }
                 self.lookup(module, expr, name, false, depth)
             }
@@ -370,17 +376,19 @@ impl PyProject<'_> {
                         None => Target::Unknown(format!("{file} cannot be read")),
                     },
                     Target::Outside(why) => Target::Outside(why),
-                    Target::Class(file, qual) => match self.class_node(&file, &qual) {
-                        Some((m, _)) => {
-                            let inner = format!("{qual}.{attr}");
-                            if find_class(&m, &inner).is_some() {
-                                Target::Class(file, inner)
-                            } else {
-                                Target::Unknown(format!("`{}` is a value", text(expr, module)))
+                    Target::Class(file, qual) | Target::Instance(file, qual, _) => {
+                        match self.class_node(&file, &qual) {
+                            Some((m, _)) => {
+                                let inner = format!("{qual}.{attr}");
+                                if find_class(&m, &inner).is_some() {
+                                    Target::Class(file, inner)
+                                } else {
+                                    Target::Unknown(format!("`{}` is a value", text(expr, module)))
+                                }
                             }
+                            None => Target::Unknown(String::new()),
                         }
-                        None => Target::Unknown(String::new()),
-                    },
+                    }
                     _ => Target::Unknown(format!(
                         "the type of `{}` is not known",
                         text(expr, module)
@@ -399,7 +407,7 @@ impl PyProject<'_> {
                 }
                 match self.expression(module, function, depth + 1) {
                     // An instance of a class of the tree.
-                    class @ Target::Class(..) => class,
+                    Target::Class(file, qual) => Target::Instance(file, qual, None),
                     Target::Outside(why) => Target::Outside(why),
                     _ => Target::Unknown(format!(
                         "the type of `{}` is not known",

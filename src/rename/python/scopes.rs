@@ -46,7 +46,7 @@ fn is_scope(kind: &str) -> bool {
 /// The scope a node's names are looked up in first: the innermost function or lambda whose
 /// body or parameter list holds it (defaults, annotations and decorators belong outside), the
 /// class whose body holds it, the comprehension, or the module (`None`).
-pub(super) fn scope_of(node: Node) -> Option<Node> {
+pub(crate) fn scope_of(node: Node) -> Option<Node> {
     let mut child = node;
     while let Some(parent) = child.parent() {
         match parent.kind() {
@@ -101,7 +101,7 @@ fn is_parameter_name(node: Node) -> bool {
 
 /// The qualified name of a scope: the names of the classes and functions around it, outermost
 /// first, joined by `.` (a lambda or comprehension is `<lambda>` / `<comp>`).
-pub(super) fn qual_of(scope: Node, module: &PyModule) -> String {
+pub(crate) fn qual_of(scope: Node, module: &PyModule) -> String {
     let mut parts = Vec::new();
     let mut at = Some(scope);
     while let Some(node) = at {
@@ -122,7 +122,7 @@ pub(super) fn qual_of(scope: Node, module: &PyModule) -> String {
 }
 
 /// The id of name `name` bound in `scope` (None: the module).
-pub(super) fn binding_id(module: &PyModule, scope: Option<Node>, name: &str) -> SymbolId {
+pub(crate) fn binding_id(module: &PyModule, scope: Option<Node>, name: &str) -> SymbolId {
     python_id(&module.path, binding_qual(module, scope, name))
 }
 

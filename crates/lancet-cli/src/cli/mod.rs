@@ -15,6 +15,7 @@ mod parse;
 mod read;
 mod rename;
 mod report;
+mod signature;
 mod transaction;
 mod trust;
 
@@ -29,6 +30,7 @@ use parse::ParseArgs;
 use read::ReadArgs;
 use rename::RenameArgs;
 use report::ReportArgs;
+use signature::SignatureArgs;
 use std::path::PathBuf;
 use trust::TrustArgs;
 
@@ -64,6 +66,10 @@ enum Command {
         override_usage = "lancet rename [OPTIONS] OLD NEW [PATH]...\n       lancet rename [OPTIONS] --at PATH:LINE:COL NEW [PATH]..."
     )]
     Rename(RenameArgs),
+    /// Change a function's parameters (add, remove, rename, reorder) and update every call of
+    /// it, by syntax, as one transaction (Python functions and methods, JavaScript/TypeScript
+    /// functions).
+    Signature(SignatureArgs),
     /// Rewrite code by structure (ast-grep's rules, or -p PATTERN -r REWRITE --lang L), or by
     /// any codemod command (--exec CMD, run in a sandboxed scratch copy), as one all-or-nothing
     /// batch: syntax checked, checkpointed, --test, undo.
@@ -154,9 +160,13 @@ fn command() -> clap::Command {
 /// Runs the CLI and returns the process exit code.
 pub fn run() -> u8 {
     let mut clock = lancet::internals::timing::since_start();
-    let parsed = command()
-        .try_get_matches()
-        .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches));
+    let mut order = Vec::new();
+    let parsed = command().try_get_matches().and_then(|mut matches| {
+        if let Some(("signature", sub)) = matches.subcommand() {
+            order = signature::change_order(sub);
+        }
+        Cli::from_arg_matches_mut(&mut matches)
+    });
     let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
@@ -174,6 +184,7 @@ pub fn run() -> u8 {
     match cli.command {
         Command::Apply(args) => apply::run_apply(cli.root, args),
         Command::Rename(args) => rename::run_rename(cli.root, args),
+        Command::Signature(args) => signature::run_signature(cli.root, args, &order),
         Command::Mod(args) => codemod::run_mod(cli.root, args),
         Command::Parse(args) => parse::run_parse(args),
         Command::Read(args) => read::run_read(cli.root, args),

@@ -21,6 +21,7 @@ mod locate;
 pub(crate) mod ops;
 mod parsed;
 mod rename;
+mod signature;
 mod step;
 mod surface;
 mod syntax;
@@ -57,6 +58,7 @@ impl Report {
             test: None,
             rename: None,
             codemod: None,
+            signature: None,
             provenance: None,
             message: String::new(),
             compact: false,
@@ -145,7 +147,7 @@ impl Report {
         let refused = self.exit_code() != 0;
         // A rename's or a mod's sites are listed by the summary (and in full in `--json`):
         // their diffs, one per file of a tree-wide change, are what brief leaves out.
-        let tree_wide = matches!(self.format, Some("rename" | "mod"));
+        let tree_wide = matches!(self.format, Some("rename" | "mod" | "signature"));
         for f in &mut self.files {
             // A deletion's diff is the whole old file; `D path` in the summary says it all.
             let deleted = f.action == crate::report::Action::Delete;
@@ -370,6 +372,7 @@ fn tier_label(h: &HunkReport, format: Option<&str>) -> &'static str {
     match (h.tier, format) {
         (Some(tier), _) => tier.name(),
         (None, Some("mod")) => "rule",
+        (None, Some("signature")) => "signature",
         (None, _) => "identifier",
     }
 }

@@ -15,7 +15,7 @@ impl Report {
 }
 
 /// A refusal's status, stable kind, detail and what to send next.
-type Words = (Status, ErrorKind, String, String);
+pub(super) type Words = (Status, ErrorKind, String, String);
 
 /// A refusal of the whole rename: nothing is written.
 fn refused(kind: ErrorKind, detail: String, next: &str) -> Words {
@@ -147,7 +147,7 @@ fn kind_not_defined(old: &str, kind: SymbolKind, others: &[Definition]) -> Words
 }
 
 /// A place's refusal: `--at`, a path, a qualified name.
-fn place_words(refusal: &PlaceRefusal, surface: Surface) -> Words {
+pub(super) fn place_words(refusal: &PlaceRefusal, surface: Surface) -> Words {
     match refusal {
         PlaceRefusal::AtNamesOther { place, name, old } => {
             let at = surface.param("--at");
@@ -474,7 +474,7 @@ fn place(d: &Definition) -> String {
 }
 
 /// Definitions as a refusal lists them.
-fn places(definitions: &[Definition]) -> String {
+pub(super) fn places(definitions: &[Definition]) -> String {
     definitions.iter().map(place).collect::<Vec<_>>().join(", ")
 }
 
