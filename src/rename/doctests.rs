@@ -383,14 +383,20 @@ mod tests {
     use super::rust;
     use tree_sitter::Parser;
 
-    fn shadow(text: &str) -> Option<String> {
+    /// The non-blank lines of a file's doctest shadow, as `find` sees it (`path` picks the
+    /// grammar).
+    fn shadow_lines(
+        path: &str,
+        text: &str,
+        find: fn(&str, &tree_sitter::Tree) -> Option<super::Shadow>,
+    ) -> Option<String> {
         let mut parser = Parser::new();
-        let entry = lancet_syntax::languages::language_for("a.rs", b"").unwrap();
+        let entry = lancet_syntax::languages::language_for(path, b"").unwrap();
         parser
             .set_language(&lancet_syntax::languages::grammar(entry).unwrap())
             .unwrap();
         let tree = parser.parse(text, None).unwrap();
-        rust(text, &tree).map(|s| {
+        find(text, &tree).map(|s| {
             assert_eq!(s.text.len(), text.len());
             s.text
                 .lines()
@@ -399,6 +405,10 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join("\n")
         })
+    }
+
+    fn shadow(text: &str) -> Option<String> {
+        shadow_lines("a.rs", text, rust)
     }
 
     #[test]
@@ -417,21 +427,7 @@ mod tests {
     }
 
     fn python_shadow(text: &str) -> Option<String> {
-        let mut parser = Parser::new();
-        let entry = lancet_syntax::languages::language_for("a.py", b"").unwrap();
-        parser
-            .set_language(&lancet_syntax::languages::grammar(entry).unwrap())
-            .unwrap();
-        let tree = parser.parse(text, None).unwrap();
-        super::python(text, &tree).map(|s| {
-            assert_eq!(s.text.len(), text.len());
-            s.text
-                .lines()
-                .map(str::trim_end)
-                .filter(|l| !l.trim().is_empty())
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
+        shadow_lines("a.py", text, super::python)
     }
 
     #[test]

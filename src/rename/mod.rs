@@ -368,21 +368,7 @@ mod tests {
     use lancet_core::SymbolKind;
 
     fn opts(old: &str, new: &str) -> RenameOptions {
-        RenameOptions {
-            old: old.into(),
-            new: new.into(),
-            paths: Vec::new(),
-            lang: None,
-            kind: SymbolKind::Any,
-            include_strings: false,
-            include_comments: false,
-            at: None,
-            include_unresolved: false,
-            leave_unresolved: false,
-            all_definitions: false,
-            servers: None,
-            lsp: None,
-        }
+        RenameOptions::plain(old, new)
     }
 
     /// One file scanned, resolved (a tree of that file alone) and finished.

@@ -229,6 +229,28 @@ pub struct RenameOptions {
     pub servers: Option<lsp::Lsp>,
 }
 
+impl RenameOptions {
+    /// OLD to NEW over the whole root, any kind, code only, no server: what the other fields'
+    /// absence means (a caller sets the ones it takes).
+    pub(crate) fn plain(old: &str, new: &str) -> RenameOptions {
+        RenameOptions {
+            old: old.to_string(),
+            new: new.to_string(),
+            paths: Vec::new(),
+            lang: None,
+            kind: SymbolKind::Any,
+            include_strings: false,
+            include_comments: false,
+            at: None,
+            include_unresolved: false,
+            leave_unresolved: false,
+            all_definitions: false,
+            servers: None,
+            lsp: None,
+        }
+    }
+}
+
 /// A language's compiled rename query and the indexes of its captures.
 pub(crate) struct Renamer {
     pub(crate) entry: &'static LanguageEntry,

@@ -304,35 +304,7 @@ fn lay_out(
 mod tests {
     use super::*;
     use crate::signature::change::ParamChange;
-    use crate::signature::params::{Entry, Param};
-
-    /// A parameter list from its spelling (`a, b=1, *args, **kw`).
-    fn sig(spec: &str, receiver: bool) -> Signature {
-        let entries = spec
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| match s {
-                "/" => Entry::Slash,
-                "*" => Entry::Star,
-                _ => {
-                    let stars = s.bytes().take_while(|b| *b == b'*').count() as u8;
-                    let s = &s[stars as usize..];
-                    let (name, default) = match s.split_once('=') {
-                        Some((n, d)) => (n, Some(d.to_string())),
-                        None => (s, None),
-                    };
-                    Entry::Param(Param {
-                        name: name.into(),
-                        stars,
-                        default,
-                        origin: Origin::Old(0),
-                    })
-                }
-            })
-            .collect();
-        Signature::read(entries, receiver)
-    }
+    use crate::signature::params::tests::sig;
 
     /// A call's arguments from their spelling (`1, b=2, *xs, **kw`), each range into it.
     fn args(text: &str) -> Vec<Arg> {

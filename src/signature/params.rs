@@ -360,11 +360,12 @@ impl Signature {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// A list from Python's spelling: `self, a, b=1, /, *args, c, **kw`.
-    fn sig(spec: &str, receiver: bool) -> Signature {
+    /// A list from Python's spelling: `self, a, b=1, /, *args, c, **kw` (the binding's tests
+    /// use it too).
+    pub(crate) fn sig(spec: &str, receiver: bool) -> Signature {
         let entries = spec
             .split(',')
             .map(str::trim)

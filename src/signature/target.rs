@@ -27,21 +27,7 @@ pub(super) struct NameScan {
 
 /// A rename's options that scan for `name` (and rename nothing: NEW is OLD).
 pub(super) fn name_options(name: &str) -> RenameOptions {
-    RenameOptions {
-        old: name.to_string(),
-        new: name.to_string(),
-        paths: Vec::new(),
-        lang: None,
-        kind: SymbolKind::Any,
-        include_strings: false,
-        include_comments: false,
-        at: None,
-        include_unresolved: false,
-        leave_unresolved: false,
-        all_definitions: false,
-        servers: None,
-        lsp: None,
-    }
+    RenameOptions::plain(name, name)
 }
 
 /// Scans and resolves the walked files for `name`.

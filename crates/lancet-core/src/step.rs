@@ -165,7 +165,8 @@ impl StepReport {
             .collect()
     }
 
-    fn files(&self) -> impl Iterator<Item = &Value> {
+    /// The report's files, as JSON.
+    pub(crate) fn files(&self) -> impl Iterator<Item = &Value> {
         self.json
             .get("files")
             .and_then(Value::as_array)

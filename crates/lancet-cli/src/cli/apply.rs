@@ -113,8 +113,8 @@ pub(super) fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
     };
     let applied = apply_batch(&batch, &opts);
     let mut clock = std::time::Instant::now();
-    let edit = serde_json::to_vec(&batch).unwrap_or_default();
-    let code = args.tx.emit(&applied.report, &root, &edit);
+    let edit = || serde_json::to_vec(&batch).unwrap_or_default();
+    let code = args.tx.emit(&applied.report, &root, edit);
     lancet::internals::timing::lap("report printed", &mut clock);
     code
 }

@@ -147,9 +147,11 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         include_comments: args.include_comments,
     };
     match args.tx.options(root.clone()) {
-        Ok(apply) => args
-            .tx
-            .emit(&lancet::rename(&opts(&apply), &apply).report, &root, &edit),
+        Ok(apply) => args.tx.emit(
+            &lancet::rename(&opts(&apply), &apply).report,
+            &root,
+            move || edit,
+        ),
         Err(report) => emit(&report, args.tx.json),
     }
 }

@@ -124,7 +124,7 @@ pub(super) fn run_signature(root: PathBuf, args: SignatureArgs, order: &[(&str, 
         Ok(apply) => args.tx.emit(
             &lancet::change_signature(&opts, &apply).report,
             &root,
-            &edit,
+            move || edit,
         ),
         Err(report) => emit(&report, args.tx.json),
     }

@@ -4,6 +4,7 @@ use super::output::{Bar, emit_unless_quiet};
 use clap::Args;
 use lancet::ApplyOptions;
 use lancet::{ErrorKind, Report, Status};
+use std::borrow::Cow;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -94,18 +95,18 @@ impl TransactionArgs {
         })
     }
 
-    /// Prints the report of a step run at `root` from `edit` (the edit text, rule or command
-    /// that defines it, digested into the provenance when asked for).
-    pub(super) fn emit(&self, report: &Report, root: &Path, edit: &[u8]) -> u8 {
+    /// Prints the report of a step run at `root`; `edit` gives what defines the step (the edit
+    /// text, rule or command), digested into the provenance only when that is asked for.
+    pub(super) fn emit(&self, report: &Report, root: &Path, edit: impl FnOnce() -> Vec<u8>) -> u8 {
         let mut report = if self.brief {
-            report.clone().brief(lancet::Surface::Cli)
+            Cow::Owned(report.clone().brief(lancet::Surface::Cli))
         } else {
-            report.clone()
+            Cow::Borrowed(report)
         };
         if self.provenance {
-            report.provenance = Some(lancet::provenance(
+            report.to_mut().provenance = Some(lancet::provenance(
                 root,
-                lancet::sha256_hex(edit),
+                lancet::sha256_hex(&edit()),
                 self.started.elapsed(),
             ));
         }

@@ -42,8 +42,7 @@ impl StepReport {
             let detail = self.str_at("/error/detail").unwrap_or_default();
             return format!("{kind}: {}", first_sentence(detail));
         }
-        let files = self.json.get("files").and_then(Value::as_array);
-        for file in files.into_iter().flatten() {
+        for file in self.files() {
             let path = file.get("path").and_then(Value::as_str).unwrap_or("?");
             let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
             let hunks = file.get("hunks").and_then(Value::as_array);
