@@ -20,10 +20,11 @@ type Tree = BTreeMap<String, Node>;
 const SIGABRT: i32 = 6;
 
 /// Every failpoint, in commit order.
-const POINTS: [&str; 8] = [
+const POINTS: [&str; 9] = [
     "verify",
     "journal",
     "write",
+    "sync_temps",
     "backup",
     "rename",
     "fsync_dir",
@@ -367,6 +368,7 @@ fn crash_loop(in_git: bool, fsync: bool) {
         ("verify", 1),
         ("journal", 1),
         ("write", 4),
+        ("sync_temps", 1),
         ("backup", 2),
         ("rename", 6),
         ("commit", 1),
@@ -973,6 +975,36 @@ fn a_file_changed_while_the_batch_is_prepared_refuses_it() {
         checkpoint_refs(&root.join(".lancet/git")),
         Vec::<String>::new()
     );
+}
+
+/// Every temp file of a batch is written before any is synced: their fsyncs then go out
+/// together and share the file system's log commits, instead of one commit per file.
+#[test]
+fn every_temp_file_is_written_before_their_contents_are_synced() {
+    let dir = batch_tree(false);
+    let root = dir.path();
+    let (_, new) = old_and_new(false);
+    let pause = tempfile::tempdir().unwrap();
+    let pause_file = pause.path().join("paused");
+    let mut child = lancet_in_background(
+        &["apply", "-C", r(root), "--json"],
+        BATCH,
+        &[
+            ("LANCET_PAUSE_AT", "sync_temps"),
+            ("LANCET_PAUSE_FILE", pause_file.to_str().unwrap()),
+        ],
+    );
+    wait_paused(&mut child, &pause_file);
+    let temps: Vec<String> = work(root)
+        .into_keys()
+        .filter(|k| k.rsplit('/').next().unwrap().starts_with(".lancet-"))
+        .collect();
+    // a, b, new/sub/c and lib/m: the four files the batch puts in place.
+    assert_eq!(temps.len(), 4, "temp files at the first sync: {temps:?}");
+    std::fs::remove_file(&pause_file).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(work(root), new);
 }
 
 #[test]

@@ -9,6 +9,7 @@
 //! Unset — always, outside tests — a check is one cached environment lookup.
 //!
 //! The points, in commit order: `journal` (journal written), `write` (each temp file),
+//! `sync_temps` (temp files written, before their contents are synced together),
 //! `backup` (each pre-image kept), `verify_again` (the targets' last check before the renames),
 //! `judged` (each target judged at that check), `rename` (each swap), `exchanged` (each target
 //! just exchanged, what came out not compared yet), `fsync_dir`,

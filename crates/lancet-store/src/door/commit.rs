@@ -1,13 +1,13 @@
 //! The commit sequence of the crate docs: every target checked against what was staged, the
 //! journal, the checkpoint between, then temp files, pre-images and renames up to the commit point.
 
-use super::durable::{fsync_dir_in, parent_of, write_in_place};
+use super::durable::{fsync_dir_in, parent_of, sync_together, write_in_place};
 use super::rollback::{discard, roll_back};
 use super::swap::{self, Exchange, Stamp, SwapError, Swapped};
 use super::{Admitted, lookalike};
 use crate::journal::{Entry, FileState, Journal, Rollback};
 use crate::state::{self, PreImages, StateDir};
-use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
+use cap_std::fs::{Dir, File, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
 use lancet_core::failpoint;
 use lancet_core::sha256_hex;
 use lancet_core::{BatchFailure, StateTrouble};
@@ -472,8 +472,8 @@ fn write_all(
     Ok((swapped, exchange))
 }
 
-/// Steps 3 and 4: the directories the batch creates, every temp file (in parallel: the
-/// devices' flushes overlap) and every pre-image.
+/// Steps 3 and 4: the directories the batch creates, every temp file (written in parallel, then
+/// made durable together) and every pre-image.
 fn ready(
     dir: &Dir,
     files: &[StagedFile],
@@ -485,19 +485,49 @@ fn ready(
     for d in &journal.created_dirs {
         dir.create_dir(d).map_err(io_at(d))?;
     }
-    // A failure leaves the other temp files for the rollback to remove.
+    // Every temp file of a chunk is written, then their contents made durable together
+    // (`sync_together`); a chunk at a time, so a large batch holds few descriptors open. A
+    // failure leaves the other temp files for the rollback to remove.
     let temp = |(f, e): (&StagedFile, &Entry)| match (f.after.as_deref(), &f.after_link, &e.temp) {
-        (Some(bytes), _, Some(temp)) => {
-            write_temp(dir, temp, bytes, f.mode, opts).map_err(io_at(&e.path))
-        }
-        (None, Some(target), Some(temp)) => dir.symlink(target, temp).map_err(io_at(&e.path)),
-        _ => Ok(()),
+        (Some(bytes), _, Some(temp)) => write_temp(dir, temp, bytes, f.mode)
+            .map(Some)
+            .map_err(io_at(&e.path)),
+        (None, Some(target), Some(temp)) => dir
+            .symlink(target, temp)
+            .map(|()| None)
+            .map_err(io_at(&e.path)),
+        _ => Ok(None),
     };
-    // One file: no thread pool is worth starting for it.
-    if files.len() < 2 {
-        files.iter().zip(&journal.entries).try_for_each(temp)?;
-    } else {
-        files.par_iter().zip(&journal.entries).try_for_each(temp)?;
+    for (chunk, entries) in files
+        .chunks(TEMPS_AT_ONCE)
+        .zip(journal.entries.chunks(TEMPS_AT_ONCE))
+    {
+        // One file: no thread pool is worth starting for it.
+        let written: Vec<Option<File>> = if chunk.len() < 2 {
+            chunk
+                .iter()
+                .zip(entries)
+                .map(temp)
+                .collect::<Result<_, _>>()?
+        } else {
+            chunk
+                .par_iter()
+                .zip(entries)
+                .map(temp)
+                .collect::<Result<_, _>>()?
+        };
+        let (paths, written): (Vec<&str>, Vec<File>) = entries
+            .iter()
+            .zip(written)
+            .filter_map(|(e, file)| Some((e.path.as_str(), file?)))
+            .unzip();
+        if written.is_empty() {
+            continue;
+        }
+        failpoint::check("sync_temps").map_err(io_at("the batch"))?;
+        if opts.fsync {
+            sync_together(&written).map_err(|(i, e)| WriteFailure::Io(paths[i].to_string(), e))?;
+        }
     }
     lancet_core::timing::lap("commit: temp files written", &mut clock);
     for (f, e) in files.iter().zip(&journal.entries) {
@@ -689,15 +719,13 @@ fn sync_dirs(dir: &Dir, dirs: &[&String]) -> Result<(), WriteFailure> {
     }
 }
 
-/// Creates the temp file (never an existing one), writes the content with the target's mode
-/// (or the umask's default for a new file), and fsyncs it.
-fn write_temp(
-    dir: &Dir,
-    temp: &str,
-    bytes: &[u8],
-    mode: Option<u32>,
-    opts: WriteOptions,
-) -> io::Result<()> {
+/// Temp files written before their contents are made durable together: a chunk's worth of
+/// descriptors held open at once.
+const TEMPS_AT_ONCE: usize = 256;
+
+/// Creates the temp file (never an existing one) and writes the content with the target's mode
+/// (or the umask's default for a new file); returns it open, for the caller to sync.
+fn write_temp(dir: &Dir, temp: &str, bytes: &[u8], mode: Option<u32>) -> io::Result<File> {
     failpoint::check("write")?;
     let mut file = dir.open_with(
         temp,
@@ -707,10 +735,7 @@ fn write_temp(
     if let Some(mode) = mode {
         file.set_permissions(Permissions::from_mode(mode))?;
     }
-    if opts.fsync {
-        file.sync_all()?;
-    }
-    Ok(())
+    Ok(file)
 }
 
 /// Keeps the original of a file about to be replaced: a hard link (the same inode, so content,
