@@ -11,6 +11,8 @@
 
 use std::io;
 use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::sync::Mutex;
 
 /// `statfs` magic numbers of file systems that log metadata in order.
 const EXT_MAGIC: i64 = 0xEF53;
@@ -29,7 +31,7 @@ pub(crate) fn logs_in_order(fd: &impl AsRawFd) -> bool {
     }
     match stat.f_type as i64 {
         XFS_MAGIC | BTRFS_MAGIC => true,
-        // ext2, ext3 and ext4 share the magic; ext2 has no journal.
+        // ext2, ext3 and ext4 share the magic; ext2 has no journal, nor has ext4 made without.
         EXT_MAGIC => ext_with_journal(fd).unwrap_or(false),
         _ => false,
     }
@@ -47,35 +49,44 @@ pub(crate) fn one_log(tree: &impl AsRawFd, other: &impl AsRawFd) -> bool {
     matches!((dev(tree), dev(other)), (Some(a), Some(b)) if a == b) && logs_in_order(tree)
 }
 
-/// Whether the ext file system holding `fd` is mounted as ext3 or ext4 (which journal), from
-/// the mount table: the mount whose id `statx` gives.
+/// Whether the ext file system holding `fd` keeps a journal. Its type does not say: ext4 can
+/// be made without one (`mkfs.ext4 -O ^has_journal`, as some virtual machines' disks are) and is
+/// mounted as `ext4` all the same, syncing nothing in order. The kernel lists a journaled one's
+/// data mode (`data=ordered`, `data=journal`, `data=writeback`) among the options of
+/// `/proc/fs/ext4/<device>/options`, and none without a journal; the device is named by the file
+/// system's device number (`/sys/dev/block/MAJOR:MINOR`). Asked once per device and process.
 fn ext_with_journal(fd: &impl AsRawFd) -> io::Result<bool> {
-    let mut statx: libc::statx = unsafe { std::mem::zeroed() };
-    let empty = c"";
-    // SAFETY: statx(2) on a descriptor we hold, into a buffer of the right type.
-    let rc = unsafe {
-        libc::statx(
-            fd.as_raw_fd(),
-            empty.as_ptr(),
-            libc::AT_EMPTY_PATH,
-            libc::STATX_MNT_ID,
-            &mut statx,
-        )
-    };
-    if rc != 0 || statx.stx_mask & libc::STATX_MNT_ID == 0 {
-        return Ok(false);
+    static KNOWN: Mutex<Vec<(libc::dev_t, bool)>> = Mutex::new(Vec::new());
+    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: fstat(2) fills the buffer given for a descriptor we hold.
+    if unsafe { libc::fstat(fd.as_raw_fd(), &mut stat) } != 0 {
+        return Err(io::Error::last_os_error());
     }
-    let mount_id = statx.stx_mnt_id.to_string();
-    let table = std::fs::read_to_string("/proc/self/mountinfo")?;
-    Ok(table.lines().any(|line| {
-        let mut fields = line.split(' ');
-        fields.next() == Some(mount_id.as_str())
-            && line
-                .split(" - ")
-                .nth(1)
-                .and_then(|rest| rest.split(' ').next())
-                .is_some_and(|fstype| fstype == "ext4" || fstype == "ext3")
-    }))
+    let dev = stat.st_dev;
+    let known = || {
+        let known = KNOWN.lock().ok()?;
+        known
+            .iter()
+            .find(|(d, _)| *d == dev)
+            .map(|&(_, journal)| journal)
+    };
+    if let Some(journal) = known() {
+        return Ok(journal);
+    }
+    let device = std::fs::read_link(format!(
+        "/sys/dev/block/{}:{}",
+        libc::major(dev),
+        libc::minor(dev)
+    ))?;
+    let name = device
+        .file_name()
+        .ok_or_else(|| io::Error::other("a block device link without a name"))?;
+    let options = std::fs::read_to_string(Path::new("/proc/fs/ext4").join(name).join("options"))?;
+    let journal = options.lines().any(|option| option.starts_with("data="));
+    if let Ok(mut known) = KNOWN.lock() {
+        known.push((dev, journal));
+    }
+    Ok(journal)
 }
 
 #[cfg(test)]
@@ -96,14 +107,43 @@ mod tests {
         let expected = match fstype.as_str() {
             "xfs" | "btrfs" => Some(true),
             "tmpfs" | "overlayfs" | "nfs" => Some(false),
+            // ext2/ext3/ext4 (`stat` names them alike): in order only with a journal, which
+            // the kernel's jbd2 lists by device name (`<device>-<journal inode>`).
+            "ext2/ext3" => Some(jbd2_journals_on(dir.path())),
             _ => None,
         };
         if let Some(expected) = expected {
             assert_eq!(logs_in_order(&handle), expected, "{fstype}");
         }
-        let tmpfs = std::path::Path::new("/dev/shm");
+        let tmpfs = Path::new("/dev/shm");
         if tmpfs.is_dir() {
             assert!(!logs_in_order(&std::fs::File::open(tmpfs).unwrap()));
         }
+    }
+
+    /// Whether jbd2 runs a journal for the device holding `path` (named as `df` names it).
+    fn jbd2_journals_on(path: &Path) -> bool {
+        let out = std::process::Command::new("df")
+            .args(["--output=source"])
+            .arg(path)
+            .output()
+            .unwrap();
+        let source = String::from_utf8_lossy(&out.stdout);
+        let device = source
+            .lines()
+            .last()
+            .unwrap()
+            .trim()
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .to_string();
+        std::fs::read_dir("/proc/fs/jbd2").is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!("{device}-"))
+            })
+        })
     }
 }
