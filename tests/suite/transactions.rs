@@ -1437,6 +1437,38 @@ fn the_checkpoint_id_names_a_revision() {
     );
 }
 
+/// A batch over paths as HEAD has them takes HEAD itself as its before commit (one object
+/// fewer to write per call); over paths changed since HEAD, a before commit of its own records
+/// the disk. Either way `git diff <id>^ <id>` is exactly the batch.
+#[test]
+fn a_clean_tree_checkpoints_onto_head_itself() {
+    let dir = temp_tree(&[("a.txt", b"a\n")]);
+    let root = dir.path();
+    commit_all(root);
+    let head = git(root, &["rev-parse", "HEAD"]);
+    let out = lancet(&["apply", "-C", r(root), "--json"], SMALL_EDIT);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let id = rev(json(&out)["checkpoint"].as_str().unwrap());
+    assert_eq!(git(root, &["rev-parse", &format!("{id}^")]), head);
+    assert_eq!(
+        git(root, &["diff", "--name-only", &format!("{id}^"), &id]),
+        "a.txt\nn.txt"
+    );
+    // a.txt now differs from HEAD: the next batch records the disk in a before commit.
+    let out = lancet(
+        &["apply", "-C", r(root), "--json"],
+        b"*** Begin Patch\n*** Update File: a.txt\n-A\n+B\n*** End Patch\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let id = rev(json(&out)["checkpoint"].as_str().unwrap());
+    let before = git(root, &["rev-parse", &format!("{id}^")]);
+    assert_ne!(before, head);
+    assert_eq!(git(root, &["rev-parse", &format!("{before}^")]), head);
+    assert_eq!(git(root, &["show", &format!("{id}^:a.txt")]), "A");
+    assert_eq!(git(root, &["show", &format!("{id}:a.txt")]), "B");
+    assert_eq!(git(root, &["rev-parse", "HEAD"]), head, "HEAD never moves");
+}
+
 #[test]
 fn no_checkpoint_records_no_ref_and_no_log_entry() {
     for in_git in [true, false] {
