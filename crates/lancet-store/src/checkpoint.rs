@@ -415,34 +415,46 @@ impl<'a> Checkpoints<'a> {
         }
         let after_tree = repo.find_tree(after.create_updated(repo, &before_tree)?)?;
         self.note_trees(&after_tree, files, fresh);
+        let before_commit = self.before_commit(id, head, &before_tree, fresh)?;
         let sig = repo
             .signature()
             .or_else(|_| Signature::now("lancet", "lancet@localhost"))?;
-        // Where the touched paths are on disk as HEAD has them (a clean tree), HEAD itself is
-        // the before commit: one object fewer to write per batch, and `git diff <id>^ <id>` is
-        // still exactly the batch.
-        let before_commit = match &head {
-            Some(head) if head.tree_id() == before_tree.id() => head.clone(),
-            _ => {
-                let parents: Vec<&git2::Commit> = head.iter().collect();
-                let before_commit = repo.commit(
-                    None,
-                    &sig,
-                    &sig,
-                    &format!("lancet checkpoint {id}: before"),
-                    &before_tree,
-                    &parents,
-                )?;
-                fresh.push(before_commit);
-                repo.find_commit(before_commit)?
-            }
-        };
         let after_commit =
             repo.commit(None, &sig, &sig, message, &after_tree, &[&before_commit])?;
         fresh.push(after_commit);
         fresh.sort();
         fresh.dedup();
         Ok(after_commit)
+    }
+
+    /// The batch's before commit. Where the touched paths are on disk as HEAD has them (a clean
+    /// tree), HEAD itself: one object fewer to write per batch, and `git diff <id>^ <id>` is
+    /// still exactly the batch. Else a commit of `before_tree` on HEAD (noted in `fresh`).
+    fn before_commit<'r>(
+        &'r self,
+        id: &str,
+        head: Option<git2::Commit<'r>>,
+        before_tree: &Tree,
+        fresh: &mut Vec<Oid>,
+    ) -> Result<git2::Commit<'r>, git2::Error> {
+        if let Some(head) = head.as_ref().filter(|h| h.tree_id() == before_tree.id()) {
+            return Ok(head.clone());
+        }
+        let repo = &self.repo;
+        let sig = repo
+            .signature()
+            .or_else(|_| Signature::now("lancet", "lancet@localhost"))?;
+        let parents: Vec<&git2::Commit> = head.iter().collect();
+        let before_commit = repo.commit(
+            None,
+            &sig,
+            &sig,
+            &format!("lancet checkpoint {id}: before"),
+            before_tree,
+            &parents,
+        )?;
+        fresh.push(before_commit);
+        repo.find_commit(before_commit)
     }
 
     /// A path's content before and after the batch `id`.
