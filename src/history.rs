@@ -552,6 +552,7 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: &UndoOptions) -> App
         &report,
         &undo_meta,
         &prepared.journal,
+        &|| prepared.journal_durable(),
     )
     .and_then(|_| {
         let mut marked = meta.clone();
@@ -712,7 +713,9 @@ fn restore_plan(
 }
 
 /// Records the batch's checkpoint (its before and after commits) and its log entry; returns
-/// the entry as saved.
+/// the entry as saved. The objects are written first; the ref and the log entry only once
+/// `journal_durable` returns (the batch's journal synced meanwhile, on a thread of its own), so
+/// a crash never leaves a checkpoint of a batch no journal can take back.
 pub(crate) fn record_checkpoint(
     root: &Root,
     state: &StateDir,
@@ -720,6 +723,7 @@ pub(crate) fn record_checkpoint(
     report: &Report,
     meta: &store::CheckpointMeta,
     journal: &store::Journal,
+    journal_durable: &dyn Fn() -> Result<(), CommitError>,
 ) -> Result<store::CheckpointMeta, CommitError> {
     let git_error = |e: git2::Error| CommitError::Io {
         path: "the checkpoint".into(),
@@ -739,9 +743,12 @@ pub(crate) fn record_checkpoint(
         store::RepositoryError::Git(e) => git_error(e),
     })?;
     let mut clock = std::time::Instant::now();
-    let commit = checkpoints
-        .record(&meta.id, files, &report.summary_line())
+    let after = checkpoints
+        .write_objects(&meta.id, files, &report.summary_line())
         .map_err(git_error)?;
+    journal_durable()?;
+    lancet_core::timing::lap("checkpoint: journal durable", &mut clock);
+    let commit = checkpoints.point_ref(&meta.id, after).map_err(git_error)?;
     lancet_core::timing::lap("checkpoint", &mut clock);
     let mut entry = meta.clone();
     entry.commit = Some(commit.to_string());

@@ -412,10 +412,19 @@ fn checkpoint_and_commit(
         Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface))),
     };
     lap("commit: targets checked, journal written", &mut clock);
-    // The checkpoint and its log entry are recorded with the journal durable and before any
-    // file is written: a crash on either side is rolled back and forgotten together.
+    // The checkpoint and its log entry are recorded with the journal durable (its objects built
+    // while it syncs) and before any file is written: a crash on either side is rolled back and
+    // forgotten together.
     if opts.checkpoint {
-        match history::record_checkpoint(root, state, files, &report, &meta, &prepared.journal) {
+        match history::record_checkpoint(
+            root,
+            state,
+            files,
+            &report,
+            &meta,
+            &prepared.journal,
+            &|| prepared.journal_durable(),
+        ) {
             Ok(entry) => meta = entry,
             Err(e) => {
                 prepared.abandon();

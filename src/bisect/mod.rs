@@ -275,6 +275,8 @@ impl Bisect<'_> {
                 &report,
                 &meta,
                 trial.written.journal(),
+                // Written: its journal has been durable since before its files.
+                &|| Ok(()),
             )
             .map(drop)
             .map_err(|e| e.failure()),

@@ -65,7 +65,7 @@ FILES = {
 
 BISECT = ["apply", "--test", "sh check.sh", "--bisect"]
 
-POINTS = ["verify", "journal", "write", "backup", "verify_again", "rename", "fsync_dir", "commit"]
+POINTS = ["verify", "journal", "write", "sync_temps", "backup", "verify_again", "rename", "fsync_dir", "commit"]
 
 
 def make_tree(path, git):

@@ -153,14 +153,16 @@ impl<'a> Checkpoints<'a> {
         self.prefix.join(rel)
     }
 
-    /// Records a batch: the *before* and *after* commits and the ref. Returns the after commit.
-    /// Trees and commits are built in memory; only objects the repository lacks are written. A
+    /// Writes a batch's objects: the *before* and *after* commits, their trees and blobs.
+    /// Returns the after commit, which no ref names yet: [`Checkpoints::point_ref`] records it
+    /// once the batch's journal is durable (the objects alone are harmless garbage if the batch
+    /// never happens: git prunes them). Trees and commits are built in memory; only objects the repository lacks are written. A
     /// small batch writes its few new objects loose, as git itself does (one file each, never
     /// one for an object already there), so a long run of one-file edits does not pile up one
     /// pack per call (every object lookup searches every pack: 150 packs made each call 60%
     /// slower). A larger batch writes them as one pack holding exactly them (not thousands of
     /// loose files, and not the rest of the tree): one write sized by the batch.
-    pub fn record(
+    pub fn write_objects(
         &self,
         id: &str,
         files: &[StagedFile],
@@ -218,7 +220,7 @@ impl<'a> Checkpoints<'a> {
         };
         written.map_err(|e| git2::Error::from_str(&format!("writing the checkpoint: {e}")))?;
         lap("checkpoint: objects written", &mut clock);
-        self.point_ref(id, after)
+        Ok(after)
     }
 
     /// Writes the objects the repository lacks as loose objects: each compressed into a file
@@ -294,8 +296,8 @@ impl<'a> Checkpoints<'a> {
         Ok(())
     }
 
-    /// Points the checkpoint's ref at its after commit.
-    fn point_ref(&self, id: &str, after: Oid) -> Result<Oid, git2::Error> {
+    /// Records the checkpoint: its ref pointed at its after commit.
+    pub fn point_ref(&self, id: &str, after: Oid) -> Result<Oid, git2::Error> {
         self.repo.reference(
             &format!("{REF_PREFIX}{id}"),
             after,

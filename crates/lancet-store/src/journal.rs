@@ -158,11 +158,14 @@ impl Journal {
     }
 
     /// Arms a batch: writes its journal, which no journal stands beside, straight to its name
-    /// and syncs it — where the file system logs metadata in order, that one sync also makes
-    /// the name durable (`door/ordered.rs`); elsewhere the directory is synced too. A
-    /// journal cut short by a crash here fails its checksum: the batch had touched nothing yet,
-    /// and recovery sets it aside. Where a journal stands already, [`Journal::write`].
-    pub fn arm(&self, state: &StateDir, fsync: bool) -> io::Result<()> {
+    /// and starts its sync on a thread of its own ([`Syncing`]), so the checkpoint is built
+    /// while the device works; nothing in the tree is touched before [`Syncing::wait`] returns.
+    /// Where the file system logs metadata in order, the file's sync also makes the name durable
+    /// (`door/ordered.rs`); elsewhere the directory is synced too, at the same time. A journal
+    /// cut short by a crash here fails its checksum: the batch had touched nothing yet, and
+    /// recovery sets it aside. Where a journal stands already, [`Journal::write`] (synced
+    /// before it returns).
+    pub fn arm(&self, state: &StateDir, fsync: bool) -> io::Result<Syncing> {
         let body = serde_json::to_string(self).map_err(io::Error::other)?;
         let dir = state.handle()?;
         let created = dir.open_with(
@@ -171,17 +174,21 @@ impl Journal {
         );
         let mut f = match created {
             Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return self.write(state, fsync),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                return self.write(state, fsync).map(|()| Syncing::done());
+            }
             Err(e) => return Err(e),
         };
         f.write_all(format!("{}\n{body}\n", sha256_hex(body.as_bytes())).as_bytes())?;
-        if fsync {
-            f.sync_all()?;
-            if !crate::door::ordered::logs_in_order(&f) {
-                state.fsync()?;
-            }
+        if !fsync {
+            return Ok(Syncing::done());
         }
-        Ok(())
+        // (A directory handle may be a path-only descriptor: sync a fresh read one.)
+        let parent = match crate::door::ordered::logs_in_order(&f) {
+            true => None,
+            false => Some(dir.open(".")?),
+        };
+        Ok(Syncing::start(f, parent))
     }
 
     /// Writes the journal atomically through the state's handle (temp file, fsync, rename,
@@ -243,6 +250,54 @@ impl Journal {
                     kept: dir.join(DAMAGED),
                 })
             }
+        }
+    }
+}
+
+/// A journal's sync under way on a thread of its own (see [`Journal::arm`]): waited for once,
+/// before anything in the tree is touched.
+#[derive(Debug)]
+pub struct Syncing(std::sync::Mutex<Option<std::thread::JoinHandle<io::Result<()>>>>);
+
+impl Syncing {
+    /// Nothing to wait for (no fsync asked, or the journal synced already).
+    fn done() -> Syncing {
+        Syncing(std::sync::Mutex::new(None))
+    }
+
+    /// Syncs the journal's file, and its directory where given, both at once.
+    fn start(file: cap_std::fs::File, dir: Option<cap_std::fs::File>) -> Syncing {
+        let handle = std::thread::spawn(move || {
+            std::thread::scope(|scope| {
+                let parent = dir.map(|dir| {
+                    scope.spawn(move || {
+                        failpoint::check("fsync_dir")?;
+                        dir.sync_all()
+                    })
+                });
+                let own = file.sync_all();
+                let parent = parent.map_or(Ok(()), |p| {
+                    p.join()
+                        .unwrap_or_else(|_| Err(io::Error::other("the sync thread panicked")))
+                });
+                own.and(parent)
+            })
+        });
+        Syncing(std::sync::Mutex::new(Some(handle)))
+    }
+
+    /// Waits until the journal is durable (at once after the first call); its error otherwise.
+    pub fn wait(&self) -> io::Result<()> {
+        let handle = self
+            .0
+            .lock()
+            .map_err(|_| io::Error::other("the journal's sync was poisoned"))?
+            .take();
+        match handle {
+            None => Ok(()),
+            Some(handle) => handle
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("the journal's sync thread panicked"))),
         }
     }
 }

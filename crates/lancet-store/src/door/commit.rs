@@ -5,7 +5,7 @@ use super::durable::{fsync_dir_in, parent_of, sync_together, write_in_place};
 use super::rollback::{discard, roll_back};
 use super::swap::{self, Exchange, Stamp, SwapError, Swapped};
 use super::{Admitted, lookalike};
-use crate::journal::{Entry, FileState, Journal, Rollback};
+use crate::journal::{Entry, FileState, Journal, Rollback, Syncing};
 use crate::state::{self, PreImages, StateDir};
 use cap_std::fs::{Dir, File, OpenOptions, OpenOptionsExt, Permissions, PermissionsExt};
 use lancet_core::failpoint;
@@ -113,9 +113,23 @@ pub struct Prepared<'a> {
     opts: WriteOptions,
     /// The batch's journal: its paths, hashes, temp and backup names, created directories.
     pub journal: Journal,
+    /// The journal's sync, under way while the checkpoint is built.
+    syncing: Syncing,
 }
 
 impl Prepared<'_> {
+    /// Waits until the journal is durable: before the checkpoint is recorded (its ref and log
+    /// entry) and before the first file is written. An error gives the batch up ([`abandon`]).
+    ///
+    /// [`abandon`]: Prepared::abandon
+    pub fn journal_durable(&self) -> Result<(), CommitError> {
+        self.syncing.wait().map_err(|source| CommitError::Io {
+            path: "the journal".into(),
+            source,
+            intact: true,
+        })
+    }
+
     /// Gives the batch up before any file is written (its checkpoint could not be recorded):
     /// the journal goes, nothing else was touched.
     pub fn abandon(self) {
@@ -167,16 +181,24 @@ pub fn prepare<'a>(
     let pre = state
         .pre_images()
         .map_err(|e| io_err("the lancet state directory", e))?;
-    if let Err(e) = journal
-        .arm(state, opts.fsync)
-        .and_then(|()| failpoint::check("journal"))
-    {
-        // Nothing was written yet: the journal (if it got written at all) describes nothing.
-        if let Ok(handle) = state.handle() {
-            let _ = handle.remove_file(state::JOURNAL);
+    let armed = journal.arm(state, opts.fsync).and_then(|syncing| {
+        if let Err(e) = failpoint::check("journal") {
+            let _ = syncing.wait();
+            return Err(e);
         }
-        return Err(io_err("the journal", e));
-    }
+        Ok(syncing)
+    });
+    let syncing = match armed {
+        Ok(syncing) => syncing,
+        Err(e) => {
+            // Nothing was written yet: the journal (if it got written at all) describes
+            // nothing.
+            if let Ok(handle) = state.handle() {
+                let _ = handle.remove_file(state::JOURNAL);
+            }
+            return Err(io_err("the journal", e));
+        }
+    };
     Ok(Prepared {
         root,
         files,
@@ -184,6 +206,7 @@ pub fn prepare<'a>(
         pre,
         opts,
         journal,
+        syncing,
     })
 }
 
@@ -224,6 +247,10 @@ pub struct LateWrite {
 /// Steps 3 to 6: every staged file or none (see the module docs). Returns the batch as written
 /// (its pre-images still exist when `await_verdict` was asked for).
 pub fn write(prepared: Prepared<'_>) -> Result<Written, CommitError> {
+    if let Err(e) = prepared.journal_durable() {
+        prepared.abandon();
+        return Err(e);
+    }
     let Prepared {
         root,
         files,
@@ -231,6 +258,7 @@ pub fn write(prepared: Prepared<'_>) -> Result<Written, CommitError> {
         pre,
         opts,
         journal,
+        syncing: _,
     } = prepared;
     let forget = |journal: &Journal| {
         state.forget_batch(&journal.id);
@@ -644,16 +672,24 @@ fn finish(
             .iter()
             .filter(|d| !journal.removed_dirs.contains(d))
             .collect();
-        sync_dirs(dir, &dirs)?;
         // The pre-images' links were made before the swaps: where one ordered log holds both,
-        // the syncs above made them durable too.
+        // the tree's syncs make them durable too; elsewhere their directory is synced at the
+        // same time.
         let one_log = match (dir.open("."), pre.dir.open(".")) {
             (Ok(tree), Ok(pre_dir)) => super::ordered::one_log(&tree, &pre_dir),
             _ => false,
         };
-        if !one_log {
-            pre.fsync().map_err(io_at("the lancet state directory"))?;
-        }
+        std::thread::scope(|scope| {
+            let pre_synced = (!one_log).then(|| scope.spawn(|| pre.fsync()));
+            sync_dirs(dir, &dirs)?;
+            match pre_synced.map(|t| t.join()) {
+                Some(Ok(Err(e))) => Err(io_at("the lancet state directory")(e)),
+                Some(Err(_)) => Err(io_at("the lancet state directory")(io::Error::other(
+                    "the sync thread panicked",
+                ))),
+                Some(Ok(Ok(()))) | None => Ok(()),
+            }
+        })?;
         lancet_core::timing::lap("commit: directories synced", &mut clock);
     }
     if opts.await_verdict {
