@@ -549,15 +549,16 @@ fn ready(
             .zip(written)
             .filter_map(|(e, file)| Some((e.path.as_str(), file?)))
             .unzip();
+        lancet_core::timing::lap("commit: temp files written", &mut clock);
         if written.is_empty() {
             continue;
         }
         failpoint::check("sync_temps").map_err(io_at("the batch"))?;
         if opts.fsync {
             sync_together(&written).map_err(|(i, e)| WriteFailure::Io(paths[i].to_string(), e))?;
+            lancet_core::timing::lap("commit: temp files synced", &mut clock);
         }
     }
-    lancet_core::timing::lap("commit: temp files written", &mut clock);
     for (f, e) in files.iter().zip(&journal.entries) {
         if let Some(backup) = e.backup.as_ref().filter(|_| f.puts_something()) {
             keep_pre_image(dir, &e.path, pre, backup, f.in_place).map_err(io_at(&e.path))?;
