@@ -373,71 +373,7 @@ impl PyProject<'_> {
                 }
                 self.lookup(module, expr, name, false, depth)
             }
-            "attribute" => {
-                let (Some(object), Some(attr)) = (
-                    expr.child_by_field_name("object"),
-                    expr.child_by_field_name("attribute"),
-                ) else {
-                    return Target::Unknown("an attribute".into());
-                };
-                let attr = text(attr, module);
-                match self.expression(module, object, depth + 1) {
-                    Target::Module(file) => match self.module(&file) {
-                        Some(m) => {
-                            let bound = self.bindings(&m, None, attr);
-                            if bound.is_empty() {
-                                match self.submodule(&file, attr).filter(|sub| {
-                                    self.imports_module(module, sub)
-                                        || self.package_imports_from(&file, attr)
-                                }) {
-                                    Some(sub) => Target::Module(sub),
-                                    None => {
-                                        Target::Unknown(format!("{file} does not bind `{attr}`"))
-                                    }
-                                }
-                            } else {
-                                self.bound_target(&m, None, attr, &bound, false, depth + 1)
-                            }
-                        }
-                        None => Target::Unknown(format!("{file} cannot be read")),
-                    },
-                    Target::Outside(why) => Target::Outside(why),
-                    Target::Builtin(_, builtin) => {
-                        Target::Outside(format!("an attribute of a builtin {builtin}"))
-                    }
-                    target @ (Target::Class(..) | Target::Instance(..)) => {
-                        let instance = matches!(target, Target::Instance(..));
-                        let (Target::Class(file, qual) | Target::Instance(file, qual, _)) = target
-                        else {
-                            return Target::Unknown(String::new());
-                        };
-                        match self.class_node(&file, &qual) {
-                            Some((m, _)) => {
-                                let inner = format!("{qual}.{attr}");
-                                if find_class(&m, &inner).is_some() {
-                                    Target::Class(file, inner)
-                                } else if instance {
-                                    self.member_value(&file, &qual, attr, depth + 1)
-                                } else {
-                                    // Through the class object only a method is told.
-                                    match self.member_value(&file, &qual, attr, depth + 1) {
-                                        function @ Target::Function(..) => function,
-                                        _ => Target::Unknown(format!(
-                                            "`{}` is a value",
-                                            text(expr, module)
-                                        )),
-                                    }
-                                }
-                            }
-                            None => Target::Unknown(String::new()),
-                        }
-                    }
-                    _ => Target::Unknown(format!(
-                        "the type of `{}` is not known",
-                        text(expr, module)
-                    )),
-                }
-            }
+            "attribute" => self.attribute_target(module, expr, depth),
             "call" => {
                 let Some(function) = expr.child_by_field_name("function") else {
                     return Target::Unknown("a call".into());
@@ -463,6 +399,67 @@ impl PyProject<'_> {
                         "the type of `{}` is not known",
                         text(expr, module)
                     )),
+                }
+            }
+            _ => Target::Unknown(format!("the type of `{}` is not known", text(expr, module))),
+        }
+    }
+
+    /// What `object.attr` stands for: a module's binding or submodule, a nested class, a
+    /// member's value (see [`PyProject::member_value`]), or what is outside the tree.
+    fn attribute_target(&self, module: &PyModule, expr: Node, depth: usize) -> Target {
+        let (Some(object), Some(attr)) = (
+            expr.child_by_field_name("object"),
+            expr.child_by_field_name("attribute"),
+        ) else {
+            return Target::Unknown("an attribute".into());
+        };
+        let attr = text(attr, module);
+        match self.expression(module, object, depth + 1) {
+            Target::Module(file) => match self.module(&file) {
+                Some(m) => {
+                    let bound = self.bindings(&m, None, attr);
+                    if bound.is_empty() {
+                        match self.submodule(&file, attr).filter(|sub| {
+                            self.imports_module(module, sub)
+                                || self.package_imports_from(&file, attr)
+                        }) {
+                            Some(sub) => Target::Module(sub),
+                            None => Target::Unknown(format!("{file} does not bind `{attr}`")),
+                        }
+                    } else {
+                        self.bound_target(&m, None, attr, &bound, false, depth + 1)
+                    }
+                }
+                None => Target::Unknown(format!("{file} cannot be read")),
+            },
+            Target::Outside(why) => Target::Outside(why),
+            Target::Builtin(_, builtin) => {
+                Target::Outside(format!("an attribute of a builtin {builtin}"))
+            }
+            target @ (Target::Class(..) | Target::Instance(..)) => {
+                let instance = matches!(target, Target::Instance(..));
+                let (Target::Class(file, qual) | Target::Instance(file, qual, _)) = target else {
+                    return Target::Unknown(String::new());
+                };
+                match self.class_node(&file, &qual) {
+                    Some((m, _)) => {
+                        let inner = format!("{qual}.{attr}");
+                        if find_class(&m, &inner).is_some() {
+                            Target::Class(file, inner)
+                        } else if instance {
+                            self.member_value(&file, &qual, attr, depth + 1)
+                        } else {
+                            // Through the class object only a method is told.
+                            match self.member_value(&file, &qual, attr, depth + 1) {
+                                function @ Target::Function(..) => function,
+                                _ => {
+                                    Target::Unknown(format!("`{}` is a value", text(expr, module)))
+                                }
+                            }
+                        }
+                    }
+                    None => Target::Unknown(String::new()),
                 }
             }
             _ => Target::Unknown(format!("the type of `{}` is not known", text(expr, module))),

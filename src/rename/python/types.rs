@@ -419,12 +419,12 @@ fn class_functions<'t>(m: &PyModule, class: Node<'t>, name: &str) -> Vec<Node<'t
                 _ => Some(child),
             };
             match def {
-                Some(d) if d.kind() == "function_definition" => {
-                    if d.child_by_field_name("name")
-                        .is_some_and(|n| text(n, m) == name)
-                    {
-                        out.push(d);
-                    }
+                Some(d)
+                    if d.kind() == "function_definition"
+                        && d.child_by_field_name("name")
+                            .is_some_and(|n| text(n, m) == name) =>
+                {
+                    out.push(d);
                 }
                 Some(d)
                     if matches!(
