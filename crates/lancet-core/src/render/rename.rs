@@ -469,7 +469,7 @@ fn unresolved(
             s.server
         )),
         (NotDecided::Off, Surface::Cli) => Some(format!(
-            "run it without --no-lsp (and without `[rename] lsp = false`) to let {} decide them",
+            "run the rename without --no-lsp (and without `[rename] lsp = false`) to let {} decide them",
             s.server
         )),
         (NotDecided::Off, Surface::Mcp) => Some(format!(
@@ -481,18 +481,21 @@ fn unresolved(
     // With `--at` the symbol is named already: only a server can decide more.
     let decide = match (at, server) {
         (_, Some(server)) => format!("or {server}"),
-        (true, None) => format!("or use the language server ({})", surface.switch("--lsp")),
+        (true, None) => format!(
+            "or use the language server ({}) to decide them",
+            surface.switch("--lsp")
+        ),
         (false, None) => format!(
-            "or name the symbol by position ({}) or use the language server ({})",
+            "or name the symbol by position ({}) or use the language server ({}) to decide them",
             surface.param("--at"),
             surface.switch("--lsp")
         ),
     };
     let next = if decided == 0 {
-        format!("Pass {include} to rename them; {decide} to decide them.")
+        format!("Pass {include} to rename them; {decide}.")
     } else {
         format!(
-            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; {decide} to decide them."
+            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; {decide}."
         )
     };
     (Status::Refused, ErrorKind::UnresolvedSites, detail, next)
