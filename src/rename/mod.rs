@@ -44,6 +44,7 @@ pub(crate) mod choose;
 mod doctests;
 pub(crate) mod ecma;
 mod foreign;
+mod hybrid;
 pub mod lsp;
 pub(crate) mod model;
 pub(crate) mod python;
@@ -114,6 +115,8 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         finish_scan(s, &chosen, opts, precheck)
     });
     complete_summary(&mut summary, &scans, &chosen, opts);
+    let asked = ask_servers(&root, &mut scans, &mut summary, &chosen, opts, apply);
+    lancet_core::timing::lap("rename: ask the servers", &mut clock);
     let touched: Vec<&FileScan> = scans.iter().filter(|s| !s.spans.is_empty()).collect();
     let undecided = undecided_sites(&summary, &scans, &chosen, &opts.old);
     let mixed = matches!(chosen, Chosen::All)
@@ -125,7 +128,8 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         touched: &touched,
         undecided: &undecided,
     };
-    if let Some(refused) = mixed.or_else(|| refusal(opts, &chosen, &found)) {
+    if let Some(mut refused) = mixed.or_else(|| refusal(opts, &chosen, &found)) {
+        asked.name_servers(&mut refused, &undecided, opts);
         // No code of the languages lancet renames holds OLD: maybe Go's does (gopls).
         if matches!(refused, RenameRefusal::NoMatch { .. })
             && at.is_none()
@@ -160,6 +164,36 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     crate::background::drop_later(scans);
     applied.report = applied.report.with_rename(summary, apply.surface);
     applied
+}
+
+/// The hybrid step: the sites lancet could not decide go to the project's servers, each asked
+/// alone (not when every undecided site is to be renamed anyway); what they decide is
+/// finished and summed up again. What the servers said, for the refusal.
+fn ask_servers(
+    root: &lancet_core::Root,
+    scans: &mut [FileScan],
+    summary: &mut RenameSummary,
+    chosen: &Chosen,
+    opts: &RenameOptions,
+    apply: &ApplyOptions,
+) -> hybrid::Outcome {
+    let undecided: Vec<LeftSite> = undecided_sites(summary, scans, chosen, &opts.old)
+        .into_iter()
+        .cloned()
+        .collect();
+    if undecided.is_empty() || opts.include_unresolved {
+        return hybrid::Outcome::default();
+    }
+    let mut asked = hybrid::decide(root, scans, &undecided, chosen, opts);
+    if asked.decided.iter().any(|d| !d.sites.is_empty()) {
+        scans.par_iter_mut().for_each(|s| {
+            let precheck = apply.syntax_check && !apply.gate.judges_precisely(s.language);
+            finish_scan(s, chosen, opts, precheck)
+        });
+        complete_summary(summary, scans, chosen, opts);
+    }
+    summary.decided_by = std::mem::take(&mut asked.decided);
+    asked
 }
 
 /// A rename in a language lancet resolves no names in: through its server, or refused.
@@ -198,6 +232,7 @@ fn summarise(
         unresolved: Vec::new(),
         outside: Vec::new(),
         skipped_files: unwalkable,
+        decided_by: Vec::new(),
     };
     let mut scans = Vec::new();
     for outcome in outcomes {
@@ -227,6 +262,10 @@ fn complete_summary(
     chosen: &Chosen,
     opts: &RenameOptions,
 ) {
+    summary.definitions.clear();
+    summary.renamed.clear();
+    summary.unresolved.clear();
+    summary.outside.clear();
     for scan in scans {
         let text = &scan.parsed.text;
         let column = |o: &Occurrence| o.at - scan.starts[o.line - 1] + 1;

@@ -400,5 +400,6 @@ fn unresolved_refusal(
             .collect(),
         total: undecided.len(),
         at: opts.at.is_some(),
+        servers: Vec::new(),
     }
 }

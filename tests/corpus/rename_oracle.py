@@ -2,7 +2,7 @@
 """Precision and recall of `lancet rename` against a type-aware oracle: a language server's own
 rename, on real projects.
 
-Usage: tests/corpus/rename_oracle.py LANCET_BIN [--engine syntax|lsp|both] [--oracle-only]
+Usage: tests/corpus/rename_oracle.py LANCET_BIN [--engine syntax|lsp|both] [--no-lsp] [--oracle-only]
          [--project NAME[,NAME]] [--only GLOB] [--lsp-limit N] [-j N] [-v] [--json OUT]
          [--cache DIR] [--symbols FILE]
 
@@ -186,7 +186,10 @@ the file when loaded (the identifier at line:column must be NAME).
 
 LANCET, per symbol and engine:
   LANCET_BIN rename --at PATH:LINE:COL NAME_renamed -C ROOT --dry-run --json --no-checkpoint
-             --no-fsync [--lsp]
+             --no-fsync [--lsp | --no-lsp]
+(--no-lsp with the script's --no-lsp: lancet's own resolver alone, as recall is measured;
+without it the syntax pass is lancet's default, the hybrid resolver: the sites lancet cannot
+decide are asked of the servers on PATH, CACHE/bin first, one definition question per site.)
 (120 s timeout; 300 s with --lsp). Exit 0 is a dry run that would rename (outcome `ok`), exit 1
 a refusal (outcome `refused`, with the report's message), anything else, no JSON report or a
 timeout is outcome `error`. From report["rename"]: `renamed` ({path, line, column}: the sites
@@ -300,6 +303,8 @@ MAX_STARTS = 3       # server starts per project (the first and two restarts)
 LANCET_TIMEOUT = 120
 LANCET_LSP_TIMEOUT = 300
 MISSED_SHOWN = 10
+# --no-lsp: the syntax pass runs lancet's own resolver alone (recall is measured so).
+NO_LSP = False
 
 _print_lock = threading.Lock()
 
@@ -1223,6 +1228,8 @@ def run_lancet(lancet, root, sym, engine, env, warn_engine):
             "-C", str(root), "--dry-run", "--json", "--no-checkpoint", "--no-fsync"]
     if engine == "lsp":
         argv.append("--lsp")
+    elif NO_LSP:
+        argv.append("--no-lsp")
     timeout = LANCET_LSP_TIMEOUT if engine == "lsp" else LANCET_TIMEOUT
     t0 = time.monotonic()
     rc, out, err = run_proc(argv, timeout, env)
@@ -1366,6 +1373,9 @@ def main():
     ap.add_argument("lancet", nargs="?", help="the lancet binary (not needed with --oracle-only)")
     ap.add_argument("--engine", choices=["syntax", "lsp", "both"], default="both",
                     help="lancet's pass(es): syntax (plain rename), lsp (rename --lsp), both (default)")
+    ap.add_argument("--no-lsp", action="store_true",
+                    help="syntax pass: lancet's own resolver alone (`rename --no-lsp`); without it "
+                         "lancet asks the servers on PATH about the sites it cannot decide")
     ap.add_argument("--oracle-only", action="store_true", help="run the servers only, no lancet")
     ap.add_argument("--project", help="comma-separated projects (default: all)")
     ap.add_argument("--only", help="only the symbols whose id (project/path:line:name) matches this glob")
@@ -1378,6 +1388,8 @@ def main():
     ap.add_argument("--cache", help="cache directory (default: $XDG_CACHE_HOME/lancet-corpus, else ~/.cache/lancet-corpus)")
     ap.add_argument("--symbols", default=str(SYMBOLS), help="the symbols file")
     args = ap.parse_args()
+    global NO_LSP
+    NO_LSP = args.no_lsp
     if not args.oracle_only and not args.lancet:
         ap.error("LANCET_BIN is required unless --oracle-only")
     lancet = None

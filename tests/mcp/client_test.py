@@ -321,7 +321,11 @@ async def run(root, log):
             t = text_of(r)
             check("an undecided site (fp.close()) stops rename_symbol, naming its own parameters",
                   is_error(r) and "unresolved_sites" in json.dumps(structured(r)) and "leave_unresolved true" in t
-                  and "--" not in t.replace("\n-", "") and "def close(self)" in read(root, "io_util.py"), t)
+                  and "--" not in t.replace("\n-", "").replace("--allow-lsp", "")
+                  and "def close(self)" in read(root, "io_util.py"), t)
+            check("without --allow-lsp no server decides it: the refusal names the server and the switch",
+                  "pyright-langserver would decide them; asking it is off" in t
+                  and "start the server with --allow-lsp" in t, t)
             r = await s.call_tool("rename_symbol", {"old": "", "at": "io_util.py:5:9", "new": "shut",
                                                     "leave_unresolved": True})
             t = text_of(r)

@@ -10,6 +10,7 @@ mod mcp_replies;
 mod props;
 mod rename;
 mod rename_finishes;
+mod rename_hybrid;
 mod resend;
 mod signature;
 pub mod source_scan;

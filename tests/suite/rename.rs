@@ -137,7 +137,7 @@ fn fake_server_path(dir: &Path) -> String {
 }
 
 /// A PATH whose `name` is the fake server of `tests/suite/lsp/`.
-fn fake_server_path_as(dir: &Path, name: &str) -> String {
+pub(super) fn fake_server_path_as(dir: &Path, name: &str) -> String {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let fake =

@@ -62,6 +62,8 @@ pub enum RenameRefusal {
         total: usize,
         /// The symbol was named by position already (no hint to name it so).
         at: bool,
+        /// The language servers that would decide the sites, each with why it did not.
+        servers: Vec<UndecidedBy>,
     },
     /// A bare OLD defined in several languages.
     Languages {
@@ -648,4 +650,26 @@ pub enum SiteProblem {
     Undecided(String),
     /// In a doctest: code inside a docstring, which lancet does not rewrite.
     Doctest,
+}
+
+/// A language server that would decide a rename's undecided sites, and why it did not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndecidedBy {
+    /// The server (`basedpyright-langserver or pyright-langserver`).
+    pub server: String,
+    /// Why it did not decide them.
+    pub why: NotDecided,
+}
+
+/// Why a language server did not decide a rename's undecided sites.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotDecided {
+    /// Asking servers is off (`--no-lsp`, `[rename] lsp = false`, MCP without `--allow-lsp`).
+    Off,
+    /// It is not installed where lancet may run it (why).
+    Missing(String),
+    /// It was asked and failed (why).
+    Failed(String),
+    /// It was asked and could not tell for these sites.
+    CouldNotTell,
 }

@@ -573,6 +573,43 @@ pub struct RenameSummary {
     /// Files that were skipped, with the reason (not UTF-8, unreadable).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_files: Vec<String>,
+    /// The language servers asked about the sites lancet could not decide (the hybrid
+    /// resolver), each with the sites it decided.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decided_by: Vec<ServerDecisions>,
+}
+
+/// What one language server decided of a rename's undecided sites: lancet asked it, per site,
+/// where the identifier there is defined, and renamed the site when that is the symbol's
+/// definition (a model or person can see which sites rest on the server's word).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ServerDecisions {
+    /// The server, as found on PATH (`basedpyright-langserver`).
+    pub server: String,
+    /// Its version as it reported it (`None`: it did not say).
+    pub version: Option<String>,
+    /// The sites it decided.
+    pub sites: Vec<DecidedSite>,
+    /// Sites it was asked about and could not decide (still listed as unresolved).
+    pub undecided: usize,
+    /// Why it ran outside lancet's sandbox, when it did (the kernel has none; the CLI only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unconfined: Option<String>,
+}
+
+/// A site a language server decided.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct DecidedSite {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based byte column.
+    pub column: usize,
+    /// Whether it is the symbol (renamed) or another one (left).
+    pub renamed: bool,
+    /// Where the server says it is defined: `path:line` in the tree, or a path outside it.
+    pub definition: String,
 }
 
 // ---------------------------------------------------------------------------------------------

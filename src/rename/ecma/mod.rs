@@ -13,7 +13,13 @@
 //!   tree); an import from any other package resolves outside the tree.
 //! - A member is the symbol when its holder is known: a method or field of a class or
 //!   interface, `this.x` in a class that declares `x`, `C.x` for a class `C` of the tree (also
-//!   imported); any other receiver is unresolved (its type needs a type checker: `--lsp`).
+//!   imported), `x.m` for a local declared a class or interface (`x: Foo`, `x: Foo<T>`,
+//!   `x: Foo | undefined`, `const x = new Foo()`, `const x = make()` where `make` declares
+//!   its return type), `this.f.m` / `this.#f.m` for a field its class declares so, and `new
+//!   Foo().m` / `make().m`; a member a holder does not declare is its base's (`extends`,
+//!   followed through the tree) when exactly one base declares it and every base is known.
+//!   Any other receiver is unresolved (its type needs a type checker: the hybrid resolver or
+//!   `--lsp`).
 //! - A private member (`#count`) is the one the innermost class around it declares.
 //! - A property key of an object literal is unresolved; a global the file does not declare
 //!   (`Promise`, `console`) resolves outside the tree.
@@ -22,7 +28,7 @@ use super::model::{self, EcmaMember, Parsed, Resolution};
 use super::resolve::{Resolved, Resolver, Sources};
 use oxc_allocator::Allocator;
 use oxc_ast::AstKind;
-use oxc_ast::ast::{Declaration, Expression};
+use oxc_ast::ast::{Declaration, Expression, TSType, TSTypeName};
 use oxc_semantic::{Semantic, SemanticBuilder, SymbolFlags, SymbolId};
 use oxc_span::{GetSpan, SourceType};
 use packages::{Bare, Packages};
@@ -55,6 +61,9 @@ enum Raw {
         class: u32,
         name: String,
     },
+    /// What calling a function (a `Local` or `Imported` one) returns, as its return type
+    /// annotation names it: a holder of members.
+    Returns(Box<Raw>),
     /// Member `name` of a class or interface.
     Member {
         holder: Box<Raw>,
@@ -73,6 +82,15 @@ pub(crate) struct ModuleFacts {
     stars: Vec<String>,
     /// Class or interface (by its name's offset) → member names.
     members: HashMap<u32, Vec<String>>,
+    /// Class or interface (by its name's offset) → what it extends (`class A extends B`,
+    /// `interface I extends J, K`), each as a holder (or why not).
+    bases: HashMap<u32, Vec<Raw>>,
+    /// Classes and interfaces declared more than once in the module (merged declarations):
+    /// their members are not all under one offset, so none is looked up in their bases.
+    merged: std::collections::HashSet<u32>,
+    /// Function (by its name's offset) → the class or interface its return type annotation
+    /// names (`function make(): Client`), for `make().x` and `const c = make()`.
+    returns: HashMap<u32, Raw>,
 }
 
 /// One file's analysis: each asked occurrence's raw resolution, and the module's facts.
@@ -107,6 +125,8 @@ fn facts_of(semantic: &Semantic) -> ModuleFacts {
     let scoping = semantic.scoping();
     let root = scoping.root_scope_id();
     let mut facts = ModuleFacts::default();
+    // Class and interface names, each with its declarations' offsets (merged ones share one).
+    let mut declared: HashMap<String, Vec<u32>> = HashMap::new();
     let local = |name: &str| -> Raw {
         match scoping.get_binding(root, name.into()) {
             Some(symbol) => symbol_raw(semantic, symbol),
@@ -163,6 +183,19 @@ fn facts_of(semantic: &Semantic) -> ModuleFacts {
                 };
                 facts.exports.insert("default".into(), raw);
             }
+            AstKind::Class(_) | AstKind::TSInterfaceDeclaration(_) => {
+                if let Some((name, start, bases)) = heritage(semantic, &node.kind()) {
+                    facts.bases.insert(start, bases);
+                    declared.entry(name).or_default().push(start);
+                }
+            }
+            AstKind::Function(f) if !f.r#async && !f.generator => {
+                if let (Some(id), Some(returned)) = (&f.id, &f.return_type)
+                    && let Some(holder) = type_holder(semantic, &returned.type_annotation)
+                {
+                    facts.returns.insert(id.span.start, holder);
+                }
+            }
             kind => {
                 if let (Some(name), Some(holder)) =
                     (member_key(&kind), holder_of(semantic, node.id()))
@@ -172,7 +205,47 @@ fn facts_of(semantic: &Semantic) -> ModuleFacts {
             }
         }
     }
+    facts.merged = declared
+        .into_values()
+        .filter(|starts| starts.len() > 1)
+        .flatten()
+        .collect();
     facts
+}
+
+/// A named class's or an interface's name, its name's offset and what it extends (each a
+/// holder, or why not).
+fn heritage(semantic: &Semantic, kind: &AstKind) -> Option<(String, u32, Vec<Raw>)> {
+    match kind {
+        AstKind::Class(c) => {
+            let id = c.id.as_ref()?;
+            let base = c.heritage.as_ref().map(|h| match &h.expression {
+                Expression::Identifier(r) => reference_holder(semantic, r)
+                    .unwrap_or_else(|| Raw::Unresolved(format!("`{}` is no class", r.name))),
+                _ => Raw::Unresolved("a base class lancet cannot read".into()),
+            });
+            Some((
+                id.name.to_string(),
+                id.span.start,
+                base.into_iter().collect(),
+            ))
+        }
+        AstKind::TSInterfaceDeclaration(i) => {
+            let bases = i
+                .extends
+                .iter()
+                .map(|h| match &h.type_name {
+                    TSTypeName::IdentifierReference(r) => reference_holder(semantic, r)
+                        .unwrap_or_else(|| {
+                            Raw::Unresolved(format!("`{}` is no class or interface", r.name))
+                        }),
+                    _ => Raw::Unresolved("a base interface lancet cannot read".into()),
+                })
+                .collect();
+            Some((i.id.name.to_string(), i.id.span.start, bases))
+        }
+        _ => None,
+    }
 }
 
 /// The name a class or interface member definition declares.
@@ -249,29 +322,36 @@ fn object_holder(
     name: &str,
 ) -> Receiver {
     Receiver::Holder(match object {
-        Expression::ThisExpression(_) => {
-            for ancestor in semantic.nodes().ancestors(node) {
-                match ancestor.kind() {
-                    AstKind::Function(_) => {
-                        // A method's own function; any other function rebinds `this`.
-                        let parent = semantic.nodes().parent_kind(ancestor.id());
-                        if !matches!(parent, AstKind::MethodDefinition(_)) {
-                            return Receiver::Holder(Raw::Unresolved(
-                                "`this` inside a function that is not a method".into(),
-                            ));
-                        }
-                    }
-                    AstKind::Class(c) => {
-                        return Receiver::Holder(match &c.id {
-                            Some(id) => Raw::Local(id.span.start),
-                            None => Raw::Unresolved("`this` in an anonymous class".into()),
-                        });
-                    }
-                    _ => {}
-                }
-            }
-            Raw::Unresolved("`this` outside a class".into())
+        Expression::ThisExpression(_) => match this_class(semantic, node) {
+            Ok(c) => match &c.id {
+                Some(id) => Raw::Local(id.span.start),
+                None => Raw::Unresolved("`this` in an anonymous class".into()),
+            },
+            Err(why) => Raw::Unresolved(why),
+        },
+        // `this.x.name`, `this.#x.name`: the class of field `x`, as the class declares it.
+        Expression::StaticMemberExpression(m)
+            if matches!(m.object, Expression::ThisExpression(_)) =>
+        {
+            field_holder(semantic, node, &m.property.name, false)
         }
+        Expression::PrivateFieldExpression(p)
+            if matches!(p.object, Expression::ThisExpression(_)) =>
+        {
+            field_holder(semantic, node, &p.field.name, true)
+        }
+        // `make().name`: what `make` returns, when its declaration says.
+        Expression::CallExpression(c) => match &c.callee {
+            Expression::Identifier(id) => called(semantic, id),
+            _ => Raw::Unresolved("the type of the receiver is not known".into()),
+        },
+        // `new Foo().name`: an instance of Foo.
+        Expression::NewExpression(n) => match &n.callee {
+            Expression::Identifier(id) => reference_holder(semantic, id).unwrap_or_else(|| {
+                Raw::Unresolved(format!("`{}` is no class lancet can name", id.name))
+            }),
+            _ => Raw::Unresolved("the type of the receiver is not known".into()),
+        },
         Expression::Identifier(r) => {
             let scoping = semantic.scoping();
             let symbol = r
@@ -306,14 +386,125 @@ fn object_holder(
     })
 }
 
-/// The class or interface a local holds an instance of, when its declaration says so and
-/// nothing assigns it again: `x: Foo` (a parameter or a variable), `const x = new Foo()`.
-fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<Raw> {
-    use oxc_ast::ast::{TSType, TSTypeName};
-    let scoping = semantic.scoping();
-    if scoping.symbol_is_mutated(symbol) {
-        return None;
+/// The class whose body `this` at `node` is in: the innermost class, unless a function that
+/// is not its method rebinds `this` first (why not, then).
+fn this_class<'s>(
+    semantic: &'s Semantic,
+    node: oxc_semantic::NodeId,
+) -> Result<&'s oxc_ast::ast::Class<'s>, String> {
+    for ancestor in semantic.nodes().ancestors(node) {
+        match ancestor.kind() {
+            AstKind::Function(_) => {
+                // A method's own function; any other function rebinds `this`.
+                let parent = semantic.nodes().parent_kind(ancestor.id());
+                if !matches!(parent, AstKind::MethodDefinition(_)) {
+                    return Err("`this` inside a function that is not a method".into());
+                }
+            }
+            AstKind::Class(c) => return Ok(c),
+            _ => {}
+        }
     }
+    Err("`this` outside a class".into())
+}
+
+/// The class or interface field `field` of `this`'s class holds, as the class declares it:
+/// its annotation (`#cache: QueryCache`, `x: Foo | undefined`) or, without one, its
+/// initializer `new Foo()`. A field the class does not declare itself is not looked for.
+fn field_holder(
+    semantic: &Semantic,
+    node: oxc_semantic::NodeId,
+    field: &str,
+    private: bool,
+) -> Raw {
+    let class = match this_class(semantic, node) {
+        Ok(c) => c,
+        Err(why) => return Raw::Unresolved(why),
+    };
+    let shown = if private {
+        format!("#{field}")
+    } else {
+        field.to_string()
+    };
+    let declared = class.body.body.iter().find_map(|element| match element {
+        oxc_ast::ast::ClassElement::PropertyDefinition(p) if !p.r#static => {
+            let name = if private {
+                p.key.private_name().map(|n| n.to_string())
+            } else if p.key.is_private_identifier() {
+                None
+            } else {
+                p.key.static_name().map(|n| n.to_string())
+            };
+            (name.as_deref() == Some(field)).then_some(p)
+        }
+        _ => None,
+    });
+    let Some(declared) = declared else {
+        return Raw::Unresolved(format!(
+            "the class of `this.{shown}` is not declared by its class"
+        ));
+    };
+    let holder = match (&declared.type_annotation, &declared.value) {
+        (Some(a), _) => type_holder(semantic, &a.type_annotation),
+        (None, Some(Expression::NewExpression(n))) => match &n.callee {
+            Expression::Identifier(id) => reference_holder(semantic, id),
+            _ => None,
+        },
+        _ => None,
+    };
+    holder.unwrap_or_else(|| {
+        Raw::Unresolved(format!(
+            "the type of `this.{shown}` is not a class or interface lancet can name"
+        ))
+    })
+}
+
+/// The class or interface a name in a type or a `new` refers to: one of this file (by its
+/// declaration's offset), an import, or outside the tree; `None` for anything else (a type
+/// alias, a type parameter).
+fn reference_holder(semantic: &Semantic, named: &oxc_ast::ast::IdentifierReference) -> Option<Raw> {
+    let scoping = semantic.scoping();
+    let class = named
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let flags = scoping.symbol_flags(class);
+    if flags.intersects(SymbolFlags::Class | SymbolFlags::Interface) {
+        return Some(Raw::Local(scoping.symbol_span(class).start));
+    }
+    match symbol_raw(semantic, class) {
+        held @ (Raw::Imported { .. } | Raw::Outside(_)) => Some(held),
+        _ => None,
+    }
+}
+
+/// The class or interface a type annotation names: `Foo`, `Foo<T>`, and `Foo | undefined`
+/// or `Foo | null` (a member is reached only when there is a value).
+fn type_holder(semantic: &Semantic, ty: &TSType) -> Option<Raw> {
+    match ty {
+        TSType::TSTypeReference(r) => match &r.type_name {
+            TSTypeName::IdentifierReference(id) => reference_holder(semantic, id),
+            _ => None,
+        },
+        TSType::TSUnionType(u) => {
+            let mut values = u
+                .types
+                .iter()
+                .filter(|t| !matches!(t, TSType::TSUndefinedKeyword(_) | TSType::TSNullKeyword(_)));
+            match (values.next(), values.next()) {
+                (Some(one), None) => type_holder(semantic, one),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The class or interface a local holds an instance of, when its declaration says so: `x:
+/// Foo` (a parameter or a variable: its declared type, whatever is assigned later), or
+/// `const x = new Foo()` when nothing assigns it again.
+fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<Raw> {
+    let scoping = semantic.scoping();
     let mut declaration = scoping.symbol_declaration(symbol);
     if matches!(
         semantic.nodes().kind(declaration),
@@ -330,31 +521,41 @@ fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<Raw> {
         }
         _ => return None,
     };
-    let named = match (annotation, init) {
-        (Some(a), _) => match &a.type_annotation {
-            TSType::TSTypeReference(r) => match &r.type_name {
-                TSTypeName::IdentifierReference(id) => Some(&**id),
+    match (annotation, init) {
+        (Some(a), _) => type_holder(semantic, &a.type_annotation),
+        (None, Some(Expression::NewExpression(n))) if !scoping.symbol_is_mutated(symbol) => {
+            match &n.callee {
+                Expression::Identifier(id) => reference_holder(semantic, id),
                 _ => None,
-            },
-            _ => None,
-        },
-        (None, Some(Expression::NewExpression(n))) => match &n.callee {
-            Expression::Identifier(id) => Some(&**id),
-            _ => None,
-        },
+            }
+        }
+        (None, Some(Expression::CallExpression(c))) if !scoping.symbol_is_mutated(symbol) => {
+            match &c.callee {
+                Expression::Identifier(id) => Some(called(semantic, id)),
+                _ => None,
+            }
+        }
         _ => None,
-    }?;
-    let class = named
+    }
+}
+
+/// What calling the function `callee` names returns: [`Raw::Returns`] of a function of this
+/// file or an imported one (its declaration's return type decides, when modules are joined).
+fn called(semantic: &Semantic, callee: &oxc_ast::ast::IdentifierReference) -> Raw {
+    let scoping = semantic.scoping();
+    let Some(function) = callee
         .reference_id
         .get()
-        .and_then(|id| scoping.get_reference(id).symbol_id())?;
-    let flags = scoping.symbol_flags(class);
-    if flags.intersects(SymbolFlags::Class | SymbolFlags::Interface) {
-        return Some(Raw::Local(scoping.symbol_span(class).start));
-    }
-    match symbol_raw(semantic, class) {
-        held @ (Raw::Imported { .. } | Raw::Outside(_)) => Some(held),
-        _ => None,
+        .and_then(|id| scoping.get_reference(id).symbol_id())
+    else {
+        return Raw::Unresolved(format!("`{}` is not declared in this file", callee.name));
+    };
+    match symbol_raw(semantic, function) {
+        f @ Raw::Imported { .. } => Raw::Returns(Box::new(f)),
+        f @ Raw::Local(_) if scoping.symbol_flags(function).is_function() => {
+            Raw::Returns(Box::new(f))
+        }
+        _ => Raw::Unresolved(format!("what `{}(…)` returns is not known", callee.name)),
     }
 }
 
@@ -514,7 +715,9 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
     };
     match semantic.nodes().parent_kind(id) {
         AstKind::StaticMemberExpression(m) => match object_holder(semantic, &m.object, id, &name) {
-            Receiver::Holder(holder @ (Raw::Local(_) | Raw::Imported { .. })) => member(holder),
+            Receiver::Holder(holder @ (Raw::Local(_) | Raw::Imported { .. } | Raw::Returns(_))) => {
+                member(holder)
+            }
             Receiver::Holder(other) | Receiver::Export(other) => other,
         },
         AstKind::MethodDefinition(_)
@@ -696,7 +899,7 @@ impl<'a> EcmaProject<'a> {
             Some(Raw::Imported { source, name }) => self.export(&file, source, name, depth + 1),
             Some(Raw::Outside(why)) => Err(Resolution::Outside(why.clone())),
             Some(Raw::Unresolved(why)) => Err(Resolution::Unresolved(why.clone())),
-            Some(Raw::Member { .. } | Raw::Private { .. }) => {
+            Some(Raw::Member { .. } | Raw::Private { .. } | Raw::Returns(_)) => {
                 Err(Resolution::Unresolved("an exported member".into()))
             }
             None => {
@@ -720,30 +923,32 @@ impl<'a> EcmaProject<'a> {
                 Err(resolution) => resolution,
             },
             Raw::Member { holder, name } => {
-                let (file, start) = match *holder {
-                    Raw::Local(start) => (path.to_string(), start),
-                    Raw::Imported {
-                        source,
-                        name: class,
-                    } => match self.export(path, &source, &class, depth) {
-                        Ok(found) => found,
-                        Err(resolution) => return resolution,
-                    },
-                    Raw::Outside(why) => return Resolution::Outside(why),
-                    Raw::Unresolved(why) => return Resolution::Unresolved(why),
-                    Raw::Member { .. } | Raw::Private { .. } => {
-                        return Resolution::Unresolved("a member of a member".into());
-                    }
+                let (file, start) = match self.place_of(path, &holder, depth) {
+                    Ok(found) => found,
+                    Err(resolution) => return resolution,
                 };
                 let declared = self
                     .facts(&file)
                     .is_some_and(|f| f.members.get(&start).is_some_and(|m| m.contains(&name)));
                 if declared {
-                    Resolution::Symbol(declaration_id(&file, start, Some(EcmaMember::Public(name))))
-                } else {
-                    Resolution::Unresolved(format!(
-                        "`{name}` is not declared by that class in {file} (an inherited member)"
-                    ))
+                    return Resolution::Symbol(declaration_id(
+                        &file,
+                        start,
+                        Some(EcmaMember::Public(name)),
+                    ));
+                }
+                match self.inherited(&file, start, &name, depth + 1) {
+                    Ok(Some((file, start))) => Resolution::Symbol(declaration_id(
+                        &file,
+                        start,
+                        Some(EcmaMember::Public(name)),
+                    )),
+                    Ok(None) => Resolution::Unresolved(format!(
+                        "`{name}` is not declared by that class in {file} nor by its bases"
+                    )),
+                    Err(why) => Resolution::Unresolved(format!(
+                        "`{name}` is not declared by that class in {file} (an inherited member: {why})"
+                    )),
                 }
             }
             Raw::Private { class, name } => {
@@ -751,7 +956,106 @@ impl<'a> EcmaProject<'a> {
             }
             Raw::Outside(why) => Resolution::Outside(why),
             Raw::Unresolved(why) => Resolution::Unresolved(why),
+            Raw::Returns(_) => Resolution::Unresolved("a value a function returns".into()),
         }
+    }
+}
+
+impl EcmaProject<'_> {
+    /// Where a holder of members (a class or interface, as `path` names it) is declared: its
+    /// file and its name's offset.
+    fn place_of(
+        &self,
+        path: &str,
+        holder: &Raw,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
+        if depth > MAX_DEPTH {
+            return Err(Resolution::Unresolved("a chain too long to follow".into()));
+        }
+        match holder {
+            Raw::Local(start) => Ok((path.to_string(), *start)),
+            Raw::Imported { source, name } => self.export(path, source, name, depth + 1),
+            Raw::Returns(function) => {
+                let (file, start) = self.place_of(path, function, depth + 1)?;
+                let returned = self
+                    .facts(&file)
+                    .and_then(|f| f.returns.get(&start).cloned())
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "what the function called returns is not declared (in {file})"
+                        ))
+                    })?;
+                self.place_of(&file, &returned, depth + 1)
+            }
+            Raw::Outside(why) => Err(Resolution::Outside(why.clone())),
+            Raw::Unresolved(why) => Err(Resolution::Unresolved(why.clone())),
+            Raw::Member { .. } | Raw::Private { .. } => {
+                Err(Resolution::Unresolved("a member of a member".into()))
+            }
+        }
+    }
+
+    /// The declaration of member `name` that class or interface `start` of `file` inherits:
+    /// the one base (followed through its own bases) that declares it, `None` when every
+    /// base is known and none does; why not when a base is outside the tree or cannot be
+    /// read, when the holder's declarations are merged, or when several bases declare it.
+    fn inherited(
+        &self,
+        file: &str,
+        start: u32,
+        name: &str,
+        depth: usize,
+    ) -> Result<Option<(String, u32)>, String> {
+        if depth > MAX_DEPTH {
+            return Err("a hierarchy too deep to follow".into());
+        }
+        let facts = self
+            .facts(file)
+            .ok_or_else(|| format!("{file} cannot be read"))?;
+        if facts.merged.contains(&start) {
+            return Err("its declarations are merged".into());
+        }
+        let bases = facts
+            .bases
+            .get(&start)
+            .ok_or_else(|| "it is not a class or interface lancet reads".to_string())?;
+        let mut found: Option<(String, u32)> = None;
+        for base in bases {
+            let (base_file, base_start) =
+                self.place_of(file, base, depth + 1)
+                    .map_err(|r| match (r, base) {
+                        (Resolution::Outside(why), Raw::Imported { name: class, .. }) => {
+                            format!("its base `{class}` is outside the tree ({why})")
+                        }
+                        (Resolution::Outside(why), _) => {
+                            format!("a base is outside the tree ({why})")
+                        }
+                        (_, Raw::Imported { name: class, .. }) => {
+                            format!("its base `{class}` is not resolved in the tree")
+                        }
+                        (Resolution::Unresolved(why), _) => why,
+                        _ => "a base lancet cannot read".into(),
+                    })?;
+            let declares = self.facts(&base_file).is_some_and(|f| {
+                f.members
+                    .get(&base_start)
+                    .is_some_and(|m| m.iter().any(|n| n == name))
+            });
+            let here = if declares {
+                Some((base_file, base_start))
+            } else {
+                self.inherited(&base_file, base_start, name, depth + 1)?
+            };
+            match (&found, here) {
+                (Some(a), Some(b)) if *a != b => {
+                    return Err("several bases declare it".into());
+                }
+                (_, Some(b)) => found = Some(b),
+                _ => {}
+            }
+        }
+        Ok(found)
     }
 }
 
@@ -909,6 +1213,74 @@ mod tests {
             resolve(&[("a.ts", text)], "a.ts", "total"),
             ["2 = a.ts@6.total", "3 = a.ts@6.total", "6 = a.ts@6.total"]
         );
+    }
+
+    #[test]
+    fn inherited_members_typed_fields_and_declared_locals_resolve() {
+        // An interface's member through the interfaces it extends (in another file); a
+        // class's through its base; `this.#cache` and `this.spare` through the field's declared
+        // class; a local declared `Cache` whatever is assigned to it later.
+        let base = "export interface Core {\n  find(): void\n}\n";
+        let text = "import { Core } from './base';\ninterface Table<T> extends Core {}\nclass Cache implements Core {\n  find() {}\n}\nclass Sub extends Cache {}\nclass Client {\n  #cache: Cache;\n  spare = new Cache();\n  maybe: Cache | undefined;\n  run(t: Table<number>) {\n    t.find();\n    this.#cache.find();\n    this.spare.find();\n    this.maybe?.find();\n    new Sub().find();\n  }\n}\nlet c: Cache;\nc = make();\nc.find();\n";
+        assert_eq!(
+            resolve(&[("base.ts", base), ("a.ts", text)], "a.ts", "find"),
+            [
+                "4 = a.ts@72.find",
+                "12 = base.ts@17.find",
+                "13 = a.ts@72.find",
+                "14 = a.ts@72.find",
+                "15 = a.ts@72.find",
+                "16 = a.ts@72.find",
+                "21 = a.ts@72.find"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_functions_declared_return_type_types_its_calls() {
+        // `createClient()` (imported) is declared to return a Client: `createClient().get()`
+        // and `const c = createClient(); c.get()` are Client's. An undeclared return, or a
+        // local assigned again, is not told.
+        let utils = "import { Client } from './client';\nexport function createClient(): Client {\n  return new Client();\n}\nexport function loose() {\n  return new Client();\n}\n";
+        let client = "export class Client {\n  get() {}\n}\n";
+        let text = "import { createClient, loose } from './utils';\nconst c = createClient();\nc.get();\ncreateClient().get();\nloose().get();\nlet d = createClient();\nd = loose();\nd.get();\n";
+        let files = [("utils.ts", utils), ("client.ts", client), ("a.ts", text)];
+        let got = resolve(&files, "a.ts", "get");
+        assert_eq!(
+            got[..2],
+            ["3 = client.ts@13.get", "4 = client.ts@13.get"],
+            "{got:?}"
+        );
+        assert!(
+            got[2].starts_with("5 ? ") && got[2].contains("returns is not declared"),
+            "{got:?}"
+        );
+        assert!(got[3].starts_with("8 ? "), "{got:?}");
+    }
+
+    #[test]
+    fn members_the_declarations_do_not_tell_stay_unresolved() {
+        // A union of two classes, an interface declared twice (merged), a base outside the
+        // tree, a field the class does not declare.
+        let text = "import { Remote } from 'remote';\nclass A {\n  find() {}\n}\nclass B {\n  find() {}\n}\ninterface M {\n  x: number\n}\ninterface M extends A {}\nclass R extends Remote {}\nclass C extends A {\n  run(ab: A | B, m: M, r: R) {\n    ab.find();\n    m.find();\n    r.find();\n    this.other.find();\n  }\n}\n";
+        let got = resolve(&[("a.ts", text)], "a.ts", "find");
+        assert_eq!(
+            got[..2],
+            ["3 = a.ts@39.find", "6 = a.ts@63.find"],
+            "{got:?}"
+        );
+        for (line, why) in [
+            (15, "the type of `ab` is not known"),
+            (16, "merged"),
+            (17, "its base `Remote` is outside the tree"),
+            (18, "the class of `this.other` is not declared"),
+        ] {
+            assert!(
+                got.iter()
+                    .any(|g| g.starts_with(&format!("{line} ? ")) && g.contains(why)),
+                "{line} {why}: {got:?}"
+            );
+        }
     }
 
     #[test]

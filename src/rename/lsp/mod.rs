@@ -15,8 +15,11 @@
 //! with a file operation, with an edit outside the root, or with an edit other than the new
 //! name (or a shorthand's expansion) is refused, nothing written.
 
+mod definitions;
 mod protocol;
 mod servers;
+
+pub(crate) use definitions::{Answer, Asked, Place, ask_definitions};
 
 pub use servers::LanguageServers;
 
@@ -28,6 +31,7 @@ use lancet_core::{Batch, FileOp, Format, OpKind, Span};
 use lancet_core::{RenameRefusal, RenameSummary, Report, ServerRefusal, Site};
 use protocol::{Server, offset_of, percent_decode, position_of, uri_of};
 use serde_json::{Value, json};
+use servers::ServerSpec;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -125,6 +129,7 @@ pub(super) fn rename(
                 unresolved: Vec::new(),
                 outside: Vec::new(),
                 skipped_files: Vec::new(),
+                decided_by: Vec::new(),
             };
             let batch = Batch {
                 format: Format::Rename,
@@ -170,19 +175,29 @@ fn sandbox_for(
     }
 }
 
-fn edits(
-    root: &Root,
-    at: &At,
-    new: &str,
-    lsp: &Lsp,
-) -> Result<(String, FileEdits, Option<String>), Box<RenameRefusal>> {
+/// A started, initialized server for one file's language: the session, the server's
+/// version as it reported it, the note (unconfined) and the deadline of the whole exchange.
+struct Session {
+    server: Server,
+    /// The sandbox the server runs in: its private temp directory (the server's caches) lives
+    /// as long as the session.
+    _sandbox: Option<Sandbox>,
+    spec: ServerSpec,
+    version: Option<String>,
+    note: Option<String>,
+    deadline: Instant,
+}
+
+/// Starts the server for `path`'s language (sandboxed as `lsp` says) and initializes it for
+/// the root; the refusal says why it cannot.
+fn open_session(root: &Root, path: &str, lsp: &Lsp) -> Result<Session, Box<RenameRefusal>> {
     let no_server =
         |detail: String| Box::new(RenameRefusal::Server(ServerRefusal::NoServer { detail }));
     let spec = lsp
         .servers
-        .spec_for(&at.path)
-        .ok_or_else(|| no_server(format!("lancet knows no language server for {}", at.path)))?
-        .map_err(|why| no_server(format!("{why}, for {}", at.path)))?;
+        .spec_for(path)
+        .ok_or_else(|| no_server(format!("lancet knows no language server for {path}")))?
+        .map_err(|why| no_server(format!("{why}, for {path}")))?;
     let failed = |detail: String| Box::new(RenameRefusal::Server(ServerRefusal::Failed { detail }));
     let (mut sandbox, note) = sandbox_for(root, &spec.command, lsp.confinement)?;
     let root_dir = root.path();
@@ -202,7 +217,7 @@ fn edits(
     })?;
     let deadline = Instant::now() + allowed;
     let root_uri = uri_of(root_dir);
-    server
+    let initialized = server
         .request(
             "initialize",
             json!({
@@ -215,7 +230,11 @@ fn edits(
                 "workspaceFolders": [{"uri": root_uri, "name": "root"}],
                 "capabilities": {
                     "workspace": {"workspaceEdit": {"documentChanges": true}, "configuration": true, "workspaceFolders": true},
-                    "textDocument": {"rename": {"prepareSupport": true}, "synchronization": {}},
+                    "textDocument": {
+                        "rename": {"prepareSupport": true},
+                        "definition": {"linkSupport": true},
+                        "synchronization": {}
+                    },
                     "general": {"positionEncodings": ["utf-16"]},
                     "experimental": {"serverStatusNotification": spec.reports_quiescence()}
                 },
@@ -228,6 +247,48 @@ fn edits(
     if spec.reports_quiescence() {
         server.wait_until_quiescent(deadline).map_err(failed)?;
     }
+    let version = initialized["serverInfo"]["version"]
+        .as_str()
+        .map(str::to_string);
+    Ok(Session {
+        server,
+        _sandbox: sandbox,
+        spec,
+        version,
+        note,
+        deadline,
+    })
+}
+
+impl Session {
+    /// Ends the server politely (it is killed with its process group when dropped anyway).
+    fn close(mut self) {
+        let _ = self.server.request(
+            "shutdown",
+            Value::Null,
+            Instant::now() + Duration::from_secs(5),
+        );
+        let _ = self.server.notify("exit", Value::Null);
+    }
+}
+
+fn edits(
+    root: &Root,
+    at: &At,
+    new: &str,
+    lsp: &Lsp,
+) -> Result<(String, FileEdits, Option<String>), Box<RenameRefusal>> {
+    let failed = |detail: String| Box::new(RenameRefusal::Server(ServerRefusal::Failed { detail }));
+    // The sandbox is held to the end: its temp directory holds the server's caches.
+    let Session {
+        mut server,
+        _sandbox: _confined,
+        spec,
+        note,
+        deadline,
+        ..
+    } = open_session(root, &at.path, lsp)?;
+    let root_dir = root.path();
     let file = root_dir.join(&at.path);
     let uri = uri_of(&file);
     let text = root

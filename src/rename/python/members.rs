@@ -110,7 +110,8 @@ pub(super) fn find_class<'t>(m: &'t PyModule, qual: &str) -> Option<Node<'t>> {
     find_def(m, qual, "class_definition")
 }
 
-fn find_function<'t>(m: &'t PyModule, qual: &str) -> Option<Node<'t>> {
+/// The function definition with this qualified name (`Class.method`, `f::inner`) in a module.
+pub(super) fn find_function<'t>(m: &'t PyModule, qual: &str) -> Option<Node<'t>> {
     let qual = qual.replace("::", ".");
     find_def(m, &qual, "function_definition")
 }
@@ -306,6 +307,9 @@ impl PyProject<'_> {
             Target::Super(qual) => self.super_member(&module.path, &qual, name),
             Target::Unknown(why) => Resolution::Unresolved(why),
             Target::Variable(_, variable) => Resolution::Unresolved(unknown_type(&variable)),
+            Target::Builtin(_, builtin) => {
+                Resolution::Outside(format!("`{name}` of a builtin {builtin}"))
+            }
             Target::Binding(_) | Target::Function(..) => Resolution::Unresolved(format!(
                 "the type of `{}` is not known",
                 text(object, module)
@@ -387,7 +391,13 @@ impl PyProject<'_> {
     }
 
     /// Member `name` of class `qual` in `file`: its own definition, else its bases'.
-    fn class_member(&self, file: &str, qual: &str, name: &str, depth: usize) -> Resolution {
+    pub(super) fn class_member(
+        &self,
+        file: &str,
+        qual: &str,
+        name: &str,
+        depth: usize,
+    ) -> Resolution {
         let key = (file.to_string(), qual.to_string(), name.to_string());
         if let Some(hit) = self.members.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return hit;

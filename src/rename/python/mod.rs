@@ -34,6 +34,7 @@ pub(crate) use members::{Receiver, decorated_as};
 pub(crate) use scopes::{binding_id, qual_of, scope_of};
 mod names;
 mod scopes;
+mod types;
 
 /// The tree's Python modules: the walked file list, the files already parsed, and the others
 /// parsed on demand (a package `__init__.py` that re-exports, a base class's module).
@@ -74,6 +75,9 @@ enum Target {
     Module(String),
     /// A variable of the tree whose type lancet does not know: its binding id and name.
     Variable(SymbolId, String),
+    /// A variable of the tree bound once to a literal (`d = {}`): its binding id and the
+    /// builtin it holds (its members are outside the tree; the name itself is the tree's).
+    Builtin(SymbolId, &'static str),
     /// `super()` in the class with this qualified name (of the module being read).
     Super(String),
     /// Something outside the tree.
@@ -113,7 +117,9 @@ fn target_symbol(target: Target) -> Resolution {
             Resolution::Symbol(python_id(&file, qual))
         }
         Target::Module(file) => Resolution::Unresolved(format!("the module {file}")),
-        Target::Instance(_, _, Some(binding)) => Resolution::Symbol(binding),
+        Target::Instance(_, _, Some(binding)) | Target::Builtin(binding, _) => {
+            Resolution::Symbol(binding)
+        }
         Target::Instance(_, qual, None) => Resolution::Unresolved(format!("an instance of {qual}")),
         Target::Outside(why) => Resolution::Outside(why),
         Target::Unknown(why) => Resolution::Unresolved(why),
@@ -348,6 +354,82 @@ mod tests {
                 "1 = a.py::f::total",
                 "2 = a.py::f::total",
                 "4 = a.py::f::total"
+            ]
+        );
+    }
+
+    #[test]
+    fn returns_properties_and_attributes_type_their_receivers() {
+        let text = "class Conn:\n    def close(self):\n        pass\n\n    def again(self) -> \"Conn\":\n        return self\n\n\nclass Pool:\n    conn: Conn\n\n    def __init__(self):\n        self.spare = None\n        self.spare = Conn()\n\n    @property\n    def first(self) -> Conn:\n        return self.conn\n\n\ndef connect():\n    return Conn()\n\n\ndef maybe() -> Optional[Conn]:\n    return None\n\n\ndef either() -> Conn | None:\n    return None\n\n\ndef run(p: Pool):\n    c = connect()\n    c.close()\n    connect().again().close()\n    p.conn.close()\n    p.first.close()\n    Pool().spare.close()\n    maybe().close()\n    either().close()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "close"),
+            [
+                "2 = a.py::Conn.close",
+                "35 = a.py::Conn.close",
+                "36 = a.py::Conn.close",
+                "37 = a.py::Conn.close",
+                "38 = a.py::Conn.close",
+                "39 = a.py::Conn.close",
+                "40 = a.py::Conn.close",
+                "41 = a.py::Conn.close"
+            ]
+        );
+    }
+
+    #[test]
+    fn self_returned_through_a_subclass_is_the_subclass() {
+        // `Sub().again()` is a Sub: its `run` is Sub's own, not Base's.
+        let text = "class Base:\n    def again(self):\n        return self\n\n    def run(self):\n        pass\n\n\nclass Sub(Base):\n    def run(self):\n        pass\n\n    @classmethod\n    def make(cls):\n        return cls()\n\n\nSub().again().run()\nSub.make().run()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "run"),
+            [
+                "5 = a.py::Base.run",
+                "10 = a.py::Sub.run",
+                "18 = a.py::Sub.run",
+                "19 = a.py::Sub.run"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_variable_holding_a_literal_is_still_the_trees_name() {
+        // `LIMIT = 30`: its members are the builtin's, but the name, imported or read through
+        // its module, is the tree's own binding.
+        let files = [
+            ("pkg/__init__.py", ""),
+            ("pkg/compat.py", "LIMIT = 30\nLIMIT.bit_length()\n"),
+            (
+                "pkg/use.py",
+                "from . import compat\nfrom .compat import LIMIT\n\nprint(LIMIT, compat.LIMIT)\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "pkg/use.py", "LIMIT"),
+            [
+                "2 = pkg/compat.py::LIMIT",
+                "4 = pkg/compat.py::LIMIT",
+                "4 = pkg/compat.py::LIMIT"
+            ]
+        );
+    }
+
+    #[test]
+    fn returns_the_code_does_not_tell_stay_undecided() {
+        // A decorator may wrap the factory, a generator and a coroutine return something
+        // else, two classes are not one, a parameter without annotation is anything; a
+        // literal is a builtin (outside).
+        let text = "class A:\n    def close(self):\n        pass\n\n\nclass B:\n    def close(self):\n        pass\n\n\n@cache\ndef wrapped():\n    return A()\n\n\ndef gen():\n    yield A()\n\n\nasync def coro():\n    return A()\n\n\ndef two(x):\n    if x:\n        return A()\n    return B()\n\n\ndef passed(x):\n    return x\n\n\nwrapped().close()\ngen().close()\ncoro().close()\ntwo(1).close()\npassed(A()).close()\nd = {}\nd.close()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "close"),
+            [
+                "2 = a.py::A.close",
+                "7 = a.py::B.close",
+                "34 ? what wrapped returns is not known: its decorator `@cache` may change it",
+                "35 ? what gen returns is not known: it is a generator",
+                "36 ? what coro returns is not known: it is a coroutine",
+                "37 ? what two returns is not known: values of several classes",
+                "38 ? what passed returns is not known: `x` is of no known class",
+                "40 outside: `close` of a builtin dict"
             ]
         );
     }

@@ -4,6 +4,7 @@
 
 use super::members::{enclosing_class, find_class, method_receiver, receives_class};
 use super::scopes::{Bound, binding_qual, has_wildcard, qual_of, scope_of};
+use super::types::literal;
 use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, same_target, target_symbol, text};
 use crate::rename::model::{Resolution, SymbolId};
 use std::sync::Arc;
@@ -194,7 +195,7 @@ impl PyProject<'_> {
 
     /// Looks `name` up from `node`'s scope outward. With `for_rename`, a local alias
     /// (`import x as name`) is its own binding; otherwise it is followed to what it names.
-    fn lookup(
+    pub(super) fn lookup(
         &self,
         module: &PyModule,
         node: Node,
@@ -279,12 +280,37 @@ impl PyProject<'_> {
                             .tree
                             .root_node()
                             .descendant_for_byte_range(*start, *end)
-                            .filter(|v| v.byte_range() == (*start..*end) && v.kind() == "call");
-                        match value.map(|v| self.expression(module, v, depth + 1)) {
-                            Some(Target::Instance(file, qual, _))
-                                if matches!(bound, [Bound::Value(..)])
-                                    || self.enters_itself(&file, &qual) =>
+                            .filter(|v| v.byte_range() == (*start..*end));
+                        let entered = matches!(bound, [Bound::Entered(..)]);
+                        match value {
+                            // `d = {}`: a builtin.
+                            Some(v) if !entered && let Some(builtin) = literal(v) => {
+                                Target::Builtin(id, builtin)
+                            }
+                            Some(v)
+                                if v.kind() == "call" || (!entered && v.kind() == "attribute") =>
                             {
+                                match self.expression(module, v, depth + 1) {
+                                    Target::Instance(file, qual, _)
+                                        if !entered || self.enters_itself(&file, &qual) =>
+                                    {
+                                        Target::Instance(file, qual, Some(id))
+                                    }
+                                    _ => Target::Variable(id, name.to_string()),
+                                }
+                            }
+                            _ => Target::Variable(id, name.to_string()),
+                        }
+                    }
+                    // A parameter annotated with a class of the tree (`p: Pool`).
+                    [Bound::Annotated(start, end)] if depth < MAX_DEPTH => {
+                        let annotation = module
+                            .tree
+                            .root_node()
+                            .descendant_for_byte_range(*start, *end)
+                            .filter(|a| a.byte_range() == (*start..*end));
+                        match annotation.map(|a| self.annotated(module, a, depth + 1)) {
+                            Some(Target::Instance(file, qual, _)) => {
                                 Target::Instance(file, qual, Some(id))
                             }
                             _ => Target::Variable(id, name.to_string()),
@@ -347,54 +373,7 @@ impl PyProject<'_> {
                 }
                 self.lookup(module, expr, name, false, depth)
             }
-            "attribute" => {
-                let (Some(object), Some(attr)) = (
-                    expr.child_by_field_name("object"),
-                    expr.child_by_field_name("attribute"),
-                ) else {
-                    return Target::Unknown("an attribute".into());
-                };
-                let attr = text(attr, module);
-                match self.expression(module, object, depth + 1) {
-                    Target::Module(file) => match self.module(&file) {
-                        Some(m) => {
-                            let bound = self.bindings(&m, None, attr);
-                            if bound.is_empty() {
-                                match self.submodule(&file, attr).filter(|sub| {
-                                    self.imports_module(module, sub)
-                                        || self.package_imports_from(&file, attr)
-                                }) {
-                                    Some(sub) => Target::Module(sub),
-                                    None => {
-                                        Target::Unknown(format!("{file} does not bind `{attr}`"))
-                                    }
-                                }
-                            } else {
-                                self.bound_target(&m, None, attr, &bound, false, depth + 1)
-                            }
-                        }
-                        None => Target::Unknown(format!("{file} cannot be read")),
-                    },
-                    Target::Outside(why) => Target::Outside(why),
-                    Target::Class(file, qual) | Target::Instance(file, qual, _) => {
-                        match self.class_node(&file, &qual) {
-                            Some((m, _)) => {
-                                let inner = format!("{qual}.{attr}");
-                                if find_class(&m, &inner).is_some() {
-                                    Target::Class(file, inner)
-                                } else {
-                                    Target::Unknown(format!("`{}` is a value", text(expr, module)))
-                                }
-                            }
-                            None => Target::Unknown(String::new()),
-                        }
-                    }
-                    _ => Target::Unknown(format!(
-                        "the type of `{}` is not known",
-                        text(expr, module)
-                    )),
-                }
-            }
+            "attribute" => self.attribute_target(module, expr, depth),
             "call" => {
                 let Some(function) = expr.child_by_field_name("function") else {
                     return Target::Unknown("a call".into());
@@ -405,9 +384,16 @@ impl PyProject<'_> {
                         None => Target::Unknown("`super()` outside a class".into()),
                     };
                 }
+                if function.kind() == "attribute"
+                    && let Some(returned) = self.method_call(module, function, depth + 1)
+                {
+                    return returned;
+                }
                 match self.expression(module, function, depth + 1) {
                     // An instance of a class of the tree.
                     Target::Class(file, qual) => Target::Instance(file, qual, None),
+                    // What a function of the tree returns, when the code says.
+                    Target::Function(file, qual) => self.returns(&file, &qual, None, depth + 1),
                     Target::Outside(why) => Target::Outside(why),
                     _ => Target::Unknown(format!(
                         "the type of `{}` is not known",
@@ -416,6 +402,86 @@ impl PyProject<'_> {
                 }
             }
             _ => Target::Unknown(format!("the type of `{}` is not known", text(expr, module))),
+        }
+    }
+
+    /// What `object.attr` stands for: a module's binding or submodule, a nested class, a
+    /// member's value (see [`PyProject::member_value`]), or what is outside the tree.
+    fn attribute_target(&self, module: &PyModule, expr: Node, depth: usize) -> Target {
+        let (Some(object), Some(attr)) = (
+            expr.child_by_field_name("object"),
+            expr.child_by_field_name("attribute"),
+        ) else {
+            return Target::Unknown("an attribute".into());
+        };
+        let attr = text(attr, module);
+        match self.expression(module, object, depth + 1) {
+            Target::Module(file) => match self.module(&file) {
+                Some(m) => {
+                    let bound = self.bindings(&m, None, attr);
+                    if bound.is_empty() {
+                        match self.submodule(&file, attr).filter(|sub| {
+                            self.imports_module(module, sub)
+                                || self.package_imports_from(&file, attr)
+                        }) {
+                            Some(sub) => Target::Module(sub),
+                            None => Target::Unknown(format!("{file} does not bind `{attr}`")),
+                        }
+                    } else {
+                        self.bound_target(&m, None, attr, &bound, false, depth + 1)
+                    }
+                }
+                None => Target::Unknown(format!("{file} cannot be read")),
+            },
+            Target::Outside(why) => Target::Outside(why),
+            Target::Builtin(_, builtin) => {
+                Target::Outside(format!("an attribute of a builtin {builtin}"))
+            }
+            target @ (Target::Class(..) | Target::Instance(..)) => {
+                let instance = matches!(target, Target::Instance(..));
+                let (Target::Class(file, qual) | Target::Instance(file, qual, _)) = target else {
+                    return Target::Unknown(String::new());
+                };
+                match self.class_node(&file, &qual) {
+                    Some((m, _)) => {
+                        let inner = format!("{qual}.{attr}");
+                        if find_class(&m, &inner).is_some() {
+                            Target::Class(file, inner)
+                        } else if instance {
+                            self.member_value(&file, &qual, attr, depth + 1)
+                        } else {
+                            // Through the class object only a method is told.
+                            match self.member_value(&file, &qual, attr, depth + 1) {
+                                function @ Target::Function(..) => function,
+                                _ => {
+                                    Target::Unknown(format!("`{}` is a value", text(expr, module)))
+                                }
+                            }
+                        }
+                    }
+                    None => Target::Unknown(String::new()),
+                }
+            }
+            _ => Target::Unknown(format!("the type of `{}` is not known", text(expr, module))),
+        }
+    }
+
+    /// `object.method(…)` for an object of a class of the tree (or the class itself): what
+    /// the method returns, `self` being the object's class; `None` when `object.method` is no
+    /// method of such a class.
+    fn method_call(&self, module: &PyModule, function: Node, depth: usize) -> Option<Target> {
+        let object = function.child_by_field_name("object")?;
+        let attr = text(function.child_by_field_name("attribute")?, module);
+        let (Target::Class(file, qual) | Target::Instance(file, qual, _)) =
+            self.expression(module, object, depth + 1)
+        else {
+            return None;
+        };
+        match self.member_value(&file, &qual, attr, depth + 1) {
+            Target::Function(owner, member) => {
+                Some(self.returns(&owner, &member, Some((file, qual)), depth + 1))
+            }
+            _ => None,
         }
     }
 

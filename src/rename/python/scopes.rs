@@ -12,6 +12,8 @@ pub(super) enum Bound {
     Function,
     Class,
     Param,
+    /// A parameter with an annotation (`p: Pool`): the annotation's byte range.
+    Annotated(usize, usize),
     Assign,
     /// `name = value` or `with value as name`: the value's byte range, for the type of a local
     /// assigned once from a class call.
@@ -173,7 +175,14 @@ pub(super) fn params_binding(params: Node, module: &PyModule, name: &str, out: &
     let mut stack = vec![params];
     while let Some(n) = stack.pop() {
         if n.kind() == "identifier" && text(n, module) == name && is_parameter_name(n) {
-            out.push(Bound::Param);
+            let annotation = n
+                .parent()
+                .filter(|p| matches!(p.kind(), "typed_parameter" | "typed_default_parameter"))
+                .and_then(|p| p.child_by_field_name("type"));
+            out.push(match annotation {
+                Some(a) => Bound::Annotated(a.start_byte(), a.end_byte()),
+                None => Bound::Param,
+            });
         }
         let mut cursor = n.walk();
         for c in n.named_children(&mut cursor) {

@@ -20,6 +20,14 @@
   status   rust-analyzer's loading: says quiescent false at `initialized` and true a second
            later; a rename asked before that puts "EARLY" instead of the new name (a server
            answering from a half-loaded workspace)
+  definitions
+           the hybrid resolver's server: answers textDocument/definition from
+           FAKE_LSP_DEFINITIONS, a JSON object whose keys are "PATH:LINE:CHARACTER" (relative
+           to the root, the LSP's 0-based line and UTF-16 character) and whose values are the
+           answer (a Location or a list, {ROOT} replaced by the root's URI); a position it has
+           no key for is answered null. It reports serverInfo version "0.0-test"; any rename,
+           prepareRename or references request is answered with an error (the hybrid asks
+           where each site is defined, nothing else).
 In every mode, a client that asks for experimental/serverStatus (as lancet does of
 rust-analyzer) is told at `initialized` that the server is quiescent (in mode status, a
 second later), as rust-analyzer does once its workspace is loaded.
@@ -121,7 +129,9 @@ while True:
         # The server asks the client something first, as pyright does.
         send({"jsonrpc": "2.0", "id": 99, "method": "workspace/configuration",
               "params": {"items": [{"section": "python"}]}})
-        send({"jsonrpc": "2.0", "id": mid, "result": {"capabilities": {"renameProvider": True}}})
+        send({"jsonrpc": "2.0", "id": mid, "result": {
+            "capabilities": {"renameProvider": True, "definitionProvider": True},
+            "serverInfo": {"name": "fake", "version": "0.0-test"}}})
     elif method == "initialized" and reports_status and MODE == "status":
         send({"jsonrpc": "2.0", "method": "experimental/serverStatus",
               "params": {"health": "ok", "quiescent": False}})
@@ -136,6 +146,15 @@ while True:
         continue
     elif MODE == "hang":
         continue
+    elif MODE == "definitions" and method == "textDocument/definition":
+        uri = msg["params"]["textDocument"]["uri"]
+        pos = msg["params"]["position"]
+        key = "%s:%d:%d" % (uri[len(root) + 1:], pos["line"], pos["character"])
+        answers = json.loads(os.environ["FAKE_LSP_DEFINITIONS"].replace("{ROOT}", root))
+        send({"jsonrpc": "2.0", "id": mid, "result": answers.get(key)})
+    elif MODE == "definitions" and method != "shutdown":
+        send({"jsonrpc": "2.0", "id": mid,
+              "error": {"code": -32601, "message": "the fake server answers definitions only"}})
     elif method == "textDocument/prepareRename":
         send({"jsonrpc": "2.0", "id": mid,
               "result": None if MODE == "null" else msg["params"]["position"] and

@@ -107,6 +107,26 @@ fn summary_line(summary: &RenameSummary) -> String {
     if doctests > 0 {
         let _ = write!(also, " {doctests} site(s) in doctests.");
     }
+    // The sites a language server decided rest on its word: say which server and version.
+    for by in &summary.decided_by {
+        let renamed = by.sites.iter().filter(|s| s.renamed).count();
+        let _ = write!(
+            also,
+            " {} ({}) decided {} site(s) lancet could not: {renamed} the symbol, {} another{}.",
+            by.server,
+            by.version.as_deref().unwrap_or("version not reported"),
+            by.sites.len(),
+            by.sites.len() - renamed,
+            if by.undecided > 0 {
+                format!("; {} it could not tell either", by.undecided)
+            } else {
+                String::new()
+            }
+        );
+        if let Some(why) = &by.unconfined {
+            let _ = write!(also, " ({why}.)");
+        }
+    }
     let renamed = summary.mentions.iter().filter(|m| m.renamed).count();
     if renamed > 0 {
         let _ = write!(

@@ -3,7 +3,9 @@
 //! lancet could not decide; with what to send next in the surface's words.
 
 use crate::kinds::ErrorKind;
-use crate::refusal::{AtProblem, PlaceRefusal, RenameRefusal, ServerRefusal};
+use crate::refusal::{
+    AtProblem, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
+};
 use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
 
 impl Report {
@@ -61,7 +63,8 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             listed,
             total,
             at,
-        } => unresolved(old, (*decided, *total), listed, *at, surface),
+            servers,
+        } => unresolved(old, (*decided, *total), listed, (*at, servers), surface),
         RenameRefusal::Languages {
             old,
             languages,
@@ -423,10 +426,21 @@ fn unresolved(
     old: &str,
     (decided, total): (usize, usize),
     listed: &[LeftSite],
-    at: bool,
+    (at, servers): (bool, &[UndecidedBy]),
     surface: Surface,
 ) -> Words {
     let more = total.saturating_sub(listed.len());
+    let servers_said: String = servers
+        .iter()
+        .map(|s| match &s.why {
+            NotDecided::Off => format!("\n{} would decide them; asking it is off", s.server),
+            NotDecided::Missing(why) => format!("\n{} would decide them: {why}", s.server),
+            NotDecided::Failed(why) => format!("\n{} was asked and failed: {why}", s.server),
+            NotDecided::CouldNotTell => {
+                format!("\n{} was asked and could not tell for these", s.server)
+            }
+        })
+        .collect();
     let (include, leave) = surface.unresolved_switches();
     let detail = format!(
         "{total} site(s) spelled `{old}` could not be decided (each may or may not be this symbol); {}, so nothing was written:\n{}{}",
@@ -447,22 +461,41 @@ fn unresolved(
         } else {
             String::new()
         }
-    );
+    ) + &servers_said;
+    // What lets a server decide them: installing it, or letting lancet ask it.
+    let server = servers.iter().find_map(|s| match (&s.why, surface) {
+        (NotDecided::Missing(_), _) => Some(format!(
+            "install {} outside the project to let it decide them",
+            s.server
+        )),
+        (NotDecided::Off, Surface::Cli) => Some(format!(
+            "run the rename without --no-lsp (and without `[rename] lsp = false`) to let {} decide them",
+            s.server
+        )),
+        (NotDecided::Off, Surface::Mcp) => Some(format!(
+            "ask the user to start the server with --allow-lsp to let {} decide them",
+            s.server
+        )),
+        _ => None,
+    });
     // With `--at` the symbol is named already: only a server can decide more.
-    let decide = if at {
-        format!("or use the language server ({})", surface.switch("--lsp"))
-    } else {
-        format!(
-            "or name the symbol by position ({}) or use the language server ({})",
+    let decide = match (at, server) {
+        (_, Some(server)) => format!("or {server}"),
+        (true, None) => format!(
+            "or use the language server ({}) to decide them",
+            surface.switch("--lsp")
+        ),
+        (false, None) => format!(
+            "or name the symbol by position ({}) or use the language server ({}) to decide them",
             surface.param("--at"),
             surface.switch("--lsp")
-        )
+        ),
     };
     let next = if decided == 0 {
-        format!("Pass {include} to rename them; {decide} to decide them.")
+        format!("Pass {include} to rename them; {decide}.")
     } else {
         format!(
-            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; {decide} to decide them."
+            "Pass {include} to rename them too, or {leave} to rename only the decided sites and leave these; {decide}."
         )
     };
     (Status::Refused, ErrorKind::UnresolvedSites, detail, next)

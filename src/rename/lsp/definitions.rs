@@ -1,0 +1,172 @@
+//! The hybrid resolver's questions: for each site lancet could not decide, the project's
+//! language server is asked where the identifier there is defined (`textDocument/definition`
+//! at that position), one site at a time, in one session per language. The answers are places
+//! (a file of the root and the byte offset of the definition's name, or somewhere outside the
+//! root), never edits: what they mean for the rename is the caller's to weigh.
+
+use super::protocol::{offset_of, percent_decode, position_of, uri_of};
+use super::{Lsp, open_session};
+use lancet_core::{RenameRefusal, Root};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+/// Where a server says a site's identifier is defined.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// In a file of the root (its path), at this byte offset (the start of the name).
+    Tree(String, usize),
+    /// Outside the root (a library, the language's own stubs): the path.
+    Elsewhere(String),
+}
+
+/// A server's answer for one site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Answer {
+    /// The definition's places (several for a union type or overloads).
+    Places(Vec<Place>),
+    /// No answer to go by: none given, or an error (why).
+    Unknown(String),
+}
+
+/// What one server answered: its name and version, one answer per question, in order.
+#[derive(Debug)]
+pub(crate) struct Asked {
+    /// The server's name as found on PATH.
+    pub(crate) server: String,
+    /// Its version, as it reported it at initialization.
+    pub(crate) version: Option<String>,
+    /// One answer per question.
+    pub(crate) answers: Vec<Answer>,
+    /// It ran unconfined (the kernel has no sandbox): why.
+    pub(crate) note: Option<String>,
+}
+
+/// Asks the server for the language of `questions` (sites: a path of the root and the byte
+/// offset of the identifier; all of one server's language) where each is defined. A server
+/// that cannot start is the refusal; a question it cannot answer is [`Answer::Unknown`].
+pub(crate) fn ask_definitions(
+    root: &Root,
+    lsp: &Lsp,
+    questions: &[(String, usize)],
+) -> Result<Asked, Box<RenameRefusal>> {
+    let Some((first, _)) = questions.first() else {
+        return Ok(Asked {
+            server: String::new(),
+            version: None,
+            answers: Vec::new(),
+            note: None,
+        });
+    };
+    let mut session = open_session(root, first, lsp)?;
+    let mut texts: HashMap<String, Option<String>> = HashMap::new();
+    let mut answers = Vec::with_capacity(questions.len());
+    for (path, offset) in questions {
+        let text = texts.entry(path.clone()).or_insert_with(|| {
+            let text = root
+                .rel(path)
+                .ok()
+                .and_then(|rel| root.read_regular(&rel))
+                .and_then(|b| String::from_utf8(b).ok())?;
+            let opened = session.server.notify(
+                "textDocument/didOpen",
+                json!({"textDocument": {
+                    "uri": uri_of(&root.path().join(path.as_str())),
+                    "languageId": session.spec.language_id,
+                    "version": 1,
+                    "text": text
+                }}),
+            );
+            opened.ok().map(|()| text)
+        });
+        let Some(text) = text.as_deref() else {
+            answers.push(Answer::Unknown(format!("{path} cannot be read")));
+            continue;
+        };
+        if *offset > text.len() || !text.is_char_boundary(*offset) {
+            answers.push(Answer::Unknown(format!("no such place in {path}")));
+            continue;
+        }
+        let (line, character) = position_of(text, *offset);
+        let asked = session.server.request_when_ready(
+            "textDocument/definition",
+            json!({
+                "textDocument": {"uri": uri_of(&root.path().join(path.as_str()))},
+                "position": {"line": line, "character": character}
+            }),
+            session.deadline,
+        );
+        match asked {
+            Ok(result) => answers.push(places(root, &result)),
+            Err(why) => {
+                let out_of_time = std::time::Instant::now() >= session.deadline;
+                answers.push(Answer::Unknown(why.clone()));
+                if out_of_time {
+                    // Every later question would time out too.
+                    let left = questions.len() - answers.len();
+                    answers.extend(std::iter::repeat_n(Answer::Unknown(why), left));
+                    break;
+                }
+            }
+        }
+    }
+    let server = session.server.name.clone();
+    let version = session.version.clone();
+    let note = session.note.clone();
+    session.close();
+    Ok(Asked {
+        server,
+        version,
+        answers,
+        note,
+    })
+}
+
+/// A definition answer (`Location`, `Location[]`, `LocationLink[]` or null) as places: each
+/// link's name range (`targetSelectionRange`), each location's range, by its start.
+fn places(root: &Root, result: &Value) -> Answer {
+    let items: Vec<&Value> = match result {
+        Value::Null => Vec::new(),
+        Value::Array(items) => items.iter().collect(),
+        one => vec![one],
+    };
+    if items.is_empty() {
+        return Answer::Unknown("the server found no definition".into());
+    }
+    let mut out = Vec::new();
+    let mut files: HashMap<String, Option<String>> = HashMap::new();
+    for item in items {
+        let (uri, range) = match (item.get("targetUri"), item.get("uri")) {
+            (Some(uri), _) => (uri, &item["targetSelectionRange"]),
+            (None, Some(uri)) => (uri, &item["range"]),
+            _ => return Answer::Unknown("an answer that is no location".into()),
+        };
+        let Some(path) = uri.as_str().and_then(|u| u.strip_prefix("file://")) else {
+            return Answer::Unknown("a definition that is not in a file".into());
+        };
+        let path = percent_decode(path);
+        let Ok(rel) = std::path::Path::new(&path).strip_prefix(root.path()) else {
+            out.push(Place::Elsewhere(path));
+            continue;
+        };
+        let rel = rel.to_string_lossy().into_owned();
+        let text = files.entry(rel.clone()).or_insert_with(|| {
+            root.rel(&rel)
+                .ok()
+                .and_then(|r| root.read_regular(&r))
+                .and_then(|b| String::from_utf8(b).ok())
+        });
+        let start = &range["start"];
+        let offset = text.as_deref().and_then(|t| {
+            offset_of(
+                t,
+                start["line"].as_u64()? as usize,
+                start["character"].as_u64()? as usize,
+            )
+        });
+        match offset {
+            Some(offset) => out.push(Place::Tree(rel, offset)),
+            None => return Answer::Unknown(format!("a definition in {rel} lancet cannot place")),
+        }
+    }
+    Answer::Places(out)
+}
