@@ -4,7 +4,7 @@ rename, on real projects.
 
 Usage: tests/corpus/rename_oracle.py LANCET_BIN [--engine syntax|lsp|both] [--oracle-only]
          [--project NAME[,NAME]] [--only GLOB] [--lsp-limit N] [-j N] [-v] [--json OUT]
-         [--cache DIR] [--symbols FILE]
+         [--cache DIR] [--symbols FILE] [--bare]
 
 PROJECTS (pinned; the sources are downloaded at run time with the registries' own clients, never
 committed, and cached outside the repository):
@@ -208,6 +208,10 @@ gone the run says to remove the entry.
 LANCET, per symbol and engine:
   LANCET_BIN rename --at PATH:LINE:COL NAME_renamed -C ROOT --dry-run --json --no-checkpoint
              --no-fsync [--lsp]
+With --bare, `rename NAME NAME_renamed` instead (no --at: the name alone, as an agent that knows
+only the name asks; where several unrelated definitions share it, the answer must be the
+`ambiguous` refusal, and any other symbol's site lancet would rename is a false rename).
+`ambiguous` can only come from --bare: --at names one definition.
 (120 s timeout; 300 s with --lsp). Exit 0 is a dry run that would rename (outcome `ok`), exit 1
 a refusal (outcome `refused`, with the report's message), anything else, no JSON report or a
 timeout is outcome `error`. From report["rename"]: `renamed` ({path, line, column}: the sites
@@ -1289,13 +1293,20 @@ def site_list(items, field, warn):
     return out
 
 
-def run_lancet(lancet, root, sym, engine, env, warn_engine):
+def rename_argv(lancet, root, sym, bare):
+    """`lancet rename` of a symbol: by its definition's position (`--at`), or with --bare by its
+    name alone (`OLD NEW`, as an agent that knows only the name asks: a name that several
+    unrelated definitions share is then refused `ambiguous`)."""
+    new = sym["name"] + SUFFIX
+    named = [sym["name"], new] if bare else ["--at", f"{sym['path']}:{sym['line']}:{sym['column']}", new]
+    return [lancet, "rename", *named, "-C", str(root), "--json", "--no-checkpoint", "--no-fsync"]
+
+
+def run_lancet(lancet, root, sym, engine, env, warn_engine, bare=False):
     def warn(msg):
         warn_engine(f"({engine} pass) {msg}")
 
-    new = sym["name"] + SUFFIX
-    argv = [lancet, "rename", "--at", f"{sym['path']}:{sym['line']}:{sym['column']}", new,
-            "-C", str(root), "--dry-run", "--json", "--no-checkpoint", "--no-fsync"]
+    argv = rename_argv(lancet, root, sym, bare) + ["--dry-run"]
     if engine == "lsp":
         argv.append("--lsp")
     timeout = LANCET_LSP_TIMEOUT if engine == "lsp" else LANCET_TIMEOUT
@@ -1358,6 +1369,10 @@ def score(sym, oracle, lan, engine, texts):
         "false": sorted(L - S - blind), "agree": len(L & S), "unresolved": sorted((S - L) & U),
         "missed": sorted(S - L - U - blind), "macro": sorted(blind), "known": [],
     }
+    if lan["outcome"] == "refused" and lan.get("kind") == "ambiguous":
+        # An `ambiguous` refusal (--bare) lists the sites of every definition of the name, which
+        # is the point of it: nothing is written, so none is a false rename.
+        sc["false"] = []
     if sym.get("known_false"):
         # A false rename symbols.toml names (known_false says what lancet gets wrong): listed and
         # counted apart, not failed, until the resolver is fixed and the entry removed.
@@ -1509,6 +1524,9 @@ def main():
     ap.add_argument("--json", help="write every result here")
     ap.add_argument("--cache", help="cache directory (default: $XDG_CACHE_HOME/lancet-corpus, else ~/.cache/lancet-corpus)")
     ap.add_argument("--symbols", default=str(SYMBOLS), help="the symbols file")
+    ap.add_argument("--bare", action="store_true",
+                    help="name each symbol by OLD alone (`rename OLD NEW`), not by --at: a name that several "
+                         "unrelated definitions share is refused `ambiguous` (counted apart)")
     args = ap.parse_args()
     if not args.oracle_only and not args.lancet:
         ap.error("LANCET_BIN is required unless --oracle-only")
@@ -1605,7 +1623,7 @@ def main():
     for engine in engines:
         t0 = time.monotonic()
         with cf.ThreadPoolExecutor(max(1, args.jobs)) as ex:
-            futs = {s["id"]: ex.submit(run_lancet, lancet, roots[s["project"]], s, engine, env, warn)
+            futs = {s["id"]: ex.submit(run_lancet, lancet, roots[s["project"]], s, engine, env, warn, args.bare)
                     for s in engine_syms[engine]}
             for sid, f in futs.items():
                 lres[engine][sid] = f.result()

@@ -4,12 +4,15 @@ lancet's resolver: every symbol of tests/corpus/rename/symbols.toml is renamed, 
 flags, in a fresh copy of its project, and the project is checked again.
 
 Usage: tests/corpus/rename_typecheck.py LANCET_BIN [--project NAME[,NAME]] [--limit N]
-         [--only GLOB] [-j N] [-v] [--json OUT] [--cache DIR]
+         [--only GLOB] [-j N] [-v] [--json OUT] [--cache DIR] [--bare]
 
 The projects, their pinned sources and the symbols are rename_oracle.py's (laid out once in its
 cache). Per project, a BASELINE: the unrenamed copy checked once. Per symbol: `lancet rename --at
 PATH:LINE:COL NAME_renamed -C COPY --json --no-checkpoint --no-fsync` (no --include-unresolved,
-no --leave-unresolved), then, when it wrote, the same check on the copy.
+no --leave-unresolved), then, when it wrote, the same check on the copy. With --bare, `lancet
+rename NAME NAME_renamed` (the name alone, as an agent that knows only the name asks): where
+several unrelated definitions share the name the answer must be the `ambiguous` refusal, which
+only --bare can bring (--at names one definition).
 
 CHECKERS (each diagnostic keyed by file, code and message, the message's NEW name read back as
 OLD so an old complaint that now names the new name is the same complaint; lines are not part of
@@ -225,13 +228,12 @@ def normalized(diags, old, new):
     return out
 
 
-def rename_and_check(lancet, root, sym, lang, tools, baseline, env, flags=()):
+def rename_and_check(lancet, root, sym, lang, tools, baseline, env, flags=(), bare=False):
     new = sym["name"] + ro.SUFFIX
     res = {"id": sym["id"], "project": sym["project"], "name": sym["name"], "kind": sym["kind"]}
     with tempfile.TemporaryDirectory(prefix="lancet-typecheck-") as tmp:
         copy = copy_project(root, tmp)
-        argv = [lancet, "rename", "--at", f"{sym['path']}:{sym['line']}:{sym['column']}", new,
-                "-C", str(copy), "--json", "--no-checkpoint", "--no-fsync", *flags]
+        argv = ro.rename_argv(lancet, copy, sym, bare) + list(flags)
         rc, out, err = ro.run_proc(argv, ro.LANCET_TIMEOUT, env)
         report = ro.parse_report(out)
         if rc == 1 and report is not None:
@@ -263,6 +265,9 @@ def main():
     ap.add_argument("--json", help="write every result here")
     ap.add_argument("--cache", help="cache directory (rename_oracle.py's)")
     ap.add_argument("--flags", default="", help="extra rename flags, space-separated (to compare: --leave-unresolved)")
+    ap.add_argument("--bare", action="store_true",
+                    help="rename by OLD alone (`rename OLD NEW`), not --at: a name several unrelated definitions "
+                         "share is refused `ambiguous`")
     args = ap.parse_args()
     lancet = os.path.abspath(args.lancet) if os.sep in args.lancet else shutil.which(args.lancet) or args.lancet
     t0 = time.monotonic()
@@ -296,7 +301,8 @@ def main():
     if "rust" in langs and shutil.which("cargo") is None:
         ro.log("setup failed: cargo is not on PATH")
         sys.exit(2)
-    ro.log(f"rename typecheck: {len(syms)} symbols in {', '.join(keys)} ({args.flags or 'default flags'})")
+    ro.log(f"rename typecheck: {len(syms)} symbols in {', '.join(keys)} ({args.flags or 'default flags'}"
+           + (", by name alone (--bare)" if args.bare else ", by position (--at)") + ")")
 
     baselines = {}
     for k in keys:
@@ -314,7 +320,7 @@ def main():
     with cf.ThreadPoolExecutor(max(1, args.jobs)) as ex:
         futs = [ex.submit(rename_and_check, lancet, roots[s["project"]], s, ro.PROJECTS[s["project"]]["lang"],
                           tools, normalized(baselines[s["project"]], s["name"], s["name"] + ro.SUFFIX), env,
-                          args.flags.split())
+                          args.flags.split(), args.bare)
                 for s in syms]
         for f in futs:
             r = f.result()
