@@ -92,8 +92,13 @@ pub(super) fn python(text: &str, tree: &Tree) -> Option<Shadow> {
             "function_definition" | "class_definition" => n.child_by_field_name("body"),
             _ => None,
         };
+        // The first statement (comments above a docstring are no statements: `__doc__` is it).
         if let Some(doc) = body
-            .and_then(|b| b.named_child(0))
+            .and_then(|b| {
+                let mut cursor = b.walk();
+                b.named_children(&mut cursor)
+                    .find(|s| s.kind() != "comment")
+            })
             .filter(|s| s.kind() == "expression_statement")
             .and_then(|s| s.named_child(0))
             .filter(|s| s.kind() == "string")
@@ -439,6 +444,15 @@ mod tests {
         );
         let one_line = "def f():\n    \"\"\">>> f()\"\"\"\n";
         assert_eq!(python_shadow(one_line).unwrap(), "           f()");
+    }
+
+    #[test]
+    fn python_docstring_below_comments_is_the_docstring() {
+        let text = "#  a banner\n# (c) someone\n\n\"\"\"A package.\n\n   >>> import pkg\n   >>> pkg.post(1)\n\"\"\"\n";
+        assert_eq!(
+            python_shadow(text).unwrap(),
+            "       import pkg\n       pkg.post(1)"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@ rename, on real projects.
 
 Usage: tests/corpus/rename_oracle.py LANCET_BIN [--engine syntax|lsp|both] [--no-lsp] [--oracle-only]
          [--project NAME[,NAME]] [--only GLOB] [--lsp-limit N] [-j N] [-v] [--json OUT]
-         [--cache DIR] [--symbols FILE]
+         [--cache DIR] [--symbols FILE] [--bare]
 
 PROJECTS (pinned; the sources are downloaded at run time with the registries' own clients, never
 committed, and cached outside the repository):
@@ -39,6 +39,21 @@ committed, and cached outside the repository):
               features/, utils/ and the *Fns modules; the tarball has no tests; its compiled
               `build/` is left out). No dependency; tsc --noEmit reports 7 baseline errors, all
               TS2591 `process` (`process.env.NODE_ENV`, with types []).
+  ethers      a WORKSPACE of six packages of the ethers v5 monorepo at one release (5.8.0; npm
+              tarballs, `npm pack`): @ethersproject/logger, bytes, properties, base64, basex and
+              rlp, each laid out as packages/<dir>/ with its own package.json and its TypeScript
+              sources (src.ts/, ~1,360 lines in all; the compiled lib/ and lib.esm/ are left
+              out). They import each other by package name (`import { Logger } from
+              "@ethersproject/logger"`, `arrayify` from "@ethersproject/bytes"); none depends on
+              anything outside the six. A root package.json declares the npm workspace
+              (`workspaces: ["packages/*"]`) and the root tsconfig maps each package name to its
+              src.ts/index.ts (`paths`). Built by ethers without strict: strict false,
+              noImplicitAny true; tsc --noEmit reports 2 baseline errors (TS2591 `Buffer`).
+  either      either 1.19.0 (Rust, no dependency), the crates.io archive fetched by cargo as for
+              semver: `src/` less the two serde modules (their `mod` lines are cfg'd on the
+              `serde` feature); features default = ["std"], std, use_std. Its doc comments hold
+              61 doctests (`cargo test --doc`), which rust-analyzer does not rename and
+              rename_typecheck.py runs.
 Each is laid out once under CACHE/projects/<name>-<version>/ (marker CACHE/projects/.<name>-
 <version>.complete) with the config files the oracle needs, rewritten on every run:
   pyrightconfig.json  include ["src", "tests"], extraPaths ["src"] (so `import requests` in the
@@ -50,7 +65,10 @@ Each is laid out once under CACHE/projects/<name>-<version>/ (marker CACHE/proje
                       therefore unresolved for the server: references made through them are not
                       oracle sites.
   tsconfig.json       include ["src"], ES2022 + DOM libs, module ESNext, moduleResolution Bundler,
-                      strict, noEmit (vitest and @testing-library imports stay unresolved).
+                      strict, noEmit (vitest and @testing-library imports stay unresolved); for
+                      the ethers workspace include ["packages/*/src.ts/**/*"] and `paths` from
+                      each package name to packages/<dir>/src.ts/index.ts, with the root
+                      package.json of the npm workspace.
   Cargo.toml          (semver) the package, edition 2018, features default = ["std"], std = []:
                       the crate's own manifest names the build script, the benches and the
                       optional serde dependency, none of which is in the tree. Test targets are
@@ -182,7 +200,10 @@ SYMBOLS: tests/corpus/rename/symbols.toml, [[symbol]] entries with project, path
 the project root), line (1-based), column (1-based, characters: anywhere inside the identifier
 of the DEFINITION), name, kind (function, method, class, constant, variable, field, variant;
 a Rust struct, enum or trait is a class, a static a constant) and note. Each is checked against
-the file when loaded (the identifier at line:column must be NAME).
+the file when loaded (the identifier at line:column must be NAME). An entry may carry
+known_false: what lancet gets wrong there (a false rename seen and reported, not yet fixed): its
+false renames are listed as known and counted apart instead of failing the run; when they are
+gone the run says to remove the entry.
 
 LANCET, per symbol and engine:
   LANCET_BIN rename --at PATH:LINE:COL NAME_renamed -C ROOT --dry-run --json --no-checkpoint
@@ -190,6 +211,10 @@ LANCET, per symbol and engine:
 (--no-lsp with the script's --no-lsp: lancet's own resolver alone, as recall is measured;
 without it the syntax pass is lancet's default, the hybrid resolver: the sites lancet cannot
 decide are asked of the servers on PATH, CACHE/bin first, one definition question per site.)
+With --bare, `rename NAME NAME_renamed` instead (no --at: the name alone, as an agent that knows
+only the name asks; where several unrelated definitions share it, the answer must be the
+`ambiguous` refusal, and any other symbol's site lancet would rename is a false rename).
+`ambiguous` can only come from --bare: --at names one definition.
 (120 s timeout; 300 s with --lsp). Exit 0 is a dry run that would rename (outcome `ok`), exit 1
 a refusal (outcome `refused`, with the report's message), anything else, no JSON report or a
 timeout is outcome `error`. From report["rename"]: `renamed` ({path, line, column}: the sites
@@ -218,8 +243,16 @@ crate's analysis on the first request; ~5 min for log's and table-core's 110); -
 each project only. --oracle-only runs no lancet at all (LANCET_BIN may then be omitted) and,
 with --json OUT, saves S for every symbol.
 
+OUTCOMES (syntax pass, per project and total, a second table): per symbol `right` (a run that
+would write exactly the server's sites), `refused` split by the report's error kind, `ambiguous`
+first and always shown (one OLD naming several unrelated definitions, refused until --at or
+--all-definitions decides), then unresolved_sites and the rest; `wrong` (exit 0 with a false
+rename, or a server site left behind), `known` (wrong only by a known_false), `errors`,
+`skipped` (the oracle is not ok).
+
 OUTPUT: one line per symbol with -v, a table per engine (per project and total), then
   rename oracle: N symbols, false renames F, recall R%, unresolved share U%
+  rename oracle outcomes: N right, N refused (P%; N ambiguous, N unresolved_sites, ...), N wrong
   rename: N passed, N failed
 (a symbol passes when its oracle is ok, lancet ran without error, it has no false rename, and in
 the lsp pass L == S; oracle-only: when the oracle is ok). --json OUT writes versions, projects,
@@ -294,6 +327,27 @@ PROJECTS = {
                             for lv in ("off", "error", "warn", "info", "debug", "trace")}}},
     "table-core": {"registry": "npm", "package": "@tanstack/table-core", "version": "8.21.3",
                    "take": ["src"], "lang": "typescript"},
+    # A workspace of several packages of one monorepo (ethers v5, one release): each package's
+    # tarball gives packages/<dir>/ its package.json and TypeScript sources (src.ts/; the
+    # compiled lib/ and lib.esm/ are left out), and the packages import each other by package
+    # name (`import { Logger } from "@ethersproject/logger"`), reached through the root
+    # package.json's npm `workspaces` and the root tsconfig's `paths`. No dependency outside the
+    # workspace.
+    "ethers": {"registry": "npm", "version": "5.8.0", "take": ["src.ts"], "lang": "typescript",
+               "workspace": {"logger": "@ethersproject/logger", "bytes": "@ethersproject/bytes",
+                             "properties": "@ethersproject/properties",
+                             "base64": "@ethersproject/base64", "basex": "@ethersproject/basex",
+                             "rlp": "@ethersproject/rlp"},
+               # ethers v5 was built without strict null checks: its own options, so that the
+               # baseline is the project's and not ours.
+               "compilerOptions": {"strict": False, "noImplicitAny": True}},
+    # A crate whose doc comments hold its examples (61 doctests, run by `cargo test --doc`): the
+    # serde modules are compiled out (their `mod` lines are cfg'd on the `serde` feature) and left
+    # out of the tree; the features are the crate's own (no dependency).
+    "either": {"registry": "crates", "package": "either", "version": "1.19.0",
+               "take": ["src"], "drop": ["src/serde_untagged.rs", "src/serde_untagged_optional.rs"],
+               "lang": "rust", "edition": "2021",
+               "features": {"default": ["std"], "std": [], "use_std": ["std"]}},
 }
 KINDS = {"function", "method", "class", "constant", "variable", "field", "variant"}
 SUFFIX = "_renamed"
@@ -409,6 +463,25 @@ def project_root(cache, key):
     return cache / "projects" / f"{key}-{proj['version']}"
 
 
+def unpack(archive, dest, take):
+    """The `take` entries (directories or files) of an archive's top directory (sdists, npm
+    tarballs and crates have one) moved into dest/, which is made."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix=".unpack-", dir=dest.parent))
+    try:
+        with tarfile.open(archive) as tf:
+            tf.extractall(tmp, filter="data")
+        tops = [p for p in tmp.iterdir()]
+        top = tops[0] if len(tops) == 1 and tops[0].is_dir() else tmp
+        dest.mkdir(parents=True)
+        for sub in take:
+            if not (top / sub).exists():
+                raise SetupError(f"{archive.name} has no {sub}")
+            shutil.move(str(top / sub), str(dest / sub))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def lay_project(cache, key, empty_env):
     """Unpack the project's `take` directories into CACHE/projects/<key>-<version>/ (once) and
     write its server config; the root."""
@@ -416,38 +489,33 @@ def lay_project(cache, key, empty_env):
     root = project_root(cache, key)
     marker = root.parent / f".{root.name}.complete"
     if not marker.exists():
-        archive = fetch_archive(cache, proj)
         if root.exists():
             shutil.rmtree(root)
         root.parent.mkdir(parents=True, exist_ok=True)
-        tmp = pathlib.Path(tempfile.mkdtemp(prefix=".unpack-", dir=root.parent))
-        try:
-            with tarfile.open(archive) as tf:
-                tf.extractall(tmp, filter="data")
-            tops = [p for p in tmp.iterdir()]
-            top = tops[0] if len(tops) == 1 and tops[0].is_dir() else tmp
+        if "workspace" in proj:
+            # packages/<dir>/: the package's own package.json (its name is how the others
+            # import it) and its sources.
             root.mkdir()
-            for sub in proj["take"]:
-                if not (top / sub).is_dir():
-                    raise SetupError(f"{archive.name} has no {sub}/")
-                shutil.move(str(top / sub), str(root / sub))
-            for rel in proj.get("drop", []):
-                if (root / rel).is_dir():
-                    shutil.rmtree(root / rel)
-                else:
-                    (root / rel).unlink()
-                if not any((root / rel).parent.iterdir()):
-                    (root / rel).parent.rmdir()
-            for rel in proj.get("stub", []):
-                # A file compiled out by its own inner `#![cfg(..)]` whose `mod` line is
-                # unconditional: only those attribute lines are kept (rustc still reads the file).
-                lines = (root / rel).read_text().splitlines(keepends=True)
-                keep = [ln for ln in lines if ln.startswith("#![cfg(")]
-                if not keep:
-                    raise SetupError(f"{rel} has no inner #![cfg(..)] to keep: it is compiled in")
-                (root / rel).write_text("".join(keep))
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            for sub, package in proj["workspace"].items():
+                archive = fetch_archive(cache, {**proj, "package": package})
+                unpack(archive, root / "packages" / sub, ["package.json", *proj["take"]])
+        else:
+            unpack(fetch_archive(cache, proj), root, proj["take"])
+        for rel in proj.get("drop", []):
+            if (root / rel).is_dir():
+                shutil.rmtree(root / rel)
+            else:
+                (root / rel).unlink()
+            if not any((root / rel).parent.iterdir()):
+                (root / rel).parent.rmdir()
+        for rel in proj.get("stub", []):
+            # A file compiled out by its own inner `#![cfg(..)]` whose `mod` line is
+            # unconditional: only those attribute lines are kept (rustc still reads the file).
+            lines = (root / rel).read_text().splitlines(keepends=True)
+            keep = [ln for ln in lines if ln.startswith("#![cfg(")]
+            if not keep:
+                raise SetupError(f"{rel} has no inner #![cfg(..)] to keep: it is compiled in")
+            (root / rel).write_text("".join(keep))
         marker.write_text("")
     if proj["lang"] == "python":
         config = {
@@ -481,8 +549,19 @@ def lay_project(cache, key, empty_env):
                 "moduleResolution": "Bundler", "strict": True, "noEmit": True, "skipLibCheck": True,
                 "jsx": "react-jsx", "types": [],
             },
-            "include": ["src"],
+            "include": proj["take"],
         }
+        config["compilerOptions"].update(proj.get("compilerOptions", {}))
+        if "workspace" in proj:
+            # A package imported by name resolves to its sources in the tree: tsconfig `paths`
+            # (each package's entry is its src.ts/index.ts), beside the npm workspace.
+            config["compilerOptions"]["paths"] = {
+                package: [f"./packages/{sub}/{proj['take'][0]}/index.ts"]
+                for sub, package in proj["workspace"].items()}
+            # (a directory named src.ts would be read as a file by an `include` of its name)
+            config["include"] = [f"packages/*/{t}/**/*" for t in proj["take"]]
+            write_if_changed(root / "package.json", json.dumps(
+                {"name": f"{key}-workspace", "private": True, "workspaces": ["packages/*"]}, indent=2) + "\n")
         write_if_changed(root / "tsconfig.json", json.dumps(config, indent=2) + "\n")
     return root
 
@@ -1219,13 +1298,20 @@ def site_list(items, field, warn):
     return out
 
 
-def run_lancet(lancet, root, sym, engine, env, warn_engine):
+def rename_argv(lancet, root, sym, bare):
+    """`lancet rename` of a symbol: by its definition's position (`--at`), or with --bare by its
+    name alone (`OLD NEW`, as an agent that knows only the name asks: a name that several
+    unrelated definitions share is then refused `ambiguous`)."""
+    new = sym["name"] + SUFFIX
+    named = [sym["name"], new] if bare else ["--at", f"{sym['path']}:{sym['line']}:{sym['column']}", new]
+    return [lancet, "rename", *named, "-C", str(root), "--json", "--no-checkpoint", "--no-fsync"]
+
+
+def run_lancet(lancet, root, sym, engine, env, warn_engine, bare=False):
     def warn(msg):
         warn_engine(f"({engine} pass) {msg}")
 
-    new = sym["name"] + SUFFIX
-    argv = [lancet, "rename", "--at", f"{sym['path']}:{sym['line']}:{sym['column']}", new,
-            "-C", str(root), "--dry-run", "--json", "--no-checkpoint", "--no-fsync"]
+    argv = rename_argv(lancet, root, sym, bare) + ["--dry-run"]
     if engine == "lsp":
         argv.append("--lsp")
     elif NO_LSP:
@@ -1248,6 +1334,8 @@ def run_lancet(lancet, root, sym, engine, env, warn_engine):
         return res
     res["outcome"] = "ok" if rc == 0 else "refused"
     res["message"] = report_message(report, err) if rc == 1 else ""
+    # The refusal's kind (`ambiguous`: one OLD naming several unrelated definitions; `unresolved_sites`; ...).
+    res["kind"] = ((report.get("error") or {}).get("kind") or "") if rc == 1 else ""
     rn = report.get("rename")
     if not isinstance(rn, dict):
         warn("the report has no `rename` object: renamed/unresolved/outside taken as empty")
@@ -1286,8 +1374,16 @@ def score(sym, oracle, lan, engine, texts):
     sc = {
         "S": len(S), "L": len(L), "U": len(U), "outside": len(lan["outside"]),
         "false": sorted(L - S - blind), "agree": len(L & S), "unresolved": sorted((S - L) & U),
-        "missed": sorted(S - L - U - blind), "macro": sorted(blind),
+        "missed": sorted(S - L - U - blind), "macro": sorted(blind), "known": [],
     }
+    if lan["outcome"] == "refused" and lan.get("kind") == "ambiguous":
+        # An `ambiguous` refusal (--bare) lists the sites of every definition of the name, which
+        # is the point of it: nothing is written, so none is a false rename.
+        sc["false"] = []
+    if sym.get("known_false"):
+        # A false rename symbols.toml names (known_false says what lancet gets wrong): listed and
+        # counted apart, not failed, until the resolver is fixed and the entry removed.
+        sc["known"], sc["false"] = sc["false"], []
     if engine == "lsp":
         if oracle.get("outside"):
             # The server's edit reaches files outside the root (a std trait's method renamed with
@@ -1330,6 +1426,7 @@ def print_table(engine, rows):
             for k in ("S", "L", "agree"):
                 c[k] += sc[k]
             c["false"] += len(sc["false"])
+            c["known"] += len(sc["known"])
             c["unres"] += len(sc["unresolved"])
             c["missed"] += len(sc["missed"])
             if engine == "lsp":
@@ -1344,6 +1441,56 @@ def print_table(engine, rows):
                     c["agree"], c["false"], c["unres"], c["missed"], pct(c["agree"], c["S"]),
                     pct(c["unres"], c["S"])]
         table.append([str(v) for v in vals])
+        if name == "total":
+            totals = c
+    widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(heads)]
+    log("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(heads, widths))))
+    for row in table:
+        log("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))))
+    return totals
+
+
+def verdict(lan, sc):
+    """One symbol's outcome as a user would see it: `right` (lancet would write exactly the
+    server's sites), `refused`, `wrong` (exit 0 with a site too many, or a server site left
+    behind), `known` (wrong only by a known_false of symbols.toml), `error`, or `skipped` (the
+    oracle could not decide)."""
+    if lan["outcome"] == "error":
+        return "error"
+    if sc is None:
+        return "skipped"
+    if lan["outcome"] == "refused":
+        return "refused"
+    if sc["false"] or sc["missed"] or sc["unresolved"]:
+        return "wrong"
+    return "known" if sc["known"] else "right"
+
+
+def refusal_kinds(rows):
+    """The refusal kinds seen, `ambiguous` first and always (item 6's refusals, counted apart)."""
+    kinds = {"ambiguous"} | {lan.get("kind") or "?" for _, _, _, lan, _ in rows if lan["outcome"] == "refused"}
+    return sorted(kinds, key=lambda k: (k != "ambiguous", k))
+
+
+def print_outcomes(rows):
+    """Per project and in total: the symbols lancet would rename right, those it refuses (one
+    column per refusal kind, `ambiguous` first), those it would write wrong with exit 0; the
+    totals (a Counter of verdicts and `refused:KIND`)."""
+    kinds = refusal_kinds(rows)
+    heads = ["project", "symbols", "right"] + [f"refused:{k}" for k in kinds] + ["wrong", "known", "errors", "skipped"]
+    groups = collections.OrderedDict()
+    for r in rows:
+        groups.setdefault(r[0], []).append(r)
+    groups["total"] = rows
+    table, totals = [], collections.Counter()
+    for name, rs in groups.items():
+        c = collections.Counter()
+        for _, _, _, lan, sc in rs:
+            v = verdict(lan, sc)
+            c[v] += 1
+            if v == "refused":
+                c[f"refused:{lan.get('kind') or '?'}"] += 1
+        table.append([name, str(len(rs))] + [str(c[h]) for h in heads[2:]])
         if name == "total":
             totals = c
     widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(heads)]
@@ -1387,6 +1534,9 @@ def main():
     ap.add_argument("--json", help="write every result here")
     ap.add_argument("--cache", help="cache directory (default: $XDG_CACHE_HOME/lancet-corpus, else ~/.cache/lancet-corpus)")
     ap.add_argument("--symbols", default=str(SYMBOLS), help="the symbols file")
+    ap.add_argument("--bare", action="store_true",
+                    help="name each symbol by OLD alone (`rename OLD NEW`), not by --at: a name that several "
+                         "unrelated definitions share is refused `ambiguous` (counted apart)")
     args = ap.parse_args()
     global NO_LSP
     NO_LSP = args.no_lsp
@@ -1485,7 +1635,7 @@ def main():
     for engine in engines:
         t0 = time.monotonic()
         with cf.ThreadPoolExecutor(max(1, args.jobs)) as ex:
-            futs = {s["id"]: ex.submit(run_lancet, lancet, roots[s["project"]], s, engine, env, warn)
+            futs = {s["id"]: ex.submit(run_lancet, lancet, roots[s["project"]], s, engine, env, warn, args.bare)
                     for s in engine_syms[engine]}
             for sid, f in futs.items():
                 lres[engine][sid] = f.result()
@@ -1520,6 +1670,11 @@ def main():
                 continue
             for p, ln, col in sc["false"]:
                 log(f"    FALSE RENAME {p}:{ln}:{col}: {tx.line(p, ln).strip()[:100]}")
+            for p, ln, col in sc["known"]:
+                log(f"    known false rename {p}:{ln}:{col}: {tx.line(p, ln).strip()[:100]} "
+                    f"(symbols.toml known_false: {s['known_false']})")
+            if s.get("known_false") and not sc["known"] and lan["outcome"] != "error":
+                log(f"    symbols.toml says known_false, but lancet no longer renames a site too many: remove it")
             if args.verbose:
                 for p, ln, col in sc["macro"]:
                     side = "lancet only" if (p, ln, col) in set(map(tuple, lan["renamed"])) else "server only"
@@ -1544,6 +1699,9 @@ def main():
                 failed_ids.add(s["id"])
         log()
         totals[engine] = print_table(engine, rows)
+        if engine == "syntax":
+            log()
+            outcomes = print_outcomes(rows)
 
     # Results.
     nsym = len(syms)
@@ -1590,9 +1748,17 @@ def main():
     if "syntax" in totals:
         c = totals["syntax"]
         doctests = sum(len(r.get("doctest", [])) for r in lres.get("syntax", {}).values())
+        known = c["known"]
         log(f"rename oracle: {nsym} symbols ({c['scored']} scored, {skipped} not renameable), false renames "
-            f"{c['false']}, recall {pct(c['agree'], c['S'])}, unresolved share {pct(c['unres'], c['S'])}; "
+            f"{c['false']}" + (f" (and {known} known: symbols.toml's known_false)" if known else "")
+            + f", recall {pct(c['agree'], c['S'])}, unresolved share {pct(c['unres'], c['S'])}; "
             f"{doctests} doctest site(s) renamed beyond the server (not scored)")
+        log(f"rename oracle outcomes: {outcomes['right']} right, {outcomes['refused']} refused "
+            f"({pct(outcomes['refused'], nsym)}; "
+            + ", ".join([f"{outcomes['refused:ambiguous']} ambiguous"]
+                        + [f"{n} {k.split(':', 1)[1]}" for k, n in sorted(outcomes.items())
+                           if k.startswith("refused:") and k != "refused:ambiguous"])
+            + f"), {outcomes['wrong']} wrong with exit 0, {outcomes['known']} known, {outcomes['error']} error")
     if "lsp" in totals:
         c = totals["lsp"]
         log(f"rename oracle (lsp): {len(engine_syms['lsp'])} symbols ({c['scored']} scored), equal {c['equal']}, differ {c['differ']}, "

@@ -32,7 +32,7 @@ impl PyProject<'_> {
         }
         let rooted: Vec<&String> = candidates
             .iter()
-            .filter(|c| matches!(prefix(c).as_str(), "" | "src" | "lib"))
+            .filter(|c| self.source_roots.contains(&prefix(c)))
             .collect();
         match rooted.as_slice() {
             [one] => Some((*one).clone()),
@@ -88,9 +88,10 @@ impl PyProject<'_> {
         false
     }
 
-    /// Whether `module` imports the module file `target` by a dotted `import a.b` of its own:
-    /// `a.b` is then an attribute there. (Without it the submodule is an attribute only if
-    /// something else imported it first, which a type checker does not assume either.)
+    /// Whether `module` imports the module file `target` by a dotted `import a.b` of its own
+    /// (`import a.b.c` imports `a.b` too): `a.b` is then an attribute there. (Without it the
+    /// submodule is an attribute only if something else imported it first, which a type
+    /// checker does not assume either.)
     pub(super) fn imports_module(&self, module: &PyModule, target: &str) -> bool {
         let root = module.tree.root_node();
         let mut stack = vec![root];
@@ -103,10 +104,16 @@ impl PyProject<'_> {
                     } else {
                         Some(item)
                     };
-                    if dotted
-                        .map(|d| text(d, module))
-                        .and_then(|d| self.resolve_module(module, d).ok())
-                        .is_some_and(|f| f == target)
+                    let Some(dotted) = dotted.map(|d| text(d, module)) else {
+                        continue;
+                    };
+                    let prefixes = dotted
+                        .match_indices('.')
+                        .map(|(i, _)| &dotted[..i])
+                        .chain([dotted]);
+                    if prefixes
+                        .filter_map(|d| self.resolve_module(module, d).ok())
+                        .any(|f| f == target)
                     {
                         return true;
                     }
@@ -122,10 +129,12 @@ impl PyProject<'_> {
     }
 
     /// Whether an absolute module could be in the tree: some file under a source root or the
-    /// importing file's directory starts its path, or a module of its name is anywhere in it.
+    /// importing file's directory starts its path, or a module or package of its name is
+    /// anywhere in it (a namespace package, PEP 420, is a directory without `__init__.py`).
     fn package_in_tree(&self, top: &str, from: &str) -> bool {
         let own_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
-        ["", "src", "lib", own_dir].iter().any(|root| {
+        let roots = self.source_roots.iter().map(String::as_str);
+        roots.chain([own_dir]).any(|root| {
             let base = if root.is_empty() {
                 top.to_string()
             } else {
@@ -138,8 +147,7 @@ impl PyProject<'_> {
             // Anywhere else (`tools/helpers.py` after `sys.path.insert(0, "tools")`): maybe
             // the tree's own, never known to be another package's.
             let (dir, file) = f.rsplit_once('/').unwrap_or(("", f));
-            file == format!("{top}.py")
-                || file == "__init__.py" && dir.rsplit('/').next() == Some(top)
+            file == format!("{top}.py") || dir.split('/').any(|d| d == top)
         })
     }
 

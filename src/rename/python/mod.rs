@@ -41,6 +41,10 @@ mod types;
 pub(crate) struct PyProject<'a> {
     /// The walked `.py` files.
     files: Vec<String>,
+    /// The directories an absolute import starts from: the tree's top, `src/`, `lib/`, and each
+    /// distribution's directory (one holding `pyproject.toml`, `setup.py` or `setup.cfg`: a
+    /// package of a monorepo) with its `src/`.
+    source_roots: Vec<String>,
     parsed: Mutex<HashMap<String, Option<Arc<PyModule>>>>,
     /// Reads a file of the tree, for the modules parsed on demand.
     read: &'a (dyn Fn(&str) -> Option<String> + Sync),
@@ -137,6 +141,22 @@ fn python_id(file: &str, qual: String) -> SymbolId {
     }
 }
 
+/// The directories an absolute import starts from (see [`PyProject::source_roots`]).
+fn source_roots(files: &[String]) -> Vec<String> {
+    let mut roots: Vec<String> = ["", "src", "lib"].map(String::from).to_vec();
+    for f in files {
+        let (dir, name) = f.rsplit_once('/').unwrap_or(("", f));
+        if !dir.is_empty() && matches!(name, "pyproject.toml" | "setup.py" | "setup.cfg") {
+            for root in [dir.to_string(), format!("{dir}/src")] {
+                if !roots.contains(&root) {
+                    roots.push(root);
+                }
+            }
+        }
+    }
+    roots
+}
+
 impl<'a> PyProject<'a> {
     /// A project over the walked files: the scanned Python files as parsed, the other `.py`
     /// files read and parsed when an import or a base class reaches them.
@@ -154,6 +174,7 @@ impl<'a> PyProject<'a> {
                     .map(|m| (m.path.clone(), Some(Arc::clone(m))))
                     .collect(),
             ),
+            source_roots: source_roots(sources.files),
             read: sources.read,
             grammar: languages::languages()
                 .iter()

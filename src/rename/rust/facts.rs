@@ -1,7 +1,8 @@
 //! What one Rust file declares: its items with the scope each is visible in and the namespaces
 //! it names, the members of its impls, traits, structs and enums (with a field's declared type),
-//! and the names its `use` lines bring in from Rust's library.
+//! and the names its `use` lines bring in from Rust's library or another crate outside the tree.
 
+use super::crates::CrateNames;
 use super::{ITEMS, RUST_LIBRARY, bare_type, text};
 use crate::rename::model::ItemSpace;
 use std::ops::Range;
@@ -40,6 +41,18 @@ pub(super) struct ScopedItem {
     pub(super) at: usize,
     pub(super) scope: Range<usize>,
     pub(super) spaces: &'static [ItemSpace],
+    /// At the top of its file (a module's own item), not inside a function or an inline `mod`.
+    pub(super) top: bool,
+}
+
+/// A name a `use` brings in from a crate of the tree (`use my_util::text::shout`).
+struct TreeUse {
+    name: String,
+    /// The files the module it comes from can be (`crates/my-util/src/text.rs`, `…/text/mod.rs`).
+    files: Vec<String>,
+    /// `use my_util::shout as yell`: `yell` is another name for `shout`.
+    alias: bool,
+    scope: Range<usize>,
 }
 
 /// What one file declares: its items, each holder's members (`impl T`, `trait T`,
@@ -53,8 +66,13 @@ pub(super) struct FileFacts {
     pub(super) types: Vec<String>,
     pub(super) holders: Vec<Holder>,
     pub(super) traits: Vec<String>,
-    /// Names brought in by `use std::…` / `use core::…`, with the scope of the `use`.
+    /// Names brought in by `use std::…` / `use core::…` / `use dependency::…`, with the
+    /// scope of the `use`.
     outside_uses: Vec<(String, Range<usize>)>,
+    /// The crates its package's manifest names: outside the tree, and the tree's own.
+    crates: CrateNames,
+    /// Names brought in by `use` from crates of the tree.
+    tree_uses: Vec<TreeUse>,
 }
 
 /// The members an impl, trait or struct declares (methods, associated items, fields), with
@@ -129,8 +147,8 @@ pub(super) fn enclosing_impl(node: Node, source: &str) -> Option<(String, Option
 }
 
 impl FileFacts {
-    /// Collects the facts of one file.
-    pub(super) fn of(path: &str, source: &str, tree: &Tree) -> FileFacts {
+    /// Collects the facts of one file, whose package depends on `outside_crates`.
+    pub(super) fn of(path: &str, source: &str, tree: &Tree, crates: CrateNames) -> FileFacts {
         let mut facts = FileFacts {
             path: path.to_string(),
             doctest: false,
@@ -139,6 +157,8 @@ impl FileFacts {
             holders: Vec::new(),
             traits: Vec::new(),
             outside_uses: Vec::new(),
+            crates,
+            tree_uses: Vec::new(),
         };
         let mut stack = vec![tree.root_node()];
         while let Some(n) = stack.pop() {
@@ -152,6 +172,7 @@ impl FileFacts {
                     at: name.start_byte(),
                     scope: n.parent().unwrap_or(n).byte_range(),
                     spaces: item_spaces(kind),
+                    top: n.parent().is_some_and(|p| p.kind() == "source_file"),
                 });
                 if matches!(
                     kind,
@@ -187,7 +208,10 @@ impl FileFacts {
                         });
                     }
                 }
-                "use_declaration" => facts.outside_use(n, source),
+                "use_declaration" => {
+                    facts.outside_use(n, source);
+                    facts.tree_use(n, source);
+                }
                 _ => {}
             }
             let mut cursor = n.walk();
@@ -197,14 +221,97 @@ impl FileFacts {
     }
 
     /// The facts of a file's doctests (the functions that wrap its blocks left out).
-    pub(super) fn of_doctests(path: &str, source: &str, tree: &Tree, wrappers: &[usize]) -> Self {
-        let mut facts = FileFacts::of(path, source, tree);
+    pub(super) fn of_doctests(
+        path: &str,
+        source: &str,
+        tree: &Tree,
+        wrappers: &[usize],
+        crates: CrateNames,
+    ) -> Self {
+        let mut facts = FileFacts::of(path, source, tree, crates);
         facts.doctest = true;
         facts.items.retain(|i| !wrappers.contains(&i.at));
         facts
     }
 
-    /// Whether `name`, used at `at`, is brought in from Rust's library by a `use` whose scope
+    /// Whether a path that starts with `first` leaves the tree: Rust's library, or a crate
+    /// outside the tree that the file's package depends on.
+    pub(super) fn crate_outside(&self, first: &str) -> bool {
+        RUST_LIBRARY.contains(&first) || self.crates.outside.contains(first)
+    }
+
+    /// The files a path into a crate of the tree can name its module by (`my_util::text` →
+    /// `crates/my-util/src/text.rs` or `…/text/mod.rs`; `my_util` → its library's root file),
+    /// or `None` when `path` does not start with such a crate.
+    pub(super) fn tree_module(&self, path: &str) -> Option<Vec<String>> {
+        let mut segments = path.trim_start_matches("::").split("::").map(str::trim);
+        let root = self.crates.tree.get(segments.next()?)?;
+        let rest: Vec<&str> = segments.collect();
+        if rest.is_empty() {
+            return Some(vec![root.clone()]);
+        }
+        let base = root.rsplit_once('/').map_or("", |(d, _)| d);
+        let module = rest.join("/");
+        let module = if base.is_empty() {
+            module
+        } else {
+            format!("{base}/{module}")
+        };
+        Some(vec![format!("{module}.rs"), format!("{module}/mod.rs")])
+    }
+
+    /// For `name` used at `at` under a `use` from a crate of the tree: the files its module can
+    /// be, or `None` when that `use` gives it another name (`use my_util::shout as name`).
+    pub(super) fn used_from_tree(&self, name: &str, at: usize) -> Option<Option<&[String]>> {
+        self.tree_uses
+            .iter()
+            .find(|u| u.name == name && u.scope.contains(&at))
+            .map(|u| (!u.alias).then_some(u.files.as_slice()))
+    }
+
+    /// Records the names a `use` brings in from crates of the tree (a glob brings none known).
+    fn tree_use(&mut self, decl: Node, source: &str) {
+        let scope = decl.parent().unwrap_or(decl).byte_range();
+        let Some(argument) = decl.child_by_field_name("argument") else {
+            return;
+        };
+        let mut paths = Vec::new();
+        use_paths(argument, source, "", &mut paths);
+        for (path, alias, named) in paths {
+            let Some((module, name)) = path.rsplit_once("::") else {
+                continue;
+            };
+            let Some(files) = self.tree_module(module) else {
+                continue;
+            };
+            match alias {
+                Some(alias) if alias != name => {
+                    // `use m::name as alias`: `alias` names the item in the `use`'s scope, and
+                    // `name` there (only) is the module's item.
+                    self.tree_uses.push(TreeUse {
+                        name: alias,
+                        files: files.clone(),
+                        alias: true,
+                        scope: scope.clone(),
+                    });
+                    self.tree_uses.push(TreeUse {
+                        name: name.to_string(),
+                        files,
+                        alias: false,
+                        scope: named,
+                    });
+                }
+                _ => self.tree_uses.push(TreeUse {
+                    name: name.to_string(),
+                    files,
+                    alias: false,
+                    scope: scope.clone(),
+                }),
+            }
+        }
+    }
+
+    /// Whether `name`, used at `at`, is brought in from outside the tree by a `use` whose scope
     /// holds it (a `use` inside one function reaches that function only).
     pub(super) fn uses_outside(&self, name: &str, at: usize) -> bool {
         self.outside_uses
@@ -224,7 +331,7 @@ impl FileFacts {
             .unwrap_or_default()
             .trim()
             .to_string();
-        if !RUST_LIBRARY.contains(&first.as_str()) {
+        if !self.crate_outside(&first) {
             return;
         }
         let mut stack = vec![argument];
@@ -251,5 +358,52 @@ impl FileFacts {
                 }
             }
         }
+    }
+}
+
+/// The full paths a `use` argument names (`a::{b, c::d as e}` → `a::b`, `a::c::d` as `e`),
+/// each with its alias and the bytes of its last segment.
+type UsePath = (String, Option<String>, Range<usize>);
+
+fn use_paths(node: Node, source: &str, prefix: &str, out: &mut Vec<UsePath>) {
+    let join = |p: &str| {
+        if prefix.is_empty() {
+            p.to_string()
+        } else {
+            format!("{prefix}::{p}")
+        }
+    };
+    let last = |n: Node| n.child_by_field_name("name").unwrap_or(n).byte_range();
+    match node.kind() {
+        "identifier" | "scoped_identifier" => {
+            out.push((join(text(node, source)), None, last(node)));
+        }
+        "use_as_clause" => {
+            if let (Some(path), Some(alias)) = (
+                node.child_by_field_name("path"),
+                node.child_by_field_name("alias"),
+            ) {
+                out.push((
+                    join(text(path, source)),
+                    Some(text(alias, source).to_string()),
+                    last(path),
+                ));
+            }
+        }
+        "scoped_use_list" => {
+            let inner = node
+                .child_by_field_name("path")
+                .map_or_else(|| prefix.to_string(), |p| join(text(p, source)));
+            if let Some(list) = node.child_by_field_name("list") {
+                use_paths(list, source, &inner, out);
+            }
+        }
+        "use_list" => {
+            let mut cursor = node.walk();
+            for c in node.named_children(&mut cursor) {
+                use_paths(c, source, prefix, out);
+            }
+        }
+        _ => {}
     }
 }

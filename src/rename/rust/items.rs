@@ -3,7 +3,7 @@
 //! `Type::name`, `Self::name`.
 
 use super::facts::{FileFacts, ScopedItem, enclosing_impl, item_spaces};
-use super::{ITEMS, Namespace, RUST_LIBRARY, RustProject, ancestor, bare_type};
+use super::{ITEMS, Namespace, RustProject, ancestor, bare_type};
 use crate::rename::model::{ItemSpace, ItemTell, Resolution, RustSymbol, SymbolId};
 use tree_sitter::Node;
 
@@ -62,8 +62,8 @@ pub(super) fn use_space(node: Node) -> Option<ItemSpace> {
 impl RustProject<'_> {
     /// The id of an item used by name, in the namespace its place says (`space`; `None`: any).
     /// One item of the tree fits: that item. Several: the innermost one of this file whose
-    /// scope holds the use (`at`; Rust lets a module's own item shadow a glob import), else
-    /// unresolved.
+    /// scope holds the use (`at`; Rust lets a module's own item shadow a glob import), or the
+    /// one a `use` from a crate of the tree names (`use my_util::helper`), else unresolved.
     pub(super) fn item_id(
         &self,
         facts: &FileFacts,
@@ -74,8 +74,29 @@ impl RustProject<'_> {
         if let Some(at) = at
             && facts.uses_outside(name, at)
         {
-            return Resolution::Outside(format!("`{name}` is imported from Rust's library"));
+            return Resolution::Outside(format!(
+                "`{name}` is imported from Rust's library or a crate outside the tree"
+            ));
         }
+        match at.and_then(|at| facts.used_from_tree(name, at)) {
+            Some(None) => Resolution::Unresolved(format!(
+                "`{name}` is the name a `use` gives another item of a crate of the tree (`as {name}`)"
+            )),
+            Some(Some(module)) => self.item_in(facts, name, at, space, Some(module)),
+            None => self.item_in(facts, name, at, space, None),
+        }
+    }
+
+    /// [`Self::item_id`] for a name that, when several items have it, is the one at the top
+    /// of `module` (the files a path into a crate of the tree names).
+    fn item_in(
+        &self,
+        facts: &FileFacts,
+        name: &str,
+        at: Option<usize>,
+        space: Option<ItemSpace>,
+        module: Option<&[String]>,
+    ) -> Resolution {
         let fits = |i: &ScopedItem| i.name == name && space.is_none_or(|s| i.spaces.contains(&s));
         let all: Vec<(&str, &ScopedItem)> = self
             .files
@@ -90,6 +111,14 @@ impl RustProject<'_> {
                 .filter(|i| fits(i) && i.scope.contains(&at))
                 .min_by_key(|i| i.scope.len())
         });
+        // Of several, the one at the top of the module a path or `use` names.
+        let in_module: Vec<&(&str, &ScopedItem)> = module
+            .map(|files| {
+                all.iter()
+                    .filter(|(p, i)| i.top && files.iter().any(|f| f == p))
+                    .collect()
+            })
+            .unwrap_or_default();
         match (all.as_slice(), here) {
             // A doctest's own item: the doctest sees it before the crate's.
             (_, Some(item)) if facts.doctest => {
@@ -106,6 +135,10 @@ impl RustProject<'_> {
                 "no item of the walked files is named `{name}` (a glob import, a macro, or another crate)"
             )),
             (_, Some(item)) => Resolution::Symbol(self.item_symbol(&facts.path, item)),
+            (_, None) if in_module.len() == 1 => {
+                let (path, one) = in_module[0];
+                Resolution::Symbol(self.item_symbol(path, one))
+            }
             (many, None) => Resolution::Unresolved(format!(
                 "{} items of the walked files are named `{name}`; which one this is needs module resolution (--lsp)",
                 many.len()
@@ -156,7 +189,7 @@ impl RustProject<'_> {
             .unwrap_or_default()
             .trim();
         let first = first.split('<').next().unwrap_or_default();
-        if RUST_LIBRARY.contains(&first) || facts.uses_outside(first, node.start_byte()) {
+        if facts.crate_outside(first) || facts.uses_outside(first, node.start_byte()) {
             return Resolution::Outside(format!("`{path}::{name}` is outside the tree"));
         }
         let last = bare_type(path.rsplit("::").next().unwrap_or(path));
@@ -168,6 +201,11 @@ impl RustProject<'_> {
         }
         if last.chars().next().is_some_and(char::is_uppercase) {
             return self.member(&last, name, Namespace::Item);
+        }
+        // A path into a crate of the tree (`my_util::text::name`): the item of that module
+        // when several have the name.
+        if let Some(module) = facts.tree_module(path) {
+            return self.item_in(facts, name, None, use_space(node), Some(&module));
         }
         // A module path (`crate::a::name`, `super::name`, `a::name`): the item.
         self.item_id(facts, name, None, use_space(node))

@@ -17,9 +17,11 @@
 //!   path's leading segment is a module or type, a macro call's name a macro, an expression's
 //!   name a value); with several, the innermost one of the file whose scope holds the use;
 //!   else its uses are unresolved.
-//! - A path or `use` that starts in `std`, `core` or `alloc` resolves outside the tree, within
-//!   the scope of the `use` (a `use` inside one function reaches that function only); so does
-//!   every word of an attribute (`#[test]`, derives, cfgs, lints).
+//! - A path or `use` that starts in `std`, `core` or `alloc`, or in a crate outside the tree that
+//!   the file's package depends on ([`crates`]: a registry or git dependency of its
+//!   `Cargo.toml`), resolves outside the tree, within the scope of the `use` (a `use` inside one
+//!   function reaches that function only); so does every word of an attribute (`#[test]`,
+//!   derives, cfgs, lints). A workspace member reached by its crate name is the tree's.
 //! - A shorthand field (`Type { name }`) is a value and a field at once: both are resolved.
 //! - Inside a macro's tokens, `x.name` and `Type::name` are read as they would be outside it.
 
@@ -30,6 +32,7 @@
 
 use super::model::{Parsed, Resolution};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
+use crates::Crates;
 use facts::{FileFacts, holder_of, list_owner};
 use items::use_space;
 use members::associated_id;
@@ -37,6 +40,7 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use tree_sitter::Node;
 
+mod crates;
 mod facts;
 mod items;
 mod locals;
@@ -81,6 +85,8 @@ fn bare_type(ty: &str) -> String {
 pub(crate) struct RustProject<'a> {
     /// Each file's facts, by path.
     files: Vec<(&'a str, FileFacts)>,
+    /// The crates outside the tree each package depends on.
+    crates: Crates,
 }
 
 /// Which members a name can be: a struct's fields (`x.level`, `P { level }`), or the
@@ -106,11 +112,19 @@ impl<'a> RustProject<'a> {
     /// The facts of every scanned Rust file, collected in parallel.
     pub(crate) fn new(sources: &'a Sources<'a>) -> Self {
         let rust: Vec<&'a Arc<Parsed>> = sources.of_language("rust").collect();
+        let crates = Crates::new(sources.files, sources.read);
         RustProject {
             files: rust
                 .par_iter()
-                .map(|p| (p.path.as_str(), FileFacts::of(&p.path, &p.text, &p.tree)))
+                .map(|p| {
+                    let names = crates.of(&p.path);
+                    (
+                        p.path.as_str(),
+                        FileFacts::of(&p.path, &p.text, &p.tree, names),
+                    )
+                })
                 .collect(),
+            crates,
         }
     }
 }
@@ -214,10 +228,10 @@ impl Resolver for RustProject<'_> {
     /// A file's doctests are resolved on their own facts: their items are theirs, the crate's
     /// are reached as from another crate.
     fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved> {
-        let doctests = file
-            .doctest_wrappers
-            .as_ref()
-            .map(|w| FileFacts::of_doctests(&file.path, &file.text, &file.tree, w));
+        let doctests = file.doctest_wrappers.as_ref().map(|w| {
+            let names = self.crates.of(&file.path);
+            FileFacts::of_doctests(&file.path, &file.text, &file.tree, w, names)
+        });
         let found = self.files.iter().find(|(p, _)| *p == file.path);
         let Some(facts) = doctests.as_ref().or(found.map(|(_, f)| f)) else {
             return offsets
