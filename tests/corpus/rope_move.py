@@ -118,7 +118,9 @@ for helper in ("_move", "_move_to_attr"):
 create_move = move.create_move
 def recorded_create_move(project, resource, offset=None):
     c = case()
-    c.update(before=snapshot(project.address), resource=where(resource), offset=offset)
+    c.update(before=snapshot(project.address), resource=where(resource), offset=offset,
+             empty_dirs=sorted(str(p.relative_to(project.address)) for p in pathlib.Path(project.address).rglob("*")
+                               if p.is_dir() and not any(p.iterdir()) and ".ropeproject" not in p.parts))
     mover = refusing(create_move, case)(project, resource, offset)
     c["mover"] = type(mover).__name__
     if isinstance(mover, move.MoveGlobal):
@@ -382,6 +384,8 @@ def judge(case, lancet, pyright):
     with tempfile.TemporaryDirectory(prefix="rope-move-case-") as tmp:
         root = pathlib.Path(tmp)
         git_repo(root, case["before"])
+        for rel in case.get("empty_dirs", []):  # git keeps no empty folder: rope's `folder` destination
+            (root / rel).mkdir(parents=True, exist_ok=True)
         p = subprocess.run([lancet, "-C", str(root)] + args + ["--json", "--no-checkpoint", "--no-fsync"],
                            capture_output=True, text=True, timeout=120)
         try:
