@@ -35,7 +35,9 @@ module takes the new-module kind. The first N (default 24) are run:
 `lancet move NAME --at PATH:LINE:COL --to DEST -C COPY --json --no-checkpoint --no-fsync`.
 
 OUTCOMES per move:
-  checks    lancet wrote (exit 0), and the copy has no diagnostic the baseline lacks, no module
+  checks    lancet wrote (exit 0), and the copy has no diagnostic the baseline lacks (one the
+            baseline had in the moved code counts as the baseline's when it now stands in the
+            destination and no more in the origin), no module
             that fails to import where the baseline's imports, no failing test the baseline
             passes
   refused   lancet wrote nothing (exit 1 or 2, a JSON report) and `git status` shows nothing;
@@ -222,6 +224,29 @@ def check(copy, key, tools, python):
     return rt.CHECKERS[lang](copy, tools), runtime
 
 
+def module_of(rel):
+    """A file's dotted module name (`src/requests/utils.py` -> `requests.utils`)."""
+    parts = pathlib.Path(rel).with_suffix("").parts
+    return ".".join(parts[1:] if parts[0] == "src" else parts)
+
+
+def moved_along(fresh, gone, origin, dest):
+    """The diagnostics that are new, less those the baseline had in the moved code: a complaint
+    in the destination that the origin had before and has no more (its message read with the
+    destination's module name as the origin's) moved with the code."""
+    fresh, gone = collections.Counter(fresh), collections.Counter(gone)
+    for (f, code, msg), n in list(fresh.items()):
+        if f != dest:
+            continue
+        for old in ((origin, code, msg), (origin, code, msg.replace(module_of(dest), module_of(origin)))):
+            k = min(n, gone[old])
+            if k:
+                fresh[(f, code, msg)] -= k
+                gone[old] -= k
+                n -= k
+    return +fresh
+
+
 def move_and_check(lancet, root, case, tools, python, baseline, env):
     res = dict(case)
     with tempfile.TemporaryDirectory(prefix="lancet-movecheck-") as tmp:
@@ -247,7 +272,7 @@ def move_and_check(lancet, root, case, tools, python, baseline, env):
             diags, runtime = check(copy, case["project"], tools, python)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             return {**res, "outcome": "error", "message": str(e)}
-        fresh = diags - baseline[0]
+        fresh = moved_along(diags - baseline[0], baseline[0] - diags, case["path"], case["to"])
         broke = {k: v for k, v in runtime.items() if k not in baseline[1]}
         if fresh or broke:
             shown = [f"{f}: {code} {msg}" for (f, code, msg) in list(fresh)[:5]]
