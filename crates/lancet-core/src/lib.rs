@@ -73,13 +73,14 @@ pub use format::{FormatChoice, JsonLine, ParseError, ParseOptions, parse_bytes, 
 pub use locate::closest::NumberedLine;
 pub use path::{PathError, RelPath, Root};
 pub use refusal::{
-    AtProblem, Misread, ModRefusal, ParamProblem, PatternSyntax, PlaceRefusal, RenameRefusal,
-    ServerRefusal, SignatureRefusal, SiteProblem, UnsupportedDefinition,
+    AtProblem, DestinationProblem, Misread, ModRefusal, MoveRefusal, ParamProblem, PatternSyntax,
+    PlaceRefusal, RenameRefusal, ServerRefusal, SignatureRefusal, SiteProblem, Unmovable,
+    UnsupportedDefinition,
 };
 pub use report::{
     Action, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED, Mention, ModRule,
-    ModSite, ModSummary, Outcome, Provenance, RenameSummary, Report, SignatureSummary, Site,
-    Status, Surface, SymbolKind,
+    ModSite, ModSummary, MoveSummary, Outcome, Provenance, RenameSummary, Report, SignatureSummary,
+    Site, Status, Surface, SymbolKind,
 };
 pub use schema::{Contract, batch_schema, document, report_schema, schema_for};
 pub use stage::staged::{Before, HardLinks, StagedFile};

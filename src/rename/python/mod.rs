@@ -260,6 +260,36 @@ impl PyProject<'_> {
     }
 }
 
+impl PyProject<'_> {
+    /// The file of the module an import in `module` names (`a.b`, `.b`, `..`), when it is
+    /// one file of the tree: what a move asks of each import it may rewrite.
+    pub(crate) fn import_file(&self, module: &PyModule, dotted: &str) -> Option<String> {
+        self.resolve_module(module, dotted).ok()
+    }
+
+    /// The module of the tree an expression stands for (`a`, `pkg.a`, an alias of one).
+    pub(crate) fn module_of(&self, module: &PyModule, expr: Node) -> Option<String> {
+        match self.expression(module, expr, 0) {
+            Target::Module(file) => Some(file),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `scope` (None: the module) binds `name` itself: not through `global` or
+/// `nonlocal`, which bind it in another scope.
+pub(crate) fn binds(module: &PyModule, scope: Option<Node>, name: &str) -> bool {
+    bindings_in(module, scope, name)
+        .iter()
+        .any(|b| !matches!(b, Bound::Global | Bound::Nonlocal))
+}
+
+/// Whether the module has a `from x import *` at its top (a name it does not bind may come
+/// from it).
+pub(crate) fn imports_star(module: &PyModule) -> bool {
+    scopes::has_wildcard(module)
+}
+
 impl Resolver for PyProject<'_> {
     fn languages(&self) -> &'static [&'static str] {
         &["python"]
