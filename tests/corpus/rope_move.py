@@ -61,6 +61,7 @@ import fnmatch
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -237,7 +238,6 @@ def lancet_args(case):
 def find_name(line, name):
     """The 1-based column of `name` as a whole word in a definition line (after `def`/`class`
     when there is one)."""
-    import re
     m = re.search(rf"\b(?:def|class)\s+({re.escape(name)})\b", line) or re.search(rf"\b({re.escape(name)})\b", line)
     return (m.start(1) if m else 0) + 1
 
@@ -352,6 +352,47 @@ def first_difference(got, expected):
     return ""
 
 
+def bound_by_imports(tree):
+    """{name an import binds: the import's source} of a module's top-level imports."""
+    out = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            for a in stmt.names:
+                out[a.asname or a.name.split(".")[0]] = ast.unparse(stmt)
+        elif isinstance(stmt, ast.ImportFrom):
+            for a in stmt.names:
+                out[a.asname or a.name] = ast.unparse(stmt)
+    return out
+
+
+def explain(case, got, expected):
+    """What lancet's different result does otherwise, in the words of the known kinds of
+    difference: the file, and each kind found in it."""
+    dest = destination(case)[:-3].replace("/", ".")
+    words = []
+    for rel in sorted(set(got) | set(expected)):
+        a, b = got.get(rel), expected.get(rel)
+        if a == b or not rel.endswith(".py") or a is None or b is None:
+            continue
+        ta, tb = ast.parse(a), ast.parse(b)
+        kinds = []
+        if sorted(map(ast.unparse, ta.body)) == sorted(map(ast.unparse, tb.body)):
+            kinds.append("the same statements in another order")
+        ours, theirs = ast.unparse(ta), ast.unparse(tb)
+        if f"from {dest} import" in ours and f"import {dest}" in theirs and f"{dest}." in theirs:
+            kinds.append(f"writes a from-import (`from {dest} import ...`: issue #39 keeps `from a import f` as `from b import f`, and uses left in the old module get one) "
+                         f"where rope writes `import {dest}` and qualified uses")
+        if re.search(r"^import [\w.]+ as \w+$", ours, re.M) and not re.search(r"^import [\w.]+ as", theirs, re.M):
+            kinds.append("imports a dotted module under an alias (`import p.m as m`) where rope qualifies uses")
+        used = {n.id for n in ast.walk(ta) if isinstance(n, ast.Name)}
+        unused = sorted(stmt for name, stmt in bound_by_imports(ta).items() if name not in used
+                        and stmt not in bound_by_imports(tb).values())
+        if unused:
+            kinds.append("leaves an import nothing uses: " + "; ".join(unused))
+        words.append(f"{rel}: " + (", ".join(kinds) or "another difference"))
+    return "; ".join(words)
+
+
 def validity(case, got, expected, pyright):
     """Why lancet's different result is wrong, or None when it passes every check."""
     dest, source, name = destination(case), case["source"], case["symbol"]
@@ -416,7 +457,7 @@ def judge(case, lancet, pyright):
     why = validity(case, got, expected, pyright)
     if why:
         return "wrong", f"{command}: {why}; {first_difference(got, expected)}"
-    return "valid", f"{command}: {first_difference(got, expected)}"
+    return "valid", f"{command}: {explain(case, got, expected)} ({first_difference(got, expected)})"
 
 
 def main():
