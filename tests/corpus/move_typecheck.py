@@ -199,7 +199,11 @@ print(json.dumps(failed))
 
 def python_runtime(copy, key, python):
     """The modules that fail to import and the tests that fail: {"import NAME": why, "test ID": ""}."""
-    env = dict(os.environ, PYTHONPATH="src", PYTHONDONTWRITEBYTECODE="1")
+    # A temp directory of its own: requests' test_zipped_paths_extracted extracts into the temp
+    # directory and keeps what an earlier run left there (another copy's tests/test_utils.py).
+    tmp = copy.parent / "tmp"
+    tmp.mkdir(exist_ok=True)
+    env = dict(os.environ, PYTHONPATH="src", PYTHONDONTWRITEBYTECODE="1", TMPDIR=str(tmp))
     out = {}
     p = subprocess.run([str(python), "-c", IMPORTER, PACKAGE[key]], cwd=copy, capture_output=True, text=True,
                        env=env, timeout=rt.CHECK_TIMEOUT)
