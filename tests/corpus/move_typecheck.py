@@ -37,7 +37,8 @@ module takes the new-module kind. The first N (default 24) are run:
 OUTCOMES per move:
   checks    lancet wrote (exit 0), and the copy has no diagnostic the baseline lacks (one the
             baseline had in the moved code counts as the baseline's when it now stands in the
-            destination and no more in the origin), no module
+            destination and no more in the origin; an unresolved third-party import the
+            baseline reports too is the checker's environment), no module
             that fails to import where the baseline's imports, no failing test the baseline
             passes
   refused   lancet wrote nothing (exit 1 or 2, a JSON report) and `git status` shows nothing;
@@ -251,6 +252,14 @@ def moved_along(fresh, gone, origin, dest):
     return +fresh
 
 
+def unresolved_before(fresh, baseline):
+    """The diagnostics that are new, less an unresolved third-party import the baseline reports
+    too (in any file: `Import "jinja2" could not be resolved` says the checker's environment
+    lacks jinja2, not that the file that now imports it is wrong)."""
+    missing = {(code, msg) for (_, code, msg) in baseline if code in ("reportMissingImports", "reportMissingModuleSource")}
+    return +collections.Counter({k: n for k, n in fresh.items() if (k[1], k[2]) not in missing})
+
+
 def move_and_check(lancet, root, case, tools, python, baseline, env):
     res = dict(case)
     with tempfile.TemporaryDirectory(prefix="lancet-movecheck-") as tmp:
@@ -276,7 +285,8 @@ def move_and_check(lancet, root, case, tools, python, baseline, env):
             diags, runtime = check(copy, case["project"], tools, python)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             return {**res, "outcome": "error", "message": str(e)}
-        fresh = moved_along(diags - baseline[0], baseline[0] - diags, case["path"], case["to"])
+        fresh = unresolved_before(moved_along(diags - baseline[0], baseline[0] - diags, case["path"], case["to"]),
+                                  baseline[0])
         broke = {k: v for k, v in runtime.items() if k not in baseline[1]}
         if fresh or broke:
             shown = [f"{f}: {code} {msg}" for (f, code, msg) in list(fresh)[:5]]
