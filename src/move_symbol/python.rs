@@ -124,6 +124,19 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
     }
     let mut sites = SiteWork::default();
     collect_sites(req, py, (block_start, block_end), &mut sites, &mut planned)?;
+    // A star import of the old module gets the symbol only while the old module re-exports
+    // it: refused (naming each), unless it does.
+    if !sites.stars.is_empty() && !req.keep_reexport {
+        return Err(MoveRefusal::StarImports {
+            symbol: req.name.to_string(),
+            total: sites.stars.len(),
+            sites: sites
+                .stars
+                .into_iter()
+                .take(lancet_core::MAX_LISTED)
+                .collect(),
+        });
+    }
     // Imports between the two modules, after the move.
     let b_imports_a = !deps.from_old.is_empty() || keeps_importing(b, &a.path, req.name, py);
     let a_imports_b_why = if let Some(line) = sites.uses_left.first() {
@@ -181,7 +194,23 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
         block.push('\n');
     }
     block = rewrite_block(&block, &deps.self_attributes, block_start)?;
-    if req.to_exists {
+    let new_module = |new_imports: &[String]| {
+        let mut content: String = new_imports.iter().map(|l| format!("{l}\n")).collect();
+        if !content.is_empty() {
+            content.push_str("\n\n");
+        }
+        content.push_str(&block);
+        content
+    };
+    if req.to_exists && b.text.trim().is_empty() {
+        // An empty module: written as a new one.
+        let content = new_module(&new_imports);
+        planned
+            .edits
+            .entry(req.to.to_string())
+            .or_default()
+            .replace(0, b.text.len(), content);
+    } else if req.to_exists {
         let edits = planned.edits.entry(req.to.to_string()).or_default();
         if !new_imports.is_empty() {
             let at = import_point(b);
@@ -210,12 +239,7 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
         }
         add_to_all(edits, b, req.name);
     } else {
-        let mut content: String = new_imports.iter().map(|l| format!("{l}\n")).collect();
-        if !content.is_empty() {
-            content.push_str("\n\n");
-        }
-        content.push_str(&block);
-        planned.created = Some(content);
+        planned.created = Some(new_module(&new_imports));
     }
     planned.edits.retain(|_, e| !e.is_empty());
     Ok(planned)
@@ -610,6 +634,17 @@ fn dependencies<'t>(
                 if bound_name(item, a) != name {
                     continue;
                 }
+                // A name the new module defines (`from b import helper`): its own there.
+                let from_new = s.kind() == "import_from_statement"
+                    && s.child_by_field_name("module_name")
+                        .and_then(|m| py.import_file(a, text(m, a)))
+                        .as_deref()
+                        == Some(req.to);
+                if from_new {
+                    let line = plain_import_line(item, s, a, req, py);
+                    deps.copied_items.push((item, s, line));
+                    continue;
+                }
                 // An import of the new module itself: its names are the new module's own.
                 if imported_file(item, s, a, py).as_deref() == Some(req.to) {
                     for use_node in &uses {
@@ -633,6 +668,8 @@ fn dependencies<'t>(
                             }
                         }
                     }
+                    let line = plain_import_line(item, s, a, req, py);
+                    deps.copied_items.push((item, s, line));
                     continue;
                 }
                 let line = import_line(item, s, a, req, py);
@@ -1190,6 +1227,8 @@ fn rewrite_block(
 struct SiteWork {
     /// Lines of the old module where the symbol is still used after the move.
     uses_left: Vec<usize>,
+    /// `from <old> import *` in the files holding the name.
+    stars: Vec<LeftSite>,
 }
 
 /// Rewrites every import and qualified use of the symbol, lists the undecided ones.
@@ -1209,7 +1248,7 @@ fn collect_sites(
         let mut file_edits = Edits::default();
         let mut module_ref: Option<String> = None;
         let mut rewritten_objects: Vec<(usize, usize)> = Vec::new();
-        let mut object_imports: Vec<Node> = Vec::new();
+        let mut object_imports: Vec<(Node, Node)> = Vec::new();
         let column = |at: usize| at - scan.starts[line_of(&scan.starts, at) - 1] + 1;
         let left = |at: usize, why: String| LeftSite {
             path: scan.path.clone(),
@@ -1224,12 +1263,27 @@ fn collect_sites(
             column: column(at),
             doctest: false,
         };
+        let stars_before = work.stars.len();
+        if !in_old {
+            star_imports_of(x, &a.path, py, |at| {
+                work.stars.push(left(
+                    at,
+                    "imports everything of the old module with `*`".into(),
+                ))
+            });
+        }
+        let has_star = work.stars.len() > stars_before;
         for o in &scan.occurrences {
             if in_old && o.at >= block.0 && o.at < block.1 {
                 continue;
             }
             match &o.resolution {
                 Some(Resolution::Symbol(id)) if id == req.primary => {}
+                // Through a star import of the old module: it keeps answering with
+                // --keep-reexport (and the star import is refused without it).
+                Some(Resolution::Unresolved(why)) if why.contains("import *") && has_star => {
+                    continue;
+                }
                 Some(Resolution::Unresolved(why)) if !o.doctest => {
                     planned.unresolved.push(left(o.at, why.clone()));
                     continue;
@@ -1358,8 +1412,8 @@ fn collect_sites(
             }
         }
         // The old module's import, unused once its uses point at the new module.
-        for stmt in object_imports {
-            prune_module_import(x, stmt, &rewritten_objects, &mut file_edits);
+        for import in object_imports {
+            prune_module_import(x, import, &rewritten_objects, &mut file_edits);
         }
         // Strings naming it: `getattr(a, "f")`, `mock.patch("pkg.a.f")`.
         strings_naming(x, req, &old_dotted, in_old || in_new, |at, why| {
@@ -1379,93 +1433,108 @@ fn merge(into: &mut Edits, from: Edits) {
 }
 
 /// How a file names the new module in `b.f`: an import of it it has (`import pkg.b`,
-/// `import pkg.b as m`, `from pkg import b`), else `import pkg.b` added (after the import of
-/// the old module the object came through, or with the file's other imports).
+/// `import pkg.b as m`, `from pkg import b`), else one added in the style of the import the
+/// old module came through (`from pkg import b` beside `from pkg import a`, else `import
+/// pkg.b`), after it (or with the file's other imports).
 fn new_module_ref<'t>(
     req: &Request,
     py: &PyProject,
     x: &'t Parsed,
     object: Node<'t>,
     edits: &mut Edits,
-    object_imports: &mut Vec<Node<'t>>,
+    object_imports: &mut Vec<(Node<'t>, Node<'t>)>,
 ) -> Result<String, MoveRefusal> {
     let dotted = req.modules.dotted(req.to);
     let object_text = text(object, x);
-    let mut after_old: Option<Node> = None;
+    let new_last = dotted.rsplit('.').next().unwrap_or(&dotted).to_string();
+    // The import the object came through, and the line that imports the new module alike.
+    let mut came_through: Option<(Node, Node, String, String)> = None;
     for s in top_statements(x) {
-        match s.kind() {
-            "import_statement" => {
-                for item in import_items(s) {
-                    let (name_node, alias) = if item.kind() == "aliased_import" {
-                        (
-                            item.child_by_field_name("name"),
-                            item.child_by_field_name("alias"),
-                        )
+        if !matches!(s.kind(), "import_statement" | "import_from_statement") {
+            continue;
+        }
+        for item in import_items(s) {
+            if imported_file(item, s, x, py).as_deref() == Some(req.to) {
+                return Ok(
+                    if s.kind() == "import_statement" && item.kind() != "aliased_import" {
+                        text(item, x).to_string()
                     } else {
-                        (Some(item), None)
-                    };
-                    let Some(name_node) = name_node else { continue };
-                    let spelled = text(name_node, x);
-                    if py.import_file(x, spelled).as_deref() == Some(req.to) {
-                        return Ok(alias.map_or(spelled, |a| text(a, x)).to_string());
-                    }
-                    let binds = alias.map_or(spelled, |a| text(a, x));
-                    if binds == object_text
-                        || object_text
-                            .starts_with(&format!("{}.", binds.split('.').next().unwrap_or(binds)))
-                            && alias.is_none()
-                            && spelled == object_text
-                    {
-                        after_old = Some(s);
-                    }
+                        bound_name(item, x)
+                    },
+                );
+            }
+            let binds = if s.kind() == "import_statement" && item.kind() != "aliased_import" {
+                text(item, x)
+            } else {
+                &bound_name(item, x)
+            };
+            if binds != object_text || came_through.is_some() {
+                continue;
+            }
+            if s.kind() == "import_from_statement" {
+                let package = s
+                    .child_by_field_name("module_name")
+                    .map(|m| text(m, x))
+                    .unwrap_or_default();
+                // The package the old module came from holds the new one too.
+                let holds_new = py
+                    .import_file(x, package)
+                    .is_some_and(|init| init == format!("{}/__init__.py", dir_of(req.to)));
+                if holds_new {
+                    came_through = Some((
+                        s,
+                        item,
+                        format!("from {package} import {new_last}"),
+                        new_last.clone(),
+                    ));
+                    continue;
                 }
             }
-            "import_from_statement" => {
-                for item in import_items(s) {
-                    if imported_file(item, s, x, py).as_deref() == Some(req.to) {
-                        return Ok(bound_name(item, x));
-                    }
-                }
-            }
-            _ => {}
+            came_through = Some((s, item, format!("import {dotted}"), dotted.clone()));
         }
     }
-    let top = dotted.split('.').next().unwrap_or(&dotted);
-    if let Some(other) = top_statements(x)
-        .into_iter()
-        .find(|s| statement_binds(*s, x, top) && s.kind() != "import_statement")
-    {
+    let (line, reference) = match &came_through {
+        Some((_, _, line, reference)) => (line.clone(), reference.clone()),
+        None => (format!("import {dotted}"), dotted.clone()),
+    };
+    let top = reference.split('.').next().unwrap_or(&reference);
+    if let Some(other) = top_statements(x).into_iter().find(|s| {
+        statement_binds(*s, x, top) && !(s.kind() == "import_statement" && reference.contains('.'))
+    }) {
         return Err(MoveRefusal::NameTaken {
             name: top.to_string(),
             path: x.path.clone(),
             line: other.start_position().row + 1,
         });
     }
-    let line = format!("import {dotted}\n");
-    match after_old {
-        Some(stmt) => {
-            object_imports.push(stmt);
+    match came_through {
+        Some((stmt, item, _, _)) => {
+            object_imports.push((stmt, item));
             let at = line_end(&x.text, stmt.end_byte().saturating_sub(1));
             let eol = if x.text[..at].ends_with('\n') {
                 ""
             } else {
                 "\n"
             };
-            edits.insert(at, format!("{eol}{line}"));
+            edits.insert(at, format!("{eol}{line}\n"));
         }
-        None => edits.insert(import_point(x), line),
+        None => edits.insert(import_point(x), format!("{line}\n")),
     }
-    Ok(dotted)
+    Ok(reference)
 }
 
-/// Removes `import a` when nothing but the rewritten `a.f` used it.
-fn prune_module_import(x: &Parsed, stmt: Node, rewritten: &[(usize, usize)], edits: &mut Edits) {
-    let items = import_items(stmt);
-    let [item] = items.as_slice() else { return };
-    let name = bound_name(*item, x);
+/// Removes the import of the old module (`import a`, `from pkg import a`) when nothing but
+/// the rewritten `a.f` used it.
+fn prune_module_import(
+    x: &Parsed,
+    (stmt, item): (Node, Node),
+    rewritten: &[(usize, usize)],
+    edits: &mut Edits,
+) {
+    let name = bound_name(item, x);
     let mut stack = vec![x.tree.root_node()];
     while let Some(n) = stack.pop() {
-        if n.id() == stmt.id() {
+        if matches!(n.kind(), "import_statement" | "import_from_statement") {
             continue;
         }
         if n.kind() == "identifier"
@@ -1479,10 +1548,36 @@ fn prune_module_import(x: &Parsed, stmt: Node, rewritten: &[(usize, usize)], edi
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor));
     }
-    if edits.covers(stmt.start_byte()) {
+    if edits.covers(item.start_byte()) {
         return;
     }
-    remove_item(edits, x, stmt, *item);
+    remove_item(edits, x, stmt, item);
+}
+
+/// Each `from <old> import *` of a file, by offset.
+fn star_imports_of(x: &Parsed, old: &str, py: &PyProject, mut report: impl FnMut(usize)) {
+    let mut stack = vec![x.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "import_from_statement" {
+            let mut cursor = n.walk();
+            let star = n
+                .named_children(&mut cursor)
+                .any(|c| c.kind() == "wildcard_import");
+            if star
+                && n.child_by_field_name("module_name")
+                    .and_then(|m| py.import_file(x, text(m, x)))
+                    .is_some_and(|f| f == old)
+            {
+                report(n.start_byte());
+            }
+            continue;
+        }
+        let mut cursor = n.walk();
+        stack.extend(
+            n.named_children(&mut cursor)
+                .filter(|c| !matches!(c.kind(), "string" | "comment")),
+        );
+    }
 }
 
 /// Strings that name the symbol as code would (`"f"`, `"pkg.a.f"`), which lancet does not
