@@ -188,6 +188,7 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
             edits.insert(import_point(a), format!("{line}\n"));
         }
     }
+    tidy_old_module(&mut planned, &a.text, &a.path);
     // The new module.
     let mut block = a.text[block_start..block_end].to_string();
     if !block.ends_with('\n') {
@@ -243,6 +244,36 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
     }
     planned.edits.retain(|_, e| !e.is_empty());
     Ok(planned)
+}
+
+/// The old module's changes as one replacement when they leave blank lines at its top, or
+/// more than two in a row, where it had none: the text with those dropped.
+fn tidy_old_module(planned: &mut Planned, text: &str, path: &str) {
+    let Some(edits) = planned.edits.remove(path) else {
+        return;
+    };
+    let Ok(after) = edits.clone_applied(text) else {
+        planned.edits.insert(path.to_string(), edits);
+        return;
+    };
+    let leading = |t: &str| t.starts_with('\n');
+    let runs = |t: &str| t.contains("\n\n\n\n");
+    if !(leading(&after) && !leading(text)) && !(runs(&after) && !runs(text)) {
+        planned.edits.insert(path.to_string(), edits);
+        return;
+    }
+    let mut tidy = after.clone();
+    if !leading(text) {
+        tidy = tidy.trim_start_matches('\n').to_string();
+    }
+    if !runs(text) {
+        while tidy.contains("\n\n\n\n") {
+            tidy = tidy.replace("\n\n\n\n", "\n\n\n");
+        }
+    }
+    let mut whole = Edits::default();
+    whole.replace(0, text.len(), tidy);
+    planned.edits.insert(path.to_string(), whole);
 }
 
 /// The one top-level statement defining the symbol in its module.
@@ -590,6 +621,7 @@ fn dependencies<'t>(
         why,
     };
     let free = free_names(stmt, a, req.name);
+    let mut imports: Vec<(usize, String)> = Vec::new();
     let b = req.to_parsed;
     for (name, uses) in free {
         let binding: Vec<Node> = top_statements(a)
@@ -684,13 +716,16 @@ fn dependencies<'t>(
                         line: existing,
                     });
                 }
-                deps.imports.push(line.clone());
+                imports.push((item.start_byte(), line.clone()));
                 deps.copied_items.push((item, s, line));
             }
         }
     }
     // `from x import a` and `from x import b` as one statement.
-    deps.imports = merge_from_imports(&deps.imports);
+    // In the order the old module imports them.
+    imports.sort_by_key(|(at, _)| *at);
+    let lines: Vec<String> = imports.into_iter().map(|(_, line)| line).collect();
+    deps.imports = merge_from_imports(&lines);
     Ok(deps)
 }
 
