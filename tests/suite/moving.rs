@@ -301,3 +301,33 @@ fn a_move_is_undone_like_any_batch_and_a_dry_run_writes_nothing() {
     assert_eq!(code, Some(2), "{v:#}");
     assert!(v["error"]["detail"].as_str().unwrap().contains("--bisect"));
 }
+
+#[test]
+fn move_symbol_over_mcp_moves_and_refuses_in_its_words() {
+    use crate::security::mcp::Mcp;
+    use serde_json::json;
+    let dir = temp_tree(&[
+        ("a.py", b"def f():\n    return 1\n"),
+        ("x.py", b"from a import *\n\nprint(f())\n"),
+        ("y.py", b"from a import f\n\nprint(f())\n"),
+    ]);
+    let mut mcp = Mcp::start(dir.path(), &[], &[]);
+    let before = snapshot(dir.path());
+    let answer = mcp.call("move_symbol", json!({"symbol": "f", "to": "b.py"}));
+    assert!(answer.is_error, "{answer:?}");
+    assert_eq!(answer.structured["error"]["kind"], "unresolved_sites");
+    assert!(
+        answer.text.contains("keep_reexport true"),
+        "{}",
+        answer.text
+    );
+    assert_eq!(snapshot(dir.path()), before);
+    let answer = mcp.call(
+        "move_symbol",
+        json!({"symbol": "f", "to": "b.py", "keep_reexport": true}),
+    );
+    assert!(!answer.is_error, "{}", answer.text);
+    assert_eq!(answer.structured["move"]["symbol"], "a.py::f");
+    assert_eq!(read(dir.path(), "b.py"), "def f():\n    return 1\n");
+    assert_eq!(read(dir.path(), "y.py"), "from b import f\n\nprint(f())\n");
+}
