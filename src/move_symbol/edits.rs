@@ -69,6 +69,14 @@ impl Edits {
         Ok(spans)
     }
 
+    /// The text with the changes made, the changes kept.
+    pub(super) fn clone_applied(&self, text: &str) -> Result<String, usize> {
+        let copy = Edits {
+            changes: self.changes.clone(),
+        };
+        copy.apply(text)
+    }
+
     /// The text with the changes made (for a file that is written whole, and for tests).
     pub(super) fn apply(self, text: &str) -> Result<String, usize> {
         let spans = self.spans(text)?;

@@ -90,40 +90,14 @@ pub fn move_symbol(opts: &MoveOptions, apply: &ApplyOptions) -> Applied {
         });
     };
     let from = module.clone();
-    let to = match destination(&root, &opts.to, &from, &files, ".py") {
-        Ok(to) => to,
-        Err(problem) => {
-            return refused(MoveRefusal::Destination {
-                to: opts.to.clone(),
-                problem,
-            });
-        }
+    let (to, to_parsed, to_exists) = match read_destination(&root, &opts.to, &from, &files) {
+        Ok(read) => read,
+        Err(r) => return refused(r),
     };
     let Some(from_scan) = scan.scans.iter().find(|s| s.path == from) else {
         return refused(MoveRefusal::NoMatch {
             symbol: name,
             files_scanned: scan.files_scanned,
-        });
-    };
-    let to_text = root
-        .dir()
-        .read(&to.path)
-        .ok()
-        .map(|bytes| String::from_utf8(bytes).map_err(|_| to.path.clone()));
-    let (to_text, to_exists) = match to_text {
-        Some(Ok(text)) => (text, true),
-        Some(Err(path)) => {
-            return refused(MoveRefusal::Destination {
-                to: path,
-                problem: DestinationProblem::Path("not UTF-8 text".into()),
-            });
-        }
-        None => (String::new(), false),
-    };
-    let Some(to_parsed) = parse_python(&to.path, to_text) else {
-        return refused(MoveRefusal::Destination {
-            to: to.path,
-            problem: DestinationProblem::Path("cannot be parsed as Python".into()),
         });
     };
     let modules = Modules::new(&files);
@@ -146,19 +120,7 @@ pub fn move_symbol(opts: &MoveOptions, apply: &ApplyOptions) -> Applied {
         Err(r) => return refused(r),
     };
     lancet_core::timing::lap("move: plan", &mut clock);
-    let summary = MoveSummary {
-        symbol: format!("{from}::{name}"),
-        from: from.clone(),
-        to: to.path.clone(),
-        created: planned.created.is_some(),
-        lines: planned.lines,
-        files_scanned: scan.files_scanned,
-        files_changed: planned.edits.len() + usize::from(planned.created.is_some()),
-        sites: planned.sites.clone(),
-        imports_added: planned.imports_added.clone(),
-        imports_removed: planned.imports_removed.clone(),
-        unresolved: planned.unresolved.clone(),
-    };
+    let summary = summary_of(&from, &name, &to.path, &planned, scan.files_scanned);
     if !planned.unresolved.is_empty() && !opts.leave_unresolved {
         let refusal = MoveRefusal::Sites {
             symbol: summary.symbol.clone(),
@@ -182,6 +144,29 @@ pub fn move_symbol(opts: &MoveOptions, apply: &ApplyOptions) -> Applied {
     let mut applied = apply_batch(&batch, apply);
     applied.report = applied.report.with_move(summary, surface);
     applied
+}
+
+/// The report's summary of the move planned.
+fn summary_of(
+    from: &str,
+    name: &str,
+    to: &str,
+    planned: &python::Planned,
+    files_scanned: usize,
+) -> MoveSummary {
+    MoveSummary {
+        symbol: format!("{from}::{name}"),
+        from: from.to_string(),
+        to: to.to_string(),
+        created: planned.created.is_some(),
+        lines: planned.lines,
+        files_scanned,
+        files_changed: planned.edits.len() + usize::from(planned.created.is_some()),
+        sites: planned.sites.clone(),
+        imports_added: planned.imports_added.clone(),
+        imports_removed: planned.imports_removed.clone(),
+        unresolved: planned.unresolved.clone(),
+    }
 }
 
 /// The symbol's name as the scan looks for it, the `--at` place read, and a qualified name.
@@ -337,6 +322,40 @@ fn destination(
     let dir_exists = dir.is_empty() || root.dir().is_dir(dir);
     Modules::new(files).importable(&path, from, dir_exists)?;
     Ok(Destination { path })
+}
+
+/// The destination checked, read and parsed (empty when it does not exist yet), and
+/// whether it exists.
+fn read_destination(
+    root: &Root,
+    to: &str,
+    from: &str,
+    files: &[String],
+) -> Result<(Destination, Parsed, bool), MoveRefusal> {
+    let refused = |to: &str, problem| MoveRefusal::Destination {
+        to: to.to_string(),
+        problem,
+    };
+    let dest = destination(root, to, from, files, ".py").map_err(|p| refused(to, p))?;
+    let (text, exists) = match root.dir().read(&dest.path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => (text, true),
+            Err(_) => {
+                return Err(refused(
+                    &dest.path,
+                    DestinationProblem::Path("not UTF-8 text".into()),
+                ));
+            }
+        },
+        Err(_) => (String::new(), false),
+    };
+    let parsed = parse_python(&dest.path, text).ok_or_else(|| {
+        refused(
+            &dest.path,
+            DestinationProblem::Path("cannot be parsed as Python".into()),
+        )
+    })?;
+    Ok((dest, parsed, exists))
 }
 
 /// A Python file parsed (an empty text for a module not created yet).

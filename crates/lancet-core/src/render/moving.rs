@@ -114,6 +114,30 @@ fn words(refusal: &MoveRefusal, surface: Surface) -> Words {
             ),
             "Move those names along first (one move each), or move the symbol where both can import it.",
         ),
+        MoveRefusal::StarImports { .. } | MoveRefusal::Sites { .. } => {
+            sites_words(refusal, surface)
+        }
+        MoveRefusal::Overlap { path, line } => (
+            Status::Error,
+            ErrorKind::Overlap,
+            format!(
+                "two changes of {path} overlap at line {line}, which lancet cannot make both of; nothing was written"
+            ),
+            "Make this move by editing the files, and report the case to lancet's maintainers."
+                .into(),
+        ),
+        MoveRefusal::Changed { path } => refused(
+            ErrorKind::Stale,
+            format!("{path} changed while lancet read it"),
+            "Run the move again once nothing else writes the files.",
+        ),
+        MoveRefusal::Place(place) => place_words(place, surface),
+    }
+}
+
+/// Sites that stop the move: star imports of the old module, sites lancet cannot decide.
+fn sites_words(refusal: &MoveRefusal, surface: Surface) -> Words {
+    match refusal {
         MoveRefusal::StarImports {
             symbol,
             sites,
@@ -152,21 +176,7 @@ fn words(refusal: &MoveRefusal, surface: Surface) -> Words {
                 ),
             )
         }
-        MoveRefusal::Overlap { path, line } => (
-            Status::Error,
-            ErrorKind::Overlap,
-            format!(
-                "two changes of {path} overlap at line {line}, which lancet cannot make both of; nothing was written"
-            ),
-            "Make this move by editing the files, and report the case to lancet's maintainers."
-                .into(),
-        ),
-        MoveRefusal::Changed { path } => refused(
-            ErrorKind::Stale,
-            format!("{path} changed while lancet read it"),
-            "Run the move again once nothing else writes the files.",
-        ),
-        MoveRefusal::Place(place) => place_words(place, surface),
+        _ => unreachable!("only the sites' refusals are worded here"),
     }
 }
 
