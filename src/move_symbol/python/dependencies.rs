@@ -8,7 +8,7 @@ use super::statements::{
     bound_name, import_items, imported_file, imports_from, statement_binds, text, top_statements,
 };
 use crate::rename::model::Parsed;
-use crate::rename::python::{PyProject, binds, imports_star, scope_of};
+use crate::rename::python::{PyProject, binds, imports_star, is_builtin, scope_of};
 use lancet_core::{MoveRefusal, Unmovable};
 use tree_sitter::Node;
 
@@ -53,7 +53,7 @@ pub(super) fn dependencies<'t>(
             .filter(|s| s.id() != stmt.id() && statement_binds(*s, a, &name))
             .collect();
         if binding.is_empty() {
-            if imports_star(a) {
+            if imports_star(a) && !is_builtin(&name) {
                 return Err(not_movable(Unmovable::StarName(name)));
             }
             continue; // a builtin (or a name unbound before the move too)
