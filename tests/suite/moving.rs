@@ -260,6 +260,26 @@ fn methods_and_locals_do_not_move() {
 }
 
 #[test]
+fn a_typescript_symbol_is_refused_for_now() {
+    let dir = temp_tree(&[
+        ("a.ts", b"export function f(): number {\n  return 1;\n}\n"),
+        ("x.ts", b"import { f } from './a';\nf();\n"),
+    ]);
+    let before = snapshot(dir.path());
+    let (code, v) = run(dir.path(), &["f", "--to", "b.ts"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unknown_language");
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("lancet moves Python symbols so far"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
 fn a_move_is_undone_like_any_batch_and_a_dry_run_writes_nothing() {
     let dir = shop();
     let before = snapshot(dir.path());

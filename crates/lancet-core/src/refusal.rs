@@ -780,7 +780,7 @@ pub enum Unmovable {
     },
     /// It uses a name the old module may take from a `from … import *`.
     StarName(String),
-    /// A language lancet moves no symbols in (yet).
+    /// A language lancet moves no symbols in (yet): JavaScript/TypeScript and Rust.
     Language(String),
 }
 

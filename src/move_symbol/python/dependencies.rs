@@ -5,10 +5,10 @@
 use super::super::modules::dir_of;
 use super::Request;
 use super::statements::{
-    bound_name, import_items, imported_file, imports_from, statement_binds, text, top_statements,
+    bound_name, brings_from, import_items, imported_file, statement_binds, text, top_statements,
 };
 use crate::rename::model::Parsed;
-use crate::rename::python::{PyProject, binds, imports_star, scope_of};
+use crate::rename::python::{PyProject, binds, imports_star, is_builtin, scope_of};
 use lancet_core::{MoveRefusal, Unmovable};
 use tree_sitter::Node;
 
@@ -53,7 +53,7 @@ pub(super) fn dependencies<'t>(
             .filter(|s| s.id() != stmt.id() && statement_binds(*s, a, &name))
             .collect();
         if binding.is_empty() {
-            if imports_star(a) {
+            if imports_star(a) && !is_builtin(&name) {
                 return Err(not_movable(Unmovable::StarName(name)));
             }
             continue; // a builtin (or a name unbound before the move too)
@@ -74,7 +74,13 @@ pub(super) fn dependencies<'t>(
                     line: s.start_position().row + 1,
                 }));
             }
-            // Defined in the old module: imported from it.
+            // Defined in the old module: imported from it (unless the new module does already).
+            let imported_already = top_statements(req.to_parsed)
+                .into_iter()
+                .any(|s| brings_from(s, req.to_parsed, &name, &a.path, py));
+            if imported_already {
+                continue;
+            }
             if let Some(line) = b_binds_otherwise(req, py, &name) {
                 return Err(MoveRefusal::NameTaken {
                     name,
@@ -219,7 +225,7 @@ pub(super) fn b_binds_otherwise(req: &Request, py: &PyProject, name: &str) -> Op
     let b = req.to_parsed;
     top_statements(b)
         .into_iter()
-        .find(|s| statement_binds(*s, b, name) && !imports_from(*s, b, name, &req.from.path, py))
+        .find(|s| statement_binds(*s, b, name) && !brings_from(*s, b, name, &req.from.path, py))
         .map(|s| s.start_position().row + 1)
 }
 

@@ -17,6 +17,7 @@ use lancet_core::{LeftSite, MoveRefusal, Site, Unmovable, line_of, line_starts};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
 
+mod cycles;
 mod dependencies;
 mod placement;
 mod sites;
@@ -29,8 +30,8 @@ use placement::{
 };
 use sites::{SiteWork, collect_sites, imports_module_at, keeps_importing};
 use statements::{
-    bound_name, find_global, future_imports, imports_from, in_all, statement_binds, text,
-    top_statements, uses_relative_imports,
+    bound_name, brings_from, find_global, future_imports, imported_file, in_all, statement_binds,
+    text, top_statements, uses_relative_imports,
 };
 
 /// What to move where, and what the tree holds of its name.
@@ -110,6 +111,7 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
         });
     }
     no_cycle(req, py, &deps, &sites)?;
+    no_longer_cycle(req, py, &deps, &sites)?;
     old_module(req, &deps, &sites, block, &mut planned);
     tidy_old_module(&mut planned, &a.text, &a.path);
     let mut moved = a.text[block.0..block.1].to_string();
@@ -154,7 +156,7 @@ fn name_free_in_new(req: &Request, py: &PyProject) -> Result<(), MoveRefusal> {
         return Ok(());
     }
     for s in top_statements(b) {
-        if statement_binds(s, b, req.name) && !imports_from(s, b, req.name, &req.from.path, py) {
+        if statement_binds(s, b, req.name) && !brings_from(s, b, req.name, &req.from.path, py) {
             return Err(MoveRefusal::NameTaken {
                 name: req.name.to_string(),
                 path: req.to.to_string(),
@@ -198,6 +200,70 @@ fn no_cycle(
         }
         _ => Ok(()),
     }
+}
+
+/// Refuses a move whose new imports close a cycle through other modules of the tree: an
+/// importer now importing the new module, the new module importing what the moved code
+/// needs, the old module importing the new one.
+fn no_longer_cycle(
+    req: &Request,
+    py: &PyProject,
+    deps: &Dependencies,
+    sites: &SiteWork,
+) -> Result<(), MoveRefusal> {
+    let (a, to) = (&req.from.path, req.to.to_string());
+    let had = |file: &str| -> Vec<String> {
+        if file == req.to && !req.to_exists {
+            Vec::new()
+        } else {
+            py.imports_on_load(file)
+        }
+    };
+    let mut added: Vec<cycles::NewImport> = Vec::new();
+    let b_had = had(req.to);
+    if !sites.uses_left.is_empty() || req.keep_reexport {
+        added.push(cycles::NewImport {
+            importer: a.clone(),
+            target: to.clone(),
+            names: vec![req.name.to_string()],
+        });
+    }
+    if !deps.from_old.is_empty() && !b_had.contains(a) {
+        added.push(cycles::NewImport {
+            importer: to.clone(),
+            target: a.clone(),
+            names: deps.from_old.clone(),
+        });
+    }
+    for (item, stmt, _) in &deps.copied_items {
+        let target = imported_file(*item, *stmt, req.from, py).or_else(|| {
+            stmt.child_by_field_name("module_name")
+                .and_then(|m| py.import_file(req.from, text(m, req.from)))
+        });
+        if let Some(target) = target.filter(|t| !b_had.contains(t)) {
+            added.push(cycles::NewImport {
+                importer: to.clone(),
+                target,
+                names: vec![bound_name(*item, req.from)],
+            });
+        }
+    }
+    for importer in &sites.new_importers {
+        if !had(importer).contains(&to) {
+            added.push(cycles::NewImport {
+                importer: importer.clone(),
+                target: to.clone(),
+                names: vec![req.name.to_string()],
+            });
+        }
+    }
+    let removed: Vec<(String, String)> = if keeps_importing(req.to_parsed, a, req.name, py) {
+        Vec::new()
+    } else {
+        vec![(to.clone(), a.clone())]
+    };
+    let mut graph = cycles::ImportGraph::new(py, &added, &removed);
+    cycles::refuse_cycles(&mut graph, &added, req.modules)
 }
 
 /// The old module's changes: the block cut, the imports only it used dropped, `__all__`, and

@@ -7,7 +7,7 @@ use super::super::edits::{Edits, line_end, line_start};
 use super::super::modules::dir_of;
 use super::placement::{import_point, remove_item};
 use super::statements::{
-    all_list, bound_name, import_items, imported_file, imports_file, imports_from, statement_binds,
+    all_list, bound_name, import_items, imported_file, imports_file, imports_only, statement_binds,
     string_content, text, top_statements,
 };
 use super::{Planned, Request};
@@ -22,7 +22,7 @@ use tree_sitter::Node;
 pub(super) fn keeps_importing(b: &Parsed, old: &str, name: &str, py: &PyProject) -> bool {
     top_statements(b).into_iter().any(|s| {
         matches!(s.kind(), "import_statement" | "import_from_statement")
-            && !imports_from(s, b, name, old, py)
+            && !imports_only(s, b, name, old, py)
             && imports_file(s, b, old, py)
     })
 }
@@ -45,6 +45,9 @@ pub(super) struct SiteWork {
     pub(super) uses_left: Vec<usize>,
     /// `from <old> import *` in the files holding the name.
     pub(super) stars: Vec<LeftSite>,
+    /// Files that will import the new module when they load (their top-level import of the
+    /// old one respelled, or one added).
+    pub(super) new_importers: Vec<String>,
 }
 
 /// Rewrites every import and qualified use of the symbol, lists the undecided ones.
@@ -68,6 +71,7 @@ pub(super) fn collect_sites(
             module_ref: None,
             rewritten_objects: Vec::new(),
             object_imports: Vec::new(),
+            imports_new_on_load: false,
         };
         let left = |at: usize, why: String| left_site(scan, at, why);
         let site = |at: usize| {
@@ -140,8 +144,12 @@ pub(super) fn collect_sites(
             mut edits,
             rewritten_objects,
             object_imports,
+            imports_new_on_load,
             ..
         } = file;
+        if imports_new_on_load && !in_new {
+            work.new_importers.push(scan.path.clone());
+        }
         let file_edits = &mut edits;
         // The old module's import, unused once its uses point at the new module.
         for import in object_imports {
@@ -169,6 +177,18 @@ fn left_site(scan: &FileScan, at: usize, why: String) -> LeftSite {
         text: line_text(&scan.parsed.text, &scan.starts, line),
         why,
     }
+}
+
+/// Whether a statement runs only when a function is called (not when its module loads).
+fn runs_lazily(stmt: Node) -> bool {
+    let mut at = stmt.parent();
+    while let Some(p) = at {
+        if matches!(p.kind(), "function_definition" | "lambda") {
+            return true;
+        }
+        at = p.parent();
+    }
+    false
 }
 
 /// What a site of the symbol is, by its syntax.
@@ -237,6 +257,8 @@ struct FileWork<'t> {
     rewritten_objects: Vec<(usize, usize)>,
     /// The imports the rewritten objects came through.
     object_imports: Vec<(Node<'t>, Node<'t>)>,
+    /// Whether the file will import the new module when it loads.
+    imports_new_on_load: bool,
 }
 
 impl<'t> FileWork<'t> {
@@ -252,6 +274,9 @@ impl<'t> FileWork<'t> {
             return false; // through a re-export, updated where it re-exports
         }
         let spelled = req.modules.spell(&x.path, req.to, module.starts_with('.'));
+        if !runs_lazily(stmt) {
+            self.imports_new_on_load = true;
+        }
         if self.in_new {
             remove_item(&mut self.edits, x, stmt, item);
         } else if import_items(stmt).len() == 1 {
@@ -304,6 +329,8 @@ impl<'t> FileWork<'t> {
                     &mut self.edits,
                     &mut self.object_imports,
                 )?;
+                // An import of it added at the top (or one the file had: a no-op then).
+                self.imports_new_on_load = true;
                 self.module_ref = Some(r.clone());
                 r
             }
@@ -474,7 +501,20 @@ pub(super) fn star_imports_of(
     }
 }
 
-/// Strings that name the symbol as code would (`"f"`, `"pkg.a.f"`), which lancet does not
+/// Whether a string is the name argument of `getattr`, `hasattr`, `setattr` or `delattr`.
+fn is_attribute_name_argument(string: Node, x: &Parsed) -> bool {
+    let Some(args) = string.parent().filter(|p| p.kind() == "argument_list") else {
+        return false;
+    };
+    let second = args.named_child(1).is_some_and(|n| n.id() == string.id());
+    second
+        && args
+            .parent()
+            .and_then(|call| call.child_by_field_name("function"))
+            .is_some_and(|f| matches!(text(f, x), "getattr" | "hasattr" | "setattr" | "delattr"))
+}
+
+/// Strings that name the symbol as code would (`getattr(m, "f")`, `"pkg.a.f"`), which lancet does
 /// rewrite: each reported. `__all__` of the two modules is updated instead.
 pub(super) fn strings_naming(
     x: &Parsed,
@@ -492,7 +532,7 @@ pub(super) fn strings_naming(
                 continue;
             }
             if let Some(content) = string_content(n, x)
-                && (content == req.name
+                && ((content == req.name && is_attribute_name_argument(n, x))
                     || content == qualified
                     || content.starts_with(&format!("{qualified}.")))
             {

@@ -138,8 +138,21 @@ pub(super) fn bound_name(item: Node, m: &Parsed) -> String {
     }
 }
 
-/// Whether `stmt` of `m` is `from <the old module> import name`.
-pub(super) fn imports_from(stmt: Node, m: &Parsed, name: &str, old: &str, py: &PyProject) -> bool {
+/// Whether `stmt` of `m` binds `name` by `from <the old module> import name` (among other
+/// names or not).
+pub(super) fn brings_from(stmt: Node, m: &Parsed, name: &str, old: &str, py: &PyProject) -> bool {
+    stmt.kind() == "import_from_statement"
+        && stmt
+            .child_by_field_name("module_name")
+            .and_then(|n| py.import_file(m, text(n, m)))
+            .is_some_and(|f| f == old)
+        && import_items(stmt)
+            .iter()
+            .any(|i| i.kind() != "aliased_import" && text(*i, m) == name)
+}
+
+/// Whether `stmt` of `m` is `from <the old module> import name` and nothing more.
+pub(super) fn imports_only(stmt: Node, m: &Parsed, name: &str, old: &str, py: &PyProject) -> bool {
     stmt.kind() == "import_from_statement"
         && stmt
             .child_by_field_name("module_name")

@@ -33,6 +33,7 @@ mod members;
 pub(crate) use members::{Receiver, decorated_as};
 pub(crate) use scopes::{binding_id, qual_of, scope_of};
 mod names;
+pub(crate) use names::is_builtin;
 mod scopes;
 
 /// The tree's Python modules: the walked file list, the files already parsed, and the others

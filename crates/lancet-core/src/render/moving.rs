@@ -237,10 +237,8 @@ fn unmovable(symbol: &str, place: &str, why: &Unmovable) -> Words {
         ),
         Unmovable::Language(language) => (
             ErrorKind::UnknownLanguage,
-            format!(
-                "`{symbol}` at {place} is {language}; lancet moves Python and JavaScript/TypeScript symbols so far"
-            ),
-            "Move it by editing the files.",
+            format!("`{symbol}` at {place} is {language}; lancet moves Python symbols so far"),
+            "Move it by editing the files (for TypeScript, the language server's Move to file refactor).",
         ),
     };
     refused(kind, detail, next)
