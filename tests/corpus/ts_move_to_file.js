@@ -52,9 +52,12 @@ function languageService(rootDir) {
   return ts.createLanguageService(host, ts.createDocumentRegistry());
 }
 
+// As TypeScript's own textChanges.applyChanges: the changes in order of position (a stable
+// sort keeps insertions at one position in the order given), applied from the last.
 function applyChanges(text, changes) {
-  const sorted = [...changes].sort((a, b) => b.span.start - a.span.start);
-  for (const c of sorted) {
+  const sorted = [...changes].sort((a, b) => a.span.start - b.span.start);
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const c = sorted[i];
     text = text.slice(0, c.span.start) + c.newText + text.slice(c.span.start + c.span.length);
   }
   return text;
