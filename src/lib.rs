@@ -57,6 +57,7 @@ mod codemod;
 mod config;
 mod guard;
 mod history;
+mod move_symbol;
 mod pipeline;
 mod progress;
 mod quarantine;
@@ -90,11 +91,12 @@ pub use lancet_core::{ErrorKind, FileReport, Provenance, Report, Status, Surface
 pub use lancet_core::{
     FormatChoice, ParseError, ParseOptions, parse_bytes as parse, parse_json_lines,
 };
-pub use lancet_core::{SignatureRefusal, SignatureSummary};
+pub use lancet_core::{MoveRefusal, MoveSummary, SignatureRefusal, SignatureSummary};
 pub use lancet_core::{StepOutcome, StepReport, StepReportError};
 pub use lancet_store::{CheckpointMeta, Retention};
 pub use lancet_syntax::GateOptions;
 pub use lancet_syntax::TreeCache;
+pub use move_symbol::{MoveOptions, move_symbol};
 pub use pipeline::{apply, apply_batch};
 pub use progress::{Observer, Watch};
 pub use read::{ReadError, ReadView, read, read_only};

@@ -42,7 +42,7 @@ mod params;
 mod plan;
 mod python;
 mod syntax;
-mod target;
+pub(crate) mod target;
 
 pub use change::ParamChange;
 

@@ -14,24 +14,24 @@ use lancet_core::{Definition, MAX_LISTED, Report, SignatureRefusal, SymbolKind};
 use std::collections::HashSet;
 
 /// The files holding one name, scanned and resolved.
-pub(super) struct NameScan {
+pub(crate) struct NameScan {
     /// The name.
-    pub(super) name: String,
+    pub(crate) name: String,
     /// Each file holding it, parsed, its occurrences resolved.
-    pub(super) scans: Vec<FileScan>,
+    pub(crate) scans: Vec<FileScan>,
     /// The symbols its sites resolve to, in the groups the resolvers tie.
-    pub(super) symbols: Symbols,
+    pub(crate) symbols: Symbols,
     /// Files of a renameable language walked.
-    pub(super) files_scanned: usize,
+    pub(crate) files_scanned: usize,
 }
 
 /// A rename's options that scan for `name` (and rename nothing: NEW is OLD).
-pub(super) fn name_options(name: &str) -> RenameOptions {
+pub(crate) fn name_options(name: &str) -> RenameOptions {
     RenameOptions::plain(name, name)
 }
 
 /// Scans and resolves the walked files for `name`.
-pub(super) fn scan_name(
+pub(crate) fn scan_name(
     root: &Root,
     files: &[String],
     name: &str,
@@ -247,6 +247,6 @@ pub(super) fn constructor_class(id: &SymbolId) -> Option<SymbolId> {
 }
 
 /// The last part of a qualified name (`pkg.mod.Class.method` → `method`).
-pub(super) fn last_part(name: &str) -> &str {
+pub(crate) fn last_part(name: &str) -> &str {
     name.rsplit(['.', ':']).next().unwrap_or(name)
 }

@@ -121,9 +121,9 @@ async function everyTool() {
   const client = await connect(root, ["--test-command", "exit 1"]);
   const listed = await client.listTools();
   const names = listed.tools.map((t) => t.name).sort();
-  check(`tools/list names the 9 tools (SDK ${SDK_VERSION})`,
+  check(`tools/list names the 10 tools (SDK ${SDK_VERSION})`,
     JSON.stringify(names) === JSON.stringify(["apply_patch", "change_signature", "checkpoints", "edit", "edit_lines",
-      "read_file", "rename_symbol", "undo", "write_file"]), names);
+      "move_symbol", "read_file", "rename_symbol", "undo", "write_file"]), names);
   check("tools/list draws no SDK warning (no unknown schema format)", warnings.length === 0, warnings.slice(0, 3));
   const validators = compileSchemas(listed.tools);
   const invalid = [];

@@ -68,6 +68,7 @@ ANNOTATIONS = {
     "write_file": (False, True, True, "status"),
     "rename_symbol": (False, True, True, "status"),
     "change_signature": (False, True, False, "status"),
+    "move_symbol": (False, True, False, "status"),
     "edit_lines": (False, True, False, "status"),
     "undo": (False, True, False, "status"),
 }
@@ -123,7 +124,7 @@ async def run(root, log):
 
             tools = {t.name: t for t in (await s.list_tools()).tools}
             expected = {"read_file", "edit", "edit_lines", "apply_patch", "write_file", "rename_symbol",
-                        "change_signature", "undo", "checkpoints"}
+                        "change_signature", "move_symbol", "undo", "checkpoints"}
             check("tool names", set(tools) == expected, sorted(tools))
             edit_props = schema(tools["edit"]).get("properties", {})
             check("edit schema arguments",

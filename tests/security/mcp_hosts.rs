@@ -179,7 +179,7 @@ fn during_a_test_run_ping_tools_list_and_a_read_are_answered_and_progress_flows(
     assert_eq!(answer(&ping)["result"], json!({}));
     assert_eq!(
         answer(&list)["result"]["tools"].as_array().unwrap().len(),
-        9
+        10
     );
     let read = Answer::of(&answer(&read)["result"]);
     assert!(
@@ -385,7 +385,7 @@ fn a_request_without_initialize_is_served_as_2026_07_28_has_it() {
         "{refused}"
     );
     let listed = mcp.request("tools/list", json!({"_meta": meta})).unwrap();
-    assert_eq!(listed["tools"].as_array().unwrap().len(), 9, "{listed}");
+    assert_eq!(listed["tools"].as_array().unwrap().len(), 10, "{listed}");
     let read = mcp
         .request(
             "tools/call",

@@ -7,6 +7,7 @@ mod fleet_step;
 mod git_setups;
 mod lost_updates;
 mod mcp_replies;
+mod moving;
 mod props;
 mod rename;
 mod rename_finishes;

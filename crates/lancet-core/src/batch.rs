@@ -36,6 +36,8 @@ pub enum Format {
     Mod,
     /// Not a text format: the batch `lancet signature` computes from the syntax trees.
     Signature,
+    /// Not a text format: the batch `lancet move` computes from the syntax trees.
+    Move,
 }
 
 impl Format {
@@ -64,6 +66,7 @@ impl Format {
             Format::Rename => "rename",
             Format::Mod => "mod",
             Format::Signature => "signature",
+            Format::Move => "move",
         }
     }
 }

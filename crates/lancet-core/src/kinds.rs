@@ -97,11 +97,13 @@ pub enum ErrorKind {
     /// Signature: a change that does not fit the definition (an unknown or duplicate
     /// parameter, an order Python rejects, a removed parameter the body still uses).
     InvalidSignature,
+    /// Move: the move would make two modules import each other at module level.
+    ImportCycle,
 }
 
 impl ErrorKind {
     /// Every kind, for documentation and its test.
-    pub const ALL: [ErrorKind; 41] = [
+    pub const ALL: [ErrorKind; 42] = [
         ErrorKind::Missing,
         ErrorKind::Exists,
         ErrorKind::IsDirectory,
@@ -143,6 +145,7 @@ impl ErrorKind {
         ErrorKind::GateTimeout,
         ErrorKind::ExecFailed,
         ErrorKind::InvalidSignature,
+        ErrorKind::ImportCycle,
     ];
 
     /// The kind's name in reports (`no_match`, `unsafe_path`, ...).
@@ -189,6 +192,7 @@ impl ErrorKind {
             ErrorKind::GateTimeout => "gate_timeout",
             ErrorKind::ExecFailed => "exec_failed",
             ErrorKind::InvalidSignature => "invalid_signature",
+            ErrorKind::ImportCycle => "import_cycle",
         }
     }
 }

@@ -73,13 +73,13 @@ pub use format::{FormatChoice, JsonLine, ParseError, ParseOptions, parse_bytes, 
 pub use locate::closest::NumberedLine;
 pub use path::{PathError, RelPath, Root};
 pub use refusal::{
-    AtProblem, Misread, ModRefusal, NotDecided, ParamProblem, PatternSyntax, PlaceRefusal,
-    RenameRefusal, ServerRefusal, SignatureRefusal, SiteProblem, UndecidedBy,
-    UnsupportedDefinition,
+    AtProblem, DestinationProblem, Misread, ModRefusal, MoveRefusal, NotDecided, ParamProblem,
+    PatternSyntax, PlaceRefusal, RenameRefusal, ServerRefusal, SignatureRefusal, SiteProblem,
+    UndecidedBy, Unmovable, UnsupportedDefinition,
 };
 pub use report::{
     Action, DecidedSite, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED,
-    Mention, ModRule, ModSite, ModSummary, Outcome, Provenance, RenameSummary, Report,
+    Mention, ModRule, ModSite, ModSummary, MoveSummary, Outcome, Provenance, RenameSummary, Report,
     ServerDecisions, SignatureSummary, Site, Status, Surface, SymbolKind,
 };
 pub use schema::{Contract, batch_schema, document, report_schema, schema_for};

@@ -311,6 +311,9 @@ pub struct Report {
     /// What `lancet signature` changed: the definitions, every call updated, the sites left.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signature: Option<SignatureSummary>,
+    /// What `lancet move` moved: the symbol, from where to where, every import and use updated.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub moved: Option<MoveSummary>,
     /// Where and from what this report came (`--provenance`): what a fleet engine keeps beside
     /// each repository's report.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -369,6 +372,7 @@ impl Report {
             rename: None,
             codemod: None,
             signature: None,
+            moved: None,
             provenance: None,
             error: Some(BatchError {
                 kind: ErrorKind::Malformed,
@@ -399,6 +403,7 @@ impl Report {
             rename: None,
             codemod: None,
             signature: None,
+            moved: None,
             provenance: None,
             error: Some(BatchError {
                 kind,
@@ -426,6 +431,7 @@ impl Report {
             rename: None,
             codemod: None,
             signature: None,
+            moved: None,
             provenance: None,
             message: message.to_string(),
             compact: false,
@@ -645,6 +651,39 @@ pub struct SignatureSummary {
     pub unsafe_sites: Vec<LeftSite>,
     /// Calls through a receiver lancet cannot decide: each stops the change unless updated
     /// (`--include-unresolved`, then also listed in `calls`) or left (`--leave-unresolved`).
+    pub unresolved: Vec<LeftSite>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a move found.
+
+/// What `lancet move` did: the symbol, the file it left and the one it went to, each import
+/// and use rewritten, the imports the moved code brought and the ones the old module lost, so
+/// a person or model can check the move without reading every diff.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct MoveSummary {
+    /// The symbol, as its old file and name (`shop/cart.py::total`).
+    pub symbol: String,
+    /// The file it left.
+    pub from: String,
+    /// The file it went to.
+    pub to: String,
+    /// Whether the destination was created.
+    pub created: bool,
+    /// The lines moved, in the old file (its comments and decorators with it).
+    pub lines: [usize; 2],
+    /// Files of the symbol's language that were walked.
+    pub files_scanned: usize,
+    /// Files written (the destination counted).
+    pub files_changed: usize,
+    /// Every import and qualified use rewritten to the new module, in file order.
+    pub sites: Vec<Site>,
+    /// The imports the moved code needs, added to the destination.
+    pub imports_added: Vec<String>,
+    /// The imports of the old module that only the moved code used, removed from it.
+    pub imports_removed: Vec<String>,
+    /// Sites lancet could not decide are the symbol (a string naming it, an attribute of a
+    /// value of unknown type): each stops the move unless left (`--leave-unresolved`).
     pub unresolved: Vec<LeftSite>,
 }
 

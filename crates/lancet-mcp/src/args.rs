@@ -208,6 +208,34 @@ pub struct ChangeSignatureArgs {
     pub test: Option<bool>,
 }
 
+/// `move_symbol` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveSymbolArgs {
+    /// The symbol: a module-level function, class, constant or type alias, by its name exactly
+    /// as written in code, or qualified (`pkg.module.name`) to name one. May be empty when `at`
+    /// is given.
+    #[serde(default)]
+    pub symbol: String,
+    /// The symbol by position, "PATH:LINE:COL" (1-based line and column as read_file numbers
+    /// lines) of its definition or of a use of it.
+    pub at: Option<String>,
+    /// The module it moves to, relative to the project root: an existing file, or a new one in
+    /// a package directory (one with __init__.py), the root, a source root or the old module's
+    /// own directory.
+    pub to: String,
+    /// Leave `from <new> import <symbol>` in the old module, for its users outside the project
+    /// (the project's own imports are updated either way).
+    pub keep_reexport: Option<bool>,
+    /// Move it and leave as they are, listed, the sites lancet cannot decide or update (a
+    /// string naming it, an attribute of a value of unknown type, a doctest). Without it such
+    /// sites write nothing.
+    pub leave_unresolved: Option<bool>,
+    /// Run the project's test command (set when the server was started) after the move; if it
+    /// fails the move is rolled back and its output is returned.
+    pub test: Option<bool>,
+}
+
 /// One change of a function's parameters.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]

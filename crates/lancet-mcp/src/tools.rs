@@ -3,7 +3,7 @@
 
 use crate::args::{
     ApplyPatchArgs, ChangeArg, ChangeSignatureArgs, CheckpointsArgs, EditArgs, EditLinesArgs,
-    ReadFileArgs, RenameSymbolArgs, UndoArgs, WriteFileArgs,
+    MoveSymbolArgs, ReadFileArgs, RenameSymbolArgs, UndoArgs, WriteFileArgs,
 };
 use crate::result::{bad_argument, refusal};
 use crate::schemas;
@@ -396,6 +396,47 @@ impl LancetServer {
         .await
     }
 
+    /// Move a module-level symbol to another module with every import and use of it.
+    #[tool(
+        name = "move_symbol",
+        input_schema = schemas::input::<MoveSymbolArgs>(),
+        output_schema = schemas::report(),
+        annotations(
+            title = "Move a symbol to another module",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        ),
+        description = "Move a module-level Python function, class, constant or type alias to another module (`to`: an existing file, or a new one in a package directory) and update every import and qualified use of it in the project, as one transaction (syntax-checked, undoable, all files or none). Name it by `symbol` (a name or `pkg.module.name`) or by position with `at` (PATH:LINE:COL from read_file). Its code moves byte for byte with its decorators and the comments directly above it; the imports it needs are copied into the new module (names the old module defines are imported from it), the old module loses the imports only it used and gets `from new import symbol` when it still uses it; `from old import symbol [as alias]` becomes `from new import …` (split when it imports more), `old.symbol` becomes `new.symbol` with the import added; `__all__` is updated on both sides. Refused, nothing written: an import cycle the move would make (kind import_cycle), a name the new module already defines (name_in_use), a destination nothing imports (unsafe_path), a `from old import *` elsewhere (unresolved_sites; pass keep_reexport to keep the old module re-exporting it), and sites lancet cannot decide (a string naming it, an attribute of a value of unknown type; unresolved_sites, each listed: pass leave_unresolved to move it and leave them)."
+    )]
+    async fn move_symbol(
+        &self,
+        Parameters(args): Parameters<MoveSymbolArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let turn = Turn {
+            tool: "move_symbol",
+            tests: args.test.unwrap_or(false),
+            long: true,
+        };
+        self.writer_turn(turn, args, context, |this, args, call| {
+            let opts = match this.options_testing(args.test, call) {
+                Ok(o) => o,
+                Err(refusal) => return refusal,
+            };
+            let moving = lancet::MoveOptions {
+                symbol: args.symbol.clone(),
+                at: args.at.clone(),
+                to: args.to.clone(),
+                keep_reexport: args.keep_reexport.unwrap_or(false),
+                leave_unresolved: args.leave_unresolved.unwrap_or(false),
+            };
+            this.answer(lancet::move_symbol(&moving, &opts), call)
+        })
+        .await
+    }
+
     /// List checkpoints.
     #[tool(
         name = "checkpoints",
@@ -499,7 +540,7 @@ mod tests {
     #[test]
     fn every_tool_declares_its_output_and_its_hints() {
         let tools = crate::LancetServer::tool_router().list_all();
-        assert_eq!(tools.len(), 9);
+        assert_eq!(tools.len(), 10);
         for tool in tools {
             let output = tool.output_schema.as_ref().expect("an output schema");
             assert_eq!(output.get("type"), Some(&"object".into()), "{}", tool.name);

@@ -225,6 +225,78 @@ impl PyProject<'_> {
         }
     }
 
+    /// The files of the tree a module imports when it runs: its top-level imports (and those
+    /// in top-level `try` blocks), each module with the packages above it, and for
+    /// `from pkg import sub` the submodule. What a move asks to tell an import cycle.
+    pub(crate) fn imports_on_load(&self, path: &str) -> Vec<String> {
+        let Some(m) = self.module(path) else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |file: Option<String>| {
+            if let Some(f) = file
+                && !out.contains(&f)
+            {
+                out.push(f);
+            }
+        };
+        let root = m.tree.root_node();
+        let mut stack: Vec<Node> = {
+            let mut cursor = root.walk();
+            root.named_children(&mut cursor).collect()
+        };
+        while let Some(stmt) = stack.pop() {
+            match stmt.kind() {
+                "try_statement" | "block" | "except_clause" | "else_clause" | "finally_clause" => {
+                    let mut cursor = stmt.walk();
+                    stack.extend(stmt.named_children(&mut cursor));
+                }
+                "import_statement" => {
+                    let mut cursor = stmt.walk();
+                    for item in stmt.children_by_field_name("name", &mut cursor) {
+                        let dotted = if item.kind() == "aliased_import" {
+                            item.child_by_field_name("name")
+                        } else {
+                            Some(item)
+                        };
+                        let Some(dotted) = dotted.map(|d| text(d, &m)) else {
+                            continue;
+                        };
+                        let parts: Vec<&str> = dotted.split('.').collect();
+                        for end in 1..=parts.len() {
+                            add(self.resolve_module(&m, &parts[..end].join(".")).ok());
+                        }
+                    }
+                }
+                "import_from_statement" => {
+                    let Some(from) = stmt.child_by_field_name("module_name") else {
+                        continue;
+                    };
+                    let from = text(from, &m);
+                    add(self.resolve_module(&m, from).ok());
+                    let mut cursor = stmt.walk();
+                    for item in stmt.children_by_field_name("name", &mut cursor) {
+                        let original = if item.kind() == "aliased_import" {
+                            item.child_by_field_name("name")
+                        } else {
+                            Some(item)
+                        };
+                        if let Some(name) = original.map(|o| text(o, &m)) {
+                            let sub = if from.ends_with('.') {
+                                format!("{from}{name}")
+                            } else {
+                                format!("{from}.{name}")
+                            };
+                            add(self.resolve_module(&m, &sub).ok());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// What `from <from> import <name>` in `module` brings.
     pub(super) fn imported(
         &self,

@@ -33,6 +33,7 @@ mod members;
 pub(crate) use members::{Receiver, decorated_as};
 pub(crate) use scopes::{binding_id, qual_of, scope_of};
 mod names;
+pub(crate) use names::is_builtin;
 mod scopes;
 mod types;
 
@@ -285,6 +286,36 @@ impl PyProject<'_> {
             .map(|r| r.value)
             .collect()
     }
+}
+
+impl PyProject<'_> {
+    /// The file of the module an import in `module` names (`a.b`, `.b`, `..`), when it is
+    /// one file of the tree: what a move asks of each import it may rewrite.
+    pub(crate) fn import_file(&self, module: &PyModule, dotted: &str) -> Option<String> {
+        self.resolve_module(module, dotted).ok()
+    }
+
+    /// The module of the tree an expression stands for (`a`, `pkg.a`, an alias of one).
+    pub(crate) fn module_of(&self, module: &PyModule, expr: Node) -> Option<String> {
+        match self.expression(module, expr, 0) {
+            Target::Module(file) => Some(file),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `scope` (None: the module) binds `name` itself: not through `global` or
+/// `nonlocal`, which bind it in another scope.
+pub(crate) fn binds(module: &PyModule, scope: Option<Node>, name: &str) -> bool {
+    bindings_in(module, scope, name)
+        .iter()
+        .any(|b| !matches!(b, Bound::Global | Bound::Nonlocal))
+}
+
+/// Whether the module has a `from x import *` at its top (a name it does not bind may come
+/// from it).
+pub(crate) fn imports_star(module: &PyModule) -> bool {
+    scopes::has_wildcard(module)
 }
 
 impl Resolver for PyProject<'_> {

@@ -163,6 +163,11 @@ const BUILTINS: &[&str] = &[
     "BaseExceptionGroup",
 ];
 
+/// Whether a name is one of Python's builtins (`len`, `isinstance`, `ValueError`).
+pub(crate) fn is_builtin(name: &str) -> bool {
+    BUILTINS.contains(&name)
+}
+
 impl PyProject<'_> {
     /// A plain name: the binding its scope rules find.
     pub(super) fn name(&self, module: &PyModule, node: Node, name: &str) -> Resolution {

@@ -10,6 +10,7 @@ mod input;
 mod languages;
 mod man;
 mod mcp;
+mod moving;
 mod output;
 mod parse;
 mod read;
@@ -26,6 +27,7 @@ use codemod::ModArgs;
 use history::{LogArgs, RecoverArgs, UndoArgs};
 use lancet::Root;
 use mcp::McpArgs;
+use moving::MoveArgs;
 use parse::ParseArgs;
 use read::ReadArgs;
 use rename::RenameArgs;
@@ -70,6 +72,9 @@ enum Command {
     /// it, by syntax, as one transaction (Python functions and methods, JavaScript/TypeScript
     /// functions).
     Signature(SignatureArgs),
+    /// Move a module-level function, class, constant or type alias to another module and
+    /// update every import and qualified use of it, by syntax, as one transaction (Python).
+    Move(MoveArgs),
     /// Rewrite code by structure (ast-grep's rules, or -p PATTERN -r REWRITE --lang L), or by
     /// any codemod command (--exec CMD, run in a sandboxed scratch copy), as one all-or-nothing
     /// batch: syntax checked, checkpointed, --test, undo.
@@ -185,6 +190,7 @@ pub fn run() -> u8 {
         Command::Apply(args) => apply::run_apply(cli.root, args),
         Command::Rename(args) => rename::run_rename(cli.root, args),
         Command::Signature(args) => signature::run_signature(cli.root, args, &order),
+        Command::Move(args) => moving::run_move(cli.root, args),
         Command::Mod(args) => codemod::run_mod(cli.root, args),
         Command::Parse(args) => parse::run_parse(args),
         Command::Read(args) => read::run_read(cli.root, args),

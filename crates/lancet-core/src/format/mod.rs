@@ -218,7 +218,7 @@ fn looks_like(format: Format, text: &str) -> bool {
         Format::Unified => unified::looks_like(text),
         Format::Json => json::looks_like(text),
         Format::Whole => whole::looks_like(text),
-        Format::Sketch | Format::Rename | Format::Mod | Format::Signature => false,
+        Format::Sketch | Format::Rename | Format::Mod | Format::Signature | Format::Move => false,
     }
 }
 
@@ -232,7 +232,7 @@ fn parse_as(format: Format, text: &str, opts: &ParseOptions) -> Result<Batch, Pa
         Format::Json => json::parse(text, opts),
         Format::Whole => whole::parse(text, opts),
         Format::Sketch => sketch(text, opts),
-        Format::Rename | Format::Mod | Format::Signature => Err(ParseError::new(
+        Format::Rename | Format::Mod | Format::Signature | Format::Move => Err(ParseError::new(
             1,
             String::new(),
             "edit text in one of the text formats",

@@ -18,6 +18,7 @@ mod check;
 mod codemod;
 mod findings;
 mod locate;
+mod moving;
 pub(crate) mod ops;
 mod parsed;
 mod rename;
@@ -59,6 +60,7 @@ impl Report {
             rename: None,
             codemod: None,
             signature: None,
+            moved: None,
             provenance: None,
             message: String::new(),
             compact: false,
@@ -147,7 +149,7 @@ impl Report {
         let refused = self.exit_code() != 0;
         // A rename's or a mod's sites are listed by the summary (and in full in `--json`):
         // their diffs, one per file of a tree-wide change, are what brief leaves out.
-        let tree_wide = matches!(self.format, Some("rename" | "mod" | "signature"));
+        let tree_wide = matches!(self.format, Some("rename" | "mod" | "signature" | "move"));
         for f in &mut self.files {
             // A deletion's diff is the whole old file; `D path` in the summary says it all.
             let deleted = f.action == crate::report::Action::Delete;
@@ -373,6 +375,7 @@ fn tier_label(h: &HunkReport, format: Option<&str>) -> &'static str {
         (Some(tier), _) => tier.name(),
         (None, Some("mod")) => "rule",
         (None, Some("signature")) => "signature",
+        (None, Some("move")) => "move",
         (None, _) => "identifier",
     }
 }

@@ -1,0 +1,353 @@
+//! `lancet move` through the CLI, one behaviour per test: imports under an alias, `__all__`
+//! on both sides, star imports (refused unless the old module keeps re-exporting), the import
+//! cycle refused, decorators and the comments above moving with their function, a new module,
+//! a name clash, `--keep-reexport`, and the transaction (`--dry-run`, undo, `--bisect`).
+
+use super::tree::{describe, lancet, snapshot, temp_tree};
+use std::path::Path;
+
+fn run(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let mut all = vec!["-C", root.to_str().unwrap(), "move", "--json"];
+    all.extend(args);
+    let out = lancet(&all, b"");
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
+    (out.status.code(), v)
+}
+
+fn read(root: &Path, path: &str) -> String {
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
+
+const CART: &str = "\
+import math
+from shop.money import Money
+
+__all__ = [\"total\", \"Cart\"]
+
+
+class Cart:
+    pass
+
+
+# The sum of prices, rounded up.
+# Used by the checkout.
+def total(prices):
+    return Money(math.ceil(sum(prices)))
+";
+
+const MAIN: &str = "\
+from shop.cart import total as grand_total, Cart
+import shop.cart
+
+print(grand_total([1.5]), shop.cart.total([2]), Cart())
+";
+
+fn shop() -> tempfile::TempDir {
+    temp_tree(&[
+        ("shop/__init__.py", b""),
+        ("shop/cart.py", CART.as_bytes()),
+        ("shop/money.py", b"class Money(int):\n    pass\n"),
+        ("main.py", MAIN.as_bytes()),
+    ])
+}
+
+#[test]
+fn a_function_moves_with_its_comments_and_imports_and_every_importer_follows() {
+    let dir = shop();
+    let (code, v) = run(dir.path(), &["total", "--to", "shop/pricing.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "shop/pricing.py"),
+        "import math\nfrom shop.money import Money\n\n\n# The sum of prices, rounded up.\n# Used by the checkout.\ndef total(prices):\n    return Money(math.ceil(sum(prices)))\n"
+    );
+    // The old module lost the function, the imports only it used, and its `__all__` entry.
+    assert_eq!(
+        read(dir.path(), "shop/cart.py"),
+        "__all__ = [\"Cart\"]\n\n\nclass Cart:\n    pass\n"
+    );
+    // The alias is kept, the statement split (Cart stays), `shop.cart.total` follows and
+    // `import shop.cart`, used by nothing else, gives way to `import shop.pricing`.
+    assert_eq!(
+        read(dir.path(), "main.py"),
+        "from shop.cart import Cart\nfrom shop.pricing import total as grand_total\nimport shop.pricing\n\nprint(grand_total([1.5]), shop.pricing.total([2]), Cart())\n"
+    );
+    let summary = &v["move"];
+    assert_eq!(summary["symbol"], "shop/cart.py::total");
+    assert_eq!(summary["created"], true);
+    assert_eq!(summary["sites"].as_array().unwrap().len(), 2, "{v:#}");
+}
+
+#[test]
+fn all_is_updated_on_both_sides() {
+    let dir = temp_tree(&[
+        (
+            "a.py",
+            b"__all__ = ['f', 'g']\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 2\n",
+        ),
+        ("b.py", b"__all__ = ('h',)\n\n\ndef h():\n    return 3\n"),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "__all__ = ['g']\n\n\ndef g():\n    return 2\n"
+    );
+    assert_eq!(
+        read(dir.path(), "b.py"),
+        "__all__ = ('h', 'f',)\n\n\ndef h():\n    return 3\n\n\ndef f():\n    return 1\n"
+    );
+}
+
+#[test]
+fn a_star_import_of_the_old_module_is_refused_unless_it_keeps_re_exporting() {
+    let files: [(&str, &[u8]); 2] = [
+        ("a.py", b"def f():\n    return 1\n"),
+        ("x.py", b"from a import *\n\nprint(f())\n"),
+    ];
+    let dir = temp_tree(&files);
+    let before = snapshot(dir.path());
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites");
+    let detail = v["error"]["detail"].as_str().unwrap();
+    assert!(detail.contains("x.py:1: from a import *"), "{detail}");
+    assert_eq!(snapshot(dir.path()), before);
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py", "--keep-reexport"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "from b import f  # noqa: F401 (re-exported)\n"
+    );
+    assert_eq!(read(dir.path(), "x.py"), "from a import *\n\nprint(f())\n");
+}
+
+#[test]
+fn a_move_that_would_make_the_modules_import_each_other_is_refused() {
+    // `total` needs RATE from a; a still calls `total`: b → a and a → b at module level.
+    let dir = temp_tree(&[(
+        "a.py",
+        b"RATE = 2\n\n\ndef total(n):\n    return n * RATE\n\n\ndef report():\n    return total(3)\n",
+    )]);
+    let before = snapshot(dir.path());
+    let (code, v) = run(dir.path(), &["total", "--to", "b.py"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "import_cycle");
+    let detail = v["error"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("b.py would import `RATE` from a.py") && detail.contains("line 9"),
+        "{detail}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn decorators_move_with_their_function_and_the_old_module_keeps_its_uses() {
+    let dir = temp_tree(&[
+        (
+            "a.py",
+            b"import functools\n\n\n@functools.lru_cache(maxsize=None)\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\n\nprint(fib(10))\n",
+        ),
+        ("b.py", b"\"\"\"Numbers.\"\"\"\n"),
+    ]);
+    let (code, v) = run(dir.path(), &["fib", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "b.py"),
+        "\"\"\"Numbers.\"\"\"\nimport functools\n\n\n@functools.lru_cache(maxsize=None)\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+    );
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "from b import fib\n\n\nprint(fib(10))\n"
+    );
+}
+
+#[test]
+fn the_destination_s_own_import_of_the_symbol_gives_way_to_it() {
+    let dir = temp_tree(&[
+        ("a.py", b"class AClass(object):\n    pass\n"),
+        ("b.py", b"from a import AClass\na_var = AClass()\n"),
+    ]);
+    let (code, v) = run(dir.path(), &["AClass", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    // Before its first use at the top level, which runs on import.
+    assert_eq!(
+        read(dir.path(), "b.py"),
+        "class AClass(object):\n    pass\n\n\na_var = AClass()\n"
+    );
+    assert_eq!(read(dir.path(), "a.py"), "");
+}
+
+#[test]
+fn a_name_the_destination_defines_already_is_refused() {
+    let dir = temp_tree(&[
+        ("a.py", b"def f():\n    return 1\n"),
+        ("b.py", b"def f():\n    return 2\n"),
+    ]);
+    let before = snapshot(dir.path());
+    let (code, v) = run(dir.path(), &["f", "--at", "a.py:1:5", "--to", "b.py"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "name_in_use");
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn destinations_nothing_imports_are_refused() {
+    let dir = temp_tree(&[
+        ("pkg/__init__.py", b""),
+        ("pkg/a.py", b"def f():\n    return 1\n"),
+        ("scripts/run.py", b"print(1)\n"),
+    ]);
+    for (to, words) in [
+        ("scripts/util.py", "no package"),
+        ("pkg/a.py", "already"),
+        ("pkg", "directory"),
+        ("pkg/b.txt", "not a .py file"),
+        ("nowhere/b.py", "does not exist"),
+    ] {
+        let (code, v) = run(dir.path(), &["f", "--to", to]);
+        assert_eq!(code, Some(1), "{to}: {v:#}");
+        let detail = v["error"]["detail"].as_str().unwrap();
+        assert!(detail.contains(words), "{to}: {detail}");
+    }
+}
+
+#[test]
+fn relative_imports_stay_relative_and_a_package_s_module_import_follows() {
+    let dir = temp_tree(&[
+        ("pkg/__init__.py", b"from .a import f\n"),
+        ("pkg/a.py", b"def f():\n    return 1\n"),
+        ("pkg/x.py", b"from . import a\n\nprint(a.f())\n"),
+        ("main.py", b"from pkg import f\n\nprint(f())\n"),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "pkg/b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(read(dir.path(), "pkg/__init__.py"), "from .b import f\n");
+    assert_eq!(
+        read(dir.path(), "pkg/x.py"),
+        "from . import b\n\nprint(b.f())\n"
+    );
+    // Through the package's re-export: unchanged, and still right.
+    assert_eq!(
+        read(dir.path(), "main.py"),
+        "from pkg import f\n\nprint(f())\n"
+    );
+}
+
+#[test]
+fn a_string_naming_the_symbol_stops_the_move_unless_left() {
+    let dir = temp_tree(&[
+        ("a.py", b"def f():\n    return 1\n"),
+        ("x.py", b"import a\n\nprint(getattr(a, \"f\")())\n"),
+    ]);
+    let before = snapshot(dir.path());
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites");
+    assert_eq!(v["move"]["unresolved"][0]["line"], 3, "{v:#}");
+    assert_eq!(snapshot(dir.path()), before);
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py", "--leave-unresolved"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(read(dir.path(), "b.py"), "def f():\n    return 1\n");
+}
+
+#[test]
+fn methods_and_locals_do_not_move() {
+    let dir = temp_tree(&[("a.py", b"class C:\n    def f(self):\n        return 1\n")]);
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "kind_mismatch");
+}
+
+#[test]
+fn a_typescript_symbol_is_refused_for_now() {
+    let dir = temp_tree(&[
+        ("a.ts", b"export function f(): number {\n  return 1;\n}\n"),
+        ("x.ts", b"import { f } from './a';\nf();\n"),
+    ]);
+    let before = snapshot(dir.path());
+    let (code, v) = run(dir.path(), &["f", "--to", "b.ts"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unknown_language");
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("lancet moves Python symbols so far"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn a_move_is_undone_like_any_batch_and_a_dry_run_writes_nothing() {
+    let dir = shop();
+    let before = snapshot(dir.path());
+    let (code, v) = run(
+        dir.path(),
+        &["total", "--to", "shop/pricing.py", "--dry-run"],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(v["status"], "dry_run");
+    let diffs: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["diff"].as_str())
+        .collect();
+    assert!(
+        diffs
+            .iter()
+            .any(|d| d.contains("+from shop.pricing import total as grand_total")),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+    let (code, v) = run(dir.path(), &["total", "--to", "shop/pricing.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    let out = lancet(&["-C", dir.path().to_str().unwrap(), "undo", "--json"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(snapshot(dir.path()), before);
+    let (code, v) = run(
+        dir.path(),
+        &[
+            "total",
+            "--to",
+            "shop/pricing.py",
+            "--test",
+            "true",
+            "--bisect",
+        ],
+    );
+    assert_eq!(code, Some(2), "{v:#}");
+    assert!(v["error"]["detail"].as_str().unwrap().contains("--bisect"));
+}
+
+#[test]
+fn move_symbol_over_mcp_moves_and_refuses_in_its_words() {
+    use crate::security::mcp::Mcp;
+    use serde_json::json;
+    let dir = temp_tree(&[
+        ("a.py", b"def f():\n    return 1\n"),
+        ("x.py", b"from a import *\n\nprint(f())\n"),
+        ("y.py", b"from a import f\n\nprint(f())\n"),
+    ]);
+    let mut mcp = Mcp::start(dir.path(), &[], &[]);
+    let before = snapshot(dir.path());
+    let answer = mcp.call("move_symbol", json!({"symbol": "f", "to": "b.py"}));
+    assert!(answer.is_error, "{answer:?}");
+    assert_eq!(answer.structured["error"]["kind"], "unresolved_sites");
+    assert!(
+        answer.text.contains("keep_reexport true"),
+        "{}",
+        answer.text
+    );
+    assert_eq!(snapshot(dir.path()), before);
+    let answer = mcp.call(
+        "move_symbol",
+        json!({"symbol": "f", "to": "b.py", "keep_reexport": true}),
+    );
+    assert!(!answer.is_error, "{}", answer.text);
+    assert_eq!(answer.structured["move"]["symbol"], "a.py::f");
+    assert_eq!(read(dir.path(), "b.py"), "def f():\n    return 1\n");
+    assert_eq!(read(dir.path(), "y.py"), "from b import f\n\nprint(f())\n");
+}
