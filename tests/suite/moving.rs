@@ -260,6 +260,29 @@ fn methods_and_locals_do_not_move() {
 }
 
 #[test]
+fn names_imported_for_the_type_checker_alone_follow_under_type_checking() {
+    let dir = temp_tree(&[
+        ("pkg/__init__.py", b""),
+        (
+            "pkg/ctx.py",
+            b"from __future__ import annotations\n\nimport typing as t\n\nif t.TYPE_CHECKING:\n    from .app import Flask\n\n\nclass Ctx:\n    def __init__(self, app: Flask) -> None:\n        self.app = app\n",
+        ),
+        (
+            "pkg/app.py",
+            b"from .ctx import Ctx\n\n\nclass Flask:\n    def ctx(self):\n        return Ctx(self)\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["Ctx", "--to", "pkg/contexts.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "pkg/contexts.py"),
+        "from __future__ import annotations\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from .app import Flask\n\n\nclass Ctx:\n    def __init__(self, app: Flask) -> None:\n        self.app = app\n"
+    );
+    // Not a cycle: the type checker's imports do not run.
+    assert!(read(dir.path(), "pkg/app.py").starts_with("from .contexts import Ctx\n"));
+}
+
+#[test]
 fn a_typescript_symbol_is_refused_for_now() {
     let dir = temp_tree(&[
         ("a.ts", b"export function f(): number {\n  return 1;\n}\n"),

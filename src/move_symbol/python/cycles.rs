@@ -66,33 +66,38 @@ impl<'a> ImportGraph<'a> {
             .collect()
     }
 
-    /// The path of imports from `from` to `to`, if any (both ends included).
-    fn path(&mut self, from: &str, to: &str) -> Option<Vec<String>> {
+    /// Every module `from` reaches through imports, each with the module it was reached from
+    /// (a search bounded by [`MAX_MODULES`]).
+    fn reached(&mut self, from: &str) -> HashMap<String, String> {
         let mut came: HashMap<String, String> = HashMap::new();
         let mut queue = VecDeque::from([from.to_string()]);
         let mut seen = HashSet::from([from.to_string()]);
         while let Some(at) = queue.pop_front() {
             if seen.len() > MAX_MODULES {
-                return None;
+                break;
             }
             for next in self.imports(&at) {
-                if !seen.insert(next.clone()) {
-                    continue;
+                if seen.insert(next.clone()) {
+                    came.insert(next.clone(), at.clone());
+                    queue.push_back(next);
                 }
-                came.insert(next.clone(), at.clone());
-                if next == to {
-                    let mut path = vec![next];
-                    while let Some(prev) = came.get(path.last()?) {
-                        path.push(prev.clone());
-                    }
-                    path.reverse();
-                    return Some(path);
-                }
-                queue.push_back(next);
             }
         }
-        None
+        came
     }
+}
+
+/// The path from the search's start to `to` (both ends included), if it was reached.
+fn path_to(came: &HashMap<String, String>, to: &str) -> Option<Vec<String>> {
+    let mut path = vec![to.to_string()];
+    while let Some(prev) = came.get(path.last()?) {
+        path.push(prev.clone());
+        if path.len() > came.len() + 1 {
+            return None;
+        }
+    }
+    path.reverse();
+    (path.len() > 1).then_some(path)
 }
 
 /// Whether `init` is the `__init__.py` of a package holding `file`: Python starts loading
@@ -109,11 +114,15 @@ pub(super) fn refuse_cycles(
     added: &[NewImport],
     modules: &Modules,
 ) -> Result<(), MoveRefusal> {
+    let mut searched: HashMap<String, HashMap<String, String>> = HashMap::new();
     for import in added {
         if import.importer == import.target {
             continue;
         }
-        if let Some(path) = graph.path(&import.target, &import.importer) {
+        let came = searched
+            .entry(import.target.clone())
+            .or_insert_with(|| graph.reached(&import.target));
+        if let Some(path) = path_to(came, &import.importer) {
             let through: Vec<String> = path[1..path.len() - 1]
                 .iter()
                 .map(|p| modules.dotted(p))

@@ -24,6 +24,9 @@ pub(super) struct Dependencies<'t> {
     /// Attributes of the new module (`b.x`, through the old module's `import b`) in the
     /// moved code: the ranges of the `b.` to drop.
     pub(super) self_attributes: Vec<(usize, usize)>,
+    /// Imports the old module makes for the type checker alone (`if TYPE_CHECKING:`), as the
+    /// new module writes them.
+    pub(super) type_checking: Vec<String>,
 }
 
 /// The names the moved code looks up in its module, and where each comes from there.
@@ -39,6 +42,7 @@ pub(super) fn dependencies<'t>(
         copied_items: Vec::new(),
         from_old: Vec::new(),
         self_attributes: Vec::new(),
+        type_checking: Vec::new(),
     };
     let not_movable = |why: Unmovable| MoveRefusal::NotMovable {
         symbol: req.name.to_string(),
@@ -63,6 +67,20 @@ pub(super) fn dependencies<'t>(
             .copied()
             .filter(|s| matches!(s.kind(), "import_statement" | "import_from_statement"))
             .collect();
+        // Imported only for the type checker (`if TYPE_CHECKING:`): copied under one too.
+        if let [only] = binding.as_slice()
+            && let Some(items) = type_checking_imports(*only, a, &name)
+        {
+            for (item, stmt) in items {
+                let line = import_line(item, stmt, a, req, py);
+                if !type_checked_in(req.to_parsed, &name, &line)
+                    && !deps.type_checking.contains(&line)
+                {
+                    deps.type_checking.push(line);
+                }
+            }
+            continue;
+        }
         if direct_imports.len() < binding.len() {
             let nested_import = binding.iter().find(|s| {
                 !matches!(s.kind(), "import_statement" | "import_from_statement")
@@ -177,6 +195,56 @@ fn own_attribute(req: &Request, name: &str, use_node: Node) -> Result<(usize, us
             line: use_node.start_position().row + 1,
         }),
     }
+}
+
+/// Whether a top-level statement is `if TYPE_CHECKING:` (or `typing.`/`t.TYPE_CHECKING`),
+/// with no other branch.
+pub(super) fn is_type_checking_block(stmt: Node, m: &Parsed) -> bool {
+    stmt.kind() == "if_statement"
+        && stmt.child_by_field_name("condition").is_some_and(|c| {
+            text(c, m) == "TYPE_CHECKING" || text(c, m).ends_with(".TYPE_CHECKING")
+        })
+        && stmt.child_by_field_name("alternative").is_none()
+}
+
+/// The import items binding `name` directly in an `if TYPE_CHECKING:` block, with their
+/// statements; `None` when the statement is no such block or binds it otherwise.
+fn type_checking_imports<'t>(
+    stmt: Node<'t>,
+    m: &Parsed,
+    name: &str,
+) -> Option<Vec<(Node<'t>, Node<'t>)>> {
+    if !is_type_checking_block(stmt, m) {
+        return None;
+    }
+    let body = stmt.child_by_field_name("consequence")?;
+    let mut cursor = body.walk();
+    let mut items = Vec::new();
+    for child in body.named_children(&mut cursor) {
+        if !statement_binds(child, m, name) {
+            continue;
+        }
+        if !matches!(child.kind(), "import_statement" | "import_from_statement") {
+            return None;
+        }
+        items.extend(
+            import_items(child)
+                .into_iter()
+                .filter(|i| bound_name(*i, m) == name)
+                .map(|i| (i, child)),
+        );
+    }
+    (!items.is_empty()).then_some(items)
+}
+
+/// Whether the new module imports `name` for the type checker as `line` already.
+fn type_checked_in(b: &Parsed, name: &str, line: &str) -> bool {
+    top_statements(b)
+        .into_iter()
+        .filter(|s| is_type_checking_block(*s, b))
+        .filter_map(|s| type_checking_imports(s, b, name))
+        .flatten()
+        .any(|(item, stmt)| plain_import_line(item, stmt, b) == line)
 }
 
 /// Whether a compound statement holds an import binding `name`.

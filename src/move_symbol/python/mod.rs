@@ -146,7 +146,29 @@ fn new_imports(req: &Request, deps: &Dependencies) -> Vec<String> {
             deps.from_old.join(", ")
         ));
     }
+    if !deps.type_checking.is_empty() {
+        lines.push(type_checking_block(b, &deps.type_checking));
+    }
     lines
+}
+
+/// The imports for the type checker alone, as the new module writes them: under its own
+/// `TYPE_CHECKING` when it imports one, else `typing`'s (imported with them).
+fn type_checking_block(b: &Parsed, imports: &[String]) -> String {
+    let imports_flag = top_statements(b).into_iter().any(|s| {
+        matches!(s.kind(), "import_statement" | "import_from_statement")
+            && statement_binds(s, b, "TYPE_CHECKING")
+    });
+    let flag_taken = top_statements(b)
+        .into_iter()
+        .any(|s| statement_binds(s, b, "TYPE_CHECKING"));
+    let (import, flag) = match (imports_flag, flag_taken) {
+        (true, _) => ("", "TYPE_CHECKING"),
+        (false, false) => ("from typing import TYPE_CHECKING\n", "TYPE_CHECKING"),
+        (false, true) => ("import typing\n", "typing.TYPE_CHECKING"),
+    };
+    let body: Vec<String> = imports.iter().map(|l| format!("    {l}")).collect();
+    format!("{import}\nif {flag}:\n{}", body.join("\n"))
 }
 
 /// The name must be free in the new module (but for an import of it from the old one).

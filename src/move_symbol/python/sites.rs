@@ -83,16 +83,7 @@ pub(super) fn collect_sites(
                 doctest: false,
             }
         };
-        let stars_before = work.stars.len();
-        if !in_old {
-            star_imports_of(x, &a.path, py, |at| {
-                work.stars.push(left(
-                    at,
-                    "imports everything of the old module with `*`".into(),
-                ))
-            });
-        }
-        let has_star = work.stars.len() > stars_before;
+        let has_star = !in_old && gather_stars(x, scan, &a.path, py, &mut work.stars);
         for o in &scan.occurrences {
             if in_old && o.at >= block.0 && o.at < block.1 {
                 continue;
@@ -177,6 +168,25 @@ fn left_site(scan: &FileScan, at: usize, why: String) -> LeftSite {
         text: line_text(&scan.parsed.text, &scan.starts, line),
         why,
     }
+}
+
+/// Lists the file's star imports of the old module; whether it has one.
+fn gather_stars(
+    x: &Parsed,
+    scan: &FileScan,
+    old: &str,
+    py: &PyProject,
+    stars: &mut Vec<LeftSite>,
+) -> bool {
+    let before = stars.len();
+    star_imports_of(x, old, py, |at| {
+        stars.push(left_site(
+            scan,
+            at,
+            "imports everything of the old module with `*`".into(),
+        ))
+    });
+    stars.len() > before
 }
 
 /// Whether a statement runs only when a function is called (not when its module loads).
@@ -477,6 +487,10 @@ pub(super) fn star_imports_of(
     py: &PyProject,
     mut report: impl FnMut(usize),
 ) {
+    // Most files have none: their text says so before their tree is walked.
+    if !x.text.contains("import") || !x.text.contains('*') {
+        return;
+    }
     let mut stack = vec![x.tree.root_node()];
     while let Some(n) = stack.pop() {
         if n.kind() == "import_from_statement" {
@@ -523,8 +537,16 @@ pub(super) fn strings_naming(
     skip_all: bool,
     mut report: impl FnMut(usize, String),
 ) {
-    let all = if skip_all { all_list(x) } else { None };
     let qualified = format!("{old_dotted}.{}", req.name);
+    let quoted = |q: char| format!("{q}{}{q}", req.name);
+    // Most files have none: their text says so before their tree is walked.
+    if !x.text.contains(&qualified)
+        && !x.text.contains(&quoted('"'))
+        && !x.text.contains(&quoted('\''))
+    {
+        return;
+    }
+    let all = if skip_all { all_list(x) } else { None };
     let mut stack = vec![x.tree.root_node()];
     while let Some(n) = stack.pop() {
         if n.kind() == "string" {

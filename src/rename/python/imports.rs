@@ -8,6 +8,56 @@ use crate::rename::model::Resolution;
 use std::sync::Arc;
 use tree_sitter::Node;
 
+/// The import statements a module runs when it loads, each on one line (continuations
+/// joined, comments dropped): those at its top level and in its top-level `try` blocks. Read
+/// from the lines, so an import written at the start of a line of a docstring counts too (a
+/// cycle then refused that is none; never one missed).
+fn load_time_imports(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_try = false;
+    let mut current: Option<String> = None;
+    let mut depth = 0i32;
+    for line in text.lines() {
+        let code = line.split('#').next().unwrap_or("");
+        if let Some(statement) = current.as_mut() {
+            statement.push(' ');
+            statement.push_str(code.trim().trim_end_matches('\\'));
+            depth += paren_balance(code);
+            if depth <= 0 && !code.trim_end().ends_with('\\') {
+                out.extend(current.take());
+            }
+            continue;
+        }
+        let top = !line.starts_with([' ', '\t']) && !line.trim().is_empty();
+        if top {
+            let word = line.split([' ', ':']).next().unwrap_or("");
+            in_try = matches!(word, "try" | "except" | "else" | "finally");
+        }
+        let trimmed = code.trim();
+        if (top || in_try) && (trimmed.starts_with("import ") || trimmed.starts_with("from ")) {
+            depth = paren_balance(code);
+            let statement = trimmed.trim_end_matches('\\').to_string();
+            if depth > 0 || trimmed.ends_with('\\') {
+                current = Some(statement);
+            } else {
+                out.push(statement);
+            }
+        }
+    }
+    out
+}
+
+/// Opening minus closing parentheses on a line.
+fn paren_balance(code: &str) -> i32 {
+    code.chars()
+        .map(|c| match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
 impl PyProject<'_> {
     /// The file of module `dotted` (absolute) imported from `from`: the one file of the tree
     /// that is it; among several, the one beside the importing file (a script's directory is
@@ -182,10 +232,15 @@ impl PyProject<'_> {
         from: &PyModule,
         dotted: &str,
     ) -> Result<String, (bool, String)> {
+        self.resolve_module_at(&from.path, dotted)
+    }
+
+    /// [`Self::resolve_module`] from a file by its path.
+    fn resolve_module_at(&self, from_path: &str, dotted: &str) -> Result<String, (bool, String)> {
         if let Some(rest) = dotted.strip_prefix('.') {
             let ups = rest.chars().take_while(|&c| c == '.').count();
             let rest = &rest[ups..];
-            let mut dir: Vec<&str> = from.path.split('/').collect();
+            let mut dir: Vec<&str> = from_path.split('/').collect();
             dir.pop();
             for _ in 0..ups {
                 if dir.pop().is_none() {
@@ -209,11 +264,11 @@ impl PyProject<'_> {
                     format!("module `{dotted}` is not a file of the tree"),
                 ));
         }
-        if let Some(file) = self.module_file(dotted, &from.path) {
+        if let Some(file) = self.module_file(dotted, from_path) {
             return Ok(file);
         }
         let top = dotted.split('.').next().unwrap_or(dotted);
-        if self.package_in_tree(top, &from.path) {
+        if self.package_in_tree(top, from_path) {
             Err((
                 false,
                 format!(
@@ -227,9 +282,10 @@ impl PyProject<'_> {
 
     /// The files of the tree a module imports when it runs: its top-level imports (and those
     /// in top-level `try` blocks), each module with the packages above it, and for
-    /// `from pkg import sub` the submodule. What a move asks to tell an import cycle.
+    /// `from pkg import sub` the submodule. What a move asks to tell an import cycle, of
+    /// many modules: read from the text's import lines, not parsed.
     pub(crate) fn imports_on_load(&self, path: &str) -> Vec<String> {
-        let Some(m) = self.module(path) else {
+        let Some(text) = (self.read)(path) else {
             return Vec::new();
         };
         let mut out: Vec<String> = Vec::new();
@@ -240,58 +296,36 @@ impl PyProject<'_> {
                 out.push(f);
             }
         };
-        let root = m.tree.root_node();
-        let mut stack: Vec<Node> = {
-            let mut cursor = root.walk();
-            root.named_children(&mut cursor).collect()
-        };
-        while let Some(stmt) = stack.pop() {
-            match stmt.kind() {
-                "try_statement" | "block" | "except_clause" | "else_clause" | "finally_clause" => {
-                    let mut cursor = stmt.walk();
-                    stack.extend(stmt.named_children(&mut cursor));
-                }
-                "import_statement" => {
-                    let mut cursor = stmt.walk();
-                    for item in stmt.children_by_field_name("name", &mut cursor) {
-                        let dotted = if item.kind() == "aliased_import" {
-                            item.child_by_field_name("name")
-                        } else {
-                            Some(item)
-                        };
-                        let Some(dotted) = dotted.map(|d| text(d, &m)) else {
-                            continue;
-                        };
-                        let parts: Vec<&str> = dotted.split('.').collect();
-                        for end in 1..=parts.len() {
-                            add(self.resolve_module(&m, &parts[..end].join(".")).ok());
-                        }
+        for statement in load_time_imports(&text) {
+            if let Some(rest) = statement.strip_prefix("import ") {
+                for item in rest.split(',') {
+                    let dotted = item.split(" as ").next().unwrap_or("").trim();
+                    let parts: Vec<&str> = dotted.split('.').collect();
+                    for end in 1..=parts.len() {
+                        add(self.resolve_module_at(path, &parts[..end].join(".")).ok());
                     }
                 }
-                "import_from_statement" => {
-                    let Some(from) = stmt.child_by_field_name("module_name") else {
+            } else if let Some((from, names)) = statement
+                .strip_prefix("from ")
+                .and_then(|rest| rest.split_once(" import "))
+            {
+                let from = from.trim();
+                add(self.resolve_module_at(path, from).ok());
+                for item in names
+                    .trim_matches(|c| c == '(' || c == ')' || c == ' ')
+                    .split(',')
+                {
+                    let name = item.split(" as ").next().unwrap_or("").trim();
+                    if name.is_empty() || name == "*" {
                         continue;
-                    };
-                    let from = text(from, &m);
-                    add(self.resolve_module(&m, from).ok());
-                    let mut cursor = stmt.walk();
-                    for item in stmt.children_by_field_name("name", &mut cursor) {
-                        let original = if item.kind() == "aliased_import" {
-                            item.child_by_field_name("name")
-                        } else {
-                            Some(item)
-                        };
-                        if let Some(name) = original.map(|o| text(o, &m)) {
-                            let sub = if from.ends_with('.') {
-                                format!("{from}{name}")
-                            } else {
-                                format!("{from}.{name}")
-                            };
-                            add(self.resolve_module(&m, &sub).ok());
-                        }
                     }
+                    let sub = if from.ends_with('.') {
+                        format!("{from}{name}")
+                    } else {
+                        format!("{from}.{name}")
+                    };
+                    add(self.resolve_module_at(path, &sub).ok());
                 }
-                _ => {}
             }
         }
         out
@@ -380,5 +414,23 @@ impl PyProject<'_> {
             }
         }
         Resolution::Unresolved("part of a module path (a file, not renamed)".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::load_time_imports;
+
+    #[test]
+    fn the_imports_a_module_runs_on_load_are_read_from_its_lines() {
+        let text = "import os, sys as system\nfrom .a import (\n    b,  # the b\n    c as d,\n)\ntry:\n    import json\nexcept ImportError:\n    json = None\n\n\ndef f():\n    import lazy\n";
+        assert_eq!(
+            load_time_imports(text),
+            [
+                "import os, sys as system",
+                "from .a import ( b, c as d, )",
+                "import json"
+            ]
+        );
     }
 }
