@@ -415,6 +415,14 @@ def bench_rename(args, corpus, lancet, failures):
         # ast-grep and fastmod, the benchmark renames them all.
         if "--include-unresolved" in help_text:
             cmd.append("--include-unresolved")
+        # The stdlib defines `assertEqual` twice, unrelated (test/audit-tests.py and
+        # test/test_patma.py): a bare name is refused `ambiguous` since #38; the peers rename
+        # every definition, so the benchmark asks for all of them.
+        if "--all-definitions" in help_text:
+            cmd.append("--all-definitions")
+        # lancet's own resolver, as the bar is stated: no language server asked.
+        if "--no-lsp" in help_text:
+            cmd.append("--no-lsp")
         if "--quiet" in help_text:
             cmd.append("--quiet")
         tools["lancet"] = cmd

@@ -84,7 +84,8 @@ impl<'a> Modules<'a> {
     }
 
     /// Why a destination cannot be a module the code moves to, if it cannot: a directory
-    /// missing or no package (not the root, a source root or the old module's own directory),
+    /// missing or no package (not the root, a source root or the old module's own directory outside
+    /// any package),
     /// a path part no module name can spell.
     pub(super) fn importable(
         &self,
@@ -99,7 +100,9 @@ impl<'a> Modules<'a> {
         let reachable = dir.is_empty()
             || self.is_package(dir)
             || matches!(dir, "src" | "lib")
-            || dir == dir_of(from);
+            // A directory of scripts run from it; not a directory inside a package without
+            // `__init__.py` (a namespace package, which the module names here do not spell).
+            || (dir == dir_of(from) && !self.is_package(dir_of(dir)));
         if !reachable {
             return Err(DestinationProblem::NotImportable(dir.to_string()));
         }

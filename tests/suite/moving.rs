@@ -374,3 +374,49 @@ fn move_symbol_over_mcp_moves_and_refuses_in_its_words() {
     assert_eq!(read(dir.path(), "b.py"), "def f():\n    return 1\n");
     assert_eq!(read(dir.path(), "y.py"), "from b import f\n\nprint(f())\n");
 }
+
+#[test]
+fn a_cycle_through_the_package_init_is_refused() {
+    // pkg/__init__ imports f from .a; b imports from the package itself: with f in b,
+    // `import pkg` would load b half-way through __init__ and fail (flask's json/provider.py).
+    let dir = temp_tree(&[
+        (
+            "pkg/__init__.py",
+            b"from .a import f\n\n\ndef dumps():\n    return f()\n",
+        ),
+        ("pkg/a.py", b"def f():\n    return 1\n"),
+        (
+            "pkg/b.py",
+            b"from . import dumps\n\n\ndef g():\n    return dumps()\n",
+        ),
+    ]);
+    let before = snapshot(dir.path());
+    let (code, v) = run(
+        dir.path(),
+        &["f", "--at", "pkg/a.py:1:5", "--to", "pkg/b.py"],
+    );
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "import_cycle", "{v:#}");
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn a_directory_without_init_inside_a_package_is_no_destination() {
+    // pkg/sub has no __init__.py: a namespace package whose modules lancet cannot spell, so
+    // importers would be rewritten to `from c import X` (ModuleNotFoundError): refused.
+    let dir = temp_tree(&[
+        ("pkg/__init__.py", b""),
+        ("pkg/sub/a.py", b"X = object()\n"),
+        ("pkg/sub/c.py", b""),
+        ("pkg/m.py", b"from .sub.a import X\n"),
+        ("pkg/sub/b.py", b"from .a import X\n"),
+    ]);
+    let before = snapshot(dir.path());
+    let (code, v) = run(
+        dir.path(),
+        &["X", "--at", "pkg/sub/a.py:1:1", "--to", "pkg/sub/c.py"],
+    );
+    assert_ne!(code, Some(0), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unsafe_path", "{v:#}");
+    assert_eq!(snapshot(dir.path()), before);
+}

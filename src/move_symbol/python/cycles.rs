@@ -62,7 +62,6 @@ impl<'a> ImportGraph<'a> {
         read.into_iter()
             .chain(self.added.get(file).cloned().unwrap_or_default())
             .filter(|to| !self.removed.contains(&(file.to_string(), to.clone())))
-            .filter(|to| !is_ancestor_package(to, file))
             .collect()
     }
 
@@ -98,14 +97,6 @@ fn path_to(came: &HashMap<String, String>, to: &str) -> Option<Vec<String>> {
     }
     path.reverse();
     (path.len() > 1).then_some(path)
-}
-
-/// Whether `init` is the `__init__.py` of a package holding `file`: Python starts loading
-/// the package before any module in it, so importing it from inside is no cycle that stops a
-/// load.
-fn is_ancestor_package(init: &str, file: &str) -> bool {
-    init.strip_suffix("__init__.py")
-        .is_some_and(|dir| file.starts_with(dir) && file != init)
 }
 
 /// Refuses the move when one of its imports closes a cycle.
