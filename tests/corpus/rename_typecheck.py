@@ -231,6 +231,13 @@ def normalized(diags, old, new):
 
 
 def rename_and_check(lancet, root, sym, lang, tools, baseline, env, flags=(), bare=False):
+    """One symbol renamed in a fresh copy and checked: its outcome, with the seconds it took."""
+    t0 = time.monotonic()
+    res = rename_and_check_once(lancet, root, sym, lang, tools, baseline, env, flags, bare)
+    return {**res, "seconds": round(time.monotonic() - t0, 1)}
+
+
+def rename_and_check_once(lancet, root, sym, lang, tools, baseline, env, flags, bare):
     new = sym["name"] + ro.SUFFIX
     res = {"id": sym["id"], "project": sym["project"], "name": sym["name"], "kind": sym["kind"]}
     with tempfile.TemporaryDirectory(prefix="lancet-typecheck-") as tmp:
