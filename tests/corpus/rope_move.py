@@ -469,6 +469,10 @@ def main():
     ap.add_argument("--no-pyright", action="store_true", help="judge `valid` without basedpyright")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case")
     ap.add_argument("--json", help="write every case's outcome here")
+    ap.add_argument("--share-bar", type=float, default=BAR,
+                    help="the identical-or-equal share that fails the run when missed (default: the "
+                         "issue's 0.85; CI passes what lancet holds today, so a regression fails while "
+                         "the bar is open)")
     args = ap.parse_args()
     lancet = str(pathlib.Path(args.lancet).resolve())
     cache = pathlib.Path(args.cache).resolve() if args.cache else rs.default_cache()
@@ -520,8 +524,8 @@ def main():
           f"rope's refusals refused: {as_rope} of {len(refuses)}")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps({"outcomes": outcomes, "out_of_scope": out_of_scope}, indent=1))
-    failed = counts.get("wrong", 0) > 0 or ratio < BAR or as_rope < len(refuses)
-    print("FAIL" if failed else "PASS", f"(bar: {BAR:.0%} identical or equal, 0 wrong, every refusal of rope's refused)")
+    failed = counts.get("wrong", 0) > 0 or ratio < args.share_bar or as_rope < len(refuses)
+    print("FAIL" if failed else "PASS", f"(bar: {args.share_bar:.0%} identical or equal, 0 wrong, every refusal of rope's refused)")
     return 1 if failed else 0
 
 
