@@ -1000,6 +1000,14 @@ impl<'a> EcmaProject<'a> {
                     .facts(&file)
                     .is_some_and(|f| f.members.get(&start).is_some_and(|m| m.contains(&name)));
                 if declared {
+                    // An override of a base's member of the tree: TypeScript renames the two
+                    // together, lancet keeps them apart, so renaming either alone breaks the
+                    // hierarchy: undecided (a refusal), never half renamed.
+                    if let Ok(Some((base, _))) = self.inherited(&file, start, &name, depth + 1) {
+                        return Resolution::Unresolved(format!(
+                            "`{name}` of that class in {file} overrides the one a base declares (in {base}); lancet does not rename a member and its overrides apart"
+                        ));
+                    }
                     return Resolution::Symbol(declaration_id(
                         &file,
                         start,
@@ -1379,6 +1387,29 @@ mod tests {
         );
         assert!(
             got[4].starts_with("24 ? ") && got[4].contains("returns is not declared"),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn an_override_of_a_bases_member_is_undecided() {
+        // Renaming `Base.subscribe` alone would leave `Sub.subscribe` (and its `super` call)
+        // under the old name: the override and what resolves to it are undecided.
+        let text = "class Base {\n  subscribe() {}\n}\nclass Sub extends Base {\n  subscribe() {\n    return super.subscribe();\n  }\n}\nnew Sub().subscribe();\nnew Base().subscribe();\n";
+        let got = resolve(&[("a.ts", text)], "a.ts", "subscribe");
+        assert_eq!(got[0], "2 = a.ts@6.subscribe", "{got:?}");
+        assert!(
+            got[1].starts_with("5 ? ") && got[1].contains("overrides"),
+            "{got:?}"
+        );
+        assert!(
+            got.iter()
+                .any(|g| g.starts_with("9 ? ") && g.contains("overrides")),
+            "{got:?}"
+        );
+        assert_eq!(
+            got.last().map(String::as_str),
+            Some("10 = a.ts@6.subscribe"),
             "{got:?}"
         );
     }
