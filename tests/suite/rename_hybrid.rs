@@ -203,3 +203,86 @@ fn a_server_inside_the_root_is_never_run() {
         "{v:#}"
     );
 }
+
+#[test]
+fn a_site_the_server_places_on_another_symbol_is_left_and_disagreeing_places_decide_nothing() {
+    let tools = tempfile::tempdir().unwrap();
+    let path = fake_server_path_as(tools.path(), "basedpyright-langserver");
+    let other = "class Other:\n    def close(self):\n        pass\n";
+    let a = "def f(o, u):\n    o.close()\n    u.close()\n";
+    let dir = temp_tree(&[
+        ("shop.py", SHOP_PY.as_bytes()),
+        ("other.py", other.as_bytes()),
+        ("a.py", a.as_bytes()),
+    ]);
+    let at = |file: &str| {
+        format!(
+            r#"{{"uri": "{{ROOT}}/{file}", "range": {{"start": {{"line": 1, "character": 8}}, "end": {{"line": 1, "character": 13}}}}}}"#
+        )
+    };
+    // `o.close()` is Other.close (another symbol of the tree); `u.close()` is either (a union).
+    let answers = format!(
+        r#"{{"a.py:1:6": {}, "a.py:2:6": [{}, {}]}}"#,
+        at("other.py"),
+        at("shop.py"),
+        at("other.py")
+    );
+    let (code, v) = rename(dir.path(), &path, &answers, &[], &[]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(
+        v["rename"]["decided_by"][0]["sites"],
+        serde_json::json!([
+            {"path": "a.py", "line": 2, "column": 7, "renamed": false, "definition": "other.py:2"}
+        ]),
+        "{v:#}"
+    );
+    assert_eq!(v["rename"]["decided_by"][0]["undecided"], 1, "{v:#}");
+    assert_eq!(sites(&v, "unresolved"), ["a.py:3"], "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("was asked and could not tell"),
+        "{v:#}"
+    );
+    assert_eq!(std::fs::read_to_string(dir.path().join("a.py")).unwrap(), a);
+}
+
+/// With basedpyright installed (rename_oracle.py caches one: put its bin/ on PATH), the real
+/// server decides what lancet's syntax cannot: a list's element, a dict's value.
+#[test]
+fn basedpyright_decides_the_sites_lancet_cannot_when_it_is_installed() {
+    let installed = std::env::var_os("PATH").is_some_and(|p| {
+        std::env::split_paths(&p).any(|d| d.join("basedpyright-langserver").is_file())
+    });
+    if !installed {
+        eprintln!("basedpyright-langserver is not on PATH: the real server is not tried here");
+        return;
+    }
+    let a = "from shop import Cart\n\nx = [Cart()][0]\nx.close()\ny = {\"k\": open(\"f\")}[\"k\"]\ny.close()\n";
+    let dir = temp_tree(&[("shop.py", SHOP_PY.as_bytes()), ("a.py", a.as_bytes())]);
+    let root = dir.path().to_str().unwrap();
+    let out = lancet_env(
+        &[
+            "rename",
+            "-C",
+            root,
+            "--at",
+            "shop.py:2:9",
+            "shutdown",
+            "--json",
+        ],
+        b"",
+        &[],
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert_eq!(sites(&v, "renamed"), ["a.py:4", "shop.py:2"], "{v:#}");
+    assert_eq!(sites(&v, "outside"), ["a.py:6"], "{v:#}");
+    assert_eq!(
+        v["rename"]["decided_by"][0]["server"], "basedpyright-langserver",
+        "{v:#}"
+    );
+    assert!(v["rename"]["decided_by"][0]["version"].is_string(), "{v:#}");
+}

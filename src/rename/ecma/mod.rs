@@ -64,6 +64,12 @@ enum Raw {
     /// What calling a function (a `Local` or `Imported` one) returns, as its return type
     /// annotation names it: a holder of members.
     Returns(Box<Raw>),
+    /// What calling method `name` of a holder returns, as the method's declaration (its own,
+    /// or the one the holder inherits) names it.
+    MethodReturns {
+        holder: Box<Raw>,
+        name: String,
+    },
     /// Member `name` of a class or interface.
     Member {
         holder: Box<Raw>,
@@ -91,6 +97,9 @@ pub(crate) struct ModuleFacts {
     /// Function (by its name's offset) → the class or interface its return type annotation
     /// names (`function make(): Client`), for `make().x` and `const c = make()`.
     returns: HashMap<u32, Raw>,
+    /// Method (by its holder's name's offset and its name) → the class or interface its
+    /// return type annotation names (`getCache(): QueryCache`).
+    method_returns: HashMap<(u32, String), Raw>,
 }
 
 /// One file's analysis: each asked occurrence's raw resolution, and the module's facts.
@@ -200,11 +209,24 @@ fn facts_of(semantic: &Semantic) -> ModuleFacts {
                 if let (Some(name), Some(holder)) =
                     (member_key(&kind), holder_of(semantic, node.id()))
                 {
+                    if let Some(returned) = method_return(semantic, &kind) {
+                        facts
+                            .method_returns
+                            .insert((holder, name.clone()), returned);
+                    }
                     facts.members.entry(holder).or_default().push(name);
                 }
             }
         }
     }
+    // An overloaded method (several declarations of one name) returns what its arguments
+    // choose: none of its return types is told.
+    let members = &facts.members;
+    facts.method_returns.retain(|(holder, name), _| {
+        members
+            .get(holder)
+            .is_some_and(|m| m.iter().filter(|n| *n == name).count() == 1)
+    });
     facts.merged = declared
         .into_values()
         .filter(|starts| starts.len() > 1)
@@ -246,6 +268,19 @@ fn heritage(semantic: &Semantic, kind: &AstKind) -> Option<(String, u32, Vec<Raw
         }
         _ => None,
     }
+}
+
+/// The class or interface a method's return type annotation names (not an async method's or
+/// a generator's: they return a promise or an iterator).
+fn method_return(semantic: &Semantic, kind: &AstKind) -> Option<Raw> {
+    let annotation = match kind {
+        AstKind::MethodDefinition(m) if !m.value.r#async && !m.value.generator => {
+            m.value.return_type.as_ref()?
+        }
+        AstKind::TSMethodSignature(m) => m.return_type.as_ref()?,
+        _ => return None,
+    };
+    type_holder(semantic, &annotation.type_annotation)
 }
 
 /// The name a class or interface member definition declares.
@@ -340,11 +375,8 @@ fn object_holder(
         {
             field_holder(semantic, node, &p.field.name, true)
         }
-        // `make().name`: what `make` returns, when its declaration says.
-        Expression::CallExpression(c) => match &c.callee {
-            Expression::Identifier(id) => called(semantic, id),
-            _ => Raw::Unresolved("the type of the receiver is not known".into()),
-        },
+        // `make().name`, `x.make().name`: what `make` returns, when its declaration says.
+        Expression::CallExpression(c) => call_holder(semantic, c, node),
         // `new Foo().name`: an instance of Foo.
         Expression::NewExpression(n) => match &n.callee {
             Expression::Identifier(id) => reference_holder(semantic, id).unwrap_or_else(|| {
@@ -530,12 +562,43 @@ fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<Raw> {
             }
         }
         (None, Some(Expression::CallExpression(c))) if !scoping.symbol_is_mutated(symbol) => {
-            match &c.callee {
-                Expression::Identifier(id) => Some(called(semantic, id)),
+            match call_holder(semantic, c, declaration) {
+                holder @ (Raw::Returns(_) | Raw::MethodReturns { .. }) => Some(holder),
                 _ => None,
             }
         }
         _ => None,
+    }
+}
+
+/// What a call returns, as a holder: `make()` a function's, `x.make()` a method's of `x`'s
+/// holder (its declaration decides when modules are joined).
+fn call_holder(
+    semantic: &Semantic,
+    call: &oxc_ast::ast::CallExpression,
+    node: oxc_semantic::NodeId,
+) -> Raw {
+    match &call.callee {
+        Expression::Identifier(id) => called(semantic, id),
+        Expression::StaticMemberExpression(m) => {
+            let name = m.property.name.to_string();
+            match object_holder(semantic, &m.object, node, &name) {
+                Receiver::Holder(
+                    holder @ (Raw::Local(_)
+                    | Raw::Imported { .. }
+                    | Raw::Returns(_)
+                    | Raw::MethodReturns { .. }),
+                ) => Raw::MethodReturns {
+                    holder: Box::new(holder),
+                    name,
+                },
+                Receiver::Holder(other) => other,
+                // `ns.make()`: the function `make` that module exports.
+                Receiver::Export(f @ Raw::Imported { .. }) => Raw::Returns(Box::new(f)),
+                Receiver::Export(other) => other,
+            }
+        }
+        _ => Raw::Unresolved("the type of the receiver is not known".into()),
     }
 }
 
@@ -715,9 +778,12 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
     };
     match semantic.nodes().parent_kind(id) {
         AstKind::StaticMemberExpression(m) => match object_holder(semantic, &m.object, id, &name) {
-            Receiver::Holder(holder @ (Raw::Local(_) | Raw::Imported { .. } | Raw::Returns(_))) => {
-                member(holder)
-            }
+            Receiver::Holder(
+                holder @ (Raw::Local(_)
+                | Raw::Imported { .. }
+                | Raw::Returns(_)
+                | Raw::MethodReturns { .. }),
+            ) => member(holder),
             Receiver::Holder(other) | Receiver::Export(other) => other,
         },
         AstKind::MethodDefinition(_)
@@ -899,9 +965,12 @@ impl<'a> EcmaProject<'a> {
             Some(Raw::Imported { source, name }) => self.export(&file, source, name, depth + 1),
             Some(Raw::Outside(why)) => Err(Resolution::Outside(why.clone())),
             Some(Raw::Unresolved(why)) => Err(Resolution::Unresolved(why.clone())),
-            Some(Raw::Member { .. } | Raw::Private { .. } | Raw::Returns(_)) => {
-                Err(Resolution::Unresolved("an exported member".into()))
-            }
+            Some(
+                Raw::Member { .. }
+                | Raw::Private { .. }
+                | Raw::Returns(_)
+                | Raw::MethodReturns { .. },
+            ) => Err(Resolution::Unresolved("an exported member".into())),
             None => {
                 for star in &facts.stars {
                     if let Ok(found) = self.export(&file, star, name, depth + 1) {
@@ -931,6 +1000,14 @@ impl<'a> EcmaProject<'a> {
                     .facts(&file)
                     .is_some_and(|f| f.members.get(&start).is_some_and(|m| m.contains(&name)));
                 if declared {
+                    // An override of a base's member of the tree: TypeScript renames the two
+                    // together, lancet keeps them apart, so renaming either alone breaks the
+                    // hierarchy: undecided (a refusal), never half renamed.
+                    if let Ok(Some((base, _))) = self.inherited(&file, start, &name, depth + 1) {
+                        return Resolution::Unresolved(format!(
+                            "`{name}` of that class in {file} overrides the one a base declares (in {base}); lancet does not rename a member and its overrides apart"
+                        ));
+                    }
                     return Resolution::Symbol(declaration_id(
                         &file,
                         start,
@@ -956,7 +1033,9 @@ impl<'a> EcmaProject<'a> {
             }
             Raw::Outside(why) => Resolution::Outside(why),
             Raw::Unresolved(why) => Resolution::Unresolved(why),
-            Raw::Returns(_) => Resolution::Unresolved("a value a function returns".into()),
+            Raw::Returns(_) | Raw::MethodReturns { .. } => {
+                Resolution::Unresolved("a value a function returns".into())
+            }
         }
     }
 }
@@ -984,6 +1063,38 @@ impl EcmaProject<'_> {
                     .ok_or_else(|| {
                         Resolution::Unresolved(format!(
                             "what the function called returns is not declared (in {file})"
+                        ))
+                    })?;
+                self.place_of(&file, &returned, depth + 1)
+            }
+            Raw::MethodReturns { holder, name } => {
+                let (file, start) = self.place_of(path, holder, depth + 1)?;
+                let declares = |file: &str, start: u32| {
+                    self.facts(file).is_some_and(|f| {
+                        f.members
+                            .get(&start)
+                            .is_some_and(|m| m.iter().any(|n| n == name))
+                    })
+                };
+                // The method the holder declares, else the one it inherits.
+                let (file, start) = if declares(&file, start) {
+                    (file, start)
+                } else {
+                    match self.inherited(&file, start, name, depth + 1) {
+                        Ok(Some(found)) => found,
+                        Ok(None) | Err(_) => {
+                            return Err(Resolution::Unresolved(format!(
+                                "the method `{name}` is not found on the receiver's class"
+                            )));
+                        }
+                    }
+                };
+                let returned = self
+                    .facts(&file)
+                    .and_then(|f| f.method_returns.get(&(start, name.clone())).cloned())
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "what `{name}(…)` returns is not declared (in {file})"
                         ))
                     })?;
                 self.place_of(&file, &returned, depth + 1)
@@ -1256,6 +1367,51 @@ mod tests {
             "{got:?}"
         );
         assert!(got[3].starts_with("8 ? "), "{got:?}");
+    }
+
+    #[test]
+    fn a_methods_declared_return_type_types_its_calls() {
+        // `client.getCache()` is declared to return a Cache (also through a base and through
+        // an interface's signature, and `T | undefined`); an overloaded method tells nothing.
+        let text = "class Cache {\n  find() {}\n}\ninterface Source {\n  cache(): Cache | undefined\n}\nclass Base {\n  getCache(): Cache {\n    return new Cache();\n  }\n}\nclass Client extends Base {\n  pick(a: string): Cache;\n  pick(a: number): Cache;\n  pick(a: any): any {\n    return new Cache();\n  }\n}\nfunction f(client: Client, s: Source) {\n  client.getCache().find();\n  const c = client.getCache();\n  c.find();\n  s.cache()?.find();\n  client.pick(1).find();\n}\n";
+        let got = resolve(&[("a.ts", text)], "a.ts", "find");
+        assert_eq!(
+            got[..4],
+            [
+                "2 = a.ts@6.find",
+                "20 = a.ts@6.find",
+                "22 = a.ts@6.find",
+                "23 = a.ts@6.find"
+            ],
+            "{got:?}"
+        );
+        assert!(
+            got[4].starts_with("24 ? ") && got[4].contains("returns is not declared"),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn an_override_of_a_bases_member_is_undecided() {
+        // Renaming `Base.subscribe` alone would leave `Sub.subscribe` (and its `super` call)
+        // under the old name: the override and what resolves to it are undecided.
+        let text = "class Base {\n  subscribe() {}\n}\nclass Sub extends Base {\n  subscribe() {\n    return super.subscribe();\n  }\n}\nnew Sub().subscribe();\nnew Base().subscribe();\n";
+        let got = resolve(&[("a.ts", text)], "a.ts", "subscribe");
+        assert_eq!(got[0], "2 = a.ts@6.subscribe", "{got:?}");
+        assert!(
+            got[1].starts_with("5 ? ") && got[1].contains("overrides"),
+            "{got:?}"
+        );
+        assert!(
+            got.iter()
+                .any(|g| g.starts_with("9 ? ") && g.contains("overrides")),
+            "{got:?}"
+        );
+        assert_eq!(
+            got.last().map(String::as_str),
+            Some("10 = a.ts@6.subscribe"),
+            "{got:?}"
+        );
     }
 
     #[test]

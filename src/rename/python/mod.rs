@@ -256,14 +256,28 @@ impl<'a> PyProject<'a> {
             }
             "dotted_name" => self.in_import(module, parent, name),
             "aliased_import" => {
-                // `... as name`: a local binding of this module (or scope).
-                if parent
+                let is_alias = parent
                     .child_by_field_name("alias")
-                    .is_some_and(|a| a.id() == node.id())
-                {
-                    Resolution::Symbol(binding_id(module, scope_of(node), name))
-                } else {
-                    Resolution::Unresolved("part of an import".into())
+                    .is_some_and(|a| a.id() == node.id());
+                match parent.child_by_field_name("name") {
+                    // `from m import name as name`: the imported name itself (a re-export),
+                    // renamed with it as its other half is.
+                    Some(original)
+                        if is_alias
+                            && original.kind() == "dotted_name"
+                            && text(original, module) == name
+                            && parent
+                                .parent()
+                                .is_some_and(|p| p.kind() == "import_from_statement") =>
+                    {
+                        match original.named_child(0) {
+                            Some(first) => self.in_import(module, original, text(first, module)),
+                            None => Resolution::Unresolved("part of an import".into()),
+                        }
+                    }
+                    // `... as name`: a local binding of this module (or scope).
+                    _ if is_alias => Resolution::Symbol(binding_id(module, scope_of(node), name)),
+                    _ => Resolution::Unresolved("part of an import".into()),
                 }
             }
             "global_statement" => Resolution::Symbol(binding_id(module, None, name)),
@@ -440,6 +454,33 @@ mod tests {
                 "18 = a.py::Sub.run",
                 "19 = a.py::Sub.run"
             ]
+        );
+    }
+
+    #[test]
+    fn an_explicit_reexport_is_the_imported_name_under_both_halves() {
+        // `from .helpers import make as make` (a typed package's re-export): both names, the
+        // package's own use and `pkg.make` are helpers' `make`, renamed together (a rename
+        // of one half left `pkg.make` callers broken).
+        let files = [
+            (
+                "pkg/__init__.py",
+                "from .helpers import make as make\n\nmake(0)\n",
+            ),
+            ("pkg/helpers.py", "def make(x):\n    return x\n"),
+            ("t.py", "import pkg\n\npkg.make(1)\n"),
+        ];
+        assert_eq!(
+            resolve(&files, "pkg/__init__.py", "make"),
+            [
+                "1 = pkg/helpers.py::make",
+                "1 = pkg/helpers.py::make",
+                "3 = pkg/helpers.py::make"
+            ]
+        );
+        assert_eq!(
+            resolve(&files, "t.py", "make"),
+            ["3 = pkg/helpers.py::make"]
         );
     }
 

@@ -365,7 +365,10 @@ fn import_from_binding(stmt: Node, module: &PyModule, name: &str, out: &mut Vec<
                 let Some(alias) = item.child_by_field_name("alias") else {
                     continue;
                 };
-                (text(original, module), text(alias, module), true)
+                // `import x as x` (a package's explicit re-export) is no alias: the name is
+                // the imported one, renamed with it.
+                let (original, alias) = (text(original, module), text(alias, module));
+                (original, alias, original != alias)
             }
             _ => (text(item, module), text(item, module), false),
         };
