@@ -287,12 +287,13 @@ impl LancetServer {
             };
             // A language server reads the tree the model wrote: only when the person allowed
             // it, with the servers they resolved at start, always sandboxed.
+            let sandboxed = |servers: &Arc<_>| lancet::Lsp {
+                servers: Arc::clone(servers),
+                confinement: lancet::Confinement::Required,
+            };
             let lsp = match (args.lsp.unwrap_or(false), &this.choices.lsp) {
                 (false, _) => None,
-                (true, Some(servers)) => Some(lancet::Lsp {
-                    servers: Arc::clone(servers),
-                    confinement: lancet::Confinement::Required,
-                }),
+                (true, Some(servers)) => Some(sandboxed(servers)),
                 (true, None) => {
                     return refusal(
                         ErrorKind::Usage,
@@ -315,12 +316,12 @@ impl LancetServer {
                 all_definitions: args.all_definitions.unwrap_or(false),
                 lsp,
                 // The servers the person allowed (`--allow-lsp`), unless the settings say no.
-                servers: this.choices.lsp.as_ref().filter(|_| opts.rename_servers).map(|servers| {
-                    lancet::Lsp {
-                        servers: Arc::clone(servers),
-                        confinement: lancet::Confinement::Required,
-                    }
-                }),
+                servers: this
+                    .choices
+                    .lsp
+                    .as_ref()
+                    .filter(|_| opts.rename_servers)
+                    .map(sandboxed),
             };
             this.answer(lancet::rename(&rename, &opts), call)
         })

@@ -225,8 +225,9 @@ fn may_assign_attribute(code: &str, name: &str) -> bool {
     })
 }
 
-/// Whether a target is `<first parameter>.name` (or a tuple of targets holding one).
-fn self_attribute_binds(target: Node, m: &PyModule, name: &str) -> bool {
+/// Whether a target is `<first parameter>.name` (or a tuple of targets holding one): an
+/// attribute a method binds, for the member scan and for attribute types.
+pub(super) fn self_attribute_binds(target: Node, m: &PyModule, name: &str) -> bool {
     match target.kind() {
         "attribute" => {
             target

@@ -10,7 +10,9 @@
 //! decorator that may wrap the function, a generator, a coroutine, two classes) leaves the
 //! whole value unknown, and the site stays undecided rather than guessed.
 
-use super::members::{decorated_as, find_class, find_function, method_receiver, receives_class};
+use super::members::{
+    decorated_as, find_class, find_function, method_receiver, receives_class, self_attribute_binds,
+};
 use super::{MAX_DEPTH, PyModule, PyProject, Target, text};
 use crate::rename::model::{Resolution, SymbolId};
 use tree_sitter::Node;
@@ -458,7 +460,7 @@ fn self_assignments<'t>(m: &PyModule, method: Node<'t>, attr: &str, out: &mut Ve
     while let Some(n) = stack.pop() {
         if matches!(n.kind(), "assignment" | "augmented_assignment")
             && let Some(left) = n.child_by_field_name("left")
-            && assigns_self_attribute(left, m, attr)
+            && self_attribute_binds(left, m, attr)
         {
             out.push(n);
         }
@@ -467,27 +469,5 @@ fn self_assignments<'t>(m: &PyModule, method: Node<'t>, attr: &str, out: &mut Ve
             n.named_children(&mut cursor)
                 .filter(|c| !NESTED.contains(&c.kind())),
         );
-    }
-}
-
-/// Whether an assignment's target is `self.attr` (the method's receiver), or holds it in a
-/// tuple of targets (then the value is not `self.attr`'s alone: counted, and unknown).
-fn assigns_self_attribute(target: Node, m: &PyModule, attr: &str) -> bool {
-    match target.kind() {
-        "attribute" => {
-            target
-                .child_by_field_name("attribute")
-                .is_some_and(|a| text(a, m) == attr)
-                && target
-                    .child_by_field_name("object")
-                    .is_some_and(|o| o.kind() == "identifier" && method_receiver(o, m).is_some())
-        }
-        "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" => {
-            let mut cursor = target.walk();
-            target
-                .named_children(&mut cursor)
-                .any(|c| assigns_self_attribute(c, m, attr))
-        }
-        _ => false,
     }
 }

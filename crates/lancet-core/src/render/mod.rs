@@ -294,14 +294,18 @@ fn hunk_summary(h: &HunkReport, format: Option<&str>) -> String {
     }
 }
 
-/// Joins line numbers as `3, 7, 12` (the first [`MAX_LISTED`], then "… and N more").
-pub(crate) fn join_lines(lines: &[usize]) -> String {
-    let mut out = lines
+/// Joins every line number as `3, 7, 12`, where each one matters (the lines binding a name).
+pub(crate) fn join_all_lines(lines: &[usize]) -> String {
+    lines
         .iter()
-        .take(MAX_LISTED)
         .map(usize::to_string)
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(", ")
+}
+
+/// Joins line numbers as `3, 7, 12` (the first [`MAX_LISTED`], then "… and N more").
+pub(crate) fn join_lines(lines: &[usize]) -> String {
+    let mut out = join_all_lines(&lines[..lines.len().min(MAX_LISTED)]);
     if lines.len() > MAX_LISTED {
         out.push_str(&format!(" … and {} more", lines.len() - MAX_LISTED));
     }

@@ -2,7 +2,8 @@
 //! taken, an import cycle, star imports, undecided sites) and the lines that say what moved:
 //! from where to where, the imports and uses updated per file, the imports brought and dropped.
 
-use super::rename::{Words, place_words, places};
+use super::join_all_lines;
+use super::rename::{Words, place_words, places, refused};
 use crate::kinds::ErrorKind;
 use crate::refusal::{DestinationProblem, MoveRefusal, Unmovable};
 use crate::report::{LeftSite, MoveSummary, Report, Status, Surface};
@@ -35,11 +36,6 @@ impl Report {
         self.moved = Some(summary);
         self
     }
-}
-
-/// A refusal of the whole move: nothing is written.
-fn refused(kind: ErrorKind, detail: String, next: &str) -> Words {
-    (Status::Refused, kind, detail, next.to_string())
 }
 
 /// The status, kind, detail and next step of a refusal.
@@ -194,11 +190,7 @@ fn unmovable(symbol: &str, place: &str, why: &Unmovable) -> Words {
             ErrorKind::UnresolvedSites,
             format!(
                 "`{symbol}` is bound more than once at the top level of its module ({place}, lines {}): which binding moves is not decided",
-                lines
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                join_all_lines(lines)
             ),
             "Leave one binding of it (or move the code by hand).",
         ),

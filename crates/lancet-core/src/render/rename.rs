@@ -19,8 +19,8 @@ impl Report {
 /// A refusal's status, stable kind, detail and what to send next.
 pub(super) type Words = (Status, ErrorKind, String, String);
 
-/// A refusal of the whole rename: nothing is written.
-fn refused(kind: ErrorKind, detail: String, next: &str) -> Words {
+/// A refusal of the whole command (a rename, a signature change, a move): nothing is written.
+pub(super) fn refused(kind: ErrorKind, detail: String, next: &str) -> Words {
     (Status::Refused, kind, detail, next.to_string())
 }
 

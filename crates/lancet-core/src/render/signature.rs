@@ -3,7 +3,8 @@
 //! lines that say what changed: the parameters before and after, the definitions, the calls
 //! updated per file.
 
-use super::rename::{Words, place_words, places};
+use super::join_all_lines;
+use super::rename::{Words, place_words, places, refused};
 use crate::kinds::ErrorKind;
 use crate::refusal::{ParamProblem, SignatureRefusal, SiteProblem, UnsupportedDefinition};
 use crate::report::{LeftSite, Report, SignatureSummary, Status, Surface};
@@ -63,11 +64,6 @@ impl SiteProblem {
             SiteProblem::Doctest => "in a doctest, which lancet does not rewrite".into(),
         }
     }
-}
-
-/// A refusal of the whole change: nothing is written.
-fn refused(kind: ErrorKind, detail: String, next: &str) -> Words {
-    (Status::Refused, kind, detail, next.to_string())
 }
 
 /// A request that cannot be read as asked.
@@ -199,7 +195,7 @@ fn definition_words(refusal: &SignatureRefusal) -> Words {
             ErrorKind::InvalidSignature,
             format!(
                 "the body of {function} still uses `{name}` ({path} line(s) {}): removing the parameter would leave those uses unbound (or bound to a global of that name)",
-                join_lines(lines)
+                join_all_lines(lines)
             ),
             "Remove or rewrite those uses first, then remove the parameter.",
         ),
@@ -212,7 +208,7 @@ fn definition_words(refusal: &SignatureRefusal) -> Words {
             ErrorKind::NameInUse,
             format!(
                 "`{new}` already stands in {function} ({path} line(s) {}): renaming the parameter to it would merge the two names",
-                join_lines(lines)
+                join_all_lines(lines)
             ),
             "Pick a new name the function does not use.",
         ),
@@ -519,13 +515,4 @@ fn list(msg: &mut String, heading: &str, sites: &[LeftSite]) {
             sites.len() - LISTED
         );
     }
-}
-
-/// Lines as a list: `3, 7, 12`.
-fn join_lines(lines: &[usize]) -> String {
-    lines
-        .iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
