@@ -420,3 +420,23 @@ fn a_directory_without_init_inside_a_package_is_no_destination() {
     assert_eq!(v["error"]["kind"], "unsafe_path", "{v:#}");
     assert_eq!(snapshot(dir.path()), before);
 }
+
+#[test]
+fn a_destination_outside_the_root_is_refused_and_nothing_is_written() {
+    let outer = tempfile::tempdir().unwrap();
+    let root = outer.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join("a.py"), b"def f():\n    return 1\n").unwrap();
+    let before = snapshot(&root);
+    let absolute = outer.path().join("b.py");
+    for to in ["../b.py", absolute.to_str().unwrap()] {
+        let (code, v) = run(&root, &["f", "--to", to]);
+        assert_ne!(code, Some(0), "{to}: {v:#}");
+        assert!(v["error"].is_object(), "{to}: {v:#}");
+        assert_eq!(snapshot(&root), before, "{to}");
+        assert!(
+            !outer.path().join("b.py").exists(),
+            "{to}: written outside the root"
+        );
+    }
+}
