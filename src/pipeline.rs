@@ -441,6 +441,10 @@ fn checkpoint_and_commit(
     }
     if opts.checkpoint {
         state.prune_checkpoints(opts.retention);
+        if let Err(e) = state.fold_packs() {
+            report = report.with_packs_unfolded(&e.to_string());
+        }
+        lap("checkpoint packs folded", &mut clock);
         report.checkpoint = Some(id.clone());
     }
     Ok(Committed {

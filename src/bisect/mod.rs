@@ -301,6 +301,9 @@ impl Bisect<'_> {
         report.checkpoint = None;
         if self.opts.checkpoint {
             self.state.prune_checkpoints(self.opts.retention);
+            if let Err(e) = self.state.fold_packs() {
+                report = report.with_packs_unfolded(&e.to_string());
+            }
             self.state.forget_batch(whole_id);
             report.checkpoint = Some(trial.id);
         }

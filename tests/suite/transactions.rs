@@ -2002,6 +2002,101 @@ fn a_checkpoint_holds_only_the_batch_loose_when_small_one_pack_when_large() {
     git(dir.path(), &["fsck", "--no-progress"]);
 }
 
+/// Large batches' packs do not pile up: once `FOLD_AT` of lancet's packs stand, the batch that
+/// made them so folds them into one after its commit point (every object lookup opened every
+/// pack's index: a hundred packs made a one-line edit's checkpoint lookups ten times slower).
+/// The repository's own pack is never touched, and every checkpoint stays whole: each still
+/// diffs to exactly its batch, `git fsck` is clean, and the newest is undone.
+#[test]
+fn lancets_checkpoint_packs_are_folded_into_one_once_they_pile_up() {
+    let fold_at = lancet::internals::store::FOLD_AT;
+    let files: Vec<(String, Vec<u8>)> = (0..20)
+        .map(|i| {
+            (
+                format!("d{}/f{i}.txt", i % 2),
+                format!("file {i}\n").into_bytes(),
+            )
+        })
+        .collect();
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    let dir = temp_tree(&refs);
+    let root = dir.path();
+    commit_all(root);
+    git(root, &["gc", "-q"]);
+    let packs = |dir: &Path| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir.join(".git/objects/pack"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pack"))
+            .collect();
+        v.sort();
+        v
+    };
+    let own = packs(root);
+    assert_eq!(own.len(), 1, "{own:?}");
+    let batches = fold_at + 1;
+    for round in 0..batches {
+        let mut edit = String::from("*** Begin Patch\n");
+        for (i, (path, _)) in files.iter().enumerate() {
+            let old = if round == 0 {
+                format!("file {i}")
+            } else {
+                format!("file {i} round {}", round - 1)
+            };
+            edit.push_str(&format!(
+                "*** Update File: {path}\n-{old}\n+file {i} round {round}\n"
+            ));
+        }
+        edit.push_str("*** End Patch\n");
+        let out = lancet(&["apply", "-C", r(root)], edit.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    }
+    let now = packs(root);
+    assert!(
+        now.contains(&own[0]),
+        "the repository's own pack was removed: {now:?}"
+    );
+    // The first FOLD_AT folded into one, then the last batch's own: two of lancet's.
+    assert_eq!(now.len(), 1 + 2, "{now:?}");
+    git(root, &["fsck", "--no-progress", "--strict"]);
+    let checkpoints = git(
+        root,
+        &[
+            "for-each-ref",
+            "--format=%(refname)",
+            "refs/lancet/checkpoints/",
+        ],
+    );
+    let checkpoints: Vec<&str> = checkpoints.lines().collect();
+    assert_eq!(checkpoints.len(), batches);
+    for checkpoint in &checkpoints {
+        let changed = git(
+            root,
+            &["diff", "--name-only", &format!("{checkpoint}^"), checkpoint],
+        );
+        assert_eq!(
+            changed.lines().count(),
+            files.len(),
+            "{checkpoint}: {changed}"
+        );
+    }
+    let out = lancet(&["undo", "-C", r(root)], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let last = batches - 1;
+    let expected = if last == 0 {
+        "file 0\n".to_string()
+    } else {
+        format!("file 0 round {}\n", last - 1)
+    };
+    assert_eq!(
+        std::fs::read_to_string(root.join("d0/f0.txt")).unwrap(),
+        expected
+    );
+}
+
 /// An id prefix that names several batches is refused like git refuses one, listing them, and
 /// undoes nothing.
 #[test]

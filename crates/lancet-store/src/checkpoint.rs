@@ -8,6 +8,7 @@
 //! index, the stash, branches and the working tree are never touched. Outside a git repository
 //! a private bare repository in `.lancet/git` holds the objects.
 
+use crate::packs::{pack_entry, write_pack};
 use crate::repository::RepositoryError;
 use crate::state::StateDir;
 use flate2::Compression;
@@ -69,48 +70,6 @@ fn blob_id(bytes: &[u8]) -> Oid {
     Oid::from_bytes(&hasher.finalize()).expect("a SHA-1 is 20 bytes")
 }
 
-/// One object of a pack (format v2): its type and inflated size as a varint, then its data
-/// deflated. Level 1: a checkpoint is written on every batch and read rarely; git repacks it
-/// tighter later anyway.
-fn pack_entry(kind: ObjectType, data: &[u8]) -> std::io::Result<Vec<u8>> {
-    let type_bits: u8 = match kind {
-        ObjectType::Commit => 1,
-        ObjectType::Tree => 2,
-        ObjectType::Blob => 3,
-        _ => 4,
-    };
-    let mut size = data.len();
-    let mut header = Vec::with_capacity(data.len() / 2 + 16);
-    let mut byte = (type_bits << 4) | (size & 0x0f) as u8;
-    size >>= 4;
-    while size > 0 {
-        header.push(byte | 0x80);
-        byte = (size & 0x7f) as u8;
-        size >>= 7;
-    }
-    header.push(byte);
-    let mut encoder = ZlibEncoder::new(header, Compression::fast());
-    encoder.write_all(data)?;
-    encoder.finish()
-}
-
-/// Writes a pack: header, the entries, and the SHA-1 of everything before it.
-fn write_pack(out: &mut impl Write, entries: &[Vec<u8>]) -> std::io::Result<()> {
-    let mut hasher = Sha1::new();
-    let mut put = |bytes: &[u8]| -> std::io::Result<()> {
-        hasher.update(bytes);
-        out.write_all(bytes)
-    };
-    put(b"PACK")?;
-    put(&2u32.to_be_bytes())?;
-    let count = u32::try_from(entries.len()).map_err(std::io::Error::other)?;
-    put(&count.to_be_bytes())?;
-    for entry in entries {
-        put(entry)?;
-    }
-    out.write_all(&hasher.finalize())
-}
-
 /// Batches of at most this many files write their checkpoint objects loose (a handful each);
 /// larger ones write one pack.
 const LOOSE_MAX_FILES: usize = 16;
@@ -119,6 +78,8 @@ const LOOSE_MAX_FILES: usize = 16;
 /// the process).
 pub struct Checkpoints<'a> {
     repo: crate::repository::Lent<'a>,
+    /// The state, which records the packs written (`packs.rs`).
+    state: &'a StateDir,
     /// The root relative to the repository's work tree (empty for the private repository).
     prefix: PathBuf,
 }
@@ -132,6 +93,7 @@ impl<'a> Checkpoints<'a> {
         if !state.in_git {
             return Ok(Checkpoints {
                 repo,
+                state,
                 prefix: PathBuf::new(),
             });
         }
@@ -146,7 +108,11 @@ impl<'a> Checkpoints<'a> {
                     state.home.display()
                 ))
             })?;
-        Ok(Checkpoints { repo, prefix })
+        Ok(Checkpoints {
+            repo,
+            state,
+            prefix,
+        })
     }
 
     fn repo_path(&self, rel: &str) -> PathBuf {
@@ -274,7 +240,8 @@ impl<'a> Checkpoints<'a> {
         Ok(())
     }
 
-    /// Writes the new blobs and objects as one pack.
+    /// Writes the new blobs and objects as one pack, recorded in the state as lancet's (so
+    /// [`StateDir::fold_packs`] can fold it with the others later).
     fn write_as_pack(
         &self,
         odb: &git2::Odb<'_>,
@@ -290,10 +257,8 @@ impl<'a> Checkpoints<'a> {
                     .map(|(kind, data)| pack_entry(*kind, data)),
             )
             .collect::<std::io::Result<_>>()?;
-        let mut writer = odb.packwriter().map_err(std::io::Error::other)?;
-        write_pack(&mut writer, &entries)?;
-        writer.commit().map_err(std::io::Error::other)?;
-        Ok(())
+        let name = write_pack(odb, &entries)?;
+        self.state.record_pack(&name)
     }
 
     /// Records the checkpoint: its ref pointed at its after commit.

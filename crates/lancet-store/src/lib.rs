@@ -38,6 +38,7 @@ pub mod journal;
 #[doc(hidden)]
 pub mod ledger;
 mod locks;
+mod packs;
 mod repository;
 #[doc(hidden)]
 pub mod snapshots;
@@ -51,5 +52,6 @@ pub use door::{
 pub use journal::{Entry, FileState, Journal};
 pub use ledger::LedgerEntry;
 pub use locks::{LOCK_WAIT, LockError, RootLock};
+pub use packs::{FOLD_AT, Folded};
 pub use repository::RepositoryError;
 pub use state::{PreImages, StateDir};

@@ -61,7 +61,7 @@ impl Eq for StateDir {}
 
 /// The parts of the state directory, each refused when it is a symlink (lancet reaches its own
 /// state by name only).
-pub const PARTS: [&str; 11] = [
+pub const PARTS: [&str; 13] = [
     "pre",
     "kept",
     "git",
@@ -73,6 +73,8 @@ pub const PARTS: [&str; 11] = [
     "ledger.jsonl",
     "retention.jsonl",
     "snapshots.index",
+    "packs",
+    "packs.tmp",
 ];
 
 /// The journal's name in the state directory.

@@ -130,6 +130,14 @@ impl Report {
         )
     }
 
+    /// Says the batch stands but lancet's checkpoint packs could not be folded into one (the
+    /// batch is unaffected; lookups stay slower until a later batch, or `git gc`, folds them).
+    pub fn with_packs_unfolded(self, why: &str) -> Report {
+        self.with_note(format!(
+            "the batch is written and checkpointed, but lancet could not fold its checkpoint packs into one ({why}); every pack was kept as it was, and object lookups stay slower until a later batch folds them or `git gc` runs"
+        ))
+    }
+
     /// Attaches a rename's findings and puts them at the top of the message.
     pub fn with_rename(mut self, summary: RenameSummary, surface: Surface) -> Report {
         let findings = findings::findings(&summary, findings::Detail::Full, surface);
