@@ -58,7 +58,10 @@ struct Cli {
     command: Command,
 }
 
+/// Each subcommand's arguments are built only when it is the one used (`defer`): building all
+/// sixteen commands' arguments took a quarter of a millisecond of every call.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 enum Command {
     /// Apply edit text from files (or stdin) as one all-or-nothing batch.
     Apply(ApplyArgs),
@@ -246,5 +249,42 @@ fn with_root(root: PathBuf, run: impl FnOnce(&Root) -> u8) -> u8 {
             eprintln!("lancet: cannot open the root {}: {e}", root.display());
             4
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A call builds only its own subcommand's arguments; the others stay unbuilt until clap
+    /// parses into them (or the manual and completions build the whole tree).
+    #[test]
+    fn only_the_subcommand_used_is_built() {
+        let unbuilt = command();
+        let rename = unbuilt.find_subcommand("rename").unwrap();
+        assert_eq!(rename.get_arguments().count(), 0);
+        let mut built = command();
+        built.build();
+        let rename = built.find_subcommand("rename").unwrap();
+        assert!(
+            rename
+                .get_arguments()
+                .any(|a| a.get_id() == "include_unresolved")
+        );
+        built.debug_assert();
+        let matches = command()
+            .try_get_matches_from([
+                "lancet",
+                "-C",
+                "/x",
+                "rename",
+                "--include-unresolved",
+                "a",
+                "b",
+            ])
+            .unwrap();
+        let cli = Cli::from_arg_matches(&matches).unwrap();
+        assert!(matches!(cli.command, Command::Rename(_)));
+        assert_eq!(cli.root, PathBuf::from("/x"));
     }
 }
