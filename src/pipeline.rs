@@ -440,11 +440,12 @@ fn checkpoint_and_commit(
         report = report.with_swap_fallback();
     }
     if opts.checkpoint {
+        clock = std::time::Instant::now();
         state.prune_checkpoints(opts.retention);
         if let Err(e) = state.fold_packs() {
             report = report.with_packs_unfolded(&e.to_string());
         }
-        lap("checkpoint packs folded", &mut clock);
+        lap("checkpoints pruned, packs folded", &mut clock);
         report.checkpoint = Some(id.clone());
     }
     Ok(Committed {

@@ -70,7 +70,7 @@ pub(crate) fn write_pack(odb: &git2::Odb<'_>, entries: &[Vec<u8>]) -> io::Result
     let checksum = hasher.finalize();
     out.write_all(&checksum)?;
     out.commit().map_err(io::Error::other)?;
-    Ok(checksum.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(lancet_core::digest::hex(&checksum))
 }
 
 /// The object ids a pack index (version 2, what git and libgit2 write) lists; `None` for an
@@ -178,10 +178,14 @@ impl StateDir {
             .checkpoint_repository(false)
             .map_err(|e| io::Error::other(e.to_string()))?;
         let dir = repo.path().join("objects").join("pack");
+        let recorded = self.recorded_packs(&dir);
+        if recorded.len() < FOLD_AT {
+            return Ok(None);
+        }
         let mut folded = Vec::new();
         let mut ids = Vec::new();
         let mut seen = HashSet::new();
-        for pack in self.recorded_packs(&dir) {
+        for pack in recorded {
             let Some(listed) = std::fs::read(pack.file("idx"))
                 .ok()
                 .and_then(|idx| indexed_objects(&idx))
