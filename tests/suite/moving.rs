@@ -440,3 +440,24 @@ fn a_destination_outside_the_root_is_refused_and_nothing_is_written() {
         );
     }
 }
+
+#[test]
+fn a_stdlib_import_beside_a_sibling_of_its_name_is_no_cycle() {
+    // Inside package p, `import logging` is the top-level (stdlib) logging, not p/logging.py
+    // (Python 3 imports are absolute): p/logging.py importing p.b closes no cycle.
+    let dir = temp_tree(&[
+        ("p/__init__.py", b""),
+        ("p/logging.py", b"from p.b import helper\n"),
+        ("p/b.py", b"def helper():\n    return 1\n"),
+        (
+            "p/a.py",
+            b"import logging\n\n\ndef f():\n    logging.info('x')\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "p/b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "p/b.py"),
+        "import logging\n\ndef helper():\n    return 1\n\n\ndef f():\n    logging.info('x')\n"
+    );
+}

@@ -60,8 +60,10 @@ fn paren_balance(code: &str) -> i32 {
 
 impl PyProject<'_> {
     /// The file of module `dotted` (absolute) imported from `from`: the one file of the tree
-    /// that is it; among several, the one beside the importing file (a script's directory is
-    /// first on its path), else the one under a source root (the tree's top, `src/`, `lib/`).
+    /// that is it; among several, the one beside the importing file when that file is a
+    /// script (its directory, no package, is first on its path), else the one under a source
+    /// root (the tree's top, `src/`, `lib/`). Inside a package an absolute import never means
+    /// a sibling (Python 3): `import logging` in `p/a.py` is not `p/logging.py`.
     fn module_file(&self, dotted: &str, from: &str) -> Option<String> {
         let candidates = self.module_candidates(dotted)?;
         let rel = dotted.replace('.', "/");
@@ -76,9 +78,12 @@ impl PyProject<'_> {
                 .to_string()
         };
         let own_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
-        let beside: Vec<&String> = candidates.iter().filter(|c| prefix(c) == own_dir).collect();
-        if let [one] = beside.as_slice() {
-            return Some((*one).clone());
+        if !self.is_package(own_dir) {
+            let beside: Vec<&String> =
+                candidates.iter().filter(|c| prefix(c) == own_dir).collect();
+            if let [one] = beside.as_slice() {
+                return Some((*one).clone());
+            }
         }
         let rooted: Vec<&String> = candidates
             .iter()
@@ -88,6 +93,16 @@ impl PyProject<'_> {
             [one] => Some((*one).clone()),
             _ => None,
         }
+    }
+
+    /// Whether a directory of the tree is a package (holds `__init__.py`).
+    fn is_package(&self, dir: &str) -> bool {
+        let init = if dir.is_empty() {
+            "__init__.py".to_string()
+        } else {
+            format!("{dir}/__init__.py")
+        };
+        self.files.iter().any(|f| *f == init)
     }
 
     /// The submodule `name` of the package whose `__init__.py` is `file` (`pkg.sub`, bound as
