@@ -461,3 +461,29 @@ fn a_stdlib_import_beside_a_sibling_of_its_name_is_no_cycle() {
         "import logging\n\ndef helper():\n    return 1\n\n\ndef f():\n    logging.info('x')\n"
     );
 }
+
+#[test]
+fn two_names_of_one_import_left_unused_go_together() {
+    // p and q of `from x import r, p, q` were the moved code's alone; r stays (requests'
+    // SessionRedirectMixin): one edit of the statement, not two overlapping ones.
+    let dir = temp_tree(&[
+        (
+            "x.py",
+            b"def p():\n    return 1\n\n\ndef q():\n    return 2\n\n\ndef r():\n    return 3\n",
+        ),
+        (
+            "a.py",
+            b"from x import r, p, q\n\n\ndef f():\n    return p() + q()\n\n\ndef g():\n    return r()\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "from x import r\n\n\ndef g():\n    return r()\n"
+    );
+    assert_eq!(
+        read(dir.path(), "b.py"),
+        "from x import p, q\n\n\ndef f():\n    return p() + q()\n"
+    );
+}

@@ -145,8 +145,10 @@ pub(super) fn remove_item(edits: &mut Edits, m: &Parsed, stmt: Node, item: Node)
     remove_among(edits, m, stmt, &items, item);
 }
 
-/// Removes `item` among `items` (the named parts of `holder`): with its comma, or
-/// `holder`'s statement when it is the only one.
+/// Removes `item` among `items` (the named parts of `holder`), with the items a change
+/// already removes: each run of removed items with the comma after it (before it at the end),
+/// or `holder`'s statement when none stays. One edit per run, so two items of one statement
+/// never give two overlapping deletions.
 pub(super) fn remove_among(
     edits: &mut Edits,
     m: &Parsed,
@@ -154,12 +156,18 @@ pub(super) fn remove_among(
     items: &[Node],
     item: Node,
 ) {
-    let Some(i) = items.iter().position(|x| x.id() == item.id()) else {
+    if !items.iter().any(|x| x.id() == item.id()) {
         return;
-    };
-    if items.len() == 1 {
+    }
+    let removed: Vec<bool> = items
+        .iter()
+        .map(|x| x.id() == item.id() || edits.covers(x.start_byte()))
+        .collect();
+    let (first, last) = (items[0], items[items.len() - 1]);
+    if removed.iter().all(|r| *r) {
         let stmt = statement_of(holder);
         let (start, end) = (stmt.start_byte(), stmt.end_byte());
+        edits.drop_deletions_within(start, end);
         let line_from = line_start(&m.text, start);
         let line_to = line_end(&m.text, end.saturating_sub(1).max(start));
         let alone =
@@ -171,10 +179,26 @@ pub(super) fn remove_among(
         }
         return;
     }
-    if i + 1 < items.len() {
-        edits.replace(item.start_byte(), items[i + 1].start_byte(), "");
-    } else {
-        edits.replace(items[i - 1].end_byte(), item.end_byte(), "");
+    edits.drop_deletions_within(first.start_byte(), last.end_byte());
+    let mut i = 0;
+    while i < items.len() {
+        if !removed[i] {
+            i += 1;
+            continue;
+        }
+        let run_start = i;
+        while i < items.len() && removed[i] {
+            i += 1;
+        }
+        // Some item stays: a run either has one after it, or one before it.
+        match items.get(i) {
+            Some(next) => edits.replace(items[run_start].start_byte(), next.start_byte(), ""),
+            None => edits.replace(
+                items[run_start - 1].end_byte(),
+                items[i - 1].end_byte(),
+                "",
+            ),
+        }
     }
 }
 
