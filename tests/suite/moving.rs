@@ -487,3 +487,51 @@ fn two_names_of_one_import_left_unused_go_together() {
         "from x import p, q\n\n\ndef f():\n    return p() + q()\n"
     );
 }
+
+#[test]
+fn the_destination_s_type_checking_imports_give_way_or_gain_a_runtime_import() {
+    // flask: app.py imports FlaskClient from testing for the type checker alone (it gives way
+    // to the class moved in), and Response too, which the moved class needs when it runs
+    // (imported at run time as well).
+    let dir = temp_tree(&[
+        ("pkg/__init__.py", b""),
+        ("pkg/wrappers.py", b"class Response:\n    pass\n"),
+        (
+            "pkg/testing.py",
+            b"from .wrappers import Response\n\n\nclass Client:\n    response_class = Response\n",
+        ),
+        (
+            "pkg/app.py",
+            b"from __future__ import annotations\n\nimport typing as t\n\nif t.TYPE_CHECKING:\n    from .testing import Client\n    from .wrappers import Response\n\n\ndef make(r: Response) -> Client:\n    raise NotImplementedError\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["Client", "--to", "pkg/app.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    let app = read(dir.path(), "pkg/app.py");
+    assert!(!app.contains("from .testing import Client"), "{app}");
+    assert!(app.contains("\nfrom .wrappers import Response\n"), "{app}");
+    assert!(
+        app.contains("class Client:\n    response_class = Response\n"),
+        "{app}"
+    );
+    assert!(app.contains("if t.TYPE_CHECKING:\n"), "{app}");
+    assert_eq!(read(dir.path(), "pkg/testing.py"), "");
+}
+
+#[test]
+fn a_type_checking_name_the_destination_binds_otherwise_is_a_clash() {
+    let dir = temp_tree(&[
+        ("pkg/__init__.py", b""),
+        ("pkg/app.py", b"class Flask:\n    pass\n"),
+        (
+            "pkg/ctx.py",
+            b"from __future__ import annotations\n\nimport typing as t\n\nif t.TYPE_CHECKING:\n    from .app import Flask\n\n\nclass Ctx:\n    def __init__(self, app: Flask) -> None:\n        self.app = app\n",
+        ),
+        ("pkg/other.py", b"Flask = None\n"),
+    ]);
+    let before = snapshot(dir.path());
+    let (code, v) = run(dir.path(), &["Ctx", "--to", "pkg/other.py"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "name_in_use", "{v:#}");
+    assert_eq!(snapshot(dir.path()), before);
+}

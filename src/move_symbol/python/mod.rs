@@ -23,7 +23,7 @@ mod placement;
 mod sites;
 mod statements;
 
-use dependencies::{Dependencies, dependencies};
+use dependencies::{Dependencies, dependencies, is_type_checking_block, type_checking_only};
 use placement::{
     add_to_all, block_range, first_top_level_use, import_point, remove_from_all, remove_item,
     rewrite_block, still_used, tidy_cut, tidy_old_module,
@@ -171,14 +171,22 @@ fn type_checking_block(b: &Parsed, imports: &[String]) -> String {
     format!("{import}\nif {flag}:\n{}", body.join("\n"))
 }
 
-/// The name must be free in the new module (but for an import of it from the old one).
+/// The name must be free in the new module (but for an import of it from the old one, at
+/// run time or for the type checker).
 fn name_free_in_new(req: &Request, py: &PyProject) -> Result<(), MoveRefusal> {
     let b = req.to_parsed;
     if !req.to_exists {
         return Ok(());
     }
+    // Its import for the type checker alone gives way too (removed as a site).
+    let type_checking_import = type_checking_only(b, req.name, |_, stmt| {
+        brings_from(stmt, b, req.name, &req.from.path, py)
+    });
     for s in top_statements(b) {
-        if statement_binds(s, b, req.name) && !brings_from(s, b, req.name, &req.from.path, py) {
+        if statement_binds(s, b, req.name)
+            && !brings_from(s, b, req.name, &req.from.path, py)
+            && !(type_checking_import && is_type_checking_block(s, b))
+        {
             return Err(MoveRefusal::NameTaken {
                 name: req.name.to_string(),
                 path: req.to.to_string(),

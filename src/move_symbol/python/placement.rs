@@ -172,7 +172,14 @@ pub(super) fn remove_among(
         let line_to = line_end(&m.text, end.saturating_sub(1).max(start));
         let alone =
             m.text[line_from..start].trim().is_empty() && m.text[end..line_to].trim().is_empty();
-        if alone {
+        // The only statement of a block (`if TYPE_CHECKING:`) leaves `pass`, not an empty body.
+        let only_in_block = stmt.parent().is_some_and(|p| {
+            let mut cursor = p.walk();
+            p.kind() == "block"
+                && p.named_children(&mut cursor)
+                    .all(|c| c.id() == stmt.id() || c.kind() == "comment")
+        });
+        if alone && !only_in_block {
             edits.replace(line_from, line_to, "");
         } else {
             edits.replace(start, end, "pass");
@@ -193,11 +200,7 @@ pub(super) fn remove_among(
         // Some item stays: a run either has one after it, or one before it.
         match items.get(i) {
             Some(next) => edits.replace(items[run_start].start_byte(), next.start_byte(), ""),
-            None => edits.replace(
-                items[run_start - 1].end_byte(),
-                items[i - 1].end_byte(),
-                "",
-            ),
+            None => edits.replace(items[run_start - 1].end_byte(), items[i - 1].end_byte(), ""),
         }
     }
 }

@@ -79,8 +79,7 @@ impl PyProject<'_> {
         };
         let own_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         if !self.is_package(own_dir) {
-            let beside: Vec<&String> =
-                candidates.iter().filter(|c| prefix(c) == own_dir).collect();
+            let beside: Vec<&String> = candidates.iter().filter(|c| prefix(c) == own_dir).collect();
             if let [one] = beside.as_slice() {
                 return Some((*one).clone());
             }
