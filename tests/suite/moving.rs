@@ -535,3 +535,20 @@ fn a_type_checking_name_the_destination_binds_otherwise_is_a_clash() {
     assert_eq!(v["error"]["kind"], "name_in_use", "{v:#}");
     assert_eq!(snapshot(dir.path()), before);
 }
+
+#[test]
+fn the_destination_s_import_of_the_old_module_goes_when_nothing_needs_it() {
+    let dir = temp_tree(&[
+        (
+            "a.py",
+            b"def f():\n    return 1\n\n\ndef h():\n    return 2\n",
+        ),
+        ("b.py", b"import a\n\n\ndef g():\n    return a.f()\n"),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "b.py"),
+        "def g():\n    return f()\n\n\ndef f():\n    return 1\n"
+    );
+}

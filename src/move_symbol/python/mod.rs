@@ -26,7 +26,7 @@ mod statements;
 use dependencies::{Dependencies, dependencies, is_type_checking_block, type_checking_only};
 use placement::{
     add_to_all, block_range, first_top_level_use, import_point, remove_from_all, remove_item,
-    rewrite_block, still_used, tidy_cut, tidy_old_module,
+    rewrite_block, still_used, tidy_blank_lines, tidy_cut,
 };
 use sites::{SiteWork, collect_sites, imports_module_at, keeps_importing};
 use statements::{
@@ -113,13 +113,16 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
     no_cycle(req, py, &deps, &sites)?;
     no_longer_cycle(req, py, &deps, &sites)?;
     old_module(req, &deps, &sites, block, &mut planned);
-    tidy_old_module(&mut planned, &a.text, &a.path);
+    tidy_blank_lines(&mut planned, &a.text, &a.path);
     let mut moved = a.text[block.0..block.1].to_string();
     if !moved.ends_with('\n') {
         moved.push('\n');
     }
     let moved = rewrite_block(&moved, &deps.self_attributes, block.0)?;
     new_module(req, &moved, &mut planned);
+    if req.to_exists {
+        tidy_blank_lines(&mut planned, &req.to_parsed.text, req.to);
+    }
     planned.edits.retain(|_, e| !e.is_empty());
     Ok(planned)
 }

@@ -10,9 +10,10 @@ use crate::rename::model::{Parsed, Resolution};
 use lancet_core::MoveRefusal;
 use tree_sitter::Node;
 
-/// The old module's changes as one replacement when they leave blank lines at its top, or
-/// more than two in a row, where it had none: the text with those dropped.
-pub(super) fn tidy_old_module(planned: &mut Planned, text: &str, path: &str) {
+/// A module's changes as one replacement when they leave blank lines at its top, or more
+/// than two in a row, where it had none (an import gone from the old or the new module): the
+/// text with those dropped.
+pub(super) fn tidy_blank_lines(planned: &mut Planned, text: &str, path: &str) {
     let Some(edits) = planned.edits.remove(path) else {
         return;
     };

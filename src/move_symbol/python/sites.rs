@@ -326,6 +326,17 @@ impl<'t> FileWork<'t> {
         if self.in_new {
             self.edits
                 .replace(attribute.start_byte(), name.start_byte(), "");
+            // The new module's import of the old one, unused once `a.f` is its own `f`.
+            if let Some(import) = import_binding(x, text(object, x), &req.from.path, py)
+                && !self
+                    .object_imports
+                    .iter()
+                    .any(|(s, i)| s.id() == import.0.id() && i.id() == import.1.id())
+            {
+                self.object_imports.push(import);
+            }
+            self.rewritten_objects
+                .push((object.start_byte(), object.end_byte()));
             return Ok(true);
         }
         let reference = match &self.module_ref {
@@ -351,6 +362,28 @@ impl<'t> FileWork<'t> {
             .push((object.start_byte(), object.end_byte()));
         Ok(true)
     }
+}
+
+/// The top-level import item of `x` binding `object` (`import a`, `import pkg.a`, `from pkg
+/// import a`) to the module file `old`, with its statement.
+fn import_binding<'t>(
+    x: &'t Parsed,
+    object: &str,
+    old: &str,
+    py: &PyProject,
+) -> Option<(Node<'t>, Node<'t>)> {
+    top_statements(x)
+        .into_iter()
+        .filter(|s| matches!(s.kind(), "import_statement" | "import_from_statement"))
+        .flat_map(|s| import_items(s).into_iter().map(move |item| (s, item)))
+        .find(|(s, item)| {
+            let binds = if s.kind() == "import_statement" && item.kind() != "aliased_import" {
+                text(*item, x).to_string()
+            } else {
+                bound_name(*item, x)
+            };
+            binds == object && imported_file(*item, *s, x, py).as_deref() == Some(old)
+        })
 }
 
 /// Moves one file's changes into another's list.
