@@ -156,10 +156,77 @@ fn decorators_move_with_their_function_and_the_old_module_keeps_its_uses() {
         read(dir.path(), "b.py"),
         "\"\"\"Numbers.\"\"\"\nimport functools\n\n\n@functools.lru_cache(maxsize=None)\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
     );
+    // a.py imports modules whole (`import functools`): its use names `b.fib`.
+    assert_eq!(read(dir.path(), "a.py"), "import b\n\n\nprint(b.fib(10))\n");
+}
+
+#[test]
+fn uses_left_in_the_old_module_follow_its_import_style() {
+    // Names taken with `from`: `from b import f`; nothing imported (rope's way) or modules
+    // imported whole: `import b` and `b.f`.
+    for (old, expected) in [
+        (
+            "from x import g\n\n\ndef f():\n    return 1\n\n\nprint(f(), g)\n",
+            "from x import g\nfrom b import f\n\n\nprint(f(), g)\n",
+        ),
+        (
+            "def f():\n    return 1\n\n\nprint(f())\n",
+            "import b\nprint(b.f())\n",
+        ),
+        (
+            "import x\n\n\ndef f():\n    return 1\n\n\nprint(f(), x.g)\n",
+            "import x\nimport b\n\n\nprint(b.f(), x.g)\n",
+        ),
+        // A name `b` of its own: `from b import f`.
+        (
+            "def f():\n    return 1\n\n\ndef h(b):\n    return f() + b\n",
+            "from b import f\ndef h(b):\n    return f() + b\n",
+        ),
+    ] {
+        let dir = temp_tree(&[("a.py", old.as_bytes()), ("x.py", b"g = 1\n")]);
+        let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+        assert_eq!(code, Some(0), "{old}: {v:#}");
+        assert_eq!(read(dir.path(), "a.py"), expected, "{old}");
+    }
+}
+
+#[test]
+fn a_constant_reassigned_at_the_top_level_moves_and_its_reassignments_follow_it() {
+    // rope's test_move_constant_multiple_statements: the first binding moves, the later
+    // ones write the new module's name.
+    let dir = temp_tree(&[("a.py", b"foo = 123\nfoo += 3\nfoo = 4\n")]);
+    let (code, v) = run(dir.path(), &["foo", "--at", "a.py:1:1", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(read(dir.path(), "b.py"), "foo = 123\n");
     assert_eq!(
         read(dir.path(), "a.py"),
-        "from b import fib\n\n\nprint(fib(10))\n"
+        "import b\nb.foo += 3\nb.foo = 4\n"
     );
+    // Read elsewhere, which module is loaded first decides the value seen: refused; and so is
+    // a function defined twice.
+    for (files, at) in [
+        (
+            [
+                ("a.py", &b"foo = 123\nfoo += 3\n"[..]),
+                ("c.py", b"from a import foo\n"),
+            ],
+            "a.py:1:1",
+        ),
+        (
+            [
+                ("a.py", b"def foo():\n    pass\n\n\ndef foo():\n    pass\n"),
+                ("c.py", b""),
+            ],
+            "a.py:1:5",
+        ),
+    ] {
+        let dir = temp_tree(&files);
+        let before = snapshot(dir.path());
+        let (code, v) = run(dir.path(), &["foo", "--at", at, "--to", "b.py"]);
+        assert_eq!(code, Some(1), "{v:#}");
+        assert_eq!(v["error"]["kind"], "unresolved_sites", "{v:#}");
+        assert_eq!(snapshot(dir.path()), before);
+    }
 }
 
 #[test]

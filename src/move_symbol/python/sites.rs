@@ -43,6 +43,10 @@ pub(super) fn imports_module_at(m: &Parsed, target: &str, py: &PyProject) -> Opt
 pub(super) struct SiteWork {
     /// Lines of the old module where the symbol is still used after the move.
     pub(super) uses_left: Vec<usize>,
+    /// Where those uses stand (offsets of the name, outside imports).
+    pub(super) use_offsets: Vec<usize>,
+    /// Where the old module's later top-level reassignments of it name it (`foo += 3`).
+    pub(super) rebind_offsets: Vec<usize>,
     /// `from <old> import *` in the files holding the name.
     pub(super) stars: Vec<LeftSite>,
     /// Files that will import the new module when they load (their top-level import of the
@@ -123,6 +127,11 @@ pub(super) fn collect_sites(
                 SiteKind::Use => {
                     if in_old && o.kinds.is_empty() {
                         work.uses_left.push(o.line);
+                        work.use_offsets.push(o.at);
+                    } else if in_old && is_top_level_assignment_target(node) {
+                        // A later reassignment (other bindings are refused before).
+                        work.uses_left.push(o.line);
+                        work.rebind_offsets.push(o.at);
                     }
                     false
                 }
@@ -187,6 +196,19 @@ fn gather_stars(
         ))
     });
     stars.len() > before
+}
+
+/// Whether an identifier is the target of a top-level (augmented) assignment statement.
+fn is_top_level_assignment_target(node: Node) -> bool {
+    let assignment = node.parent().filter(|p| {
+        matches!(p.kind(), "assignment" | "augmented_assignment")
+            && p.child_by_field_name("left")
+                .is_some_and(|l| l.id() == node.id())
+    });
+    let statement = assignment.and_then(|a| a.parent());
+    statement.is_some_and(|s| {
+        s.kind() == "expression_statement" && s.parent().is_some_and(|m| m.kind() == "module")
+    })
 }
 
 /// Whether a statement runs only when a function is called (not when its module loads).
