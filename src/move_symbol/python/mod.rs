@@ -30,8 +30,8 @@ use placement::{
 };
 use sites::{SiteWork, collect_sites, imports_module_at, keeps_importing};
 use statements::{
-    bound_name, brings_from, find_global, future_imports, import_items, imported_file, in_all,
-    statement_binds, text, top_statements, uses_relative_imports,
+    bound_name, brings_from, find_global, future_imports, import_items, imported_file,
+    imported_file_on_load, in_all, statement_binds, text, top_statements, uses_relative_imports,
 };
 
 /// What to move where, and what the tree holds of its name.
@@ -92,11 +92,14 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
         unresolved: Vec::new(),
         lines: [line_of(&starts, block.0), line_of(&starts, last)],
     };
+    let mut clock = std::time::Instant::now();
     let deps = dependencies(req, py, stmt, &place)?;
+    lancet_core::timing::lap("move: the moved code's names", &mut clock);
     planned.imports_added = new_imports(req, &deps);
     name_free_in_new(req, py)?;
     let mut sites = SiteWork::default();
     collect_sites(req, py, block, &mut sites, &mut planned)?;
+    lancet_core::timing::lap("move: sites", &mut clock);
     // A star import of the old module gets the symbol only while the old module re-exports
     // it: refused (naming each), unless it does.
     if !sites.stars.is_empty() && !req.keep_reexport {
@@ -125,6 +128,7 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
     }
     no_cycle(req, py, &deps, &sites)?;
     no_longer_cycle(req, py, &deps, &sites)?;
+    lancet_core::timing::lap("move: import cycles", &mut clock);
     old_module(req, &deps, &sites, qualified.as_ref(), block, &mut planned);
     tidy_blank_lines(&mut planned, &a.text, &a.path);
     let mut moved = a.text[block.0..block.1].to_string();
@@ -282,9 +286,9 @@ fn no_longer_cycle(
         });
     }
     for (item, stmt, _) in &deps.copied_items {
-        let target = imported_file(*item, *stmt, req.from, py).or_else(|| {
+        let target = imported_file_on_load(*item, *stmt, req.from, py).or_else(|| {
             stmt.child_by_field_name("module_name")
-                .and_then(|m| py.import_file(req.from, text(m, req.from)))
+                .and_then(|m| py.import_file_on_load(req.from, text(m, req.from)))
         });
         if let Some(target) = target.filter(|t| !b_had.contains(t)) {
             added.push(cycles::NewImport {

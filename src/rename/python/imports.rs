@@ -60,11 +60,12 @@ fn paren_balance(code: &str) -> i32 {
 
 impl PyProject<'_> {
     /// The file of module `dotted` (absolute) imported from `from`: the one file of the tree
-    /// that is it; among several, the one beside the importing file when that file is a
-    /// script (its directory, no package, is first on its path), else the one under a source
-    /// root (the tree's top, `src/`, `lib/`). Inside a package an absolute import never means
-    /// a sibling (Python 3): `import logging` in `p/a.py` is not `p/logging.py`.
-    fn module_file(&self, dotted: &str, from: &str) -> Option<String> {
+    /// that is it; among several, the one beside the importing file (a script's directory is
+    /// first on its path; a type checker looks there last), else the one under a source root
+    /// (the tree's top, `src/`, `lib/`). With `as_run`, as Python 3 runs it: inside a package
+    /// an absolute import never means a sibling (`import logging` in `p/a.py` is the top-level
+    /// `logging`, not `p/logging.py`).
+    fn module_file(&self, dotted: &str, from: &str, as_run: bool) -> Option<String> {
         let candidates = self.module_candidates(dotted)?;
         let rel = dotted.replace('.', "/");
         // An absolute import finds a module only under a directory on the path: a source root
@@ -78,7 +79,7 @@ impl PyProject<'_> {
                 .to_string()
         };
         let own_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
-        if !self.is_package(own_dir) {
+        if !(as_run && self.is_package(own_dir)) {
             let beside: Vec<&String> = candidates.iter().filter(|c| prefix(c) == own_dir).collect();
             if let [one] = beside.as_slice() {
                 return Some((*one).clone());
@@ -246,11 +247,17 @@ impl PyProject<'_> {
         from: &PyModule,
         dotted: &str,
     ) -> Result<String, (bool, String)> {
-        self.resolve_module_at(&from.path, dotted)
+        self.resolve_module_at(&from.path, dotted, false)
     }
 
-    /// [`Self::resolve_module`] from a file by its path.
-    fn resolve_module_at(&self, from_path: &str, dotted: &str) -> Result<String, (bool, String)> {
+    /// [`Self::resolve_module`] from a file by its path; with `as_run`, as Python runs it (see
+    /// [`Self::module_file`]).
+    pub(super) fn resolve_module_at(
+        &self,
+        from_path: &str,
+        dotted: &str,
+        as_run: bool,
+    ) -> Result<String, (bool, String)> {
         if let Some(rest) = dotted.strip_prefix('.') {
             let ups = rest.chars().take_while(|&c| c == '.').count();
             let rest = &rest[ups..];
@@ -278,7 +285,7 @@ impl PyProject<'_> {
                     format!("module `{dotted}` is not a file of the tree"),
                 ));
         }
-        if let Some(file) = self.module_file(dotted, from_path) {
+        if let Some(file) = self.module_file(dotted, from_path, as_run) {
             return Ok(file);
         }
         let top = dotted.split('.').next().unwrap_or(dotted);
@@ -296,8 +303,8 @@ impl PyProject<'_> {
 
     /// The files of the tree a module imports when it runs: its top-level imports (and those
     /// in top-level `try` blocks), each module with the packages above it, and for
-    /// `from pkg import sub` the submodule. What a move asks to tell an import cycle, of
-    /// many modules: read from the text's import lines, not parsed.
+    /// `from pkg import sub` the submodule, resolved as Python runs them. What a move asks to
+    /// tell an import cycle, of many modules: read from the text's import lines, not parsed.
     pub(crate) fn imports_on_load(&self, path: &str) -> Vec<String> {
         let Some(text) = (self.read)(path) else {
             return Vec::new();
@@ -316,7 +323,9 @@ impl PyProject<'_> {
                     let dotted = item.split(" as ").next().unwrap_or("").trim();
                     let parts: Vec<&str> = dotted.split('.').collect();
                     for end in 1..=parts.len() {
-                        add(self.resolve_module_at(path, &parts[..end].join(".")).ok());
+                        add(self
+                            .resolve_module_at(path, &parts[..end].join("."), true)
+                            .ok());
                     }
                 }
             } else if let Some((from, names)) = statement
@@ -324,7 +333,7 @@ impl PyProject<'_> {
                 .and_then(|rest| rest.split_once(" import "))
             {
                 let from = from.trim();
-                add(self.resolve_module_at(path, from).ok());
+                add(self.resolve_module_at(path, from, true).ok());
                 for item in names
                     .trim_matches(|c| c == '(' || c == ')' || c == ' ')
                     .split(',')
@@ -338,7 +347,7 @@ impl PyProject<'_> {
                     } else {
                         format!("{from}.{name}")
                     };
-                    add(self.resolve_module_at(path, &sub).ok());
+                    add(self.resolve_module_at(path, &sub, true).ok());
                 }
             }
         }

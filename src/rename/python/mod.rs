@@ -309,6 +309,12 @@ impl PyProject<'_> {
         self.resolve_module(module, dotted).ok()
     }
 
+    /// [`Self::import_file`] as Python runs the import (no sibling of a package's module for
+    /// an absolute name): what an import cycle is made of.
+    pub(crate) fn import_file_on_load(&self, module: &PyModule, dotted: &str) -> Option<String> {
+        self.resolve_module_at(&module.path, dotted, true).ok()
+    }
+
     /// The module of the tree an expression stands for (`a`, `pkg.a`, an alias of one).
     pub(crate) fn module_of(&self, module: &PyModule, expr: Node) -> Option<String> {
         match self.expression(module, expr, 0) {
