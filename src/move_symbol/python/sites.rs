@@ -543,7 +543,7 @@ pub(super) fn star_imports_of(
     mut report: impl FnMut(usize),
 ) {
     // Most files have none: their text says so before their tree is walked.
-    if !x.text.contains("import") || !x.text.contains('*') {
+    if !has_star_import_text(&x.text) {
         return;
     }
     let mut stack = vec![x.tree.root_node()];
@@ -568,6 +568,16 @@ pub(super) fn star_imports_of(
                 .filter(|c| !matches!(c.kind(), "string" | "comment")),
         );
     }
+}
+
+/// Whether the text holds `import` followed by `*` (spaces and line continuations between):
+/// every star import does (a `*` elsewhere, in `*args` or a product, does not count).
+fn has_star_import_text(text: &str) -> bool {
+    text.match_indices("import").any(|(at, word)| {
+        text[at + word.len()..]
+            .trim_start_matches([' ', '\t', '\\', '\r', '\n'])
+            .starts_with('*')
+    })
 }
 
 /// Whether a string is the name argument of `getattr`, `hasattr`, `setattr` or `delattr`.
@@ -622,5 +632,19 @@ pub(super) fn strings_naming(
         }
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_star_import_text;
+
+    #[test]
+    fn only_an_import_followed_by_a_star_tells_a_star_import() {
+        assert!(has_star_import_text("from a import *\n"));
+        assert!(has_star_import_text("from a import \\\n    *\n"));
+        assert!(!has_star_import_text(
+            "import os\n\ndef f(*args):\n    return 2 * 3\n"
+        ));
     }
 }
