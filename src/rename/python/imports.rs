@@ -258,6 +258,26 @@ impl PyProject<'_> {
         dotted: &str,
         as_run: bool,
     ) -> Result<String, (bool, String)> {
+        // The answer depends on the importer's directory alone.
+        let dir = from_path.rsplit_once('/').map_or("", |(d, _)| d);
+        let key = (dir.to_string(), dotted.to_string(), as_run);
+        if let Some(hit) = self.resolved.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return hit;
+        }
+        let answer = self.resolve_module_uncached(from_path, dotted, as_run);
+        if let Ok(mut memo) = self.resolved.lock() {
+            memo.insert(key, answer.clone());
+        }
+        answer
+    }
+
+    /// [`Self::resolve_module_at`], worked out.
+    fn resolve_module_uncached(
+        &self,
+        from_path: &str,
+        dotted: &str,
+        as_run: bool,
+    ) -> Result<String, (bool, String)> {
         if let Some(rest) = dotted.strip_prefix('.') {
             let ups = rest.chars().take_while(|&c| c == '.').count();
             let rest = &rest[ups..];
