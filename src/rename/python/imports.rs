@@ -102,7 +102,7 @@ impl PyProject<'_> {
         } else {
             format!("{dir}/__init__.py")
         };
-        self.files.iter().any(|f| *f == init)
+        self.files.contains(&init)
     }
 
     /// The submodule `name` of the package whose `__init__.py` is `file` (`pkg.sub`, bound as

@@ -55,7 +55,7 @@ pub(crate) struct PyProject<'a> {
     /// Memo of [`PyProject::resolve_module_at`] by the importer's directory, the dotted name
     /// and whether as Python runs it: a move's import cycle search resolves `import os` of
     /// hundreds of modules of one directory.
-    resolved: Mutex<HashMap<ResolvedKey, Result<String, (bool, String)>>>,
+    resolved: Mutex<HashMap<ResolvedKey, ModuleResolution>>,
     /// Memo of [`bindings_in`] by file, scope (its start byte; module: none) and name: a
     /// rename of a method used 40,000 times asks the same scopes again and again.
     bindings: Mutex<HashMap<BindingKey, Arc<Vec<Bound>>>>,
@@ -65,6 +65,9 @@ pub(crate) struct PyProject<'a> {
 
 /// An import resolved: the importer's directory, the dotted name, whether as Python runs it.
 type ResolvedKey = (String, String, bool);
+
+/// A module's file, or whether it is outside the tree (true) or unknown (false) and why.
+type ModuleResolution = Result<String, (bool, String)>;
 
 /// A scope's bindings of one name, by file, whether in its doctests, scope start (module:
 /// none) and name.
