@@ -41,6 +41,13 @@ impl Edits {
         self.changes.iter().any(|(s, e, _, _)| *s <= at && at < *e)
     }
 
+    /// Drops the deletions lying inside `start..end` (a caller about to delete the same
+    /// text again, in larger pieces).
+    pub(super) fn drop_deletions_within(&mut self, start: usize, end: usize) {
+        self.changes
+            .retain(|(s, e, new, _)| !(start <= *s && *e <= end && s < e && new.is_empty()));
+    }
+
     /// The spans of a splice of `text`, in file order; `Err(offset)` where two overlap.
     pub(super) fn spans(mut self, text: &str) -> Result<Vec<Span>, usize> {
         // Insertions first at a place, then what replaces from it; insertions in the order made.

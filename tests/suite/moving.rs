@@ -156,10 +156,77 @@ fn decorators_move_with_their_function_and_the_old_module_keeps_its_uses() {
         read(dir.path(), "b.py"),
         "\"\"\"Numbers.\"\"\"\nimport functools\n\n\n@functools.lru_cache(maxsize=None)\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
     );
+    // a.py imports modules whole (`import functools`): its use names `b.fib`.
+    assert_eq!(read(dir.path(), "a.py"), "import b\n\n\nprint(b.fib(10))\n");
+}
+
+#[test]
+fn uses_left_in_the_old_module_follow_its_import_style() {
+    // Names taken with `from`: `from b import f`; nothing imported (rope's way) or modules
+    // imported whole: `import b` and `b.f`.
+    for (old, expected) in [
+        (
+            "from x import g\n\n\ndef f():\n    return 1\n\n\nprint(f(), g)\n",
+            "from x import g\nfrom b import f\n\n\nprint(f(), g)\n",
+        ),
+        (
+            "def f():\n    return 1\n\n\nprint(f())\n",
+            "import b\nprint(b.f())\n",
+        ),
+        (
+            "import x\n\n\ndef f():\n    return 1\n\n\nprint(f(), x.g)\n",
+            "import x\nimport b\n\n\nprint(b.f(), x.g)\n",
+        ),
+        // A name `b` of its own: `from b import f`.
+        (
+            "def f():\n    return 1\n\n\ndef h(b):\n    return f() + b\n",
+            "from b import f\ndef h(b):\n    return f() + b\n",
+        ),
+    ] {
+        let dir = temp_tree(&[("a.py", old.as_bytes()), ("x.py", b"g = 1\n")]);
+        let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+        assert_eq!(code, Some(0), "{old}: {v:#}");
+        assert_eq!(read(dir.path(), "a.py"), expected, "{old}");
+    }
+}
+
+#[test]
+fn a_constant_reassigned_at_the_top_level_moves_and_its_reassignments_follow_it() {
+    // rope's test_move_constant_multiple_statements: the first binding moves, the later
+    // ones write the new module's name.
+    let dir = temp_tree(&[("a.py", b"foo = 123\nfoo += 3\nfoo = 4\n")]);
+    let (code, v) = run(dir.path(), &["foo", "--at", "a.py:1:1", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(read(dir.path(), "b.py"), "foo = 123\n");
     assert_eq!(
         read(dir.path(), "a.py"),
-        "from b import fib\n\n\nprint(fib(10))\n"
+        "import b\nb.foo += 3\nb.foo = 4\n"
     );
+    // Read elsewhere, which module is loaded first decides the value seen: refused; and so is
+    // a function defined twice.
+    for (files, at) in [
+        (
+            [
+                ("a.py", &b"foo = 123\nfoo += 3\n"[..]),
+                ("c.py", b"from a import foo\n"),
+            ],
+            "a.py:1:1",
+        ),
+        (
+            [
+                ("a.py", b"def foo():\n    pass\n\n\ndef foo():\n    pass\n"),
+                ("c.py", b""),
+            ],
+            "a.py:1:5",
+        ),
+    ] {
+        let dir = temp_tree(&files);
+        let before = snapshot(dir.path());
+        let (code, v) = run(dir.path(), &["foo", "--at", at, "--to", "b.py"]);
+        assert_eq!(code, Some(1), "{v:#}");
+        assert_eq!(v["error"]["kind"], "unresolved_sites", "{v:#}");
+        assert_eq!(snapshot(dir.path()), before);
+    }
 }
 
 #[test]
@@ -439,4 +506,116 @@ fn a_destination_outside_the_root_is_refused_and_nothing_is_written() {
             "{to}: written outside the root"
         );
     }
+}
+
+#[test]
+fn a_stdlib_import_beside_a_sibling_of_its_name_is_no_cycle() {
+    // Inside package p, `import logging` is the top-level (stdlib) logging, not p/logging.py
+    // (Python 3 imports are absolute): p/logging.py importing p.b closes no cycle.
+    let dir = temp_tree(&[
+        ("p/__init__.py", b""),
+        ("p/logging.py", b"from p.b import helper\n"),
+        ("p/b.py", b"def helper():\n    return 1\n"),
+        (
+            "p/a.py",
+            b"import logging\n\n\ndef f():\n    logging.info('x')\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "p/b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "p/b.py"),
+        "import logging\n\ndef helper():\n    return 1\n\n\ndef f():\n    logging.info('x')\n"
+    );
+}
+
+#[test]
+fn two_names_of_one_import_left_unused_go_together() {
+    // p and q of `from x import r, p, q` were the moved code's alone; r stays (requests'
+    // SessionRedirectMixin): one edit of the statement, not two overlapping ones.
+    let dir = temp_tree(&[
+        (
+            "x.py",
+            b"def p():\n    return 1\n\n\ndef q():\n    return 2\n\n\ndef r():\n    return 3\n",
+        ),
+        (
+            "a.py",
+            b"from x import r, p, q\n\n\ndef f():\n    return p() + q()\n\n\ndef g():\n    return r()\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "from x import r\n\n\ndef g():\n    return r()\n"
+    );
+    assert_eq!(
+        read(dir.path(), "b.py"),
+        "from x import p, q\n\n\ndef f():\n    return p() + q()\n"
+    );
+}
+
+#[test]
+fn the_destination_s_type_checking_imports_give_way_or_gain_a_runtime_import() {
+    // flask: app.py imports FlaskClient from testing for the type checker alone (it gives way
+    // to the class moved in), and Response too, which the moved class needs when it runs
+    // (imported at run time as well).
+    let dir = temp_tree(&[
+        ("pkg/__init__.py", b""),
+        ("pkg/wrappers.py", b"class Response:\n    pass\n"),
+        (
+            "pkg/testing.py",
+            b"from .wrappers import Response\n\n\nclass Client:\n    response_class = Response\n",
+        ),
+        (
+            "pkg/app.py",
+            b"from __future__ import annotations\n\nimport typing as t\n\nif t.TYPE_CHECKING:\n    from .testing import Client\n    from .wrappers import Response\n\n\ndef make(r: Response) -> Client:\n    raise NotImplementedError\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["Client", "--to", "pkg/app.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    let app = read(dir.path(), "pkg/app.py");
+    assert!(!app.contains("from .testing import Client"), "{app}");
+    assert!(app.contains("\nfrom .wrappers import Response\n"), "{app}");
+    assert!(
+        app.contains("class Client:\n    response_class = Response\n"),
+        "{app}"
+    );
+    assert!(app.contains("if t.TYPE_CHECKING:\n"), "{app}");
+    assert_eq!(read(dir.path(), "pkg/testing.py"), "");
+}
+
+#[test]
+fn a_type_checking_name_the_destination_binds_otherwise_is_a_clash() {
+    let dir = temp_tree(&[
+        ("pkg/__init__.py", b""),
+        ("pkg/app.py", b"class Flask:\n    pass\n"),
+        (
+            "pkg/ctx.py",
+            b"from __future__ import annotations\n\nimport typing as t\n\nif t.TYPE_CHECKING:\n    from .app import Flask\n\n\nclass Ctx:\n    def __init__(self, app: Flask) -> None:\n        self.app = app\n",
+        ),
+        ("pkg/other.py", b"Flask = None\n"),
+    ]);
+    let before = snapshot(dir.path());
+    let (code, v) = run(dir.path(), &["Ctx", "--to", "pkg/other.py"]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "name_in_use", "{v:#}");
+    assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn the_destination_s_import_of_the_old_module_goes_when_nothing_needs_it() {
+    let dir = temp_tree(&[
+        (
+            "a.py",
+            b"def f():\n    return 1\n\n\ndef h():\n    return 2\n",
+        ),
+        ("b.py", b"import a\n\n\ndef g():\n    return a.f()\n"),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "b.py"),
+        "def g():\n    return f()\n\n\ndef f():\n    return 1\n"
+    );
 }

@@ -73,9 +73,17 @@ pub(super) fn dependencies<'t>(
         {
             for (item, stmt) in items {
                 let line = import_line(item, stmt, a, req, py);
-                if !type_checked_in(req.to_parsed, &name, &line)
-                    && !deps.type_checking.contains(&line)
-                {
+                let b = req.to_parsed;
+                let bound_alike =
+                    type_checked_in(b, &name, &line) || b_import_lines(b, &name).contains(&line);
+                if !bound_alike && let Some(existing) = b_binding_line(b, &name) {
+                    return Err(MoveRefusal::NameTaken {
+                        name,
+                        path: req.to.to_string(),
+                        line: existing,
+                    });
+                }
+                if !bound_alike && !deps.type_checking.contains(&line) {
                     deps.type_checking.push(line);
                 }
             }
@@ -164,6 +172,12 @@ fn import_dependency<'t>(
             deps.copied_items.push((item, s, line));
             return Ok(());
         }
+        // Imported alike for the type checker alone: imported when it runs too.
+        if type_checking_only(b, name, |i, st| plain_import_line(i, st, b) == line) {
+            imports.push((item.start_byte(), line.clone()));
+            deps.copied_items.push((item, s, line));
+            return Ok(());
+        }
         return Err(MoveRefusal::NameTaken {
             name: name.to_string(),
             path: req.to.to_string(),
@@ -235,6 +249,24 @@ fn type_checking_imports<'t>(
         );
     }
     (!items.is_empty()).then_some(items)
+}
+
+/// Whether every top-level binding of `name` in `m` is an import item, for the type checker
+/// alone, that `alike` accepts.
+pub(super) fn type_checking_only(
+    m: &Parsed,
+    name: &str,
+    alike: impl Fn(Node, Node) -> bool,
+) -> bool {
+    let binding: Vec<Node> = top_statements(m)
+        .into_iter()
+        .filter(|s| statement_binds(*s, m, name))
+        .collect();
+    !binding.is_empty()
+        && binding.iter().all(|s| {
+            type_checking_imports(*s, m, name)
+                .is_some_and(|items| items.iter().all(|(item, stmt)| alike(*item, *stmt)))
+        })
 }
 
 /// Whether the new module imports `name` for the type checker as `line` already.

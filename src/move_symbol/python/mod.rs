@@ -11,7 +11,7 @@
 
 use super::edits::Edits;
 use super::modules::Modules;
-use crate::rename::model::{FileScan, Parsed, SymbolId};
+use crate::rename::model::{FileScan, Parsed, Resolution, SymbolId};
 use crate::rename::python::PyProject;
 use lancet_core::{LeftSite, MoveRefusal, Site, Unmovable, line_of, line_starts};
 use std::collections::BTreeMap;
@@ -23,15 +23,15 @@ mod placement;
 mod sites;
 mod statements;
 
-use dependencies::{Dependencies, dependencies};
+use dependencies::{Dependencies, dependencies, is_type_checking_block, type_checking_only};
 use placement::{
     add_to_all, block_range, first_top_level_use, import_point, remove_from_all, remove_item,
-    rewrite_block, still_used, tidy_cut, tidy_old_module,
+    rewrite_block, still_used, tidy_blank_lines, tidy_cut,
 };
 use sites::{SiteWork, collect_sites, imports_module_at, keeps_importing};
 use statements::{
-    bound_name, brings_from, find_global, future_imports, imported_file, in_all, statement_binds,
-    text, top_statements, uses_relative_imports,
+    bound_name, brings_from, find_global, future_imports, import_items, imported_file,
+    imported_file_on_load, in_all, statement_binds, text, top_statements, uses_relative_imports,
 };
 
 /// What to move where, and what the tree holds of its name.
@@ -78,7 +78,7 @@ pub(super) struct Planned {
 /// Plans the move: `Err` for what stops it.
 pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal> {
     let a = req.from;
-    let stmt = definition(req)?;
+    let (stmt, rebinds) = definition(req)?;
     let block = block_range(a, stmt);
     let starts = line_starts(&a.text);
     let last = stmt.end_byte().saturating_sub(1).max(stmt.start_byte());
@@ -92,11 +92,14 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
         unresolved: Vec::new(),
         lines: [line_of(&starts, block.0), line_of(&starts, last)],
     };
+    let mut clock = std::time::Instant::now();
     let deps = dependencies(req, py, stmt, &place)?;
+    lancet_core::timing::lap("move: the moved code's names", &mut clock);
     planned.imports_added = new_imports(req, &deps);
     name_free_in_new(req, py)?;
     let mut sites = SiteWork::default();
     collect_sites(req, py, block, &mut sites, &mut planned)?;
+    lancet_core::timing::lap("move: sites", &mut clock);
     // A star import of the old module gets the symbol only while the old module re-exports
     // it: refused (naming each), unless it does.
     if !sites.stars.is_empty() && !req.keep_reexport {
@@ -110,16 +113,33 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
                 .collect(),
         });
     }
+    let qualified = qualified_uses(req, py, &sites);
+    if !rebinds.is_empty() && (qualified.is_none() || used_elsewhere(req)) {
+        return Err(MoveRefusal::NotMovable {
+            symbol: req.name.to_string(),
+            place: place.clone(),
+            why: Unmovable::Redefined {
+                lines: std::iter::once(stmt)
+                    .chain(rebinds.iter().copied())
+                    .map(|n| n.start_position().row + 1)
+                    .collect(),
+            },
+        });
+    }
     no_cycle(req, py, &deps, &sites)?;
     no_longer_cycle(req, py, &deps, &sites)?;
-    old_module(req, &deps, &sites, block, &mut planned);
-    tidy_old_module(&mut planned, &a.text, &a.path);
+    lancet_core::timing::lap("move: import cycles", &mut clock);
+    old_module(req, &deps, &sites, qualified.as_ref(), block, &mut planned);
+    tidy_blank_lines(&mut planned, &a.text, &a.path);
     let mut moved = a.text[block.0..block.1].to_string();
     if !moved.ends_with('\n') {
         moved.push('\n');
     }
     let moved = rewrite_block(&moved, &deps.self_attributes, block.0)?;
     new_module(req, &moved, &mut planned);
+    if req.to_exists {
+        tidy_blank_lines(&mut planned, &req.to_parsed.text, req.to);
+    }
     planned.edits.retain(|_, e| !e.is_empty());
     Ok(planned)
 }
@@ -171,14 +191,22 @@ fn type_checking_block(b: &Parsed, imports: &[String]) -> String {
     format!("{import}\nif {flag}:\n{}", body.join("\n"))
 }
 
-/// The name must be free in the new module (but for an import of it from the old one).
+/// The name must be free in the new module (but for an import of it from the old one, at
+/// run time or for the type checker).
 fn name_free_in_new(req: &Request, py: &PyProject) -> Result<(), MoveRefusal> {
     let b = req.to_parsed;
     if !req.to_exists {
         return Ok(());
     }
+    // Its import for the type checker alone gives way too (removed as a site).
+    let type_checking_import = type_checking_only(b, req.name, |_, stmt| {
+        brings_from(stmt, b, req.name, &req.from.path, py)
+    });
     for s in top_statements(b) {
-        if statement_binds(s, b, req.name) && !brings_from(s, b, req.name, &req.from.path, py) {
+        if statement_binds(s, b, req.name)
+            && !brings_from(s, b, req.name, &req.from.path, py)
+            && !(type_checking_import && is_type_checking_block(s, b))
+        {
             return Err(MoveRefusal::NameTaken {
                 name: req.name.to_string(),
                 path: req.to.to_string(),
@@ -258,9 +286,9 @@ fn no_longer_cycle(
         });
     }
     for (item, stmt, _) in &deps.copied_items {
-        let target = imported_file(*item, *stmt, req.from, py).or_else(|| {
+        let target = imported_file_on_load(*item, *stmt, req.from, py).or_else(|| {
             stmt.child_by_field_name("module_name")
-                .and_then(|m| py.import_file(req.from, text(m, req.from)))
+                .and_then(|m| py.import_file_on_load(req.from, text(m, req.from)))
         });
         if let Some(target) = target.filter(|t| !b_had.contains(t)) {
             added.push(cycles::NewImport {
@@ -288,12 +316,105 @@ fn no_longer_cycle(
     cycles::refuse_cycles(&mut graph, &added, req.modules)
 }
 
+/// Whether a file other than the old module names the symbol (its later reassignments in
+/// the old module would then not be seen by importers that load the new module first).
+fn used_elsewhere(req: &Request) -> bool {
+    req.scans.iter().any(|s| {
+        s.path != req.from.path
+            && s.occurrences
+                .iter()
+                .any(|o| matches!(&o.resolution, Some(Resolution::Symbol(id)) if id == req.primary))
+    })
+}
+
+/// How the old module names the symbol it keeps using, when in the style of the file's
+/// imports that is `b.f`: the file imports modules whole (`import m`), or nothing at all
+/// (rope's way: `import b`, `b.f`), and its from-imports are not how it takes names of the
+/// tree's modules; `None` for `from b import f` (a file that imports names with `from`, a
+/// `--keep-reexport`, or a name `b` the file uses otherwise).
+fn qualified_uses(req: &Request, py: &PyProject, sites: &SiteWork) -> Option<QualifiedUses> {
+    let a = req.from;
+    if req.keep_reexport || (sites.use_offsets.is_empty() && sites.rebind_offsets.is_empty()) {
+        return None;
+    }
+    let imports: Vec<Node> = top_statements(a)
+        .into_iter()
+        .filter(|s| matches!(s.kind(), "import_statement" | "import_from_statement"))
+        .collect();
+    let in_tree = |s: &Node| {
+        import_items(*s)
+            .iter()
+            .any(|item| imported_file(*item, *s, a, py).is_some())
+            || s.child_by_field_name("module_name")
+                .is_some_and(|m| py.import_file(a, text(m, a)).is_some())
+    };
+    let plain = |s: &&Node| s.kind() == "import_statement";
+    let from_tree = imports.iter().any(|s| !plain(&s) && in_tree(s));
+    let plain_tree = imports.iter().filter(plain).any(in_tree);
+    let from_any = imports.iter().any(|s| !plain(&s));
+    let plain_any = imports.iter().any(|s| plain(&s));
+    if (from_tree && !plain_tree) || (from_any && !plain_any) {
+        return None;
+    }
+    // `global f`, `del f`: not an expression `b.f` can stand in.
+    let expression_uses = sites.use_offsets.iter().all(|at| {
+        a.tree
+            .root_node()
+            .descendant_for_byte_range(*at, at + req.name.len())
+            .and_then(|n| n.parent())
+            .is_some_and(|p| {
+                !matches!(
+                    p.kind(),
+                    "global_statement" | "nonlocal_statement" | "delete_statement"
+                )
+            })
+    });
+    if !expression_uses {
+        return None;
+    }
+    let dotted = req.modules.dotted(req.to);
+    let imported = imports.iter().filter(plain).any(|s| {
+        import_items(*s)
+            .iter()
+            .any(|item| item.kind() != "aliased_import" && text(*item, a) == dotted)
+    });
+    let top = dotted.split('.').next().unwrap_or(&dotted);
+    if !imported && names_anywhere(a, top) {
+        return None;
+    }
+    Some(QualifiedUses {
+        reference: dotted.clone(),
+        import: (!imported).then(|| format!("import {dotted}")),
+    })
+}
+
+/// `b.f` for the uses left in the old module: the module's name there, and the import to add.
+struct QualifiedUses {
+    reference: String,
+    import: Option<String>,
+}
+
+/// Whether an identifier spelled `name` stands anywhere in the module.
+fn names_anywhere(m: &Parsed, name: &str) -> bool {
+    let mut stack = vec![m.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "identifier" && text(n, m) == name {
+            return true;
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    false
+}
+
 /// The old module's changes: the block cut, the imports only it used dropped, `__all__`, and
-/// the uses left (or `--keep-reexport`) importing it from the new module.
+/// the uses left (or `--keep-reexport`) importing it from the new module, or naming it there
+/// (`b.f`) in the file's style.
 fn old_module(
     req: &Request,
     deps: &Dependencies,
     sites: &SiteWork,
+    qualified: Option<&QualifiedUses>,
     block: (usize, usize),
     planned: &mut Planned,
 ) {
@@ -312,7 +433,25 @@ fn old_module(
     if !req.keep_reexport {
         remove_from_all(edits, a, req.name);
     }
-    if !sites.uses_left.is_empty() || req.keep_reexport {
+    if let Some(q) = qualified {
+        let starts = line_starts(&a.text);
+        for at in sites.use_offsets.iter().chain(&sites.rebind_offsets) {
+            edits.replace(
+                *at,
+                at + req.name.len(),
+                format!("{}.{}", q.reference, req.name),
+            );
+            planned.sites.push(Site {
+                path: a.path.clone(),
+                line: line_of(&starts, *at),
+                column: at - starts[line_of(&starts, *at) - 1] + 1,
+                doctest: false,
+            });
+        }
+        if let Some(import) = &q.import {
+            edits.insert(import_point(a), format!("{import}\n"));
+        }
+    } else if !sites.uses_left.is_empty() || req.keep_reexport {
         let mut line = format!(
             "from {} import {}",
             req.modules.spell(&a.path, req.to, uses_relative_imports(a)),
@@ -386,8 +525,10 @@ fn new_module(req: &Request, moved: &str, planned: &mut Planned) {
     add_to_all(edits, b, req.name);
 }
 
-/// The one top-level statement defining the symbol in its module.
-fn definition<'t>(req: &Request<'t>) -> Result<Node<'t>, MoveRefusal> {
+/// The top-level statement defining the symbol in its module, and the later top-level
+/// statements that only reassign it (`foo += 3`, `foo = 4` after `foo = 123`: they stay,
+/// writing the new module's `foo`, when the uses left are qualified; see [`plan`]).
+fn definition<'t>(req: &Request<'t>) -> Result<(Node<'t>, Vec<Node<'t>>), MoveRefusal> {
     let a = req.from;
     let name = req.name;
     let binding: Vec<Node> = top_statements(a)
@@ -400,14 +541,20 @@ fn definition<'t>(req: &Request<'t>) -> Result<Node<'t>, MoveRefusal> {
         place,
         why,
     };
-    let stmt = match binding.as_slice() {
+    let (stmt, rebinds) = match binding.as_slice() {
         [] => {
             return Err(not_movable(
                 a.path.clone(),
                 Unmovable::NotDefinition("a `global` statement in a function".into()),
             ));
         }
-        [one] => *one,
+        [one] => (*one, Vec::new()),
+        [first, rest @ ..]
+            if reassigns_only(*first, a, name, false)
+                && rest.iter().all(|s| reassigns_only(*s, a, name, true)) =>
+        {
+            (*first, rest.to_vec())
+        }
         many => {
             return Err(not_movable(
                 place_of(many[0]),
@@ -481,5 +628,25 @@ fn definition<'t>(req: &Request<'t>) -> Result<Node<'t>, MoveRefusal> {
     if let Some(global) = find_global(stmt, a) {
         return Err(not_movable(place, Unmovable::Global(global)));
     }
-    Ok(stmt)
+    Ok((stmt, rebinds))
+}
+
+/// Whether a top-level statement is one plain assignment to `name` alone (`name = …`), or
+/// with `augmented`, an augmented one too (`name += …`).
+fn reassigns_only(stmt: Node, m: &Parsed, name: &str, augmented: bool) -> bool {
+    let Some(expr) = stmt
+        .named_child(0)
+        .filter(|_| stmt.kind() == "expression_statement" && stmt.named_child_count() == 1)
+    else {
+        return false;
+    };
+    let kind_fits =
+        expr.kind() == "assignment" || (augmented && expr.kind() == "augmented_assignment");
+    kind_fits
+        && expr
+            .child_by_field_name("left")
+            .is_some_and(|l| l.kind() == "identifier" && text(l, m) == name)
+        && expr
+            .child_by_field_name("right")
+            .is_none_or(|r| r.kind() != "assignment")
 }

@@ -10,9 +10,10 @@ use crate::rename::model::{Parsed, Resolution};
 use lancet_core::MoveRefusal;
 use tree_sitter::Node;
 
-/// The old module's changes as one replacement when they leave blank lines at its top, or
-/// more than two in a row, where it had none: the text with those dropped.
-pub(super) fn tidy_old_module(planned: &mut Planned, text: &str, path: &str) {
+/// A module's changes as one replacement when they leave blank lines at its top, or more
+/// than two in a row, where it had none (an import gone from the old or the new module): the
+/// text with those dropped.
+pub(super) fn tidy_blank_lines(planned: &mut Planned, text: &str, path: &str) {
     let Some(edits) = planned.edits.remove(path) else {
         return;
     };
@@ -145,8 +146,10 @@ pub(super) fn remove_item(edits: &mut Edits, m: &Parsed, stmt: Node, item: Node)
     remove_among(edits, m, stmt, &items, item);
 }
 
-/// Removes `item` among `items` (the named parts of `holder`): with its comma, or
-/// `holder`'s statement when it is the only one.
+/// Removes `item` among `items` (the named parts of `holder`), with the items a change
+/// already removes: each run of removed items with the comma after it (before it at the end),
+/// or `holder`'s statement when none stays. One edit per run, so two items of one statement
+/// never give two overlapping deletions.
 pub(super) fn remove_among(
     edits: &mut Edits,
     m: &Parsed,
@@ -154,27 +157,52 @@ pub(super) fn remove_among(
     items: &[Node],
     item: Node,
 ) {
-    let Some(i) = items.iter().position(|x| x.id() == item.id()) else {
+    if !items.iter().any(|x| x.id() == item.id()) {
         return;
-    };
-    if items.len() == 1 {
+    }
+    let removed: Vec<bool> = items
+        .iter()
+        .map(|x| x.id() == item.id() || edits.covers(x.start_byte()))
+        .collect();
+    let (first, last) = (items[0], items[items.len() - 1]);
+    if removed.iter().all(|r| *r) {
         let stmt = statement_of(holder);
         let (start, end) = (stmt.start_byte(), stmt.end_byte());
+        edits.drop_deletions_within(start, end);
         let line_from = line_start(&m.text, start);
         let line_to = line_end(&m.text, end.saturating_sub(1).max(start));
         let alone =
             m.text[line_from..start].trim().is_empty() && m.text[end..line_to].trim().is_empty();
-        if alone {
+        // The only statement of a block (`if TYPE_CHECKING:`) leaves `pass`, not an empty body.
+        let only_in_block = stmt.parent().is_some_and(|p| {
+            let mut cursor = p.walk();
+            p.kind() == "block"
+                && p.named_children(&mut cursor)
+                    .all(|c| c.id() == stmt.id() || c.kind() == "comment")
+        });
+        if alone && !only_in_block {
             edits.replace(line_from, line_to, "");
         } else {
             edits.replace(start, end, "pass");
         }
         return;
     }
-    if i + 1 < items.len() {
-        edits.replace(item.start_byte(), items[i + 1].start_byte(), "");
-    } else {
-        edits.replace(items[i - 1].end_byte(), item.end_byte(), "");
+    edits.drop_deletions_within(first.start_byte(), last.end_byte());
+    let mut i = 0;
+    while i < items.len() {
+        if !removed[i] {
+            i += 1;
+            continue;
+        }
+        let run_start = i;
+        while i < items.len() && removed[i] {
+            i += 1;
+        }
+        // Some item stays: a run either has one after it, or one before it.
+        match items.get(i) {
+            Some(next) => edits.replace(items[run_start].start_byte(), next.start_byte(), ""),
+            None => edits.replace(items[run_start - 1].end_byte(), items[i - 1].end_byte(), ""),
+        }
     }
 }
 

@@ -43,6 +43,10 @@ pub(super) fn imports_module_at(m: &Parsed, target: &str, py: &PyProject) -> Opt
 pub(super) struct SiteWork {
     /// Lines of the old module where the symbol is still used after the move.
     pub(super) uses_left: Vec<usize>,
+    /// Where those uses stand (offsets of the name, outside imports).
+    pub(super) use_offsets: Vec<usize>,
+    /// Where the old module's later top-level reassignments of it name it (`foo += 3`).
+    pub(super) rebind_offsets: Vec<usize>,
     /// `from <old> import *` in the files holding the name.
     pub(super) stars: Vec<LeftSite>,
     /// Files that will import the new module when they load (their top-level import of the
@@ -123,6 +127,11 @@ pub(super) fn collect_sites(
                 SiteKind::Use => {
                     if in_old && o.kinds.is_empty() {
                         work.uses_left.push(o.line);
+                        work.use_offsets.push(o.at);
+                    } else if in_old && is_top_level_assignment_target(node) {
+                        // A later reassignment (other bindings are refused before).
+                        work.uses_left.push(o.line);
+                        work.rebind_offsets.push(o.at);
                     }
                     false
                 }
@@ -187,6 +196,19 @@ fn gather_stars(
         ))
     });
     stars.len() > before
+}
+
+/// Whether an identifier is the target of a top-level (augmented) assignment statement.
+fn is_top_level_assignment_target(node: Node) -> bool {
+    let assignment = node.parent().filter(|p| {
+        matches!(p.kind(), "assignment" | "augmented_assignment")
+            && p.child_by_field_name("left")
+                .is_some_and(|l| l.id() == node.id())
+    });
+    let statement = assignment.and_then(|a| a.parent());
+    statement.is_some_and(|s| {
+        s.kind() == "expression_statement" && s.parent().is_some_and(|m| m.kind() == "module")
+    })
 }
 
 /// Whether a statement runs only when a function is called (not when its module loads).
@@ -326,6 +348,17 @@ impl<'t> FileWork<'t> {
         if self.in_new {
             self.edits
                 .replace(attribute.start_byte(), name.start_byte(), "");
+            // The new module's import of the old one, unused once `a.f` is its own `f`.
+            if let Some(import) = import_binding(x, text(object, x), &req.from.path, py)
+                && !self
+                    .object_imports
+                    .iter()
+                    .any(|(s, i)| s.id() == import.0.id() && i.id() == import.1.id())
+            {
+                self.object_imports.push(import);
+            }
+            self.rewritten_objects
+                .push((object.start_byte(), object.end_byte()));
             return Ok(true);
         }
         let reference = match &self.module_ref {
@@ -351,6 +384,28 @@ impl<'t> FileWork<'t> {
             .push((object.start_byte(), object.end_byte()));
         Ok(true)
     }
+}
+
+/// The top-level import item of `x` binding `object` (`import a`, `import pkg.a`, `from pkg
+/// import a`) to the module file `old`, with its statement.
+fn import_binding<'t>(
+    x: &'t Parsed,
+    object: &str,
+    old: &str,
+    py: &PyProject,
+) -> Option<(Node<'t>, Node<'t>)> {
+    top_statements(x)
+        .into_iter()
+        .filter(|s| matches!(s.kind(), "import_statement" | "import_from_statement"))
+        .flat_map(|s| import_items(s).into_iter().map(move |item| (s, item)))
+        .find(|(s, item)| {
+            let binds = if s.kind() == "import_statement" && item.kind() != "aliased_import" {
+                text(*item, x).to_string()
+            } else {
+                bound_name(*item, x)
+            };
+            binds == object && imported_file(*item, *s, x, py).as_deref() == Some(old)
+        })
 }
 
 /// Moves one file's changes into another's list.
@@ -488,7 +543,7 @@ pub(super) fn star_imports_of(
     mut report: impl FnMut(usize),
 ) {
     // Most files have none: their text says so before their tree is walked.
-    if !x.text.contains("import") || !x.text.contains('*') {
+    if !has_star_import_text(&x.text) {
         return;
     }
     let mut stack = vec![x.tree.root_node()];
@@ -513,6 +568,16 @@ pub(super) fn star_imports_of(
                 .filter(|c| !matches!(c.kind(), "string" | "comment")),
         );
     }
+}
+
+/// Whether the text holds `import` followed by `*` (spaces and line continuations between):
+/// every star import does (a `*` elsewhere, in `*args` or a product, does not count).
+fn has_star_import_text(text: &str) -> bool {
+    text.match_indices("import").any(|(at, word)| {
+        text[at + word.len()..]
+            .trim_start_matches([' ', '\t', '\\', '\r', '\n'])
+            .starts_with('*')
+    })
 }
 
 /// Whether a string is the name argument of `getattr`, `hasattr`, `setattr` or `delattr`.
@@ -567,5 +632,19 @@ pub(super) fn strings_naming(
         }
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_star_import_text;
+
+    #[test]
+    fn only_an_import_followed_by_a_star_tells_a_star_import() {
+        assert!(has_star_import_text("from a import *\n"));
+        assert!(has_star_import_text("from a import \\\n    *\n"));
+        assert!(!has_star_import_text(
+            "import os\n\ndef f(*args):\n    return 2 * 3\n"
+        ));
     }
 }

@@ -187,30 +187,35 @@ pub(super) fn find_global(stmt: Node, m: &Parsed) -> Option<String> {
 
 /// The file an import item names (its module, or for `from m import x` the module `m`).
 pub(super) fn imported_file(item: Node, stmt: Node, m: &Parsed, py: &PyProject) -> Option<String> {
-    match stmt.kind() {
-        "import_statement" => {
-            let dotted = if item.kind() == "aliased_import" {
-                item.child_by_field_name("name")?
-            } else {
-                item
-            };
-            py.import_file(m, text(dotted, m))
-        }
-        _ => {
-            let from = text(stmt.child_by_field_name("module_name")?, m);
-            let original = if item.kind() == "aliased_import" {
-                item.child_by_field_name("name")?
-            } else {
-                item
-            };
-            let sub = if from.ends_with('.') {
-                format!("{from}{}", text(original, m))
-            } else {
-                format!("{from}.{}", text(original, m))
-            };
-            py.import_file(m, &sub)
-        }
+    py.import_file(m, &imported_name(item, stmt, m)?)
+}
+
+/// [`imported_file`] as Python runs the import (for the import cycles).
+pub(super) fn imported_file_on_load(
+    item: Node,
+    stmt: Node,
+    m: &Parsed,
+    py: &PyProject,
+) -> Option<String> {
+    py.import_file_on_load(m, &imported_name(item, stmt, m)?)
+}
+
+/// The dotted name an import item imports (`a.b`; `m.x` for `from m import x`).
+fn imported_name(item: Node, stmt: Node, m: &Parsed) -> Option<String> {
+    let original = if item.kind() == "aliased_import" {
+        item.child_by_field_name("name")?
+    } else {
+        item
+    };
+    if stmt.kind() == "import_statement" {
+        return Some(text(original, m).to_string());
     }
+    let from = text(stmt.child_by_field_name("module_name")?, m);
+    Some(if from.ends_with('.') {
+        format!("{from}{}", text(original, m))
+    } else {
+        format!("{from}.{}", text(original, m))
+    })
 }
 
 /// Whether the module spells any import relatively (`from .x import y`).

@@ -61,8 +61,11 @@ fn paren_balance(code: &str) -> i32 {
 impl PyProject<'_> {
     /// The file of module `dotted` (absolute) imported from `from`: the one file of the tree
     /// that is it; among several, the one beside the importing file (a script's directory is
-    /// first on its path), else the one under a source root (the tree's top, `src/`, `lib/`).
-    fn module_file(&self, dotted: &str, from: &str) -> Option<String> {
+    /// first on its path; a type checker looks there last), else the one under a source root
+    /// (the tree's top, `src/`, `lib/`). With `as_run`, as Python 3 runs it: inside a package
+    /// an absolute import never means a sibling (`import logging` in `p/a.py` is the top-level
+    /// `logging`, not `p/logging.py`).
+    fn module_file(&self, dotted: &str, from: &str, as_run: bool) -> Option<String> {
         let candidates = self.module_candidates(dotted)?;
         let rel = dotted.replace('.', "/");
         // An absolute import finds a module only under a directory on the path: a source root
@@ -76,9 +79,11 @@ impl PyProject<'_> {
                 .to_string()
         };
         let own_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
-        let beside: Vec<&String> = candidates.iter().filter(|c| prefix(c) == own_dir).collect();
-        if let [one] = beside.as_slice() {
-            return Some((*one).clone());
+        if !(as_run && self.is_package(own_dir)) {
+            let beside: Vec<&String> = candidates.iter().filter(|c| prefix(c) == own_dir).collect();
+            if let [one] = beside.as_slice() {
+                return Some((*one).clone());
+            }
         }
         let rooted: Vec<&String> = candidates
             .iter()
@@ -88,6 +93,16 @@ impl PyProject<'_> {
             [one] => Some((*one).clone()),
             _ => None,
         }
+    }
+
+    /// Whether a directory of the tree is a package (holds `__init__.py`).
+    fn is_package(&self, dir: &str) -> bool {
+        let init = if dir.is_empty() {
+            "__init__.py".to_string()
+        } else {
+            format!("{dir}/__init__.py")
+        };
+        self.files.contains(&init)
     }
 
     /// The submodule `name` of the package whose `__init__.py` is `file` (`pkg.sub`, bound as
@@ -232,11 +247,37 @@ impl PyProject<'_> {
         from: &PyModule,
         dotted: &str,
     ) -> Result<String, (bool, String)> {
-        self.resolve_module_at(&from.path, dotted)
+        self.resolve_module_at(&from.path, dotted, false)
     }
 
-    /// [`Self::resolve_module`] from a file by its path.
-    fn resolve_module_at(&self, from_path: &str, dotted: &str) -> Result<String, (bool, String)> {
+    /// [`Self::resolve_module`] from a file by its path; with `as_run`, as Python runs it (see
+    /// [`Self::module_file`]).
+    pub(super) fn resolve_module_at(
+        &self,
+        from_path: &str,
+        dotted: &str,
+        as_run: bool,
+    ) -> Result<String, (bool, String)> {
+        // The answer depends on the importer's directory alone.
+        let dir = from_path.rsplit_once('/').map_or("", |(d, _)| d);
+        let key = (dir.to_string(), dotted.to_string(), as_run);
+        if let Some(hit) = self.resolved.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return hit;
+        }
+        let answer = self.resolve_module_uncached(from_path, dotted, as_run);
+        if let Ok(mut memo) = self.resolved.lock() {
+            memo.insert(key, answer.clone());
+        }
+        answer
+    }
+
+    /// [`Self::resolve_module_at`], worked out.
+    fn resolve_module_uncached(
+        &self,
+        from_path: &str,
+        dotted: &str,
+        as_run: bool,
+    ) -> Result<String, (bool, String)> {
         if let Some(rest) = dotted.strip_prefix('.') {
             let ups = rest.chars().take_while(|&c| c == '.').count();
             let rest = &rest[ups..];
@@ -264,7 +305,7 @@ impl PyProject<'_> {
                     format!("module `{dotted}` is not a file of the tree"),
                 ));
         }
-        if let Some(file) = self.module_file(dotted, from_path) {
+        if let Some(file) = self.module_file(dotted, from_path, as_run) {
             return Ok(file);
         }
         let top = dotted.split('.').next().unwrap_or(dotted);
@@ -282,8 +323,8 @@ impl PyProject<'_> {
 
     /// The files of the tree a module imports when it runs: its top-level imports (and those
     /// in top-level `try` blocks), each module with the packages above it, and for
-    /// `from pkg import sub` the submodule. What a move asks to tell an import cycle, of
-    /// many modules: read from the text's import lines, not parsed.
+    /// `from pkg import sub` the submodule, resolved as Python runs them. What a move asks to
+    /// tell an import cycle, of many modules: read from the text's import lines, not parsed.
     pub(crate) fn imports_on_load(&self, path: &str) -> Vec<String> {
         let Some(text) = (self.read)(path) else {
             return Vec::new();
@@ -302,7 +343,9 @@ impl PyProject<'_> {
                     let dotted = item.split(" as ").next().unwrap_or("").trim();
                     let parts: Vec<&str> = dotted.split('.').collect();
                     for end in 1..=parts.len() {
-                        add(self.resolve_module_at(path, &parts[..end].join(".")).ok());
+                        add(self
+                            .resolve_module_at(path, &parts[..end].join("."), true)
+                            .ok());
                     }
                 }
             } else if let Some((from, names)) = statement
@@ -310,7 +353,7 @@ impl PyProject<'_> {
                 .and_then(|rest| rest.split_once(" import "))
             {
                 let from = from.trim();
-                add(self.resolve_module_at(path, from).ok());
+                add(self.resolve_module_at(path, from, true).ok());
                 for item in names
                     .trim_matches(|c| c == '(' || c == ')' || c == ' ')
                     .split(',')
@@ -324,7 +367,7 @@ impl PyProject<'_> {
                     } else {
                         format!("{from}.{name}")
                     };
-                    add(self.resolve_module_at(path, &sub).ok());
+                    add(self.resolve_module_at(path, &sub, true).ok());
                 }
             }
         }

@@ -52,12 +52,22 @@ pub(crate) struct PyProject<'a> {
     /// Python's grammar, to parse them.
     grammar: Option<tree_sitter::Language>,
     modules: Mutex<HashMap<String, Option<Vec<String>>>>,
+    /// Memo of [`PyProject::resolve_module_at`] by the importer's directory, the dotted name
+    /// and whether as Python runs it: a move's import cycle search resolves `import os` of
+    /// hundreds of modules of one directory.
+    resolved: Mutex<HashMap<ResolvedKey, ModuleResolution>>,
     /// Memo of [`bindings_in`] by file, scope (its start byte; module: none) and name: a
     /// rename of a method used 40,000 times asks the same scopes again and again.
     bindings: Mutex<HashMap<BindingKey, Arc<Vec<Bound>>>>,
     /// Memo of class members by file, class and name.
     members: Mutex<HashMap<(String, String, String), Resolution>>,
 }
+
+/// An import resolved: the importer's directory, the dotted name, whether as Python runs it.
+type ResolvedKey = (String, String, bool);
+
+/// A module's file, or whether it is outside the tree (true) or unknown (false) and why.
+type ModuleResolution = Result<String, (bool, String)>;
 
 /// A scope's bindings of one name, by file, whether in its doctests, scope start (module:
 /// none) and name.
@@ -182,6 +192,7 @@ impl<'a> PyProject<'a> {
                 .find(|e| e.name == "python")
                 .and_then(languages::grammar),
             modules: Mutex::new(HashMap::new()),
+            resolved: Mutex::new(HashMap::new()),
             bindings: Mutex::new(HashMap::new()),
             members: Mutex::new(HashMap::new()),
         }
@@ -307,6 +318,12 @@ impl PyProject<'_> {
     /// one file of the tree: what a move asks of each import it may rewrite.
     pub(crate) fn import_file(&self, module: &PyModule, dotted: &str) -> Option<String> {
         self.resolve_module(module, dotted).ok()
+    }
+
+    /// [`Self::import_file`] as Python runs the import (no sibling of a package's module for
+    /// an absolute name): what an import cycle is made of.
+    pub(crate) fn import_file_on_load(&self, module: &PyModule, dotted: &str) -> Option<String> {
+        self.resolve_module_at(&module.path, dotted, true).ok()
     }
 
     /// The module of the tree an expression stands for (`a`, `pkg.a`, an alias of one).

@@ -189,7 +189,7 @@ fn unmovable(symbol: &str, place: &str, why: &Unmovable) -> Words {
         Unmovable::Redefined { lines } => (
             ErrorKind::UnresolvedSites,
             format!(
-                "`{symbol}` is bound more than once at the top level of its module ({place}, lines {}): which binding moves is not decided",
+                "`{symbol}` is bound more than once at the top level of its module ({place}, lines {}): which binding moves is not decided (a first `{symbol} = …` moves with later plain reassignments left writing the new module's `{symbol}` only when no other file uses it and the module names it there as `b.{symbol}`)",
                 join_all_lines(lines)
             ),
             "Leave one binding of it (or move the code by hand).",
