@@ -195,7 +195,9 @@ impl RustProject<'_> {
         let last = bare_type(path.rsplit("::").next().unwrap_or(path));
         if last == "Self" {
             return match enclosing_impl(node, source) {
-                Some((holder, _)) => self.member(&holder, name, Namespace::Item),
+                Some((holder, _)) => {
+                    self.member_from_impl(&holder, name, Namespace::Item, node, source)
+                }
                 None => Resolution::Unresolved("`Self` outside an impl".into()),
             };
         }

@@ -9,17 +9,34 @@ use super::{RustProject, ancestor, bare_type, text};
 use crate::rename::model::{Resolution, RustSymbol, SymbolId};
 use tree_sitter::Node;
 
+/// What an identifier in a pattern is: Rust reads `UNINITIALIZED =>` as the constant when a
+/// constant, unit struct or unit variant of that name is in scope, and as a new binding
+/// (a catch-all) only when none is.
+pub(super) enum PatternName {
+    /// A new binding of the name.
+    Binds,
+    /// An item the pattern compares against (a `const`, a `static`, a unit struct or variant).
+    Names,
+    /// Either, by what the walked files say (a glob `use` may bring such an item): why.
+    Unknown(String),
+}
+
 /// Where the local a name refers to is declared (its byte offset), when the function around
 /// it binds it: a parameter, a `let`, a closure parameter, a `for`/`match`/`if let` pattern
-/// declared before the use. The name's own declaration counts too.
-fn local_declaration(ident: Node, source: &str) -> Option<usize> {
+/// declared before the use. The name's own declaration counts too. `Some(Err(why))` when the
+/// pattern that would bind it may name an item instead (`classify`).
+fn local_declaration(
+    ident: Node,
+    source: &str,
+    classify: &dyn Fn(Node) -> PatternName,
+) -> Option<Result<usize, String>> {
     // A shorthand field in a pattern (`let P { major } = p`) binds a local of its name.
     if !matches!(ident.kind(), "identifier" | "shorthand_field_identifier") {
         return None;
     }
     let name = text(ident, source);
     let function = enclosing_function(ident)?;
-    let mut best: Option<usize> = None;
+    let mut best: Option<(usize, Result<usize, String>)> = None;
     let mut stack = vec![function];
     while let Some(n) = stack.pop() {
         if n.start_byte() > ident.start_byte() {
@@ -35,7 +52,7 @@ fn local_declaration(ident: Node, source: &str) -> Option<usize> {
         // A binding is in scope after its declaration: `let x = f(x)` reads the outer `x`.
         let after = |end: usize| ident.start_byte() >= end;
         if let Some(p) = pattern
-            && let Some(bound) = binding_in_pattern(p, source, name)
+            && let Some((bound, binds)) = binding_in_pattern(p, source, name, classify)
             && (bound == ident.start_byte()
                 || match n.kind() {
                     "let_declaration" | "let_condition" | "match_pattern" => after(n.end_byte()),
@@ -45,13 +62,14 @@ fn local_declaration(ident: Node, source: &str) -> Option<usize> {
                     _ => bound < ident.start_byte(),
                 })
             && encloses_use(n, ident)
+            && best.as_ref().is_none_or(|(b, _)| *b < bound)
         {
-            best = Some(best.map_or(bound, |b| b.max(bound)));
+            best = Some((bound, binds));
         }
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor));
     }
-    best
+    best.map(|(_, binds)| binds)
 }
 
 /// Whether a declaration's scope reaches the use: a `let`'s block, a parameter's function, a
@@ -68,13 +86,21 @@ fn encloses_use(declaration: Node, ident: Node) -> bool {
 }
 
 /// The offset of `name` bound by a pattern (an identifier not in a path, a struct's name or a
-/// type).
-fn binding_in_pattern(pattern: Node, source: &str, name: &str) -> Option<usize> {
+/// type), and whether it binds (`Err(why)` when it may name an item instead); an identifier
+/// that names an item (`classify`) binds nothing.
+fn binding_in_pattern(
+    pattern: Node,
+    source: &str,
+    name: &str,
+    classify: &dyn Fn(Node) -> PatternName,
+) -> Option<(usize, Result<usize, String>)> {
     let mut stack = vec![pattern];
     while let Some(n) = stack.pop() {
         match n.kind() {
             // `P { major }` in a pattern binds `major`.
-            "shorthand_field_identifier" if text(n, source) == name => return Some(n.start_byte()),
+            "shorthand_field_identifier" if text(n, source) == name => {
+                return Some((n.start_byte(), Ok(n.start_byte())));
+            }
             "identifier" if text(n, source) == name => {
                 let in_path = n.parent().is_some_and(|p| {
                     matches!(
@@ -85,8 +111,21 @@ fn binding_in_pattern(pattern: Node, source: &str, name: &str) -> Option<usize> 
                         .is_some_and(|t| t.id() == n.id())
                         || p.kind() == "scoped_identifier"
                 });
-                if !in_path {
-                    return Some(n.start_byte());
+                if in_path {
+                    continue;
+                }
+                // `mut x`, `ref x` and `x @ …` always bind.
+                let binds_always = n.parent().is_some_and(|p| {
+                    matches!(p.kind(), "mut_pattern" | "ref_pattern" | "captured_pattern")
+                });
+                match if binds_always {
+                    PatternName::Binds
+                } else {
+                    classify(n)
+                } {
+                    PatternName::Binds => return Some((n.start_byte(), Ok(n.start_byte()))),
+                    PatternName::Names => {}
+                    PatternName::Unknown(why) => return Some((n.start_byte(), Err(why))),
                 }
             }
             "type_identifier" | "scoped_type_identifier" | "type_arguments" => {}
@@ -170,6 +209,33 @@ fn enclosing_function(ident: Node) -> Option<Node> {
 }
 
 impl RustProject<'_> {
+    /// What an identifier in a pattern is, by the items in scope where it stands: one a `use`
+    /// brings, a `const`/`static`/unit struct of the file whose scope holds it, or (when a glob
+    /// `use` reaches it) maybe one of another file's; else a new binding.
+    pub(super) fn pattern_name(&self, facts: &FileFacts, node: Node, name: &str) -> PatternName {
+        let at = node.start_byte();
+        if facts.brought(name, at).is_some() || facts.uses_outside(name, at) {
+            return PatternName::Names;
+        }
+        if facts
+            .items
+            .iter()
+            .any(|i| i.name == name && i.in_patterns && i.scope.contains(&at))
+        {
+            return PatternName::Names;
+        }
+        let elsewhere = self.files.iter().any(|(_, f)| {
+            f.unit_variants.iter().any(|v| v == name)
+                || f.items.iter().any(|i| i.name == name && i.in_patterns)
+        });
+        if elsewhere && facts.glob_reaches(at) {
+            return PatternName::Unknown(format!(
+                "`{name}` in a pattern is a new binding, or the constant, unit struct or unit variant `{name}` of the walked files if a glob `use` here brings it, which lancet does not follow"
+            ));
+        }
+        PatternName::Binds
+    }
+
     /// A plain name: the local it is bound to (by the function around it, or by a `let` among
     /// a macro's tokens), else an item of the tree.
     pub(super) fn local_or_item(
@@ -179,12 +245,26 @@ impl RustProject<'_> {
         node: Node,
         name: &str,
     ) -> Resolution {
-        match local_declaration(node, source).or_else(|| token_binding(node, source)) {
-            Some(at) => Resolution::Symbol(SymbolId::Rust(RustSymbol::Local {
+        let classify = |n: Node| self.pattern_name(facts, n, name);
+        let local = local_declaration(node, source, &classify)
+            .or_else(|| token_binding(node, source).map(Ok));
+        match local {
+            Some(Ok(at)) => Resolution::Symbol(SymbolId::Rust(RustSymbol::Local {
                 path: facts.path.clone(),
                 offset: at,
             })),
-            None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
+            Some(Err(why)) => Resolution::Unresolved(why),
+            None => match facts.brought(name, node.start_byte()) {
+                // `use crate::Level::Error;` … `Error`: the member the `use` names (a variant,
+                // an associated const), as the `use` line itself is resolved.
+                Some(b)
+                    if b.item == name && bare_type(&b.module).starts_with(char::is_uppercase) =>
+                {
+                    let module = b.module.clone();
+                    self.path(facts, source, node, &module, name)
+                }
+                _ => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
+            },
         }
     }
 }

@@ -170,7 +170,9 @@ impl RustProject<'_> {
                 Some((_, Some(tr))) => Resolution::Outside(format!(
                     "`{name}` is a method of the trait `{tr}`, outside the tree"
                 )),
-                Some((holder, None)) => self.member(&holder, name, Namespace::Item),
+                Some((holder, None)) => {
+                    self.member_from_impl(&holder, name, Namespace::Item, node, source)
+                }
                 None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
             },
             "enum_variant" if field_is("name") => match list_owner(parent, source) {
@@ -354,5 +356,67 @@ mod tests {
                 "3 outside: `std::mem::take` is outside the tree"
             ]
         );
+    }
+
+    #[test]
+    fn same_named_methods_of_two_impls_of_one_type_are_two_symbols() {
+        // Either's `cloned`: one in `impl W<&T>`, one in `impl W<&mut T>`. Inside each impl,
+        // `self`/`Self` is that impl's type; elsewhere the type arguments decide, unread.
+        let text = "struct W<T>(T);\nimpl<T> W<&T> {\n    fn cloned(self) {}\n    fn a(self) { self.cloned() }\n}\nimpl<T> W<&mut T> {\n    fn cloned(self) {}\n    fn b(self) { Self::cloned(self) }\n}\nfn f(w: W<&u8>) {\n    w.cloned();\n    W::cloned(w);\n}\n";
+        let two = "2 impls of `W` define `cloned` (`impl W<&T>`, `impl W<&mut T>`): which one this is depends on the type arguments of `W` here, which lancet does not infer (a language server can: --lsp)";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "cloned"),
+            [
+                "3 = rust:W<&T>::cloned".to_string(),
+                "4 = rust:W<&T>::cloned".to_string(),
+                "7 = rust:W<&mut T>::cloned".to_string(),
+                "8 = rust:W<&mut T>::cloned".to_string(),
+                format!("11 ? {two}"),
+                format!("12 ? {two}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_constant_in_a_pattern_is_the_constant_and_a_new_name_binds() {
+        // log's `UNINITIALIZED`: `Ok(UNINITIALIZED) =>` and `UNINITIALIZED =>` compare against
+        // the constant; renaming the constant alone would make them catch-all bindings.
+        let text = "const UNINIT: usize = 0;\nfn f(x: Result<usize, usize>, y: usize) {\n    match x {\n        Ok(UNINIT) => {}\n        _ => {}\n    }\n    match y {\n        UNINIT => {}\n        other => {}\n    }\n    match y {\n        mut UNINIT => {}\n    }\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "UNINIT"),
+            [
+                "1 = rust:item:UNINIT",
+                "4 = rust:item:UNINIT",
+                "8 = rust:item:UNINIT",
+                "12 = rust:local@a.rs@215"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_unit_variant_brought_in_by_use_is_the_variant_in_patterns_and_values() {
+        let text = "enum Level {\n    Off,\n    On,\n}\nuse self::Level::Off;\nfn f(l: Level) -> Level {\n    match l {\n        Off => Off,\n        _ => Level::On,\n    }\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "Off"),
+            [
+                "2 = rust:Level::Off",
+                "5 = rust:Level::Off",
+                "8 = rust:Level::Off",
+                "8 = rust:Level::Off"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_pattern_name_a_glob_may_bring_as_a_constant_is_undecided() {
+        let files = [
+            ("a.rs", "pub const IDLE: u8 = 0;\n"),
+            (
+                "b.rs",
+                "use crate::a::*;\nfn f(s: u8) -> u8 {\n    match s {\n        IDLE => 1,\n        _ => 2,\n    }\n}\n",
+            ),
+        ];
+        let why = "`IDLE` in a pattern is a new binding, or the constant, unit struct or unit variant `IDLE` of the walked files if a glob `use` here brings it, which lancet does not follow";
+        assert_eq!(resolve(&files, "b.rs", "IDLE"), [format!("4 ? {why}")]);
     }
 }
