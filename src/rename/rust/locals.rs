@@ -214,8 +214,8 @@ impl RustProject<'_> {
     /// `use` reaches it) maybe one of another file's; else a new binding.
     pub(super) fn pattern_name(&self, facts: &FileFacts, node: Node, name: &str) -> PatternName {
         let at = node.start_byte();
-        if facts.brought(name, at).is_some() || facts.uses_outside(name, at) {
-            return PatternName::Names;
+        if let Some(b) = facts.brought(name, at) {
+            return self.brought_in_pattern(&b.item);
         }
         if facts
             .items
@@ -234,6 +234,34 @@ impl RustProject<'_> {
             ));
         }
         PatternName::Binds
+    }
+
+    /// What a name a `use` brings is in a pattern, by the item it names (`item`): the tree's
+    /// items of that name (a `const`, `static` or unit struct compares; a function, module or
+    /// type binds), else a unit variant of the tree; of an item outside the tree lancet knows
+    /// only the name, and Rust's naming says (`PI`, `Less`: constants and variants are
+    /// capitalised; `max`, `swap`: functions are not).
+    fn brought_in_pattern(&self, item: &str) -> PatternName {
+        let items: Vec<bool> = self
+            .files
+            .iter()
+            .flat_map(|(_, f)| &f.items)
+            .filter(|i| i.name == item)
+            .map(|i| i.in_patterns)
+            .collect();
+        let compares = if items.is_empty() {
+            self.files
+                .iter()
+                .any(|(_, f)| f.unit_variants.iter().any(|v| v == item))
+                || item.starts_with(char::is_uppercase)
+        } else {
+            items.contains(&true)
+        };
+        if compares {
+            PatternName::Names
+        } else {
+            PatternName::Binds
+        }
     }
 
     /// A plain name: the local it is bound to (by the function around it, or by a `let` among

@@ -419,4 +419,25 @@ mod tests {
         let why = "`IDLE` in a pattern is a new binding, or the constant, unit struct or unit variant `IDLE` of the walked files if a glob `use` here brings it, which lancet does not follow";
         assert_eq!(resolve(&files, "b.rs", "IDLE"), [format!("4 ? {why}")]);
     }
+
+    #[test]
+    fn a_parameter_named_like_a_function_a_use_brings_binds() {
+        // log's `use crate::logger;` and `fn log_impl(logger: L)`: a function never turns a
+        // pattern into a comparison, so the parameter is a local.
+        let files = [
+            ("lib.rs", "pub fn logger() {}\n"),
+            (
+                "api.rs",
+                "use crate::logger;\nfn f(logger: u8) -> u8 {\n    logger\n}\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "api.rs", "logger"),
+            [
+                "1 = rust:item:logger",
+                "2 = rust:local@api.rs@24",
+                "3 = rust:local@api.rs@24"
+            ]
+        );
+    }
 }
