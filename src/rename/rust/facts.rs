@@ -93,11 +93,12 @@ pub(super) struct FileFacts {
     tree_uses: Vec<TreeUse>,
     /// Every name a `use` (not a glob) brings in, with the path it names.
     pub(super) brought: Vec<Brought>,
-    /// The scopes of glob `use`s (`use super::*`): they bring names the facts do not list.
-    globs: Vec<Range<usize>>,
-    /// The enum variants without fields the file declares (`Level::Off`): a bare one in a
-    /// pattern (after a `use`) compares, never binds.
-    pub(super) unit_variants: Vec<String>,
+    /// The scopes of glob `use`s (`use super::*`), each with whether it leaves the tree
+    /// (`use std::cmp::Ordering::*`): they bring names the facts do not list.
+    globs: Vec<(Range<usize>, bool)>,
+    /// The enum variants the file declares, each with whether it has no fields (`Level::Off`:
+    /// a bare one in a pattern, after a `use`, compares and never binds).
+    pub(super) variants: Vec<(String, bool)>,
 }
 
 /// The members an impl, trait or struct declares (methods, associated items, fields), with
@@ -206,7 +207,7 @@ impl FileFacts {
             tree_uses: Vec::new(),
             brought: Vec::new(),
             globs: Vec::new(),
-            unit_variants: Vec::new(),
+            variants: Vec::new(),
         };
         let mut stack = vec![tree.root_node()];
         while let Some(n) = stack.pop() {
@@ -267,9 +268,10 @@ impl FileFacts {
                     facts.tree_use(n, source);
                     facts.brought_by(n, source);
                 }
-                "enum_variant" if n.child_by_field_name("body").is_none() => {
+                "enum_variant" => {
                     if let Some(name) = n.child_by_field_name("name") {
-                        facts.unit_variants.push(text(name, source).to_string());
+                        let unit = n.child_by_field_name("body").is_none();
+                        facts.variants.push((text(name, source).to_string(), unit));
                     }
                 }
                 _ => {}
@@ -378,10 +380,17 @@ impl FileFacts {
         let Some(argument) = decl.child_by_field_name("argument") else {
             return;
         };
+        let first = text(argument, source)
+            .trim_start_matches("::")
+            .split("::")
+            .next()
+            .unwrap_or_default()
+            .trim();
+        let outside = self.crate_outside(first);
         let mut stack = vec![argument];
         while let Some(n) = stack.pop() {
             if n.kind() == "use_wildcard" {
-                self.globs.push(scope.clone());
+                self.globs.push((scope.clone(), outside));
             }
             let mut cursor = n.walk();
             stack.extend(n.named_children(&mut cursor));
@@ -410,7 +419,14 @@ impl FileFacts {
 
     /// Whether a glob `use` reaches `at`.
     pub(super) fn glob_reaches(&self, at: usize) -> bool {
-        self.globs.iter().any(|g| g.contains(&at))
+        self.globs.iter().any(|(g, _)| g.contains(&at))
+    }
+
+    /// Whether a glob `use` of a crate outside the tree reaches `at`.
+    pub(super) fn outside_glob_reaches(&self, at: usize) -> bool {
+        self.globs
+            .iter()
+            .any(|(g, outside)| *outside && g.contains(&at))
     }
 
     /// Whether `name`, used at `at`, is brought in from outside the tree by a `use` whose scope

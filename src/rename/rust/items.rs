@@ -131,9 +131,17 @@ impl RustProject<'_> {
                 }))
             }
             ([(path, one)], _) => Resolution::Symbol(self.item_symbol(path, one)),
-            ([], _) => Resolution::Unresolved(format!(
-                "no item of the walked files is named `{name}` (a glob import, a macro, or another crate)"
-            )),
+            // No item: a variant the tree re-exports (`pub use crate::Either::{Left, Right}`,
+            // reached by a `use`, a path or a glob of the tree), unless a glob from outside
+            // the tree may bring another of the name.
+            ([], _) => match self.reexported_variant(name) {
+                Some(holder) if at.is_none_or(|at| !facts.outside_glob_reaches(at)) => {
+                    self.member(&holder, name, Namespace::Item)
+                }
+                _ => Resolution::Unresolved(format!(
+                    "no item of the walked files is named `{name}` (a glob import, a macro, or another crate)"
+                )),
+            },
             (_, Some(item)) => Resolution::Symbol(self.item_symbol(&facts.path, item)),
             (_, None) if in_module.len() == 1 => {
                 let (path, one) = in_module[0];

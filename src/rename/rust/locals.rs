@@ -200,6 +200,21 @@ pub(super) fn rust_local_type(ident: Node, source: &str) -> Option<String> {
     found.map(|(_, ty)| ty)
 }
 
+/// Whether a plain name among a macro's tokens may be a shorthand field (`Type { name }`,
+/// `Type { a, name, .. }`): a name between `{`/`,` and `,`/`}` in braces that follow a word.
+fn maybe_shorthand(node: Node, source: &str) -> bool {
+    let Some(tokens) = node.parent().filter(|p| p.kind() == "token_tree") else {
+        return false;
+    };
+    let braces = text(tokens, source).starts_with('{')
+        && tokens
+            .prev_sibling()
+            .is_some_and(|p| matches!(p.kind(), "identifier" | ">") || text(p, source) == "Self");
+    let before = node.prev_sibling().map(|n| text(n, source));
+    let after = node.next_sibling().map(|n| text(n, source));
+    braces && matches!(before, Some("{" | ",")) && matches!(after, Some("," | "}"))
+}
+
 /// The function whose locals a name may be: the nearest `fn` (a closure sees the locals of
 /// the function around it; an inner `fn` item sees none of its outer function's), else the
 /// closure a name outside any `fn` stands in.
@@ -225,7 +240,7 @@ impl RustProject<'_> {
             return PatternName::Names;
         }
         let elsewhere = self.files.iter().any(|(_, f)| {
-            f.unit_variants.iter().any(|v| v == name)
+            f.variants.iter().any(|(v, unit)| *unit && v == name)
                 || f.items.iter().any(|i| i.name == name && i.in_patterns)
         });
         if elsewhere && facts.glob_reaches(at) {
@@ -234,6 +249,47 @@ impl RustProject<'_> {
             ));
         }
         PatternName::Binds
+    }
+
+    /// Whether an item of the walked files (in any namespace) has the name.
+    fn is_item(&self, name: &str) -> bool {
+        self.files
+            .iter()
+            .any(|(_, f)| f.items.iter().any(|i| i.name == name))
+    }
+
+    /// Whether an enum of the walked files has a variant of the name.
+    fn is_variant(&self, name: &str) -> bool {
+        self.files
+            .iter()
+            .any(|(_, f)| f.variants.iter().any(|(v, _)| v == name))
+    }
+
+    /// The enum whose variant `name` the tree's `use` lines bring in by its type's path
+    /// (`pub use crate::Either::{Left, Right}`), when they all name one enum of the tree that
+    /// has such a variant.
+    pub(super) fn reexported_variant(&self, name: &str) -> Option<String> {
+        let mut enums: Vec<String> = self
+            .files
+            .iter()
+            .flat_map(|(_, f)| &f.brought)
+            .filter(|b| b.item == name)
+            .map(|b| bare_type(&b.module))
+            .filter(|m| m.starts_with(char::is_uppercase))
+            .collect();
+        enums.sort_unstable();
+        enums.dedup();
+        match enums.as_slice() {
+            [one]
+                if self.types_named(one) == 1
+                    && self.holders().any(|h| {
+                        h.name == *one && !h.fields && h.members.iter().any(|(m, _)| m == name)
+                    }) =>
+            {
+                Some(one.clone())
+            }
+            _ => None,
+        }
     }
 
     /// What a name a `use` brings is in a pattern, by the item it names (`item`): the tree's
@@ -252,7 +308,7 @@ impl RustProject<'_> {
         let compares = if items.is_empty() {
             self.files
                 .iter()
-                .any(|(_, f)| f.unit_variants.iter().any(|v| v == item))
+                .any(|(_, f)| f.variants.iter().any(|(v, unit)| *unit && v == item))
                 || item.starts_with(char::is_uppercase)
         } else {
             items.contains(&true)
@@ -291,7 +347,17 @@ impl RustProject<'_> {
                     let module = b.module.clone();
                     self.path(facts, source, node, &module, name)
                 }
-                _ => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
+                Some(_) => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
+                // No item, variant or `use` of the tree has the name: not the tree's.
+                None if !self.is_item(name)
+                    && !self.is_variant(name)
+                    && !maybe_shorthand(node, source) =>
+                {
+                    Resolution::Outside(format!(
+                        "no item, variant or local of the walked files is named `{name}` (a name from outside the tree, a glob import of one, or a binding among a macro's tokens)"
+                    ))
+                }
+                None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
             },
         }
     }

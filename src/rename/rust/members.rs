@@ -107,12 +107,12 @@ fn generic_bounds(at: Node, source: &str, param: &str) -> Option<Vec<String>> {
 }
 
 impl RustProject<'_> {
-    fn holders(&self) -> impl Iterator<Item = &Holder> {
+    pub(super) fn holders(&self) -> impl Iterator<Item = &Holder> {
         self.files.iter().flat_map(|(_, f)| &f.holders)
     }
 
     /// The number of types of the walked files named `name`.
-    fn types_named(&self, name: &str) -> usize {
+    pub(super) fn types_named(&self, name: &str) -> usize {
         self.files
             .iter()
             .flat_map(|(_, f)| &f.types)

@@ -440,4 +440,64 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_variant_brought_in_through_the_trees_one_re_export_is_the_variant() {
+        // either's `pub use crate::Either::{Left, Right};` in lib.rs, and
+        // `use super::{Either, Left};` in a module: its `Left` is the variant.
+        let files = [
+            (
+                "lib.rs",
+                "pub enum Either {\n    Left(u8),\n    Right(u8),\n}\npub use crate::Either::{Left, Right};\nmod m;\n",
+            ),
+            (
+                "m.rs",
+                "use super::{Either, Left};\nfn f(x: u8) -> Either {\n    Left(x)\n}\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "m.rs", "Left"),
+            ["1 = rust:Either::Left", "3 = rust:Either::Left"]
+        );
+        // Through a glob of the tree, or a path; not where a glob from outside the tree may
+        // bring another `Left`.
+        let files = [
+            files[0],
+            (
+                "g.rs",
+                "use crate::*;\nfn g() -> Either {\n    Left(1)\n}\nfn h() -> Either {\n    crate::Left(2)\n}\n",
+            ),
+            (
+                "o.rs",
+                "use crate::*;\nuse std::cmp::Ordering::*;\nfn o() {\n    Left(1);\n}\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "g.rs", "Left"),
+            ["3 = rust:Either::Left", "6 = rust:Either::Left"]
+        );
+        assert_eq!(
+            resolve(&files, "o.rs", "Left"),
+            [
+                "4 ? no item of the walked files is named `Left` (a glob import, a macro, or another crate)"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_plain_name_no_item_variant_or_use_of_the_tree_has_is_outside() {
+        // either's `inner` in a `macro_rules!` body: a binding among the macro's tokens (the
+        // field `inner` is reached as `x.inner` or a shorthand, never a plain name).
+        let text = "struct I {\n    inner: u8,\n}\nmacro_rules! m {\n    ($x:expr) => {\n        match $x {\n            Some(inner) => inner,\n            None => I { inner },\n        }\n    };\n}\n";
+        let outside = "outside: no item, variant or local of the walked files is named `inner` (a name from outside the tree, a glob import of one, or a binding among a macro's tokens)";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "inner"),
+            [
+                "2 = rust:I.inner".to_string(),
+                format!("7 {outside}"),
+                format!("7 {outside}"),
+                "8 ? no item of the walked files is named `inner` (a glob import, a macro, or another crate)".to_string(),
+            ]
+        );
+    }
 }
