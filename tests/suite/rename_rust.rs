@@ -247,3 +247,42 @@ impl Counter {
     );
     assert_eq!(read(dir.path(), "src/lib.rs"), LIB, "nothing written");
 }
+
+/// log's `let world = "world"; log!(lvl, "hello {world}")`: a format string's inline argument
+/// is the local, renamed with it (renaming the `let` alone left `{world}` naming nothing:
+/// E0425 with exit 0); `{world}` with the macro's own `world = …` argument is left.
+#[test]
+fn an_inline_format_argument_is_renamed_with_its_local() {
+    const LIB: &str = "\
+pub fn f() -> String {
+    let world = 1;
+    format!(\"{world} {world:>4} {{world}}\")
+}
+pub fn g() -> String {
+    format!(\"{world}\", world = 2)
+}
+";
+    let dir = temp_tree(&[
+        (
+            "Cargo.toml",
+            b"[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", LIB.as_bytes()),
+    ]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--no-lsp", "--at", "src/lib.rs:2:9", "earth"],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(lines(&v, "renamed"), [2, 3, 3], "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/lib.rs"),
+        LIB.replacen("let world", "let earth", 1).replacen(
+            "{world} {world:>4}",
+            "{earth} {earth:>4}",
+            1
+        )
+    );
+    cargo_tests_pass(dir.path())
+        .unwrap_or_else(|e| panic!("{e}\n{}", read(dir.path(), "src/lib.rs")));
+}

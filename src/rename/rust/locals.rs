@@ -6,7 +6,7 @@ use super::facts::FileFacts;
 use super::items::use_space;
 use super::macros::token_binding;
 use super::{RustProject, ancestor, bare_type, text};
-use crate::rename::model::{Resolution, RustSymbol, SymbolId};
+use crate::rename::model::{ItemSpace, Resolution, RustSymbol, SymbolId};
 use tree_sitter::Node;
 
 /// What an identifier in a pattern is: Rust reads `UNINITIALIZED =>` as the constant when a
@@ -34,7 +34,17 @@ fn local_declaration(
     if !matches!(ident.kind(), "identifier" | "shorthand_field_identifier") {
         return None;
     }
-    let name = text(ident, source);
+    local_named(ident, text(ident, source), source, classify)
+}
+
+/// [`local_declaration`] of `name` used at `ident` (an identifier, or the string that holds
+/// an inline format argument).
+fn local_named(
+    ident: Node,
+    name: &str,
+    source: &str,
+    classify: &dyn Fn(Node) -> PatternName,
+) -> Option<Result<usize, String>> {
     let function = enclosing_function(ident)?;
     let mut best: Option<(usize, Result<usize, String>)> = None;
     let mut stack = vec![function];
@@ -317,6 +327,43 @@ impl RustProject<'_> {
             PatternName::Names
         } else {
             PatternName::Binds
+        }
+    }
+
+    /// An inline format argument (`"{total}"`, in the string `at`): the local of that name in
+    /// scope there, else a value item.
+    pub(super) fn format_argument(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        at: Node,
+        name: &str,
+    ) -> Resolution {
+        // `format!("{name}", name = …)`: the macro's own named argument.
+        let tokens =
+            std::iter::successors(Some(at), |n| n.parent()).find(|n| n.kind() == "token_tree");
+        let named = tokens.is_some_and(|tokens| {
+            let mut cursor = tokens.walk();
+            let words: Vec<Node> = tokens.children(&mut cursor).collect();
+            words.windows(2).any(|w| {
+                w[0].kind() == "identifier"
+                    && text(w[0], source) == name
+                    && text(w[1], source) == "="
+            })
+        });
+        if named {
+            return Resolution::Outside(format!(
+                "a named argument of the format macro (`{name} = …`), not a name in scope"
+            ));
+        }
+        let classify = |n: Node| self.pattern_name(facts, n, name);
+        match local_named(at, name, source, &classify) {
+            Some(Ok(offset)) => Resolution::Symbol(SymbolId::Rust(RustSymbol::Local {
+                path: facts.path.clone(),
+                offset,
+            })),
+            Some(Err(why)) => Resolution::Unresolved(why),
+            None => self.item_id(facts, name, Some(at.start_byte()), Some(ItemSpace::Value)),
         }
     }
 

@@ -38,7 +38,7 @@ use items::use_space;
 use members::associated_id;
 use rayon::prelude::*;
 use std::sync::Arc;
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 mod crates;
 mod facts;
@@ -79,6 +79,26 @@ fn bare_type(ty: &str) -> String {
         .unwrap_or_default()
         .trim()
         .to_string()
+}
+
+/// Whether OLD at `at..end` of a Rust string is an inline argument of a format string
+/// (`println!("{total}")`, `format!("{total:>8}")`): a string among a macro call's tokens, OLD
+/// just inside an unescaped `{` and before `}` or `:`. Rust reads it as the name in scope.
+pub(crate) fn inline_format_argument(tree: &Tree, text: &str, at: usize, end: usize) -> bool {
+    let bytes = text.as_bytes();
+    let braces = bytes[..at].iter().rev().take_while(|&&b| b == b'{').count();
+    if braces % 2 == 0 || !matches!(bytes.get(end), Some(b'}' | b':')) {
+        return false;
+    }
+    let Some(node) = tree.root_node().descendant_for_byte_range(at, end) else {
+        return false;
+    };
+    let Some(string) = std::iter::successors(Some(node), |n| n.parent())
+        .find(|n| matches!(n.kind(), "string_literal" | "raw_string_literal"))
+    else {
+        return false;
+    };
+    string.parent().is_some_and(|p| p.kind() == "token_tree")
 }
 
 /// Every walked Rust file's facts.
@@ -241,10 +261,22 @@ impl Resolver for RustProject<'_> {
                 .map(|_| Resolution::Unresolved("not a scanned Rust file".into()).into())
                 .collect();
         };
-        by_node(file, offsets, old, |node| Resolved {
+        let mut resolved = by_node(file, offsets, old, |node| Resolved {
             value: self.resolve(facts, &file.text, node, old),
             field: self.shorthand_field(&file.text, node, old),
-        })
+        });
+        // An inline format argument stands inside a string: the name in scope there.
+        for (r, &at) in resolved.iter_mut().zip(offsets) {
+            if inline_format_argument(&file.tree, &file.text, at, at + old.len())
+                && let Some(string) = file
+                    .tree
+                    .root_node()
+                    .descendant_for_byte_range(at, at + old.len())
+            {
+                r.value = self.format_argument(facts, &file.text, string, old);
+            }
+        }
+        resolved
     }
 }
 
@@ -497,6 +529,26 @@ mod tests {
                 format!("7 {outside}"),
                 format!("7 {outside}"),
                 "8 ? no item of the walked files is named `inner` (a glob import, a macro, or another crate)".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_inline_format_argument_is_the_name_in_scope() {
+        // log's `let world = "world"; log!(lvl, "hello {world}")`: renaming the local alone
+        // left `{world}` naming nothing (E0425). `{{world}}` is text; `world = …` is the
+        // macro's own named argument.
+        let text = "fn f() {\n    let world = 1;\n    println!(\"{world} {world:>4} {{world}}\");\n}\nfn g() {\n    println!(\"{world}\", world = 2);\n}\n";
+        let outside = "outside: no item, variant or local of the walked files is named `world` (a name from outside the tree, a glob import of one, or a binding among a macro's tokens)";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "world"),
+            [
+                "2 = rust:local@a.rs@17".to_string(),
+                "3 = rust:local@a.rs@17".to_string(),
+                "3 = rust:local@a.rs@17".to_string(),
+                "3 ? not one syntax node".to_string(),
+                "6 outside: a named argument of the format macro (`world = …`), not a name in scope".to_string(),
+                format!("6 {outside}"),
             ]
         );
     }
