@@ -140,7 +140,7 @@ fn qualified_matches(id: &SymbolId, qualified: &str) -> bool {
         SymbolId::Rust(RustSymbol::Item { name, .. }) => name.clone(),
         SymbolId::Rust(RustSymbol::Local { .. }) | SymbolId::Ecma { .. } => return false,
         SymbolId::Rust(
-            RustSymbol::Associated { holder, name } | RustSymbol::Field { holder, name },
+            RustSymbol::Associated { holder, name, .. } | RustSymbol::Field { holder, name },
         ) => format!("{holder}.{name}"),
         SymbolId::Python { module, qual } => {
             let module = module

@@ -80,7 +80,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     }
     if let Some(servers) = &opts.lsp {
         return match &at {
-            Some(at) => lsp::rename(&root, at, &opts.new, servers, apply),
+            Some(at) => lsp::rename(&root, at, &opts, servers, apply),
             None => {
                 Report::rename_refused(&RenameRefusal::Place(PlaceRefusal::LspWithoutAt), surface)
                     .into()
@@ -204,7 +204,7 @@ fn foreign_rename(
     apply: &ApplyOptions,
 ) -> Applied {
     match foreign {
-        foreign::Foreign::Server(at, servers) => lsp::rename(root, &at, &opts.new, &servers, apply),
+        foreign::Foreign::Server(at, servers) => lsp::rename(root, &at, opts, &servers, apply),
         foreign::Foreign::Refused(refusal) => {
             Report::rename_refused(&refusal, apply.surface).into()
         }

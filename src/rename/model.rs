@@ -73,7 +73,14 @@ pub(crate) enum RustSymbol {
     /// A function's local (a parameter among them), by the file and offset of its declaration.
     Local { path: String, offset: usize },
     /// `Holder::name`: an associated item or variant of a type, or a trait's member.
-    Associated { holder: String, name: String },
+    Associated {
+        holder: String,
+        name: String,
+        /// The impl's self type as written (`Either<&L, &R>`) when several inherent impls of
+        /// the type define `name` (`impl Either<&L, &R>`, `impl Either<&mut L, &mut R>`): two
+        /// methods, which one a call reaches depends on the receiver's type arguments.
+        within: Option<String>,
+    },
     /// `Holder.name`: a struct's field (a field and a method of one name are two symbols).
     Field { holder: String, name: String },
 }
@@ -172,8 +179,12 @@ impl fmt::Display for SymbolId {
             SymbolId::Rust(RustSymbol::Local { path, offset }) => {
                 write!(f, "rust:local@{path}@{offset}")
             }
-            SymbolId::Rust(RustSymbol::Associated { holder, name }) => {
-                write!(f, "rust:{holder}::{name}")
+            SymbolId::Rust(RustSymbol::Associated {
+                holder,
+                name,
+                within,
+            }) => {
+                write!(f, "rust:{}::{name}", within.as_deref().unwrap_or(holder))
             }
             SymbolId::Rust(RustSymbol::Field { holder, name }) => write!(f, "rust:{holder}.{name}"),
         }

@@ -178,10 +178,7 @@ pub(super) fn scan_file(
             Some(inner) if inner.code => (inner, true),
             _ => (hit, false),
         };
-        // `x: "Formatter"`: a name in an annotation, written as a string so it may be defined
-        // later. It is code to a type checker, and to the rename.
-        let forward = hit.context == Some("string") && is_forward_reference(&tree, at, end - at);
-        if hit.code || forward {
+        if hit.code || string_is_code(hit.context, renamer, &tree, text, at..end) {
             let mut kinds = hit.kinds.clone();
             // A node captured as a method is also a function: keep the most specific kind.
             if kinds.contains(&SymbolKind::Method) {
@@ -389,6 +386,22 @@ pub(super) fn definitions_at(path: &str, text: &str, at: &[usize], old: &str) ->
             })
         })
         .collect()
+}
+
+/// Whether OLD at `at` in a string (`context`) is code: `x: "Formatter"` (a name in an
+/// annotation, written as a string so it may be defined later: code to a type checker, and to
+/// the rename), or `println!("{total}")` (a Rust format string's inline argument).
+fn string_is_code(
+    context: Option<&str>,
+    renamer: &Renamer,
+    tree: &Tree,
+    text: &str,
+    at: std::ops::Range<usize>,
+) -> bool {
+    context == Some("string")
+        && (is_forward_reference(tree, at.start, at.len())
+            || renamer.entry.name == "rust"
+                && super::rust::inline_format_argument(tree, text, at.start, at.end))
 }
 
 /// Whether the word at `at` is a Python forward reference: the whole content of a string inside

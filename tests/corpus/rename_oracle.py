@@ -233,7 +233,9 @@ scored):
   missed         |S - L - U|, listed (10 per symbol; all with -v)
   doctest sites  sites lancet renames inside doctests (a docstring's `>>>` line, a Rust doc
                  comment's code block: code to pytest --doctest-modules and cargo test --doc, not
-                 to the server): taken out of L, not scored, counted in the summary line
+                 to the server): taken out of L, not scored, counted in the summary line; so are
+                 a Rust format string's inline arguments (`"{total}"`: rustc's, not this
+                 rust-analyzer's)
 With --engine lsp (the second pass; `both`, the default, runs the syntax pass then the lsp pass)
 lancet drives the server itself and its renamed set must equal S exactly: any difference (a
 refusal included, unless S is empty) fails the run; where the server's edit reaches outside the
@@ -1299,6 +1301,25 @@ def site_list(items, field, warn):
     return out
 
 
+def is_format_argument(root, site):
+    """Whether a renamed site is a Rust format string's inline argument: `{NAME}` or `{NAME:`
+    inside a string on its line (the line's text in the report)."""
+    if not isinstance(site, dict) or not str(site.get("path", "")).endswith(".rs"):
+        return False
+    text, col = site.get("text") or "", int(site.get("column") or 0)
+    try:
+        line = (pathlib.Path(root) / site["path"]).read_text(encoding="utf-8").splitlines()[int(site["line"]) - 1]
+    except (OSError, IndexError, ValueError, KeyError):
+        line = text
+    at = col - 1
+    if at <= 0 or at > len(line) or line[at - 1] != "{" or '"' not in line[:at]:
+        return False
+    end = at
+    while end < len(line) and (line[end].isalnum() or line[end] == "_"):
+        end += 1
+    return end < len(line) and line[end] in "}:"
+
+
 def rename_argv(lancet, root, sym, bare):
     """`lancet rename` of a symbol: by its definition's position (`--at`), or with --bare by its
     name alone (`OLD NEW`, as an agent that knows only the name asks: a name that several
@@ -1352,6 +1373,11 @@ def run_lancet(lancet, root, sym, engine, env, warn_engine, bare=False):
             # (rename_typecheck.py's doctest runs judge them).
             res["doctest"] = site_list([it for it in items if isinstance(it, dict) and it.get("doctest")], field, warn)
             items = [it for it in items if not (isinstance(it, dict) and it.get("doctest"))]
+            # So are a Rust format string's inline arguments (`"{total}"`): rustc reads them as
+            # the name in scope (rename_typecheck.py's cargo check judges them); the oracle's
+            # rust-analyzer (2022) does not rename them.
+            res["format_args"] = site_list([it for it in items if is_format_argument(root, it)], field, warn)
+            items = [it for it in items if not is_format_argument(root, it)]
         res[field] = site_list(items, field, warn)
         if field != "renamed":
             res[field + "_detail"] = [{k: it.get(k) for k in ("path", "line", "column", "text", "why")}
@@ -1750,11 +1776,13 @@ def main():
     if "syntax" in totals:
         c = totals["syntax"]
         doctests = sum(len(r.get("doctest", [])) for r in lres.get("syntax", {}).values())
+        format_args = sum(len(r.get("format_args", [])) for r in lres.get("syntax", {}).values())
         known = c["known"]
         log(f"rename oracle: {nsym} symbols ({c['scored']} scored, {skipped} not renameable), false renames "
             f"{c['false']}" + (f" (and {known} known: symbols.toml's known_false)" if known else "")
             + f", recall {pct(c['agree'], c['S'])}, unresolved share {pct(c['unres'], c['S'])}; "
-            f"{doctests} doctest site(s) renamed beyond the server (not scored)")
+            f"{doctests} doctest site(s) and {format_args} format-string argument(s) renamed beyond the "
+            "server (not scored)")
         log(f"rename oracle outcomes: {outcomes['right']} right, {outcomes['refused']} refused "
             f"({pct(outcomes['refused'], nsym)}; "
             + ", ".join([f"{outcomes['refused:ambiguous']} ambiguous"]

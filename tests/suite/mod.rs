@@ -12,6 +12,7 @@ mod props;
 mod rename;
 mod rename_finishes;
 mod rename_hybrid;
+mod rename_rust;
 mod resend;
 mod signature;
 pub mod source_scan;

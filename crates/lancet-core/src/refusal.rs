@@ -672,6 +672,9 @@ pub enum NotDecided {
     Failed(String),
     /// It was asked and could not tell for these sites.
     CouldNotTell,
+    /// Its rename does not reach these sites (what they are: rust-analyzer and a doctest or a
+    /// `macro_rules!` body), so lancet's own resolver must decide them, and could not.
+    NotItsSites(String),
 }
 
 /// Why a move must not go ahead: the request, the symbol named, the destination, or sites

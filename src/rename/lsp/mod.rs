@@ -18,6 +18,7 @@
 mod definitions;
 mod protocol;
 mod servers;
+mod unseen;
 
 pub(crate) use definitions::{Answer, Asked, Place, ask_definitions};
 
@@ -77,16 +78,32 @@ impl Lsp {
     }
 }
 
-/// Asks the server what renaming the identifier at `at` to `new` changes, and applies it.
+/// Asks the server what renaming the identifier at `at` to `opts.new` changes, and applies it
+/// with lancet's own decisions where the server does not look (Rust's doctests and
+/// `macro_rules!` bodies: [`unseen`]).
 pub(super) fn rename(
     root: &Root,
     at: &At,
-    new: &str,
+    opts: &super::model::RenameOptions,
     lsp: &Lsp,
     apply: &crate::apply_options::ApplyOptions,
 ) -> crate::applied::Applied {
+    let new = opts.new.as_str();
     match edits(root, at, new, lsp) {
-        Ok((server, files, note)) => {
+        Ok((server, mut files, note)) => {
+            let by_server = files.values().map(|(_, _, s)| s.len()).sum();
+            let unseen = match unseen::rust_sites_unseen(root, at, opts, apply, by_server) {
+                Ok(unseen) => unseen,
+                Err(report) => return (*report).into(),
+            };
+            for (path, (sha256, text, spans)) in unseen.files {
+                let entry = files
+                    .entry(path)
+                    .or_insert_with(|| (sha256, text, Vec::new()));
+                entry.2.extend(spans);
+                entry.2.sort_by_key(|s| (s.start, s.end));
+                entry.2.dedup_by_key(|s| s.start);
+            }
             let at_name = at.name.clone();
             let mut renamed = Vec::new();
             let mut definitions = Vec::new();
@@ -102,7 +119,7 @@ pub(super) fn rename(
                             path: path.clone(),
                             line,
                             column: s.start - starts[line - 1] + 1,
-                            doctest: false,
+                            doctest: unseen.doctest.contains(&(path.clone(), s.start)),
                         });
                     }
                     FileOp {

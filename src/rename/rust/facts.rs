@@ -19,6 +19,9 @@ pub(super) struct Holder {
     pub(super) fields: bool,
     /// Each member's name, and the type a field is declared with.
     pub(super) members: Vec<(String, Option<String>)>,
+    /// An impl's self type as written (`Either<&L, &R>`): two inherent impls of one type may
+    /// each define a method of one name, told apart by their type arguments only.
+    pub(super) impl_type: Option<String>,
 }
 
 /// The namespaces an item kind defines a name in (a struct's name is a type, and for a unit or
@@ -43,6 +46,21 @@ pub(super) struct ScopedItem {
     pub(super) spaces: &'static [ItemSpace],
     /// At the top of its file (a module's own item), not inside a function or an inline `mod`.
     pub(super) top: bool,
+    /// A `const`, `static` or unit struct: a pattern that is its bare name compares against
+    /// it rather than binding a new name.
+    pub(super) in_patterns: bool,
+}
+
+/// A name a `use` brings into scope (`use crate::Level::{Error, Warn as W}`): `Error` from
+/// `crate::Level`, `W` for `crate::Level::Warn`.
+pub(super) struct Brought {
+    /// The name as the scope sees it (the alias, if any).
+    pub(super) name: String,
+    /// The path the `use` names it by, less its last segment (`crate::Level`).
+    pub(super) module: String,
+    /// The last segment of that path (the item's own name).
+    pub(super) item: String,
+    pub(super) scope: Range<usize>,
 }
 
 /// A name a `use` brings in from a crate of the tree (`use my_util::text::shout`).
@@ -73,6 +91,14 @@ pub(super) struct FileFacts {
     crates: CrateNames,
     /// Names brought in by `use` from crates of the tree.
     tree_uses: Vec<TreeUse>,
+    /// Every name a `use` (not a glob) brings in, with the path it names.
+    pub(super) brought: Vec<Brought>,
+    /// The scopes of glob `use`s (`use super::*`), each with whether it leaves the tree
+    /// (`use std::cmp::Ordering::*`): they bring names the facts do not list.
+    globs: Vec<(Range<usize>, bool)>,
+    /// The enum variants the file declares, each with whether it has no fields (`Level::Off`:
+    /// a bare one in a pattern, after a `use`, compares and never binds).
+    pub(super) variants: Vec<(String, bool)>,
 }
 
 /// The members an impl, trait or struct declares (methods, associated items, fields), with
@@ -112,6 +138,26 @@ pub(super) fn holder_of(node: Node, source: &str) -> Option<(String, Option<Stri
         )),
         _ => None,
     }
+}
+
+/// An impl's self type as written, its spacing made one space (`Either<&L, &R>`).
+fn impl_type(item: Node, source: &str) -> Option<String> {
+    let ty = text(item.child_by_field_name("type")?, source);
+    Some(ty.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// The self type of the impl around a node, as [`impl_type`] writes it; `None` outside an impl
+/// (or inside a trait's own body).
+pub(super) fn enclosing_impl_type(node: Node, source: &str) -> Option<String> {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        match n.kind() {
+            "impl_item" => return impl_type(n, source),
+            "trait_item" => return None,
+            _ => at = n.parent(),
+        }
+    }
+    None
 }
 
 /// The type named by the item or expression whose list (fields, variants, initialisers)
@@ -159,6 +205,9 @@ impl FileFacts {
             outside_uses: Vec::new(),
             crates,
             tree_uses: Vec::new(),
+            brought: Vec::new(),
+            globs: Vec::new(),
+            variants: Vec::new(),
         };
         let mut stack = vec![tree.root_node()];
         while let Some(n) = stack.pop() {
@@ -173,6 +222,8 @@ impl FileFacts {
                     scope: n.parent().unwrap_or(n).byte_range(),
                     spaces: item_spaces(kind),
                     top: n.parent().is_some_and(|p| p.kind() == "source_file"),
+                    in_patterns: matches!(kind, "const_item" | "static_item")
+                        || kind == "struct_item" && n.child_by_field_name("body").is_none(),
                 });
                 if matches!(
                     kind,
@@ -190,6 +241,7 @@ impl FileFacts {
                             trait_name: None,
                             fields: false,
                             members: members(n, source),
+                            impl_type: None,
                         });
                     }
                 }
@@ -205,12 +257,22 @@ impl FileFacts {
                                 .map(|t| bare_type(text(t, source))),
                             fields: matches!(kind, "struct_item" | "union_item"),
                             members: members(n, source),
+                            impl_type: (kind == "impl_item")
+                                .then(|| impl_type(n, source))
+                                .flatten(),
                         });
                     }
                 }
                 "use_declaration" => {
                     facts.outside_use(n, source);
                     facts.tree_use(n, source);
+                    facts.brought_by(n, source);
+                }
+                "enum_variant" => {
+                    if let Some(name) = n.child_by_field_name("name") {
+                        let unit = n.child_by_field_name("body").is_none();
+                        facts.variants.push((text(name, source).to_string(), unit));
+                    }
                 }
                 _ => {}
             }
@@ -309,6 +371,62 @@ impl FileFacts {
                 }),
             }
         }
+    }
+
+    /// Records the names a `use` brings in (each with the path it names), and its scope when it
+    /// is a glob.
+    fn brought_by(&mut self, decl: Node, source: &str) {
+        let scope = decl.parent().unwrap_or(decl).byte_range();
+        let Some(argument) = decl.child_by_field_name("argument") else {
+            return;
+        };
+        let first = text(argument, source)
+            .trim_start_matches("::")
+            .split("::")
+            .next()
+            .unwrap_or_default()
+            .trim();
+        let outside = self.crate_outside(first);
+        let mut stack = vec![argument];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "use_wildcard" {
+                self.globs.push((scope.clone(), outside));
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor));
+        }
+        let mut paths = Vec::new();
+        use_paths(argument, source, "", &mut paths);
+        for (path, alias, _) in paths {
+            let Some((module, item)) = path.rsplit_once("::") else {
+                continue;
+            };
+            self.brought.push(Brought {
+                name: alias.unwrap_or_else(|| item.to_string()),
+                module: module.to_string(),
+                item: item.to_string(),
+                scope: scope.clone(),
+            });
+        }
+    }
+
+    /// The `use` that brings `name` into the scope at `at`, if one does (not a glob).
+    pub(super) fn brought(&self, name: &str, at: usize) -> Option<&Brought> {
+        self.brought
+            .iter()
+            .find(|b| b.name == name && b.scope.contains(&at))
+    }
+
+    /// Whether a glob `use` reaches `at`.
+    pub(super) fn glob_reaches(&self, at: usize) -> bool {
+        self.globs.iter().any(|(g, _)| g.contains(&at))
+    }
+
+    /// Whether a glob `use` of a crate outside the tree reaches `at`.
+    pub(super) fn outside_glob_reaches(&self, at: usize) -> bool {
+        self.globs
+            .iter()
+            .any(|(g, outside)| *outside && g.contains(&at))
     }
 
     /// Whether `name`, used at `at`, is brought in from outside the tree by a `use` whose scope

@@ -131,9 +131,17 @@ impl RustProject<'_> {
                 }))
             }
             ([(path, one)], _) => Resolution::Symbol(self.item_symbol(path, one)),
-            ([], _) => Resolution::Unresolved(format!(
-                "no item of the walked files is named `{name}` (a glob import, a macro, or another crate)"
-            )),
+            // No item: a variant the tree re-exports (`pub use crate::Either::{Left, Right}`,
+            // reached by a `use`, a path or a glob of the tree), unless a glob from outside
+            // the tree may bring another of the name.
+            ([], _) => match self.reexported_variant(name) {
+                Some(holder) if at.is_none_or(|at| !facts.outside_glob_reaches(at)) => {
+                    self.member(&holder, name, Namespace::Item)
+                }
+                _ => Resolution::Unresolved(format!(
+                    "no item of the walked files is named `{name}` (a glob import, a macro, or another crate)"
+                )),
+            },
             (_, Some(item)) => Resolution::Symbol(self.item_symbol(&facts.path, item)),
             (_, None) if in_module.len() == 1 => {
                 let (path, one) = in_module[0];
@@ -195,7 +203,9 @@ impl RustProject<'_> {
         let last = bare_type(path.rsplit("::").next().unwrap_or(path));
         if last == "Self" {
             return match enclosing_impl(node, source) {
-                Some((holder, _)) => self.member(&holder, name, Namespace::Item),
+                Some((holder, _)) => {
+                    self.member_from_impl(&holder, name, Namespace::Item, node, source)
+                }
                 None => Resolution::Unresolved("`Self` outside an impl".into()),
             };
         }

@@ -3,7 +3,7 @@
 //! the type the syntax gives the receiver (`self`, a declared local, a field, a pointer that
 //! dereferences, a generic parameter's bounds, `dyn Trait` / `impl Trait`).
 
-use super::facts::{Holder, enclosing_impl, list_owner};
+use super::facts::{Holder, enclosing_impl, enclosing_impl_type, list_owner};
 use super::locals::rust_local_type;
 use super::{Namespace, RustProject, bare_type, text};
 use crate::rename::model::{Resolution, RustSymbol, SymbolId};
@@ -107,12 +107,12 @@ fn generic_bounds(at: Node, source: &str, param: &str) -> Option<Vec<String>> {
 }
 
 impl RustProject<'_> {
-    fn holders(&self) -> impl Iterator<Item = &Holder> {
+    pub(super) fn holders(&self) -> impl Iterator<Item = &Holder> {
         self.files.iter().flat_map(|(_, f)| &f.holders)
     }
 
     /// The number of types of the walked files named `name`.
-    fn types_named(&self, name: &str) -> usize {
+    pub(super) fn types_named(&self, name: &str) -> usize {
         self.files
             .iter()
             .flat_map(|(_, f)| &f.types)
@@ -150,6 +150,20 @@ impl RustProject<'_> {
                     "`{holder}` declares no field `{name}` in the walked files"
                 )))
             };
+        }
+        // Two inherent impls that each define `name` (`impl Either<&L, &R>`, `impl Either<&mut
+        // L, &mut R>`): which one a use reaches depends on type arguments lancet does not infer.
+        let impls = self.impls_defining(holder, name);
+        if impls.len() > 1 {
+            return Err(Resolution::Unresolved(format!(
+                "{} impls of `{holder}` define `{name}` ({}): which one this is depends on the type arguments of `{holder}` here, which lancet does not infer (a language server can: --lsp)",
+                impls.len(),
+                impls
+                    .iter()
+                    .map(|t| format!("`impl {t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
         }
         // Inherent: impl Holder { … }, enum Holder { … }, or trait Holder { … }.
         if self
@@ -189,6 +203,47 @@ impl RustProject<'_> {
                 "`{holder}` has `{name}` from several traits"
             ))),
         }
+    }
+
+    /// The self types (as written, each once) of the inherent impls of `holder` that define an
+    /// associated item `name`.
+    fn impls_defining(&self, holder: &str, name: &str) -> Vec<&str> {
+        let mut types: Vec<&str> = self
+            .holders()
+            .filter(|h| h.name == holder && h.trait_name.is_none() && !h.fields)
+            .filter(|h| h.members.iter().any(|(m, _)| m == name))
+            .filter_map(|h| h.impl_type.as_deref())
+            .collect();
+        types.sort_unstable();
+        types.dedup();
+        types
+    }
+
+    /// `holder`'s member `name` seen from `at` inside an impl of `holder` (its definition,
+    /// `self.name`, `Self::name`): when several inherent impls of the type define `name`, the
+    /// one whose self type is the impl's around `at` (the same type arguments); else as
+    /// [`Self::member`] says.
+    pub(super) fn member_from_impl(
+        &self,
+        holder: &str,
+        name: &str,
+        space: Namespace,
+        at: Node,
+        source: &str,
+    ) -> Resolution {
+        if space == Namespace::Item
+            && let Some(here) = enclosing_impl_type(at, source)
+            && let impls = self.impls_defining(holder, name)
+            && impls.len() > 1
+            && impls.contains(&here.as_str())
+        {
+            return Resolution::Symbol(SymbolId::Rust(RustSymbol::Associated {
+                holder: holder.to_string(),
+                name: name.to_string(),
+                within: Some(here),
+            }));
+        }
+        self.member(holder, name, space)
     }
 
     /// Whether a trait of the tree declares a member `name`.
@@ -327,9 +382,11 @@ impl RustProject<'_> {
             let holder = bare_type(&ty);
             return if holder == "Self" {
                 match enclosing_impl(at, source) {
-                    Some((holder, _)) => self.member(&holder, name, space),
+                    Some((holder, _)) => self.member_from_impl(&holder, name, space, at, source),
                     None => Resolution::Unresolved("`Self` outside an impl".into()),
                 }
+            } else if at.kind() == "self" {
+                self.member_from_impl(&holder, name, space, at, source)
             } else {
                 self.member(&holder, name, space)
             };
@@ -380,5 +437,6 @@ pub(super) fn associated_id(holder: &str, name: &str) -> SymbolId {
     SymbolId::Rust(RustSymbol::Associated {
         holder: holder.to_string(),
         name: name.to_string(),
+        within: None,
     })
 }

@@ -38,7 +38,7 @@ use items::use_space;
 use members::associated_id;
 use rayon::prelude::*;
 use std::sync::Arc;
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 mod crates;
 mod facts;
@@ -79,6 +79,26 @@ fn bare_type(ty: &str) -> String {
         .unwrap_or_default()
         .trim()
         .to_string()
+}
+
+/// Whether OLD at `at..end` of a Rust string is an inline argument of a format string
+/// (`println!("{total}")`, `format!("{total:>8}")`): a string among a macro call's tokens, OLD
+/// just inside an unescaped `{` and before `}` or `:`. Rust reads it as the name in scope.
+pub(crate) fn inline_format_argument(tree: &Tree, text: &str, at: usize, end: usize) -> bool {
+    let bytes = text.as_bytes();
+    let braces = bytes[..at].iter().rev().take_while(|&&b| b == b'{').count();
+    if braces % 2 == 0 || !matches!(bytes.get(end), Some(b'}' | b':')) {
+        return false;
+    }
+    let Some(node) = tree.root_node().descendant_for_byte_range(at, end) else {
+        return false;
+    };
+    let Some(string) = std::iter::successors(Some(node), |n| n.parent())
+        .find(|n| matches!(n.kind(), "string_literal" | "raw_string_literal"))
+    else {
+        return false;
+    };
+    string.parent().is_some_and(|p| p.kind() == "token_tree")
 }
 
 /// Every walked Rust file's facts.
@@ -170,7 +190,9 @@ impl RustProject<'_> {
                 Some((_, Some(tr))) => Resolution::Outside(format!(
                     "`{name}` is a method of the trait `{tr}`, outside the tree"
                 )),
-                Some((holder, None)) => self.member(&holder, name, Namespace::Item),
+                Some((holder, None)) => {
+                    self.member_from_impl(&holder, name, Namespace::Item, node, source)
+                }
                 None => self.item_id(facts, name, Some(node.start_byte()), use_space(node)),
             },
             "enum_variant" if field_is("name") => match list_owner(parent, source) {
@@ -239,10 +261,22 @@ impl Resolver for RustProject<'_> {
                 .map(|_| Resolution::Unresolved("not a scanned Rust file".into()).into())
                 .collect();
         };
-        by_node(file, offsets, old, |node| Resolved {
+        let mut resolved = by_node(file, offsets, old, |node| Resolved {
             value: self.resolve(facts, &file.text, node, old),
             field: self.shorthand_field(&file.text, node, old),
-        })
+        });
+        // An inline format argument stands inside a string: the name in scope there.
+        for (r, &at) in resolved.iter_mut().zip(offsets) {
+            if inline_format_argument(&file.tree, &file.text, at, at + old.len())
+                && let Some(string) = file
+                    .tree
+                    .root_node()
+                    .descendant_for_byte_range(at, at + old.len())
+            {
+                r.value = self.format_argument(facts, &file.text, string, old);
+            }
+        }
+        resolved
     }
 }
 
@@ -352,6 +386,169 @@ mod tests {
                 "2 outside: a lifetime or a loop label (`'name`), never an item or a value",
                 "2 outside: a lifetime or a loop label (`'name`), never an item or a value",
                 "3 outside: `std::mem::take` is outside the tree"
+            ]
+        );
+    }
+
+    #[test]
+    fn same_named_methods_of_two_impls_of_one_type_are_two_symbols() {
+        // Either's `cloned`: one in `impl W<&T>`, one in `impl W<&mut T>`. Inside each impl,
+        // `self`/`Self` is that impl's type; elsewhere the type arguments decide, unread.
+        let text = "struct W<T>(T);\nimpl<T> W<&T> {\n    fn cloned(self) {}\n    fn a(self) { self.cloned() }\n}\nimpl<T> W<&mut T> {\n    fn cloned(self) {}\n    fn b(self) { Self::cloned(self) }\n}\nfn f(w: W<&u8>) {\n    w.cloned();\n    W::cloned(w);\n}\n";
+        let two = "2 impls of `W` define `cloned` (`impl W<&T>`, `impl W<&mut T>`): which one this is depends on the type arguments of `W` here, which lancet does not infer (a language server can: --lsp)";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "cloned"),
+            [
+                "3 = rust:W<&T>::cloned".to_string(),
+                "4 = rust:W<&T>::cloned".to_string(),
+                "7 = rust:W<&mut T>::cloned".to_string(),
+                "8 = rust:W<&mut T>::cloned".to_string(),
+                format!("11 ? {two}"),
+                format!("12 ? {two}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_constant_in_a_pattern_is_the_constant_and_a_new_name_binds() {
+        // log's `UNINITIALIZED`: `Ok(UNINITIALIZED) =>` and `UNINITIALIZED =>` compare against
+        // the constant; renaming the constant alone would make them catch-all bindings.
+        let text = "const UNINIT: usize = 0;\nfn f(x: Result<usize, usize>, y: usize) {\n    match x {\n        Ok(UNINIT) => {}\n        _ => {}\n    }\n    match y {\n        UNINIT => {}\n        other => {}\n    }\n    match y {\n        mut UNINIT => {}\n    }\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "UNINIT"),
+            [
+                "1 = rust:item:UNINIT",
+                "4 = rust:item:UNINIT",
+                "8 = rust:item:UNINIT",
+                "12 = rust:local@a.rs@215"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_unit_variant_brought_in_by_use_is_the_variant_in_patterns_and_values() {
+        let text = "enum Level {\n    Off,\n    On,\n}\nuse self::Level::Off;\nfn f(l: Level) -> Level {\n    match l {\n        Off => Off,\n        _ => Level::On,\n    }\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "Off"),
+            [
+                "2 = rust:Level::Off",
+                "5 = rust:Level::Off",
+                "8 = rust:Level::Off",
+                "8 = rust:Level::Off"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_pattern_name_a_glob_may_bring_as_a_constant_is_undecided() {
+        let files = [
+            ("a.rs", "pub const IDLE: u8 = 0;\n"),
+            (
+                "b.rs",
+                "use crate::a::*;\nfn f(s: u8) -> u8 {\n    match s {\n        IDLE => 1,\n        _ => 2,\n    }\n}\n",
+            ),
+        ];
+        let why = "`IDLE` in a pattern is a new binding, or the constant, unit struct or unit variant `IDLE` of the walked files if a glob `use` here brings it, which lancet does not follow";
+        assert_eq!(resolve(&files, "b.rs", "IDLE"), [format!("4 ? {why}")]);
+    }
+
+    #[test]
+    fn a_parameter_named_like_a_function_a_use_brings_binds() {
+        // log's `use crate::logger;` and `fn log_impl(logger: L)`: a function never turns a
+        // pattern into a comparison, so the parameter is a local.
+        let files = [
+            ("lib.rs", "pub fn logger() {}\n"),
+            (
+                "api.rs",
+                "use crate::logger;\nfn f(logger: u8) -> u8 {\n    logger\n}\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "api.rs", "logger"),
+            [
+                "1 = rust:item:logger",
+                "2 = rust:local@api.rs@24",
+                "3 = rust:local@api.rs@24"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_variant_brought_in_through_the_trees_one_re_export_is_the_variant() {
+        // either's `pub use crate::Either::{Left, Right};` in lib.rs, and
+        // `use super::{Either, Left};` in a module: its `Left` is the variant.
+        let files = [
+            (
+                "lib.rs",
+                "pub enum Either {\n    Left(u8),\n    Right(u8),\n}\npub use crate::Either::{Left, Right};\nmod m;\n",
+            ),
+            (
+                "m.rs",
+                "use super::{Either, Left};\nfn f(x: u8) -> Either {\n    Left(x)\n}\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "m.rs", "Left"),
+            ["1 = rust:Either::Left", "3 = rust:Either::Left"]
+        );
+        // Through a glob of the tree, or a path; not where a glob from outside the tree may
+        // bring another `Left`.
+        let files = [
+            files[0],
+            (
+                "g.rs",
+                "use crate::*;\nfn g() -> Either {\n    Left(1)\n}\nfn h() -> Either {\n    crate::Left(2)\n}\n",
+            ),
+            (
+                "o.rs",
+                "use crate::*;\nuse std::cmp::Ordering::*;\nfn o() {\n    Left(1);\n}\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "g.rs", "Left"),
+            ["3 = rust:Either::Left", "6 = rust:Either::Left"]
+        );
+        assert_eq!(
+            resolve(&files, "o.rs", "Left"),
+            [
+                "4 ? no item of the walked files is named `Left` (a glob import, a macro, or another crate)"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_plain_name_no_item_variant_or_use_of_the_tree_has_is_outside() {
+        // either's `inner` in a `macro_rules!` body: a binding among the macro's tokens (the
+        // field `inner` is reached as `x.inner` or a shorthand, never a plain name).
+        let text = "struct I {\n    inner: u8,\n}\nmacro_rules! m {\n    ($x:expr) => {\n        match $x {\n            Some(inner) => inner,\n            None => I { inner },\n        }\n    };\n}\n";
+        let outside = "outside: no item, variant or local of the walked files is named `inner` (a name from outside the tree, a glob import of one, or a binding among a macro's tokens)";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "inner"),
+            [
+                "2 = rust:I.inner".to_string(),
+                format!("7 {outside}"),
+                format!("7 {outside}"),
+                "8 ? no item of the walked files is named `inner` (a glob import, a macro, or another crate)".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_inline_format_argument_is_the_name_in_scope() {
+        // log's `let world = "world"; log!(lvl, "hello {world}")`: renaming the local alone
+        // left `{world}` naming nothing (E0425). `{{world}}` is text; `world = …` is the
+        // macro's own named argument.
+        let text = "fn f() {\n    let world = 1;\n    println!(\"{world} {world:>4} {{world}}\");\n}\nfn g() {\n    println!(\"{world}\", world = 2);\n}\n";
+        let outside = "outside: no item, variant or local of the walked files is named `world` (a name from outside the tree, a glob import of one, or a binding among a macro's tokens)";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "world"),
+            [
+                "2 = rust:local@a.rs@17".to_string(),
+                "3 = rust:local@a.rs@17".to_string(),
+                "3 = rust:local@a.rs@17".to_string(),
+                "3 ? not one syntax node".to_string(),
+                "6 outside: a named argument of the format macro (`world = …`), not a name in scope".to_string(),
+                format!("6 {outside}"),
             ]
         );
     }

@@ -439,6 +439,10 @@ fn unresolved(
             NotDecided::CouldNotTell => {
                 format!("\n{} was asked and could not tell for these", s.server)
             }
+            NotDecided::NotItsSites(what) => format!(
+                "\n{} does not rename {what}: lancet decides those sites, and could not decide these",
+                s.server
+            ),
         })
         .collect();
     let (include, leave) = surface.unresolved_switches();
@@ -478,9 +482,14 @@ fn unresolved(
         )),
         _ => None,
     });
+    // Sites only lancet decides: what it reads decides them.
+    let only_lancet = servers
+        .iter()
+        .any(|s| matches!(s.why, NotDecided::NotItsSites(_)));
     // With `--at` the symbol is named already: only a server can decide more.
     let decide = match (at, server) {
         (_, Some(server)) => format!("or {server}"),
+        _ if only_lancet => "or write the types lancet reads at those sites (a `let x: Type`, a parameter's type) so that it can decide them".to_string(),
         (true, None) => format!(
             "or use the language server ({}) to decide them",
             surface.switch("--lsp")

@@ -1,0 +1,200 @@
+//! The Rust sites a language server does not read as code but `cargo test` compiles: the
+//! doctests (```` ``` ```` blocks of doc comments) and the bodies of `macro_rules!` (tokens
+//! until a call expands them). rust-analyzer's rename leaves both, and its answer alone would
+//! leave `cargo test --doc` or a macro's expansion failing with exit 0. lancet's own resolver
+//! decides them (as a rename without `--lsp` does), and what it cannot decide stops the rename,
+//! listed; the server is asked about the rest.
+
+use super::FileEdits;
+use crate::apply_options::ApplyOptions;
+use crate::rename::at::At;
+use crate::rename::choose::choose;
+use crate::rename::model::{FileScan, RenameOptions};
+use crate::rename::refusal::undecided_sites;
+use crate::rename::registry::resolve_all;
+use crate::rename::scan::{line_text, scan_all, walk};
+use crate::rename::{complete_summary, finish_scan, summarise};
+use lancet_core::{
+    LeftSite, MAX_LISTED, NotDecided, RenameRefusal, RenameSummary, Report, Root, UndecidedBy,
+};
+use std::collections::BTreeSet;
+
+/// What lancet renames where the server does not look, beside the server's own answer.
+#[derive(Default)]
+pub(super) struct Unseen {
+    /// Per file, lancet's spans at those sites.
+    pub(super) files: FileEdits,
+    /// The renamed sites in doctests, by (path, byte offset): the report marks them.
+    pub(super) doctest: BTreeSet<(String, usize)>,
+}
+
+/// Why such a site was left to lancet, before what lancet found of it.
+fn not_the_servers(doctest: bool) -> &'static str {
+    if doctest {
+        "in a doctest, which rust-analyzer does not rename"
+    } else {
+        "in a `macro_rules!` body, which rust-analyzer does not rename"
+    }
+}
+
+/// lancet's decisions on the doctest and `macro_rules!` sites of the symbol at `at` (in a Rust
+/// file; for other languages, nothing), beside the `by_server` sites the server's rename
+/// edits. Sites it cannot decide refuse the rename, listed, unless `--include-unresolved`
+/// (renamed) or `--leave-unresolved` (left) says otherwise.
+pub(super) fn rust_sites_unseen(
+    root: &Root,
+    at: &At,
+    opts: &RenameOptions,
+    apply: &ApplyOptions,
+    by_server: usize,
+) -> Result<Unseen, Box<Report>> {
+    if !at.path.ends_with(".rs") {
+        return Ok(Unseen::default());
+    }
+    let opts = RenameOptions {
+        old: at.name.clone(),
+        lang: Some("rust".into()),
+        include_strings: false,
+        include_comments: false,
+        lsp: None,
+        servers: None,
+        ..opts.clone()
+    };
+    let (files, unwalkable) = walk(root, &opts, apply)?;
+    let (mut summary, mut scans) =
+        summarise(&opts, unwalkable, scan_all(root, &files, &opts, apply));
+    resolve_all(root, &files, &mut scans, &opts.old);
+    let unseen_at = |scan: &FileScan, at: usize| {
+        scan.occurrences
+            .iter()
+            .find(|o| o.at == at)
+            .map(|o| o.doctest || in_macro_rules(scan, at, opts.old.len()))
+    };
+    let Ok(chosen) = choose(&scans, Some(at), None, apply.surface) else {
+        // lancet cannot tell which symbol `--at` names: every unseen site is undecided.
+        let undecided: Vec<LeftSite> = scans
+            .iter()
+            .flat_map(|scan| {
+                scan.occurrences
+                    .iter()
+                    .filter(|o| unseen_at(scan, o.at) == Some(true))
+                    .map(move |o| left(scan, o.at, "lancet cannot tell which symbol --at names"))
+            })
+            .collect();
+        return if undecided.is_empty() || opts.leave_unresolved {
+            Ok(Unseen::default())
+        } else {
+            Err(refused(&opts, summary, by_server, undecided, apply))
+        };
+    };
+    for scan in &mut scans {
+        finish_scan(scan, &chosen, &opts, false);
+    }
+    complete_summary(&mut summary, &scans, &chosen, &opts);
+    let mut unseen = Unseen::default();
+    for scan in &scans {
+        let spans: Vec<_> = scan
+            .spans
+            .iter()
+            .filter(|s| unseen_at(scan, s.start) == Some(true))
+            .cloned()
+            .collect();
+        for s in &spans {
+            if scan
+                .occurrences
+                .iter()
+                .any(|o| o.at == s.start && o.doctest)
+            {
+                unseen.doctest.insert((scan.path.clone(), s.start));
+            }
+        }
+        if !spans.is_empty() {
+            unseen.files.insert(
+                scan.path.clone(),
+                (scan.sha256.clone(), scan.parsed.text.clone(), spans),
+            );
+        }
+    }
+    if opts.include_unresolved || opts.leave_unresolved {
+        return Ok(unseen);
+    }
+    let undecided: Vec<LeftSite> = undecided_sites(&summary, &scans, &chosen, &opts.old)
+        .into_iter()
+        .filter_map(|site| {
+            let scan = scans.iter().find(|s| s.path == site.path)?;
+            let at = scan.starts.get(site.line - 1)? + site.column - 1;
+            (unseen_at(scan, at) == Some(true)).then(|| left(scan, at, &site.why))
+        })
+        .collect();
+    if undecided.is_empty() {
+        return Ok(unseen);
+    }
+    let decided = by_server
+        + unseen
+            .files
+            .values()
+            .map(|(_, _, s)| s.len())
+            .sum::<usize>();
+    Err(refused(&opts, summary, decided, undecided, apply))
+}
+
+/// The refusal for unseen sites lancet could not decide, with what the scan found (nothing
+/// renamed; the undecided sites listed).
+fn refused(
+    opts: &RenameOptions,
+    mut summary: RenameSummary,
+    decided: usize,
+    undecided: Vec<LeftSite>,
+    apply: &ApplyOptions,
+) -> Box<Report> {
+    summary.renamed.clear();
+    summary.sites = 0;
+    summary.files_changed = 0;
+    summary.decided_by.clear();
+    summary.unresolved = undecided.clone();
+    let refusal = RenameRefusal::Unresolved {
+        old: opts.old.clone(),
+        decided,
+        total: undecided.len(),
+        listed: undecided.into_iter().take(MAX_LISTED).collect(),
+        at: true,
+        servers: vec![UndecidedBy {
+            server: "rust-analyzer".into(),
+            why: NotDecided::NotItsSites("doctests or `macro_rules!` bodies".into()),
+        }],
+    };
+    Box::new(Report::rename_refused(&refusal, apply.surface).with_rename(summary, apply.surface))
+}
+
+/// A site lancet leaves undecided, with why the server was not asked and why lancet could not
+/// decide it.
+fn left(scan: &FileScan, at: usize, why: &str) -> LeftSite {
+    let doctest = scan.occurrences.iter().any(|o| o.at == at && o.doctest);
+    let line = lancet_core::line_of(&scan.starts, at);
+    LeftSite {
+        path: scan.path.clone(),
+        line,
+        column: at - scan.starts[line - 1] + 1,
+        text: line_text(&scan.parsed.text, &scan.starts, line),
+        why: format!("{}; {why}", not_the_servers(doctest)),
+    }
+}
+
+/// Whether the occurrence at `at` stands in a `macro_rules!` definition.
+fn in_macro_rules(scan: &FileScan, at: usize, len: usize) -> bool {
+    let Some(mut node) = scan
+        .parsed
+        .tree
+        .root_node()
+        .descendant_for_byte_range(at, at + len)
+    else {
+        return false;
+    };
+    while let Some(parent) = node.parent() {
+        if parent.kind() == "macro_definition" {
+            return true;
+        }
+        node = parent;
+    }
+    false
+}

@@ -1,0 +1,288 @@
+//! Issue #38's Rust renames that once wrote a wrong tree with exit 0 (found by the compiler
+//! oracle on either and log): each is renamed right or refused naming the sites.
+
+use super::tree::{describe, lancet, temp_tree};
+use std::path::Path;
+
+fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let mut all = vec![args[0], "-C", root.to_str().unwrap(), "--json"];
+    all.extend(&args[1..]);
+    let out = lancet(&all, b"");
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
+    (out.status.code(), v)
+}
+
+fn read(root: &Path, path: &str) -> String {
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
+
+fn lines(v: &serde_json::Value, list: &str) -> Vec<u64> {
+    v["rename"][list]
+        .as_array()
+        .unwrap_or_else(|| panic!("no rename.{list}: {v:#}"))
+        .iter()
+        .map(|s| s["line"].as_u64().unwrap())
+        .collect()
+}
+
+/// Either's `cloned`: `impl W<&T>` and `impl W<&mut T>` each define one. `--at` on the first
+/// renames it (and `self.cloned()` in its impl); a call whose receiver's type arguments lancet
+/// does not read is listed and refused, never joined to it; the other impl's is left.
+const TWO_IMPLS: &str = "\
+pub struct W<T>(pub T);
+impl<T> W<&T> {
+    pub fn cloned(self) {}
+    pub fn a(self) {
+        self.cloned()
+    }
+}
+impl<T> W<&mut T> {
+    pub fn cloned(self) {}
+}
+pub fn f(w: W<&u8>) {
+    w.cloned();
+}
+";
+
+#[test]
+fn at_on_one_of_two_impls_same_named_methods_renames_that_one_alone() {
+    let dir = temp_tree(&[("src/lib.rs", TWO_IMPLS.as_bytes())]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--no-lsp", "--at", "src/lib.rs:3:12", "dup"],
+    );
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(lines(&v, "unresolved"), [12], "{v:#}");
+    assert_eq!(read(dir.path(), "src/lib.rs"), TWO_IMPLS, "nothing written");
+    let (code, v) = run_json(
+        dir.path(),
+        &[
+            "rename",
+            "--no-lsp",
+            "--leave-unresolved",
+            "--at",
+            "src/lib.rs:3:12",
+            "dup",
+        ],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(lines(&v, "renamed"), [3, 5], "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/lib.rs"),
+        TWO_IMPLS
+            .replacen("fn cloned", "fn dup", 1)
+            .replacen("self.cloned()", "self.dup()", 1)
+    );
+}
+
+/// log's `UNINITIALIZED`: a constant used as a match pattern. Renaming the constant alone
+/// would turn `UNINITIALIZED =>` into a catch-all binding (it compiles; the behaviour changes).
+const CONST_PATTERN: &str = "\
+const UNINITIALIZED: usize = 0;
+pub fn state(s: Result<usize, usize>, t: usize) -> u8 {
+    match s {
+        Ok(UNINITIALIZED) => return 0,
+        _ => {}
+    }
+    match t {
+        UNINITIALIZED => 1,
+        _ => 2,
+    }
+}
+";
+
+#[test]
+fn a_constant_used_as_a_match_pattern_is_renamed_there_too() {
+    let dir = temp_tree(&[("src/lib.rs", CONST_PATTERN.as_bytes())]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--no-lsp", "UNINITIALIZED", "UNSET"],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(lines(&v, "renamed"), [1, 4, 8], "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/lib.rs"),
+        CONST_PATTERN.replace("UNINITIALIZED", "UNSET")
+    );
+}
+
+/// A crate whose `double` is called in code, in two doctests and in a `macro_rules!` body.
+const UNSEEN_LIB: &str = "\
+//! ```
+//! assert_eq!(demo::double(2), 4);
+//! ```
+
+macro_rules! twice_of {
+    ($x:expr) => {
+        $crate::double($x)
+    };
+}
+
+/// ```
+/// assert_eq!(demo::double(3), 6);
+/// ```
+pub fn double(x: i32) -> i32 {
+    x * 2
+}
+
+pub fn quad(x: i32) -> i32 {
+    double(double(x))
+}
+
+pub fn six() -> i32 {
+    twice_of!(3)
+}
+";
+
+/// rust-analyzer's rename edits the code only (as the fake server here answers: the
+/// definition and the two calls).
+const CODE_ONLY_EDIT: &str = r#"{"changes": {"{ROOT}/src/lib.rs": [
+    {"range": {"start": {"line": 13, "character": 7}, "end": {"line": 13, "character": 13}}, "newText": "twice"},
+    {"range": {"start": {"line": 18, "character": 4}, "end": {"line": 18, "character": 10}}, "newText": "twice"},
+    {"range": {"start": {"line": 18, "character": 11}, "end": {"line": 18, "character": 17}}, "newText": "twice"}]}}"#;
+
+fn lsp_rename(root: &Path, at: &str, new: &str, edit: &str) -> (Option<i32>, serde_json::Value) {
+    let tools = tempfile::tempdir().unwrap();
+    let path = super::rename::fake_server_path_as(tools.path(), "rust-analyzer");
+    let out = super::tree::lancet_env(
+        &[
+            "rename",
+            "-C",
+            root.to_str().unwrap(),
+            "--at",
+            at,
+            new,
+            "--lsp",
+            "--json",
+        ],
+        b"",
+        &[
+            ("PATH", path.as_str()),
+            ("FAKE_LSP", "ok"),
+            ("FAKE_LSP_EDIT", edit),
+            ("LANCET_LSP_TIMEOUT", "20"),
+        ],
+    );
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
+    (out.status.code(), v)
+}
+
+/// `cargo test`'s verdict on a crate (its library, macros expanded, and its doctests), when
+/// cargo is on PATH.
+fn cargo_tests_pass(dir: &Path) -> Result<(), String> {
+    let target = tempfile::tempdir().unwrap();
+    let Ok(out) = std::process::Command::new("cargo")
+        .args(["test", "--offline", "--quiet"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target.path())
+        .output()
+    else {
+        return Ok(());
+    };
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// `rename --lsp` on Rust: the server's answer leaves doctests and `macro_rules!` bodies;
+/// lancet's own resolver decides those sites, so `cargo test` still passes.
+#[test]
+fn lsp_rename_of_rust_keeps_lancets_doctest_and_macro_body_sites() {
+    let dir = temp_tree(&[
+        (
+            "Cargo.toml",
+            b"[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", UNSEEN_LIB.as_bytes()),
+    ]);
+    cargo_tests_pass(dir.path()).unwrap();
+    let (code, v) = lsp_rename(dir.path(), "src/lib.rs:14:8", "twice", CODE_ONLY_EDIT);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(lines(&v, "renamed"), [2, 7, 12, 14, 19, 19], "{v:#}");
+    let doctests: Vec<bool> = v["rename"]["renamed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["doctest"] == true)
+        .collect();
+    assert_eq!(doctests, [true, false, true, false, false, false], "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/lib.rs"),
+        UNSEEN_LIB.replace("double", "twice")
+    );
+    cargo_tests_pass(dir.path())
+        .unwrap_or_else(|e| panic!("{e}\n{}", read(dir.path(), "src/lib.rs")));
+}
+
+/// A doctest site lancet cannot decide (a method on a receiver of unknown type) stops the
+/// rename, listed with why the server was not asked; nothing is written.
+#[test]
+fn lsp_rename_of_rust_refuses_a_doctest_site_lancet_cannot_decide() {
+    const LIB: &str = "\
+pub struct Counter(pub u32);
+impl Counter {
+    /// ```
+    /// let c = demo::make();
+    /// c.bump();
+    /// ```
+    pub fn bump(&mut self) {
+        self.0 += 1;
+    }
+}
+";
+    let dir = temp_tree(&[("src/lib.rs", LIB.as_bytes())]);
+    let edit = r#"{"changes": {"{ROOT}/src/lib.rs": [
+        {"range": {"start": {"line": 6, "character": 11}, "end": {"line": 6, "character": 15}}, "newText": "step"}]}}"#;
+    let (code, v) = lsp_rename(dir.path(), "src/lib.rs:7:12", "step", edit);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(lines(&v, "unresolved"), [5], "{v:#}");
+    let why = v["rename"]["unresolved"][0]["why"].as_str().unwrap();
+    assert!(
+        why.starts_with("in a doctest, which rust-analyzer does not rename; "),
+        "{v:#}"
+    );
+    assert_eq!(read(dir.path(), "src/lib.rs"), LIB, "nothing written");
+}
+
+/// log's `let world = "world"; log!(lvl, "hello {world}")`: a format string's inline argument
+/// is the local, renamed with it (renaming the `let` alone left `{world}` naming nothing:
+/// E0425 with exit 0); `{world}` with the macro's own `world = …` argument is left.
+#[test]
+fn an_inline_format_argument_is_renamed_with_its_local() {
+    const LIB: &str = "\
+pub fn f() -> String {
+    let world = 1;
+    format!(\"{world} {world:>4} {{world}}\")
+}
+pub fn g() -> String {
+    format!(\"{world}\", world = 2)
+}
+";
+    let dir = temp_tree(&[
+        (
+            "Cargo.toml",
+            b"[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", LIB.as_bytes()),
+    ]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--no-lsp", "--at", "src/lib.rs:2:9", "earth"],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(lines(&v, "renamed"), [2, 3, 3], "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/lib.rs"),
+        LIB.replacen("let world", "let earth", 1).replacen(
+            "{world} {world:>4}",
+            "{earth} {earth:>4}",
+            1
+        )
+    );
+    cargo_tests_pass(dir.path())
+        .unwrap_or_else(|e| panic!("{e}\n{}", read(dir.path(), "src/lib.rs")));
+}
