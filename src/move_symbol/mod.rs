@@ -204,9 +204,8 @@ fn plan_ecma(cx: &Context, file: &str) -> Result<Prepared, MoveRefusal> {
         &[".js", ".jsx", ".mjs", ".cjs"]
     };
     let (to, to_text, to_exists) = read_ecma_destination(cx.root, &cx.opts.to, file, family)?;
-    let read = |path: &str| -> Option<String> {
-        String::from_utf8(cx.root.dir().read(path).ok()?).ok()
-    };
+    let read =
+        |path: &str| -> Option<String> { String::from_utf8(cx.root.dir().read(path).ok()?).ok() };
     let request = ecma::Request {
         name: cx.name,
         from: (file, &from_scan.parsed.text),
@@ -253,19 +252,28 @@ fn read_ecma_destination(
         return Err(refused(&path, DestinationProblem::Directory));
     }
     if !family.iter().any(|e| path.ends_with(e)) || path.ends_with(".d.ts") {
-        return Err(refused(&path, DestinationProblem::Extension(family.join("/"))));
+        return Err(refused(
+            &path,
+            DestinationProblem::Extension(family.join("/")),
+        ));
     }
     if path == from {
         return Err(refused(&path, DestinationProblem::SameFile));
     }
     let dir = modules::dir_of(&path);
     if !(dir.is_empty() || root.dir().is_dir(dir)) {
-        return Err(refused(&path, DestinationProblem::NoDirectory(dir.to_string())));
+        return Err(refused(
+            &path,
+            DestinationProblem::NoDirectory(dir.to_string()),
+        ));
     }
     match root.dir().read(&path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok((path, text, true)),
-            Err(_) => Err(refused(&path, DestinationProblem::Path("not UTF-8 text".into()))),
+            Err(_) => Err(refused(
+                &path,
+                DestinationProblem::Path("not UTF-8 text".into()),
+            )),
         },
         Err(_) => Ok((path, String::new(), false)),
     }
@@ -357,7 +365,8 @@ fn is_module_level(id: &SymbolId) -> bool {
     match id {
         SymbolId::Python { qual, .. } => !qual.contains('.') && !qual.contains("::"),
         SymbolId::Ecma { member, .. } => member.is_none(),
-        SymbolId::Rust(_) => false,
+        // A Rust item reaches the planner's language refusal.
+        SymbolId::Rust(_) => true,
     }
 }
 
@@ -517,7 +526,9 @@ fn batch_of(
     for (path, edits) in planned.edits {
         let (text, sha) = match texts.get(path.as_str()) {
             Some((text, sha)) => (*text, sha.clone()),
-            None if path == to && to_exists => (to_text, lancet_core::sha256_hex(to_text.as_bytes())),
+            None if path == to && to_exists => {
+                (to_text, lancet_core::sha256_hex(to_text.as_bytes()))
+            }
             None => continue,
         };
         let spans = spans_of(edits, text, &path)?;

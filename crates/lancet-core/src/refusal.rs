@@ -812,6 +812,9 @@ pub enum Unmovable {
     /// Its module is CommonJS (`require`, `module.exports`): what its importers read of it
     /// is not in import statements.
     CommonJs,
+    /// Its code assigns a binding of its module, or its module assigns it: across modules the
+    /// binding would be an import, which cannot be assigned.
+    Assigns(String),
 }
 
 /// What is wrong with a move's destination.

@@ -7,7 +7,7 @@
 use super::super::edits::{Edits, is_blank_line, line_end, line_start};
 use super::sites::{SiteWork, remove_range};
 use super::specifiers::{carry, is_relative, spell_like};
-use super::syntax::{Brings, Module, is_typescript};
+use super::syntax::{Brings, DeclKind, Module, is_typescript};
 use super::{Moved, Request};
 use crate::rename::ecma::EcmaProject;
 use lancet_core::{MoveRefusal, line_of, line_starts};
@@ -126,12 +126,26 @@ pub(super) fn needs(
             }
             let source = &a.statements[i].source;
             let target = project.module_file(a_path, source).ok();
+            if target.as_deref() == Some(req.to) {
+                // The new module's own name: nothing to import, if it binds it by that name.
+                if imported_name(a, i, name) == *name && b.bindings.contains_key(name) {
+                    continue;
+                }
+                return Err(MoveRefusal::Destination {
+                    to: req.to.to_string(),
+                    problem: lancet_core::DestinationProblem::Path(format!(
+                        "the moved code uses `{name}`, which the old module imports from it but it does not declare under that name: import it there by its own name first"
+                    )),
+                });
+            }
             if let Some(bound) = b.bindings.get(name) {
                 let same = bound.import.is_some_and(|j| {
                     let st = &b.statements[j];
                     imported_name(b, j, name) == imported_name(a, i, name)
                         && match &target {
-                            Some(t) => project.module_file(req.to, &st.source).ok().as_ref() == Some(t),
+                            Some(t) => {
+                                project.module_file(req.to, &st.source).ok().as_ref() == Some(t)
+                            }
                             None => st.source == carry(source, a_path, req.to),
                         }
                 });
@@ -151,13 +165,12 @@ pub(super) fn needs(
                 }
                 return Err(taken(req, name, bound.at, &b_starts));
             }
-            let exported = a
-                .decls
-                .iter()
-                .any(|d| d.exported && d.names.contains(name))
-                || a.local_exports
-                    .iter()
-                    .any(|(_, _, specs)| specs.iter().any(|s| &s.imported == name && &s.local == name));
+            let exported = a.decls.iter().any(|d| d.exported && d.names.contains(name))
+                || a.local_exports.iter().any(|(_, _, specs)| {
+                    specs
+                        .iter()
+                        .any(|s| &s.imported == name && &s.local == name)
+                });
             if !exported && let Some(d) = a.decls.iter().find(|d| d.names.contains(name)) {
                 to_export.push(d.keyword_at);
             }
@@ -196,13 +209,19 @@ pub(super) fn needs(
         }
         let type_kw = if st.type_only { " type" } else { "" };
         let spec = carry(&st.source, a_path, req.to);
-        let value_spec = named
-            .iter()
-            .any(|s| is_used(&s.local) && !s.type_only && used.iter().any(|(u, r)| u == &s.local && *r))
-            || default.as_deref().is_some_and(|d| used.iter().any(|(u, r)| u == d && *r))
-            || namespace.as_deref().is_some_and(|n| used.iter().any(|(u, r)| u == n && *r));
+        let value_spec = named.iter().any(|s| {
+            is_used(&s.local) && !s.type_only && used.iter().any(|(u, r)| u == &s.local && *r)
+        }) || default
+            .as_deref()
+            .is_some_and(|d| used.iter().any(|(u, r)| u == d && *r))
+            || namespace
+                .as_deref()
+                .is_some_and(|n| used.iter().any(|(u, r)| u == n && *r));
         copied.push(NewImport {
-            line: format!("import{type_kw} {} from {quote}{spec}{quote}{semi}", parts.join(", ")),
+            line: format!(
+                "import{type_kw} {} from {quote}{spec}{quote}{semi}",
+                parts.join(", ")
+            ),
             target: project.module_file(a_path, &st.source).ok(),
             names: used.iter().map(|(n, _)| n.clone()).collect(),
             runtime: !st.type_only && value_spec,
@@ -301,12 +320,23 @@ pub(super) fn uses_left(req: &Request, a: &Module, moved: &Moved) -> Vec<(usize,
         .unwrap_or_default()
 }
 
-/// Inserts a statement after a module's imports (or at its top).
-fn insert_import(edits: &mut Edits, m: &Module, line: &str) {
-    if m.import_point == 0 {
-        edits.insert(0, format!("{line}\n"));
-    } else {
-        edits.insert(m.import_point, format!("\n{line}"));
+/// Inserts a statement after a module's last import statement the move keeps (before the
+/// first one when it removes them all, at the top when there is none).
+fn insert_import(edits: &mut Edits, m: &Module, text: &str, line: &str) {
+    let imports: Vec<_> = m
+        .statements
+        .iter()
+        .filter(|s| matches!(s.what, Brings::Import { .. }))
+        .collect();
+    match imports.iter().rev().find(|s| !edits.covers(s.span.1 - 1)) {
+        Some(kept) => edits.insert(kept.span.1, format!("\n{line}")),
+        None if imports.is_empty() && m.import_point > 0 => {
+            edits.insert(m.import_point, format!("\n{line}"));
+        }
+        None => {
+            let at = imports.first().map_or(0, |s| line_start(text, s.span.0));
+            edits.insert(at, format!("{line}\n"));
+        }
     }
 }
 
@@ -389,7 +419,7 @@ pub(super) fn old_module(
             req.name
         ));
     }
-    insert_import(edits, a, &lines.join("\n"));
+    insert_import(edits, a, text, &lines.join("\n"));
 }
 
 /// Removes some names of an import list: each run of removed names with the comma after it
@@ -488,15 +518,20 @@ pub(super) fn new_module(
     let edits = planned.edits.entry(req.to.to_string()).or_default();
     if !lines.is_empty() {
         let mut block = lines.join("\n");
-        if b.import_point == 0 {
+        if !b
+            .statements
+            .iter()
+            .any(|s| matches!(s.what, Brings::Import { .. }))
+        {
             block.push('\n');
         }
-        insert_import(edits, b, &block);
+        insert_import(edits, b, text, &block);
     }
-    // Before the first top-level statement using it (a class or a `const` is not hoisted).
-    let first_use = b
-        .bindings
-        .get(req.name)
+    // A class, `const` or enum is not hoisted: before the first top-level statement using it.
+    let hoisted = matches!(moved.decl.kind, DeclKind::Function) || moved.is_type();
+    let first_use = (!hoisted)
+        .then_some(())
+        .and_then(|()| b.bindings.get(req.name))
         .and_then(|bound| bound.refs.iter().map(|r| r.at).min())
         .and_then(|at| b.decls.iter().find(|d| d.span.0 <= at && at < d.span.1))
         .map(|d| line_start(text, d.span.0));

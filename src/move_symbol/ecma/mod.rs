@@ -170,6 +170,15 @@ fn definition(req: &Request, a: &Module, starts: &[usize]) -> Result<Moved, Move
         ));
     }
     let (start, end) = decl.span;
+    // A binding assigned on the other side of the cut would be an import there.
+    let inside = |at: usize| start <= at && at < end;
+    let assigned = a.bindings.iter().find(|(_, b)| {
+        let moves = inside(b.at);
+        b.refs.iter().any(|r| r.write && inside(r.at) != moves)
+    });
+    if let Some((n, _)) = assigned {
+        return Err(not_movable(req, here, Unmovable::Assigns(n.clone())));
+    }
     let line_start = super::edits::line_start(text, start);
     let line_end = super::edits::line_end(text, end.saturating_sub(1).max(start));
     let after = text[end..line_end].trim();

@@ -17,8 +17,6 @@ use lancet_core::{MoveRefusal, Site, line_of, line_starts};
 pub(super) struct SiteWork {
     /// Files that will import the new module, and whether at run time.
     pub(super) new_importers: Vec<(String, bool)>,
-    /// The new module imported the symbol from the old one (that import is gone).
-    pub(super) to_imported_it: bool,
 }
 
 /// The source files the sites are looked for in.
@@ -51,7 +49,13 @@ pub(super) fn collect(
     let (a_path, _) = req.from;
     let stem = stem_of(a_path);
     let mut work = SiteWork::default();
-    for path in req.files.iter().filter(|p| is_source(p) && p.as_str() != a_path) {
+    for path in req
+        .files
+        .iter()
+        .filter(|p| is_source(p) && p.as_str() != a_path)
+    {
+        // A file naming the symbol was scanned; one that does not may still re-export
+        // everything of the old module or name it in a string, so its specifier's stem.
         let text = match req.scans.iter().find(|s| &s.path == path) {
             Some(scan) => scan.parsed.text.clone(),
             None => match (req.read)(path) {
@@ -59,9 +63,6 @@ pub(super) fn collect(
                 _ => continue,
             },
         };
-        if !text.contains(stem) {
-            continue;
-        }
         let x = if path == req.to {
             None
         } else {
@@ -149,7 +150,6 @@ impl File<'_, '_> {
                         }
                         planned.sites.push(self.site(spec.span.0));
                         if self.is_new_module() {
-                            work.to_imported_it = true;
                             let only = named.len() == 1 && default.is_none() && namespace.is_none();
                             if only {
                                 self.remove_statement(st);
@@ -285,7 +285,18 @@ impl File<'_, '_> {
             planned.sites.push(self.site(span.0));
             self.edits.replace(span.0, span.1, name);
         }
-        if self.is_new_module() || self.import_added {
+        // Nothing else read through it: the namespace import goes (TypeScript would drop it
+        // unused anyway, and `noUnusedLocals` would flag it), the new import in its place.
+        let only_namespace =
+            matches!(&st.what, Brings::Import { default: None, named, .. } if named.is_empty());
+        let replaced = members.len() == uses.len() && only_namespace;
+        if self.is_new_module() {
+            if replaced {
+                self.remove_statement(st);
+            }
+            return;
+        }
+        if self.import_added {
             return;
         }
         self.import_added = true;
@@ -302,10 +313,12 @@ impl File<'_, '_> {
         } else {
             ""
         };
-        self.edits.insert(
-            st.span.1,
-            format!("\nimport{type_kw} {{ {name} }} from {quote}{new}{quote}{semi}"),
-        );
+        let line = format!("import{type_kw} {{ {name} }} from {quote}{new}{quote}{semi}");
+        if replaced {
+            self.edits.replace(st.span.0, st.span.1, line);
+        } else {
+            self.edits.insert(st.span.1, format!("\n{line}"));
+        }
         work.new_importers
             .push((self.path.to_string(), !self.moved.is_type()));
     }

@@ -35,11 +35,7 @@ fn join(dir: &str, rel: &str) -> Option<String> {
 fn relative_to(from_dir: &str, to: &str) -> String {
     let from: Vec<&str> = from_dir.split('/').filter(|p| !p.is_empty()).collect();
     let target: Vec<&str> = to.split('/').collect();
-    let common = from
-        .iter()
-        .zip(&target)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let common = from.iter().zip(&target).take_while(|(a, b)| a == b).count();
     let ups = from.len() - common;
     let rest = target[common..].join("/");
     if ups == 0 {

@@ -100,6 +100,8 @@ pub(super) struct Ref {
     pub(super) at: usize,
     /// Read as a value (not in a type alone).
     pub(super) value: bool,
+    /// Assigned.
+    pub(super) write: bool,
 }
 
 /// A use of a namespace import `ns`.
@@ -140,7 +142,8 @@ pub(super) struct Module {
     pub(super) commonjs: bool,
     /// Comments: ranges.
     pub(super) comments: Vec<Range>,
-    /// Where a new import goes: past the last import statement, else the start.
+    /// Where a new import goes: past the last import statement, else past the directives
+    /// (`'use client'`), else the start.
     pub(super) import_point: usize,
     /// The module does not parse.
     pub(super) broken: bool,
@@ -177,9 +180,7 @@ pub(super) fn read(path: &str, text: &str) -> Module {
         };
     }
     let program = &parsed.program;
-    let built = SemanticBuilder::new()
-        .with_build_nodes(true)
-        .build(program);
+    let built = SemanticBuilder::new().with_build_nodes(true).build(program);
     let semantic = &built.semantic;
     let mut module = Module {
         comments: program.comments.iter().map(|c| range(c.span)).collect(),
@@ -188,12 +189,18 @@ pub(super) fn read(path: &str, text: &str) -> Module {
     for stmt in &program.body {
         statement(stmt, &mut module);
     }
+    // `export ` goes on the keyword, past the blanks after a class's decorators.
+    for decl in &mut module.decls {
+        let rest = &text[decl.keyword_at..];
+        decl.keyword_at += rest.len() - rest.trim_start().len();
+    }
     module.import_point = module
         .statements
         .iter()
         .filter(|s| matches!(s.what, Brings::Import { .. }))
         .map(|s| s.span.1)
         .max()
+        .or_else(|| program.directives.last().map(|d| d.span.end as usize))
         .unwrap_or(0);
     bindings(semantic, &mut module);
     uses(semantic, &mut module);
@@ -402,6 +409,7 @@ fn bindings(semantic: &Semantic, m: &mut Module) {
             .map(|r| Ref {
                 at: semantic.nodes().get_node(r.node_id()).kind().span().start as usize,
                 value: r.is_value(),
+                write: r.is_write(),
             })
             .collect();
         let import = m.statements.iter().position(|s| {
@@ -458,7 +466,9 @@ fn uses(semantic: &Semantic, m: &mut Module) {
             if let AstKind::TSQualifiedName(q) = node.kind()
                 && let TSTypeName::IdentifierReference(left) = &q.left
                 && left.name == ns.as_str()
-                && !found.iter().any(|u| matches!(u, NsUse::Member { span, .. } if span.0 == q.span.start as usize))
+                && !found.iter().any(
+                    |u| matches!(u, NsUse::Member { span, .. } if span.0 == q.span.start as usize),
+                )
                 && scoping
                     .get_binding(root, ns.as_str().into())
                     .is_some_and(|_| {
@@ -483,8 +493,11 @@ fn uses(semantic: &Semantic, m: &mut Module) {
                     m.module_strings
                         .push((s.span.start as usize, s.value.to_string(), "import()"));
                 } else {
-                    m.module_strings
-                        .push((e.span.start as usize, String::new(), "import() of a computed module"));
+                    m.module_strings.push((
+                        e.span.start as usize,
+                        String::new(),
+                        "import() of a computed module",
+                    ));
                 }
             }
             AstKind::CallExpression(c) => {

@@ -248,6 +248,13 @@ fn unmovable(symbol: &str, place: &str, why: &Unmovable) -> Words {
             ),
             "Move it by hand, or make the module an ES module (`import`/`export`) first.",
         ),
+        Unmovable::Assigns(name) => (
+            ErrorKind::UnresolvedSites,
+            format!(
+                "`{symbol}` at {place}: `{name}` is assigned across the two modules after the move, and an imported binding cannot be assigned"
+            ),
+            "Give the module that keeps it a function that sets it, then move the code.",
+        ),
     };
     refused(kind, detail, next)
 }
