@@ -158,7 +158,14 @@ impl File<'_, '_> {
                             }
                             continue;
                         }
-                        let runtime = !(st.type_only || spec.type_only || self.moved.is_type());
+                        // TypeScript drops an import whose names are read as types alone.
+                        let read_as_value = self
+                            .facts
+                            .bindings
+                            .get(&spec.local)
+                            .is_some_and(|b| b.refs.iter().any(|r| r.value));
+                        let runtime = !(st.type_only || spec.type_only || self.moved.is_type())
+                            && read_as_value;
                         work.new_importers.push((self.path.to_string(), runtime));
                         let only = named.len() == 1 && default.is_none() && namespace.is_none();
                         self.retarget(st, named, i, only, "import");

@@ -35,7 +35,12 @@ fn join(dir: &str, rel: &str) -> Option<String> {
 fn relative_to(from_dir: &str, to: &str) -> String {
     let from: Vec<&str> = from_dir.split('/').filter(|p| !p.is_empty()).collect();
     let target: Vec<&str> = to.split('/').collect();
-    let common = from.iter().zip(&target).take_while(|(a, b)| a == b).count();
+    // The target's last part is its file: never one of the directories shared.
+    let common = from
+        .iter()
+        .zip(&target[..target.len() - 1])
+        .take_while(|(a, b)| a == b)
+        .count();
     let ups = from.len() - common;
     let rest = target[common..].join("/");
     if ups == 0 {
@@ -190,5 +195,15 @@ mod tests {
         assert_eq!(carry("./a", "src/m.ts", "src/lib/n.ts"), "../a");
         assert_eq!(carry("../t", "src/lib/m.ts", "src/n.ts"), "./t");
         assert_eq!(carry("react", "src/lib/m.ts", "src/n.ts"), "react");
+        // A file beside a directory of its name (table-core's `utils.ts` and `utils/`).
+        assert_eq!(
+            respell(
+                "src/utils/rows.ts",
+                "../types",
+                "src/types.ts",
+                "src/utils.ts"
+            ),
+            "../utils"
+        );
     }
 }
