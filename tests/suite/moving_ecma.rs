@@ -249,17 +249,28 @@ fn a_move_that_closes_an_import_cycle_is_refused_naming_it() {
     let (code, v) = run(dir.path(), &["f", "--to", "b.ts"]);
     assert_eq!(code, Some(1), "{v:#}");
     assert_eq!(v["error"]["kind"], "import_cycle", "{v:#}");
-    // A type-only import is no edge: moving a type that needs one is no cycle.
-    let dir = temp_tree(&[(
-        "a.ts",
-        b"export interface Base {\n  n: number;\n}\n\nexport interface Shape extends Base {\n  w: number;\n}\n\nexport const s: Shape = { n: 1, w: 2 };\n",
-    )]);
+    // An import of names used as types alone is no edge (TypeScript drops it): moving a type
+    // that needs one is no cycle. Written plain, as TypeScript's Move to file does, or `import
+    // type` when the tsconfig sets verbatimModuleSyntax.
+    let a = b"export interface Base {\n  n: number;\n}\n\nexport interface Shape extends Base {\n  w: number;\n}\n\nexport const s: Shape = { n: 1, w: 2 };\n";
+    let dir = temp_tree(&[("a.ts", a)]);
     let (code, v) = run(dir.path(), &["Shape", "--to", "b.ts"]);
     assert_eq!(code, Some(0), "{v:#}");
     assert_eq!(
         read(dir.path(), "b.ts"),
-        "import type { Base } from './a';\n\nexport interface Shape extends Base {\n  w: number;\n}\n"
+        "import { Base } from './a';\n\nexport interface Shape extends Base {\n  w: number;\n}\n"
     );
+    assert!(read(dir.path(), "a.ts").starts_with("import { Shape } from './b';\n"));
+    let dir = temp_tree(&[
+        ("a.ts", a),
+        (
+            "tsconfig.json",
+            b"{\n  \"compilerOptions\": { \"verbatimModuleSyntax\": true }\n}\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["Shape", "--to", "b.ts"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert!(read(dir.path(), "b.ts").starts_with("import type { Base } from './a';\n"));
     assert!(read(dir.path(), "a.ts").starts_with("import type { Shape } from './b';\n"));
 }
 
@@ -454,4 +465,55 @@ fn a_decorated_class_moves_with_its_decorators_and_an_assigned_binding_is_refuse
         "{detail}"
     );
     assert_eq!(snapshot(dir.path()), before);
+}
+
+#[test]
+fn a_name_joins_the_importer_s_own_import_of_the_new_module() {
+    let dir = temp_tree(&[
+        (
+            "a.ts",
+            b"export function f(): number {\n  return 1;\n}\n\nexport const k = 2;\n",
+        ),
+        ("b.ts", b"export const m = 3;\n"),
+        (
+            "x.ts",
+            b"import { f, k } from './a';\nimport { m } from './b';\n\nconsole.log(f(), k, m);\n",
+        ),
+        (
+            "y.ts",
+            b"import { f } from './a';\nimport { m } from './b';\n\nconsole.log(f(), m);\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "b.ts"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "x.ts"),
+        "import { k } from './a';\nimport { m, f } from './b';\n\nconsole.log(f(), k, m);\n"
+    );
+    assert_eq!(
+        read(dir.path(), "y.ts"),
+        "import { m, f } from './b';\n\nconsole.log(f(), m);\n"
+    );
+}
+
+#[test]
+fn uses_left_and_the_moved_code_s_needs_join_the_imports_the_modules_have() {
+    // a keeps using f and imports from b already; b imports from a already.
+    let dir = temp_tree(&[
+        (
+            "a.ts",
+            b"import type { M } from './b';\n\nexport interface Base {\n  n: number;\n}\n\nexport interface Shape extends Base {\n  m: M;\n}\n\nexport const s: Shape | M | undefined = undefined;\n",
+        ),
+        ("b.ts", b"import type { Base } from './a';\n\nexport interface M {\n  b: Base;\n}\n"),
+    ]);
+    let (code, v) = run(dir.path(), &["Shape", "--to", "b.ts"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.ts"),
+        "import type { M, Shape } from './b';\n\nexport interface Base {\n  n: number;\n}\n\nexport const s: Shape | M | undefined = undefined;\n"
+    );
+    assert_eq!(
+        read(dir.path(), "b.ts"),
+        "import type { Base } from './a';\n\nexport interface M {\n  b: Base;\n}\n\nexport interface Shape extends Base {\n  m: M;\n}\n"
+    );
 }

@@ -235,7 +235,11 @@ pub(super) fn needs(
             a_path,
             ex.as_ref().map(|(f, s, t)| (*f, *s, t.as_str())),
         );
-        let type_kw = if ts && !runtime { " type" } else { "" };
+        let type_kw = if ts && !runtime && moved.type_imports {
+            " type"
+        } else {
+            ""
+        };
         let names: Vec<String> = own.iter().map(|(n, _)| n.clone()).collect();
         NewImport {
             line: format!(
@@ -340,6 +344,35 @@ fn insert_import(edits: &mut Edits, m: &Module, text: &str, line: &str) {
     }
 }
 
+/// Where names join a module's `import { … }` of `target` that the move keeps: past its
+/// last name; a list under `import type` takes types alone (`values` false).
+fn import_list(
+    m: &Module,
+    path: &str,
+    target: &str,
+    project: &EcmaProject,
+    values: bool,
+    edits: &Edits,
+) -> Option<usize> {
+    m.statements.iter().find_map(|st| {
+        let Brings::Import {
+            namespace: None,
+            named,
+            ..
+        } = &st.what
+        else {
+            return None;
+        };
+        let last = named.last()?;
+        let fits = !(st.type_only && values) && !edits.covers(st.span.1 - 1);
+        (fits
+            && project
+                .module_file(path, &st.source)
+                .is_ok_and(|f| f == target))
+        .then_some(last.span.1)
+    })
+}
+
 /// The old module's changes: the block cut, the imports only it used dropped, its names the
 /// new module imports exported, and the uses left (or `--keep-reexport`) pointed at the new
 /// module.
@@ -406,12 +439,16 @@ pub(super) fn old_module(
     } else {
         ""
     };
+    let import_kw = if moved.type_imports { type_kw } else { "" };
     let mut lines = Vec::new();
-    if !uses_left.is_empty() {
-        lines.push(format!(
-            "import{type_kw} {{ {} }} from {quote}{spec}{quote}{semi}",
+    let list = import_list(a, a_path, req.to, project, !moved.is_type(), edits);
+    match list {
+        Some(end) if !uses_left.is_empty() => edits.insert(end, format!(", {}", req.name)),
+        _ if !uses_left.is_empty() => lines.push(format!(
+            "import{import_kw} {{ {} }} from {quote}{spec}{quote}{semi}",
             req.name
-        ));
+        )),
+        _ => {}
     }
     if req.keep_reexport {
         lines.push(format!(
@@ -419,7 +456,9 @@ pub(super) fn old_module(
             req.name
         ));
     }
-    insert_import(edits, a, text, &lines.join("\n"));
+    if !lines.is_empty() {
+        insert_import(edits, a, text, &lines.join("\n"));
+    }
 }
 
 /// Removes some names of an import list: each run of removed names with the comma after it
@@ -471,6 +510,7 @@ fn tidy_cut(text: &str, start: usize, end: usize) -> (usize, usize) {
 /// content when it is new.
 pub(super) fn new_module(
     req: &Request,
+    project: &EcmaProject,
     b: &Module,
     moved: &Moved,
     needs: &Needs,
@@ -487,15 +527,28 @@ pub(super) fn new_module(
     if !code.ends_with('\n') {
         code.push('\n');
     }
-    let lines: Vec<String> = needs
+    planned.imports_added = needs
         .copied
         .iter()
         .chain(&needs.from_old)
-        .map(|i| i.line.clone())
+        .map(|i| i.line.trim_end_matches(';').to_string())
         .collect();
-    planned.imports_added = lines
+    // The old module's names join the new module's own import of it, if it keeps one.
+    let untouched = Edits::default();
+    let joined = needs
+        .from_old
+        .as_ref()
+        .filter(|_| req.to_exists)
+        .and_then(|old| {
+            let edits = planned.edits.get(req.to).unwrap_or(&untouched);
+            let end = import_list(b, req.to, req.from.0, project, old.runtime, edits)?;
+            Some((end, old.names.join(", ")))
+        });
+    let lines: Vec<String> = needs
+        .copied
         .iter()
-        .map(|l| l.trim_end_matches(';').to_string())
+        .chain(needs.from_old.iter().filter(|_| joined.is_none()))
+        .map(|i| i.line.clone())
         .collect();
     if !req.to_exists || req.to_text.trim().is_empty() {
         let mut content = lines.join("\n");
@@ -516,6 +569,9 @@ pub(super) fn new_module(
     }
     let text = req.to_text;
     let edits = planned.edits.entry(req.to.to_string()).or_default();
+    if let Some((end, names)) = joined {
+        edits.insert(end, format!(", {names}"));
+    }
     if !lines.is_empty() {
         let mut block = lines.join("\n");
         if !b

@@ -56,6 +56,9 @@ pub(super) struct Moved {
     decl: syntax::Decl,
     /// The bytes that move: the comments above, the statement, the rest of its last line.
     block: (usize, usize),
+    /// The project's tsconfig sets `verbatimModuleSyntax`: a type is imported with `import
+    /// type` (else a plain import, as TypeScript's own Move to file writes it).
+    type_imports: bool,
 }
 
 impl Moved {
@@ -104,7 +107,16 @@ pub(super) fn plan(req: &Request, project: &EcmaProject) -> Result<super::Planne
     let value_left = uses_left.iter().any(|(_, value)| *value);
     cycles::refuse(req, project, &deps, &work, value_left, &moved)?;
     dependencies::old_module(req, project, &a, &moved, &deps, &uses_left, &mut planned);
-    dependencies::new_module(req, &b, &moved, &deps, &uses_left, &work, &mut planned);
+    dependencies::new_module(
+        req,
+        project,
+        &b,
+        &moved,
+        &deps,
+        &uses_left,
+        &work,
+        &mut planned,
+    );
     planned.edits.retain(|_, e: &mut Edits| !e.is_empty());
     Ok(planned)
 }
@@ -189,7 +201,28 @@ fn definition(req: &Request, a: &Module, starts: &[usize]) -> Result<Moved, Move
     Ok(Moved {
         decl: decl.clone(),
         block: (leading_comments(a, text, line_start), line_end),
+        type_imports: verbatim(req),
     })
+}
+
+/// Whether the tsconfig.json nearest the old module sets `verbatimModuleSyntax`.
+fn verbatim(req: &Request) -> bool {
+    let (mut dir, _) = req.from.0.rsplit_once('/').unwrap_or(("", ""));
+    loop {
+        let config = if dir.is_empty() {
+            "tsconfig.json".to_string()
+        } else {
+            format!("{dir}/tsconfig.json")
+        };
+        if let Some(text) = (req.read)(&config) {
+            let flat: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+            return flat.contains("\"verbatimModuleSyntax\":true");
+        }
+        if dir.is_empty() {
+            return false;
+        }
+        dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+    }
 }
 
 /// Where the comments directly above a line start (no blank line between), else the line.

@@ -223,13 +223,23 @@ impl File<'_, '_> {
     fn retarget(&mut self, st: &ModuleStatement, named: &[Spec], i: usize, only: bool, kw: &str) {
         let (a_path, _) = self.req.from;
         let new = respell(self.path, &st.source, a_path, self.req.to);
+        let spec = &self.text[named[i].span.0..named[i].span.1];
+        // The file's own list of the new module's names of that kind takes it, if it has one.
+        if let Some(end) = self.list_of_new_module(st, kw) {
+            if only {
+                self.remove_statement(st);
+            } else {
+                remove_spec(&mut self.edits, self.text, named, i);
+            }
+            self.edits.insert(end, format!(", {spec}"));
+            return;
+        }
         if only {
             self.edits
                 .replace(st.source_span.0 + 1, st.source_span.1 - 1, new);
             return;
         }
         remove_spec(&mut self.edits, self.text, named, i);
-        let spec = &self.text[named[i].span.0..named[i].span.1];
         let quote = &self.text[st.source_span.0..st.source_span.0 + 1];
         let semi = if self.text[..st.span.1].ends_with(';') {
             ";"
@@ -241,6 +251,25 @@ impl File<'_, '_> {
             st.span.1,
             format!("\n{kw}{type_kw} {{ {spec} }} from {quote}{new}{quote}{semi}"),
         );
+    }
+
+    /// Where a name joins the file's `import { … } from './b'` (or `export { … } from`) of
+    /// the same kind as `st` (`type` or not): past its last name.
+    fn list_of_new_module(&self, st: &ModuleStatement, kw: &str) -> Option<usize> {
+        self.facts.statements.iter().find_map(|other| {
+            let named = match &other.what {
+                Brings::Import {
+                    namespace: None,
+                    named,
+                    ..
+                } if kw == "import" => named,
+                Brings::ExportFrom { named } if kw == "export" => named,
+                _ => return None,
+            };
+            let last = named.last()?;
+            (other.type_only == st.type_only && self.names(&other.source, self.req.to))
+                .then_some(last.span.1)
+        })
     }
 
     /// `ns.f` through `import * as ns from './a'`: `f`, imported from the new module (or its
@@ -315,7 +344,10 @@ impl File<'_, '_> {
         } else {
             ""
         };
-        let type_kw = if self.moved.is_type() && syntax::is_typescript(self.path) {
+        let type_kw = if self.moved.is_type()
+            && self.moved.type_imports
+            && syntax::is_typescript(self.path)
+        {
             " type"
         } else {
             ""
