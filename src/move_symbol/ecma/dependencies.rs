@@ -5,7 +5,7 @@
 //! (importing it from the new one), and the new module's changes.
 
 use super::super::edits::{Edits, is_blank_line, line_end, line_start};
-use super::sites::{SiteWork, remove_range};
+use super::sites::remove_range;
 use super::specifiers::{carry, is_relative, spell_like};
 use super::syntax::{Brings, DeclKind, Module, is_typescript};
 use super::{Moved, Request};
@@ -91,7 +91,7 @@ pub(super) fn needs(
     b: &Module,
     moved: &Moved,
 ) -> Result<Needs, MoveRefusal> {
-    let (a_path, a_text) = req.from;
+    let (a_path, _) = req.from;
     let b_starts = line_starts(req.to_text);
     let in_block = |at: usize| moved.block.0 <= at && at < moved.block.1;
     // The symbol itself: free in the new module but for an import of it from the old one.
@@ -177,6 +177,26 @@ pub(super) fn needs(
             own.push((name.clone(), runtime));
         }
     }
+    let (copied, from_old) = write_imports(req, project, a, moved, by_statement, &own);
+    Ok(Needs {
+        copied,
+        from_old,
+        only_moved,
+        to_export,
+    })
+}
+
+/// The new module's import statements: the old module's imports the moved code uses (with
+/// the names it uses), then its own names it uses.
+fn write_imports(
+    req: &Request,
+    project: &EcmaProject,
+    a: &Module,
+    moved: &Moved,
+    by_statement: BTreeMap<usize, Vec<(String, bool)>>,
+    own: &[(String, bool)],
+) -> (Vec<NewImport>, Option<NewImport>) {
+    let (a_path, a_text) = req.from;
     let (quote, semi) = style(a, a_text);
     let ts = is_typescript(req.to);
     let mut copied = Vec::new();
@@ -251,12 +271,7 @@ pub(super) fn needs(
             runtime,
         }
     });
-    Ok(Needs {
-        copied,
-        from_old,
-        only_moved,
-        to_export,
-    })
+    (copied, from_old)
 }
 
 /// The name an import statement's binding `local` imports (`default`, `*`, or its name).
@@ -364,7 +379,7 @@ fn import_list(
             return None;
         };
         let last = named.last()?;
-        let fits = !(st.type_only && values) && !edits.covers(st.span.1 - 1);
+        let fits = !(edits.covers(st.span.1 - 1) || st.type_only && values);
         (fits
             && project
                 .module_file(path, &st.source)
@@ -514,13 +529,11 @@ pub(super) fn new_module(
     b: &Module,
     moved: &Moved,
     needs: &Needs,
-    uses_left: &[(usize, bool)],
-    work: &SiteWork,
+    imported: bool,
     planned: &mut super::super::Planned,
 ) {
     let (_, a_text) = req.from;
     let mut code = a_text[moved.block.0..moved.block.1].to_string();
-    let imported = !uses_left.is_empty() || req.keep_reexport || !work.new_importers.is_empty();
     if !moved.decl.exported && imported {
         code.insert_str(moved.decl.keyword_at - moved.block.0, "export ");
     }

@@ -107,16 +107,9 @@ pub(super) fn plan(req: &Request, project: &EcmaProject) -> Result<super::Planne
     let value_left = uses_left.iter().any(|(_, value)| *value);
     cycles::refuse(req, project, &deps, &work, value_left, &moved)?;
     dependencies::old_module(req, project, &a, &moved, &deps, &uses_left, &mut planned);
-    dependencies::new_module(
-        req,
-        project,
-        &b,
-        &moved,
-        &deps,
-        &uses_left,
-        &work,
-        &mut planned,
-    );
+    // Exported there when anything imports it.
+    let imported = !uses_left.is_empty() || req.keep_reexport || !work.new_importers.is_empty();
+    dependencies::new_module(req, project, &b, &moved, &deps, imported, &mut planned);
     planned.edits.retain(|_, e: &mut Edits| !e.is_empty());
     Ok(planned)
 }

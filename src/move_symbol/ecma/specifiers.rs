@@ -120,15 +120,11 @@ fn spell(importer: &str, target: &str, style: Style) -> String {
 /// (a bare or package specifier: the plain relative style).
 pub(super) fn respell(importer: &str, old_specifier: &str, old: &str, new: &str) -> String {
     let style = if is_relative(old_specifier) {
-        match style_of(importer, old_specifier, old) {
-            // A directory's index is reached by its directory only when the new module is an
-            // index too.
-            Style::Directory => Style::Directory,
-            other => other,
-        }
+        style_of(importer, old_specifier, old)
     } else {
         Style::Bare
     };
+    // A directory's index is reached by its directory only when the new module is an index too.
     let style = if style == Style::Directory && !split_extension(new).0.ends_with("/index") {
         Style::Bare
     } else {

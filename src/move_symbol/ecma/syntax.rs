@@ -209,37 +209,7 @@ pub(super) fn read(path: &str, text: &str) -> Module {
 
 fn statement(stmt: &Statement, m: &mut Module) {
     match stmt {
-        Statement::ImportDeclaration(d) => {
-            let (mut default, mut namespace, mut named) = (None, None, Vec::new());
-            for s in d.specifiers.iter().flatten() {
-                match s {
-                    ImportDeclarationSpecifier::ImportSpecifier(s) => named.push(Spec {
-                        span: range(s.span),
-                        imported: export_name(&s.imported),
-                        local: s.local.name.to_string(),
-                        type_only: is_type(s.import_kind),
-                    }),
-                    ImportDeclarationSpecifier::ImportDefaultSpecifier(s) => {
-                        default = Some(s.local.name.to_string());
-                    }
-                    ImportDeclarationSpecifier::ImportNamespaceSpecifier(s) => {
-                        namespace = Some(s.local.name.to_string());
-                    }
-                }
-            }
-            m.statements.push(ModuleStatement {
-                span: range(d.span),
-                source: d.source.value.to_string(),
-                source_span: range(d.source.span),
-                type_only: is_type(d.import_kind),
-                what: Brings::Import {
-                    default,
-                    namespace,
-                    braces: !named.is_empty(),
-                    named,
-                },
-            });
-        }
+        Statement::ImportDeclaration(d) => m.statements.push(import(d)),
         Statement::ExportFromDeclaration(d) => {
             let named = d
                 .specifiers
@@ -309,6 +279,39 @@ fn statement(stmt: &Statement, m: &mut Module) {
                 m.decls.push(decl);
             }
         }
+    }
+}
+
+/// An import statement's facts.
+fn import(d: &oxc_ast::ast::ImportDeclaration) -> ModuleStatement {
+    let (mut default, mut namespace, mut named) = (None, None, Vec::new());
+    for s in d.specifiers.iter().flatten() {
+        match s {
+            ImportDeclarationSpecifier::ImportSpecifier(s) => named.push(Spec {
+                span: range(s.span),
+                imported: export_name(&s.imported),
+                local: s.local.name.to_string(),
+                type_only: is_type(s.import_kind),
+            }),
+            ImportDeclarationSpecifier::ImportDefaultSpecifier(s) => {
+                default = Some(s.local.name.to_string());
+            }
+            ImportDeclarationSpecifier::ImportNamespaceSpecifier(s) => {
+                namespace = Some(s.local.name.to_string());
+            }
+        }
+    }
+    ModuleStatement {
+        span: range(d.span),
+        source: d.source.value.to_string(),
+        source_span: range(d.source.span),
+        type_only: is_type(d.import_kind),
+        what: Brings::Import {
+            default,
+            namespace,
+            braces: !named.is_empty(),
+            named,
+        },
     }
 }
 
@@ -486,6 +489,12 @@ fn uses(semantic: &Semantic, m: &mut Module) {
         }
         m.namespace_uses.insert(ns, found);
     }
+    module_strings(semantic, m);
+}
+
+/// Strings naming modules outside static imports, and the marks of CommonJS.
+fn module_strings(semantic: &Semantic, m: &mut Module) {
+    let scoping = semantic.scoping();
     for node in semantic.nodes().iter() {
         match node.kind() {
             AstKind::ImportExpression(e) => {
