@@ -27,9 +27,12 @@ use lancet_core::{
 use modules::Modules;
 use std::collections::BTreeMap;
 
+mod ecma;
 mod edits;
 mod modules;
 mod python;
+
+use python::Planned;
 
 /// What to move, where.
 #[derive(Debug, Clone)]
@@ -76,51 +79,38 @@ pub fn move_symbol(opts: &MoveOptions, apply: &ApplyOptions) -> Applied {
         Err(applied) => return *applied,
     };
     lancet_core::timing::lap("move: walk, scan and resolve", &mut clock);
-    let SymbolId::Python { module, .. } = &primary else {
-        let (path, line) = first_definition(&scan, &primary);
-        let language = if path.ends_with(".rs") {
-            "Rust"
-        } else {
-            "JavaScript/TypeScript"
-        };
-        return refused(MoveRefusal::NotMovable {
-            symbol: name,
-            place: format!("{path}:{line}"),
-            why: Unmovable::Language(language.into()),
-        });
-    };
-    let from = module.clone();
-    let (to, to_parsed, to_exists) = match read_destination(&root, &opts.to, &from, &files) {
-        Ok(read) => read,
-        Err(r) => return refused(r),
-    };
-    let Some(from_scan) = scan.scans.iter().find(|s| s.path == from) else {
-        return refused(MoveRefusal::NoMatch {
-            symbol: name,
-            files_scanned: scan.files_scanned,
-        });
-    };
-    let modules = Modules::new(&files);
-    let request = python::Request {
+    let context = Context {
+        root: &root,
+        opts,
         name: &name,
-        from: &from_scan.parsed,
-        to: &to.path,
-        to_parsed: &to_parsed,
-        to_exists,
-        scans: &scan.scans,
+        files: &files,
+        scan: &scan,
         primary: &primary,
-        keep_reexport: opts.keep_reexport,
-        modules: &modules,
     };
-    let planned = crate::rename::registry::with_resolvers(&root, &files, &scan.scans, |py, _| {
-        python::plan(&request, py)
-    });
-    let planned = match planned {
+    let prepared = match &primary {
+        SymbolId::Python { module, .. } => plan_python(&context, module),
+        SymbolId::Ecma { file, .. } => plan_ecma(&context, file),
+        SymbolId::Rust(_) => {
+            let (path, line) = first_definition(&scan, &primary);
+            Err(MoveRefusal::NotMovable {
+                symbol: name.clone(),
+                place: format!("{path}:{line}"),
+                why: Unmovable::Language("Rust".into()),
+            })
+        }
+    };
+    let Prepared {
+        from,
+        to,
+        planned,
+        to_exists,
+        to_text,
+    } = match prepared {
         Ok(p) => p,
         Err(r) => return refused(r),
     };
     lancet_core::timing::lap("move: plan", &mut clock);
-    let summary = summary_of(&from, &name, &to.path, &planned, scan.files_scanned);
+    let summary = summary_of(&from, &name, &to, &planned, scan.files_scanned);
     if !planned.unresolved.is_empty() && !opts.leave_unresolved {
         let refusal = MoveRefusal::Sites {
             symbol: summary.symbol.clone(),
@@ -137,7 +127,7 @@ pub fn move_symbol(opts: &MoveOptions, apply: &ApplyOptions) -> Applied {
             .with_move(summary, surface)
             .into();
     }
-    let batch = match batch_of(planned, &scan.scans, &to.path, to_exists, &to_parsed) {
+    let batch = match batch_of(planned, &scan.scans, &to, to_exists, &to_text) {
         Ok(batch) => batch,
         Err(r) => return refused(r),
     };
@@ -146,12 +136,155 @@ pub fn move_symbol(opts: &MoveOptions, apply: &ApplyOptions) -> Applied {
     applied
 }
 
+/// What a language's planner is handed: the tree walked and scanned, the symbol found.
+struct Context<'a> {
+    root: &'a Root,
+    opts: &'a MoveOptions,
+    name: &'a str,
+    files: &'a [String],
+    scan: &'a NameScan,
+    primary: &'a SymbolId,
+}
+
+/// A move planned, with where from and to, and the destination as it was read.
+struct Prepared {
+    from: String,
+    to: String,
+    planned: Planned,
+    to_exists: bool,
+    to_text: String,
+}
+
+/// A Python symbol's move planned.
+fn plan_python(cx: &Context, module: &str) -> Result<Prepared, MoveRefusal> {
+    let from = module.to_string();
+    let (to, to_parsed, to_exists) = read_destination(cx.root, &cx.opts.to, &from, cx.files)?;
+    let Some(from_scan) = cx.scan.scans.iter().find(|s| s.path == from) else {
+        return Err(MoveRefusal::NoMatch {
+            symbol: cx.name.to_string(),
+            files_scanned: cx.scan.files_scanned,
+        });
+    };
+    let modules = Modules::new(cx.files);
+    let request = python::Request {
+        name: cx.name,
+        from: &from_scan.parsed,
+        to: &to.path,
+        to_parsed: &to_parsed,
+        to_exists,
+        scans: &cx.scan.scans,
+        primary: cx.primary,
+        keep_reexport: cx.opts.keep_reexport,
+        modules: &modules,
+    };
+    let planned =
+        crate::rename::registry::with_resolvers(cx.root, cx.files, &cx.scan.scans, |py, _| {
+            python::plan(&request, py)
+        })?;
+    Ok(Prepared {
+        from,
+        to: to.path,
+        planned,
+        to_exists,
+        to_text: to_parsed.text,
+    })
+}
+
+/// A JavaScript/TypeScript symbol's move planned.
+fn plan_ecma(cx: &Context, file: &str) -> Result<Prepared, MoveRefusal> {
+    let Some(from_scan) = cx.scan.scans.iter().find(|s| s.path == file) else {
+        return Err(MoveRefusal::NoMatch {
+            symbol: cx.name.to_string(),
+            files_scanned: cx.scan.files_scanned,
+        });
+    };
+    let family: &[&str] = if ecma::is_typescript(file) {
+        &[".ts", ".tsx", ".mts", ".cts"]
+    } else {
+        &[".js", ".jsx", ".mjs", ".cjs"]
+    };
+    let (to, to_text, to_exists) = read_ecma_destination(cx.root, &cx.opts.to, file, family)?;
+    let read =
+        |path: &str| -> Option<String> { String::from_utf8(cx.root.dir().read(path).ok()?).ok() };
+    let request = ecma::Request {
+        name: cx.name,
+        from: (file, &from_scan.parsed.text),
+        to: &to,
+        to_text: &to_text,
+        to_exists,
+        scans: &cx.scan.scans,
+        primary: cx.primary,
+        keep_reexport: cx.opts.keep_reexport,
+        files: cx.files,
+        read: &read,
+    };
+    let planned =
+        crate::rename::registry::with_resolvers(cx.root, cx.files, &cx.scan.scans, |_, es| {
+            ecma::plan(&request, es)
+        })?;
+    Ok(Prepared {
+        from: file.to_string(),
+        to,
+        planned,
+        to_exists,
+        to_text,
+    })
+}
+
+/// A JavaScript/TypeScript destination checked and read: a path under the root in an existing
+/// directory, of the old module's family of extensions, not the old module; its text (empty
+/// when it does not exist yet), and whether it exists.
+fn read_ecma_destination(
+    root: &Root,
+    to: &str,
+    from: &str,
+    family: &[&str],
+) -> Result<(String, String, bool), MoveRefusal> {
+    let refused = |to: &str, problem| MoveRefusal::Destination {
+        to: to.to_string(),
+        problem,
+    };
+    let rel = root
+        .rel(to)
+        .map_err(|e| refused(to, DestinationProblem::Path(e.problem.to_string())))?;
+    let path = rel.as_str().to_string();
+    if root.dir().is_dir(&path) {
+        return Err(refused(&path, DestinationProblem::Directory));
+    }
+    if !family.iter().any(|e| path.ends_with(e)) || path.ends_with(".d.ts") {
+        return Err(refused(
+            &path,
+            DestinationProblem::Extension(family.join("/")),
+        ));
+    }
+    if path == from {
+        return Err(refused(&path, DestinationProblem::SameFile));
+    }
+    let dir = modules::dir_of(&path);
+    if !(dir.is_empty() || root.dir().is_dir(dir)) {
+        return Err(refused(
+            &path,
+            DestinationProblem::NoDirectory(dir.to_string()),
+        ));
+    }
+    match root.dir().read(&path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok((path, text, true)),
+            Err(_) => Err(refused(
+                &path,
+                DestinationProblem::Path("not UTF-8 text".into()),
+            )),
+        },
+        Err(_) => Ok((path, String::new(), false)),
+    }
+}
+
 /// The report's summary of the move planned.
 fn summary_of(
     from: &str,
     name: &str,
     to: &str,
-    planned: &python::Planned,
+    planned: &Planned,
     files_scanned: usize,
 ) -> MoveSummary {
     MoveSummary {
@@ -232,7 +365,8 @@ fn is_module_level(id: &SymbolId) -> bool {
     match id {
         SymbolId::Python { qual, .. } => !qual.contains('.') && !qual.contains("::"),
         SymbolId::Ecma { member, .. } => member.is_none(),
-        SymbolId::Rust(_) => false,
+        // A Rust item reaches the planner's language refusal.
+        SymbolId::Rust(_) => true,
     }
 }
 
@@ -378,11 +512,11 @@ fn parse_python(path: &str, text: String) -> Option<Parsed> {
 /// The batch of the planned changes: each existing file's spans on the text they were
 /// planned on, and the new module created.
 fn batch_of(
-    planned: python::Planned,
+    planned: Planned,
     scans: &[FileScan],
     to: &str,
     to_exists: bool,
-    to_parsed: &Parsed,
+    to_text: &str,
 ) -> Result<Batch, MoveRefusal> {
     let mut ops = Vec::new();
     let texts: BTreeMap<&str, (&str, String)> = scans
@@ -392,10 +526,9 @@ fn batch_of(
     for (path, edits) in planned.edits {
         let (text, sha) = match texts.get(path.as_str()) {
             Some((text, sha)) => (*text, sha.clone()),
-            None if path == to && to_exists => (
-                to_parsed.text.as_str(),
-                lancet_core::sha256_hex(to_parsed.text.as_bytes()),
-            ),
+            None if path == to && to_exists => {
+                (to_text, lancet_core::sha256_hex(to_text.as_bytes()))
+            }
             None => continue,
         };
         let spans = spans_of(edits, text, &path)?;

@@ -8,6 +8,7 @@ mod git_setups;
 mod lost_updates;
 mod mcp_replies;
 mod moving;
+mod moving_ecma;
 mod props;
 mod rename;
 mod rename_finishes;

@@ -1,7 +1,8 @@
 //! `lancet move` through the CLI, one behaviour per test: imports under an alias, `__all__`
 //! on both sides, star imports (refused unless the old module keeps re-exporting), the import
 //! cycle refused, decorators and the comments above moving with their function, a new module,
-//! a name clash, `--keep-reexport`, and the transaction (`--dry-run`, undo, `--bisect`).
+//! a name clash, `--keep-reexport`, a Rust symbol refused, and the transaction (`--dry-run`,
+//! undo, `--bisect`).
 
 use super::tree::{describe, lancet, snapshot, temp_tree};
 use std::path::Path;
@@ -350,20 +351,26 @@ fn names_imported_for_the_type_checker_alone_follow_under_type_checking() {
 }
 
 #[test]
-fn a_typescript_symbol_is_refused_for_now() {
+fn a_rust_symbol_is_refused_for_now() {
     let dir = temp_tree(&[
-        ("a.ts", b"export function f(): number {\n  return 1;\n}\n"),
-        ("x.ts", b"import { f } from './a';\nf();\n"),
+        ("src/lib.rs", b"pub fn f() -> u32 {\n    1\n}\n"),
+        (
+            "src/main.rs",
+            b"fn main() {\n    println!(\"{}\", demo::f());\n}\n",
+        ),
     ]);
     let before = snapshot(dir.path());
-    let (code, v) = run(dir.path(), &["f", "--to", "b.ts"]);
+    let (code, v) = run(
+        dir.path(),
+        &["f", "--at", "src/lib.rs:1:8", "--to", "src/b.rs"],
+    );
     assert_eq!(code, Some(1), "{v:#}");
     assert_eq!(v["error"]["kind"], "unknown_language");
     assert!(
         v["error"]["detail"]
             .as_str()
             .unwrap()
-            .contains("lancet moves Python symbols so far"),
+            .contains("lancet moves Python and JavaScript/TypeScript symbols so far"),
         "{v:#}"
     );
     assert_eq!(snapshot(dir.path()), before);

@@ -807,8 +807,17 @@ pub enum Unmovable {
     },
     /// It uses a name the old module may take from a `from … import *`.
     StarName(String),
-    /// A language lancet moves no symbols in (yet): JavaScript/TypeScript and Rust.
+    /// A language lancet moves no symbols in (yet): Rust.
     Language(String),
+    /// `export default`: the importers name it as they like (`import anything from`), so
+    /// which names are it is not in their text.
+    DefaultExport,
+    /// Its module is CommonJS (`require`, `module.exports`): what its importers read of it
+    /// is not in import statements.
+    CommonJs,
+    /// Its code assigns a binding of its module, or its module assigns it: across modules the
+    /// binding would be an import, which cannot be assigned.
+    Assigns(String),
 }
 
 /// What is wrong with a move's destination.

@@ -892,7 +892,7 @@ impl<'a> EcmaProject<'a> {
     /// the workspace (a tsconfig `paths` entry, a package of the tree by its name or its
     /// `node_modules` link), else another package's, outside the tree. A package of the tree
     /// whose file lancet cannot find is undecided, never outside.
-    fn module_file(&self, from: &str, specifier: &str) -> Result<String, Resolution> {
+    pub(crate) fn module_file(&self, from: &str, specifier: &str) -> Result<String, Resolution> {
         if relative(specifier) {
             let base = packages::join(&packages::join(from, ".."), specifier);
             return self.probe(&base).ok_or_else(|| {

@@ -76,7 +76,8 @@ enum Command {
     /// functions).
     Signature(SignatureArgs),
     /// Move a module-level function, class, constant or type alias to another module and
-    /// update every import and qualified use of it, by syntax, as one transaction (Python).
+    /// update every import and qualified use of it, by syntax, as one transaction (Python,
+    /// JavaScript/TypeScript).
     Move(MoveArgs),
     /// Rewrite code by structure (ast-grep's rules, or -p PATTERN -r REWRITE --lang L), or by
     /// any codemod command (--exec CMD, run in a sandboxed scratch copy), as one all-or-nothing

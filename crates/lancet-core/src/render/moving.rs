@@ -204,7 +204,7 @@ fn unmovable(symbol: &str, place: &str, why: &Unmovable) -> Words {
         Unmovable::NotDefinition(what) => (
             ErrorKind::KindMismatch,
             format!("`{symbol}` at {place} is bound by {what}, not defined there"),
-            "Move the definition it comes from (a `def`, `class` or assignment).",
+            "Move the definition it comes from (a function, a class or an assignment).",
         ),
         Unmovable::Global(name) => (
             ErrorKind::UnresolvedSites,
@@ -229,8 +229,31 @@ fn unmovable(symbol: &str, place: &str, why: &Unmovable) -> Words {
         ),
         Unmovable::Language(language) => (
             ErrorKind::UnknownLanguage,
-            format!("`{symbol}` at {place} is {language}; lancet moves Python symbols so far"),
-            "Move it by editing the files (for TypeScript, the language server's Move to file refactor).",
+            format!(
+                "`{symbol}` at {place} is {language}; lancet moves Python and JavaScript/TypeScript symbols so far"
+            ),
+            "Move it by editing the files.",
+        ),
+        Unmovable::DefaultExport => (
+            ErrorKind::KindMismatch,
+            format!(
+                "`{symbol}` at {place} is its module's default export: each importer names it as it likes (`import anything from`), so which names are it is not decided"
+            ),
+            "Export it by name first (`export function …`, importers `import { … }`), then move it.",
+        ),
+        Unmovable::CommonJs => (
+            ErrorKind::UnresolvedSites,
+            format!(
+                "`{symbol}` at {place} is in a CommonJS module (`require`, `module.exports`): what its users read of it is not in import statements"
+            ),
+            "Move it by hand, or make the module an ES module (`import`/`export`) first.",
+        ),
+        Unmovable::Assigns(name) => (
+            ErrorKind::UnresolvedSites,
+            format!(
+                "`{symbol}` at {place}: `{name}` is assigned across the two modules after the move, and an imported binding cannot be assigned"
+            ),
+            "Give the module that keeps it a function that sets it, then move the code.",
         ),
     };
     refused(kind, detail, next)
