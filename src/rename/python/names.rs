@@ -307,7 +307,39 @@ impl PyProject<'_> {
                             _ => Target::Variable(id, name.to_string()),
                         }
                     }
-                    // A parameter annotated with a class of the tree (`p: Pool`).
+                    // Assigned several times, each from a call giving the same class: an
+                    // instance of it, whichever assignment reached the use.
+                    values
+                        if depth < MAX_DEPTH
+                            && values.len() > 1
+                            && values.iter().all(|b| matches!(b, Bound::Value(..))) =>
+                    {
+                        let mut class: Option<(String, String)> = None;
+                        for b in values {
+                            let Bound::Value(start, end) = b else {
+                                return Target::Variable(id, name.to_string());
+                            };
+                            let value = module
+                                .tree
+                                .root_node()
+                                .descendant_for_byte_range(*start, *end)
+                                .filter(|v| v.byte_range() == (*start..*end) && v.kind() == "call");
+                            let found = match value.map(|v| self.expression(module, v, depth + 1)) {
+                                Some(Target::Instance(file, qual, _)) => (file, qual),
+                                _ => return Target::Variable(id, name.to_string()),
+                            };
+                            if class.as_ref().is_some_and(|c| *c != found) {
+                                return Target::Variable(id, name.to_string());
+                            }
+                            class = Some(found);
+                        }
+                        match class {
+                            Some((file, qual)) => Target::Instance(file, qual, Some(id)),
+                            None => Target::Variable(id, name.to_string()),
+                        }
+                    }
+                    // A parameter or a variable annotated with a class of the tree (`p: Pool`,
+                    // `current_app: Flask = LocalProxy(…)`).
                     [Bound::Annotated(start, end)] if depth < MAX_DEPTH => {
                         let annotation = module
                             .tree
@@ -319,6 +351,21 @@ impl PyProject<'_> {
                                 Target::Instance(file, qual, Some(id))
                             }
                             _ => Target::Variable(id, name.to_string()),
+                        }
+                    }
+                    // A parameter pytest fills with a fixture: what the fixture gives.
+                    [Bound::Param]
+                        if let Some(function) =
+                            scope.filter(|s| s.kind() == "function_definition")
+                            && let Some(given) =
+                                self.fixture_argument(module, function, name, depth + 1) =>
+                    {
+                        match given {
+                            Target::Instance(file, qual, _) => {
+                                Target::Instance(file, qual, Some(id))
+                            }
+                            Target::Outside(_) => Target::Builtin(id, "pytest fixture"),
+                            other => other,
                         }
                     }
                     _ => Target::Variable(id, name.to_string()),
