@@ -83,6 +83,12 @@ enum Raw {
         callable: Box<Raw>,
         index: usize,
     },
+    /// An array (`T[]`, `Array<T>`, `readonly T[]`) of what the holder inside is: its
+    /// members are the array's, its elements the holder's.
+    ArrayOf(Box<Raw>),
+    /// An element of the array a value (a parameter's, a function's return) is declared as:
+    /// the parameter of `rows.map(row => …)` (decided when modules are joined).
+    ElementOf(Box<Raw>),
     /// Member `name` of a class or interface.
     Member {
         holder: Box<Raw>,
@@ -548,9 +554,30 @@ fn reference_holder(semantic: &Semantic, named: &oxc_ast::ast::IdentifierReferen
 }
 
 /// The class or interface a type annotation names: `Foo`, `Foo<T>`, and `Foo | undefined`
-/// or `Foo | null` (a member is reached only when there is a value).
+/// or `Foo | null` (a member is reached only when there is a value); an array of one
+/// ([`Raw::ArrayOf`]: `Foo[]`, `Array<Foo>`, `readonly Foo[]`).
 fn type_holder(semantic: &Semantic, ty: &TSType) -> Option<Raw> {
     match ty {
+        TSType::TSArrayType(a) => {
+            type_holder(semantic, &a.element_type).map(|e| Raw::ArrayOf(Box::new(e)))
+        }
+        TSType::TSTypeOperatorType(o)
+            if o.operator == oxc_ast::ast::TSTypeOperatorOperator::Readonly =>
+        {
+            type_holder(semantic, &o.type_annotation)
+        }
+        // `Array<T>`, `ReadonlyArray<T>`: the global ones (no declaration in the file).
+        TSType::TSTypeReference(r)
+            if matches!(&r.type_name, TSTypeName::IdentifierReference(id)
+                if matches!(id.name.as_str(), "Array" | "ReadonlyArray")
+                    && id.reference_id.get().and_then(|rid| semantic.scoping().get_reference(rid).symbol_id()).is_none()) =>
+        {
+            let args = r.type_arguments.as_ref()?;
+            match args.params.as_slice() {
+                [element] => type_holder(semantic, element).map(|e| Raw::ArrayOf(Box::new(e))),
+                _ => None,
+            }
+        }
         TSType::TSTypeReference(r) => match &r.type_name {
             TSTypeName::IdentifierReference(id) => reference_holder(semantic, id),
             _ => None,
@@ -707,7 +734,58 @@ fn contextual_parameter(semantic: &Semantic, parameter: oxc_semantic::NodeId) ->
     {
         return None;
     }
-    callable_parameter(semantic, contextual_type(semantic, function)?, index)
+    if let Some(ty) = contextual_type(semantic, function) {
+        return callable_parameter(semantic, ty, index);
+    }
+    (index == 0)
+        .then(|| array_callback_element(semantic, function))
+        .flatten()
+}
+
+/// The array methods whose callback's first parameter is an element of the array.
+const ELEMENT_CALLBACKS: &[&str] = &[
+    "every",
+    "filter",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "flatMap",
+    "forEach",
+    "map",
+    "some",
+];
+
+/// The element a callback (by node) passed first to an array method (`rows.map(row => …)`)
+/// receives, when the array is declared an array of a class or interface.
+fn array_callback_element(semantic: &Semantic, function: oxc_semantic::NodeId) -> Option<Raw> {
+    let nodes = semantic.nodes();
+    let mut at = function;
+    let call = loop {
+        let parent = nodes.parent_id(at);
+        match nodes.kind(parent) {
+            AstKind::ParenthesizedExpression(_) => at = parent,
+            AstKind::CallExpression(c) => break c,
+            _ => return None,
+        }
+    };
+    let own = nodes.kind(at).span();
+    if call.arguments.first().map(|a| a.span()) != Some(own) {
+        return None;
+    }
+    let Expression::StaticMemberExpression(m) = &call.callee else {
+        return None;
+    };
+    if !ELEMENT_CALLBACKS.contains(&m.property.name.as_str()) {
+        return None;
+    }
+    match object_holder(semantic, &m.object, function, &m.property.name) {
+        Receiver::Holder(Raw::ArrayOf(element)) => Some(*element),
+        Receiver::Holder(
+            declared @ (Raw::Parameter { .. } | Raw::Returns(_) | Raw::MethodReturns { .. }),
+        ) => Some(Raw::ElementOf(Box::new(declared))),
+        _ => None,
+    }
 }
 
 /// Parameter `index` of a callable type as a holder: an inline function type's own, or
@@ -793,7 +871,9 @@ fn call_holder(
                     | Raw::Imported { .. }
                     | Raw::Returns(_)
                     | Raw::MethodReturns { .. }
-                    | Raw::Parameter { .. }),
+                    | Raw::Parameter { .. }
+                    | Raw::ArrayOf(_)
+                    | Raw::ElementOf(_)),
                 ) => Raw::MethodReturns {
                     holder: Box::new(holder),
                     name,
@@ -992,7 +1072,9 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
                 | Raw::Imported { .. }
                 | Raw::Returns(_)
                 | Raw::MethodReturns { .. }
-                | Raw::Parameter { .. }),
+                | Raw::Parameter { .. }
+                | Raw::ArrayOf(_)
+                | Raw::ElementOf(_)),
             ) => member(holder),
             Receiver::Holder(other) | Receiver::Export(other) => other,
         },
@@ -1211,7 +1293,9 @@ impl<'a> EcmaProject<'a> {
                 | Raw::Private { .. }
                 | Raw::Returns(_)
                 | Raw::MethodReturns { .. }
-                | Raw::Parameter { .. },
+                | Raw::Parameter { .. }
+                | Raw::ArrayOf(_)
+                | Raw::ElementOf(_),
             ) => Err(Resolution::Unresolved("an exported member".into())),
             None => {
                 for star in &facts.stars {
@@ -1278,7 +1362,9 @@ impl<'a> EcmaProject<'a> {
             Raw::Returns(_) | Raw::MethodReturns { .. } => {
                 Resolution::Unresolved("a value a function returns".into())
             }
-            Raw::Parameter { .. } => Resolution::Unresolved("a parameter's value".into()),
+            Raw::Parameter { .. } | Raw::ArrayOf(_) | Raw::ElementOf(_) => {
+                Resolution::Unresolved("a value of a declared type".into())
+            }
         }
     }
 }
@@ -1298,6 +1384,39 @@ impl EcmaProject<'_> {
         match holder {
             Raw::Local(start) => Ok((path.to_string(), *start)),
             Raw::Imported { source, name } => self.export(path, source, name, depth + 1),
+            Raw::Returns(_) | Raw::MethodReturns { .. } | Raw::Parameter { .. } => {
+                let (file, declared) = self.declared_type(path, holder, depth + 1)?;
+                self.place_of(&file, &declared, depth + 1)
+            }
+            Raw::ElementOf(array) => match self.declared_type(path, array, depth + 1)? {
+                (file, Raw::ArrayOf(element)) => self.place_of(&file, &element, depth + 1),
+                _ => Err(Resolution::Unresolved(
+                    "the receiver of the callback is not declared an array".into(),
+                )),
+            },
+            Raw::ArrayOf(_) => Err(Resolution::Unresolved("a member of an array".into())),
+            Raw::Outside(why) => Err(Resolution::Outside(why.clone())),
+            Raw::Unresolved(why) => Err(Resolution::Unresolved(why.clone())),
+            Raw::Member { .. } | Raw::Private { .. } => {
+                Err(Resolution::Unresolved("a member of a member".into()))
+            }
+        }
+    }
+
+    /// What a value's declaration says it is, and the file that says it: the return type a
+    /// called function or method declares, a callable type's parameter type, an array type;
+    /// why not for anything else.
+    fn declared_type(
+        &self,
+        path: &str,
+        value: &Raw,
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        if depth > MAX_DEPTH {
+            return Err(Resolution::Unresolved("a chain too long to follow".into()));
+        }
+        match value {
+            Raw::ArrayOf(_) => Ok((path.to_string(), value.clone())),
             Raw::Returns(function) => {
                 let (file, start) = self.place_of(path, function, depth + 1)?;
                 let returned = self
@@ -1308,7 +1427,7 @@ impl EcmaProject<'_> {
                             "what the function called returns is not declared (in {file})"
                         ))
                     })?;
-                self.place_of(&file, &returned, depth + 1)
+                Ok((file, returned))
             }
             Raw::MethodReturns { holder, name } => {
                 let (file, start) = self.place_of(path, holder, depth + 1)?;
@@ -1340,7 +1459,7 @@ impl EcmaProject<'_> {
                             "what `{name}(…)` returns is not declared (in {file})"
                         ))
                     })?;
-                self.place_of(&file, &returned, depth + 1)
+                Ok((file, returned))
             }
             Raw::Parameter { callable, index } => {
                 let (file, start) = self.place_of(path, callable, depth + 1)?;
@@ -1355,13 +1474,11 @@ impl EcmaProject<'_> {
                             "the type of a callback's parameter is no class or interface its callable type in {file} names"
                         ))
                     })?;
-                self.place_of(&file, &typed, depth + 1)
+                Ok((file, typed))
             }
-            Raw::Outside(why) => Err(Resolution::Outside(why.clone())),
-            Raw::Unresolved(why) => Err(Resolution::Unresolved(why.clone())),
-            Raw::Member { .. } | Raw::Private { .. } => {
-                Err(Resolution::Unresolved("a member of a member".into()))
-            }
+            _ => Err(Resolution::Unresolved(
+                "the type of the receiver is not declared".into(),
+            )),
         }
     }
 
@@ -1743,6 +1860,27 @@ mod tests {
             "{got:?}"
         );
         assert_eq!(got.len(), 11, "{got:?}");
+    }
+
+    #[test]
+    fn a_callback_of_an_array_method_gets_the_arrays_element() {
+        // `rows.map(r => …)` where `rows` is declared `Row[]`, `Array<Row>`, `readonly Row[]`
+        // (by an annotation or by a callable type's parameter): `r` is a Row. A callback
+        // whose first parameter is not the element (`reduce`) and an untyped array are not
+        // told.
+        let types = "export interface Row {\n  getValue(): number\n}\nexport type Agg = (id: string, rows: Row[]) => any\n";
+        let text = "import { Row, Agg } from './types';\nconst sum: Agg = (id, rows) => rows.map(r => r.getValue());\nfunction local(rows: Row[], more: Array<Row>, ro: readonly Row[]) {\n  rows.filter(r => r.getValue());\n  more.some(r => r.getValue());\n  ro.forEach(r => r.getValue());\n  rows.reduce((acc, r) => r.getValue(), 0);\n}\nconst loose = (xs) => xs.map(x => x.getValue());\n";
+        let files = [("types.ts", types), ("a.ts", text)];
+        let fixture = Fixture::new(&files, &["a.ts"]);
+        let sources = fixture.sources();
+        let got = fixture.resolve(&EcmaProject::new(&sources), "a.ts", "getValue");
+        let member = "= types.ts@17.getValue";
+        for (i, line) in [(0, 2), (1, 4), (2, 5), (3, 6)] {
+            assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
+        }
+        assert!(got[4].starts_with("7 ? "), "{got:?}");
+        assert!(got[5].starts_with("9 ? "), "{got:?}");
+        assert_eq!(got.len(), 6, "{got:?}");
     }
 
     #[test]
