@@ -168,6 +168,9 @@ fn facts_of(semantic: &Semantic) -> ModuleFacts {
         }
     };
     for node in semantic.nodes().iter() {
+        if let Some((start, params)) = callable_facts(semantic, &node.kind()) {
+            facts.callables.insert(start, params);
+        }
         match node.kind() {
             AstKind::ExportDeclaration(export) => {
                 // By the symbol, not the declaration: overloads and merged declarations
@@ -222,24 +225,6 @@ fn facts_of(semantic: &Semantic) -> ModuleFacts {
                     facts.bases.insert(start, bases);
                     declared.entry(name).or_default().push(start);
                 }
-                if let AstKind::TSInterfaceDeclaration(i) = node.kind() {
-                    let mut calls = i.body.body.iter().filter_map(|s| match s {
-                        oxc_ast::ast::TSSignature::TSCallSignatureDeclaration(c) => Some(c),
-                        _ => None,
-                    });
-                    if let (Some(call), None) = (calls.next(), calls.next()) {
-                        facts
-                            .callables
-                            .insert(i.id.span.start, parameter_holders(semantic, &call.params));
-                    }
-                }
-            }
-            AstKind::TSTypeAliasDeclaration(a) => {
-                if let TSType::TSFunctionType(f) = &a.type_annotation {
-                    facts
-                        .callables
-                        .insert(a.id.span.start, parameter_holders(semantic, &f.params));
-                }
             }
             AstKind::Function(f) if !f.r#async && !f.generator => {
                 if let (Some(id), Some(returned)) = (&f.id, &f.return_type)
@@ -276,6 +261,32 @@ fn facts_of(semantic: &Semantic) -> ModuleFacts {
         .flatten()
         .collect();
     facts
+}
+
+/// A callable type's declaration (an interface with one call signature, a type alias of a
+/// function type): its name's offset and each parameter's class or interface.
+fn callable_facts(semantic: &Semantic, kind: &AstKind) -> Option<(u32, Vec<Option<Raw>>)> {
+    match kind {
+        AstKind::TSInterfaceDeclaration(i) => {
+            let mut calls = i.body.body.iter().filter_map(|s| match s {
+                oxc_ast::ast::TSSignature::TSCallSignatureDeclaration(c) => Some(c),
+                _ => None,
+            });
+            match (calls.next(), calls.next()) {
+                (Some(call), None) => {
+                    Some((i.id.span.start, parameter_holders(semantic, &call.params)))
+                }
+                _ => None,
+            }
+        }
+        AstKind::TSTypeAliasDeclaration(a) => match &a.type_annotation {
+            TSType::TSFunctionType(f) => {
+                Some((a.id.span.start, parameter_holders(semantic, &f.params)))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// A named class's or an interface's name, its name's offset and what it extends (each a

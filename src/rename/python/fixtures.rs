@@ -250,7 +250,7 @@ fn fixture_decorator<'t>(function: Node<'t>, module: &PyModule) -> Option<Node<'
         .parent()
         .filter(|p| p.kind() == "decorated_definition")?;
     let mut cursor = holder.walk();
-    let found = holder
+    holder
         .named_children(&mut cursor)
         .filter(|c| c.kind() == "decorator")
         .filter_map(|d| d.named_child(0))
@@ -265,8 +265,7 @@ fn fixture_decorator<'t>(function: Node<'t>, module: &PyModule) -> Option<Node<'
                     "pytest.fixture" | "fixture" | "pytest.yield_fixture"
                 )
             })
-        });
-    found
+        })
 }
 
 /// The name a fixture is requested by: its `name="…"` argument, else its function's name;
