@@ -631,6 +631,11 @@ fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<Raw> {
         }
         _ => return None,
     };
+    // `make()!`: the value of `make()` (a non-null assertion types nothing else).
+    let init = match init {
+        Some(Expression::TSNonNullExpression(n)) => Some(&n.expression),
+        other => other,
+    };
     match (annotation, init) {
         (Some(a), _) => type_holder(semantic, &a.type_annotation),
         // `let t = {…} as unknown as Table<T>`: the asserted type is the local's.
@@ -752,6 +757,17 @@ fn contextual_parameter(semantic: &Semantic, parameter: oxc_semantic::NodeId) ->
         .then(|| array_callback_element(semantic, function))
         .flatten()
 }
+
+/// The array methods that return an array of the same elements.
+const SAME_ARRAY: &[&str] = &[
+    "concat",
+    "filter",
+    "reverse",
+    "slice",
+    "sort",
+    "toReversed",
+    "toSorted",
+];
 
 /// The array methods whose callback's first parameter is an element of the array.
 const ELEMENT_CALLBACKS: &[&str] = &[
@@ -1441,6 +1457,13 @@ impl EcmaProject<'_> {
                 Ok((file, returned))
             }
             Raw::MethodReturns { holder, name } => {
+                // `rows.filter(…)`, `rows.slice(…)`: the array they are called on, as declared.
+                if SAME_ARRAY.contains(&name.as_str())
+                    && let Ok((file, array @ Raw::ArrayOf(_))) =
+                        self.declared_type(path, holder, depth + 1)
+                {
+                    return Ok((file, array));
+                }
                 let (file, start) = self.place_of(path, holder, depth + 1)?;
                 let declares = |file: &str, start: u32| {
                     self.facts(file).is_some_and(|f| {
@@ -1880,7 +1903,7 @@ mod tests {
         // whose first parameter is not the element (`reduce`) and an untyped array are not
         // told.
         let types = "export interface Row {\n  getValue(): number\n}\nexport type Agg = (id: string, rows: Row[]) => any\n";
-        let text = "import { Row, Agg } from './types';\nconst sum: Agg = (id, rows) => rows.map(r => r.getValue());\nfunction local(rows: Row[], more: Array<Row>, ro: readonly Row[]) {\n  rows.filter(r => r.getValue());\n  more.some(r => r.getValue());\n  ro.forEach(r => r.getValue());\n  rows.reduce((acc, r) => r.getValue(), 0);\n}\nconst loose = (xs) => xs.map(x => x.getValue());\n";
+        let text = "import { Row, Agg } from './types';\nconst sum: Agg = (id, rows) => rows.map(r => r.getValue());\nfunction local(rows: Row[], more: Array<Row>, ro: readonly Row[]) {\n  rows.filter(r => r.getValue());\n  more.some(r => r.getValue());\n  ro.forEach(r => r.getValue());\n  rows.reduce((acc, r) => r.getValue(), 0);\n}\nconst loose = (xs) => xs.map(x => x.getValue());\nfunction chained(rows: Row[], find: () => Row | undefined) {\n  rows.filter(r => r.getValue()).map(r => r.getValue());\n  const one = first(rows)!;\n  one.getValue();\n}\nfunction first(rows: Row[]): Row | undefined {\n  return rows[0];\n}\n";
         let files = [("types.ts", types), ("a.ts", text)];
         let fixture = Fixture::new(&files, &["a.ts"]);
         let sources = fixture.sources();
@@ -1891,7 +1914,11 @@ mod tests {
         }
         assert!(got[4].starts_with("7 ? "), "{got:?}");
         assert!(got[5].starts_with("9 ? "), "{got:?}");
-        assert_eq!(got.len(), 6, "{got:?}");
+        // `rows.filter(…).map(r => …)`: filter gives the same array; `first(rows)!` a Row.
+        for (i, line) in [(6, 11), (7, 11), (8, 13)] {
+            assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
+        }
+        assert_eq!(got.len(), 9, "{got:?}");
     }
 
     #[test]
