@@ -21,7 +21,13 @@
 //!   Any other receiver is unresolved (its type needs a type checker: the hybrid resolver or
 //!   `--lsp`).
 //! - A private member (`#count`) is the one the innermost class around it declares.
-//! - A property key of an object literal is unresolved; a global the file does not declare
+//! - A property key of an object literal typed by the code (the annotated variable it
+//!   initializes, the declared return type of the function returning it) is that type's
+//!   member (a shorthand `{ x }` there is the local and the member at once); any other
+//!   property key is unresolved. An unannotated parameter of an arrow or function expression
+//!   declared as a callable type (`const f: SortingFn<T> = (a, b) => …`, returned from a
+//!   function whose return type is a function type) has that type's parameter's class; a
+//!   local initialized `e as Foo` holds a Foo. A global the file does not declare
 //!   (`Promise`, `console`) resolves outside the tree.
 
 use super::model::{self, EcmaMember, Parsed, Resolution};
@@ -70,6 +76,19 @@ enum Raw {
         holder: Box<Raw>,
         name: String,
     },
+    /// The type of parameter `index` of a callable type (an interface with one call
+    /// signature, or a type alias of a function type), as its declaration names it: a
+    /// holder of members (`(rowA, rowB) => …` typed `SortingFn<T>`).
+    Parameter {
+        callable: Box<Raw>,
+        index: usize,
+    },
+    /// An array (`T[]`, `Array<T>`, `readonly T[]`) of what the holder inside is: its
+    /// members are the array's, its elements the holder's.
+    ArrayOf(Box<Raw>),
+    /// An element of the array a value (a parameter's, a function's return) is declared as:
+    /// the parameter of `rows.map(row => …)` (decided when modules are joined).
+    ElementOf(Box<Raw>),
     /// Member `name` of a class or interface.
     Member {
         holder: Box<Raw>,
@@ -100,11 +119,17 @@ pub(crate) struct ModuleFacts {
     /// Method (by its holder's name's offset and its name) → the class or interface its
     /// return type annotation names (`getCache(): QueryCache`).
     method_returns: HashMap<(u32, String), Raw>,
+    /// Callable type (an interface with one call signature, or a type alias of a function
+    /// type, by its name's offset) → each parameter's class or interface, where its
+    /// annotation names one.
+    callables: HashMap<u32, Vec<Option<Raw>>>,
 }
 
 /// One file's analysis: each asked occurrence's raw resolution, and the module's facts.
 struct Analysis {
-    raw: Vec<Raw>,
+    /// Each occurrence's resolution and, for a shorthand property of a typed object literal
+    /// (`{ getState }` typed `CoreInstance`), the member its key also names.
+    raw: Vec<(Raw, Option<Raw>)>,
     facts: Arc<ModuleFacts>,
 }
 
@@ -143,6 +168,9 @@ fn facts_of(semantic: &Semantic) -> ModuleFacts {
         }
     };
     for node in semantic.nodes().iter() {
+        if let Some((start, params)) = callable_facts(semantic, &node.kind()) {
+            facts.callables.insert(start, params);
+        }
         match node.kind() {
             AstKind::ExportDeclaration(export) => {
                 // By the symbol, not the declaration: overloads and merged declarations
@@ -233,6 +261,32 @@ fn facts_of(semantic: &Semantic) -> ModuleFacts {
         .flatten()
         .collect();
     facts
+}
+
+/// A callable type's declaration (an interface with one call signature, a type alias of a
+/// function type): its name's offset and each parameter's class or interface.
+fn callable_facts(semantic: &Semantic, kind: &AstKind) -> Option<(u32, Vec<Option<Raw>>)> {
+    match kind {
+        AstKind::TSInterfaceDeclaration(i) => {
+            let mut calls = i.body.body.iter().filter_map(|s| match s {
+                oxc_ast::ast::TSSignature::TSCallSignatureDeclaration(c) => Some(c),
+                _ => None,
+            });
+            match (calls.next(), calls.next()) {
+                (Some(call), None) => {
+                    Some((i.id.span.start, parameter_holders(semantic, &call.params)))
+                }
+                _ => None,
+            }
+        }
+        AstKind::TSTypeAliasDeclaration(a) => match &a.type_annotation {
+            TSType::TSFunctionType(f) => {
+                Some((a.id.span.start, parameter_holders(semantic, &f.params)))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// A named class's or an interface's name, its name's offset and what it extends (each a
@@ -511,9 +565,30 @@ fn reference_holder(semantic: &Semantic, named: &oxc_ast::ast::IdentifierReferen
 }
 
 /// The class or interface a type annotation names: `Foo`, `Foo<T>`, and `Foo | undefined`
-/// or `Foo | null` (a member is reached only when there is a value).
+/// or `Foo | null` (a member is reached only when there is a value); an array of one
+/// ([`Raw::ArrayOf`]: `Foo[]`, `Array<Foo>`, `readonly Foo[]`).
 fn type_holder(semantic: &Semantic, ty: &TSType) -> Option<Raw> {
     match ty {
+        TSType::TSArrayType(a) => {
+            type_holder(semantic, &a.element_type).map(|e| Raw::ArrayOf(Box::new(e)))
+        }
+        TSType::TSTypeOperatorType(o)
+            if o.operator == oxc_ast::ast::TSTypeOperatorOperator::Readonly =>
+        {
+            type_holder(semantic, &o.type_annotation)
+        }
+        // `Array<T>`, `ReadonlyArray<T>`: the global ones (no declaration in the file).
+        TSType::TSTypeReference(r)
+            if matches!(&r.type_name, TSTypeName::IdentifierReference(id)
+                if matches!(id.name.as_str(), "Array" | "ReadonlyArray")
+                    && id.reference_id.get().and_then(|rid| semantic.scoping().get_reference(rid).symbol_id()).is_none()) =>
+        {
+            let args = r.type_arguments.as_ref()?;
+            match args.params.as_slice() {
+                [element] => type_holder(semantic, element).map(|e| Raw::ArrayOf(Box::new(e))),
+                _ => None,
+            }
+        }
         TSType::TSTypeReference(r) => match &r.type_name {
             TSTypeName::IdentifierReference(id) => reference_holder(semantic, id),
             _ => None,
@@ -549,12 +624,23 @@ fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<Raw> {
             (d.type_annotation.as_deref(), d.init.as_ref())
         }
         AstKind::FormalParameter(p) if p.pattern.get_binding_identifier().is_some() => {
+            if p.type_annotation.is_none() {
+                return contextual_parameter(semantic, declaration);
+            }
             (p.type_annotation.as_deref(), None)
         }
         _ => return None,
     };
+    // `make()!`: the value of `make()` (a non-null assertion types nothing else).
+    let init = match init {
+        Some(Expression::TSNonNullExpression(n)) => Some(&n.expression),
+        other => other,
+    };
     match (annotation, init) {
         (Some(a), _) => type_holder(semantic, &a.type_annotation),
+        // `let t = {…} as unknown as Table<T>`: the asserted type is the local's.
+        (None, Some(Expression::TSAsExpression(a))) => type_holder(semantic, &a.type_annotation),
+        (None, Some(Expression::TSTypeAssertion(a))) => type_holder(semantic, &a.type_annotation),
         (None, Some(Expression::NewExpression(n))) if !scoping.symbol_is_mutated(symbol) => {
             match &n.callee {
                 Expression::Identifier(id) => reference_holder(semantic, id),
@@ -569,6 +655,230 @@ fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<Raw> {
         }
         _ => None,
     }
+}
+
+/// The annotation naming the type an expression (by node) is checked against, where the code
+/// declares it: the annotated variable it initializes (`const t: Table = {…}`), or the
+/// declared return type of the function it is returned from (not an async function's or a
+/// generator's).
+fn contextual_type<'s>(
+    semantic: &'s Semantic,
+    expression: oxc_semantic::NodeId,
+) -> Option<&'s TSType<'s>> {
+    let nodes = semantic.nodes();
+    let start = nodes.kind(expression).span();
+    let mut at = expression;
+    loop {
+        let parent = nodes.parent_id(at);
+        match nodes.kind(parent) {
+            AstKind::ParenthesizedExpression(_) => at = parent,
+            AstKind::VariableDeclarator(d) => {
+                let init = d.init.as_ref()?;
+                return (init.span().start <= start.start && init.span().end >= start.end)
+                    .then_some(())
+                    .and(d.type_annotation.as_deref())
+                    .map(|a| &a.type_annotation);
+            }
+            AstKind::ReturnStatement(_) => return returned_type(semantic, parent),
+            // An arrow's expression body: what the arrow returns.
+            AstKind::ArrowFunctionExpression(a)
+                if !a.r#async
+                    && !matches!(a.body, oxc_ast::ast::ArrowFunctionBody::FunctionBody(_)) =>
+            {
+                return a.return_type.as_deref().map(|r| &r.type_annotation);
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The declared return type of the function a `return` (by node) returns from.
+fn returned_type<'s>(
+    semantic: &'s Semantic,
+    statement: oxc_semantic::NodeId,
+) -> Option<&'s TSType<'s>> {
+    for ancestor in semantic.nodes().ancestors(statement) {
+        match ancestor.kind() {
+            AstKind::Function(f) => {
+                return (!f.r#async && !f.generator)
+                    .then_some(f.return_type.as_deref())
+                    .flatten()
+                    .map(|r| &r.type_annotation);
+            }
+            AstKind::ArrowFunctionExpression(a) => {
+                return (!a.r#async)
+                    .then_some(a.return_type.as_deref())
+                    .flatten()
+                    .map(|r| &r.type_annotation);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The class or interface an object literal (by node) is typed as, where the code declares
+/// it: its keys are that type's members (`const t: CoreInstance = { getState: … }`).
+fn literal_holder(semantic: &Semantic, literal: oxc_semantic::NodeId) -> Option<Raw> {
+    if !matches!(semantic.nodes().kind(literal), AstKind::ObjectExpression(_)) {
+        return None;
+    }
+    type_holder(semantic, contextual_type(semantic, literal)?)
+}
+
+/// The class or interface an unannotated parameter (its `FormalParameter` node) of an arrow
+/// or function expression holds, from the callable type the function is declared as: an
+/// inline function type's parameter, or [`Raw::Parameter`] of a named callable type
+/// (decided when modules are joined).
+fn contextual_parameter(semantic: &Semantic, parameter: oxc_semantic::NodeId) -> Option<Raw> {
+    let nodes = semantic.nodes();
+    let list = nodes.parent_id(parameter);
+    let AstKind::FormalParameters(params) = nodes.kind(list) else {
+        return None;
+    };
+    let own = nodes.kind(parameter).span();
+    let index = params.items.iter().position(|p| p.span == own)?;
+    let function = nodes.parent_id(list);
+    if !matches!(
+        nodes.kind(function),
+        AstKind::ArrowFunctionExpression(_) | AstKind::Function(_)
+    ) {
+        return None;
+    }
+    if let AstKind::Function(f) = nodes.kind(function)
+        && f.id.is_some()
+    {
+        return None;
+    }
+    if let Some(ty) = contextual_type(semantic, function) {
+        return callable_parameter(semantic, ty, index);
+    }
+    (index == 0)
+        .then(|| array_callback_element(semantic, function))
+        .flatten()
+}
+
+/// The array methods that return an array of the same elements.
+const SAME_ARRAY: &[&str] = &[
+    "concat",
+    "filter",
+    "reverse",
+    "slice",
+    "sort",
+    "toReversed",
+    "toSorted",
+];
+
+/// The array methods whose callback's first parameter is an element of the array.
+const ELEMENT_CALLBACKS: &[&str] = &[
+    "every",
+    "filter",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "flatMap",
+    "forEach",
+    "map",
+    "some",
+];
+
+/// The element a callback (by node) passed first to an array method (`rows.map(row => …)`)
+/// receives, when the array is declared an array of a class or interface.
+fn array_callback_element(semantic: &Semantic, function: oxc_semantic::NodeId) -> Option<Raw> {
+    let nodes = semantic.nodes();
+    let mut at = function;
+    let call = loop {
+        let parent = nodes.parent_id(at);
+        match nodes.kind(parent) {
+            AstKind::ParenthesizedExpression(_) => at = parent,
+            AstKind::CallExpression(c) => break c,
+            _ => return None,
+        }
+    };
+    let own = nodes.kind(at).span();
+    if call.arguments.first().map(|a| a.span()) != Some(own) {
+        return None;
+    }
+    let Expression::StaticMemberExpression(m) = &call.callee else {
+        return None;
+    };
+    if !ELEMENT_CALLBACKS.contains(&m.property.name.as_str()) {
+        return None;
+    }
+    match object_holder(semantic, &m.object, function, &m.property.name) {
+        Receiver::Holder(Raw::ArrayOf(element)) => Some(*element),
+        Receiver::Holder(
+            declared @ (Raw::Parameter { .. } | Raw::Returns(_) | Raw::MethodReturns { .. }),
+        ) => Some(Raw::ElementOf(Box::new(declared))),
+        _ => None,
+    }
+}
+
+/// Parameter `index` of a callable type as a holder: an inline function type's own, or
+/// [`Raw::Parameter`] of a named one (`Foo | undefined` read as `Foo`).
+fn callable_parameter(semantic: &Semantic, ty: &TSType, index: usize) -> Option<Raw> {
+    match ty {
+        TSType::TSFunctionType(f) => parameter_holders(semantic, &f.params)
+            .into_iter()
+            .nth(index)
+            .flatten(),
+        TSType::TSTypeReference(r) => {
+            let TSTypeName::IdentifierReference(id) = &r.type_name else {
+                return None;
+            };
+            let scoping = semantic.scoping();
+            let symbol = id
+                .reference_id
+                .get()
+                .and_then(|rid| scoping.get_reference(rid).symbol_id())?;
+            let callable = if scoping
+                .symbol_flags(symbol)
+                .intersects(SymbolFlags::Interface | SymbolFlags::TypeAlias)
+            {
+                Raw::Local(scoping.symbol_span(symbol).start)
+            } else {
+                match symbol_raw(semantic, symbol) {
+                    imported @ Raw::Imported { .. } => imported,
+                    _ => return None,
+                }
+            };
+            Some(Raw::Parameter {
+                callable: Box::new(callable),
+                index,
+            })
+        }
+        TSType::TSUnionType(u) => {
+            let mut values = u
+                .types
+                .iter()
+                .filter(|t| !matches!(t, TSType::TSUndefinedKeyword(_) | TSType::TSNullKeyword(_)));
+            match (values.next(), values.next()) {
+                (Some(one), None) => callable_parameter(semantic, one, index),
+                _ => None,
+            }
+        }
+        TSType::TSParenthesizedType(p) => callable_parameter(semantic, &p.type_annotation, index),
+        _ => None,
+    }
+}
+
+/// Each parameter's class or interface, where a plain parameter's annotation names one
+/// (none past a rest parameter).
+fn parameter_holders(
+    semantic: &Semantic,
+    params: &oxc_ast::ast::FormalParameters,
+) -> Vec<Option<Raw>> {
+    params
+        .items
+        .iter()
+        .map(|p| {
+            p.type_annotation
+                .as_ref()
+                .filter(|_| p.pattern.get_binding_identifier().is_some())
+                .and_then(|a| type_holder(semantic, &a.type_annotation))
+        })
+        .collect()
 }
 
 /// What a call returns, as a holder: `make()` a function's, `x.make()` a method's of `x`'s
@@ -587,7 +897,10 @@ fn call_holder(
                     holder @ (Raw::Local(_)
                     | Raw::Imported { .. }
                     | Raw::Returns(_)
-                    | Raw::MethodReturns { .. }),
+                    | Raw::MethodReturns { .. }
+                    | Raw::Parameter { .. }
+                    | Raw::ArrayOf(_)
+                    | Raw::ElementOf(_)),
                 ) => Raw::MethodReturns {
                     holder: Box::new(holder),
                     name,
@@ -726,7 +1039,10 @@ fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> Analysis {
             .iter()
             .map(|&offset| {
                 let candidates = at.get(&(offset as u32)).cloned().unwrap_or_default();
-                classify(semantic, &candidates)
+                (
+                    classify(semantic, &candidates),
+                    shorthand_member(semantic, &candidates),
+                )
             })
             .collect();
         Analysis {
@@ -782,7 +1098,10 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
                 holder @ (Raw::Local(_)
                 | Raw::Imported { .. }
                 | Raw::Returns(_)
-                | Raw::MethodReturns { .. }),
+                | Raw::MethodReturns { .. }
+                | Raw::Parameter { .. }
+                | Raw::ArrayOf(_)
+                | Raw::ElementOf(_)),
             ) => member(holder),
             Receiver::Holder(other) | Receiver::Export(other) => other,
         },
@@ -796,8 +1115,17 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
                 "`{name}` is a property of an object type: lancet resolves the members of classes and interfaces only, by syntax"
             )),
         },
+        AstKind::ObjectProperty(p) if !p.computed => {
+            let property = semantic.nodes().parent_id(id);
+            match literal_holder(semantic, semantic.nodes().parent_id(property)) {
+                Some(holder) => member(holder),
+                None => Raw::Unresolved(format!(
+                    "`{name}` is a property key of an object literal (a member of an anonymous type)"
+                )),
+            }
+        }
         AstKind::ObjectProperty(_) => Raw::Unresolved(format!(
-            "`{name}` is a property key of an object literal (a member of an anonymous type)"
+            "`{name}` is a computed property key of an object literal"
         )),
         AstKind::ImportSpecifier(_) => imported(semantic, id, name),
         AstKind::ExportSpecifier(_) => {
@@ -811,6 +1139,28 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
         }
         _ => Raw::Unresolved(format!("`{name}` is a property name lancet cannot resolve")),
     }
+}
+
+/// A shorthand property of a typed object literal (`{ getState }` where the literal is typed
+/// `CoreInstance`): the member its key names besides the local its value is.
+fn shorthand_member(
+    semantic: &Semantic,
+    candidates: &[(oxc_semantic::NodeId, AstKind)],
+) -> Option<Raw> {
+    let (id, name) = candidates.iter().find_map(|(id, k)| match k {
+        AstKind::IdentifierName(n) => Some((*id, n.name.to_string())),
+        _ => None,
+    })?;
+    let property = semantic.nodes().parent_id(id);
+    match semantic.nodes().kind(property) {
+        AstKind::ObjectProperty(p) if p.shorthand => {}
+        _ => return None,
+    }
+    let holder = literal_holder(semantic, semantic.nodes().parent_id(property))?;
+    Some(Raw::Member {
+        holder: Box::new(holder),
+        name,
+    })
 }
 
 /// `#name`: the private member of the innermost class around it that declares one.
@@ -969,7 +1319,10 @@ impl<'a> EcmaProject<'a> {
                 Raw::Member { .. }
                 | Raw::Private { .. }
                 | Raw::Returns(_)
-                | Raw::MethodReturns { .. },
+                | Raw::MethodReturns { .. }
+                | Raw::Parameter { .. }
+                | Raw::ArrayOf(_)
+                | Raw::ElementOf(_),
             ) => Err(Resolution::Unresolved("an exported member".into())),
             None => {
                 for star in &facts.stars {
@@ -1036,6 +1389,9 @@ impl<'a> EcmaProject<'a> {
             Raw::Returns(_) | Raw::MethodReturns { .. } => {
                 Resolution::Unresolved("a value a function returns".into())
             }
+            Raw::Parameter { .. } | Raw::ArrayOf(_) | Raw::ElementOf(_) => {
+                Resolution::Unresolved("a value of a declared type".into())
+            }
         }
     }
 }
@@ -1055,6 +1411,39 @@ impl EcmaProject<'_> {
         match holder {
             Raw::Local(start) => Ok((path.to_string(), *start)),
             Raw::Imported { source, name } => self.export(path, source, name, depth + 1),
+            Raw::Returns(_) | Raw::MethodReturns { .. } | Raw::Parameter { .. } => {
+                let (file, declared) = self.declared_type(path, holder, depth + 1)?;
+                self.place_of(&file, &declared, depth + 1)
+            }
+            Raw::ElementOf(array) => match self.declared_type(path, array, depth + 1)? {
+                (file, Raw::ArrayOf(element)) => self.place_of(&file, &element, depth + 1),
+                _ => Err(Resolution::Unresolved(
+                    "the receiver of the callback is not declared an array".into(),
+                )),
+            },
+            Raw::ArrayOf(_) => Err(Resolution::Unresolved("a member of an array".into())),
+            Raw::Outside(why) => Err(Resolution::Outside(why.clone())),
+            Raw::Unresolved(why) => Err(Resolution::Unresolved(why.clone())),
+            Raw::Member { .. } | Raw::Private { .. } => {
+                Err(Resolution::Unresolved("a member of a member".into()))
+            }
+        }
+    }
+
+    /// What a value's declaration says it is, and the file that says it: the return type a
+    /// called function or method declares, a callable type's parameter type, an array type;
+    /// why not for anything else.
+    fn declared_type(
+        &self,
+        path: &str,
+        value: &Raw,
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        if depth > MAX_DEPTH {
+            return Err(Resolution::Unresolved("a chain too long to follow".into()));
+        }
+        match value {
+            Raw::ArrayOf(_) => Ok((path.to_string(), value.clone())),
             Raw::Returns(function) => {
                 let (file, start) = self.place_of(path, function, depth + 1)?;
                 let returned = self
@@ -1065,9 +1454,16 @@ impl EcmaProject<'_> {
                             "what the function called returns is not declared (in {file})"
                         ))
                     })?;
-                self.place_of(&file, &returned, depth + 1)
+                Ok((file, returned))
             }
             Raw::MethodReturns { holder, name } => {
+                // `rows.filter(…)`, `rows.slice(…)`: the array they are called on, as declared.
+                if SAME_ARRAY.contains(&name.as_str())
+                    && let Ok((file, array @ Raw::ArrayOf(_))) =
+                        self.declared_type(path, holder, depth + 1)
+                {
+                    return Ok((file, array));
+                }
                 let (file, start) = self.place_of(path, holder, depth + 1)?;
                 let declares = |file: &str, start: u32| {
                     self.facts(file).is_some_and(|f| {
@@ -1097,13 +1493,26 @@ impl EcmaProject<'_> {
                             "what `{name}(…)` returns is not declared (in {file})"
                         ))
                     })?;
-                self.place_of(&file, &returned, depth + 1)
+                Ok((file, returned))
             }
-            Raw::Outside(why) => Err(Resolution::Outside(why.clone())),
-            Raw::Unresolved(why) => Err(Resolution::Unresolved(why.clone())),
-            Raw::Member { .. } | Raw::Private { .. } => {
-                Err(Resolution::Unresolved("a member of a member".into()))
+            Raw::Parameter { callable, index } => {
+                let (file, start) = self.place_of(path, callable, depth + 1)?;
+                // Merged declarations may hold several call signatures (overloads).
+                let typed = self
+                    .facts(&file)
+                    .filter(|f| !f.merged.contains(&start))
+                    .and_then(|f| f.callables.get(&start).and_then(|p| p.get(*index).cloned()))
+                    .flatten()
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "the type of a callback's parameter is no class or interface its callable type in {file} names"
+                        ))
+                    })?;
+                Ok((file, typed))
             }
+            _ => Err(Resolution::Unresolved(
+                "the type of the receiver is not declared".into(),
+            )),
         }
     }
 
@@ -1210,7 +1619,10 @@ impl Resolver for EcmaProject<'_> {
         analysis
             .raw
             .into_iter()
-            .map(|raw| self.finish(path, raw, 0).into())
+            .map(|(raw, field)| Resolved {
+                value: self.finish(path, raw, 0),
+                field: field.map(|f| self.finish(path, f, 0)),
+            })
             .collect()
     }
 }
@@ -1455,6 +1867,58 @@ mod tests {
             resolve(&[("a.js", text)], "a.js", "total"),
             ["2 = a.js@6.total", "5 ? the type of `x` is not known"]
         );
+    }
+
+    #[test]
+    fn parameters_and_literals_typed_by_their_context_resolve() {
+        // A callback declared as a callable type (an interface's call signature, a function
+        // type alias, an inline function type returned), a literal typed by its variable or
+        // by the declared return type, a local asserted `as Row`: Row's member. An untyped
+        // callback and an untyped literal are not told.
+        let types = "export interface Row {\n  getValue(): number\n}\nexport interface SortingFn {\n  (rowA: Row, rowB: Row): number\n}\nexport type Agg = (rows: Row) => any\n";
+        let text = "import { Row, SortingFn, Agg } from './types';\nconst sort: SortingFn = (a, b) => a.getValue() - b.getValue();\nconst agg: Agg = rows => rows.getValue();\nexport function make(): (row: Row) => number {\n  return row => row.getValue();\n}\nconst loose = (row) => row.getValue();\nconst core: Row = { getValue: () => 1 };\nfunction build(): Row {\n  return { getValue() { return 2 } };\n}\nconst anon = { getValue: 3 };\nlet t = {} as unknown as Row;\nt.getValue();\nconst getValue = () => 4;\nconst short: Row = { getValue };\n";
+        let files = [("types.ts", types), ("a.ts", text)];
+        let fixture = Fixture::new(&files, &["a.ts"]);
+        let sources = fixture.sources();
+        let got = fixture.resolve(&EcmaProject::new(&sources), "a.ts", "getValue");
+        let member = "= types.ts@17.getValue";
+        for (i, line) in [(0, 2), (1, 2), (2, 3), (3, 5), (5, 8), (6, 10), (8, 14)] {
+            assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
+        }
+        assert!(got[4].starts_with("7 ? "), "{got:?}");
+        assert!(got[7].starts_with("12 ? "), "{got:?}");
+        assert!(got[9].starts_with("15 = a.ts@"), "{got:?}");
+        // `{ getValue }` typed Row: the local, and Row's member as its key.
+        assert!(
+            got[10].starts_with("16 = a.ts@") && got[10].ends_with(&format!(" + field {member}")),
+            "{got:?}"
+        );
+        assert_eq!(got.len(), 11, "{got:?}");
+    }
+
+    #[test]
+    fn a_callback_of_an_array_method_gets_the_arrays_element() {
+        // `rows.map(r => …)` where `rows` is declared `Row[]`, `Array<Row>`, `readonly Row[]`
+        // (by an annotation or by a callable type's parameter): `r` is a Row. A callback
+        // whose first parameter is not the element (`reduce`) and an untyped array are not
+        // told.
+        let types = "export interface Row {\n  getValue(): number\n}\nexport type Agg = (id: string, rows: Row[]) => any\n";
+        let text = "import { Row, Agg } from './types';\nconst sum: Agg = (id, rows) => rows.map(r => r.getValue());\nfunction local(rows: Row[], more: Array<Row>, ro: readonly Row[]) {\n  rows.filter(r => r.getValue());\n  more.some(r => r.getValue());\n  ro.forEach(r => r.getValue());\n  rows.reduce((acc, r) => r.getValue(), 0);\n}\nconst loose = (xs) => xs.map(x => x.getValue());\nfunction chained(rows: Row[], find: () => Row | undefined) {\n  rows.filter(r => r.getValue()).map(r => r.getValue());\n  const one = first(rows)!;\n  one.getValue();\n}\nfunction first(rows: Row[]): Row | undefined {\n  return rows[0];\n}\n";
+        let files = [("types.ts", types), ("a.ts", text)];
+        let fixture = Fixture::new(&files, &["a.ts"]);
+        let sources = fixture.sources();
+        let got = fixture.resolve(&EcmaProject::new(&sources), "a.ts", "getValue");
+        let member = "= types.ts@17.getValue";
+        for (i, line) in [(0, 2), (1, 4), (2, 5), (3, 6)] {
+            assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
+        }
+        assert!(got[4].starts_with("7 ? "), "{got:?}");
+        assert!(got[5].starts_with("9 ? "), "{got:?}");
+        // `rows.filter(…).map(r => …)`: filter gives the same array; `first(rows)!` a Row.
+        for (i, line) in [(6, 11), (7, 11), (8, 13)] {
+            assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
+        }
+        assert_eq!(got.len(), 9, "{got:?}");
     }
 
     #[test]

@@ -105,9 +105,10 @@ pub(super) fn enclosing_class(node: Node) -> Option<Node> {
     None
 }
 
-/// The class definition with this qualified name (`Outer.Inner`) in a module.
+/// The class definition with this qualified name (`Outer.Inner`, `f::Local`) in a module.
 pub(super) fn find_class<'t>(m: &'t PyModule, qual: &str) -> Option<Node<'t>> {
-    find_def(m, qual, "class_definition")
+    // A class local to a function (`test_x::CustomFlask`) is looked for in its body.
+    find_def(m, &qual.replace("::", "."), "class_definition")
 }
 
 /// The function definition with this qualified name (`Class.method`, `f::inner`) in a module.

@@ -18,7 +18,7 @@
 //!
 //! By grammar area: [`scopes`] (what each scope binds), [`names`] (a name looked up, an
 //! expression's value), [`imports`] (modules of the tree), [`members`] (attributes, bases and
-//! keyword arguments).
+//! keyword arguments), [`fixtures`] (a test's parameters pytest fills).
 
 use super::model::{Parsed as PyModule, Resolution, SymbolId};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
@@ -28,6 +28,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tree_sitter::{Node, Parser};
 
+mod fixtures;
 mod imports;
 mod members;
 pub(crate) use members::{Receiver, decorated_as};
@@ -455,6 +456,76 @@ mod tests {
                 "39 = a.py::Conn.close",
                 "40 = a.py::Conn.close",
                 "41 = a.py::Conn.close"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_variable_annotated_with_a_class_holds_one_whatever_its_value() {
+        // `current: Conn = proxy()` (flask's `current_app: Flask = LocalProxy(…)`): the
+        // declared class decides, as a type checker takes it; without an annotation the
+        // unknown value leaves it undecided.
+        let text = "class Conn:\n    def close(self):\n        pass\n\n\ncurrent: Conn = proxy()\nother = proxy()\ncurrent.close()\nother.close()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "close"),
+            [
+                "2 = a.py::Conn.close",
+                "8 = a.py::Conn.close",
+                "9 ? `other` is a variable of unknown type"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_test_parameter_is_the_fixture_pytest_passes() {
+        // conftest's `app` returns an App, `ctx` yields a Ctx; a module's own fixture wins
+        // over conftest's, a class's over the module's, a fixture requesting its own name
+        // gets the next one out; a parametrized name, a parameter with a default and a
+        // function pytest does not call stay undecided; pytest's own fixtures are outside.
+        let files = [
+            (
+                "pkg/app.py",
+                "class App:\n    def run(self):\n        pass\n\n\nclass Ctx:\n    def run(self):\n        pass\n",
+            ),
+            (
+                "tests/conftest.py",
+                "import pytest\nfrom pkg.app import App, Ctx\n\n\n@pytest.fixture\ndef app():\n    app = App()\n    return app\n\n\n@pytest.fixture(name=\"ctx\")\ndef make_ctx(app):\n    yield Ctx()\n",
+            ),
+            (
+                "tests/test_app.py",
+                "import pytest\nfrom pkg.app import Ctx\n\n\ndef test_run(app, ctx, monkeypatch):\n    app.run()\n    ctx.run()\n    monkeypatch.run()\n\n\nclass TestIt:\n    @pytest.fixture\n    def app(self, app):\n        app.run()\n        return Ctx()\n\n    def test_run(self, app):\n        app.run()\n\n\n@pytest.mark.parametrize(\"app\", [1])\ndef test_param(app):\n    app.run()\n\n\n@pytest.mark.parametrize((\"x\", \"y\"), [(1, 2)])\ndef test_tuple(app, x, y):\n    app.run()\n\n\ndef test_default(app=None):\n    app.run()\n\n\ndef helper(app):\n    app.run()\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "tests/test_app.py", "run"),
+            [
+                "6 = pkg/app.py::App.run",
+                "7 = pkg/app.py::Ctx.run",
+                "8 outside: `run` of a builtin pytest fixture",
+                "14 = pkg/app.py::App.run",
+                "18 = pkg/app.py::Ctx.run",
+                "23 ? `app` may be parametrized: pytest passes each value given, not a fixture",
+                "28 = pkg/app.py::App.run",
+                "32 ? `app` is a variable of unknown type",
+                "36 ? `app` is a variable of unknown type"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_function_local_class_and_a_name_assigned_one_class_twice_type_their_receivers() {
+        // `class Custom(App)` inside a test, `app = Custom()`: Custom's inherited `run`;
+        // `app = App()` twice is an App; `App()` then `Other()` is not told.
+        let text = "class App:\n    def run(self):\n        pass\n\n\nclass Other:\n    def run(self):\n        pass\n\n\ndef test_local():\n    class Custom(App):\n        pass\n\n    app = Custom()\n    app.run()\n\n\ndef test_twice():\n    app = App()\n    app.run()\n    app = App()\n    app.run()\n\n\ndef test_two_classes():\n    app = App()\n    app = Other()\n    app.run()\n";
+        assert_eq!(
+            resolve(&[("test_a.py", text)], "test_a.py", "run"),
+            [
+                "2 = test_a.py::App.run",
+                "7 = test_a.py::Other.run",
+                "16 = test_a.py::App.run",
+                "21 = test_a.py::App.run",
+                "23 = test_a.py::App.run",
+                "29 ? `app` is a variable of unknown type"
             ]
         );
     }

@@ -275,54 +275,7 @@ impl PyProject<'_> {
                 ([Bound::Class], 1) => Target::Class(module.path.clone(), qual),
                 ([Bound::Function], 1) => Target::Function(module.path.clone(), qual),
                 _ if for_rename => Target::Binding(id),
-                _ => match bound {
-                    // Assigned once, from a call of a class: an instance of it; bound by
-                    // `with C() as name`, when C's `__enter__` returns `self`.
-                    [Bound::Value(start, end) | Bound::Entered(start, end)]
-                        if depth < MAX_DEPTH =>
-                    {
-                        let value = module
-                            .tree
-                            .root_node()
-                            .descendant_for_byte_range(*start, *end)
-                            .filter(|v| v.byte_range() == (*start..*end));
-                        let entered = matches!(bound, [Bound::Entered(..)]);
-                        match value {
-                            // `d = {}`: a builtin.
-                            Some(v) if !entered && let Some(builtin) = literal(v) => {
-                                Target::Builtin(id, builtin)
-                            }
-                            Some(v)
-                                if v.kind() == "call" || (!entered && v.kind() == "attribute") =>
-                            {
-                                match self.expression(module, v, depth + 1) {
-                                    Target::Instance(file, qual, _)
-                                        if !entered || self.enters_itself(&file, &qual) =>
-                                    {
-                                        Target::Instance(file, qual, Some(id))
-                                    }
-                                    _ => Target::Variable(id, name.to_string()),
-                                }
-                            }
-                            _ => Target::Variable(id, name.to_string()),
-                        }
-                    }
-                    // A parameter annotated with a class of the tree (`p: Pool`).
-                    [Bound::Annotated(start, end)] if depth < MAX_DEPTH => {
-                        let annotation = module
-                            .tree
-                            .root_node()
-                            .descendant_for_byte_range(*start, *end)
-                            .filter(|a| a.byte_range() == (*start..*end));
-                        match annotation.map(|a| self.annotated(module, a, depth + 1)) {
-                            Some(Target::Instance(file, qual, _)) => {
-                                Target::Instance(file, qual, Some(id))
-                            }
-                            _ => Target::Variable(id, name.to_string()),
-                        }
-                    }
-                    _ => Target::Variable(id, name.to_string()),
-                },
+                _ => self.typed_local(module, scope, name, bound, id, depth),
             };
         }
         let targets: Vec<Target> = imports
@@ -356,6 +309,106 @@ impl PyProject<'_> {
             first.clone()
         } else {
             Target::Unknown(format!("`{name}` is imported from several places"))
+        }
+    }
+
+    /// What a local of the tree (not a class, function or import) holds, where its bindings
+    /// say: an instance of a class (a call of it, an annotation, a fixture pytest passes), a
+    /// builtin literal; else a variable of unknown type.
+    fn typed_local(
+        &self,
+        module: &PyModule,
+        scope: Option<Node>,
+        name: &str,
+        bound: &[Bound],
+        id: SymbolId,
+        depth: usize,
+    ) -> Target {
+        match bound {
+            // Assigned once, from a call of a class: an instance of it; bound by
+            // `with C() as name`, when C's `__enter__` returns `self`.
+            [Bound::Value(start, end) | Bound::Entered(start, end)] if depth < MAX_DEPTH => {
+                let value = module
+                    .tree
+                    .root_node()
+                    .descendant_for_byte_range(*start, *end)
+                    .filter(|v| v.byte_range() == (*start..*end));
+                let entered = matches!(bound, [Bound::Entered(..)]);
+                match value {
+                    // `d = {}`: a builtin.
+                    Some(v) if !entered && let Some(builtin) = literal(v) => {
+                        Target::Builtin(id, builtin)
+                    }
+                    Some(v) if v.kind() == "call" || (!entered && v.kind() == "attribute") => {
+                        match self.expression(module, v, depth + 1) {
+                            Target::Instance(file, qual, _)
+                                if !entered || self.enters_itself(&file, &qual) =>
+                            {
+                                Target::Instance(file, qual, Some(id))
+                            }
+                            _ => Target::Variable(id, name.to_string()),
+                        }
+                    }
+                    _ => Target::Variable(id, name.to_string()),
+                }
+            }
+            // Assigned several times, each from a call giving the same class: an
+            // instance of it, whichever assignment reached the use.
+            values
+                if depth < MAX_DEPTH
+                    && values.len() > 1
+                    && values.iter().all(|b| matches!(b, Bound::Value(..))) =>
+            {
+                let mut class: Option<(String, String)> = None;
+                for b in values {
+                    let Bound::Value(start, end) = b else {
+                        return Target::Variable(id, name.to_string());
+                    };
+                    let value = module
+                        .tree
+                        .root_node()
+                        .descendant_for_byte_range(*start, *end)
+                        .filter(|v| v.byte_range() == (*start..*end) && v.kind() == "call");
+                    let found = match value.map(|v| self.expression(module, v, depth + 1)) {
+                        Some(Target::Instance(file, qual, _)) => (file, qual),
+                        _ => return Target::Variable(id, name.to_string()),
+                    };
+                    if class.as_ref().is_some_and(|c| *c != found) {
+                        return Target::Variable(id, name.to_string());
+                    }
+                    class = Some(found);
+                }
+                match class {
+                    Some((file, qual)) => Target::Instance(file, qual, Some(id)),
+                    None => Target::Variable(id, name.to_string()),
+                }
+            }
+            // A parameter or a variable annotated with a class of the tree (`p: Pool`,
+            // `current_app: Flask = LocalProxy(…)`).
+            [Bound::Annotated(start, end)] if depth < MAX_DEPTH => {
+                let annotation = module
+                    .tree
+                    .root_node()
+                    .descendant_for_byte_range(*start, *end)
+                    .filter(|a| a.byte_range() == (*start..*end));
+                match annotation.map(|a| self.annotated(module, a, depth + 1)) {
+                    Some(Target::Instance(file, qual, _)) => Target::Instance(file, qual, Some(id)),
+                    _ => Target::Variable(id, name.to_string()),
+                }
+            }
+            // A parameter pytest fills with a fixture: what the fixture gives.
+            [Bound::Param]
+                if let Some(function) = scope.filter(|s| s.kind() == "function_definition")
+                    && let Some(given) =
+                        self.fixture_argument(module, function, name, depth + 1) =>
+            {
+                match given {
+                    Target::Instance(file, qual, _) => Target::Instance(file, qual, Some(id)),
+                    Target::Outside(_) => Target::Builtin(id, "pytest fixture"),
+                    other => other,
+                }
+            }
+            _ => Target::Variable(id, name.to_string()),
         }
     }
 

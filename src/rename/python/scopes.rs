@@ -12,7 +12,8 @@ pub(super) enum Bound {
     Function,
     Class,
     Param,
-    /// A parameter with an annotation (`p: Pool`): the annotation's byte range.
+    /// A parameter or an assignment with an annotation (`p: Pool`, `app: Flask = …`): the
+    /// annotation's byte range.
     Annotated(usize, usize),
     Assign,
     /// `name = value` or `with value as name`: the value's byte range, for the type of a local
@@ -240,13 +241,16 @@ fn collect(node: Node, module: &PyModule, name: &str, out: &mut Vec<Bound>) {
             "assignment" | "augmented_assignment" => {
                 let left = child.child_by_field_name("left");
                 if left.is_some_and(|l| target_binds(l, module, name)) {
-                    let value = child.child_by_field_name("right").filter(|_| {
-                        child.kind() == "assignment"
-                            && left.is_some_and(|l| l.kind() == "identifier")
-                    });
-                    out.push(match value {
-                        Some(v) => Bound::Value(v.start_byte(), v.end_byte()),
-                        None => Bound::Assign,
+                    let plain = child.kind() == "assignment"
+                        && left.is_some_and(|l| l.kind() == "identifier");
+                    // `name: C = value`: the declared class is the name's, whatever the value
+                    // (`current_app: Flask = LocalProxy(…)`), as a type checker takes it.
+                    let annotation = child.child_by_field_name("type").filter(|_| plain);
+                    let value = child.child_by_field_name("right").filter(|_| plain);
+                    out.push(match (annotation, value) {
+                        (Some(a), _) => Bound::Annotated(a.start_byte(), a.end_byte()),
+                        (None, Some(v)) => Bound::Value(v.start_byte(), v.end_byte()),
+                        (None, None) => Bound::Assign,
                     });
                 }
                 collect(child, module, name, out);

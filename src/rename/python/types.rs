@@ -28,7 +28,7 @@ const TRANSPARENT: &[&str] = &["staticmethod", "classmethod"];
 pub(super) type Receiver = Option<(String, String)>;
 
 /// What one `return` value or assignment gives.
-enum Value {
+pub(super) enum Value {
     /// An instance of a class of the tree (its file and qualified name).
     Instance(String, String),
     /// A builtin value (a literal): outside the tree.
@@ -107,7 +107,7 @@ impl PyProject<'_> {
 
     /// What one value gives: `None`, a literal's builtin, `self` / `cls(…)` of a method (an
     /// instance of the receiver's class), or an instance the expression rules find.
-    fn value(
+    pub(super) fn value(
         &self,
         m: &PyModule,
         value: Option<Node>,
@@ -328,7 +328,9 @@ impl PyProject<'_> {
 /// The one class every value gives, `None` values aside: an instance of a class of the tree,
 /// one builtin (every value a literal of it), or nothing to tell; an error for two classes or
 /// a class and a builtin.
-fn one_class(values: impl Iterator<Item = Result<Value, String>>) -> Result<Value, String> {
+pub(super) fn one_class(
+    values: impl Iterator<Item = Result<Value, String>>,
+) -> Result<Value, String> {
     let mut found = Value::None;
     for value in values {
         found = match (found, value?) {
