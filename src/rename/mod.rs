@@ -280,7 +280,9 @@ fn complete_summary(
             let (value, field) = o.sides(chosen, opts);
             let renamed = value || field;
             let is_symbol = matches!(o.resolution, Some(Resolution::Symbol(_)));
-            if (renamed && is_symbol) || matches!(chosen, Chosen::All) {
+            // A shorthand renamed on its key side only (`const { x } = o`) defines its local,
+            // not the member the rename is of.
+            if (value && is_symbol) || matches!(chosen, Chosen::All) {
                 summary
                     .definitions
                     .extend(o.kinds.iter().map(|&kind| Definition {

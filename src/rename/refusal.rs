@@ -147,6 +147,16 @@ pub(crate) fn may_be_chosen(scan: &FileScan, at: usize, len: usize, chosen: &Cho
 
 /// The shape of the site at byte `at`.
 fn site_shape_at(scan: &FileScan, at: usize, len: usize) -> SiteShape {
+    // A shorthand whose value is decided (`const { x } = o`, `P { x }`): what is undecided is
+    // its key, a member (a rename of a local or a function never waits on it).
+    let key_undecided = scan.occurrences.iter().any(|o| {
+        o.at == at
+            && matches!(o.resolution, Some(Resolution::Symbol(_)))
+            && matches!(o.field, Some(Resolution::Unresolved(_)))
+    });
+    if key_undecided {
+        return SiteShape::Member;
+    }
     let Some(node) = scan
         .parsed
         .tree

@@ -726,6 +726,56 @@ fn literal_holder(semantic: &Semantic, literal: oxc_semantic::NodeId) -> Option<
     type_holder(semantic, contextual_type(semantic, literal)?)
 }
 
+/// The class or interface an object binding pattern (by node) destructures, where the code
+/// declares it: its keys are that type's members (`const { getState } = table` for a `table:
+/// Table`, `function f({ getState }: Table)`); why not otherwise (the key may be the member
+/// all the same, so it is undecided, never passed over).
+fn pattern_holder(semantic: &Semantic, pattern: oxc_semantic::NodeId, name: &str) -> Raw {
+    let nodes = semantic.nodes();
+    let unknown = || {
+        Raw::Unresolved(format!(
+            "`{name}` is a key of a destructuring pattern whose value's type lancet does not know"
+        ))
+    };
+    let owner = nodes.parent_id(pattern);
+    let annotated = |annotation: &oxc_ast::ast::TSTypeAnnotation| {
+        type_holder(semantic, &annotation.type_annotation).unwrap_or_else(unknown)
+    };
+    match nodes.kind(owner) {
+        AstKind::VariableDeclarator(d) => match (&d.type_annotation, &d.init) {
+            (Some(a), _) => annotated(a),
+            (None, Some(init)) => match object_holder(semantic, init, pattern, name) {
+                Receiver::Holder(Raw::Unresolved(_)) | Receiver::Export(_) => unknown(),
+                Receiver::Holder(holder) => holder,
+            },
+            (None, None) => unknown(),
+        },
+        AstKind::FormalParameter(p) => match &p.type_annotation {
+            Some(a) => annotated(a),
+            None => contextual_parameter(semantic, owner).unwrap_or_else(unknown),
+        },
+        _ => unknown(),
+    }
+}
+
+/// Member `name` of what a receiver is: the holder's member, or why there is none (the
+/// receiver's own `Unresolved` or `Outside`).
+fn member_of(holder: Raw, name: &str) -> Raw {
+    match holder {
+        holder @ (Raw::Local(_)
+        | Raw::Imported { .. }
+        | Raw::Returns(_)
+        | Raw::MethodReturns { .. }
+        | Raw::Parameter { .. }
+        | Raw::ArrayOf(_)
+        | Raw::ElementOf(_)) => Raw::Member {
+            holder: Box::new(holder),
+            name: name.to_string(),
+        },
+        other => other,
+    }
+}
+
 /// The class or interface an unannotated parameter (its `FormalParameter` node) of an arrow
 /// or function expression holds, from the callable type the function is declared as: an
 /// inline function type's parameter, or [`Raw::Parameter`] of a named callable type
@@ -1127,6 +1177,14 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
         AstKind::ObjectProperty(_) => Raw::Unresolved(format!(
             "`{name}` is a computed property key of an object literal"
         )),
+        // `const { getState: g } = table`: the key is a member of what is destructured.
+        AstKind::BindingProperty(p) if !p.computed => {
+            let property = semantic.nodes().parent_id(id);
+            member_of(
+                pattern_holder(semantic, semantic.nodes().parent_id(property), &name),
+                &name,
+            )
+        }
         AstKind::ImportSpecifier(_) => imported(semantic, id, name),
         AstKind::ExportSpecifier(_) => {
             for ancestor in semantic.nodes().ancestors(id) {
@@ -1142,25 +1200,43 @@ fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)])
 }
 
 /// A shorthand property of a typed object literal (`{ getState }` where the literal is typed
-/// `CoreInstance`): the member its key names besides the local its value is.
+/// `CoreInstance`) or of a destructuring pattern (`const { getState } = table`): the member
+/// its key names besides the local its value is (why not, when the pattern's type is not
+/// known).
 fn shorthand_member(
     semantic: &Semantic,
     candidates: &[(oxc_semantic::NodeId, AstKind)],
 ) -> Option<Raw> {
+    // `({ getState } = table)`: the key is the assigned local's name, with no node of its own.
+    if let Some((id, name)) = candidates.iter().find_map(|(id, k)| match k {
+        AstKind::IdentifierReference(r) => Some((*id, r.name.as_str())),
+        _ => None,
+    }) && matches!(
+        semantic.nodes().parent_kind(id),
+        AstKind::AssignmentTargetPropertyIdentifier(_)
+    ) {
+        return Some(Raw::Unresolved(format!(
+            "`{name}` is a key of a destructuring assignment: lancet does not read its value's type"
+        )));
+    }
     let (id, name) = candidates.iter().find_map(|(id, k)| match k {
         AstKind::IdentifierName(n) => Some((*id, n.name.to_string())),
         _ => None,
     })?;
     let property = semantic.nodes().parent_id(id);
+    let literal = semantic.nodes().parent_id(property);
     match semantic.nodes().kind(property) {
-        AstKind::ObjectProperty(p) if p.shorthand => {}
-        _ => return None,
+        AstKind::ObjectProperty(p) if p.shorthand => Some(Raw::Member {
+            holder: Box::new(literal_holder(semantic, literal)?),
+            name,
+        }),
+        // `const { getState } = table`, `{ getState = d }`: the key is a member of what is
+        // destructured whatever its value binds; undecided where its type is not known.
+        AstKind::BindingProperty(p) if p.shorthand => {
+            Some(member_of(pattern_holder(semantic, literal, &name), &name))
+        }
+        _ => None,
     }
-    let holder = literal_holder(semantic, semantic.nodes().parent_id(property))?;
-    Some(Raw::Member {
-        holder: Box::new(holder),
-        name,
-    })
 }
 
 /// `#name`: the private member of the innermost class around it that declares one.
