@@ -1973,6 +1973,38 @@ mod tests {
     }
 
     #[test]
+    fn a_destructured_key_is_the_member_of_its_patterns_declared_type() {
+        // `const { getValue } = row` (row: Row), a long form, a default, a parameter
+        // pattern annotated Row, one from a call declared to return Row, one of a callback
+        // typed by its callable type: each key is Row's member (a shorthand's value stays its
+        // local). An untyped pattern's key and a destructuring assignment's are undecided.
+        let types = "export interface Row {\n  getValue(): number\n}\nexport function make(): Row {\n  return make();\n}\nexport type Each = (row: Row) => number\n";
+        let text = "import { Row, Each, make } from './types';\nfunction a(row: Row) {\n  const { getValue } = row;\n  const { getValue: g } = row;\n  const { getValue: h = g } = row;\n}\nfunction b({ getValue }: Row) {}\nconst c = () => {\n  const { getValue } = make();\n};\nconst d: Each = ({ getValue }) => getValue();\nfunction e(row: any, typed: Row) {\n  const { getValue } = row;\n  let x;\n  ({ getValue: x } = typed);\n}\n";
+        let files = [("types.ts", types), ("a.ts", text)];
+        let fixture = Fixture::new(&files, &["a.ts"]);
+        let sources = fixture.sources();
+        let got = fixture.resolve(&EcmaProject::new(&sources), "a.ts", "getValue");
+        let member = "= types.ts@17.getValue";
+        for (i, line) in [(0, 3), (3, 7), (4, 9), (5, 11)] {
+            assert!(
+                got[i].starts_with(&format!("{line} = a.ts@"))
+                    && got[i].ends_with(&format!(" + field {member}")),
+                "{got:?}"
+            );
+        }
+        for (i, line) in [(1, 4), (2, 5)] {
+            assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
+        }
+        assert!(got[6].starts_with("11 = a.ts@"), "{got:?}");
+        assert!(
+            got[7].starts_with("13 = a.ts@") && got[7].contains(" + field ? "),
+            "{got:?}"
+        );
+        assert!(got[8].starts_with("15 ? "), "{got:?}");
+        assert_eq!(got.len(), 9, "{got:?}");
+    }
+
+    #[test]
     fn a_callback_of_an_array_method_gets_the_arrays_element() {
         // `rows.map(r => …)` where `rows` is declared `Row[]`, `Array<Row>`, `readonly Row[]`
         // (by an annotation or by a callable type's parameter): `r` is a Row. A callback
