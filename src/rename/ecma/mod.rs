@@ -24,7 +24,11 @@
 //! - A property key of an object literal typed by the code (the annotated variable it
 //!   initializes, the declared return type of the function returning it) is that type's
 //!   member (a shorthand `{ x }` there is the local and the member at once); any other
-//!   property key is unresolved. An unannotated parameter of an arrow or function expression
+//!   property key is unresolved. A key of an object binding pattern (`const { x } = t`,
+//!   `{ x: y }`, `{ x = d }`, a parameter `({ x }: T)`) is a member of the type the pattern's
+//!   value is declared (its annotation, the initializer's holder, the parameter's type or
+//!   callable type); unresolved when that type is not known, as is a shorthand key of a
+//!   destructuring assignment (`({ x } = t)`). An unannotated parameter of an arrow or function expression
 //!   declared as a callable type (`const f: SortingFn<T> = (a, b) => …`, returned from a
 //!   function whose return type is a function type) has that type's parameter's class; a
 //!   local initialized `e as Foo` holds a Foo. A global the file does not declare
