@@ -8,7 +8,7 @@
 use crate::kinds::ErrorKind;
 use crate::locate::Tier;
 use crate::report::{
-    FileReport, HunkReport, MAX_LISTED, Outcome, RenameSummary, Report, Status, Surface,
+    FileReport, HunkReport, LeftSite, MAX_LISTED, Outcome, RenameSummary, Report, Status, Surface,
 };
 use std::fmt::Write as _;
 
@@ -299,6 +299,28 @@ fn hunk_summary(h: &HunkReport, format: Option<&str>) -> String {
             }
             format!("chunk {}: ambiguous (lines {lines})", h.index)
         }
+    }
+}
+
+/// How many sites of each kind a refactor's words list (`--json` has them all).
+pub(crate) const SITES_LISTED: usize = 20;
+
+/// Sites under a heading, each with its text and why (the first [`SITES_LISTED`]): the one
+/// listing of sites a signature change or a move left.
+pub(crate) fn list_left_sites(msg: &mut String, heading: &str, sites: &[LeftSite]) {
+    if sites.is_empty() {
+        return;
+    }
+    let _ = write!(msg, "\n{heading} ({}):", sites.len());
+    for s in sites.iter().take(SITES_LISTED) {
+        let _ = write!(msg, "\n  {}:{}: {}  ({})", s.path, s.line, s.text, s.why);
+    }
+    if sites.len() > SITES_LISTED {
+        let _ = write!(
+            msg,
+            "\n  ... and {} more (--json lists all)",
+            sites.len() - SITES_LISTED
+        );
     }
 }
 

@@ -2,16 +2,14 @@
 //! taken, an import cycle, star imports, undecided sites) and the lines that say what moved:
 //! from where to where, the imports and uses updated per file, the imports brought and dropped.
 
-use super::join_all_lines;
 use super::rename::{Words, place_words, places, refused};
+use super::{join_all_lines, list_left_sites};
 use crate::kinds::ErrorKind;
 use crate::refusal::{DestinationProblem, MoveRefusal, Unmovable};
 use crate::report::{LeftSite, MoveSummary, Report, Status, Surface};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// How many sites of each kind the words list (`--json` has them all).
-const LISTED: usize = 20;
 /// How many files the sites line names, each with its count.
 const FILES_NAMED: usize = 12;
 
@@ -356,21 +354,11 @@ fn findings(summary: &MoveSummary, refused_for_sites: bool, surface: Surface) ->
     }
     if !refused_for_sites && !summary.unresolved.is_empty() {
         let (_, leave) = surface.unresolved_switches();
-        let _ = write!(
-            msg,
-            "\nLeft as they are ({leave}), undecided ({}):",
-            summary.unresolved.len()
+        list_left_sites(
+            &mut msg,
+            &format!("Left as they are ({leave}), undecided"),
+            &summary.unresolved,
         );
-        for s in summary.unresolved.iter().take(LISTED) {
-            let _ = write!(msg, "\n  {}:{}: {}  ({})", s.path, s.line, s.text, s.why);
-        }
-        if summary.unresolved.len() > LISTED {
-            let _ = write!(
-                msg,
-                "\n  ... and {} more (--json lists all)",
-                summary.unresolved.len() - LISTED
-            );
-        }
     }
     msg
 }

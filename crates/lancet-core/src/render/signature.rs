@@ -3,16 +3,14 @@
 //! lines that say what changed: the parameters before and after, the definitions, the calls
 //! updated per file.
 
-use super::join_all_lines;
 use super::rename::{Words, place_words, places, refused};
+use super::{SITES_LISTED as LISTED, join_all_lines, list_left_sites};
 use crate::kinds::ErrorKind;
 use crate::refusal::{ParamProblem, SignatureRefusal, SiteProblem, UnsupportedDefinition};
 use crate::report::{LeftSite, Report, SignatureSummary, Status, Surface};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// How many sites of each kind the words list (`--json` has them all).
-const LISTED: usize = 20;
 /// How many files the calls line names, each with its count.
 const FILES_NAMED: usize = 12;
 
@@ -474,7 +472,7 @@ fn findings(summary: &SignatureSummary, refused_for_sites: bool, surface: Surfac
     // A refusal for these sites lists them itself.
     if !refused_for_sites {
         let (include, _) = surface.unresolved_switches();
-        list(
+        list_left_sites(
             &mut msg,
             "Left as they are, not safe to update",
             &summary.unsafe_sites,
@@ -490,29 +488,11 @@ fn findings(summary: &SignatureSummary, refused_for_sites: bool, surface: Surfac
             })
             .cloned()
             .collect();
-        list(
+        list_left_sites(
             &mut msg,
             &format!("Left as they are, undecided (pass {include} to update them too)"),
             &undecided,
         );
     }
     msg
-}
-
-/// Sites under a heading, each with its text and why (the first [`LISTED`]).
-fn list(msg: &mut String, heading: &str, sites: &[LeftSite]) {
-    if sites.is_empty() {
-        return;
-    }
-    let _ = write!(msg, "\n{heading} ({}):", sites.len());
-    for s in sites.iter().take(LISTED) {
-        let _ = write!(msg, "\n  {}:{}: {}  ({})", s.path, s.line, s.text, s.why);
-    }
-    if sites.len() > LISTED {
-        let _ = write!(
-            msg,
-            "\n  ... and {} more (--json lists all)",
-            sites.len() - LISTED
-        );
-    }
 }
