@@ -3,10 +3,10 @@
 //! and the removed parameters its body still uses.
 
 use super::change::ParamChange;
+use super::lang::{Facts, Lang};
 use super::layout::{Edit, Part};
 use super::params::{Entry, Kind, Origin, Signature};
-use super::plan::Facts;
-use super::syntax::{Def, DefProblem, Lang};
+use super::syntax::{Def, DefProblem};
 use crate::rename::model::{FileScan, Resolution, SymbolId};
 use crate::rename::python::{PyProject, decorated_as, qual_of};
 use lancet_core::{ParamProblem, SignatureRefusal, UnsupportedDefinition, line_of};

@@ -37,6 +37,7 @@ mod binding;
 mod change;
 mod definitions;
 mod ecma;
+mod lang;
 mod layout;
 mod params;
 mod plan;
@@ -198,7 +199,7 @@ fn plan_found(
     };
     crate::rename::registry::with_resolvers(root, files, &found.function.scans, |py, ecma| {
         plan::plan(
-            &plan::Facts { py, ecma },
+            &lang::Facts { py, ecma },
             &reach,
             &scans,
             &cls_calls,

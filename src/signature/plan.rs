@@ -8,12 +8,12 @@ use super::change::ParamChange;
 use super::definitions::{
     DefEdits, DefPlan, Defs, after_text, collapse, def_edits, display, last, read_all,
 };
+use super::lang::{Facts, Lang};
 use super::layout::{Edit, Part};
-use super::syntax::{Lang, Use};
+use super::syntax::Use;
 use super::target::NameScan;
-use crate::rename::ecma::EcmaProject;
 use crate::rename::model::{Chosen, FileScan, Occurrence, Parsed, Resolution, SymbolId};
-use crate::rename::python::{PyProject, Receiver};
+use crate::rename::python::Receiver;
 use crate::rename::refusal::may_be_chosen;
 use crate::rename::scan::line_text;
 use lancet_core::{Definition, LeftSite, SignatureRefusal, Site, SiteProblem, SymbolKind};
@@ -85,29 +85,6 @@ struct CallSite<'t> {
     how: How,
     /// Where it is named (its line and column in the report).
     at: usize,
-}
-
-/// The resolvers a plan asks what the syntax cannot tell: a receiver's kind, a name's binding,
-/// a class's bases.
-pub(super) struct Facts<'a> {
-    pub(super) py: &'a PyProject<'a>,
-    pub(super) ecma: &'a EcmaProject<'a>,
-}
-
-impl Facts<'_> {
-    /// What each identifier spelled `name` at `offsets` of a file refers to.
-    pub(super) fn resolve(
-        &self,
-        lang: Lang,
-        file: &Parsed,
-        offsets: &[usize],
-        name: &str,
-    ) -> Vec<Resolution> {
-        match lang {
-            Lang::Python => self.py.resolve_names(file, offsets, name),
-            Lang::Ecma { .. } => self.ecma.resolve_names(file, offsets, name),
-        }
-    }
 }
 
 /// What the sites of one name's scans are.

@@ -1,11 +1,9 @@
 //! What a signature change reads of a definition and its sites, whatever the language: a
-//! definition's parameters, a call's arguments, what an occurrence is; each language's own
-//! reading ([`super::python`], [`super::ecma`]) chosen by the scanned file's language.
+//! definition's parameters and what an occurrence is. Each language's own reading
+//! ([`super::python`], [`super::ecma`]) makes these; [`super::lang`] chooses it.
 
-use super::binding::Arg;
 use super::layout::List;
 use super::params::Signature;
-use super::{ecma, python};
 use lancet_core::{SiteProblem, UnsupportedDefinition};
 use std::ops::Range;
 use tree_sitter::Node;
@@ -47,80 +45,4 @@ pub(crate) enum Use<'t> {
     Harmless,
     /// A use whose calls cannot be found or updated.
     Problem(SiteProblem),
-}
-
-/// The languages whose signatures lancet changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Lang {
-    /// Python.
-    Python,
-    /// JavaScript, or TypeScript (whose parameters a type makes: an added one without a
-    /// default would have none).
-    Ecma { typescript: bool },
-}
-
-impl Lang {
-    /// The language of a scanned file, by its name in the language table.
-    pub(crate) fn of(language: &str) -> Option<Lang> {
-        match language {
-            "python" => Some(Lang::Python),
-            "javascript" => Some(Lang::Ecma { typescript: false }),
-            "typescript" | "tsx" => Some(Lang::Ecma { typescript: true }),
-            _ => None,
-        }
-    }
-
-    /// Reads a definition's parameters.
-    pub(crate) fn read_def<'t>(self, node: Node<'t>, source: &str) -> Result<Def<'t>, DefProblem> {
-        match self {
-            Lang::Python => python::read_def(node, source),
-            Lang::Ecma { .. } => ecma::read_def(node, source),
-        }
-    }
-
-    /// Reads a call's arguments, their list, and whether a comment stands among them.
-    pub(crate) fn read_call(self, call: Node, source: &str) -> Option<(Vec<Arg>, List, bool)> {
-        match self {
-            Lang::Python => python::read_call(call, source),
-            Lang::Ecma { .. } => ecma::read_call(call),
-        }
-    }
-
-    /// What an occurrence is (`class_name`: of a class whose constructor changes).
-    pub(crate) fn classify<'t>(self, ident: Node<'t>, source: &str, class_name: bool) -> Use<'t> {
-        match self {
-            Lang::Python => python::classify(ident, source, class_name),
-            Lang::Ecma { .. } => ecma::classify(ident),
-        }
-    }
-
-    /// Identifiers spelled `name` in a definition's body, by byte offset.
-    pub(crate) fn body_identifiers(self, def: Node, source: &str, name: &str) -> Vec<usize> {
-        match self {
-            Lang::Python => python::body_identifiers(def, source, name),
-            Lang::Ecma { .. } => ecma::body_identifiers(def, source, name),
-        }
-    }
-
-    /// Whether `code` is one expression of the language (a default or value given).
-    pub(crate) fn is_expression(self, code: &str) -> bool {
-        match self {
-            Lang::Python => python::is_expression(code),
-            Lang::Ecma { typescript } => ecma::is_expression(code, typescript),
-        }
-    }
-
-    /// Lines where `name` stands as a name of code in a definition.
-    pub(crate) fn name_lines(
-        self,
-        def: Node,
-        source: &str,
-        name: &str,
-        starts: &[usize],
-    ) -> Vec<usize> {
-        match self {
-            Lang::Python => python::name_lines(def, source, name, starts),
-            Lang::Ecma { .. } => ecma::name_lines(def, source, name, starts),
-        }
-    }
 }
