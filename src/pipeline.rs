@@ -457,13 +457,6 @@ fn checkpoint_and_commit(
     })
 }
 
-/// Late writes as the report names them.
-pub(crate) fn late_pairs(late: &[store::LateWrite]) -> Vec<(String, std::path::PathBuf)> {
-    late.iter()
-        .map(|l| (l.path.clone(), l.kept.clone()))
-        .collect()
-}
-
 /// The verify phase: run the tests, then keep the batch (the journal goes: its commit point) or
 /// take it back; a verdict that cannot be recorded takes it back too. With `--bisect`, a batch
 /// taken back whole after failing tests goes on to the bisection.
@@ -490,7 +483,7 @@ fn verify_and_decide(
         && !run.cancelled
         && match store::release(root, state, &written, opts.fsync) {
             Ok(late) => {
-                report = report.with_late_writes(&late_pairs(&late));
+                report = report.with_late_writes(&verify::late_pairs(&late));
                 true
             }
             Err(e) => {

@@ -425,6 +425,14 @@ pub(crate) fn run_tests_as_asked(
     }
 }
 
+/// Late writes (files another writer changed while a batch taken back stood) as the report
+/// names them: kept aside, by path.
+pub(crate) fn late_pairs(late: &[lancet_store::LateWrite]) -> Vec<(String, std::path::PathBuf)> {
+    late.iter()
+        .map(|l| (l.path.clone(), l.kept.clone()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

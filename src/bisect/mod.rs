@@ -297,7 +297,7 @@ impl Bisect<'_> {
                 return self.not_kept(&trial, failure);
             }
         };
-        report = report.with_late_writes(&crate::pipeline::late_pairs(&late));
+        report = report.with_late_writes(&crate::verify::late_pairs(&late));
         report.checkpoint = None;
         if self.opts.checkpoint {
             self.state.prune_checkpoints(self.opts.retention);
