@@ -9,7 +9,8 @@ Usage: tests/corpus/signature_typecheck.py LANCET_BIN [--project NAME[,NAME]] [-
 PROJECTS and checkers are rename_typecheck.py's (rename_oracle.py's pinned sources, laid out once
 in its cache): requests 2.32.3 and flask 3.0.3, checked with `python3 -m compileall` and
 basedpyright in "standard" mode; @tanstack/query-core 5.59.0 and @tanstack/table-core 8.21.3,
-checked with `tsc --noEmit`. Per project a BASELINE: the unchanged copy checked once.
+checked with `tsc --noEmit`; the ethers v5 workspace (six @ethersproject packages importing each
+other by name), checked with `tsc --noEmit` at its root. Per project a BASELINE: the unchanged copy checked once.
 
 THE CHOICE (seeded, default seed 39): every `def` under src/ (module functions and methods,
 nested ones too) with at least one parameter besides `self`/`cls`, shuffled by
@@ -21,7 +22,7 @@ i % 4 that applies to it, trying the next kinds in turn when one does not:
   rename   `--rename P=P_renamed`, P a parameter chosen by the seed
   reorder  `--reorder B,A` for two neighbouring ordinary parameters A, B that both have a
            default or both have none
-TypeScript: every function of src/ (not .d.ts or tests) declared on one line with plain
+TypeScript: every function of src/ (a workspace: of each package's src.ts/; not .d.ts or tests) declared on one line with plain
 parameters (`function name(a: T, b = 1)`, `const name = (a: T) =>`), the same kinds: add
 `--add lancetNew=0:0`, remove its last parameter, rename one to NAMERenamed, swap two neighbours
 alike in having a default or not.
@@ -70,11 +71,20 @@ TS_FUNCTION = re.compile(
 TS_PARAM = re.compile(r"^\s*(?P<name>[A-Za-z_$][\w$]*)\s*(?P<opt>\?)?\s*(?::(?P<type>[^=]*))?(?:=(?P<default>.*))?$")
 
 
-def ts_functions(root):
-    """Every one-line TypeScript function under src/ with plain parameters (no destructuring,
-    no nested brackets): (path, line, column, names, defaults)."""
+def ts_sources(root, key):
+    """The folders whose TypeScript a project's functions are chosen from: src/, or in a
+    workspace each package's sources (packages/*/src.ts)."""
+    proj = ro.PROJECTS[key]
+    if "workspace" in proj:
+        return [d for take in proj["take"] for d in sorted((root / "packages").glob(f"*/{take}"))]
+    return [root / "src"]
+
+
+def ts_functions(root, key):
+    """Every one-line TypeScript function of the project's sources with plain parameters (no
+    destructuring, no nested brackets): (path, line, column, names, defaults)."""
     out = []
-    for path in sorted((root / "src").rglob("*.ts")):
+    for path in sorted(p for d in ts_sources(root, key) for p in d.rglob("*.ts")):
         if path.name.endswith(".d.ts") or ".test." in path.name:
             continue
         rel = str(path.relative_to(root))
@@ -169,7 +179,7 @@ def choose(root, key, count, seed):
     """The seeded choice of (path, line, column, change) for one project."""
     rng = random.Random(f"{seed}:{key}")
     if ro.PROJECTS[key]["lang"] == "typescript":
-        found = ts_functions(root)
+        found = ts_functions(root, key)
         rng.shuffle(found)
         chosen = []
         for path, line, column, name, names, defaulted in found:
@@ -247,7 +257,7 @@ def change_and_check(lancet, root, case, tools, baseline, env, flags=()):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lancet")
-    ap.add_argument("--project", help="comma-separated projects (default: requests, flask, query-core, table-core)")
+    ap.add_argument("--project", help="comma-separated projects (default: requests, flask, query-core, table-core, ethers)")
     ap.add_argument("--per-project", type=int, default=24, help="changes per project (default 24)")
     ap.add_argument("--seed", type=int, default=39)
     ap.add_argument("-j", "--jobs", type=int, default=2)
