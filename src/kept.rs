@@ -115,13 +115,16 @@ fn settings_stamps(root: &Root) -> Vec<Stamp> {
 
 /// The files finding the state of `root` looked at: `.git` in the root and in every directory
 /// above it (git's search, and what decides a bare repository's lookalike), and in a
-/// repository its git directory, `config` (`core.worktree`, `core.bare`) and `commondir`.
+/// repository its git directory, `config` (`core.worktree`, `core.bare`) and `commondir`; and
+/// the state directory itself, whose handle is kept (one removed or replaced since is found
+/// and opened again, never written through in its old place).
 fn state_stamps(root: &Root, state: &StateDir) -> Vec<Stamp> {
     let mut stamps: Vec<Stamp> = root
         .path()
         .ancestors()
         .map(|dir| stamp(&dir.join(".git"), false))
         .collect();
+    stamps.push(stamp(&state.dir, false));
     if state.in_git {
         let git_dir = state.off_limits();
         stamps.push(stamp(git_dir, true));

@@ -312,9 +312,23 @@ fn a_long_lived_server_honours_a_changed_setting_or_repository_at_the_next_call(
         a.is_error && a.text.contains("changed since they were trusted"),
         "{a:?}"
     );
-    // Outside a repository the checkpoints were in `.lancet`; a repository made at the root
-    // takes the next one.
+    // Outside a repository the checkpoints are in `.lancet`; removed between two calls, the
+    // next call's state is a new `.lancet` (never the removed directory's kept handle).
     assert!(root.join(".lancet/checkpoints").is_dir());
+    std::fs::remove_dir_all(root.join(".lancet")).unwrap();
+    let a = mcp.call("apply_patch", json!({"text": PATCH}));
+    assert!(!a.is_error, "{a:?}");
+    assert_eq!(
+        std::fs::read_dir(root.join(".lancet/checkpoints"))
+            .map(|d| d.count())
+            .ok(),
+        Some(1),
+        "the checkpoint went to the state as it is now"
+    );
+    let back = "*** Begin Patch\n*** Update File: app.py\n-x = 2\n+x = 1\n*** End Patch\n";
+    let a = mcp.call("apply_patch", json!({"text": back}));
+    assert!(!a.is_error, "{a:?}");
+    // A repository made at the root takes the next one.
     for args in [
         &["init", "-q"][..],
         &["add", "."],
