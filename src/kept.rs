@@ -107,8 +107,9 @@ fn settings_stamps(root: &Root) -> Vec<Stamp> {
     let person = PersonFiles::locate(Some(root));
     vec![
         person.config_file.as_deref().and_then(|p| stamp(p, true)),
-        stamp(&root.path().join(CONFIG_FILE), false),
-        stamp(&root.path().join("pyproject.toml"), false),
+        // Through a link, as the reader follows one inside the root.
+        stamp(&root.path().join(CONFIG_FILE), true),
+        stamp(&root.path().join("pyproject.toml"), true),
         person.record_path(root).and_then(|p| stamp(&p, true)),
     ]
 }
@@ -132,4 +133,25 @@ fn state_stamps(root: &Root, state: &StateDir) -> Vec<Stamp> {
         stamps.push(stamp(&git_dir.join("commondir"), false));
     }
     stamps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_read_through_a_link_are_stamped_by_what_it_leads_to() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("conf")).unwrap();
+        std::fs::write(tmp.path().join("conf/lancet.toml"), "[gate]\n").unwrap();
+        std::os::unix::fs::symlink("conf/lancet.toml", tmp.path().join(CONFIG_FILE)).unwrap();
+        let root = Root::new(tmp.path()).unwrap();
+        let before = settings_stamps(&root);
+        std::fs::write(
+            tmp.path().join("conf/lancet.toml"),
+            "[gate]\nenabled = false\n",
+        )
+        .unwrap();
+        assert_ne!(settings_stamps(&root), before);
+    }
 }
