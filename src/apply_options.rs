@@ -80,6 +80,9 @@ pub struct ApplyOptions {
     /// Whether a rename may ask the project's language servers what it cannot decide
     /// (`[rename] lsp`; the caller still chooses the servers, or none).
     pub rename_servers: bool,
+    /// What a long-lived caller keeps between calls (the state as found), checked again on
+    /// each call; `None`: found afresh.
+    pub kept: Option<std::sync::Arc<crate::kept::Kept>>,
 }
 
 impl ApplyOptions {
@@ -111,7 +114,12 @@ impl ApplyOptions {
             Ok(r) => Config::load(&r)?,
             Err(_) => Config::default(),
         };
-        let opts = ApplyOptions {
+        Ok((ApplyOptions::from_config(root, &config), config))
+    }
+
+    /// The options `config` gives over the defaults.
+    pub(crate) fn from_config(root: PathBuf, config: &Config) -> Self {
+        ApplyOptions {
             syntax_check: config.gate_enabled(),
             gate: config.gate_options(),
             retention: config.retention(),
@@ -120,8 +128,15 @@ impl ApplyOptions {
             walk_exclude: config.walk_excludes(),
             rename_servers: config.rename_servers(),
             ..ApplyOptions::new(root)
-        };
-        Ok((opts, config))
+        }
+    }
+
+    /// The state of `root`: as the caller kept it, when it still holds, else found now.
+    pub(crate) fn state_of(&self, root: &Root) -> store::StateDir {
+        match &self.kept {
+            Some(kept) => kept.state(root),
+            None => store::StateDir::locate(root),
+        }
     }
 
     /// Defaults: auto-detected format, real run, fsync on.
@@ -153,6 +168,7 @@ impl ApplyOptions {
             ignored_settings: None,
             walk_exclude: globset::GlobSet::empty(),
             rename_servers: true,
+            kept: None,
         }
     }
 }

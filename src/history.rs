@@ -753,11 +753,13 @@ pub(crate) fn record_checkpoint(
     let mut entry = meta.clone();
     entry.commit = Some(commit.to_string());
     entry.created_dirs = journal.created_dirs.clone();
-    state.save_meta(&entry).map_err(|source| CommitError::Io {
-        path: "the checkpoint log".into(),
-        source,
-        intact: true,
-    })?;
+    state
+        .save_new_meta(&entry)
+        .map_err(|source| CommitError::Io {
+            path: "the checkpoint log".into(),
+            source,
+            intact: true,
+        })?;
     Ok(entry)
 }
 

@@ -57,6 +57,7 @@ mod codemod;
 mod config;
 mod guard;
 mod history;
+mod kept;
 mod move_symbol;
 mod pipeline;
 mod progress;
@@ -80,6 +81,7 @@ pub use codemod::{ModOptions, ModSpec, RuleFile, codemod, mod_languages};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
 pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
 pub use history::{LogFilter, UndoOptions, finish_interrupted, format_time, log, recover, undo};
+pub use kept::Kept;
 pub use lancet_core::HardLinks;
 pub use lancet_core::LineAnchor;
 pub use lancet_core::Root;
@@ -96,6 +98,9 @@ pub use lancet_core::{StepOutcome, StepReport, StepReportError};
 pub use lancet_store::{CheckpointMeta, Retention};
 pub use lancet_syntax::GateOptions;
 pub use lancet_syntax::TreeCache;
+/// A long-lived caller's worker threads started with this stack, and saying so, run the
+/// precise parsers without starting a thread per edit (the MCP server's).
+pub use lancet_syntax::{PARSER_STACK, thread_has_parser_stack};
 pub use move_symbol::{MoveOptions, move_symbol};
 pub use pipeline::{apply, apply_batch};
 pub use progress::{Observer, Watch};

@@ -50,7 +50,7 @@ pub(crate) fn apply_batch_prechecked(
     // The gate's external checks never run a program from inside the tree.
     syntax::distrust_programs_under(root.path());
     lap("root opened", &mut clock);
-    let state = StateDir::locate(&root);
+    let state = opts.state_of(&root);
     lap("state located", &mut clock);
     let _lock = if opts.dry_run {
         None

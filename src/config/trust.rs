@@ -101,7 +101,8 @@ impl PersonFiles {
         ))
     }
 
-    fn record_path(&self, root: &Root) -> Option<PathBuf> {
+    /// Where the trust record of `root` is (whether or not one was made).
+    pub(crate) fn record_path(&self, root: &Root) -> Option<PathBuf> {
         use std::os::unix::ffi::OsStrExt;
         let name = sha256_hex(root.path().as_os_str().as_bytes());
         Some(

@@ -278,3 +278,81 @@ fn trusted_settings_never_vanish_silently() {
     let out = lancet(&["trust", "-C", r(root), "--revoke"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
 }
+
+/// Issue #37/#42: the MCP server keeps the root's settings and state between calls, and a
+/// change to any file they were read from counts at the very next call of the same session:
+/// a trust made, settings rewritten to the same size, a repository made at the root.
+#[test]
+fn a_long_lived_server_honours_a_changed_setting_or_repository_at_the_next_call() {
+    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let root = dir.path();
+    std::fs::write(
+        root.join("lancet.toml"),
+        "[gate]\nenabled = false\npython = \"3.11\"\n",
+    )
+    .unwrap();
+    let broken = "*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = (\n*** End Patch\n";
+    let mended = "*** Begin Patch\n*** Update File: app.py\n-x = (\n+x = 1\n*** End Patch\n";
+    let mut mcp = Mcp::start(root, &[], &[]);
+    let a = mcp.call("apply_patch", json!({"text": broken}));
+    assert!(a.is_error, "untrusted: the gate is on: {a:?}");
+    trust(root);
+    let a = mcp.call("apply_patch", json!({"text": broken}));
+    assert!(
+        !a.is_error,
+        "trusted at the next call: the gate is off: {a:?}"
+    );
+    let a = mcp.call("apply_patch", json!({"text": mended}));
+    assert!(!a.is_error, "{a:?}");
+    // Rewritten to the same size: untrusted again at the next call.
+    let text = std::fs::read_to_string(root.join("lancet.toml")).unwrap();
+    std::fs::write(root.join("lancet.toml"), text.replace("3.11", "3.12")).unwrap();
+    let a = mcp.call("apply_patch", json!({"text": broken}));
+    assert!(
+        a.is_error && a.text.contains("changed since they were trusted"),
+        "{a:?}"
+    );
+    // Outside a repository the checkpoints are in `.lancet`; removed between two calls, the
+    // next call's state is a new `.lancet` (never the removed directory's kept handle).
+    assert!(root.join(".lancet/checkpoints").is_dir());
+    std::fs::remove_dir_all(root.join(".lancet")).unwrap();
+    let a = mcp.call("apply_patch", json!({"text": PATCH}));
+    assert!(!a.is_error, "{a:?}");
+    assert_eq!(
+        std::fs::read_dir(root.join(".lancet/checkpoints"))
+            .map(|d| d.count())
+            .ok(),
+        Some(1),
+        "the checkpoint went to the state as it is now"
+    );
+    let back = "*** Begin Patch\n*** Update File: app.py\n-x = 2\n+x = 1\n*** End Patch\n";
+    let a = mcp.call("apply_patch", json!({"text": back}));
+    assert!(!a.is_error, "{a:?}");
+    // A repository made at the root takes the next one.
+    for args in [
+        &["init", "-q"][..],
+        &["add", "."],
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "start",
+        ],
+    ] {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+    let a = mcp.call("apply_patch", json!({"text": PATCH}));
+    assert!(!a.is_error, "{a:?}");
+    let in_git = std::fs::read_dir(root.join(".git/lancet/checkpoints"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert_eq!(in_git, 1, "the checkpoint went where git is now");
+}

@@ -28,6 +28,10 @@ pub const ALLOWED_WRITERS: &[(&str, &str)] = &[
         "the state module: the checkpoint log, through the state handle",
     ),
     (
+        "crates/lancet-store/src/retention.rs",
+        "the state module: the retention rules' record and the checkpoint log's tally, through the state handle",
+    ),
+    (
         "crates/lancet-store/src/packs.rs",
         "the state module: lancet's own checkpoint packs in the checkpoint repository's object store (folded, never the repository's), and their record through the state handle",
     ),

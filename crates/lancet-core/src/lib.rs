@@ -49,6 +49,8 @@ mod render;
 pub mod report;
 mod schema;
 #[doc(hidden)]
+pub mod sized;
+#[doc(hidden)]
 pub mod sketch;
 #[doc(hidden)]
 pub mod stage;

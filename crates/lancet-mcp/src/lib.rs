@@ -73,6 +73,9 @@ pub struct LancetServer {
     choices: Arc<ServerOptions>,
     /// Each edited file's last syntax tree, so the next edit of it reparses incrementally.
     trees: Arc<lancet::TreeCache>,
+    /// The root's state and settings as found, kept between calls while the files their
+    /// finding read stay as they were.
+    kept: Arc<lancet::Kept>,
     /// This session's name in the rollback ledger: its "stop retrying" count is its own.
     actor: String,
     tool_router: ToolRouter<Self>,
@@ -262,8 +265,13 @@ pub fn serve(root: &Path, options: ServerOptions) -> std::io::Result<Ended> {
     let server = LancetServer::new(root.to_path_buf(), log, options);
     let quit = server.quit.clone();
     let stopped_by = Arc::clone(&server.stopped_by);
+    // Every call's work runs on the runtime's blocking threads: started with the parsers'
+    // stack (virtual memory, touched only as used), they parse an edited file themselves
+    // rather than starting a thread for it on each call.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        .thread_stack_size(lancet::PARSER_STACK)
+        .on_thread_start(lancet::thread_has_parser_stack)
         .build()?;
     let served = runtime.block_on(async move {
         // stdout has one writer: the SDK's messages and the answers to lines it never sees.

@@ -1,5 +1,5 @@
-//! What a call runs with: the root's configuration, read afresh on every call, in MCP's
-//! vocabulary, and the person's test command when a call asks for tests.
+//! What a call runs with: the root's configuration, read again whenever its files changed, in
+//! MCP's vocabulary, and the person's test command when a call asks for tests.
 
 use crate::LancetServer;
 use crate::call::Call;
@@ -33,8 +33,8 @@ impl LancetServer {
         }
     }
 
-    /// The root's configuration (read on every call, so an edited `lancet.toml` counts at
-    /// once) in MCP's vocabulary, with the `call`'s cancellation and progress; a configuration
+    /// The root's configuration (read again whenever one of its files changed, so an edited
+    /// `lancet.toml` counts at once) in MCP's vocabulary, with the `call`'s cancellation and progress; a configuration
     /// lancet cannot use is the call's error.
     pub(crate) fn options(&self, call: &Call) -> Result<ApplyOptions, CallToolResult> {
         self.configured(call).map(|(opts, _)| opts)
@@ -55,7 +55,7 @@ impl LancetServer {
     }
 
     fn configured(&self, call: &Call) -> Result<(ApplyOptions, lancet::Config), CallToolResult> {
-        match ApplyOptions::configured(self.root.clone()) {
+        match self.kept.configured(self.root.clone()) {
             Ok((mut opts, config)) => {
                 opts.gate.trees = Some(Arc::clone(&self.trees));
                 // A model here is not Aider: a SEARCH block standing at several places is

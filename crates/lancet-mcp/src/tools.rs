@@ -39,6 +39,7 @@ impl LancetServer {
             log: log.map(|f| Arc::new(Mutex::new(f))),
             choices: Arc::new(choices),
             trees: Arc::default(),
+            kept: Arc::default(),
             actor: session_name(),
             tool_router: Self::tool_router(),
         }

@@ -464,58 +464,6 @@ fn file_mode(mode: u32) -> FileMode {
     }
 }
 
-/// Checkpoints kept by default: the newest this many …
-pub const KEEP_CHECKPOINTS: i64 = 500;
-/// … and none older than this many days. Both are set per repository with `git config
-/// lancet.keepCheckpoints N` and `git config lancet.keepDays N` (0: no limit).
-pub const KEEP_DAYS: i64 = 30;
-
-/// How many checkpoints to keep and for how long, when the project says (`lancet.toml`'s
-/// `[checkpoints]`); `None` falls back to git config, then the defaults. 0 means no limit.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Retention {
-    /// Most checkpoints kept.
-    pub keep: Option<i64>,
-    /// Oldest checkpoint kept, in days.
-    pub keep_days: Option<i64>,
-}
-
-/// The state file recording each retention rule and when it took effect (JSON lines).
-pub const RETENTION_LOG: &str = "retention.jsonl";
-
-/// A retention rule with the time it took effect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-struct Rule {
-    since_ms: u128,
-    keep: i64,
-    keep_days: i64,
-}
-
-impl Rule {
-    /// The rule before any was recorded: the defaults.
-    const DEFAULT: Rule = Rule {
-        since_ms: 0,
-        keep: KEEP_CHECKPOINTS,
-        keep_days: KEEP_DAYS,
-    };
-
-    /// Whether the rule lets the checkpoint of this rank (0: the newest) and time go.
-    fn lets_go(&self, rank: usize, time_ms: u128) -> bool {
-        let too_many = self.keep > 0 && rank as i64 >= self.keep;
-        let cutoff = (self.keep_days > 0)
-            .then(|| now_ms().saturating_sub(self.keep_days as u128 * 86_400_000));
-        let too_old = cutoff.is_some_and(|c| time_ms < c);
-        too_many || too_old
-    }
-}
-
-fn now_ms() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis())
-        .unwrap_or_default()
-}
-
 /// What `lancet log` shows about a checkpoint; kept beside the journal, updated by undo and
 /// test runs (the commits themselves are immutable).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -621,7 +569,7 @@ impl StateDir {
     }
 
     /// Removes one checkpoint: its log entry and its ref (git's gc then drops its objects).
-    fn drop_checkpoint(&self, repo: &git2::Repository, id: &str) {
+    pub(crate) fn drop_checkpoint(&self, repo: &git2::Repository, id: &str) {
         if let Ok(log) = self.subdir("checkpoints") {
             let _ = log.remove_file(format!("{id}.json"));
         }
@@ -630,106 +578,11 @@ impl StateDir {
         }
     }
 
-    /// Applies the retention rule ([`KEEP_CHECKPOINTS`], [`KEEP_DAYS`]), so refs and log entries do
-    /// not grow without bound. Ids begin with their time in milliseconds, so no entry is read.
-    /// `retention` (from lancet's settings) wins over git config's `lancet.keepCheckpoints` and
-    /// `lancet.keepDays`, which win over the defaults.
-    ///
-    /// A change of the rule never prunes what existed before it: each rule in force is recorded
-    /// with the time it took effect ([`RETENTION_LOG`]), and a checkpoint goes only when both the
-    /// rule of its own time and the rule now let it go. Returns how many were dropped.
-    pub fn prune_checkpoints(&self, retention: Retention) -> usize {
-        let Ok(repo) = self.checkpoint_repository(false) else {
-            return 0;
-        };
-        let setting = |given: Option<i64>, name: &str, default: i64| {
-            given.unwrap_or_else(|| {
-                repo.config()
-                    .and_then(|c| c.get_i64(name))
-                    .unwrap_or(default)
-            })
-        };
-        let Ok(listing) = self.subdir("checkpoints").and_then(|d| d.entries()) else {
-            return 0;
-        };
-        let mut ids: Vec<String> = listing
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name().into_string().ok()?;
-                name.strip_suffix(".json").map(str::to_string)
-            })
-            .collect();
-        ids.sort_by(|a, b| b.cmp(a));
-        let time_of = |id: &str| id.get(..12).and_then(|t| u128::from_str_radix(t, 16).ok());
-        // The rule took effect with the batch just recorded under it (the newest).
-        let now = Rule {
-            since_ms: ids
-                .first()
-                .and_then(|id| time_of(id))
-                .unwrap_or_else(now_ms),
-            keep: setting(retention.keep, "lancet.keepCheckpoints", KEEP_CHECKPOINTS),
-            keep_days: setting(retention.keep_days, "lancet.keepDays", KEEP_DAYS),
-        };
-        let rules = self.retention_rules(now);
-        // Pruned in steps: past the count, checkpoints go once a tenth more have gathered (one
-        // batch in so many does the others' pruning; until then nothing is dropped).
-        let slack = usize::try_from(now.keep / 10).unwrap_or_default();
-        let crowded =
-            now.keep > 0 && ids.len() > usize::try_from(now.keep).unwrap_or(usize::MAX) + slack;
-        let aged = ids
-            .last()
-            .and_then(|id| time_of(id))
-            .is_some_and(|oldest| Rule { keep: 0, ..now }.lets_go(0, oldest));
-        if !crowded && !aged {
-            return 0;
-        }
-        let mut dropped = 0;
-        for (rank, id) in ids.iter().enumerate() {
-            let Some(time) = time_of(id) else {
-                continue;
-            };
-            let then = rules
-                .iter()
-                .rev()
-                .find(|r| r.since_ms <= time)
-                .copied()
-                .unwrap_or(Rule::DEFAULT);
-            if now.lets_go(rank, time) && then.lets_go(rank, time) {
-                self.drop_checkpoint(&repo, id);
-                dropped += 1;
-            }
-        }
-        dropped
-    }
-
-    /// The retention rules recorded so far, oldest first, with `now` appended (and recorded)
-    /// when it differs from the last.
-    fn retention_rules(&self, now: Rule) -> Vec<Rule> {
-        let Ok(state) = self.handle() else {
-            return vec![now];
-        };
-        let mut rules: Vec<Rule> = state
-            .read_to_string(RETENTION_LOG)
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect();
-        if rules
-            .last()
-            .is_none_or(|last| (last.keep, last.keep_days) != (now.keep, now.keep_days))
-        {
-            if let Ok(line) = serde_json::to_string(&now) {
-                use std::io::Write as _;
-                let _ = state
-                    .open_with(
-                        RETENTION_LOG,
-                        cap_std::fs::OpenOptions::new().create(true).append(true),
-                    )
-                    .and_then(|mut f| writeln!(f, "{line}"));
-            }
-            rules.push(now);
-        }
-        rules
+    /// Saves a new checkpoint's log entry, counted first in the retention tally (so the tally
+    /// is never below the entries recorded).
+    pub fn save_new_meta(&self, meta: &CheckpointMeta) -> std::io::Result<()> {
+        self.tally_checkpoint();
+        self.save_meta(meta)
     }
 
     /// Saves a checkpoint's metadata (temp file and rename, through the state's handle).

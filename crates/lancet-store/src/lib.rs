@@ -40,11 +40,12 @@ pub mod ledger;
 mod locks;
 mod packs;
 mod repository;
+mod retention;
 #[doc(hidden)]
 pub mod snapshots;
 mod state;
 
-pub use checkpoint::{CheckpointMeta, Checkpoints, Image, Retention, TestSummary, TouchedFile};
+pub use checkpoint::{CheckpointMeta, Checkpoints, Image, TestSummary, TouchedFile};
 pub use door::{
     Admitted, Checks, CommitError, LateWrite, Prepared, SettingsJudge, WriteOptions, Written,
     admit, prepare, release, roll_back_committed, write,
@@ -54,4 +55,5 @@ pub use ledger::LedgerEntry;
 pub use locks::{LOCK_WAIT, LockError, RootLock};
 pub use packs::{FOLD_AT, Folded};
 pub use repository::RepositoryError;
+pub use retention::Retention;
 pub use state::{PreImages, StateDir};

@@ -61,7 +61,7 @@ impl Eq for StateDir {}
 
 /// The parts of the state directory, each refused when it is a symlink (lancet reaches its own
 /// state by name only).
-pub const PARTS: [&str; 13] = [
+pub const PARTS: [&str; 14] = [
     "pre",
     "kept",
     "git",
@@ -75,6 +75,7 @@ pub const PARTS: [&str; 13] = [
     "snapshots.index",
     "packs",
     "packs.tmp",
+    "checkpoints.tally",
 ];
 
 /// The journal's name in the state directory.

@@ -53,7 +53,7 @@ pub use lancet_core::{SyntaxError, SyntaxReport};
 pub use languages::LanguageEntry;
 pub use options::{GATE_BUDGET, GateOptions, MAX_FILE_BYTES};
 pub use precheck::{Prechecked, Prechecks, precheck_edit};
-pub use precise::{NEWEST_PYTHON, Version};
+pub use precise::{NEWEST_PYTHON, PARSER_STACK, Version, thread_has_parser_stack};
 pub use trees::TreeCache;
 
 /// Checks a staged batch: errors the batch introduces, per file.

@@ -68,10 +68,11 @@ fn on_parser_stack<T: Send>(text: &[u8], parse: impl FnOnce(&str) -> T + Send) -
     if too_deep(text) {
         return None;
     }
-    if text.len() <= INLINE_MAX_BYTES
-        && std::thread::current().name() == Some("main")
-        && nesting(text) <= INLINE_MAX_NESTING
-    {
+    let inline = PARSER_SIZED.with(std::cell::Cell::get)
+        || (text.len() <= INLINE_MAX_BYTES
+            && std::thread::current().name() == Some("main")
+            && nesting(text) <= INLINE_MAX_NESTING);
+    if inline {
         return Some(parse(source));
     }
     std::thread::scope(|scope| {
@@ -106,8 +107,22 @@ fn nesting(text: &[u8]) -> usize {
     deepest
 }
 
-/// The stack the precise parser runs on.
-const PARSER_STACK: usize = 64 << 20;
+/// The stack the precise parser runs on: a thread of a long-lived caller started with at
+/// least this much (and saying so with [`thread_has_parser_stack`]) runs it without starting
+/// one per file.
+pub const PARSER_STACK: usize = 64 << 20;
+
+thread_local! {
+    /// Whether this thread was started with a stack of [`PARSER_STACK`] or more.
+    static PARSER_SIZED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Declares that the calling thread was started with a stack of at least [`PARSER_STACK`]
+/// bytes, so the precise parsers run on it: a long-lived caller's worker threads (the MCP
+/// server's) then spare each edit a thread start. Call it only from such a thread.
+pub fn thread_has_parser_stack() {
+    PARSER_SIZED.with(|sized| sized.set(true));
+}
 
 /// Deepest nesting the precise parser is given: CPython itself refuses more than 200 nested
 /// brackets, so real code stays far below; deeper input goes to tree-sitter, which does not

@@ -92,10 +92,11 @@ impl Workspace<'_> {
                 path: key.to_string(),
                 source,
             };
-            let hard_linked = dir
-                .symlink_metadata(at)
-                .is_ok_and(|m| m.is_file() && cap_std::fs::MetadataExt::nlink(&m) > 1);
-            let (disk, is_dir, is_special) = match dir.symlink_metadata(at) {
+            let meta = dir.symlink_metadata(at);
+            let hard_linked = meta
+                .as_ref()
+                .is_ok_and(|m| m.is_file() && cap_std::fs::MetadataExt::nlink(m) > 1);
+            let (disk, is_dir, is_special) = match meta {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     (Before::Missing, false, false)
                 }
@@ -109,7 +110,7 @@ impl Workspace<'_> {
                 ),
                 Ok(m) if m.is_dir() => (Before::Missing, true, false),
                 Ok(m) if m.is_file() => {
-                    let bytes = dir.read(at).map_err(io)?;
+                    let bytes = crate::sized::read_sized(dir, at, m.len()).map_err(io)?;
                     let sha256 = sha256_hex(&bytes);
                     (
                         Before::File {

@@ -23,6 +23,7 @@
 use crate::state::PreImages;
 use cap_std::fs::{Dir, MetadataExt};
 use lancet_core::sha256_hex;
+use lancet_core::sized::read_sized;
 use lancet_core::{Before, StagedFile};
 use std::io;
 use std::os::fd::AsRawFd;
@@ -73,8 +74,9 @@ fn holds(dir: &Dir, path: &str, f: &StagedFile) -> bool {
 
 /// Whether `path` is a regular file whose bytes hash to `sha256`.
 fn holds_file(dir: &Dir, path: &str, sha256: &str) -> bool {
-    dir.symlink_metadata(path).is_ok_and(|m| m.is_file())
-        && dir.read(path).is_ok_and(|b| sha256_hex(&b) == sha256)
+    dir.symlink_metadata(path).is_ok_and(|m| {
+        m.is_file() && read_sized(dir, path, m.len()).is_ok_and(|b| sha256_hex(&b) == sha256)
+    })
 }
 
 /// Why a swap did not happen.
