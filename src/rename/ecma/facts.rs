@@ -1,0 +1,224 @@
+//! What other files need of a module, read once per module: its exports, its classes' and
+//! interfaces' members and bases, and the types its functions, methods and callable types
+//! declare they return or take.
+
+use super::callbacks::parameter_holders;
+use super::receivers::{reference_holder, symbol_raw, type_holder};
+use super::{ModuleFacts, Raw};
+use oxc_ast::AstKind;
+use oxc_ast::ast::{Declaration, Expression, TSType, TSTypeName};
+use oxc_semantic::Semantic;
+use oxc_span::GetSpan;
+use std::collections::HashMap;
+
+/// The facts of one module, from its semantic model.
+pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
+    let scoping = semantic.scoping();
+    let root = scoping.root_scope_id();
+    let mut facts = ModuleFacts::default();
+    // Class and interface names, each with its declarations' offsets (merged ones share one).
+    let mut declared: HashMap<String, Vec<u32>> = HashMap::new();
+    let local = |name: &str| -> Raw {
+        match scoping.get_binding(root, name.into()) {
+            Some(symbol) => symbol_raw(semantic, symbol),
+            None => Raw::Unresolved(format!("`{name}` is not declared at the top of its module")),
+        }
+    };
+    for node in semantic.nodes().iter() {
+        if let Some((start, params)) = callable_facts(semantic, &node.kind()) {
+            facts.callables.insert(start, params);
+        }
+        match node.kind() {
+            AstKind::ExportDeclaration(export) => {
+                // By the symbol, not the declaration: overloads and merged declarations
+                // are one symbol, whose first declaration is its id.
+                let names: Vec<String> = match &export.declaration {
+                    Declaration::VariableDeclaration(v) => v
+                        .declarations
+                        .iter()
+                        .flat_map(|d| d.id.get_binding_identifiers())
+                        .map(|b| b.name.to_string())
+                        .collect(),
+                    other => other
+                        .id()
+                        .map(|b| vec![b.name.to_string()])
+                        .unwrap_or_default(),
+                };
+                for name in names {
+                    let raw = local(&name);
+                    facts.exports.insert(name, raw);
+                }
+            }
+            AstKind::ExportNamedDeclaration(export) => {
+                for spec in &export.specifiers {
+                    facts
+                        .exports
+                        .insert(spec.exported.name().to_string(), local(&spec.local.name()));
+                }
+            }
+            AstKind::ExportFromDeclaration(export) => {
+                for spec in &export.specifiers {
+                    facts.exports.insert(
+                        spec.exported.name().to_string(),
+                        Raw::Imported {
+                            source: export.source.value.to_string(),
+                            name: spec.local.name().to_string(),
+                        },
+                    );
+                }
+            }
+            AstKind::ExportAllDeclaration(export) if export.exported.is_none() => {
+                facts.stars.push(export.source.value.to_string());
+            }
+            AstKind::ExportDefaultDeclaration(export) => {
+                let raw = match export.declaration.as_expression() {
+                    Some(Expression::Identifier(r)) => local(&r.name),
+                    _ => Raw::Local(export.declaration.span().start),
+                };
+                facts.exports.insert("default".into(), raw);
+            }
+            AstKind::Class(_) | AstKind::TSInterfaceDeclaration(_) => {
+                if let Some((name, start, bases)) = heritage(semantic, &node.kind()) {
+                    facts.bases.insert(start, bases);
+                    declared.entry(name).or_default().push(start);
+                }
+            }
+            AstKind::Function(f) if !f.r#async && !f.generator => {
+                if let (Some(id), Some(returned)) = (&f.id, &f.return_type)
+                    && let Some(holder) = type_holder(semantic, &returned.type_annotation)
+                {
+                    facts.returns.insert(id.span.start, holder);
+                }
+            }
+            kind => {
+                if let (Some(name), Some(holder)) =
+                    (member_key(&kind), holder_of(semantic, node.id()))
+                {
+                    if let Some(returned) = method_return(semantic, &kind) {
+                        facts
+                            .method_returns
+                            .insert((holder, name.clone()), returned);
+                    }
+                    facts.members.entry(holder).or_default().push(name);
+                }
+            }
+        }
+    }
+    // An overloaded method (several declarations of one name) returns what its arguments
+    // choose: none of its return types is told.
+    let members = &facts.members;
+    facts.method_returns.retain(|(holder, name), _| {
+        members
+            .get(holder)
+            .is_some_and(|m| m.iter().filter(|n| *n == name).count() == 1)
+    });
+    facts.merged = declared
+        .into_values()
+        .filter(|starts| starts.len() > 1)
+        .flatten()
+        .collect();
+    facts
+}
+
+/// A callable type's declaration (an interface with one call signature, a type alias of a
+/// function type): its name's offset and each parameter's class or interface.
+pub(super) fn callable_facts(
+    semantic: &Semantic,
+    kind: &AstKind,
+) -> Option<(u32, Vec<Option<Raw>>)> {
+    match kind {
+        AstKind::TSInterfaceDeclaration(i) => {
+            let mut calls = i.body.body.iter().filter_map(|s| match s {
+                oxc_ast::ast::TSSignature::TSCallSignatureDeclaration(c) => Some(c),
+                _ => None,
+            });
+            match (calls.next(), calls.next()) {
+                (Some(call), None) => {
+                    Some((i.id.span.start, parameter_holders(semantic, &call.params)))
+                }
+                _ => None,
+            }
+        }
+        AstKind::TSTypeAliasDeclaration(a) => match &a.type_annotation {
+            TSType::TSFunctionType(f) => {
+                Some((a.id.span.start, parameter_holders(semantic, &f.params)))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A named class's or an interface's name, its name's offset and what it extends (each a
+/// holder, or why not).
+pub(super) fn heritage(semantic: &Semantic, kind: &AstKind) -> Option<(String, u32, Vec<Raw>)> {
+    match kind {
+        AstKind::Class(c) => {
+            let id = c.id.as_ref()?;
+            let base = c.heritage.as_ref().map(|h| match &h.expression {
+                Expression::Identifier(r) => reference_holder(semantic, r)
+                    .unwrap_or_else(|| Raw::Unresolved(format!("`{}` is no class", r.name))),
+                _ => Raw::Unresolved("a base class lancet cannot read".into()),
+            });
+            Some((
+                id.name.to_string(),
+                id.span.start,
+                base.into_iter().collect(),
+            ))
+        }
+        AstKind::TSInterfaceDeclaration(i) => {
+            let bases = i
+                .extends
+                .iter()
+                .map(|h| match &h.type_name {
+                    TSTypeName::IdentifierReference(r) => reference_holder(semantic, r)
+                        .unwrap_or_else(|| {
+                            Raw::Unresolved(format!("`{}` is no class or interface", r.name))
+                        }),
+                    _ => Raw::Unresolved("a base interface lancet cannot read".into()),
+                })
+                .collect();
+            Some((i.id.name.to_string(), i.id.span.start, bases))
+        }
+        _ => None,
+    }
+}
+
+/// The class or interface a method's return type annotation names (not an async method's or
+/// a generator's: they return a promise or an iterator).
+pub(super) fn method_return(semantic: &Semantic, kind: &AstKind) -> Option<Raw> {
+    let annotation = match kind {
+        AstKind::MethodDefinition(m) if !m.value.r#async && !m.value.generator => {
+            m.value.return_type.as_ref()?
+        }
+        AstKind::TSMethodSignature(m) => m.return_type.as_ref()?,
+        _ => return None,
+    };
+    type_holder(semantic, &annotation.type_annotation)
+}
+
+/// The name a class or interface member definition declares.
+pub(super) fn member_key(kind: &AstKind) -> Option<String> {
+    let key = match kind {
+        AstKind::MethodDefinition(m) => &m.key,
+        AstKind::PropertyDefinition(p) => &p.key,
+        AstKind::AccessorProperty(p) => &p.key,
+        AstKind::TSPropertySignature(p) => &p.key,
+        AstKind::TSMethodSignature(p) => &p.key,
+        _ => return None,
+    };
+    key.static_name().map(|n| n.to_string())
+}
+
+/// The class or interface around a member definition, by its name's offset.
+pub(super) fn holder_of(semantic: &Semantic, node: oxc_semantic::NodeId) -> Option<u32> {
+    for ancestor in semantic.nodes().ancestors(node) {
+        match ancestor.kind() {
+            AstKind::Class(c) => return c.id.as_ref().map(|id| id.span.start),
+            AstKind::TSInterfaceDeclaration(i) => return Some(i.id.span.start),
+            AstKind::TSTypeLiteral(_) | AstKind::ObjectExpression(_) => return None,
+            _ => {}
+        }
+    }
+    None
+}

@@ -1,0 +1,447 @@
+//! The tree's modules joined: a specifier to its file, an export followed through re-exports
+//! to its declaration, a holder to the file declaring it, a member through its bases, and
+//! what a call or a callback's parameter is declared to be.
+
+use super::callbacks::SAME_ARRAY;
+use super::facts::facts_of;
+use super::packages::{self, Bare, Packages};
+use super::sites::analyze;
+use super::{ModuleFacts, Raw, relative, with_semantic};
+use crate::rename::model::{self, EcmaMember, Parsed, Resolution};
+use crate::rename::resolve::{Resolved, Resolver, Sources};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// How deep re-export chains are followed.
+const MAX_DEPTH: usize = 16;
+
+/// The extensions a module specifier may leave out, in TypeScript's order of preference.
+const EXTENSIONS: &[&str] = &[
+    ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
+];
+
+/// The tree's JavaScript/TypeScript modules, analysed on demand.
+pub(crate) struct EcmaProject<'a> {
+    files: &'a [String],
+    read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    /// The workspace's packages under the root, for bare specifiers.
+    packages: Packages<'a>,
+    facts: Mutex<HashMap<String, Option<Arc<ModuleFacts>>>>,
+}
+
+impl<'a> EcmaProject<'a> {
+    /// A project over the walked files, which it reads (a module that does not hold OLD) when
+    /// an import reaches them.
+    pub(in crate::rename) fn new(sources: &Sources<'a>) -> Self {
+        EcmaProject {
+            files: sources.files,
+            read: sources.read,
+            packages: Packages::new(sources.files, sources.read, sources.real),
+            facts: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn facts(&self, path: &str) -> Option<Arc<ModuleFacts>> {
+        if let Some(f) = self.facts.lock().ok()?.get(path) {
+            return f.clone();
+        }
+        let facts = (self.read)(path).map(|text| Arc::new(with_semantic(path, &text, facts_of)));
+        self.facts
+            .lock()
+            .ok()?
+            .insert(path.to_string(), facts.clone());
+        facts
+    }
+
+    /// The file a specifier names from `from`: a relative one by its path; a bare one through
+    /// the workspace (a tsconfig `paths` entry, a package of the tree by its name or its
+    /// `node_modules` link), else another package's, outside the tree. A package of the tree
+    /// whose file lancet cannot find is undecided, never outside.
+    pub(crate) fn module_file(&self, from: &str, specifier: &str) -> Result<String, Resolution> {
+        if relative(specifier) {
+            let base = packages::join(&packages::join(from, ".."), specifier);
+            return self.probe(&base).ok_or_else(|| {
+                Resolution::Unresolved(format!(
+                    "module `{specifier}` (from {from}) is not a file of the tree"
+                ))
+            });
+        }
+        match self.packages.bare(from, specifier) {
+            Bare::Candidates(paths) => paths.iter().find_map(|p| self.probe(p)).ok_or_else(|| {
+                Resolution::Unresolved(format!(
+                    "module `{specifier}` (from {from}) maps to {} by tsconfig `paths`, which is no file of the tree",
+                    paths.join(", ")
+                ))
+            }),
+            Bare::Package { dir, candidates } => {
+                candidates.iter().find_map(|p| self.probe(p)).ok_or_else(|| {
+                    Resolution::Unresolved(format!(
+                        "`{specifier}` is the package in {}/ of the tree, but lancet finds no file of it that package.json's exports, types or main name",
+                        if dir.is_empty() { "." } else { &dir }
+                    ))
+                })
+            }
+            Bare::Outside => Err(Resolution::Outside(format!(
+                "imported from the package `{specifier}`"
+            ))),
+        }
+    }
+
+    /// The walked file a module path (root-relative, extension left out or not) is: itself,
+    /// with an extension (a `.js` one taken for its `.ts` source), or its directory's index.
+    fn probe(&self, base: &str) -> Option<String> {
+        if base.split('/').next() == Some("..") {
+            return None;
+        }
+        let stem = base
+            .strip_suffix(".js")
+            .or_else(|| base.strip_suffix(".jsx"))
+            .or_else(|| base.strip_suffix(".mjs"))
+            .unwrap_or(base);
+        let mut candidates = vec![base.to_string()];
+        for stemmed in [base, stem] {
+            candidates.extend(EXTENSIONS.iter().map(|e| format!("{stemmed}{e}")));
+        }
+        candidates.extend(EXTENSIONS.iter().map(|e| format!("{base}/index{e}")));
+        candidates
+            .into_iter()
+            .find(|c| self.files.iter().any(|f| f == c))
+    }
+
+    /// The declaration an export of a module stands for: (file, offset).
+    fn export(
+        &self,
+        from: &str,
+        source: &str,
+        name: &str,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
+        if depth > MAX_DEPTH {
+            return Err(Resolution::Unresolved(
+                "a re-export chain too long to follow".into(),
+            ));
+        }
+        let file = self.module_file(from, source)?;
+        let Some(facts) = self.facts(&file) else {
+            return Err(Resolution::Unresolved(format!("{file} cannot be read")));
+        };
+        match facts.exports.get(name) {
+            Some(Raw::Local(start)) => Ok((file, *start)),
+            Some(Raw::Imported { source, name }) => self.export(&file, source, name, depth + 1),
+            Some(Raw::Outside(why)) => Err(Resolution::Outside(why.clone())),
+            Some(Raw::Unresolved(why)) => Err(Resolution::Unresolved(why.clone())),
+            Some(
+                Raw::Member { .. }
+                | Raw::Private { .. }
+                | Raw::Returns(_)
+                | Raw::MethodReturns { .. }
+                | Raw::Parameter { .. }
+                | Raw::ArrayOf(_)
+                | Raw::ElementOf(_),
+            ) => Err(Resolution::Unresolved("an exported member".into())),
+            None => {
+                for star in &facts.stars {
+                    if let Ok(found) = self.export(&file, star, name, depth + 1) {
+                        return Ok(found);
+                    }
+                }
+                Err(Resolution::Unresolved(format!(
+                    "{file} does not export `{name}`"
+                )))
+            }
+        }
+    }
+
+    fn finish(&self, path: &str, raw: Raw, depth: usize) -> Resolution {
+        match raw {
+            Raw::Local(start) => Resolution::Symbol(declaration_id(path, start, None)),
+            Raw::Imported { source, name } => match self.export(path, &source, &name, depth) {
+                Ok((file, start)) => Resolution::Symbol(declaration_id(&file, start, None)),
+                Err(resolution) => resolution,
+            },
+            Raw::Member { holder, name } => {
+                let (file, start) = match self.place_of(path, &holder, depth) {
+                    Ok(found) => found,
+                    Err(resolution) => return resolution,
+                };
+                let declared = self
+                    .facts(&file)
+                    .is_some_and(|f| f.members.get(&start).is_some_and(|m| m.contains(&name)));
+                if declared {
+                    // An override of a base's member of the tree: TypeScript renames the two
+                    // together, lancet keeps them apart, so renaming either alone breaks the
+                    // hierarchy: undecided (a refusal), never half renamed.
+                    if let Ok(Some((base, _))) = self.inherited(&file, start, &name, depth + 1) {
+                        return Resolution::Unresolved(format!(
+                            "`{name}` of that class in {file} overrides the one a base declares (in {base}); lancet does not rename a member and its overrides apart"
+                        ));
+                    }
+                    return Resolution::Symbol(declaration_id(
+                        &file,
+                        start,
+                        Some(EcmaMember::Public(name)),
+                    ));
+                }
+                match self.inherited(&file, start, &name, depth + 1) {
+                    Ok(Some((file, start))) => Resolution::Symbol(declaration_id(
+                        &file,
+                        start,
+                        Some(EcmaMember::Public(name)),
+                    )),
+                    Ok(None) => Resolution::Unresolved(format!(
+                        "`{name}` is not declared by that class in {file} nor by its bases"
+                    )),
+                    Err(why) => Resolution::Unresolved(format!(
+                        "`{name}` is not declared by that class in {file} (an inherited member: {why})"
+                    )),
+                }
+            }
+            Raw::Private { class, name } => {
+                Resolution::Symbol(declaration_id(path, class, Some(EcmaMember::Private(name))))
+            }
+            Raw::Outside(why) => Resolution::Outside(why),
+            Raw::Unresolved(why) => Resolution::Unresolved(why),
+            Raw::Returns(_) | Raw::MethodReturns { .. } => {
+                Resolution::Unresolved("a value a function returns".into())
+            }
+            Raw::Parameter { .. } | Raw::ArrayOf(_) | Raw::ElementOf(_) => {
+                Resolution::Unresolved("a value of a declared type".into())
+            }
+        }
+    }
+}
+
+impl EcmaProject<'_> {
+    /// Where a holder of members (a class or interface, as `path` names it) is declared: its
+    /// file and its name's offset.
+    fn place_of(
+        &self,
+        path: &str,
+        holder: &Raw,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
+        if depth > MAX_DEPTH {
+            return Err(Resolution::Unresolved("a chain too long to follow".into()));
+        }
+        match holder {
+            Raw::Local(start) => Ok((path.to_string(), *start)),
+            Raw::Imported { source, name } => self.export(path, source, name, depth + 1),
+            Raw::Returns(_) | Raw::MethodReturns { .. } | Raw::Parameter { .. } => {
+                let (file, declared) = self.declared_type(path, holder, depth + 1)?;
+                self.place_of(&file, &declared, depth + 1)
+            }
+            Raw::ElementOf(array) => match self.declared_type(path, array, depth + 1)? {
+                (file, Raw::ArrayOf(element)) => self.place_of(&file, &element, depth + 1),
+                _ => Err(Resolution::Unresolved(
+                    "the receiver of the callback is not declared an array".into(),
+                )),
+            },
+            Raw::ArrayOf(_) => Err(Resolution::Unresolved("a member of an array".into())),
+            Raw::Outside(why) => Err(Resolution::Outside(why.clone())),
+            Raw::Unresolved(why) => Err(Resolution::Unresolved(why.clone())),
+            Raw::Member { .. } | Raw::Private { .. } => {
+                Err(Resolution::Unresolved("a member of a member".into()))
+            }
+        }
+    }
+
+    /// What a value's declaration says it is, and the file that says it: the return type a
+    /// called function or method declares, a callable type's parameter type, an array type;
+    /// why not for anything else.
+    fn declared_type(
+        &self,
+        path: &str,
+        value: &Raw,
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        if depth > MAX_DEPTH {
+            return Err(Resolution::Unresolved("a chain too long to follow".into()));
+        }
+        match value {
+            Raw::ArrayOf(_) => Ok((path.to_string(), value.clone())),
+            Raw::Returns(function) => {
+                let (file, start) = self.place_of(path, function, depth + 1)?;
+                let returned = self
+                    .facts(&file)
+                    .and_then(|f| f.returns.get(&start).cloned())
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "what the function called returns is not declared (in {file})"
+                        ))
+                    })?;
+                Ok((file, returned))
+            }
+            Raw::MethodReturns { holder, name } => {
+                // `rows.filter(…)`, `rows.slice(…)`: the array they are called on, as declared.
+                if SAME_ARRAY.contains(&name.as_str())
+                    && let Ok((file, array @ Raw::ArrayOf(_))) =
+                        self.declared_type(path, holder, depth + 1)
+                {
+                    return Ok((file, array));
+                }
+                let (file, start) = self.place_of(path, holder, depth + 1)?;
+                let declares = |file: &str, start: u32| {
+                    self.facts(file).is_some_and(|f| {
+                        f.members
+                            .get(&start)
+                            .is_some_and(|m| m.iter().any(|n| n == name))
+                    })
+                };
+                // The method the holder declares, else the one it inherits.
+                let (file, start) = if declares(&file, start) {
+                    (file, start)
+                } else {
+                    match self.inherited(&file, start, name, depth + 1) {
+                        Ok(Some(found)) => found,
+                        Ok(None) | Err(_) => {
+                            return Err(Resolution::Unresolved(format!(
+                                "the method `{name}` is not found on the receiver's class"
+                            )));
+                        }
+                    }
+                };
+                let returned = self
+                    .facts(&file)
+                    .and_then(|f| f.method_returns.get(&(start, name.clone())).cloned())
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "what `{name}(…)` returns is not declared (in {file})"
+                        ))
+                    })?;
+                Ok((file, returned))
+            }
+            Raw::Parameter { callable, index } => {
+                let (file, start) = self.place_of(path, callable, depth + 1)?;
+                // Merged declarations may hold several call signatures (overloads).
+                let typed = self
+                    .facts(&file)
+                    .filter(|f| !f.merged.contains(&start))
+                    .and_then(|f| f.callables.get(&start).and_then(|p| p.get(*index).cloned()))
+                    .flatten()
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "the type of a callback's parameter is no class or interface its callable type in {file} names"
+                        ))
+                    })?;
+                Ok((file, typed))
+            }
+            _ => Err(Resolution::Unresolved(
+                "the type of the receiver is not declared".into(),
+            )),
+        }
+    }
+
+    /// The declaration of member `name` that class or interface `start` of `file` inherits:
+    /// the one base (followed through its own bases) that declares it, `None` when every
+    /// base is known and none does; why not when a base is outside the tree or cannot be
+    /// read, when the holder's declarations are merged, or when several bases declare it.
+    fn inherited(
+        &self,
+        file: &str,
+        start: u32,
+        name: &str,
+        depth: usize,
+    ) -> Result<Option<(String, u32)>, String> {
+        if depth > MAX_DEPTH {
+            return Err("a hierarchy too deep to follow".into());
+        }
+        let facts = self
+            .facts(file)
+            .ok_or_else(|| format!("{file} cannot be read"))?;
+        if facts.merged.contains(&start) {
+            return Err("its declarations are merged".into());
+        }
+        let bases = facts
+            .bases
+            .get(&start)
+            .ok_or_else(|| "it is not a class or interface lancet reads".to_string())?;
+        let mut found: Option<(String, u32)> = None;
+        for base in bases {
+            let (base_file, base_start) =
+                self.place_of(file, base, depth + 1)
+                    .map_err(|r| match (r, base) {
+                        (Resolution::Outside(why), Raw::Imported { name: class, .. }) => {
+                            format!("its base `{class}` is outside the tree ({why})")
+                        }
+                        (Resolution::Outside(why), _) => {
+                            format!("a base is outside the tree ({why})")
+                        }
+                        (_, Raw::Imported { name: class, .. }) => {
+                            format!("its base `{class}` is not resolved in the tree")
+                        }
+                        (Resolution::Unresolved(why), _) => why,
+                        _ => "a base lancet cannot read".into(),
+                    })?;
+            let declares = self.facts(&base_file).is_some_and(|f| {
+                f.members
+                    .get(&base_start)
+                    .is_some_and(|m| m.iter().any(|n| n == name))
+            });
+            let here = if declares {
+                Some((base_file, base_start))
+            } else {
+                self.inherited(&base_file, base_start, name, depth + 1)?
+            };
+            match (&found, here) {
+                (Some(a), Some(b)) if *a != b => {
+                    return Err("several bases declare it".into());
+                }
+                (_, Some(b)) => found = Some(b),
+                _ => {}
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// The id of a declaration of `file` at `offset`, or of a member it declares.
+pub(super) fn declaration_id(
+    file: &str,
+    offset: u32,
+    member: Option<EcmaMember>,
+) -> model::SymbolId {
+    model::SymbolId::Ecma {
+        file: file.to_string(),
+        offset,
+        member,
+    }
+}
+
+impl EcmaProject<'_> {
+    /// What each identifier spelled `name` at `offsets` of `file` refers to, as a rename
+    /// resolves it.
+    pub(crate) fn resolve_names(
+        &self,
+        file: &Parsed,
+        offsets: &[usize],
+        name: &str,
+    ) -> Vec<Resolution> {
+        self.resolve_file(file, offsets, name)
+            .into_iter()
+            .map(|r| r.value)
+            .collect()
+    }
+}
+
+impl Resolver for EcmaProject<'_> {
+    fn languages(&self) -> &'static [&'static str] {
+        &["javascript", "typescript", "tsx"]
+    }
+
+    /// Resolves every occurrence (byte offsets of `old`) of one file.
+    fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved> {
+        let path = file.path.as_str();
+        let analysis = analyze(path, &file.text, offsets, old.len());
+        if let Ok(mut facts) = self.facts.lock() {
+            facts.insert(path.to_string(), Some(Arc::clone(&analysis.facts)));
+        }
+        analysis
+            .raw
+            .into_iter()
+            .map(|(raw, field)| Resolved {
+                value: self.finish(path, raw, 0),
+                field: field.map(|f| self.finish(path, f, 0)),
+            })
+            .collect()
+    }
+}
