@@ -2,11 +2,11 @@
 //! interfaces' members and bases, and the types its functions, methods and callable types
 //! declare they return or take.
 
-use super::callbacks::parameter_holders;
+use super::callbacks::{Callable, declared_callable, parameter_callables, parameter_holders};
 use super::receivers::{reference_holder, symbol_raw, type_holder};
 use super::{ModuleFacts, Raw};
 use oxc_ast::AstKind;
-use oxc_ast::ast::{Declaration, Expression, TSType, TSTypeName};
+use oxc_ast::ast::{Declaration, Expression, TSFunctionType, TSType, TSTypeName};
 use oxc_semantic::Semantic;
 use oxc_span::GetSpan;
 use std::collections::HashMap;
@@ -27,6 +27,13 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
     for node in semantic.nodes().iter() {
         if let Some((start, params)) = callable_facts(semantic, &node.kind()) {
             facts.callables.insert(start, params);
+        }
+        // An inline function type, by its own offset: a parameter declared so types the
+        // callbacks passed there ([`parameter_callables`]).
+        if let AstKind::TSFunctionType(f) = node.kind() {
+            facts
+                .callables
+                .insert(f.span.start, parameter_holders(semantic, &f.params));
         }
         match node.kind() {
             AstKind::ExportDeclaration(export) => {
@@ -83,8 +90,16 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
                     declared.entry(name).or_default().push(start);
                 }
             }
-            AstKind::Function(f) if !f.r#async && !f.generator => {
-                if let (Some(id), Some(returned)) = (&f.id, &f.return_type)
+            // An overloaded function returns and takes what its arguments choose: neither is
+            // told.
+            AstKind::Function(f) if f.id.as_ref().is_some_and(|id| !overloaded(semantic, id)) => {
+                let Some(id) = &f.id else { continue };
+                facts
+                    .parameters
+                    .insert(id.span.start, parameter_callables(semantic, &f.params));
+                if !f.r#async
+                    && !f.generator
+                    && let Some(returned) = &f.return_type
                     && let Some(holder) = type_holder(semantic, &returned.type_annotation)
                 {
                     facts.returns.insert(id.span.start, holder);
@@ -99,19 +114,27 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
                             .method_returns
                             .insert((holder, name.clone()), returned);
                     }
+                    if let Some(params) = member_parameters(semantic, &kind) {
+                        facts.method_parameters.insert(
+                            (holder, name.clone()),
+                            parameter_callables(semantic, params),
+                        );
+                    }
                     facts.members.entry(holder).or_default().push(name);
                 }
             }
         }
     }
-    // An overloaded method (several declarations of one name) returns what its arguments
-    // choose: none of its return types is told.
+    // An overloaded method (several declarations of one name) returns and takes what its
+    // arguments choose: none of its types is told.
     let members = &facts.members;
-    facts.method_returns.retain(|(holder, name), _| {
+    let single = |(holder, name): &(u32, String)| {
         members
             .get(holder)
             .is_some_and(|m| m.iter().filter(|n| *n == name).count() == 1)
-    });
+    };
+    facts.method_returns.retain(|key, _| single(key));
+    facts.method_parameters.retain(|key, _| single(key));
     facts.merged = declared
         .into_values()
         .filter(|starts| starts.len() > 1)
@@ -185,16 +208,59 @@ pub(super) fn heritage(semantic: &Semantic, kind: &AstKind) -> Option<(String, u
 }
 
 /// The class or interface a method's return type annotation names (not an async method's or
-/// a generator's: they return a promise or an iterator).
+/// a generator's: they return a promise or an iterator), or a property's declared as an inline
+/// function type (`getAllColumns: () => Column[]`).
 pub(super) fn method_return(semantic: &Semantic, kind: &AstKind) -> Option<Raw> {
     let annotation = match kind {
         AstKind::MethodDefinition(m) if !m.value.r#async && !m.value.generator => {
             m.value.return_type.as_ref()?
         }
         AstKind::TSMethodSignature(m) => m.return_type.as_ref()?,
+        AstKind::TSPropertySignature(_) | AstKind::PropertyDefinition(_) => {
+            &property_function(semantic, kind)?.return_type
+        }
         _ => return None,
     };
     type_holder(semantic, &annotation.type_annotation)
+}
+
+/// The parameters of a method, or of a property declared as an inline function type.
+fn member_parameters<'a>(
+    semantic: &Semantic,
+    kind: &AstKind<'a>,
+) -> Option<&'a oxc_ast::ast::FormalParameters<'a>> {
+    match kind {
+        AstKind::MethodDefinition(m) => Some(&m.value.params),
+        AstKind::TSMethodSignature(m) => Some(&m.params),
+        AstKind::TSPropertySignature(_) | AstKind::PropertyDefinition(_) => {
+            Some(&property_function(semantic, kind)?.params)
+        }
+        _ => None,
+    }
+}
+
+/// The inline function type a property is declared as (`getRow: (id: string) => Row`,
+/// optional or not).
+fn property_function<'a>(
+    semantic: &Semantic,
+    kind: &AstKind<'a>,
+) -> Option<&'a TSFunctionType<'a>> {
+    let annotation = match kind {
+        AstKind::TSPropertySignature(p) => p.type_annotation.as_ref()?,
+        AstKind::PropertyDefinition(p) => p.type_annotation.as_ref()?,
+        _ => return None,
+    };
+    match declared_callable(semantic, &annotation.type_annotation)? {
+        Callable::Inline(f) => Some(f),
+        Callable::Named(_) => None,
+    }
+}
+
+/// Whether a function's name is declared more than once (overloads).
+fn overloaded(semantic: &Semantic, id: &oxc_ast::ast::BindingIdentifier) -> bool {
+    id.symbol_id
+        .get()
+        .is_none_or(|symbol| !semantic.scoping().symbol_redeclarations(symbol).is_empty())
 }
 
 /// The name a class or interface member definition declares.

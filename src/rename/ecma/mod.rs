@@ -91,6 +91,20 @@ enum Raw {
         callable: Box<Raw>,
         index: usize,
     },
+    /// The callable type parameter `position` of a function of the tree (a `Local` or
+    /// `Imported` one) is declared as: a callback passed there (`each(items, i => …)`) has
+    /// that type's parameters.
+    ParameterOf {
+        function: Box<Raw>,
+        position: usize,
+    },
+    /// The callable type parameter `position` of method `name` of a holder is declared as
+    /// (`constructor` for `new C(…)`).
+    MethodParameterOf {
+        holder: Box<Raw>,
+        name: String,
+        position: usize,
+    },
     /// An array (`T[]`, `Array<T>`, `readonly T[]`) of what the holder inside is: its
     /// members are the array's, its elements the holder's.
     ArrayOf(Box<Raw>),
@@ -104,6 +118,24 @@ enum Raw {
     },
     Outside(String),
     Unresolved(String),
+}
+
+impl Raw {
+    /// Whether this stands for a value of a type the code declares (a class, an interface, an
+    /// array, what a declaration says a call returns or a parameter takes): one whose members
+    /// can be looked up when modules are joined.
+    fn holds_members(&self) -> bool {
+        matches!(
+            self,
+            Raw::Local(_)
+                | Raw::Imported { .. }
+                | Raw::Returns(_)
+                | Raw::MethodReturns { .. }
+                | Raw::Parameter { .. }
+                | Raw::ArrayOf(_)
+                | Raw::ElementOf(_)
+        )
+    }
 }
 
 /// What other files need of a module: its exports and its classes' members.
@@ -131,6 +163,13 @@ pub(crate) struct ModuleFacts {
     /// type, by its name's offset) → each parameter's class or interface, where its
     /// annotation names one.
     callables: HashMap<u32, Vec<Option<Raw>>>,
+    /// Function (by its name's offset; not an overloaded one) → the callable type each
+    /// parameter is declared as, where it is one (an inline function type, by its own
+    /// offset in `callables`, or a named callable type): for callbacks passed to it.
+    parameters: HashMap<u32, Vec<Option<Raw>>>,
+    /// Method (by its holder's name's offset and its name; `constructor` too) → the callable
+    /// type each parameter is declared as, likewise.
+    method_parameters: HashMap<(u32, String), Vec<Option<Raw>>>,
 }
 
 /// One file's analysis: each asked occurrence's raw resolution, and the module's facts.

@@ -136,6 +136,8 @@ impl<'a> EcmaProject<'a> {
                 | Raw::Returns(_)
                 | Raw::MethodReturns { .. }
                 | Raw::Parameter { .. }
+                | Raw::ParameterOf { .. }
+                | Raw::MethodParameterOf { .. }
                 | Raw::ArrayOf(_)
                 | Raw::ElementOf(_),
             ) => Err(Resolution::Unresolved("an exported member".into())),
@@ -204,9 +206,11 @@ impl<'a> EcmaProject<'a> {
             Raw::Returns(_) | Raw::MethodReturns { .. } => {
                 Resolution::Unresolved("a value a function returns".into())
             }
-            Raw::Parameter { .. } | Raw::ArrayOf(_) | Raw::ElementOf(_) => {
-                Resolution::Unresolved("a value of a declared type".into())
-            }
+            Raw::Parameter { .. }
+            | Raw::ParameterOf { .. }
+            | Raw::MethodParameterOf { .. }
+            | Raw::ArrayOf(_)
+            | Raw::ElementOf(_) => Resolution::Unresolved("a value of a declared type".into()),
         }
     }
 }
@@ -226,11 +230,20 @@ impl EcmaProject<'_> {
         match holder {
             Raw::Local(start) => Ok((path.to_string(), *start)),
             Raw::Imported { source, name } => self.export(path, source, name, depth + 1),
-            Raw::Returns(_) | Raw::MethodReturns { .. } | Raw::Parameter { .. } => {
-                let (file, declared) = self.declared_type(path, holder, depth + 1)?;
+            Raw::Returns(_)
+            | Raw::MethodReturns { .. }
+            | Raw::Parameter { .. }
+            | Raw::ParameterOf { .. }
+            | Raw::MethodParameterOf { .. } => {
+                let (file, declared) = self
+                    .declared_type(path, holder, depth + 1)
+                    .map_err(outside_declares)?;
                 self.place_of(&file, &declared, depth + 1)
             }
-            Raw::ElementOf(array) => match self.declared_type(path, array, depth + 1)? {
+            Raw::ElementOf(array) => match self
+                .declared_type(path, array, depth + 1)
+                .map_err(outside_declares)?
+            {
                 (file, Raw::ArrayOf(element)) => self.place_of(&file, &element, depth + 1),
                 _ => Err(Resolution::Unresolved(
                     "the receiver of the callback is not declared an array".into(),
@@ -279,27 +292,7 @@ impl EcmaProject<'_> {
                 {
                     return Ok((file, array));
                 }
-                let (file, start) = self.place_of(path, holder, depth + 1)?;
-                let declares = |file: &str, start: u32| {
-                    self.facts(file).is_some_and(|f| {
-                        f.members
-                            .get(&start)
-                            .is_some_and(|m| m.iter().any(|n| n == name))
-                    })
-                };
-                // The method the holder declares, else the one it inherits.
-                let (file, start) = if declares(&file, start) {
-                    (file, start)
-                } else {
-                    match self.inherited(&file, start, name, depth + 1) {
-                        Ok(Some(found)) => found,
-                        Ok(None) | Err(_) => {
-                            return Err(Resolution::Unresolved(format!(
-                                "the method `{name}` is not found on the receiver's class"
-                            )));
-                        }
-                    }
-                };
+                let (file, start) = self.method_of(path, holder, name, depth + 1)?;
                 let returned = self
                     .facts(&file)
                     .and_then(|f| f.method_returns.get(&(start, name.clone())).cloned())
@@ -309,6 +302,42 @@ impl EcmaProject<'_> {
                         ))
                     })?;
                 Ok((file, returned))
+            }
+            Raw::ParameterOf { function, position } => {
+                let (file, start) = self.place_of(path, function, depth + 1)?;
+                let callable = self
+                    .facts(&file)
+                    .and_then(|f| f.parameters.get(&start).and_then(|p| p.get(*position).cloned()))
+                    .flatten()
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "parameter {} of the function called is not declared a callable type (in {file}; an overloaded function's is not told)",
+                            position + 1
+                        ))
+                    })?;
+                Ok((file, callable))
+            }
+            Raw::MethodParameterOf {
+                holder,
+                name,
+                position,
+            } => {
+                let (file, start) = self.method_of(path, holder, name, depth + 1)?;
+                let callable = self
+                    .facts(&file)
+                    .and_then(|f| {
+                        f.method_parameters
+                            .get(&(start, name.clone()))
+                            .and_then(|p| p.get(*position).cloned())
+                    })
+                    .flatten()
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "parameter {} of `{name}` is not declared a callable type (in {file}; an overloaded method's is not told)",
+                            position + 1
+                        ))
+                    })?;
+                Ok((file, callable))
             }
             Raw::Parameter { callable, index } => {
                 let (file, start) = self.place_of(path, callable, depth + 1)?;
@@ -328,6 +357,32 @@ impl EcmaProject<'_> {
             _ => Err(Resolution::Unresolved(
                 "the type of the receiver is not declared".into(),
             )),
+        }
+    }
+
+    /// The class or interface whose declaration of method `name` a holder's calls reach: the
+    /// holder's own, else the one it inherits (its file and name's offset).
+    fn method_of(
+        &self,
+        path: &str,
+        holder: &Raw,
+        name: &str,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
+        let (file, start) = self.place_of(path, holder, depth + 1)?;
+        let declares = self.facts(&file).is_some_and(|f| {
+            f.members
+                .get(&start)
+                .is_some_and(|m| m.iter().any(|n| n == name))
+        });
+        if declares {
+            return Ok((file, start));
+        }
+        match self.inherited(&file, start, name, depth + 1) {
+            Ok(Some(found)) => Ok(found),
+            Ok(None) | Err(_) => Err(Resolution::Unresolved(format!(
+                "the method `{name}` is not found on the receiver's class"
+            ))),
         }
     }
 
@@ -391,6 +446,18 @@ impl EcmaProject<'_> {
             }
         }
         Ok(found)
+    }
+}
+
+/// A value whose type a declaration outside the tree gives (what a package's function returns,
+/// a parameter of a package's callback) may be an instance of the tree's own class: its
+/// members are undecided, never outside.
+fn outside_declares(resolution: Resolution) -> Resolution {
+    match resolution {
+        Resolution::Outside(why) => Resolution::Unresolved(format!(
+            "the value's type is declared outside the tree ({why})"
+        )),
+        other => other,
     }
 }
 

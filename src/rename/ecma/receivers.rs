@@ -310,13 +310,7 @@ pub(super) fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<R
 /// receiver's own `Unresolved` or `Outside`).
 pub(super) fn member_of(holder: Raw, name: &str) -> Raw {
     match holder {
-        holder @ (Raw::Local(_)
-        | Raw::Imported { .. }
-        | Raw::Returns(_)
-        | Raw::MethodReturns { .. }
-        | Raw::Parameter { .. }
-        | Raw::ArrayOf(_)
-        | Raw::ElementOf(_)) => Raw::Member {
+        holder if holder.holds_members() => Raw::Member {
             holder: Box::new(holder),
             name: name.to_string(),
         },
@@ -336,15 +330,7 @@ pub(super) fn call_holder(
         Expression::StaticMemberExpression(m) => {
             let name = m.property.name.to_string();
             match object_holder(semantic, &m.object, node, &name) {
-                Receiver::Holder(
-                    holder @ (Raw::Local(_)
-                    | Raw::Imported { .. }
-                    | Raw::Returns(_)
-                    | Raw::MethodReturns { .. }
-                    | Raw::Parameter { .. }
-                    | Raw::ArrayOf(_)
-                    | Raw::ElementOf(_)),
-                ) => Raw::MethodReturns {
+                Receiver::Holder(holder) if holder.holds_members() => Raw::MethodReturns {
                     holder: Box::new(holder),
                     name,
                 },
@@ -361,20 +347,35 @@ pub(super) fn call_holder(
 /// What calling the function `callee` names returns: [`Raw::Returns`] of a function of this
 /// file or an imported one (its declaration's return type decides, when modules are joined).
 pub(super) fn called(semantic: &Semantic, callee: &oxc_ast::ast::IdentifierReference) -> Raw {
-    let scoping = semantic.scoping();
-    let Some(function) = callee
+    let declared = callee
         .reference_id
         .get()
-        .and_then(|id| scoping.get_reference(id).symbol_id())
-    else {
-        return Raw::Unresolved(format!("`{}` is not declared in this file", callee.name));
-    };
-    match symbol_raw(semantic, function) {
-        f @ Raw::Imported { .. } => Raw::Returns(Box::new(f)),
-        f @ Raw::Local(_) if scoping.symbol_flags(function).is_function() => {
-            Raw::Returns(Box::new(f))
+        .and_then(|id| semantic.scoping().get_reference(id).symbol_id())
+        .is_some();
+    match called_function(semantic, callee) {
+        Some(f) => Raw::Returns(Box::new(f)),
+        None if !declared => {
+            Raw::Unresolved(format!("`{}` is not declared in this file", callee.name))
         }
-        _ => Raw::Unresolved(format!("what `{}(…)` returns is not known", callee.name)),
+        None => Raw::Unresolved(format!("what `{}(…)` returns is not known", callee.name)),
+    }
+}
+
+/// The function a called name is: one this file declares, or an import (`None` for a
+/// local holding some value, or an undeclared name).
+pub(super) fn called_function(
+    semantic: &Semantic,
+    callee: &oxc_ast::ast::IdentifierReference,
+) -> Option<Raw> {
+    let scoping = semantic.scoping();
+    let function = callee
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    match symbol_raw(semantic, function) {
+        f @ Raw::Imported { .. } => Some(f),
+        f @ Raw::Local(_) if scoping.symbol_flags(function).is_function() => Some(f),
+        _ => None,
     }
 }
 

@@ -98,15 +98,7 @@ pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId,
     };
     match semantic.nodes().parent_kind(id) {
         AstKind::StaticMemberExpression(m) => match object_holder(semantic, &m.object, id, &name) {
-            Receiver::Holder(
-                holder @ (Raw::Local(_)
-                | Raw::Imported { .. }
-                | Raw::Returns(_)
-                | Raw::MethodReturns { .. }
-                | Raw::Parameter { .. }
-                | Raw::ArrayOf(_)
-                | Raw::ElementOf(_)),
-            ) => member(holder),
+            Receiver::Holder(holder) if holder.holds_members() => member(holder),
             Receiver::Holder(other) | Receiver::Export(other) => other,
         },
         AstKind::MethodDefinition(_)

@@ -337,3 +337,51 @@ fn packages_and_globals_are_outside_and_object_keys_unresolved() {
         ]
     );
 }
+
+#[test]
+fn a_value_a_package_declares_is_undecided_not_outside() {
+    // What a function or method of a package returns may be an instance of the tree's class
+    // (`find(items, …)` gives an Item): its members are undecided, never outside.
+    let text = "import { find } from 'lodash';\nimport _ from 'lodash';\nclass Item {\n  name() {}\n}\nconst it = find([new Item()]);\nit.name();\n_.head([new Item()]).name();\n";
+    let got = resolve(&[("a.ts", text)], "a.ts", "name");
+    assert_eq!(got[0], "4 = a.ts@61.name", "{got:?}");
+    assert!(got[1].starts_with("7 ? "), "{got:?}");
+    assert!(got[2].starts_with("8 ? "), "{got:?}");
+}
+
+#[test]
+fn a_callback_passed_to_the_trees_function_method_or_constructor_gets_its_declared_type() {
+    // `each(items, i => …)` where `each` declares `f: (i: Item) => void` (imported, through a
+    // namespace, a named callable type alias or interface, an optional parameter), a method's
+    // and a constructor's parameter, an interface property declared as a function type (its
+    // return types `l.all()` too): `i` is an Item. A type parameter, an overloaded function,
+    // an argument after a spread and a package's function tell nothing.
+    let types = "export interface Item {\n  name(): string\n}\nexport type Visit = (item: Item) => void\nexport interface Walker {\n  (item: Item, depth: number): void\n}\nexport function each(xs: Item[], f: (i: Item) => void) {}\nexport function visit(f?: Visit) {}\nexport function walk(w: Walker) {}\nexport function generic<T>(x: T, f: (t: T) => void) {}\nexport function over(f: (i: Item) => void): void;\nexport function over(f: (s: string) => void): void;\nexport function over(f: any) {}\nexport class List {\n  constructor(f: (i: Item) => void) {}\n  each(f: (i: Item) => void) {}\n  all: () => Item[] = () => []\n}\nexport interface Source {\n  pick: (f: (i: Item) => void) => void\n}\n";
+    let text = "import { each, visit, walk, generic, over, List, Source } from './types';\nimport * as t from './types';\nimport { ext } from 'ext';\neach([], i => i.name());\nvisit(i => i.name());\nwalk((i, d) => i.name());\nt.each([], ({ name }) => name());\nnew List(i => i.name()).each(i => i.name());\nfunction f(s: Source, l: List) {\n  s.pick(i => i.name());\n  l.all().forEach(i => i.name());\n  generic(1, i => i.name());\n  over(i => i.name());\n  each(...[], i => i.name());\n  ext(i => i.name());\n}\n";
+    let files = [("types.ts", types), ("a.ts", text)];
+    let got = resolve(&files, "a.ts", "name");
+    let member = "= types.ts@17.name";
+    for (i, line) in [(0, 4), (1, 5), (2, 6), (5, 8), (6, 8), (7, 10), (8, 11)] {
+        assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
+    }
+    // `({ name }) => name()`: the key is Item's member, its value the local.
+    assert!(
+        got[3].starts_with("7 = a.ts@") && got[3].ends_with(&format!(" + field {member}")),
+        "{got:?}"
+    );
+    assert!(got[4].starts_with("7 = a.ts@") && !got[4].contains("field"), "{got:?}");
+    for (i, line) in [(9, 12), (10, 13), (11, 14), (12, 15)] {
+        assert!(got[i].starts_with(&format!("{line} ? ")), "{got:?}");
+    }
+    assert_eq!(got.len(), 13, "{got:?}");
+}
+
+#[test]
+fn an_overloaded_functions_return_is_not_told() {
+    // `make(1)` returns a B by its second signature: taking the first's A would rename B's
+    // `x` as A's.
+    let text = "class A {\n  x() {}\n}\nclass B {\n  x() {}\n}\nfunction make(a: string): A;\nfunction make(a: number): B;\nfunction make(a: any): any {}\nmake(1).x();\n";
+    let got = resolve(&[("a.ts", text)], "a.ts", "x");
+    assert_eq!(got[..2], ["2 = a.ts@6.x", "5 = a.ts@27.x"], "{got:?}");
+    assert!(got[2].starts_with("10 ? "), "{got:?}");
+}
