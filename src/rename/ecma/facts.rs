@@ -90,37 +90,12 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
                     declared.entry(name).or_default().push(start);
                 }
             }
-            // An overloaded function returns and takes what its arguments choose: neither is
-            // told.
-            AstKind::Function(f) if f.id.as_ref().is_some_and(|id| !overloaded(semantic, id)) => {
-                let Some(id) = &f.id else { continue };
-                facts
-                    .parameters
-                    .insert(id.span.start, parameter_callables(semantic, &f.params));
-                if !f.r#async
-                    && !f.generator
-                    && let Some(returned) = &f.return_type
-                    && let Some(holder) = type_holder(semantic, &returned.type_annotation)
-                {
-                    facts.returns.insert(id.span.start, holder);
-                }
-            }
+            AstKind::Function(f) => function_facts(semantic, f, &mut facts),
             kind => {
                 if let (Some(name), Some(holder)) =
                     (member_key(&kind), holder_of(semantic, node.id()))
                 {
-                    if let Some(returned) = method_return(semantic, &kind) {
-                        facts
-                            .method_returns
-                            .insert((holder, name.clone()), returned);
-                    }
-                    if let Some(params) = member_parameters(semantic, &kind) {
-                        facts.method_parameters.insert(
-                            (holder, name.clone()),
-                            parameter_callables(semantic, params),
-                        );
-                    }
-                    facts.members.entry(holder).or_default().push(name);
+                    member_facts(semantic, &kind, holder, name, &mut facts);
                 }
             }
         }
@@ -141,6 +116,48 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
         .flatten()
         .collect();
     facts
+}
+
+/// What a function declares: the callable type of each parameter, its return type (not an
+/// async function's or a generator's: they return a promise or an iterator). An overloaded
+/// function returns and takes what its arguments choose: neither is told.
+fn function_facts(semantic: &Semantic, f: &oxc_ast::ast::Function, facts: &mut ModuleFacts) {
+    let Some(id) = f.id.as_ref().filter(|id| !overloaded(semantic, id)) else {
+        return;
+    };
+    facts
+        .parameters
+        .insert(id.span.start, parameter_callables(semantic, &f.params));
+    if !f.r#async
+        && !f.generator
+        && let Some(returned) = &f.return_type
+        && let Some(holder) = type_holder(semantic, &returned.type_annotation)
+    {
+        facts.returns.insert(id.span.start, holder);
+    }
+}
+
+/// What a member of a class or interface (by its holder's offset) declares: its name, its
+/// return type and its parameters' callable types.
+fn member_facts(
+    semantic: &Semantic,
+    kind: &AstKind,
+    holder: u32,
+    name: String,
+    facts: &mut ModuleFacts,
+) {
+    if let Some(returned) = method_return(semantic, kind) {
+        facts
+            .method_returns
+            .insert((holder, name.clone()), returned);
+    }
+    if let Some(params) = member_parameters(semantic, kind) {
+        facts.method_parameters.insert(
+            (holder, name.clone()),
+            parameter_callables(semantic, params),
+        );
+    }
+    facts.members.entry(holder).or_default().push(name);
 }
 
 /// A callable type's declaration (an interface with one call signature, a type alias of a

@@ -369,7 +369,10 @@ fn a_callback_passed_to_the_trees_function_method_or_constructor_gets_its_declar
         got[3].starts_with("7 = a.ts@") && got[3].ends_with(&format!(" + field {member}")),
         "{got:?}"
     );
-    assert!(got[4].starts_with("7 = a.ts@") && !got[4].contains("field"), "{got:?}");
+    assert!(
+        got[4].starts_with("7 = a.ts@") && !got[4].contains("field"),
+        "{got:?}"
+    );
     for (i, line) in [(9, 12), (10, 13), (11, 14), (12, 15)] {
         assert!(got[i].starts_with(&format!("{line} ? ")), "{got:?}");
     }
