@@ -5,7 +5,7 @@
 use super::Raw;
 use super::context::contextual_type;
 use super::receivers::{
-    Receiver, called_function, object_holder, reference_holder, symbol_raw, type_holder,
+    Receiver, called_function, element_of, object_holder, reference_holder, symbol_raw, type_holder,
 };
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Expression, TSFunctionType, TSType, TSTypeName};
@@ -42,9 +42,7 @@ pub(super) fn contextual_parameter(
     if let Some(ty) = contextual_type(semantic, function) {
         return callable_parameter(semantic, ty, index);
     }
-    if index == 0
-        && let Some(element) = array_callback_element(semantic, function)
-    {
+    if let Some(element) = array_callback_element(semantic, function, index) {
         return Some(element);
     }
     passed_callback_parameter(semantic, function, index)
@@ -123,8 +121,15 @@ pub(super) const SAME_ARRAY: &[&str] = &[
     "toSorted",
 ];
 
+/// The array methods whose callback's two first parameters are elements of the array.
+const PAIR_CALLBACKS: &[&str] = &["sort", "toSorted"];
+
+/// The array methods whose callback's second parameter is an element of the array (the
+/// first is the accumulator).
+const FOLD_CALLBACKS: &[&str] = &["reduce", "reduceRight"];
+
 /// The array methods whose callback's first parameter is an element of the array.
-pub(super) const ELEMENT_CALLBACKS: &[&str] = &[
+const ELEMENT_CALLBACKS: &[&str] = &[
     "every",
     "filter",
     "find",
@@ -137,11 +142,13 @@ pub(super) const ELEMENT_CALLBACKS: &[&str] = &[
     "some",
 ];
 
-/// The element a callback (by node) passed first to an array method (`rows.map(row => …)`)
-/// receives, when the array is declared an array of a class or interface.
+/// The element parameter `index` of a callback (by node) passed first to an array method
+/// receives (`rows.map(row => …)`, `rows.sort((a, b) => …)`, `rows.reduce((acc, row) => …)`),
+/// when the array is declared an array of a class or interface.
 pub(super) fn array_callback_element(
     semantic: &Semantic,
     function: oxc_semantic::NodeId,
+    index: usize,
 ) -> Option<Raw> {
     let nodes = semantic.nodes();
     let mut at = function;
@@ -160,16 +167,21 @@ pub(super) fn array_callback_element(
     let Expression::StaticMemberExpression(m) = &call.callee else {
         return None;
     };
-    if !ELEMENT_CALLBACKS.contains(&m.property.name.as_str()) {
+    let method = m.property.name.as_str();
+    let element = match index {
+        0 => ELEMENT_CALLBACKS.contains(&method) || PAIR_CALLBACKS.contains(&method),
+        1 => PAIR_CALLBACKS.contains(&method) || FOLD_CALLBACKS.contains(&method),
+        _ => false,
+    };
+    if !element {
         return None;
     }
-    match object_holder(semantic, &m.object, function, &m.property.name) {
-        Receiver::Holder(Raw::ArrayOf(element)) => Some(*element),
-        Receiver::Holder(
-            declared @ (Raw::Parameter { .. } | Raw::Returns(_) | Raw::MethodReturns { .. }),
-        ) => Some(Raw::ElementOf(Box::new(declared))),
-        _ => None,
-    }
+    element_of(object_holder(
+        semantic,
+        &m.object,
+        function,
+        &m.property.name,
+    ))
 }
 
 /// Parameter `index` of a callable type as a holder: an inline function type's own, or

@@ -4,7 +4,7 @@
 
 use super::Raw;
 use super::callbacks::contextual_parameter;
-use super::receivers::{Receiver, object_holder, type_holder};
+use super::receivers::{Receiver, iterated_element, object_holder, type_holder};
 use oxc_ast::AstKind;
 use oxc_ast::ast::TSType;
 use oxc_semantic::Semantic;
@@ -105,7 +105,7 @@ pub(super) fn pattern_holder(
                 Receiver::Holder(Raw::Unresolved(_)) | Receiver::Export(_) => unknown(),
                 Receiver::Holder(holder) => holder,
             },
-            (None, None) => unknown(),
+            (None, None) => iterated_element(semantic, owner).unwrap_or_else(unknown),
         },
         AstKind::FormalParameter(p) => match &p.type_annotation {
             Some(a) => annotated(a),

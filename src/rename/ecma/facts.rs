@@ -3,11 +3,11 @@
 //! declare they return or take.
 
 use super::callbacks::{Callable, declared_callable, parameter_callables, parameter_holders};
-use super::receivers::{reference_holder, symbol_raw, type_holder};
+use super::receivers::{declared_holder, reference_holder, symbol_raw, type_holder};
 use super::{ModuleFacts, Raw};
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Declaration, Expression, TSFunctionType, TSType, TSTypeName};
-use oxc_semantic::Semantic;
+use oxc_semantic::{Semantic, SymbolFlags};
 use oxc_span::GetSpan;
 use std::collections::HashMap;
 
@@ -110,6 +110,8 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
     };
     facts.method_returns.retain(|key, _| single(key));
     facts.method_parameters.retain(|key, _| single(key));
+    facts.member_types.retain(|key, _| single(key));
+    top_level_types(semantic, &mut facts);
     facts.merged = declared
         .into_values()
         .filter(|starts| starts.len() > 1)
@@ -137,6 +139,38 @@ fn function_facts(semantic: &Semantic, f: &oxc_ast::ast::Function, facts: &mut M
     }
 }
 
+/// What the module's top-level variables hold and its type aliases name, where their
+/// declarations say (a name that is also a type, a class or a namespace is left out: its
+/// uses in types are not the value's).
+fn top_level_types(semantic: &Semantic, facts: &mut ModuleFacts) {
+    let scoping = semantic.scoping();
+    let declarations = || scoping.iter_bindings_in(scoping.root_scope_id());
+    for symbol in declarations() {
+        let flags = scoping.symbol_flags(symbol);
+        let start = scoping.symbol_span(symbol).start;
+        let other = SymbolFlags::Class
+            | SymbolFlags::Interface
+            | SymbolFlags::Enum
+            | SymbolFlags::Namespace
+            | SymbolFlags::Function;
+        if flags.is_variable()
+            && !flags.intersects(other | SymbolFlags::TypeAlias)
+            && let Some(holder) = declared_holder(semantic, symbol)
+        {
+            facts.values.insert(start, holder);
+        }
+        if flags.is_type_alias()
+            && !flags.intersects(other | SymbolFlags::Variable)
+            && let AstKind::TSTypeAliasDeclaration(a) =
+                semantic.nodes().kind(scoping.symbol_declaration(symbol))
+            && a.type_parameters.is_none()
+            && let Some(holder) = type_holder(semantic, &a.type_annotation)
+        {
+            facts.aliases.insert(start, holder);
+        }
+    }
+}
+
 /// What a member of a class or interface (by its holder's offset) declares: its name, its
 /// return type and its parameters' callable types.
 fn member_facts(
@@ -150,6 +184,9 @@ fn member_facts(
         facts
             .method_returns
             .insert((holder, name.clone()), returned);
+    }
+    if let Some(typed) = member_type(semantic, kind) {
+        facts.member_types.insert((holder, name.clone()), typed);
     }
     if let Some(params) = member_parameters(semantic, kind) {
         facts.method_parameters.insert(
@@ -236,6 +273,17 @@ pub(super) fn method_return(semantic: &Semantic, kind: &AstKind) -> Option<Raw> 
         AstKind::TSPropertySignature(_) | AstKind::PropertyDefinition(_) => {
             &property_function(semantic, kind)?.return_type
         }
+        _ => return None,
+    };
+    type_holder(semantic, &annotation.type_annotation)
+}
+
+/// The class, interface or array a property's annotation names (`column: Column<T>`,
+/// `rows?: Row[]`).
+fn member_type(semantic: &Semantic, kind: &AstKind) -> Option<Raw> {
+    let annotation = match kind {
+        AstKind::TSPropertySignature(p) => p.type_annotation.as_ref()?,
+        AstKind::PropertyDefinition(p) => p.type_annotation.as_ref()?,
         _ => return None,
     };
     type_holder(semantic, &annotation.type_annotation)

@@ -105,6 +105,12 @@ enum Raw {
         name: String,
         position: usize,
     },
+    /// The value of member `name` of a holder, as the member's declaration types it
+    /// (`header.column` for `column: Column` declared by `Header`).
+    FieldOf {
+        holder: Box<Raw>,
+        name: String,
+    },
     /// An array (`T[]`, `Array<T>`, `readonly T[]`) of what the holder inside is: its
     /// members are the array's, its elements the holder's.
     ArrayOf(Box<Raw>),
@@ -132,6 +138,7 @@ impl Raw {
                 | Raw::Returns(_)
                 | Raw::MethodReturns { .. }
                 | Raw::Parameter { .. }
+                | Raw::FieldOf { .. }
                 | Raw::ArrayOf(_)
                 | Raw::ElementOf(_)
         )
@@ -170,6 +177,15 @@ pub(crate) struct ModuleFacts {
     /// Method (by its holder's name's offset and its name; `constructor` too) → the callable
     /// type each parameter is declared as, likewise.
     method_parameters: HashMap<(u32, String), Vec<Option<Raw>>>,
+    /// Property (by its holder's name's offset and its name) → the class, interface or array
+    /// its annotation names (`column: Column<T>`), for `header.column.x`.
+    member_types: HashMap<(u32, String), Raw>,
+    /// Top-level variable (by its name's offset) → what its declaration says it holds
+    /// (`export const focusManager = new FocusManager()`), for its importers.
+    values: HashMap<u32, Raw>,
+    /// Top-level type alias (by its name's offset) → the class, interface or array it names
+    /// (`type SortingState = ColumnSort[]`).
+    aliases: HashMap<u32, Raw>,
 }
 
 /// One file's analysis: each asked occurrence's raw resolution, and the module's facts.

@@ -138,6 +138,7 @@ impl<'a> EcmaProject<'a> {
                 | Raw::Parameter { .. }
                 | Raw::ParameterOf { .. }
                 | Raw::MethodParameterOf { .. }
+                | Raw::FieldOf { .. }
                 | Raw::ArrayOf(_)
                 | Raw::ElementOf(_),
             ) => Err(Resolution::Unresolved("an exported member".into())),
@@ -209,6 +210,7 @@ impl<'a> EcmaProject<'a> {
             Raw::Parameter { .. }
             | Raw::ParameterOf { .. }
             | Raw::MethodParameterOf { .. }
+            | Raw::FieldOf { .. }
             | Raw::ArrayOf(_)
             | Raw::ElementOf(_) => Resolution::Unresolved("a value of a declared type".into()),
         }
@@ -228,9 +230,13 @@ impl EcmaProject<'_> {
             return Err(Resolution::Unresolved("a chain too long to follow".into()));
         }
         match holder {
-            Raw::Local(start) => Ok((path.to_string(), *start)),
-            Raw::Imported { source, name } => self.export(path, source, name, depth + 1),
-            Raw::Returns(_)
+            Raw::Local(start) => self.holder_place(path.to_string(), *start, false, depth),
+            Raw::Imported { source, name } => {
+                let (file, start) = self.export(path, source, name, depth + 1)?;
+                self.holder_place(file, start, true, depth)
+            }
+            Raw::FieldOf { .. }
+            | Raw::Returns(_)
             | Raw::MethodReturns { .. }
             | Raw::Parameter { .. }
             | Raw::ParameterOf { .. }
@@ -258,6 +264,28 @@ impl EcmaProject<'_> {
         }
     }
 
+    /// Where the declaration at `start` of `file` places its members: a class or interface is
+    /// itself; a type alias stands for what it names; an imported variable for what its
+    /// declaration says it holds (a local one is typed where it is read).
+    fn holder_place(
+        &self,
+        file: String,
+        start: u32,
+        imported: bool,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
+        let facts = self.facts(&file);
+        if let Some(named) = facts.as_ref().and_then(|f| f.aliases.get(&start)) {
+            return self.place_of(&file, named, depth + 1);
+        }
+        if imported && let Some(held) = facts.as_ref().and_then(|f| f.values.get(&start)) {
+            return self
+                .place_of(&file, held, depth + 1)
+                .map_err(outside_declares);
+        }
+        Ok((file, start))
+    }
+
     /// What a value's declaration says it is, and the file that says it: the return type a
     /// called function or method declares, a callable type's parameter type, an array type;
     /// why not for anything else.
@@ -267,10 +295,58 @@ impl EcmaProject<'_> {
         value: &Raw,
         depth: usize,
     ) -> Result<(String, Raw), Resolution> {
+        let (file, declared) = self.declaration_says(path, value, depth)?;
+        Ok(self.unaliased(file, declared, depth + 1))
+    }
+
+    /// What a type alias (of this file or imported) names, followed to a type that is no
+    /// alias; anything else as it is.
+    fn unaliased(&self, file: String, raw: Raw, depth: usize) -> (String, Raw) {
+        if depth > MAX_DEPTH {
+            return (file, raw);
+        }
+        let (home, start) = match &raw {
+            Raw::Local(start) => (file.clone(), *start),
+            Raw::Imported { source, name } => match self.export(&file, source, name, depth + 1) {
+                Ok(found) => found,
+                Err(_) => return (file, raw),
+            },
+            _ => return (file, raw),
+        };
+        match self
+            .facts(&home)
+            .and_then(|f| f.aliases.get(&start).cloned())
+        {
+            Some(named) => self.unaliased(home, named, depth + 1),
+            None => (file, raw),
+        }
+    }
+
+    /// What a value's declaration says it is (an alias not followed), and the file saying it.
+    fn declaration_says(
+        &self,
+        path: &str,
+        value: &Raw,
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
         if depth > MAX_DEPTH {
             return Err(Resolution::Unresolved("a chain too long to follow".into()));
         }
         match value {
+            // An imported type, as its module declares it (an alias is followed after).
+            Raw::Imported { .. } => Ok((path.to_string(), value.clone())),
+            Raw::FieldOf { holder, name } => {
+                let (file, start) = self.method_of(path, holder, name, depth + 1)?;
+                let typed = self
+                    .facts(&file)
+                    .and_then(|f| f.member_types.get(&(start, name.clone())).cloned())
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "the type of `{name}` is no class, interface or array its declaration (in {file}) names"
+                        ))
+                    })?;
+                Ok((file, typed))
+            }
             Raw::ArrayOf(_) => Ok((path.to_string(), value.clone())),
             Raw::Returns(function) => {
                 let (file, start) = self.place_of(path, function, depth + 1)?;
@@ -303,6 +379,39 @@ impl EcmaProject<'_> {
                     })?;
                 Ok((file, returned))
             }
+            Raw::ParameterOf { .. } | Raw::MethodParameterOf { .. } => {
+                self.parameter_declared(path, value, depth)
+            }
+            Raw::Parameter { callable, index } => {
+                let (file, start) = self.place_of(path, callable, depth + 1)?;
+                // Merged declarations may hold several call signatures (overloads).
+                let typed = self
+                    .facts(&file)
+                    .filter(|f| !f.merged.contains(&start))
+                    .and_then(|f| f.callables.get(&start).and_then(|p| p.get(*index).cloned()))
+                    .flatten()
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "the type of a callback's parameter is no class or interface its callable type in {file} names"
+                        ))
+                    })?;
+                Ok((file, typed))
+            }
+            _ => Err(Resolution::Unresolved(
+                "the type of the receiver is not declared".into(),
+            )),
+        }
+    }
+
+    /// The callable type a parameter of a function or method of the tree is declared as
+    /// (a [`Raw::ParameterOf`] or [`Raw::MethodParameterOf`]), and the file declaring it.
+    fn parameter_declared(
+        &self,
+        path: &str,
+        value: &Raw,
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        match value {
             Raw::ParameterOf { function, position } => {
                 let (file, start) = self.place_of(path, function, depth + 1)?;
                 let callable = self
@@ -339,23 +448,8 @@ impl EcmaProject<'_> {
                     })?;
                 Ok((file, callable))
             }
-            Raw::Parameter { callable, index } => {
-                let (file, start) = self.place_of(path, callable, depth + 1)?;
-                // Merged declarations may hold several call signatures (overloads).
-                let typed = self
-                    .facts(&file)
-                    .filter(|f| !f.merged.contains(&start))
-                    .and_then(|f| f.callables.get(&start).and_then(|p| p.get(*index).cloned()))
-                    .flatten()
-                    .ok_or_else(|| {
-                        Resolution::Unresolved(format!(
-                            "the type of a callback's parameter is no class or interface its callable type in {file} names"
-                        ))
-                    })?;
-                Ok((file, typed))
-            }
             _ => Err(Resolution::Unresolved(
-                "the type of the receiver is not declared".into(),
+                "not a parameter of a function or method".into(),
             )),
         }
     }

@@ -8,6 +8,7 @@ use super::globals::is_global;
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Expression, TSType, TSTypeName};
 use oxc_semantic::{Semantic, SymbolFlags, SymbolId};
+use oxc_span::GetSpan;
 
 /// A symbol of the file: its declaration, or the import it is.
 pub(super) fn symbol_raw(semantic: &Semantic, symbol: SymbolId) -> Raw {
@@ -74,6 +75,38 @@ pub(super) fn object_holder(
             if matches!(p.object, Expression::ThisExpression(_)) =>
         {
             field_holder(semantic, node, &p.field.name, true)
+        }
+        // `header.column.name`: what member `column` of the receiver's type is declared as.
+        Expression::StaticMemberExpression(m) => {
+            match object_holder(semantic, &m.object, node, &m.property.name) {
+                Receiver::Holder(holder) if holder.holds_members() => Raw::FieldOf {
+                    holder: Box::new(holder),
+                    name: m.property.name.to_string(),
+                },
+                // `ns.value.name`: the export, typed by its declaration.
+                Receiver::Export(export @ Raw::Imported { .. }) => export,
+                // A global's or a package's property may hold anything, the tree's too.
+                Receiver::Holder(Raw::Outside(why)) | Receiver::Export(Raw::Outside(why)) => {
+                    Raw::Unresolved(format!("a property of a value outside the tree ({why})"))
+                }
+                Receiver::Holder(other) | Receiver::Export(other) => other,
+            }
+        }
+        // `rows[0].name`: an element of an array its declaration says.
+        Expression::ComputedMemberExpression(m)
+            if matches!(m.expression, Expression::NumericLiteral(_)) =>
+        {
+            match element_of(object_holder(semantic, &m.object, node, name)) {
+                Some(element) => element,
+                None => Raw::Unresolved("the type of the receiver is not known".into()),
+            }
+        }
+        // `make()!.name`, `(x).name`: the value itself.
+        Expression::TSNonNullExpression(n) => {
+            return object_holder(semantic, &n.expression, node, name);
+        }
+        Expression::ParenthesizedExpression(p) => {
+            return object_holder(semantic, &p.expression, node, name);
         }
         // `make().name`, `x.make().name`: what `make` returns, when its declaration says.
         Expression::CallExpression(c) => call_holder(semantic, c, node),
@@ -215,16 +248,23 @@ pub(super) fn reference_holder(
 
 /// The class or interface a type annotation names: `Foo`, `Foo<T>`, and `Foo | undefined`
 /// or `Foo | null` (a member is reached only when there is a value); an array of one
-/// ([`Raw::ArrayOf`]: `Foo[]`, `Array<Foo>`, `readonly Foo[]`).
+/// ([`Raw::ArrayOf`]: `Foo[]`, `Array<Foo>`, `readonly Foo[]`); what a type alias of this file
+/// names (an imported one is followed when modules are joined).
 pub(super) fn type_holder(semantic: &Semantic, ty: &TSType) -> Option<Raw> {
+    aliased_type_holder(semantic, ty, 0)
+}
+
+/// [`type_holder`], `depth` type aliases deep.
+fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option<Raw> {
+    const MAX_ALIASES: usize = 8;
     match ty {
         TSType::TSArrayType(a) => {
-            type_holder(semantic, &a.element_type).map(|e| Raw::ArrayOf(Box::new(e)))
+            aliased_type_holder(semantic, &a.element_type, depth).map(|e| Raw::ArrayOf(Box::new(e)))
         }
         TSType::TSTypeOperatorType(o)
             if o.operator == oxc_ast::ast::TSTypeOperatorOperator::Readonly =>
         {
-            type_holder(semantic, &o.type_annotation)
+            aliased_type_holder(semantic, &o.type_annotation, depth)
         }
         // `Array<T>`, `ReadonlyArray<T>`: the global ones (no declaration in the file).
         TSType::TSTypeReference(r)
@@ -234,12 +274,20 @@ pub(super) fn type_holder(semantic: &Semantic, ty: &TSType) -> Option<Raw> {
         {
             let args = r.type_arguments.as_ref()?;
             match args.params.as_slice() {
-                [element] => type_holder(semantic, element).map(|e| Raw::ArrayOf(Box::new(e))),
+                [element] => {
+                    aliased_type_holder(semantic, element, depth).map(|e| Raw::ArrayOf(Box::new(e)))
+                }
                 _ => None,
             }
         }
         TSType::TSTypeReference(r) => match &r.type_name {
-            TSTypeName::IdentifierReference(id) => reference_holder(semantic, id),
+            TSTypeName::IdentifierReference(id) => match local_alias(semantic, id) {
+                Some(named) if depth < MAX_ALIASES => {
+                    aliased_type_holder(semantic, &named.type_annotation, depth + 1)
+                }
+                Some(_) => None,
+                None => reference_holder(semantic, id),
+            },
             _ => None,
         },
         TSType::TSUnionType(u) => {
@@ -248,10 +296,31 @@ pub(super) fn type_holder(semantic: &Semantic, ty: &TSType) -> Option<Raw> {
                 .iter()
                 .filter(|t| !matches!(t, TSType::TSUndefinedKeyword(_) | TSType::TSNullKeyword(_)));
             match (values.next(), values.next()) {
-                (Some(one), None) => type_holder(semantic, one),
+                (Some(one), None) => aliased_type_holder(semantic, one, depth),
                 _ => None,
             }
         }
+        _ => None,
+    }
+}
+
+/// The declaration of the type alias of this file a name refers to (not a generic one: what
+/// it names depends on its arguments).
+fn local_alias<'s>(
+    semantic: &'s Semantic,
+    named: &oxc_ast::ast::IdentifierReference,
+) -> Option<&'s oxc_ast::ast::TSTypeAliasDeclaration<'s>> {
+    let scoping = semantic.scoping();
+    let symbol = named
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let flags = scoping.symbol_flags(symbol);
+    if !flags.is_type_alias() || flags.intersects(SymbolFlags::Class | SymbolFlags::Interface) {
+        return None;
+    }
+    match semantic.nodes().kind(scoping.symbol_declaration(symbol)) {
+        AstKind::TSTypeAliasDeclaration(a) if a.type_parameters.is_none() => Some(a),
         _ => None,
     }
 }
@@ -269,6 +338,15 @@ pub(super) fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<R
         declaration = semantic.nodes().parent_id(declaration);
     }
     let (annotation, init) = match semantic.nodes().kind(declaration) {
+        // `for (const row of rows)`: an element of what is iterated.
+        AstKind::VariableDeclarator(d)
+            if d.id.get_binding_identifier().is_some()
+                && d.type_annotation.is_none()
+                && d.init.is_none()
+                && !scoping.symbol_is_mutated(symbol) =>
+        {
+            return iterated_element(semantic, declaration);
+        }
         AstKind::VariableDeclarator(d) if d.id.get_binding_identifier().is_some() => {
             (d.type_annotation.as_deref(), d.init.as_ref())
         }
@@ -302,6 +380,42 @@ pub(super) fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<R
                 _ => None,
             }
         }
+        _ => None,
+    }
+}
+
+/// The element a `for … of` loop's variable (its declarator, by node) holds, when what the
+/// loop iterates is declared an array of a class or interface (not `for await`: it awaits
+/// each element).
+pub(super) fn iterated_element(
+    semantic: &Semantic,
+    declarator: oxc_semantic::NodeId,
+) -> Option<Raw> {
+    let nodes = semantic.nodes();
+    let declaration = nodes.parent_id(declarator);
+    let AstKind::ForOfStatement(f) = nodes.parent_kind(declaration) else {
+        return None;
+    };
+    if f.r#await || f.left.span() != nodes.kind(declaration).span() {
+        return None;
+    }
+    element_of(object_holder(semantic, &f.right, declarator, ""))
+}
+
+/// An element of what a receiver is, where it is declared an array: the element's holder, or
+/// [`Raw::ElementOf`] a declared value (decided when modules are joined).
+pub(super) fn element_of(receiver: Receiver) -> Option<Raw> {
+    match receiver {
+        Receiver::Holder(Raw::ArrayOf(element)) => Some(*element),
+        // An imported name may be a type alias of an array (`cols: Columns`): decided when
+        // modules are joined (an imported class is no array: undecided).
+        Receiver::Holder(
+            declared @ (Raw::Parameter { .. }
+            | Raw::Returns(_)
+            | Raw::MethodReturns { .. }
+            | Raw::FieldOf { .. }
+            | Raw::Imported { .. }),
+        ) => Some(Raw::ElementOf(Box::new(declared))),
         _ => None,
     }
 }

@@ -302,9 +302,8 @@ fn a_destructured_key_is_the_member_of_its_patterns_declared_type() {
 #[test]
 fn a_callback_of_an_array_method_gets_the_arrays_element() {
     // `rows.map(r => …)` where `rows` is declared `Row[]`, `Array<Row>`, `readonly Row[]`
-    // (by an annotation or by a callable type's parameter): `r` is a Row. A callback
-    // whose first parameter is not the element (`reduce`) and an untyped array are not
-    // told.
+    // (by an annotation or by a callable type's parameter): `r` is a Row, also `reduce`'s
+    // second parameter. An untyped array is not told.
     let types = "export interface Row {\n  getValue(): number\n}\nexport type Agg = (id: string, rows: Row[]) => any\n";
     let text = "import { Row, Agg } from './types';\nconst sum: Agg = (id, rows) => rows.map(r => r.getValue());\nfunction local(rows: Row[], more: Array<Row>, ro: readonly Row[]) {\n  rows.filter(r => r.getValue());\n  more.some(r => r.getValue());\n  ro.forEach(r => r.getValue());\n  rows.reduce((acc, r) => r.getValue(), 0);\n}\nconst loose = (xs) => xs.map(x => x.getValue());\nfunction chained(rows: Row[], find: () => Row | undefined) {\n  rows.filter(r => r.getValue()).map(r => r.getValue());\n  const one = first(rows)!;\n  one.getValue();\n}\nfunction first(rows: Row[]): Row | undefined {\n  return rows[0];\n}\n";
     let files = [("types.ts", types), ("a.ts", text)];
@@ -312,10 +311,10 @@ fn a_callback_of_an_array_method_gets_the_arrays_element() {
     let sources = fixture.sources();
     let got = fixture.resolve(&EcmaProject::new(&sources), "a.ts", "getValue");
     let member = "= types.ts@17.getValue";
-    for (i, line) in [(0, 2), (1, 4), (2, 5), (3, 6)] {
+    // `reduce((acc, r) => …)`: its second parameter is the element.
+    for (i, line) in [(0, 2), (1, 4), (2, 5), (3, 6), (4, 7)] {
         assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
     }
-    assert!(got[4].starts_with("7 ? "), "{got:?}");
     assert!(got[5].starts_with("9 ? "), "{got:?}");
     // `rows.filter(…).map(r => …)`: filter gives the same array; `first(rows)!` a Row.
     for (i, line) in [(6, 11), (7, 11), (8, 13)] {
@@ -387,4 +386,46 @@ fn an_overloaded_functions_return_is_not_told() {
     let got = resolve(&[("a.ts", text)], "a.ts", "x");
     assert_eq!(got[..2], ["2 = a.ts@6.x", "5 = a.ts@27.x"], "{got:?}");
     assert!(got[2].starts_with("10 ? "), "{got:?}");
+}
+
+#[test]
+fn a_for_of_variable_is_an_element_of_the_declared_array() {
+    // `for (const r of rows)` over `Row[]`, `ReadonlyArray<Row>`, a declared return and a
+    // destructured element: Row's member. A variable assigned in the loop, `for await` and an
+    // untyped array tell nothing.
+    let text = "interface Row {\n  size(): number\n}\nfunction all(): Row[] {\n  return [];\n}\nfunction f(rows: Row[], ro: ReadonlyArray<Row>, xs: any[]) {\n  for (const r of rows) r.size();\n  for (const r of ro) r.size();\n  for (const r of all()) r.size();\n  for (const { size } of rows) size();\n  for (let r of rows) { r = rows[0]; r.size(); }\n  for (const x of xs) x.size();\n}\nasync function g(rows: Row[]) {\n  for await (const r of rows) r.size();\n}\n";
+    let got = resolve(&[("a.ts", text)], "a.ts", "size");
+    let member = "= a.ts@10.size";
+    for (i, line) in [(0, 2), (1, 8), (2, 9), (3, 10)] {
+        assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
+    }
+    assert!(
+        got[4].starts_with("11 = a.ts@") && got[4].ends_with(&format!(" + field {member}")),
+        "{got:?}"
+    );
+    for (i, line) in [(6, 12), (7, 13), (8, 16)] {
+        assert!(got[i].starts_with(&format!("{line} ? ")), "{got:?}");
+    }
+    assert_eq!(got.len(), 9, "{got:?}");
+}
+
+#[test]
+fn a_property_an_imported_value_and_an_alias_are_typed_by_their_declarations() {
+    // `header.column.size()` (Header declares `column: Column`, inherited from a base too),
+    // `rows[0].size()`, `find()!.size()`, `sort((a, b) => …)`, an imported const holding a
+    // `new Column()`, a type alias of an array iterated by a callback: Column's member. A
+    // property typed by a type parameter, a global's property and a package's value are not
+    // told.
+    let types = "export class Column {\n  size() {}\n}\nexport interface Base {\n  column: Column\n}\nexport interface Header extends Base {\n  columns?: Column[]\n  any: T\n}\nexport type Columns = Column[]\nexport const main = new Column();\nexport function find(): Column | undefined {\n  return main;\n}\n";
+    let text = "import { Header, Columns, main, find } from './types';\nimport { ext } from 'ext';\nfunction f(header: Header, cols: Columns) {\n  header.column.size();\n  header.columns?.[0].size();\n  find()!.size();\n  header.columns?.sort((a, b) => a.size() - b.size());\n  main.size();\n  cols.forEach(c => c.size());\n  header.any.size();\n  window.thing.size();\n  ext.column.size();\n}\n";
+    let files = [("types.ts", types), ("a.ts", text)];
+    let got = resolve(&files, "a.ts", "size");
+    let member = "= types.ts@13.size";
+    for (i, line) in [(0, 4), (1, 5), (2, 6), (3, 7), (4, 7), (5, 8), (6, 9)] {
+        assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
+    }
+    for (i, line) in [(7, 10), (8, 11), (9, 12)] {
+        assert!(got[i].starts_with(&format!("{line} ? ")), "{got:?}");
+    }
+    assert_eq!(got.len(), 10, "{got:?}");
 }
