@@ -168,6 +168,11 @@ pub(super) fn array_callback_element(
         return None;
     };
     let method = m.property.name.as_str();
+    let receiver = object_holder(semantic, &m.object, function, method);
+    // `m.forEach((value, key) => …)` of a `Map<K, V>`: a V.
+    if let Receiver::Holder(Raw::MapOf(value)) = receiver {
+        return (method == "forEach" && index == 0).then_some(*value);
+    }
     let element = match index {
         0 => ELEMENT_CALLBACKS.contains(&method) || PAIR_CALLBACKS.contains(&method),
         1 => PAIR_CALLBACKS.contains(&method) || FOLD_CALLBACKS.contains(&method),
@@ -176,12 +181,7 @@ pub(super) fn array_callback_element(
     if !element {
         return None;
     }
-    element_of(object_holder(
-        semantic,
-        &m.object,
-        function,
-        &m.property.name,
-    ))
+    element_of(receiver)
 }
 
 /// Parameter `index` of a callable type as a holder: an inline function type's own, or

@@ -130,13 +130,42 @@ fn function_facts(semantic: &Semantic, f: &oxc_ast::ast::Function, facts: &mut M
     facts
         .parameters
         .insert(id.span.start, parameter_callables(semantic, &f.params));
-    if !f.r#async
-        && !f.generator
-        && let Some(returned) = &f.return_type
-        && let Some(holder) = type_holder(semantic, &returned.type_annotation)
-    {
+    if f.r#async || f.generator {
+        return;
+    }
+    let Some(returned) = &f.return_type else {
+        return;
+    };
+    if let Some(holder) = type_holder(semantic, &returned.type_annotation) {
         facts.returns.insert(id.span.start, holder);
     }
+    if let Some(index) = returned_parameter(f, &returned.type_annotation) {
+        facts.generic_returns.insert(id.span.start, index);
+    }
+}
+
+/// Which of a function's own type parameters a return type is (`T`, `T | undefined`).
+fn returned_parameter(f: &oxc_ast::ast::Function, returned: &TSType) -> Option<usize> {
+    let named = match returned {
+        TSType::TSTypeReference(r) if r.type_arguments.is_none() => match &r.type_name {
+            TSTypeName::IdentifierReference(id) => id,
+            _ => return None,
+        },
+        TSType::TSUnionType(u) => {
+            let mut values = u
+                .types
+                .iter()
+                .filter(|t| !matches!(t, TSType::TSUndefinedKeyword(_) | TSType::TSNullKeyword(_)));
+            return match (values.next(), values.next()) {
+                (Some(one), None) => returned_parameter(f, one),
+                _ => None,
+            };
+        }
+        _ => return None,
+    };
+    // The function's own type parameters shadow any other of the name in its signature.
+    let parameters = &f.type_parameters.as_ref()?.params;
+    parameters.iter().position(|p| p.name.name == named.name)
 }
 
 /// What the module's top-level variables hold and its type aliases name, where their

@@ -78,6 +78,16 @@ enum Raw {
     /// What calling a function (a `Local` or `Imported` one) returns, as its return type
     /// annotation names it: a holder of members.
     Returns(Box<Raw>),
+    /// What calling a function with explicit type arguments returns (`useThing<Item>()`):
+    /// the argument for the type parameter its declaration returns (`function useThing<T>():
+    /// T`), else what it declares it returns.
+    GenericReturns {
+        function: Box<Raw>,
+        arguments: Vec<Option<Raw>>,
+    },
+    /// A `Map<K, V>` (the global one) of values of what the holder inside is: its `get`
+    /// returns one, its `forEach` callback receives one.
+    MapOf(Box<Raw>),
     /// What calling method `name` of a holder returns, as the method's declaration (its own,
     /// or the one the holder inherits) names it.
     MethodReturns {
@@ -136,9 +146,11 @@ impl Raw {
             Raw::Local(_)
                 | Raw::Imported { .. }
                 | Raw::Returns(_)
+                | Raw::GenericReturns { .. }
                 | Raw::MethodReturns { .. }
                 | Raw::Parameter { .. }
                 | Raw::FieldOf { .. }
+                | Raw::MapOf(_)
                 | Raw::ArrayOf(_)
                 | Raw::ElementOf(_)
         )
@@ -166,6 +178,9 @@ pub(crate) struct ModuleFacts {
     /// Method (by its holder's name's offset and its name) → the class or interface its
     /// return type annotation names (`getCache(): QueryCache`).
     method_returns: HashMap<(u32, String), Raw>,
+    /// Function (by its name's offset; not an overloaded one) → which of its type parameters
+    /// its return type is (`function useThing<T>(): T | undefined`).
+    generic_returns: HashMap<u32, usize>,
     /// Callable type (an interface with one call signature, or a type alias of a function
     /// type, by its name's offset) → each parameter's class or interface, where its
     /// annotation names one.

@@ -139,6 +139,8 @@ impl<'a> EcmaProject<'a> {
                 | Raw::ParameterOf { .. }
                 | Raw::MethodParameterOf { .. }
                 | Raw::FieldOf { .. }
+                | Raw::GenericReturns { .. }
+                | Raw::MapOf(_)
                 | Raw::ArrayOf(_)
                 | Raw::ElementOf(_),
             ) => Err(Resolution::Unresolved("an exported member".into())),
@@ -204,13 +206,14 @@ impl<'a> EcmaProject<'a> {
             }
             Raw::Outside(why) => Resolution::Outside(why),
             Raw::Unresolved(why) => Resolution::Unresolved(why),
-            Raw::Returns(_) | Raw::MethodReturns { .. } => {
+            Raw::Returns(_) | Raw::GenericReturns { .. } | Raw::MethodReturns { .. } => {
                 Resolution::Unresolved("a value a function returns".into())
             }
             Raw::Parameter { .. }
             | Raw::ParameterOf { .. }
             | Raw::MethodParameterOf { .. }
             | Raw::FieldOf { .. }
+            | Raw::MapOf(_)
             | Raw::ArrayOf(_)
             | Raw::ElementOf(_) => Resolution::Unresolved("a value of a declared type".into()),
         }
@@ -236,6 +239,7 @@ impl EcmaProject<'_> {
                 self.holder_place(file, start, true, depth)
             }
             Raw::FieldOf { .. }
+            | Raw::GenericReturns { .. }
             | Raw::Returns(_)
             | Raw::MethodReturns { .. }
             | Raw::Parameter { .. }
@@ -256,6 +260,7 @@ impl EcmaProject<'_> {
                 )),
             },
             Raw::ArrayOf(_) => Err(Resolution::Unresolved("a member of an array".into())),
+            Raw::MapOf(_) => Err(Resolution::Unresolved("a member of a Map".into())),
             Raw::Outside(why) => Err(Resolution::Outside(why.clone())),
             Raw::Unresolved(why) => Err(Resolution::Unresolved(why.clone())),
             Raw::Member { .. } | Raw::Private { .. } => {
@@ -347,7 +352,23 @@ impl EcmaProject<'_> {
                     })?;
                 Ok((file, typed))
             }
-            Raw::ArrayOf(_) => Ok((path.to_string(), value.clone())),
+            Raw::ArrayOf(_) | Raw::MapOf(_) => Ok((path.to_string(), value.clone())),
+            Raw::GenericReturns {
+                function,
+                arguments,
+            } => {
+                let (file, start) = self.place_of(path, function, depth + 1)?;
+                match self.facts(&file).and_then(|f| f.generic_returns.get(&start).copied()) {
+                    // The type argument, as the call (in this file) names it.
+                    Some(index) => match arguments.get(index) {
+                        Some(Some(argument)) => Ok((path.to_string(), argument.clone())),
+                        _ => Err(Resolution::Unresolved(
+                            "the call's type argument is no class, interface or array lancet can name".into(),
+                        )),
+                    },
+                    None => self.declaration_says(path, &Raw::Returns(function.clone()), depth + 1),
+                }
+            }
             Raw::Returns(function) => {
                 let (file, start) = self.place_of(path, function, depth + 1)?;
                 let returned = self
@@ -361,6 +382,13 @@ impl EcmaProject<'_> {
                 Ok((file, returned))
             }
             Raw::MethodReturns { holder, name } => {
+                // `m.get(k)` of a `Map<K, V>`: a V (or undefined).
+                if name == "get"
+                    && let Ok((file, Raw::MapOf(value))) =
+                        self.declared_type(path, holder, depth + 1)
+                {
+                    return Ok((file, *value));
+                }
                 // `rows.filter(…)`, `rows.slice(…)`: the array they are called on, as declared.
                 if SAME_ARRAY.contains(&name.as_str())
                     && let Ok((file, array @ Raw::ArrayOf(_))) =

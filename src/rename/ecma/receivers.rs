@@ -286,7 +286,8 @@ fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option
                     aliased_type_holder(semantic, &named.type_annotation, depth + 1)
                 }
                 Some(_) => None,
-                None => reference_holder(semantic, id),
+                None => reference_holder(semantic, id)
+                    .or_else(|| global_map(semantic, id, r.type_arguments.as_deref())),
             },
             _ => None,
         },
@@ -299,6 +300,31 @@ fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option
                 (Some(one), None) => aliased_type_holder(semantic, one, depth),
                 _ => None,
             }
+        }
+        _ => None,
+    }
+}
+
+/// A global `Map`/`ReadonlyMap` (no declaration of the tree names it) of the values its type
+/// arguments say (`Map<string, Item>`): [`Raw::MapOf`]; `None` for any other name, or when
+/// the values' type is no class, interface or array.
+fn global_map(
+    semantic: &Semantic,
+    named: &oxc_ast::ast::IdentifierReference,
+    arguments: Option<&oxc_ast::ast::TSTypeParameterInstantiation>,
+) -> Option<Raw> {
+    let global = matches!(named.name.as_str(), "Map" | "ReadonlyMap")
+        && named
+            .reference_id
+            .get()
+            .and_then(|id| semantic.scoping().get_reference(id).symbol_id())
+            .is_none();
+    if !global {
+        return None;
+    }
+    match arguments.map(|a| a.params.as_slice()) {
+        Some([_, value]) => {
+            aliased_type_holder(semantic, value, 0).map(|v| Raw::MapOf(Box::new(v)))
         }
         _ => None,
     }
@@ -370,13 +396,16 @@ pub(super) fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<R
         (None, Some(Expression::TSTypeAssertion(a))) => type_holder(semantic, &a.type_annotation),
         (None, Some(Expression::NewExpression(n))) if !scoping.symbol_is_mutated(symbol) => {
             match &n.callee {
-                Expression::Identifier(id) => reference_holder(semantic, id),
+                Expression::Identifier(id) => reference_holder(semantic, id)
+                    .or_else(|| global_map(semantic, id, n.type_arguments.as_deref())),
                 _ => None,
             }
         }
         (None, Some(Expression::CallExpression(c))) if !scoping.symbol_is_mutated(symbol) => {
             match call_holder(semantic, c, declaration) {
-                holder @ (Raw::Returns(_) | Raw::MethodReturns { .. }) => Some(holder),
+                holder @ (Raw::Returns(_)
+                | Raw::GenericReturns { .. }
+                | Raw::MethodReturns { .. }) => Some(holder),
                 _ => None,
             }
         }
@@ -412,6 +441,7 @@ pub(super) fn element_of(receiver: Receiver) -> Option<Raw> {
         Receiver::Holder(
             declared @ (Raw::Parameter { .. }
             | Raw::Returns(_)
+            | Raw::GenericReturns { .. }
             | Raw::MethodReturns { .. }
             | Raw::FieldOf { .. }
             | Raw::Imported { .. }),
@@ -440,7 +470,18 @@ pub(super) fn call_holder(
     node: oxc_semantic::NodeId,
 ) -> Raw {
     match &call.callee {
-        Expression::Identifier(id) => called(semantic, id),
+        // `useThing<Item>()`: the type arguments may be what it returns.
+        Expression::Identifier(id) => match (called(semantic, id), &call.type_arguments) {
+            (Raw::Returns(function), Some(arguments)) => Raw::GenericReturns {
+                function,
+                arguments: arguments
+                    .params
+                    .iter()
+                    .map(|t| type_holder(semantic, t))
+                    .collect(),
+            },
+            (returns, _) => returns,
+        },
         Expression::StaticMemberExpression(m) => {
             let name = m.property.name.to_string();
             match object_holder(semantic, &m.object, node, &name) {

@@ -429,3 +429,23 @@ fn a_property_an_imported_value_and_an_alias_are_typed_by_their_declarations() {
     }
     assert_eq!(got.len(), 10, "{got:?}");
 }
+
+#[test]
+fn explicit_type_arguments_type_what_a_call_returns_and_a_map_holds() {
+    // `useThing<Item>()` where `useThing<T>(): T | undefined`; `new Map<string, Item>()` and
+    // a field annotated `Map<string, Item>`: `get` gives an Item, `forEach` passes one. A
+    // generic function called without type arguments, a map of untyped values and `for … of`
+    // over a map (its entries) tell nothing.
+    let types = "export class Item {\n  name() {}\n}\nexport function useThing<K, T>(k: K): T | undefined {\n  return undefined;\n}\n";
+    let text = "import { Item, useThing } from './types';\nuseThing<string, Item>('a')!.name();\nconst m = new Map<string, Item>();\nm.get('a')?.name();\nm.forEach(i => i.name());\nclass C {\n  items: Map<string, Item> = new Map();\n  run() {\n    this.items.get('b')!.name();\n  }\n}\nconst t = useThing<string, Item>('b');\nt!.name();\nuseThing('c')!.name();\nconst loose = new Map<string, any>();\nloose.get('a').name();\nfor (const e of m) e.name();\n";
+    let files = [("types.ts", types), ("a.ts", text)];
+    let got = resolve(&files, "a.ts", "name");
+    let member = "= types.ts@13.name";
+    for (i, line) in [(0, 2), (1, 4), (2, 5), (3, 9), (4, 13)] {
+        assert_eq!(got[i], format!("{line} {member}"), "{got:?}");
+    }
+    for (i, line) in [(5, 14), (6, 16), (7, 17)] {
+        assert!(got[i].starts_with(&format!("{line} ? ")), "{got:?}");
+    }
+    assert_eq!(got.len(), 8, "{got:?}");
+}
