@@ -90,6 +90,14 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
                     declared.entry(name).or_default().push(start);
                 }
             }
+            // An enum's members are its own: it has no bases.
+            AstKind::TSEnumDeclaration(e) => {
+                facts.bases.insert(e.id.span.start, Vec::new());
+                declared
+                    .entry(e.id.name.to_string())
+                    .or_default()
+                    .push(e.id.span.start);
+            }
             AstKind::Function(f) => function_facts(semantic, f, &mut facts),
             kind => {
                 if let (Some(name), Some(holder)) =
@@ -308,11 +316,18 @@ pub(super) fn method_return(semantic: &Semantic, kind: &AstKind) -> Option<Raw> 
 }
 
 /// The class, interface or array a property's annotation names (`column: Column<T>`,
-/// `rows?: Row[]`).
+/// `rows?: Row[]`); without one, the class or enum (or imported value) a field is
+/// initialized to (`static errors = ErrorCode`).
 fn member_type(semantic: &Semantic, kind: &AstKind) -> Option<Raw> {
     let annotation = match kind {
         AstKind::TSPropertySignature(p) => p.type_annotation.as_ref()?,
-        AstKind::PropertyDefinition(p) => p.type_annotation.as_ref()?,
+        AstKind::PropertyDefinition(p) => match (&p.type_annotation, &p.value) {
+            (Some(a), _) => a,
+            (None, Some(Expression::Identifier(named))) => {
+                return reference_holder(semantic, named);
+            }
+            (None, _) => return None,
+        },
         _ => return None,
     };
     type_holder(semantic, &annotation.type_annotation)
@@ -365,17 +380,25 @@ pub(super) fn member_key(kind: &AstKind) -> Option<String> {
         AstKind::AccessorProperty(p) => &p.key,
         AstKind::TSPropertySignature(p) => &p.key,
         AstKind::TSMethodSignature(p) => &p.key,
+        AstKind::TSEnumMember(m) => {
+            return match &m.id {
+                oxc_ast::ast::TSEnumMemberName::Identifier(i) => Some(i.name.to_string()),
+                oxc_ast::ast::TSEnumMemberName::String(s) => Some(s.value.to_string()),
+                _ => None,
+            };
+        }
         _ => return None,
     };
     key.static_name().map(|n| n.to_string())
 }
 
-/// The class or interface around a member definition, by its name's offset.
+/// The class, interface or enum around a member definition, by its name's offset.
 pub(super) fn holder_of(semantic: &Semantic, node: oxc_semantic::NodeId) -> Option<u32> {
     for ancestor in semantic.nodes().ancestors(node) {
         match ancestor.kind() {
             AstKind::Class(c) => return c.id.as_ref().map(|id| id.span.start),
             AstKind::TSInterfaceDeclaration(i) => return Some(i.id.span.start),
+            AstKind::TSEnumDeclaration(e) => return Some(e.id.span.start),
             AstKind::TSTypeLiteral(_) | AstKind::ObjectExpression(_) => return None,
             _ => {}
         }

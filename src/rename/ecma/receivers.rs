@@ -4,6 +4,7 @@
 
 use super::Raw;
 use super::callbacks::contextual_parameter;
+use super::facts::holder_of;
 use super::globals::is_global;
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Expression, TSType, TSTypeName};
@@ -13,10 +14,23 @@ use oxc_span::GetSpan;
 /// A symbol of the file: its declaration, or the import it is.
 pub(super) fn symbol_raw(semantic: &Semantic, symbol: SymbolId) -> Raw {
     let scoping = semantic.scoping();
+    let declaration = scoping.symbol_declaration(symbol);
+    // `B = A << 1` inside an enum: its member `A`, as `E.A` names it.
+    if scoping
+        .symbol_flags(symbol)
+        .contains(SymbolFlags::EnumMember)
+    {
+        return match holder_of(semantic, declaration) {
+            Some(enumeration) => Raw::Member {
+                holder: Box::new(Raw::Local(enumeration)),
+                name: scoping.symbol_name(symbol).to_string(),
+            },
+            None => Raw::Unresolved("an enum member lancet cannot place".into()),
+        };
+    }
     if !scoping.symbol_flags(symbol).is_import() {
         return Raw::Local(scoping.symbol_span(symbol).start);
     }
-    let declaration = scoping.symbol_declaration(symbol);
     let name = match semantic.nodes().kind(declaration) {
         AstKind::ImportSpecifier(s) => s.imported.name().to_string(),
         AstKind::ImportDefaultSpecifier(_) => "default".to_string(),
@@ -126,7 +140,7 @@ pub(super) fn object_holder(
             match symbol {
                 Some(symbol) => {
                     let flags = scoping.symbol_flags(symbol);
-                    if flags.contains(SymbolFlags::Class) {
+                    if flags.intersects(SymbolFlags::Class | SymbolFlags::Enum) {
                         return Receiver::Holder(Raw::Local(scoping.symbol_span(symbol).start));
                     }
                     if let Some(holder) = declared_holder(semantic, symbol) {
@@ -237,7 +251,7 @@ pub(super) fn reference_holder(
         .get()
         .and_then(|id| scoping.get_reference(id).symbol_id())?;
     let flags = scoping.symbol_flags(class);
-    if flags.intersects(SymbolFlags::Class | SymbolFlags::Interface) {
+    if flags.intersects(SymbolFlags::Class | SymbolFlags::Interface | SymbolFlags::Enum) {
         return Some(Raw::Local(scoping.symbol_span(class).start));
     }
     match symbol_raw(semantic, class) {

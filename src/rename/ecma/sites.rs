@@ -105,7 +105,8 @@ pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId,
         | AstKind::PropertyDefinition(_)
         | AstKind::AccessorProperty(_)
         | AstKind::TSPropertySignature(_)
-        | AstKind::TSMethodSignature(_) => match holder_of(semantic, id) {
+        | AstKind::TSMethodSignature(_)
+        | AstKind::TSEnumMember(_) => match holder_of(semantic, id) {
             Some(holder) => member(Raw::Local(holder)),
             None => Raw::Unresolved(format!(
                 "`{name}` is a property of an object type: lancet resolves the members of classes and interfaces only, by syntax"

@@ -449,3 +449,31 @@ fn explicit_type_arguments_type_what_a_call_returns_and_a_map_holds() {
     }
     assert_eq!(got.len(), 8, "{got:?}");
 }
+
+#[test]
+fn an_enums_members_are_its_own() {
+    // `ErrorCode.OVERRUN`, `Logger.errors.OVERRUN` (a static field initialized to the enum,
+    // imported) and `B = OVERRUN` inside the enum are the enum's member; another enum's member
+    // of the name is its own.
+    let types = "export enum ErrorCode {\n  OVERRUN = 'overrun',\n  B = OVERRUN,\n}\nexport class Logger {\n  static errors = ErrorCode;\n}\nexport enum Other {\n  OVERRUN,\n}\n";
+    let text = "import { ErrorCode, Logger, Other } from './types';\nErrorCode.OVERRUN;\nLogger.errors.OVERRUN;\nOther.OVERRUN;\n";
+    let files = [("types.ts", types), ("a.ts", text)];
+    let got = resolve(&files, "a.ts", "OVERRUN");
+    assert_eq!(
+        got,
+        [
+            "2 = types.ts@12.OVERRUN",
+            "3 = types.ts@12.OVERRUN",
+            "4 = types.ts@129.OVERRUN"
+        ]
+    );
+    let got = resolve(&files, "types.ts", "OVERRUN");
+    assert_eq!(
+        got,
+        [
+            "2 = types.ts@12.OVERRUN",
+            "3 = types.ts@12.OVERRUN",
+            "9 = types.ts@129.OVERRUN"
+        ]
+    );
+}
