@@ -93,10 +93,8 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
             // An enum's members are its own: it has no bases.
             AstKind::TSEnumDeclaration(e) => {
                 facts.bases.insert(e.id.span.start, Vec::new());
-                declared
-                    .entry(e.id.name.to_string())
-                    .or_default()
-                    .push(e.id.span.start);
+                let starts = declared.entry(e.id.name.to_string()).or_default();
+                starts.push(e.id.span.start);
             }
             AstKind::Function(f) => function_facts(semantic, f, &mut facts),
             kind => {
@@ -108,23 +106,7 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
             }
         }
     }
-    // An overloaded method (several declarations of one name) returns and takes what its
-    // arguments choose: none of its types is told.
-    let members = &facts.members;
-    let single = |(holder, name): &(u32, String)| {
-        members
-            .get(holder)
-            .is_some_and(|m| m.iter().filter(|n| *n == name).count() == 1)
-    };
-    facts.method_returns.retain(|key, _| single(key));
-    facts.method_parameters.retain(|key, _| single(key));
-    facts.member_types.retain(|key, _| single(key));
-    top_level_types(semantic, &mut facts);
-    facts.merged = declared
-        .into_values()
-        .filter(|starts| starts.len() > 1)
-        .flatten()
-        .collect();
+    settle(semantic, &mut facts, declared);
     facts
 }
 
@@ -174,6 +156,28 @@ fn returned_parameter(f: &oxc_ast::ast::Function, returned: &TSType) -> Option<u
     // The function's own type parameters shadow any other of the name in its signature.
     let parameters = &f.type_parameters.as_ref()?.params;
     parameters.iter().position(|p| p.name.name == named.name)
+}
+
+/// The facts that need the whole module read: an overloaded method's types are not told
+/// (its arguments choose), merged declarations are marked, top-level values and aliases typed.
+fn settle(semantic: &Semantic, facts: &mut ModuleFacts, declared: HashMap<String, Vec<u32>>) {
+    // An overloaded method (several declarations of one name) returns and takes what its
+    // arguments choose: none of its types is told.
+    let members = &facts.members;
+    let single = |(holder, name): &(u32, String)| {
+        members
+            .get(holder)
+            .is_some_and(|m| m.iter().filter(|n| *n == name).count() == 1)
+    };
+    facts.method_returns.retain(|key, _| single(key));
+    facts.method_parameters.retain(|key, _| single(key));
+    facts.member_types.retain(|key, _| single(key));
+    top_level_types(semantic, facts);
+    facts.merged = declared
+        .into_values()
+        .filter(|starts| starts.len() > 1)
+        .flatten()
+        .collect();
 }
 
 /// What the module's top-level variables hold and its type aliases name, where their
