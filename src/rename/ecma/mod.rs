@@ -16,10 +16,15 @@
 //!   imported), `x.m` for a local declared a class or interface (`x: Foo`, `x: Foo<T>`,
 //!   `x: Foo | undefined`, `const x = new Foo()`, `const x = make()` where `make` declares
 //!   its return type), `this.f.m` / `this.#f.m` for a field its class declares so, and `new
-//!   Foo().m` / `make().m`; a member a holder does not declare is its base's (`extends`,
-//!   followed through the tree) when exactly one base declares it and every base is known.
-//!   Any other receiver is unresolved (its type needs a type checker: the hybrid resolver or
-//!   `--lsp`).
+//!   Foo().m` / `make().m`; `h.f.m` for a property `f` its holder's declaration annotates (or
+//!   initializes to a class or enum), `rows[0].m`, `x!.m`, a `for … of` variable over a
+//!   declared array, an imported const its module types (`new Foo()`, an annotation), a type
+//!   alias of a class or array, `useThing<Foo>()` where `useThing<T>(): T`, `m.get(k)` of a
+//!   `Map<K, Foo>`; a member a holder does not declare is its base's (`extends`, followed
+//!   through the tree) when exactly one base declares it and every base is known. An enum's
+//!   members are its own. Any other receiver is unresolved (its type needs a type checker:
+//!   the hybrid resolver or `--lsp`), and so is a value a package or a global declares (what
+//!   a package's function returns may be the tree's own class): never outside.
 //! - A private member (`#count`) is the one the innermost class around it declares.
 //! - A property key of an object literal typed by the code (the annotated variable it
 //!   initializes, the declared return type of the function returning it) is that type's
@@ -30,8 +35,11 @@
 //!   callable type); unresolved when that type is not known, as is a shorthand key of a
 //!   destructuring assignment (`({ x } = t)`). An unannotated parameter of an arrow or function expression
 //!   declared as a callable type (`const f: SortingFn<T> = (a, b) => …`, returned from a
-//!   function whose return type is a function type) has that type's parameter's class; a
-//!   local initialized `e as Foo` holds a Foo. A global the file does not declare
+//!   function whose return type is a function type, or passed to a function, method or
+//!   constructor of the tree whose parameter is declared a callable type — not an overloaded
+//!   one) has that type's parameter's class; an array method's callback has the array's
+//!   element (`sort`'s two parameters, `reduce`'s second); a local initialized `e as Foo`
+//!   holds a Foo. A global the file does not declare
 //!   (`Promise`, `console`) resolves outside the tree.
 
 //!
