@@ -1,0 +1,116 @@
+//! The type an expression takes from where it stands: the annotated variable an object
+//! literal initializes, the declared return type it is returned from, and the declared type a
+//! destructuring pattern takes apart.
+
+use super::Raw;
+use super::callbacks::contextual_parameter;
+use super::receivers::{Receiver, iterated_element, object_holder, type_holder};
+use oxc_ast::AstKind;
+use oxc_ast::ast::TSType;
+use oxc_semantic::Semantic;
+use oxc_span::GetSpan;
+
+/// The annotation naming the type an expression (by node) is checked against, where the code
+/// declares it: the annotated variable it initializes (`const t: Table = {…}`), or the
+/// declared return type of the function it is returned from (not an async function's or a
+/// generator's).
+pub(super) fn contextual_type<'s>(
+    semantic: &'s Semantic,
+    expression: oxc_semantic::NodeId,
+) -> Option<&'s TSType<'s>> {
+    let nodes = semantic.nodes();
+    let start = nodes.kind(expression).span();
+    let mut at = expression;
+    loop {
+        let parent = nodes.parent_id(at);
+        match nodes.kind(parent) {
+            AstKind::ParenthesizedExpression(_) => at = parent,
+            AstKind::VariableDeclarator(d) => {
+                let init = d.init.as_ref()?;
+                return (init.span().start <= start.start && init.span().end >= start.end)
+                    .then_some(())
+                    .and(d.type_annotation.as_deref())
+                    .map(|a| &a.type_annotation);
+            }
+            AstKind::ReturnStatement(_) => return returned_type(semantic, parent),
+            // An arrow's expression body: what the arrow returns.
+            AstKind::ArrowFunctionExpression(a)
+                if !a.r#async
+                    && !matches!(a.body, oxc_ast::ast::ArrowFunctionBody::FunctionBody(_)) =>
+            {
+                return a.return_type.as_deref().map(|r| &r.type_annotation);
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The declared return type of the function a `return` (by node) returns from.
+pub(super) fn returned_type<'s>(
+    semantic: &'s Semantic,
+    statement: oxc_semantic::NodeId,
+) -> Option<&'s TSType<'s>> {
+    for ancestor in semantic.nodes().ancestors(statement) {
+        match ancestor.kind() {
+            AstKind::Function(f) => {
+                return (!f.r#async && !f.generator)
+                    .then_some(f.return_type.as_deref())
+                    .flatten()
+                    .map(|r| &r.type_annotation);
+            }
+            AstKind::ArrowFunctionExpression(a) => {
+                return (!a.r#async)
+                    .then_some(a.return_type.as_deref())
+                    .flatten()
+                    .map(|r| &r.type_annotation);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The class or interface an object literal (by node) is typed as, where the code declares
+/// it: its keys are that type's members (`const t: CoreInstance = { getState: … }`).
+pub(super) fn literal_holder(semantic: &Semantic, literal: oxc_semantic::NodeId) -> Option<Raw> {
+    if !matches!(semantic.nodes().kind(literal), AstKind::ObjectExpression(_)) {
+        return None;
+    }
+    type_holder(semantic, contextual_type(semantic, literal)?)
+}
+
+/// The class or interface an object binding pattern (by node) destructures, where the code
+/// declares it: its keys are that type's members (`const { getState } = table` for a `table:
+/// Table`, `function f({ getState }: Table)`); why not otherwise (the key may be the member
+/// all the same, so it is undecided, never passed over).
+pub(super) fn pattern_holder(
+    semantic: &Semantic,
+    pattern: oxc_semantic::NodeId,
+    name: &str,
+) -> Raw {
+    let nodes = semantic.nodes();
+    let unknown = || {
+        Raw::Unresolved(format!(
+            "`{name}` is a key of a destructuring pattern whose value's type lancet does not know"
+        ))
+    };
+    let owner = nodes.parent_id(pattern);
+    let annotated = |annotation: &oxc_ast::ast::TSTypeAnnotation| {
+        type_holder(semantic, &annotation.type_annotation).unwrap_or_else(unknown)
+    };
+    match nodes.kind(owner) {
+        AstKind::VariableDeclarator(d) => match (&d.type_annotation, &d.init) {
+            (Some(a), _) => annotated(a),
+            (None, Some(init)) => match object_holder(semantic, init, pattern, name) {
+                Receiver::Holder(Raw::Unresolved(_)) | Receiver::Export(_) => unknown(),
+                Receiver::Holder(holder) => holder,
+            },
+            (None, None) => iterated_element(semantic, owner).unwrap_or_else(unknown),
+        },
+        AstKind::FormalParameter(p) => match &p.type_annotation {
+            Some(a) => annotated(a),
+            None => contextual_parameter(semantic, owner).unwrap_or_else(unknown),
+        },
+        _ => unknown(),
+    }
+}

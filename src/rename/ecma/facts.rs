@@ -1,0 +1,411 @@
+//! What other files need of a module, read once per module: its exports, its classes' and
+//! interfaces' members and bases, and the types its functions, methods and callable types
+//! declare they return or take.
+
+use super::callbacks::{Callable, declared_callable, parameter_callables, parameter_holders};
+use super::receivers::{declared_holder, reference_holder, symbol_raw, type_holder};
+use super::{ModuleFacts, Raw};
+use oxc_ast::AstKind;
+use oxc_ast::ast::{Declaration, Expression, TSFunctionType, TSType, TSTypeName};
+use oxc_semantic::{Semantic, SymbolFlags};
+use oxc_span::GetSpan;
+use std::collections::HashMap;
+
+/// The facts of one module, from its semantic model.
+pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
+    let scoping = semantic.scoping();
+    let root = scoping.root_scope_id();
+    let mut facts = ModuleFacts::default();
+    // Class and interface names, each with its declarations' offsets (merged ones share one).
+    let mut declared: HashMap<String, Vec<u32>> = HashMap::new();
+    let local = |name: &str| -> Raw {
+        match scoping.get_binding(root, name.into()) {
+            Some(symbol) => symbol_raw(semantic, symbol),
+            None => Raw::Unresolved(format!("`{name}` is not declared at the top of its module")),
+        }
+    };
+    for node in semantic.nodes().iter() {
+        if let Some((start, params)) = callable_facts(semantic, &node.kind()) {
+            facts.callables.insert(start, params);
+        }
+        // An inline function type, by its own offset: a parameter declared so types the
+        // callbacks passed there ([`parameter_callables`]).
+        if let AstKind::TSFunctionType(f) = node.kind() {
+            facts
+                .callables
+                .insert(f.span.start, parameter_holders(semantic, &f.params));
+        }
+        match node.kind() {
+            AstKind::ExportDeclaration(export) => {
+                // By the symbol, not the declaration: overloads and merged declarations
+                // are one symbol, whose first declaration is its id.
+                let names: Vec<String> = match &export.declaration {
+                    Declaration::VariableDeclaration(v) => v
+                        .declarations
+                        .iter()
+                        .flat_map(|d| d.id.get_binding_identifiers())
+                        .map(|b| b.name.to_string())
+                        .collect(),
+                    other => other
+                        .id()
+                        .map(|b| vec![b.name.to_string()])
+                        .unwrap_or_default(),
+                };
+                for name in names {
+                    let raw = local(&name);
+                    facts.exports.insert(name, raw);
+                }
+            }
+            AstKind::ExportNamedDeclaration(export) => {
+                for spec in &export.specifiers {
+                    facts
+                        .exports
+                        .insert(spec.exported.name().to_string(), local(&spec.local.name()));
+                }
+            }
+            AstKind::ExportFromDeclaration(export) => {
+                for spec in &export.specifiers {
+                    facts.exports.insert(
+                        spec.exported.name().to_string(),
+                        Raw::Imported {
+                            source: export.source.value.to_string(),
+                            name: spec.local.name().to_string(),
+                        },
+                    );
+                }
+            }
+            AstKind::ExportAllDeclaration(export) if export.exported.is_none() => {
+                facts.stars.push(export.source.value.to_string());
+            }
+            AstKind::ExportDefaultDeclaration(export) => {
+                let raw = match export.declaration.as_expression() {
+                    Some(Expression::Identifier(r)) => local(&r.name),
+                    _ => Raw::Local(export.declaration.span().start),
+                };
+                facts.exports.insert("default".into(), raw);
+            }
+            AstKind::Class(_) | AstKind::TSInterfaceDeclaration(_) => {
+                if let Some((name, start, bases)) = heritage(semantic, &node.kind()) {
+                    facts.bases.insert(start, bases);
+                    declared.entry(name).or_default().push(start);
+                }
+            }
+            // An enum's members are its own: it has no bases.
+            AstKind::TSEnumDeclaration(e) => {
+                facts.bases.insert(e.id.span.start, Vec::new());
+                let starts = declared.entry(e.id.name.to_string()).or_default();
+                starts.push(e.id.span.start);
+            }
+            AstKind::Function(f) => function_facts(semantic, f, &mut facts),
+            kind => {
+                if let (Some(name), Some(holder)) =
+                    (member_key(&kind), holder_of(semantic, node.id()))
+                {
+                    member_facts(semantic, &kind, holder, name, &mut facts);
+                }
+            }
+        }
+    }
+    settle(semantic, &mut facts, declared);
+    facts
+}
+
+/// What a function declares: the callable type of each parameter, its return type (not an
+/// async function's or a generator's: they return a promise or an iterator). An overloaded
+/// function returns and takes what its arguments choose: neither is told.
+fn function_facts(semantic: &Semantic, f: &oxc_ast::ast::Function, facts: &mut ModuleFacts) {
+    let Some(id) = f.id.as_ref().filter(|id| !overloaded(semantic, id)) else {
+        return;
+    };
+    facts
+        .parameters
+        .insert(id.span.start, parameter_callables(semantic, &f.params));
+    if f.r#async || f.generator {
+        return;
+    }
+    let Some(returned) = &f.return_type else {
+        return;
+    };
+    if let Some(holder) = type_holder(semantic, &returned.type_annotation) {
+        facts.returns.insert(id.span.start, holder);
+    }
+    if let Some(index) = returned_parameter(f, &returned.type_annotation) {
+        facts.generic_returns.insert(id.span.start, index);
+    }
+}
+
+/// Which of a function's own type parameters a return type is (`T`, `T | undefined`).
+fn returned_parameter(f: &oxc_ast::ast::Function, returned: &TSType) -> Option<usize> {
+    let named = match returned {
+        TSType::TSTypeReference(r) if r.type_arguments.is_none() => match &r.type_name {
+            TSTypeName::IdentifierReference(id) => id,
+            _ => return None,
+        },
+        TSType::TSUnionType(u) => {
+            let mut values = u
+                .types
+                .iter()
+                .filter(|t| !matches!(t, TSType::TSUndefinedKeyword(_) | TSType::TSNullKeyword(_)));
+            return match (values.next(), values.next()) {
+                (Some(one), None) => returned_parameter(f, one),
+                _ => None,
+            };
+        }
+        _ => return None,
+    };
+    // The function's own type parameters shadow any other of the name in its signature.
+    let parameters = &f.type_parameters.as_ref()?.params;
+    parameters.iter().position(|p| p.name.name == named.name)
+}
+
+/// The facts that need the whole module read: an overloaded method's types are not told
+/// (its arguments choose), merged declarations are marked, top-level values and aliases typed.
+fn settle(semantic: &Semantic, facts: &mut ModuleFacts, declared: HashMap<String, Vec<u32>>) {
+    // An overloaded method (several declarations of one name) returns and takes what its
+    // arguments choose: none of its types is told.
+    let members = &facts.members;
+    let single = |(holder, name): &(u32, String)| {
+        members
+            .get(holder)
+            .is_some_and(|m| m.iter().filter(|n| *n == name).count() == 1)
+    };
+    facts.method_returns.retain(|key, _| single(key));
+    facts.method_parameters.retain(|key, _| single(key));
+    facts.member_types.retain(|key, _| single(key));
+    top_level_types(semantic, facts);
+    facts.merged = declared
+        .into_values()
+        .filter(|starts| starts.len() > 1)
+        .flatten()
+        .collect();
+}
+
+/// What the module's top-level variables hold and its type aliases name, where their
+/// declarations say (a name that is also a type, a class or a namespace is left out: its
+/// uses in types are not the value's).
+fn top_level_types(semantic: &Semantic, facts: &mut ModuleFacts) {
+    let scoping = semantic.scoping();
+    let declarations = || scoping.iter_bindings_in(scoping.root_scope_id());
+    for symbol in declarations() {
+        let flags = scoping.symbol_flags(symbol);
+        let start = scoping.symbol_span(symbol).start;
+        let other = SymbolFlags::Class
+            | SymbolFlags::Interface
+            | SymbolFlags::Enum
+            | SymbolFlags::Namespace
+            | SymbolFlags::Function;
+        if flags.is_variable()
+            && !flags.intersects(other | SymbolFlags::TypeAlias)
+            && let Some(holder) = declared_holder(semantic, symbol)
+        {
+            facts.values.insert(start, holder);
+        }
+        if flags.is_type_alias()
+            && !flags.intersects(other | SymbolFlags::Variable)
+            && let AstKind::TSTypeAliasDeclaration(a) =
+                semantic.nodes().kind(scoping.symbol_declaration(symbol))
+            && a.type_parameters.is_none()
+            && let Some(holder) = type_holder(semantic, &a.type_annotation)
+        {
+            facts.aliases.insert(start, holder);
+        }
+    }
+}
+
+/// What a member of a class or interface (by its holder's offset) declares: its name, its
+/// return type and its parameters' callable types.
+fn member_facts(
+    semantic: &Semantic,
+    kind: &AstKind,
+    holder: u32,
+    name: String,
+    facts: &mut ModuleFacts,
+) {
+    if let Some(returned) = method_return(semantic, kind) {
+        facts
+            .method_returns
+            .insert((holder, name.clone()), returned);
+    }
+    if let Some(typed) = member_type(semantic, kind) {
+        facts.member_types.insert((holder, name.clone()), typed);
+    }
+    if let Some(params) = member_parameters(semantic, kind) {
+        facts.method_parameters.insert(
+            (holder, name.clone()),
+            parameter_callables(semantic, params),
+        );
+    }
+    facts.members.entry(holder).or_default().push(name);
+}
+
+/// A callable type's declaration (an interface with one call signature, a type alias of a
+/// function type): its name's offset and each parameter's class or interface.
+pub(super) fn callable_facts(
+    semantic: &Semantic,
+    kind: &AstKind,
+) -> Option<(u32, Vec<Option<Raw>>)> {
+    match kind {
+        AstKind::TSInterfaceDeclaration(i) => {
+            let mut calls = i.body.body.iter().filter_map(|s| match s {
+                oxc_ast::ast::TSSignature::TSCallSignatureDeclaration(c) => Some(c),
+                _ => None,
+            });
+            match (calls.next(), calls.next()) {
+                (Some(call), None) => {
+                    Some((i.id.span.start, parameter_holders(semantic, &call.params)))
+                }
+                _ => None,
+            }
+        }
+        AstKind::TSTypeAliasDeclaration(a) => match &a.type_annotation {
+            TSType::TSFunctionType(f) => {
+                Some((a.id.span.start, parameter_holders(semantic, &f.params)))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A named class's or an interface's name, its name's offset and what it extends (each a
+/// holder, or why not).
+pub(super) fn heritage(semantic: &Semantic, kind: &AstKind) -> Option<(String, u32, Vec<Raw>)> {
+    match kind {
+        AstKind::Class(c) => {
+            let id = c.id.as_ref()?;
+            let base = c.heritage.as_ref().map(|h| match &h.expression {
+                Expression::Identifier(r) => reference_holder(semantic, r)
+                    .unwrap_or_else(|| Raw::Unresolved(format!("`{}` is no class", r.name))),
+                _ => Raw::Unresolved("a base class lancet cannot read".into()),
+            });
+            Some((
+                id.name.to_string(),
+                id.span.start,
+                base.into_iter().collect(),
+            ))
+        }
+        AstKind::TSInterfaceDeclaration(i) => {
+            let bases = i
+                .extends
+                .iter()
+                .map(|h| match &h.type_name {
+                    TSTypeName::IdentifierReference(r) => reference_holder(semantic, r)
+                        .unwrap_or_else(|| {
+                            Raw::Unresolved(format!("`{}` is no class or interface", r.name))
+                        }),
+                    _ => Raw::Unresolved("a base interface lancet cannot read".into()),
+                })
+                .collect();
+            Some((i.id.name.to_string(), i.id.span.start, bases))
+        }
+        _ => None,
+    }
+}
+
+/// The class or interface a method's return type annotation names (not an async method's or
+/// a generator's: they return a promise or an iterator), or a property's declared as an inline
+/// function type (`getAllColumns: () => Column[]`).
+pub(super) fn method_return(semantic: &Semantic, kind: &AstKind) -> Option<Raw> {
+    let annotation = match kind {
+        AstKind::MethodDefinition(m) if !m.value.r#async && !m.value.generator => {
+            m.value.return_type.as_ref()?
+        }
+        AstKind::TSMethodSignature(m) => m.return_type.as_ref()?,
+        AstKind::TSPropertySignature(_) | AstKind::PropertyDefinition(_) => {
+            &property_function(semantic, kind)?.return_type
+        }
+        _ => return None,
+    };
+    type_holder(semantic, &annotation.type_annotation)
+}
+
+/// The class, interface or array a property's annotation names (`column: Column<T>`,
+/// `rows?: Row[]`); without one, the class or enum (or imported value) a field is
+/// initialized to (`static errors = ErrorCode`).
+fn member_type(semantic: &Semantic, kind: &AstKind) -> Option<Raw> {
+    let annotation = match kind {
+        AstKind::TSPropertySignature(p) => p.type_annotation.as_ref()?,
+        AstKind::PropertyDefinition(p) => match (&p.type_annotation, &p.value) {
+            (Some(a), _) => a,
+            (None, Some(Expression::Identifier(named))) => {
+                return reference_holder(semantic, named);
+            }
+            (None, _) => return None,
+        },
+        _ => return None,
+    };
+    type_holder(semantic, &annotation.type_annotation)
+}
+
+/// The parameters of a method, or of a property declared as an inline function type.
+fn member_parameters<'a>(
+    semantic: &Semantic,
+    kind: &AstKind<'a>,
+) -> Option<&'a oxc_ast::ast::FormalParameters<'a>> {
+    match kind {
+        AstKind::MethodDefinition(m) => Some(&m.value.params),
+        AstKind::TSMethodSignature(m) => Some(&m.params),
+        AstKind::TSPropertySignature(_) | AstKind::PropertyDefinition(_) => {
+            Some(&property_function(semantic, kind)?.params)
+        }
+        _ => None,
+    }
+}
+
+/// The inline function type a property is declared as (`getRow: (id: string) => Row`,
+/// optional or not).
+fn property_function<'a>(
+    semantic: &Semantic,
+    kind: &AstKind<'a>,
+) -> Option<&'a TSFunctionType<'a>> {
+    let annotation = match kind {
+        AstKind::TSPropertySignature(p) => p.type_annotation.as_ref()?,
+        AstKind::PropertyDefinition(p) => p.type_annotation.as_ref()?,
+        _ => return None,
+    };
+    match declared_callable(semantic, &annotation.type_annotation)? {
+        Callable::Inline(f) => Some(f),
+        Callable::Named(_) => None,
+    }
+}
+
+/// Whether a function's name is declared more than once (overloads).
+fn overloaded(semantic: &Semantic, id: &oxc_ast::ast::BindingIdentifier) -> bool {
+    id.symbol_id
+        .get()
+        .is_none_or(|symbol| !semantic.scoping().symbol_redeclarations(symbol).is_empty())
+}
+
+/// The name a class or interface member definition declares.
+pub(super) fn member_key(kind: &AstKind) -> Option<String> {
+    let key = match kind {
+        AstKind::MethodDefinition(m) => &m.key,
+        AstKind::PropertyDefinition(p) => &p.key,
+        AstKind::AccessorProperty(p) => &p.key,
+        AstKind::TSPropertySignature(p) => &p.key,
+        AstKind::TSMethodSignature(p) => &p.key,
+        AstKind::TSEnumMember(m) => {
+            return match &m.id {
+                oxc_ast::ast::TSEnumMemberName::Identifier(i) => Some(i.name.to_string()),
+                oxc_ast::ast::TSEnumMemberName::String(s) => Some(s.value.to_string()),
+                _ => None,
+            };
+        }
+        _ => return None,
+    };
+    key.static_name().map(|n| n.to_string())
+}
+
+/// The class, interface or enum around a member definition, by its name's offset.
+pub(super) fn holder_of(semantic: &Semantic, node: oxc_semantic::NodeId) -> Option<u32> {
+    for ancestor in semantic.nodes().ancestors(node) {
+        match ancestor.kind() {
+            AstKind::Class(c) => return c.id.as_ref().map(|id| id.span.start),
+            AstKind::TSInterfaceDeclaration(i) => return Some(i.id.span.start),
+            AstKind::TSEnumDeclaration(e) => return Some(e.id.span.start),
+            AstKind::TSTypeLiteral(_) | AstKind::ObjectExpression(_) => return None,
+            _ => {}
+        }
+    }
+    None
+}

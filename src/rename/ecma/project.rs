@@ -1,0 +1,636 @@
+//! The tree's modules joined: a specifier to its file, an export followed through re-exports
+//! to its declaration, a holder to the file declaring it, a member through its bases, and
+//! what a call or a callback's parameter is declared to be.
+
+use super::callbacks::SAME_ARRAY;
+use super::facts::facts_of;
+use super::packages::{self, Bare, Packages};
+use super::sites::analyze;
+use super::{ModuleFacts, Raw, relative, with_semantic};
+use crate::rename::model::{self, EcmaMember, Parsed, Resolution};
+use crate::rename::resolve::{Resolved, Resolver, Sources};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// How deep re-export chains are followed.
+const MAX_DEPTH: usize = 16;
+
+/// The extensions a module specifier may leave out, in TypeScript's order of preference.
+const EXTENSIONS: &[&str] = &[
+    ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
+];
+
+/// The tree's JavaScript/TypeScript modules, analysed on demand.
+pub(crate) struct EcmaProject<'a> {
+    files: &'a [String],
+    read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    /// The workspace's packages under the root, for bare specifiers.
+    packages: Packages<'a>,
+    facts: Mutex<HashMap<String, Option<Arc<ModuleFacts>>>>,
+}
+
+impl<'a> EcmaProject<'a> {
+    /// A project over the walked files, which it reads (a module that does not hold OLD) when
+    /// an import reaches them.
+    pub(in crate::rename) fn new(sources: &Sources<'a>) -> Self {
+        EcmaProject {
+            files: sources.files,
+            read: sources.read,
+            packages: Packages::new(sources.files, sources.read, sources.real),
+            facts: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn facts(&self, path: &str) -> Option<Arc<ModuleFacts>> {
+        if let Some(f) = self.facts.lock().ok()?.get(path) {
+            return f.clone();
+        }
+        let facts = (self.read)(path).map(|text| Arc::new(with_semantic(path, &text, facts_of)));
+        self.facts
+            .lock()
+            .ok()?
+            .insert(path.to_string(), facts.clone());
+        facts
+    }
+
+    /// The file a specifier names from `from`: a relative one by its path; a bare one through
+    /// the workspace (a tsconfig `paths` entry, a package of the tree by its name or its
+    /// `node_modules` link), else another package's, outside the tree. A package of the tree
+    /// whose file lancet cannot find is undecided, never outside.
+    pub(crate) fn module_file(&self, from: &str, specifier: &str) -> Result<String, Resolution> {
+        if relative(specifier) {
+            let base = packages::join(&packages::join(from, ".."), specifier);
+            return self.probe(&base).ok_or_else(|| {
+                Resolution::Unresolved(format!(
+                    "module `{specifier}` (from {from}) is not a file of the tree"
+                ))
+            });
+        }
+        match self.packages.bare(from, specifier) {
+            Bare::Candidates(paths) => paths.iter().find_map(|p| self.probe(p)).ok_or_else(|| {
+                Resolution::Unresolved(format!(
+                    "module `{specifier}` (from {from}) maps to {} by tsconfig `paths`, which is no file of the tree",
+                    paths.join(", ")
+                ))
+            }),
+            Bare::Package { dir, candidates } => {
+                candidates.iter().find_map(|p| self.probe(p)).ok_or_else(|| {
+                    Resolution::Unresolved(format!(
+                        "`{specifier}` is the package in {}/ of the tree, but lancet finds no file of it that package.json's exports, types or main name",
+                        if dir.is_empty() { "." } else { &dir }
+                    ))
+                })
+            }
+            Bare::Outside => Err(Resolution::Outside(format!(
+                "imported from the package `{specifier}`"
+            ))),
+        }
+    }
+
+    /// The walked file a module path (root-relative, extension left out or not) is: itself,
+    /// with an extension (a `.js` one taken for its `.ts` source), or its directory's index.
+    fn probe(&self, base: &str) -> Option<String> {
+        if base.split('/').next() == Some("..") {
+            return None;
+        }
+        let stem = base
+            .strip_suffix(".js")
+            .or_else(|| base.strip_suffix(".jsx"))
+            .or_else(|| base.strip_suffix(".mjs"))
+            .unwrap_or(base);
+        let mut candidates = vec![base.to_string()];
+        for stemmed in [base, stem] {
+            candidates.extend(EXTENSIONS.iter().map(|e| format!("{stemmed}{e}")));
+        }
+        candidates.extend(EXTENSIONS.iter().map(|e| format!("{base}/index{e}")));
+        candidates
+            .into_iter()
+            .find(|c| self.files.iter().any(|f| f == c))
+    }
+
+    /// The declaration an export of a module stands for: (file, offset).
+    fn export(
+        &self,
+        from: &str,
+        source: &str,
+        name: &str,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
+        if depth > MAX_DEPTH {
+            return Err(Resolution::Unresolved(
+                "a re-export chain too long to follow".into(),
+            ));
+        }
+        let file = self.module_file(from, source)?;
+        let Some(facts) = self.facts(&file) else {
+            return Err(Resolution::Unresolved(format!("{file} cannot be read")));
+        };
+        match facts.exports.get(name) {
+            Some(Raw::Local(start)) => Ok((file, *start)),
+            Some(Raw::Imported { source, name }) => self.export(&file, source, name, depth + 1),
+            Some(Raw::Outside(why)) => Err(Resolution::Outside(why.clone())),
+            Some(Raw::Unresolved(why)) => Err(Resolution::Unresolved(why.clone())),
+            Some(
+                Raw::Member { .. }
+                | Raw::Private { .. }
+                | Raw::Returns(_)
+                | Raw::MethodReturns { .. }
+                | Raw::Parameter { .. }
+                | Raw::ParameterOf { .. }
+                | Raw::MethodParameterOf { .. }
+                | Raw::FieldOf { .. }
+                | Raw::GenericReturns { .. }
+                | Raw::MapOf(_)
+                | Raw::ArrayOf(_)
+                | Raw::ElementOf(_),
+            ) => Err(Resolution::Unresolved("an exported member".into())),
+            None => {
+                for star in &facts.stars {
+                    if let Ok(found) = self.export(&file, star, name, depth + 1) {
+                        return Ok(found);
+                    }
+                }
+                Err(Resolution::Unresolved(format!(
+                    "{file} does not export `{name}`"
+                )))
+            }
+        }
+    }
+
+    fn finish(&self, path: &str, raw: Raw, depth: usize) -> Resolution {
+        match raw {
+            Raw::Local(start) => Resolution::Symbol(declaration_id(path, start, None)),
+            Raw::Imported { source, name } => match self.export(path, &source, &name, depth) {
+                Ok((file, start)) => Resolution::Symbol(declaration_id(&file, start, None)),
+                Err(resolution) => resolution,
+            },
+            Raw::Member { holder, name } => {
+                let (file, start) = match self.place_of(path, &holder, depth) {
+                    Ok(found) => found,
+                    Err(resolution) => return resolution,
+                };
+                let declared = self
+                    .facts(&file)
+                    .is_some_and(|f| f.members.get(&start).is_some_and(|m| m.contains(&name)));
+                if declared {
+                    // An override of a base's member of the tree: TypeScript renames the two
+                    // together, lancet keeps them apart, so renaming either alone breaks the
+                    // hierarchy: undecided (a refusal), never half renamed.
+                    if let Ok(Some((base, _))) = self.inherited(&file, start, &name, depth + 1) {
+                        return Resolution::Unresolved(format!(
+                            "`{name}` of that class in {file} overrides the one a base declares (in {base}); lancet does not rename a member and its overrides apart"
+                        ));
+                    }
+                    return Resolution::Symbol(declaration_id(
+                        &file,
+                        start,
+                        Some(EcmaMember::Public(name)),
+                    ));
+                }
+                match self.inherited(&file, start, &name, depth + 1) {
+                    Ok(Some((file, start))) => Resolution::Symbol(declaration_id(
+                        &file,
+                        start,
+                        Some(EcmaMember::Public(name)),
+                    )),
+                    Ok(None) => Resolution::Unresolved(format!(
+                        "`{name}` is not declared by that class in {file} nor by its bases"
+                    )),
+                    Err(why) => Resolution::Unresolved(format!(
+                        "`{name}` is not declared by that class in {file} (an inherited member: {why})"
+                    )),
+                }
+            }
+            Raw::Private { class, name } => {
+                Resolution::Symbol(declaration_id(path, class, Some(EcmaMember::Private(name))))
+            }
+            Raw::Outside(why) => Resolution::Outside(why),
+            Raw::Unresolved(why) => Resolution::Unresolved(why),
+            Raw::Returns(_) | Raw::GenericReturns { .. } | Raw::MethodReturns { .. } => {
+                Resolution::Unresolved("a value a function returns".into())
+            }
+            Raw::Parameter { .. }
+            | Raw::ParameterOf { .. }
+            | Raw::MethodParameterOf { .. }
+            | Raw::FieldOf { .. }
+            | Raw::MapOf(_)
+            | Raw::ArrayOf(_)
+            | Raw::ElementOf(_) => Resolution::Unresolved("a value of a declared type".into()),
+        }
+    }
+}
+
+impl EcmaProject<'_> {
+    /// Where a holder of members (a class or interface, as `path` names it) is declared: its
+    /// file and its name's offset.
+    fn place_of(
+        &self,
+        path: &str,
+        holder: &Raw,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
+        if depth > MAX_DEPTH {
+            return Err(Resolution::Unresolved("a chain too long to follow".into()));
+        }
+        match holder {
+            Raw::Local(start) => self.holder_place(path.to_string(), *start, false, depth),
+            Raw::Imported { source, name } => {
+                let (file, start) = self.export(path, source, name, depth + 1)?;
+                self.holder_place(file, start, true, depth)
+            }
+            Raw::FieldOf { .. }
+            | Raw::GenericReturns { .. }
+            | Raw::Returns(_)
+            | Raw::MethodReturns { .. }
+            | Raw::Parameter { .. }
+            | Raw::ParameterOf { .. }
+            | Raw::MethodParameterOf { .. } => {
+                let (file, declared) = self
+                    .declared_type(path, holder, depth + 1)
+                    .map_err(outside_declares)?;
+                self.place_of(&file, &declared, depth + 1)
+            }
+            Raw::ElementOf(array) => match self
+                .declared_type(path, array, depth + 1)
+                .map_err(outside_declares)?
+            {
+                (file, Raw::ArrayOf(element)) => self.place_of(&file, &element, depth + 1),
+                _ => Err(Resolution::Unresolved(
+                    "the receiver of the callback is not declared an array".into(),
+                )),
+            },
+            Raw::ArrayOf(_) => Err(Resolution::Unresolved("a member of an array".into())),
+            Raw::MapOf(_) => Err(Resolution::Unresolved("a member of a Map".into())),
+            Raw::Outside(why) => Err(Resolution::Outside(why.clone())),
+            Raw::Unresolved(why) => Err(Resolution::Unresolved(why.clone())),
+            Raw::Member { .. } | Raw::Private { .. } => {
+                Err(Resolution::Unresolved("a member of a member".into()))
+            }
+        }
+    }
+
+    /// Where the declaration at `start` of `file` places its members: a class or interface is
+    /// itself; a type alias stands for what it names; an imported variable for what its
+    /// declaration says it holds (a local one is typed where it is read).
+    fn holder_place(
+        &self,
+        file: String,
+        start: u32,
+        imported: bool,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
+        let facts = self.facts(&file);
+        if let Some(named) = facts.as_ref().and_then(|f| f.aliases.get(&start)) {
+            return self.place_of(&file, named, depth + 1);
+        }
+        if imported && let Some(held) = facts.as_ref().and_then(|f| f.values.get(&start)) {
+            return self
+                .place_of(&file, held, depth + 1)
+                .map_err(outside_declares);
+        }
+        Ok((file, start))
+    }
+
+    /// What a value's declaration says it is, and the file that says it: the return type a
+    /// called function or method declares, a callable type's parameter type, an array type;
+    /// why not for anything else.
+    fn declared_type(
+        &self,
+        path: &str,
+        value: &Raw,
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        let (file, declared) = self.declaration_says(path, value, depth)?;
+        Ok(self.unaliased(file, declared, depth + 1))
+    }
+
+    /// What a type alias (of this file or imported) names, followed to a type that is no
+    /// alias; anything else as it is.
+    fn unaliased(&self, file: String, raw: Raw, depth: usize) -> (String, Raw) {
+        if depth > MAX_DEPTH {
+            return (file, raw);
+        }
+        let (home, start) = match &raw {
+            Raw::Local(start) => (file.clone(), *start),
+            Raw::Imported { source, name } => match self.export(&file, source, name, depth + 1) {
+                Ok(found) => found,
+                Err(_) => return (file, raw),
+            },
+            _ => return (file, raw),
+        };
+        match self
+            .facts(&home)
+            .and_then(|f| f.aliases.get(&start).cloned())
+        {
+            Some(named) => self.unaliased(home, named, depth + 1),
+            None => (file, raw),
+        }
+    }
+
+    /// What a value's declaration says it is (an alias not followed), and the file saying it.
+    fn declaration_says(
+        &self,
+        path: &str,
+        value: &Raw,
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        if depth > MAX_DEPTH {
+            return Err(Resolution::Unresolved("a chain too long to follow".into()));
+        }
+        match value {
+            // An imported type, as its module declares it (an alias is followed after).
+            Raw::Imported { .. } => Ok((path.to_string(), value.clone())),
+            Raw::FieldOf { holder, name } => {
+                let (file, start) = self.method_of(path, holder, name, depth + 1)?;
+                let typed = self
+                    .facts(&file)
+                    .and_then(|f| f.member_types.get(&(start, name.clone())).cloned())
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "the type of `{name}` is no class, interface or array its declaration (in {file}) names"
+                        ))
+                    })?;
+                Ok((file, typed))
+            }
+            Raw::ArrayOf(_) | Raw::MapOf(_) => Ok((path.to_string(), value.clone())),
+            Raw::GenericReturns {
+                function,
+                arguments,
+            } => {
+                let (file, start) = self.place_of(path, function, depth + 1)?;
+                match self.facts(&file).and_then(|f| f.generic_returns.get(&start).copied()) {
+                    // The type argument, as the call (in this file) names it.
+                    Some(index) => match arguments.get(index) {
+                        Some(Some(argument)) => Ok((path.to_string(), argument.clone())),
+                        _ => Err(Resolution::Unresolved(
+                            "the call's type argument is no class, interface or array lancet can name".into(),
+                        )),
+                    },
+                    None => self.declaration_says(path, &Raw::Returns(function.clone()), depth + 1),
+                }
+            }
+            Raw::Returns(function) => {
+                let (file, start) = self.place_of(path, function, depth + 1)?;
+                let returned = self
+                    .facts(&file)
+                    .and_then(|f| f.returns.get(&start).cloned())
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "what the function called returns is not declared (in {file})"
+                        ))
+                    })?;
+                Ok((file, returned))
+            }
+            Raw::MethodReturns { holder, name } => {
+                // `m.get(k)` of a `Map<K, V>`: a V (or undefined).
+                if name == "get"
+                    && let Ok((file, Raw::MapOf(value))) =
+                        self.declared_type(path, holder, depth + 1)
+                {
+                    return Ok((file, *value));
+                }
+                // `rows.filter(…)`, `rows.slice(…)`: the array they are called on, as declared.
+                if SAME_ARRAY.contains(&name.as_str())
+                    && let Ok((file, array @ Raw::ArrayOf(_))) =
+                        self.declared_type(path, holder, depth + 1)
+                {
+                    return Ok((file, array));
+                }
+                let (file, start) = self.method_of(path, holder, name, depth + 1)?;
+                let returned = self
+                    .facts(&file)
+                    .and_then(|f| f.method_returns.get(&(start, name.clone())).cloned())
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "what `{name}(…)` returns is not declared (in {file})"
+                        ))
+                    })?;
+                Ok((file, returned))
+            }
+            Raw::ParameterOf { .. } | Raw::MethodParameterOf { .. } => {
+                self.parameter_declared(path, value, depth)
+            }
+            Raw::Parameter { callable, index } => {
+                let (file, start) = self.place_of(path, callable, depth + 1)?;
+                // Merged declarations may hold several call signatures (overloads).
+                let typed = self
+                    .facts(&file)
+                    .filter(|f| !f.merged.contains(&start))
+                    .and_then(|f| f.callables.get(&start).and_then(|p| p.get(*index).cloned()))
+                    .flatten()
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "the type of a callback's parameter is no class or interface its callable type in {file} names"
+                        ))
+                    })?;
+                Ok((file, typed))
+            }
+            _ => Err(Resolution::Unresolved(
+                "the type of the receiver is not declared".into(),
+            )),
+        }
+    }
+
+    /// The callable type a parameter of a function or method of the tree is declared as
+    /// (a [`Raw::ParameterOf`] or [`Raw::MethodParameterOf`]), and the file declaring it.
+    fn parameter_declared(
+        &self,
+        path: &str,
+        value: &Raw,
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        match value {
+            Raw::ParameterOf { function, position } => {
+                let (file, start) = self.place_of(path, function, depth + 1)?;
+                let callable = self
+                    .facts(&file)
+                    .and_then(|f| f.parameters.get(&start).and_then(|p| p.get(*position).cloned()))
+                    .flatten()
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "parameter {} of the function called is not declared a callable type (in {file}; an overloaded function's is not told)",
+                            position + 1
+                        ))
+                    })?;
+                Ok((file, callable))
+            }
+            Raw::MethodParameterOf {
+                holder,
+                name,
+                position,
+            } => {
+                let (file, start) = self.method_of(path, holder, name, depth + 1)?;
+                let callable = self
+                    .facts(&file)
+                    .and_then(|f| {
+                        f.method_parameters
+                            .get(&(start, name.clone()))
+                            .and_then(|p| p.get(*position).cloned())
+                    })
+                    .flatten()
+                    .ok_or_else(|| {
+                        Resolution::Unresolved(format!(
+                            "parameter {} of `{name}` is not declared a callable type (in {file}; an overloaded method's is not told)",
+                            position + 1
+                        ))
+                    })?;
+                Ok((file, callable))
+            }
+            _ => Err(Resolution::Unresolved(
+                "not a parameter of a function or method".into(),
+            )),
+        }
+    }
+
+    /// The class or interface whose declaration of method `name` a holder's calls reach: the
+    /// holder's own, else the one it inherits (its file and name's offset).
+    fn method_of(
+        &self,
+        path: &str,
+        holder: &Raw,
+        name: &str,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
+        let (file, start) = self.place_of(path, holder, depth + 1)?;
+        let declares = self.facts(&file).is_some_and(|f| {
+            f.members
+                .get(&start)
+                .is_some_and(|m| m.iter().any(|n| n == name))
+        });
+        if declares {
+            return Ok((file, start));
+        }
+        match self.inherited(&file, start, name, depth + 1) {
+            Ok(Some(found)) => Ok(found),
+            Ok(None) | Err(_) => Err(Resolution::Unresolved(format!(
+                "the method `{name}` is not found on the receiver's class"
+            ))),
+        }
+    }
+
+    /// The declaration of member `name` that class or interface `start` of `file` inherits:
+    /// the one base (followed through its own bases) that declares it, `None` when every
+    /// base is known and none does; why not when a base is outside the tree or cannot be
+    /// read, when the holder's declarations are merged, or when several bases declare it.
+    fn inherited(
+        &self,
+        file: &str,
+        start: u32,
+        name: &str,
+        depth: usize,
+    ) -> Result<Option<(String, u32)>, String> {
+        if depth > MAX_DEPTH {
+            return Err("a hierarchy too deep to follow".into());
+        }
+        let facts = self
+            .facts(file)
+            .ok_or_else(|| format!("{file} cannot be read"))?;
+        if facts.merged.contains(&start) {
+            return Err("its declarations are merged".into());
+        }
+        let bases = facts
+            .bases
+            .get(&start)
+            .ok_or_else(|| "it is not a class or interface lancet reads".to_string())?;
+        let mut found: Option<(String, u32)> = None;
+        for base in bases {
+            let (base_file, base_start) =
+                self.place_of(file, base, depth + 1)
+                    .map_err(|r| match (r, base) {
+                        (Resolution::Outside(why), Raw::Imported { name: class, .. }) => {
+                            format!("its base `{class}` is outside the tree ({why})")
+                        }
+                        (Resolution::Outside(why), _) => {
+                            format!("a base is outside the tree ({why})")
+                        }
+                        (_, Raw::Imported { name: class, .. }) => {
+                            format!("its base `{class}` is not resolved in the tree")
+                        }
+                        (Resolution::Unresolved(why), _) => why,
+                        _ => "a base lancet cannot read".into(),
+                    })?;
+            let declares = self.facts(&base_file).is_some_and(|f| {
+                f.members
+                    .get(&base_start)
+                    .is_some_and(|m| m.iter().any(|n| n == name))
+            });
+            let here = if declares {
+                Some((base_file, base_start))
+            } else {
+                self.inherited(&base_file, base_start, name, depth + 1)?
+            };
+            match (&found, here) {
+                (Some(a), Some(b)) if *a != b => {
+                    return Err("several bases declare it".into());
+                }
+                (_, Some(b)) => found = Some(b),
+                _ => {}
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// A value whose type a declaration outside the tree gives (what a package's function returns,
+/// a parameter of a package's callback) may be an instance of the tree's own class: its
+/// members are undecided, never outside.
+fn outside_declares(resolution: Resolution) -> Resolution {
+    match resolution {
+        Resolution::Outside(why) => Resolution::Unresolved(format!(
+            "the value's type is declared outside the tree ({why})"
+        )),
+        other => other,
+    }
+}
+
+/// The id of a declaration of `file` at `offset`, or of a member it declares.
+pub(super) fn declaration_id(
+    file: &str,
+    offset: u32,
+    member: Option<EcmaMember>,
+) -> model::SymbolId {
+    model::SymbolId::Ecma {
+        file: file.to_string(),
+        offset,
+        member,
+    }
+}
+
+impl EcmaProject<'_> {
+    /// What each identifier spelled `name` at `offsets` of `file` refers to, as a rename
+    /// resolves it.
+    pub(crate) fn resolve_names(
+        &self,
+        file: &Parsed,
+        offsets: &[usize],
+        name: &str,
+    ) -> Vec<Resolution> {
+        self.resolve_file(file, offsets, name)
+            .into_iter()
+            .map(|r| r.value)
+            .collect()
+    }
+}
+
+impl Resolver for EcmaProject<'_> {
+    fn languages(&self) -> &'static [&'static str] {
+        &["javascript", "typescript", "tsx"]
+    }
+
+    /// Resolves every occurrence (byte offsets of `old`) of one file.
+    fn resolve_file(&self, file: &Parsed, offsets: &[usize], old: &str) -> Vec<Resolved> {
+        let path = file.path.as_str();
+        let analysis = analyze(path, &file.text, offsets, old.len());
+        if let Ok(mut facts) = self.facts.lock() {
+            facts.insert(path.to_string(), Some(Arc::clone(&analysis.facts)));
+        }
+        analysis
+            .raw
+            .into_iter()
+            .map(|(raw, field)| Resolved {
+                value: self.finish(path, raw, 0),
+                field: field.map(|f| self.finish(path, f, 0)),
+            })
+            .collect()
+    }
+}

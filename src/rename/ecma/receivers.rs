@@ -1,0 +1,570 @@
+//! What the object of a member access stands for: a class or interface the code declares it
+//! as (`this`, a typed local, parameter or field, `new Foo()`, a call whose declaration names
+//! its return type), a namespace import, or why not.
+
+use super::Raw;
+use super::callbacks::contextual_parameter;
+use super::facts::holder_of;
+use super::globals::is_global;
+use oxc_ast::AstKind;
+use oxc_ast::ast::{Expression, TSType, TSTypeName};
+use oxc_semantic::{Semantic, SymbolFlags, SymbolId};
+use oxc_span::GetSpan;
+
+/// A symbol of the file: its declaration, or the import it is.
+pub(super) fn symbol_raw(semantic: &Semantic, symbol: SymbolId) -> Raw {
+    let scoping = semantic.scoping();
+    let declaration = scoping.symbol_declaration(symbol);
+    // `B = A << 1` inside an enum: its member `A`, as `E.A` names it.
+    if scoping
+        .symbol_flags(symbol)
+        .contains(SymbolFlags::EnumMember)
+    {
+        return match holder_of(semantic, declaration) {
+            Some(enumeration) => Raw::Member {
+                holder: Box::new(Raw::Local(enumeration)),
+                name: scoping.symbol_name(symbol).to_string(),
+            },
+            None => Raw::Unresolved("an enum member lancet cannot place".into()),
+        };
+    }
+    if !scoping.symbol_flags(symbol).is_import() {
+        return Raw::Local(scoping.symbol_span(symbol).start);
+    }
+    let name = match semantic.nodes().kind(declaration) {
+        AstKind::ImportSpecifier(s) => s.imported.name().to_string(),
+        AstKind::ImportDefaultSpecifier(_) => "default".to_string(),
+        // `import * as ns`: the namespace object is this file's own binding.
+        AstKind::ImportNamespaceSpecifier(_) => {
+            return Raw::Local(scoping.symbol_span(symbol).start);
+        }
+        _ => return Raw::Unresolved("an import lancet cannot read".into()),
+    };
+    imported(semantic, declaration, name)
+}
+
+/// Export `name` of the module the import declaration around `node` names (a file of the tree,
+/// a workspace package under the root or another package: told apart when modules are joined).
+pub(super) fn imported(semantic: &Semantic, node: oxc_semantic::NodeId, name: String) -> Raw {
+    for ancestor in semantic.nodes().ancestors(node) {
+        if let AstKind::ImportDeclaration(import) = ancestor.kind() {
+            let source = import.source.value.to_string();
+            return Raw::Imported { source, name };
+        }
+    }
+    Raw::Unresolved("an import lancet cannot read".into())
+}
+
+/// What the object of `object.name` stands for.
+pub(super) enum Receiver {
+    /// A class or interface whose member `name` is (a `Local` or `Imported` holder), or why
+    /// there is none.
+    Holder(Raw),
+    /// A namespace import: `name` is an export of its module, resolved here.
+    Export(Raw),
+}
+
+/// What a member access's object stands for: a class of the tree, a namespace, or why not.
+pub(super) fn object_holder(
+    semantic: &Semantic,
+    object: &Expression,
+    node: oxc_semantic::NodeId,
+    name: &str,
+) -> Receiver {
+    Receiver::Holder(match object {
+        Expression::ThisExpression(_) => match this_class(semantic, node) {
+            Ok(c) => match &c.id {
+                Some(id) => Raw::Local(id.span.start),
+                None => Raw::Unresolved("`this` in an anonymous class".into()),
+            },
+            Err(why) => Raw::Unresolved(why),
+        },
+        // `this.x.name`, `this.#x.name`: the class of field `x`, as the class declares it.
+        Expression::StaticMemberExpression(m)
+            if matches!(m.object, Expression::ThisExpression(_)) =>
+        {
+            field_holder(semantic, node, &m.property.name, false)
+        }
+        Expression::PrivateFieldExpression(p)
+            if matches!(p.object, Expression::ThisExpression(_)) =>
+        {
+            field_holder(semantic, node, &p.field.name, true)
+        }
+        // `header.column.name`: what member `column` of the receiver's type is declared as.
+        Expression::StaticMemberExpression(m) => {
+            match object_holder(semantic, &m.object, node, &m.property.name) {
+                Receiver::Holder(holder) if holder.holds_members() => Raw::FieldOf {
+                    holder: Box::new(holder),
+                    name: m.property.name.to_string(),
+                },
+                // `ns.value.name`: the export, typed by its declaration.
+                Receiver::Export(export @ Raw::Imported { .. }) => export,
+                // A global's or a package's property may hold anything, the tree's too.
+                Receiver::Holder(Raw::Outside(why)) | Receiver::Export(Raw::Outside(why)) => {
+                    Raw::Unresolved(format!("a property of a value outside the tree ({why})"))
+                }
+                Receiver::Holder(other) | Receiver::Export(other) => other,
+            }
+        }
+        // `rows[0].name`: an element of an array its declaration says.
+        Expression::ComputedMemberExpression(m)
+            if matches!(m.expression, Expression::NumericLiteral(_)) =>
+        {
+            match element_of(object_holder(semantic, &m.object, node, name)) {
+                Some(element) => element,
+                None => Raw::Unresolved("the type of the receiver is not known".into()),
+            }
+        }
+        // `make()!.name`, `(x).name`: the value itself.
+        Expression::TSNonNullExpression(n) => {
+            return object_holder(semantic, &n.expression, node, name);
+        }
+        Expression::ParenthesizedExpression(p) => {
+            return object_holder(semantic, &p.expression, node, name);
+        }
+        // `make().name`, `x.make().name`: what `make` returns, when its declaration says.
+        Expression::CallExpression(c) => call_holder(semantic, c, node),
+        // `new Foo().name`: an instance of Foo.
+        Expression::NewExpression(n) => match &n.callee {
+            Expression::Identifier(id) => reference_holder(semantic, id).unwrap_or_else(|| {
+                Raw::Unresolved(format!("`{}` is no class lancet can name", id.name))
+            }),
+            _ => Raw::Unresolved("the type of the receiver is not known".into()),
+        },
+        Expression::Identifier(r) => {
+            let scoping = semantic.scoping();
+            let symbol = r
+                .reference_id
+                .get()
+                .and_then(|id| scoping.get_reference(id).symbol_id());
+            match symbol {
+                Some(symbol) => {
+                    let flags = scoping.symbol_flags(symbol);
+                    if flags.intersects(SymbolFlags::Class | SymbolFlags::Enum) {
+                        return Receiver::Holder(Raw::Local(scoping.symbol_span(symbol).start));
+                    }
+                    if let Some(holder) = declared_holder(semantic, symbol) {
+                        return Receiver::Holder(holder);
+                    }
+                    match symbol_raw(semantic, symbol) {
+                        imported @ (Raw::Imported { .. } | Raw::Outside(_)) => imported,
+                        _ if flags.is_import() => {
+                            // `import * as ns from './m'`: `ns.x` is m's export `x`.
+                            return Receiver::Export(namespace_export(semantic, r, name));
+                        }
+                        _ => Raw::Unresolved(format!("the type of `{}` is not known", r.name)),
+                    }
+                }
+                None if is_global(&r.name) => {
+                    Raw::Outside(format!("`{}` is a JavaScript global", r.name))
+                }
+                None => Raw::Unresolved(format!("`{}` is not declared in this file", r.name)),
+            }
+        }
+        _ => Raw::Unresolved("the type of the receiver is not known".into()),
+    })
+}
+
+/// The class whose body `this` at `node` is in: the innermost class, unless a function that
+/// is not its method rebinds `this` first (why not, then).
+pub(super) fn this_class<'s>(
+    semantic: &'s Semantic,
+    node: oxc_semantic::NodeId,
+) -> Result<&'s oxc_ast::ast::Class<'s>, String> {
+    for ancestor in semantic.nodes().ancestors(node) {
+        match ancestor.kind() {
+            AstKind::Function(_) => {
+                // A method's own function; any other function rebinds `this`.
+                let parent = semantic.nodes().parent_kind(ancestor.id());
+                if !matches!(parent, AstKind::MethodDefinition(_)) {
+                    return Err("`this` inside a function that is not a method".into());
+                }
+            }
+            AstKind::Class(c) => return Ok(c),
+            _ => {}
+        }
+    }
+    Err("`this` outside a class".into())
+}
+
+/// The class or interface field `field` of `this`'s class holds, as the class declares it:
+/// its annotation (`#cache: QueryCache`, `x: Foo | undefined`) or, without one, its
+/// initializer `new Foo()`. A field the class does not declare itself is not looked for.
+pub(super) fn field_holder(
+    semantic: &Semantic,
+    node: oxc_semantic::NodeId,
+    field: &str,
+    private: bool,
+) -> Raw {
+    let class = match this_class(semantic, node) {
+        Ok(c) => c,
+        Err(why) => return Raw::Unresolved(why),
+    };
+    let shown = if private {
+        format!("#{field}")
+    } else {
+        field.to_string()
+    };
+    let declared = class.body.body.iter().find_map(|element| match element {
+        oxc_ast::ast::ClassElement::PropertyDefinition(p) if !p.r#static => {
+            let name = if private {
+                p.key.private_name().map(|n| n.to_string())
+            } else if p.key.is_private_identifier() {
+                None
+            } else {
+                p.key.static_name().map(|n| n.to_string())
+            };
+            (name.as_deref() == Some(field)).then_some(p)
+        }
+        _ => None,
+    });
+    let Some(declared) = declared else {
+        return Raw::Unresolved(format!(
+            "the class of `this.{shown}` is not declared by its class"
+        ));
+    };
+    let holder = match (&declared.type_annotation, &declared.value) {
+        (Some(a), _) => type_holder(semantic, &a.type_annotation),
+        (None, Some(Expression::NewExpression(n))) => match &n.callee {
+            Expression::Identifier(id) => reference_holder(semantic, id),
+            _ => None,
+        },
+        _ => None,
+    };
+    holder.unwrap_or_else(|| {
+        Raw::Unresolved(format!(
+            "the type of `this.{shown}` is not a class or interface lancet can name"
+        ))
+    })
+}
+
+/// The class or interface a name in a type or a `new` refers to: one of this file (by its
+/// declaration's offset), an import, or outside the tree; `None` for anything else (a type
+/// alias, a type parameter).
+pub(super) fn reference_holder(
+    semantic: &Semantic,
+    named: &oxc_ast::ast::IdentifierReference,
+) -> Option<Raw> {
+    let scoping = semantic.scoping();
+    let class = named
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let flags = scoping.symbol_flags(class);
+    if flags.intersects(SymbolFlags::Class | SymbolFlags::Interface | SymbolFlags::Enum) {
+        return Some(Raw::Local(scoping.symbol_span(class).start));
+    }
+    match symbol_raw(semantic, class) {
+        held @ (Raw::Imported { .. } | Raw::Outside(_)) => Some(held),
+        _ => None,
+    }
+}
+
+/// The class or interface a type annotation names: `Foo`, `Foo<T>`, and `Foo | undefined`
+/// or `Foo | null` (a member is reached only when there is a value); an array of one
+/// ([`Raw::ArrayOf`]: `Foo[]`, `Array<Foo>`, `readonly Foo[]`); what a type alias of this file
+/// names (an imported one is followed when modules are joined).
+pub(super) fn type_holder(semantic: &Semantic, ty: &TSType) -> Option<Raw> {
+    aliased_type_holder(semantic, ty, 0)
+}
+
+/// [`type_holder`], `depth` type aliases deep.
+fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option<Raw> {
+    const MAX_ALIASES: usize = 8;
+    match ty {
+        TSType::TSArrayType(a) => {
+            aliased_type_holder(semantic, &a.element_type, depth).map(|e| Raw::ArrayOf(Box::new(e)))
+        }
+        TSType::TSTypeOperatorType(o)
+            if o.operator == oxc_ast::ast::TSTypeOperatorOperator::Readonly =>
+        {
+            aliased_type_holder(semantic, &o.type_annotation, depth)
+        }
+        // `Array<T>`, `ReadonlyArray<T>`: the global ones (no declaration in the file).
+        TSType::TSTypeReference(r)
+            if matches!(&r.type_name, TSTypeName::IdentifierReference(id)
+                if matches!(id.name.as_str(), "Array" | "ReadonlyArray")
+                    && id.reference_id.get().and_then(|rid| semantic.scoping().get_reference(rid).symbol_id()).is_none()) =>
+        {
+            let args = r.type_arguments.as_ref()?;
+            match args.params.as_slice() {
+                [element] => {
+                    aliased_type_holder(semantic, element, depth).map(|e| Raw::ArrayOf(Box::new(e)))
+                }
+                _ => None,
+            }
+        }
+        TSType::TSTypeReference(r) => match &r.type_name {
+            TSTypeName::IdentifierReference(id) => match local_alias(semantic, id) {
+                Some(named) if depth < MAX_ALIASES => {
+                    aliased_type_holder(semantic, &named.type_annotation, depth + 1)
+                }
+                Some(_) => None,
+                None => reference_holder(semantic, id)
+                    .or_else(|| global_map(semantic, id, r.type_arguments.as_deref())),
+            },
+            _ => None,
+        },
+        TSType::TSUnionType(u) => {
+            let mut values = u
+                .types
+                .iter()
+                .filter(|t| !matches!(t, TSType::TSUndefinedKeyword(_) | TSType::TSNullKeyword(_)));
+            match (values.next(), values.next()) {
+                (Some(one), None) => aliased_type_holder(semantic, one, depth),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A global `Map`/`ReadonlyMap` (no declaration of the tree names it) of the values its type
+/// arguments say (`Map<string, Item>`): [`Raw::MapOf`]; `None` for any other name, or when
+/// the values' type is no class, interface or array.
+fn global_map(
+    semantic: &Semantic,
+    named: &oxc_ast::ast::IdentifierReference,
+    arguments: Option<&oxc_ast::ast::TSTypeParameterInstantiation>,
+) -> Option<Raw> {
+    let global = matches!(named.name.as_str(), "Map" | "ReadonlyMap")
+        && named
+            .reference_id
+            .get()
+            .and_then(|id| semantic.scoping().get_reference(id).symbol_id())
+            .is_none();
+    if !global {
+        return None;
+    }
+    match arguments.map(|a| a.params.as_slice()) {
+        Some([_, value]) => {
+            aliased_type_holder(semantic, value, 0).map(|v| Raw::MapOf(Box::new(v)))
+        }
+        _ => None,
+    }
+}
+
+/// The declaration of the type alias of this file a name refers to (not a generic one: what
+/// it names depends on its arguments).
+fn local_alias<'s>(
+    semantic: &'s Semantic,
+    named: &oxc_ast::ast::IdentifierReference,
+) -> Option<&'s oxc_ast::ast::TSTypeAliasDeclaration<'s>> {
+    let scoping = semantic.scoping();
+    let symbol = named
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let flags = scoping.symbol_flags(symbol);
+    if !flags.is_type_alias() || flags.intersects(SymbolFlags::Class | SymbolFlags::Interface) {
+        return None;
+    }
+    match semantic.nodes().kind(scoping.symbol_declaration(symbol)) {
+        AstKind::TSTypeAliasDeclaration(a) if a.type_parameters.is_none() => Some(a),
+        _ => None,
+    }
+}
+
+/// The class or interface a local holds an instance of, when its declaration says so: `x:
+/// Foo` (a parameter or a variable: its declared type, whatever is assigned later), or
+/// `const x = new Foo()` when nothing assigns it again.
+pub(super) fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<Raw> {
+    let scoping = semantic.scoping();
+    let mut declaration = scoping.symbol_declaration(symbol);
+    if matches!(
+        semantic.nodes().kind(declaration),
+        AstKind::BindingIdentifier(_)
+    ) {
+        declaration = semantic.nodes().parent_id(declaration);
+    }
+    let (annotation, init) = match semantic.nodes().kind(declaration) {
+        // `for (const row of rows)`: an element of what is iterated.
+        AstKind::VariableDeclarator(d)
+            if d.id.get_binding_identifier().is_some()
+                && d.type_annotation.is_none()
+                && d.init.is_none()
+                && !scoping.symbol_is_mutated(symbol) =>
+        {
+            return iterated_element(semantic, declaration);
+        }
+        AstKind::VariableDeclarator(d) if d.id.get_binding_identifier().is_some() => {
+            (d.type_annotation.as_deref(), d.init.as_ref())
+        }
+        AstKind::FormalParameter(p) if p.pattern.get_binding_identifier().is_some() => {
+            if p.type_annotation.is_none() {
+                return contextual_parameter(semantic, declaration);
+            }
+            (p.type_annotation.as_deref(), None)
+        }
+        _ => return None,
+    };
+    // `make()!`: the value of `make()` (a non-null assertion types nothing else).
+    let init = match init {
+        Some(Expression::TSNonNullExpression(n)) => Some(&n.expression),
+        other => other,
+    };
+    match (annotation, init) {
+        (Some(a), _) => type_holder(semantic, &a.type_annotation),
+        // `let t = {…} as unknown as Table<T>`: the asserted type is the local's.
+        (None, Some(Expression::TSAsExpression(a))) => type_holder(semantic, &a.type_annotation),
+        (None, Some(Expression::TSTypeAssertion(a))) => type_holder(semantic, &a.type_annotation),
+        (None, Some(Expression::NewExpression(n))) if !scoping.symbol_is_mutated(symbol) => {
+            match &n.callee {
+                Expression::Identifier(id) => reference_holder(semantic, id)
+                    .or_else(|| global_map(semantic, id, n.type_arguments.as_deref())),
+                _ => None,
+            }
+        }
+        (None, Some(Expression::CallExpression(c))) if !scoping.symbol_is_mutated(symbol) => {
+            match call_holder(semantic, c, declaration) {
+                holder @ (Raw::Returns(_)
+                | Raw::GenericReturns { .. }
+                | Raw::MethodReturns { .. }) => Some(holder),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The element a `for … of` loop's variable (its declarator, by node) holds, when what the
+/// loop iterates is declared an array of a class or interface (not `for await`: it awaits
+/// each element).
+pub(super) fn iterated_element(
+    semantic: &Semantic,
+    declarator: oxc_semantic::NodeId,
+) -> Option<Raw> {
+    let nodes = semantic.nodes();
+    let declaration = nodes.parent_id(declarator);
+    let AstKind::ForOfStatement(f) = nodes.parent_kind(declaration) else {
+        return None;
+    };
+    if f.r#await || f.left.span() != nodes.kind(declaration).span() {
+        return None;
+    }
+    element_of(object_holder(semantic, &f.right, declarator, ""))
+}
+
+/// An element of what a receiver is, where it is declared an array: the element's holder, or
+/// [`Raw::ElementOf`] a declared value (decided when modules are joined).
+pub(super) fn element_of(receiver: Receiver) -> Option<Raw> {
+    match receiver {
+        Receiver::Holder(Raw::ArrayOf(element)) => Some(*element),
+        // An imported name may be a type alias of an array (`cols: Columns`): decided when
+        // modules are joined (an imported class is no array: undecided).
+        Receiver::Holder(
+            declared @ (Raw::Parameter { .. }
+            | Raw::Returns(_)
+            | Raw::GenericReturns { .. }
+            | Raw::MethodReturns { .. }
+            | Raw::FieldOf { .. }
+            | Raw::Imported { .. }),
+        ) => Some(Raw::ElementOf(Box::new(declared))),
+        _ => None,
+    }
+}
+
+/// Member `name` of what a receiver is: the holder's member, or why there is none (the
+/// receiver's own `Unresolved` or `Outside`).
+pub(super) fn member_of(holder: Raw, name: &str) -> Raw {
+    match holder {
+        holder if holder.holds_members() => Raw::Member {
+            holder: Box::new(holder),
+            name: name.to_string(),
+        },
+        other => other,
+    }
+}
+
+/// What a call returns, as a holder: `make()` a function's, `x.make()` a method's of `x`'s
+/// holder (its declaration decides when modules are joined).
+pub(super) fn call_holder(
+    semantic: &Semantic,
+    call: &oxc_ast::ast::CallExpression,
+    node: oxc_semantic::NodeId,
+) -> Raw {
+    match &call.callee {
+        // `useThing<Item>()`: the type arguments may be what it returns.
+        Expression::Identifier(id) => match (called(semantic, id), &call.type_arguments) {
+            (Raw::Returns(function), Some(arguments)) => Raw::GenericReturns {
+                function,
+                arguments: arguments
+                    .params
+                    .iter()
+                    .map(|t| type_holder(semantic, t))
+                    .collect(),
+            },
+            (returns, _) => returns,
+        },
+        Expression::StaticMemberExpression(m) => {
+            let name = m.property.name.to_string();
+            match object_holder(semantic, &m.object, node, &name) {
+                Receiver::Holder(holder) if holder.holds_members() => Raw::MethodReturns {
+                    holder: Box::new(holder),
+                    name,
+                },
+                Receiver::Holder(other) => other,
+                // `ns.make()`: the function `make` that module exports.
+                Receiver::Export(f @ Raw::Imported { .. }) => Raw::Returns(Box::new(f)),
+                Receiver::Export(other) => other,
+            }
+        }
+        _ => Raw::Unresolved("the type of the receiver is not known".into()),
+    }
+}
+
+/// What calling the function `callee` names returns: [`Raw::Returns`] of a function of this
+/// file or an imported one (its declaration's return type decides, when modules are joined).
+pub(super) fn called(semantic: &Semantic, callee: &oxc_ast::ast::IdentifierReference) -> Raw {
+    let declared = callee
+        .reference_id
+        .get()
+        .and_then(|id| semantic.scoping().get_reference(id).symbol_id())
+        .is_some();
+    match called_function(semantic, callee) {
+        Some(f) => Raw::Returns(Box::new(f)),
+        None if !declared => {
+            Raw::Unresolved(format!("`{}` is not declared in this file", callee.name))
+        }
+        None => Raw::Unresolved(format!("what `{}(…)` returns is not known", callee.name)),
+    }
+}
+
+/// The function a called name is: one this file declares, or an import (`None` for a
+/// local holding some value, or an undeclared name).
+pub(super) fn called_function(
+    semantic: &Semantic,
+    callee: &oxc_ast::ast::IdentifierReference,
+) -> Option<Raw> {
+    let scoping = semantic.scoping();
+    let function = callee
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    match symbol_raw(semantic, function) {
+        f @ Raw::Imported { .. } => Some(f),
+        f @ Raw::Local(_) if scoping.symbol_flags(function).is_function() => Some(f),
+        _ => None,
+    }
+}
+
+/// `ns.name` where `ns` is `import * as ns from 'source'`.
+pub(super) fn namespace_export(
+    semantic: &Semantic,
+    ns: &oxc_ast::ast::IdentifierReference,
+    name: &str,
+) -> Raw {
+    let scoping = semantic.scoping();
+    let Some(symbol) = ns
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())
+    else {
+        return Raw::Unresolved(format!("`{}` is not declared", ns.name));
+    };
+    imported(
+        semantic,
+        scoping.symbol_declaration(symbol),
+        name.to_string(),
+    )
+}

@@ -1,0 +1,208 @@
+//! Each occurrence of a name in one file, classified: a binding or reference (its symbol), a
+//! member (its holder), a key of a typed literal or pattern, an import or export specifier, a
+//! private name.
+
+use super::context::{literal_holder, pattern_holder};
+use super::facts::{facts_of, holder_of};
+use super::globals::is_global;
+use super::receivers::{Receiver, imported, member_of, object_holder, symbol_raw};
+use super::{Analysis, Raw, with_semantic};
+use oxc_ast::AstKind;
+use oxc_semantic::Semantic;
+use oxc_span::GetSpan;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Classifies each occurrence (byte offset of a `len`-byte name) in one file.
+pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> Analysis {
+    with_semantic(path, text, |semantic| {
+        let mut at: HashMap<u32, Vec<(oxc_semantic::NodeId, AstKind)>> = HashMap::new();
+        for node in semantic.nodes().iter() {
+            let kind = node.kind();
+            let span = kind.span();
+            if (span.end - span.start) as usize == len
+                && matches!(
+                    kind,
+                    AstKind::IdentifierReference(_)
+                        | AstKind::BindingIdentifier(_)
+                        | AstKind::IdentifierName(_)
+                )
+            {
+                at.entry(span.start).or_default().push((node.id(), kind));
+            }
+            // `#name`: the occurrence is the name after the `#`.
+            if (span.end - span.start) as usize == len + 1
+                && matches!(kind, AstKind::PrivateIdentifier(_))
+            {
+                at.entry(span.start + 1)
+                    .or_default()
+                    .push((node.id(), kind));
+            }
+        }
+        let raw = offsets
+            .iter()
+            .map(|&offset| {
+                let candidates = at.get(&(offset as u32)).cloned().unwrap_or_default();
+                (
+                    classify(semantic, &candidates),
+                    shorthand_member(semantic, &candidates),
+                )
+            })
+            .collect();
+        Analysis {
+            raw,
+            facts: Arc::new(facts_of(semantic)),
+        }
+    })
+}
+
+pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)]) -> Raw {
+    let scoping = semantic.scoping();
+    if let Some(AstKind::BindingIdentifier(b)) = candidates
+        .iter()
+        .map(|(_, k)| *k)
+        .find(|k| matches!(k, AstKind::BindingIdentifier(_)))
+    {
+        return match b.symbol_id.get() {
+            Some(symbol) => symbol_raw(semantic, symbol),
+            None => Raw::Unresolved("a binding without a symbol".into()),
+        };
+    }
+    if let Some(AstKind::IdentifierReference(r)) = candidates
+        .iter()
+        .map(|(_, k)| *k)
+        .find(|k| matches!(k, AstKind::IdentifierReference(_)))
+    {
+        let symbol = r
+            .reference_id
+            .get()
+            .and_then(|id| scoping.get_reference(id).symbol_id());
+        return match symbol {
+            Some(symbol) => symbol_raw(semantic, symbol),
+            None if is_global(&r.name) => {
+                Raw::Outside(format!("`{}` is a JavaScript global", r.name))
+            }
+            None => Raw::Unresolved(format!("`{}` is not declared in this file", r.name)),
+        };
+    }
+    if let Some(&(id, AstKind::PrivateIdentifier(p))) = candidates.first() {
+        return private_member(semantic, id, p.name.as_str());
+    }
+    let Some(&(id, AstKind::IdentifierName(name))) = candidates.first() else {
+        return Raw::Unresolved("not a name lancet can read".into());
+    };
+    let name = name.name.to_string();
+    let member = |holder: Raw| Raw::Member {
+        holder: Box::new(holder),
+        name: name.clone(),
+    };
+    match semantic.nodes().parent_kind(id) {
+        AstKind::StaticMemberExpression(m) => match object_holder(semantic, &m.object, id, &name) {
+            Receiver::Holder(holder) if holder.holds_members() => member(holder),
+            Receiver::Holder(other) | Receiver::Export(other) => other,
+        },
+        AstKind::MethodDefinition(_)
+        | AstKind::PropertyDefinition(_)
+        | AstKind::AccessorProperty(_)
+        | AstKind::TSPropertySignature(_)
+        | AstKind::TSMethodSignature(_)
+        | AstKind::TSEnumMember(_) => match holder_of(semantic, id) {
+            Some(holder) => member(Raw::Local(holder)),
+            None => Raw::Unresolved(format!(
+                "`{name}` is a property of an object type: lancet resolves the members of classes and interfaces only, by syntax"
+            )),
+        },
+        AstKind::ObjectProperty(p) if !p.computed => {
+            let property = semantic.nodes().parent_id(id);
+            match literal_holder(semantic, semantic.nodes().parent_id(property)) {
+                Some(holder) => member(holder),
+                None => Raw::Unresolved(format!(
+                    "`{name}` is a property key of an object literal (a member of an anonymous type)"
+                )),
+            }
+        }
+        AstKind::ObjectProperty(_) => Raw::Unresolved(format!(
+            "`{name}` is a computed property key of an object literal"
+        )),
+        // `const { getState: g } = table`: the key is a member of what is destructured.
+        AstKind::BindingProperty(p) if !p.computed => {
+            let property = semantic.nodes().parent_id(id);
+            member_of(
+                pattern_holder(semantic, semantic.nodes().parent_id(property), &name),
+                &name,
+            )
+        }
+        AstKind::ImportSpecifier(_) => imported(semantic, id, name),
+        AstKind::ExportSpecifier(_) => {
+            for ancestor in semantic.nodes().ancestors(id) {
+                if let AstKind::ExportFromDeclaration(export) = ancestor.kind() {
+                    let source = export.source.value.to_string();
+                    return Raw::Imported { source, name };
+                }
+            }
+            Raw::Unresolved(format!("`{name}` is an export's public name"))
+        }
+        _ => Raw::Unresolved(format!("`{name}` is a property name lancet cannot resolve")),
+    }
+}
+
+/// A shorthand property of a typed object literal (`{ getState }` where the literal is typed
+/// `CoreInstance`) or of a destructuring pattern (`const { getState } = table`): the member
+/// its key names besides the local its value is (why not, when the pattern's type is not
+/// known).
+pub(super) fn shorthand_member(
+    semantic: &Semantic,
+    candidates: &[(oxc_semantic::NodeId, AstKind)],
+) -> Option<Raw> {
+    // `({ getState } = table)`: the key is the assigned local's name, with no node of its own.
+    if let Some((id, name)) = candidates.iter().find_map(|(id, k)| match k {
+        AstKind::IdentifierReference(r) => Some((*id, r.name.as_str())),
+        _ => None,
+    }) && matches!(
+        semantic.nodes().parent_kind(id),
+        AstKind::AssignmentTargetPropertyIdentifier(_)
+    ) {
+        return Some(Raw::Unresolved(format!(
+            "`{name}` is a key of a destructuring assignment: lancet does not read its value's type"
+        )));
+    }
+    let (id, name) = candidates.iter().find_map(|(id, k)| match k {
+        AstKind::IdentifierName(n) => Some((*id, n.name.to_string())),
+        _ => None,
+    })?;
+    let property = semantic.nodes().parent_id(id);
+    let literal = semantic.nodes().parent_id(property);
+    match semantic.nodes().kind(property) {
+        AstKind::ObjectProperty(p) if p.shorthand => Some(Raw::Member {
+            holder: Box::new(literal_holder(semantic, literal)?),
+            name,
+        }),
+        // `const { getState } = table`, `{ getState = d }`: the key is a member of what is
+        // destructured whatever its value binds; undecided where its type is not known.
+        AstKind::BindingProperty(p) if p.shorthand => {
+            Some(member_of(pattern_holder(semantic, literal, &name), &name))
+        }
+        _ => None,
+    }
+}
+
+/// `#name`: the private member of the innermost class around it that declares one.
+pub(super) fn private_member(semantic: &Semantic, node: oxc_semantic::NodeId, name: &str) -> Raw {
+    for ancestor in semantic.nodes().ancestors(node) {
+        if let AstKind::Class(c) = ancestor.kind() {
+            let declares = c.body.body.iter().any(|element| {
+                element
+                    .property_key()
+                    .and_then(|k| k.private_name())
+                    .is_some_and(|n| n.as_str() == name)
+            });
+            if declares {
+                return Raw::Private {
+                    class: c.span.start,
+                    name: name.to_string(),
+                };
+            }
+        }
+    }
+    Raw::Unresolved(format!("no class around it declares `#{name}`"))
+}
