@@ -46,6 +46,7 @@ mod items;
 mod locals;
 mod macros;
 mod members;
+mod typing;
 
 /// The crates of Rust's own library: a path that starts there leaves the tree.
 const RUST_LIBRARY: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
@@ -208,17 +209,28 @@ impl RustProject<'_> {
                 self.field_of_pattern(parent, source, name)
             }
             "field_expression" if field_is("field") => {
-                let called = parent
+                // `x.name(..)`, or `x.name::<T>(..)` (the call's function a generic one).
+                let callee = parent
+                    .parent()
+                    .filter(|g| g.kind() == "generic_function")
+                    .unwrap_or(parent);
+                let called = callee
                     .parent()
                     .filter(|c| c.kind() == "call_expression")
                     .and_then(|c| c.child_by_field_name("function"))
-                    .is_some_and(|f| f.id() == parent.id());
+                    .is_some_and(|f| f.id() == callee.id());
                 let space = if called {
                     Namespace::Item
                 } else {
                     Namespace::Field
                 };
-                self.receiver_member(source, parent.child_by_field_name("value"), name, space)
+                self.receiver_member(
+                    facts,
+                    source,
+                    parent.child_by_field_name("value"),
+                    name,
+                    space,
+                )
             }
             // A shorthand field is a value and a field at once: here, the value; the field is
             // `shorthand_field`'s.
