@@ -140,12 +140,19 @@ fn binding_in_pattern(
             }
             "type_identifier" | "scoped_type_identifier" | "type_arguments" => {}
             _ => {
+                // A match arm's guard (`x if rhs.is_empty()`) binds nothing: its names are uses.
+                let guard = n.child_by_field_name("condition").map(|g| g.id());
                 let mut cursor = n.walk();
                 for c in n.named_children(&mut cursor) {
-                    if !matches!(
-                        c.kind(),
-                        "type_identifier" | "primitive_type" | "reference_type" | "generic_type"
-                    ) {
+                    if Some(c.id()) != guard
+                        && !matches!(
+                            c.kind(),
+                            "type_identifier"
+                                | "primitive_type"
+                                | "reference_type"
+                                | "generic_type"
+                        )
+                    {
                         stack.push(c);
                     }
                 }

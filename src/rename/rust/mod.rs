@@ -564,4 +564,18 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_name_in_a_match_guard_is_a_use_not_a_binding() {
+        // semver's `false if rhs.is_empty() =>`: the guard's `rhs` is the parameter.
+        let text = "fn f(rhs: u8, b: bool) -> u8 {\n    match b {\n        false if rhs > 1 => rhs,\n        _ => 0,\n    }\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "rhs"),
+            [
+                "1 = rust:local@a.rs@5",
+                "3 = rust:local@a.rs@5",
+                "3 = rust:local@a.rs@5"
+            ]
+        );
+    }
 }

@@ -18,6 +18,23 @@ use tree_sitter::Node;
 /// a bound on recursion through initialisers, far beyond any chain written by hand.
 const STEPS: u8 = 24;
 
+/// Traits of Rust's prelude whose associated functions are called by the trait's path
+/// (`Default::default()`, `From::from(x)`): the type they give is the one the context wants.
+const LIBRARY_TRAITS: &[&str] = &[
+    "Default",
+    "From",
+    "Into",
+    "TryFrom",
+    "TryInto",
+    "FromStr",
+    "FromIterator",
+    "Clone",
+    "ToOwned",
+    "ToString",
+    "Iterator",
+    "IntoIterator",
+];
+
 /// The library's wrappers whose value `?`, `.unwrap()` and `.expect(..)` take out: their first
 /// type argument.
 const WRAPPERS: &[&str] = &["Option", "Result"];
@@ -312,7 +329,13 @@ impl RustProject<'_> {
         steps: u8,
     ) -> Option<String> {
         let ty = bare_type(path);
-        if !ty.starts_with(char::is_uppercase) {
+        // `Self::from_str(s)` through a library trait gives what that trait declares, unread;
+        // `Default::default()` is whatever type the context wants.
+        if !ty.starts_with(char::is_uppercase)
+            || ty == "Self"
+            || self.types_named(&ty) > 0
+            || LIBRARY_TRAITS.contains(&ty.as_str())
+        {
             return None;
         }
         if POINTERS.contains(&ty.as_str()) {
@@ -505,6 +528,22 @@ mod tests {
                 "8 = rust:Level::cast",
                 "13 = rust:Level::cast",
                 "14 = rust:Level::cast"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_library_traits_function_gives_no_known_type() {
+        // `Default::default()` is whatever the context wants; `Self::from_str(s)` is what
+        // `FromStr` declares (a `Result`), not a `C`.
+        let text = "struct C;\nimpl C {\n    fn go(&self) {}\n}\nimpl std::str::FromStr for C {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Self, ()> {\n        Self::from_str(s).go();\n        Ok(C)\n    }\n}\nfn f() {\n    let d = Default::default();\n    d.go();\n    let v = Vec::new();\n    v.go();\n}\n";
+        assert_eq!(
+            resolve(text, "go"),
+            [
+                "3 = rust:C::go",
+                "8 ? the type of `Self::from_str(s)` is not known",
+                "14 ? the type of `d` is not known",
+                "16 outside: `Vec` is not a type of the walked files: its `go` is outside the tree",
             ]
         );
     }
