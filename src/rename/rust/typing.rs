@@ -99,6 +99,28 @@ fn usable(ty: &str) -> bool {
         || !bare.chars().all(|c| c.is_alphanumeric() || c == '_'))
 }
 
+/// A literal's type: a string's `&str`, a char's, a bool's, a number's by its suffix (`1u8`);
+/// an unsuffixed number's is inferred, unread.
+fn literal_type(literal: Node, source: &str) -> Option<String> {
+    const NUMBERS: &[&str] = &[
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "f32", "f64",
+    ];
+    match literal.kind() {
+        "string_literal" | "raw_string_literal" => Some("&str".into()),
+        "char_literal" => Some("char".into()),
+        "boolean_literal" => Some("bool".into()),
+        "integer_literal" | "float_literal" => {
+            let digits = text(literal, source);
+            NUMBERS
+                .iter()
+                .find(|n| digits.ends_with(*n) && !digits.starts_with("0x"))
+                .map(|n| n.to_string())
+        }
+        _ => None,
+    }
+}
+
 /// The first type argument of `Option<T>` / `Result<T, E>` as written: `T`.
 fn first_argument(ty: &str) -> Option<&str> {
     let open = ty.find('<')?;
@@ -149,6 +171,8 @@ impl RustProject<'_> {
                 self.unwrapped(&value)
             }
             "call_expression" => self.call_type(facts, source, object, steps),
+            "string_literal" | "raw_string_literal" | "char_literal" | "boolean_literal"
+            | "integer_literal" | "float_literal" => literal_type(object, source),
             // `Level::Info`: a variant is a value of its enum.
             "scoped_identifier" => {
                 let path = object.child_by_field_name("path")?;
@@ -403,7 +427,7 @@ impl RustProject<'_> {
                     }
                 }
             }
-            _ => None,
+            _ => literal_type(last, source),
         }
     }
 }
@@ -544,6 +568,23 @@ mod tests {
                 "8 ? the type of `Self::from_str(s)` is not known",
                 "14 ? the type of `d` is not known",
                 "16 outside: `Vec` is not a type of the walked files: its `go` is outside the tree",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_literals_member_is_its_library_types() {
+        // semver's `"1.0.0".parse().unwrap()` beside `Version::parse`: `str::parse`.
+        let text = "struct V;\nimpl V {\n    fn parse(s: &str) -> V { V }\n}\nfn f() {\n    let v: V = \"1.0\".parse().unwrap();\n    let w = vec![\"1.0\".parse::<V>()];\n    V::parse(\"1\");\n}\n";
+        let outside =
+            "outside: `str` is not a type of the walked files: its `parse` is outside the tree";
+        assert_eq!(
+            resolve(text, "parse"),
+            [
+                "3 = rust:V::parse".to_string(),
+                format!("6 {outside}"),
+                format!("7 {outside}"),
+                "8 = rust:V::parse".to_string(),
             ]
         );
     }
