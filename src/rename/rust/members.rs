@@ -1,7 +1,8 @@
 //! Members: a field (`Type.name`) or an associated item or variant (`Type::name`) of a type or
 //! trait of the tree, a field named in a struct's list or pattern, and `receiver.name` through
-//! the type the syntax gives the receiver (`self`, a declared local, a field, a pointer that
-//! dereferences, a generic parameter's bounds, `dyn Trait` / `impl Trait`).
+//! the type the syntax gives the receiver (`self`, a declared local, a field, a call's declared
+//! return type ([`super::typing`]), a pointer that dereferences, a generic parameter's bounds,
+//! `dyn Trait` / `impl Trait`).
 
 use super::facts::{FileFacts, Holder, enclosing_impl, enclosing_impl_type, list_owner};
 use super::{Namespace, RustProject, bare_type, text};

@@ -5,11 +5,13 @@
 //!   and a method of one name are two symbols): defined in an `impl Type` (or a trait of the
 //!   tree and its impls: `Trait::name`), a struct's field list, and reached through `self` in
 //!   such an impl, `Type::name` / `Self::name` paths, `Type { name: … }`, a local whose type the
-//!   function writes down (`x: &Type`, `let x = Type { … }`, `let x = Type::new(…)`), a field
-//!   of such a receiver (`self.config.x`: the type its struct declares), through `Box`/`Rc`/
-//!   `Arc`, and a generic parameter's bounds, `dyn Trait` or `impl Trait` (a trait method).
-//!   Any other receiver is unresolved; a method of a trait outside the tree (`fmt` in
-//!   `impl Display for T`) or of a library type (`str::len`) resolves outside.
+//!   function writes down (`x: &Type`, `let x = Type { … }`) or whose value is typed, a field
+//!   of such a receiver (`self.config.x`: the type its struct declares), a call's result by the
+//!   declared return type of what it calls ([`typing`]: `Record::builder().level(l)` is a
+//!   `RecordBuilder`'s), through `Box`/`Rc`/`Arc`, and a generic parameter's bounds,
+//!   `dyn Trait` or `impl Trait` (a trait method). Any other receiver is unresolved (a generic,
+//!   associated or `impl Trait` return type too); a method of a trait outside the tree (`fmt`
+//!   in `impl Display for T`) or of a library type (`str::len`) resolves outside.
 //! - A local (`let`, a parameter, a closure's or a pattern's binding) is its own symbol, by its
 //!   declaration; a closure sees the locals of the function around it.
 //! - An item (fn, struct, enum, trait, const, static, type, mod, macro) is the symbol when
@@ -27,8 +29,9 @@
 
 //!
 //! By grammar area: [`facts`] (what each file declares), [`items`] (items and paths),
-//! [`members`] (fields, associated items and receivers' types), [`locals`] (a function's
-//! bindings) and [`macros`] (names among a macro's tokens).
+//! [`members`] (fields, associated items and receivers' types), [`typing`] (an expression's
+//! type by what the tree declares), [`locals`] (a function's bindings) and [`macros`] (names
+//! among a macro's tokens).
 
 use super::model::{Parsed, Resolution};
 use super::resolve::{Resolved, Resolver, Sources, by_node};

@@ -175,7 +175,9 @@ impl RustProject<'_> {
             | "integer_literal" | "float_literal" => literal_type(object, source),
             // `Level::Info`: a variant is a value of its enum.
             "scoped_identifier" => {
-                let path = object.child_by_field_name("path")?;
+                let path = object
+                    .child_by_field_name("path")
+                    .filter(|p| !text(*p, source).starts_with('<'))?;
                 let name = object.child_by_field_name("name")?;
                 let id = self.path(facts, source, name, text(path, source), text(name, source));
                 self.variant_type(&id)
@@ -253,8 +255,12 @@ impl RustProject<'_> {
                 let ty = self.typed(facts, source, receiver, steps)?;
                 self.method_result(source, receiver, &ty, name)
             }
+            // `<T as Trait>::f(..)` is what the trait declares for a `T`, unread.
             "scoped_identifier" => {
                 let path = text(function.child_by_field_name("path")?, source);
+                if path.starts_with('<') {
+                    return None;
+                }
                 let name = function.child_by_field_name("name")?;
                 let id = self.path(facts, source, name, path, text(name, source));
                 if let Resolution::Outside(_) = id {
