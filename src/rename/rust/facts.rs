@@ -174,13 +174,22 @@ pub(super) struct FileFacts {
     pub(super) variants: Vec<(String, bool)>,
 }
 
-/// The members an impl, trait or struct declares (methods, associated items, fields), with
-/// the type a field is declared with.
+/// The members an impl, trait or struct declares (methods, associated items, fields; a tuple
+/// struct's fields `0`, `1`, …), with the type a field is declared with.
 fn members(item: Node, source: &str) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
     let Some(body) = item.child_by_field_name("body") else {
         return out;
     };
+    // A tuple struct's fields are named by their place (`self.0`).
+    if body.kind() == "ordered_field_declaration_list" {
+        let mut cursor = body.walk();
+        return body
+            .children_by_field_name("type", &mut cursor)
+            .enumerate()
+            .map(|(i, ty)| (i.to_string(), Some(text(ty, source).to_string())))
+            .collect();
+    }
     let mut cursor = body.walk();
     for c in body.named_children(&mut cursor) {
         if let Some(name) = c.child_by_field_name("name") {

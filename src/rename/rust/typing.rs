@@ -594,4 +594,14 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_tuple_structs_field_is_typed_by_its_place() {
+        // log's `struct Logger(Arc<State>)` and `self.0.last_log_level`.
+        let text = "use std::sync::Arc;\nstruct State {\n    last: u8,\n}\nstruct Logger(u8, Arc<State>);\nimpl Logger {\n    fn f(&self) -> u8 {\n        self.1.last\n    }\n}\n";
+        assert_eq!(
+            resolve(text, "last"),
+            ["3 = rust:State.last", "8 = rust:State.last"]
+        );
+    }
 }
