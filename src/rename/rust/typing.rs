@@ -69,7 +69,12 @@ fn replace_word(ty: &str, word: &str, with: &str) -> String {
 /// associated type (`Self::Item`, `<T as X>::Y`) or `Self` where that is not known.
 fn declared(returns: &Returns, self_type: Option<&str>) -> Option<String> {
     let written = returns.written.as_str();
-    if written.contains("Self::") || written.contains('<') && written.contains(" as ") {
+    // `-> impl Trait` hides the type it gives; `Self::Item`, `<T as X>::Y` are associated
+    // types, unread.
+    if deref_type(written).starts_with("impl ")
+        || written.contains("Self::")
+        || written.contains('<') && written.contains(" as ")
+    {
         return None;
     }
     let mut ty = written.to_string();
@@ -85,11 +90,12 @@ fn declared(returns: &Returns, self_type: Option<&str>) -> Option<String> {
     Some(ty)
 }
 
-/// Whether a type lancet computed can decide a member: not a generic parameter (`_`), an
-/// `impl Trait`, a tuple, an array or slice, or a function pointer.
+/// Whether a type lancet computed can decide a member: a path (the type's members), or
+/// `dyn Trait` / `impl Trait` (a parameter's: its bounds' members); not a generic parameter
+/// (`_`), a tuple, an array or slice, or a function pointer.
 fn usable(ty: &str) -> bool {
     let held = deref_type(ty);
-    if held.starts_with("dyn ") {
+    if held.starts_with("dyn ") || held.starts_with("impl ") {
         return true;
     }
     let path = held.split('<').next().unwrap_or_default();
@@ -602,6 +608,16 @@ mod tests {
         assert_eq!(
             resolve(text, "last"),
             ["3 = rust:State.last", "8 = rust:State.last"]
+        );
+    }
+
+    #[test]
+    fn an_impl_trait_parameter_reaches_its_bounds_methods() {
+        let text =
+            "trait Log {\n    fn write(&self);\n}\nfn g(l: &impl Log) {\n    l.write();\n}\n";
+        assert_eq!(
+            resolve(text, "write"),
+            ["2 = rust:Log::write", "5 = rust:Log::write"]
         );
     }
 }
