@@ -286,3 +286,67 @@ pub fn g() -> String {
     cargo_tests_pass(dir.path())
         .unwrap_or_else(|e| panic!("{e}\n{}", read(dir.path(), "src/lib.rs")));
 }
+
+/// log's `Record::builder()` gives a `RecordBuilder`, and both types define `level`: a call's
+/// result is typed by the declared return type of what it calls, so renaming `Record::level`
+/// renames `record.level()` (a chain's `.build()` gives a `Record`) and leaves the builder's
+/// `.level(..)` calls (before, `let b = Record::builder()` was taken as a `Record` and its
+/// `b.level(1)` renamed: E0599 with exit 0).
+#[test]
+fn a_builders_same_named_method_is_told_apart_by_declared_return_types() {
+    const LIB: &str = "\
+pub struct Record {
+    level: u8,
+}
+pub struct RecordBuilder {
+    record: Record,
+}
+impl Record {
+    pub fn builder() -> RecordBuilder {
+        RecordBuilder { record: Record { level: 0 } }
+    }
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+}
+impl RecordBuilder {
+    pub fn level(&mut self, level: u8) -> &mut RecordBuilder {
+        self.record.level = level;
+        self
+    }
+    pub fn build(&self) -> Record {
+        Record { level: self.record.level }
+    }
+}
+pub fn f() -> u8 {
+    let mut b = Record::builder();
+    b.level(1);
+    let r = Record::builder().level(2).build();
+    r.level() + b.build().level()
+}
+";
+    let dir = temp_tree(&[
+        (
+            "Cargo.toml",
+            b"[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", LIB.as_bytes()),
+    ]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--no-lsp", "--at", "src/lib.rs:11:12", "severity"],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(lines(&v, "renamed"), [11, 28, 28], "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/lib.rs"),
+        LIB.replacen("pub fn level(&self)", "pub fn severity(&self)", 1)
+            .replacen(
+                "r.level() + b.build().level()",
+                "r.severity() + b.build().severity()",
+                1
+            )
+    );
+    cargo_tests_pass(dir.path())
+        .unwrap_or_else(|e| panic!("{e}\n{}", read(dir.path(), "src/lib.rs")));
+}

@@ -22,6 +22,77 @@ pub(super) struct Holder {
     /// An impl's self type as written (`Either<&L, &R>`): two inherent impls of one type may
     /// each define a method of one name, told apart by their type arguments only.
     pub(super) impl_type: Option<String>,
+    /// Each function member's declared return type: a call's result is typed by it.
+    pub(super) returns: Vec<(String, Returns)>,
+    /// An enum: its members are variants, each a value of the enum (`Level::Info`).
+    pub(super) variants: bool,
+}
+
+/// A declared type a call gives (a function's `-> T`, a tuple struct's own type), with the
+/// generic parameters in scope where it is written (the function's, its impl's or trait's): a
+/// type that names one is not known from the declaration alone.
+#[derive(Clone)]
+pub(super) struct Returns {
+    /// The type as written (`&mut RecordBuilder<'a>`, `Self`, `Option<L>`).
+    pub(super) written: String,
+    /// The generic parameters in scope at the declaration (`L`, `R`, `T`).
+    pub(super) generics: Vec<String>,
+}
+
+/// The names of the generic type (and const) parameters an item declares (`<'a, L, R: X>` →
+/// `L`, `R`); lifetimes are not types.
+pub(super) fn generic_names(item: Node, source: &str) -> Vec<String> {
+    let Some(list) = item.child_by_field_name("type_parameters") else {
+        return Vec::new();
+    };
+    let mut cursor = list.walk();
+    list.named_children(&mut cursor)
+        .filter(|p| matches!(p.kind(), "type_parameter" | "const_parameter"))
+        .filter_map(|p| p.child_by_field_name("name"))
+        .map(|n| text(n, source).to_string())
+        .collect()
+}
+
+/// A function's declared return type with the generics in scope (`outer`: its impl's or
+/// trait's); `None` for a function that returns `()`.
+fn declared_return(function: Node, source: &str, outer: &[String]) -> Option<Returns> {
+    let written = text(function.child_by_field_name("return_type")?, source);
+    let mut generics = outer.to_vec();
+    generics.extend(generic_names(function, source));
+    Some(Returns {
+        written: written.split_whitespace().collect::<Vec<_>>().join(" "),
+        generics,
+    })
+}
+
+/// The return types an impl or trait declares for its functions; an enum's variants, each
+/// the enum (`Level::Info(..)` is a `Level`).
+fn member_returns(item: Node, source: &str) -> Vec<(String, Returns)> {
+    let outer = generic_names(item, source);
+    let Some(body) = item.child_by_field_name("body") else {
+        return Vec::new();
+    };
+    let enum_type = (item.kind() == "enum_item")
+        .then(|| item.child_by_field_name("name"))
+        .flatten()
+        .map(|n| text(n, source).to_string());
+    let mut cursor = body.walk();
+    body.named_children(&mut cursor)
+        .filter_map(|c| {
+            let name = text(c.child_by_field_name("name")?, source).to_string();
+            let returns = match (&enum_type, c.kind()) {
+                (Some(ty), "enum_variant") => Returns {
+                    written: ty.clone(),
+                    generics: outer.clone(),
+                },
+                (None, "function_item" | "function_signature_item") => {
+                    declared_return(c, source, &outer)?
+                }
+                _ => return None,
+            };
+            Some((name, returns))
+        })
+        .collect()
 }
 
 /// The namespaces an item kind defines a name in (a struct's name is a type, and for a unit or
@@ -49,6 +120,8 @@ pub(super) struct ScopedItem {
     /// A `const`, `static` or unit struct: a pattern that is its bare name compares against
     /// it rather than binding a new name.
     pub(super) in_patterns: bool,
+    /// What a call of it gives: a function's declared return type, a tuple struct's own type.
+    pub(super) called: Option<Returns>,
 }
 
 /// A name a `use` brings into scope (`use crate::Level::{Error, Warn as W}`): `Error` from
@@ -101,13 +174,22 @@ pub(super) struct FileFacts {
     pub(super) variants: Vec<(String, bool)>,
 }
 
-/// The members an impl, trait or struct declares (methods, associated items, fields), with
-/// the type a field is declared with.
+/// The members an impl, trait or struct declares (methods, associated items, fields; a tuple
+/// struct's fields `0`, `1`, …), with the type a field is declared with.
 fn members(item: Node, source: &str) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
     let Some(body) = item.child_by_field_name("body") else {
         return out;
     };
+    // A tuple struct's fields are named by their place (`self.0`).
+    if body.kind() == "ordered_field_declaration_list" {
+        let mut cursor = body.walk();
+        return body
+            .children_by_field_name("type", &mut cursor)
+            .enumerate()
+            .map(|(i, ty)| (i.to_string(), Some(text(ty, source).to_string())))
+            .collect();
+    }
     let mut cursor = body.walk();
     for c in body.named_children(&mut cursor) {
         if let Some(name) = c.child_by_field_name("name") {
@@ -119,6 +201,25 @@ fn members(item: Node, source: &str) -> Vec<(String, Option<String>)> {
         }
     }
     out
+}
+
+/// What calling an item gives: a function's declared return type, a tuple struct's own type
+/// (`Wrapper(x)` is a `Wrapper`).
+fn called_type(item: Node, source: &str) -> Option<Returns> {
+    match item.kind() {
+        "function_item" | "function_signature_item" => declared_return(item, source, &[]),
+        "struct_item"
+            if item
+                .child_by_field_name("body")
+                .is_some_and(|b| b.kind() == "ordered_field_declaration_list") =>
+        {
+            Some(Returns {
+                written: text(item.child_by_field_name("name")?, source).to_string(),
+                generics: generic_names(item, source),
+            })
+        }
+        _ => None,
+    }
 }
 
 /// The impl or trait whose body holds a node directly: (its holder name, the trait it
@@ -224,6 +325,7 @@ impl FileFacts {
                     top: n.parent().is_some_and(|p| p.kind() == "source_file"),
                     in_patterns: matches!(kind, "const_item" | "static_item")
                         || kind == "struct_item" && n.child_by_field_name("body").is_none(),
+                    called: called_type(n, source),
                 });
                 if matches!(
                     kind,
@@ -242,6 +344,8 @@ impl FileFacts {
                             fields: false,
                             members: members(n, source),
                             impl_type: None,
+                            returns: member_returns(n, source),
+                            variants: false,
                         });
                     }
                 }
@@ -260,6 +364,8 @@ impl FileFacts {
                             impl_type: (kind == "impl_item")
                                 .then(|| impl_type(n, source))
                                 .flatten(),
+                            returns: member_returns(n, source),
+                            variants: kind == "enum_item",
                         });
                     }
                 }

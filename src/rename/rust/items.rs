@@ -157,7 +157,7 @@ impl RustProject<'_> {
     /// An item's id, the same by whatever route it is reached: its name alone when no other
     /// item has the name (shown `rust:item:NAME`), with its namespace when none other has it
     /// there (`…#type` / `…#value` / `…#macro`), else with its place (`…@PATH:OFFSET`).
-    fn item_symbol(&self, path: &str, item: &ScopedItem) -> SymbolId {
+    pub(super) fn item_symbol(&self, path: &str, item: &ScopedItem) -> SymbolId {
         let others = |shares: &dyn Fn(&ScopedItem) -> bool| {
             self.files
                 .iter()

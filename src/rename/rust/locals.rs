@@ -25,7 +25,7 @@ pub(super) enum PatternName {
 /// it binds it: a parameter, a `let`, a closure parameter, a `for`/`match`/`if let` pattern
 /// declared before the use. The name's own declaration counts too. `Some(Err(why))` when the
 /// pattern that would bind it may name an item instead (`classify`).
-fn local_declaration(
+pub(super) fn local_declaration(
     ident: Node,
     source: &str,
     classify: &dyn Fn(Node) -> PatternName,
@@ -140,12 +140,19 @@ fn binding_in_pattern(
             }
             "type_identifier" | "scoped_type_identifier" | "type_arguments" => {}
             _ => {
+                // A match arm's guard (`x if rhs.is_empty()`) binds nothing: its names are uses.
+                let guard = n.child_by_field_name("condition").map(|g| g.id());
                 let mut cursor = n.walk();
                 for c in n.named_children(&mut cursor) {
-                    if !matches!(
-                        c.kind(),
-                        "type_identifier" | "primitive_type" | "reference_type" | "generic_type"
-                    ) {
+                    if Some(c.id()) != guard
+                        && !matches!(
+                            c.kind(),
+                            "type_identifier"
+                                | "primitive_type"
+                                | "reference_type"
+                                | "generic_type"
+                        )
+                    {
                         stack.push(c);
                     }
                 }
@@ -155,59 +162,43 @@ fn binding_in_pattern(
     None
 }
 
-/// The type a Rust local is declared with, as written, when the function around it says so
-/// plainly: a parameter `x: &T`, or `let x: T`, `let x = T { … }`, `let x = T::f(…)`.
-pub(super) fn rust_local_type(ident: Node, source: &str) -> Option<String> {
+/// What a local's declaration says of its type: written down (`x: &T`, `let x: T`), or the
+/// value a `let` gives it, typed by what that value is ([`RustProject::type_of`]).
+pub(super) enum LocalType<'t> {
+    Written(String),
+    Value(Node<'t>),
+}
+
+/// What the declaration of a Rust local says of its type, the local being the binding at
+/// `bound` that `ident` refers to ([`local_declaration`]): a parameter `x: &T`, `let x: T`, or
+/// the value of `let x = …`; a binding in any other pattern (`let (x, y)`, a closure's `|x|`,
+/// a `match` arm) says nothing.
+pub(super) fn rust_local_type<'t>(
+    ident: Node<'t>,
+    source: &str,
+    bound: usize,
+) -> Option<LocalType<'t>> {
     let name = text(ident, source);
     let function = enclosing_function(ident)?;
-    let mut found: Option<(usize, String)> = None;
     let mut stack = vec![function];
     while let Some(n) = stack.pop() {
-        if n.start_byte() > ident.start_byte() {
+        if n.start_byte() > bound {
             continue;
         }
-        let declared = match n.kind() {
-            "parameter" | "let_declaration" if encloses_use(n, ident) => n
-                .child_by_field_name("pattern")
-                .filter(|p| text(*p, source) == name || text(*p, source) == format!("mut {name}"))
-                .and_then(|_| {
-                    n.child_by_field_name("type")
-                        .map(|t| text(t, source).to_string())
-                        .or_else(|| {
-                            let value = n.child_by_field_name("value")?;
-                            match value.kind() {
-                                "struct_expression" => value
-                                    .child_by_field_name("name")
-                                    .map(|t| text(t, source).to_string()),
-                                "call_expression" => {
-                                    let f = value.child_by_field_name("function")?;
-                                    (f.kind() == "scoped_identifier")
-                                        .then(|| f.child_by_field_name("path"))
-                                        .flatten()
-                                        .map(|p| text(p, source).to_string())
-                                        .filter(|p| {
-                                            bare_type(p)
-                                                .chars()
-                                                .next()
-                                                .is_some_and(char::is_uppercase)
-                                        })
-                                }
-                                _ => None,
-                            }
-                        })
-                }),
-            _ => None,
-        };
-        // The last declaration before the use wins (shadowing).
-        if let Some(ty) = declared
-            && found.as_ref().is_none_or(|(at, _)| *at < n.start_byte())
+        if matches!(n.kind(), "parameter" | "let_declaration")
+            && let Some(pattern) = n.child_by_field_name("pattern")
+            && (text(pattern, source) == name || text(pattern, source) == format!("mut {name}"))
+            && pattern.end_byte() == bound + name.len()
         {
-            found = Some((n.start_byte(), ty));
+            return n
+                .child_by_field_name("type")
+                .map(|t| LocalType::Written(text(t, source).to_string()))
+                .or_else(|| n.child_by_field_name("value").map(LocalType::Value));
         }
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor));
     }
-    found.map(|(_, ty)| ty)
+    None
 }
 
 /// Whether a plain name among a macro's tokens may be a shorthand field (`Type { name }`,

@@ -70,17 +70,27 @@ impl RustProject<'_> {
         let before = node.prev_sibling();
         match before.map(|b| b.kind()) {
             Some(".") => {
-                let called = node
-                    .next_sibling()
-                    .is_some_and(|n| n.kind() == "token_tree" && text(n, source).starts_with('('));
+                // `x.name(..)`, or `x.name::<T>(..)`.
+                let called = node.next_sibling().is_some_and(|n| {
+                    n.kind() == "token_tree" && text(n, source).starts_with('(') || n.kind() == "::"
+                });
                 let space = if called {
                     Namespace::Item
                 } else {
                     Namespace::Field
                 };
                 match before.and_then(|dot| dot.prev_sibling()) {
-                    Some(o) if matches!(o.kind(), "self" | "identifier") => {
-                        self.receiver_member(source, Some(o), name, space)
+                    // `x.name`, `self.name`: the receiver's type says, as outside a macro.
+                    Some(o)
+                        if matches!(o.kind(), "self" | "identifier")
+                            && o.prev_sibling()
+                                .is_none_or(|p| !matches!(p.kind(), "." | "::")) =>
+                    {
+                        self.receiver_member(facts, source, Some(o), name, space)
+                    }
+                    // `a.b(..).name`, `x.field.name`: typed along the tokens.
+                    Some(o) if self.type_of(facts, source, o).is_some() => {
+                        self.receiver_member(facts, source, Some(o), name, space)
                     }
                     _ => Resolution::Unresolved(
                         "a member of an expression inside a macro's tokens".to_string(),

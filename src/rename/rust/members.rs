@@ -1,17 +1,17 @@
 //! Members: a field (`Type.name`) or an associated item or variant (`Type::name`) of a type or
 //! trait of the tree, a field named in a struct's list or pattern, and `receiver.name` through
-//! the type the syntax gives the receiver (`self`, a declared local, a field, a pointer that
-//! dereferences, a generic parameter's bounds, `dyn Trait` / `impl Trait`).
+//! the type the syntax gives the receiver (`self`, a declared local, a field, a call's declared
+//! return type ([`super::typing`]), a pointer that dereferences, a generic parameter's bounds,
+//! `dyn Trait` / `impl Trait`).
 
-use super::facts::{Holder, enclosing_impl, enclosing_impl_type, list_owner};
-use super::locals::rust_local_type;
+use super::facts::{FileFacts, Holder, enclosing_impl, enclosing_impl_type, list_owner};
 use super::{Namespace, RustProject, bare_type, text};
 use crate::rename::model::{Resolution, RustSymbol, SymbolId};
 use tree_sitter::Node;
 
 /// Library types that dereference to the type they hold: a member reached through one is the
 /// held type's (`Box<Config>` → `Config`).
-const POINTERS: &[&str] = &[
+pub(super) const POINTERS: &[&str] = &[
     "Box",
     "Rc",
     "Arc",
@@ -27,7 +27,7 @@ const POINTERS: &[&str] = &[
 
 /// A type as written, less references and the library's pointers that dereference to what they
 /// hold: `&mut Box<Config>` → `Config`, `&dyn Log` → `dyn Log`.
-fn deref_type(ty: &str) -> String {
+pub(super) fn deref_type(ty: &str) -> String {
     let mut ty = ty.trim();
     loop {
         let before = ty;
@@ -322,6 +322,7 @@ impl RustProject<'_> {
     /// its bounds.
     pub(super) fn receiver_member(
         &self,
+        facts: &FileFacts,
         source: &str,
         object: Option<Node>,
         name: &str,
@@ -330,7 +331,7 @@ impl RustProject<'_> {
         let Some(object) = object else {
             return Resolution::Unresolved("a member of nothing".into());
         };
-        match self.type_of(source, object) {
+        match self.type_of(facts, source, object) {
             Some(ty) => self.member_of_type(source, object, &ty, name, space),
             None => Resolution::Unresolved(format!(
                 "the type of `{}` is not known",
@@ -339,31 +340,8 @@ impl RustProject<'_> {
         }
     }
 
-    /// The type an expression is declared with, as written, when the syntax says so.
-    fn type_of(&self, source: &str, object: Node) -> Option<String> {
-        match object.kind() {
-            "self" => enclosing_impl(object, source).map(|(h, _)| h),
-            "identifier" => rust_local_type(object, source),
-            "field_expression" => {
-                let value = object.child_by_field_name("value")?;
-                let field = text(object.child_by_field_name("field")?, source);
-                let holder = deref_type(&self.type_of(source, value)?);
-                let holder = bare_type(&holder);
-                if self.types_named(&holder) != 1 {
-                    return None;
-                }
-                self.holders()
-                    .filter(|h| h.name == holder && h.fields)
-                    .flat_map(|h| &h.members)
-                    .find(|(m, _)| m == field)
-                    .and_then(|(_, ty)| ty.clone())
-            }
-            _ => None,
-        }
-    }
-
     /// The member `name` of a value of type `ty` (as written) used at `at`.
-    fn member_of_type(
+    pub(super) fn member_of_type(
         &self,
         source: &str,
         at: Node,

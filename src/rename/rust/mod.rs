@@ -5,11 +5,13 @@
 //!   and a method of one name are two symbols): defined in an `impl Type` (or a trait of the
 //!   tree and its impls: `Trait::name`), a struct's field list, and reached through `self` in
 //!   such an impl, `Type::name` / `Self::name` paths, `Type { name: … }`, a local whose type the
-//!   function writes down (`x: &Type`, `let x = Type { … }`, `let x = Type::new(…)`), a field
-//!   of such a receiver (`self.config.x`: the type its struct declares), through `Box`/`Rc`/
-//!   `Arc`, and a generic parameter's bounds, `dyn Trait` or `impl Trait` (a trait method).
-//!   Any other receiver is unresolved; a method of a trait outside the tree (`fmt` in
-//!   `impl Display for T`) or of a library type (`str::len`) resolves outside.
+//!   function writes down (`x: &Type`, `let x = Type { … }`) or whose value is typed, a field
+//!   of such a receiver (`self.config.x`: the type its struct declares), a call's result by the
+//!   declared return type of what it calls ([`typing`]: `Record::builder().level(l)` is a
+//!   `RecordBuilder`'s), through `Box`/`Rc`/`Arc`, and a generic parameter's bounds,
+//!   `dyn Trait` or `impl Trait` (a trait method). Any other receiver is unresolved (a generic,
+//!   associated or `impl Trait` return type too); a method of a trait outside the tree (`fmt`
+//!   in `impl Display for T`) or of a library type (`str::len`) resolves outside.
 //! - A local (`let`, a parameter, a closure's or a pattern's binding) is its own symbol, by its
 //!   declaration; a closure sees the locals of the function around it.
 //! - An item (fn, struct, enum, trait, const, static, type, mod, macro) is the symbol when
@@ -27,8 +29,9 @@
 
 //!
 //! By grammar area: [`facts`] (what each file declares), [`items`] (items and paths),
-//! [`members`] (fields, associated items and receivers' types), [`locals`] (a function's
-//! bindings) and [`macros`] (names among a macro's tokens).
+//! [`members`] (fields, associated items and receivers' types), [`typing`] (an expression's
+//! type by what the tree declares), [`locals`] (a function's bindings) and [`macros`] (names
+//! among a macro's tokens).
 
 use super::model::{Parsed, Resolution};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
@@ -46,6 +49,7 @@ mod items;
 mod locals;
 mod macros;
 mod members;
+mod typing;
 
 /// The crates of Rust's own library: a path that starts there leaves the tree.
 const RUST_LIBRARY: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
@@ -208,17 +212,28 @@ impl RustProject<'_> {
                 self.field_of_pattern(parent, source, name)
             }
             "field_expression" if field_is("field") => {
-                let called = parent
+                // `x.name(..)`, or `x.name::<T>(..)` (the call's function a generic one).
+                let callee = parent
+                    .parent()
+                    .filter(|g| g.kind() == "generic_function")
+                    .unwrap_or(parent);
+                let called = callee
                     .parent()
                     .filter(|c| c.kind() == "call_expression")
                     .and_then(|c| c.child_by_field_name("function"))
-                    .is_some_and(|f| f.id() == parent.id());
+                    .is_some_and(|f| f.id() == callee.id());
                 let space = if called {
                     Namespace::Item
                 } else {
                     Namespace::Field
                 };
-                self.receiver_member(source, parent.child_by_field_name("value"), name, space)
+                self.receiver_member(
+                    facts,
+                    source,
+                    parent.child_by_field_name("value"),
+                    name,
+                    space,
+                )
             }
             // A shorthand field is a value and a field at once: here, the value; the field is
             // `shorthand_field`'s.
@@ -549,6 +564,20 @@ mod tests {
                 "3 ? not one syntax node".to_string(),
                 "6 outside: a named argument of the format macro (`world = …`), not a name in scope".to_string(),
                 format!("6 {outside}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_name_in_a_match_guard_is_a_use_not_a_binding() {
+        // semver's `false if rhs.is_empty() =>`: the guard's `rhs` is the parameter.
+        let text = "fn f(rhs: u8, b: bool) -> u8 {\n    match b {\n        false if rhs > 1 => rhs,\n        _ => 0,\n    }\n}\n";
+        assert_eq!(
+            resolve(&[("a.rs", text)], "a.rs", "rhs"),
+            [
+                "1 = rust:local@a.rs@5",
+                "3 = rust:local@a.rs@5",
+                "3 = rust:local@a.rs@5"
             ]
         );
     }

@@ -1,0 +1,623 @@
+//! An expression's type as the tree declares it, so a member reached through it is decided:
+//! `self`, a local's annotation or initialiser, a field's declared type, and a call's result by
+//! the declared return type of what it calls (`-> Self`, `-> &mut Builder`, `-> Box<T>`), step
+//! by step along a chain (`Record::builder().level(l).build()`), with `?`, `.unwrap()` and
+//! `.expect(..)` taking the value out of the library's `Option`/`Result`. A return type that
+//! names a generic parameter, an associated type or `impl Trait` is not known, and neither is
+//! anything the tree does not declare: the member reached through it stays undecided.
+
+use super::facts::{FileFacts, Returns, enclosing_impl};
+use super::locals::{LocalType, local_declaration, rust_local_type};
+use super::macros::token_binding;
+use super::members::{POINTERS, deref_type};
+use super::{Namespace, RustProject, bare_type, text};
+use crate::rename::model::{Resolution, RustSymbol, SymbolId};
+use tree_sitter::Node;
+
+/// How many steps (a local's initialiser, a receiver, a call) typing one expression follows:
+/// a bound on recursion through initialisers, far beyond any chain written by hand.
+const STEPS: u8 = 24;
+
+/// Traits of Rust's prelude whose associated functions are called by the trait's path
+/// (`Default::default()`, `From::from(x)`): the type they give is the one the context wants.
+const LIBRARY_TRAITS: &[&str] = &[
+    "Default",
+    "From",
+    "Into",
+    "TryFrom",
+    "TryInto",
+    "FromStr",
+    "FromIterator",
+    "Clone",
+    "ToOwned",
+    "ToString",
+    "Iterator",
+    "IntoIterator",
+];
+
+/// The library's wrappers whose value `?`, `.unwrap()` and `.expect(..)` take out: their first
+/// type argument.
+const WRAPPERS: &[&str] = &["Option", "Result"];
+
+/// Whether `word` stands in `ty` as a whole word at `at`.
+fn whole_word(ty: &str, at: usize, word: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    ty[..at].chars().next_back().is_none_or(|c| !ident(c))
+        && ty[at + word.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !ident(c))
+}
+
+/// `ty` with each whole word `word` replaced by `with`.
+fn replace_word(ty: &str, word: &str, with: &str) -> String {
+    let mut out = String::new();
+    let mut rest = 0;
+    for (at, _) in ty.match_indices(word) {
+        if at >= rest && whole_word(ty, at, word) {
+            out.push_str(&ty[rest..at]);
+            out.push_str(with);
+            rest = at + word.len();
+        }
+    }
+    out.push_str(&ty[rest..]);
+    out
+}
+
+/// The type a declaration gives, `Self` being `self_type` (the receiver's or the path's type;
+/// `None`: not known) and each generic parameter unknown (`_`); `None` when it names an
+/// associated type (`Self::Item`, `<T as X>::Y`) or `Self` where that is not known.
+fn declared(returns: &Returns, self_type: Option<&str>) -> Option<String> {
+    let written = returns.written.as_str();
+    // `-> impl Trait` hides the type it gives; `Self::Item`, `<T as X>::Y` are associated
+    // types, unread.
+    if deref_type(written).starts_with("impl ")
+        || written.contains("Self::")
+        || written.contains('<') && written.contains(" as ")
+    {
+        return None;
+    }
+    let mut ty = written.to_string();
+    for generic in &returns.generics {
+        ty = replace_word(&ty, generic, "_");
+    }
+    if ty
+        .match_indices("Self")
+        .any(|(at, _)| whole_word(&ty, at, "Self"))
+    {
+        ty = replace_word(&ty, "Self", self_type?);
+    }
+    Some(ty)
+}
+
+/// Whether a type lancet computed can decide a member: a path (the type's members), or
+/// `dyn Trait` / `impl Trait` (a parameter's: its bounds' members); not a generic parameter
+/// (`_`), a tuple, an array or slice, or a function pointer.
+fn usable(ty: &str) -> bool {
+    let held = deref_type(ty);
+    if held.starts_with("dyn ") || held.starts_with("impl ") {
+        return true;
+    }
+    let path = held.split('<').next().unwrap_or_default();
+    let bare = bare_type(&held);
+    !(path.split("::").any(|s| s.trim() == "_")
+        || bare.is_empty()
+        || !bare.chars().all(|c| c.is_alphanumeric() || c == '_'))
+}
+
+/// A literal's type: a string's `&str`, a char's, a bool's, a number's by its suffix (`1u8`);
+/// an unsuffixed number's is inferred, unread.
+fn literal_type(literal: Node, source: &str) -> Option<String> {
+    const NUMBERS: &[&str] = &[
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "f32", "f64",
+    ];
+    match literal.kind() {
+        "string_literal" | "raw_string_literal" => Some("&str".into()),
+        "char_literal" => Some("char".into()),
+        "boolean_literal" => Some("bool".into()),
+        "integer_literal" | "float_literal" => {
+            let digits = text(literal, source);
+            NUMBERS
+                .iter()
+                .find(|n| digits.ends_with(*n) && !digits.starts_with("0x"))
+                .map(|n| n.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The first type argument of `Option<T>` / `Result<T, E>` as written: `T`.
+fn first_argument(ty: &str) -> Option<&str> {
+    let open = ty.find('<')?;
+    let inner = ty[open + 1..].strip_suffix('>')?;
+    let mut depth = 0i32;
+    for (at, c) in inner.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => return Some(inner[..at].trim()),
+            _ => {}
+        }
+    }
+    Some(inner.trim())
+}
+
+impl RustProject<'_> {
+    /// The type an expression is declared with, as written, when the tree says so plainly.
+    pub(super) fn type_of(&self, facts: &FileFacts, source: &str, object: Node) -> Option<String> {
+        self.typed(facts, source, object, STEPS)
+            .filter(|ty| usable(ty))
+    }
+
+    fn typed(&self, facts: &FileFacts, source: &str, object: Node, steps: u8) -> Option<String> {
+        let steps = steps.checked_sub(1)?;
+        if object.parent().is_some_and(|p| p.kind() == "token_tree") {
+            return self.token_type(facts, source, object, steps);
+        }
+        match object.kind() {
+            "self" => enclosing_impl(object, source).map(|(h, _)| h),
+            "identifier" => self.local_type(facts, source, object, steps),
+            "field_expression" => {
+                let value = object.child_by_field_name("value")?;
+                let field = text(object.child_by_field_name("field")?, source);
+                let holder = self.typed(facts, source, value, steps)?;
+                self.field_type(&holder, field)
+            }
+            "parenthesized_expression" => self.typed(facts, source, object.named_child(0)?, steps),
+            "reference_expression" => {
+                let value = object.child_by_field_name("value")?;
+                Some(format!("&{}", self.typed(facts, source, value, steps)?))
+            }
+            "struct_expression" => object
+                .child_by_field_name("name")
+                .map(|t| text(t, source).to_string()),
+            "try_expression" => {
+                let value = self.typed(facts, source, object.named_child(0)?, steps)?;
+                self.unwrapped(&value)
+            }
+            "call_expression" => self.call_type(facts, source, object, steps),
+            "string_literal" | "raw_string_literal" | "char_literal" | "boolean_literal"
+            | "integer_literal" | "float_literal" => literal_type(object, source),
+            // `Level::Info`: a variant is a value of its enum.
+            "scoped_identifier" => {
+                let path = object
+                    .child_by_field_name("path")
+                    .filter(|p| !text(*p, source).starts_with('<'))?;
+                let name = object.child_by_field_name("name")?;
+                let id = self.path(facts, source, name, text(path, source), text(name, source));
+                self.variant_type(&id)
+            }
+            _ => None,
+        }
+    }
+
+    /// The type of the local `ident` names, by the declaration it is bound to.
+    fn local_type(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        ident: Node,
+        steps: u8,
+    ) -> Option<String> {
+        let name = text(ident, source);
+        let classify = |n: Node| self.pattern_name(facts, n, name);
+        let bound = local_declaration(ident, source, &classify)?.ok()?;
+        match rust_local_type(ident, source, bound)? {
+            LocalType::Written(ty) => Some(ty),
+            LocalType::Value(value) => self.typed(facts, source, value, steps),
+        }
+    }
+
+    /// The type the struct `holder` (as written) declares its field `field` with.
+    fn field_type(&self, holder: &str, field: &str) -> Option<String> {
+        let holder = bare_type(&deref_type(holder));
+        if self.types_named(&holder) != 1 {
+            return None;
+        }
+        self.holders()
+            .filter(|h| h.name == holder && h.fields)
+            .flat_map(|h| &h.members)
+            .find(|(m, _)| m == field)
+            .and_then(|(_, ty)| ty.clone())
+    }
+
+    /// The value `?`, `.unwrap()` or `.expect(..)` takes out of `ty` when it is the library's
+    /// `Option<T>` or `Result<T, E>` (no type of the tree has that name): `T`.
+    fn unwrapped(&self, ty: &str) -> Option<String> {
+        let held = deref_type(ty);
+        let outer = held.split('<').next().unwrap_or_default().trim();
+        let name = outer.rsplit("::").next().unwrap_or_default();
+        let library =
+            !outer.contains("::") || outer.starts_with("std::") || outer.starts_with("core::");
+        (WRAPPERS.contains(&name) && library && self.types_named(name) == 0)
+            .then(|| first_argument(&held).map(str::to_string))
+            .flatten()
+    }
+
+    /// The enum `id` is a variant of, when it is one.
+    fn variant_type(&self, id: &Resolution) -> Option<String> {
+        let Resolution::Symbol(SymbolId::Rust(RustSymbol::Associated { holder, name, .. })) = id
+        else {
+            return None;
+        };
+        self.holders()
+            .any(|h| h.name == *holder && h.variants && h.members.iter().any(|(m, _)| m == name))
+            .then(|| holder.clone())
+    }
+
+    /// What a call gives: a method's, an associated function's or a function's declared return
+    /// type, a variant's enum, a tuple struct; a library type's associated function (`Vec::new`)
+    /// a value of that type, and a pointer's `new` (`Box::new(x)`) a pointer to its argument.
+    fn call_type(&self, facts: &FileFacts, source: &str, call: Node, steps: u8) -> Option<String> {
+        let mut function = call.child_by_field_name("function")?;
+        if function.kind() == "generic_function" {
+            function = function.child_by_field_name("function")?;
+        }
+        match function.kind() {
+            "field_expression" => {
+                let receiver = function.child_by_field_name("value")?;
+                let name = text(function.child_by_field_name("field")?, source);
+                let ty = self.typed(facts, source, receiver, steps)?;
+                self.method_result(source, receiver, &ty, name)
+            }
+            // `<T as Trait>::f(..)` is what the trait declares for a `T`, unread.
+            "scoped_identifier" => {
+                let path = text(function.child_by_field_name("path")?, source);
+                if path.starts_with('<') {
+                    return None;
+                }
+                let name = function.child_by_field_name("name")?;
+                let id = self.path(facts, source, name, path, text(name, source));
+                if let Resolution::Outside(_) = id {
+                    let argument = call
+                        .child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0));
+                    return self.library_call(
+                        facts,
+                        source,
+                        path,
+                        text(name, source),
+                        argument,
+                        steps,
+                    );
+                }
+                self.variant_type(&id)
+                    .or_else(|| self.associated_result(&id, Some(path)))
+                    .or_else(|| self.item_result(&id))
+            }
+            "identifier" => {
+                let name = text(function, source);
+                let id = self.local_or_item(facts, source, function, name);
+                self.variant_type(&id).or_else(|| self.item_result(&id))
+            }
+            _ => None,
+        }
+    }
+
+    /// `receiver.name(..)` where the receiver's type is `ty`: the method's declared return
+    /// type; `unwrap`/`expect` on the library's `Option`/`Result` the value inside.
+    fn method_result(&self, source: &str, receiver: Node, ty: &str, name: &str) -> Option<String> {
+        if matches!(name, "unwrap" | "expect")
+            && let Some(inner) = self.unwrapped(ty)
+        {
+            return Some(inner);
+        }
+        if !usable(ty) {
+            return None;
+        }
+        let id = self.member_of_type(source, receiver, ty, name, Namespace::Item);
+        self.associated_result(&id, Some(ty))
+    }
+
+    /// The declared return type of the associated function or method `id` resolved to, `Self`
+    /// being `self_type`: the one declaration of the impl (of the self type `within` names) or
+    /// the trait that defines it; a trait's declaration holds for every impl.
+    fn associated_result(&self, id: &Resolution, self_type: Option<&str>) -> Option<String> {
+        let Resolution::Symbol(SymbolId::Rust(RustSymbol::Associated {
+            holder,
+            name,
+            within,
+        })) = id
+        else {
+            return None;
+        };
+        let mut declarations = self
+            .holders()
+            .filter(|h| h.name == *holder && h.trait_name.is_none() && !h.variants)
+            .filter(|h| within.is_none() || h.impl_type == *within)
+            .flat_map(|h| &h.returns)
+            .filter(|(m, _)| m == name)
+            .map(|(_, r)| r);
+        let one = declarations.next()?;
+        if declarations.next().is_some() {
+            return None;
+        }
+        declared(one, self_type)
+    }
+
+    /// What calling the item `id` resolved to gives: a function's declared return type, a
+    /// tuple struct's own type.
+    fn item_result(&self, id: &Resolution) -> Option<String> {
+        let Resolution::Symbol(id @ SymbolId::Rust(RustSymbol::Item { name, .. })) = id else {
+            return None;
+        };
+        let item = self
+            .files
+            .iter()
+            .flat_map(|(path, f)| f.items.iter().map(move |i| (*path, i)))
+            .find(|(path, i)| i.name == *name && self.item_symbol(path, i) == *id)?
+            .1;
+        declared(item.called.as_ref()?, None)
+    }
+
+    /// `Type::name(..)` of a type outside the tree: a value of that type (the library's
+    /// functions of a type give its values, and its members are the library's or a trait's,
+    /// as before return types were read), except a pointer's `new`, which holds its argument
+    /// (`Box::new(x)`: `Box<type of x>`).
+    fn library_call(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        path: &str,
+        name: &str,
+        argument: Option<Node>,
+        steps: u8,
+    ) -> Option<String> {
+        let ty = bare_type(path);
+        // `Self::from_str(s)` through a library trait gives what that trait declares, unread;
+        // `Default::default()` is whatever type the context wants.
+        if !ty.starts_with(char::is_uppercase)
+            || ty == "Self"
+            || self.types_named(&ty) > 0
+            || LIBRARY_TRAITS.contains(&ty.as_str())
+        {
+            return None;
+        }
+        if POINTERS.contains(&ty.as_str()) {
+            let held = self.typed(facts, source, argument?, steps)?;
+            return (name == "new").then(|| format!("{ty}<{held}>"));
+        }
+        Some(path.to_string())
+    }
+
+    /// The type of the expression that ends with `last` among a macro's tokens (which
+    /// tree-sitter leaves unparsed): `self`, a local, `x.field`, and calls read as
+    /// [`Self::call_type`] reads them (`a.b(..)`, `T::f(..)`, `f(..)`).
+    pub(super) fn token_type(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        last: Node,
+        steps: u8,
+    ) -> Option<String> {
+        let steps = steps.checked_sub(1)?;
+        let before = last.prev_sibling();
+        let joined_by = |kind: &str| before.is_some_and(|b| b.kind() == kind);
+        match last.kind() {
+            "self" if !joined_by(".") && !joined_by("::") => {
+                enclosing_impl(last, source).map(|(h, _)| h)
+            }
+            "identifier" if joined_by(".") => {
+                let value = before?.prev_sibling()?;
+                let holder = self.token_type(facts, source, value, steps)?;
+                self.field_type(&holder, text(last, source))
+            }
+            // A local bound among the tokens (`m!({ let x = …; x.f() })`): not typed.
+            "identifier" if token_binding(last, source).is_some() => None,
+            "identifier" if !joined_by("::") => self.local_type(facts, source, last, steps),
+            "token_tree" if text(last, source).starts_with('(') => {
+                let callee = before.filter(|c| c.kind() == "identifier")?;
+                let name = text(callee, source);
+                let joint = callee.prev_sibling();
+                match joint.map(|j| j.kind()) {
+                    Some(".") => {
+                        let receiver = joint?.prev_sibling()?;
+                        let ty = self.token_type(facts, source, receiver, steps)?;
+                        self.method_result(source, receiver, &ty, name)
+                    }
+                    Some("::") => {
+                        let segment = joint?.prev_sibling()?;
+                        let single = segment
+                            .prev_sibling()
+                            .is_none_or(|p| !matches!(p.kind(), "::" | "$"));
+                        if !single || !matches!(segment.kind(), "identifier" | "self") {
+                            return None;
+                        }
+                        let path = text(segment, source);
+                        let id = self.path(facts, source, callee, path, name);
+                        match id {
+                            Resolution::Outside(_) => None,
+                            _ => self
+                                .variant_type(&id)
+                                .or_else(|| self.associated_result(&id, Some(path))),
+                        }
+                    }
+                    _ => {
+                        let id = self.local_or_item(facts, source, callee, name);
+                        self.variant_type(&id).or_else(|| self.item_result(&id))
+                    }
+                }
+            }
+            _ => literal_type(last, source),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::RustProject;
+    use crate::rename::resolve::testing::Fixture;
+
+    /// Each occurrence of `old` in `a.rs`, resolved.
+    fn resolve(text: &str, old: &str) -> Vec<String> {
+        let fixture = Fixture::new(&[("a.rs", text)], &["a.rs"]);
+        let sources = fixture.sources();
+        fixture.resolve(&RustProject::new(&sources), "a.rs", old)
+    }
+
+    /// log's `Record::builder()`: a `RecordBuilder`, whose own `level` the builder's calls
+    /// reach; taking `T::f()` for a `T` renamed `RecordBuilder`'s calls with `Record::level`.
+    const BUILDER: &str = "struct Record;\nstruct RecordBuilder;\nimpl Record {\n    fn builder() -> RecordBuilder { RecordBuilder }\n    fn level(&self) -> u8 { 0 }\n}\nimpl RecordBuilder {\n    fn new() -> Self { RecordBuilder }\n    fn level(&mut self, l: u8) -> &mut RecordBuilder { self }\n    fn build(&self) -> Record { Record }\n}\nfn f() {\n    let mut b = Record::builder();\n    b.level(1);\n    let r = Record::builder().level(2).build();\n    r.level();\n    RecordBuilder::new().level(3).build().level();\n}\n";
+
+    #[test]
+    fn an_associated_calls_result_is_its_declared_return_type_not_the_path() {
+        assert_eq!(
+            resolve(BUILDER, "level"),
+            [
+                "5 = rust:Record::level",
+                "9 = rust:RecordBuilder::level",
+                "14 = rust:RecordBuilder::level",
+                "15 = rust:RecordBuilder::level",
+                "16 = rust:Record::level",
+                "17 = rust:RecordBuilder::level",
+                "17 = rust:Record::level",
+            ]
+        );
+        assert_eq!(
+            resolve(BUILDER, "build"),
+            [
+                "10 = rust:RecordBuilder::build",
+                "15 = rust:RecordBuilder::build",
+                "17 = rust:RecordBuilder::build",
+            ]
+        );
+    }
+
+    #[test]
+    fn self_references_pointers_free_functions_and_traits_type_a_chain() {
+        let text = "struct C;\ntrait Make {\n    fn again(&self) -> Self;\n}\nimpl Make for C {\n    fn again(&self) -> Self { C }\n}\nimpl C {\n    fn me(&mut self) -> &mut Self { self }\n    fn boxed(&self) -> Box<C> { Box::new(C) }\n    fn go(&self) {}\n}\nfn make() -> C { C }\nfn f(c: C) {\n    c.me().boxed().go();\n    let m = make();\n    m.again().go();\n    make().go();\n    std::rc::Rc::new(make()).go();\n    let r = std::rc::Rc::new(make());\n    r.go();\n}\n";
+        assert_eq!(
+            resolve(text, "go"),
+            [
+                "11 = rust:C::go",
+                "15 = rust:C::go",
+                "17 = rust:C::go",
+                "18 = rust:C::go",
+                "19 = rust:C::go",
+                "21 = rust:C::go",
+            ]
+        );
+    }
+
+    #[test]
+    fn option_and_result_are_opened_by_question_mark_unwrap_and_expect() {
+        let text = "struct C;\nimpl C {\n    fn go(&self) {}\n    fn find(&self) -> Option<C> { None }\n    fn load() -> Result<Self, String> { Ok(C) }\n}\nfn f(c: C) -> Result<(), String> {\n    c.find().unwrap().go();\n    C::load()?.go();\n    let d = C::load().expect(\"loaded\");\n    d.go();\n    c.find().go();\n    Ok(())\n}\n";
+        assert_eq!(
+            resolve(text, "go"),
+            [
+                "3 = rust:C::go",
+                "8 = rust:C::go",
+                "9 = rust:C::go",
+                "11 = rust:C::go",
+                "12 outside: `Option` is not a type of the walked files: its `go` is outside the tree",
+            ]
+        );
+    }
+
+    #[test]
+    fn generic_associated_and_impl_trait_returns_stay_undecided() {
+        let text = "struct C;\ntrait T {\n    type Out;\n    fn out(&self) -> Self::Out;\n}\nimpl C {\n    fn go(&self) {}\n    fn any<U>(&self, u: U) -> U { u }\n    fn opaque(&self) -> impl Sized { C }\n    fn maybe<U>(&self) -> Option<U> { None }\n}\nfn f<X: T>(c: C, x: X) {\n    c.any(C).go();\n    c.opaque().go();\n    x.out().go();\n    c.maybe::<C>().unwrap().go();\n}\n";
+        let unknown = |line: u32, what: &str| format!("{line} ? the type of `{what}` is not known");
+        assert_eq!(
+            resolve(text, "go"),
+            [
+                "7 = rust:C::go".to_string(),
+                unknown(13, "c.any(C)"),
+                unknown(14, "c.opaque()"),
+                unknown(15, "x.out()"),
+                unknown(16, "c.maybe::<C>().unwrap()"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_shadowing_pattern_and_a_let_that_reads_its_own_name_are_not_the_typed_local() {
+        // `let (c, _) = …` shadows the typed `c`; `let c = c.other()` reads the outer `c`.
+        let text = "struct C;\nstruct D;\nimpl C {\n    fn go(&self) {}\n    fn other(&self) -> D { D }\n}\nimpl D {\n    fn go(&self) {}\n}\nfn f(c: C, p: (u8, u8)) {\n    let c = c.other();\n    c.go();\n    let (c, _) = p;\n    c.go();\n}\n";
+        assert_eq!(
+            resolve(text, "go"),
+            [
+                "4 = rust:C::go",
+                "8 = rust:D::go",
+                "12 = rust:D::go",
+                "14 ? the type of `c` is not known",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_chain_among_a_macros_tokens_and_a_turbofish_call_are_typed() {
+        // log's `assert_eq!(Level::Trace, level.up().up())`; either's `left.into::<u64>()`.
+        let text = "#[derive(PartialEq, Debug)]\nenum Level {\n    Info,\n    Trace,\n}\nimpl Level {\n    fn up(&self) -> Level { Level::Trace }\n    fn cast<U>(&self) -> u8 { 0 }\n}\nfn f() {\n    let level = Level::Info;\n    assert_eq!(Level::Trace, level.up().up());\n    assert_eq!(level.cast::<u64>(), 0);\n    level.cast::<u64>();\n}\n";
+        assert_eq!(
+            resolve(text, "up"),
+            [
+                "7 = rust:Level::up",
+                "12 = rust:Level::up",
+                "12 = rust:Level::up"
+            ]
+        );
+        assert_eq!(
+            resolve(text, "cast"),
+            [
+                "8 = rust:Level::cast",
+                "13 = rust:Level::cast",
+                "14 = rust:Level::cast"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_library_traits_function_gives_no_known_type() {
+        // `Default::default()` is whatever the context wants; `Self::from_str(s)` is what
+        // `FromStr` declares (a `Result`), not a `C`.
+        let text = "struct C;\nimpl C {\n    fn go(&self) {}\n}\nimpl std::str::FromStr for C {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Self, ()> {\n        Self::from_str(s).go();\n        Ok(C)\n    }\n}\nfn f() {\n    let d = Default::default();\n    d.go();\n    let v = Vec::new();\n    v.go();\n}\n";
+        assert_eq!(
+            resolve(text, "go"),
+            [
+                "3 = rust:C::go",
+                "8 ? the type of `Self::from_str(s)` is not known",
+                "14 ? the type of `d` is not known",
+                "16 outside: `Vec` is not a type of the walked files: its `go` is outside the tree",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_literals_member_is_its_library_types() {
+        // semver's `"1.0.0".parse().unwrap()` beside `Version::parse`: `str::parse`.
+        let text = "struct V;\nimpl V {\n    fn parse(s: &str) -> V { V }\n}\nfn f() {\n    let v: V = \"1.0\".parse().unwrap();\n    let w = vec![\"1.0\".parse::<V>()];\n    V::parse(\"1\");\n}\n";
+        let outside =
+            "outside: `str` is not a type of the walked files: its `parse` is outside the tree";
+        assert_eq!(
+            resolve(text, "parse"),
+            [
+                "3 = rust:V::parse".to_string(),
+                format!("6 {outside}"),
+                format!("7 {outside}"),
+                "8 = rust:V::parse".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tuple_structs_field_is_typed_by_its_place() {
+        // log's `struct Logger(Arc<State>)` and `self.0.last_log_level`.
+        let text = "use std::sync::Arc;\nstruct State {\n    last: u8,\n}\nstruct Logger(u8, Arc<State>);\nimpl Logger {\n    fn f(&self) -> u8 {\n        self.1.last\n    }\n}\n";
+        assert_eq!(
+            resolve(text, "last"),
+            ["3 = rust:State.last", "8 = rust:State.last"]
+        );
+    }
+
+    #[test]
+    fn an_impl_trait_parameter_reaches_its_bounds_methods() {
+        let text =
+            "trait Log {\n    fn write(&self);\n}\nfn g(l: &impl Log) {\n    l.write();\n}\n";
+        assert_eq!(
+            resolve(text, "write"),
+            ["2 = rust:Log::write", "5 = rust:Log::write"]
+        );
+    }
+}
