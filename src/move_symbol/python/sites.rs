@@ -18,12 +18,34 @@ use lancet_core::{LeftSite, MoveRefusal, Site, line_of};
 use tree_sitter::Node;
 
 /// Whether the new module still imports the old one at its top once `from a import name`
-/// is gone.
-pub(super) fn keeps_importing(b: &Parsed, old: &str, name: &str, py: &PyProject) -> bool {
+/// is gone, and the imports the move removes from it (`removed`: its planned changes; an
+/// `import a` that served only `a.name` goes) with it.
+pub(super) fn keeps_importing(
+    b: &Parsed,
+    old: &str,
+    name: &str,
+    py: &PyProject,
+    removed: Option<&Edits>,
+) -> bool {
+    let stays = |item: &Node| removed.is_none_or(|edits| !edits.covers(item.start_byte()));
     top_statements(b).into_iter().any(|s| {
-        matches!(s.kind(), "import_statement" | "import_from_statement")
-            && !imports_only(s, b, name, old, py)
-            && imports_file(s, b, old, py)
+        if !matches!(s.kind(), "import_statement" | "import_from_statement")
+            || imports_only(s, b, name, old, py)
+            || !imports_file(s, b, old, py)
+        {
+            return false;
+        }
+        let from_old = s.kind() == "import_from_statement"
+            && s.child_by_field_name("module_name")
+                .and_then(|m| py.import_file(b, text(m, b)))
+                .is_some_and(|f| f == old);
+        let items = import_items(s);
+        // `from a import *` has no item to remove.
+        (from_old && items.is_empty())
+            || items.iter().any(|item| {
+                stays(item)
+                    && (from_old || imported_file(*item, s, b, py).is_some_and(|f| f == old))
+            })
     })
 }
 
@@ -513,26 +535,42 @@ pub(super) fn prune_module_import(
     edits: &mut Edits,
 ) {
     let name = bound_name(item, x);
-    let mut stack = vec![x.tree.root_node()];
-    while let Some(n) = stack.pop() {
-        if matches!(n.kind(), "import_statement" | "import_from_statement") {
-            continue;
-        }
-        if n.kind() == "identifier"
-            && text(n, x) == name
-            && !rewritten
-                .iter()
-                .any(|(s, e)| *s <= n.start_byte() && n.end_byte() <= *e)
-        {
-            return;
-        }
-        let mut cursor = n.walk();
-        stack.extend(n.named_children(&mut cursor));
+    // Only where the text spells the name can an identifier of it stand: those places are
+    // looked at, not the whole tree (a big importer is walked once per pruned import
+    // otherwise).
+    let used = memchr::memmem::find_iter(x.text.as_bytes(), name.as_bytes()).any(|at| {
+        x.tree
+            .root_node()
+            .descendant_for_byte_range(at, at + name.len())
+            .is_some_and(|n| {
+                n.kind() == "identifier"
+                    && n.start_byte() == at
+                    && text(n, x) == name
+                    && !in_import_statement(n)
+                    && !rewritten
+                        .iter()
+                        .any(|(s, e)| *s <= n.start_byte() && n.end_byte() <= *e)
+            })
+    });
+    if used {
+        return;
     }
     if edits.covers(item.start_byte()) {
         return;
     }
     remove_item(edits, x, stmt, item);
+}
+
+/// Whether a node stands in an import statement (at any depth of the tree).
+fn in_import_statement(node: Node) -> bool {
+    let mut at = node.parent();
+    while let Some(p) = at {
+        if matches!(p.kind(), "import_statement" | "import_from_statement") {
+            return true;
+        }
+        at = p.parent();
+    }
+    false
 }
 
 /// Each `from <old> import *` of a file, by offset.
