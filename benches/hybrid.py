@@ -12,12 +12,14 @@ benches/scale.py copies it), the definition of `unittest.TestCase.assertEqual` i
                    call meets a cold server)
   basedpyright     its own `textDocument/rename` at the same place, from a client started
                    for the purpose (spawn, initialize, open the file, rename): the time to the
-                   first answer with a cold server, and beside it the same request again on the
-                   now warm server
+                   first answer with a cold server (which, before the server has read the
+                   workspace, holds the opened file's edits alone), then the same request
+                   again on the now warm server (the whole workspace's edits)
 
-BAR (issue #38): the hybrid default's wall is at most basedpyright's cold rename (both start
-from nothing: a process, a server, an answer). The rows of `--include-unresolved` against
-ast-grep are benches/scale.py's (`--only rename`).
+BAR (issue #38): the hybrid default's wall is at most basedpyright's time to its complete
+answer from a cold start (spawn to the warm answer: both start from nothing and end with every
+file's edits). The rows of `--include-unresolved` against ast-grep are benches/scale.py's
+(`--only rename`).
 
 basedpyright is the one tests/corpus/rename_oracle.py pins and caches (installed there when
 missing: `--cache` as that script takes it); its client is that script's.
@@ -102,20 +104,25 @@ def server_rename(exe, root, place, env):
         pos = {"line": line - 1, "character": oracle.utf16_len(text[:col - 1])}
         doc = {"uri": oracle.path_uri(root / path)}
         params = {"textDocument": doc, "position": pos, "newName": NEW}
-        answer = srv.request("textDocument/rename", params, ANSWER_TIMEOUT)
+        first = srv.request("textDocument/rename", params, ANSWER_TIMEOUT)
         cold = time.perf_counter() - t0
         t1 = time.perf_counter()
-        srv.request("textDocument/rename", params, ANSWER_TIMEOUT)
+        whole = srv.request("textDocument/rename", params, ANSWER_TIMEOUT)
         warm = time.perf_counter() - t1
     finally:
         srv.close()
     cpu = children_cpu() - cpu0
+    return cold, t_init, warm, cpu, edits_in(first), edits_in(whole)
+
+
+def edits_in(answer):
+    """How many text edits a WorkspaceEdit holds."""
     edits = 0
     for change in (answer or {}).get("documentChanges") or []:
         edits += len(change.get("edits") or [])
     for es in ((answer or {}).get("changes") or {}).values():
         edits += len(es or [])
-    return cold, t_init, warm, cpu, edits
+    return edits
 
 
 def main():
@@ -143,18 +150,21 @@ def main():
     last = ours[-1]
     servers = (last[5].get("rename") or {}).get("decided_by") or []
     named = ", ".join(f"{s.get('server')} {s.get('version', '')}".strip() for s in servers) or "none asked"
-    ratio = med(ours, 0) / med(theirs, 0)
+    complete = statistics.median(r[0] + r[2] for r in theirs)
+    ratio = med(ours, 0) / complete
     print(f"## hybrid rename vs basedpyright's own, `{OLD}` -> `{NEW}` over the stdlib "
           f"({args.runs} runs, medians; load {min(loads):.1f}-{max(loads):.1f})\n")
     print("| what | wall | CPU | sites |")
     print("|---|---:|---:|---|")
     print(f"| lancet rename (hybrid default; exit {last[4]}) | {med(ours, 0):.2f} s | {med(ours, 1):.2f} s "
           f"| {last[2]} renamed, {last[3]} of them decided by the server ({named}) |")
-    print(f"| basedpyright rename, cold server: first answer | {med(theirs, 0):.2f} s (initialize "
-          f"{med(theirs, 1):.2f} s) | {med(theirs, 3):.2f} s (cold and warm runs) | {theirs[-1][4]} edits |")
-    print(f"| basedpyright rename, warm server | {med(theirs, 2):.2f} s | | |")
+    print(f"| basedpyright rename, cold server: time to first answer | {med(theirs, 0):.2f} s (initialize "
+          f"{med(theirs, 1):.2f} s) | {med(theirs, 3):.2f} s (both answers) | {theirs[-1][4]} edits |")
+    print(f"| basedpyright rename, the same request on the warm server | {med(theirs, 2):.2f} s | "
+          f"| {theirs[-1][5]} edits |")
+    print(f"| basedpyright rename, cold start to its complete answer | {complete:.2f} s | | |")
     ok = ratio <= BAR
-    print(f"\nbar: lancet hybrid / basedpyright cold rename <= {BAR}x: {ratio:.2f}x "
+    print(f"\nbar: lancet hybrid / basedpyright's complete rename from a cold start <= {BAR}x: {ratio:.2f}x "
           + ("PASS" if ok else "FAIL"))
     return 0 if ok else 1
 

@@ -232,6 +232,14 @@ fn a_move_that_closes_an_import_cycle_is_refused_naming_it() {
         v["error"]["detail"].as_str().unwrap().contains("`base`"),
         "{v:#}"
     );
+    // a's import of b is one the move adds (for the use of f it keeps), not one a has.
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("an import the move adds there"),
+        "{v:#}"
+    );
     assert_eq!(snapshot(dir.path()), before);
     // Through a third module: b would import c, which imports a, which would import b.
     let dir = temp_tree(&[

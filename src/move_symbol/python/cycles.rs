@@ -132,7 +132,13 @@ pub(super) fn refuse_cycles(
                 .iter()
                 .map(|p| modules.dotted(p))
                 .collect();
-            let back = if through.is_empty() {
+            let adds_back = graph
+                .added
+                .get(&import.target)
+                .is_some_and(|targets| targets.contains(&import.importer));
+            let back = if through.is_empty() && adds_back {
+                "an import the move adds there".to_string()
+            } else if through.is_empty() {
                 "an import it has".to_string()
             } else {
                 format!("through {}", through.join(" -> "))
