@@ -74,26 +74,38 @@ pub fn move_symbol(opts: &MoveOptions, apply: &ApplyOptions) -> Applied {
         Err(report) => return (*report).into(),
     };
     let scan = scan_name(&root, &files, &name, apply);
-    let primary = match find(&scan, at.as_ref(), qualified.as_deref(), surface) {
-        Ok(id) => id,
-        Err(applied) => return *applied,
+    let applied = match find(&scan, at.as_ref(), qualified.as_deref(), surface) {
+        Ok(primary) => {
+            lancet_core::timing::lap("move: walk, scan and resolve", &mut clock);
+            let context = Context {
+                root: &root,
+                opts,
+                name: &name,
+                files: &files,
+                scan: &scan,
+                primary: &primary,
+            };
+            move_found(&context, apply, clock)
+        }
+        Err(applied) => *applied,
     };
-    lancet_core::timing::lap("move: walk, scan and resolve", &mut clock);
-    let context = Context {
-        root: &root,
-        opts,
-        name: &name,
-        files: &files,
-        scan: &scan,
-        primary: &primary,
-    };
-    let prepared = match &primary {
-        SymbolId::Python { module, .. } => plan_python(&context, module),
-        SymbolId::Ecma { file, .. } => plan_ecma(&context, file),
+    // The parsed trees are freed off the answer's path, as a rename's are.
+    crate::background::drop_later((scan, files));
+    applied
+}
+
+/// The move of the symbol found: planned by its language, refused, or run as one batch.
+fn move_found(context: &Context, apply: &ApplyOptions, mut clock: std::time::Instant) -> Applied {
+    let surface = apply.surface;
+    let refused = |r: MoveRefusal| -> Applied { Report::move_refused(&r, surface).into() };
+    let (opts, name, scan, primary) = (context.opts, context.name, context.scan, context.primary);
+    let prepared = match primary {
+        SymbolId::Python { module, .. } => plan_python(context, module),
+        SymbolId::Ecma { file, .. } => plan_ecma(context, file),
         SymbolId::Rust(_) => {
-            let (path, line) = first_definition(&scan, &primary);
+            let (path, line) = first_definition(scan, primary);
             Err(MoveRefusal::NotMovable {
-                symbol: name.clone(),
+                symbol: name.to_string(),
                 place: format!("{path}:{line}"),
                 why: Unmovable::Language("Rust".into()),
             })
@@ -110,7 +122,7 @@ pub fn move_symbol(opts: &MoveOptions, apply: &ApplyOptions) -> Applied {
         Err(r) => return refused(r),
     };
     lancet_core::timing::lap("move: plan", &mut clock);
-    let summary = summary_of(&from, &name, &to, &planned, scan.files_scanned);
+    let summary = summary_of(&from, name, &to, &planned, scan.files_scanned);
     if !planned.unresolved.is_empty() && !opts.leave_unresolved {
         let refusal = MoveRefusal::Sites {
             symbol: summary.symbol.clone(),

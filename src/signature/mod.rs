@@ -114,7 +114,26 @@ pub fn change_signature(opts: &SignatureOptions, apply: &ApplyOptions) -> Applie
         Err(outcome) => return outcome.into_applied(surface),
     };
     lancet_core::timing::lap("signature: walk, scan and resolve", &mut clock);
-    let planned = match plan_found(&root, &files, &found, opts) {
+    let applied = change_found(&root, &files, &found, files_scanned, opts, apply);
+    // The parsed trees are freed off the answer's path, as a rename's are.
+    crate::background::drop_later((found, files));
+    applied
+}
+
+/// The change of the function found: planned, refused, or run as one batch.
+fn change_found(
+    root: &lancet_core::Root,
+    files: &[String],
+    found: &Found,
+    files_scanned: usize,
+    opts: &SignatureOptions,
+    apply: &ApplyOptions,
+) -> Applied {
+    let surface = apply.surface;
+    let refused =
+        |r: SignatureRefusal| -> Applied { Report::signature_refused(&r, surface).into() };
+    let mut clock = std::time::Instant::now();
+    let planned = match plan_found(root, files, found, opts) {
         Ok(p) => p,
         Err(r) => return refused(r),
     };
@@ -125,7 +144,7 @@ pub fn change_signature(opts: &SignatureOptions, apply: &ApplyOptions) -> Applie
             .with_signature(summary, surface)
             .into();
     }
-    let batch = match batch_of(&planned, &found) {
+    let batch = match batch_of(&planned, found) {
         Ok(batch) => batch,
         Err(r) => return refused(r),
     };

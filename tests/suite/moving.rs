@@ -626,3 +626,24 @@ fn the_destination_s_import_of_the_old_module_goes_when_nothing_needs_it() {
         "def g():\n    return f()\n\n\ndef f():\n    return 1\n"
     );
 }
+
+#[test]
+fn the_destination_s_import_the_move_removes_makes_no_cycle() {
+    // `a` keeps using `f` (so it will import `b`); `b`'s `import a` served only `a.f`, which
+    // the move makes `b`'s own `f`: that import goes, and no cycle is left.
+    let dir = temp_tree(&[
+        (
+            "a.py",
+            b"def f():\n    return 1\n\n\ndef h():\n    return f() + 1\n",
+        ),
+        ("b.py", b"import a\n\n\ndef g():\n    return a.f()\n"),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "b.py"),
+        "def g():\n    return f()\n\n\ndef f():\n    return 1\n"
+    );
+    assert!(read(dir.path(), "a.py").contains("f() + 1"));
+    assert!(!read(dir.path(), "b.py").contains("import a"));
+}

@@ -232,6 +232,14 @@ fn a_move_that_closes_an_import_cycle_is_refused_naming_it() {
         v["error"]["detail"].as_str().unwrap().contains("`base`"),
         "{v:#}"
     );
+    // a's import of b is one the move adds (for the use of f it keeps), not one a has.
+    assert!(
+        v["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("an import the move adds there"),
+        "{v:#}"
+    );
     assert_eq!(snapshot(dir.path()), before);
     // Through a third module: b would import c, which imports a, which would import b.
     let dir = temp_tree(&[
@@ -515,5 +523,28 @@ fn uses_left_and_the_moved_code_s_needs_join_the_imports_the_modules_have() {
     assert_eq!(
         read(dir.path(), "b.ts"),
         "import type { Base } from './a';\n\nexport interface M {\n  b: Base;\n}\n\nexport interface Shape extends Base {\n  m: M;\n}\n"
+    );
+}
+
+#[test]
+fn the_moved_code_s_imports_join_the_destination_s_import_of_the_same_module() {
+    // The destination imports from './util' and (values) from './types' already: `round`
+    // joins the first list; the type-only `Price` keeps an `import type` of its own.
+    let dir = shop();
+    std::fs::write(
+        dir.path().join("src/types.ts"),
+        "export interface Price {\n  value: number;\n}\n\nexport class Shape {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("src/pricing.ts"),
+        "import { clamp } from './util';\nimport { Shape } from './types';\n\nexport function fee(n: number): Shape {\n  return clamp(n) && new Shape();\n}\n",
+    )
+    .unwrap();
+    let (code, v) = run(dir.path(), &["total", "--to", "src/pricing.ts"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/pricing.ts"),
+        "import { clamp, round } from './util';\nimport { Shape } from './types';\nimport type { Price } from './types';\n\nexport function fee(n: number): Shape {\n  return clamp(n) && new Shape();\n}\n\n/** The sum of prices, rounded. */\nexport function total(prices: Price[]): number {\n  return round(prices.reduce((n, p) => n + p.value, 0));\n}\n"
     );
 }

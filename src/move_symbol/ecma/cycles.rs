@@ -160,7 +160,13 @@ pub(super) fn refuse(
             .or_insert_with(|| graph.reached(&import.target));
         if let Some(path) = path_to(came, &import.importer) {
             let through = &path[1..path.len() - 1];
-            let back = if through.is_empty() {
+            let adds_back = graph
+                .added
+                .get(&import.target)
+                .is_some_and(|targets| targets.contains(&import.importer));
+            let back = if through.is_empty() && adds_back {
+                "an import the move adds there".to_string()
+            } else if through.is_empty() {
                 "an import it has".to_string()
             } else {
                 format!("through {}", through.join(" -> "))

@@ -23,6 +23,13 @@ pub(super) struct NewImport {
     pub(super) names: Vec<String>,
     /// Whether it runs when the module loads (a value of it is used).
     pub(super) runtime: bool,
+    /// Its named specifiers as written (`a`, `b as c`), when they are all it brings: they can
+    /// join the new module's own `import { … }` of the same module instead.
+    joinable: Vec<String>,
+    /// Its specifier, as the new module writes it.
+    source: String,
+    /// Whether it is `import type`.
+    type_only: bool,
 }
 
 /// What the moved code needs from where it was.
@@ -237,6 +244,7 @@ fn write_imports(
             || namespace
                 .as_deref()
                 .is_some_and(|n| used.iter().any(|(u, r)| u == n && *r));
+        let only_named = parts.len() == 1 && !specs.is_empty();
         copied.push(NewImport {
             line: format!(
                 "import{type_kw} {} from {quote}{spec}{quote}{semi}",
@@ -245,6 +253,13 @@ fn write_imports(
             target: project.module_file(a_path, &st.source).ok(),
             names: used.iter().map(|(n, _)| n.clone()).collect(),
             runtime: !st.type_only && value_spec,
+            joinable: if only_named {
+                specs.iter().map(|s| s.to_string()).collect()
+            } else {
+                Vec::new()
+            },
+            source: spec,
+            type_only: st.type_only,
         });
     }
     let from_old = (!own.is_empty()).then(|| {
@@ -267,8 +282,11 @@ fn write_imports(
                 names.join(", ")
             ),
             target: Some(a_path.to_string()),
+            joinable: names.clone(),
             names,
             runtime,
+            source: spec,
+            type_only: !type_kw.is_empty(),
         }
     });
     (copied, from_old)
@@ -385,6 +403,41 @@ fn import_list(
                 .module_file(path, &st.source)
                 .is_ok_and(|f| f == target))
         .then_some(last.span.1)
+    })
+}
+
+/// Where a copied import's names join the new module's `import { … }` of the same module
+/// and kind (`import type` lists take type-only imports alone, and only those): past its last
+/// name; a list some earlier import joins already is left to it.
+fn same_kind_list(
+    b: &Module,
+    path: &str,
+    import: &NewImport,
+    project: &EcmaProject,
+    edits: &Edits,
+    taken: &[(usize, String)],
+) -> Option<usize> {
+    b.statements.iter().find_map(|st| {
+        let Brings::Import {
+            namespace: None,
+            named,
+            ..
+        } = &st.what
+        else {
+            return None;
+        };
+        let end = named.last()?.span.1;
+        let same_module = match &import.target {
+            Some(target) => project
+                .module_file(path, &st.source)
+                .is_ok_and(|f| &f == target),
+            None => st.source == import.source,
+        };
+        let fits = same_module
+            && st.type_only == import.type_only
+            && !edits.covers(st.span.1 - 1)
+            && !taken.iter().any(|(at, _)| *at == end);
+        fits.then_some(end)
     })
 }
 
@@ -557,12 +610,27 @@ pub(super) fn new_module(
             let end = import_list(b, req.to, req.from.0, project, old.runtime, edits)?;
             Some((end, old.names.join(", ")))
         });
-    let lines: Vec<String> = needs
-        .copied
-        .iter()
-        .chain(needs.from_old.iter().filter(|_| joined.is_none()))
-        .map(|i| i.line.clone())
-        .collect();
+    // The old module's imports the moved code needs join the new module's own import of the
+    // same module, of the same kind (values with values, `import type` with its like).
+    let current = planned.edits.get(req.to).unwrap_or(&untouched);
+    let mut lists = Vec::new();
+    let mut lines: Vec<String> = Vec::new();
+    for import in &needs.copied {
+        let list = (req.to_exists && !import.joinable.is_empty())
+            .then(|| same_kind_list(b, req.to, import, project, current, &lists))
+            .flatten();
+        match list {
+            Some(end) => lists.push((end, import.joinable.join(", "))),
+            None => lines.push(import.line.clone()),
+        }
+    }
+    lines.extend(
+        needs
+            .from_old
+            .iter()
+            .filter(|_| joined.is_none())
+            .map(|i| i.line.clone()),
+    );
     if !req.to_exists || req.to_text.trim().is_empty() {
         let mut content = lines.join("\n");
         if !content.is_empty() {
@@ -582,7 +650,7 @@ pub(super) fn new_module(
     }
     let text = req.to_text;
     let edits = planned.edits.entry(req.to.to_string()).or_default();
-    if let Some((end, names)) = joined {
+    for (end, names) in joined.into_iter().chain(lists) {
         edits.insert(end, format!(", {names}"));
     }
     if !lines.is_empty() {

@@ -7,7 +7,8 @@
 use super::super::modules::Modules;
 use crate::rename::python::PyProject;
 use lancet_core::MoveRefusal;
-use std::collections::{HashMap, HashSet, VecDeque};
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
 
 /// How many modules a cycle search reads at most; past it no cycle is reported.
 const MAX_MODULES: usize = 4000;
@@ -52,35 +53,48 @@ impl<'a> ImportGraph<'a> {
         }
     }
 
-    /// The modules `file` imports when it loads, after the move.
-    fn imports(&mut self, file: &str) -> Vec<String> {
-        let read = self
-            .read
-            .entry(file.to_string())
-            .or_insert_with(|| self.py.imports_on_load(file))
-            .clone();
+    /// The modules `file` imports when it loads, after the move (read before: [`Self::read`]).
+    fn imports(&self, file: &str) -> Vec<String> {
+        let read = self.read.get(file).cloned().unwrap_or_default();
         read.into_iter()
             .chain(self.added.get(file).cloned().unwrap_or_default())
             .filter(|to| !self.removed.contains(&(file.to_string(), to.clone())))
             .collect()
     }
 
+    /// Reads the imports of the modules not read yet, in parallel (each module's text is
+    /// read and scanned for its import lines once per move).
+    fn read(&mut self, files: &[String]) {
+        let unread: Vec<&String> = files
+            .iter()
+            .filter(|f| !self.read.contains_key(f.as_str()))
+            .collect();
+        let py = self.py;
+        let read: Vec<(String, Vec<String>)> = unread
+            .par_iter()
+            .map(|f| (f.to_string(), py.imports_on_load(f)))
+            .collect();
+        self.read.extend(read);
+    }
+
     /// Every module `from` reaches through imports, each with the module it was reached from
-    /// (a search bounded by [`MAX_MODULES`]).
+    /// (a breadth-first search, one level read at a time, bounded by [`MAX_MODULES`]).
     fn reached(&mut self, from: &str) -> HashMap<String, String> {
         let mut came: HashMap<String, String> = HashMap::new();
-        let mut queue = VecDeque::from([from.to_string()]);
         let mut seen = HashSet::from([from.to_string()]);
-        while let Some(at) = queue.pop_front() {
-            if seen.len() > MAX_MODULES {
-                break;
-            }
-            for next in self.imports(&at) {
-                if seen.insert(next.clone()) {
-                    came.insert(next.clone(), at.clone());
-                    queue.push_back(next);
+        let mut level = vec![from.to_string()];
+        while !level.is_empty() && seen.len() <= MAX_MODULES {
+            self.read(&level);
+            let mut next = Vec::new();
+            for at in &level {
+                for module in self.imports(at) {
+                    if seen.insert(module.clone()) {
+                        came.insert(module.clone(), at.clone());
+                        next.push(module);
+                    }
                 }
             }
+            level = next;
         }
         came
     }
@@ -118,7 +132,13 @@ pub(super) fn refuse_cycles(
                 .iter()
                 .map(|p| modules.dotted(p))
                 .collect();
-            let back = if through.is_empty() {
+            let adds_back = graph
+                .added
+                .get(&import.target)
+                .is_some_and(|targets| targets.contains(&import.importer));
+            let back = if through.is_empty() && adds_back {
+                "an import the move adds there".to_string()
+            } else if through.is_empty() {
                 "an import it has".to_string()
             } else {
                 format!("through {}", through.join(" -> "))

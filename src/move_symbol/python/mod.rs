@@ -126,8 +126,8 @@ pub(super) fn plan(req: &Request, py: &PyProject) -> Result<Planned, MoveRefusal
             },
         });
     }
-    no_cycle(req, py, &deps, &sites)?;
-    no_longer_cycle(req, py, &deps, &sites)?;
+    no_cycle(req, py, &deps, &sites, &planned.edits)?;
+    no_longer_cycle(req, py, &deps, &sites, &planned.edits)?;
     lancet_core::timing::lap("move: import cycles", &mut clock);
     old_module(req, &deps, &sites, qualified.as_ref(), block, &mut planned);
     tidy_blank_lines(&mut planned, &a.text, &a.path);
@@ -223,10 +223,11 @@ fn no_cycle(
     py: &PyProject,
     deps: &Dependencies,
     sites: &SiteWork,
+    edits: &BTreeMap<String, Edits>,
 ) -> Result<(), MoveRefusal> {
     let a = req.from;
-    let b_imports_a =
-        !deps.from_old.is_empty() || keeps_importing(req.to_parsed, &a.path, req.name, py);
+    let b_imports_a = !deps.from_old.is_empty()
+        || keeps_importing(req.to_parsed, &a.path, req.name, py, edits.get(req.to));
     let a_imports_b_why = if let Some(line) = sites.uses_left.first() {
         Some(format!("uses of `{}` left in it, line {line}", req.name))
     } else if req.keep_reexport {
@@ -260,6 +261,7 @@ fn no_longer_cycle(
     py: &PyProject,
     deps: &Dependencies,
     sites: &SiteWork,
+    edits: &BTreeMap<String, Edits>,
 ) -> Result<(), MoveRefusal> {
     let (a, to) = (&req.from.path, req.to.to_string());
     let had = |file: &str| -> Vec<String> {
@@ -307,11 +309,12 @@ fn no_longer_cycle(
             });
         }
     }
-    let removed: Vec<(String, String)> = if keeps_importing(req.to_parsed, a, req.name, py) {
-        Vec::new()
-    } else {
-        vec![(to.clone(), a.clone())]
-    };
+    let removed: Vec<(String, String)> =
+        if keeps_importing(req.to_parsed, a, req.name, py, edits.get(req.to)) {
+            Vec::new()
+        } else {
+            vec![(to.clone(), a.clone())]
+        };
     let mut graph = cycles::ImportGraph::new(py, &added, &removed);
     cycles::refuse_cycles(&mut graph, &added, req.modules)
 }

@@ -18,12 +18,34 @@ use lancet_core::{LeftSite, MoveRefusal, Site, line_of};
 use tree_sitter::Node;
 
 /// Whether the new module still imports the old one at its top once `from a import name`
-/// is gone.
-pub(super) fn keeps_importing(b: &Parsed, old: &str, name: &str, py: &PyProject) -> bool {
+/// is gone, and the imports the move removes from it (`removed`: its planned changes; an
+/// `import a` that served only `a.name` goes) with it.
+pub(super) fn keeps_importing(
+    b: &Parsed,
+    old: &str,
+    name: &str,
+    py: &PyProject,
+    removed: Option<&Edits>,
+) -> bool {
+    let stays = |item: &Node| removed.is_none_or(|edits| !edits.covers(item.start_byte()));
     top_statements(b).into_iter().any(|s| {
-        matches!(s.kind(), "import_statement" | "import_from_statement")
-            && !imports_only(s, b, name, old, py)
-            && imports_file(s, b, old, py)
+        if !matches!(s.kind(), "import_statement" | "import_from_statement")
+            || imports_only(s, b, name, old, py)
+            || !imports_file(s, b, old, py)
+        {
+            return false;
+        }
+        let from_old = s.kind() == "import_from_statement"
+            && s.child_by_field_name("module_name")
+                .and_then(|m| py.import_file(b, text(m, b)))
+                .is_some_and(|f| f == old);
+        let items = import_items(s);
+        // `from a import *` has no item to remove.
+        (from_old && items.is_empty())
+            || items.iter().any(|item| {
+                stays(item)
+                    && (from_old || imported_file(*item, s, b, py).is_some_and(|f| f == old))
+            })
     })
 }
 
@@ -513,21 +535,25 @@ pub(super) fn prune_module_import(
     edits: &mut Edits,
 ) {
     let name = bound_name(item, x);
-    let mut stack = vec![x.tree.root_node()];
-    while let Some(n) = stack.pop() {
-        if matches!(n.kind(), "import_statement" | "import_from_statement") {
-            continue;
-        }
-        if n.kind() == "identifier"
-            && text(n, x) == name
-            && !rewritten
-                .iter()
-                .any(|(s, e)| *s <= n.start_byte() && n.end_byte() <= *e)
-        {
-            return;
-        }
-        let mut cursor = n.walk();
-        stack.extend(n.named_children(&mut cursor));
+    // Only where the text spells the name can an identifier of it stand: those places are
+    // looked at, not the whole tree (a big importer is walked once per pruned import
+    // otherwise).
+    let used = memchr::memmem::find_iter(x.text.as_bytes(), name.as_bytes()).any(|at| {
+        x.tree
+            .root_node()
+            .descendant_for_byte_range(at, at + name.len())
+            .is_some_and(|n| {
+                n.kind() == "identifier"
+                    && n.start_byte() == at
+                    && text(n, x) == name
+                    && !in_import_statement(n)
+                    && !rewritten
+                        .iter()
+                        .any(|(s, e)| *s <= n.start_byte() && n.end_byte() <= *e)
+            })
+    });
+    if used {
+        return;
     }
     if edits.covers(item.start_byte()) {
         return;
@@ -535,48 +561,52 @@ pub(super) fn prune_module_import(
     remove_item(edits, x, stmt, item);
 }
 
-/// Each `from <old> import *` of a file, by offset.
+/// Whether a node stands in an import statement (at any depth of the tree).
+fn in_import_statement(node: Node) -> bool {
+    let mut at = node.parent();
+    while let Some(p) = at {
+        if matches!(p.kind(), "import_statement" | "import_from_statement") {
+            return true;
+        }
+        at = p.parent();
+    }
+    false
+}
+
+/// Each `from <old> import *` of a file, by offset, in the order of the text.
 pub(super) fn star_imports_of(
     x: &Parsed,
     old: &str,
     py: &PyProject,
     mut report: impl FnMut(usize),
 ) {
-    // Most files have none: their text says so before their tree is walked.
-    if !has_star_import_text(&x.text) {
-        return;
-    }
-    let mut stack = vec![x.tree.root_node()];
-    while let Some(n) = stack.pop() {
-        if n.kind() == "import_from_statement" {
-            let mut cursor = n.walk();
-            let star = n
-                .named_children(&mut cursor)
-                .any(|c| c.kind() == "wildcard_import");
-            if star
-                && n.child_by_field_name("module_name")
-                    .and_then(|m| py.import_file(x, text(m, x)))
-                    .is_some_and(|f| f == old)
-            {
-                report(n.start_byte());
-            }
-            continue;
+    // Every star import's text holds `import` followed by `*`: only those places are looked
+    // at (most files have none).
+    for at in star_import_words(&x.text) {
+        let statement = x
+            .tree
+            .root_node()
+            .descendant_for_byte_range(at, at + "import".len())
+            .and_then(|keyword| keyword.parent())
+            .filter(|s| s.kind() == "import_from_statement");
+        if let Some(n) = statement
+            && n.child_by_field_name("module_name")
+                .and_then(|m| py.import_file(x, text(m, x)))
+                .is_some_and(|f| f == old)
+        {
+            report(n.start_byte());
         }
-        let mut cursor = n.walk();
-        stack.extend(
-            n.named_children(&mut cursor)
-                .filter(|c| !matches!(c.kind(), "string" | "comment")),
-        );
     }
 }
 
-/// Whether the text holds `import` followed by `*` (spaces and line continuations between):
+/// Where the text holds `import` followed by `*` (spaces and line continuations between):
 /// every star import does (a `*` elsewhere, in `*args` or a product, does not count).
-fn has_star_import_text(text: &str) -> bool {
-    text.match_indices("import").any(|(at, word)| {
+fn star_import_words(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.match_indices("import").filter_map(|(at, word)| {
         text[at + word.len()..]
             .trim_start_matches([' ', '\t', '\\', '\r', '\n'])
             .starts_with('*')
+            .then_some(at)
     })
 }
 
@@ -604,47 +634,67 @@ pub(super) fn strings_naming(
 ) {
     let qualified = format!("{old_dotted}.{}", req.name);
     let quoted = |q: char| format!("{q}{}{q}", req.name);
-    // Most files have none: their text says so before their tree is walked.
-    if !x.text.contains(&qualified)
-        && !x.text.contains(&quoted('"'))
-        && !x.text.contains(&quoted('\''))
-    {
+    // Only where the text spells the qualified name or the quoted name can such a string
+    // stand: those places are looked at (most files have none), each string once.
+    let mut places: Vec<usize> = [qualified.clone(), quoted('"'), quoted('\'')]
+        .iter()
+        .flat_map(|needle| memchr::memmem::find_iter(x.text.as_bytes(), needle.as_bytes()))
+        .collect();
+    if places.is_empty() {
         return;
     }
+    places.sort_unstable();
     let all = if skip_all { all_list(x) } else { None };
-    let mut stack = vec![x.tree.root_node()];
-    while let Some(n) = stack.pop() {
-        if n.kind() == "string" {
-            if all.is_some_and(|l| n.parent().is_some_and(|p| p.id() == l.id())) {
-                continue;
-            }
-            if let Some(content) = string_content(n, x)
-                && ((content == req.name && is_attribute_name_argument(n, x))
-                    || content == qualified
-                    || content.starts_with(&format!("{qualified}.")))
-            {
-                report(
-                    n.start_byte(),
-                    "a string naming it, which lancet does not rewrite".into(),
-                );
-            }
+    let mut seen: Vec<usize> = Vec::new();
+    for at in places {
+        let Some(string) = x
+            .tree
+            .root_node()
+            .descendant_for_byte_range(at, at + 1)
+            .and_then(enclosing_string)
+        else {
+            continue;
+        };
+        if seen.contains(&string.id())
+            || all.is_some_and(|l| string.parent().is_some_and(|p| p.id() == l.id()))
+        {
             continue;
         }
-        let mut cursor = n.walk();
-        stack.extend(n.named_children(&mut cursor));
+        seen.push(string.id());
+        if let Some(content) = string_content(string, x)
+            && ((content == req.name && is_attribute_name_argument(string, x))
+                || content == qualified
+                || content.starts_with(&format!("{qualified}.")))
+        {
+            report(
+                string.start_byte(),
+                "a string naming it, which lancet does not rewrite".into(),
+            );
+        }
     }
+}
+
+/// The string literal a node stands in (itself when it is one).
+fn enclosing_string(node: Node) -> Option<Node> {
+    let mut at = Some(node);
+    while let Some(n) = at {
+        if n.kind() == "string" {
+            return Some(n);
+        }
+        at = n.parent();
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
-    use super::has_star_import_text;
+    use super::star_import_words;
 
     #[test]
     fn only_an_import_followed_by_a_star_tells_a_star_import() {
-        assert!(has_star_import_text("from a import *\n"));
-        assert!(has_star_import_text("from a import \\\n    *\n"));
-        assert!(!has_star_import_text(
-            "import os\n\ndef f(*args):\n    return 2 * 3\n"
-        ));
+        let words = |text: &str| star_import_words(text).collect::<Vec<_>>();
+        assert_eq!(words("from a import *\n"), [7]);
+        assert_eq!(words("from a import \\\n    *\n"), [7]);
+        assert!(words("import os\n\ndef f(*args):\n    return 2 * 3\n").is_empty());
     }
 }

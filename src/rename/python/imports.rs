@@ -114,7 +114,7 @@ impl PyProject<'_> {
             format!("{dir}/{name}/__init__.py"),
         ]
         .into_iter()
-        .find(|c| self.files.iter().any(|f| f == c))
+        .find(|c| self.files.contains(c))
     }
 
     /// Whether the package `init` (an `__init__.py`) imports from its submodule `name` (`from
@@ -199,21 +199,17 @@ impl PyProject<'_> {
     fn package_in_tree(&self, top: &str, from: &str) -> bool {
         let own_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         let roots = self.source_roots.iter().map(String::as_str);
-        roots.chain([own_dir]).any(|root| {
+        let under_a_root = roots.chain([own_dir]).any(|root| {
             let base = if root.is_empty() {
                 top.to_string()
             } else {
                 format!("{root}/{top}")
             };
-            self.files
-                .iter()
-                .any(|f| f == &format!("{base}.py") || f.starts_with(&format!("{base}/")))
-        }) || self.files.iter().any(|f| {
-            // Anywhere else (`tools/helpers.py` after `sys.path.insert(0, "tools")`): maybe
-            // the tree's own, never known to be another package's.
-            let (dir, file) = f.rsplit_once('/').unwrap_or(("", f));
-            file == format!("{top}.py") || dir.split('/').any(|d| d == top)
-        })
+            self.files.contains(&format!("{base}.py")) || self.files.has_dir(&base)
+        });
+        // Anywhere else (`tools/helpers.py` after `sys.path.insert(0, "tools")`): maybe the
+        // tree's own, never known to be another package's.
+        under_a_root || self.files.names_anything(top)
     }
 
     /// Every file of the tree that could be module `dotted`.
@@ -223,8 +219,10 @@ impl PyProject<'_> {
         }
         let rel = dotted.replace('.', "/");
         let endings = [format!("{rel}.py"), format!("{rel}/__init__.py")];
+        let last = dotted.rsplit('.').next().unwrap_or(dotted);
         let hits: Vec<&String> = self
             .files
+            .ending_in(last)
             .iter()
             .filter(|f| {
                 endings.iter().any(|e| {
@@ -299,7 +297,7 @@ impl PyProject<'_> {
             let candidates = candidates.map(|c| c.trim_start_matches('/').to_string());
             return candidates
                 .into_iter()
-                .find(|c| self.files.iter().any(|f| f == c))
+                .find(|c| self.files.contains(c))
                 .ok_or((
                     false,
                     format!("module `{dotted}` is not a file of the tree"),

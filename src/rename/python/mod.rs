@@ -36,13 +36,14 @@ pub(crate) use scopes::{binding_id, qual_of, scope_of};
 mod names;
 pub(crate) use names::is_builtin;
 mod scopes;
+mod tree_files;
 mod types;
 
 /// The tree's Python modules: the walked file list, the files already parsed, and the others
 /// parsed on demand (a package `__init__.py` that re-exports, a base class's module).
 pub(crate) struct PyProject<'a> {
-    /// The walked `.py` files.
-    files: Vec<String>,
+    /// The walked `.py` files, indexed.
+    files: tree_files::TreeFiles,
     /// The directories an absolute import starts from: the tree's top, `src/`, `lib/`, and each
     /// distribution's directory (one holding `pyproject.toml`, `setup.py` or `setup.cfg`: a
     /// package of a monorepo) with its `src/`.
@@ -174,12 +175,7 @@ impl<'a> PyProject<'a> {
     /// files read and parsed when an import or a base class reaches them.
     pub(in crate::rename) fn new(sources: &'a Sources<'a>) -> Self {
         PyProject {
-            files: sources
-                .files
-                .iter()
-                .filter(|f| f.ends_with(".py"))
-                .cloned()
-                .collect(),
+            files: tree_files::TreeFiles::new(sources.files),
             parsed: Mutex::new(
                 sources
                     .of_language("python")
