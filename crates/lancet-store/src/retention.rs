@@ -162,14 +162,14 @@ impl StateDir {
             .and_then(|mut f| f.write_all(&line));
     }
 
-    /// Applies the retention rule ([`KEEP_CHECKPOINTS`], [`KEEP_DAYS`]), so refs and log entries do
+    /// Applies the retention rule (keep 500 checkpoints and 30 days by default), so refs and log entries do
     /// not grow without bound. Ids begin with their time in milliseconds, so no entry is read;
     /// and while the tally proves nothing can be due, not even the listing is made.
     /// `retention` (from lancet's settings) wins over git config's `lancet.keepCheckpoints` and
     /// `lancet.keepDays`, which win over the defaults.
     ///
     /// A change of the rule never prunes what existed before it: each rule in force is recorded
-    /// with the time it took effect ([`RETENTION_LOG`]), and a checkpoint goes only when both the
+    /// with the time it took effect (`retention.jsonl`), and a checkpoint goes only when both the
     /// rule of its own time and the rule now let it go. Returns how many were dropped.
     pub fn prune_checkpoints(&self, retention: Retention) -> usize {
         let Ok(repo) = self.checkpoint_repository(false) else {
