@@ -77,7 +77,7 @@ const LOOSE_MAX_FILES: usize = 16;
 /// A repository holding checkpoints for a root (lent by the state, which keeps it opened for
 /// the process).
 pub struct Checkpoints<'a> {
-    repo: crate::repository::Lent<'a>,
+    repo: crate::kept_repository::Lent<'a>,
     /// The state, which records the packs written (`packs.rs`).
     state: &'a StateDir,
     /// The root relative to the repository's work tree (empty for the private repository).

@@ -35,6 +35,7 @@ mod discover;
 pub mod door;
 #[doc(hidden)]
 pub mod journal;
+mod kept_repository;
 #[doc(hidden)]
 pub mod ledger;
 mod locks;

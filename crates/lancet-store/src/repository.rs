@@ -10,6 +10,7 @@
 //! recorded elsewhere would let an undo restore from, and git write into, a place that is not
 //! the person's.
 
+use crate::kept_repository::Lent;
 use crate::state::{DirId, StateDir};
 use cap_std::fs::{Dir, MetadataExt};
 use git2::Repository;
@@ -18,7 +19,6 @@ use std::io;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 /// Why the repository holding checkpoints cannot be opened.
 #[derive(Debug)]
@@ -77,59 +77,6 @@ impl From<git2::Error> for RepositoryError {
     }
 }
 
-/// The checkpoint repository as this process opened it, kept between the calls that need it:
-/// opening a repository reads three config files and checks its layout, a tenth of a one-file
-/// edit's time.
-#[derive(Clone, Default)]
-pub(crate) struct Kept(Arc<Mutex<Option<Repository>>>);
-
-impl Kept {
-    /// Keeps a repository opened already (when the state was located).
-    pub(crate) fn new(repository: Option<Repository>) -> Kept {
-        Kept(Arc::new(Mutex::new(repository)))
-    }
-
-    fn take(&self) -> Option<Repository> {
-        self.0.lock().ok()?.take()
-    }
-
-    fn put_back(&self, repository: Repository) {
-        if let Ok(mut kept) = self.0.lock() {
-            *kept = Some(repository);
-        }
-    }
-}
-
-impl std::fmt::Debug for Kept {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Kept(..)")
-    }
-}
-
-/// The checkpoint repository, lent: it goes back to the state's [`Kept`] when dropped.
-pub struct Lent<'a> {
-    repository: Option<Repository>,
-    kept: &'a Kept,
-}
-
-impl std::ops::Deref for Lent<'_> {
-    type Target = Repository;
-
-    fn deref(&self) -> &Repository {
-        self.repository
-            .as_ref()
-            .expect("a lent repository is held until dropped")
-    }
-}
-
-impl Drop for Lent<'_> {
-    fn drop(&mut self) {
-        if let Some(repository) = self.repository.take() {
-            self.kept.put_back(repository);
-        }
-    }
-}
-
 impl StateDir {
     /// The repository this state's checkpoints live in: the repository's own (its git
     /// directory as [`StateDir::locate`] found it), else the private one in the state, created
@@ -145,10 +92,7 @@ impl StateDir {
             None if self.in_git => self.own_repository()?,
             None => self.private_repository(create)?,
         };
-        Ok(Lent {
-            repository: Some(repository),
-            kept: &self.repository,
-        })
+        Ok(self.repository.lend(repository))
     }
 
     /// Refuses a repository whose git directory is no longer the one [`StateDir::locate`]

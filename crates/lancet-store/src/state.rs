@@ -44,7 +44,7 @@ pub struct StateDir {
     refusal: Option<String>,
     /// The checkpoint repository, opened once for the process (opening one reads three config
     /// files: a tenth of a one-file edit) and checked again each time it is taken.
-    pub(crate) repository: crate::repository::Kept,
+    pub(crate) repository: crate::kept_repository::Kept,
 }
 
 /// A directory's identity: its device and inode.
@@ -96,7 +96,7 @@ impl StateDir {
             handle: Arc::default(),
             git_dir: None,
             refusal: None,
-            repository: crate::repository::Kept::default(),
+            repository: crate::kept_repository::Kept::default(),
         }
     }
 
@@ -125,7 +125,7 @@ impl StateDir {
                 let id = std::fs::metadata(&git_dir).ok().map(|m| (m.dev(), m.ino()));
                 StateDir {
                     git_dir: id,
-                    repository: crate::repository::Kept::new(opened),
+                    repository: crate::kept_repository::Kept::new(opened),
                     ..StateDir::new(git_dir.join("lancet"), true, work_tree, root_in_home)
                 }
             }
