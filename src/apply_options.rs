@@ -4,6 +4,7 @@
 
 use crate::cancel::Cancellation;
 use crate::config::{self, Config, ConfigError};
+use crate::kept::Kept;
 use crate::progress;
 use lancet_core::format::{FormatChoice, ParseOptions};
 use lancet_core::stage::{self, Base, Expectation};
@@ -82,7 +83,7 @@ pub struct ApplyOptions {
     pub rename_servers: bool,
     /// What a long-lived caller keeps between calls (the state as found), checked again on
     /// each call; `None`: found afresh.
-    pub kept: Option<std::sync::Arc<crate::kept::Kept>>,
+    pub kept: Option<std::sync::Arc<Kept>>,
 }
 
 impl ApplyOptions {
@@ -117,8 +118,24 @@ impl ApplyOptions {
         Ok((ApplyOptions::from_config(root, &config), config))
     }
 
+    /// The root's configuration as [`ApplyOptions::configured`] reads it, through what a
+    /// long-lived caller keeps: read again only when one of its files changed, and the state
+    /// kept with it in the options.
+    pub fn configured_kept(
+        root: PathBuf,
+        kept: &std::sync::Arc<Kept>,
+    ) -> Result<(Self, Config), ConfigError> {
+        let config = match Root::new(&root) {
+            Ok(r) => kept.settings(&r)?,
+            Err(_) => Config::default(),
+        };
+        let mut opts = ApplyOptions::from_config(root, &config);
+        opts.kept = Some(std::sync::Arc::clone(kept));
+        Ok((opts, config))
+    }
+
     /// The options `config` gives over the defaults.
-    pub(crate) fn from_config(root: PathBuf, config: &Config) -> Self {
+    fn from_config(root: PathBuf, config: &Config) -> Self {
         ApplyOptions {
             syntax_check: config.gate_enabled(),
             gate: config.gate_options(),

@@ -10,13 +10,12 @@
 //! still seen. Every per-call guarantee stays in the pipeline: the lock, the recovery check,
 //! the compare-and-swap under the lock, the guard.
 
-use crate::apply_options::ApplyOptions;
 use crate::config::trust::PersonFiles;
 use crate::config::{CONFIG_FILE, Config, ConfigError};
 use lancet_core::Root;
 use lancet_store::StateDir;
 use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 /// One file's identity and version as the file system says: `None` when there is none.
@@ -56,22 +55,9 @@ impl Kept {
         Kept::default()
     }
 
-    /// The root's settings as [`ApplyOptions::configured`] reads them, read again only when
-    /// one of their files changed, with this `Kept` in the options for the state.
-    pub fn configured(
-        self: &std::sync::Arc<Self>,
-        root: PathBuf,
-    ) -> Result<(ApplyOptions, Config), ConfigError> {
-        let config = match Root::new(&root) {
-            Ok(r) => self.settings(&r)?,
-            Err(_) => Config::default(),
-        };
-        let mut opts = ApplyOptions::from_config(root, &config);
-        opts.kept = Some(std::sync::Arc::clone(self));
-        Ok((opts, config))
-    }
-
-    fn settings(&self, root: &Root) -> Result<Config, ConfigError> {
+    /// The root's settings as [`Config::load`] reads them, read again only when one of their
+    /// files changed.
+    pub(crate) fn settings(&self, root: &Root) -> Result<Config, ConfigError> {
         let stamps = settings_stamps(root);
         let mut kept = self.settings.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((seen, config)) = kept.as_ref()

@@ -55,7 +55,7 @@ impl LancetServer {
     }
 
     fn configured(&self, call: &Call) -> Result<(ApplyOptions, lancet::Config), CallToolResult> {
-        match self.kept.configured(self.root.clone()) {
+        match ApplyOptions::configured_kept(self.root.clone(), &self.kept) {
             Ok((mut opts, config)) => {
                 opts.gate.trees = Some(Arc::clone(&self.trees));
                 // A model here is not Aider: a SEARCH block standing at several places is
