@@ -26,6 +26,7 @@
 
 mod commit;
 mod durable;
+mod files;
 pub mod lookalike;
 pub(crate) mod ordered;
 pub mod quarantine;
