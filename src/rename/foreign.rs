@@ -4,7 +4,7 @@
 //! support Go without gopls; supported: …"), never answered with "no identifier found".
 
 use super::at::At;
-use super::lsp::Lsp;
+use super::lsp::servers::Lsp;
 use super::scan::{renameable_languages, whole_word_offsets};
 use lancet_core::{Definition, RenameRefusal, Root, SymbolKind};
 use lancet_syntax::languages;
@@ -160,6 +160,21 @@ fn definitions(root: &Root, paths: &[String], old: &str) -> Vec<(Definition, At)
             Some(definitions_in(path, &text, old))
         })
         .flatten()
+        .collect()
+}
+
+/// The definitions among the places a language server's edits change in one file of a language
+/// renamed through its server (Go): its definitions by lancet's query, where the edits are.
+pub(super) fn definitions_among(
+    path: &str,
+    text: &str,
+    at: &[usize],
+    old: &str,
+) -> Vec<Definition> {
+    definitions_in(path, text, old)
+        .into_iter()
+        .filter(|(_, place)| at.contains(&place.offset))
+        .map(|(d, _)| d)
         .collect()
 }
 

@@ -2,7 +2,7 @@
 //! what one file holds of OLD, and which sites the rename takes. Every room of the rename reads
 //! these; none of them holds any of the flow.
 
-use super::lsp;
+use super::lsp::servers::Lsp;
 use lancet_core::Span;
 use lancet_core::{Mention, SymbolKind};
 use lancet_syntax as syntax;
@@ -233,11 +233,11 @@ pub struct RenameOptions {
     /// them) renames them all; without it such a rename is refused, naming each definition.
     pub all_definitions: bool,
     /// Ask the project's language server (needs `at`): its answer is applied as a transaction.
-    pub lsp: Option<lsp::Lsp>,
+    pub lsp: Option<Lsp>,
     /// The language servers lancet may ask about the sites it cannot decide (each asked per
     /// site), and through which it renames languages it resolves no names in (Go: gopls);
     /// `None`: no server runs (`--no-lsp`, `[rename] lsp = false`, MCP without `--allow-lsp`).
-    pub servers: Option<lsp::Lsp>,
+    pub servers: Option<Lsp>,
 }
 
 impl RenameOptions {

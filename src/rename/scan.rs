@@ -337,26 +337,26 @@ fn doctests_of(
 }
 
 /// The definitions among the places a rename decided by other means (a language server's
-/// edits) changes in one file: the rename query's definition captures there, by kind.
-pub(super) fn definitions_at(path: &str, text: &str, at: &[usize], old: &str) -> Vec<Definition> {
+/// edits) changes in one file: the rename query's definition captures there, by kind. `None`
+/// for a language lancet has no rename query for (one renamed through its server: see
+/// [`super::foreign::definitions_among`]).
+pub(super) fn definitions_at(
+    path: &str,
+    text: &str,
+    at: &[usize],
+    old: &str,
+) -> Option<Vec<Definition>> {
     let Some(entry) = languages::language_for(path, text.as_bytes()) else {
-        return Vec::new();
+        return Some(Vec::new());
     };
-    let Some(renamer) = renamers().iter().find(|r| std::ptr::eq(r.entry, entry)) else {
-        // A language renamed through its server (Go): its definitions by lancet's query.
-        return super::foreign::definitions_in(path, text, old)
-            .into_iter()
-            .filter(|(_, place)| at.contains(&place.offset))
-            .map(|(d, _)| d)
-            .collect();
-    };
+    let renamer = renamers().iter().find(|r| std::ptr::eq(r.entry, entry))?;
     let mut parser = Parser::new();
     let Some(tree) = parser
         .set_language(&renamer.grammar)
         .ok()
         .and_then(|()| parser.parse(text, None))
     else {
-        return Vec::new();
+        return Some(Vec::new());
     };
     let mut sorted = at.to_vec();
     sorted.sort_unstable();
@@ -370,7 +370,7 @@ pub(super) fn definitions_at(path: &str, text: &str, at: &[usize], old: &str) ->
         &sorted,
         old.len(),
     );
-    sorted
+    let found = sorted
         .iter()
         .zip(hits)
         .filter_map(|(&at, hit)| {
@@ -385,7 +385,8 @@ pub(super) fn definitions_at(path: &str, text: &str, at: &[usize], old: &str) ->
                 kind,
             })
         })
-        .collect()
+        .collect();
+    Some(found)
 }
 
 /// Whether OLD at `at` in a string (`context`) is code: `x: "Formatter"` (a name in an

@@ -17,12 +17,12 @@
 
 mod definitions;
 mod protocol;
-mod servers;
+pub(super) mod servers;
 mod unseen;
 
 pub(crate) use definitions::{Answer, Asked, Place, ask_definitions};
 
-pub use servers::LanguageServers;
+pub use servers::{Confinement, LanguageServers, Lsp};
 
 use super::at::At;
 use crate::sandbox::{Policy, Sandbox};
@@ -34,7 +34,6 @@ use protocol::{Server, offset_of, percent_decode, position_of, uri_of};
 use serde_json::{Value, json};
 use servers::ServerSpec;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long the server may take to start, index the project and answer the rename
@@ -46,36 +45,6 @@ fn time_allowed() -> Duration {
         .ok()
         .and_then(|s| s.parse().ok())
         .map_or(DEADLINE, Duration::from_secs)
-}
-
-/// How a rename asks a language server: which servers there are (resolved once, outside the
-/// root) and whether they must run sandboxed.
-#[derive(Debug, Clone)]
-pub struct Lsp {
-    /// The servers, as resolved.
-    pub servers: Arc<LanguageServers>,
-    /// Whether a server that cannot be sandboxed may still run.
-    pub confinement: Confinement,
-}
-
-/// Whether a language server must run in lancet's sandbox.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Confinement {
-    /// Sandboxed or not at all (over MCP: the model wrote the tree the server reads).
-    Required,
-    /// Sandboxed where the kernel can; else unconfined, and the report says so (the CLI: the
-    /// person runs it).
-    WhereAvailable,
-}
-
-impl Lsp {
-    /// The servers found for `root` now, sandboxed where possible: what the CLI uses.
-    pub fn for_person(root: &std::path::Path) -> Lsp {
-        Lsp {
-            servers: Arc::new(LanguageServers::resolve(root)),
-            confinement: Confinement::WhereAvailable,
-        }
-    }
 }
 
 /// Asks the server what renaming the identifier at `at` to `opts.new` changes, and applies it
@@ -112,7 +81,11 @@ pub(super) fn rename(
                 .map(|(path, (sha256, text, spans))| {
                     let starts = lancet_core::line_starts(&text);
                     let at: Vec<usize> = spans.iter().map(|s| s.start).collect();
-                    definitions.extend(super::scan::definitions_at(&path, &text, &at, &at_name));
+                    definitions.extend(
+                        super::scan::definitions_at(&path, &text, &at, &at_name).unwrap_or_else(
+                            || super::foreign::definitions_among(&path, &text, &at, &at_name),
+                        ),
+                    );
                     for s in &spans {
                         let line = lancet_core::line_of(&starts, s.start);
                         renamed.push(Site {

@@ -22,7 +22,7 @@
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// One language server, ready to start.
@@ -401,6 +401,36 @@ fn tsserver_beside(program: &Path, root: &Path) -> Option<PathBuf> {
             (real.is_file() && !real.starts_with(root)).then_some(real)
         })
     })
+}
+
+/// How a rename asks a language server: which servers there are (resolved once, outside the
+/// root) and whether they must run sandboxed.
+#[derive(Debug, Clone)]
+pub struct Lsp {
+    /// The servers, as resolved.
+    pub servers: Arc<LanguageServers>,
+    /// Whether a server that cannot be sandboxed may still run.
+    pub confinement: Confinement,
+}
+
+/// Whether a language server must run in lancet's sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confinement {
+    /// Sandboxed or not at all (over MCP: the model wrote the tree the server reads).
+    Required,
+    /// Sandboxed where the kernel can; else unconfined, and the report says so (the CLI: the
+    /// person runs it).
+    WhereAvailable,
+}
+
+impl Lsp {
+    /// The servers found for `root` now, sandboxed where possible: what the CLI uses.
+    pub fn for_person(root: &std::path::Path) -> Lsp {
+        Lsp {
+            servers: Arc::new(LanguageServers::resolve(root)),
+            confinement: Confinement::WhereAvailable,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,11 +9,11 @@ use super::{Admitted, lookalike};
 use crate::journal::{Entry, FileState, Journal, Rollback, Syncing};
 use crate::state::{self, PreImages, StateDir};
 use cap_std::fs::{Dir, File};
+use lancet_core::Root;
 use lancet_core::failpoint;
 use lancet_core::sha256_hex;
 use lancet_core::{BatchFailure, StateTrouble};
 use lancet_core::{Before, StagedFile};
-use lancet_core::Root;
 use rayon::prelude::*;
 use std::io;
 
