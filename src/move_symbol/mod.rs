@@ -27,6 +27,7 @@ use lancet_core::{
 use modules::Modules;
 use std::collections::BTreeMap;
 
+mod cycles;
 mod ecma;
 mod edits;
 mod modules;

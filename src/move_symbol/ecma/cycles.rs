@@ -3,24 +3,16 @@
 //! importer importing the new one) closes a cycle when its target already reaches its
 //! importer through the tree's imports that run. Type-only imports (`import type`, names
 //! used as types alone, which TypeScript drops) are no edges: a cycle through them is none.
+//! The search itself is [`super::super::cycles`]; this room says which imports run.
 
+use super::super::cycles::{LoadImports, NewImport, refuse_cycles};
 use super::dependencies::Needs;
 use super::sites::SiteWork;
 use super::syntax::{self, Brings, Module};
 use super::{Moved, Request};
 use crate::rename::ecma::EcmaProject;
 use lancet_core::MoveRefusal;
-use std::collections::{HashMap, HashSet, VecDeque};
-
-/// How many modules a cycle search reads at most; past it no cycle is reported.
-const MAX_MODULES: usize = 4000;
-
-/// An import the move adds.
-struct Added {
-    importer: String,
-    target: String,
-    names: Vec<String>,
-}
+use std::collections::HashMap;
 
 /// The modules each module imports at load, read on demand, with the move's imports added.
 struct Graph<'r, 'a> {
@@ -59,13 +51,16 @@ fn runtime_imports(path: &str, m: &Module, project: &EcmaProject) -> Vec<String>
     out
 }
 
-impl Graph<'_, '_> {
-    fn imports(&mut self, file: &str) -> Vec<String> {
-        if !self.read.contains_key(file) {
+impl LoadImports for Graph<'_, '_> {
+    fn read_level(&mut self, files: &[String]) {
+        for file in files {
+            if self.read.contains_key(file) {
+                continue;
+            }
             let (a_path, a_text) = self.req.from;
-            let text = if file == a_path {
+            let text = if *file == a_path {
                 Some(a_text.to_string())
-            } else if file == self.req.to {
+            } else if *file == self.req.to {
                 Some(self.req.to_text.to_string())
             } else {
                 (self.req.read)(file)
@@ -75,28 +70,12 @@ impl Graph<'_, '_> {
                 .unwrap_or_default();
             self.read.insert(file.to_string(), found);
         }
-        let mut all = self.read[file].clone();
-        all.extend(self.added.get(file).cloned().unwrap_or_default());
-        all
     }
 
-    /// The module each module reached from `from` was reached from.
-    fn reached(&mut self, from: &str) -> HashMap<String, String> {
-        let mut came: HashMap<String, String> = HashMap::new();
-        let mut queue = VecDeque::from([from.to_string()]);
-        let mut seen = HashSet::from([from.to_string()]);
-        while let Some(at) = queue.pop_front() {
-            if seen.len() > MAX_MODULES {
-                break;
-            }
-            for next in self.imports(&at) {
-                if seen.insert(next.clone()) {
-                    came.insert(next.clone(), at.clone());
-                    queue.push_back(next);
-                }
-            }
-        }
-        came
+    fn imports(&self, file: &str) -> Vec<String> {
+        let mut all = self.read.get(file).cloned().unwrap_or_default();
+        all.extend(self.added.get(file).cloned().unwrap_or_default());
+        all
     }
 }
 
@@ -111,10 +90,10 @@ pub(super) fn refuse(
 ) -> Result<(), MoveRefusal> {
     let (a_path, _) = req.from;
     let to = req.to.to_string();
-    let mut added: Vec<Added> = Vec::new();
+    let mut added: Vec<NewImport> = Vec::new();
     for import in needs.copied.iter().chain(&needs.from_old) {
         if let Some(target) = import.target.as_ref().filter(|_| import.runtime) {
-            added.push(Added {
+            added.push(NewImport {
                 importer: to.clone(),
                 target: target.clone(),
                 names: import.names.clone(),
@@ -122,7 +101,7 @@ pub(super) fn refuse(
         }
     }
     if (uses_left_value || req.keep_reexport) && !moved.is_type() {
-        added.push(Added {
+        added.push(NewImport {
             importer: a_path.to_string(),
             target: to.clone(),
             names: vec![req.name.to_string()],
@@ -130,7 +109,7 @@ pub(super) fn refuse(
     }
     for (importer, runtime) in &work.new_importers {
         if *runtime {
-            added.push(Added {
+            added.push(NewImport {
                 importer: importer.clone(),
                 target: to.clone(),
                 names: vec![req.name.to_string()],
@@ -150,47 +129,5 @@ pub(super) fn refuse(
             .or_default()
             .push(a.target.clone());
     }
-    let mut searched: HashMap<String, HashMap<String, String>> = HashMap::new();
-    for import in &added {
-        if import.importer == import.target {
-            continue;
-        }
-        let came = searched
-            .entry(import.target.clone())
-            .or_insert_with(|| graph.reached(&import.target));
-        if let Some(path) = path_to(came, &import.importer) {
-            let through = &path[1..path.len() - 1];
-            let adds_back = graph
-                .added
-                .get(&import.target)
-                .is_some_and(|targets| targets.contains(&import.importer));
-            let back = if through.is_empty() && adds_back {
-                "an import the move adds there".to_string()
-            } else if through.is_empty() {
-                "an import it has".to_string()
-            } else {
-                format!("through {}", through.join(" -> "))
-            };
-            return Err(MoveRefusal::Cycle {
-                from: import.target.clone(),
-                to: import.importer.clone(),
-                needs: import.names.clone(),
-                back,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// The path from the search's start to `to` (both ends included), if it was reached.
-fn path_to(came: &HashMap<String, String>, to: &str) -> Option<Vec<String>> {
-    let mut path = vec![to.to_string()];
-    while let Some(prev) = came.get(path.last()?) {
-        path.push(prev.clone());
-        if path.len() > came.len() + 1 {
-            return None;
-        }
-    }
-    path.reverse();
-    (path.len() > 1).then_some(path)
+    refuse_cycles(&mut graph, &added, str::to_string)
 }

@@ -9,6 +9,7 @@
 //! it is; in the old module, it gets `from b import f`). What the text cannot decide (an
 //! attribute of a value of unknown type, a string naming it, a doctest) stops the move.
 
+use super::cycles::{NewImport, refuse_cycles};
 use super::edits::Edits;
 use super::modules::Modules;
 use crate::rename::model::{FileScan, Parsed, Resolution, SymbolId};
@@ -271,17 +272,17 @@ fn no_longer_cycle(
             py.imports_on_load(file)
         }
     };
-    let mut added: Vec<cycles::NewImport> = Vec::new();
+    let mut added: Vec<NewImport> = Vec::new();
     let b_had = had(req.to);
     if !sites.uses_left.is_empty() || req.keep_reexport {
-        added.push(cycles::NewImport {
+        added.push(NewImport {
             importer: a.clone(),
             target: to.clone(),
             names: vec![req.name.to_string()],
         });
     }
     if !deps.from_old.is_empty() && !b_had.contains(a) {
-        added.push(cycles::NewImport {
+        added.push(NewImport {
             importer: to.clone(),
             target: a.clone(),
             names: deps.from_old.clone(),
@@ -293,7 +294,7 @@ fn no_longer_cycle(
                 .and_then(|m| py.import_file_on_load(req.from, text(m, req.from)))
         });
         if let Some(target) = target.filter(|t| !b_had.contains(t)) {
-            added.push(cycles::NewImport {
+            added.push(NewImport {
                 importer: to.clone(),
                 target,
                 names: vec![bound_name(*item, req.from)],
@@ -302,7 +303,7 @@ fn no_longer_cycle(
     }
     for importer in &sites.new_importers {
         if !had(importer).contains(&to) {
-            added.push(cycles::NewImport {
+            added.push(NewImport {
                 importer: importer.clone(),
                 target: to.clone(),
                 names: vec![req.name.to_string()],
@@ -316,7 +317,7 @@ fn no_longer_cycle(
             vec![(to.clone(), a.clone())]
         };
     let mut graph = cycles::ImportGraph::new(py, &added, &removed);
-    cycles::refuse_cycles(&mut graph, &added, req.modules)
+    refuse_cycles(&mut graph, &added, |p| req.modules.dotted(p))
 }
 
 /// Whether a file other than the old module names the symbol (its later reassignments in
