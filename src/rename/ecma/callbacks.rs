@@ -2,11 +2,11 @@
 //! callable type (an annotated variable, a declared return type), a callback of an array
 //! method (the array's element).
 
-use super::Raw;
 use super::context::contextual_type;
 use super::receivers::{
     Receiver, called_function, element_of, object_holder, reference_holder, symbol_raw, type_holder,
 };
+use super::{Raw, outside_parentheses};
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Expression, TSFunctionType, TSType, TSTypeName};
 use oxc_semantic::{Semantic, SymbolFlags};
@@ -59,14 +59,8 @@ fn passed_callback_parameter(
     index: usize,
 ) -> Option<Raw> {
     let nodes = semantic.nodes();
-    let mut at = function;
-    let parent = loop {
-        let parent = nodes.parent_id(at);
-        match nodes.kind(parent) {
-            AstKind::ParenthesizedExpression(_) => at = parent,
-            other => break other,
-        }
-    };
+    let (at, holder) = outside_parentheses(semantic, function);
+    let parent = nodes.kind(holder);
     let own = nodes.kind(at).span();
     let (callee, arguments) = match parent {
         AstKind::CallExpression(c) => (&c.callee, &c.arguments),
@@ -151,14 +145,9 @@ pub(super) fn array_callback_element(
     index: usize,
 ) -> Option<Raw> {
     let nodes = semantic.nodes();
-    let mut at = function;
-    let call = loop {
-        let parent = nodes.parent_id(at);
-        match nodes.kind(parent) {
-            AstKind::ParenthesizedExpression(_) => at = parent,
-            AstKind::CallExpression(c) => break c,
-            _ => return None,
-        }
+    let (at, holder) = outside_parentheses(semantic, function);
+    let AstKind::CallExpression(call) = nodes.kind(holder) else {
+        return None;
     };
     let own = nodes.kind(at).span();
     if call.arguments.first().map(|a| a.span()) != Some(own) {

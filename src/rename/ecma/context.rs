@@ -2,9 +2,9 @@
 //! literal initializes, the declared return type it is returned from, and the declared type a
 //! destructuring pattern takes apart.
 
-use super::Raw;
 use super::callbacks::contextual_parameter;
 use super::receivers::{Receiver, iterated_element, object_holder, type_holder};
+use super::{Raw, outside_parentheses};
 use oxc_ast::AstKind;
 use oxc_ast::ast::TSType;
 use oxc_semantic::Semantic;
@@ -20,28 +20,24 @@ pub(super) fn contextual_type<'s>(
 ) -> Option<&'s TSType<'s>> {
     let nodes = semantic.nodes();
     let start = nodes.kind(expression).span();
-    let mut at = expression;
-    loop {
-        let parent = nodes.parent_id(at);
-        match nodes.kind(parent) {
-            AstKind::ParenthesizedExpression(_) => at = parent,
-            AstKind::VariableDeclarator(d) => {
-                let init = d.init.as_ref()?;
-                return (init.span().start <= start.start && init.span().end >= start.end)
-                    .then_some(())
-                    .and(d.type_annotation.as_deref())
-                    .map(|a| &a.type_annotation);
-            }
-            AstKind::ReturnStatement(_) => return returned_type(semantic, parent),
-            // An arrow's expression body: what the arrow returns.
-            AstKind::ArrowFunctionExpression(a)
-                if !a.r#async
-                    && !matches!(a.body, oxc_ast::ast::ArrowFunctionBody::FunctionBody(_)) =>
-            {
-                return a.return_type.as_deref().map(|r| &r.type_annotation);
-            }
-            _ => return None,
+    let (_, parent) = outside_parentheses(semantic, expression);
+    match nodes.kind(parent) {
+        AstKind::VariableDeclarator(d) => {
+            let init = d.init.as_ref()?;
+            (init.span().start <= start.start && init.span().end >= start.end)
+                .then_some(())
+                .and(d.type_annotation.as_deref())
+                .map(|a| &a.type_annotation)
         }
+        AstKind::ReturnStatement(_) => returned_type(semantic, parent),
+        // An arrow's expression body: what the arrow returns.
+        AstKind::ArrowFunctionExpression(a)
+            if !a.r#async
+                && !matches!(a.body, oxc_ast::ast::ArrowFunctionBody::FunctionBody(_)) =>
+        {
+            a.return_type.as_deref().map(|r| &r.type_annotation)
+        }
+        _ => None,
     }
 }
 

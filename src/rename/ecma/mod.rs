@@ -219,6 +219,26 @@ struct Analysis {
     facts: Arc<ModuleFacts>,
 }
 
+/// The node `id` stands for with the parentheses around it seen through (`(x => …)` passed as
+/// an argument is the argument), and the node holding it.
+fn outside_parentheses(
+    semantic: &Semantic,
+    id: oxc_semantic::NodeId,
+) -> (oxc_semantic::NodeId, oxc_semantic::NodeId) {
+    let nodes = semantic.nodes();
+    let mut at = id;
+    loop {
+        let parent = nodes.parent_id(at);
+        if !matches!(
+            nodes.kind(parent),
+            oxc_ast::AstKind::ParenthesizedExpression(_)
+        ) {
+            return (at, parent);
+        }
+        at = parent;
+    }
+}
+
 fn source_type(path: &str) -> SourceType {
     SourceType::from_path(path).unwrap_or_else(|_| SourceType::ts())
 }
