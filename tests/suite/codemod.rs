@@ -3,7 +3,7 @@
 //! against `ast-grep --update-all`); these hold lancet's side: the pipeline (dry run, gate, undo,
 //! tests), the report's sites, and the refusals.
 
-use super::tree::{describe, lancet, snapshot, temp_tree};
+use super::tree::{describe, lancet, read, snapshot, temp_tree};
 use std::path::Path;
 
 fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
@@ -13,10 +13,6 @@ fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
     let v =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
     (out.status.code(), v)
-}
-
-fn read(root: &Path, path: &str) -> String {
-    std::fs::read_to_string(root.join(path)).unwrap()
 }
 
 const APP_PY: &str = "\

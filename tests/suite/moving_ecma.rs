@@ -4,20 +4,11 @@
 //! `--keep-reexport`, a default export refused, a `.tsx` file, strings naming the old module,
 //! CommonJS, undo, and MCP `move_symbol`.
 
-use super::tree::{describe, lancet, snapshot, temp_tree};
+use super::tree::{describe, lancet, read, run_json, snapshot, temp_tree};
 use std::path::Path;
 
 fn run(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
-    let mut all = vec!["-C", root.to_str().unwrap(), "move", "--json"];
-    all.extend(args);
-    let out = lancet(&all, b"");
-    let v =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
-    (out.status.code(), v)
-}
-
-fn read(root: &Path, path: &str) -> String {
-    std::fs::read_to_string(root.join(path)).unwrap()
+    run_json(root, "move", args)
 }
 
 const CART: &str = "\

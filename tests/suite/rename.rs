@@ -3,7 +3,7 @@
 //! batches of 2,000 files or JSON lines. Every rename checked by one run (exit code, the tree
 //! after, the report) is a scenario under `fixtures/rename/` (fixtures/README.md).
 
-use super::tree::{describe, lancet, snapshot, temp_tree};
+use super::tree::{describe, lancet, read, snapshot, temp_tree};
 use std::path::Path;
 
 fn run_json(root: &Path, args: &[&str], stdin: &[u8]) -> (Option<i32>, serde_json::Value) {
@@ -13,10 +13,6 @@ fn run_json(root: &Path, args: &[&str], stdin: &[u8]) -> (Option<i32>, serde_jso
     let v =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
     (out.status.code(), v)
-}
-
-fn read(root: &Path, path: &str) -> String {
-    std::fs::read_to_string(root.join(path)).unwrap()
 }
 
 const SHOP_PY: &str = "\

@@ -2,7 +2,7 @@
 //! run's report cannot show it (a workspace link, a compiler's verdict); the others are
 //! scenarios under `fixtures/rename/`.
 
-use super::tree::{describe, lancet, temp_tree};
+use super::tree::{describe, lancet, read, temp_tree};
 use std::path::Path;
 
 fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
@@ -12,10 +12,6 @@ fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
     let v =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
     (out.status.code(), v)
-}
-
-fn read(root: &Path, path: &str) -> String {
-    std::fs::read_to_string(root.join(path)).unwrap()
 }
 
 /// A TypeScript monorepo: `packages/b` imports `@demo/a`, which is `packages/a` through the

@@ -1,7 +1,7 @@
 //! Issue #38's Rust renames that once wrote a wrong tree with exit 0 (found by the compiler
 //! oracle on either and log): each is renamed right or refused naming the sites.
 
-use super::tree::{describe, lancet, temp_tree};
+use super::tree::{describe, lancet, read, temp_tree};
 use std::path::Path;
 
 fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
@@ -11,10 +11,6 @@ fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
     let v =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
     (out.status.code(), v)
-}
-
-fn read(root: &Path, path: &str) -> String {
-    std::fs::read_to_string(root.join(path)).unwrap()
 }
 
 fn lines(v: &serde_json::Value, list: &str) -> Vec<u64> {

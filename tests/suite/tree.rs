@@ -175,3 +175,19 @@ pub fn describe(out: &Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     )
 }
+
+/// A file of the tree as text, for a test's expectation.
+pub fn read(root: &Path, path: &str) -> String {
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
+
+/// `lancet -C ROOT COMMAND --json ARGS…`: its exit code and its JSON report (the whole output
+/// shown when it is none).
+pub fn run_json(root: &Path, command: &str, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let mut all = vec!["-C", root.to_str().unwrap(), command, "--json"];
+    all.extend(args);
+    let out = lancet(&all, b"");
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
+    (out.status.code(), v)
+}
