@@ -7,12 +7,7 @@ use super::tree::{describe, lancet, read, snapshot, temp_tree};
 use std::path::Path;
 
 fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
-    let mut all = vec!["mod", "-C", root.to_str().unwrap(), "--json"];
-    all.extend(args);
-    let out = lancet(&all, b"");
-    let v =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
-    (out.status.code(), v)
+    super::tree::run_json(root, "mod", args)
 }
 
 const APP_PY: &str = "\

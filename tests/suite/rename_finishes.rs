@@ -2,16 +2,11 @@
 //! run's report cannot show it (a workspace link, a compiler's verdict); the others are
 //! scenarios under `fixtures/rename/`.
 
-use super::tree::{describe, lancet, read, temp_tree};
+use super::tree::{read, temp_tree};
 use std::path::Path;
 
 fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
-    let mut all = vec![args[0], "-C", root.to_str().unwrap(), "--json"];
-    all.extend(&args[1..]);
-    let out = lancet(&all, b"");
-    let v =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
-    (out.status.code(), v)
+    super::tree::run_json(root, args[0], &args[1..])
 }
 
 /// A TypeScript monorepo: `packages/b` imports `@demo/a`, which is `packages/a` through the
@@ -58,20 +53,7 @@ pub fn double(x: i32) -> i32 {
 /// `cargo test --doc`'s verdict on a crate, when cargo is on PATH (its target directory in a
 /// temp directory of its own, offline: the crate has no dependency).
 fn doctests_pass(dir: &Path) -> Result<(), String> {
-    let target = tempfile::tempdir().unwrap();
-    let Ok(out) = std::process::Command::new("cargo")
-        .args(["test", "--doc", "--offline", "--quiet"])
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target.path())
-        .output()
-    else {
-        return Ok(());
-    };
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    super::tree::cargo_verdict(dir, &["test", "--doc", "--offline", "--quiet"])
 }
 
 /// A Rust doctest (a ```` ``` ```` block of a `///` or `//!` comment) is compiled by `cargo

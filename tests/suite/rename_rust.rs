@@ -1,16 +1,11 @@
 //! Issue #38's Rust renames that once wrote a wrong tree with exit 0 (found by the compiler
 //! oracle on either and log): each is renamed right or refused naming the sites.
 
-use super::tree::{describe, lancet, read, temp_tree};
+use super::tree::{describe, read, temp_tree};
 use std::path::Path;
 
 fn run_json(root: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
-    let mut all = vec![args[0], "-C", root.to_str().unwrap(), "--json"];
-    all.extend(&args[1..]);
-    let out = lancet(&all, b"");
-    let v =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
-    (out.status.code(), v)
+    super::tree::run_json(root, args[0], &args[1..])
 }
 
 fn lines(v: &serde_json::Value, list: &str) -> Vec<u64> {
@@ -168,20 +163,7 @@ fn lsp_rename(root: &Path, at: &str, new: &str, edit: &str) -> (Option<i32>, ser
 /// `cargo test`'s verdict on a crate (its library, macros expanded, and its doctests), when
 /// cargo is on PATH.
 fn cargo_tests_pass(dir: &Path) -> Result<(), String> {
-    let target = tempfile::tempdir().unwrap();
-    let Ok(out) = std::process::Command::new("cargo")
-        .args(["test", "--offline", "--quiet"])
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target.path())
-        .output()
-    else {
-        return Ok(());
-    };
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    super::tree::cargo_verdict(dir, &["test", "--offline", "--quiet"])
 }
 
 /// `rename --lsp` on Rust: the server's answer leaves doctests and `macro_rules!` bodies;

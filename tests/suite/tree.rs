@@ -191,3 +191,22 @@ pub fn run_json(root: &Path, command: &str, args: &[&str]) -> (Option<i32>, serd
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}\n{}", describe(&out)));
     (out.status.code(), v)
 }
+
+/// `cargo ARGS…`'s verdict on a crate (its stderr when it fails), with a target directory of
+/// its own in a temp directory; `Ok` when cargo is not on PATH.
+pub fn cargo_verdict(dir: &Path, args: &[&str]) -> Result<(), String> {
+    let target = tempfile::tempdir().unwrap();
+    let Ok(out) = std::process::Command::new("cargo")
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target.path())
+        .output()
+    else {
+        return Ok(());
+    };
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
