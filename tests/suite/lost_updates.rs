@@ -16,6 +16,20 @@ fn r(p: &Path) -> &str {
 
 const TWO_FILES: &[u8] = b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** End Patch\n";
 
+/// Where the test's files stand: at the root, and one directory down (a target beside its temp
+/// file in a directory of its own is swapped through that directory's handle).
+const PLACES: [&str; 2] = ["", "src/"];
+
+/// A patch turning `a` into `A` (and `b` into `B` with `two`) in the files under `at`.
+fn patch_under(at: &str, two: bool) -> Vec<u8> {
+    let b = if two {
+        format!("*** Update File: {at}b.txt\n-b\n+B\n")
+    } else {
+        String::new()
+    };
+    format!("*** Begin Patch\n*** Update File: {at}a.txt\n-a\n+A\n{b}*** End Patch\n").into_bytes()
+}
+
 /// How an editor saves.
 #[derive(Clone, Copy, Debug)]
 enum Save {
@@ -50,31 +64,35 @@ fn save(path: &Path, bytes: &[u8], how: Save) {
 /// save stands, nothing of the batch is written.
 #[test]
 fn an_editors_save_after_the_judgement_is_never_overwritten() {
-    for how in [Save::ByRename, Save::InPlace] {
+    for (how, at) in [Save::ByRename, Save::InPlace]
+        .into_iter()
+        .flat_map(|how| PLACES.map(|at| (how, at)))
+    {
         for point in ["judged", "rename"] {
-            let ctx = format!("{how:?} at {point}");
-            let dir = temp_tree(&[("a.txt", b"a\n"), ("b.txt", b"b\n")]);
+            let ctx = format!("{how:?} at {point} in {at:?}");
+            let (a, b) = (format!("{at}a.txt"), format!("{at}b.txt"));
+            let dir = temp_tree(&[(a.as_str(), b"a\n"), (b.as_str(), b"b\n")]);
             let root = dir.path();
             let pause_dir = tempfile::tempdir().unwrap();
             let pause = pause_dir.path().join("paused");
             let mut child = lancet_in_background(
                 &["apply", "-C", r(root), "--json"],
-                TWO_FILES,
+                &patch_under(at, true),
                 &[("LANCET_PAUSE_AT", point), ("LANCET_PAUSE_FILE", r(&pause))],
             );
             wait_paused(&mut child, &pause);
-            save(&root.join("a.txt"), b"the editor's a\n", how);
+            save(&root.join(&a), b"the editor's a\n", how);
             std::fs::remove_file(&pause).unwrap();
             let out = child.wait_with_output().unwrap();
             assert_eq!(out.status.code(), Some(1), "{ctx}: {}", describe(&out));
             let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(v["error"]["kind"], "stale", "{ctx}: {v:#}");
             assert_eq!(
-                std::fs::read(root.join("a.txt")).unwrap(),
+                std::fs::read(root.join(&a)).unwrap(),
                 b"the editor's a\n",
                 "{ctx}"
             );
-            assert_eq!(std::fs::read(root.join("b.txt")).unwrap(), b"b\n", "{ctx}");
+            assert_eq!(std::fs::read(root.join(&b)).unwrap(), b"b\n", "{ctx}");
         }
     }
 }
@@ -169,14 +187,18 @@ fn a_save_that_keeps_the_files_stamp_is_never_overwritten() {
 /// What the swap took out of the tree is what goes back.
 #[test]
 fn a_save_the_swap_took_out_goes_back_when_the_batch_stops_there() {
-    for failpoint in ["crash:exchanged:1", "exchanged:1"] {
-        let dir = temp_tree(&[("a.txt", b"a\n")]);
+    for (failpoint, at) in ["crash:exchanged:1", "exchanged:1"]
+        .into_iter()
+        .flat_map(|f| PLACES.map(|at| (f, at)))
+    {
+        let a = format!("{at}a.txt");
+        let dir = temp_tree(&[(a.as_str(), b"a\n")]);
         let root = dir.path();
         let pause_dir = tempfile::tempdir().unwrap();
         let pause = pause_dir.path().join("paused");
         let mut child = lancet_in_background(
             &["apply", "-C", r(root), "--json"],
-            b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+            &patch_under(at, false),
             &[
                 ("LANCET_PAUSE_AT", "rename"),
                 ("LANCET_PAUSE_FILE", r(&pause)),
@@ -184,28 +206,28 @@ fn a_save_the_swap_took_out_goes_back_when_the_batch_stops_there() {
             ],
         );
         wait_paused(&mut child, &pause);
-        save(&root.join("a.txt"), b"the editor's a\n", Save::ByRename);
+        save(&root.join(&a), b"the editor's a\n", Save::ByRename);
         std::fs::remove_file(&pause).unwrap();
         let out = child.wait_with_output().unwrap();
         assert_ne!(
             out.status.code(),
             Some(0),
-            "{failpoint}: {}",
+            "{failpoint} in {at:?}: {}",
             describe(&out)
         );
         let out = lancet(&["recover", "-C", r(root)], b"");
         assert!(
             out.status.code().is_some(),
-            "{failpoint}: {}",
+            "{failpoint} in {at:?}: {}",
             describe(&out)
         );
         assert_eq!(
-            std::fs::read(root.join("a.txt")).unwrap(),
+            std::fs::read(root.join(&a)).unwrap(),
             b"the editor's a\n",
-            "{failpoint}: {}",
+            "{failpoint} in {at:?}: {}",
             describe(&out)
         );
-        let names: Vec<String> = std::fs::read_dir(root)
+        let names: Vec<String> = std::fs::read_dir(root.join(at))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|n| n != ".lancet")
@@ -223,18 +245,22 @@ fn a_save_the_swap_took_out_goes_back_when_the_batch_stops_there() {
 #[test]
 fn a_save_landing_while_a_stale_swap_is_taken_back_stays() {
     use std::os::unix::fs::FileExt;
-    for how in [Save::ByRename, Save::InPlace] {
-        let dir = temp_tree(&[("a.txt", b"a\n")]);
+    for (how, at) in [Save::ByRename, Save::InPlace]
+        .into_iter()
+        .flat_map(|how| PLACES.map(|at| (how, at)))
+    {
+        let a = format!("{at}a.txt");
+        let dir = temp_tree(&[(a.as_str(), b"a\n")]);
         let root = dir.path();
         let held = std::fs::OpenOptions::new()
             .write(true)
-            .open(root.join("a.txt"))
+            .open(root.join(&a))
             .unwrap();
         let pause_dir = tempfile::tempdir().unwrap();
         let pause = pause_dir.path().join("paused");
         let mut child = lancet_in_background(
             &["apply", "-C", r(root), "--json"],
-            b"*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch\n",
+            &patch_under(at, false),
             &[
                 ("LANCET_PAUSE_AT", "exchanged"),
                 ("LANCET_PAUSE_FILE", r(&pause)),
@@ -243,21 +269,26 @@ fn a_save_landing_while_a_stale_swap_is_taken_back_stays() {
         wait_paused(&mut child, &pause);
         held.write_all_at(b"z\n", 0).unwrap();
         drop(held);
-        save(&root.join("a.txt"), b"the editor's a\n", how);
+        save(&root.join(&a), b"the editor's a\n", how);
         std::fs::remove_file(&pause).unwrap();
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "{how:?}: {}", describe(&out));
         assert_eq!(
-            std::fs::read(root.join("a.txt")).unwrap(),
-            b"the editor's a\n",
-            "{how:?}: the newest save"
+            out.status.code(),
+            Some(1),
+            "{how:?} in {at:?}: {}",
+            describe(&out)
         );
-        let names: Vec<String> = std::fs::read_dir(root)
+        assert_eq!(
+            std::fs::read(root.join(&a)).unwrap(),
+            b"the editor's a\n",
+            "{how:?} in {at:?}: the newest save"
+        );
+        let names: Vec<String> = std::fs::read_dir(root.join(at))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|n| n != ".lancet")
             .collect();
-        assert_eq!(names, ["a.txt"], "{how:?}: nothing else is left");
+        assert_eq!(names, ["a.txt"], "{how:?} in {at:?}: nothing else is left");
     }
 }
 

@@ -66,12 +66,18 @@ pub(crate) fn run(jobs: &[Job], opts: &GateOptions, until: Until) -> SyntaxRepor
             .map(|(i, job)| (i, check_file(job, &mut parsers, opts, until)))
             .collect()
     } else {
-        jobs.par_iter()
-            .enumerate()
-            .map_init(HashMap::new, |parsers, (i, job)| {
-                (i, check_file(job, parsers, opts, until))
-            })
-            .collect()
+        let parse_all = || {
+            jobs.par_iter()
+                .enumerate()
+                .map_init(HashMap::new, |parsers, (i, job)| {
+                    (i, check_file(job, parsers, opts, until))
+                })
+                .collect()
+        };
+        match precise::parser_pool() {
+            Some(pool) => pool.install(parse_all),
+            None => parse_all(),
+        }
     };
     let mut report = SyntaxReport::default();
     let mut pending: HashMap<&'static str, (&'static LanguageEntry, Vec<&Job>)> = HashMap::new();

@@ -117,6 +117,23 @@ thread_local! {
     static PARSER_SIZED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// The threads a batch's files are parsed on, each started once on [`PARSER_STACK`] (and
+/// saying so): without them every file of a batch parsed on a worker of rayon's global pool,
+/// whose stacks are small, started a thread of its own — 200 thread starts for a 200-file
+/// patch. `None` when the pool cannot be started (then the global pool parses, as before).
+pub(crate) fn parser_pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .stack_size(PARSER_STACK)
+            .thread_name(|i| format!("lancet-parse-{i}"))
+            .start_handler(|_| thread_has_parser_stack())
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
 /// Declares that the calling thread was started with a stack of at least [`PARSER_STACK`]
 /// bytes, so the precise parsers run on it: a long-lived caller's worker threads (the MCP
 /// server's) then spare each edit a thread start. Call it only from such a thread.

@@ -40,23 +40,32 @@ pub(crate) struct Stamp {
 impl Stamp {
     /// The stamp of `path` in `dir` (a link's own), if it exists.
     pub(crate) fn of(dir: &Dir, path: &str) -> Option<Stamp> {
-        let m = dir.symlink_metadata(path).ok()?;
-        Some(Stamp {
+        Some(Stamp::from(&dir.symlink_metadata(path).ok()?))
+    }
+
+    fn from(m: &cap_std::fs::Metadata) -> Stamp {
+        Stamp {
             ino: m.ino(),
             size: m.size(),
             mtime: (m.mtime(), m.mtime_nsec()),
-        })
+        }
     }
 }
 
 /// What a target held when it was judged for the last time: its stamp, taken before its bytes
-/// were compared with the staged pre-image. `None`: it did not match (someone wrote it).
+/// were compared with the staged pre-image. `None`: it did not match (someone wrote it). One
+/// look gives the stamp and says whether a regular file is there to read.
 pub(crate) fn expectation(dir: &Dir, f: &StagedFile) -> Option<Option<Stamp>> {
     let at = f.path.as_str();
-    let stamp = Stamp::of(dir, at);
-    let holds = match &f.before {
-        Before::Missing => stamp.is_none(),
-        _ => holds(dir, at, f),
+    let look = dir.symlink_metadata(at).ok();
+    let stamp = look.as_ref().map(Stamp::from);
+    let holds = match (&f.before, &look) {
+        (Before::Missing, _) => look.is_none(),
+        (Before::File { sha256, .. }, Some(m)) => {
+            m.is_file() && read_sized(dir, at, m.len()).is_ok_and(|b| sha256_hex(&b) == *sha256)
+        }
+        (Before::File { .. }, None) => false,
+        (Before::Link { .. }, _) => holds(dir, at, f),
     };
     holds.then_some(stamp)
 }
@@ -134,7 +143,9 @@ pub(crate) enum Exchange {
 }
 
 /// Replaces the target `f.path` by the file at `temp` (beside it), only if the target is still
-/// the expected pre-image. Returns what was swapped out, if an inode was.
+/// the expected pre-image. Returns what was swapped out, if an inode was. The target's directory
+/// is opened once, beneath `dir`, and every step of the swap names a single component in it:
+/// the few looks, reads and renames of one target do not each resolve its path again.
 pub(crate) fn swap_in(
     dir: &Dir,
     f: &StagedFile,
@@ -142,7 +153,31 @@ pub(crate) fn swap_in(
     expected: Option<Stamp>,
     exchange: &mut Exchange,
 ) -> Result<Option<Swapped>, SwapError> {
-    let target = f.path.as_str();
+    let swapped = match (temp.rsplit_once('/'), f.path.as_str().rsplit_once('/')) {
+        (Some((temp_dir, temp_name)), Some((target_dir, target_name)))
+            if temp_dir == target_dir =>
+        {
+            let beside = dir.open_dir(temp_dir)?;
+            swap_beside(&beside, f, temp_name, target_name, expected, exchange)?
+        }
+        _ => swap_beside(dir, f, temp, f.path.as_str(), expected, exchange)?,
+    };
+    // What came out stands under the temp name beside the target: named from the root again.
+    Ok(swapped.map(|s| Swapped {
+        aside: Aside::Tree(temp.to_string()),
+        ..s
+    }))
+}
+
+/// [`swap_in`] with `temp` and `target` named in `dir` (the target's directory, or the root).
+fn swap_beside(
+    dir: &Dir,
+    f: &StagedFile,
+    temp: &str,
+    target: &str,
+    expected: Option<Stamp>,
+    exchange: &mut Exchange,
+) -> Result<Option<Swapped>, SwapError> {
     if *exchange == Exchange::Atomic && lancet_core::failpoint::check("no-exchange").is_err() {
         *exchange = Exchange::Unsupported;
     }
