@@ -332,6 +332,12 @@ impl Root {
     /// when `follow_final` is set, and is otherwise the thing itself (a Delete removes the link,
     /// not its target). The result names no symlink: what is written later is exactly it.
     pub fn resolve(&self, rel: &RelPath, follow_final: bool) -> Result<Resolved, PathError> {
+        if self.no_link_on_the_way(rel) {
+            return Ok(Resolved {
+                real: self.relative(rel.as_path(), rel)?,
+                via_link: false,
+            });
+        }
         let err = |problem| PathError {
             path: rel.0.clone(),
             problem,
@@ -400,6 +406,30 @@ impl Root {
             real: self.relative(&current, rel)?,
             via_link: false,
         })
+    }
+
+    /// Whether `rel` exists under the root with no link anywhere on its way, its last component
+    /// included: then it resolves to itself. One `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)`
+    /// says so where the walk of [`Root::resolve`] takes a look per component; `false` (the walk
+    /// decides) for a link, a missing part, or a kernel without `openat2`.
+    #[cfg(target_os = "linux")]
+    fn no_link_on_the_way(&self, rel: &RelPath) -> bool {
+        use rustix::fs::{FileType, Mode, OFlags, ResolveFlags};
+        rustix::fs::openat2(
+            &self.dir,
+            rel.as_str(),
+            OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+            ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS,
+        )
+        .and_then(|fd| rustix::fs::fstat(&fd))
+        .is_ok_and(|st| FileType::from_raw_mode(st.st_mode) != FileType::Symlink)
+    }
+
+    /// Elsewhere the walk of [`Root::resolve`] decides every path.
+    #[cfg(not(target_os = "linux"))]
+    fn no_link_on_the_way(&self, _: &RelPath) -> bool {
+        false
     }
 
     /// The bytes of a regular file under the root (links followed inside it), or `None` when it
@@ -620,6 +650,40 @@ mod tests {
                 .as_str(),
             "real/new.txt"
         );
+    }
+
+    #[test]
+    fn a_path_with_no_link_on_its_way_resolves_in_one_look() {
+        let (d, r) = root();
+        std::fs::create_dir_all(d.path().join("a/b")).unwrap();
+        std::fs::write(d.path().join("a/b/c.txt"), "c").unwrap();
+        std::os::unix::fs::symlink("a", d.path().join("alias")).unwrap();
+        std::os::unix::fs::symlink("c.txt", d.path().join("a/b/last")).unwrap();
+        let plain = r.rel("a/b/c.txt").unwrap();
+        assert_eq!(r.no_link_on_the_way(&plain), cfg!(target_os = "linux"));
+        assert_eq!(r.resolve(&plain, true).unwrap().real.as_str(), "a/b/c.txt");
+        // A link anywhere, a missing part: the walk decides, as before.
+        for walked in [
+            "alias/b/c.txt",
+            "a/b/last",
+            "a/b/missing.txt",
+            "a/b/c.txt/x",
+        ] {
+            assert!(!r.no_link_on_the_way(&r.rel(walked).unwrap()), "{walked}");
+        }
+        assert_eq!(
+            r.resolve(&r.rel("alias/b/c.txt").unwrap(), true)
+                .unwrap()
+                .real
+                .as_str(),
+            "a/b/c.txt"
+        );
+        assert!(matches!(
+            r.resolve(&r.rel("a/b/c.txt/x").unwrap(), true)
+                .unwrap_err()
+                .problem,
+            PathProblem::ParentNotDir { .. }
+        ));
     }
 
     #[test]

@@ -151,8 +151,8 @@ impl StateDir {
                 // Lock files are named by the path they stand for; a directory they cannot be
                 // made in (a read-only home) leaves only the state lock, as before.
                 let lock_file = dir.join(lock_name(path));
-                match open_lock_file(&lock_file) {
-                    Ok(_) => {}
+                let opened = match open_lock_file(&lock_file) {
+                    Ok(file) => file,
                     // A link planted where a lock file goes is not followed, nor ignored.
                     Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
                         return Err(LockError::StateDir {
@@ -165,8 +165,8 @@ impl StateDir {
                         held.clear();
                         break;
                     }
-                }
-                let file = lock_path(&lock_file, exclusive, started)
+                };
+                let file = lock_path(&lock_file, opened, exclusive, started)
                     .map_err(|()| LockError::Busy { path: root.clone() })?;
                 held.push((file, lock_file));
             }
@@ -196,12 +196,11 @@ impl StateDir {
     }
 }
 
-/// Opens and locks a per-path lock file that a sweep may remove: after the lock is
-/// taken, the name must still lead to the locked file, or the lock belongs to a removed file and
-/// is taken again on the new one.
-fn lock_path(path: &Path, exclusive: bool, started: Instant) -> Result<File, ()> {
+/// Locks a per-path lock file that a sweep may remove (`file`, just opened at `path`): after
+/// the lock is taken, the name must still lead to the locked file, or the lock belongs to a
+/// removed file and is taken again on the new one.
+fn lock_path(path: &Path, mut file: File, exclusive: bool, started: Instant) -> Result<File, ()> {
     loop {
-        let file = open_lock_file(path).map_err(|_| ())?;
         wait_for(&file, exclusive, started)?;
         let held = file.metadata().map_err(|_| ())?;
         if fs::symlink_metadata(path)
@@ -209,6 +208,7 @@ fn lock_path(path: &Path, exclusive: bool, started: Instant) -> Result<File, ()>
         {
             return Ok(file);
         }
+        file = open_lock_file(path).map_err(|_| ())?;
     }
 }
 
