@@ -6,7 +6,7 @@ use super::callbacks::contextual_parameter;
 use super::receivers::{Receiver, iterated_element, object_holder, type_holder};
 use super::{Raw, outside_parentheses};
 use oxc_ast::AstKind;
-use oxc_ast::ast::TSType;
+use oxc_ast::ast::{Expression, TSType};
 use oxc_semantic::Semantic;
 use oxc_span::GetSpan;
 
@@ -109,4 +109,41 @@ pub(super) fn pattern_holder(
         },
         _ => unknown(),
     }
+}
+
+/// The members of the library's `PropertyDescriptor`.
+pub(super) const DESCRIPTOR_KEYS: &[&str] = &[
+    "configurable",
+    "enumerable",
+    "get",
+    "set",
+    "value",
+    "writable",
+];
+
+/// Whether an object literal (by node) is the descriptor `Object.defineProperty(o, key, {…})`
+/// or `Reflect.defineProperty` takes (the global ones): its keys are the library's
+/// `PropertyDescriptor`'s members, never the tree's.
+pub(super) fn property_descriptor(semantic: &Semantic, literal: oxc_semantic::NodeId) -> bool {
+    let nodes = semantic.nodes();
+    let (at, holder) = outside_parentheses(semantic, literal);
+    let AstKind::CallExpression(call) = nodes.kind(holder) else {
+        return false;
+    };
+    let Expression::StaticMemberExpression(m) = &call.callee else {
+        return false;
+    };
+    let Expression::Identifier(global) = &m.object else {
+        return false;
+    };
+    let undeclared = global
+        .reference_id
+        .get()
+        .and_then(|id| semantic.scoping().get_reference(id).symbol_id())
+        .is_none();
+    undeclared
+        && matches!(global.name.as_str(), "Object" | "Reflect")
+        && m.property.name == "defineProperty"
+        && call.arguments.len() == 3
+        && call.arguments[2].span() == nodes.kind(at).span()
 }

@@ -96,6 +96,10 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
                 let starts = declared.entry(e.id.name.to_string()).or_default();
                 starts.push(e.id.span.start);
             }
+            // An object type written out has no bases.
+            AstKind::TSTypeLiteral(t) => {
+                facts.bases.insert(t.span.start, Vec::new());
+            }
             AstKind::Function(f) => function_facts(semantic, f, &mut facts),
             kind => {
                 if let (Some(name), Some(holder)) =
@@ -204,7 +208,8 @@ fn top_level_types(semantic: &Semantic, facts: &mut ModuleFacts) {
             && !flags.intersects(other | SymbolFlags::Variable)
             && let AstKind::TSTypeAliasDeclaration(a) =
                 semantic.nodes().kind(scoping.symbol_declaration(symbol))
-            && a.type_parameters.is_none()
+            && (a.type_parameters.is_none()
+                || matches!(a.type_annotation, TSType::TSTypeLiteral(_)))
             && let Some(holder) = type_holder(semantic, &a.type_annotation)
         {
             facts.aliases.insert(start, holder);
@@ -403,7 +408,10 @@ pub(super) fn holder_of(semantic: &Semantic, node: oxc_semantic::NodeId) -> Opti
             AstKind::Class(c) => return c.id.as_ref().map(|id| id.span.start),
             AstKind::TSInterfaceDeclaration(i) => return Some(i.id.span.start),
             AstKind::TSEnumDeclaration(e) => return Some(e.id.span.start),
-            AstKind::TSTypeLiteral(_) | AstKind::ObjectExpression(_) => return None,
+            // An object type written out (`type Decoded = { consumed: number }`, a return type
+            // `{ consumed: number }`): its members are its own, by the literal's offset.
+            AstKind::TSTypeLiteral(t) => return Some(t.span.start),
+            AstKind::ObjectExpression(_) => return None,
             _ => {}
         }
     }

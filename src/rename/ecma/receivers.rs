@@ -106,10 +106,8 @@ pub(super) fn object_holder(
                 Receiver::Holder(other) | Receiver::Export(other) => other,
             }
         }
-        // `rows[0].name`: an element of an array its declaration says.
-        Expression::ComputedMemberExpression(m)
-            if matches!(m.expression, Expression::NumericLiteral(_)) =>
-        {
+        // `rows[0].name`, `rows[i].name`: an element of an array its declaration says.
+        Expression::ComputedMemberExpression(m) if numeric_index(semantic, &m.expression) => {
             match element_of(object_holder(semantic, &m.object, node, name)) {
                 Some(element) => element,
                 None => Raw::Unresolved("the type of the receiver is not known".into()),
@@ -315,13 +313,16 @@ fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option
                 _ => None,
             }
         }
+        // `{ consumed: number }`: an object type written out holds its own members.
+        TSType::TSTypeLiteral(t) => Some(Raw::Local(t.span.start)),
+        TSType::TSParenthesizedType(p) => aliased_type_holder(semantic, &p.type_annotation, depth),
         _ => None,
     }
 }
 
 /// A global `Map`/`ReadonlyMap` (no declaration of the tree names it) of the values its type
-/// arguments say (`Map<string, Item>`): [`Raw::MapOf`]; `None` for any other name, or when
-/// the values' type is no class, interface or array.
+/// arguments say (`Map<string, Item>`; undecided values when they name no class, interface or
+/// array, or are left to inference): [`Raw::MapOf`]; `None` for any other name.
 fn global_map(
     semantic: &Semantic,
     named: &oxc_ast::ast::IdentifierReference,
@@ -336,16 +337,22 @@ fn global_map(
     if !global {
         return None;
     }
+    // A Map whose values' type lancet cannot name is still the global Map: its own members
+    // are the library's, what it holds is undecided.
+    let unnamed =
+        || Raw::Unresolved("a value of a Map whose values' type lancet cannot name".into());
     match arguments.map(|a| a.params.as_slice()) {
-        Some([_, value]) => {
-            aliased_type_holder(semantic, value, 0).map(|v| Raw::MapOf(Box::new(v)))
-        }
+        Some([_, value]) => Some(Raw::MapOf(Box::new(
+            aliased_type_holder(semantic, value, 0).unwrap_or_else(unnamed),
+        ))),
+        None => Some(Raw::MapOf(Box::new(unnamed()))),
         _ => None,
     }
 }
 
 /// The declaration of the type alias of this file a name refers to (not a generic one: what
-/// it names depends on its arguments).
+/// it names depends on its arguments; but a generic object type written out holds the same
+/// members whatever its arguments).
 fn local_alias<'s>(
     semantic: &'s Semantic,
     named: &oxc_ast::ast::IdentifierReference,
@@ -360,7 +367,12 @@ fn local_alias<'s>(
         return None;
     }
     match semantic.nodes().kind(scoping.symbol_declaration(symbol)) {
-        AstKind::TSTypeAliasDeclaration(a) if a.type_parameters.is_none() => Some(a),
+        AstKind::TSTypeAliasDeclaration(a)
+            if a.type_parameters.is_none()
+                || matches!(a.type_annotation, TSType::TSTypeLiteral(_)) =>
+        {
+            Some(a)
+        }
         _ => None,
     }
 }
@@ -403,19 +415,22 @@ pub(super) fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<R
         Some(Expression::TSNonNullExpression(n)) => Some(&n.expression),
         other => other,
     };
+    // TypeScript types a variable without an annotation by its initializer, once: whatever is
+    // assigned later must be assignable to that type, and narrowing an assignment makes only
+    // one of its members of a union. JavaScript declares nothing, so a variable assigned again
+    // there may hold anything.
+    let settled = semantic.source_type().is_typescript() || !scoping.symbol_is_mutated(symbol);
     match (annotation, init) {
         (Some(a), _) => type_holder(semantic, &a.type_annotation),
         // `let t = {…} as unknown as Table<T>`: the asserted type is the local's.
         (None, Some(Expression::TSAsExpression(a))) => type_holder(semantic, &a.type_annotation),
         (None, Some(Expression::TSTypeAssertion(a))) => type_holder(semantic, &a.type_annotation),
-        (None, Some(Expression::NewExpression(n))) if !scoping.symbol_is_mutated(symbol) => {
-            match &n.callee {
-                Expression::Identifier(id) => reference_holder(semantic, id)
-                    .or_else(|| global_map(semantic, id, n.type_arguments.as_deref())),
-                _ => None,
-            }
-        }
-        (None, Some(Expression::CallExpression(c))) if !scoping.symbol_is_mutated(symbol) => {
+        (None, Some(Expression::NewExpression(n))) if settled => match &n.callee {
+            Expression::Identifier(id) => reference_holder(semantic, id)
+                .or_else(|| global_map(semantic, id, n.type_arguments.as_deref())),
+            _ => None,
+        },
+        (None, Some(Expression::CallExpression(c))) if settled => {
             match call_holder(semantic, c, declaration) {
                 holder @ (Raw::Returns(_)
                 | Raw::GenericReturns { .. }
@@ -423,7 +438,56 @@ pub(super) fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<R
                 _ => None,
             }
         }
+        // `const feature = table._features[i]`, `const cols = column.columns`: what the
+        // member is declared as.
+        (
+            None,
+            Some(
+                read @ (Expression::StaticMemberExpression(_)
+                | Expression::ComputedMemberExpression(_)),
+            ),
+        ) if settled => match object_holder(semantic, read, declaration, "") {
+            Receiver::Holder(holder) if holder.holds_members() => Some(holder),
+            _ => None,
+        },
         _ => None,
+    }
+}
+
+/// Whether an index expression is a number by its declaration: a numeric literal, or a local
+/// declared `number` or initialized with a numeric literal and no annotation (`for (let i =
+/// 0; …; i++)`): `rows[i]` is then an element of an array.
+fn numeric_index(semantic: &Semantic, index: &Expression) -> bool {
+    let reference = match index {
+        Expression::NumericLiteral(_) => return true,
+        Expression::Identifier(r) => r,
+        _ => return false,
+    };
+    let scoping = semantic.scoping();
+    let Some(symbol) = reference
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())
+    else {
+        return false;
+    };
+    let declaration = semantic
+        .nodes()
+        .parent_id(scoping.symbol_declaration(symbol));
+    let declarator = match semantic.nodes().kind(scoping.symbol_declaration(symbol)) {
+        AstKind::VariableDeclarator(d) => d,
+        _ => match semantic.nodes().kind(declaration) {
+            AstKind::VariableDeclarator(d) => d,
+            _ => return false,
+        },
+    };
+    if declarator.id.get_binding_identifier().is_none() {
+        return false;
+    }
+    match (&declarator.type_annotation, &declarator.init) {
+        (Some(a), _) => matches!(a.type_annotation, TSType::TSNumberKeyword(_)),
+        (None, Some(Expression::NumericLiteral(_))) => semantic.source_type().is_typescript(),
+        _ => false,
     }
 }
 

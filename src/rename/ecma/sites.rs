@@ -2,7 +2,7 @@
 //! member (its holder), a key of a typed literal or pattern, an import or export specifier, a
 //! private name.
 
-use super::context::{literal_holder, pattern_holder};
+use super::context::{DESCRIPTOR_KEYS, literal_holder, pattern_holder, property_descriptor};
 use super::facts::{facts_of, holder_of};
 use super::globals::is_global;
 use super::receivers::{Receiver, imported, member_of, object_holder, symbol_raw};
@@ -114,8 +114,16 @@ pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId,
         },
         AstKind::ObjectProperty(p) if !p.computed => {
             let property = semantic.nodes().parent_id(id);
-            match literal_holder(semantic, semantic.nodes().parent_id(property)) {
+            let literal = semantic.nodes().parent_id(property);
+            match literal_holder(semantic, literal) {
                 Some(holder) => member(holder),
+                None if DESCRIPTOR_KEYS.contains(&name.as_str())
+                    && property_descriptor(semantic, literal) =>
+                {
+                    Raw::Outside(format!(
+                        "`{name}` is a key of a property descriptor (`Object.defineProperty`'s `PropertyDescriptor`, the library's)"
+                    ))
+                }
                 None => Raw::Unresolved(format!(
                     "`{name}` is a property key of an object literal (a member of an anonymous type)"
                 )),
