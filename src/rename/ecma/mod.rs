@@ -116,6 +116,19 @@ enum Raw {
         function: Box<Raw>,
         position: usize,
     },
+    /// Parameter `index` of a callback passed at `position` to a function of the tree that
+    /// declares it takes the tuple another of its callbacks returns (`memo(() => [rows,
+    /// columns], (rows, columns) => …)` where `memo<T>(deps: () => [...T], fn: (...args:
+    /// NoInfer<[...T]>) => R)`): TypeScript infers that tuple from the array the other
+    /// callback returns. `elements` holds, for each argument that returns an array literal,
+    /// its position and its element `index`; when the function declares no such pair, this
+    /// is [`Raw::Parameter`] of the callback's declared type.
+    TupleElement {
+        function: Box<Raw>,
+        position: usize,
+        index: usize,
+        elements: Vec<(usize, Raw)>,
+    },
     /// The callable type parameter `position` of method `name` of a holder is declared as
     /// (`constructor` for `new C(…)`).
     MethodParameterOf {
@@ -157,6 +170,7 @@ impl Raw {
                 | Raw::GenericReturns { .. }
                 | Raw::MethodReturns { .. }
                 | Raw::Parameter { .. }
+                | Raw::TupleElement { .. }
                 | Raw::FieldOf { .. }
                 | Raw::MapOf(_)
                 | Raw::ArrayOf(_)
@@ -197,6 +211,11 @@ pub(crate) struct ModuleFacts {
     /// parameter is declared as, where it is one (an inline function type, by its own
     /// offset in `callables`, or a named callable type): for callbacks passed to it.
     parameters: HashMap<u32, Vec<Option<Raw>>>,
+    /// Function (by its name's offset; not an overloaded one) → each pair of parameters (the
+    /// callback's position, the position of the one whose returned tuple it takes) where one
+    /// is declared `(…) => [...T]` and the other `(...args: [...T]) => …` (or
+    /// `NoInfer<[...T]>`) for a type parameter `T` of the function's own.
+    tuple_callbacks: HashMap<u32, Vec<(usize, usize)>>,
     /// Method (by its holder's name's offset and its name; `constructor` too) → the callable
     /// type each parameter is declared as, likewise.
     method_parameters: HashMap<(u32, String), Vec<Option<Raw>>>,

@@ -185,6 +185,7 @@ impl<'a> EcmaProject<'a> {
                 | Raw::Returns(_)
                 | Raw::MethodReturns { .. }
                 | Raw::Parameter { .. }
+                | Raw::TupleElement { .. }
                 | Raw::ParameterOf { .. }
                 | Raw::MethodParameterOf { .. }
                 | Raw::FieldOf { .. }
@@ -260,6 +261,7 @@ impl<'a> EcmaProject<'a> {
                 Resolution::Unresolved("a value a function returns".into())
             }
             Raw::Parameter { .. }
+            | Raw::TupleElement { .. }
             | Raw::ParameterOf { .. }
             | Raw::MethodParameterOf { .. }
             | Raw::FieldOf { .. }
@@ -293,6 +295,7 @@ impl EcmaProject<'_> {
             | Raw::Returns(_)
             | Raw::MethodReturns { .. }
             | Raw::Parameter { .. }
+            | Raw::TupleElement { .. }
             | Raw::ParameterOf { .. }
             | Raw::MethodParameterOf { .. } => {
                 let (file, declared) = self
@@ -459,6 +462,51 @@ impl EcmaProject<'_> {
             }
             Raw::ParameterOf { .. } | Raw::MethodParameterOf { .. } => {
                 self.parameter_declared(path, value, depth)
+            }
+            Raw::TupleElement {
+                function,
+                position,
+                index,
+                elements,
+            } => {
+                let (file, start) = self.place_of(path, function, depth + 1)?;
+                let takes = self
+                    .facts(&file)
+                    .and_then(|f| f.tuple_callbacks.get(&start).cloned())
+                    .and_then(|pairs| {
+                        pairs
+                            .into_iter()
+                            .find_map(|(callback, tuple)| (callback == *position).then_some(tuple))
+                    });
+                match takes {
+                    // The element, as the call (in this file) writes it: a type, or a value
+                    // whose declaration says (`row.getAllCells()`).
+                    Some(tuple) => match elements.iter().find(|(at, _)| *at == tuple) {
+                        Some((
+                            _,
+                            element @ (Raw::Local(_)
+                            | Raw::Imported { .. }
+                            | Raw::ArrayOf(_)
+                            | Raw::MapOf(_)),
+                        )) => Ok((path.to_string(), element.clone())),
+                        Some((_, Raw::Unresolved(why))) => Err(Resolution::Unresolved(why.clone())),
+                        Some((_, element)) => self.declaration_says(path, element, depth + 1),
+                        None => Err(Resolution::Unresolved(format!(
+                            "the callback takes the tuple argument {} returns, which is no array literal lancet reads",
+                            tuple + 1
+                        ))),
+                    },
+                    None => {
+                        let parameter = Raw::Parameter {
+                            callable: Box::new(Raw::ParameterOf {
+                                function: function.clone(),
+                                position: *position,
+                            }),
+                            index: *index,
+                        };
+                        self.declaration_says(path, &parameter, depth + 1)
+                    }
+                }
             }
             Raw::Parameter { callable, index } => {
                 let (file, start) = self.place_of(path, callable, depth + 1)?;

@@ -3,7 +3,7 @@
 //! its return type), a namespace import, or why not.
 
 use super::Raw;
-use super::callbacks::contextual_parameter;
+use super::callbacks::{Callable, contextual_parameter, declared_callable};
 use super::facts::holder_of;
 use super::globals::is_global;
 use oxc_ast::AstKind;
@@ -431,12 +431,7 @@ pub(super) fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<R
             _ => None,
         },
         (None, Some(Expression::CallExpression(c))) if settled => {
-            match call_holder(semantic, c, declaration) {
-                holder @ (Raw::Returns(_)
-                | Raw::GenericReturns { .. }
-                | Raw::MethodReturns { .. }) => Some(holder),
-                _ => None,
-            }
+            Some(call_holder(semantic, c, declaration)).filter(Raw::holds_members)
         }
         // `const feature = table._features[i]`, `const cols = column.columns`: what the
         // member is declared as.
@@ -518,6 +513,7 @@ pub(super) fn element_of(receiver: Receiver) -> Option<Raw> {
         // modules are joined (an imported class is no array: undecided).
         Receiver::Holder(
             declared @ (Raw::Parameter { .. }
+            | Raw::TupleElement { .. }
             | Raw::Returns(_)
             | Raw::GenericReturns { .. }
             | Raw::MethodReturns { .. }
@@ -587,10 +583,40 @@ pub(super) fn called(semantic: &Semantic, callee: &oxc_ast::ast::IdentifierRefer
         .is_some();
     match called_function(semantic, callee) {
         Some(f) => Raw::Returns(Box::new(f)),
+        None if let Some(returned) = annotated_call(semantic, callee) => returned,
         None if !declared => {
             Raw::Unresolved(format!("`{}` is not declared in this file", callee.name))
         }
         None => Raw::Unresolved(format!("what `{}(…)` returns is not known", callee.name)),
+    }
+}
+
+/// What calling a local declared as a function type returns, where its annotation names a
+/// class, interface or array (`getColumns: () => Column[]`, a parameter or a variable).
+fn annotated_call(semantic: &Semantic, callee: &oxc_ast::ast::IdentifierReference) -> Option<Raw> {
+    let scoping = semantic.scoping();
+    let symbol = callee
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let nodes = semantic.nodes();
+    let declaration = scoping.symbol_declaration(symbol);
+    let owner = match nodes.kind(declaration) {
+        AstKind::BindingIdentifier(_) => nodes.parent_id(declaration),
+        _ => declaration,
+    };
+    let annotation = match nodes.kind(owner) {
+        AstKind::FormalParameter(p) if p.pattern.get_binding_identifier().is_some() => {
+            p.type_annotation.as_deref()?
+        }
+        AstKind::VariableDeclarator(d) if d.id.get_binding_identifier().is_some() => {
+            d.type_annotation.as_deref()?
+        }
+        _ => return None,
+    };
+    match declared_callable(semantic, &annotation.type_annotation)? {
+        Callable::Inline(f) => type_holder(semantic, &f.return_type.type_annotation),
+        Callable::Named(_) => None,
     }
 }
 

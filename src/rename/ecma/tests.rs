@@ -537,3 +537,58 @@ fn an_element_read_by_a_numeric_index_and_a_member_read_into_a_local_are_typed()
     );
     assert!(got[3].starts_with("14 ? "), "{got:?}");
 }
+
+#[test]
+fn a_callback_taking_the_tuple_another_returns_gets_its_elements() {
+    // `memo(getDeps: () => [...T], fn: (...args: NoInfer<[...T]>) => R)`: TypeScript infers
+    // T from the array literal `getDeps` returns, so `fn`'s parameters are its elements (a
+    // call of a parameter declared `() => Column[]` included). After a spread, and for a
+    // function declaring no such pair, nothing is told.
+    let utils = "export function memo<TDeps extends readonly any[], TResult>(\n  getDeps: () => [...TDeps],\n  fn: (...args: NoInfer<[...TDeps]>) => TResult\n): () => TResult {\n  return () => fn(...getDeps());\n}\nexport function loose<T extends any[]>(a: () => T, fn: (...args: any[]) => void) {}\ntype NoInfer<T> = [T][T extends any ? 0 : never]\nexport function memoOld<TDeps extends any[]>(getDeps: () => [...TDeps], fn: (...args: NoInfer<[...TDeps]>) => void) {}\n";
+    let text = "import { memo, loose, memoOld } from './utils';\ninterface Column {\n  getIsVisible(): boolean\n}\ninterface Row {\n  getAllCells(): Column[]\n}\nfunction f(row: Row, getColumns: () => Column[]) {\n  memo(() => [row.getAllCells(), 1], (cells, n) => cells.filter(c => c.getIsVisible()));\n  memo(() => [getColumns()], columns => columns.map(d => d.getIsVisible()));\n  memo(() => [...getColumns()], columns => columns.getIsVisible());\n  loose(() => [getColumns()], columns => columns.getIsVisible());\n  memoOld(() => [getColumns()], columns => columns[0].getIsVisible());\n}\n";
+    let files = [("utils.ts", utils), ("a.ts", text)];
+    let got = resolve(&files, "a.ts", "getIsVisible");
+    assert_eq!(
+        got[..3],
+        [
+            "3 = a.ts@58.getIsVisible",
+            "9 = a.ts@58.getIsVisible",
+            "10 = a.ts@58.getIsVisible"
+        ],
+        "{got:?}"
+    );
+    assert!(
+        got[3].starts_with("11 ? ") && got[3].contains("after a spread"),
+        "{got:?}"
+    );
+    assert!(got[4].starts_with("12 ? "), "{got:?}");
+    // The idiom older code declares for `NoInfer` (`[T][T extends any ? 0 : never]`) is T.
+    assert_eq!(got[5], "13 = a.ts@58.getIsVisible", "{got:?}");
+}
+
+#[test]
+fn a_factorys_one_returned_literal_holds_its_calls_members() {
+    // `createManager()` declares no return type and returns one object literal: TypeScript
+    // types its calls by that literal, so its keys (a shorthand too) are what `manager.batch`
+    // names, imported or not. A function returning two literals, or one with a spread, tells
+    // nothing.
+    let factory = "export function createManager() {\n  const schedule = () => {};\n  return {\n    batch: () => {},\n    schedule,\n  } as const\n}\nexport const manager = createManager();\nmanager.batch();\n";
+    let text = "import { manager, createManager } from './nm';\nmanager.batch();\nconst m = createManager();\nm.batch();\nfunction two(x: boolean) {\n  if (x) return { batch: 1 };\n  return { batch: 2 };\n}\ntwo(true).batch;\nfunction spread(o: object) {\n  return { ...o, batch: 3 };\n}\nspread({}).batch;\n";
+    let files = [("nm.ts", factory), ("a.ts", text)];
+    let got = resolve(&files, "nm.ts", "batch");
+    assert_eq!(got, ["4 = nm.ts@72.batch", "9 = nm.ts@72.batch"]);
+    let got = resolve(&files, "a.ts", "batch");
+    assert_eq!(
+        got[..2],
+        ["2 = nm.ts@72.batch", "4 = nm.ts@72.batch"],
+        "{got:?}"
+    );
+    for (i, line) in [(2, 6), (3, 7), (4, 9), (5, 11), (6, 13)] {
+        assert!(got[i].starts_with(&format!("{line} ? ")), "{got:?}");
+    }
+    let got = resolve(&files, "nm.ts", "schedule");
+    assert_eq!(
+        got,
+        ["2 = nm.ts@42", "5 = nm.ts@42 + field = nm.ts@72.schedule"]
+    );
+}
