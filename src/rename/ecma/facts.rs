@@ -4,7 +4,9 @@
 
 use super::callbacks::{Callable, declared_callable, parameter_callables, parameter_holders};
 use super::context::{factory_literal, returns_by_function};
-use super::receivers::{declared_holder, reference_holder, symbol_raw, type_holder};
+use super::receivers::{
+    declared_holder, kept_parameter, reference_holder, symbol_raw, type_holder,
+};
 use super::{ModuleFacts, Raw};
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Declaration, Expression, TSFunctionType, TSType, TSTypeName};
@@ -364,6 +366,19 @@ fn top_level_types(semantic: &Semantic, facts: &mut ModuleFacts) {
             && !flags.intersects(other | SymbolFlags::Variable)
             && let AstKind::TSTypeAliasDeclaration(a) =
                 semantic.nodes().kind(scoping.symbol_declaration(symbol))
+        {
+            if let Some(index) = kept_parameter(semantic, a) {
+                facts.parameter_aliases.insert(start, index);
+            }
+            if let Some(bases) = choice_facts(semantic, a) {
+                facts.bases.insert(start, bases);
+                facts.members.insert(start, Vec::new());
+            }
+        }
+        if flags.is_type_alias()
+            && !flags.intersects(other | SymbolFlags::Variable)
+            && let AstKind::TSTypeAliasDeclaration(a) =
+                semantic.nodes().kind(scoping.symbol_declaration(symbol))
             && (a.type_parameters.is_none()
                 || matches!(a.type_annotation, TSType::TSTypeLiteral(_)))
             && let Some(holder) = type_holder(semantic, &a.type_annotation)
@@ -451,6 +466,7 @@ pub(super) fn heritage(semantic: &Semantic, kind: &AstKind) -> Option<(String, u
                 .iter()
                 .map(|h| match &h.type_name {
                     TSTypeName::IdentifierReference(r) => reference_holder(semantic, r)
+                        .or_else(|| local_alias_declaration(semantic, r))
                         .unwrap_or_else(|| {
                             Raw::Unresolved(format!("`{}` is no class or interface", r.name))
                         }),
@@ -555,6 +571,38 @@ pub(super) fn member_key(kind: &AstKind) -> Option<String> {
         _ => return None,
     };
     key.static_name().map(|n| n.to_string())
+}
+
+/// A type alias of this file an interface extends, by its name's offset: what it names is
+/// told where it is declared (an object type written out, a choice of two).
+fn local_alias_declaration(
+    semantic: &Semantic,
+    named: &oxc_ast::ast::IdentifierReference,
+) -> Option<Raw> {
+    let scoping = semantic.scoping();
+    let symbol = named
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let flags = scoping.symbol_flags(symbol);
+    (flags.is_type_alias() && !flags.intersects(SymbolFlags::Class | SymbolFlags::Interface))
+        .then(|| Raw::Local(scoping.symbol_span(symbol).start))
+}
+
+/// A type alias choosing between two types (`type Fns = keyof F extends never ? { a?: X } :
+/// { a: Y }`), each a class, interface or object type: a holder of no members of its own
+/// whose bases are the two. A member only one declares is that one's (the code compiles only
+/// where the condition chose it); one both declare is undecided, as with any two bases.
+fn choice_facts(
+    semantic: &Semantic,
+    alias: &oxc_ast::ast::TSTypeAliasDeclaration,
+) -> Option<Vec<Raw>> {
+    let TSType::TSConditionalType(choice) = &alias.type_annotation else {
+        return None;
+    };
+    let when = type_holder(semantic, &choice.true_type)?;
+    let otherwise = type_holder(semantic, &choice.false_type)?;
+    Some(vec![when, otherwise])
 }
 
 /// The class, interface or enum around a member definition, by its name's offset.

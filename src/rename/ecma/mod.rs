@@ -93,6 +93,13 @@ enum Raw {
         function: Box<Raw>,
         arguments: Vec<Option<Raw>>,
     },
+    /// An imported generic type with its arguments (`RequiredKeys<Options, 'state'>`): the
+    /// argument for the parameter it keeps the members of, when its module declares it an
+    /// alias that does ([`ModuleFacts::parameter_aliases`]), else the type itself.
+    AliasOf {
+        alias: Box<Raw>,
+        arguments: Vec<Option<Raw>>,
+    },
     /// A `Map<K, V>` (the global one) of values of what the holder inside is: its `get`
     /// returns one, its `forEach` callback receives one.
     MapOf(Box<Raw>),
@@ -171,6 +178,7 @@ impl Raw {
                 | Raw::MethodReturns { .. }
                 | Raw::Parameter { .. }
                 | Raw::TupleElement { .. }
+                | Raw::AliasOf { .. }
                 | Raw::FieldOf { .. }
                 | Raw::MapOf(_)
                 | Raw::ArrayOf(_)
@@ -225,6 +233,9 @@ pub(crate) struct ModuleFacts {
     /// Top-level variable (by its name's offset) → what its declaration says it holds
     /// (`export const focusManager = new FocusManager()`), for its importers.
     values: HashMap<u32, Raw>,
+    /// Generic type alias (by its name's offset) → which of its type parameters it keeps the
+    /// members of (`type RequiredKeys<T, K> = Omit<T, K> & Required<Pick<T, K>>`: 0).
+    parameter_aliases: HashMap<u32, usize>,
     /// Top-level type alias (by its name's offset) → the class, interface or array it names
     /// (`type SortingState = ColumnSort[]`).
     aliases: HashMap<u32, Raw>,

@@ -186,6 +186,7 @@ impl<'a> EcmaProject<'a> {
                 | Raw::MethodReturns { .. }
                 | Raw::Parameter { .. }
                 | Raw::TupleElement { .. }
+                | Raw::AliasOf { .. }
                 | Raw::ParameterOf { .. }
                 | Raw::MethodParameterOf { .. }
                 | Raw::FieldOf { .. }
@@ -262,6 +263,7 @@ impl<'a> EcmaProject<'a> {
             }
             Raw::Parameter { .. }
             | Raw::TupleElement { .. }
+            | Raw::AliasOf { .. }
             | Raw::ParameterOf { .. }
             | Raw::MethodParameterOf { .. }
             | Raw::FieldOf { .. }
@@ -296,6 +298,7 @@ impl EcmaProject<'_> {
             | Raw::MethodReturns { .. }
             | Raw::Parameter { .. }
             | Raw::TupleElement { .. }
+            | Raw::AliasOf { .. }
             | Raw::ParameterOf { .. }
             | Raw::MethodParameterOf { .. } => {
                 let (file, declared) = self
@@ -406,6 +409,30 @@ impl EcmaProject<'_> {
                 Ok((file, typed))
             }
             Raw::ArrayOf(_) | Raw::MapOf(_) => Ok((path.to_string(), value.clone())),
+            Raw::AliasOf { alias, arguments } => {
+                // A type outside the tree (or not found) is told where it is placed.
+                let itself = || Ok((path.to_string(), (**alias).clone()));
+                let Raw::Imported { source, name } = alias.as_ref() else {
+                    return itself();
+                };
+                let Ok((file, start)) = self.export(path, source, name, depth + 1) else {
+                    return itself();
+                };
+                match self
+                    .facts(&file)
+                    .and_then(|f| f.parameter_aliases.get(&start).copied())
+                {
+                    // The argument, as the reference (in this file) writes it.
+                    Some(index) => match arguments.get(index) {
+                        Some(Some(argument)) => Ok((path.to_string(), argument.clone())),
+                        _ => Err(Resolution::Unresolved(
+                            "the type argument is no class, interface or array lancet can name"
+                                .into(),
+                        )),
+                    },
+                    None => itself(),
+                }
+            }
             Raw::GenericReturns {
                 function,
                 arguments,

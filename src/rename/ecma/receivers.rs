@@ -292,17 +292,45 @@ fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option
                 _ => None,
             }
         }
-        TSType::TSTypeReference(r) => match &r.type_name {
-            TSTypeName::IdentifierReference(id) => match local_alias(semantic, id) {
-                Some(named) if depth < MAX_ALIASES => {
-                    aliased_type_holder(semantic, &named.type_annotation, depth + 1)
-                }
-                Some(_) => None,
-                None => reference_holder(semantic, id)
-                    .or_else(|| global_map(semantic, id, r.type_arguments.as_deref())),
-            },
-            _ => None,
-        },
+        TSType::TSTypeReference(r) => {
+            let TSTypeName::IdentifierReference(id) = &r.type_name else {
+                return None;
+            };
+            let arguments = r.type_arguments.as_ref().map(|a| a.params.as_slice());
+            if depth >= MAX_ALIASES {
+                return None;
+            }
+            // `Partial<Foo>`, `Pick<Foo, 'a'>`: the library's mapped types keep Foo's members
+            // (TypeScript links each to Foo's declaration).
+            if let Some([first, ..]) = arguments
+                && MEMBER_KEEPING.contains(&id.name.as_str())
+                && referenced_symbol(semantic, id).is_none()
+            {
+                return aliased_type_holder(semantic, first, depth + 1);
+            }
+            if let Some(named) = local_alias(semantic, id) {
+                return aliased_type_holder(semantic, &named.type_annotation, depth + 1);
+            }
+            // `RequiredKeys<Foo, 'a'>` where the alias keeps its parameter's members.
+            if let Some(index) = referenced_symbol(semantic, id)
+                .and_then(|symbol| alias_of_parameter(semantic, symbol))
+            {
+                return aliased_type_holder(semantic, arguments?.get(index)?, depth + 1);
+            }
+            match (reference_holder(semantic, id), arguments) {
+                // An imported generic type: an alias of one of its parameters (decided when
+                // modules are joined) or the type itself.
+                (Some(imported @ Raw::Imported { .. }), Some(arguments)) => Some(Raw::AliasOf {
+                    alias: Box::new(imported),
+                    arguments: arguments
+                        .iter()
+                        .map(|a| aliased_type_holder(semantic, a, depth + 1))
+                        .collect(),
+                }),
+                (Some(holder), _) => Some(holder),
+                (None, _) => global_map(semantic, id, r.type_arguments.as_deref()),
+            }
+        }
         TSType::TSUnionType(u) => {
             let mut values = u
                 .types
@@ -318,6 +346,77 @@ fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option
         TSType::TSParenthesizedType(p) => aliased_type_holder(semantic, &p.type_annotation, depth),
         _ => None,
     }
+}
+
+/// The library's mapped types whose members are their first argument's, each linked to its
+/// declaration.
+const MEMBER_KEEPING: &[&str] = &["Partial", "Required", "Readonly", "Pick", "Omit"];
+
+/// The symbol of the tree a name refers to (`None` for a global).
+fn referenced_symbol(
+    semantic: &Semantic,
+    named: &oxc_ast::ast::IdentifierReference,
+) -> Option<SymbolId> {
+    named
+        .reference_id
+        .get()
+        .and_then(|id| semantic.scoping().get_reference(id).symbol_id())
+}
+
+/// Which of its type parameters a generic type alias of this file (by symbol) keeps the
+/// members of ([`kept_parameter`]).
+fn alias_of_parameter(semantic: &Semantic, symbol: SymbolId) -> Option<usize> {
+    let scoping = semantic.scoping();
+    let flags = scoping.symbol_flags(symbol);
+    if !flags.is_type_alias() || flags.intersects(SymbolFlags::Class | SymbolFlags::Interface) {
+        return None;
+    }
+    match semantic.nodes().kind(scoping.symbol_declaration(symbol)) {
+        AstKind::TSTypeAliasDeclaration(a) => kept_parameter(semantic, a),
+        _ => None,
+    }
+}
+
+/// Which of its type parameters a generic type alias keeps the members of: its body is that
+/// parameter, the library's member-keeping mapped types of it, or an intersection of those
+/// (`type RequiredKeys<T, K extends keyof T> = Omit<T, K> & Required<Pick<T, K>>`).
+pub(super) fn kept_parameter(
+    semantic: &Semantic,
+    alias: &oxc_ast::ast::TSTypeAliasDeclaration,
+) -> Option<usize> {
+    fn kept<'a>(semantic: &Semantic, ty: &'a TSType<'a>) -> Option<&'a str> {
+        match ty {
+            TSType::TSTypeReference(r) => {
+                let TSTypeName::IdentifierReference(id) = &r.type_name else {
+                    return None;
+                };
+                match r.type_arguments.as_ref().map(|a| a.params.as_slice()) {
+                    None => Some(id.name.as_str()),
+                    Some([first, ..])
+                        if MEMBER_KEEPING.contains(&id.name.as_str())
+                            && referenced_symbol(semantic, id).is_none() =>
+                    {
+                        kept(semantic, first)
+                    }
+                    _ => None,
+                }
+            }
+            TSType::TSIntersectionType(i) => {
+                let mut names = i.types.iter().map(|t| kept(semantic, t));
+                let first = names.next()??;
+                names.all(|n| n == Some(first)).then_some(first)
+            }
+            TSType::TSParenthesizedType(p) => kept(semantic, &p.type_annotation),
+            _ => None,
+        }
+    }
+    let name = kept(semantic, &alias.type_annotation)?;
+    alias
+        .type_parameters
+        .as_ref()?
+        .params
+        .iter()
+        .position(|p| p.name.name == name)
 }
 
 /// A global `Map`/`ReadonlyMap` (no declaration of the tree names it) of the values its type
@@ -514,6 +613,7 @@ pub(super) fn element_of(receiver: Receiver) -> Option<Raw> {
         Receiver::Holder(
             declared @ (Raw::Parameter { .. }
             | Raw::TupleElement { .. }
+            | Raw::AliasOf { .. }
             | Raw::Returns(_)
             | Raw::GenericReturns { .. }
             | Raw::MethodReturns { .. }

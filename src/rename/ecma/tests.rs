@@ -592,3 +592,46 @@ fn a_factorys_one_returned_literal_holds_its_calls_members() {
         ["2 = nm.ts@42", "5 = nm.ts@42 + field = nm.ts@72.schedule"]
     );
 }
+
+#[test]
+fn the_librarys_mapped_types_and_an_alias_keeping_its_parameter_keep_its_members() {
+    // `Partial<Options>`, and `RequiredKeys<Options, 'state'>` (imported: `Omit<T, K> &
+    // Required<Pick<T, K>>`) hold Options' members, as TypeScript links them; an alias of an
+    // intersection of two parameters tells nothing.
+    let utils =
+        "export type RequiredKeys<T, K extends keyof T> = Omit<T, K> &\n  Required<Pick<T, K>>\n";
+    let text = "import { RequiredKeys } from './utils';\ninterface Options {\n  getRows(): void\n  state?: number\n}\ninterface Table {\n  getRows(): void\n  options: RequiredKeys<Options, 'state'>\n  partial: Partial<Options>\n}\nfunction f(t: Table) {\n  t.options.getRows();\n  t.partial.getRows?.();\n  t.getRows();\n}\ntype Mixed<T, U> = T & U;\nfunction g(m: Mixed<Options, Table>) {\n  m.getRows();\n}\n";
+    let files = [("utils.ts", utils), ("a.ts", text)];
+    let got = resolve(&files, "a.ts", "getRows");
+    let (options, table) = ("= a.ts@50.getRows", "= a.ts@107.getRows");
+    assert_eq!(
+        got[..5],
+        [
+            format!("3 {options}"),
+            format!("7 {table}"),
+            format!("12 {options}"),
+            format!("13 {options}"),
+            format!("14 {table}"),
+        ],
+        "{got:?}"
+    );
+    assert!(got[5].starts_with("18 ? "), "{got:?}");
+}
+
+#[test]
+fn an_interface_extending_a_choice_of_two_object_types_knows_its_members() {
+    // `type Fns = … extends never ? { fns?: X } : { fns: Y }` as a base: a member neither
+    // branch declares is looked up in the other bases; one both declare is undecided.
+    let text = "interface Core {\n  getRows(): void\n}\ntype Fns = keyof Core extends never\n  ? { fns?: number, getRows: number }\n  : { fns: string }\ninterface Options extends Core, Fns {}\nfunction f(o: Options) {\n  o.getRows();\n  o.fns;\n}\n";
+    let got = resolve(&[("a.ts", text)], "a.ts", "getRows");
+    assert_eq!(got[0], "2 = a.ts@10.getRows", "{got:?}");
+    assert!(
+        got[2].starts_with("9 ? ") && got[2].contains("several"),
+        "{got:?}"
+    );
+    let text = text.replace(", getRows: number", "");
+    let got = resolve(&[("a.ts", &text)], "a.ts", "getRows");
+    assert_eq!(got, ["2 = a.ts@10.getRows", "9 = a.ts@10.getRows"]);
+    let got = resolve(&[("a.ts", &text)], "a.ts", "fns");
+    assert!(got[2].starts_with("10 ? "), "{got:?}");
+}
