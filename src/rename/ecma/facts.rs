@@ -5,7 +5,7 @@
 use super::callbacks::{Callable, declared_callable, parameter_callables, parameter_holders};
 use super::context::{factory_literal, returns_by_function};
 use super::receivers::{
-    declared_holder, kept_parameter, reference_holder, symbol_raw, type_holder,
+    declared_holder, kept_parameter, named_object_type, reference_holder, symbol_raw, type_holder,
 };
 use super::{ModuleFacts, Raw};
 use oxc_ast::AstKind;
@@ -612,9 +612,12 @@ pub(super) fn holder_of(semantic: &Semantic, node: oxc_semantic::NodeId) -> Opti
             AstKind::Class(c) => return c.id.as_ref().map(|id| id.span.start),
             AstKind::TSInterfaceDeclaration(i) => return Some(i.id.span.start),
             AstKind::TSEnumDeclaration(e) => return Some(e.id.span.start),
-            // An object type written out (`type Decoded = { consumed: number }`, a return type
-            // `{ consumed: number }`): its members are its own, by the literal's offset.
-            AstKind::TSTypeLiteral(t) => return Some(t.span.start),
+            // An object type a type alias names (`type Decoded = { consumed: number }`): its
+            // members are its own, by the literal's offset. One written inline, nameless, is
+            // matched by its shape alone: its members are not told.
+            AstKind::TSTypeLiteral(t) => {
+                return named_object_type(semantic, t).then_some(t.span.start);
+            }
             AstKind::ObjectExpression(_) => return None,
             _ => {}
         }

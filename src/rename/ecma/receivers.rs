@@ -341,10 +341,35 @@ fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option
                 _ => None,
             }
         }
-        // `{ consumed: number }`: an object type written out holds its own members.
-        TSType::TSTypeLiteral(t) => Some(Raw::Local(t.span.start)),
+        // `type Decoded = { consumed: number }`: an object type a type alias names holds its
+        // own members.
+        TSType::TSTypeLiteral(t) if named_object_type(semantic, t) => {
+            Some(Raw::Local(t.span.start))
+        }
         TSType::TSParenthesizedType(p) => aliased_type_holder(semantic, &p.type_annotation, depth),
         _ => None,
+    }
+}
+
+/// Whether an object type written out is what a type alias names (`type Decoded = { … }`),
+/// or one of the two a type alias chooses between (`type F = C extends X ? { … } : { … }`).
+/// An object type written inline elsewhere (`(): { consumed: number }`) has no name: values
+/// reach it by their shape alone (a `Decoded` returned where it is declared), so renaming a
+/// member of either would break the other; its members are not told.
+pub(super) fn named_object_type(semantic: &Semantic, object: &oxc_ast::ast::TSTypeLiteral) -> bool {
+    let nodes = semantic.nodes();
+    let parent = nodes.parent_id(object.node_id.get());
+    match nodes.kind(parent) {
+        AstKind::TSTypeAliasDeclaration(_) => true,
+        AstKind::TSConditionalType(c) => {
+            let branch = object.span;
+            (c.true_type.span() == branch || c.false_type.span() == branch)
+                && matches!(
+                    nodes.parent_kind(parent),
+                    AstKind::TSTypeAliasDeclaration(_)
+                )
+        }
+        _ => false,
     }
 }
 

@@ -109,7 +109,7 @@ pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId,
         | AstKind::TSEnumMember(_) => match holder_of(semantic, id) {
             Some(holder) => member(Raw::Local(holder)),
             None => Raw::Unresolved(format!(
-                "`{name}` is a property of an object type: lancet resolves the members of classes and interfaces only, by syntax"
+                "`{name}` is a property of an object type written inline, which values match by their shape alone: lancet renames the members of classes, interfaces and object types a type alias names"
             )),
         },
         AstKind::ObjectProperty(p) if !p.computed => {
