@@ -20,11 +20,22 @@
 //!   initializes to a class or enum), `rows[0].m`, `x!.m`, a `for … of` variable over a
 //!   declared array, an imported const its module types (`new Foo()`, an annotation), a type
 //!   alias of a class or array, `useThing<Foo>()` where `useThing<T>(): T`, `m.get(k)` of a
-//!   `Map<K, Foo>`; a member a holder does not declare is its base's (`extends`, followed
-//!   through the tree) when exactly one base declares it and every base is known. An enum's
-//!   members are its own. Any other receiver is unresolved (its type needs a type checker:
-//!   the hybrid resolver or `--lsp`), and so is a value a package or a global declares (what
-//!   a package's function returns may be the tree's own class): never outside.
+//!   `Map<K, Foo>`, `rows[i]` for a number `i`, a local read from a member (`const cols =
+//!   column.columns`), a TS variable by its initializer even when assigned again (TypeScript
+//!   types it once), a call of a local declared a function type; a member a holder does not
+//!   declare is its base's (`extends`, followed through the tree, a type alias too) when
+//!   exactly one base declares it and every base is known. A member and its overrides are one
+//!   symbol, the hierarchy's root's (tsserver renames them together). An enum's members are
+//!   its own; so are those of an object type a type alias names (`type D = { consumed }`, or
+//!   either of two it chooses between); `Partial`, `Required`, `Readonly`, `Pick`, `Omit` and a
+//!   generic alias built of them (`RequiredKeys<T, K>`) keep their argument's members. A
+//!   factory's one returned object literal (a function declaration declaring no return type)
+//!   holds its calls' members. Members of the global `Array` and `Map` and the keys of
+//!   `Object.defineProperty`'s descriptor are outside. Any other receiver is unresolved (its
+//!   type needs a type checker: the hybrid resolver or `--lsp`), and so is a value a package
+//!   or a global declares (what a package's function returns may be the tree's own class), and
+//!   a member of an object type written inline (values reach it by shape alone): never
+//!   outside.
 //! - A private member (`#count`) is the one the innermost class around it declares.
 //! - A property key of an object literal typed by the code (the annotated variable it
 //!   initializes, the declared return type of the function returning it) is that type's
@@ -38,8 +49,10 @@
 //!   function whose return type is a function type, or passed to a function, method or
 //!   constructor of the tree whose parameter is declared a callable type — not an overloaded
 //!   one) has that type's parameter's class; an array method's callback has the array's
-//!   element (`sort`'s two parameters, `reduce`'s second); a local initialized `e as Foo`
-//!   holds a Foo. A global the file does not declare
+//!   element (`sort`'s two parameters, `reduce`'s second); a callback passed where the
+//!   function declares `(...args: NoInfer<[...T]>) => …` beside `(…) => [...T]` has the
+//!   elements of the array literal the other returns (`memo(() => [rows], rows => …)`); a
+//!   local initialized `e as Foo` holds a Foo. A global the file does not declare
 //!   (`Promise`, `console`) resolves outside the tree.
 
 //!

@@ -409,30 +409,7 @@ impl EcmaProject<'_> {
                 Ok((file, typed))
             }
             Raw::ArrayOf(_) | Raw::MapOf(_) => Ok((path.to_string(), value.clone())),
-            Raw::AliasOf { alias, arguments } => {
-                // A type outside the tree (or not found) is told where it is placed.
-                let itself = || Ok((path.to_string(), (**alias).clone()));
-                let Raw::Imported { source, name } = alias.as_ref() else {
-                    return itself();
-                };
-                let Ok((file, start)) = self.export(path, source, name, depth + 1) else {
-                    return itself();
-                };
-                match self
-                    .facts(&file)
-                    .and_then(|f| f.parameter_aliases.get(&start).copied())
-                {
-                    // The argument, as the reference (in this file) writes it.
-                    Some(index) => match arguments.get(index) {
-                        Some(Some(argument)) => Ok((path.to_string(), argument.clone())),
-                        _ => Err(Resolution::Unresolved(
-                            "the type argument is no class, interface or array lancet can name"
-                                .into(),
-                        )),
-                    },
-                    None => itself(),
-                }
-            }
+            Raw::AliasOf { alias, arguments } => self.alias_says(path, alias, arguments, depth),
             Raw::GenericReturns {
                 function,
                 arguments,
@@ -495,46 +472,7 @@ impl EcmaProject<'_> {
                 position,
                 index,
                 elements,
-            } => {
-                let (file, start) = self.place_of(path, function, depth + 1)?;
-                let takes = self
-                    .facts(&file)
-                    .and_then(|f| f.tuple_callbacks.get(&start).cloned())
-                    .and_then(|pairs| {
-                        pairs
-                            .into_iter()
-                            .find_map(|(callback, tuple)| (callback == *position).then_some(tuple))
-                    });
-                match takes {
-                    // The element, as the call (in this file) writes it: a type, or a value
-                    // whose declaration says (`row.getAllCells()`).
-                    Some(tuple) => match elements.iter().find(|(at, _)| *at == tuple) {
-                        Some((
-                            _,
-                            element @ (Raw::Local(_)
-                            | Raw::Imported { .. }
-                            | Raw::ArrayOf(_)
-                            | Raw::MapOf(_)),
-                        )) => Ok((path.to_string(), element.clone())),
-                        Some((_, Raw::Unresolved(why))) => Err(Resolution::Unresolved(why.clone())),
-                        Some((_, element)) => self.declaration_says(path, element, depth + 1),
-                        None => Err(Resolution::Unresolved(format!(
-                            "the callback takes the tuple argument {} returns, which is no array literal lancet reads",
-                            tuple + 1
-                        ))),
-                    },
-                    None => {
-                        let parameter = Raw::Parameter {
-                            callable: Box::new(Raw::ParameterOf {
-                                function: function.clone(),
-                                position: *position,
-                            }),
-                            index: *index,
-                        };
-                        self.declaration_says(path, &parameter, depth + 1)
-                    }
-                }
-            }
+            } => self.tuple_element_says(path, function, *position, *index, elements, depth),
             Raw::Parameter { callable, index } => {
                 let (file, start) = self.place_of(path, callable, depth + 1)?;
                 // Merged declarations may hold several call signatures (overloads).
@@ -553,6 +491,90 @@ impl EcmaProject<'_> {
             _ => Err(Resolution::Unresolved(
                 "the type of the receiver is not declared".into(),
             )),
+        }
+    }
+
+    /// What an imported generic type with its arguments ([`Raw::AliasOf`]) is: the argument
+    /// for the parameter an alias keeps the members of, else the type itself.
+    fn alias_says(
+        &self,
+        path: &str,
+        alias: &Raw,
+        arguments: &[Option<Raw>],
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        // A type outside the tree (or not found) is told where it is placed.
+        let itself = || Ok((path.to_string(), alias.clone()));
+        let Raw::Imported { source, name } = alias else {
+            return itself();
+        };
+        let Ok((file, start)) = self.export(path, source, name, depth + 1) else {
+            return itself();
+        };
+        match self
+            .facts(&file)
+            .and_then(|f| f.parameter_aliases.get(&start).copied())
+        {
+            // The argument, as the reference (in this file) writes it.
+            Some(index) => match arguments.get(index) {
+                Some(Some(argument)) => Ok((path.to_string(), argument.clone())),
+                _ => Err(Resolution::Unresolved(
+                    "the type argument is no class, interface or array lancet can name".into(),
+                )),
+            },
+            None => itself(),
+        }
+    }
+
+    /// What a callback's parameter taking another callback's tuple ([`Raw::TupleElement`]) is:
+    /// the element the call writes, when the function declares the pair; else the
+    /// parameter's declared type.
+    fn tuple_element_says(
+        &self,
+        path: &str,
+        function: &Raw,
+        position: usize,
+        index: usize,
+        elements: &[(usize, Raw)],
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        let (file, start) = self.place_of(path, function, depth + 1)?;
+        let takes = self
+            .facts(&file)
+            .and_then(|f| f.tuple_callbacks.get(&start).cloned())
+            .and_then(|pairs| {
+                pairs
+                    .into_iter()
+                    .find_map(|(callback, tuple)| (callback == position).then_some(tuple))
+            });
+        match takes {
+            // The element, as the call (in this file) writes it: a type, or a value
+            // whose declaration says (`row.getAllCells()`).
+            Some(tuple) => match elements.iter().find(|(at, _)| *at == tuple) {
+                Some((
+                    _,
+                    element @ (Raw::Local(_)
+                    | Raw::Imported { .. }
+                    | Raw::ArrayOf(_)
+                    | Raw::MapOf(_)),
+                )) => Ok((path.to_string(), element.clone())),
+                Some((_, Raw::Unresolved(why))) => Err(Resolution::Unresolved(why.clone())),
+                Some((_, element)) => self.declaration_says(path, element, depth + 1),
+                None => Err(Resolution::Unresolved(format!(
+                    "the callback takes the tuple argument {} returns, which is no array literal lancet reads",
+                    tuple + 1
+                ))),
+            },
+            None => {
+                let parameter = Raw::Parameter {
+                    callable: Box::new(Raw::ParameterOf {
+                        function: Box::new(function.clone()),
+                        position,
+                    }),
+                    index,
+                };
+                self.declaration_says(path, &parameter, depth + 1)
+            }
         }
     }
 
