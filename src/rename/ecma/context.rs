@@ -70,7 +70,11 @@ pub(super) fn returned_type<'s>(
 /// The class or interface an object literal (by node) is typed as, where the code declares
 /// it: its keys are that type's members (`const t: CoreInstance = { getState: … }`); the
 /// literal itself where it is a factory's one returned value ([`factory_literal`]).
-pub(super) fn literal_holder(semantic: &Semantic, literal: oxc_semantic::NodeId) -> Option<Raw> {
+pub(super) fn literal_holder(
+    semantic: &Semantic,
+    returns: &Returns,
+    literal: oxc_semantic::NodeId,
+) -> Option<Raw> {
     let AstKind::ObjectExpression(object) = semantic.nodes().kind(literal) else {
         return None;
     };
@@ -78,9 +82,25 @@ pub(super) fn literal_holder(semantic: &Semantic, literal: oxc_semantic::NodeId)
         return type_holder(semantic, ty);
     }
     let function = returned_by(semantic, literal)?;
-    let returns = returns_by_function(semantic);
-    let made = factory_literal(semantic, function, returns.get(&function)?)?;
+    let made = factory_literal(semantic, function, returns.of(semantic, function))?;
     (made.span == object.span).then_some(Raw::Local(made.span.start))
+}
+
+/// Each function's `return` statements in one file, read once when first asked (a file's
+/// every literal key asks, so they are not read again for each).
+#[derive(Default)]
+pub(super) struct Returns {
+    by_function: std::cell::OnceCell<HashMap<oxc_semantic::NodeId, Vec<oxc_semantic::NodeId>>>,
+}
+
+impl Returns {
+    /// The `return` statements of one function (by node) of `semantic`'s file.
+    fn of(&self, semantic: &Semantic, function: oxc_semantic::NodeId) -> &[oxc_semantic::NodeId] {
+        self.by_function
+            .get_or_init(|| returns_by_function(semantic))
+            .get(&function)
+            .map_or(&[], Vec::as_slice)
+    }
 }
 
 /// The function a value (by node) is returned from: `return value`, through parentheses and

@@ -2,7 +2,9 @@
 //! member (its holder), a key of a typed literal or pattern, an import or export specifier, a
 //! private name.
 
-use super::context::{DESCRIPTOR_KEYS, literal_holder, pattern_holder, property_descriptor};
+use super::context::{
+    DESCRIPTOR_KEYS, Returns, literal_holder, pattern_holder, property_descriptor,
+};
 use super::facts::{facts_of, holder_of};
 use super::globals::is_global;
 use super::receivers::{Receiver, imported, member_of, object_holder, symbol_raw};
@@ -39,13 +41,14 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
                     .push((node.id(), kind));
             }
         }
+        let returns = Returns::default();
         let raw = offsets
             .iter()
             .map(|&offset| {
                 let candidates = at.get(&(offset as u32)).cloned().unwrap_or_default();
                 (
-                    classify(semantic, &candidates),
-                    shorthand_member(semantic, &candidates),
+                    classify(semantic, &returns, &candidates),
+                    shorthand_member(semantic, &returns, &candidates),
                 )
             })
             .collect();
@@ -56,7 +59,11 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
     })
 }
 
-pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)]) -> Raw {
+pub(super) fn classify(
+    semantic: &Semantic,
+    returns: &Returns,
+    candidates: &[(oxc_semantic::NodeId, AstKind)],
+) -> Raw {
     let scoping = semantic.scoping();
     if let Some(AstKind::BindingIdentifier(b)) = candidates
         .iter()
@@ -115,7 +122,7 @@ pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId,
         AstKind::ObjectProperty(p) if !p.computed => {
             let property = semantic.nodes().parent_id(id);
             let literal = semantic.nodes().parent_id(property);
-            match literal_holder(semantic, literal) {
+            match literal_holder(semantic, returns, literal) {
                 Some(holder) => member(holder),
                 None if DESCRIPTOR_KEYS.contains(&name.as_str())
                     && property_descriptor(semantic, literal) =>
@@ -160,6 +167,7 @@ pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId,
 /// known).
 pub(super) fn shorthand_member(
     semantic: &Semantic,
+    returns: &Returns,
     candidates: &[(oxc_semantic::NodeId, AstKind)],
 ) -> Option<Raw> {
     // `({ getState } = table)`: the key is the assigned local's name, with no node of its own.
@@ -182,7 +190,7 @@ pub(super) fn shorthand_member(
     let literal = semantic.nodes().parent_id(property);
     match semantic.nodes().kind(property) {
         AstKind::ObjectProperty(p) if p.shorthand => Some(Raw::Member {
-            holder: Box::new(literal_holder(semantic, literal)?),
+            holder: Box::new(literal_holder(semantic, returns, literal)?),
             name,
         }),
         // `const { getState } = table`, `{ getState = d }`: the key is a member of what is
