@@ -77,10 +77,14 @@ fn passed_callback_parameter(
             name: "constructor".into(),
             position,
         },
-        (AstKind::CallExpression(_), Expression::Identifier(f)) => Raw::ParameterOf {
-            function: Box::new(called_function(semantic, f)?),
-            position,
-        },
+        (AstKind::CallExpression(_), Expression::Identifier(f)) => {
+            return Some(Raw::TupleElement {
+                function: Box::new(called_function(semantic, f)?),
+                position,
+                index,
+                elements: returned_elements(semantic, arguments, function, index),
+            });
+        }
         (AstKind::CallExpression(_), Expression::StaticMemberExpression(m)) => {
             match object_holder(semantic, &m.object, function, &m.property.name) {
                 Receiver::Holder(holder) if holder.holds_members() => Raw::MethodParameterOf {
@@ -102,6 +106,64 @@ fn passed_callback_parameter(
         callable: Box::new(callable),
         index,
     })
+}
+
+/// Element `index` of the array literal each argument returns that is a callback returning
+/// one (`() => [rows, columns]`, or a body of one `return [...]`), by the argument's
+/// position: what the element is declared as, or why not. An element at or after a spread
+/// has no known position.
+fn returned_elements(
+    semantic: &Semantic,
+    arguments: &[oxc_ast::ast::Argument<'_>],
+    node: oxc_semantic::NodeId,
+    index: usize,
+) -> Vec<(usize, Raw)> {
+    fn returned<'a>(argument: &'a oxc_ast::ast::Argument<'a>) -> Option<&'a Expression<'a>> {
+        let mut expression = argument.as_expression()?;
+        while let Expression::ParenthesizedExpression(p) = expression {
+            expression = &p.expression;
+        }
+        let Expression::ArrowFunctionExpression(arrow) = expression else {
+            return None;
+        };
+        if arrow.r#async {
+            return None;
+        }
+        match &arrow.body {
+            oxc_ast::ast::ArrowFunctionBody::FunctionBody(body) => {
+                match body.statements.as_slice() {
+                    [oxc_ast::ast::Statement::ReturnStatement(r)] => r.argument.as_ref(),
+                    _ => None,
+                }
+            }
+            body => body.as_expression(),
+        }
+    }
+    arguments
+        .iter()
+        .enumerate()
+        .filter_map(|(at, argument)| {
+            let Expression::ArrayExpression(array) = returned(argument)? else {
+                return None;
+            };
+            let before = array.elements.iter().take(index + 1);
+            if before.clone().any(|e| !e.is_expression()) || array.elements.len() <= index {
+                return Some((
+                    at,
+                    Raw::Unresolved(
+                        "an element of an array literal after a spread or a hole".into(),
+                    ),
+                ));
+            }
+            let element = array.elements[index].as_expression()?;
+            let holder = match object_holder(semantic, element, node, "") {
+                Receiver::Holder(holder) => holder,
+                Receiver::Export(imported @ Raw::Imported { .. }) => imported,
+                Receiver::Export(other) => other,
+            };
+            Some((at, holder))
+        })
+        .collect()
 }
 
 /// The array methods that return an array of the same elements.

@@ -3,7 +3,10 @@
 //! declare they return or take.
 
 use super::callbacks::{Callable, declared_callable, parameter_callables, parameter_holders};
-use super::receivers::{declared_holder, reference_holder, symbol_raw, type_holder};
+use super::context::{factory_literal, returns_by_function};
+use super::receivers::{
+    declared_holder, kept_parameter, named_object_type, reference_holder, symbol_raw, type_holder,
+};
 use super::{ModuleFacts, Raw};
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Declaration, Expression, TSFunctionType, TSType, TSTypeName};
@@ -96,6 +99,10 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
                 let starts = declared.entry(e.id.name.to_string()).or_default();
                 starts.push(e.id.span.start);
             }
+            // An object type written out has no bases.
+            AstKind::TSTypeLiteral(t) => {
+                facts.bases.insert(t.span.start, Vec::new());
+            }
             AstKind::Function(f) => function_facts(semantic, f, &mut facts),
             kind => {
                 if let (Some(name), Some(holder)) =
@@ -106,8 +113,37 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
             }
         }
     }
+    factories(semantic, &mut facts);
     settle(semantic, &mut facts, declared);
     facts
+}
+
+/// What a factory returns ([`factory_literal`]): its object literal, a holder of its keys with
+/// no bases, as the function's return.
+fn factories(semantic: &Semantic, facts: &mut ModuleFacts) {
+    for (function, returns) in returns_by_function(semantic) {
+        let Some(literal) = factory_literal(semantic, function, &returns) else {
+            continue;
+        };
+        let AstKind::Function(f) = semantic.nodes().kind(function) else {
+            continue;
+        };
+        let Some(id) = &f.id else { continue };
+        let start = literal.span.start;
+        let keys = literal
+            .properties
+            .iter()
+            .filter_map(|p| match p {
+                oxc_ast::ast::ObjectPropertyKind::ObjectProperty(p) => {
+                    p.key.static_name().map(|n| n.to_string())
+                }
+                oxc_ast::ast::ObjectPropertyKind::SpreadProperty(_) => None,
+            })
+            .collect();
+        facts.returns.insert(id.span.start, Raw::Local(start));
+        facts.members.insert(start, keys);
+        facts.bases.insert(start, Vec::new());
+    }
 }
 
 /// What a function declares: the callable type of each parameter, its return type (not an
@@ -120,6 +156,10 @@ fn function_facts(semantic: &Semantic, f: &oxc_ast::ast::Function, facts: &mut M
     facts
         .parameters
         .insert(id.span.start, parameter_callables(semantic, &f.params));
+    let pairs = tuple_callbacks(semantic, f);
+    if !pairs.is_empty() {
+        facts.tuple_callbacks.insert(id.span.start, pairs);
+    }
     if f.r#async || f.generator {
         return;
     }
@@ -132,6 +172,128 @@ fn function_facts(semantic: &Semantic, f: &oxc_ast::ast::Function, facts: &mut M
     if let Some(index) = returned_parameter(f, &returned.type_annotation) {
         facts.generic_returns.insert(id.span.start, index);
     }
+}
+
+/// The pairs of a function's parameters (the callback's position, the tuple's) where one is
+/// declared `(…) => [...T]` and the other `(...args: [...T]) => …` or `(...args:
+/// NoInfer<[...T]>) => …`, for one of the function's own type parameters `T`.
+fn tuple_callbacks(semantic: &Semantic, f: &oxc_ast::ast::Function) -> Vec<(usize, usize)> {
+    let Some(own) = f.type_parameters.as_ref() else {
+        return Vec::new();
+    };
+    let own = |name: &str| own.params.iter().any(|p| p.name.name == name);
+    // A function type of its own type parameters may shadow the function's.
+    fn inline<'a>(p: &'a oxc_ast::ast::FormalParameter<'a>) -> Option<&'a TSFunctionType<'a>> {
+        match &p.type_annotation.as_ref()?.type_annotation {
+            TSType::TSFunctionType(t) if t.type_parameters.is_none() => Some(t),
+            _ => None,
+        }
+    }
+    let mut pairs = Vec::new();
+    for (callback, takes) in f.params.items.iter().enumerate() {
+        let Some(takes) = inline(takes) else { continue };
+        let rest = match (&takes.params.items.is_empty(), &takes.params.rest) {
+            (true, Some(rest)) => rest.type_annotation.as_ref(),
+            _ => None,
+        };
+        let Some(spread) = rest.and_then(|a| spread_parameter(semantic, &a.type_annotation, true))
+        else {
+            continue;
+        };
+        if !own(spread) {
+            continue;
+        }
+        for (tuple, gives) in f.params.items.iter().enumerate() {
+            let returned = inline(gives)
+                .and_then(|g| spread_parameter(semantic, &g.return_type.type_annotation, false));
+            if tuple != callback && returned == Some(spread) {
+                pairs.push((callback, tuple));
+            }
+        }
+    }
+    pairs
+}
+
+/// The type parameter `T` a type spreads as the whole of a tuple (`[...T]`; also
+/// `NoInfer<[...T]>`, the global `NoInfer`, where `no_infer` allows it).
+fn spread_parameter<'a>(
+    semantic: &Semantic,
+    ty: &'a TSType<'a>,
+    no_infer: bool,
+) -> Option<&'a str> {
+    match ty {
+        TSType::TSTupleType(t) => match t.element_types.as_slice() {
+            [oxc_ast::ast::TSTupleElement::TSRestType(r)] => match &r.type_annotation {
+                TSType::TSTypeReference(named) if named.type_arguments.is_none() => {
+                    match &named.type_name {
+                        TSTypeName::IdentifierReference(id) => Some(id.name.as_str()),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        TSType::TSTypeReference(r) if no_infer => match (&r.type_name, &r.type_arguments) {
+            (TSTypeName::IdentifierReference(id), Some(arguments))
+                if id.name == "NoInfer" && no_infer_identity(semantic, id) =>
+            {
+                match arguments.params.as_slice() {
+                    [inner] => spread_parameter(semantic, inner, false),
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `NoInfer` names a type that is its argument: the global one, or a type alias of
+/// the tree spelled as the idiom older code declares (`type NoInfer<T> = [T][T extends any ?
+/// 0 : never]`).
+fn no_infer_identity(semantic: &Semantic, named: &oxc_ast::ast::IdentifierReference) -> bool {
+    let scoping = semantic.scoping();
+    let Some(symbol) = named
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())
+    else {
+        return true;
+    };
+    let AstKind::TSTypeAliasDeclaration(alias) =
+        semantic.nodes().kind(scoping.symbol_declaration(symbol))
+    else {
+        return false;
+    };
+    let parameter = match alias.type_parameters.as_ref().map(|t| t.params.as_slice()) {
+        Some([p]) if p.constraint.is_none() && p.default.is_none() => p.name.name.as_str(),
+        _ => return false,
+    };
+    let is_parameter = |ty: &TSType| {
+        matches!(ty, TSType::TSTypeReference(r) if r.type_arguments.is_none()
+            && matches!(&r.type_name, TSTypeName::IdentifierReference(id) if id.name == parameter))
+    };
+    let TSType::TSIndexedAccessType(access) = &alias.type_annotation else {
+        return false;
+    };
+    let boxed = match &access.object_type {
+        TSType::TSTupleType(t) => match t.element_types.as_slice() {
+            [element] => element.as_ts_type().is_some_and(is_parameter),
+            _ => false,
+        },
+        _ => false,
+    };
+    let TSType::TSConditionalType(choice) = &access.index_type else {
+        return false;
+    };
+    let zero = matches!(&choice.true_type, TSType::TSLiteralType(l)
+        if matches!(&l.literal, oxc_ast::ast::TSLiteral::NumericLiteral(n) if n.value == 0.0));
+    boxed
+        && is_parameter(&choice.check_type)
+        && matches!(choice.extends_type, TSType::TSAnyKeyword(_))
+        && zero
+        && matches!(choice.false_type, TSType::TSNeverKeyword(_))
 }
 
 /// Which of a function's own type parameters a return type is (`T`, `T | undefined`).
@@ -204,7 +366,21 @@ fn top_level_types(semantic: &Semantic, facts: &mut ModuleFacts) {
             && !flags.intersects(other | SymbolFlags::Variable)
             && let AstKind::TSTypeAliasDeclaration(a) =
                 semantic.nodes().kind(scoping.symbol_declaration(symbol))
-            && a.type_parameters.is_none()
+        {
+            if let Some(index) = kept_parameter(semantic, a) {
+                facts.parameter_aliases.insert(start, index);
+            }
+            if let Some(bases) = choice_facts(semantic, a) {
+                facts.bases.insert(start, bases);
+                facts.members.insert(start, Vec::new());
+            }
+        }
+        if flags.is_type_alias()
+            && !flags.intersects(other | SymbolFlags::Variable)
+            && let AstKind::TSTypeAliasDeclaration(a) =
+                semantic.nodes().kind(scoping.symbol_declaration(symbol))
+            && (a.type_parameters.is_none()
+                || matches!(a.type_annotation, TSType::TSTypeLiteral(_)))
             && let Some(holder) = type_holder(semantic, &a.type_annotation)
         {
             facts.aliases.insert(start, holder);
@@ -290,6 +466,7 @@ pub(super) fn heritage(semantic: &Semantic, kind: &AstKind) -> Option<(String, u
                 .iter()
                 .map(|h| match &h.type_name {
                     TSTypeName::IdentifierReference(r) => reference_holder(semantic, r)
+                        .or_else(|| local_alias_declaration(semantic, r))
                         .unwrap_or_else(|| {
                             Raw::Unresolved(format!("`{}` is no class or interface", r.name))
                         }),
@@ -396,6 +573,38 @@ pub(super) fn member_key(kind: &AstKind) -> Option<String> {
     key.static_name().map(|n| n.to_string())
 }
 
+/// A type alias of this file an interface extends, by its name's offset: what it names is
+/// told where it is declared (an object type written out, a choice of two).
+fn local_alias_declaration(
+    semantic: &Semantic,
+    named: &oxc_ast::ast::IdentifierReference,
+) -> Option<Raw> {
+    let scoping = semantic.scoping();
+    let symbol = named
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let flags = scoping.symbol_flags(symbol);
+    (flags.is_type_alias() && !flags.intersects(SymbolFlags::Class | SymbolFlags::Interface))
+        .then(|| Raw::Local(scoping.symbol_span(symbol).start))
+}
+
+/// A type alias choosing between two types (`type Fns = keyof F extends never ? { a?: X } :
+/// { a: Y }`), each a class, interface or object type: a holder of no members of its own
+/// whose bases are the two. A member only one declares is that one's (the code compiles only
+/// where the condition chose it); one both declare is undecided, as with any two bases.
+fn choice_facts(
+    semantic: &Semantic,
+    alias: &oxc_ast::ast::TSTypeAliasDeclaration,
+) -> Option<Vec<Raw>> {
+    let TSType::TSConditionalType(choice) = &alias.type_annotation else {
+        return None;
+    };
+    let when = type_holder(semantic, &choice.true_type)?;
+    let otherwise = type_holder(semantic, &choice.false_type)?;
+    Some(vec![when, otherwise])
+}
+
 /// The class, interface or enum around a member definition, by its name's offset.
 pub(super) fn holder_of(semantic: &Semantic, node: oxc_semantic::NodeId) -> Option<u32> {
     for ancestor in semantic.nodes().ancestors(node) {
@@ -403,7 +612,13 @@ pub(super) fn holder_of(semantic: &Semantic, node: oxc_semantic::NodeId) -> Opti
             AstKind::Class(c) => return c.id.as_ref().map(|id| id.span.start),
             AstKind::TSInterfaceDeclaration(i) => return Some(i.id.span.start),
             AstKind::TSEnumDeclaration(e) => return Some(e.id.span.start),
-            AstKind::TSTypeLiteral(_) | AstKind::ObjectExpression(_) => return None,
+            // An object type a type alias names (`type Decoded = { consumed: number }`): its
+            // members are its own, by the literal's offset. One written inline, nameless, is
+            // matched by its shape alone: its members are not told.
+            AstKind::TSTypeLiteral(t) => {
+                return named_object_type(semantic, t).then_some(t.span.start);
+            }
+            AstKind::ObjectExpression(_) => return None,
             _ => {}
         }
     }

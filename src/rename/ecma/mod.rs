@@ -20,11 +20,22 @@
 //!   initializes to a class or enum), `rows[0].m`, `x!.m`, a `for … of` variable over a
 //!   declared array, an imported const its module types (`new Foo()`, an annotation), a type
 //!   alias of a class or array, `useThing<Foo>()` where `useThing<T>(): T`, `m.get(k)` of a
-//!   `Map<K, Foo>`; a member a holder does not declare is its base's (`extends`, followed
-//!   through the tree) when exactly one base declares it and every base is known. An enum's
-//!   members are its own. Any other receiver is unresolved (its type needs a type checker:
-//!   the hybrid resolver or `--lsp`), and so is a value a package or a global declares (what
-//!   a package's function returns may be the tree's own class): never outside.
+//!   `Map<K, Foo>`, `rows[i]` for a number `i`, a local read from a member (`const cols =
+//!   column.columns`), a TS variable by its initializer even when assigned again (TypeScript
+//!   types it once), a call of a local declared a function type; a member a holder does not
+//!   declare is its base's (`extends`, followed through the tree, a type alias too) when
+//!   exactly one base declares it and every base is known. A member and its overrides are one
+//!   symbol, the hierarchy's root's (tsserver renames them together). An enum's members are
+//!   its own; so are those of an object type a type alias names (`type D = { consumed }`, or
+//!   either of two it chooses between); `Partial`, `Required`, `Readonly`, `Pick`, `Omit` and a
+//!   generic alias built of them (`RequiredKeys<T, K>`) keep their argument's members. A
+//!   factory's one returned object literal (a function declaration declaring no return type)
+//!   holds its calls' members. Members of the global `Array` and `Map` and the keys of
+//!   `Object.defineProperty`'s descriptor are outside. Any other receiver is unresolved (its
+//!   type needs a type checker: the hybrid resolver or `--lsp`), and so is a value a package
+//!   or a global declares (what a package's function returns may be the tree's own class), and
+//!   a member of an object type written inline (values reach it by shape alone): never
+//!   outside.
 //! - A private member (`#count`) is the one the innermost class around it declares.
 //! - A property key of an object literal typed by the code (the annotated variable it
 //!   initializes, the declared return type of the function returning it) is that type's
@@ -38,8 +49,10 @@
 //!   function whose return type is a function type, or passed to a function, method or
 //!   constructor of the tree whose parameter is declared a callable type — not an overloaded
 //!   one) has that type's parameter's class; an array method's callback has the array's
-//!   element (`sort`'s two parameters, `reduce`'s second); a local initialized `e as Foo`
-//!   holds a Foo. A global the file does not declare
+//!   element (`sort`'s two parameters, `reduce`'s second); a callback passed where the
+//!   function declares `(...args: NoInfer<[...T]>) => …` beside `(…) => [...T]` has the
+//!   elements of the array literal the other returns (`memo(() => [rows], rows => …)`); a
+//!   local initialized `e as Foo` holds a Foo. A global the file does not declare
 //!   (`Promise`, `console`) resolves outside the tree.
 
 //!
@@ -93,6 +106,13 @@ enum Raw {
         function: Box<Raw>,
         arguments: Vec<Option<Raw>>,
     },
+    /// An imported generic type with its arguments (`RequiredKeys<Options, 'state'>`): the
+    /// argument for the parameter it keeps the members of, when its module declares it an
+    /// alias that does ([`ModuleFacts::parameter_aliases`]), else the type itself.
+    AliasOf {
+        alias: Box<Raw>,
+        arguments: Vec<Option<Raw>>,
+    },
     /// A `Map<K, V>` (the global one) of values of what the holder inside is: its `get`
     /// returns one, its `forEach` callback receives one.
     MapOf(Box<Raw>),
@@ -115,6 +135,19 @@ enum Raw {
     ParameterOf {
         function: Box<Raw>,
         position: usize,
+    },
+    /// Parameter `index` of a callback passed at `position` to a function of the tree that
+    /// declares it takes the tuple another of its callbacks returns (`memo(() => [rows,
+    /// columns], (rows, columns) => …)` where `memo<T>(deps: () => [...T], fn: (...args:
+    /// NoInfer<[...T]>) => R)`): TypeScript infers that tuple from the array the other
+    /// callback returns. `elements` holds, for each argument that returns an array literal,
+    /// its position and its element `index`; when the function declares no such pair, this
+    /// is [`Raw::Parameter`] of the callback's declared type.
+    TupleElement {
+        function: Box<Raw>,
+        position: usize,
+        index: usize,
+        elements: Vec<(usize, Raw)>,
     },
     /// The callable type parameter `position` of method `name` of a holder is declared as
     /// (`constructor` for `new C(…)`).
@@ -157,6 +190,8 @@ impl Raw {
                 | Raw::GenericReturns { .. }
                 | Raw::MethodReturns { .. }
                 | Raw::Parameter { .. }
+                | Raw::TupleElement { .. }
+                | Raw::AliasOf { .. }
                 | Raw::FieldOf { .. }
                 | Raw::MapOf(_)
                 | Raw::ArrayOf(_)
@@ -197,6 +232,11 @@ pub(crate) struct ModuleFacts {
     /// parameter is declared as, where it is one (an inline function type, by its own
     /// offset in `callables`, or a named callable type): for callbacks passed to it.
     parameters: HashMap<u32, Vec<Option<Raw>>>,
+    /// Function (by its name's offset; not an overloaded one) → each pair of parameters (the
+    /// callback's position, the position of the one whose returned tuple it takes) where one
+    /// is declared `(…) => [...T]` and the other `(...args: [...T]) => …` (or
+    /// `NoInfer<[...T]>`) for a type parameter `T` of the function's own.
+    tuple_callbacks: HashMap<u32, Vec<(usize, usize)>>,
     /// Method (by its holder's name's offset and its name; `constructor` too) → the callable
     /// type each parameter is declared as, likewise.
     method_parameters: HashMap<(u32, String), Vec<Option<Raw>>>,
@@ -206,6 +246,9 @@ pub(crate) struct ModuleFacts {
     /// Top-level variable (by its name's offset) → what its declaration says it holds
     /// (`export const focusManager = new FocusManager()`), for its importers.
     values: HashMap<u32, Raw>,
+    /// Generic type alias (by its name's offset) → which of its type parameters it keeps the
+    /// members of (`type RequiredKeys<T, K> = Omit<T, K> & Required<Pick<T, K>>`: 0).
+    parameter_aliases: HashMap<u32, usize>,
     /// Top-level type alias (by its name's offset) → the class, interface or array it names
     /// (`type SortingState = ColumnSort[]`).
     aliases: HashMap<u32, Raw>,

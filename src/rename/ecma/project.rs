@@ -15,6 +15,55 @@ use std::sync::{Arc, Mutex};
 /// How deep re-export chains are followed.
 const MAX_DEPTH: usize = 16;
 
+/// The members the library's `Array` declares: a member of a declared array so named is the
+/// library's.
+const ARRAY_MEMBERS: &[&str] = &[
+    "length",
+    "at",
+    "concat",
+    "copyWithin",
+    "entries",
+    "every",
+    "fill",
+    "filter",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "flat",
+    "flatMap",
+    "forEach",
+    "includes",
+    "indexOf",
+    "join",
+    "keys",
+    "lastIndexOf",
+    "map",
+    "pop",
+    "push",
+    "reduce",
+    "reduceRight",
+    "reverse",
+    "shift",
+    "slice",
+    "some",
+    "sort",
+    "splice",
+    "toLocaleString",
+    "toReversed",
+    "toSorted",
+    "toSpliced",
+    "toString",
+    "unshift",
+    "values",
+    "with",
+];
+
+/// The members the library's `Map` declares.
+const MAP_MEMBERS: &[&str] = &[
+    "clear", "delete", "entries", "forEach", "get", "has", "keys", "set", "size", "values",
+];
+
 /// The extensions a module specifier may leave out, in TypeScript's order of preference.
 const EXTENSIONS: &[&str] = &[
     ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
@@ -136,6 +185,8 @@ impl<'a> EcmaProject<'a> {
                 | Raw::Returns(_)
                 | Raw::MethodReturns { .. }
                 | Raw::Parameter { .. }
+                | Raw::TupleElement { .. }
+                | Raw::AliasOf { .. }
                 | Raw::ParameterOf { .. }
                 | Raw::MethodParameterOf { .. }
                 | Raw::FieldOf { .. }
@@ -167,32 +218,33 @@ impl<'a> EcmaProject<'a> {
             Raw::Member { holder, name } => {
                 let (file, start) = match self.place_of(path, &holder, depth) {
                     Ok(found) => found,
-                    Err(resolution) => return resolution,
+                    Err(resolution) => {
+                        return self
+                            .library_member(path, &holder, &name, depth)
+                            .unwrap_or(resolution);
+                    }
                 };
                 let declared = self
                     .facts(&file)
                     .is_some_and(|f| f.members.get(&start).is_some_and(|m| m.contains(&name)));
-                if declared {
-                    // An override of a base's member of the tree: TypeScript renames the two
-                    // together, lancet keeps them apart, so renaming either alone breaks the
-                    // hierarchy: undecided (a refusal), never half renamed.
-                    if let Ok(Some((base, _))) = self.inherited(&file, start, &name, depth + 1) {
-                        return Resolution::Unresolved(format!(
-                            "`{name}` of that class in {file} overrides the one a base declares (in {base}); lancet does not rename a member and its overrides apart"
-                        ));
-                    }
-                    return Resolution::Symbol(declaration_id(
-                        &file,
-                        start,
-                        Some(EcmaMember::Public(name)),
-                    ));
-                }
-                match self.inherited(&file, start, &name, depth + 1) {
-                    Ok(Some((file, start))) => Resolution::Symbol(declaration_id(
-                        &file,
-                        start,
-                        Some(EcmaMember::Public(name)),
-                    )),
+                let declaring = if declared {
+                    Ok(Some((file.clone(), start)))
+                } else {
+                    self.inherited(&file, start, &name, depth + 1)
+                };
+                match declaring {
+                    // A member and its overrides are one symbol, as TypeScript renames them
+                    // together: the declaration the hierarchy's root makes.
+                    Ok(Some((file, start))) => match self.root_member(&file, start, &name, depth) {
+                        Ok((file, start)) => Resolution::Symbol(declaration_id(
+                            &file,
+                            start,
+                            Some(EcmaMember::Public(name)),
+                        )),
+                        Err(why) => Resolution::Unresolved(format!(
+                            "`{name}` of that class in {file} overrides a base's: {why}"
+                        )),
+                    },
                     Ok(None) => Resolution::Unresolved(format!(
                         "`{name}` is not declared by that class in {file} nor by its bases"
                     )),
@@ -210,6 +262,8 @@ impl<'a> EcmaProject<'a> {
                 Resolution::Unresolved("a value a function returns".into())
             }
             Raw::Parameter { .. }
+            | Raw::TupleElement { .. }
+            | Raw::AliasOf { .. }
             | Raw::ParameterOf { .. }
             | Raw::MethodParameterOf { .. }
             | Raw::FieldOf { .. }
@@ -243,6 +297,8 @@ impl EcmaProject<'_> {
             | Raw::Returns(_)
             | Raw::MethodReturns { .. }
             | Raw::Parameter { .. }
+            | Raw::TupleElement { .. }
+            | Raw::AliasOf { .. }
             | Raw::ParameterOf { .. }
             | Raw::MethodParameterOf { .. } => {
                 let (file, declared) = self
@@ -353,6 +409,7 @@ impl EcmaProject<'_> {
                 Ok((file, typed))
             }
             Raw::ArrayOf(_) | Raw::MapOf(_) => Ok((path.to_string(), value.clone())),
+            Raw::AliasOf { alias, arguments } => self.alias_says(path, alias, arguments, depth),
             Raw::GenericReturns {
                 function,
                 arguments,
@@ -410,6 +467,12 @@ impl EcmaProject<'_> {
             Raw::ParameterOf { .. } | Raw::MethodParameterOf { .. } => {
                 self.parameter_declared(path, value, depth)
             }
+            Raw::TupleElement {
+                function,
+                position,
+                index,
+                elements,
+            } => self.tuple_element_says(path, function, *position, *index, elements, depth),
             Raw::Parameter { callable, index } => {
                 let (file, start) = self.place_of(path, callable, depth + 1)?;
                 // Merged declarations may hold several call signatures (overloads).
@@ -428,6 +491,90 @@ impl EcmaProject<'_> {
             _ => Err(Resolution::Unresolved(
                 "the type of the receiver is not declared".into(),
             )),
+        }
+    }
+
+    /// What an imported generic type with its arguments ([`Raw::AliasOf`]) is: the argument
+    /// for the parameter an alias keeps the members of, else the type itself.
+    fn alias_says(
+        &self,
+        path: &str,
+        alias: &Raw,
+        arguments: &[Option<Raw>],
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        // A type outside the tree (or not found) is told where it is placed.
+        let itself = || Ok((path.to_string(), alias.clone()));
+        let Raw::Imported { source, name } = alias else {
+            return itself();
+        };
+        let Ok((file, start)) = self.export(path, source, name, depth + 1) else {
+            return itself();
+        };
+        match self
+            .facts(&file)
+            .and_then(|f| f.parameter_aliases.get(&start).copied())
+        {
+            // The argument, as the reference (in this file) writes it.
+            Some(index) => match arguments.get(index) {
+                Some(Some(argument)) => Ok((path.to_string(), argument.clone())),
+                _ => Err(Resolution::Unresolved(
+                    "the type argument is no class, interface or array lancet can name".into(),
+                )),
+            },
+            None => itself(),
+        }
+    }
+
+    /// What a callback's parameter taking another callback's tuple ([`Raw::TupleElement`]) is:
+    /// the element the call writes, when the function declares the pair; else the
+    /// parameter's declared type.
+    fn tuple_element_says(
+        &self,
+        path: &str,
+        function: &Raw,
+        position: usize,
+        index: usize,
+        elements: &[(usize, Raw)],
+        depth: usize,
+    ) -> Result<(String, Raw), Resolution> {
+        let (file, start) = self.place_of(path, function, depth + 1)?;
+        let takes = self
+            .facts(&file)
+            .and_then(|f| f.tuple_callbacks.get(&start).cloned())
+            .and_then(|pairs| {
+                pairs
+                    .into_iter()
+                    .find_map(|(callback, tuple)| (callback == position).then_some(tuple))
+            });
+        match takes {
+            // The element, as the call (in this file) writes it: a type, or a value
+            // whose declaration says (`row.getAllCells()`).
+            Some(tuple) => match elements.iter().find(|(at, _)| *at == tuple) {
+                Some((
+                    _,
+                    element @ (Raw::Local(_)
+                    | Raw::Imported { .. }
+                    | Raw::ArrayOf(_)
+                    | Raw::MapOf(_)),
+                )) => Ok((path.to_string(), element.clone())),
+                Some((_, Raw::Unresolved(why))) => Err(Resolution::Unresolved(why.clone())),
+                Some((_, element)) => self.declaration_says(path, element, depth + 1),
+                None => Err(Resolution::Unresolved(format!(
+                    "the callback takes the tuple argument {} returns, which is no array literal lancet reads",
+                    tuple + 1
+                ))),
+            },
+            None => {
+                let parameter = Raw::Parameter {
+                    callable: Box::new(Raw::ParameterOf {
+                        function: Box::new(function.clone()),
+                        position,
+                    }),
+                    index,
+                };
+                self.declaration_says(path, &parameter, depth + 1)
+            }
         }
     }
 
@@ -506,6 +653,58 @@ impl EcmaProject<'_> {
                 "the method `{name}` is not found on the receiver's class"
             ))),
         }
+    }
+
+    /// The declaration of member `name` that class or interface `start` of `file` declares
+    /// overrides, followed up to the one that overrides none of the tree (its own when it
+    /// overrides none): the declaration a member and all its overrides share as one symbol.
+    /// A declaration whose bases lancet cannot read (a package's class) stands for itself, as
+    /// it does when named directly; why not when the hierarchy is too deep to follow.
+    fn root_member(
+        &self,
+        file: &str,
+        start: u32,
+        name: &str,
+        depth: usize,
+    ) -> Result<(String, u32), String> {
+        let mut at = (file.to_string(), start);
+        for level in depth..=MAX_DEPTH {
+            match self.inherited(&at.0, at.1, name, level + 1) {
+                Ok(Some(base)) => at = base,
+                Ok(None) | Err(_) => return Ok(at),
+            }
+        }
+        Err("a hierarchy too deep to follow".into())
+    }
+
+    /// A member of a value the global `Array` or `Map` holds (`rows.map`, `m.get`): the
+    /// library's, outside the tree, when the library declares a member of that name; `None`
+    /// when the holder is no such value or the name is none of the library's.
+    fn library_member(
+        &self,
+        path: &str,
+        holder: &Raw,
+        name: &str,
+        depth: usize,
+    ) -> Option<Resolution> {
+        let declared = match holder {
+            Raw::ArrayOf(_) | Raw::MapOf(_) => holder.clone(),
+            Raw::Local(_) | Raw::Imported { .. } => {
+                self.unaliased(path.to_string(), holder.clone(), depth + 1)
+                    .1
+            }
+            _ => self.declared_type(path, holder, depth + 1).ok()?.1,
+        };
+        let (members, global) = match declared {
+            Raw::ArrayOf(_) => (ARRAY_MEMBERS, "Array"),
+            Raw::MapOf(_) => (MAP_MEMBERS, "Map"),
+            _ => return None,
+        };
+        members.contains(&name).then(|| {
+            Resolution::Outside(format!(
+                "`{name}` of an array or map is the global `{global}`'s"
+            ))
+        })
     }
 
     /// The declaration of member `name` that class or interface `start` of `file` inherits:

@@ -3,7 +3,7 @@
 //! its return type), a namespace import, or why not.
 
 use super::Raw;
-use super::callbacks::contextual_parameter;
+use super::callbacks::{Callable, contextual_parameter, declared_callable};
 use super::facts::holder_of;
 use super::globals::is_global;
 use oxc_ast::AstKind;
@@ -106,10 +106,8 @@ pub(super) fn object_holder(
                 Receiver::Holder(other) | Receiver::Export(other) => other,
             }
         }
-        // `rows[0].name`: an element of an array its declaration says.
-        Expression::ComputedMemberExpression(m)
-            if matches!(m.expression, Expression::NumericLiteral(_)) =>
-        {
+        // `rows[0].name`, `rows[i].name`: an element of an array its declaration says.
+        Expression::ComputedMemberExpression(m) if numeric_index(semantic, &m.expression) => {
             match element_of(object_holder(semantic, &m.object, node, name)) {
                 Some(element) => element,
                 None => Raw::Unresolved("the type of the receiver is not known".into()),
@@ -294,17 +292,45 @@ fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option
                 _ => None,
             }
         }
-        TSType::TSTypeReference(r) => match &r.type_name {
-            TSTypeName::IdentifierReference(id) => match local_alias(semantic, id) {
-                Some(named) if depth < MAX_ALIASES => {
-                    aliased_type_holder(semantic, &named.type_annotation, depth + 1)
-                }
-                Some(_) => None,
-                None => reference_holder(semantic, id)
-                    .or_else(|| global_map(semantic, id, r.type_arguments.as_deref())),
-            },
-            _ => None,
-        },
+        TSType::TSTypeReference(r) => {
+            let TSTypeName::IdentifierReference(id) = &r.type_name else {
+                return None;
+            };
+            let arguments = r.type_arguments.as_ref().map(|a| a.params.as_slice());
+            if depth >= MAX_ALIASES {
+                return None;
+            }
+            // `Partial<Foo>`, `Pick<Foo, 'a'>`: the library's mapped types keep Foo's members
+            // (TypeScript links each to Foo's declaration).
+            if let Some([first, ..]) = arguments
+                && MEMBER_KEEPING.contains(&id.name.as_str())
+                && referenced_symbol(semantic, id).is_none()
+            {
+                return aliased_type_holder(semantic, first, depth + 1);
+            }
+            if let Some(named) = local_alias(semantic, id) {
+                return aliased_type_holder(semantic, &named.type_annotation, depth + 1);
+            }
+            // `RequiredKeys<Foo, 'a'>` where the alias keeps its parameter's members.
+            if let Some(index) = referenced_symbol(semantic, id)
+                .and_then(|symbol| alias_of_parameter(semantic, symbol))
+            {
+                return aliased_type_holder(semantic, arguments?.get(index)?, depth + 1);
+            }
+            match (reference_holder(semantic, id), arguments) {
+                // An imported generic type: an alias of one of its parameters (decided when
+                // modules are joined) or the type itself.
+                (Some(imported @ Raw::Imported { .. }), Some(arguments)) => Some(Raw::AliasOf {
+                    alias: Box::new(imported),
+                    arguments: arguments
+                        .iter()
+                        .map(|a| aliased_type_holder(semantic, a, depth + 1))
+                        .collect(),
+                }),
+                (Some(holder), _) => Some(holder),
+                (None, _) => global_map(semantic, id, r.type_arguments.as_deref()),
+            }
+        }
         TSType::TSUnionType(u) => {
             let mut values = u
                 .types
@@ -315,13 +341,112 @@ fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option
                 _ => None,
             }
         }
+        // `type Decoded = { consumed: number }`: an object type a type alias names holds its
+        // own members.
+        TSType::TSTypeLiteral(t) if named_object_type(semantic, t) => {
+            Some(Raw::Local(t.span.start))
+        }
+        TSType::TSParenthesizedType(p) => aliased_type_holder(semantic, &p.type_annotation, depth),
         _ => None,
     }
 }
 
+/// Whether an object type written out is what a type alias names (`type Decoded = { … }`),
+/// or one of the two a type alias chooses between (`type F = C extends X ? { … } : { … }`).
+/// An object type written inline elsewhere (`(): { consumed: number }`) has no name: values
+/// reach it by their shape alone (a `Decoded` returned where it is declared), so renaming a
+/// member of either would break the other; its members are not told.
+pub(super) fn named_object_type(semantic: &Semantic, object: &oxc_ast::ast::TSTypeLiteral) -> bool {
+    let nodes = semantic.nodes();
+    let parent = nodes.parent_id(object.node_id.get());
+    match nodes.kind(parent) {
+        AstKind::TSTypeAliasDeclaration(_) => true,
+        AstKind::TSConditionalType(c) => {
+            let branch = object.span;
+            (c.true_type.span() == branch || c.false_type.span() == branch)
+                && matches!(
+                    nodes.parent_kind(parent),
+                    AstKind::TSTypeAliasDeclaration(_)
+                )
+        }
+        _ => false,
+    }
+}
+
+/// The library's mapped types whose members are their first argument's, each linked to its
+/// declaration.
+const MEMBER_KEEPING: &[&str] = &["Partial", "Required", "Readonly", "Pick", "Omit"];
+
+/// The symbol of the tree a name refers to (`None` for a global).
+fn referenced_symbol(
+    semantic: &Semantic,
+    named: &oxc_ast::ast::IdentifierReference,
+) -> Option<SymbolId> {
+    named
+        .reference_id
+        .get()
+        .and_then(|id| semantic.scoping().get_reference(id).symbol_id())
+}
+
+/// Which of its type parameters a generic type alias of this file (by symbol) keeps the
+/// members of ([`kept_parameter`]).
+fn alias_of_parameter(semantic: &Semantic, symbol: SymbolId) -> Option<usize> {
+    let scoping = semantic.scoping();
+    let flags = scoping.symbol_flags(symbol);
+    if !flags.is_type_alias() || flags.intersects(SymbolFlags::Class | SymbolFlags::Interface) {
+        return None;
+    }
+    match semantic.nodes().kind(scoping.symbol_declaration(symbol)) {
+        AstKind::TSTypeAliasDeclaration(a) => kept_parameter(semantic, a),
+        _ => None,
+    }
+}
+
+/// Which of its type parameters a generic type alias keeps the members of: its body is that
+/// parameter, the library's member-keeping mapped types of it, or an intersection of those
+/// (`type RequiredKeys<T, K extends keyof T> = Omit<T, K> & Required<Pick<T, K>>`).
+pub(super) fn kept_parameter(
+    semantic: &Semantic,
+    alias: &oxc_ast::ast::TSTypeAliasDeclaration,
+) -> Option<usize> {
+    fn kept<'a>(semantic: &Semantic, ty: &'a TSType<'a>) -> Option<&'a str> {
+        match ty {
+            TSType::TSTypeReference(r) => {
+                let TSTypeName::IdentifierReference(id) = &r.type_name else {
+                    return None;
+                };
+                match r.type_arguments.as_ref().map(|a| a.params.as_slice()) {
+                    None => Some(id.name.as_str()),
+                    Some([first, ..])
+                        if MEMBER_KEEPING.contains(&id.name.as_str())
+                            && referenced_symbol(semantic, id).is_none() =>
+                    {
+                        kept(semantic, first)
+                    }
+                    _ => None,
+                }
+            }
+            TSType::TSIntersectionType(i) => {
+                let mut names = i.types.iter().map(|t| kept(semantic, t));
+                let first = names.next()??;
+                names.all(|n| n == Some(first)).then_some(first)
+            }
+            TSType::TSParenthesizedType(p) => kept(semantic, &p.type_annotation),
+            _ => None,
+        }
+    }
+    let name = kept(semantic, &alias.type_annotation)?;
+    alias
+        .type_parameters
+        .as_ref()?
+        .params
+        .iter()
+        .position(|p| p.name.name == name)
+}
+
 /// A global `Map`/`ReadonlyMap` (no declaration of the tree names it) of the values its type
-/// arguments say (`Map<string, Item>`): [`Raw::MapOf`]; `None` for any other name, or when
-/// the values' type is no class, interface or array.
+/// arguments say (`Map<string, Item>`; undecided values when they name no class, interface or
+/// array, or are left to inference): [`Raw::MapOf`]; `None` for any other name.
 fn global_map(
     semantic: &Semantic,
     named: &oxc_ast::ast::IdentifierReference,
@@ -336,16 +461,22 @@ fn global_map(
     if !global {
         return None;
     }
+    // A Map whose values' type lancet cannot name is still the global Map: its own members
+    // are the library's, what it holds is undecided.
+    let unnamed =
+        || Raw::Unresolved("a value of a Map whose values' type lancet cannot name".into());
     match arguments.map(|a| a.params.as_slice()) {
-        Some([_, value]) => {
-            aliased_type_holder(semantic, value, 0).map(|v| Raw::MapOf(Box::new(v)))
-        }
+        Some([_, value]) => Some(Raw::MapOf(Box::new(
+            aliased_type_holder(semantic, value, 0).unwrap_or_else(unnamed),
+        ))),
+        None => Some(Raw::MapOf(Box::new(unnamed()))),
         _ => None,
     }
 }
 
 /// The declaration of the type alias of this file a name refers to (not a generic one: what
-/// it names depends on its arguments).
+/// it names depends on its arguments; but a generic object type written out holds the same
+/// members whatever its arguments).
 fn local_alias<'s>(
     semantic: &'s Semantic,
     named: &oxc_ast::ast::IdentifierReference,
@@ -360,7 +491,12 @@ fn local_alias<'s>(
         return None;
     }
     match semantic.nodes().kind(scoping.symbol_declaration(symbol)) {
-        AstKind::TSTypeAliasDeclaration(a) if a.type_parameters.is_none() => Some(a),
+        AstKind::TSTypeAliasDeclaration(a)
+            if a.type_parameters.is_none()
+                || matches!(a.type_annotation, TSType::TSTypeLiteral(_)) =>
+        {
+            Some(a)
+        }
         _ => None,
     }
 }
@@ -403,27 +539,74 @@ pub(super) fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<R
         Some(Expression::TSNonNullExpression(n)) => Some(&n.expression),
         other => other,
     };
+    // TypeScript types a variable without an annotation by its initializer, once: whatever is
+    // assigned later must be assignable to that type, and narrowing an assignment makes only
+    // one of its members of a union. JavaScript declares nothing, so a variable assigned again
+    // there may hold anything.
+    let settled = semantic.source_type().is_typescript() || !scoping.symbol_is_mutated(symbol);
     match (annotation, init) {
         (Some(a), _) => type_holder(semantic, &a.type_annotation),
         // `let t = {…} as unknown as Table<T>`: the asserted type is the local's.
         (None, Some(Expression::TSAsExpression(a))) => type_holder(semantic, &a.type_annotation),
         (None, Some(Expression::TSTypeAssertion(a))) => type_holder(semantic, &a.type_annotation),
-        (None, Some(Expression::NewExpression(n))) if !scoping.symbol_is_mutated(symbol) => {
-            match &n.callee {
-                Expression::Identifier(id) => reference_holder(semantic, id)
-                    .or_else(|| global_map(semantic, id, n.type_arguments.as_deref())),
-                _ => None,
-            }
+        (None, Some(Expression::NewExpression(n))) if settled => match &n.callee {
+            Expression::Identifier(id) => reference_holder(semantic, id)
+                .or_else(|| global_map(semantic, id, n.type_arguments.as_deref())),
+            _ => None,
+        },
+        (None, Some(Expression::CallExpression(c))) if settled => {
+            Some(call_holder(semantic, c, declaration)).filter(Raw::holds_members)
         }
-        (None, Some(Expression::CallExpression(c))) if !scoping.symbol_is_mutated(symbol) => {
-            match call_holder(semantic, c, declaration) {
-                holder @ (Raw::Returns(_)
-                | Raw::GenericReturns { .. }
-                | Raw::MethodReturns { .. }) => Some(holder),
-                _ => None,
-            }
-        }
+        // `const feature = table._features[i]`, `const cols = column.columns`: what the
+        // member is declared as.
+        (
+            None,
+            Some(
+                read @ (Expression::StaticMemberExpression(_)
+                | Expression::ComputedMemberExpression(_)),
+            ),
+        ) if settled => match object_holder(semantic, read, declaration, "") {
+            Receiver::Holder(holder) if holder.holds_members() => Some(holder),
+            _ => None,
+        },
         _ => None,
+    }
+}
+
+/// Whether an index expression is a number by its declaration: a numeric literal, or a local
+/// declared `number` or initialized with a numeric literal and no annotation (`for (let i =
+/// 0; …; i++)`): `rows[i]` is then an element of an array.
+fn numeric_index(semantic: &Semantic, index: &Expression) -> bool {
+    let reference = match index {
+        Expression::NumericLiteral(_) => return true,
+        Expression::Identifier(r) => r,
+        _ => return false,
+    };
+    let scoping = semantic.scoping();
+    let Some(symbol) = reference
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())
+    else {
+        return false;
+    };
+    let declaration = semantic
+        .nodes()
+        .parent_id(scoping.symbol_declaration(symbol));
+    let declarator = match semantic.nodes().kind(scoping.symbol_declaration(symbol)) {
+        AstKind::VariableDeclarator(d) => d,
+        _ => match semantic.nodes().kind(declaration) {
+            AstKind::VariableDeclarator(d) => d,
+            _ => return false,
+        },
+    };
+    if declarator.id.get_binding_identifier().is_none() {
+        return false;
+    }
+    match (&declarator.type_annotation, &declarator.init) {
+        (Some(a), _) => matches!(a.type_annotation, TSType::TSNumberKeyword(_)),
+        (None, Some(Expression::NumericLiteral(_))) => semantic.source_type().is_typescript(),
+        _ => false,
     }
 }
 
@@ -454,6 +637,8 @@ pub(super) fn element_of(receiver: Receiver) -> Option<Raw> {
         // modules are joined (an imported class is no array: undecided).
         Receiver::Holder(
             declared @ (Raw::Parameter { .. }
+            | Raw::TupleElement { .. }
+            | Raw::AliasOf { .. }
             | Raw::Returns(_)
             | Raw::GenericReturns { .. }
             | Raw::MethodReturns { .. }
@@ -523,10 +708,40 @@ pub(super) fn called(semantic: &Semantic, callee: &oxc_ast::ast::IdentifierRefer
         .is_some();
     match called_function(semantic, callee) {
         Some(f) => Raw::Returns(Box::new(f)),
+        None if let Some(returned) = annotated_call(semantic, callee) => returned,
         None if !declared => {
             Raw::Unresolved(format!("`{}` is not declared in this file", callee.name))
         }
         None => Raw::Unresolved(format!("what `{}(…)` returns is not known", callee.name)),
+    }
+}
+
+/// What calling a local declared as a function type returns, where its annotation names a
+/// class, interface or array (`getColumns: () => Column[]`, a parameter or a variable).
+fn annotated_call(semantic: &Semantic, callee: &oxc_ast::ast::IdentifierReference) -> Option<Raw> {
+    let scoping = semantic.scoping();
+    let symbol = callee
+        .reference_id
+        .get()
+        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let nodes = semantic.nodes();
+    let declaration = scoping.symbol_declaration(symbol);
+    let owner = match nodes.kind(declaration) {
+        AstKind::BindingIdentifier(_) => nodes.parent_id(declaration),
+        _ => declaration,
+    };
+    let annotation = match nodes.kind(owner) {
+        AstKind::FormalParameter(p) if p.pattern.get_binding_identifier().is_some() => {
+            p.type_annotation.as_deref()?
+        }
+        AstKind::VariableDeclarator(d) if d.id.get_binding_identifier().is_some() => {
+            d.type_annotation.as_deref()?
+        }
+        _ => return None,
+    };
+    match declared_callable(semantic, &annotation.type_annotation)? {
+        Callable::Inline(f) => type_holder(semantic, &f.return_type.type_annotation),
+        Callable::Named(_) => None,
     }
 }
 

@@ -2,7 +2,9 @@
 //! member (its holder), a key of a typed literal or pattern, an import or export specifier, a
 //! private name.
 
-use super::context::{literal_holder, pattern_holder};
+use super::context::{
+    DESCRIPTOR_KEYS, Returns, literal_holder, pattern_holder, property_descriptor,
+};
 use super::facts::{facts_of, holder_of};
 use super::globals::is_global;
 use super::receivers::{Receiver, imported, member_of, object_holder, symbol_raw};
@@ -39,13 +41,14 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
                     .push((node.id(), kind));
             }
         }
+        let returns = Returns::default();
         let raw = offsets
             .iter()
             .map(|&offset| {
                 let candidates = at.get(&(offset as u32)).cloned().unwrap_or_default();
                 (
-                    classify(semantic, &candidates),
-                    shorthand_member(semantic, &candidates),
+                    classify(semantic, &returns, &candidates),
+                    shorthand_member(semantic, &returns, &candidates),
                 )
             })
             .collect();
@@ -56,7 +59,11 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
     })
 }
 
-pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId, AstKind)]) -> Raw {
+pub(super) fn classify(
+    semantic: &Semantic,
+    returns: &Returns,
+    candidates: &[(oxc_semantic::NodeId, AstKind)],
+) -> Raw {
     let scoping = semantic.scoping();
     if let Some(AstKind::BindingIdentifier(b)) = candidates
         .iter()
@@ -109,13 +116,21 @@ pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId,
         | AstKind::TSEnumMember(_) => match holder_of(semantic, id) {
             Some(holder) => member(Raw::Local(holder)),
             None => Raw::Unresolved(format!(
-                "`{name}` is a property of an object type: lancet resolves the members of classes and interfaces only, by syntax"
+                "`{name}` is a property of an object type written inline, which values match by their shape alone: lancet renames the members of classes, interfaces and object types a type alias names"
             )),
         },
         AstKind::ObjectProperty(p) if !p.computed => {
             let property = semantic.nodes().parent_id(id);
-            match literal_holder(semantic, semantic.nodes().parent_id(property)) {
+            let literal = semantic.nodes().parent_id(property);
+            match literal_holder(semantic, returns, literal) {
                 Some(holder) => member(holder),
+                None if DESCRIPTOR_KEYS.contains(&name.as_str())
+                    && property_descriptor(semantic, literal) =>
+                {
+                    Raw::Outside(format!(
+                        "`{name}` is a key of a property descriptor (`Object.defineProperty`'s `PropertyDescriptor`, the library's)"
+                    ))
+                }
                 None => Raw::Unresolved(format!(
                     "`{name}` is a property key of an object literal (a member of an anonymous type)"
                 )),
@@ -152,6 +167,7 @@ pub(super) fn classify(semantic: &Semantic, candidates: &[(oxc_semantic::NodeId,
 /// known).
 pub(super) fn shorthand_member(
     semantic: &Semantic,
+    returns: &Returns,
     candidates: &[(oxc_semantic::NodeId, AstKind)],
 ) -> Option<Raw> {
     // `({ getState } = table)`: the key is the assigned local's name, with no node of its own.
@@ -174,7 +190,7 @@ pub(super) fn shorthand_member(
     let literal = semantic.nodes().parent_id(property);
     match semantic.nodes().kind(property) {
         AstKind::ObjectProperty(p) if p.shorthand => Some(Raw::Member {
-            holder: Box::new(literal_holder(semantic, literal)?),
+            holder: Box::new(literal_holder(semantic, returns, literal)?),
             name,
         }),
         // `const { getState } = table`, `{ getState = d }`: the key is a member of what is
