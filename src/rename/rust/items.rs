@@ -22,6 +22,10 @@ pub(super) fn use_space(node: Node) -> Option<ItemSpace> {
     if parent.kind() == "macro_invocation" && is(parent, "macro") {
         return Some(ItemSpace::Macro);
     }
+    // Among a macro's tokens (which tree-sitter leaves unparsed), `name!` is a macro's call.
+    if parent.kind() == "token_tree" && node.next_sibling().is_some_and(|n| n.kind() == "!") {
+        return Some(ItemSpace::Macro);
+    }
     // `a::name` used as the path of a longer path, or of `use a::name::{…}`.
     let segment = if parent.kind() == "scoped_identifier" && is(parent, "name") {
         parent
@@ -134,6 +138,14 @@ impl RustProject<'_> {
             // No item: a variant the tree re-exports (`pub use crate::Either::{Left, Right}`,
             // reached by a `use`, a path or a glob of the tree), unless a glob from outside
             // the tree may bring another of the name.
+            // A macro's call where no item of the walked files has the name (a `macro_rules!`
+            // or a proc-macro function of the tree would be one): the library's or another
+            // crate's macro, never the tree's item.
+            ([], _) if space == Some(ItemSpace::Macro) && !self.is_item(name) => {
+                Resolution::Outside(format!(
+                    "`{name}!` calls a macro, and no macro or function of the walked files is named `{name}`: a macro of Rust's library or of another crate"
+                ))
+            }
             ([], _) => match self.reexported_variant(name) {
                 Some(holder) if at.is_none_or(|at| !facts.outside_glob_reaches(at)) => {
                     self.member(&holder, name, Namespace::Item)

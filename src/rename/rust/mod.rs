@@ -581,4 +581,32 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_macros_call_is_no_method_or_function_of_the_tree() {
+        // log's `target: $crate::__private_api::module_path!()` beside `Record::module_path`;
+        // a macro of the tree of that name is still the tree's.
+        let text = "struct R;\nimpl R {\n    fn module_path(&self) {}\n}\nmacro_rules! t {\n    () => {\n        f($crate::m::module_path!(), module_path!())\n    };\n}\nfn g() {\n    let s = module_path!();\n    std::module_path!();\n    frob!(a);\n}\nmacro_rules! frob {\n    ($x:ident) => {};\n}\nfn h() {\n    t!(frob!(b));\n}\n";
+        let outside = "outside: `module_path!` calls a macro, and no macro or function of the walked files is named `module_path`: a macro of Rust's library or of another crate";
+        let unnamed = "outside: no item, variant or local of the walked files is named `module_path` (a name from outside the tree, a glob import of one, or a binding among a macro's tokens)";
+        let files = [("a.rs", text)];
+        assert_eq!(
+            resolve(&files, "a.rs", "module_path"),
+            [
+                "3 = rust:R::module_path".to_string(),
+                format!("7 {outside}"),
+                format!("7 {unnamed}"),
+                format!("11 {unnamed}"),
+                "12 outside: `std::module_path` is outside the tree".to_string(),
+            ]
+        );
+        assert_eq!(
+            resolve(&files, "a.rs", "frob"),
+            [
+                "13 = rust:item:frob",
+                "15 = rust:item:frob",
+                "19 = rust:item:frob"
+            ]
+        );
+    }
 }
