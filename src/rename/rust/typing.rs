@@ -7,9 +7,9 @@
 //! `Ok(found)`, `&(a, b): &(A, B)`) by the part of the whole's type it takes; a `match` or `if`
 //! whose branches that give a value agree; `*x` through a reference or the library's `Box`,
 //! `Rc`, `Arc`, and such a pointer's `as_ref()`; `str`'s own methods (`trim_start_matches`
-//! gives a `&str`). A return type that
-//! names a generic parameter, an associated type or `impl Trait` is not known, and neither is
-//! anything the tree does not declare: the member reached through it stays undecided.
+//! gives a `&str`). A return type that names a generic parameter, an associated type or
+//! `impl Trait` is not known, and neither is anything the tree does not declare: the member
+//! reached through it stays undecided.
 
 use super::facts::{FileFacts, Returns, enclosing_impl, enclosing_impl_type};
 use super::locals::{LocalType, PatternStep, Wrapper, local_declaration, rust_local_type};
