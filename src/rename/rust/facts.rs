@@ -411,9 +411,15 @@ impl FileFacts {
     /// The files a path into a crate of the tree can name its module by (`my_util::text` →
     /// `crates/my-util/src/text.rs` or `…/text/mod.rs`; `my_util` → its library's root file),
     /// or `None` when `path` does not start with such a crate.
+    /// `crate::…` (`$crate::…` in a `macro_rules!` body) in a file of a library of the tree
+    /// starts at that library's root.
     pub(super) fn tree_module(&self, path: &str) -> Option<Vec<String>> {
         let mut segments = path.trim_start_matches("::").split("::").map(str::trim);
-        let root = self.crates.tree.get(segments.next()?)?;
+        let first = segments.next()?;
+        let root = match first {
+            "crate" => self.own_library()?,
+            _ => self.crates.tree.get(first)?,
+        };
         let rest: Vec<&str> = segments.collect();
         if rest.is_empty() {
             return Some(vec![root.clone()]);
@@ -426,6 +432,31 @@ impl FileFacts {
             format!("{base}/{module}")
         };
         Some(vec![format!("{module}.rs"), format!("{module}/mod.rs")])
+    }
+
+    /// The root file of the library this file is a module of (`src/lib.rs` for `src/kv/mod.rs`):
+    /// a crate of the tree whose root's directory holds the file, not a binary's `main.rs` or
+    /// `bin/`, nor a doctest (its `crate` is the doctest's own).
+    fn own_library(&self) -> Option<&String> {
+        if self.doctest {
+            return None;
+        }
+        self.crates
+            .tree
+            .values()
+            .filter(|root| {
+                let base = root.rsplit_once('/').map_or("", |(d, _)| d);
+                let inside = if base.is_empty() {
+                    !self.path.contains('/')
+                } else {
+                    self.path.starts_with(&format!("{base}/"))
+                };
+                inside
+                    && !self.path.ends_with("/main.rs")
+                    && self.path != "main.rs"
+                    && !self.path.starts_with(&format!("{base}/bin/"))
+            })
+            .max_by_key(|root| root.len())
     }
 
     /// For `name` used at `at` under a `use` from a crate of the tree: the files its module can

@@ -609,4 +609,24 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_crate_path_among_a_macros_tokens_names_the_librarys_module() {
+        // log's `$crate::__private_api::enabled(..)` beside a test's own `fn enabled`.
+        let manifest = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n";
+        let lib = "pub mod private;\nmacro_rules! on {\n    () => {\n        $crate::private::enabled()\n    };\n}\n";
+        let files = [
+            ("Cargo.toml", manifest),
+            ("src/lib.rs", lib),
+            ("src/private.rs", "pub fn enabled() {}\n"),
+            ("tests/t.rs", "fn enabled() {}\n"),
+        ];
+        let rust: Vec<&str> = files[1..].iter().map(|(p, _)| *p).collect();
+        let fixture = Fixture::new(&files, &rust);
+        let sources = fixture.sources();
+        assert_eq!(
+            fixture.resolve(&RustProject::new(&sources), "src/lib.rs", "enabled"),
+            ["4 = rust:item:enabled@src/private.rs:7"]
+        );
+    }
 }
