@@ -331,10 +331,10 @@ pub fn f() -> u8 {
 
 /// log's `Log` trait: `(**self).enabled(..)` in `impl Log for &T`, `self.as_ref().enabled(..)`
 /// in `impl Log for Box<T>`, a doctest's `self.enabled(..)` in its own `impl demo::Log for
-/// Simple`, and `$crate::private::enabled(..)` in a `macro_rules!` body beside a test's own `fn
-/// enabled`: every site is decided, so renaming the trait's method (and then the module's
-/// function) is written and the crate's tests, doctests included, pass (before, each of these
-/// sites was undecided and the rename refused).
+/// Simple` (two doctests, each with its own `Simple`), and `$crate::private::enabled(..)` in a
+/// `macro_rules!` body beside a test's own `fn enabled`: every site is decided, so renaming the
+/// trait's method (and then the module's function) is written and the crate's tests, doctests
+/// included, pass (before, each of these sites was undecided and the rename refused).
 const LOG_LIB: &str = "\
 //! ```
 //! use demo::{Log, Record};
@@ -357,6 +357,21 @@ pub mod private;
 
 pub struct Record;
 
+/// ```
+/// use demo::Log;
+/// struct Simple;
+/// impl Log for Simple {
+///     fn enabled(&self, _: &demo::Record) -> bool {
+///         false
+///     }
+/// }
+/// impl Simple {
+///     fn off(&self) -> bool {
+///         !self.enabled(&demo::Record)
+///     }
+/// }
+/// assert!(Simple.off());
+/// ```
 pub trait Log {
     fn enabled(&self, record: &Record) -> bool;
 }
@@ -419,12 +434,12 @@ fn a_traits_method_through_pointers_doctests_and_a_macros_crate_path_is_renamed(
     ]);
     let (code, v) = run_json(
         dir.path(),
-        &["rename", "--no-lsp", "--at", "src/lib.rs:23:8", "is_on"],
+        &["rename", "--no-lsp", "--at", "src/lib.rs:38:8", "is_on"],
     );
     assert_eq!(code, Some(0), "{v:#}");
     assert_eq!(
         lines(&v, "renamed"),
-        [5, 11, 23, 30, 31, 39, 40, 2, 5],
+        [5, 11, 26, 32, 38, 45, 46, 54, 55, 2, 5],
         "{v:#}"
     );
     let (code, v) = run_json(
@@ -432,7 +447,7 @@ fn a_traits_method_through_pointers_doctests_and_a_macros_crate_path_is_renamed(
         &["rename", "--no-lsp", "--at", "src/private.rs:1:8", "allows"],
     );
     assert_eq!(code, Some(0), "{v:#}");
-    assert_eq!(lines(&v, "renamed"), [47, 1], "{v:#}");
+    assert_eq!(lines(&v, "renamed"), [62, 1], "{v:#}");
     assert_eq!(
         read(dir.path(), "tests/off.rs"),
         LOG_TEST.replace("fn enabled(&self", "fn is_on(&self"),

@@ -345,7 +345,8 @@ impl RustProject<'_> {
 
     /// The member `name` of a value of a type `holder` a doctest declares (its `struct
     /// SimpleLogger` and `impl log::Log for SimpleLogger`): the method of the one trait of the
-    /// tree its impls there give it; its own fields and inherent methods are the doctest's.
+    /// tree its impls there give it (every doctest of the file that declares such a type
+    /// implementing that one trait); its own fields and inherent methods are the doctest's.
     fn doctest_member(
         &self,
         facts: &FileFacts,
@@ -363,10 +364,14 @@ impl RustProject<'_> {
                 "`{name}` of `{holder}`, a type the doctest declares: the doctest's own member"
             ));
         }
-        let traits: Vec<&String> = of_holder()
+        // A file's doctests are read as one: several may each declare the type and implement
+        // the one trait for it.
+        let mut traits: Vec<&String> = of_holder()
             .filter(defines)
             .filter_map(|h| h.trait_name.as_ref())
             .collect();
+        traits.sort_unstable();
+        traits.dedup();
         match traits.as_slice() {
             [one] if self.is_tree_trait(one) && !facts.traits.contains(one) => {
                 Resolution::Symbol(associated_id(one, name))
