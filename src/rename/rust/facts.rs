@@ -122,6 +122,9 @@ pub(super) struct ScopedItem {
     pub(super) in_patterns: bool,
     /// What a call of it gives: a function's declared return type, a tuple struct's own type.
     pub(super) called: Option<Returns>,
+    /// Declared `pub` (or a macro, which `#[macro_export]` may export): another crate may name
+    /// it; an item without (or `pub(crate)`) is its crate's own.
+    pub(super) public: bool,
 }
 
 /// A name a `use` brings into scope (`use crate::Level::{Error, Warn as W}`): `Error` from
@@ -326,6 +329,11 @@ impl FileFacts {
                     in_patterns: matches!(kind, "const_item" | "static_item")
                         || kind == "struct_item" && n.child_by_field_name("body").is_none(),
                     called: called_type(n, source),
+                    public: kind == "macro_definition" || {
+                        let mut cursor = n.walk();
+                        n.children(&mut cursor)
+                            .any(|c| c.kind() == "visibility_modifier" && text(c, source) == "pub")
+                    },
                 });
                 if matches!(
                     kind,
@@ -437,7 +445,7 @@ impl FileFacts {
     /// The root file of the library this file is a module of (`src/lib.rs` for `src/kv/mod.rs`):
     /// a crate of the tree whose root's directory holds the file, not a binary's `main.rs` or
     /// `bin/`, nor a doctest (its `crate` is the doctest's own).
-    fn own_library(&self) -> Option<&String> {
+    pub(super) fn own_library(&self) -> Option<&String> {
         if self.doctest {
             return None;
         }

@@ -102,11 +102,19 @@ impl RustProject<'_> {
         module: Option<&[String]>,
     ) -> Resolution {
         let fits = |i: &ScopedItem| i.name == name && space.is_none_or(|s| i.spaces.contains(&s));
+        // What the site's crate can name: not a test's (or bench's, example's, binary's) items
+        // from a library, nor another crate's items that are not `pub`.
         let all: Vec<(&str, &ScopedItem)> = self
             .files
             .iter()
-            .flat_map(|(_, f)| f.items.iter().map(|i| (f.path.as_str(), i)))
-            .filter(|(_, i)| fits(i))
+            .filter(|(_, f)| facts.own_library().is_none() || f.own_library().is_some())
+            .flat_map(|(_, f)| {
+                let same_crate = facts.own_library() == f.own_library();
+                f.items
+                    .iter()
+                    .filter(move |i| fits(i) && (i.public || same_crate))
+                    .map(|i| (f.path.as_str(), i))
+            })
             .collect();
         let here = at.and_then(|at| {
             facts

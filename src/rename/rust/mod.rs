@@ -629,4 +629,34 @@ mod tests {
             ["4 = rust:item:enabled@src/private.rs:7"]
         );
     }
+
+    #[test]
+    fn a_test_crate_reaches_no_private_item_of_the_library_and_the_library_no_tests() {
+        // semver's private `parse::comparator` and its tests' own `util::comparator` helper.
+        let manifest = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n";
+        let parse = "fn comparator() {}\npub fn f() {\n    comparator();\n}\n";
+        let util = "pub(super) fn comparator() {}\n";
+        let test = "mod util;\nuse crate::util::*;\nfn g() {\n    comparator();\n}\n";
+        let files = [
+            ("Cargo.toml", manifest),
+            ("src/lib.rs", "mod parse;\n"),
+            ("src/parse.rs", parse),
+            ("tests/util/mod.rs", util),
+            ("tests/t.rs", test),
+        ];
+        let rust: Vec<&str> = files[2..].iter().map(|(p, _)| *p).collect();
+        let fixture = Fixture::new(&files, &rust);
+        let sources = fixture.sources();
+        let project = RustProject::new(&sources);
+        let of_parse = "= rust:item:comparator@src/parse.rs:3";
+        let of_util = "= rust:item:comparator@tests/util/mod.rs:14";
+        assert_eq!(
+            fixture.resolve(&project, "src/parse.rs", "comparator"),
+            [format!("1 {of_parse}"), format!("3 {of_parse}")]
+        );
+        assert_eq!(
+            fixture.resolve(&project, "tests/t.rs", "comparator"),
+            [format!("4 {of_util}")]
+        );
+    }
 }
