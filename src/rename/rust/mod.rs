@@ -28,7 +28,8 @@
 //! - Inside a macro's tokens, `x.name` and `Type::name` are read as they would be outside it.
 
 //!
-//! By grammar area: [`facts`] (what each file declares), [`items`] (items and paths),
+//! By grammar area: [`facts`] (what each file declares), [`elsewhere`] (the fields of a type
+//! declared in a file without OLD), [`items`] (items and paths),
 //! [`members`] (fields, associated items and receivers' types), [`typing`] (an expression's
 //! type by what the tree declares), [`locals`] (a function's bindings) and [`macros`] (names
 //! among a macro's tokens).
@@ -36,6 +37,7 @@
 use super::model::{Parsed, Resolution};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
 use crates::Crates;
+use elsewhere::Elsewhere;
 use facts::{FileFacts, holder_of, list_owner};
 use items::use_space;
 use members::associated_id;
@@ -44,6 +46,7 @@ use std::sync::Arc;
 use tree_sitter::{Node, Tree};
 
 mod crates;
+mod elsewhere;
 mod facts;
 mod items;
 mod locals;
@@ -111,6 +114,8 @@ pub(crate) struct RustProject<'a> {
     files: Vec<(&'a str, FileFacts)>,
     /// The crates outside the tree each package depends on.
     crates: Crates,
+    /// The tree's other Rust files, read when a type they declare is needed.
+    elsewhere: Elsewhere<'a>,
 }
 
 /// Which members a name can be: a struct's fields (`x.level`, `P { level }`), or the
@@ -149,6 +154,7 @@ impl<'a> RustProject<'a> {
                 })
                 .collect(),
             crates,
+            elsewhere: Elsewhere::new(sources.files, sources.read),
         }
     }
 }

@@ -421,6 +421,13 @@ impl RustProject<'_> {
     /// The type the struct `holder` (as written) declares its field `field` with.
     fn field_type(&self, holder: &str, field: &str) -> Option<String> {
         let holder = bare_type(&deref_type(holder));
+        if self.types_named(&holder) == 0 {
+            return self
+                .fields_elsewhere(&holder)?
+                .into_iter()
+                .find(|(m, _)| m == field)
+                .and_then(|(_, ty)| ty);
+        }
         if self.types_named(&holder) != 1 {
             return None;
         }
@@ -949,6 +956,33 @@ mod tests {
                 "22 ? the type of `(*w)` is not known",
                 "23 = rust:Log::flush",
                 "24 = rust:Log::flush",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_field_of_a_type_declared_in_a_file_without_old_is_typed_from_that_file() {
+        // semver's `self.identifier.ptr_eq(..)` in impls.rs, `Prerelease` declared in lib.rs;
+        // a name two files declare, or an enum, gives no field type.
+        let ids = "pub struct Identifier;\nimpl Identifier {\n    pub fn ptr_eq(&self) -> bool { true }\n}\n";
+        let impls = "impl Prerelease {\n    fn f(&self) -> bool {\n        self.identifier.ptr_eq()\n    }\n}\nimpl Build {\n    fn f(&self) -> bool {\n        self.identifier.ptr_eq()\n    }\n}\n";
+        let lib = "pub struct Prerelease {\n    identifier: Identifier,\n}\npub struct Build {\n    identifier: Identifier,\n}\n";
+        let other = "pub enum Build {\n    A,\n}\n";
+        let fixture = Fixture::new(
+            &[
+                ("ids.rs", ids),
+                ("impls.rs", impls),
+                ("lib.rs", lib),
+                ("other.rs", other),
+            ],
+            &["ids.rs", "impls.rs"],
+        );
+        let sources = fixture.sources();
+        assert_eq!(
+            fixture.resolve(&RustProject::new(&sources), "impls.rs", "ptr_eq"),
+            [
+                "3 = rust:Identifier::ptr_eq",
+                "8 ? the type of `self.identifier` is not known"
             ]
         );
     }
