@@ -166,29 +166,37 @@ fn tuple_elements(ty: &str) -> Option<Vec<&str>> {
 }
 
 /// `list` split at the commas outside any brackets, each part trimmed (a trailing comma ends
-/// the list: `(T,)`).
+/// the list: `(T,)`); `None` when its brackets do not balance.
 fn split_top(list: &str) -> Option<Vec<&str>> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (at, c) in list.char_indices() {
-        match c {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(list[start..at].trim());
-                start = at + 1;
-            }
-            _ => {}
-        }
-    }
+    let parts: Vec<&str> = split_at_top(list, ',').map(str::trim).collect();
+    let depth: i32 = list
+        .chars()
+        .map(|c| match c {
+            '<' | '(' | '[' => 1,
+            '>' | ')' | ']' => -1,
+            _ => 0,
+        })
+        .sum();
     if depth != 0 {
         return None;
     }
-    let last = list[start..].trim();
-    if !last.is_empty() {
-        parts.push(last);
-    }
-    Some(parts)
+    Some(match parts.as_slice() {
+        [.., ""] => parts[..parts.len() - 1].to_vec(),
+        _ => parts,
+    })
+}
+
+/// `text` split at each `separator` outside any brackets.
+fn split_at_top(text: &str, separator: char) -> impl Iterator<Item = &str> {
+    let mut depth = 0i32;
+    text.split(move |c: char| {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        c == separator && depth == 0
+    })
 }
 
 /// `ty` less one reference (`&'a mut T` → `T`); `None` when it is no reference.
@@ -274,6 +282,18 @@ impl RustProject<'_> {
                 self.unwrapped(&value)
             }
             "call_expression" => self.call_type(facts, source, object, steps),
+            // `values[0]`: an element of an array, a slice or the library's `Vec`.
+            "index_expression" => {
+                let value = object.named_child(0)?;
+                let index = object.named_child(1)?;
+                if index.kind() != "integer_literal" {
+                    return None;
+                }
+                let ty = self.typed(facts, source, value, steps)?;
+                self.element_type(&ty)
+            }
+            // `[Left(1), Right(2)]`: an array of its elements' one type.
+            "array_expression" => self.array_type(facts, source, object, steps),
             // `*x`, `**self`: what the reference or the library's pointer holds.
             "unary_expression" if text(object, source).starts_with('*') => {
                 let operand = object.named_child(0)?;
@@ -283,36 +303,8 @@ impl RustProject<'_> {
                 };
                 self.dereferenced(&ty)
             }
-            // Every branch that gives a value gives the one type.
-            "match_expression" => {
-                let arms = object.child_by_field_name("body")?;
-                let mut cursor = arms.walk();
-                let values: Vec<Node> = arms
-                    .named_children(&mut cursor)
-                    .filter(|a| a.kind() == "match_arm")
-                    .filter_map(|a| a.child_by_field_name("value"))
-                    .collect();
-                self.agreed(facts, source, &values, steps)
-            }
-            "if_expression" => {
-                let mut branches = vec![object.child_by_field_name("consequence")?];
-                let alternative = object.child_by_field_name("alternative")?;
-                branches.push(alternative.named_child(0)?);
-                self.agreed(facts, source, &branches, steps)
-            }
-            "block" => {
-                let mut cursor = object.walk();
-                let tail = object
-                    .named_children(&mut cursor)
-                    .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment"))
-                    .last()?;
-                let statement = tail.kind().ends_with("_statement")
-                    || tail.kind().ends_with("_declaration")
-                    || tail.kind().ends_with("_item");
-                if statement {
-                    return None;
-                }
-                self.typed(facts, source, tail, steps)
+            "match_expression" | "if_expression" | "block" => {
+                self.branches_type(facts, source, object, steps)
             }
             "string_literal" | "raw_string_literal" | "char_literal" | "boolean_literal"
             | "integer_literal" | "float_literal" => literal_type(object, source),
@@ -329,6 +321,74 @@ impl RustProject<'_> {
         }
     }
 
+    /// The type of a `match`, an `if` or a block: what every branch that gives a value gives
+    /// (a block's, its tail expression's).
+    fn branches_type(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        object: Node,
+        steps: u8,
+    ) -> Option<String> {
+        match object.kind() {
+            "match_expression" => {
+                let arms = object.child_by_field_name("body")?;
+                let mut cursor = arms.walk();
+                let values: Vec<Node> = arms
+                    .named_children(&mut cursor)
+                    .filter(|a| a.kind() == "match_arm")
+                    .filter_map(|a| a.child_by_field_name("value"))
+                    .collect();
+                self.agreed(facts, source, &values, steps)
+            }
+            "if_expression" => {
+                let mut branches = vec![object.child_by_field_name("consequence")?];
+                let alternative = object.child_by_field_name("alternative")?;
+                branches.push(alternative.named_child(0)?);
+                self.agreed(facts, source, &branches, steps)
+            }
+            _ => {
+                let mut cursor = object.walk();
+                let tail = object
+                    .named_children(&mut cursor)
+                    .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment"))
+                    .last()?;
+                let statement = tail.kind().ends_with("_statement")
+                    || tail.kind().ends_with("_declaration")
+                    || tail.kind().ends_with("_item");
+                if statement {
+                    return None;
+                }
+                self.typed(facts, source, tail, steps)
+            }
+        }
+    }
+
+    /// The type of an array expression: `[T]` for elements that all are a `T` (`[x; N]`: its
+    /// `x`).
+    fn array_type(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        array: Node,
+        steps: u8,
+    ) -> Option<String> {
+        let elements: Vec<Node> = match array.child_by_field_name("length") {
+            Some(_) => vec![array.child_by_field_name("value")?],
+            None => {
+                let mut cursor = array.walk();
+                array
+                    .named_children(&mut cursor)
+                    .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment"))
+                    .collect()
+            }
+        };
+        Some(format!(
+            "[{}]",
+            self.agreed(facts, source, &elements, steps)?
+        ))
+    }
+
     /// The type `*x` gives for an `x` of type `ty`: a reference's target, or what the
     /// library's pointer holds (`Box<T>` → `T`); `None` for any other type (a type of the tree
     /// may implement `Deref` to anything).
@@ -337,6 +397,25 @@ impl RustProject<'_> {
             return Some(target.to_string());
         }
         self.pointer_held(ty)
+    }
+
+    /// The type of `x[0]` for an `x` of type `ty`: an array's or a slice's element (`[T; N]`,
+    /// `&[T]`), or the library's `Vec<T>`'s; `None` for any other type (a type of the tree may
+    /// implement `Index` to anything).
+    fn element_type(&self, ty: &str) -> Option<String> {
+        let mut ty = ty.trim();
+        while let Some(target) = strip_reference(ty) {
+            ty = target;
+        }
+        if let Some(inner) = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            let element = split_at_top(inner, ';').next()?;
+            return Some(element.trim().to_string());
+        }
+        let outer = bare_type(ty);
+        if outer != "Vec" || self.types_named("Vec") > 0 {
+            return None;
+        }
+        Some(type_arguments(ty)?.first()?.to_string())
     }
 
     /// What a library pointer of type `ty` holds (`Box<T>`, `Rc<T>`, `Arc<T>` → `T`), no type
@@ -681,6 +760,16 @@ impl RustProject<'_> {
             // A local bound among the tokens (`m!({ let x = …; x.f() })`): not typed.
             "identifier" if token_binding(last, source).is_some() => None,
             "identifier" if !joined_by("::") => self.local_type(facts, source, last, steps),
+            // `values[0]` among a macro's tokens.
+            "token_tree" if text(last, source).starts_with('[') => {
+                let index = text(last, source)[1..].strip_suffix(']')?.trim();
+                let value = before?;
+                if index.is_empty() || !index.chars().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                let ty = self.token_type(facts, source, value, steps)?;
+                self.element_type(&ty)
+            }
             "token_tree" if text(last, source).starts_with('(') => {
                 let callee = before.filter(|c| c.kind() == "identifier")?;
                 let name = text(callee, source);
@@ -983,6 +1072,27 @@ mod tests {
             [
                 "3 = rust:Identifier::ptr_eq",
                 "8 ? the type of `self.identifier` is not known"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_element_of_an_array_a_slice_or_a_vec_is_typed_and_a_tree_types_index_is_not() {
+        // either's doctest: `let values = [Left(1), Right(2)]; assert_eq!(values[0].is_left(),
+        // true)`; a type of the tree may implement `Index` to anything.
+        let text = "enum E {\n    L(u8),\n    R(u8),\n}\nimpl E {\n    fn is_l(&self) -> bool { true }\n}\nstruct Table;\nfn f(v: Vec<E>, s: &[E], t: Table, i: usize) {\n    let values = [E::L(1), E::R(2)];\n    assert_eq!(values[0].is_l(), true);\n    values[1].is_l();\n    v[0].is_l();\n    s[0].is_l();\n    t[0].is_l();\n    values[i].is_l();\n    let mixed = [E::L(1), Table];\n    mixed[0].is_l();\n}\n";
+        let unknown = |line: u32, what: &str| format!("{line} ? the type of `{what}` is not known");
+        assert_eq!(
+            resolve(text, "is_l"),
+            [
+                "6 = rust:E::is_l".to_string(),
+                "11 = rust:E::is_l".to_string(),
+                "12 = rust:E::is_l".to_string(),
+                "13 = rust:E::is_l".to_string(),
+                "14 = rust:E::is_l".to_string(),
+                unknown(15, "t[0]"),
+                unknown(16, "values[i]"),
+                unknown(18, "mixed[0]"),
             ]
         );
     }
