@@ -8,17 +8,25 @@
 //!   function writes down (`x: &Type`, `let x = Type { … }`) or whose value is typed, a field
 //!   of such a receiver (`self.config.x`: the type its struct declares), a call's result by the
 //!   declared return type of what it calls ([`typing`]: `Record::builder().level(l)` is a
-//!   `RecordBuilder`'s), through `Box`/`Rc`/`Arc`, and a generic parameter's bounds,
-//!   `dyn Trait` or `impl Trait` (a trait method). Any other receiver is unresolved (a generic,
-//!   associated or `impl Trait` return type too); a method of a trait outside the tree (`fmt`
-//!   in `impl Display for T`) or of a library type (`str::len`) resolves outside.
+//!   `RecordBuilder`'s), a binding a pattern takes apart (`let (pre, rest) = f()?`), through
+//!   `Box`/`Rc`/`Arc` (`(**self)`, `self.as_ref()`), and a generic parameter's bounds,
+//!   `dyn Trait` or `impl Trait` (a trait method). A field's type is read from the tree's other
+//!   files when the scanned ones do not declare its struct ([`elsewhere`]). A doctest's own type
+//!   reaches the one trait of the tree its impls there implement. Any other receiver is
+//!   unresolved (a generic, associated or `impl Trait` return type too); a method of a trait
+//!   outside the tree (`fmt` in `impl Display for T`) or of a library type (`str::len`)
+//!   resolves outside.
 //! - A local (`let`, a parameter, a closure's or a pattern's binding) is its own symbol, by its
 //!   declaration; a closure sees the locals of the function around it.
 //! - An item (fn, struct, enum, trait, const, static, type, mod, macro) is the symbol when
 //!   exactly one item of the walked files has the name in the namespace its place says (a
 //!   path's leading segment is a module or type, a macro call's name a macro, an expression's
-//!   name a value); with several, the innermost one of the file whose scope holds the use;
-//!   else its uses are unresolved.
+//!   name a value) among those the use's crate can name (a library names no test's, bench's,
+//!   example's or binary's item; another crate names only a `pub` one); with several, the
+//!   innermost one of the file whose scope holds the use, or the one at the top of the module a
+//!   path names (`crate::m::name`, `$crate::m::name`: from the file's library root); else its
+//!   uses are unresolved. A macro's call where no item of the walked files has the name is a
+//!   macro of Rust's library or of another crate (`module_path!()`).
 //! - A path or `use` that starts in `std`, `core` or `alloc`, or in a crate outside the tree that
 //!   the file's package depends on ([`crates`]: a registry or git dependency of its
 //!   `Cargo.toml`), resolves outside the tree, within the scope of the `use` (a `use` inside one
@@ -26,7 +34,6 @@
 //!   derives, cfgs, lints). A workspace member reached by its crate name is the tree's.
 //! - A shorthand field (`Type { name }`) is a value and a field at once: both are resolved.
 //! - Inside a macro's tokens, `x.name` and `Type::name` are read as they would be outside it.
-
 //!
 //! By grammar area: [`facts`] (what each file declares), [`elsewhere`] (the fields of a type
 //! declared in a file without OLD), [`items`] (items and paths),
