@@ -442,10 +442,28 @@ impl FileFacts {
         Some(vec![format!("{module}.rs"), format!("{module}/mod.rs")])
     }
 
+    /// Whether the file is in a test, bench or example target of its package (`tests/`,
+    /// `benches/`, `examples/`, as Cargo finds them), or is a doctest: a crate of its own, which
+    /// names only the `pub` items of the package's library and whose items no library names.
+    pub(super) fn in_test_target(&self) -> bool {
+        let package = &self.crates.package;
+        let within = if package.is_empty() {
+            Some(self.path.as_str())
+        } else {
+            self.path.strip_prefix(&format!("{package}/"))
+        };
+        self.doctest
+            || within.is_some_and(|p| {
+                ["tests/", "benches/", "examples/"]
+                    .iter()
+                    .any(|t| p.starts_with(t))
+            })
+    }
+
     /// The root file of the library this file is a module of (`src/lib.rs` for `src/kv/mod.rs`):
     /// a crate of the tree whose root's directory holds the file, not a binary's `main.rs` or
     /// `bin/`, nor a doctest (its `crate` is the doctest's own).
-    pub(super) fn own_library(&self) -> Option<&String> {
+    fn own_library(&self) -> Option<&String> {
         if self.doctest {
             return None;
         }

@@ -102,17 +102,18 @@ impl RustProject<'_> {
         module: Option<&[String]>,
     ) -> Resolution {
         let fits = |i: &ScopedItem| i.name == name && space.is_none_or(|s| i.spaces.contains(&s));
-        // What the site's crate can name: not a test's (or bench's, example's, binary's) items
-        // from a library, nor another crate's items that are not `pub`.
+        // What the site's crate can name: a package's own code names no item of its tests,
+        // benches or examples, and those (and doctests) name only the `pub` items of the rest.
+        let test = facts.in_test_target();
         let all: Vec<(&str, &ScopedItem)> = self
             .files
             .iter()
-            .filter(|(_, f)| facts.own_library().is_none() || f.own_library().is_some())
+            .filter(|(_, f)| test || !f.in_test_target())
             .flat_map(|(_, f)| {
-                let same_crate = facts.own_library() == f.own_library();
+                let private_too = !test || f.in_test_target();
                 f.items
                     .iter()
-                    .filter(move |i| fits(i) && (i.public || same_crate))
+                    .filter(move |i| fits(i) && (i.public || private_too))
                     .map(|i| (f.path.as_str(), i))
             })
             .collect();

@@ -21,8 +21,8 @@
 //! - An item (fn, struct, enum, trait, const, static, type, mod, macro) is the symbol when
 //!   exactly one item of the walked files has the name in the namespace its place says (a
 //!   path's leading segment is a module or type, a macro call's name a macro, an expression's
-//!   name a value) among those the use's crate can name (a library names no test's, bench's,
-//!   example's or binary's item; another crate names only a `pub` one); with several, the
+//!   name a value) among those the use's crate can name (a package's code names no item of its
+//!   tests, benches or examples; those and doctests name only `pub` ones); with several, the
 //!   innermost one of the file whose scope holds the use, or the one at the top of the module a
 //!   path names (`crate::m::name`, `$crate::m::name`: from the file's library root); else its
 //!   uses are unresolved. A macro's call where no item of the walked files has the name is a
@@ -644,7 +644,7 @@ mod tests {
     }
 
     #[test]
-    fn a_test_crate_reaches_no_private_item_of_the_library_and_the_library_no_tests() {
+    fn a_test_crate_reaches_no_private_item_of_the_package_and_the_package_no_tests() {
         // semver's private `parse::comparator` and its tests' own `util::comparator` helper.
         let manifest = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n";
         let parse = "fn comparator() {}\npub fn f() {\n    comparator();\n}\n";
@@ -670,6 +670,20 @@ mod tests {
         assert_eq!(
             fixture.resolve(&project, "tests/t.rs", "comparator"),
             [format!("4 {of_util}")]
+        );
+        // A binary's `main.rs` names its module's `pub(crate)` item, never a test's.
+        let files = [
+            ("Cargo.toml", manifest),
+            ("src/main.rs", "mod foo;\nfn main() {\n    foo::helper();\n}\n"),
+            ("src/foo.rs", "pub(crate) fn helper() {}\n"),
+            ("tests/t.rs", "fn helper() {}\n"),
+        ];
+        let rust: Vec<&str> = files[1..].iter().map(|(p, _)| *p).collect();
+        let fixture = Fixture::new(&files, &rust);
+        let sources = fixture.sources();
+        assert_eq!(
+            fixture.resolve(&RustProject::new(&sources), "src/main.rs", "helper"),
+            ["3 = rust:item:helper@src/foo.rs:14"]
         );
     }
 }
