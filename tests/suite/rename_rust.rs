@@ -328,3 +328,137 @@ pub fn f() -> u8 {
     cargo_tests_pass(dir.path())
         .unwrap_or_else(|e| panic!("{e}\n{}", read(dir.path(), "src/lib.rs")));
 }
+
+/// log's `Log` trait: `(**self).enabled(..)` in `impl Log for &T`, `self.as_ref().enabled(..)`
+/// in `impl Log for Box<T>`, a doctest's `self.enabled(..)` in its own `impl demo::Log for
+/// Simple` (two doctests, each with its own `Simple`), and `$crate::private::enabled(..)` in a
+/// `macro_rules!` body beside a test's own `fn enabled`: every site is decided, so renaming the
+/// trait's method (and then the module's function) is written and the crate's tests, doctests
+/// included, pass (before, each of these sites was undecided and the rename refused).
+const LOG_LIB: &str = "\
+//! ```
+//! use demo::{Log, Record};
+//! struct Simple;
+//! impl demo::Log for Simple {
+//!     fn enabled(&self, _: &Record) -> bool {
+//!         true
+//!     }
+//! }
+//! impl Simple {
+//!     fn check(&self) -> bool {
+//!         self.enabled(&Record)
+//!     }
+//! }
+//! assert!(Simple.check());
+//! assert!(demo::enabled!(Box::new(Simple)));
+//! ```
+
+pub mod private;
+
+pub struct Record;
+
+/// ```
+/// use demo::Log;
+/// struct Simple;
+/// impl Log for Simple {
+///     fn enabled(&self, _: &demo::Record) -> bool {
+///         false
+///     }
+/// }
+/// impl Simple {
+///     fn off(&self) -> bool {
+///         !self.enabled(&demo::Record)
+///     }
+/// }
+/// assert!(Simple.off());
+/// ```
+pub trait Log {
+    fn enabled(&self, record: &Record) -> bool;
+}
+
+impl<T> Log for &'_ T
+where
+    T: ?Sized + Log,
+{
+    fn enabled(&self, record: &Record) -> bool {
+        (**self).enabled(record)
+    }
+}
+
+impl<T> Log for Box<T>
+where
+    T: ?Sized + Log,
+{
+    fn enabled(&self, record: &Record) -> bool {
+        self.as_ref().enabled(record)
+    }
+}
+
+#[macro_export]
+macro_rules! enabled {
+    ($logger:expr) => {
+        $crate::private::enabled($logger)
+    };
+}
+";
+
+const LOG_PRIVATE: &str = "\
+pub fn enabled<L: crate::Log>(logger: L) -> bool {
+    logger.enabled(&crate::Record)
+}
+";
+
+const LOG_TEST: &str = "\
+#[test]
+fn enabled() {
+    struct Off;
+    impl demo::Log for Off {
+        fn enabled(&self, _: &demo::Record) -> bool {
+            false
+        }
+    }
+    assert!(!demo::enabled!(&Off));
+}
+";
+
+#[test]
+fn a_traits_method_through_pointers_doctests_and_a_macros_crate_path_is_renamed() {
+    let dir = temp_tree(&[
+        (
+            "Cargo.toml",
+            b"[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/lib.rs", LOG_LIB.as_bytes()),
+        ("src/private.rs", LOG_PRIVATE.as_bytes()),
+        ("tests/off.rs", LOG_TEST.as_bytes()),
+    ]);
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--no-lsp", "--at", "src/lib.rs:38:8", "is_on"],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        lines(&v, "renamed"),
+        [5, 11, 26, 32, 38, 45, 46, 54, 55, 2, 5],
+        "{v:#}"
+    );
+    let (code, v) = run_json(
+        dir.path(),
+        &["rename", "--no-lsp", "--at", "src/private.rs:1:8", "allows"],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(lines(&v, "renamed"), [62, 1], "{v:#}");
+    assert_eq!(
+        read(dir.path(), "tests/off.rs"),
+        LOG_TEST.replace("fn enabled(&self", "fn is_on(&self"),
+        "the test's own `fn enabled` is left"
+    );
+    assert_eq!(
+        read(dir.path(), "src/private.rs"),
+        LOG_PRIVATE
+            .replace("fn enabled", "fn allows")
+            .replace("logger.enabled", "logger.is_on")
+    );
+    cargo_tests_pass(dir.path())
+        .unwrap_or_else(|e| panic!("{e}\n{}", read(dir.path(), "src/lib.rs")));
+}

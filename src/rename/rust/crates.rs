@@ -17,6 +17,8 @@ pub(super) struct CrateNames {
     /// Crates of the tree, each with its library's root file (`my_util` →
     /// `crates/my-util/src/lib.rs`).
     pub(super) tree: HashMap<String, String>,
+    /// The package's directory (root-relative, `""` for the root).
+    pub(super) package: String,
 }
 
 /// Each package manifest's directory (root-relative, `""` for the root) and the crate names
@@ -56,7 +58,10 @@ impl Crates {
             .filter(|(_, t)| t.contains_key("package"))
             .map(|(dir, table)| {
                 let workspace = workspace_of(dir, &manifests);
-                let mut names = CrateNames::default();
+                let mut names = CrateNames {
+                    package: dir.clone(),
+                    ..CrateNames::default()
+                };
                 if let Some(own) = table
                     .get("lib")
                     .and_then(|l| l.get("name"))

@@ -122,6 +122,9 @@ pub(super) struct ScopedItem {
     pub(super) in_patterns: bool,
     /// What a call of it gives: a function's declared return type, a tuple struct's own type.
     pub(super) called: Option<Returns>,
+    /// Declared `pub` (or a macro, which `#[macro_export]` may export): another crate may name
+    /// it; an item without (or `pub(crate)`) is its crate's own.
+    pub(super) public: bool,
 }
 
 /// A name a `use` brings into scope (`use crate::Level::{Error, Warn as W}`): `Error` from
@@ -326,6 +329,11 @@ impl FileFacts {
                     in_patterns: matches!(kind, "const_item" | "static_item")
                         || kind == "struct_item" && n.child_by_field_name("body").is_none(),
                     called: called_type(n, source),
+                    public: kind == "macro_definition" || {
+                        let mut cursor = n.walk();
+                        n.children(&mut cursor)
+                            .any(|c| c.kind() == "visibility_modifier" && text(c, source) == "pub")
+                    },
                 });
                 if matches!(
                     kind,
@@ -411,9 +419,15 @@ impl FileFacts {
     /// The files a path into a crate of the tree can name its module by (`my_util::text` →
     /// `crates/my-util/src/text.rs` or `…/text/mod.rs`; `my_util` → its library's root file),
     /// or `None` when `path` does not start with such a crate.
+    /// `crate::…` (`$crate::…` in a `macro_rules!` body) in a file of a library of the tree
+    /// starts at that library's root.
     pub(super) fn tree_module(&self, path: &str) -> Option<Vec<String>> {
         let mut segments = path.trim_start_matches("::").split("::").map(str::trim);
-        let root = self.crates.tree.get(segments.next()?)?;
+        let first = segments.next()?;
+        let root = match first {
+            "crate" => self.own_library()?,
+            _ => self.crates.tree.get(first)?,
+        };
         let rest: Vec<&str> = segments.collect();
         if rest.is_empty() {
             return Some(vec![root.clone()]);
@@ -426,6 +440,49 @@ impl FileFacts {
             format!("{base}/{module}")
         };
         Some(vec![format!("{module}.rs"), format!("{module}/mod.rs")])
+    }
+
+    /// Whether the file is in a test, bench or example target of its package (`tests/`,
+    /// `benches/`, `examples/`, as Cargo finds them), or is a doctest: a crate of its own, which
+    /// names only the `pub` items of the package's library and whose items no library names.
+    pub(super) fn in_test_target(&self) -> bool {
+        let package = &self.crates.package;
+        let within = if package.is_empty() {
+            Some(self.path.as_str())
+        } else {
+            self.path.strip_prefix(&format!("{package}/"))
+        };
+        self.doctest
+            || within.is_some_and(|p| {
+                ["tests/", "benches/", "examples/"]
+                    .iter()
+                    .any(|t| p.starts_with(t))
+            })
+    }
+
+    /// The root file of the library this file is a module of (`src/lib.rs` for `src/kv/mod.rs`):
+    /// a crate of the tree whose root's directory holds the file, not a binary's `main.rs` or
+    /// `bin/`, nor a doctest (its `crate` is the doctest's own).
+    fn own_library(&self) -> Option<&String> {
+        if self.doctest {
+            return None;
+        }
+        self.crates
+            .tree
+            .values()
+            .filter(|root| {
+                let base = root.rsplit_once('/').map_or("", |(d, _)| d);
+                let inside = if base.is_empty() {
+                    !self.path.contains('/')
+                } else {
+                    self.path.starts_with(&format!("{base}/"))
+                };
+                inside
+                    && !self.path.ends_with("/main.rs")
+                    && self.path != "main.rs"
+                    && !self.path.starts_with(&format!("{base}/bin/"))
+            })
+            .max_by_key(|root| root.len())
     }
 
     /// For `name` used at `at` under a `use` from a crate of the tree: the files its module can

@@ -22,6 +22,10 @@ pub(super) fn use_space(node: Node) -> Option<ItemSpace> {
     if parent.kind() == "macro_invocation" && is(parent, "macro") {
         return Some(ItemSpace::Macro);
     }
+    // Among a macro's tokens (which tree-sitter leaves unparsed), `name!` is a macro's call.
+    if parent.kind() == "token_tree" && node.next_sibling().is_some_and(|n| n.kind() == "!") {
+        return Some(ItemSpace::Macro);
+    }
     // `a::name` used as the path of a longer path, or of `use a::name::{…}`.
     let segment = if parent.kind() == "scoped_identifier" && is(parent, "name") {
         parent
@@ -98,11 +102,20 @@ impl RustProject<'_> {
         module: Option<&[String]>,
     ) -> Resolution {
         let fits = |i: &ScopedItem| i.name == name && space.is_none_or(|s| i.spaces.contains(&s));
+        // What the site's crate can name: a package's own code names no item of its tests,
+        // benches or examples, and those (and doctests) name only the `pub` items of the rest.
+        let test = facts.in_test_target();
         let all: Vec<(&str, &ScopedItem)> = self
             .files
             .iter()
-            .flat_map(|(_, f)| f.items.iter().map(|i| (f.path.as_str(), i)))
-            .filter(|(_, i)| fits(i))
+            .filter(|(_, f)| test || !f.in_test_target())
+            .flat_map(|(_, f)| {
+                let private_too = !test || f.in_test_target();
+                f.items
+                    .iter()
+                    .filter(move |i| fits(i) && (i.public || private_too))
+                    .map(|i| (f.path.as_str(), i))
+            })
             .collect();
         let here = at.and_then(|at| {
             facts
@@ -134,6 +147,14 @@ impl RustProject<'_> {
             // No item: a variant the tree re-exports (`pub use crate::Either::{Left, Right}`,
             // reached by a `use`, a path or a glob of the tree), unless a glob from outside
             // the tree may bring another of the name.
+            // A macro's call where no item of the walked files has the name (a `macro_rules!`
+            // or a proc-macro function of the tree would be one): the library's or another
+            // crate's macro, never the tree's item.
+            ([], _) if space == Some(ItemSpace::Macro) && !self.is_item(name) => {
+                Resolution::Outside(format!(
+                    "`{name}!` calls a macro, and no macro or function of the walked files is named `{name}`: a macro of Rust's library or of another crate"
+                ))
+            }
             ([], _) => match self.reexported_variant(name) {
                 Some(holder) if at.is_none_or(|at| !facts.outside_glob_reaches(at)) => {
                     self.member(&holder, name, Namespace::Item)

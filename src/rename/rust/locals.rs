@@ -169,15 +169,39 @@ pub(super) enum LocalType<'t> {
     Value(Node<'t>),
 }
 
+/// One step from a pattern's whole value to a binding inside it: Rust gives the binding the
+/// part of the whole's type the pattern takes apart, exactly.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum PatternStep {
+    /// The element at this place of a tuple (`let (a, b) = …`).
+    Element(usize),
+    /// The value inside the library's `Some(x)` (of an `Option`), `Ok(x)` or `Err(x)` (of a
+    /// `Result`).
+    Wrapped(Wrapper),
+    /// Through a reference pattern (`&(a, b): &(A, B)`).
+    Deref,
+}
+
+/// The library's variants a pattern opens (`Some(x)`, `Ok(x)`, `Err(x)`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Wrapper {
+    Some,
+    Ok,
+    Err,
+}
+
 /// What the declaration of a Rust local says of its type, the local being the binding at
-/// `bound` that `ident` refers to ([`local_declaration`]): a parameter `x: &T`, `let x: T`, or
-/// the value of `let x = …`; a binding in any other pattern (`let (x, y)`, a closure's `|x|`,
-/// a `match` arm) says nothing.
+/// `bound` that `ident` refers to ([`local_declaration`]): the type of the whole its pattern
+/// takes apart (a parameter's `x: &T`, `let x: T`, the value of a `let`, an `if let`/`while
+/// let` or a `match`) and the steps from that whole to the binding (`let (a, b) = f()?`:
+/// element 1 of what `f()?` is; `if let Some((c, rest)) = g()`). A binding of a closure's
+/// untyped parameter, of a `for` loop, or in a pattern of another shape (a struct's, a slice's,
+/// an `|`, a tuple with `..`) says nothing.
 pub(super) fn rust_local_type<'t>(
     ident: Node<'t>,
     source: &str,
     bound: usize,
-) -> Option<LocalType<'t>> {
+) -> Option<(LocalType<'t>, Vec<PatternStep>)> {
     let name = text(ident, source);
     let function = enclosing_function(ident)?;
     let mut stack = vec![function];
@@ -185,20 +209,78 @@ pub(super) fn rust_local_type<'t>(
         if n.start_byte() > bound {
             continue;
         }
-        if matches!(n.kind(), "parameter" | "let_declaration")
-            && let Some(pattern) = n.child_by_field_name("pattern")
-            && (text(pattern, source) == name || text(pattern, source) == format!("mut {name}"))
-            && pattern.end_byte() == bound + name.len()
+        let pattern = match n.kind() {
+            "parameter" | "let_declaration" | "let_condition" => n.child_by_field_name("pattern"),
+            "match_pattern" => Some(n),
+            _ => None,
+        };
+        if let Some(pattern) = pattern
+            && pattern.start_byte() <= bound
+            && bound + name.len() <= pattern.end_byte()
         {
-            return n
-                .child_by_field_name("type")
-                .map(|t| LocalType::Written(text(t, source).to_string()))
-                .or_else(|| n.child_by_field_name("value").map(LocalType::Value));
+            let whole = match n.kind() {
+                "match_pattern" => LocalType::Value(
+                    ancestor(n, &["match_expression"])?.child_by_field_name("value")?,
+                ),
+                _ => match n.child_by_field_name("type") {
+                    Some(t) => LocalType::Written(text(t, source).to_string()),
+                    None => LocalType::Value(n.child_by_field_name("value")?),
+                },
+            };
+            let binding = pattern
+                .descendant_for_byte_range(bound, bound + name.len())
+                .filter(|b| b.kind() == "identifier" && text(*b, source) == name)?;
+            return Some((whole, steps_to(binding, pattern, source)?));
         }
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor));
     }
     None
+}
+
+/// The steps from the whole value `pattern` matches down to `binding` inside it, outermost
+/// first; `None` through a pattern whose parts lancet does not type.
+fn steps_to(binding: Node, pattern: Node, source: &str) -> Option<Vec<PatternStep>> {
+    let mut steps = Vec::new();
+    let mut at = binding;
+    while at.id() != pattern.id() {
+        let parent = at.parent()?;
+        let mut cursor = parent.walk();
+        let parts: Vec<Node> = parent
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() != "line_comment" && c.kind() != "block_comment")
+            .collect();
+        match parent.kind() {
+            // `(a, .., b)`: the places after `..` count from the end, unread.
+            "tuple_pattern" if parts.iter().all(|p| p.kind() != "remaining_field_pattern") => {
+                steps.push(PatternStep::Element(
+                    parts.iter().position(|p| p.id() == at.id())?,
+                ));
+            }
+            "tuple_struct_pattern" => {
+                let variant = parent.child_by_field_name("type")?;
+                let wrapper = match text(variant, source) {
+                    "Some" => Wrapper::Some,
+                    "Ok" => Wrapper::Ok,
+                    "Err" => Wrapper::Err,
+                    _ => return None,
+                };
+                // `Some(x)`: the variant's one field.
+                if parts.len() != 2 || parts[1].id() != at.id() {
+                    return None;
+                }
+                steps.push(PatternStep::Wrapped(wrapper));
+            }
+            "reference_pattern" => steps.push(PatternStep::Deref),
+            // `mut x`, `ref x`, `x @ P` bind the value itself (`ref`: by reference, which a
+            // member's receiver sees through); a match arm's pattern is its whole.
+            "mut_pattern" | "ref_pattern" | "captured_pattern" | "match_pattern" => {}
+            _ => return None,
+        }
+        at = parent;
+    }
+    steps.reverse();
+    Some(steps)
 }
 
 /// Whether a plain name among a macro's tokens may be a shorthand field (`Type { name }`,
@@ -253,7 +335,7 @@ impl RustProject<'_> {
     }
 
     /// Whether an item of the walked files (in any namespace) has the name.
-    fn is_item(&self, name: &str) -> bool {
+    pub(super) fn is_item(&self, name: &str) -> bool {
         self.files
             .iter()
             .any(|(_, f)| f.items.iter().any(|i| i.name == name))

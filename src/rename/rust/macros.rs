@@ -38,6 +38,24 @@ pub(super) fn token_binding(ident: Node, source: &str) -> Option<usize> {
     None
 }
 
+/// The path among a macro's tokens that ends with the segment `last` (`$crate :: a :: b` →
+/// `crate::a::b`), when it starts at the crate's root (`crate` or `$crate`).
+fn token_path(last: Node, source: &str) -> Option<String> {
+    let mut segments = vec![text(last, source)];
+    let mut at = last;
+    while let Some(joint) = at.prev_sibling().filter(|j| j.kind() == "::") {
+        at = joint.prev_sibling()?;
+        segments.push(text(at, source));
+    }
+    segments.reverse();
+    let first = segments.first_mut()?;
+    if !matches!(*first, "crate" | "$crate") {
+        return None;
+    }
+    *first = "crate";
+    Some(segments.join("::"))
+}
+
 impl RustProject<'_> {
     /// A name among a macro's tokens (a call's arguments, a `macro_rules!` body): after `.` a
     /// member of the receiver before it (a method when `(` follows), after `::` a path's last
@@ -98,6 +116,15 @@ impl RustProject<'_> {
                 }
             }
             Some("::") => match before.and_then(|c| c.prev_sibling()) {
+                // `$crate::module::name` in a `macro_rules!` body: the defining crate's module.
+                Some(segment)
+                    if segment.kind() == "identifier"
+                        && token_path(segment, source)
+                            .is_some_and(|p| p.starts_with("crate::")) =>
+                {
+                    let path = token_path(segment, source).unwrap_or_default();
+                    self.path(facts, source, node, &path, name)
+                }
                 Some(segment)
                     if matches!(segment.kind(), "identifier" | "self" | "super" | "crate") =>
                 {

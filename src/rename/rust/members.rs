@@ -332,10 +332,59 @@ impl RustProject<'_> {
             return Resolution::Unresolved("a member of nothing".into());
         };
         match self.type_of(facts, source, object) {
+            Some(ty) if facts.doctest && facts.types.contains(&bare_type(&deref_type(&ty))) => {
+                self.doctest_member(facts, &bare_type(&deref_type(&ty)), name, space)
+            }
             Some(ty) => self.member_of_type(source, object, &ty, name, space),
             None => Resolution::Unresolved(format!(
                 "the type of `{}` is not known",
                 text(object, source).lines().next().unwrap_or_default()
+            )),
+        }
+    }
+
+    /// The member `name` of a value of a type `holder` a doctest declares (its `struct
+    /// SimpleLogger` and `impl log::Log for SimpleLogger`): the method of the one trait of the
+    /// tree its impls there give it (every doctest of the file that declares such a type
+    /// implementing that one trait); its own fields and inherent methods are the doctest's.
+    fn doctest_member(
+        &self,
+        facts: &FileFacts,
+        holder: &str,
+        name: &str,
+        space: Namespace,
+    ) -> Resolution {
+        let of_holder = || facts.holders.iter().filter(|h| h.name == holder);
+        let defines = |h: &&Holder| h.members.iter().any(|(m, _)| m == name);
+        let own = of_holder()
+            .filter(defines)
+            .any(|h| h.trait_name.is_none() || h.fields);
+        if space == Namespace::Field || own {
+            return Resolution::Unresolved(format!(
+                "`{name}` of `{holder}`, a type the doctest declares: the doctest's own member"
+            ));
+        }
+        // A file's doctests are read as one: several may each declare the type and implement
+        // the one trait for it.
+        let mut traits: Vec<&String> = of_holder()
+            .filter(defines)
+            .filter_map(|h| h.trait_name.as_ref())
+            .collect();
+        traits.sort_unstable();
+        traits.dedup();
+        match traits.as_slice() {
+            [one] if self.is_tree_trait(one) && !facts.traits.contains(one) => {
+                Resolution::Symbol(associated_id(one, name))
+            }
+            // `impl Display for Point { fn fmt }`, or a trait the doctest declares.
+            [one] if !self.tree_trait_defines(name) => Resolution::Outside(format!(
+                "`{name}` of `{holder}` (a type the doctest declares) is a method of the trait `{one}`, not of a trait of the walked files"
+            )),
+            [] if !self.tree_trait_defines(name) => Resolution::Outside(format!(
+                "`{holder}` is a type the doctest declares, and no trait of the walked files has `{name}`"
+            )),
+            _ => Resolution::Unresolved(format!(
+                "`{name}` of `{holder}`, a type the doctest declares, through a trait lancet cannot tell"
             )),
         }
     }

@@ -8,17 +8,25 @@
 //!   function writes down (`x: &Type`, `let x = Type { … }`) or whose value is typed, a field
 //!   of such a receiver (`self.config.x`: the type its struct declares), a call's result by the
 //!   declared return type of what it calls ([`typing`]: `Record::builder().level(l)` is a
-//!   `RecordBuilder`'s), through `Box`/`Rc`/`Arc`, and a generic parameter's bounds,
-//!   `dyn Trait` or `impl Trait` (a trait method). Any other receiver is unresolved (a generic,
-//!   associated or `impl Trait` return type too); a method of a trait outside the tree (`fmt`
-//!   in `impl Display for T`) or of a library type (`str::len`) resolves outside.
+//!   `RecordBuilder`'s), a binding a pattern takes apart (`let (pre, rest) = f()?`), through
+//!   `Box`/`Rc`/`Arc` (`(**self)`, `self.as_ref()`), and a generic parameter's bounds,
+//!   `dyn Trait` or `impl Trait` (a trait method). A field's type is read from the tree's other
+//!   files when the scanned ones do not declare its struct ([`elsewhere`]). A doctest's own type
+//!   reaches the one trait of the tree its impls there implement. Any other receiver is
+//!   unresolved (a generic, associated or `impl Trait` return type too); a method of a trait
+//!   outside the tree (`fmt` in `impl Display for T`) or of a library type (`str::len`)
+//!   resolves outside.
 //! - A local (`let`, a parameter, a closure's or a pattern's binding) is its own symbol, by its
 //!   declaration; a closure sees the locals of the function around it.
 //! - An item (fn, struct, enum, trait, const, static, type, mod, macro) is the symbol when
 //!   exactly one item of the walked files has the name in the namespace its place says (a
 //!   path's leading segment is a module or type, a macro call's name a macro, an expression's
-//!   name a value); with several, the innermost one of the file whose scope holds the use;
-//!   else its uses are unresolved.
+//!   name a value) among those the use's crate can name (a package's code names no item of its
+//!   tests, benches or examples; those and doctests name only `pub` ones); with several, the
+//!   innermost one of the file whose scope holds the use, or the one at the top of the module a
+//!   path names (`crate::m::name`, `$crate::m::name`: from the file's library root); else its
+//!   uses are unresolved. A macro's call where no item of the walked files has the name is a
+//!   macro of Rust's library or of another crate (`module_path!()`).
 //! - A path or `use` that starts in `std`, `core` or `alloc`, or in a crate outside the tree that
 //!   the file's package depends on ([`crates`]: a registry or git dependency of its
 //!   `Cargo.toml`), resolves outside the tree, within the scope of the `use` (a `use` inside one
@@ -26,9 +34,9 @@
 //!   derives, cfgs, lints). A workspace member reached by its crate name is the tree's.
 //! - A shorthand field (`Type { name }`) is a value and a field at once: both are resolved.
 //! - Inside a macro's tokens, `x.name` and `Type::name` are read as they would be outside it.
-
 //!
-//! By grammar area: [`facts`] (what each file declares), [`items`] (items and paths),
+//! By grammar area: [`facts`] (what each file declares), [`elsewhere`] (the fields of a type
+//! declared in a file without OLD), [`items`] (items and paths),
 //! [`members`] (fields, associated items and receivers' types), [`typing`] (an expression's
 //! type by what the tree declares), [`locals`] (a function's bindings) and [`macros`] (names
 //! among a macro's tokens).
@@ -36,6 +44,7 @@
 use super::model::{Parsed, Resolution};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
 use crates::Crates;
+use elsewhere::Elsewhere;
 use facts::{FileFacts, holder_of, list_owner};
 use items::use_space;
 use members::associated_id;
@@ -44,6 +53,7 @@ use std::sync::Arc;
 use tree_sitter::{Node, Tree};
 
 mod crates;
+mod elsewhere;
 mod facts;
 mod items;
 mod locals;
@@ -111,6 +121,8 @@ pub(crate) struct RustProject<'a> {
     files: Vec<(&'a str, FileFacts)>,
     /// The crates outside the tree each package depends on.
     crates: Crates,
+    /// The tree's other Rust files, read when a type they declare is needed.
+    elsewhere: Elsewhere<'a>,
 }
 
 /// Which members a name can be: a struct's fields (`x.level`, `P { level }`), or the
@@ -149,6 +161,7 @@ impl<'a> RustProject<'a> {
                 })
                 .collect(),
             crates,
+            elsewhere: Elsewhere::new(sources.files, sources.read),
         }
     }
 }
@@ -579,6 +592,98 @@ mod tests {
                 "3 = rust:local@a.rs@5",
                 "3 = rust:local@a.rs@5"
             ]
+        );
+    }
+
+    #[test]
+    fn a_macros_call_is_no_method_or_function_of_the_tree() {
+        // log's `target: $crate::__private_api::module_path!()` beside `Record::module_path`;
+        // a macro of the tree of that name is still the tree's.
+        let text = "struct R;\nimpl R {\n    fn module_path(&self) {}\n}\nmacro_rules! t {\n    () => {\n        f($crate::m::module_path!(), module_path!())\n    };\n}\nfn g() {\n    let s = module_path!();\n    std::module_path!();\n    frob!(a);\n}\nmacro_rules! frob {\n    ($x:ident) => {};\n}\nfn h() {\n    t!(frob!(b));\n}\n";
+        let outside = "outside: `module_path!` calls a macro, and no macro or function of the walked files is named `module_path`: a macro of Rust's library or of another crate";
+        let unnamed = "outside: no item, variant or local of the walked files is named `module_path` (a name from outside the tree, a glob import of one, or a binding among a macro's tokens)";
+        let files = [("a.rs", text)];
+        assert_eq!(
+            resolve(&files, "a.rs", "module_path"),
+            [
+                "3 = rust:R::module_path".to_string(),
+                format!("7 {outside}"),
+                format!("7 {unnamed}"),
+                format!("11 {unnamed}"),
+                "12 outside: `std::module_path` is outside the tree".to_string(),
+            ]
+        );
+        assert_eq!(
+            resolve(&files, "a.rs", "frob"),
+            [
+                "13 = rust:item:frob",
+                "15 = rust:item:frob",
+                "19 = rust:item:frob"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_crate_path_among_a_macros_tokens_names_the_librarys_module() {
+        // log's `$crate::__private_api::enabled(..)` beside a test's own `fn enabled`.
+        let manifest = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n";
+        let lib = "pub mod private;\nmacro_rules! on {\n    () => {\n        $crate::private::enabled()\n    };\n}\n";
+        let files = [
+            ("Cargo.toml", manifest),
+            ("src/lib.rs", lib),
+            ("src/private.rs", "pub fn enabled() {}\n"),
+            ("tests/t.rs", "fn enabled() {}\n"),
+        ];
+        let rust: Vec<&str> = files[1..].iter().map(|(p, _)| *p).collect();
+        let fixture = Fixture::new(&files, &rust);
+        let sources = fixture.sources();
+        assert_eq!(
+            fixture.resolve(&RustProject::new(&sources), "src/lib.rs", "enabled"),
+            ["4 = rust:item:enabled@src/private.rs:7"]
+        );
+    }
+
+    #[test]
+    fn a_test_crate_reaches_no_private_item_of_the_package_and_the_package_no_tests() {
+        // semver's private `parse::comparator` and its tests' own `util::comparator` helper.
+        let manifest = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n";
+        let parse = "fn comparator() {}\npub fn f() {\n    comparator();\n}\n";
+        let util = "pub(super) fn comparator() {}\n";
+        let test = "mod util;\nuse crate::util::*;\nfn g() {\n    comparator();\n}\n";
+        let files = [
+            ("Cargo.toml", manifest),
+            ("src/lib.rs", "mod parse;\n"),
+            ("src/parse.rs", parse),
+            ("tests/util/mod.rs", util),
+            ("tests/t.rs", test),
+        ];
+        let rust: Vec<&str> = files[2..].iter().map(|(p, _)| *p).collect();
+        let fixture = Fixture::new(&files, &rust);
+        let sources = fixture.sources();
+        let project = RustProject::new(&sources);
+        let of_parse = "= rust:item:comparator@src/parse.rs:3";
+        let of_util = "= rust:item:comparator@tests/util/mod.rs:14";
+        assert_eq!(
+            fixture.resolve(&project, "src/parse.rs", "comparator"),
+            [format!("1 {of_parse}"), format!("3 {of_parse}")]
+        );
+        assert_eq!(
+            fixture.resolve(&project, "tests/t.rs", "comparator"),
+            [format!("4 {of_util}")]
+        );
+        // A binary's `main.rs` names its module's `pub(crate)` item, never a test's.
+        let files = [
+            ("Cargo.toml", manifest),
+            ("src/main.rs", "mod foo;\nfn main() {\n    foo::helper();\n}\n"),
+            ("src/foo.rs", "pub(crate) fn helper() {}\n"),
+            ("tests/t.rs", "fn helper() {}\n"),
+        ];
+        let rust: Vec<&str> = files[1..].iter().map(|(p, _)| *p).collect();
+        let fixture = Fixture::new(&files, &rust);
+        let sources = fixture.sources();
+        assert_eq!(
+            fixture.resolve(&RustProject::new(&sources), "src/main.rs", "helper"),
+            ["3 = rust:item:helper@src/foo.rs:14"]
         );
     }
 }

@@ -2,15 +2,20 @@
 //! `self`, a local's annotation or initialiser, a field's declared type, and a call's result by
 //! the declared return type of what it calls (`-> Self`, `-> &mut Builder`, `-> Box<T>`), step
 //! by step along a chain (`Record::builder().level(l).build()`), with `?`, `.unwrap()` and
-//! `.expect(..)` taking the value out of the library's `Option`/`Result`. A return type that
-//! names a generic parameter, an associated type or `impl Trait` is not known, and neither is
-//! anything the tree does not declare: the member reached through it stays undecided.
+//! `.expect(..)` taking the value out of the library's `Option`/`Result`; a binding a pattern
+//! takes apart (`let (pre, rest) = f()?`, `if let Some((c, rest)) = g()`, a `match` arm's
+//! `Ok(found)`, `&(a, b): &(A, B)`) by the part of the whole's type it takes; a `match` or `if`
+//! whose branches that give a value agree; `*x` through a reference or the library's `Box`,
+//! `Rc`, `Arc`, and such a pointer's `as_ref()`; `str`'s own methods (`trim_start_matches`
+//! gives a `&str`). A return type that names a generic parameter, an associated type or
+//! `impl Trait` is not known, and neither is anything the tree does not declare: the member
+//! reached through it stays undecided.
 
-use super::facts::{FileFacts, Returns, enclosing_impl};
-use super::locals::{LocalType, local_declaration, rust_local_type};
+use super::facts::{FileFacts, Returns, enclosing_impl, enclosing_impl_type};
+use super::locals::{LocalType, PatternStep, Wrapper, local_declaration, rust_local_type};
 use super::macros::token_binding;
 use super::members::{POINTERS, deref_type};
-use super::{Namespace, RustProject, bare_type, text};
+use super::{Namespace, RustProject, ancestor, bare_type, text};
 use crate::rename::model::{Resolution, RustSymbol, SymbolId};
 use tree_sitter::Node;
 
@@ -38,6 +43,26 @@ const LIBRARY_TRAITS: &[&str] = &[
 /// The library's wrappers whose value `?`, `.unwrap()` and `.expect(..)` take out: their first
 /// type argument.
 const WRAPPERS: &[&str] = &["Option", "Result"];
+
+/// Inherent methods of `str` (reached from `&str`, `String` and `&String` by dereference) and
+/// the type each gives: an inherent method comes before any trait's, so a receiver that is a
+/// `str` gives exactly this (`text.trim_start_matches(' ')` is a `&str`).
+const STR_METHODS: &[(&str, &str)] = &[
+    ("trim", "&str"),
+    ("trim_start", "&str"),
+    ("trim_end", "&str"),
+    ("trim_matches", "&str"),
+    ("trim_start_matches", "&str"),
+    ("trim_end_matches", "&str"),
+    ("strip_prefix", "Option<&str>"),
+    ("strip_suffix", "Option<&str>"),
+    ("to_lowercase", "String"),
+    ("to_uppercase", "String"),
+];
+
+/// Macros of Rust's library that never return: a `match` arm or branch that ends in one gives
+/// the whole no type.
+const DIVERGING_MACROS: &[&str] = &["panic", "unreachable", "todo", "unimplemented"];
 
 /// Whether `word` stands in `ty` as a whole word at `at`.
 fn whole_word(ty: &str, at: usize, word: &str) -> bool {
@@ -127,20 +152,100 @@ fn literal_type(literal: Node, source: &str) -> Option<String> {
     }
 }
 
-/// The first type argument of `Option<T>` / `Result<T, E>` as written: `T`.
-fn first_argument(ty: &str) -> Option<&str> {
+/// The type arguments of `Option<T>` / `Result<T, E>` (or any `Outer<…>`) as written, split
+/// at the commas of the outer list only: `Result<(u64, &str), Error>` → `(u64, &str)`, `Error`.
+fn type_arguments(ty: &str) -> Option<Vec<&str>> {
     let open = ty.find('<')?;
-    let inner = ty[open + 1..].strip_suffix('>')?;
+    split_top(ty[open + 1..].strip_suffix('>')?)
+}
+
+/// The parts of a tuple type as written (`(u64, &str)` → `u64`, `&str`); `None` when `ty` is
+/// not one.
+fn tuple_elements(ty: &str) -> Option<Vec<&str>> {
+    split_top(ty.trim().strip_prefix('(')?.strip_suffix(')')?)
+}
+
+/// `list` split at the commas outside any brackets, each part trimmed (a trailing comma ends
+/// the list: `(T,)`); `None` when its brackets do not balance.
+fn split_top(list: &str) -> Option<Vec<&str>> {
+    let parts: Vec<&str> = split_at_top(list, ',').map(str::trim).collect();
+    let depth: i32 = list
+        .chars()
+        .map(|c| match c {
+            '<' | '(' | '[' => 1,
+            '>' | ')' | ']' => -1,
+            _ => 0,
+        })
+        .sum();
+    if depth != 0 {
+        return None;
+    }
+    Some(match parts.as_slice() {
+        [.., ""] => parts[..parts.len() - 1].to_vec(),
+        _ => parts,
+    })
+}
+
+/// `text` split at each `separator` outside any brackets.
+fn split_at_top(text: &str, separator: char) -> impl Iterator<Item = &str> {
     let mut depth = 0i32;
-    for (at, c) in inner.char_indices() {
+    text.split(move |c: char| {
         match c {
             '<' | '(' | '[' => depth += 1,
             '>' | ')' | ']' => depth -= 1,
-            ',' if depth == 0 => return Some(inner[..at].trim()),
             _ => {}
         }
+        c == separator && depth == 0
+    })
+}
+
+/// `ty` less one reference (`&'a mut T` → `T`); `None` when it is no reference.
+fn strip_reference(ty: &str) -> Option<&str> {
+    let mut ty = ty.trim().strip_prefix('&')?.trim_start();
+    if let Some(rest) = ty.strip_prefix('\'') {
+        ty = rest.split_once(' ')?.1.trim_start();
     }
-    Some(inner.trim())
+    Some(ty.strip_prefix("mut ").unwrap_or(ty).trim_start())
+}
+
+/// The type of `self` where `node` stands, as the method's receiver and the impl write it
+/// (`&self` in `impl<T> Log for &'_ T` → `&&'_ T`); `None` in a trait's own body, outside a
+/// method, or for a receiver written with its type (`self: Box<Self>`).
+fn written_self(node: Node, source: &str) -> Option<String> {
+    let function = ancestor(node, &["function_item"])?;
+    let parameters = function.child_by_field_name("parameters")?;
+    let mut cursor = parameters.walk();
+    let receiver = parameters
+        .named_children(&mut cursor)
+        .find(|p| p.kind() == "self_parameter")?;
+    let written = text(receiver, source);
+    let impl_type = enclosing_impl_type(node, source)?;
+    // `&self`, `&'a mut self`: a reference to the impl's type; `self`, `mut self`: the type.
+    Some(if written.starts_with('&') {
+        format!("{} {impl_type}", written.strip_suffix("self")?.trim())
+    } else {
+        impl_type
+    })
+}
+
+/// Whether an expression never gives a value: `return`, `break`, `continue`, a `panic!`, or a
+/// block that ends in one.
+fn diverges(node: Node, source: &str) -> bool {
+    match node.kind() {
+        "return_expression" | "break_expression" | "continue_expression" => true,
+        "macro_invocation" => node
+            .child_by_field_name("macro")
+            .is_some_and(|m| DIVERGING_MACROS.contains(&text(m, source))),
+        "expression_statement" => node.named_child(0).is_some_and(|e| diverges(e, source)),
+        "block" => {
+            let mut cursor = node.walk();
+            node.named_children(&mut cursor)
+                .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment"))
+                .last()
+                .is_some_and(|last| diverges(last, source))
+        }
+        _ => false,
+    }
 }
 
 impl RustProject<'_> {
@@ -177,6 +282,30 @@ impl RustProject<'_> {
                 self.unwrapped(&value)
             }
             "call_expression" => self.call_type(facts, source, object, steps),
+            // `values[0]`: an element of an array, a slice or the library's `Vec`.
+            "index_expression" => {
+                let value = object.named_child(0)?;
+                let index = object.named_child(1)?;
+                if index.kind() != "integer_literal" {
+                    return None;
+                }
+                let ty = self.typed(facts, source, value, steps)?;
+                self.element_type(&ty)
+            }
+            // `[Left(1), Right(2)]`: an array of its elements' one type.
+            "array_expression" => self.array_type(facts, source, object, steps),
+            // `*x`, `**self`: what the reference or the library's pointer holds.
+            "unary_expression" if text(object, source).starts_with('*') => {
+                let operand = object.named_child(0)?;
+                let ty = match operand.kind() {
+                    "self" => written_self(operand, source)?,
+                    _ => self.typed(facts, source, operand, steps)?,
+                };
+                self.dereferenced(&ty)
+            }
+            "match_expression" | "if_expression" | "block" => {
+                self.branches_type(facts, source, object, steps)
+            }
             "string_literal" | "raw_string_literal" | "char_literal" | "boolean_literal"
             | "integer_literal" | "float_literal" => literal_type(object, source),
             // `Level::Info`: a variant is a value of its enum.
@@ -192,6 +321,160 @@ impl RustProject<'_> {
         }
     }
 
+    /// The type of a `match`, an `if` or a block: what every branch that gives a value gives
+    /// (a block's, its tail expression's).
+    fn branches_type(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        object: Node,
+        steps: u8,
+    ) -> Option<String> {
+        match object.kind() {
+            "match_expression" => {
+                let arms = object.child_by_field_name("body")?;
+                let mut cursor = arms.walk();
+                let values: Vec<Node> = arms
+                    .named_children(&mut cursor)
+                    .filter(|a| a.kind() == "match_arm")
+                    .filter_map(|a| a.child_by_field_name("value"))
+                    .collect();
+                self.agreed(facts, source, &values, steps)
+            }
+            "if_expression" => {
+                let mut branches = vec![object.child_by_field_name("consequence")?];
+                let alternative = object.child_by_field_name("alternative")?;
+                branches.push(alternative.named_child(0)?);
+                self.agreed(facts, source, &branches, steps)
+            }
+            _ => {
+                let mut cursor = object.walk();
+                let tail = object
+                    .named_children(&mut cursor)
+                    .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment"))
+                    .last()?;
+                let statement = tail.kind().ends_with("_statement")
+                    || tail.kind().ends_with("_declaration")
+                    || tail.kind().ends_with("_item");
+                if statement {
+                    return None;
+                }
+                self.typed(facts, source, tail, steps)
+            }
+        }
+    }
+
+    /// The type of an array expression: `[T]` for elements that all are a `T` (`[x; N]`: its
+    /// `x`).
+    fn array_type(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        array: Node,
+        steps: u8,
+    ) -> Option<String> {
+        let elements: Vec<Node> = match array.child_by_field_name("length") {
+            Some(_) => vec![array.child_by_field_name("value")?],
+            None => {
+                let mut cursor = array.walk();
+                array
+                    .named_children(&mut cursor)
+                    .filter(|c| !matches!(c.kind(), "line_comment" | "block_comment"))
+                    .collect()
+            }
+        };
+        Some(format!(
+            "[{}]",
+            self.agreed(facts, source, &elements, steps)?
+        ))
+    }
+
+    /// The type `*x` gives for an `x` of type `ty`: a reference's target, or what the
+    /// library's pointer holds (`Box<T>` → `T`); `None` for any other type (a type of the tree
+    /// may implement `Deref` to anything).
+    fn dereferenced(&self, ty: &str) -> Option<String> {
+        if let Some(target) = strip_reference(ty) {
+            return Some(target.to_string());
+        }
+        self.pointer_held(ty)
+    }
+
+    /// The type of `x[0]` for an `x` of type `ty`: an array's or a slice's element (`[T; N]`,
+    /// `&[T]`), or the library's `Vec<T>`'s; `None` for any other type (a type of the tree may
+    /// implement `Index` to anything).
+    fn element_type(&self, ty: &str) -> Option<String> {
+        let mut ty = ty.trim();
+        while let Some(target) = strip_reference(ty) {
+            ty = target;
+        }
+        if let Some(inner) = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            let element = split_at_top(inner, ';').next()?;
+            return Some(element.trim().to_string());
+        }
+        let outer = bare_type(ty);
+        if outer != "Vec" || self.types_named("Vec") > 0 {
+            return None;
+        }
+        Some(type_arguments(ty)?.first()?.to_string())
+    }
+
+    /// What a library pointer of type `ty` holds (`Box<T>`, `Rc<T>`, `Arc<T>` → `T`), no type
+    /// of the tree having the pointer's name.
+    fn pointer_held(&self, ty: &str) -> Option<String> {
+        let outer = bare_type(ty);
+        if !matches!(outer.as_str(), "Box" | "Rc" | "Arc") || self.types_named(&outer) > 0 {
+            return None;
+        }
+        let arguments = type_arguments(ty.trim())?;
+        Some(arguments.last()?.to_string())
+    }
+
+    /// The one type of the branches of a `match` or `if` that give a value (a branch that
+    /// returns, breaks or panics gives none); `None` when one is not known or two differ.
+    fn agreed(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        branches: &[Node],
+        steps: u8,
+    ) -> Option<String> {
+        let mut agreed: Option<String> = None;
+        for branch in branches.iter().filter(|b| !diverges(**b, source)) {
+            let ty = self.typed(facts, source, *branch, steps)?;
+            if agreed.as_ref().is_some_and(|a| *a != ty) {
+                return None;
+            }
+            agreed = Some(ty);
+        }
+        agreed
+    }
+
+    /// `x.as_ref()` where `x` is the library's `Box<T>`, `Rc<T>` or `Arc<T>` (through any
+    /// references): `&T`, the one `AsRef` the library gives them, when no impl or trait of the
+    /// walked files has an `as_ref` that could be reached instead.
+    fn pointer_as_ref(
+        &self,
+        facts: &FileFacts,
+        source: &str,
+        receiver: Node,
+        steps: u8,
+    ) -> Option<String> {
+        if self
+            .holders()
+            .any(|h| h.members.iter().any(|(m, _)| m == "as_ref"))
+        {
+            return None;
+        }
+        let mut ty = match receiver.kind() {
+            "self" => written_self(receiver, source)?,
+            _ => self.typed(facts, source, receiver, steps)?,
+        };
+        while let Some(target) = strip_reference(&ty) {
+            ty = target.to_string();
+        }
+        Some(format!("&{}", self.pointer_held(&ty)?))
+    }
+
     /// The type of the local `ident` names, by the declaration it is bound to.
     fn local_type(
         &self,
@@ -203,15 +486,27 @@ impl RustProject<'_> {
         let name = text(ident, source);
         let classify = |n: Node| self.pattern_name(facts, n, name);
         let bound = local_declaration(ident, source, &classify)?.ok()?;
-        match rust_local_type(ident, source, bound)? {
-            LocalType::Written(ty) => Some(ty),
-            LocalType::Value(value) => self.typed(facts, source, value, steps),
+        let (whole, parts) = rust_local_type(ident, source, bound)?;
+        let mut ty = match whole {
+            LocalType::Written(ty) => ty,
+            LocalType::Value(value) => self.typed(facts, source, value, steps)?,
+        };
+        for step in parts {
+            ty = self.pattern_part(&ty, step)?;
         }
+        Some(ty)
     }
 
     /// The type the struct `holder` (as written) declares its field `field` with.
     fn field_type(&self, holder: &str, field: &str) -> Option<String> {
         let holder = bare_type(&deref_type(holder));
+        if self.types_named(&holder) == 0 {
+            return self
+                .fields_elsewhere(&holder)?
+                .into_iter()
+                .find(|(m, _)| m == field)
+                .and_then(|(_, ty)| ty);
+        }
         if self.types_named(&holder) != 1 {
             return None;
         }
@@ -226,13 +521,45 @@ impl RustProject<'_> {
     /// `Option<T>` or `Result<T, E>` (no type of the tree has that name): `T`.
     fn unwrapped(&self, ty: &str) -> Option<String> {
         let held = deref_type(ty);
-        let outer = held.split('<').next().unwrap_or_default().trim();
+        let (_, arguments) = self.wrapper_arguments(&held)?;
+        arguments.first().map(|t| t.to_string())
+    }
+
+    /// The name (`Option` or `Result`) and type arguments of `ty` when it is one of the
+    /// library's wrappers, no type of the tree having that name.
+    fn wrapper_arguments<'t>(&self, ty: &'t str) -> Option<(&'t str, Vec<&'t str>)> {
+        let outer = ty.split('<').next().unwrap_or_default().trim();
         let name = outer.rsplit("::").next().unwrap_or_default();
         let library =
             !outer.contains("::") || outer.starts_with("std::") || outer.starts_with("core::");
-        (WRAPPERS.contains(&name) && library && self.types_named(name) == 0)
-            .then(|| first_argument(&held).map(str::to_string))
-            .flatten()
+        if !(WRAPPERS.contains(&name) && library && self.types_named(name) == 0) {
+            return None;
+        }
+        Some((name, type_arguments(ty)?))
+    }
+
+    /// The type of the part of a value of type `ty` one pattern step takes (an element of a
+    /// tuple, what `Some`/`Ok`/`Err` hold, what a reference points to). A pattern that is no
+    /// reference matched against a reference binds by reference: `&(A, B)`'s element 0 is `&A`.
+    fn pattern_part(&self, ty: &str, step: PatternStep) -> Option<String> {
+        let (reference, whole) = match strip_reference(ty) {
+            Some(inner) => ("&", inner),
+            None => ("", ty.trim()),
+        };
+        let part = match step {
+            PatternStep::Deref => return Some(whole.to_string()).filter(|_| !reference.is_empty()),
+            PatternStep::Element(at) => *tuple_elements(whole)?.get(at)?,
+            PatternStep::Wrapped(wrapper) => {
+                let (name, arguments) = self.wrapper_arguments(whole)?;
+                let at = match (wrapper, name) {
+                    (Wrapper::Some, "Option") | (Wrapper::Ok, "Result") => 0,
+                    (Wrapper::Err, "Result") => 1,
+                    _ => return None,
+                };
+                *arguments.get(at)?
+            }
+        };
+        Some(format!("{reference}{part}"))
     }
 
     /// The enum `id` is a variant of, when it is one.
@@ -258,6 +585,11 @@ impl RustProject<'_> {
             "field_expression" => {
                 let receiver = function.child_by_field_name("value")?;
                 let name = text(function.child_by_field_name("field")?, source);
+                if name == "as_ref"
+                    && let Some(held) = self.pointer_as_ref(facts, source, receiver, steps)
+                {
+                    return Some(held);
+                }
                 let ty = self.typed(facts, source, receiver, steps)?;
                 self.method_result(source, receiver, &ty, name)
             }
@@ -303,11 +635,33 @@ impl RustProject<'_> {
         {
             return Some(inner);
         }
+        if let Some(result) = self.str_method(ty, name) {
+            return Some(result);
+        }
         if !usable(ty) {
             return None;
         }
         let id = self.member_of_type(source, receiver, ty, name, Namespace::Item);
         self.associated_result(&id, Some(ty))
+    }
+
+    /// What `str`'s own method `name` gives on a receiver of type `ty` that is a `str` or a
+    /// `String` (through references), when no impl or trait of the walked files defines a
+    /// method of that name.
+    fn str_method(&self, ty: &str, name: &str) -> Option<String> {
+        let held = deref_type(ty);
+        let text_type = held == "str" || held == "String" && self.types_named("String") == 0;
+        if !text_type
+            || self
+                .holders()
+                .any(|h| h.members.iter().any(|(m, _)| m == name))
+        {
+            return None;
+        }
+        STR_METHODS
+            .iter()
+            .find(|(method, _)| *method == name)
+            .map(|(_, gives)| gives.to_string())
     }
 
     /// The declared return type of the associated function or method `id` resolved to, `Self`
@@ -406,6 +760,16 @@ impl RustProject<'_> {
             // A local bound among the tokens (`m!({ let x = …; x.f() })`): not typed.
             "identifier" if token_binding(last, source).is_some() => None,
             "identifier" if !joined_by("::") => self.local_type(facts, source, last, steps),
+            // `values[0]` among a macro's tokens.
+            "token_tree" if text(last, source).starts_with('[') => {
+                let index = text(last, source)[1..].strip_suffix(']')?.trim();
+                let value = before?;
+                if index.is_empty() || !index.chars().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                let ty = self.token_type(facts, source, value, steps)?;
+                self.element_type(&ty)
+            }
             "token_tree" if text(last, source).starts_with('(') => {
                 let callee = before.filter(|c| c.kind() == "identifier")?;
                 let name = text(callee, source);
@@ -533,7 +897,8 @@ mod tests {
 
     #[test]
     fn a_shadowing_pattern_and_a_let_that_reads_its_own_name_are_not_the_typed_local() {
-        // `let (c, _) = …` shadows the typed `c`; `let c = c.other()` reads the outer `c`.
+        // `let (c, _) = …` shadows the typed `c` (with a `u8`, whose `go` is the library's);
+        // `let c = c.other()` reads the outer `c`.
         let text = "struct C;\nstruct D;\nimpl C {\n    fn go(&self) {}\n    fn other(&self) -> D { D }\n}\nimpl D {\n    fn go(&self) {}\n}\nfn f(c: C, p: (u8, u8)) {\n    let c = c.other();\n    c.go();\n    let (c, _) = p;\n    c.go();\n}\n";
         assert_eq!(
             resolve(text, "go"),
@@ -541,7 +906,7 @@ mod tests {
                 "4 = rust:C::go",
                 "8 = rust:D::go",
                 "12 = rust:D::go",
-                "14 ? the type of `c` is not known",
+                "14 outside: `u8` is not a type of the walked files: its `go` is outside the tree",
             ]
         );
     }
@@ -618,6 +983,117 @@ mod tests {
         assert_eq!(
             resolve(text, "write"),
             ["2 = rust:Log::write", "5 = rust:Log::write"]
+        );
+    }
+
+    #[test]
+    fn a_binding_in_a_tuple_or_some_ok_pattern_is_typed_by_its_part() {
+        // semver's parser: `let (pre, text) = prerelease_identifier(text)?;`, `if let
+        // Some((ch, mut rest)) = wildcard(input)`, `&(target, module_path, loc): &(…)`, and a
+        // `match` whose other arm returns.
+        let text = "struct Pre;\nimpl Pre {\n    fn is_empty(&self) -> bool { true }\n}\nfn pre(input: &str) -> Result<(Pre, &str), ()> { Ok((Pre, input)) }\nfn wild(input: &str) -> Option<(char, &str)> { None }\nfn f(input: &str, &(p, s): &(Pre, &str)) -> Result<(), ()> {\n    let (head, text) = pre(input)?;\n    head.is_empty();\n    text.is_empty();\n    if let Some((ch, mut rest)) = wild(input) {\n        rest = rest.trim_start_matches(' ');\n        rest.is_empty();\n    }\n    p.is_empty();\n    s.is_empty();\n    let (q, t) = match pre(input) {\n        Ok(found) => found,\n        Err(e) => {\n            return Err(e);\n        }\n    };\n    q.is_empty();\n    t.is_empty();\n    Ok(())\n}\n";
+        let outside =
+            "outside: `str` is not a type of the walked files: its `is_empty` is outside the tree";
+        assert_eq!(
+            resolve(text, "is_empty"),
+            [
+                "3 = rust:Pre::is_empty".to_string(),
+                "9 = rust:Pre::is_empty".to_string(),
+                format!("10 {outside}"),
+                format!("13 {outside}"),
+                "15 = rust:Pre::is_empty".to_string(),
+                format!("16 {outside}"),
+                "23 = rust:Pre::is_empty".to_string(),
+                format!("24 {outside}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_pattern_of_another_shape_or_a_branch_of_another_type_stays_undecided() {
+        // A closure's untyped parameter, a struct pattern, `..` in a tuple, `if` branches of
+        // two types, and `str`'s method when a type of the tree defines one of that name.
+        let text = "struct Pre;\nstruct P { pre: Pre }\nimpl Pre {\n    fn is_empty(&self) -> bool { true }\n    fn trim(&self) -> Pre { Pre }\n}\nfn f(x: (Pre, u8, &str), p: P, s: &str, c: bool) {\n    let g = |y| y.is_empty();\n    let P { pre } = p;\n    pre.is_empty();\n    let (.., z) = x;\n    z.is_empty();\n    let w = if c { s } else { \"\" };\n    w.is_empty();\n    let v = if c { Pre } else { p.pre };\n    v.is_empty();\n    s.trim().is_empty();\n}\n";
+        let unknown = |line: u32, what: &str| format!("{line} ? the type of `{what}` is not known");
+        assert_eq!(
+            resolve(text, "is_empty"),
+            [
+                "4 = rust:Pre::is_empty".to_string(),
+                unknown(8, "y"),
+                unknown(10, "pre"),
+                unknown(12, "z"),
+                "14 outside: `str` is not a type of the walked files: its `is_empty` is outside the tree".to_string(),
+                unknown(16, "v"),
+                unknown(17, "s.trim()"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_dereferenced_self_and_a_pointers_as_ref_reach_the_held_types_bounds() {
+        // log's `impl<T> Log for &'_ T` (`(**self).flush()`) and `impl<T> Log for Box<T>`
+        // (`self.as_ref().flush()`); a type of the tree may deref to anything: `*w` stays open.
+        let text = "trait Log {\n    fn flush(&self);\n}\nstruct W;\nimpl<T> Log for &'_ T\nwhere\n    T: ?Sized + Log,\n{\n    fn flush(&self) {\n        (**self).flush();\n    }\n}\nimpl<T> Log for Box<T>\nwhere\n    T: ?Sized + Log,\n{\n    fn flush(&self) {\n        self.as_ref().flush();\n    }\n}\nfn f(w: W, b: &Box<dyn Log>) {\n    (*w).flush();\n    b.as_ref().flush();\n    (**b).flush();\n}\n";
+        assert_eq!(
+            resolve(text, "flush"),
+            [
+                "2 = rust:Log::flush",
+                "9 = rust:Log::flush",
+                "10 = rust:Log::flush",
+                "17 = rust:Log::flush",
+                "18 = rust:Log::flush",
+                "22 ? the type of `(*w)` is not known",
+                "23 = rust:Log::flush",
+                "24 = rust:Log::flush",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_field_of_a_type_declared_in_a_file_without_old_is_typed_from_that_file() {
+        // semver's `self.identifier.ptr_eq(..)` in impls.rs, `Prerelease` declared in lib.rs;
+        // a name two files declare, or an enum, gives no field type.
+        let ids = "pub struct Identifier;\nimpl Identifier {\n    pub fn ptr_eq(&self) -> bool { true }\n}\n";
+        let impls = "impl Prerelease {\n    fn f(&self) -> bool {\n        self.identifier.ptr_eq()\n    }\n}\nimpl Build {\n    fn f(&self) -> bool {\n        self.identifier.ptr_eq()\n    }\n}\n";
+        let lib = "pub struct Prerelease {\n    identifier: Identifier,\n}\npub struct Build {\n    identifier: Identifier,\n}\n";
+        let other = "pub enum Build {\n    A,\n}\n";
+        let fixture = Fixture::new(
+            &[
+                ("ids.rs", ids),
+                ("impls.rs", impls),
+                ("lib.rs", lib),
+                ("other.rs", other),
+            ],
+            &["ids.rs", "impls.rs"],
+        );
+        let sources = fixture.sources();
+        assert_eq!(
+            fixture.resolve(&RustProject::new(&sources), "impls.rs", "ptr_eq"),
+            [
+                "3 = rust:Identifier::ptr_eq",
+                "8 ? the type of `self.identifier` is not known"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_element_of_an_array_a_slice_or_a_vec_is_typed_and_a_tree_types_index_is_not() {
+        // either's doctest: `let values = [Left(1), Right(2)]; assert_eq!(values[0].is_left(),
+        // true)`; a type of the tree may implement `Index` to anything.
+        let text = "enum E {\n    L(u8),\n    R(u8),\n}\nimpl E {\n    fn is_l(&self) -> bool { true }\n}\nstruct Table;\nfn f(v: Vec<E>, s: &[E], t: Table, i: usize) {\n    let values = [E::L(1), E::R(2)];\n    assert_eq!(values[0].is_l(), true);\n    values[1].is_l();\n    v[0].is_l();\n    s[0].is_l();\n    t[0].is_l();\n    values[i].is_l();\n    let mixed = [E::L(1), Table];\n    mixed[0].is_l();\n}\n";
+        let unknown = |line: u32, what: &str| format!("{line} ? the type of `{what}` is not known");
+        assert_eq!(
+            resolve(text, "is_l"),
+            [
+                "6 = rust:E::is_l".to_string(),
+                "11 = rust:E::is_l".to_string(),
+                "12 = rust:E::is_l".to_string(),
+                "13 = rust:E::is_l".to_string(),
+                "14 = rust:E::is_l".to_string(),
+                unknown(15, "t[0]"),
+                unknown(16, "values[i]"),
+                unknown(18, "mixed[0]"),
+            ]
         );
     }
 }
