@@ -203,7 +203,10 @@ a Rust struct, enum or trait is a class, a static a constant) and note. Each is 
 the file when loaded (the identifier at line:column must be NAME). An entry may carry
 known_false: what lancet gets wrong there (a false rename seen and reported, not yet fixed): its
 false renames are listed as known and counted apart instead of failing the run; when they are
-gone the run says to remove the entry.
+gone the run says to remove the entry. An entry may carry oracle_misses: sites
+("PATH:LINE:COL") the server's rename leaves that the compiler resolves to the symbol, with
+oracle_misses_proof saying how that was shown (a probe run, not a reading): they join the
+server's answer before scoring, so renaming them is right and leaving them a miss.
 
 LANCET, per symbol and engine:
   LANCET_BIN rename --at PATH:LINE:COL NAME_renamed -C ROOT --dry-run --json --no-checkpoint
@@ -1063,6 +1066,10 @@ def check_symbol(sym, texts):
     got = ident_at(s, sym["column"] - 1)
     if got != sym["name"]:
         return f"{sym['path']}:{sym['line']}:{sym['column']} is {got!r}, not {sym['name']!r}: {s.strip()[:80]!r}"
+    for path, line, col in sorted(oracle_misses(sym)):
+        got = ident_at(texts.line(path, line), col - 1)
+        if got != sym["name"]:
+            return f"oracle_misses {path}:{line}:{col} is {got!r}, not {sym['name']!r}"
     return None
 
 
@@ -1458,13 +1465,26 @@ def run_lancet(lancet, root, sym, engine, env, warn_engine, bare=False):
 # ------------------------------------------------------------------------------------- scoring
 
 
+def oracle_misses(sym):
+    """The sites symbols.toml records the server missing (oracle_misses, "PATH:LINE:COL", each
+    entry with its oracle_misses_proof), as scored sites."""
+    if sym.get("oracle_misses") and not sym.get("oracle_misses_proof"):
+        raise SystemExit(f"symbols.toml: {sym['path']}:{sym['line']} {sym['name']} has oracle_misses "
+                         "without oracle_misses_proof")
+    sites = set()
+    for site in sym.get("oracle_misses", []):
+        path, line, col = site.rsplit(":", 2)
+        sites.add((norm_path(path), int(line), int(col)))
+    return sites
+
+
 def score(sym, oracle, lan, engine, texts):
     """The symbol's numbers for one engine (None when the oracle is not ok). A site inside a
     `macro_rules!` body that one side has and the other lacks is not scored (`macro`): the
     server never reads those bodies."""
     if oracle["status"] != "ok" or lan is None:
         return None
-    S = set(map(tuple, oracle["sites"]))
+    S = set(map(tuple, oracle["sites"])) | oracle_misses(sym)
     L = set(map(tuple, lan["renamed"]))
     U = set(map(tuple, lan["unresolved"]))
     blind = {site for site in L ^ S if texts.in_macro_body(*site)}
