@@ -105,7 +105,10 @@ fn readers(
         |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
     let real = |path: &str| -> Option<String> {
         let rel = root.rel(path).ok()?;
-        Some(root.resolve(&rel, true).ok()?.real.to_string())
+        let real = root.resolve(&rel, true).ok()?.real;
+        // A path that does not exist resolves to itself: it leads nowhere.
+        root.dir().symlink_metadata(real.as_str()).ok()?;
+        Some(real.to_string())
     };
     (read, real)
 }

@@ -218,7 +218,13 @@ pub(super) fn scan_file(
             });
         }
     }
-    let collisions = collisions(&mut cursor, renamer, &tree, bytes, &opts.new, &starts);
+    // A scan for a name alone (a move's, a signature change's: NEW is OLD) renames nothing, so
+    // nothing can merge: its code occurrences are not classified a second time as NEW's.
+    let collisions = if opts.new == opts.old {
+        Vec::new()
+    } else {
+        collisions(&mut cursor, renamer, &tree, bytes, &opts.new, &starts)
+    };
     Some(FileScan {
         sha256: sha256_hex(bytes),
         language: renamer.entry.name.as_str(),

@@ -38,6 +38,10 @@ pub(super) struct Packages<'a> {
     by_name: OnceLock<HashMap<String, String>>,
     /// tsconfig.json path → its mappings (with `extends` followed).
     configs: std::sync::Mutex<HashMap<String, Mappings>>,
+    /// A path (`…/node_modules`, `…/node_modules/<name>`) → where it leads, once looked up:
+    /// every file of a directory asks the same paths, for every bare import and every string
+    /// a move reads as a possible module name, and each answer is a walk of the file system.
+    links: std::sync::Mutex<HashMap<String, Option<String>>>,
 }
 
 impl<'a> Packages<'a> {
@@ -54,6 +58,7 @@ impl<'a> Packages<'a> {
             real,
             by_name: OnceLock::new(),
             configs: std::sync::Mutex::new(HashMap::new()),
+            links: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -100,13 +105,31 @@ impl<'a> Packages<'a> {
         })
     }
 
+    /// Where a path of the tree leads, when it exists (the tree's resolver, asked once per
+    /// path).
+    fn real_of(&self, path: &str) -> Option<String> {
+        let known = self.links.lock().ok().and_then(|l| l.get(path).cloned());
+        if let Some(real) = known {
+            return real;
+        }
+        let real = (self.real)(path);
+        if let Ok(mut links) = self.links.lock() {
+            links.insert(path.to_string(), real.clone());
+        }
+        real
+    }
+
     /// `node_modules/<name>` beside `from` or above it, when it is a link into the tree outside
     /// any `node_modules` (a workspace install); an installed package is another package.
     fn linked(&self, from: &str, name: &str) -> Option<String> {
         let mut dir = parent(from);
         loop {
-            let link = join(&dir, &format!("node_modules/{name}"));
-            if let Some(real) = (self.real)(&link)
+            // Where `node_modules` is missing (or leads out of the tree), nothing under it leads
+            // into the tree: its names are not looked up one by one.
+            let modules = join(&dir, "node_modules");
+            let link = join(&modules, name);
+            if self.real_of(&modules).is_some()
+                && let Some(real) = self.real_of(&link)
                 && real != link
                 && !real.split('/').any(|part| part == "node_modules")
             {
