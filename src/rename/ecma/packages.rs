@@ -445,7 +445,42 @@ fn strip_jsonc(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{built_from, join, split_package, strip_jsonc};
+    use super::{Bare, Packages, built_from, join, split_package, strip_jsonc};
+    use std::sync::Mutex;
+
+    #[test]
+    fn links_are_looked_up_once_per_path_and_only_where_node_modules_is() {
+        // `node_modules/@demo/a` links to `packages/a`; `src/` has no `node_modules`.
+        let files = ["src/app/x.ts", "src/app/y.ts", "packages/a/index.ts"].map(String::from);
+        let asked = Mutex::new(Vec::new());
+        let read = |_: &str| -> Option<String> { None };
+        let real = |path: &str| -> Option<String> {
+            asked.lock().unwrap().push(path.to_string());
+            match path {
+                "node_modules" => Some(path.to_string()),
+                "node_modules/@demo/a" => Some("packages/a".to_string()),
+                _ => None,
+            }
+        };
+        let packages = Packages::new(&files, &read, &real);
+        for from in ["src/app/x.ts", "src/app/y.ts"] {
+            for specifier in ["@demo/a", "vitest", "a string, not a module", "@demo/a"] {
+                let found = packages.bare(from, specifier);
+                let linked = matches!(&found, Bare::Package { dir, .. } if dir == "packages/a");
+                assert_eq!(linked, specifier == "@demo/a", "{specifier}");
+            }
+        }
+        let mut asked = asked.into_inner().unwrap();
+        let all = asked.len();
+        asked.sort();
+        asked.dedup();
+        assert_eq!(all, asked.len(), "a path asked twice: {asked:?}");
+        let under_src = asked.iter().filter(|p| p.starts_with("src/")).count();
+        assert_eq!(
+            under_src, 2,
+            "only src/app/node_modules and src/node_modules: {asked:?}"
+        );
+    }
 
     #[test]
     fn a_specifier_is_its_package_and_a_subpath() {
