@@ -218,13 +218,9 @@ pub(super) fn scan_file(
             });
         }
     }
-    // A scan for a name alone (a move's, a signature change's: NEW is OLD) renames nothing, so
-    // nothing can merge: its code occurrences are not classified a second time as NEW's.
-    let collisions = if opts.new == opts.old {
-        Vec::new()
-    } else {
-        collisions(&mut cursor, renamer, &tree, bytes, &opts.new, &starts)
-    };
+    // A scan for a name alone (a move's, a signature change's: NEW is OLD) merges nothing.
+    let collisions = (opts.new != opts.old)
+        .then(|| collisions(&mut cursor, renamer, &tree, bytes, &opts.new, &starts));
     Some(FileScan {
         sha256: sha256_hex(bytes),
         language: renamer.entry.name.as_str(),
@@ -241,7 +237,7 @@ pub(super) fn scan_file(
         mention_spans,
         spans: Vec::new(),
         mentions,
-        collisions,
+        collisions: collisions.unwrap_or_default(),
         precheck: None,
         path,
     })
