@@ -17,8 +17,9 @@ use crate::apply_options::ApplyOptions;
 use crate::pipeline::{apply_batch, open_root};
 use crate::rename::choose::{choose, locate_at};
 use crate::rename::model::{Chosen, FileScan, Parsed, RenameOptions, Resolution, SymbolId};
+use crate::rename::registry::Resolvers;
 use crate::rename::scan::{is_identifier, walk};
-use crate::signature::target::{NameScan, last_part, scan_name};
+use crate::signature::target::{NameScan, last_part, scan_name_then};
 use edits::Edits;
 use lancet_core::{
     Batch, Definition, DestinationProblem, FileOp, Format, MAX_LISTED, MoveRefusal, MoveSummary,
@@ -74,22 +75,25 @@ pub fn move_symbol(opts: &MoveOptions, apply: &ApplyOptions) -> Applied {
         Ok(walked) => walked,
         Err(report) => return (*report).into(),
     };
-    let scan = scan_name(&root, &files, &name, apply);
-    let applied = match find(&scan, at.as_ref(), qualified.as_deref(), surface) {
-        Ok(primary) => {
-            lancet_core::timing::lap("move: walk, scan and resolve", &mut clock);
-            let context = Context {
-                root: &root,
-                opts,
-                name: &name,
-                files: &files,
-                scan: &scan,
-                primary: &primary,
-            };
-            move_found(&context, apply, clock)
-        }
-        Err(applied) => *applied,
-    };
+    let (applied, scan) = scan_name_then(&root, &files, &name, apply, |scan, resolvers| {
+        let applied = match find(&scan, at.as_ref(), qualified.as_deref(), surface) {
+            Ok(primary) => {
+                lancet_core::timing::lap("move: walk, scan and resolve", &mut clock);
+                let context = Context {
+                    root: &root,
+                    opts,
+                    name: &name,
+                    files: &files,
+                    scan: &scan,
+                    primary: &primary,
+                    resolvers,
+                };
+                move_found(&context, apply, clock)
+            }
+            Err(applied) => *applied,
+        };
+        (applied, scan)
+    });
     // The parsed trees are freed off the answer's path, as a rename's are.
     crate::background::drop_later((scan, files));
     applied
@@ -157,6 +161,8 @@ struct Context<'a> {
     files: &'a [String],
     scan: &'a NameScan,
     primary: &'a SymbolId,
+    /// The resolvers the scan's sites were resolved by, with what they learnt.
+    resolvers: &'a Resolvers<'a>,
 }
 
 /// A move planned, with where from and to, and the destination as it was read.
@@ -171,14 +177,14 @@ struct Prepared {
 /// A Python symbol's move planned.
 fn plan_python(cx: &Context, module: &str) -> Result<Prepared, MoveRefusal> {
     let from = module.to_string();
-    let (to, to_parsed, to_exists) = read_destination(cx.root, &cx.opts.to, &from, cx.files)?;
+    let modules = Modules::new(cx.files);
+    let (to, to_parsed, to_exists) = read_destination(cx.root, &cx.opts.to, &from, &modules)?;
     let Some(from_scan) = cx.scan.scans.iter().find(|s| s.path == from) else {
         return Err(MoveRefusal::NoMatch {
             symbol: cx.name.to_string(),
             files_scanned: cx.scan.files_scanned,
         });
     };
-    let modules = Modules::new(cx.files);
     let request = python::Request {
         name: cx.name,
         from: &from_scan.parsed,
@@ -190,10 +196,7 @@ fn plan_python(cx: &Context, module: &str) -> Result<Prepared, MoveRefusal> {
         keep_reexport: cx.opts.keep_reexport,
         modules: &modules,
     };
-    let planned =
-        crate::rename::registry::with_resolvers(cx.root, cx.files, &cx.scan.scans, |py, _| {
-            python::plan(&request, py)
-        })?;
+    let planned = python::plan(&request, &cx.resolvers.python)?;
     Ok(Prepared {
         from,
         to: to.path,
@@ -231,10 +234,7 @@ fn plan_ecma(cx: &Context, file: &str) -> Result<Prepared, MoveRefusal> {
         files: cx.files,
         read: &read,
     };
-    let planned =
-        crate::rename::registry::with_resolvers(cx.root, cx.files, &cx.scan.scans, |_, es| {
-            ecma::plan(&request, es)
-        })?;
+    let planned = ecma::plan(&request, &cx.resolvers.ecma)?;
     Ok(Prepared {
         from: file.to_string(),
         to,
@@ -449,7 +449,7 @@ fn destination(
     root: &Root,
     to: &str,
     from: &str,
-    files: &[String],
+    modules: &Modules,
     extension: &str,
 ) -> Result<Destination, DestinationProblem> {
     let rel = root
@@ -467,7 +467,7 @@ fn destination(
     }
     let dir = modules::dir_of(&path);
     let dir_exists = dir.is_empty() || root.dir().is_dir(dir);
-    Modules::new(files).importable(&path, from, dir_exists)?;
+    modules.importable(&path, from, dir_exists)?;
     Ok(Destination { path })
 }
 
@@ -477,13 +477,13 @@ fn read_destination(
     root: &Root,
     to: &str,
     from: &str,
-    files: &[String],
+    modules: &Modules,
 ) -> Result<(Destination, Parsed, bool), MoveRefusal> {
     let refused = |to: &str, problem| MoveRefusal::Destination {
         to: to.to_string(),
         problem,
     };
-    let dest = destination(root, to, from, files, ".py").map_err(|p| refused(to, p))?;
+    let dest = destination(root, to, from, modules, ".py").map_err(|p| refused(to, p))?;
     let (text, exists) = match root.dir().read(&dest.path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => (text, true),

@@ -318,7 +318,7 @@ pub(crate) struct FileScan {
     pub(crate) mention_spans: Vec<Span>,
     pub(crate) spans: Vec<Span>,
     pub(crate) mentions: Vec<Mention>,
-    /// Lines where NEW already is an identifier.
+    /// Lines where NEW already is an identifier (none looked for when NEW is OLD).
     pub(crate) collisions: Vec<Collision>,
     /// The syntax gate's verdict on the renamed content, from this scan's tree.
     pub(crate) precheck: Option<syntax::Prechecked>,

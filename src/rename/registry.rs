@@ -11,13 +11,30 @@ use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-/// Every resolver, over one rename's sources.
-fn resolvers<'a>(sources: &'a Sources<'a>) -> [Box<dyn Resolver + 'a>; 3] {
-    [
-        Box::new(PyProject::new(sources)),
-        Box::new(EcmaProject::new(sources)),
-        Box::new(RustProject::new(sources)),
-    ]
+/// Every language's resolver over one rename's sources, kept after the sites are resolved for
+/// what is built on them (a move's plan), with what they learnt: the modules they parsed on
+/// demand, the imports, scopes and members they resolved.
+pub(crate) struct Resolvers<'a> {
+    /// Python's.
+    pub(crate) python: PyProject<'a>,
+    /// JavaScript's and TypeScript's.
+    pub(crate) ecma: EcmaProject<'a>,
+    rust: RustProject<'a>,
+}
+
+impl<'a> Resolvers<'a> {
+    fn new(sources: &'a Sources<'a>) -> Self {
+        Resolvers {
+            python: PyProject::new(sources),
+            ecma: EcmaProject::new(sources),
+            rust: RustProject::new(sources),
+        }
+    }
+
+    /// Each, to be asked by the language of a file.
+    fn each(&self) -> [&dyn Resolver; 3] {
+        [&self.python, &self.ecma, &self.rust]
+    }
 }
 
 /// The symbols the sites resolve to, in groups a rename takes together (a method and the ones
@@ -38,16 +55,48 @@ pub(crate) fn resolve_all(
     old: &str,
 ) -> Symbols {
     let (read, real) = readers(root);
-    let sources = Sources {
+    let sources = sources(files, scans, &read, &real);
+    resolve_with(&Resolvers::new(&sources), scans, old)
+}
+
+/// [`resolve_all`], then `then` with the scans, the symbols and the resolvers that found them:
+/// a move plans on the same resolvers, so it neither builds them again nor parses again the
+/// modules they read.
+pub(crate) fn resolve_all_then<R>(
+    root: &Root,
+    files: &[String],
+    mut scans: Vec<FileScan>,
+    old: &str,
+    then: impl FnOnce(Vec<FileScan>, Symbols, &Resolvers) -> R,
+) -> R {
+    let (read, real) = readers(root);
+    let sources = sources(files, &scans, &read, &real);
+    let resolvers = Resolvers::new(&sources);
+    let symbols = resolve_with(&resolvers, &mut scans, old);
+    then(scans, symbols, &resolvers)
+}
+
+/// The resolvers' sources: the walked files, the scanned ones as parsed, the tree's readers.
+fn sources<'a>(
+    files: &'a [String],
+    scans: &[FileScan],
+    read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    real: &'a (dyn Fn(&str) -> Option<String> + Sync),
+) -> Sources<'a> {
+    Sources {
         files,
         scanned: scans
             .iter()
             .map(|s| (s.language, Arc::clone(&s.parsed)))
             .collect(),
-        read: &read,
-        real: &real,
-    };
-    let registry = resolvers(&sources);
+        read,
+        real,
+    }
+}
+
+/// Each occurrence resolved by its file's language's resolver; the symbols found, grouped.
+fn resolve_with(resolvers: &Resolvers, scans: &mut [FileScan], old: &str) -> Symbols {
+    let registry = resolvers.each();
     let resolved: Vec<(Vec<Resolved>, Vec<Resolved>)> = scans
         .par_iter()
         .map(|scan| {
@@ -105,7 +154,10 @@ fn readers(
         |path: &str| -> Option<String> { String::from_utf8(root.dir().read(path).ok()?).ok() };
     let real = |path: &str| -> Option<String> {
         let rel = root.rel(path).ok()?;
-        Some(root.resolve(&rel, true).ok()?.real.to_string())
+        let real = root.resolve(&rel, true).ok()?.real;
+        // A path that does not exist resolves to itself: it leads nowhere.
+        root.dir().symlink_metadata(real.as_str()).ok()?;
+        Some(real.to_string())
     };
     (read, real)
 }
@@ -120,20 +172,12 @@ pub(crate) fn with_resolvers<R>(
     f: impl FnOnce(&PyProject, &EcmaProject) -> R,
 ) -> R {
     let (read, real) = readers(root);
-    let sources = Sources {
-        files,
-        scanned: scans
-            .iter()
-            .map(|s| (s.language, Arc::clone(&s.parsed)))
-            .collect(),
-        read: &read,
-        real: &real,
-    };
+    let sources = sources(files, scans, &read, &real);
     f(&PyProject::new(&sources), &EcmaProject::new(&sources))
 }
 
 /// The distinct symbols of the scans (by first site), joined where a resolver ties two.
-fn group(scans: &[FileScan], registry: &[Box<dyn Resolver + '_>]) -> Symbols {
+fn group(scans: &[FileScan], registry: &[&dyn Resolver]) -> Symbols {
     let mut ids: Vec<SymbolId> = Vec::new();
     let mut seen = HashSet::new();
     for o in scans.iter().flat_map(|s| &s.occurrences) {

@@ -29,8 +29,8 @@ pub(super) struct Sources<'a> {
     pub(super) scanned: Vec<(&'static str, Arc<Parsed>)>,
     /// Reads a file of the tree as text.
     pub(super) read: &'a (dyn Fn(&str) -> Option<String> + Sync),
-    /// The path a path of the tree leads to, its links followed, when it stays in the tree (a
-    /// workspace's `node_modules/<name>` link to its package).
+    /// The path a path of the tree leads to, its links followed, when it exists and stays in
+    /// the tree (a workspace's `node_modules/<name>` link to its package).
     pub(super) real: &'a (dyn Fn(&str) -> Option<String> + Sync),
 }
 

@@ -218,7 +218,9 @@ pub(super) fn scan_file(
             });
         }
     }
-    let collisions = collisions(&mut cursor, renamer, &tree, bytes, &opts.new, &starts);
+    // A scan for a name alone (a move's, a signature change's: NEW is OLD) merges nothing.
+    let collisions = (opts.new != opts.old)
+        .then(|| collisions(&mut cursor, renamer, &tree, bytes, &opts.new, &starts));
     Some(FileScan {
         sha256: sha256_hex(bytes),
         language: renamer.entry.name.as_str(),
@@ -235,7 +237,7 @@ pub(super) fn scan_file(
         mention_spans,
         spans: Vec::new(),
         mentions,
-        collisions,
+        collisions: collisions.unwrap_or_default(),
         precheck: None,
         path,
     })

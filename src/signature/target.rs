@@ -7,7 +7,7 @@ use crate::apply_options::ApplyOptions;
 use crate::rename::at::At;
 use crate::rename::choose::choose;
 use crate::rename::model::{Chosen, FileScan, RenameOptions, Resolution, Scanned, SymbolId};
-use crate::rename::registry::{Symbols, resolve_all};
+use crate::rename::registry::{Resolvers, Symbols, resolve_all_then};
 use crate::rename::scan::scan_all;
 use lancet_core::Root;
 use lancet_core::{Definition, MAX_LISTED, Report, SignatureRefusal, SymbolKind};
@@ -37,6 +37,18 @@ pub(crate) fn scan_name(
     name: &str,
     apply: &ApplyOptions,
 ) -> NameScan {
+    scan_name_then(root, files, name, apply, |scan, _| scan)
+}
+
+/// [`scan_name`], then `then` with the scan and the resolvers that resolved it (a move plans
+/// on them).
+pub(crate) fn scan_name_then<R>(
+    root: &Root,
+    files: &[String],
+    name: &str,
+    apply: &ApplyOptions,
+    then: impl FnOnce(NameScan, &Resolvers) -> R,
+) -> R {
     let opts = name_options(name);
     let mut scans = Vec::new();
     let mut files_scanned = 0;
@@ -50,13 +62,15 @@ pub(crate) fn scan_name(
             }
         }
     }
-    let symbols = resolve_all(root, files, &mut scans, name);
-    NameScan {
-        name: name.to_string(),
-        scans,
-        symbols,
-        files_scanned,
-    }
+    resolve_all_then(root, files, scans, name, |scans, symbols, resolvers| {
+        let scan = NameScan {
+            name: name.to_string(),
+            scans,
+            symbols,
+            files_scanned,
+        };
+        then(scan, resolvers)
+    })
 }
 
 /// The function a change is of.

@@ -602,11 +602,10 @@ pub(super) fn star_imports_of(
 /// Where the text holds `import` followed by `*` (spaces and line continuations between):
 /// every star import does (a `*` elsewhere, in `*args` or a product, does not count).
 fn star_import_words(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.match_indices("import").filter_map(|(at, word)| {
-        text[at + word.len()..]
+    memchr::memmem::find_iter(text.as_bytes(), "import").filter(|&at| {
+        text[at + "import".len()..]
             .trim_start_matches([' ', '\t', '\\', '\r', '\n'])
             .starts_with('*')
-            .then_some(at)
     })
 }
 

@@ -38,6 +38,10 @@ pub(super) struct Packages<'a> {
     by_name: OnceLock<HashMap<String, String>>,
     /// tsconfig.json path → its mappings (with `extends` followed).
     configs: std::sync::Mutex<HashMap<String, Mappings>>,
+    /// A path (`…/node_modules`, `…/node_modules/<name>`) → where it leads, once looked up:
+    /// every file of a directory asks the same paths, for every bare import and every string
+    /// a move reads as a possible module name, and each answer is a walk of the file system.
+    links: std::sync::Mutex<HashMap<String, Option<String>>>,
 }
 
 impl<'a> Packages<'a> {
@@ -54,6 +58,7 @@ impl<'a> Packages<'a> {
             real,
             by_name: OnceLock::new(),
             configs: std::sync::Mutex::new(HashMap::new()),
+            links: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -100,13 +105,31 @@ impl<'a> Packages<'a> {
         })
     }
 
+    /// Where a path of the tree leads, when it exists (the tree's resolver, asked once per
+    /// path).
+    fn real_of(&self, path: &str) -> Option<String> {
+        let known = self.links.lock().ok().and_then(|l| l.get(path).cloned());
+        if let Some(real) = known {
+            return real;
+        }
+        let real = (self.real)(path);
+        if let Ok(mut links) = self.links.lock() {
+            links.insert(path.to_string(), real.clone());
+        }
+        real
+    }
+
     /// `node_modules/<name>` beside `from` or above it, when it is a link into the tree outside
     /// any `node_modules` (a workspace install); an installed package is another package.
     fn linked(&self, from: &str, name: &str) -> Option<String> {
         let mut dir = parent(from);
         loop {
-            let link = join(&dir, &format!("node_modules/{name}"));
-            if let Some(real) = (self.real)(&link)
+            // Where `node_modules` is missing (or leads out of the tree), nothing under it leads
+            // into the tree: its names are not looked up one by one.
+            let modules = join(&dir, "node_modules");
+            let link = join(&modules, name);
+            if self.real_of(&modules).is_some()
+                && let Some(real) = self.real_of(&link)
                 && real != link
                 && !real.split('/').any(|part| part == "node_modules")
             {
@@ -422,7 +445,42 @@ fn strip_jsonc(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{built_from, join, split_package, strip_jsonc};
+    use super::{Bare, Packages, built_from, join, split_package, strip_jsonc};
+    use std::sync::Mutex;
+
+    #[test]
+    fn links_are_looked_up_once_per_path_and_only_where_node_modules_is() {
+        // `node_modules/@demo/a` links to `packages/a`; `src/` has no `node_modules`.
+        let files = ["src/app/x.ts", "src/app/y.ts", "packages/a/index.ts"].map(String::from);
+        let asked = Mutex::new(Vec::new());
+        let read = |_: &str| -> Option<String> { None };
+        let real = |path: &str| -> Option<String> {
+            asked.lock().unwrap().push(path.to_string());
+            match path {
+                "node_modules" => Some(path.to_string()),
+                "node_modules/@demo/a" => Some("packages/a".to_string()),
+                _ => None,
+            }
+        };
+        let packages = Packages::new(&files, &read, &real);
+        for from in ["src/app/x.ts", "src/app/y.ts"] {
+            for specifier in ["@demo/a", "vitest", "a string, not a module", "@demo/a"] {
+                let found = packages.bare(from, specifier);
+                let linked = matches!(&found, Bare::Package { dir, .. } if dir == "packages/a");
+                assert_eq!(linked, specifier == "@demo/a", "{specifier}");
+            }
+        }
+        let mut asked = asked.into_inner().unwrap();
+        let all = asked.len();
+        asked.sort();
+        asked.dedup();
+        assert_eq!(all, asked.len(), "a path asked twice: {asked:?}");
+        let under_src = asked.iter().filter(|p| p.starts_with("src/")).count();
+        assert_eq!(
+            under_src, 2,
+            "only src/app/node_modules and src/node_modules: {asked:?}"
+        );
+    }
 
     #[test]
     fn a_specifier_is_its_package_and_a_subpath() {

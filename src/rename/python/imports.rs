@@ -18,8 +18,8 @@ fn load_time_imports(text: &str) -> Vec<String> {
     let mut current: Option<String> = None;
     let mut depth = 0i32;
     for line in text.lines() {
-        let code = line.split('#').next().unwrap_or("");
         if let Some(statement) = current.as_mut() {
+            let code = line.split('#').next().unwrap_or("");
             statement.push(' ');
             statement.push_str(code.trim().trim_end_matches('\\'));
             depth += paren_balance(code);
@@ -33,8 +33,14 @@ fn load_time_imports(text: &str) -> Vec<String> {
             let word = line.split([' ', ':']).next().unwrap_or("");
             in_try = matches!(word, "try" | "except" | "else" | "finally");
         }
+        // Only a top-level line or one of a top-level `try` block starts an import read here
+        // (most lines of a module are neither: they are not looked at further).
+        if !(top || in_try) {
+            continue;
+        }
+        let code = line.split('#').next().unwrap_or("");
         let trimmed = code.trim();
-        if (top || in_try) && (trimmed.starts_with("import ") || trimmed.starts_with("from ")) {
+        if trimmed.starts_with("import ") || trimmed.starts_with("from ") {
             depth = paren_balance(code);
             let statement = trimmed.trim_end_matches('\\').to_string();
             if depth > 0 || trimmed.ends_with('\\') {
