@@ -674,7 +674,10 @@ mod tests {
         // A binary's `main.rs` names its module's `pub(crate)` item, never a test's.
         let files = [
             ("Cargo.toml", manifest),
-            ("src/main.rs", "mod foo;\nfn main() {\n    foo::helper();\n}\n"),
+            (
+                "src/main.rs",
+                "mod foo;\nfn main() {\n    foo::helper();\n}\n",
+            ),
             ("src/foo.rs", "pub(crate) fn helper() {}\n"),
             ("tests/t.rs", "fn helper() {}\n"),
         ];
