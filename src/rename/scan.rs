@@ -403,8 +403,39 @@ fn string_is_code(
 ) -> bool {
     context == Some("string")
         && (is_forward_reference(tree, at.start, at.len())
+            || is_indexed_access_key(tree, at.start, at.len())
             || renamer.entry.name == "rust"
                 && super::rust::inline_format_argument(tree, text, at.start, at.end))
+}
+
+/// Whether the word at `at` is the whole key of a TypeScript indexed access type
+/// (`Subscribable<T>['subscribe']`, or one of a union of keys): a member named by a string,
+/// which `tsc` checks as it checks `x.subscribe`. Left as a mention, a rename otherwise complete
+/// broke the build with exit 0.
+fn is_indexed_access_key(tree: &Tree, at: usize, len: usize) -> bool {
+    let Some(fragment) = tree
+        .root_node()
+        .descendant_for_byte_range(at, at + len)
+        .filter(|n| n.kind() == "string_fragment" && n.byte_range() == (at..at + len))
+    else {
+        return false;
+    };
+    let Some(mut key) = fragment
+        .parent()
+        .filter(|n| n.kind() == "string")
+        .and_then(|string| string.parent())
+        .filter(|n| n.kind() == "literal_type")
+    else {
+        return false;
+    };
+    while let Some(up) = key.parent() {
+        match up.kind() {
+            "union_type" | "parenthesized_type" => key = up,
+            "lookup_type" => return up.child(0) != Some(key),
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Whether the word at `at` is a Python forward reference: the whole content of a string inside

@@ -7,7 +7,7 @@ use super::context::{
 };
 use super::facts::{facts_of, holder_of};
 use super::globals::is_global;
-use super::receivers::{Receiver, imported, member_of, object_holder, symbol_raw};
+use super::receivers::{Receiver, imported, member_of, object_holder, symbol_raw, type_holder};
 use super::{Analysis, Raw, with_semantic};
 use oxc_ast::AstKind;
 use oxc_semantic::Semantic;
@@ -41,11 +41,28 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
                     .push((node.id(), kind));
             }
         }
+        // `T['name']`: the scan passes a string naming a member in a type as code (tsc checks
+        // it): the member `name` of the type indexed, where that type is known.
+        let keys: HashMap<u32, oxc_semantic::NodeId> = semantic
+            .nodes()
+            .iter()
+            .filter_map(|node| match node.kind() {
+                AstKind::StringLiteral(literal)
+                    if (literal.span.end - literal.span.start) as usize == len + 2 =>
+                {
+                    Some((literal.span.start + 1, node.id()))
+                }
+                _ => None,
+            })
+            .collect();
         let returns = Returns::default();
         let raw = offsets
             .iter()
             .map(|&offset| {
                 let candidates = at.get(&(offset as u32)).cloned().unwrap_or_default();
+                if let Some(&key) = keys.get(&(offset as u32)).filter(|_| candidates.is_empty()) {
+                    return (indexed_member(semantic, key), None);
+                }
                 (
                     classify(semantic, &returns, &candidates),
                     shorthand_member(semantic, &returns, &candidates),
@@ -57,6 +74,46 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
             facts: Arc::new(facts_of(semantic)),
         }
     })
+}
+
+/// The member a string key of an indexed access type names (`Subscribable<T>['subscribe']`,
+/// one key of a union among them): `subscribe` of the type indexed where [`type_holder`] knows
+/// it, else undecided.
+fn indexed_member(semantic: &Semantic, key: oxc_semantic::NodeId) -> Raw {
+    let nodes = semantic.nodes();
+    let AstKind::StringLiteral(literal) = nodes.kind(key) else {
+        return Raw::Unresolved("not a name lancet can read".into());
+    };
+    let name = literal.value.to_string();
+    let unknown = || {
+        Raw::Unresolved(format!(
+            "`{name}` is a member named by a string in a type (`T['{name}']`) whose type lancet cannot resolve"
+        ))
+    };
+    if !matches!(nodes.parent_kind(key), AstKind::TSLiteralType(_)) {
+        return unknown();
+    }
+    for ancestor in nodes.ancestors(key) {
+        match ancestor.kind() {
+            AstKind::StringLiteral(_)
+            | AstKind::TSLiteralType(_)
+            | AstKind::TSUnionType(_)
+            | AstKind::TSParenthesizedType(_) => {}
+            AstKind::TSIndexedAccessType(indexed)
+                if indexed.index_type.span().contains_inclusive(literal.span) =>
+            {
+                return match type_holder(semantic, &indexed.object_type) {
+                    Some(holder) if holder.holds_members() => Raw::Member {
+                        holder: Box::new(holder),
+                        name,
+                    },
+                    _ => unknown(),
+                };
+            }
+            _ => return unknown(),
+        }
+    }
+    unknown()
 }
 
 pub(super) fn classify(
