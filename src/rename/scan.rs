@@ -403,16 +403,16 @@ fn string_is_code(
 ) -> bool {
     context == Some("string")
         && (is_forward_reference(tree, at.start, at.len())
-            || is_indexed_access_key(tree, at.start, at.len())
+            || is_indexed_access_key(tree, text.as_bytes(), at.start, at.len())
             || renamer.entry.name == "rust"
                 && super::rust::inline_format_argument(tree, text, at.start, at.end))
 }
 
 /// Whether the word at `at` is the whole key of a TypeScript indexed access type
-/// (`Subscribable<T>['subscribe']`, or one of a union of keys): a member named by a string,
-/// which `tsc` checks as it checks `x.subscribe`. Left as a mention, a rename otherwise complete
-/// broke the build with exit 0.
-fn is_indexed_access_key(tree: &Tree, at: usize, len: usize) -> bool {
+/// (`Subscribable<T>['subscribe']`) or of the library's `Pick`/`Omit` (`Pick<Options, 'retry'>`),
+/// alone or one of a union of keys: a member named by a string, which `tsc` checks as it checks
+/// `x.subscribe`. Left as a mention, a rename otherwise complete broke the build with exit 0.
+fn is_indexed_access_key(tree: &Tree, text: &[u8], at: usize, len: usize) -> bool {
     let Some(fragment) = tree
         .root_node()
         .descendant_for_byte_range(at, at + len)
@@ -432,6 +432,17 @@ fn is_indexed_access_key(tree: &Tree, at: usize, len: usize) -> bool {
         match up.kind() {
             "union_type" | "parenthesized_type" => key = up,
             "lookup_type" => return up.child(0) != Some(key),
+            // `Pick<T, 'a' | 'b'>`, `Omit<T, 'a'>`: the keys are the second type argument.
+            "type_arguments" => {
+                return up.named_child(1) == Some(key)
+                    && up
+                        .parent()
+                        .filter(|g| g.kind() == "generic_type")
+                        .and_then(|g| g.child_by_field_name("name"))
+                        .is_some_and(|name| {
+                            matches!(text.get(name.byte_range()), Some(b"Pick" | b"Omit"))
+                        });
+            }
             _ => return false,
         }
     }

@@ -10,6 +10,7 @@ use super::globals::is_global;
 use super::receivers::{Receiver, imported, member_of, object_holder, symbol_raw, type_holder};
 use super::{Analysis, Raw, with_semantic};
 use oxc_ast::AstKind;
+use oxc_ast::ast::TSTypeName;
 use oxc_semantic::Semantic;
 use oxc_span::GetSpan;
 use std::collections::HashMap;
@@ -77,8 +78,8 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
 }
 
 /// The member a string key of an indexed access type names (`Subscribable<T>['subscribe']`,
-/// one key of a union among them): `subscribe` of the type indexed where [`type_holder`] knows
-/// it, else undecided.
+/// one key of a union among them), or of the library's `Pick`/`Omit` (`Pick<T, 'a'>`): that
+/// member of the type indexed or picked from where [`type_holder`] knows it, else undecided.
 fn indexed_member(semantic: &Semantic, key: oxc_semantic::NodeId) -> Raw {
     let nodes = semantic.nodes();
     let AstKind::StringLiteral(literal) = nodes.kind(key) else {
@@ -87,7 +88,7 @@ fn indexed_member(semantic: &Semantic, key: oxc_semantic::NodeId) -> Raw {
     let name = literal.value.to_string();
     let unknown = || {
         Raw::Unresolved(format!(
-            "`{name}` is a member named by a string in a type (`T['{name}']`) whose type lancet cannot resolve"
+            "`{name}` is a member named by a string in a type (`T['{name}']`, `Pick<T, '{name}'>`) whose type lancet cannot resolve"
         ))
     };
     if !matches!(nodes.parent_kind(key), AstKind::TSLiteralType(_)) {
@@ -107,6 +108,31 @@ fn indexed_member(semantic: &Semantic, key: oxc_semantic::NodeId) -> Raw {
                         holder: Box::new(holder),
                         name,
                     },
+                    _ => unknown(),
+                };
+            }
+            // `Pick<T, 'a' | 'b'>`, `Omit<T, 'a'>` (the library's: no declaration of that name in
+            // the file): keys of `T`.
+            AstKind::TSTypeParameterInstantiation(arguments) => {
+                let AstKind::TSTypeReference(reference) = nodes.parent_kind(ancestor.id()) else {
+                    return unknown();
+                };
+                let library_pick = matches!(&reference.type_name,
+                    TSTypeName::IdentifierReference(id)
+                        if matches!(id.name.as_str(), "Pick" | "Omit")
+                            && id.reference_id.get().and_then(|r| semantic.scoping().get_reference(r).symbol_id()).is_none());
+                return match arguments.params.as_slice() {
+                    [object, keys]
+                        if library_pick && keys.span().contains_inclusive(literal.span) =>
+                    {
+                        match type_holder(semantic, object) {
+                            Some(holder) if holder.holds_members() => Raw::Member {
+                                holder: Box::new(holder),
+                                name,
+                            },
+                            _ => unknown(),
+                        }
+                    }
                     _ => unknown(),
                 };
             }

@@ -637,17 +637,23 @@ fn an_interface_extending_a_choice_of_two_object_types_knows_its_members() {
 
 #[test]
 fn a_string_key_of_an_indexed_access_type_is_the_member_of_the_type_indexed() {
-    let text = "class A {\n  go() {}\n}\ntype G = A['go'];\ntype U = A['x' | 'go'];\ndeclare function f(): { go(): void };\ntype H = ReturnType<typeof f>['go'];\n";
+    let text = "class A {\n  go() {}\n}\ntype G = A['go'];\ntype U = A['x' | 'go'];\ndeclare function f(): { go(): void };\ntype H = ReturnType<typeof f>['go'];\ntype P = Pick<A, 'go'>;\ntype O = Omit<A, ('x' | 'go')>;\n";
     let resolved = resolve(&[("a.ts", text)], "a.ts", "go");
-    // A's `go` through `A['go']` and a union of keys; a type lancet does not resolve stays
-    // undecided, saying so.
+    // A's `go` through `A['go']`, a union of keys, the library's Pick and Omit; a type lancet
+    // does not resolve stays undecided, saying so.
     assert_eq!(
-        resolved[..3],
-        ["2 = a.ts@6.go", "4 = a.ts@6.go", "5 = a.ts@6.go"],
+        [&resolved[..3], &resolved[5..]].concat(),
+        [
+            "2 = a.ts@6.go",
+            "4 = a.ts@6.go",
+            "5 = a.ts@6.go",
+            "8 = a.ts@6.go",
+            "9 = a.ts@6.go"
+        ],
         "{resolved:?}"
     );
     assert_eq!(
         resolved[4],
-        "7 ? `go` is a member named by a string in a type (`T['go']`) whose type lancet cannot resolve"
+        "7 ? `go` is a member named by a string in a type (`T['go']`, `Pick<T, 'go'>`) whose type lancet cannot resolve"
     );
 }
