@@ -4,7 +4,8 @@
 
 use super::context::contextual_type;
 use super::receivers::{
-    Receiver, called_function, element_of, object_holder, reference_holder, symbol_raw, type_holder,
+    Receiver, called_function, element_of, object_holder, reference_holder, referenced_symbol,
+    symbol_raw, type_holder,
 };
 use super::{Raw, outside_parentheses};
 use oxc_ast::AstKind;
@@ -282,10 +283,7 @@ pub(super) fn declared_callable<'a>(
                 return None;
             };
             let scoping = semantic.scoping();
-            let symbol = id
-                .reference_id
-                .get()
-                .and_then(|rid| scoping.get_reference(rid).symbol_id())?;
+            let symbol = referenced_symbol(semantic, id)?;
             if scoping
                 .symbol_flags(symbol)
                 .intersects(SymbolFlags::Interface | SymbolFlags::TypeAlias)

@@ -3,7 +3,7 @@
 //! destructuring pattern takes apart.
 
 use super::callbacks::contextual_parameter;
-use super::receivers::{Receiver, iterated_element, object_holder, type_holder};
+use super::receivers::{Receiver, iterated_element, object_holder, referenced_symbol, type_holder};
 use super::{Raw, outside_parentheses};
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Expression, TSType};
@@ -262,11 +262,7 @@ pub(super) fn property_descriptor(semantic: &Semantic, literal: oxc_semantic::No
     let Expression::Identifier(global) = &m.object else {
         return false;
     };
-    let undeclared = global
-        .reference_id
-        .get()
-        .and_then(|id| semantic.scoping().get_reference(id).symbol_id())
-        .is_none();
+    let undeclared = referenced_symbol(semantic, global).is_none();
     undeclared
         && matches!(global.name.as_str(), "Object" | "Reflect")
         && m.property.name == "defineProperty"

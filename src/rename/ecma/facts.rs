@@ -5,7 +5,8 @@
 use super::callbacks::{Callable, declared_callable, parameter_callables, parameter_holders};
 use super::context::{factory_literal, returns_by_function};
 use super::receivers::{
-    declared_holder, kept_parameter, named_object_type, reference_holder, symbol_raw, type_holder,
+    declared_holder, kept_parameter, named_object_type, reference_holder, referenced_symbol,
+    symbol_raw, type_holder,
 };
 use super::{ModuleFacts, Raw};
 use oxc_ast::AstKind;
@@ -254,11 +255,7 @@ fn spread_parameter<'a>(
 /// 0 : never]`).
 fn no_infer_identity(semantic: &Semantic, named: &oxc_ast::ast::IdentifierReference) -> bool {
     let scoping = semantic.scoping();
-    let Some(symbol) = named
-        .reference_id
-        .get()
-        .and_then(|id| scoping.get_reference(id).symbol_id())
-    else {
+    let Some(symbol) = referenced_symbol(semantic, named) else {
         return true;
     };
     let AstKind::TSTypeAliasDeclaration(alias) =
@@ -580,10 +577,7 @@ fn local_alias_declaration(
     named: &oxc_ast::ast::IdentifierReference,
 ) -> Option<Raw> {
     let scoping = semantic.scoping();
-    let symbol = named
-        .reference_id
-        .get()
-        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let symbol = referenced_symbol(semantic, named)?;
     let flags = scoping.symbol_flags(symbol);
     (flags.is_type_alias() && !flags.intersects(SymbolFlags::Class | SymbolFlags::Interface))
         .then(|| Raw::Local(scoping.symbol_span(symbol).start))

@@ -131,10 +131,7 @@ pub(super) fn object_holder(
         },
         Expression::Identifier(r) => {
             let scoping = semantic.scoping();
-            let symbol = r
-                .reference_id
-                .get()
-                .and_then(|id| scoping.get_reference(id).symbol_id());
+            let symbol = referenced_symbol(semantic, r);
             match symbol {
                 Some(symbol) => {
                     let flags = scoping.symbol_flags(symbol);
@@ -244,10 +241,7 @@ pub(super) fn reference_holder(
     named: &oxc_ast::ast::IdentifierReference,
 ) -> Option<Raw> {
     let scoping = semantic.scoping();
-    let class = named
-        .reference_id
-        .get()
-        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let class = referenced_symbol(semantic, named)?;
     let flags = scoping.symbol_flags(class);
     if flags.intersects(SymbolFlags::Class | SymbolFlags::Interface | SymbolFlags::Enum) {
         return Some(Raw::Local(scoping.symbol_span(class).start));
@@ -282,7 +276,7 @@ fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option
         TSType::TSTypeReference(r)
             if matches!(&r.type_name, TSTypeName::IdentifierReference(id)
                 if matches!(id.name.as_str(), "Array" | "ReadonlyArray")
-                    && id.reference_id.get().and_then(|rid| semantic.scoping().get_reference(rid).symbol_id()).is_none()) =>
+                    && referenced_symbol(semantic, id).is_none()) =>
         {
             let args = r.type_arguments.as_ref()?;
             match args.params.as_slice() {
@@ -378,7 +372,7 @@ pub(super) fn named_object_type(semantic: &Semantic, object: &oxc_ast::ast::TSTy
 const MEMBER_KEEPING: &[&str] = &["Partial", "Required", "Readonly", "Pick", "Omit"];
 
 /// The symbol of the tree a name refers to (`None` for a global).
-fn referenced_symbol(
+pub(super) fn referenced_symbol(
     semantic: &Semantic,
     named: &oxc_ast::ast::IdentifierReference,
 ) -> Option<SymbolId> {
@@ -453,11 +447,7 @@ fn global_map(
     arguments: Option<&oxc_ast::ast::TSTypeParameterInstantiation>,
 ) -> Option<Raw> {
     let global = matches!(named.name.as_str(), "Map" | "ReadonlyMap")
-        && named
-            .reference_id
-            .get()
-            .and_then(|id| semantic.scoping().get_reference(id).symbol_id())
-            .is_none();
+        && referenced_symbol(semantic, named).is_none();
     if !global {
         return None;
     }
@@ -482,10 +472,7 @@ fn local_alias<'s>(
     named: &oxc_ast::ast::IdentifierReference,
 ) -> Option<&'s oxc_ast::ast::TSTypeAliasDeclaration<'s>> {
     let scoping = semantic.scoping();
-    let symbol = named
-        .reference_id
-        .get()
-        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let symbol = referenced_symbol(semantic, named)?;
     let flags = scoping.symbol_flags(symbol);
     if !flags.is_type_alias() || flags.intersects(SymbolFlags::Class | SymbolFlags::Interface) {
         return None;
@@ -583,11 +570,7 @@ fn numeric_index(semantic: &Semantic, index: &Expression) -> bool {
         _ => return false,
     };
     let scoping = semantic.scoping();
-    let Some(symbol) = reference
-        .reference_id
-        .get()
-        .and_then(|id| scoping.get_reference(id).symbol_id())
-    else {
+    let Some(symbol) = referenced_symbol(semantic, reference) else {
         return false;
     };
     let declaration = semantic
@@ -701,11 +684,7 @@ pub(super) fn call_holder(
 /// What calling the function `callee` names returns: [`Raw::Returns`] of a function of this
 /// file or an imported one (its declaration's return type decides, when modules are joined).
 pub(super) fn called(semantic: &Semantic, callee: &oxc_ast::ast::IdentifierReference) -> Raw {
-    let declared = callee
-        .reference_id
-        .get()
-        .and_then(|id| semantic.scoping().get_reference(id).symbol_id())
-        .is_some();
+    let declared = referenced_symbol(semantic, callee).is_some();
     match called_function(semantic, callee) {
         Some(f) => Raw::Returns(Box::new(f)),
         None if let Some(returned) = annotated_call(semantic, callee) => returned,
@@ -720,10 +699,7 @@ pub(super) fn called(semantic: &Semantic, callee: &oxc_ast::ast::IdentifierRefer
 /// class, interface or array (`getColumns: () => Column[]`, a parameter or a variable).
 fn annotated_call(semantic: &Semantic, callee: &oxc_ast::ast::IdentifierReference) -> Option<Raw> {
     let scoping = semantic.scoping();
-    let symbol = callee
-        .reference_id
-        .get()
-        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let symbol = referenced_symbol(semantic, callee)?;
     let nodes = semantic.nodes();
     let declaration = scoping.symbol_declaration(symbol);
     let owner = match nodes.kind(declaration) {
@@ -752,10 +728,7 @@ pub(super) fn called_function(
     callee: &oxc_ast::ast::IdentifierReference,
 ) -> Option<Raw> {
     let scoping = semantic.scoping();
-    let function = callee
-        .reference_id
-        .get()
-        .and_then(|id| scoping.get_reference(id).symbol_id())?;
+    let function = referenced_symbol(semantic, callee)?;
     match symbol_raw(semantic, function) {
         f @ Raw::Imported { .. } => Some(f),
         f @ Raw::Local(_) if scoping.symbol_flags(function).is_function() => Some(f),
@@ -770,11 +743,7 @@ pub(super) fn namespace_export(
     name: &str,
 ) -> Raw {
     let scoping = semantic.scoping();
-    let Some(symbol) = ns
-        .reference_id
-        .get()
-        .and_then(|id| scoping.get_reference(id).symbol_id())
-    else {
+    let Some(symbol) = referenced_symbol(semantic, ns) else {
         return Raw::Unresolved(format!("`{}` is not declared", ns.name));
     };
     imported(

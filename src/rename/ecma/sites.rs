@@ -7,7 +7,9 @@ use super::context::{
 };
 use super::facts::{facts_of, holder_of};
 use super::globals::is_global;
-use super::receivers::{Receiver, imported, member_of, object_holder, symbol_raw, type_holder};
+use super::receivers::{
+    Receiver, imported, member_of, object_holder, referenced_symbol, symbol_raw, type_holder,
+};
 use super::{Analysis, Raw, with_semantic};
 use oxc_ast::AstKind;
 use oxc_ast::ast::TSTypeName;
@@ -120,7 +122,7 @@ fn indexed_member(semantic: &Semantic, key: oxc_semantic::NodeId) -> Raw {
                 let library_pick = matches!(&reference.type_name,
                     TSTypeName::IdentifierReference(id)
                         if matches!(id.name.as_str(), "Pick" | "Omit")
-                            && id.reference_id.get().and_then(|r| semantic.scoping().get_reference(r).symbol_id()).is_none());
+                            && referenced_symbol(semantic, id).is_none());
                 return match arguments.params.as_slice() {
                     [object, keys]
                         if library_pick && keys.span().contains_inclusive(literal.span) =>
@@ -147,7 +149,6 @@ pub(super) fn classify(
     returns: &Returns,
     candidates: &[(oxc_semantic::NodeId, AstKind)],
 ) -> Raw {
-    let scoping = semantic.scoping();
     if let Some(AstKind::BindingIdentifier(b)) = candidates
         .iter()
         .map(|(_, k)| *k)
@@ -163,10 +164,7 @@ pub(super) fn classify(
         .map(|(_, k)| *k)
         .find(|k| matches!(k, AstKind::IdentifierReference(_)))
     {
-        let symbol = r
-            .reference_id
-            .get()
-            .and_then(|id| scoping.get_reference(id).symbol_id());
+        let symbol = referenced_symbol(semantic, r);
         return match symbol {
             Some(symbol) => symbol_raw(semantic, symbol),
             None if is_global(&r.name) => {
