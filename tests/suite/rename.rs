@@ -321,27 +321,20 @@ fn a_rust_shorthand_field_is_expanded_on_the_side_renamed() {
 
 /// rustc's verdict on a one-file library crate, when rustc is on PATH.
 fn rustc_accepts(dir: &Path, file: &str) -> Result<(), String> {
-    let Ok(out) = std::process::Command::new("rustc")
-        .args([
-            "--crate-type",
-            "lib",
-            "--edition",
-            "2021",
-            "--emit",
-            "metadata",
-            "-o",
-        ])
-        .arg(dir.join("out.rmeta"))
-        .arg(dir.join(file))
-        .output()
-    else {
-        return Ok(());
-    };
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    super::tree::verdict(
+        std::process::Command::new("rustc")
+            .args([
+                "--crate-type",
+                "lib",
+                "--edition",
+                "2021",
+                "--emit",
+                "metadata",
+                "-o",
+            ])
+            .arg(dir.join("out.rmeta"))
+            .arg(dir.join(file)),
+    )
 }
 
 const LOGGER_RS: &str = "\

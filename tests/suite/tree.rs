@@ -196,12 +196,17 @@ pub fn run_json(root: &Path, command: &str, args: &[&str]) -> (Option<i32>, serd
 /// its own in a temp directory; `Ok` when cargo is not on PATH.
 pub fn cargo_verdict(dir: &Path, args: &[&str]) -> Result<(), String> {
     let target = tempfile::tempdir().unwrap();
-    let Ok(out) = std::process::Command::new("cargo")
-        .args(args)
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target.path())
-        .output()
-    else {
+    verdict(
+        std::process::Command::new("cargo")
+            .args(args)
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", target.path()),
+    )
+}
+
+/// A compiler's verdict: `Ok` when it succeeds or is not installed, else its stderr.
+pub fn verdict(command: &mut std::process::Command) -> Result<(), String> {
+    let Ok(out) = command.output() else {
         return Ok(());
     };
     if out.status.success() {
