@@ -14,7 +14,7 @@ use lancet_core::{line_of, line_starts};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
-use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
 
 /// The kind a query capture named `definition.<kind>` stands for.
 fn kind_of_capture(name: &str) -> Option<SymbolKind> {
@@ -413,11 +413,7 @@ fn string_is_code(
 /// alone or one of a union of keys: a member named by a string, which `tsc` checks as it checks
 /// `x.subscribe`. Left as a mention, a rename otherwise complete broke the build with exit 0.
 fn is_indexed_access_key(tree: &Tree, text: &[u8], at: usize, len: usize) -> bool {
-    let Some(fragment) = tree
-        .root_node()
-        .descendant_for_byte_range(at, at + len)
-        .filter(|n| n.kind() == "string_fragment" && n.byte_range() == (at..at + len))
-    else {
+    let Some(fragment) = whole_string(tree, "string_fragment", at, len) else {
         return false;
     };
     let Some(mut key) = fragment
@@ -449,14 +445,18 @@ fn is_indexed_access_key(tree: &Tree, text: &[u8], at: usize, len: usize) -> boo
     false
 }
 
+/// The node of a string's content (its grammar's `kind` for it) that is exactly the word at
+/// `at`: a string holding that word and nothing else.
+fn whole_string<'t>(tree: &'t Tree, kind: &str, at: usize, len: usize) -> Option<Node<'t>> {
+    tree.root_node()
+        .descendant_for_byte_range(at, at + len)
+        .filter(|n| n.kind() == kind && n.byte_range() == (at..at + len))
+}
+
 /// Whether the word at `at` is a Python forward reference: the whole content of a string inside
 /// an annotation (`request: "PreparedRequest"`, `t.Type["Formatter"]`).
 fn is_forward_reference(tree: &Tree, at: usize, len: usize) -> bool {
-    let Some(content) = tree
-        .root_node()
-        .descendant_for_byte_range(at, at + len)
-        .filter(|n| n.kind() == "string_content" && n.byte_range() == (at..at + len))
-    else {
+    let Some(content) = whole_string(tree, "string_content", at, len) else {
         return false;
     };
     let mut up = content.parent();
