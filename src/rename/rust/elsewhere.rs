@@ -68,14 +68,8 @@ impl RustProject<'_> {
         let grammar = self.elsewhere.grammar.as_ref()?;
         let scanned = |path: &str| self.files.iter().any(|(p, _)| *p == path);
         let word = |text: &str| {
-            text.match_indices(holder).any(|(at, _)| {
-                let ident = |c: char| c.is_alphanumeric() || c == '_';
-                text[..at].chars().next_back().is_none_or(|c| !ident(c))
-                    && text[at + holder.len()..]
-                        .chars()
-                        .next()
-                        .is_none_or(|c| !ident(c))
-            })
+            text.match_indices(holder)
+                .any(|(at, _)| super::typing::whole_word(text, at, holder))
         };
         // Each other file that names the type: how many types of the name it declares, and
         // the fields of its structs of the name.

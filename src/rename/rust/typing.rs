@@ -64,8 +64,8 @@ const STR_METHODS: &[(&str, &str)] = &[
 /// the whole no type.
 const DIVERGING_MACROS: &[&str] = &["panic", "unreachable", "todo", "unimplemented"];
 
-/// Whether `word` stands in `ty` as a whole word at `at`.
-fn whole_word(ty: &str, at: usize, word: &str) -> bool {
+/// Whether `word` stands in `ty` (a type, or any Rust text) as a whole word at `at`.
+pub(super) fn whole_word(ty: &str, at: usize, word: &str) -> bool {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     ty[..at].chars().next_back().is_none_or(|c| !ident(c))
         && ty[at + word.len()..]
