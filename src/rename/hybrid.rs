@@ -3,7 +3,9 @@
 //! identifier here defined?", [`lsp::ask_definitions`]). A site whose definition is one of the
 //! chosen symbol's definitions is the symbol; one whose definition is another symbol of the
 //! tree, or outside the tree, is not; any other answer (none, a place lancet cannot relate to
-//! a site spelled OLD, places that disagree) leaves the site undecided, and the refusal stays.
+//! a site spelled OLD, places that disagree) leaves the site undecided, and the refusal stays
+//! — so, unless undecided sites are left by choice (`--leave-unresolved`), the questions stop
+//! at the first site the server cannot decide.
 //!
 //! The servers are the ones the caller lets lancet run (the CLI's default when one is
 //! installed outside the root; `--no-lsp` and `[rename] lsp = false` turn it off; over MCP only
@@ -90,8 +92,97 @@ pub(super) fn decide(
     opts: &RenameOptions,
 ) -> Outcome {
     let mut outcome = Outcome::default();
-    // By language: (scan, occurrence) of each site a server can see (not in a doctest, not a
-    // shorthand that is two names at once).
+    let by_language = askable_by_language(scans, undecided);
+    // Unless undecided sites are left by choice, one the servers cannot decide stops the
+    // rename: the questions end there (on a large tree, seconds instead of the deadline).
+    let stop_at_first = !opts.leave_unresolved;
+    let mut stopped: Option<String> = None;
+    for (language, (server, sites)) in by_language {
+        let not = |why: NotDecided| UndecidedBy {
+            server: server.to_string(),
+            why,
+        };
+        let Some(lsp) = &opts.servers else {
+            outcome.why_not.insert(language, not(NotDecided::Off));
+            continue;
+        };
+        if let Some(at) = &stopped {
+            outcome
+                .why_not
+                .insert(language, not(NotDecided::NotAsked(at.clone())));
+            continue;
+        }
+        let go_on = |answer: &Answer| {
+            !stop_at_first || verdict(scans, answer, chosen, opts, server).is_some()
+        };
+        let asked = match lsp.servers.for_language(language) {
+            Some(Ok(_)) => ask(root, lsp, scans, &sites, go_on),
+            Some(Err(why)) => Err(NotDecided::Missing(why.to_string())),
+            None => Err(NotDecided::Missing("lancet knows no server for it".into())),
+        };
+        let asked = match asked {
+            Ok(asked) => asked,
+            Err(why) => {
+                if stop_at_first {
+                    stopped = Some(place(scans, sites[0]));
+                }
+                outcome.why_not.insert(language, not(why));
+                continue;
+            }
+        };
+        let mut decisions = ServerDecisions {
+            server: asked.server.clone(),
+            version: asked.version.clone(),
+            sites: Vec::new(),
+            undecided: 0,
+            unconfined: asked.note.clone(),
+        };
+        let mut first_undecided = None;
+        for (&(s, i), answer) in sites.iter().zip(&asked.answers) {
+            let Some((resolution, definition)) =
+                verdict(scans, answer, chosen, opts, &asked.server)
+            else {
+                decisions.undecided += 1;
+                first_undecided.get_or_insert((s, i));
+                continue;
+            };
+            let scan = &mut scans[s];
+            let o = &mut scan.occurrences[i];
+            decisions.sites.push(DecidedSite {
+                path: scan.path.clone(),
+                line: o.line,
+                column: o.at - scan.starts[o.line - 1] + 1,
+                renamed: chosen.renames(Some(&resolution), opts),
+                definition,
+            });
+            o.resolution = Some(resolution);
+        }
+        let not_asked = sites.len() - asked.answers.len();
+        if let Some(site) = first_undecided.filter(|_| stop_at_first) {
+            stopped = Some(place(scans, site));
+        }
+        if not_asked > 0 {
+            let why = NotDecided::Stopped {
+                at: stopped.clone().unwrap_or_default(),
+                not_asked,
+            };
+            outcome.why_not.insert(language, not(why));
+        } else if decisions.undecided > 0 {
+            outcome
+                .why_not
+                .insert(language, not(NotDecided::CouldNotTell));
+        }
+        outcome.decided.push(decisions);
+    }
+    outcome
+}
+
+/// By language, (scan, occurrence) of each undecided site a server can see: not in a doctest,
+/// not a shorthand that is two names at once.
+fn askable_by_language(
+    scans: &[FileScan],
+    undecided: &[LeftSite],
+) -> BTreeMap<&'static str, ServerSites> {
     let mut by_language: BTreeMap<&'static str, ServerSites> = BTreeMap::new();
     for site in undecided {
         let Some((language, server)) = server_of(&site.path) else {
@@ -110,60 +201,12 @@ pub(super) fn decide(
             .1
             .push(found);
     }
-    for (language, (server, sites)) in by_language {
-        let not = |why: NotDecided| UndecidedBy {
-            server: server.to_string(),
-            why,
-        };
-        let Some(lsp) = &opts.servers else {
-            outcome.why_not.insert(language, not(NotDecided::Off));
-            continue;
-        };
-        let asked = match lsp.servers.for_language(language) {
-            Some(Ok(_)) => ask(root, lsp, scans, &sites),
-            Some(Err(why)) => Err(NotDecided::Missing(why.to_string())),
-            None => Err(NotDecided::Missing("lancet knows no server for it".into())),
-        };
-        let asked = match asked {
-            Ok(asked) => asked,
-            Err(why) => {
-                outcome.why_not.insert(language, not(why));
-                continue;
-            }
-        };
-        let mut decisions = ServerDecisions {
-            server: asked.server.clone(),
-            version: asked.version.clone(),
-            sites: Vec::new(),
-            undecided: 0,
-            unconfined: asked.note.clone(),
-        };
-        for (&(s, i), answer) in sites.iter().zip(&asked.answers) {
-            let Some((resolution, definition)) =
-                verdict(scans, answer, chosen, opts, &asked.server)
-            else {
-                decisions.undecided += 1;
-                continue;
-            };
-            let scan = &mut scans[s];
-            let o = &mut scan.occurrences[i];
-            decisions.sites.push(DecidedSite {
-                path: scan.path.clone(),
-                line: o.line,
-                column: o.at - scan.starts[o.line - 1] + 1,
-                renamed: chosen.renames(Some(&resolution), opts),
-                definition,
-            });
-            o.resolution = Some(resolution);
-        }
-        if decisions.undecided > 0 {
-            outcome
-                .why_not
-                .insert(language, not(NotDecided::CouldNotTell));
-        }
-        outcome.decided.push(decisions);
-    }
-    outcome
+    by_language
+}
+
+/// A site as `path:line`, for the words.
+fn place(scans: &[FileScan], (s, i): (usize, usize)) -> String {
+    format!("{}:{}", scans[s].path, scans[s].occurrences[i].line)
 }
 
 /// One server's answers for the sites, in order; why not when it could not be asked.
@@ -172,12 +215,13 @@ fn ask(
     lsp: &Lsp,
     scans: &[FileScan],
     sites: &[(usize, usize)],
+    go_on: impl FnMut(&Answer) -> bool,
 ) -> Result<lsp::Asked, NotDecided> {
     let questions: Vec<(String, usize)> = sites
         .iter()
         .map(|&(s, i)| (scans[s].path.clone(), scans[s].occurrences[i].at))
         .collect();
-    lsp::ask_definitions(root, lsp, &questions).map_err(|refusal| match *refusal {
+    lsp::ask_definitions(root, lsp, &questions, go_on).map_err(|refusal| match *refusal {
         RenameRefusal::Server(ServerRefusal::NoServer { detail }) => NotDecided::Missing(detail),
         RenameRefusal::Server(ServerRefusal::Failed { detail }) => NotDecided::Failed(detail),
         RenameRefusal::Server(ServerRefusal::NoSandbox { why }) => NotDecided::Failed(format!(

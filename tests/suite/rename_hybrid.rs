@@ -248,6 +248,48 @@ fn a_site_the_server_places_on_another_symbol_is_left_and_disagreeing_places_dec
     assert_eq!(std::fs::read_to_string(dir.path().join("a.py")).unwrap(), a);
 }
 
+/// One site the server cannot decide stops a rename, so the questions stop there: on a large
+/// tree the refusal comes in seconds, not at the server's deadline. With `--leave-unresolved`
+/// every site is asked, since each one the server decides is then renamed.
+#[test]
+fn the_questions_stop_at_the_first_site_the_server_cannot_decide() {
+    let tools = tempfile::tempdir().unwrap();
+    let path = fake_server_path_as(tools.path(), "basedpyright-langserver");
+    let dir = temp_tree(&[("shop.py", SHOP_PY.as_bytes()), ("a.py", A_PY.as_bytes())]);
+    // `c.close()` (asked first) has no answer; `s.close()` would be a socket's.
+    let socket = r#"[{"targetUri": "file:///usr/lib/python3/socket.py", "targetRange": {"start": {"line": 9, "character": 0}, "end": {"line": 9, "character": 20}}, "targetSelectionRange": {"start": {"line": 9, "character": 8}, "end": {"line": 9, "character": 13}}}]"#;
+    let answers = format!(r#"{{"a.py:4:6": null, "a.py:5:6": {socket}}}"#);
+    let (code, v) = rename(dir.path(), &path, &answers, &[], &[]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites", "{v:#}");
+    let by = &v["rename"]["decided_by"][0];
+    assert_eq!(by["sites"], serde_json::json!([]), "{v:#}");
+    assert_eq!(by["undecided"], 1, "asked once: {v:#}");
+    assert!(
+        v["message"].as_str().unwrap().contains(
+            "was asked and could not tell for a.py:5; one undecided site stops the rename, so the 1 site(s) after it were not asked (--leave-unresolved asks about every site)"
+        ),
+        "{v:#}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.py")).unwrap(),
+        A_PY
+    );
+    // Leaving undecided sites by choice: both are asked, the socket's is left as outside.
+    let (code, v) = rename(dir.path(), &path, &answers, &["--leave-unresolved"], &[]);
+    assert_eq!(code, Some(0), "{v:#}");
+    let by = &v["rename"]["decided_by"][0];
+    assert_eq!(
+        by["sites"],
+        serde_json::json!([
+            {"path": "a.py", "line": 6, "column": 7, "renamed": false, "definition": "/usr/lib/python3/socket.py"}
+        ]),
+        "{v:#}"
+    );
+    assert_eq!(by["undecided"], 1, "{v:#}");
+    assert_eq!(sites(&v, "renamed"), ["a.py:7", "shop.py:2"], "{v:#}");
+}
+
 /// With basedpyright installed (rename_oracle.py caches one: put its bin/ on PATH), the real
 /// server decides what lancet's syntax cannot: a list's element, a dict's value.
 #[test]

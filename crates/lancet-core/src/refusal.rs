@@ -672,6 +672,17 @@ pub enum NotDecided {
     Failed(String),
     /// It was asked and could not tell for these sites.
     CouldNotTell,
+    /// It was not asked: the site at this `path:line`, of another language, stays undecided
+    /// and stops the rename already.
+    NotAsked(String),
+    /// It could not tell for the site at `at` (`path:line`): one site left undecided stops a
+    /// rename, so the `not_asked` sites after it were not asked.
+    Stopped {
+        /// The first site it could not decide.
+        at: String,
+        /// The sites not asked after it.
+        not_asked: usize,
+    },
     /// Its rename does not reach these sites (what they are: rust-analyzer and a doctest or a
     /// `macro_rules!` body), so lancet's own resolver must decide them, and could not.
     NotItsSites(String),

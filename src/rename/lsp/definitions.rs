@@ -42,12 +42,15 @@ pub(crate) struct Asked {
 }
 
 /// Asks the server for the language of `questions` (sites: a path of the root and the byte
-/// offset of the identifier; all of one server's language) where each is defined. A server
-/// that cannot start is the refusal; a question it cannot answer is [`Answer::Unknown`].
+/// offset of the identifier; all of one server's language) where each is defined, in order,
+/// while `go_on` says an answer is worth the next question (the answers are then fewer than
+/// the questions). A server that cannot start is the refusal; a question it cannot answer is
+/// [`Answer::Unknown`].
 pub(crate) fn ask_definitions(
     root: &Root,
     lsp: &Lsp,
     questions: &[(String, usize)],
+    mut go_on: impl FnMut(&Answer) -> bool,
 ) -> Result<Asked, Box<RenameRefusal>> {
     let Some((first, _)) = questions.first() else {
         return Ok(Asked {
@@ -107,6 +110,9 @@ pub(crate) fn ask_definitions(
                     break;
                 }
             }
+        }
+        if answers.last().is_some_and(|answer| !go_on(answer)) {
+            break;
         }
     }
     let server = session.server.name.clone();

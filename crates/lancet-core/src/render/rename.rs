@@ -439,6 +439,16 @@ fn unresolved(
             NotDecided::CouldNotTell => {
                 format!("\n{} was asked and could not tell for these", s.server)
             }
+            NotDecided::NotAsked(at) => format!(
+                "\n{} was not asked: {at} stays undecided and stops the rename already ({} asks about every site)",
+                s.server,
+                surface.switch("--leave-unresolved")
+            ),
+            NotDecided::Stopped { at, not_asked } => format!(
+                "\n{} was asked and could not tell for {at}; one undecided site stops the rename, so the {not_asked} site(s) after it were not asked ({} asks about every site)",
+                s.server,
+                surface.switch("--leave-unresolved")
+            ),
             NotDecided::NotItsSites(what) => format!(
                 "\n{} does not rename {what}: lancet decides those sites, and could not decide these",
                 s.server
