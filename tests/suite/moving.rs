@@ -1,6 +1,7 @@
 //! `lancet move` through the CLI, one behaviour per test: imports under an alias, `__all__`
 //! on both sides, star imports (refused unless the old module keeps re-exporting), the import
-//! cycle refused, decorators and the comments above moving with their function, a new module,
+//! cycle refused, decorators and the comments directly above moving with their function (a
+//! section heading set apart by a blank line staying), a new module,
 //! a name clash, `--keep-reexport`, a Rust symbol refused, and the transaction (`--dry-run`,
 //! undo, `--bisect`).
 
@@ -68,6 +69,26 @@ fn a_function_moves_with_its_comments_and_imports_and_every_importer_follows() {
     assert_eq!(summary["symbol"], "shop/cart.py::total");
     assert_eq!(summary["created"], true);
     assert_eq!(summary["sites"].as_array().unwrap().len(), 2, "{v:#}");
+}
+
+#[test]
+fn a_section_heading_with_a_blank_line_under_it_stays_with_the_code_it_heads() {
+    // rope moves the comments directly above (test_moving_with_comment_prefix); a heading
+    // set apart by a blank line heads what stays.
+    let dir = temp_tree(&[(
+        "helpers.py",
+        b"import math\n\n# Helpers\n\n# Rounds up.\ndef up(x):\n    return math.ceil(x)\n\n\ndef down(x):\n    return math.floor(x)\n",
+    )]);
+    let (code, v) = run(dir.path(), &["up", "--to", "other.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "other.py"),
+        "import math\n\n\n# Rounds up.\ndef up(x):\n    return math.ceil(x)\n"
+    );
+    assert_eq!(
+        read(dir.path(), "helpers.py"),
+        "import math\n\n# Helpers\n\ndef down(x):\n    return math.floor(x)\n"
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! `lancet move` on TypeScript/JavaScript through the CLI, one behaviour per test: imports
-//! under an alias and type-only ones, a re-export chain, `export *` kept answering, a namespace
+//! `lancet move` on TypeScript/JavaScript through the CLI, one behaviour per test: the comments
+//! directly above (a section heading set apart by a blank line stays), imports under an alias
+//! and type-only ones, a re-export chain, `export *` kept answering, a namespace
 //! import, a new file and an existing one, a name clash, the import cycle refused,
 //! `--keep-reexport`, a default export refused, a `.tsx` file, strings naming the old module,
 //! CommonJS, undo, and MCP `move_symbol`.
@@ -538,4 +539,29 @@ fn the_moved_code_s_imports_join_the_destination_s_import_of_the_same_module() {
         read(dir.path(), "src/pricing.ts"),
         "import { clamp, round } from './util';\nimport { Shape } from './types';\nimport type { Price } from './types';\n\nexport function fee(n: number): Shape {\n  return clamp(n) && new Shape();\n}\n\n/** The sum of prices, rounded. */\nexport function total(prices: Price[]): number {\n  return round(prices.reduce((n, p) => n + p.value, 0));\n}\n"
     );
+}
+
+#[test]
+fn the_comments_directly_above_move_and_a_section_heading_with_a_blank_line_under_it_stays() {
+    // tsserver's "Move to file" takes every comment since the previous statement (table-core's
+    // `// Utils` above compareBasic); the heading stands for the code after it, which stays.
+    let dir = temp_tree(&[
+        (
+            "src/sort.ts",
+            b"export function a(): number {\n  return 1;\n}\n\n// Utils\n\n// Compares two values.\n// Nullish last.\nfunction compare(x: number, y: number): number {\n  return x - y;\n}\n\nexport function other(): number {\n  return compare(1, 2);\n}\n",
+        ),
+        ("src/filter.ts", b"export function b(): number {\n  return 2;\n}\n"),
+    ]);
+    let (code, v) = run(dir.path(), &["compare", "--to", "src/filter.ts"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/filter.ts"),
+        "export function b(): number {\n  return 2;\n}\n\n// Compares two values.\n// Nullish last.\nexport function compare(x: number, y: number): number {\n  return x - y;\n}\n"
+    );
+    let sort = read(dir.path(), "src/sort.ts");
+    assert!(
+        sort.contains("\n// Utils\n\nexport function other()"),
+        "{sort}"
+    );
+    assert!(!sort.contains("Compares"), "{sort}");
 }
