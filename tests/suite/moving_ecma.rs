@@ -1,9 +1,9 @@
 //! `lancet move` on TypeScript/JavaScript through the CLI, one behaviour per test: the comments
-//! directly above (a section heading set apart by a blank line stays), imports under an alias
-//! and type-only ones, a re-export chain, `export *` kept answering, a namespace
-//! import, a new file and an existing one, a name clash, the import cycle refused,
-//! `--keep-reexport`, a default export refused, a `.tsx` file, strings naming the old module,
-//! CommonJS, undo, and MCP `move_symbol`.
+//! directly above (a section heading set apart by a blank line stays), an import into a module
+//! without imports (past a hashbang and a heading), imports under an alias and type-only ones,
+//! a re-export chain, `export *` kept answering, a namespace import, a new file and an existing
+//! one, a name clash, the import cycle refused, `--keep-reexport`, a default export refused, a
+//! `.tsx` file, strings naming the old module, CommonJS, undo, and MCP `move_symbol`.
 
 use super::tree::{describe, lancet, read, run_json, snapshot, temp_tree};
 use std::path::Path;
@@ -564,4 +564,44 @@ fn the_comments_directly_above_move_and_a_section_heading_with_a_blank_line_unde
         "{sort}"
     );
     assert!(!sort.contains("Compares"), "{sort}");
+}
+
+#[test]
+fn an_import_into_a_module_without_imports_goes_past_its_hashbang_and_its_heading() {
+    // The import a use left in the old module needs: above a hashbang it broke the file (the
+    // gate refused the move); above a heading set apart by a blank line (query-core's
+    // `// TYPES` in notifyManager.ts) it stood where TypeScript's own refactor does not put it.
+    let dir = temp_tree(&[
+        (
+            "cli.js",
+            b"#!/usr/bin/env node\nexport function f() {\n  return 1;\n}\n\nconsole.log(f());\n",
+        ),
+        (
+            "plain.ts",
+            b"type Handler = () => void\n\ntype Queue = (h: Handler) => void\n\nexport function drain(q: Queue): void {\n  q(() => {})\n}\n",
+        ),
+        (
+            "notify.ts",
+            b"// TYPES\n\ntype Callback = () => void\n\ntype Batch = (cb: Callback) => void\n\nexport function run(b: Batch): void {\n  b(() => {})\n}\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "lib.js"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "cli.js"),
+        "#!/usr/bin/env node\nimport { f } from './lib';\n\nconsole.log(f());\n"
+    );
+    let (code, v) = run(dir.path(), &["Batch", "--to", "batch.ts"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "notify.ts"),
+        "// TYPES\n\nimport { Batch } from './batch'\n\nexport type Callback = () => void\n\nexport function run(b: Batch): void {\n  b(() => {})\n}\n"
+    );
+    // Without a heading, above the first statement, which takes `export ` at the same place.
+    let (code, v) = run(dir.path(), &["Queue", "--to", "queue.ts"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "plain.ts"),
+        "import { Queue } from './queue'\n\nexport type Handler = () => void\n\nexport function drain(q: Queue): void {\n  q(() => {})\n}\n"
+    );
 }
