@@ -426,6 +426,19 @@ mod tests {
             call("a, b", false, false, "x, y", &["reorder b,a"]).unwrap(),
             "y, x"
         );
+        // rope: test_doing_multiple_changes2. Its call passes `p2` by keyword; rope writes
+        // `2, 3`, lancet keeps the call's keyword (the oracle's "equivalent").
+        assert_eq!(
+            call(
+                "p1, p2",
+                false,
+                false,
+                "p2=2",
+                &["add p3:3", "reorder p2,p1,p3", "remove p1"]
+            )
+            .unwrap(),
+            "p2=2, p3=3"
+        );
         assert_eq!(
             call("a, *, k", false, false, "1", &["add z=0:5"]).unwrap(),
             "1, 5"

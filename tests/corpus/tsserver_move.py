@@ -19,9 +19,18 @@ OUTCOMES per move (both sides judged by `git status` of their copy):
                ts_move_to_file.js's normalisation (TypeScript's printer; string literals
                re-quoted, runs of imports and the names inside import/export braces sorted):
                formatting only
-  differ       both applied and the changed files or their normalised texts differ: the detail
-               names the files only one side changed and the first differing lines, and says
-               which side `tsc --noEmit` finds new errors on (against the unchanged project)
+  lancet right both applied and differ, and `tsc --noEmit` finds new errors (against the
+               unchanged project) on tsserver's side and none on lancet's: a result that does not
+               compile is not one to equal (the issue's bar is equality where both apply)
+  comments     both applied, the same files changed, neither side breaks tsc, and the normalised
+               texts differ only in where whole comment lines stand (the same comments on both
+               sides, no comment lost): tsserver moves every comment between the
+               previous statement and the declaration (a section heading such as `// Utils` with
+               a blank line under it), lancet only those directly above it, with no blank line
+               between (DESIGN.md's move contract; rope's test_moving_with_comment_prefix)
+  differ       both applied and the changed files or their normalised texts differ otherwise:
+               the detail names the files only one side changed and the first differing lines,
+               and says which side `tsc --noEmit` finds new errors on
   only lancet  lancet applied; TypeScript did not offer the refactor (its reason)
   only tsserver  TypeScript applied; lancet refused (its kind)
   neither      both declined
@@ -77,6 +86,22 @@ def first_difference(a, b):
     return " | ".join(d[:160] for d in diff[:4])
 
 
+def comments_placed_otherwise(a, b, files):
+    """Whether lancet's texts `a` and tsserver's `b` differ only in where whole comment lines
+    stand: every differing line a comment, and the same comments on both sides overall."""
+    theirs, ours = collections.Counter(), collections.Counter()
+    for f in files:
+        diff = difflib.unified_diff((b[f] or "").splitlines(), (a[f] or "").splitlines(), lineterm="", n=0)
+        for ln in diff:
+            if ln.startswith(("---", "+++", "@@")):
+                continue
+            text = ln[1:].strip()
+            if not text.startswith(("//", "/*", "*")):
+                return False
+            (theirs if ln.startswith("-") else ours)[text] += 1
+    return theirs == ours
+
+
 def compare(lancet, typescript, root, case, tools, baseline, env):
     res = dict(case)
     with tempfile.TemporaryDirectory(prefix="lancet-tsmove-") as tmp:
@@ -117,7 +142,14 @@ def compare(lancet, typescript, root, case, tools, baseline, env):
         why.append(f"tsc new errors: lancet {len(ours_new)}, tsserver {len(theirs_new)}"
                    + (f" (tsserver: {theirs_new[0][:200]})" if theirs_new else "")
                    + (f" (lancet: {ours_new[0][:200]})" if ours_new else ""))
-        return {**res, "outcome": "differ", "message": "; ".join(why), "lancet_new_errors": len(ours_new),
+        if theirs_new and not ours_new:
+            outcome = "lancet right"
+        elif (lancet_files == ts_files and not theirs_new and not ours_new
+              and comments_placed_otherwise(a, b, files)):
+            outcome = "comments"
+        else:
+            outcome = "differ"
+        return {**res, "outcome": outcome, "message": "; ".join(why), "lancet_new_errors": len(ours_new),
                 "tsserver_new_errors": len(theirs_new)}
 
 
@@ -167,7 +199,7 @@ def main():
             if args.verbose or r["outcome"] not in ("agree",):
                 what = f"{r['path']}:{r['line']} {r['name']} --to {r['to']}"
                 ro.log(f"  {r['outcome']:13} {what}: {r.get('message', '')}".rstrip())
-    outcomes = ["agree", "differ", "only lancet", "only tsserver", "neither", "error"]
+    outcomes = ["agree", "lancet right", "comments", "differ", "only lancet", "only tsserver", "neither", "error"]
     ro.log()
     ro.log(f"{'project':12} {'moves':>6} " + " ".join(f"{o:>13}" for o in outcomes))
     total = collections.Counter()
@@ -180,7 +212,14 @@ def main():
     if differ:
         ro.log(f"differ: tsc finds new errors on lancet's side in {sum(1 for r in differ if r['lancet_new_errors'])}, "
                f"on tsserver's side in {sum(1 for r in differ if r['tsserver_new_errors'])} of {len(differ)}")
-    ro.log(f"tsserver move: {total['agree']} agree, {total['differ']} differ, {total['only lancet']} only lancet, "
+    if total["lancet right"]:
+        ro.log(f"lancet right: {total['lancet right']} where both applied and tsc finds new errors on tsserver's side "
+               f"alone (not a result to equal)")
+    if total["comments"]:
+        ro.log(f"comments: {total['comments']} equal but for a comment above the declaration with a blank line "
+               f"under it, which tsserver moves and lancet leaves")
+    ro.log(f"tsserver move: {total['agree']} agree, {total['lancet right']} lancet right, {total['comments']} comments, "
+           f"{total['differ']} differ, {total['only lancet']} only lancet, "
            f"{total['only tsserver']} only tsserver, {total['neither']} neither, {total['error']} error "
            f"({time.monotonic() - t0:.0f} s)")
     if args.json:

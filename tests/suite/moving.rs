@@ -1,8 +1,9 @@
 //! `lancet move` through the CLI, one behaviour per test: imports under an alias, `__all__`
 //! on both sides, star imports (refused unless the old module keeps re-exporting), the import
-//! cycle refused, decorators and the comments above moving with their function, a new module,
-//! a name clash, `--keep-reexport`, a Rust symbol refused, and the transaction (`--dry-run`,
-//! undo, `--bisect`).
+//! cycle refused, decorators and the comments directly above moving with their function (a
+//! section heading set apart by a blank line staying), an import into a module without imports
+//! (past a shebang and a heading), a new module, a name clash, `--keep-reexport`, a Rust symbol
+//! refused, and the transaction (`--dry-run`, undo, `--bisect`).
 
 use super::tree::{describe, lancet, read, run_json, snapshot, temp_tree};
 use std::path::Path;
@@ -68,6 +69,55 @@ fn a_function_moves_with_its_comments_and_imports_and_every_importer_follows() {
     assert_eq!(summary["symbol"], "shop/cart.py::total");
     assert_eq!(summary["created"], true);
     assert_eq!(summary["sites"].as_array().unwrap().len(), 2, "{v:#}");
+}
+
+#[test]
+fn a_section_heading_with_a_blank_line_under_it_stays_with_the_code_it_heads() {
+    // rope moves the comments directly above (test_moving_with_comment_prefix); a heading
+    // set apart by a blank line heads what stays.
+    let dir = temp_tree(&[(
+        "helpers.py",
+        b"import math\n\n# Helpers\n\n# Rounds up.\ndef up(x):\n    return math.ceil(x)\n\n\ndef down(x):\n    return math.floor(x)\n",
+    )]);
+    let (code, v) = run(dir.path(), &["up", "--to", "other.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "other.py"),
+        "import math\n\n\n# Rounds up.\ndef up(x):\n    return math.ceil(x)\n"
+    );
+    assert_eq!(
+        read(dir.path(), "helpers.py"),
+        "import math\n\n# Helpers\n\ndef down(x):\n    return math.floor(x)\n"
+    );
+}
+
+#[test]
+fn an_import_into_a_module_without_imports_goes_past_its_shebang_and_its_heading() {
+    // Above the shebang the script no longer runs (the gate passes it: a comment); under a
+    // licence set apart by a blank line; two blank lines before a `def` (PEP 8), none before
+    // other code (rope's test_changing_source_module).
+    let dir = temp_tree(&[
+        (
+            "tool.py",
+            b"#!/usr/bin/env python3\n# Licence: MIT\n\n\ndef up(x):\n    return x + 1\n\n\ndef main():\n    return up(1)\n",
+        ),
+        (
+            "cli.py",
+            b"#!/usr/bin/env python3\ndef down(x):\n    return x - 1\n\n\nprint(down(2))\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["up", "--to", "lib.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "tool.py"),
+        "#!/usr/bin/env python3\n# Licence: MIT\n\nimport lib\n\n\ndef main():\n    return lib.up(1)\n"
+    );
+    let (code, v) = run(dir.path(), &["down", "--to", "lib.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "cli.py"),
+        "#!/usr/bin/env python3\nimport lib\n\n\nprint(lib.down(2))\n"
+    );
 }
 
 #[test]
@@ -172,7 +222,7 @@ fn uses_left_in_the_old_module_follow_its_import_style() {
         // A name `b` of its own: `from b import f`.
         (
             "def f():\n    return 1\n\n\ndef h(b):\n    return f() + b\n",
-            "from b import f\ndef h(b):\n    return f() + b\n",
+            "from b import f\n\n\ndef h(b):\n    return f() + b\n",
         ),
     ] {
         let dir = temp_tree(&[("a.py", old.as_bytes()), ("x.py", b"g = 1\n")]);
@@ -523,7 +573,7 @@ fn a_stdlib_import_beside_a_sibling_of_its_name_is_no_cycle() {
     assert_eq!(code, Some(0), "{v:#}");
     assert_eq!(
         read(dir.path(), "p/b.py"),
-        "import logging\n\ndef helper():\n    return 1\n\n\ndef f():\n    logging.info('x')\n"
+        "import logging\n\n\ndef helper():\n    return 1\n\n\ndef f():\n    logging.info('x')\n"
     );
 }
 

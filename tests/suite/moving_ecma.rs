@@ -1,8 +1,9 @@
-//! `lancet move` on TypeScript/JavaScript through the CLI, one behaviour per test: imports
-//! under an alias and type-only ones, a re-export chain, `export *` kept answering, a namespace
-//! import, a new file and an existing one, a name clash, the import cycle refused,
-//! `--keep-reexport`, a default export refused, a `.tsx` file, strings naming the old module,
-//! CommonJS, undo, and MCP `move_symbol`.
+//! `lancet move` on TypeScript/JavaScript through the CLI, one behaviour per test: the comments
+//! directly above (a section heading set apart by a blank line stays), an import into a module
+//! without imports (past a hashbang and a heading), imports under an alias and type-only ones,
+//! a re-export chain, `export *` kept answering, a namespace import, a new file and an existing
+//! one, a name clash, the import cycle refused, `--keep-reexport`, a default export refused, a
+//! `.tsx` file, strings naming the old module, CommonJS, undo, and MCP `move_symbol`.
 
 use super::tree::{describe, lancet, read, run_json, snapshot, temp_tree};
 use std::path::Path;
@@ -537,5 +538,70 @@ fn the_moved_code_s_imports_join_the_destination_s_import_of_the_same_module() {
     assert_eq!(
         read(dir.path(), "src/pricing.ts"),
         "import { clamp, round } from './util';\nimport { Shape } from './types';\nimport type { Price } from './types';\n\nexport function fee(n: number): Shape {\n  return clamp(n) && new Shape();\n}\n\n/** The sum of prices, rounded. */\nexport function total(prices: Price[]): number {\n  return round(prices.reduce((n, p) => n + p.value, 0));\n}\n"
+    );
+}
+
+#[test]
+fn the_comments_directly_above_move_and_a_section_heading_with_a_blank_line_under_it_stays() {
+    // tsserver's "Move to file" takes every comment since the previous statement (table-core's
+    // `// Utils` above compareBasic); the heading stands for the code after it, which stays.
+    let dir = temp_tree(&[
+        (
+            "src/sort.ts",
+            b"export function a(): number {\n  return 1;\n}\n\n// Utils\n\n// Compares two values.\n// Nullish last.\nfunction compare(x: number, y: number): number {\n  return x - y;\n}\n\nexport function other(): number {\n  return compare(1, 2);\n}\n",
+        ),
+        ("src/filter.ts", b"export function b(): number {\n  return 2;\n}\n"),
+    ]);
+    let (code, v) = run(dir.path(), &["compare", "--to", "src/filter.ts"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/filter.ts"),
+        "export function b(): number {\n  return 2;\n}\n\n// Compares two values.\n// Nullish last.\nexport function compare(x: number, y: number): number {\n  return x - y;\n}\n"
+    );
+    let sort = read(dir.path(), "src/sort.ts");
+    assert!(
+        sort.contains("\n// Utils\n\nexport function other()"),
+        "{sort}"
+    );
+    assert!(!sort.contains("Compares"), "{sort}");
+}
+
+#[test]
+fn an_import_into_a_module_without_imports_goes_past_its_hashbang_and_its_heading() {
+    // The import a use left in the old module needs: above a hashbang it broke the file (the
+    // gate refused the move); above a heading set apart by a blank line (query-core's
+    // `// TYPES` in notifyManager.ts) it stood where TypeScript's own refactor does not put it.
+    let dir = temp_tree(&[
+        (
+            "cli.js",
+            b"#!/usr/bin/env node\nexport function f() {\n  return 1;\n}\n\nconsole.log(f());\n",
+        ),
+        (
+            "plain.ts",
+            b"type Handler = () => void\n\ntype Queue = (h: Handler) => void\n\nexport function drain(q: Queue): void {\n  q(() => {})\n}\n",
+        ),
+        (
+            "notify.ts",
+            b"// TYPES\n\ntype Callback = () => void\n\ntype Batch = (cb: Callback) => void\n\nexport function run(b: Batch): void {\n  b(() => {})\n}\n",
+        ),
+    ]);
+    let (code, v) = run(dir.path(), &["f", "--to", "lib.js"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "cli.js"),
+        "#!/usr/bin/env node\nimport { f } from './lib';\n\nconsole.log(f());\n"
+    );
+    let (code, v) = run(dir.path(), &["Batch", "--to", "batch.ts"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "notify.ts"),
+        "// TYPES\n\nimport { Batch } from './batch'\n\nexport type Callback = () => void\n\nexport function run(b: Batch): void {\n  b(() => {})\n}\n"
+    );
+    // Without a heading, above the first statement, which takes `export ` at the same place.
+    let (code, v) = run(dir.path(), &["Queue", "--to", "queue.ts"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "plain.ts"),
+        "import { Queue } from './queue'\n\nexport type Handler = () => void\n\nexport function drain(q: Queue): void {\n  q(() => {})\n}\n"
     );
 }

@@ -358,22 +358,80 @@ pub(super) fn uses_left(req: &Request, a: &Module, moved: &Moved) -> Vec<(usize,
 }
 
 /// Inserts a statement after a module's last import statement the move keeps (before the
-/// first one when it removes them all, at the top when there is none).
+/// first one when it removes them all). In a module without imports it goes past the
+/// directives, a hashbang (which must stay first) and a heading (`heading_end`), else above
+/// everything, with a blank line between it and the code.
 fn insert_import(edits: &mut Edits, m: &Module, text: &str, line: &str) {
     let imports: Vec<_> = m
         .statements
         .iter()
         .filter(|s| matches!(s.what, Brings::Import { .. }))
         .collect();
-    match imports.iter().rev().find(|s| !edits.covers(s.span.1 - 1)) {
-        Some(kept) => edits.insert(kept.span.1, format!("\n{line}")),
-        None if imports.is_empty() && m.import_point > 0 => {
-            edits.insert(m.import_point, format!("\n{line}"));
+    if let Some(kept) = imports.iter().rev().find(|s| !edits.covers(s.span.1 - 1)) {
+        edits.insert(kept.span.1, format!("\n{line}"));
+    } else if let Some(first) = imports.first() {
+        edits.insert(line_start(text, first.span.0), format!("{line}\n"));
+    } else if m.import_point > 0 {
+        // Past the directives (`'use client'`); code on the last one's line goes to the next.
+        let at = m.import_point;
+        let tail = if !is_blank_line(text, at) || code_follows(edits, text, line_end(text, at)) {
+            "\n"
+        } else {
+            ""
+        };
+        edits.insert(at, format!("\n{line}{tail}"));
+    } else if let Some(end) = heading_end(m, text) {
+        // The blank line under the heading stays between the import and the code.
+        edits.insert(end, format!("\n\n{line}"));
+    } else if text.starts_with("#!") {
+        let next = line_end(text, 0);
+        let at = text[..next].trim_end_matches(['\n', '\r']).len();
+        let tail = if code_follows(edits, text, next) {
+            "\n"
+        } else {
+            ""
+        };
+        edits.insert(at, format!("\n{line}{tail}"));
+    } else {
+        // Above whatever else is written at the start (`export ` on the first statement).
+        let blank = if code_follows(edits, text, 0) {
+            "\n"
+        } else {
+            ""
+        };
+        edits.insert_first(0, format!("{line}\n{blank}"));
+    }
+}
+
+/// Whether the first line from `at` on that the edits keep holds code (not blank, not the
+/// end): an import inserted above it wants a blank line between.
+fn code_follows(edits: &Edits, text: &str, mut at: usize) -> bool {
+    while at < text.len() && edits.covers(at) {
+        at = line_end(text, at);
+    }
+    at < text.len() && !is_blank_line(text, at)
+}
+
+/// Where the comments heading a module end (past a hashbang) when a blank line sets them
+/// apart from what follows: a licence, a `// TYPES` heading, which stay first (TypeScript's
+/// own refactors put imports under them). Comments directly above the first statement are
+/// its own: `None`.
+fn heading_end(m: &Module, text: &str) -> Option<usize> {
+    let mut at = if text.starts_with("#!") {
+        line_end(text, 0)
+    } else {
+        0
+    };
+    let mut end = None;
+    loop {
+        let rest = &text[at..];
+        let next = at + (rest.len() - rest.trim_start().len());
+        if end.is_some() && text[at..next].matches('\n').count() >= 2 {
+            return end;
         }
-        None => {
-            let at = imports.first().map_or(0, |s| line_start(text, s.span.0));
-            edits.insert(at, format!("{line}\n"));
-        }
+        let comment = m.comments.iter().find(|c| c.0 == next)?;
+        at = comment.1;
+        end = Some(at);
     }
 }
 
@@ -654,15 +712,7 @@ pub(super) fn new_module(
         edits.insert(end, format!(", {names}"));
     }
     if !lines.is_empty() {
-        let mut block = lines.join("\n");
-        if !b
-            .statements
-            .iter()
-            .any(|s| matches!(s.what, Brings::Import { .. }))
-        {
-            block.push('\n');
-        }
-        insert_import(edits, b, text, &block);
+        insert_import(edits, b, text, &lines.join("\n"));
     }
     // A class, `const` or enum is not hoisted: before the first top-level statement using it.
     let hoisted = matches!(moved.decl.kind, DeclKind::Function) || moved.is_type();

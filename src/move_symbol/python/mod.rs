@@ -26,7 +26,7 @@ mod statements;
 
 use dependencies::{Dependencies, dependencies, is_type_checking_block, type_checking_only};
 use placement::{
-    add_to_all, block_range, first_top_level_use, import_point, remove_from_all, remove_item,
+    add_to_all, block_range, first_top_level_use, insert_import, remove_from_all, remove_item,
     rewrite_block, still_used, tidy_blank_lines, tidy_cut,
 };
 use sites::{SiteWork, collect_sites, imports_module_at, keeps_importing};
@@ -453,7 +453,7 @@ fn old_module(
             });
         }
         if let Some(import) = &q.import {
-            edits.insert(import_point(a), format!("{import}\n"));
+            insert_import(edits, a, import);
         }
     } else if !sites.uses_left.is_empty() || req.keep_reexport {
         let mut line = format!(
@@ -464,7 +464,7 @@ fn old_module(
         if sites.uses_left.is_empty() && !in_all(a, req.name) {
             line.push_str("  # noqa: F401 (re-exported)");
         }
-        edits.insert(import_point(a), format!("{line}\n"));
+        insert_import(edits, a, &line);
     }
 }
 
@@ -500,16 +500,7 @@ fn new_module(req: &Request, moved: &str, planned: &mut Planned) {
     }
     let edits = planned.edits.entry(req.to.to_string()).or_default();
     if !planned.imports_added.is_empty() {
-        let at = import_point(b);
-        let mut added: String = planned
-            .imports_added
-            .iter()
-            .map(|l| format!("{l}\n"))
-            .collect();
-        if at == 0 {
-            added.push('\n');
-        }
-        edits.insert(at, added);
+        insert_import(edits, b, &planned.imports_added.join("\n"));
     }
     match first_top_level_use(req, b) {
         Some(at) => edits.insert(at, format!("{moved}\n\n")),

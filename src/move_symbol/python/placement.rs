@@ -95,9 +95,63 @@ pub(super) fn tidy_cut(text: &str, start: usize, end: usize) -> (usize, usize) {
     (start, if blank_before { after } else { end })
 }
 
+/// Inserts import statements (`lines`, without the last newline) where a module's imports go
+/// (`import_point`). In a module with neither imports nor a docstring: past a shebang and an
+/// encoding line, which must stay on the first two lines, and past a heading set apart by a
+/// blank line (a licence), with the two blank lines PEP 8 asks before a `def` or `class` that
+/// follows (none before other code, as rope writes it); above the comments directly over the
+/// first statement.
+pub(super) fn insert_import(edits: &mut Edits, m: &Parsed, lines: &str) {
+    let at = import_point(m);
+    if at > 0 {
+        edits.insert(at, format!("{lines}\n"));
+        return;
+    }
+    let text = &m.text;
+    let mut top = 0;
+    if text.starts_with("#!") {
+        top = line_end(text, 0);
+    }
+    if text[top..line_end(text, top)].trim_start().starts_with('#')
+        && text[top..line_end(text, top)].contains("coding")
+    {
+        top = line_end(text, top);
+    }
+    let mut after_comments = top;
+    while after_comments < text.len()
+        && text[after_comments..]
+            .trim_start_matches([' ', '\t'])
+            .starts_with('#')
+    {
+        after_comments = line_end(text, after_comments);
+    }
+    if after_comments > top && after_comments < text.len() && is_blank_line(text, after_comments) {
+        // Under the heading, past the blank line that sets it apart, which stays above.
+        edits.insert(after_comments, format!("\n{lines}\n"));
+        return;
+    }
+    let mut next = top;
+    while next < text.len() && edits.covers(next) {
+        next = line_end(text, next);
+    }
+    let mut code = next;
+    while code < text.len() && (edits.covers(code) || text[code..].starts_with('#')) {
+        code = line_end(text, code);
+    }
+    let definition = ["def ", "class ", "async def ", "@"]
+        .iter()
+        .any(|k| text[code..].starts_with(k));
+    let separation = if next < text.len() && !is_blank_line(text, next) && definition {
+        "\n\n"
+    } else {
+        ""
+    };
+    edits.insert(top, format!("{lines}\n{separation}"));
+}
+
 /// Where imports are added to a module: after its first run of imports (past its docstring
 /// and `__future__` imports), else after its docstring, else at the top.
-pub(super) fn import_point(m: &Parsed) -> usize {
+fn import_point(m: &Parsed) -> usize {
     let mut last = None;
     let mut docstring = None;
     for (i, s) in top_statements(m).into_iter().enumerate() {

@@ -5,7 +5,7 @@
 
 use super::super::edits::{Edits, line_end, line_start};
 use super::super::modules::dir_of;
-use super::placement::{import_point, remove_item};
+use super::placement::{insert_import, remove_item};
 use super::statements::{
     all_list, bound_name, import_items, imported_file, imports_file, imports_only, statement_binds,
     string_content, text, top_statements,
@@ -521,7 +521,7 @@ pub(super) fn new_module_ref<'t>(
             };
             edits.insert(at, format!("{eol}{line}\n"));
         }
-        None => edits.insert(import_point(x), format!("{line}\n")),
+        None => insert_import(edits, x, &line),
     }
     Ok(reference)
 }
