@@ -17,7 +17,8 @@
 //
 // `print` prints one JSON object {PATH: text} with each file re-printed by TypeScript's printer
 // after a normalisation of formatting only: every string literal re-quoted the printer's way,
-// each run of adjacent import declarations sorted by its printed text and the names inside
+// named imports of one module written as several declarations merged into the first, each run
+// of adjacent import declarations sorted by its printed text and the names inside
 // `import { ... }` / `export { ... } from` sorted. A file that does not exist prints null.
 "use strict";
 const fs = require("fs");
@@ -96,6 +97,42 @@ function move(rootDir, rel, line, column, target) {
   return { applied: true, files: written };
 }
 
+// Named imports of one module (of one kind: type-only or not, no default or namespace import)
+// written as several declarations are one declaration: `import { a } from "m"; import { b }
+// from "m"` and `import { a, b } from "m"` import the same bindings from the same evaluation
+// of "m" (the first declaration's place kept, the names deduplicated and sorted).
+function mergeImports(statements) {
+  const merged = [];
+  const at = new Map();
+  for (const s of statements) {
+    const clause = ts.isImportDeclaration(s) ? s.importClause : undefined;
+    const plain = clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings)
+      && ts.isStringLiteral(s.moduleSpecifier) && !s.attributes;
+    if (!plain) {
+      merged.push(s);
+      continue;
+    }
+    const key = (clause.isTypeOnly ? "type " : "") + s.moduleSpecifier.text;
+    if (!at.has(key)) {
+      at.set(key, merged.length);
+      merged.push(s);
+      continue;
+    }
+    const first = merged[at.get(key)];
+    const seen = new Map();
+    for (const e of [...first.importClause.namedBindings.elements, ...clause.namedBindings.elements]) {
+      const name = (e.isTypeOnly ? "type " : "") + (e.propertyName ? e.propertyName.text + " as " : "") + e.name.text;
+      if (!seen.has(name)) seen.set(name, e);
+    }
+    const elements = [...seen.entries()].sort((x, y) => x[0].localeCompare(y[0])).map(([, e]) => e);
+    const c = first.importClause;
+    merged[at.get(key)] = ts.factory.updateImportDeclaration(first, first.modifiers,
+      ts.factory.updateImportClause(c, c.isTypeOnly, undefined, ts.factory.createNamedImports(elements)),
+      first.moduleSpecifier, first.attributes);
+  }
+  return merged;
+}
+
 function normalise(file, text) {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
@@ -115,7 +152,7 @@ function normalise(file, text) {
     return (node) => ts.visitNode(node, visit);
   };
   const out = ts.transform(sf, [requote]).transformed[0];
-  const printed = out.statements.map((s) => [ts.isImportDeclaration(s), printer.printNode(ts.EmitHint.Unspecified, s, sf)]);
+  const printed = mergeImports(out.statements).map((s) => [ts.isImportDeclaration(s), printer.printNode(ts.EmitHint.Unspecified, s, sf)]);
   const body = [];
   let run = [];
   for (const [isImport, textOf] of printed) {

@@ -17,8 +17,9 @@ NAME --at PATH:LINE:COL --to DEST -C COPY --json --no-checkpoint --no-fsync`.
 OUTCOMES per move (both sides judged by `git status` of their copy):
   agree        both applied, the same files changed, and every changed file is equal after
                ts_move_to_file.js's normalisation (TypeScript's printer; string literals
-               re-quoted, runs of imports and the names inside import/export braces sorted):
-               formatting only
+               re-quoted, named imports of one module in several declarations merged into one,
+               runs of imports and the names inside import/export braces sorted): formatting
+               only
   lancet right both applied and differ, and `tsc --noEmit` finds new errors (against the
                unchanged project) on tsserver's side and none on lancet's: a result that does not
                compile is not one to equal (the issue's bar is equality where both apply)
