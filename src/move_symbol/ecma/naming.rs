@@ -98,7 +98,11 @@ impl<'a> Naming<'a> {
             return false;
         }
         let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
-        if let Some(&known) = self.resolved.get(dir).and_then(|known| known.get(specifier)) {
+        if let Some(&known) = self
+            .resolved
+            .get(dir)
+            .and_then(|known| known.get(specifier))
+        {
             return known;
         }
         let named = self
@@ -219,6 +223,61 @@ fn hex(chars: &mut impl Iterator<Item = char>, count: usize) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rename::resolve::testing::Fixture;
+
+    /// Before, every module whose text held the old module's stem was parsed; now only those
+    /// that may hold a site.
+    #[test]
+    fn a_module_is_parsed_only_where_its_text_may_name_the_old_module() {
+        let files = [
+            (
+                "src/utils.ts",
+                "export function f() {}\nexport function g() {}\n",
+            ),
+            (
+                "src/imports_other.ts",
+                "import { g } from './utils'\nit('utils', () => g())\nconst s = './utils'\n",
+            ),
+            (
+                "src/other_module.ts",
+                "vi.mock('./utilsx/utils')\nf('../utils')\n",
+            ),
+            ("src/mocks.ts", "vi.mock('./utils')\n"),
+            ("src/star.ts", "export * from './utils'\n"),
+            (
+                "src/star_type.ts",
+                "export type /* all */ * from './utils'\n",
+            ),
+            (
+                "src/commented.ts",
+                "await import(\n  // the helpers\n  './utils'\n)\n",
+            ),
+            ("src/escaped.ts", "import { \\u0066 } from './utils'\n"),
+            // `.` is a candidate by its text, and resolved: src/index, not the old module.
+            ("src/index_dir.ts", "require('.')\n"),
+            ("test/deep.ts", "require('../src/utils.js')\n"),
+        ];
+        let fixture = Fixture::new(&files, &[]);
+        let sources = fixture.sources();
+        let project = EcmaProject::new(&sources);
+        let mut naming = Naming::new("src/utils.ts", &project);
+        let may: Vec<&str> = files
+            .iter()
+            .filter(|(path, text)| naming.may_name(path, text))
+            .map(|(path, _)| *path)
+            .collect();
+        assert_eq!(
+            may,
+            [
+                "src/mocks.ts",
+                "src/star.ts",
+                "src/star_type.ts",
+                "src/commented.ts",
+                "src/escaped.ts",
+                "test/deep.ts"
+            ]
+        );
+    }
 
     #[test]
     fn only_an_argument_or_a_string_past_a_comment_is_a_candidate() {
@@ -238,7 +297,9 @@ mod tests {
         assert!(exports_everything("export * from './a'"));
         assert!(exports_everything("export /* all */\n  * as ns from './a'"));
         assert!(exports_everything("export type * from './a'"));
-        assert!(!exports_everything("export { a } from './a'\nexport const b = 1"));
+        assert!(!exports_everything(
+            "export { a } from './a'\nexport const b = 1"
+        ));
     }
 
     #[test]

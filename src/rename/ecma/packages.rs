@@ -234,10 +234,7 @@ impl<'a> Packages<'a> {
         let mappings = self
             .nearest_config(from)
             .map(|config| self.mappings(&config, 0));
-        self.dir_mappings
-            .lock()
-            .ok()?
-            .insert(dir, mappings.clone());
+        self.dir_mappings.lock().ok()?.insert(dir, mappings.clone());
         mappings
     }
 

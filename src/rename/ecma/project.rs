@@ -81,7 +81,7 @@ pub(crate) struct EcmaProject<'a> {
 impl<'a> EcmaProject<'a> {
     /// A project over the walked files, which it reads (a module that does not hold OLD) when
     /// an import reaches them.
-    pub(in crate::rename) fn new(sources: &Sources<'a>) -> Self {
+    pub(crate) fn new(sources: &Sources<'a>) -> Self {
         EcmaProject {
             files: sources.files,
             read: sources.read,
