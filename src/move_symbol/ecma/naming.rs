@@ -9,8 +9,10 @@
 //! token is `(`, `,` or a comment's end (or stands past a line holding `//`) is a candidate,
 //! escapes decoded (one that cannot be counts as naming it); a relative one whose last path
 //! segment cannot be the old module's file (nor its directory, for an index) does not name it,
-//! any other is resolved as the move's sites resolve it, once per directory. The check only
-//! ever says "may" wrongly: what it lets through is parsed and decided as before.
+//! nor does a bare one where no bare specifier reaches the tree (no tsconfig `paths`, no
+//! package of the tree's own, no `node_modules` above); any other is resolved as the move's
+//! sites resolve it, once per directory. The check only ever says "may" wrongly: what it lets
+//! through is parsed and decided as before.
 
 use crate::rename::ecma::{EcmaProject, relative};
 use std::collections::HashMap;
@@ -53,6 +55,8 @@ pub(super) struct Naming<'a> {
     project: &'a EcmaProject<'a>,
     /// Directory → specifier → whether it names the old module.
     resolved: HashMap<String, HashMap<String, bool>>,
+    /// Directory → whether a bare specifier there may name a file of the tree.
+    bare_reaches: HashMap<String, bool>,
 }
 
 impl<'a> Naming<'a> {
@@ -62,6 +66,7 @@ impl<'a> Naming<'a> {
             old: OldModule::new(old),
             project,
             resolved: HashMap::new(),
+            bare_reaches: HashMap::new(),
         }
     }
 
@@ -92,12 +97,26 @@ impl<'a> Naming<'a> {
         false
     }
 
+    /// Whether a bare specifier of the module at `path` (in `dir`) may name a file of the tree.
+    fn bare_may_reach_tree(&mut self, path: &str, dir: &str) -> bool {
+        if let Some(&known) = self.bare_reaches.get(dir) {
+            return known;
+        }
+        let reaches = self.project.bare_may_reach_tree(path);
+        self.bare_reaches.insert(dir.to_string(), reaches);
+        reaches
+    }
+
     /// Whether `specifier`, in the module at `path`, names the old module.
     fn names(&mut self, path: &str, specifier: &str) -> bool {
-        if relative(specifier) && !self.old.last_segment_may_be(specifier) {
+        let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+        if relative(specifier) {
+            if !self.old.last_segment_may_be(specifier) {
+                return false;
+            }
+        } else if !self.bare_may_reach_tree(path, dir) {
             return false;
         }
-        let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
         if let Some(&known) = self
             .resolved
             .get(dir)
@@ -300,6 +319,28 @@ mod tests {
         assert!(!exports_everything(
             "export { a } from './a'\nexport const b = 1"
         ));
+    }
+
+    #[test]
+    fn a_bare_specifier_is_resolved_where_the_tree_maps_some() {
+        let files = [
+            (
+                "tsconfig.json",
+                r#"{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }"#,
+            ),
+            ("src/utils.ts", "export function f() {}\n"),
+            ("src/aliased.ts", "vi.mock('@/utils')\n"),
+            (
+                "src/other.ts",
+                "vi.mock('@/types')\nit('utils', () => {})\n",
+            ),
+        ];
+        let fixture = Fixture::new(&files, &[]);
+        let sources = fixture.sources();
+        let project = EcmaProject::new(&sources);
+        let mut naming = Naming::new("src/utils.ts", &project);
+        assert!(naming.may_name(files[2].0, files[2].1));
+        assert!(!naming.may_name(files[3].0, files[3].1));
     }
 
     #[test]

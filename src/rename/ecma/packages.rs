@@ -87,6 +87,31 @@ impl<'a> Packages<'a> {
         }
     }
 
+    /// Whether any bare specifier imported by `from` may name a file of the tree: its nearest
+    /// tsconfig maps some (`paths`), the tree has a package of its own, or a `node_modules`
+    /// stands beside `from` or above it (a link there may lead into the tree). When not, every
+    /// bare specifier of `from` is [`Bare::Outside`], and a caller asking of many (a move, of
+    /// every string it reads) need not ask one by one.
+    pub(super) fn bare_may_reach_tree(&self, from: &str) -> bool {
+        if self
+            .nearest_mappings(from)
+            .is_some_and(|m| !m.paths.is_empty())
+            || !self.names().is_empty()
+        {
+            return true;
+        }
+        let mut dir = parent(from);
+        loop {
+            if self.real_of(&join(&dir, "node_modules")).is_some() {
+                return true;
+            }
+            if dir.is_empty() {
+                return false;
+            }
+            dir = parent(&dir);
+        }
+    }
+
     /// Package names of the tree's manifests (outside `node_modules`).
     fn names(&self) -> &HashMap<String, String> {
         self.by_name.get_or_init(|| {

@@ -136,6 +136,12 @@ impl<'a> EcmaProject<'a> {
         }
     }
 
+    /// Whether a bare specifier imported by `from` may name a file of the tree (when not, each
+    /// is another package's).
+    pub(crate) fn bare_may_reach_tree(&self, from: &str) -> bool {
+        self.packages.bare_may_reach_tree(from)
+    }
+
     /// The walked file a module path (root-relative, extension left out or not) is: itself,
     /// with an extension (a `.js` one taken for its `.ts` source), or its directory's index.
     fn probe(&self, base: &str) -> Option<String> {
