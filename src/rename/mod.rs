@@ -50,7 +50,7 @@ pub(crate) mod model;
 pub(crate) mod python;
 pub(crate) mod refusal;
 pub(crate) mod registry;
-mod resolve;
+pub(crate) mod resolve;
 mod rust;
 pub(crate) mod scan;
 mod scope;

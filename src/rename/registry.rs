@@ -162,20 +162,6 @@ fn readers(
     (read, real)
 }
 
-/// Runs `f` with the Python and the JavaScript/TypeScript resolvers over the tree's walked
-/// files, the scanned ones as parsed: what a refactoring built on the rename's sites asks
-/// beyond them (a call's receiver, a parameter's uses in a body).
-pub(crate) fn with_resolvers<R>(
-    root: &Root,
-    files: &[String],
-    scans: &[FileScan],
-    f: impl FnOnce(&PyProject, &EcmaProject) -> R,
-) -> R {
-    let (read, real) = readers(root);
-    let sources = sources(files, scans, &read, &real);
-    f(&PyProject::new(&sources), &EcmaProject::new(&sources))
-}
-
 /// The distinct symbols of the scans (by first site), joined where a resolver ties two.
 fn group(scans: &[FileScan], registry: &[&dyn Resolver]) -> Symbols {
     let mut ids: Vec<SymbolId> = Vec::new();

@@ -22,7 +22,7 @@ impl From<Resolution> for Resolved {
 
 /// What resolvers are built over: the tree's walked files, the files scanned for OLD (parsed),
 /// and a reader of any file of the tree (for a module that does not hold OLD).
-pub(super) struct Sources<'a> {
+pub(crate) struct Sources<'a> {
     /// The walked files, relative to the root.
     pub(super) files: &'a [String],
     /// Each scanned file's language and parse.
@@ -90,9 +90,10 @@ pub(super) fn by_node(
         .collect()
 }
 
-/// A tree of files held in memory, for the resolvers' unit tests.
+/// A tree of files held in memory, for the resolvers' unit tests and those of what plans on
+/// them (a move).
 #[cfg(test)]
-pub(super) mod testing {
+pub(crate) mod testing {
     use super::{Resolver, Sources};
     use crate::rename::model::{Parsed, Resolution};
     use lancet_syntax::languages;
@@ -173,7 +174,7 @@ pub(super) mod testing {
         /// Each whole-word occurrence of `old` in the scanned file `path`, as `resolver` sees
         /// it: `LINE = ID`, `LINE ? WHY` (unresolved) or `LINE outside: WHY`, and for a shorthand
         /// field ` + field …` of the same shape.
-        pub(crate) fn resolve(
+        pub(in crate::rename) fn resolve(
             &self,
             resolver: &dyn Resolver,
             path: &str,

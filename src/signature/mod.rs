@@ -25,12 +25,13 @@ use crate::rename::at::At;
 use crate::rename::choose::locate_at;
 use crate::rename::model::{FileScan, RenameOptions, Resolution, SymbolId};
 use crate::rename::python::{binding_id, scope_of};
+use crate::rename::registry::Resolvers;
 use crate::rename::scan::{is_identifier, walk};
 use lancet_core::{Batch, FileOp, Format, LeftSite, MAX_LISTED, OpKind, PlaceRefusal, Report};
 use lancet_core::{SignatureRefusal, SignatureSummary};
 use plan::{Asked, Plan, Reach};
 use std::collections::HashSet;
-use target::{NameScan, Outcome, Target, constructor_class, last_part, scan_name};
+use target::{NameScan, Outcome, Target, constructor_class, last_part, scan_name, scan_name_then};
 use tree_sitter::Node;
 
 mod binding;
@@ -100,40 +101,49 @@ pub fn change_signature(opts: &SignatureOptions, apply: &ApplyOptions) -> Applie
         Ok(walked) => walked,
         Err(report) => return (*report).into(),
     };
-    let first = scan_name(&root, &files, &name, apply);
-    let files_scanned = first.files_scanned;
-    let found = match find_target(
-        &root,
-        &files,
-        first,
-        at.as_ref(),
-        qualified.as_deref(),
-        apply,
-    ) {
-        Ok(found) => found,
-        Err(outcome) => return outcome.into_applied(surface),
-    };
-    lancet_core::timing::lap("signature: walk, scan and resolve", &mut clock);
-    let applied = change_found(&root, &files, &found, files_scanned, opts, apply);
+    // The change is planned on the resolvers that resolved the function's scan (as a move
+    // is): what they parsed and resolved is not done again.
+    let (applied, found) = scan_name_then(&root, &files, &name, apply, |first, resolvers| {
+        let files_scanned = first.files_scanned;
+        let mut change = |function: NameScan, primary, class_scan, resolvers: &Resolvers| {
+            let found = match with_classes(&root, &files, function, primary, class_scan, apply) {
+                Ok(found) => found,
+                Err(outcome) => return (outcome.into_applied(surface), None),
+            };
+            lancet_core::timing::lap("signature: walk, scan and resolve", &mut clock);
+            let applied = change_found(&found, files_scanned, opts, apply, resolvers);
+            (applied, Some(found))
+        };
+        match named_function(&first, at.as_ref(), qualified.as_deref(), apply) {
+            Ok(Named::Function(id)) => change(first, id, None, resolvers),
+            // A class names its `__init__`, whose own scan its change is planned on.
+            Ok(Named::Constructor(init)) => {
+                scan_name_then(&root, &files, "__init__", apply, |function, resolvers| {
+                    change(function, init, Some(first), resolvers)
+                })
+            }
+            Err(outcome) => (outcome.into_applied(surface), None),
+        }
+    });
     // The parsed trees are freed off the answer's path, as a rename's are.
     crate::background::drop_later((found, files));
     applied
 }
 
-/// The change of the function found: planned, refused, or run as one batch.
+/// The change of the function found: planned (on the resolvers of the function's scan),
+/// refused, or run as one batch.
 fn change_found(
-    root: &lancet_core::Root,
-    files: &[String],
     found: &Found,
     files_scanned: usize,
     opts: &SignatureOptions,
     apply: &ApplyOptions,
+    resolvers: &Resolvers,
 ) -> Applied {
     let surface = apply.surface;
     let refused =
         |r: SignatureRefusal| -> Applied { Report::signature_refused(&r, surface).into() };
     let mut clock = std::time::Instant::now();
-    let planned = match plan_found(root, files, found, opts) {
+    let planned = match plan_found(found, opts, resolvers) {
         Ok(p) => p,
         Err(r) => return refused(r),
     };
@@ -188,12 +198,12 @@ fn named(
     Ok((name, at, qualified))
 }
 
-/// The change planned over the function's sites and its classes' (a constructor's).
+/// The change planned over the function's sites and its classes' (a constructor's), on the
+/// resolvers that resolved the function's scan.
 fn plan_found(
-    root: &lancet_core::Root,
-    files: &[String],
     found: &Found,
     opts: &SignatureOptions,
+    resolvers: &Resolvers,
 ) -> Result<Plan, SignatureRefusal> {
     let cls_calls: Vec<(&FileScan, Node)> = found
         .classes
@@ -216,15 +226,11 @@ fn plan_found(
         changes: &opts.changes,
         include_unresolved: opts.include_unresolved,
     };
-    crate::rename::registry::with_resolvers(root, files, &found.function.scans, |py, ecma| {
-        plan::plan(
-            &lang::Facts { py, ecma },
-            &reach,
-            &scans,
-            &cls_calls,
-            &asked,
-        )
-    })
+    let facts = lang::Facts {
+        py: &resolvers.python,
+        ecma: &resolvers.ecma,
+    };
+    plan::plan(&facts, &reach, &scans, &cls_calls, &asked)
 }
 
 /// The refusal for sites that cannot be updated safely or are undecided, unless the person
@@ -336,37 +342,55 @@ impl Found {
     }
 }
 
-/// The function (a class named: its `__init__`), its overrides, and for a constructor its
-/// class and the subclasses without an `__init__` of their own, each with its name's scan.
-fn find_target(
-    root: &lancet_core::Root,
-    files: &[String],
-    first: NameScan,
+/// What the name's scan names: a function, or a class (its `__init__`, whose sites are another
+/// name's scan).
+enum Named {
+    /// The function.
+    Function(SymbolId),
+    /// The `__init__` of the class named.
+    Constructor(SymbolId),
+}
+
+/// The function `--at`, a qualified name or the name names in its scan (a class: its
+/// `__init__`), of a language lancet changes signatures in.
+fn named_function(
+    first: &NameScan,
     at: Option<&At>,
     qualified: Option<&str>,
     apply: &ApplyOptions,
-) -> Result<Found, Outcome> {
-    let id = target::find(&first, at, qualified, apply)?;
-    unsupported_language(&first, &id)?;
-    let (function, primary, class_scan) = if target::is_class(&first, &id) {
-        if !defines(&first, &id, "__init__") {
-            return Err(Outcome::Refused(SignatureRefusal::NotAFunction {
-                name: first.name.clone(),
-                place: place_of(&first, &id),
-                what: "a class without an `__init__` of its own".into(),
-            }));
-        }
-        let SymbolId::Python { module, qual } = &id else {
-            unreachable!("a class is Python's")
-        };
-        let init = SymbolId::Python {
-            module: module.clone(),
-            qual: format!("{qual}.__init__"),
-        };
-        (scan_name(root, files, "__init__", apply), init, Some(first))
-    } else {
-        (first, id, None)
+) -> Result<Named, Outcome> {
+    let id = target::find(first, at, qualified, apply)?;
+    unsupported_language(first, &id)?;
+    if !target::is_class(first, &id) {
+        return Ok(Named::Function(id));
+    }
+    if !defines(first, &id, "__init__") {
+        return Err(Outcome::Refused(SignatureRefusal::NotAFunction {
+            name: first.name.clone(),
+            place: place_of(first, &id),
+            what: "a class without an `__init__` of its own".into(),
+        }));
+    }
+    let SymbolId::Python { module, qual } = &id else {
+        unreachable!("a class is Python's")
     };
+    Ok(Named::Constructor(SymbolId::Python {
+        module: module.clone(),
+        qual: format!("{qual}.__init__"),
+    }))
+}
+
+/// The function found with its overrides, and for a constructor its class and the subclasses
+/// without an `__init__` of their own, each with its name's scan (`class_scan`: the class's,
+/// when it was the name scanned first).
+fn with_classes(
+    root: &lancet_core::Root,
+    files: &[String],
+    function: NameScan,
+    primary: SymbolId,
+    class_scan: Option<NameScan>,
+    apply: &ApplyOptions,
+) -> Result<Found, Outcome> {
     let ids = target::with_overrides(&function, &primary);
     let class = constructor_class(&primary);
     let mut classes = Vec::new();

@@ -14,10 +14,13 @@ use crate::rename::ecma::EcmaProject;
 use lancet_core::MoveRefusal;
 use std::collections::HashMap;
 
-/// The modules each module imports at load, read on demand, with the move's imports added.
+/// The modules each module imports at load, read on demand (the old and the new module as the
+/// plan read them), with the move's imports added.
 struct Graph<'r, 'a> {
     req: &'r Request<'a>,
     project: &'r EcmaProject<'r>,
+    old: &'r Module,
+    new: &'r Module,
     read: HashMap<String, Vec<String>>,
     added: HashMap<String, Vec<String>>,
 }
@@ -57,17 +60,16 @@ impl LoadImports for Graph<'_, '_> {
             if self.read.contains_key(file) {
                 continue;
             }
-            let (a_path, a_text) = self.req.from;
-            let text = if *file == a_path {
-                Some(a_text.to_string())
+            let (a_path, _) = self.req.from;
+            let found = if *file == a_path {
+                runtime_imports(file, self.old, self.project)
             } else if *file == self.req.to {
-                Some(self.req.to_text.to_string())
+                runtime_imports(file, self.new, self.project)
             } else {
                 (self.req.read)(file)
+                    .map(|t| runtime_imports(file, &syntax::read(file, &t), self.project))
+                    .unwrap_or_default()
             };
-            let found = text
-                .map(|t| runtime_imports(file, &syntax::read(file, &t), self.project))
-                .unwrap_or_default();
             self.read.insert(file.to_string(), found);
         }
     }
@@ -79,10 +81,12 @@ impl LoadImports for Graph<'_, '_> {
     }
 }
 
-/// Refuses the move when one of its imports that runs closes a cycle, naming it.
+/// Refuses the move when one of its imports that runs closes a cycle, naming it (`a` and `b`:
+/// the old and the new module as read).
 pub(super) fn refuse(
     req: &Request,
     project: &EcmaProject,
+    (a, b): (&Module, &Module),
     needs: &Needs,
     work: &SiteWork,
     uses_left_value: bool,
@@ -119,6 +123,8 @@ pub(super) fn refuse(
     let mut graph = Graph {
         req,
         project,
+        old: a,
+        new: b,
         read: HashMap::new(),
         added: HashMap::new(),
     };

@@ -20,6 +20,7 @@ use syntax::{DeclKind, Module};
 
 mod cycles;
 mod dependencies;
+mod naming;
 mod sites;
 mod specifiers;
 mod syntax;
@@ -105,7 +106,7 @@ pub(super) fn plan(req: &Request, project: &EcmaProject) -> Result<super::Planne
     let work = sites::collect(req, project, &b, &moved, &mut planned)?;
     let uses_left = dependencies::uses_left(req, &a, &moved);
     let value_left = uses_left.iter().any(|(_, value)| *value);
-    cycles::refuse(req, project, &deps, &work, value_left, &moved)?;
+    cycles::refuse(req, project, (&a, &b), &deps, &work, value_left, &moved)?;
     dependencies::old_module(req, project, &a, &moved, &deps, &uses_left, &mut planned);
     // Exported there when anything imports it.
     let imported = !uses_left.is_empty() || req.keep_reexport || !work.new_importers.is_empty();

@@ -6,6 +6,7 @@
 //! used whole gathered as undecided.
 
 use super::super::edits::{Edits, line_end, line_start};
+use super::naming::Naming;
 use super::specifiers::respell;
 use super::syntax::{self, Brings, Module, ModuleStatement, NsUse, Spec};
 use super::{Moved, Request, left_site};
@@ -48,6 +49,7 @@ pub(super) fn collect(
 ) -> Result<SiteWork, MoveRefusal> {
     let (a_path, _) = req.from;
     let stem = stem_of(a_path);
+    let mut naming = Naming::new(a_path, project);
     let mut work = SiteWork::default();
     for path in req
         .files
@@ -55,11 +57,17 @@ pub(super) fn collect(
         .filter(|p| is_source(p) && p.as_str() != a_path)
     {
         // A file naming the symbol was scanned; one that does not may still re-export
-        // everything of the old module or name it in a string, so its specifier's stem.
+        // everything of the old module or name it in a string, so its specifier's stem, and
+        // it is parsed only when its text may (the new module's facts are read already).
         let text = match req.scans.iter().find(|s| &s.path == path) {
             Some(scan) => scan.parsed.text.clone(),
             None => match (req.read)(path) {
-                Some(text) if text.contains(stem) => text,
+                Some(text)
+                    if memchr::memmem::find(text.as_bytes(), stem.as_bytes()).is_some()
+                        && (path == req.to || naming.may_name(path, &text)) =>
+                {
+                    text
+                }
                 _ => continue,
             },
         };

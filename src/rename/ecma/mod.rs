@@ -296,7 +296,9 @@ fn with_semantic<R>(path: &str, text: &str, f: impl FnOnce(&Semantic) -> R) -> R
     f(&built.semantic)
 }
 
-fn relative(specifier: &str) -> bool {
+/// Whether a specifier names a module by its path from the importer (`./`, `../`, `.`, `..`),
+/// not through a package or a tsconfig `paths` entry.
+pub(crate) fn relative(specifier: &str) -> bool {
     specifier.starts_with("./")
         || specifier.starts_with("../")
         || specifier == "."

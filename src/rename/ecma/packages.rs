@@ -7,7 +7,7 @@
 //! the old name fails to compile).
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// What a bare specifier names, as far as the tree tells.
 pub(super) enum Bare {
@@ -37,7 +37,10 @@ pub(super) struct Packages<'a> {
     /// Package name → its directory (root-relative, `""` for the root).
     by_name: OnceLock<HashMap<String, String>>,
     /// tsconfig.json path → its mappings (with `extends` followed).
-    configs: std::sync::Mutex<HashMap<String, Mappings>>,
+    configs: std::sync::Mutex<HashMap<String, Arc<Mappings>>>,
+    /// A directory → the mappings of the tsconfig nearest it: every specifier of its files
+    /// asks, and finding the config is a look through the walked files.
+    dir_mappings: std::sync::Mutex<HashMap<String, Option<Arc<Mappings>>>>,
     /// A path (`…/node_modules`, `…/node_modules/<name>`) → where it leads, once looked up:
     /// every file of a directory asks the same paths, for every bare import and every string
     /// a move reads as a possible module name, and each answer is a walk of the file system.
@@ -58,6 +61,7 @@ impl<'a> Packages<'a> {
             real,
             by_name: OnceLock::new(),
             configs: std::sync::Mutex::new(HashMap::new()),
+            dir_mappings: std::sync::Mutex::new(HashMap::new()),
             links: std::sync::Mutex::new(HashMap::new()),
         }
     }
@@ -80,6 +84,31 @@ impl<'a> Packages<'a> {
                 Bare::Package { dir, candidates }
             }
             None => Bare::Outside,
+        }
+    }
+
+    /// Whether any bare specifier imported by `from` may name a file of the tree: its nearest
+    /// tsconfig maps some (`paths`), the tree has a package of its own, or a `node_modules`
+    /// stands beside `from` or above it (a link there may lead into the tree). When not, every
+    /// bare specifier of `from` is [`Bare::Outside`], and a caller asking of many (a move, of
+    /// every string it reads) need not ask one by one.
+    pub(super) fn bare_may_reach_tree(&self, from: &str) -> bool {
+        if self
+            .nearest_mappings(from)
+            .is_some_and(|m| !m.paths.is_empty())
+            || !self.names().is_empty()
+        {
+            return true;
+        }
+        let mut dir = parent(from);
+        loop {
+            if self.real_of(&join(&dir, "node_modules")).is_some() {
+                return true;
+            }
+            if dir.is_empty() {
+                return false;
+            }
+            dir = parent(&dir);
         }
     }
 
@@ -127,13 +156,14 @@ impl<'a> Packages<'a> {
             // Where `node_modules` is missing (or leads out of the tree), nothing under it leads
             // into the tree: its names are not looked up one by one.
             let modules = join(&dir, "node_modules");
-            let link = join(&modules, name);
-            if self.real_of(&modules).is_some()
-                && let Some(real) = self.real_of(&link)
-                && real != link
-                && !real.split('/').any(|part| part == "node_modules")
-            {
-                return Some(real);
+            if self.real_of(&modules).is_some() {
+                let link = join(&modules, name);
+                if let Some(real) = self.real_of(&link)
+                    && real != link
+                    && !real.split('/').any(|part| part == "node_modules")
+                {
+                    return Some(real);
+                }
             }
             if dir.is_empty() {
                 return None;
@@ -185,10 +215,9 @@ impl<'a> Packages<'a> {
 
     /// The targets of the nearest tsconfig's `paths` that match `specifier`, in order.
     fn mapped(&self, from: &str, specifier: &str) -> Vec<String> {
-        let Some(config) = self.nearest_config(from) else {
+        let Some(mappings) = self.nearest_mappings(from) else {
             return Vec::new();
         };
-        let mappings = self.mappings(&config, 0);
         // An exact pattern first, then the longest prefix before a `*`, as TypeScript does.
         let mut best: Option<(usize, Vec<String>)> = None;
         for (pattern, targets) in &mappings.paths {
@@ -221,6 +250,19 @@ impl<'a> Packages<'a> {
         best.map(|(_, t)| t).unwrap_or_default()
     }
 
+    /// The mappings of the tsconfig nearest `from`, once per directory.
+    fn nearest_mappings(&self, from: &str) -> Option<Arc<Mappings>> {
+        let dir = parent(from);
+        if let Some(known) = self.dir_mappings.lock().ok()?.get(&dir) {
+            return known.clone();
+        }
+        let mappings = self
+            .nearest_config(from)
+            .map(|config| self.mappings(&config, 0));
+        self.dir_mappings.lock().ok()?.insert(dir, mappings.clone());
+        mappings
+    }
+
     /// The tsconfig.json (or jsconfig.json) in the directory of `from` or the nearest above.
     fn nearest_config(&self, from: &str) -> Option<String> {
         let mut dir = parent(from);
@@ -239,7 +281,7 @@ impl<'a> Packages<'a> {
     }
 
     /// A tsconfig's `paths`, its `extends` of the tree followed (the nearer config wins).
-    fn mappings(&self, config: &str, depth: usize) -> Mappings {
+    fn mappings(&self, config: &str, depth: usize) -> Arc<Mappings> {
         if let Some(m) = self
             .configs
             .lock()
@@ -288,11 +330,12 @@ impl<'a> Packages<'a> {
                 && depth < 8
                 && mappings.paths.is_empty()
             {
-                mappings = self.mappings(&parent_config, depth + 1);
+                mappings = Mappings::clone(&self.mappings(&parent_config, depth + 1));
             }
         }
+        let mappings = Arc::new(mappings);
         if let Ok(mut configs) = self.configs.lock() {
-            configs.insert(config.to_string(), mappings.clone());
+            configs.insert(config.to_string(), Arc::clone(&mappings));
         }
         mappings
     }

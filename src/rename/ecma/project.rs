@@ -81,7 +81,7 @@ pub(crate) struct EcmaProject<'a> {
 impl<'a> EcmaProject<'a> {
     /// A project over the walked files, which it reads (a module that does not hold OLD) when
     /// an import reaches them.
-    pub(in crate::rename) fn new(sources: &Sources<'a>) -> Self {
+    pub(crate) fn new(sources: &Sources<'a>) -> Self {
         EcmaProject {
             files: sources.files,
             read: sources.read,
@@ -134,6 +134,12 @@ impl<'a> EcmaProject<'a> {
                 "imported from the package `{specifier}`"
             ))),
         }
+    }
+
+    /// Whether a bare specifier imported by `from` may name a file of the tree (when not, each
+    /// is another package's).
+    pub(crate) fn bare_may_reach_tree(&self, from: &str) -> bool {
+        self.packages.bare_may_reach_tree(from)
     }
 
     /// The walked file a module path (root-relative, extension left out or not) is: itself,
