@@ -266,6 +266,13 @@ impl RenameOptions {
 pub(crate) struct Renamer {
     pub(crate) entry: &'static LanguageEntry,
     pub(crate) grammar: tree_sitter::Language,
+    /// The rename query, compiled when a file of the language is first classified: compiling
+    /// every language's at once was most of a small rename's time.
+    pub(crate) compiled: std::sync::OnceLock<RenameQuery>,
+}
+
+/// A language's rename query and the indexes of its captures.
+pub(crate) struct RenameQuery {
     pub(crate) query: Query,
     pub(crate) name: u32,
     pub(crate) string: Option<u32>,

@@ -3,7 +3,9 @@
 //! the language's rename query into code (an occurrence to resolve), a string or a comment (a
 //! mention), or neither; NEW's occurrences in code are the collisions.
 
-use super::model::{Collision, FileScan, Occurrence, Parsed, RenameOptions, Renamer, Scanned};
+use super::model::{
+    Collision, FileScan, Occurrence, Parsed, RenameOptions, RenameQuery, Renamer, Scanned,
+};
 use crate::apply_options::ApplyOptions;
 use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
@@ -29,38 +31,51 @@ fn kind_of_capture(name: &str) -> Option<SymbolKind> {
     }
 }
 
-/// Every language lancet can rename in, compiled once.
+/// Every language lancet can rename in (its query compiled on first use: [`Renamer::query`]).
 pub(super) fn renamers() -> &'static [Renamer] {
-    static COMPILED: OnceLock<Vec<Renamer>> = OnceLock::new();
-    COMPILED.get_or_init(|| {
+    static LANGUAGES: OnceLock<Vec<Renamer>> = OnceLock::new();
+    LANGUAGES.get_or_init(|| {
         languages::languages()
             .iter()
             .filter(|e| e.queries.iter().any(|q| q == "rename.scm"))
             .filter_map(|entry| {
-                let source = languages::rename_query(&entry.name)?;
-                let grammar = languages::grammar(entry)?;
-                let query = Query::new(&grammar, source).unwrap_or_else(|e| {
-                    panic!("grammars/{}/rename.scm does not compile: {e}", entry.name)
-                });
-                let index = |n: &str| query.capture_index_for_name(n);
-                let definitions = query
-                    .capture_names()
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, n)| Some((i as u32, kind_of_capture(n)?)))
-                    .collect();
+                languages::rename_query(&entry.name)?;
                 Some(Renamer {
                     entry,
-                    name: index("name")?,
-                    string: index("string"),
-                    comment: index("comment"),
-                    definitions,
-                    grammar,
-                    query,
+                    grammar: languages::grammar(entry)?,
+                    compiled: OnceLock::new(),
                 })
             })
             .collect()
     })
+}
+
+impl Renamer {
+    /// The language's rename query, compiled the first time it is needed.
+    pub(crate) fn query(&self) -> &RenameQuery {
+        self.compiled.get_or_init(|| {
+            let name = &self.entry.name;
+            let source = languages::rename_query(name)
+                .unwrap_or_else(|| panic!("grammars/{name}/rename.scm is not built in"));
+            let query = Query::new(&self.grammar, source)
+                .unwrap_or_else(|e| panic!("grammars/{name}/rename.scm does not compile: {e}"));
+            let index = |n: &str| query.capture_index_for_name(n);
+            let definitions = query
+                .capture_names()
+                .iter()
+                .enumerate()
+                .filter_map(|(i, n)| Some((i as u32, kind_of_capture(n)?)))
+                .collect();
+            RenameQuery {
+                name: index("name")
+                    .unwrap_or_else(|| panic!("grammars/{name}/rename.scm captures no @name")),
+                string: index("string"),
+                comment: index("comment"),
+                definitions,
+                query,
+            }
+        })
+    }
 }
 
 /// The languages `lancet rename` works in (those with a `rename.scm` and a built-in grammar).
@@ -497,6 +512,7 @@ fn classify(
     len: usize,
 ) -> Vec<Hit> {
     let mut hits = vec![Hit::default(); occurrences.len()];
+    let renamer = renamer.query();
     let mut first = 0;
     while first < occurrences.len() {
         let mut last = first;
