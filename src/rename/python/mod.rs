@@ -92,6 +92,10 @@ enum Target {
     Module(String),
     /// A variable of the tree whose type lancet does not know: its binding id and name.
     Variable(SymbolId, String),
+    /// A variable of the tree bound more than once, each binding an instance of a class of
+    /// the tree, not all one (a fixture's `Flask`, then `StaticFileApp(…)`): its binding id,
+    /// name and the classes. A member is told when every class's lookup gives the same one.
+    Classes(SymbolId, String, Vec<(String, String)>),
     /// A variable of the tree bound once to a literal (`d = {}`): its binding id and the
     /// builtin it holds (its members are outside the tree; the name itself is the tree's).
     Builtin(SymbolId, &'static str),
@@ -140,6 +144,7 @@ fn target_symbol(target: Target) -> Resolution {
         Target::Instance(_, qual, None) => Resolution::Unresolved(format!("an instance of {qual}")),
         Target::Outside(why) => Resolution::Outside(why),
         Target::Unknown(why) => Resolution::Unresolved(why),
+        Target::Classes(binding, ..) => Resolution::Symbol(binding),
         Target::Variable(_, name) => Resolution::Unresolved(unknown_type(&name)),
         Target::Super(_) => Resolution::Unresolved("`super()`".into()),
     }
@@ -521,7 +526,7 @@ mod tests {
                 "16 = test_a.py::App.run",
                 "21 = test_a.py::App.run",
                 "23 = test_a.py::App.run",
-                "29 ? `app` is a variable of unknown type"
+                "29 ? `app` holds an instance of App or Other as it is bound, and their `run` differ"
             ]
         );
     }
@@ -607,6 +612,121 @@ mod tests {
                 "37 ? what two returns is not known: values of several classes",
                 "38 ? what passed returns is not known: `x` is of no known class",
                 "40 outside: `close` of a builtin dict"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_member_no_class_of_the_tree_defines_comes_from_the_base_outside() {
+        // `Client(werkzeug.Client)` defines no `get`: on an instance made or declared as one
+        // (`c`, `p`, `Client().cookies`) only werkzeug's base can answer, outside. Undecided:
+        // `self.get` (a subclass of the tree may add it), a class whose `__getattr__` answers
+        // for what the bases lack, a base lancet does not resolve, and a base of the tree
+        // that defines it behind a base outside the tree (which Python's lookup reaches first).
+        let text = "import werkzeug
+from elsewhere import Unknown
+
+
+class Client(werkzeug.Client):
+    def run(self):
+        return self.get()
+
+
+class Proxy(werkzeug.Client):
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+class Mixin:
+    def get(self):
+        pass
+
+
+class Behind(werkzeug.Client, Mixin):
+    pass
+
+
+class Odd(Undefined):
+    pass
+
+
+def use(p: Client):
+    c = Client()
+    c.get()
+    p.get()
+    Client().cookies.get()
+    Proxy().get()
+    Behind().get()
+    Odd().get()
+";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "get"),
+            [
+                "7 ? `get` is not defined in class Client of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "16 = a.py::Mixin.get",
+                "30 outside: `get` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy defines it)",
+                "31 outside: `get` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy defines it)",
+                "32 outside: `cookies` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy defines it)",
+                "33 ? `get` is not defined in class Proxy of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "34 ? `get` is not defined in class Behind of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "35 ? `get` is not defined in class Odd; its base `Undefined` is not resolved"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_local_bound_to_several_classes_is_decided_where_their_members_agree() {
+        // `app` is the fixture's App, then a `Custom(App)`: `run`, which Custom inherits, is
+        // App's whichever binding reached the use; `stop`, which Custom overrides, is not told.
+        let files = [
+            (
+                "tests/conftest.py",
+                "import pytest
+
+
+class App:
+    def run(self):
+        pass
+
+    def stop(self):
+        pass
+
+
+@pytest.fixture
+def app():
+    return App()
+",
+            ),
+            (
+                "tests/test_app.py",
+                "from conftest import App
+
+
+def test_it(app):
+    app.run()
+
+    class Custom(App):
+        def stop(self):
+            pass
+
+    app = Custom()
+    app.run()
+    app.stop()
+",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "tests/test_app.py", "run"),
+            [
+                "5 = tests/conftest.py::App.run",
+                "12 = tests/conftest.py::App.run"
+            ]
+        );
+        assert_eq!(
+            resolve(&files, "tests/test_app.py", "stop"),
+            [
+                "8 = tests/test_app.py::test_it.Custom.stop",
+                "13 ? `app` holds an instance of App or test_it::Custom as it is bound, and their `stop` differ"
             ]
         );
     }

@@ -2,7 +2,7 @@
 //! what one scope's bindings of it make of it (a class, a function, an import, a variable), and
 //! what an expression stands for (a class or an instance of one, a module, `super()`).
 
-use super::members::{enclosing_class, find_class, method_receiver, receives_class};
+use super::members::{enclosing_class, find_class, method_receiver, open_receiver, receives_class};
 use super::scopes::{Bound, binding_qual, has_wildcard, qual_of, scope_of};
 use super::types::literal;
 use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, same_target, target_symbol, text};
@@ -352,35 +352,22 @@ impl PyProject<'_> {
                     _ => Target::Variable(id, name.to_string()),
                 }
             }
-            // Assigned several times, each from a call giving the same class: an
-            // instance of it, whichever assignment reached the use.
-            values
-                if depth < MAX_DEPTH
-                    && values.len() > 1
-                    && values.iter().all(|b| matches!(b, Bound::Value(..))) =>
-            {
-                let mut class: Option<(String, String)> = None;
-                for b in values {
-                    let Bound::Value(start, end) = b else {
+            // Bound several times, each binding an instance of a class of the tree: an
+            // instance of it when they are one class, whichever binding reached the use; else
+            // the classes, whose members agree or not.
+            bindings if depth < MAX_DEPTH && bindings.len() > 1 => {
+                let mut classes: Vec<(String, String)> = Vec::new();
+                for b in bindings {
+                    let Some(class) = self.bound_class(module, scope, name, b, depth + 1) else {
                         return Target::Variable(id, name.to_string());
                     };
-                    let value = module
-                        .tree
-                        .root_node()
-                        .descendant_for_byte_range(*start, *end)
-                        .filter(|v| v.byte_range() == (*start..*end) && v.kind() == "call");
-                    let found = match value.map(|v| self.expression(module, v, depth + 1)) {
-                        Some(Target::Instance(file, qual, _)) => (file, qual),
-                        _ => return Target::Variable(id, name.to_string()),
-                    };
-                    if class.as_ref().is_some_and(|c| *c != found) {
-                        return Target::Variable(id, name.to_string());
+                    if !classes.contains(&class) {
+                        classes.push(class);
                     }
-                    class = Some(found);
                 }
-                match class {
-                    Some((file, qual)) => Target::Instance(file, qual, Some(id)),
-                    None => Target::Variable(id, name.to_string()),
+                match classes.as_slice() {
+                    [(file, qual)] => Target::Instance(file.clone(), qual.clone(), Some(id)),
+                    _ => Target::Classes(id, name.to_string(), classes),
                 }
             }
             // A parameter or a variable annotated with a class of the tree (`p: Pool`,
@@ -409,6 +396,42 @@ impl PyProject<'_> {
                 }
             }
             _ => Target::Variable(id, name.to_string()),
+        }
+    }
+
+    /// The class of the instance one of several bindings of a local gives: an assignment
+    /// from a call of a class (or of a function whose return is told), an annotation, a
+    /// fixture pytest passes; `None` for any other binding.
+    fn bound_class(
+        &self,
+        module: &PyModule,
+        scope: Option<Node>,
+        name: &str,
+        bound: &Bound,
+        depth: usize,
+    ) -> Option<(String, String)> {
+        let node = |start: usize, end: usize| {
+            module
+                .tree
+                .root_node()
+                .descendant_for_byte_range(start, end)
+                .filter(|v| v.byte_range() == (start..end))
+        };
+        let target = match bound {
+            Bound::Value(start, end) => {
+                let value = node(*start, *end).filter(|v| v.kind() == "call")?;
+                self.expression(module, value, depth)
+            }
+            Bound::Annotated(start, end) => self.annotated(module, node(*start, *end)?, depth),
+            Bound::Param => {
+                let function = scope.filter(|s| s.kind() == "function_definition")?;
+                self.fixture_argument(module, function, name, depth)?
+            }
+            _ => return None,
+        };
+        match target {
+            Target::Instance(file, qual, _) => Some((file, qual)),
+            _ => None,
         }
     }
 
@@ -506,7 +529,12 @@ impl PyProject<'_> {
                         if find_class(&m, &inner).is_some() {
                             Target::Class(file, inner)
                         } else if instance {
-                            self.member_value(&file, &qual, attr, depth + 1)
+                            match self.member_value(&file, &qual, attr, depth + 1) {
+                                Target::Unknown(why) if !open_receiver(object, module) => self
+                                    .outside_base_member(&file, &qual, attr)
+                                    .map_or(Target::Unknown(why), Target::Outside),
+                                value => value,
+                            }
                         } else {
                             // Through the class object only a method is told.
                             match self.member_value(&file, &qual, attr, depth + 1) {
