@@ -82,7 +82,7 @@ pub(super) fn open_receiver(object: Node, module: &PyModule) -> bool {
 }
 
 /// What a class hierarchy of the tree makes of a member none of its classes defines.
-enum Lacks {
+pub(super) enum Lacks {
     /// No class of it defines the member, and no base outside the tree may.
     Everywhere,
     /// No class of the tree defines it; this base outside the tree (its text) may.
@@ -312,6 +312,16 @@ impl PyProject<'_> {
                     Resolution::Unresolved(_) if !open_receiver(object, module) => self
                         .outside_base_member(&file, &qual, name)
                         .map_or(found, Resolution::Outside),
+                    // `self.name` its class lacks: a subclass's.
+                    Resolution::Unresolved(_)
+                        if matches!(
+                            self.hierarchy_lacks(&file, &qual, name, 0),
+                            Lacks::Everywhere
+                        ) =>
+                    {
+                        self.subclasses_member(&file, &qual, name)
+                            .map_or(found, Resolution::Symbol)
+                    }
                     found => found,
                 }
             }
@@ -523,7 +533,13 @@ impl PyProject<'_> {
 
     /// Whether class `qual` of `file` and its bases of the tree all lack `name` (see
     /// [`PyProject::outside_base_member`]).
-    fn hierarchy_lacks(&self, file: &str, qual: &str, name: &str, depth: usize) -> Lacks {
+    pub(super) fn hierarchy_lacks(
+        &self,
+        file: &str,
+        qual: &str,
+        name: &str,
+        depth: usize,
+    ) -> Lacks {
         if depth > MAX_DEPTH {
             return Lacks::NotCertain;
         }

@@ -18,7 +18,8 @@
 //!
 //! By grammar area: [`scopes`] (what each scope binds), [`names`] (a name looked up, an
 //! expression's value), [`imports`] (modules of the tree), [`members`] (attributes, bases and
-//! keyword arguments), [`fixtures`] (a test's parameters pytest fills).
+//! keyword arguments), [`subclasses`] (a class's subclasses of the tree, for `self.x` its class
+//! lacks), [`fixtures`] (a test's parameters pytest fills).
 
 use super::model::{Parsed as PyModule, Resolution, SymbolId};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
@@ -36,6 +37,7 @@ pub(crate) use scopes::{binding_id, qual_of, scope_of};
 mod names;
 pub(crate) use names::is_builtin;
 mod scopes;
+mod subclasses;
 mod tree_files;
 mod types;
 
@@ -63,6 +65,8 @@ pub(crate) struct PyProject<'a> {
     bindings: Mutex<HashMap<BindingKey, Arc<Vec<Bound>>>>,
     /// Memo of class members by file, class and name.
     members: Mutex<HashMap<(String, String, String), Resolution>>,
+    /// Memo of [`PyProject::subclasses`] by file and class.
+    subclass_memo: Mutex<HashMap<subclasses::Class, Arc<Vec<subclasses::Class>>>>,
 }
 
 /// An import resolved: the importer's directory, the dotted name, whether as Python runs it.
@@ -197,6 +201,7 @@ impl<'a> PyProject<'a> {
             resolved: Mutex::new(HashMap::new()),
             bindings: Mutex::new(HashMap::new()),
             members: Mutex::new(HashMap::new()),
+            subclass_memo: Mutex::new(HashMap::new()),
         }
     }
 
@@ -727,6 +732,89 @@ def test_it(app):
             [
                 "8 = tests/test_app.py::test_it.Custom.stop",
                 "13 ? `app` holds an instance of App or test_it::Custom as it is bound, and their `stop` differ"
+            ]
+        );
+    }
+
+    #[test]
+    fn self_member_its_class_lacks_is_the_one_a_subclass_of_the_tree_defines() {
+        // `Base.run` passes `self.serve`, which only `Leaf(Mid(Base))` defines (flask's
+        // `sansio.Blueprint` and `self.send_static_file`): Leaf's. `self.stop` is defined by
+        // two unrelated subclasses, `self.gone` by none; a base lancet does not resolve that spells
+        // `Base` (`mixed(Base)`) or is a variable holding it (`B = Base`) may be a subclass:
+        // each stays undecided. A base that names no subclass (`make().__class__`) does not.
+        let files = [
+            (
+                "pkg/base.py",
+                "class Base:\n    def run(self):\n        self.serve()\n        self.stop()\n        self.gone()\n",
+            ),
+            (
+                "pkg/leaf.py",
+                "from pkg.base import Base\n\n\nclass Mid(Base):\n    def stop(self):\n        pass\n\n\nclass Leaf(Mid):\n    def serve(self):\n        pass\n\n\nclass Other(Base):\n    def stop(self):\n        pass\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "pkg/base.py", "serve"),
+            ["3 = pkg/leaf.py::Leaf.serve"]
+        );
+        assert_eq!(
+            resolve(&files, "pkg/base.py", "stop"),
+            ["4 ? not a member of class Base or its bases in the tree"]
+        );
+        assert_eq!(
+            resolve(&files, "pkg/base.py", "gone"),
+            ["5 ? not a member of class Base or its bases in the tree"]
+        );
+        let odd = [
+            files[0],
+            files[1],
+            (
+                "pkg/odd.py",
+                "from pkg.base import Base\n\n\nclass Odd(mixed(Base)):\n    pass\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&odd, "pkg/base.py", "serve"),
+            ["3 ? not a member of class Base or its bases in the tree"]
+        );
+        let alias = [
+            files[0],
+            files[1],
+            (
+                "pkg/alias.py",
+                "from pkg.base import Base\n\nB = Base\n\n\nclass Far(B):\n    pass\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&alias, "pkg/base.py", "serve"),
+            ["3 ? not a member of class Base or its bases in the tree"]
+        );
+        let dynamic = [
+            files[0],
+            files[1],
+            (
+                "pkg/dynamic.py",
+                "from pkg.base import Base\n\nother = make().__class__\n\n\nclass Far(other):\n    pass\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&dynamic, "pkg/base.py", "serve"),
+            ["3 = pkg/leaf.py::Leaf.serve"]
+        );
+    }
+
+    #[test]
+    fn star_parameters_are_a_tuple_and_a_dict() {
+        // `*args` and `**kwargs` hold a tuple and a dict whatever the caller passes (annotated
+        // or not: an annotation types their items); rebound, they are not told.
+        let text = "class Jar:\n    def pop(self):\n        pass\n\n\ndef f(*args: Jar, **kwargs):\n    args.pop()\n    kwargs.pop(\"x\")\n\n\ndef g(**options):\n    options = make()\n    options.pop()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "pop"),
+            [
+                "2 = a.py::Jar.pop",
+                "7 outside: `pop` of a builtin tuple",
+                "8 outside: `pop` of a builtin dict",
+                "13 ? `options` is a variable of unknown type"
             ]
         );
     }

@@ -383,6 +383,14 @@ impl PyProject<'_> {
                     _ => Target::Variable(id, name.to_string()),
                 }
             }
+            // `*args` is a tuple, `**kwargs` a dict, whatever the call passes.
+            [Bound::Param]
+                if let Some(builtin) = scope
+                    .filter(|s| s.kind() == "function_definition")
+                    .and_then(|function| splat_builtin(function, module, name)) =>
+            {
+                Target::Builtin(id, builtin)
+            }
             // A parameter pytest fills with a fixture: what the fixture gives.
             [Bound::Param]
                 if let Some(function) = scope.filter(|s| s.kind() == "function_definition")
@@ -576,4 +584,24 @@ impl PyProject<'_> {
         let id = find_class(&m, qual)?.id();
         Some((m, id))
     }
+}
+
+/// What a function's `*name` (a tuple) or `**name` (a dict) parameter holds; `None` for any
+/// other parameter.
+fn splat_builtin(function: Node, module: &PyModule, name: &str) -> Option<&'static str> {
+    let params = function.child_by_field_name("parameters")?;
+    let mut cursor = params.walk();
+    params.named_children(&mut cursor).find_map(|p| {
+        let splat = match p.kind() {
+            "typed_parameter" => p.named_child(0)?,
+            _ => p,
+        };
+        let builtin = match splat.kind() {
+            "list_splat_pattern" => "tuple",
+            "dictionary_splat_pattern" => "dict",
+            _ => return None,
+        };
+        let ident = splat.named_child(0).filter(|i| i.kind() == "identifier")?;
+        (text(ident, module) == name).then_some(builtin)
+    })
 }

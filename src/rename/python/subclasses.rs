@@ -1,0 +1,191 @@
+//! The tree's subclasses of a class, for `self.name` in a method of a class whose hierarchy
+//! does not define `name`: `self` is then an instance of a subclass, and the member is the one
+//! the subclasses of the tree define. Flask's `sansio.Blueprint` passes
+//! `self.send_static_file`, which only `flask.Blueprint(sansio.Blueprint)` defines: that
+//! site is `flask.Blueprint`'s, never `Flask.send_static_file`.
+//!
+//! The subclasses are found from the class's name outward: the files that spell one of the
+//! known classes' names are parsed, their classes whose bases resolve to a known class are
+//! known in turn, until none is added. A subclass made at run time (`type(…)`) or outside the
+//! tree is not seen, as a subclass outside the tree that overrides a method is not.
+
+use super::members::Lacks;
+use super::scopes::{Bound, qual_of, scope_of};
+use super::{MAX_DEPTH, PyModule, PyProject, Target};
+use crate::rename::model::{Resolution, SymbolId};
+use crate::rename::scan::whole_word_offsets;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use tree_sitter::Node;
+
+/// A class of the tree: its file and qualified name.
+pub(super) type Class = (String, String);
+
+impl PyProject<'_> {
+    /// `self.name` where class `qual` of `file` and its bases lack `name`: the one member of
+    /// the tree its subclasses give, or `None` when that is not one member of the tree (none
+    /// defines it, several do, or a subclass may take it from a base outside the tree or a
+    /// `__getattr__`).
+    pub(super) fn subclasses_member(&self, file: &str, qual: &str, name: &str) -> Option<SymbolId> {
+        let subclasses = self.subclasses(file, qual)?;
+        let mut found: Option<SymbolId> = None;
+        for (sub_file, sub_qual) in subclasses.iter() {
+            match self.class_member(sub_file, sub_qual, name, 0) {
+                Resolution::Symbol(id) => match &found {
+                    Some(first) if *first != id => return None,
+                    _ => found = Some(id),
+                },
+                _ => match self.hierarchy_lacks(sub_file, sub_qual, name, 0) {
+                    Lacks::Everywhere => {}
+                    Lacks::Outside(_) | Lacks::NotCertain => return None,
+                },
+            }
+        }
+        found
+    }
+
+    /// Every class of the tree that derives from class `qual` of `file`, directly or not (the
+    /// class itself not included), sorted; `None` past [`MAX_DEPTH`] rounds.
+    fn subclasses(&self, file: &str, qual: &str) -> Option<Arc<Vec<Class>>> {
+        let key = (file.to_string(), qual.to_string());
+        if let Some(hit) = self.subclass_memo.lock().ok()?.get(&key).cloned() {
+            return Some(hit);
+        }
+        let mut known: BTreeSet<Class> = BTreeSet::from([key.clone()]);
+        let mut names: BTreeSet<String> = BTreeSet::from([last_part(qual).to_string()]);
+        let paths = self.files.sorted();
+        for _ in 0..MAX_DEPTH {
+            let before = known.len();
+            for path in &paths {
+                let Some(module) = self.spelling_any(path, &names) else {
+                    continue;
+                };
+                for class in classes_in(&module) {
+                    let this = (module.path.clone(), qual_of(class, &module));
+                    if !known.contains(&this)
+                        && self.derives_from_known(&module, class, &known, &names)?
+                    {
+                        names.insert(last_part(&this.1).to_string());
+                        known.insert(this);
+                    }
+                }
+            }
+            if known.len() == before {
+                known.remove(&key);
+                let found = Arc::new(known.into_iter().collect::<Vec<_>>());
+                if let Ok(mut memo) = self.subclass_memo.lock() {
+                    memo.insert(key, Arc::clone(&found));
+                }
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// File `path`, parsed, when its text spells one of `names` as a whole word.
+    fn spelling_any(&self, path: &str, names: &BTreeSet<String>) -> Option<Arc<PyModule>> {
+        let spells = |text: &str| {
+            names
+                .iter()
+                .any(|n| !whole_word_offsets(text.as_bytes(), n).is_empty())
+        };
+        let parsed = self.parsed.lock().ok()?.get(path).cloned();
+        match parsed {
+            Some(module) => module.filter(|m| spells(&m.text)),
+            None => {
+                let text = (self.read)(path)?;
+                if spells(&text) {
+                    self.module(path)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// Whether one of a class's bases is a class of `known`; `None` when a base lancet does
+    /// not resolve may be one: it spells a known class's name (`mixed(Base)`), or it is a
+    /// variable one of whose values does (`B = Base`) or whose binding lancet cannot read.
+    /// Other bases it does not resolve (`oldcls = x.__class__`, a module it does not follow)
+    /// name none of them.
+    fn derives_from_known(
+        &self,
+        module: &PyModule,
+        class: Node,
+        known: &BTreeSet<Class>,
+        names: &BTreeSet<String>,
+    ) -> Option<bool> {
+        let Some(bases) = class.child_by_field_name("superclasses") else {
+            return Some(false);
+        };
+        let spells = |code: &str| {
+            names
+                .iter()
+                .any(|n| !whole_word_offsets(code.as_bytes(), n).is_empty())
+        };
+        let mut derives = false;
+        let mut cursor = bases.walk();
+        for base in bases
+            .named_children(&mut cursor)
+            .filter(|b| b.kind() != "keyword_argument")
+        {
+            let code = &module.text[base.byte_range()];
+            match self.expression(module, base, 1) {
+                Target::Class(file, qual) => derives |= known.contains(&(file, qual)),
+                Target::Outside(_) => {}
+                _ if spells(code) => return None,
+                Target::Variable(..) => {
+                    let values = self.variable_values(module, base)?;
+                    if values.iter().any(|v| spells(v)) {
+                        return None;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(derives)
+    }
+
+    /// The texts of the values a variable named by `ident` is assigned, in the scope whose
+    /// bindings it reads; `None` when one binding is not a plain assignment.
+    fn variable_values<'m>(&self, module: &'m PyModule, ident: Node) -> Option<Vec<&'m str>> {
+        if ident.kind() != "identifier" {
+            return None;
+        }
+        let name = &module.text[ident.byte_range()];
+        let mut scope = scope_of(ident);
+        let bound = loop {
+            let bound = self.bindings(module, scope, name);
+            if !bound.is_empty() {
+                break bound;
+            }
+            scope = scope_of(scope?);
+        };
+        bound
+            .iter()
+            .map(|b| match b {
+                Bound::Value(start, end) => module.text.get(*start..*end),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// The last part of a qualified name (`Outer.Inner` → `Inner`).
+fn last_part(qual: &str) -> &str {
+    qual.rsplit(['.', ':']).next().unwrap_or(qual)
+}
+
+/// Every class definition of a module, at any depth.
+fn classes_in(module: &PyModule) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut stack = vec![module.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "class_definition" {
+            out.push(n);
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    out
+}
