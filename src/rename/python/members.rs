@@ -309,15 +309,18 @@ impl PyProject<'_> {
             Target::Instance(file, qual, _) => {
                 let found = self.class_member(&file, &qual, name, 0);
                 match found {
-                    Resolution::Unresolved(_) if !open_receiver(object, module) => self
-                        .outside_base_member(&file, &qual, name)
-                        .map_or(found, Resolution::Outside),
+                    Resolution::Unresolved(_)
+                        if let Some(outside) = self.outside_base_member(&file, &qual, name) =>
+                    {
+                        Resolution::Outside(outside)
+                    }
                     // `self.name` its class lacks: a subclass's.
                     Resolution::Unresolved(_)
-                        if matches!(
-                            self.hierarchy_lacks(&file, &qual, name, 0),
-                            Lacks::Everywhere
-                        ) =>
+                        if open_receiver(object, module)
+                            && matches!(
+                                self.hierarchy_lacks(&file, &qual, name, 0),
+                                Lacks::Everywhere
+                            ) =>
                     {
                         self.subclasses_member(&file, &qual, name)
                             .map_or(found, Resolution::Symbol)
@@ -517,18 +520,27 @@ impl PyProject<'_> {
         )
     }
 
-    /// Where member `name` of an instance of class `qual` of `file` comes from when no class
-    /// of the tree in its hierarchy defines it: a base outside the tree (why, naming it), the
-    /// only place Python's lookup can find it. `None` when that is not certain: a base lancet
-    /// does not resolve, a class of the tree with `__getattr__` or `__getattribute__` (which
-    /// answers for what the bases lack), or no base outside the tree at all.
+    /// Where member `name` of an instance of class `qual` of `file` (or of a subclass: `self`,
+    /// `self.again()`) comes from when no class of the tree in its hierarchy defines it, nor
+    /// any subclass of the tree: a base outside the tree (why, naming it), the only place
+    /// Python's lookup can find it. `None` when that is not certain: a base lancet does not
+    /// resolve, a class of the tree with `__getattr__` or `__getattribute__` (which answers
+    /// for what the bases lack), a subclass that defines it or may, or no base outside the
+    /// tree at all.
     pub(super) fn outside_base_member(&self, file: &str, qual: &str, name: &str) -> Option<String> {
-        match self.hierarchy_lacks(file, qual, name, 0) {
-            Lacks::Outside(base) => Some(format!(
-                "`{name}` of {qual} comes from its base `{base}`, outside the tree (no class of the tree in its hierarchy defines it)"
-            )),
-            Lacks::Everywhere | Lacks::NotCertain => None,
-        }
+        let Lacks::Outside(base) = self.hierarchy_lacks(file, qual, name, 0) else {
+            return None;
+        };
+        let subclasses = self.subclasses(file, qual)?;
+        let all_lack = subclasses.iter().all(|(sub_file, sub_qual)| {
+            !matches!(
+                self.hierarchy_lacks(sub_file, sub_qual, name, 0),
+                Lacks::NotCertain
+            )
+        });
+        all_lack.then(|| format!(
+            "`{name}` of {qual} comes from its base `{base}`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)"
+        ))
     }
 
     /// Whether class `qual` of `file` and its bases of the tree all lack `name` (see

@@ -623,58 +623,27 @@ mod tests {
 
     #[test]
     fn a_member_no_class_of_the_tree_defines_comes_from_the_base_outside() {
-        // `Client(werkzeug.Client)` defines no `get`: on an instance made or declared as one
-        // (`c`, `p`, `Client().cookies`) only werkzeug's base can answer, outside. Undecided:
-        // `self.get` (a subclass of the tree may add it), a class whose `__getattr__` answers
-        // for what the bases lack, a base lancet does not resolve, and a base of the tree
-        // that defines it behind a base outside the tree (which Python's lookup reaches first).
-        let text = "import werkzeug
-from elsewhere import Unknown
-
-
-class Client(werkzeug.Client):
-    def run(self):
-        return self.get()
-
-
-class Proxy(werkzeug.Client):
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-
-class Mixin:
-    def get(self):
-        pass
-
-
-class Behind(werkzeug.Client, Mixin):
-    pass
-
-
-class Odd(Undefined):
-    pass
-
-
-def use(p: Client):
-    c = Client()
-    c.get()
-    p.get()
-    Client().cookies.get()
-    Proxy().get()
-    Behind().get()
-    Odd().get()
-";
+        // `Client(werkzeug.Client)` defines no `get`, nor does a subclass: on `self`, an
+        // instance made or declared as one (`c`, `p`, `Client().cookies`) only werkzeug's
+        // base can answer, outside. Undecided: `Session`'s, which its subclass `Custom`
+        // defines, a class whose `__getattr__` answers for what the bases lack, a base lancet
+        // does not resolve, and a base of the tree that defines it behind a base outside the
+        // tree (which Python's lookup reaches first).
+        let text = "import werkzeug\n\n\nclass Client(werkzeug.Client):\n    def run(self):\n        return self.get()\n\n\nclass Session(werkzeug.Client):\n    def run(self):\n        return self.get()\n\n\nclass Custom(Session):\n    def get(self):\n        pass\n\n\nclass Proxy(werkzeug.Client):\n    def __getattr__(self, name):\n        return getattr(self.inner, name)\n\n\nclass Mixin:\n    def get(self):\n        pass\n\n\nclass Behind(werkzeug.Client, Mixin):\n    pass\n\n\nclass Odd(Undefined):\n    pass\n\n\ndef use(p: Client):\n    c = Client()\n    c.get()\n    p.get()\n    Client().cookies.get()\n    Session().get()\n    Proxy().get()\n    Behind().get()\n    Odd().get()\n";
         assert_eq!(
             resolve(&[("a.py", text)], "a.py", "get"),
             [
-                "7 ? `get` is not defined in class Client of the tree; its base `werkzeug.Client` (outside the tree) may define it",
-                "16 = a.py::Mixin.get",
-                "30 outside: `get` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy defines it)",
-                "31 outside: `get` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy defines it)",
-                "32 outside: `cookies` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy defines it)",
-                "33 ? `get` is not defined in class Proxy of the tree; its base `werkzeug.Client` (outside the tree) may define it",
-                "34 ? `get` is not defined in class Behind of the tree; its base `werkzeug.Client` (outside the tree) may define it",
-                "35 ? `get` is not defined in class Odd; its base `Undefined` is not resolved"
+                "6 outside: `get` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)",
+                "11 ? `get` is not defined in class Session of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "15 = a.py::Custom.get",
+                "25 = a.py::Mixin.get",
+                "39 outside: `get` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)",
+                "40 outside: `get` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)",
+                "41 outside: `cookies` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)",
+                "42 ? `get` is not defined in class Session of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "43 ? `get` is not defined in class Proxy of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "44 ? `get` is not defined in class Behind of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "45 ? `get` is not defined in class Odd; its base `Undefined` is not resolved"
             ]
         );
     }

@@ -2,7 +2,7 @@
 //! what one scope's bindings of it make of it (a class, a function, an import, a variable), and
 //! what an expression stands for (a class or an instance of one, a module, `super()`).
 
-use super::members::{enclosing_class, find_class, method_receiver, open_receiver, receives_class};
+use super::members::{enclosing_class, find_class, method_receiver, receives_class};
 use super::scopes::{Bound, binding_qual, has_wildcard, qual_of, scope_of};
 use super::types::literal;
 use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, same_target, target_symbol, text};
@@ -538,7 +538,7 @@ impl PyProject<'_> {
                             Target::Class(file, inner)
                         } else if instance {
                             match self.member_value(&file, &qual, attr, depth + 1) {
-                                Target::Unknown(why) if !open_receiver(object, module) => self
+                                Target::Unknown(why) => self
                                     .outside_base_member(&file, &qual, attr)
                                     .map_or(Target::Unknown(why), Target::Outside),
                                 value => value,

@@ -46,7 +46,7 @@ impl PyProject<'_> {
 
     /// Every class of the tree that derives from class `qual` of `file`, directly or not (the
     /// class itself not included), sorted; `None` past [`MAX_DEPTH`] rounds.
-    fn subclasses(&self, file: &str, qual: &str) -> Option<Arc<Vec<Class>>> {
+    pub(super) fn subclasses(&self, file: &str, qual: &str) -> Option<Arc<Vec<Class>>> {
         let key = (file.to_string(), qual.to_string());
         if let Some(hit) = self.subclass_memo.lock().ok()?.get(&key).cloned() {
             return Some(hit);
