@@ -26,7 +26,7 @@ use super::resolve::{Resolved, Resolver, Sources, by_node};
 use lancet_syntax::languages;
 use scopes::{Bound, bindings_in};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use tree_sitter::{Node, Parser};
 
 mod fixtures;
@@ -67,6 +67,8 @@ pub(crate) struct PyProject<'a> {
     members: Mutex<HashMap<(String, String, String), Resolution>>,
     /// Memo of [`PyProject::subclasses`] by file and class.
     subclass_memo: Mutex<HashMap<subclasses::Class, Arc<Vec<subclasses::Class>>>>,
+    /// The files by the words they spell, for the subclass searches.
+    words: OnceLock<subclasses::WordIndex>,
 }
 
 /// An import resolved: the importer's directory, the dotted name, whether as Python runs it.
@@ -202,6 +204,7 @@ impl<'a> PyProject<'a> {
             bindings: Mutex::new(HashMap::new()),
             members: Mutex::new(HashMap::new()),
             subclass_memo: Mutex::new(HashMap::new()),
+            words: OnceLock::new(),
         }
     }
 

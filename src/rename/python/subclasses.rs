@@ -13,8 +13,8 @@ use super::members::Lacks;
 use super::scopes::{Bound, qual_of, scope_of};
 use super::{MAX_DEPTH, PyModule, PyProject, Target};
 use crate::rename::model::{Resolution, SymbolId};
-use crate::rename::scan::whole_word_offsets;
-use std::collections::BTreeSet;
+use crate::rename::scan::{is_word_byte, whole_word_offsets};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use tree_sitter::Node;
 
@@ -45,19 +45,20 @@ impl PyProject<'_> {
     }
 
     /// Every class of the tree that derives from class `qual` of `file`, directly or not (the
-    /// class itself not included), sorted; `None` past [`MAX_DEPTH`] rounds.
+    /// class itself not included), sorted; `None` past [`MAX_DEPTH`] rounds or when a base
+    /// lancet does not resolve may be one of them.
     pub(super) fn subclasses(&self, file: &str, qual: &str) -> Option<Arc<Vec<Class>>> {
         let key = (file.to_string(), qual.to_string());
         if let Some(hit) = self.subclass_memo.lock().ok()?.get(&key).cloned() {
             return Some(hit);
         }
+        let index = self.words.get_or_init(|| WordIndex::new(self));
         let mut known: BTreeSet<Class> = BTreeSet::from([key.clone()]);
         let mut names: BTreeSet<String> = BTreeSet::from([last_part(qual).to_string()]);
-        let paths = self.files.sorted();
         for _ in 0..MAX_DEPTH {
             let before = known.len();
-            for path in &paths {
-                let Some(module) = self.spelling_any(path, &names) else {
+            for path in index.spelling_any(&names) {
+                let Some(module) = self.module(path) else {
                     continue;
                 };
                 for class in classes_in(&module) {
@@ -80,27 +81,6 @@ impl PyProject<'_> {
             }
         }
         None
-    }
-
-    /// File `path`, parsed, when its text spells one of `names` as a whole word.
-    fn spelling_any(&self, path: &str, names: &BTreeSet<String>) -> Option<Arc<PyModule>> {
-        let spells = |text: &str| {
-            names
-                .iter()
-                .any(|n| !whole_word_offsets(text.as_bytes(), n).is_empty())
-        };
-        let parsed = self.parsed.lock().ok()?.get(path).cloned();
-        match parsed {
-            Some(module) => module.filter(|m| spells(&m.text)),
-            None => {
-                let text = (self.read)(path)?;
-                if spells(&text) {
-                    self.module(path)
-                } else {
-                    None
-                }
-            }
-        }
     }
 
     /// Whether one of a class's bases is a class of `known`; `None` when a base lancet does
@@ -188,4 +168,68 @@ fn classes_in(module: &PyModule) -> Vec<Node<'_>> {
         stack.extend(n.named_children(&mut cursor));
     }
     out
+}
+
+/// The tree's Python files by the words they spell, built once when a subclass is first
+/// looked for: each search then reads only the files that spell a known class's name, where
+/// reading every file for each class made a rename over the standard library's mixins read
+/// it hundreds of times.
+pub(super) struct WordIndex {
+    /// The files, in path order.
+    paths: Vec<String>,
+    /// Each word (a run of identifier bytes), the files spelling it (indexes into `paths`).
+    files: HashMap<String, Vec<u32>>,
+}
+
+impl WordIndex {
+    /// Every `.py` file of the project read once (the parsed ones from their parse).
+    fn new(project: &PyProject) -> Self {
+        let paths: Vec<String> = project.files.sorted().into_iter().cloned().collect();
+        let mut files: HashMap<String, Vec<u32>> = HashMap::new();
+        for (at, path) in paths.iter().enumerate() {
+            let parsed = project
+                .parsed
+                .lock()
+                .ok()
+                .and_then(|p| p.get(path).cloned().flatten());
+            let text = match parsed {
+                Some(module) => module.text.clone(),
+                None => match (project.read)(path) {
+                    Some(text) => text,
+                    None => continue,
+                },
+            };
+            let at = at as u32;
+            for word in text
+                .as_bytes()
+                .split(|b| !is_word_byte(*b))
+                .filter(|w| !w.is_empty() && !w[0].is_ascii_digit())
+            {
+                let Ok(word) = std::str::from_utf8(word) else {
+                    continue;
+                };
+                let holders = files.entry(word.to_string()).or_default();
+                if holders.last() != Some(&at) {
+                    holders.push(at);
+                }
+            }
+        }
+        WordIndex { paths, files }
+    }
+
+    /// The files that spell one of `names` as a whole word, in path order.
+    fn spelling_any<'i>(&'i self, names: &BTreeSet<String>) -> Vec<&'i str> {
+        let mut found: Vec<u32> = names
+            .iter()
+            .filter_map(|n| self.files.get(n))
+            .flatten()
+            .copied()
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+            .into_iter()
+            .map(|at| self.paths[at as usize].as_str())
+            .collect()
+    }
 }
