@@ -82,6 +82,7 @@ pub(super) fn open_receiver(object: Node, module: &PyModule) -> bool {
 }
 
 /// What a class hierarchy of the tree makes of a member none of its classes defines.
+#[derive(Clone)]
 pub(super) enum Lacks {
     /// No class of it defines the member, and no base outside the tree may.
     Everywhere,
@@ -483,7 +484,7 @@ impl PyProject<'_> {
                 if base.kind() == "keyword_argument" {
                     continue;
                 }
-                match self.expression(m, base, depth + 1) {
+                match self.base_target(m, base, depth + 1) {
                     Target::Class(file, base_qual) | Target::Instance(file, base_qual, _) => {
                         match self.class_member(&file, &base_qual, name, depth + 1) {
                             Resolution::Unresolved(why) if why.starts_with("not a member") => {}
@@ -552,6 +553,18 @@ impl PyProject<'_> {
         name: &str,
         depth: usize,
     ) -> Lacks {
+        let key = (file.to_string(), qual.to_string(), name.to_string());
+        if let Some(hit) = self.lacks.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return hit;
+        }
+        let found = self.hierarchy_lacks_uncached(file, qual, name, depth);
+        if let Ok(mut memo) = self.lacks.lock() {
+            memo.insert(key, found.clone());
+        }
+        found
+    }
+
+    fn hierarchy_lacks_uncached(&self, file: &str, qual: &str, name: &str, depth: usize) -> Lacks {
         if depth > MAX_DEPTH {
             return Lacks::NotCertain;
         }
@@ -577,7 +590,7 @@ impl PyProject<'_> {
             if base.kind() == "keyword_argument" {
                 continue;
             }
-            let found = match self.expression(&m, base, depth + 1) {
+            let found = match self.base_target(&m, base, depth + 1) {
                 Target::Class(base_file, base_qual) => {
                     self.hierarchy_lacks(&base_file, &base_qual, name, depth + 1)
                 }

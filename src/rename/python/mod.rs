@@ -67,6 +67,10 @@ pub(crate) struct PyProject<'a> {
     members: Mutex<HashMap<(String, String, String), Resolution>>,
     /// Memo of [`PyProject::subclasses`] by file and class.
     subclass_memo: Mutex<HashMap<subclasses::Class, Arc<Vec<subclasses::Class>>>>,
+    /// Memo of [`PyProject::hierarchy_lacks`] by file, class and name.
+    lacks: Mutex<HashMap<(String, String, String), members::Lacks>>,
+    /// Memo of each file's classes and what their bases are, for the subclass searches.
+    file_classes: Mutex<HashMap<String, subclasses::FileClasses>>,
     /// The files by the words they spell, for the subclass searches.
     words: OnceLock<subclasses::WordIndex>,
 }
@@ -204,6 +208,8 @@ impl<'a> PyProject<'a> {
             bindings: Mutex::new(HashMap::new()),
             members: Mutex::new(HashMap::new()),
             subclass_memo: Mutex::new(HashMap::new()),
+            lacks: Mutex::new(HashMap::new()),
+            file_classes: Mutex::new(HashMap::new()),
             words: OnceLock::new(),
         }
     }
@@ -647,6 +653,30 @@ mod tests {
                 "43 ? `get` is not defined in class Proxy of the tree; its base `werkzeug.Client` (outside the tree) may define it",
                 "44 ? `get` is not defined in class Behind of the tree; its base `werkzeug.Client` (outside the tree) may define it",
                 "45 ? `get` is not defined in class Odd; its base `Undefined` is not resolved"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_base_that_reads_a_member_from_outside_does_not_search_again() {
+        // flask's debughelpers: `oldcls = request.files.__class__`, `class newcls(oldcls)`.
+        // Deciding `request.files` looks for Request's subclasses, which reads newcls's base,
+        // which reads `request.files` again: bases are resolved without a subclass search
+        // (that recursion overflowed the stack), and newcls is no subclass of Request.
+        let files = [
+            (
+                "pkg/wrappers.py",
+                "import werkzeug\n\n\nclass Request(werkzeug.Request):\n    pass\n",
+            ),
+            (
+                "pkg/debug.py",
+                "from pkg.wrappers import Request\n\nrequest: Request = proxy()\noldcls = request.files.__class__\n\n\nclass newcls(oldcls):\n    pass\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "pkg/debug.py", "files"),
+            [
+                "4 outside: `files` of Request comes from its base `werkzeug.Request`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)"
             ]
         );
     }

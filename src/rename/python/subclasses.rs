@@ -14,12 +14,33 @@ use super::scopes::{Bound, qual_of, scope_of};
 use super::{MAX_DEPTH, PyModule, PyProject, Target};
 use crate::rename::model::{Resolution, SymbolId};
 use crate::rename::scan::{is_word_byte, whole_word_offsets};
+use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use tree_sitter::Node;
 
+thread_local! {
+    /// How many base expressions this thread is resolving (see [`PyProject::base_target`]).
+    static IN_BASE: Cell<u32> = const { Cell::new(0) };
+}
+
 /// A class of the tree: its file and qualified name.
 pub(super) type Class = (String, String);
+
+/// A file's classes (qualified names) with what their bases are.
+pub(super) type FileClasses = Arc<Vec<(String, Vec<Base>)>>;
+
+/// What one base of a class is, for a subclass search.
+pub(super) enum Base {
+    /// A class of the tree.
+    Tree(Class),
+    /// Outside the tree.
+    Outside,
+    /// Not resolved: its text, and when it is a variable, the texts of its values.
+    Unresolved(String, Option<Vec<String>>),
+    /// A variable whose bindings lancet cannot read: it may hold any class.
+    Unreadable,
+}
 
 impl PyProject<'_> {
     /// `self.name` where class `qual` of `file` and its bases lack `name`: the one member of
@@ -48,6 +69,9 @@ impl PyProject<'_> {
     /// class itself not included), sorted; `None` past [`MAX_DEPTH`] rounds or when a base
     /// lancet does not resolve may be one of them.
     pub(super) fn subclasses(&self, file: &str, qual: &str) -> Option<Arc<Vec<Class>>> {
+        if IN_BASE.with(Cell::get) > 0 {
+            return None;
+        }
         let key = (file.to_string(), qual.to_string());
         if let Some(hit) = self.subclass_memo.lock().ok()?.get(&key).cloned() {
             return Some(hit);
@@ -58,15 +82,10 @@ impl PyProject<'_> {
         for _ in 0..MAX_DEPTH {
             let before = known.len();
             for path in index.spelling_any(&names) {
-                let Some(module) = self.module(path) else {
-                    continue;
-                };
-                for class in classes_in(&module) {
-                    let this = (module.path.clone(), qual_of(class, &module));
-                    if !known.contains(&this)
-                        && self.derives_from_known(&module, class, &known, &names)?
-                    {
-                        names.insert(last_part(&this.1).to_string());
+                for (qual, bases) in self.classes_of_file(path).iter() {
+                    let this = (path.to_string(), qual.clone());
+                    if !known.contains(&this) && derives_from_known(bases, &known, &names)? {
+                        names.insert(last_part(qual).to_string());
                         known.insert(this);
                     }
                 }
@@ -83,47 +102,66 @@ impl PyProject<'_> {
         None
     }
 
-    /// Whether one of a class's bases is a class of `known`; `None` when a base lancet does
-    /// not resolve may be one: it spells a known class's name (`mixed(Base)`), or it is a
-    /// variable one of whose values does (`B = Base`) or whose binding lancet cannot read.
-    /// Other bases it does not resolve (`oldcls = x.__class__`, a module it does not follow)
-    /// name none of them.
-    fn derives_from_known(
-        &self,
-        module: &PyModule,
-        class: Node,
-        known: &BTreeSet<Class>,
-        names: &BTreeSet<String>,
-    ) -> Option<bool> {
+    /// What a class's base expression stands for, resolved without subclass searches: a
+    /// search resolves bases, and a base (`class X(obj.attr)`) could ask for a search again;
+    /// resolving every base so, wherever it is asked, keeps each answer one answer.
+    pub(super) fn base_target(&self, module: &PyModule, base: Node, depth: usize) -> Target {
+        IN_BASE.with(|n| n.set(n.get() + 1));
+        let target = self.expression(module, base, depth);
+        IN_BASE.with(|n| n.set(n.get() - 1));
+        target
+    }
+
+    /// Each class a file defines (at any depth) with what its bases are, remembered: a
+    /// subclass search asks it of every file that spells a known name, and a rename runs many.
+    fn classes_of_file(&self, path: &str) -> FileClasses {
+        if let Some(hit) = self
+            .file_classes
+            .lock()
+            .ok()
+            .and_then(|m| m.get(path).cloned())
+        {
+            return hit;
+        }
+        let found: Vec<(String, Vec<Base>)> = match self.module(path) {
+            Some(module) => classes_in(&module)
+                .into_iter()
+                .map(|class| (qual_of(class, &module), self.bases_of(&module, class)))
+                .collect(),
+            None => Vec::new(),
+        };
+        let found = Arc::new(found);
+        if let Ok(mut memo) = self.file_classes.lock() {
+            memo.insert(path.to_string(), Arc::clone(&found));
+        }
+        found
+    }
+
+    /// What each base of a class is.
+    fn bases_of(&self, module: &PyModule, class: Node) -> Vec<Base> {
+        let mut found = Vec::new();
         let Some(bases) = class.child_by_field_name("superclasses") else {
-            return Some(false);
+            return found;
         };
-        let spells = |code: &str| {
-            names
-                .iter()
-                .any(|n| !whole_word_offsets(code.as_bytes(), n).is_empty())
-        };
-        let mut derives = false;
         let mut cursor = bases.walk();
         for base in bases
             .named_children(&mut cursor)
             .filter(|b| b.kind() != "keyword_argument")
         {
-            let code = &module.text[base.byte_range()];
-            match self.expression(module, base, 1) {
-                Target::Class(file, qual) => derives |= known.contains(&(file, qual)),
-                Target::Outside(_) => {}
-                _ if spells(code) => return None,
-                Target::Variable(..) => {
-                    let values = self.variable_values(module, base)?;
-                    if values.iter().any(|v| spells(v)) {
-                        return None;
+            let code = module.text[base.byte_range()].to_string();
+            found.push(match self.base_target(module, base, 1) {
+                Target::Class(file, qual) => Base::Tree((file, qual)),
+                Target::Outside(_) => Base::Outside,
+                Target::Variable(..) => match self.variable_values(module, base) {
+                    Some(values) => {
+                        Base::Unresolved(code, Some(values.into_iter().map(String::from).collect()))
                     }
-                }
-                _ => {}
-            }
+                    None => Base::Unreadable,
+                },
+                _ => Base::Unresolved(code, None),
+            });
         }
-        Some(derives)
+        found
     }
 
     /// The texts of the values a variable named by `ident` is assigned, in the scope whose
@@ -232,4 +270,32 @@ impl WordIndex {
             .map(|at| self.paths[at as usize].as_str())
             .collect()
     }
+}
+
+/// Whether one of a class's bases is a class of `known`; `None` when a base lancet does not
+/// resolve may be one: it spells a known class's name (`mixed(Base)`), or it is a variable one
+/// of whose values does (`B = Base`) or whose binding lancet cannot read. Other bases it does
+/// not resolve (`oldcls = x.__class__`, a module it does not follow) name none of them.
+fn derives_from_known(
+    bases: &[Base],
+    known: &BTreeSet<Class>,
+    names: &BTreeSet<String>,
+) -> Option<bool> {
+    let spells = |code: &str| {
+        names
+            .iter()
+            .any(|n| !whole_word_offsets(code.as_bytes(), n).is_empty())
+    };
+    let mut derives = false;
+    for base in bases {
+        match base {
+            Base::Tree(class) => derives |= known.contains(class),
+            Base::Outside => {}
+            Base::Unresolved(code, _) if spells(code) => return None,
+            Base::Unresolved(_, Some(values)) if values.iter().any(|v| spells(v)) => return None,
+            Base::Unresolved(..) => {}
+            Base::Unreadable => return None,
+        }
+    }
+    Some(derives)
 }
