@@ -71,6 +71,27 @@ pub(super) fn receives_class(ident: Node, module: &PyModule) -> bool {
         })
 }
 
+/// Whether `object` is a method's receiver (`self`, `cls`) or an instance made by calling it
+/// (`cls()`): its class or any subclass of it, so a member its class lacks may be a subclass's.
+pub(super) fn open_receiver(object: Node, module: &PyModule) -> bool {
+    let callee = match object.kind() {
+        "call" => object.child_by_field_name("function"),
+        _ => Some(object),
+    };
+    callee.is_some_and(|c| c.kind() == "identifier" && method_receiver(c, module).is_some())
+}
+
+/// What a class hierarchy of the tree makes of a member none of its classes defines.
+#[derive(Clone)]
+pub(super) enum Lacks {
+    /// No class of it defines the member, and no base outside the tree may.
+    Everywhere,
+    /// No class of the tree defines it; this base outside the tree (its text) may.
+    Outside(String),
+    /// Not certain: a base not resolved, a dynamic `__getattr__`, a class not found.
+    NotCertain,
+}
+
 /// Whether a function definition of `source` carries the decorator `@name` or `@x.name`.
 pub(crate) fn decorated_as(function: Node, name: &str, source: &str) -> bool {
     let Some(holder) = function
@@ -285,9 +306,30 @@ impl PyProject<'_> {
     pub(super) fn member(&self, module: &PyModule, object: Node, name: &str) -> Resolution {
         let receiver = self.expression(module, object, 0);
         match receiver {
-            Target::Class(file, qual) | Target::Instance(file, qual, _) => {
-                self.class_member(&file, &qual, name, 0)
+            Target::Class(file, qual) => self.class_member(&file, &qual, name, 0),
+            Target::Instance(file, qual, _) => {
+                let found = self.class_member(&file, &qual, name, 0);
+                match found {
+                    Resolution::Unresolved(_)
+                        if let Some(outside) = self.outside_base_member(&file, &qual, name) =>
+                    {
+                        Resolution::Outside(outside)
+                    }
+                    // `self.name` its class lacks: a subclass's.
+                    Resolution::Unresolved(_)
+                        if open_receiver(object, module)
+                            && matches!(
+                                self.hierarchy_lacks(&file, &qual, name, 0),
+                                Lacks::Everywhere
+                            ) =>
+                    {
+                        self.subclasses_member(&file, &qual, name)
+                            .map_or(found, Resolution::Symbol)
+                    }
+                    found => found,
+                }
             }
+            Target::Classes(_, variable, classes) => self.member_of_each(&variable, &classes, name),
             Target::Module(file) => match self.module(&file) {
                 Some(m) => {
                     let bound = self.bindings(&m, None, name);
@@ -442,14 +484,17 @@ impl PyProject<'_> {
                 if base.kind() == "keyword_argument" {
                     continue;
                 }
-                match self.expression(m, base, depth + 1) {
+                match self.base_target(m, base, depth + 1) {
                     Target::Class(file, base_qual) | Target::Instance(file, base_qual, _) => {
                         match self.class_member(&file, &base_qual, name, depth + 1) {
                             Resolution::Unresolved(why) if why.starts_with("not a member") => {}
                             Resolution::Unresolved(why) => {
                                 outside.get_or_insert(why);
                             }
-                            found => return found,
+                            // A base before it that may define `name` comes first in
+                            // Python's lookup.
+                            found if outside.is_none() => return found,
+                            _ => break,
                         }
                     }
                     // `object` defines nothing a rename could mean.
@@ -474,6 +519,125 @@ impl PyProject<'_> {
                 format!("not a member of class {qual} or its bases in the tree")
             }),
         )
+    }
+
+    /// Where member `name` of an instance of class `qual` of `file` (or of a subclass: `self`,
+    /// `self.again()`) comes from when no class of the tree in its hierarchy defines it, nor
+    /// any subclass of the tree: a base outside the tree (why, naming it), the only place
+    /// Python's lookup can find it. `None` when that is not certain: a base lancet does not
+    /// resolve, a class of the tree with `__getattr__` or `__getattribute__` (which answers
+    /// for what the bases lack), a subclass that defines it or may, or no base outside the
+    /// tree at all.
+    pub(super) fn outside_base_member(&self, file: &str, qual: &str, name: &str) -> Option<String> {
+        let Lacks::Outside(base) = self.hierarchy_lacks(file, qual, name, 0) else {
+            return None;
+        };
+        let subclasses = self.subclasses(file, qual)?;
+        let all_lack = subclasses.iter().all(|(sub_file, sub_qual)| {
+            !matches!(
+                self.hierarchy_lacks(sub_file, sub_qual, name, 0),
+                Lacks::NotCertain
+            )
+        });
+        all_lack.then(|| format!(
+            "`{name}` of {qual} comes from its base `{base}`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)"
+        ))
+    }
+
+    /// Whether class `qual` of `file` and its bases of the tree all lack `name` (see
+    /// [`PyProject::outside_base_member`]).
+    pub(super) fn hierarchy_lacks(
+        &self,
+        file: &str,
+        qual: &str,
+        name: &str,
+        depth: usize,
+    ) -> Lacks {
+        let key = (file.to_string(), qual.to_string(), name.to_string());
+        if let Some(hit) = self.lacks.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return hit;
+        }
+        let found = self.hierarchy_lacks_uncached(file, qual, name, depth);
+        if let Ok(mut memo) = self.lacks.lock() {
+            memo.insert(key, found.clone());
+        }
+        found
+    }
+
+    fn hierarchy_lacks_uncached(&self, file: &str, qual: &str, name: &str, depth: usize) -> Lacks {
+        if depth > MAX_DEPTH {
+            return Lacks::NotCertain;
+        }
+        let Some(m) = self.module(file) else {
+            return Lacks::NotCertain;
+        };
+        let Some(class) = find_class(&m, qual) else {
+            return Lacks::NotCertain;
+        };
+        if ["__getattr__", "__getattribute__", name]
+            .iter()
+            .any(|member| defines_member(&m, class, member))
+        {
+            return Lacks::NotCertain;
+        }
+        let mut lacks = Lacks::Everywhere;
+        let Some(bases) = class.child_by_field_name("superclasses") else {
+            return lacks;
+        };
+        let mut cursor = bases.walk();
+        for base in bases.named_children(&mut cursor) {
+            // `metaclass=…` types the class object, not its instances.
+            if base.kind() == "keyword_argument" {
+                continue;
+            }
+            let found = match self.base_target(&m, base, depth + 1) {
+                Target::Class(base_file, base_qual) => {
+                    self.hierarchy_lacks(&base_file, &base_qual, name, depth + 1)
+                }
+                Target::Outside(_) if text(base, &m) == "object" => Lacks::Everywhere,
+                Target::Outside(_) => Lacks::Outside(text(base, &m).to_string()),
+                _ => Lacks::NotCertain,
+            };
+            lacks = match (lacks, found) {
+                (Lacks::NotCertain, _) | (_, Lacks::NotCertain) => return Lacks::NotCertain,
+                (Lacks::Outside(first), _) => Lacks::Outside(first),
+                (Lacks::Everywhere, found) => found,
+            };
+        }
+        lacks
+    }
+
+    /// Member `name` of a local that holds an instance of one of several classes (bound more
+    /// than once): the one symbol, or the outside, every class's lookup gives; else undecided.
+    fn member_of_each(
+        &self,
+        variable: &str,
+        classes: &[(String, String)],
+        name: &str,
+    ) -> Resolution {
+        let mut found: Option<Resolution> = None;
+        for (file, qual) in classes {
+            let one = match self.class_member(file, qual, name, 0) {
+                Resolution::Unresolved(why) => match self.outside_base_member(file, qual, name) {
+                    Some(outside) => Resolution::Outside(outside),
+                    None => return Resolution::Unresolved(why),
+                },
+                one => one,
+            };
+            found = match found {
+                None => Some(one),
+                Some(Resolution::Outside(_)) if matches!(one, Resolution::Outside(_)) => Some(one),
+                Some(first) if first == one => Some(first),
+                Some(_) => {
+                    let names: Vec<&str> = classes.iter().map(|(_, q)| q.as_str()).collect();
+                    return Resolution::Unresolved(format!(
+                        "`{variable}` holds an instance of {} as it is bound, and their `{name}` differ",
+                        names.join(" or ")
+                    ));
+                }
+            };
+        }
+        found.unwrap_or_else(|| Resolution::Unresolved(unknown_type(variable)))
     }
 
     /// `call(name=…)`: the parameter of the function the call resolves to.

@@ -18,14 +18,15 @@
 //!
 //! By grammar area: [`scopes`] (what each scope binds), [`names`] (a name looked up, an
 //! expression's value), [`imports`] (modules of the tree), [`members`] (attributes, bases and
-//! keyword arguments), [`fixtures`] (a test's parameters pytest fills).
+//! keyword arguments), [`subclasses`] (a class's subclasses of the tree, for `self.x` its class
+//! lacks), [`fixtures`] (a test's parameters pytest fills).
 
 use super::model::{Parsed as PyModule, Resolution, SymbolId};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
 use lancet_syntax::languages;
 use scopes::{Bound, bindings_in};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use tree_sitter::{Node, Parser};
 
 mod fixtures;
@@ -36,6 +37,7 @@ pub(crate) use scopes::{binding_id, qual_of, scope_of};
 mod names;
 pub(crate) use names::is_builtin;
 mod scopes;
+mod subclasses;
 mod tree_files;
 mod types;
 
@@ -63,6 +65,14 @@ pub(crate) struct PyProject<'a> {
     bindings: Mutex<HashMap<BindingKey, Arc<Vec<Bound>>>>,
     /// Memo of class members by file, class and name.
     members: Mutex<HashMap<(String, String, String), Resolution>>,
+    /// Memo of [`PyProject::subclasses`] by file and class.
+    subclass_memo: Mutex<HashMap<subclasses::Class, Arc<Vec<subclasses::Class>>>>,
+    /// Memo of [`PyProject::hierarchy_lacks`] by file, class and name.
+    lacks: Mutex<HashMap<(String, String, String), members::Lacks>>,
+    /// Memo of each file's classes and what their bases are, for the subclass searches.
+    file_classes: Mutex<HashMap<String, subclasses::FileClasses>>,
+    /// The files by the words they spell, for the subclass searches.
+    words: OnceLock<subclasses::WordIndex>,
 }
 
 /// An import resolved: the importer's directory, the dotted name, whether as Python runs it.
@@ -92,6 +102,10 @@ enum Target {
     Module(String),
     /// A variable of the tree whose type lancet does not know: its binding id and name.
     Variable(SymbolId, String),
+    /// A variable of the tree bound more than once, each binding an instance of a class of
+    /// the tree, not all one (a fixture's `Flask`, then `StaticFileApp(…)`): its binding id,
+    /// name and the classes. A member is told when every class's lookup gives the same one.
+    Classes(SymbolId, String, Vec<(String, String)>),
     /// A variable of the tree bound once to a literal (`d = {}`): its binding id and the
     /// builtin it holds (its members are outside the tree; the name itself is the tree's).
     Builtin(SymbolId, &'static str),
@@ -140,6 +154,7 @@ fn target_symbol(target: Target) -> Resolution {
         Target::Instance(_, qual, None) => Resolution::Unresolved(format!("an instance of {qual}")),
         Target::Outside(why) => Resolution::Outside(why),
         Target::Unknown(why) => Resolution::Unresolved(why),
+        Target::Classes(binding, ..) => Resolution::Symbol(binding),
         Target::Variable(_, name) => Resolution::Unresolved(unknown_type(&name)),
         Target::Super(_) => Resolution::Unresolved("`super()`".into()),
     }
@@ -192,6 +207,10 @@ impl<'a> PyProject<'a> {
             resolved: Mutex::new(HashMap::new()),
             bindings: Mutex::new(HashMap::new()),
             members: Mutex::new(HashMap::new()),
+            subclass_memo: Mutex::new(HashMap::new()),
+            lacks: Mutex::new(HashMap::new()),
+            file_classes: Mutex::new(HashMap::new()),
+            words: OnceLock::new(),
         }
     }
 
@@ -521,7 +540,7 @@ mod tests {
                 "16 = test_a.py::App.run",
                 "21 = test_a.py::App.run",
                 "23 = test_a.py::App.run",
-                "29 ? `app` is a variable of unknown type"
+                "29 ? `app` holds an instance of App or Other as it is bound, and their `run` differ"
             ]
         );
     }
@@ -607,6 +626,197 @@ mod tests {
                 "37 ? what two returns is not known: values of several classes",
                 "38 ? what passed returns is not known: `x` is of no known class",
                 "40 outside: `close` of a builtin dict"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_member_no_class_of_the_tree_defines_comes_from_the_base_outside() {
+        // `Client(werkzeug.Client)` defines no `get`, nor does a subclass: on `self`, an
+        // instance made or declared as one (`c`, `p`, `Client().cookies`) only werkzeug's
+        // base can answer, outside. Undecided: `Session`'s, which its subclass `Custom`
+        // defines, a class whose `__getattr__` answers for what the bases lack, a base lancet
+        // does not resolve, and a base of the tree that defines it behind a base outside the
+        // tree (which Python's lookup reaches first).
+        let text = "import werkzeug\n\n\nclass Client(werkzeug.Client):\n    def run(self):\n        return self.get()\n\n\nclass Session(werkzeug.Client):\n    def run(self):\n        return self.get()\n\n\nclass Custom(Session):\n    def get(self):\n        pass\n\n\nclass Proxy(werkzeug.Client):\n    def __getattr__(self, name):\n        return getattr(self.inner, name)\n\n\nclass Mixin:\n    def get(self):\n        pass\n\n\nclass Behind(werkzeug.Client, Mixin):\n    pass\n\n\nclass Odd(Undefined):\n    pass\n\n\ndef use(p: Client):\n    c = Client()\n    c.get()\n    p.get()\n    Client().cookies.get()\n    Session().get()\n    Proxy().get()\n    Behind().get()\n    Odd().get()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "get"),
+            [
+                "6 outside: `get` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)",
+                "11 ? `get` is not defined in class Session of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "15 = a.py::Custom.get",
+                "25 = a.py::Mixin.get",
+                "39 outside: `get` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)",
+                "40 outside: `get` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)",
+                "41 outside: `cookies` of Client comes from its base `werkzeug.Client`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)",
+                "42 ? `get` is not defined in class Session of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "43 ? `get` is not defined in class Proxy of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "44 ? `get` is not defined in class Behind of the tree; its base `werkzeug.Client` (outside the tree) may define it",
+                "45 ? `get` is not defined in class Odd; its base `Undefined` is not resolved"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_base_that_reads_a_member_from_outside_does_not_search_again() {
+        // flask's debughelpers: `oldcls = request.files.__class__`, `class newcls(oldcls)`.
+        // Deciding `request.files` looks for Request's subclasses, which reads newcls's base,
+        // which reads `request.files` again: bases are resolved without a subclass search
+        // (that recursion overflowed the stack), and newcls is no subclass of Request.
+        let files = [
+            (
+                "pkg/wrappers.py",
+                "import werkzeug\n\n\nclass Request(werkzeug.Request):\n    pass\n",
+            ),
+            (
+                "pkg/debug.py",
+                "from pkg.wrappers import Request\n\nrequest: Request = proxy()\noldcls = request.files.__class__\n\n\nclass newcls(oldcls):\n    pass\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "pkg/debug.py", "files"),
+            [
+                "4 outside: `files` of Request comes from its base `werkzeug.Request`, outside the tree (no class of the tree in its hierarchy or among its subclasses defines it)"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_local_bound_to_several_classes_is_decided_where_their_members_agree() {
+        // `app` is the fixture's App, then a `Custom(App)`: `run`, which Custom inherits, is
+        // App's whichever binding reached the use; `stop`, which Custom overrides, is not told.
+        let files = [
+            (
+                "tests/conftest.py",
+                "import pytest
+
+
+class App:
+    def run(self):
+        pass
+
+    def stop(self):
+        pass
+
+
+@pytest.fixture
+def app():
+    return App()
+",
+            ),
+            (
+                "tests/test_app.py",
+                "from conftest import App
+
+
+def test_it(app):
+    app.run()
+
+    class Custom(App):
+        def stop(self):
+            pass
+
+    app = Custom()
+    app.run()
+    app.stop()
+",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "tests/test_app.py", "run"),
+            [
+                "5 = tests/conftest.py::App.run",
+                "12 = tests/conftest.py::App.run"
+            ]
+        );
+        assert_eq!(
+            resolve(&files, "tests/test_app.py", "stop"),
+            [
+                "8 = tests/test_app.py::test_it.Custom.stop",
+                "13 ? `app` holds an instance of App or test_it::Custom as it is bound, and their `stop` differ"
+            ]
+        );
+    }
+
+    #[test]
+    fn self_member_its_class_lacks_is_the_one_a_subclass_of_the_tree_defines() {
+        // `Base.run` passes `self.serve`, which only `Leaf(Mid(Base))` defines (flask's
+        // `sansio.Blueprint` and `self.send_static_file`): Leaf's. `self.stop` is defined by
+        // two unrelated subclasses, `self.gone` by none; a base lancet does not resolve that spells
+        // `Base` (`mixed(Base)`) or is a variable holding it (`B = Base`) may be a subclass:
+        // each stays undecided. A base that names no subclass (`make().__class__`) does not.
+        let files = [
+            (
+                "pkg/base.py",
+                "class Base:\n    def run(self):\n        self.serve()\n        self.stop()\n        self.gone()\n",
+            ),
+            (
+                "pkg/leaf.py",
+                "from pkg.base import Base\n\n\nclass Mid(Base):\n    def stop(self):\n        pass\n\n\nclass Leaf(Mid):\n    def serve(self):\n        pass\n\n\nclass Other(Base):\n    def stop(self):\n        pass\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&files, "pkg/base.py", "serve"),
+            ["3 = pkg/leaf.py::Leaf.serve"]
+        );
+        assert_eq!(
+            resolve(&files, "pkg/base.py", "stop"),
+            ["4 ? not a member of class Base or its bases in the tree"]
+        );
+        assert_eq!(
+            resolve(&files, "pkg/base.py", "gone"),
+            ["5 ? not a member of class Base or its bases in the tree"]
+        );
+        let odd = [
+            files[0],
+            files[1],
+            (
+                "pkg/odd.py",
+                "from pkg.base import Base\n\n\nclass Odd(mixed(Base)):\n    pass\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&odd, "pkg/base.py", "serve"),
+            ["3 ? not a member of class Base or its bases in the tree"]
+        );
+        let alias = [
+            files[0],
+            files[1],
+            (
+                "pkg/alias.py",
+                "from pkg.base import Base\n\nB = Base\n\n\nclass Far(B):\n    pass\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&alias, "pkg/base.py", "serve"),
+            ["3 ? not a member of class Base or its bases in the tree"]
+        );
+        let dynamic = [
+            files[0],
+            files[1],
+            (
+                "pkg/dynamic.py",
+                "from pkg.base import Base\n\nother = make().__class__\n\n\nclass Far(other):\n    pass\n",
+            ),
+        ];
+        assert_eq!(
+            resolve(&dynamic, "pkg/base.py", "serve"),
+            ["3 = pkg/leaf.py::Leaf.serve"]
+        );
+    }
+
+    #[test]
+    fn star_parameters_are_a_tuple_and_a_dict() {
+        // `*args` and `**kwargs` hold a tuple and a dict whatever the caller passes (annotated
+        // or not: an annotation types their items); rebound, they are not told.
+        let text = "class Jar:\n    def pop(self):\n        pass\n\n\ndef f(*args: Jar, **kwargs):\n    args.pop()\n    kwargs.pop(\"x\")\n\n\ndef g(**options):\n    options = make()\n    options.pop()\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "pop"),
+            [
+                "2 = a.py::Jar.pop",
+                "7 outside: `pop` of a builtin tuple",
+                "8 outside: `pop` of a builtin dict",
+                "13 ? `options` is a variable of unknown type"
             ]
         );
     }

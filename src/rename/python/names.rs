@@ -352,35 +352,22 @@ impl PyProject<'_> {
                     _ => Target::Variable(id, name.to_string()),
                 }
             }
-            // Assigned several times, each from a call giving the same class: an
-            // instance of it, whichever assignment reached the use.
-            values
-                if depth < MAX_DEPTH
-                    && values.len() > 1
-                    && values.iter().all(|b| matches!(b, Bound::Value(..))) =>
-            {
-                let mut class: Option<(String, String)> = None;
-                for b in values {
-                    let Bound::Value(start, end) = b else {
+            // Bound several times, each binding an instance of a class of the tree: an
+            // instance of it when they are one class, whichever binding reached the use; else
+            // the classes, whose members agree or not.
+            bindings if depth < MAX_DEPTH && bindings.len() > 1 => {
+                let mut classes: Vec<(String, String)> = Vec::new();
+                for b in bindings {
+                    let Some(class) = self.bound_class(module, scope, name, b, depth + 1) else {
                         return Target::Variable(id, name.to_string());
                     };
-                    let value = module
-                        .tree
-                        .root_node()
-                        .descendant_for_byte_range(*start, *end)
-                        .filter(|v| v.byte_range() == (*start..*end) && v.kind() == "call");
-                    let found = match value.map(|v| self.expression(module, v, depth + 1)) {
-                        Some(Target::Instance(file, qual, _)) => (file, qual),
-                        _ => return Target::Variable(id, name.to_string()),
-                    };
-                    if class.as_ref().is_some_and(|c| *c != found) {
-                        return Target::Variable(id, name.to_string());
+                    if !classes.contains(&class) {
+                        classes.push(class);
                     }
-                    class = Some(found);
                 }
-                match class {
-                    Some((file, qual)) => Target::Instance(file, qual, Some(id)),
-                    None => Target::Variable(id, name.to_string()),
+                match classes.as_slice() {
+                    [(file, qual)] => Target::Instance(file.clone(), qual.clone(), Some(id)),
+                    _ => Target::Classes(id, name.to_string(), classes),
                 }
             }
             // A parameter or a variable annotated with a class of the tree (`p: Pool`,
@@ -396,6 +383,14 @@ impl PyProject<'_> {
                     _ => Target::Variable(id, name.to_string()),
                 }
             }
+            // `*args` is a tuple, `**kwargs` a dict, whatever the call passes.
+            [Bound::Param]
+                if let Some(builtin) = scope
+                    .filter(|s| s.kind() == "function_definition")
+                    .and_then(|function| splat_builtin(function, module, name)) =>
+            {
+                Target::Builtin(id, builtin)
+            }
             // A parameter pytest fills with a fixture: what the fixture gives.
             [Bound::Param]
                 if let Some(function) = scope.filter(|s| s.kind() == "function_definition")
@@ -409,6 +404,42 @@ impl PyProject<'_> {
                 }
             }
             _ => Target::Variable(id, name.to_string()),
+        }
+    }
+
+    /// The class of the instance one of several bindings of a local gives: an assignment
+    /// from a call of a class (or of a function whose return is told), an annotation, a
+    /// fixture pytest passes; `None` for any other binding.
+    fn bound_class(
+        &self,
+        module: &PyModule,
+        scope: Option<Node>,
+        name: &str,
+        bound: &Bound,
+        depth: usize,
+    ) -> Option<(String, String)> {
+        let node = |start: usize, end: usize| {
+            module
+                .tree
+                .root_node()
+                .descendant_for_byte_range(start, end)
+                .filter(|v| v.byte_range() == (start..end))
+        };
+        let target = match bound {
+            Bound::Value(start, end) => {
+                let value = node(*start, *end).filter(|v| v.kind() == "call")?;
+                self.expression(module, value, depth)
+            }
+            Bound::Annotated(start, end) => self.annotated(module, node(*start, *end)?, depth),
+            Bound::Param => {
+                let function = scope.filter(|s| s.kind() == "function_definition")?;
+                self.fixture_argument(module, function, name, depth)?
+            }
+            _ => return None,
+        };
+        match target {
+            Target::Instance(file, qual, _) => Some((file, qual)),
+            _ => None,
         }
     }
 
@@ -506,7 +537,12 @@ impl PyProject<'_> {
                         if find_class(&m, &inner).is_some() {
                             Target::Class(file, inner)
                         } else if instance {
-                            self.member_value(&file, &qual, attr, depth + 1)
+                            match self.member_value(&file, &qual, attr, depth + 1) {
+                                Target::Unknown(why) => self
+                                    .outside_base_member(&file, &qual, attr)
+                                    .map_or(Target::Unknown(why), Target::Outside),
+                                value => value,
+                            }
                         } else {
                             // Through the class object only a method is told.
                             match self.member_value(&file, &qual, attr, depth + 1) {
@@ -548,4 +584,24 @@ impl PyProject<'_> {
         let id = find_class(&m, qual)?.id();
         Some((m, id))
     }
+}
+
+/// What a function's `*name` (a tuple) or `**name` (a dict) parameter holds; `None` for any
+/// other parameter.
+fn splat_builtin(function: Node, module: &PyModule, name: &str) -> Option<&'static str> {
+    let params = function.child_by_field_name("parameters")?;
+    let mut cursor = params.walk();
+    params.named_children(&mut cursor).find_map(|p| {
+        let splat = match p.kind() {
+            "typed_parameter" => p.named_child(0)?,
+            _ => p,
+        };
+        let builtin = match splat.kind() {
+            "list_splat_pattern" => "tuple",
+            "dictionary_splat_pattern" => "dict",
+            _ => return None,
+        };
+        let ident = splat.named_child(0).filter(|i| i.kind() == "identifier")?;
+        (text(ident, module) == name).then_some(builtin)
+    })
 }

@@ -57,6 +57,13 @@ impl TreeFiles {
         self.paths.contains(path)
     }
 
+    /// Every file, in path order.
+    pub(super) fn sorted(&self) -> Vec<&String> {
+        let mut paths: Vec<&String> = self.paths.iter().collect();
+        paths.sort();
+        paths
+    }
+
     /// Whether some file sits under directory `dir`.
     pub(super) fn has_dir(&self, dir: &str) -> bool {
         self.dirs.contains(dir)

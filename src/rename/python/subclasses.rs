@@ -1,0 +1,301 @@
+//! The tree's subclasses of a class, for `self.name` in a method of a class whose hierarchy
+//! does not define `name`: `self` is then an instance of a subclass, and the member is the one
+//! the subclasses of the tree define. Flask's `sansio.Blueprint` passes
+//! `self.send_static_file`, which only `flask.Blueprint(sansio.Blueprint)` defines: that
+//! site is `flask.Blueprint`'s, never `Flask.send_static_file`.
+//!
+//! The subclasses are found from the class's name outward: the files that spell one of the
+//! known classes' names are parsed, their classes whose bases resolve to a known class are
+//! known in turn, until none is added. A subclass made at run time (`type(…)`) or outside the
+//! tree is not seen, as a subclass outside the tree that overrides a method is not.
+
+use super::members::Lacks;
+use super::scopes::{Bound, qual_of, scope_of};
+use super::{MAX_DEPTH, PyModule, PyProject, Target};
+use crate::rename::model::{Resolution, SymbolId};
+use crate::rename::scan::{is_word_byte, whole_word_offsets};
+use std::cell::Cell;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use tree_sitter::Node;
+
+thread_local! {
+    /// How many base expressions this thread is resolving (see [`PyProject::base_target`]).
+    static IN_BASE: Cell<u32> = const { Cell::new(0) };
+}
+
+/// A class of the tree: its file and qualified name.
+pub(super) type Class = (String, String);
+
+/// A file's classes (qualified names) with what their bases are.
+pub(super) type FileClasses = Arc<Vec<(String, Vec<Base>)>>;
+
+/// What one base of a class is, for a subclass search.
+pub(super) enum Base {
+    /// A class of the tree.
+    Tree(Class),
+    /// Outside the tree.
+    Outside,
+    /// Not resolved: its text, and when it is a variable, the texts of its values.
+    Unresolved(String, Option<Vec<String>>),
+    /// A variable whose bindings lancet cannot read: it may hold any class.
+    Unreadable,
+}
+
+impl PyProject<'_> {
+    /// `self.name` where class `qual` of `file` and its bases lack `name`: the one member of
+    /// the tree its subclasses give, or `None` when that is not one member of the tree (none
+    /// defines it, several do, or a subclass may take it from a base outside the tree or a
+    /// `__getattr__`).
+    pub(super) fn subclasses_member(&self, file: &str, qual: &str, name: &str) -> Option<SymbolId> {
+        let subclasses = self.subclasses(file, qual)?;
+        let mut found: Option<SymbolId> = None;
+        for (sub_file, sub_qual) in subclasses.iter() {
+            match self.class_member(sub_file, sub_qual, name, 0) {
+                Resolution::Symbol(id) => match &found {
+                    Some(first) if *first != id => return None,
+                    _ => found = Some(id),
+                },
+                _ => match self.hierarchy_lacks(sub_file, sub_qual, name, 0) {
+                    Lacks::Everywhere => {}
+                    Lacks::Outside(_) | Lacks::NotCertain => return None,
+                },
+            }
+        }
+        found
+    }
+
+    /// Every class of the tree that derives from class `qual` of `file`, directly or not (the
+    /// class itself not included), sorted; `None` past [`MAX_DEPTH`] rounds or when a base
+    /// lancet does not resolve may be one of them.
+    pub(super) fn subclasses(&self, file: &str, qual: &str) -> Option<Arc<Vec<Class>>> {
+        if IN_BASE.with(Cell::get) > 0 {
+            return None;
+        }
+        let key = (file.to_string(), qual.to_string());
+        if let Some(hit) = self.subclass_memo.lock().ok()?.get(&key).cloned() {
+            return Some(hit);
+        }
+        let index = self.words.get_or_init(|| WordIndex::new(self));
+        let mut known: BTreeSet<Class> = BTreeSet::from([key.clone()]);
+        let mut names: BTreeSet<String> = BTreeSet::from([last_part(qual).to_string()]);
+        for _ in 0..MAX_DEPTH {
+            let before = known.len();
+            for path in index.spelling_any(&names) {
+                for (qual, bases) in self.classes_of_file(path).iter() {
+                    let this = (path.to_string(), qual.clone());
+                    if !known.contains(&this) && derives_from_known(bases, &known, &names)? {
+                        names.insert(last_part(qual).to_string());
+                        known.insert(this);
+                    }
+                }
+            }
+            if known.len() == before {
+                known.remove(&key);
+                let found = Arc::new(known.into_iter().collect::<Vec<_>>());
+                if let Ok(mut memo) = self.subclass_memo.lock() {
+                    memo.insert(key, Arc::clone(&found));
+                }
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// What a class's base expression stands for, resolved without subclass searches: a
+    /// search resolves bases, and a base (`class X(obj.attr)`) could ask for a search again;
+    /// resolving every base so, wherever it is asked, keeps each answer one answer.
+    pub(super) fn base_target(&self, module: &PyModule, base: Node, depth: usize) -> Target {
+        IN_BASE.with(|n| n.set(n.get() + 1));
+        let target = self.expression(module, base, depth);
+        IN_BASE.with(|n| n.set(n.get() - 1));
+        target
+    }
+
+    /// Each class a file defines (at any depth) with what its bases are, remembered: a
+    /// subclass search asks it of every file that spells a known name, and a rename runs many.
+    fn classes_of_file(&self, path: &str) -> FileClasses {
+        if let Some(hit) = self
+            .file_classes
+            .lock()
+            .ok()
+            .and_then(|m| m.get(path).cloned())
+        {
+            return hit;
+        }
+        let found: Vec<(String, Vec<Base>)> = match self.module(path) {
+            Some(module) => classes_in(&module)
+                .into_iter()
+                .map(|class| (qual_of(class, &module), self.bases_of(&module, class)))
+                .collect(),
+            None => Vec::new(),
+        };
+        let found = Arc::new(found);
+        if let Ok(mut memo) = self.file_classes.lock() {
+            memo.insert(path.to_string(), Arc::clone(&found));
+        }
+        found
+    }
+
+    /// What each base of a class is.
+    fn bases_of(&self, module: &PyModule, class: Node) -> Vec<Base> {
+        let mut found = Vec::new();
+        let Some(bases) = class.child_by_field_name("superclasses") else {
+            return found;
+        };
+        let mut cursor = bases.walk();
+        for base in bases
+            .named_children(&mut cursor)
+            .filter(|b| b.kind() != "keyword_argument")
+        {
+            let code = module.text[base.byte_range()].to_string();
+            found.push(match self.base_target(module, base, 1) {
+                Target::Class(file, qual) => Base::Tree((file, qual)),
+                Target::Outside(_) => Base::Outside,
+                Target::Variable(..) => match self.variable_values(module, base) {
+                    Some(values) => {
+                        Base::Unresolved(code, Some(values.into_iter().map(String::from).collect()))
+                    }
+                    None => Base::Unreadable,
+                },
+                _ => Base::Unresolved(code, None),
+            });
+        }
+        found
+    }
+
+    /// The texts of the values a variable named by `ident` is assigned, in the scope whose
+    /// bindings it reads; `None` when one binding is not a plain assignment.
+    fn variable_values<'m>(&self, module: &'m PyModule, ident: Node) -> Option<Vec<&'m str>> {
+        if ident.kind() != "identifier" {
+            return None;
+        }
+        let name = &module.text[ident.byte_range()];
+        let mut scope = scope_of(ident);
+        let bound = loop {
+            let bound = self.bindings(module, scope, name);
+            if !bound.is_empty() {
+                break bound;
+            }
+            scope = scope_of(scope?);
+        };
+        bound
+            .iter()
+            .map(|b| match b {
+                Bound::Value(start, end) => module.text.get(*start..*end),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// The last part of a qualified name (`Outer.Inner` → `Inner`).
+fn last_part(qual: &str) -> &str {
+    qual.rsplit(['.', ':']).next().unwrap_or(qual)
+}
+
+/// Every class definition of a module, at any depth.
+fn classes_in(module: &PyModule) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut stack = vec![module.tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "class_definition" {
+            out.push(n);
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    out
+}
+
+/// The tree's Python files by the words they spell, built once when a subclass is first
+/// looked for: each search then reads only the files that spell a known class's name, where
+/// reading every file for each class made a rename over the standard library's mixins read
+/// it hundreds of times.
+pub(super) struct WordIndex {
+    /// The files, in path order.
+    paths: Vec<String>,
+    /// Each word (a run of identifier bytes), the files spelling it (indexes into `paths`).
+    files: HashMap<String, Vec<u32>>,
+}
+
+impl WordIndex {
+    /// Every `.py` file of the project read once (the parsed ones from their parse).
+    fn new(project: &PyProject) -> Self {
+        let paths: Vec<String> = project.files.sorted().into_iter().cloned().collect();
+        let mut files: HashMap<String, Vec<u32>> = HashMap::new();
+        for (at, path) in paths.iter().enumerate() {
+            let parsed = project
+                .parsed
+                .lock()
+                .ok()
+                .and_then(|p| p.get(path).cloned().flatten());
+            let text = match parsed {
+                Some(module) => module.text.clone(),
+                None => match (project.read)(path) {
+                    Some(text) => text,
+                    None => continue,
+                },
+            };
+            let at = at as u32;
+            for word in text
+                .as_bytes()
+                .split(|b| !is_word_byte(*b))
+                .filter(|w| !w.is_empty() && !w[0].is_ascii_digit())
+            {
+                let Ok(word) = std::str::from_utf8(word) else {
+                    continue;
+                };
+                let holders = files.entry(word.to_string()).or_default();
+                if holders.last() != Some(&at) {
+                    holders.push(at);
+                }
+            }
+        }
+        WordIndex { paths, files }
+    }
+
+    /// The files that spell one of `names` as a whole word, in path order.
+    fn spelling_any<'i>(&'i self, names: &BTreeSet<String>) -> Vec<&'i str> {
+        let mut found: Vec<u32> = names
+            .iter()
+            .filter_map(|n| self.files.get(n))
+            .flatten()
+            .copied()
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+            .into_iter()
+            .map(|at| self.paths[at as usize].as_str())
+            .collect()
+    }
+}
+
+/// Whether one of a class's bases is a class of `known`; `None` when a base lancet does not
+/// resolve may be one: it spells a known class's name (`mixed(Base)`), or it is a variable one
+/// of whose values does (`B = Base`) or whose binding lancet cannot read. Other bases it does
+/// not resolve (`oldcls = x.__class__`, a module it does not follow) name none of them.
+fn derives_from_known(
+    bases: &[Base],
+    known: &BTreeSet<Class>,
+    names: &BTreeSet<String>,
+) -> Option<bool> {
+    let spells = |code: &str| {
+        names
+            .iter()
+            .any(|n| !whole_word_offsets(code.as_bytes(), n).is_empty())
+    };
+    let mut derives = false;
+    for base in bases {
+        match base {
+            Base::Tree(class) => derives |= known.contains(class),
+            Base::Outside => {}
+            Base::Unresolved(code, _) if spells(code) => return None,
+            Base::Unresolved(_, Some(values)) if values.iter().any(|v| spells(v)) => return None,
+            Base::Unresolved(..) => {}
+            Base::Unreadable => return None,
+        }
+    }
+    Some(derives)
+}
