@@ -65,8 +65,9 @@ pub(crate) struct PyProject<'a> {
     bindings: Mutex<HashMap<BindingKey, Arc<Vec<Bound>>>>,
     /// Memo of class members by file, class and name.
     members: Mutex<HashMap<(String, String, String), Resolution>>,
-    /// Memo of [`PyProject::subclasses`] by file and class.
-    subclass_memo: Mutex<HashMap<subclasses::Class, Arc<Vec<subclasses::Class>>>>,
+    /// Memo of [`PyProject::subclasses`] by file and class (a search that cannot answer
+    /// included: it cannot later).
+    subclass_memo: Mutex<HashMap<subclasses::Class, Option<Arc<Vec<subclasses::Class>>>>>,
     /// Memo of [`PyProject::hierarchy_lacks`] by file, class and name.
     lacks: Mutex<HashMap<(String, String, String), members::Lacks>>,
     /// Memo of each file's classes and what their bases are, for the subclass searches.

@@ -14,6 +14,7 @@ use super::scopes::{Bound, qual_of, scope_of};
 use super::{MAX_DEPTH, PyModule, PyProject, Target};
 use crate::rename::model::{Resolution, SymbolId};
 use crate::rename::scan::{is_word_byte, whole_word_offsets};
+use rayon::prelude::*;
 use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -74,11 +75,20 @@ impl PyProject<'_> {
         }
         let key = (file.to_string(), qual.to_string());
         if let Some(hit) = self.subclass_memo.lock().ok()?.get(&key).cloned() {
-            return Some(hit);
+            return hit;
         }
+        let found = self.search_subclasses(&key);
+        if let Ok(mut memo) = self.subclass_memo.lock() {
+            memo.insert(key, found.clone());
+        }
+        found
+    }
+
+    /// [`PyProject::subclasses`] searched: from the class's name outward, round by round.
+    fn search_subclasses(&self, key: &Class) -> Option<Arc<Vec<Class>>> {
         let index = self.words.get_or_init(|| WordIndex::new(self));
         let mut known: BTreeSet<Class> = BTreeSet::from([key.clone()]);
-        let mut names: BTreeSet<String> = BTreeSet::from([last_part(qual).to_string()]);
+        let mut names: BTreeSet<String> = BTreeSet::from([last_part(&key.1).to_string()]);
         for _ in 0..MAX_DEPTH {
             let before = known.len();
             for path in index.spelling_any(&names) {
@@ -91,12 +101,8 @@ impl PyProject<'_> {
                 }
             }
             if known.len() == before {
-                known.remove(&key);
-                let found = Arc::new(known.into_iter().collect::<Vec<_>>());
-                if let Ok(mut memo) = self.subclass_memo.lock() {
-                    memo.insert(key, Arc::clone(&found));
-                }
-                return Some(found);
+                known.remove(key);
+                return Some(Arc::new(known.into_iter().collect()));
             }
         }
         None
@@ -211,55 +217,72 @@ fn classes_in(module: &PyModule) -> Vec<Node<'_>> {
 /// The tree's Python files by the words they spell, built once when a subclass is first
 /// looked for: each search then reads only the files that spell a known class's name, where
 /// reading every file for each class made a rename over the standard library's mixins read
-/// it hundreds of times.
+/// it hundreds of times. A word is kept as its 64-bit hash: two words of one hash only add a
+/// file to parse and look at, never hide one.
 pub(super) struct WordIndex {
     /// The files, in path order.
     paths: Vec<String>,
-    /// Each word (a run of identifier bytes), the files spelling it (indexes into `paths`).
-    files: HashMap<String, Vec<u32>>,
+    /// Each word's hash, the files spelling it (indexes into `paths`).
+    files: HashMap<u64, Vec<u32>>,
+}
+
+/// A word's hash for the index (FNV-1a: short keys, no allocation, no per-process seed).
+fn word_hash(word: &[u8]) -> u64 {
+    word.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl WordIndex {
-    /// Every `.py` file of the project read once (the parsed ones from their parse).
+    /// Every `.py` file of the project read once (the parsed ones from their parse), each
+    /// file's distinct words found in parallel.
     fn new(project: &PyProject) -> Self {
         let paths: Vec<String> = project.files.sorted().into_iter().cloned().collect();
-        let mut files: HashMap<String, Vec<u32>> = HashMap::new();
-        for (at, path) in paths.iter().enumerate() {
-            let parsed = project
-                .parsed
-                .lock()
-                .ok()
-                .and_then(|p| p.get(path).cloned().flatten());
-            let text = match parsed {
-                Some(module) => module.text.clone(),
-                None => match (project.read)(path) {
-                    Some(text) => text,
-                    None => continue,
-                },
-            };
-            let at = at as u32;
-            for word in text
-                .as_bytes()
-                .split(|b| !is_word_byte(*b))
-                .filter(|w| !w.is_empty() && !w[0].is_ascii_digit())
-            {
-                let Ok(word) = std::str::from_utf8(word) else {
-                    continue;
+        let words_of: Vec<Vec<u64>> = paths
+            .par_iter()
+            .map(|path| {
+                let parsed = project
+                    .parsed
+                    .lock()
+                    .ok()
+                    .and_then(|p| p.get(path).cloned().flatten());
+                let read;
+                let text = match &parsed {
+                    Some(module) => module.text.as_str(),
+                    None => match (project.read)(path) {
+                        Some(text) => {
+                            read = text;
+                            read.as_str()
+                        }
+                        None => return Vec::new(),
+                    },
                 };
-                let holders = files.entry(word.to_string()).or_default();
-                if holders.last() != Some(&at) {
-                    holders.push(at);
-                }
+                let mut words: Vec<u64> = text
+                    .as_bytes()
+                    .split(|b| !is_word_byte(*b))
+                    .filter(|w| !w.is_empty() && !w[0].is_ascii_digit())
+                    .map(word_hash)
+                    .collect();
+                words.sort_unstable();
+                words.dedup();
+                words
+            })
+            .collect();
+        let mut files: HashMap<u64, Vec<u32>> = HashMap::new();
+        for (at, words) in words_of.into_iter().enumerate() {
+            for word in words {
+                files.entry(word).or_default().push(at as u32);
             }
         }
         WordIndex { paths, files }
     }
 
-    /// The files that spell one of `names` as a whole word, in path order.
+    /// The files that spell one of `names` as a whole word (and, rarely, a few more), in path
+    /// order.
     fn spelling_any<'i>(&'i self, names: &BTreeSet<String>) -> Vec<&'i str> {
         let mut found: Vec<u32> = names
             .iter()
-            .filter_map(|n| self.files.get(n))
+            .filter_map(|n| self.files.get(&word_hash(n.as_bytes())))
             .flatten()
             .copied()
             .collect();
