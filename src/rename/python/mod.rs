@@ -396,6 +396,17 @@ mod tests {
         fixture.resolve(&PyProject::new(&sources), path, old)
     }
 
+    /// The subclass search walks only what may hold a class (blocks, compound statements,
+    /// definitions): a subclass defined in a function inside an `except` clause is still found.
+    #[test]
+    fn a_subclass_nested_in_clauses_and_functions_is_found() {
+        let text = "class Mixin:\n    def t(self):\n        self.check()\n\ntry:\n    import x\nexcept ImportError:\n    def make():\n        class Impl(Mixin):\n            def check(self):\n                pass\n        return Impl\n";
+        assert_eq!(
+            resolve(&[("a.py", text)], "a.py", "check"),
+            ["3 = a.py::make.Impl.check", "10 = a.py::make.Impl.check"]
+        );
+    }
+
     #[test]
     fn a_module_function_and_its_calls_are_one_symbol() {
         let text = "def total(n):\n    return n\n\nprint(total(1))\n";

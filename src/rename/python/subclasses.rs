@@ -209,9 +209,39 @@ fn classes_in(module: &PyModule) -> Vec<Node<'_>> {
             out.push(n);
         }
         let mut cursor = n.walk();
-        stack.extend(n.named_children(&mut cursor));
+        stack.extend(
+            n.named_children(&mut cursor)
+                .filter(|c| may_hold_a_class(c.kind())),
+        );
     }
     out
+}
+
+/// Whether a node of this kind may hold a class definition: a statement that holds a block, a
+/// block, a clause of one, a definition. An expression or a simple statement cannot (a
+/// `lambda` holds no statement), so a search for classes does not walk them. A part that does
+/// not parse (`ERROR`) may hold anything.
+fn may_hold_a_class(kind: &str) -> bool {
+    matches!(
+        kind,
+        "ERROR"
+            | "block"
+            | "class_definition"
+            | "function_definition"
+            | "decorated_definition"
+            | "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "for_statement"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "except_group_clause"
+            | "finally_clause"
+            | "with_statement"
+            | "match_statement"
+            | "case_clause"
+    )
 }
 
 /// The tree's Python files by the words they spell, built once when a subclass is first
