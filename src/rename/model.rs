@@ -266,6 +266,8 @@ impl RenameOptions {
 pub(crate) struct Renamer {
     pub(crate) entry: &'static LanguageEntry,
     pub(crate) grammar: tree_sitter::Language,
+    /// The rename query's source (`grammars/<language>/rename.scm`, built in).
+    pub(crate) source: &'static str,
     /// The rename query, compiled when a file of the language is first classified: compiling
     /// every language's at once was most of a small rename's time.
     pub(crate) compiled: std::sync::OnceLock<RenameQuery>,

@@ -39,9 +39,9 @@ pub(super) fn renamers() -> &'static [Renamer] {
             .iter()
             .filter(|e| e.queries.iter().any(|q| q == "rename.scm"))
             .filter_map(|entry| {
-                languages::rename_query(&entry.name)?;
                 Some(Renamer {
                     entry,
+                    source: languages::rename_query(&entry.name)?,
                     grammar: languages::grammar(entry)?,
                     compiled: OnceLock::new(),
                 })
@@ -55,9 +55,7 @@ impl Renamer {
     pub(crate) fn query(&self) -> &RenameQuery {
         self.compiled.get_or_init(|| {
             let name = &self.entry.name;
-            let source = languages::rename_query(name)
-                .unwrap_or_else(|| panic!("grammars/{name}/rename.scm is not built in"));
-            let query = Query::new(&self.grammar, source)
+            let query = Query::new(&self.grammar, self.source)
                 .unwrap_or_else(|e| panic!("grammars/{name}/rename.scm does not compile: {e}"));
             let index = |n: &str| query.capture_index_for_name(n);
             let definitions = query
