@@ -308,13 +308,8 @@ impl PyProject<'_> {
         match receiver {
             Target::Class(file, qual) => self.class_member(&file, &qual, name, 0),
             Target::Instance(file, qual, _) => {
-                let found = self.class_member(&file, &qual, name, 0);
+                let found = self.instance_member(&file, &qual, name);
                 match found {
-                    Resolution::Unresolved(_)
-                        if let Some(outside) = self.outside_base_member(&file, &qual, name) =>
-                    {
-                        Resolution::Outside(outside)
-                    }
                     // `self.name` its class lacks: a subclass's.
                     Resolution::Unresolved(_)
                         if open_receiver(object, module)
@@ -607,6 +602,17 @@ impl PyProject<'_> {
         lacks
     }
 
+    /// Member `name` of an instance of class `qual` of `file`: its class's lookup, else the
+    /// base outside the tree that alone can answer ([`PyProject::outside_base_member`]).
+    fn instance_member(&self, file: &str, qual: &str, name: &str) -> Resolution {
+        match self.class_member(file, qual, name, 0) {
+            Resolution::Unresolved(why) => self
+                .outside_base_member(file, qual, name)
+                .map_or(Resolution::Unresolved(why), Resolution::Outside),
+            found => found,
+        }
+    }
+
     /// Member `name` of a local that holds an instance of one of several classes (bound more
     /// than once): the one symbol, or the outside, every class's lookup gives; else undecided.
     fn member_of_each(
@@ -617,11 +623,8 @@ impl PyProject<'_> {
     ) -> Resolution {
         let mut found: Option<Resolution> = None;
         for (file, qual) in classes {
-            let one = match self.class_member(file, qual, name, 0) {
-                Resolution::Unresolved(why) => match self.outside_base_member(file, qual, name) {
-                    Some(outside) => Resolution::Outside(outside),
-                    None => return Resolution::Unresolved(why),
-                },
+            let one = match self.instance_member(file, qual, name) {
+                undecided @ Resolution::Unresolved(_) => return undecided,
                 one => one,
             };
             found = match found {
