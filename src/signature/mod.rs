@@ -587,7 +587,7 @@ fn subclasses_without_init(class: &Class) -> Vec<SymbolId> {
             };
             out.push(binding_id(
                 &file.parsed,
-                scope_of(name),
+                scope_of(name, &file.parsed),
                 &text[name.byte_range()],
             ));
         }

@@ -488,7 +488,7 @@ pub(super) fn is_lookup(ident: Node) -> bool {
 /// Whether `ident`'s name, looked up where it stands, reaches the module scope: no scope
 /// inside the moved code binds it (a class body does not reach the functions inside it).
 pub(super) fn looked_up_in_module(ident: Node, m: &Parsed, name: &str, stmt: Node) -> bool {
-    let mut scope = scope_of(ident);
+    let mut scope = scope_of(ident, m);
     let mut from_function = false;
     while let Some(s) = scope {
         if s.start_byte() < stmt.start_byte() || s.end_byte() > stmt.end_byte() {
@@ -501,7 +501,7 @@ pub(super) fn looked_up_in_module(ident: Node, m: &Parsed, name: &str, stmt: Nod
         if !is_class {
             from_function = true;
         }
-        scope = scope_of(s);
+        scope = scope_of(s, m);
     }
     true
 }

@@ -127,7 +127,7 @@ impl PyProject<'_> {
         let Some(this) = self.module(&module.path) else {
             return levels;
         };
-        if let Some(class) = scope_of(function).filter(|c| c.kind() == "class_definition") {
+        if let Some(class) = scope_of(function, module).filter(|c| c.kind() == "class_definition") {
             levels.push(Level {
                 module: Arc::clone(&this),
                 class: Some(class.start_byte()),
@@ -326,7 +326,7 @@ fn parametrized(function: Node, module: &PyModule, name: &str) -> bool {
                 return true;
             }
         }
-        at = scope_of(n);
+        at = scope_of(n, module);
     }
     let root = module.tree.root_node();
     let mut cursor = root.walk();
@@ -395,9 +395,9 @@ fn is_test(module: &PyModule, function: Node) -> bool {
     if !test_file || !named {
         return false;
     }
-    match scope_of(function) {
+    match scope_of(function, module) {
         None => true,
-        Some(class) if class.kind() == "class_definition" && scope_of(class).is_none() => {
+        Some(class) if class.kind() == "class_definition" && scope_of(class, module).is_none() => {
             let name = class
                 .child_by_field_name("name")
                 .map_or("", |n| text(n, module));

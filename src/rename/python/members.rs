@@ -10,11 +10,11 @@ use tree_sitter::Node;
 
 /// When `ident` is the first parameter of the method around it (not a staticmethod), the
 /// class it stands for.
-pub(super) fn method_receiver<'t>(ident: Node<'t>, module: &PyModule) -> Option<Node<'t>> {
+pub(super) fn method_receiver<'t>(ident: Node<'t>, module: &'t PyModule) -> Option<Node<'t>> {
     let name = text(ident, module);
     let mut at = ident;
     let function = loop {
-        let scope = scope_of(at)?;
+        let scope = scope_of(at, module)?;
         if scope.kind() == "function_definition" {
             break scope;
         }
@@ -46,8 +46,9 @@ pub(super) fn method_receiver<'t>(ident: Node<'t>, module: &PyModule) -> Option<
         "typed_parameter" => first.named_child(0)?,
         _ => return None,
     };
-    (text(first, module) == name && scope_of(ident).is_some_and(|s| s.id() == function.id()))
-        .then_some(class)
+    (text(first, module) == name
+        && scope_of(ident, module).is_some_and(|s| s.id() == function.id()))
+    .then_some(class)
 }
 
 /// Whether a method's receiver (see [`method_receiver`]) is the class itself: the first
@@ -56,7 +57,7 @@ pub(super) fn method_receiver<'t>(ident: Node<'t>, module: &PyModule) -> Option<
 pub(super) fn receives_class(ident: Node, module: &PyModule) -> bool {
     let mut at = ident;
     let function = loop {
-        match scope_of(at) {
+        match scope_of(at, module) {
             Some(scope) if scope.kind() == "function_definition" => break scope,
             Some(scope) => at = scope,
             None => return false,

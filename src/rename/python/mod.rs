@@ -304,7 +304,9 @@ impl<'a> PyProject<'a> {
                         }
                     }
                     // `... as name`: a local binding of this module (or scope).
-                    _ if is_alias => Resolution::Symbol(binding_id(module, scope_of(node), name)),
+                    _ if is_alias => {
+                        Resolution::Symbol(binding_id(module, scope_of(node, module), name))
+                    }
                     _ => Resolution::Unresolved("part of an import".into()),
                 }
             }

@@ -208,7 +208,7 @@ impl PyProject<'_> {
         for_rename: bool,
         depth: usize,
     ) -> Target {
-        let mut scope = scope_of(node);
+        let mut scope = scope_of(node, module);
         let mut first = true;
         loop {
             let skip_class = !first && scope.is_some_and(|s| s.kind() == "class_definition");
@@ -226,7 +226,7 @@ impl PyProject<'_> {
             }
             match scope {
                 None => break,
-                Some(s) => scope = scope_of(s),
+                Some(s) => scope = scope_of(s, module),
             }
         }
         // A doctest runs with its module's globals: a name it does not bind is the module's.

@@ -177,13 +177,13 @@ impl PyProject<'_> {
             return None;
         }
         let name = &module.text[ident.byte_range()];
-        let mut scope = scope_of(ident);
+        let mut scope = scope_of(ident, module);
         let bound = loop {
             let bound = self.bindings(module, scope, name);
             if !bound.is_empty() {
                 break bound;
             }
-            scope = scope_of(scope?);
+            scope = scope_of(scope?, module);
         };
         bound
             .iter()
