@@ -41,6 +41,7 @@ use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 pub(crate) mod at;
 pub(crate) mod choose;
+mod definitions;
 mod doctests;
 pub(crate) mod ecma;
 mod foreign;

@@ -279,7 +279,6 @@ pub(crate) struct RenameQuery {
     pub(crate) name: u32,
     pub(crate) string: Option<u32>,
     pub(crate) comment: Option<u32>,
-    pub(crate) definitions: Vec<(u32, SymbolKind)>,
 }
 
 /// One whole-word occurrence of OLD in code.

@@ -3,6 +3,7 @@
 //! the language's rename query into code (an occurrence to resolve), a string or a comment (a
 //! mention), or neither; NEW's occurrences in code are the collisions.
 
+use super::definitions;
 use super::model::{
     Collision, FileScan, Occurrence, Parsed, RenameOptions, RenameQuery, Renamer, Scanned,
 };
@@ -17,19 +18,6 @@ use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
 use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
-
-/// The kind a query capture named `definition.<kind>` stands for.
-fn kind_of_capture(name: &str) -> Option<SymbolKind> {
-    match name.strip_prefix("definition.")? {
-        "function" => Some(SymbolKind::Function),
-        "class" => Some(SymbolKind::Class),
-        "method" => Some(SymbolKind::Method),
-        "variable" => Some(SymbolKind::Variable),
-        "field" => Some(SymbolKind::Field),
-        "variant" => Some(SymbolKind::Variant),
-        _ => None,
-    }
-}
 
 /// Every language lancet can rename in (its query compiled on first use: [`Renamer::query`]).
 pub(super) fn renamers() -> &'static [Renamer] {
@@ -58,18 +46,11 @@ impl Renamer {
             let query = Query::new(&self.grammar, self.source)
                 .unwrap_or_else(|e| panic!("grammars/{name}/rename.scm does not compile: {e}"));
             let index = |n: &str| query.capture_index_for_name(n);
-            let definitions = query
-                .capture_names()
-                .iter()
-                .enumerate()
-                .filter_map(|(i, n)| Some((i as u32, kind_of_capture(n)?)))
-                .collect();
             RenameQuery {
                 name: index("name")
                     .unwrap_or_else(|| panic!("grammars/{name}/rename.scm captures no @name")),
                 string: index("string"),
                 comment: index("comment"),
-                definitions,
                 query,
             }
         })
@@ -96,6 +77,33 @@ pub(crate) fn line_text(text: &str, starts: &[usize], line: usize) -> String {
     let start = starts[line - 1];
     let end = starts.get(line).copied().unwrap_or(text.len());
     text[start..end].trim().to_string()
+}
+
+/// A node's ancestors, the root first, found in one descent from the root. tree-sitter finds
+/// a node's `parent()` by descending from the root each time, so climbing a site's scopes one
+/// parent at a time costs the square of its depth (a fifth of a stdlib rename's resolution,
+/// when Python's scopes were found so).
+/// A node of another tree is climbed by its parents.
+pub(crate) fn ancestors<'t>(node: Node<'t>, root: Node<'t>) -> Vec<Node<'t>> {
+    let mut path = Vec::new();
+    let mut at = root;
+    while at.id() != node.id() {
+        path.push(at);
+        match at.child_with_descendant(node) {
+            Some(next) => at = next,
+            None => {
+                path.clear();
+                let mut up = node.parent();
+                while let Some(parent) = up {
+                    path.push(parent);
+                    up = parent.parent();
+                }
+                path.reverse();
+                break;
+            }
+        }
+    }
+    path
 }
 
 /// Whether the identifier at `at` names a member: after `.` (`x.name`, `this.#name`), or the
@@ -510,6 +518,7 @@ fn classify(
     len: usize,
 ) -> Vec<Hit> {
     let mut hits = vec![Hit::default(); occurrences.len()];
+    let (language, root) = (renamer.entry.name.as_str(), tree.root_node());
     let renamer = renamer.query();
     let mut first = 0;
     while first < occurrences.len() {
@@ -541,17 +550,13 @@ fn classify(
                 for hit in &mut hits[first + from..first + to.max(from)] {
                     hit.context = Some(context);
                 }
-            } else if end - start == len
+            } else if index == renamer.name
+                && end - start == len
                 && let Ok(j) = cluster.binary_search(&start)
             {
                 let hit = &mut hits[first + j];
-                if index == renamer.name {
-                    hit.code = true;
-                } else if let Some((_, kind)) =
-                    renamer.definitions.iter().find(|(d, _)| *d == index)
-                {
-                    hit.kinds.push(*kind);
-                }
+                hit.code = true;
+                hit.kinds = definitions::kinds_named(language, capture.node, root, bytes);
             }
         }
         first = last + 1;

@@ -4,6 +4,7 @@
 
 use super::{PyModule, python_id, text};
 use crate::rename::model::SymbolId;
+use crate::rename::scan::ancestors;
 use tree_sitter::Node;
 
 /// One way a scope binds a name.
@@ -79,32 +80,6 @@ pub(crate) fn scope_of<'t>(node: Node<'t>, module: &'t PyModule) -> Option<Node<
         child = parent;
     }
     None
-}
-
-/// A node's ancestors, the root first, found in one descent from the root. tree-sitter finds
-/// a node's `parent()` by descending from the root each time, so climbing a site's scopes one
-/// parent at a time cost the square of its depth: a fifth of a stdlib rename's resolution.
-/// A node of another tree is climbed by its parents.
-fn ancestors<'t>(node: Node<'t>, root: Node<'t>) -> Vec<Node<'t>> {
-    let mut path = Vec::new();
-    let mut at = root;
-    while at.id() != node.id() {
-        path.push(at);
-        match at.child_with_descendant(node) {
-            Some(next) => at = next,
-            None => {
-                path.clear();
-                let mut up = node.parent();
-                while let Some(parent) = up {
-                    path.push(parent);
-                    up = parent.parent();
-                }
-                path.reverse();
-                break;
-            }
-        }
-    }
-    path
 }
 
 /// Whether an identifier is a parameter's own name (not a default value or annotation).

@@ -3,7 +3,8 @@
 ;                          calls, properties after `.`, imports and exports, shorthand properties
 ;   @string, @comment      searched for OLD as a whole word (a regex literal is a string): listed, renamed only with
 ;                          --include-strings / --include-comments (template substitutions are code)
-;   @definition.<kind>     the name a definition introduces, for --kind
+;   (which names define what, for --kind, is read from their parents in the facade's
+;   src/rename/definitions.rs: compiled here, those patterns cost most of a small rename)
 (identifier) @name
 (property_identifier) @name
 (private_property_identifier) @name
@@ -13,14 +14,3 @@
 (template_string) @string
 (regex) @string
 (comment) @comment
-
-(function_declaration name: (identifier) @definition.function)
-(class_declaration name: (identifier) @definition.class)
-(method_definition name: (property_identifier) @definition.method)
-(variable_declarator name: (identifier) @definition.variable)
-(method_definition name: (private_property_identifier) @definition.method)
-(field_definition property: (private_property_identifier) @definition.variable)
-(field_definition property: (property_identifier) @definition.field)
-(formal_parameters (identifier) @definition.variable)
-(object_pattern (shorthand_property_identifier_pattern) @definition.variable)
-(array_pattern (identifier) @definition.variable)

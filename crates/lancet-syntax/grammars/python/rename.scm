@@ -3,25 +3,8 @@
 ;                          calls, attributes after `.`, imports, keyword arguments, f-string code)
 ;   @string, @comment      searched for OLD as a whole word: listed, renamed only with
 ;                          --include-strings / --include-comments
-;   @definition.<kind>     the name a definition introduces, for --kind
+;   (which names define what, for --kind, is read from their parents in the facade's
+;   src/rename/definitions.rs: compiled here, those patterns cost most of a small rename)
 (identifier) @name
 (string) @string
 (comment) @comment
-
-(function_definition name: (identifier) @definition.function)
-(class_definition name: (identifier) @definition.class)
-(class_definition
-  body: (block (function_definition name: (identifier) @definition.method)))
-(class_definition
-  body: (block
-    (decorated_definition definition: (function_definition name: (identifier) @definition.method))))
-(assignment left: (identifier) @definition.variable)
-(augmented_assignment left: (identifier) @definition.variable)
-(parameters (identifier) @definition.variable)
-(for_statement left: (identifier) @definition.variable)
-(typed_parameter (identifier) @definition.variable)
-(default_parameter name: (identifier) @definition.variable)
-(typed_default_parameter name: (identifier) @definition.variable)
-(assignment
-  left: (attribute object: (identifier) @_self attribute: (identifier) @definition.field)
-  (#eq? @_self "self"))

@@ -3,7 +3,8 @@
 ;                          fields, methods, types, paths, `use` lists, macro arguments
 ;   @string, @comment      searched for OLD as a whole word: listed, renamed only with
 ;                          --include-strings / --include-comments
-;   @definition.<kind>     the name a definition introduces, for --kind
+;   (which names define what, for --kind, is read from their parents in the facade's
+;   src/rename/definitions.rs: compiled here, those patterns cost most of a small rename)
 (identifier) @name
 (field_identifier) @name
 (type_identifier) @name
@@ -13,20 +14,3 @@
 (char_literal) @string
 (line_comment) @comment
 (block_comment) @comment
-
-(function_item name: (identifier) @definition.function)
-(impl_item body: (declaration_list (function_item name: (identifier) @definition.method)))
-(trait_item body: (declaration_list (function_item name: (identifier) @definition.method)))
-(trait_item body: (declaration_list (function_signature_item name: (identifier) @definition.method)))
-(struct_item name: (type_identifier) @definition.class)
-(enum_item name: (type_identifier) @definition.class)
-(trait_item name: (type_identifier) @definition.class)
-(type_item name: (type_identifier) @definition.class)
-(let_declaration pattern: (identifier) @definition.variable)
-(const_item name: (identifier) @definition.variable)
-(static_item name: (identifier) @definition.variable)
-(parameter pattern: (identifier) @definition.variable)
-(field_declaration name: (field_identifier) @definition.field)
-(enum_variant name: (identifier) @definition.variant)
-(closure_parameters (identifier) @definition.variable)
-(macro_definition name: (identifier) @definition.function)
