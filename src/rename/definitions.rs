@@ -4,7 +4,6 @@
 //! tree-sitter query: compiling the definition patterns as a query cost TypeScript and TSX
 //! 9 ms each, most of a small rename (the rename query keeps the cheap one-node patterns).
 
-use super::scan::ancestors;
 use lancet_core::SymbolKind;
 use tree_sitter::Node;
 
@@ -276,9 +275,15 @@ const TYPESCRIPT: &[Rule] = &[
     rule("identifier", &[(Child, "array_pattern")], Variable),
 ];
 
-/// The kinds of definition `name` (an occurrence's node in a file of `language`, whose tree's
-/// root is `root`) names, in the order of the language's rules; empty when it defines nothing.
-pub(super) fn kinds_named(language: &str, name: Node, root: Node, text: &[u8]) -> Vec<SymbolKind> {
+/// The kinds of definition `name` (an occurrence's node in a file of `language`; `above`: its
+/// ancestors, nearest first) names, in the order of the language's rules; empty when it
+/// defines nothing.
+pub(super) fn kinds_named(
+    language: &str,
+    name: Node,
+    above: &[Node],
+    text: &[u8],
+) -> Vec<SymbolKind> {
     let rules = match language {
         "python" => PYTHON,
         "rust" => RUST,
@@ -290,13 +295,10 @@ pub(super) fn kinds_named(language: &str, name: Node, root: Node, text: &[u8]) -
     if !rules.iter().any(|r| r.name == kind) {
         return Vec::new();
     }
-    // The name's ancestors, nearest first.
-    let mut above = ancestors(name, root);
-    above.reverse();
     rules
         .iter()
-        .filter(|r| r.name == kind && hangs(name, &above, r.path))
-        .filter(|r| language != "python" || r.kind != FieldKind || is_self_attribute(&above, text))
+        .filter(|r| r.name == kind && hangs(name, above, r.path))
+        .filter(|r| language != "python" || r.kind != FieldKind || is_self_attribute(above, text))
         .map(|r| r.kind)
         .collect()
 }
@@ -338,6 +340,7 @@ fn is_self_attribute(above: &[Node], text: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rename::scan::ancestors;
     use lancet_syntax::languages;
     use std::collections::BTreeMap;
     use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};
@@ -388,7 +391,9 @@ mod tests {
         let mut found = Kinds::new();
         let mut stack = vec![tree.root_node()];
         while let Some(node) = stack.pop() {
-            let mut kinds = kinds_named(language, node, tree.root_node(), text.as_bytes());
+            let mut above = ancestors(node, tree.root_node());
+            above.reverse();
+            let mut kinds = kinds_named(language, node, &above, text.as_bytes());
             if !kinds.is_empty() {
                 kinds.sort_by_key(|k| *k as u8);
                 found.insert(node.byte_range().start, kinds);

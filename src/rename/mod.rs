@@ -3,12 +3,13 @@
 //! Regex tools rewrite comments and strings; syntax-aware ones leave files that no longer parse
 //! and cannot roll back. Here files are found with the `ignore` walker (honouring `.gitignore`),
 //! files whose bytes cannot contain OLD are never parsed (a memchr search first), candidates
-//! are parsed in parallel (rayon) and queried with their language's `grammars/<lang>/rename.scm`:
+//! are parsed in parallel (rayon), and the node at each whole-word occurrence is looked up
+//! against the node kinds of their language's `grammars/<lang>/rename.scm`:
 //!
-//! - `@name` nodes whose text is exactly OLD become byte spans to replace;
-//! - `@string` / `@comment` nodes are searched for OLD as a whole word: listed with path and
-//!   line, renamed only with `--include-strings` / `--include-comments`;
-//! - `@definition.<kind>` nodes say what OLD defines, for `--kind`.
+//! - a `@name` node spanning exactly OLD becomes a byte span to replace;
+//! - inside a `@string` / `@comment` node, OLD is listed with path and line, renamed only with
+//!   `--include-strings` / `--include-comments`;
+//! - [`definitions`] says what a name defines, from its parents, for `--kind`.
 //!
 //! Each identifier spelled OLD is then *resolved* ([`python`]: scopes, imports between the
 //! tree's modules, class members through `self`/`cls`, bases and keyword arguments; [`ecma`]:
@@ -405,7 +406,7 @@ fn is_shorthand(tree: &Tree, at: usize, len: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::model::{RenameOptions, Renamer};
-    use super::scan::{CLUSTER_GAP, is_identifier, renamers, scan_file};
+    use super::scan::{is_identifier, renamers, scan_file};
     use super::*;
     use lancet_core::SymbolKind;
 
@@ -537,13 +538,13 @@ mod tests {
     }
 
     #[test]
-    fn clustered_query_runs_classify_every_occurrence() {
-        // 200 functions, a long docstring-free gap in the middle (wider than a cluster), and
-        // each site in code, a comment and a string.
+    fn every_occurrence_of_a_long_file_is_classified() {
+        // 200 functions, a long comment in the middle, and each site in code, a comment and a
+        // string.
         let mut text = String::new();
         for i in 0..200 {
             if i == 100 {
-                text.push_str(&format!("# {}\n", "-".repeat(2 * CLUSTER_GAP)));
+                text.push_str(&format!("# {}\n", "-".repeat(8192)));
             }
             text.push_str(&format!(
                 "def f{i}():\n    return total({i})  # total\n\nx{i} = 'total'\n"

@@ -10,7 +10,7 @@ use lancet_syntax::LanguageEntry;
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
-use tree_sitter::{Query, Tree};
+use tree_sitter::Tree;
 
 /// A parsed file of the tree: what resolution reads.
 pub(crate) struct Parsed {
@@ -262,23 +262,20 @@ impl RenameOptions {
     }
 }
 
-/// A language's compiled rename query and the indexes of its captures.
+/// A language lancet renames in: its grammar and what its `rename.scm` names.
 pub(crate) struct Renamer {
     pub(crate) entry: &'static LanguageEntry,
     pub(crate) grammar: tree_sitter::Language,
-    /// The rename query's source (`grammars/<language>/rename.scm`, built in).
-    pub(crate) source: &'static str,
-    /// The rename query, compiled when a file of the language is first classified: compiling
-    /// every language's at once was most of a small rename's time.
-    pub(crate) compiled: std::sync::OnceLock<RenameQuery>,
+    pub(crate) kinds: RenameKinds,
 }
 
-/// A language's rename query and the indexes of its captures.
-pub(crate) struct RenameQuery {
-    pub(crate) query: Query,
-    pub(crate) name: u32,
-    pub(crate) string: Option<u32>,
-    pub(crate) comment: Option<u32>,
+/// The node kinds a language's `rename.scm` captures: names (renamed when their text is OLD),
+/// strings and comments (where OLD is only listed).
+#[derive(Default)]
+pub(crate) struct RenameKinds {
+    pub(crate) names: Vec<&'static str>,
+    pub(crate) strings: Vec<&'static str>,
+    pub(crate) comments: Vec<&'static str>,
 }
 
 /// One whole-word occurrence of OLD in code.

@@ -5,7 +5,7 @@
 
 use super::definitions;
 use super::model::{
-    Collision, FileScan, Occurrence, Parsed, RenameOptions, RenameQuery, Renamer, Scanned,
+    Collision, FileScan, Occurrence, Parsed, RenameKinds, RenameOptions, Renamer, Scanned,
 };
 use crate::apply_options::ApplyOptions;
 use crate::walk::{WalkRefusal, Walked};
@@ -17,9 +17,9 @@ use lancet_core::{line_of, line_starts};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;
 use std::sync::{Arc, OnceLock};
-use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, Parser, Tree, TreeCursor};
 
-/// Every language lancet can rename in (its query compiled on first use: [`Renamer::query`]).
+/// Every language lancet can rename in, with the node kinds its `rename.scm` names.
 pub(super) fn renamers() -> &'static [Renamer] {
     static LANGUAGES: OnceLock<Vec<Renamer>> = OnceLock::new();
     LANGUAGES.get_or_init(|| {
@@ -29,31 +29,40 @@ pub(super) fn renamers() -> &'static [Renamer] {
             .filter_map(|entry| {
                 Some(Renamer {
                     entry,
-                    source: languages::rename_query(&entry.name)?,
+                    kinds: RenameKinds::read(&entry.name, languages::rename_query(&entry.name)?),
                     grammar: languages::grammar(entry)?,
-                    compiled: OnceLock::new(),
                 })
             })
             .collect()
     })
 }
 
-impl Renamer {
-    /// The language's rename query, compiled the first time it is needed.
-    pub(crate) fn query(&self) -> &RenameQuery {
-        self.compiled.get_or_init(|| {
-            let name = &self.entry.name;
-            let query = Query::new(&self.grammar, self.source)
-                .unwrap_or_else(|e| panic!("grammars/{name}/rename.scm does not compile: {e}"));
-            let index = |n: &str| query.capture_index_for_name(n);
-            RenameQuery {
-                name: index("name")
-                    .unwrap_or_else(|| panic!("grammars/{name}/rename.scm captures no @name")),
-                string: index("string"),
-                comment: index("comment"),
-                query,
+impl RenameKinds {
+    /// The kinds a `rename.scm` captures, each pattern one node (`(identifier) @name`). Read
+    /// as a table, not compiled as a tree-sitter query: compiling even these cost TypeScript
+    /// and TSX 3 ms each (the analysis zeroes a table of the grammar's states), a sixth of a
+    /// small rename, and a table answers the same for an occurrence found by its offset.
+    fn read(language: &str, source: &'static str) -> RenameKinds {
+        let mut kinds = RenameKinds::default();
+        for line in source.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with(';') {
+                continue;
             }
-        })
+            let pattern = line
+                .strip_prefix('(')
+                .and_then(|rest| rest.split_once(") @"))
+                .filter(|(kind, capture)| !kind.contains(['(', ' ']) && !capture.contains(' '));
+            let list = match pattern {
+                Some((kind, "name")) => (&mut kinds.names, kind),
+                Some((kind, "string")) => (&mut kinds.strings, kind),
+                Some((kind, "comment")) => (&mut kinds.comments, kind),
+                _ => panic!(
+                    "grammars/{language}/rename.scm: `{line}` is not `(kind) @name|@string|@comment`"
+                ),
+            };
+            list.0.push(list.1);
+        }
+        kinds
     }
 }
 
@@ -166,25 +175,16 @@ pub(super) fn scan_file(
     let bytes = text.as_bytes();
     let starts = line_starts(text);
     let whole_words = |word: &str| whole_word_offsets(bytes, word);
-    let mut cursor = QueryCursor::new();
     let mut mention_spans = Vec::new();
     let mut mentions = Vec::new();
     let mut found_occurrences = Vec::new();
     let occurrences = whole_words(&opts.old);
-    let found = classify(
-        &mut cursor,
-        renamer,
-        &tree,
-        bytes,
-        &occurrences,
-        opts.old.len(),
-    );
+    let found = classify(renamer, &tree, bytes, &occurrences, opts.old.len());
     let (doctests, holder) = match doctests_of(renamer, path.as_str(), text, &tree, &found) {
         Some((parsed, holder)) => (Some(parsed), holder),
         None => (None, ""),
     };
     let mut in_doctests = doctest_hits(
-        &mut cursor,
         renamer,
         doctests.as_ref().map(|d| (d, holder)),
         &occurrences,
@@ -240,8 +240,8 @@ pub(super) fn scan_file(
         }
     }
     // A scan for a name alone (a move's, a signature change's: NEW is OLD) merges nothing.
-    let collisions = (opts.new != opts.old)
-        .then(|| collisions(&mut cursor, renamer, &tree, bytes, &opts.new, &starts));
+    let collisions =
+        (opts.new != opts.old).then(|| collisions(renamer, &tree, bytes, &opts.new, &starts));
     Some(FileScan {
         sha256: sha256_hex(bytes),
         language: renamer.entry.name.as_str(),
@@ -268,7 +268,6 @@ pub(super) fn scan_file(
 /// doctests' own classification of the occurrences lying in their holder (`comment` or
 /// `string`) on a byte the doctest shadow keeps.
 fn doctest_hits(
-    cursor: &mut QueryCursor,
     renamer: &Renamer,
     doctests: Option<(&Parsed, &str)>,
     occurrences: &[usize],
@@ -291,15 +290,8 @@ fn doctest_hits(
         .filter(|(_, inside)| **inside)
         .map(|(at, _)| *at)
         .collect();
-    let mut hits = classify(
-        cursor,
-        renamer,
-        &parsed.tree,
-        parsed.text.as_bytes(),
-        &offsets,
-        len,
-    )
-    .into_iter();
+    let mut hits =
+        classify(renamer, &parsed.tree, parsed.text.as_bytes(), &offsets, len).into_iter();
     inside
         .into_iter()
         .map(|inside| if inside { hits.next() } else { None })
@@ -308,7 +300,6 @@ fn doctest_hits(
 
 /// Where NEW already stands as code in the file: a rename there would merge two names.
 fn collisions(
-    cursor: &mut QueryCursor,
     renamer: &Renamer,
     tree: &Tree,
     bytes: &[u8],
@@ -317,7 +308,7 @@ fn collisions(
 ) -> Vec<Collision> {
     let news = whole_word_offsets(bytes, new);
     news.iter()
-        .zip(classify(cursor, renamer, tree, bytes, &news, new.len()))
+        .zip(classify(renamer, tree, bytes, &news, new.len()))
         .filter(|(_, hit)| hit.code)
         .map(|(&at, _)| Collision {
             line: line_of(starts, at),
@@ -385,14 +376,7 @@ pub(super) fn definitions_at(
     sorted.sort_unstable();
     sorted.dedup();
     let starts = line_starts(text);
-    let hits = classify(
-        &mut QueryCursor::new(),
-        renamer,
-        &tree,
-        text.as_bytes(),
-        &sorted,
-        old.len(),
-    );
+    let hits = classify(renamer, &tree, text.as_bytes(), &sorted, old.len());
     let found = sorted
         .iter()
         .zip(hits)
@@ -502,66 +486,74 @@ struct Hit {
     kinds: Vec<SymbolKind>,
 }
 
-/// Occurrences closer than this share one query run.
-pub(super) const CLUSTER_GAP: usize = 4096;
-
-/// Runs the rename query where the occurrences (sorted byte offsets of a `len`-byte word) are,
-/// and says what each is. Nearby occurrences share one run over their span: one descent from
-/// the root per cluster, not per occurrence (a test file with hundreds of sites would otherwise
-/// walk the same siblings hundreds of times), and the file outside the clusters is not visited.
+/// Says what each occurrence (byte offsets of a `len`-byte word) is, from the node it stands
+/// in and the nodes around it, found in one descent from the root: a name of the language's
+/// `rename.scm` spanning exactly the word (`#OLD`: the word after the `#`) is code, with the
+/// kinds of definition it names; the innermost string or comment around it is its context.
 fn classify(
-    cursor: &mut QueryCursor,
     renamer: &Renamer,
-    tree: &tree_sitter::Tree,
+    tree: &Tree,
     bytes: &[u8],
     occurrences: &[usize],
     len: usize,
 ) -> Vec<Hit> {
-    let mut hits = vec![Hit::default(); occurrences.len()];
-    let (language, root) = (renamer.entry.name.as_str(), tree.root_node());
-    let renamer = renamer.query();
-    let mut first = 0;
-    while first < occurrences.len() {
-        let mut last = first;
-        while last + 1 < occurrences.len()
-            && occurrences[last + 1] - occurrences[last] <= CLUSTER_GAP
-        {
-            last += 1;
-        }
-        cursor.set_byte_range(occurrences[first]..occurrences[last] + len);
-        let cluster = &occurrences[first..=last];
-        let mut captures = cursor.captures(&renamer.query, tree.root_node(), bytes);
-        while let Some((m, i)) = captures.next() {
-            let capture = m.captures()[*i];
-            let (mut start, end) = (capture.node.start_byte(), capture.node.end_byte());
-            // `#count`: the name is the word after the `#`.
-            if capture.node.kind() == "private_property_identifier" {
-                start += 1;
-            }
-            let index = capture.index;
-            if Some(index) == renamer.string || Some(index) == renamer.comment {
-                let context = if Some(index) == renamer.string {
-                    "string"
-                } else {
-                    "comment"
-                };
-                let from = cluster.partition_point(|&at| at < start);
-                let to = cluster.partition_point(|&at| at + len <= end);
-                for hit in &mut hits[first + from..first + to.max(from)] {
-                    hit.context = Some(context);
-                }
-            } else if index == renamer.name
-                && end - start == len
-                && let Ok(j) = cluster.binary_search(&start)
+    let kinds = &renamer.kinds;
+    let language = renamer.entry.name.as_str();
+    let root = tree.root_node();
+    let mut cursor = tree.walk();
+    occurrences
+        .iter()
+        .map(|&at| {
+            let mut hit = Hit::default();
+            let mut around = enclosing(&mut cursor, root, at, at + len);
+            let Some(node) = around.pop() else {
+                return hit;
+            };
+            around.reverse();
+            let kind = node.kind();
+            let start = node.start_byte() + usize::from(kind == "private_property_identifier");
+            if node.is_named()
+                && kinds.names.contains(&kind)
+                && start == at
+                && node.end_byte() == at + len
             {
-                let hit = &mut hits[first + j];
                 hit.code = true;
-                hit.kinds = definitions::kinds_named(language, capture.node, root, bytes);
+                hit.kinds = definitions::kinds_named(language, node, &around, bytes);
             }
+            hit.context = std::iter::once(node).chain(around).find_map(|n| {
+                let kind = n.kind();
+                if !n.is_named() {
+                    None
+                } else if kinds.strings.contains(&kind) {
+                    Some("string")
+                } else if kinds.comments.contains(&kind) {
+                    Some("comment")
+                } else {
+                    None
+                }
+            });
+            hit
+        })
+        .collect()
+}
+
+/// The nodes that hold the bytes `start..end`, the root first, down to the smallest one.
+fn enclosing<'t>(
+    cursor: &mut TreeCursor<'t>,
+    root: Node<'t>,
+    start: usize,
+    end: usize,
+) -> Vec<Node<'t>> {
+    cursor.reset(root);
+    let mut path = vec![cursor.node()];
+    while cursor.goto_first_child_for_byte(start).is_some() {
+        let node = cursor.node();
+        if node.start_byte() > start || node.end_byte() < end {
+            break;
         }
-        first = last + 1;
+        path.push(node);
     }
-    hits
+    path
 }
 
 /// The files under the requested paths (see [`crate::walk::walk`]); a path outside the root or
@@ -642,4 +634,24 @@ pub(crate) fn scan_all(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RenameKinds;
+
+    #[test]
+    fn a_rename_scm_is_read_as_node_kinds() {
+        let source = "; a comment\n(identifier) @name\n\n(string) @string\n(comment) @comment\n";
+        let kinds = RenameKinds::read("x", source);
+        assert_eq!(kinds.names, ["identifier"]);
+        assert_eq!(kinds.strings, ["string"]);
+        assert_eq!(kinds.comments, ["comment"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "is not `(kind) @name|@string|@comment`")]
+    fn a_pattern_of_two_nodes_is_refused() {
+        RenameKinds::read("x", "(function_definition name: (identifier) @name)\n");
+    }
 }

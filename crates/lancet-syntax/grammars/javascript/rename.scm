@@ -3,8 +3,10 @@
 ;                          calls, properties after `.`, imports and exports, shorthand properties
 ;   @string, @comment      searched for OLD as a whole word (a regex literal is a string): listed, renamed only with
 ;                          --include-strings / --include-comments (template substitutions are code)
-;   (which names define what, for --kind, is read from their parents in the facade's
-;   src/rename/definitions.rs: compiled here, those patterns cost most of a small rename)
+;   One node per pattern: lancet reads these as a table of node kinds and looks up the node
+;   at each occurrence (compiling them as a query cost more than a small rename's own work).
+;   Which names define what, for --kind, is read from their parents in the facade's
+;   src/rename/definitions.rs.
 (identifier) @name
 (property_identifier) @name
 (private_property_identifier) @name

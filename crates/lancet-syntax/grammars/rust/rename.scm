@@ -3,8 +3,10 @@
 ;                          fields, methods, types, paths, `use` lists, macro arguments
 ;   @string, @comment      searched for OLD as a whole word: listed, renamed only with
 ;                          --include-strings / --include-comments
-;   (which names define what, for --kind, is read from their parents in the facade's
-;   src/rename/definitions.rs: compiled here, those patterns cost most of a small rename)
+;   One node per pattern: lancet reads these as a table of node kinds and looks up the node
+;   at each occurrence (compiling them as a query cost more than a small rename's own work).
+;   Which names define what, for --kind, is read from their parents in the facade's
+;   src/rename/definitions.rs.
 (identifier) @name
 (field_identifier) @name
 (type_identifier) @name
