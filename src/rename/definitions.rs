@@ -438,12 +438,14 @@ mod tests {
         assert!(agree("rust", text) >= 18);
     }
 
+    #[cfg(feature = "lang-javascript")]
     #[test]
     fn javascript_definitions_are_the_query_patterns() {
         let text = "function f(a, [b, c], {d, e: g}, h = 1) { const i = 1; let { j } = o; let [k] = p; }\nclass C { l = 1; #m = 2; n() {} #o() {} static q() {} }\nconst r = () => 1;\nvar s = function t() {};\n";
         assert!(agree("javascript", text) >= 14);
     }
 
+    #[cfg(feature = "lang-typescript")]
     #[test]
     fn typescript_and_tsx_definitions_are_the_query_patterns() {
         let text = "function f(a: number, b?: string, [c]: number[], { d }: O) { const e = 1; }\nclass C { g = 1; #h = 2; i(): void {} #j() {} }\nabstract class A { abstract k(): void; }\ninterface I { l: number; m(): void; }\ntype T = { n: number; o(): void };\nenum E { P, Q = 1 }\nconst { r } = s; const [u] = v;\n";
