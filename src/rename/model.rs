@@ -284,7 +284,7 @@ pub(crate) struct Occurrence {
     pub(crate) at: usize,
     /// 1-based line.
     pub(crate) line: usize,
-    /// The kinds of definition it names (from the query).
+    /// The kinds of definition it names (see [`super::definitions`]).
     pub(crate) kinds: Vec<SymbolKind>,
     /// What it refers to, once resolved (for a shorthand field, the value: a local or item).
     pub(crate) resolution: Option<Resolution>,

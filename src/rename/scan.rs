@@ -1,7 +1,7 @@
 //! Walking the tree and scanning its files for OLD: the files under the requested paths, the
 //! ones that can hold OLD read and parsed in parallel, and each whole-word occurrence sorted by
-//! the language's rename query into code (an occurrence to resolve), a string or a comment (a
-//! mention), or neither; NEW's occurrences in code are the collisions.
+//! the node kinds of the language's `rename.scm` into code (an occurrence to resolve), a string or
+//! a comment (a mention), or neither; NEW's occurrences in code are the collisions.
 
 use super::definitions;
 use super::model::{
@@ -351,8 +351,8 @@ fn doctests_of(
 }
 
 /// The definitions among the places a rename decided by other means (a language server's
-/// edits) changes in one file: the rename query's definition captures there, by kind. `None`
-/// for a language lancet has no rename query for (one renamed through its server: see
+/// edits) changes in one file: the definitions there ([`definitions`]), by kind. `None` for a
+/// language lancet has no `rename.scm` for (one renamed through its server: see
 /// [`super::foreign::definitions_among`]).
 pub(super) fn definitions_at(
     path: &str,
@@ -475,7 +475,7 @@ fn is_forward_reference(tree: &Tree, at: usize, len: usize) -> bool {
     false
 }
 
-/// What the rename query says of one occurrence of a word.
+/// What one occurrence of a word is.
 #[derive(Default, Clone)]
 struct Hit {
     /// It is an identifier (code).

@@ -82,7 +82,7 @@ pub(super) struct Target {
     pub(super) ids: HashSet<SymbolId>,
 }
 
-/// What a name's symbol is by the definitions of it the query found.
+/// What a name's symbol is by the definitions of it the scan found.
 fn kinds_of(scan: &NameScan, id: &SymbolId) -> Vec<(SymbolKind, String, usize)> {
     scan.scans
         .iter()
@@ -227,7 +227,7 @@ impl Outcome {
     }
 }
 
-/// Whether an id names a class by the query's definitions.
+/// Whether an id names a class by the scan's definitions.
 pub(super) fn is_class(scan: &NameScan, id: &SymbolId) -> bool {
     let kinds = kinds_of(scan, id);
     kinds.iter().any(|(k, _, _)| *k == SymbolKind::Class)
