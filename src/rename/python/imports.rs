@@ -3,7 +3,7 @@
 //! `from m import name` brings.
 
 use super::scopes::has_wildcard;
-use super::{MAX_DEPTH, PyModule, PyProject, Target, target_symbol, text};
+use super::{MAX_DEPTH, PyModule, PyProject, Target, remembered, target_symbol, text};
 use crate::rename::model::Resolution;
 use std::sync::Arc;
 use tree_sitter::Node;
@@ -265,14 +265,9 @@ impl PyProject<'_> {
         // The answer depends on the importer's directory alone.
         let dir = from_path.rsplit_once('/').map_or("", |(d, _)| d);
         let key = (dir.to_string(), dotted.to_string(), as_run);
-        if let Some(hit) = self.resolved.lock().ok().and_then(|m| m.get(&key).cloned()) {
-            return hit;
-        }
-        let answer = self.resolve_module_uncached(from_path, dotted, as_run);
-        if let Ok(mut memo) = self.resolved.lock() {
-            memo.insert(key, answer.clone());
-        }
-        answer
+        remembered(&self.resolved, key, || {
+            self.resolve_module_uncached(from_path, dotted, as_run)
+        })
     }
 
     /// [`Self::resolve_module_at`], worked out.

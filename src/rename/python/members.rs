@@ -3,7 +3,10 @@
 //! `call(name=…)` as the parameter of the function (or the class's `__init__`) called.
 
 use super::scopes::{binding_id, bindings_in, params_binding, qual_of, scope_of};
-use super::{MAX_DEPTH, PyModule, PyProject, Target, python_id, target_symbol, text, unknown_type};
+use super::{
+    MAX_DEPTH, PyModule, PyProject, Target, python_id, remembered, target_symbol, text,
+    unknown_type,
+};
 use crate::rename::model::{Resolution, SymbolId};
 use crate::rename::scan::whole_word_offsets;
 use tree_sitter::Node;
@@ -439,14 +442,9 @@ impl PyProject<'_> {
         depth: usize,
     ) -> Resolution {
         let key = (file.to_string(), qual.to_string(), name.to_string());
-        if let Some(hit) = self.members.lock().ok().and_then(|m| m.get(&key).cloned()) {
-            return hit;
-        }
-        let found = self.class_member_uncached(file, qual, name, depth);
-        if let Ok(mut memo) = self.members.lock() {
-            memo.insert(key, found.clone());
-        }
-        found
+        remembered(&self.members, key, || {
+            self.class_member_uncached(file, qual, name, depth)
+        })
     }
 
     fn class_member_uncached(
@@ -550,14 +548,9 @@ impl PyProject<'_> {
         depth: usize,
     ) -> Lacks {
         let key = (file.to_string(), qual.to_string(), name.to_string());
-        if let Some(hit) = self.lacks.lock().ok().and_then(|m| m.get(&key).cloned()) {
-            return hit;
-        }
-        let found = self.hierarchy_lacks_uncached(file, qual, name, depth);
-        if let Ok(mut memo) = self.lacks.lock() {
-            memo.insert(key, found.clone());
-        }
-        found
+        remembered(&self.lacks, key, || {
+            self.hierarchy_lacks_uncached(file, qual, name, depth)
+        })
     }
 
     fn hierarchy_lacks_uncached(&self, file: &str, qual: &str, name: &str, depth: usize) -> Lacks {

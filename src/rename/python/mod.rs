@@ -126,6 +126,23 @@ fn unknown_type(name: &str) -> String {
 /// How deep import chains and base classes are followed.
 const MAX_DEPTH: usize = 12;
 
+/// `memo`'s answer for `key`, else `compute`'s, remembered. The lock is not held while it
+/// computes: an answer asks other memos, and this one for other keys.
+fn remembered<K: Eq + std::hash::Hash, V: Clone>(
+    memo: &Mutex<HashMap<K, V>>,
+    key: K,
+    compute: impl FnOnce() -> V,
+) -> V {
+    if let Some(hit) = memo.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return hit;
+    }
+    let found = compute();
+    if let Ok(mut memo) = memo.lock() {
+        memo.insert(key, found.clone());
+    }
+    found
+}
+
 fn text<'t>(node: Node, module: &'t PyModule) -> &'t str {
     &module.text[node.byte_range()]
 }
@@ -223,14 +240,9 @@ impl<'a> PyProject<'a> {
             scope.map(|s| s.start_byte()),
             name.to_string(),
         );
-        if let Some(hit) = self.bindings.lock().ok().and_then(|m| m.get(&key).cloned()) {
-            return hit;
-        }
-        let found = Arc::new(bindings_in(module, scope, name));
-        if let Ok(mut memo) = self.bindings.lock() {
-            memo.insert(key, Arc::clone(&found));
-        }
-        found
+        remembered(&self.bindings, key, || {
+            Arc::new(bindings_in(module, scope, name))
+        })
     }
 
     fn module(&self, path: &str) -> Option<Arc<PyModule>> {

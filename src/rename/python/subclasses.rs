@@ -11,7 +11,7 @@
 
 use super::members::Lacks;
 use super::scopes::{Bound, qual_of, scope_of};
-use super::{MAX_DEPTH, PyModule, PyProject, Target};
+use super::{MAX_DEPTH, PyModule, PyProject, Target, remembered};
 use crate::rename::model::{Resolution, SymbolId};
 use crate::rename::scan::{is_word_byte, whole_word_offsets};
 use std::cell::Cell;
@@ -120,26 +120,16 @@ impl PyProject<'_> {
     /// Each class a file defines (at any depth) with what its bases are, remembered: a
     /// subclass search asks it of every file that spells a known name, and a rename runs many.
     fn classes_of_file(&self, path: &str) -> FileClasses {
-        if let Some(hit) = self
-            .file_classes
-            .lock()
-            .ok()
-            .and_then(|m| m.get(path).cloned())
-        {
-            return hit;
-        }
-        let found: Vec<(String, Vec<Base>)> = match self.module(path) {
-            Some(module) => classes_in(&module)
-                .into_iter()
-                .map(|class| (qual_of(class, &module), self.bases_of(&module, class)))
-                .collect(),
-            None => Vec::new(),
-        };
-        let found = Arc::new(found);
-        if let Ok(mut memo) = self.file_classes.lock() {
-            memo.insert(path.to_string(), Arc::clone(&found));
-        }
-        found
+        remembered(&self.file_classes, path.to_string(), || {
+            let found: Vec<(String, Vec<Base>)> = match self.module(path) {
+                Some(module) => classes_in(&module)
+                    .into_iter()
+                    .map(|class| (qual_of(class, &module), self.bases_of(&module, class)))
+                    .collect(),
+                None => Vec::new(),
+            };
+            Arc::new(found)
+        })
     }
 
     /// What each base of a class is.
