@@ -49,9 +49,9 @@ pub(super) fn method_receiver<'t>(ident: Node<'t>, module: &'t PyModule) -> Opti
         "typed_parameter" => first.named_child(0)?,
         _ => return None,
     };
-    (text(first, module) == name
-        && scope_of(ident, module).is_some_and(|s| s.id() == function.id()))
-    .then_some(class)
+    // The method's own scope, not a lambda's or comprehension's inside it: `at` is still
+    // `ident` when the first scope around it was the method.
+    (text(first, module) == name && at.id() == ident.id()).then_some(class)
 }
 
 /// Whether a method's receiver (see [`method_receiver`]) is the class itself: the first
