@@ -2,7 +2,7 @@
 //! definition by a field (`function_declaration name:`) or as a child (`formal_parameters`),
 //! perhaps through a class or impl body. Read from the name up its parents, not by a
 //! tree-sitter query: compiling the definition patterns as a query cost TypeScript and TSX
-//! 9 ms each, most of a small rename (the rename query keeps the cheap one-node patterns).
+//! 9 ms each, most of a small rename (`rename.scm` keeps only one-node kinds, read as a table).
 
 use lancet_core::SymbolKind;
 use tree_sitter::Node;
@@ -17,15 +17,22 @@ enum By {
 }
 
 /// One way a name defines something: the name's node kind, its path up to the definition
-/// (each step: how the node below hangs from the parent, and the parent's kind), the kind.
+/// (each step: how the node below hangs from the parent, and the parent's kind), the kind,
+/// and what else the name's ancestors (nearest first) and the text must show.
 struct Rule {
     name: &'static str,
     path: &'static [(By, &'static str)],
     kind: SymbolKind,
+    also: fn(&[Node], &[u8]) -> bool,
 }
 
 const fn rule(name: &'static str, path: &'static [(By, &'static str)], kind: SymbolKind) -> Rule {
-    Rule { name, path, kind }
+    Rule {
+        name,
+        path,
+        kind,
+        also: |_, _| true,
+    }
 }
 
 use By::{Child, Field};
@@ -76,15 +83,18 @@ const PYTHON: &[Rule] = &[
         &[(Field("name"), "typed_default_parameter")],
         Variable,
     ),
-    // `self.name = …` (the object checked by [`is_self_attribute`]).
-    rule(
-        "identifier",
-        &[
-            (Field("attribute"), "attribute"),
-            (Field("left"), "assignment"),
-        ],
-        FieldKind,
-    ),
+    // `self.name = …`.
+    Rule {
+        also: is_self_attribute,
+        ..rule(
+            "identifier",
+            &[
+                (Field("attribute"), "attribute"),
+                (Field("left"), "assignment"),
+            ],
+            FieldKind,
+        )
+    },
 ];
 
 const RUST: &[Rule] = &[
@@ -292,13 +302,9 @@ pub(super) fn kinds_named(
         _ => return Vec::new(),
     };
     let kind = name.kind();
-    if !rules.iter().any(|r| r.name == kind) {
-        return Vec::new();
-    }
     rules
         .iter()
-        .filter(|r| r.name == kind && hangs(name, above, r.path))
-        .filter(|r| language != "python" || r.kind != FieldKind || is_self_attribute(above, text))
+        .filter(|r| r.name == kind && hangs(name, above, r.path) && (r.also)(above, text))
         .map(|r| r.kind)
         .collect()
 }
