@@ -130,12 +130,16 @@ def patch_row(lancet, root, paths, n, extra):
             for rel, data in pristine.items():
                 (root / rel).write_bytes(data)
 
-        return pairs(
-            n,
-            lambda: timed([lancet, "apply", "-q", "-C", str(root), *extra, str(p)]),
-            lambda: timed(["git", "apply", str(p)], cwd=root),
-            reset,
-        )
+        try:
+            return pairs(
+                n,
+                lambda: timed([lancet, "apply", "-q", "-C", str(root), *extra, str(p)]),
+                lambda: timed(["git", "apply", str(p)], cwd=root),
+                reset,
+            )
+        finally:
+            # The last timed command wrote the patch: the next row starts from the same tree.
+            reset()
 
 
 def mod_rows(lancet, ast_grep, root, n):
