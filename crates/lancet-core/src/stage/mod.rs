@@ -184,7 +184,7 @@ fn judged_as_claimed<'a>(
     root: &Root,
     expect: &[Expectation],
     bases: &[Base],
-    rebased: &HashMap<crate::RelPath, std::sync::Arc<Vec<u8>>>,
+    rebased: &HashMap<crate::path::RelPath, std::sync::Arc<Vec<u8>>>,
     files: impl Iterator<Item = &'a StagedFile> + Clone,
 ) -> Result<(), StageError> {
     let claims = expect
