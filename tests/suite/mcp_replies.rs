@@ -59,3 +59,48 @@ fn argument_errors_name_the_argument_and_what_it_must_be() {
         b"x = 1\n"
     );
 }
+
+/// Issue #43: the MCP list of formats `apply_patch` may be told to read is built from
+/// lancet-core's list (it omitted `anchors`): the parameter's description and the refusal of an
+/// unknown name both name every one, and the names work.
+#[test]
+fn the_format_list_names_every_format_lancet_reads() {
+    let dir = temp_tree(&[("app.py", b"x = 1\n")]);
+    let mut mcp = Mcp::start(dir.path(), &[], &[]);
+    let tools = mcp.request("tools/list", json!({})).expect("tools/list");
+    let apply = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "apply_patch")
+        .expect("apply_patch listed");
+    let described = apply["inputSchema"]["properties"]["format"]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let refused = mcp.call("apply_patch", json!({"text": PATCH, "format": "diff3"}));
+    assert!(refused.is_error, "{refused:?}");
+    assert!(
+        refused.text.contains("unknown format \"diff3\""),
+        "{refused:?}"
+    );
+    for format in lancet::Format::STRICTEST_FIRST {
+        assert!(
+            described.contains(format.name()),
+            "{format:?} in {described}"
+        );
+        assert!(
+            refused.text.contains(format.name()),
+            "{format:?}: {refused:?}"
+        );
+    }
+    let anchored = mcp.call("apply_patch", json!({"text": PATCH, "format": "anchors"}));
+    assert!(
+        !anchored.text.contains("unknown format"),
+        "anchors is taken: {anchored:?}"
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("app.py")).unwrap(),
+        b"x = 1\n"
+    );
+}

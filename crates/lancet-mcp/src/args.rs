@@ -1,6 +1,7 @@
 //! The tools' arguments, as a model sends them (their doc comments are the schema the model
 //! reads).
 
+use lancet::Format;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -67,6 +68,17 @@ pub struct EditArgs {
 }
 
 /// `apply_patch` arguments.
+/// The formats `apply_patch` may be told to read, strictest first (the order auto-detection
+/// tries them), named as lancet-core names them: the one list the parameter's description and
+/// the refusal of an unknown name are both built from.
+pub(crate) fn forced_formats() -> String {
+    let names: Vec<&str> = Format::STRICTEST_FIRST.iter().map(|f| f.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ApplyPatchArgs {
@@ -76,8 +88,8 @@ pub struct ApplyPatchArgs {
     pub text: Option<String>,
     /// OpenAI `apply_patch` operations, applied as one transaction (instead of `text`).
     pub operations: Option<Vec<PatchOperation>>,
-    /// Force a format: patch, openai-patch, search-replace, unified, json or whole (default:
-    /// detected).
+    /// Force a format (default: detected); the names are [`forced_formats`].
+    #[schemars(description = format!("Force a format: {} (default: detected).", forced_formats()))]
     pub format: Option<String>,
     /// Run the project's test command (set when the server was started) after writing; if it
     /// fails the whole edit is rolled back and its output is returned.

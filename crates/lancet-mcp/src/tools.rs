@@ -142,7 +142,8 @@ impl LancetServer {
                     Some(f) => FormatChoice::Only(f),
                     None => {
                         return bad_argument(format!(
-                            "unknown format {name:?}: use patch, openai-patch, search-replace, unified, json or whole"
+                            "unknown format {name:?}: use {}",
+                            crate::args::forced_formats()
                         ));
                     }
                 },

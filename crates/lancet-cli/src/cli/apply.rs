@@ -18,7 +18,7 @@ pub(super) struct ApplyArgs {
     #[arg(value_name = "FILE")]
     inputs: Vec<PathBuf>,
     /// The edit format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    #[arg(long, value_enum, default_value_t = FormatArg::AUTO)]
     format: FormatArg,
     /// Refuse unless PATH still has this sha256 (from `lancet read`). Repeatable.
     #[arg(long, value_name = "PATH=SHA256")]

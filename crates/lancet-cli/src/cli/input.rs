@@ -2,51 +2,93 @@
 //! edits, stdin, JSON lines) parsed into one batch.
 
 use clap::ValueEnum;
+use clap::builder::PossibleValue;
 use lancet::{Batch, Format};
 use lancet::{ErrorKind, Report, Status};
 use lancet::{FormatChoice, ParseError, ParseOptions};
 use std::io::Read;
 use std::path::PathBuf;
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum FormatArg {
-    /// Detect the format.
-    Auto,
-    /// The Codex `*** Begin Patch` format.
-    Patch,
-    /// Line-anchored edits on the `LINE:HASH` anchors of `lancet read --anchors`:
-    /// `*** Edit Lines: PATH [sha256 HEX]`, then `@@ replace 12:a3k..15:k9z` + new lines,
-    /// `@@ insert after 20:b7q`, `@@ insert before …`, `@@ delete …`.
-    Anchors,
-    /// OpenAI's `apply_patch` operations as JSON: `{"type": "update_file", "path", "diff"}`
-    /// (also `create_file`, `delete_file`, `move_to`, a list or `{"operations": [...]}`).
-    OpenaiPatch,
-    /// `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks.
-    SearchReplace,
-    /// Unified or git diffs.
-    Unified,
-    /// Tool-call JSON (`old_string`/`new_string`, text-editor commands).
-    Json,
-    /// A filename line and a fenced block with the whole file.
-    Whole,
-    /// The whole new text of the file `--path` names, unchanged parts elided by markers
-    /// (`// ... existing code ...`): a lazy sketch, placed deterministically or refused.
-    Sketch,
-}
+/// `--format`: detect, or one format by the name lancet-core gives it ([`Format::name`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FormatArg(FormatChoice);
 
 impl FormatArg {
+    /// Detect the format (the default).
+    pub(super) const AUTO: FormatArg = FormatArg(FormatChoice::Auto);
+
+    /// The formats `--help` offers, in its order, each with what it says of it.
+    const OFFERED: [(FormatArg, &'static str); 9] = [
+        (FormatArg::AUTO, "Detect the format"),
+        (
+            FormatArg::only(Format::Patch),
+            "The Codex `*** Begin Patch` format",
+        ),
+        (
+            FormatArg::only(Format::Anchors),
+            "Line-anchored edits on the `LINE:HASH` anchors of `lancet read --anchors`: \
+             `*** Edit Lines: PATH [sha256 HEX]`, then `@@ replace 12:a3k..15:k9z` + new lines, \
+             `@@ insert after 20:b7q`, `@@ insert before …`, `@@ delete …`",
+        ),
+        (
+            FormatArg::only(Format::OpenaiPatch),
+            "OpenAI's `apply_patch` operations as JSON: `{\"type\": \"update_file\", \"path\", \
+             \"diff\"}` (also `create_file`, `delete_file`, `move_to`, a list or \
+             `{\"operations\": [...]}`)",
+        ),
+        (
+            FormatArg::only(Format::SearchReplace),
+            "`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks",
+        ),
+        (FormatArg::only(Format::Unified), "Unified or git diffs"),
+        (
+            FormatArg::only(Format::Json),
+            "Tool-call JSON (`old_string`/`new_string`, text-editor commands)",
+        ),
+        (
+            FormatArg::only(Format::Whole),
+            "A filename line and a fenced block with the whole file",
+        ),
+        (
+            FormatArg::only(Format::Sketch),
+            "The whole new text of the file `--path` names, unchanged parts elided by markers \
+             (`// ... existing code ...`): a lazy sketch, placed deterministically or refused",
+        ),
+    ];
+
+    const fn only(format: Format) -> FormatArg {
+        FormatArg(FormatChoice::Only(format))
+    }
+
     pub(super) fn choice(self) -> FormatChoice {
-        match self {
-            FormatArg::Auto => FormatChoice::Auto,
-            FormatArg::Patch => FormatChoice::Only(Format::Patch),
-            FormatArg::OpenaiPatch => FormatChoice::Only(Format::OpenaiPatch),
-            FormatArg::Anchors => FormatChoice::Only(Format::Anchors),
-            FormatArg::SearchReplace => FormatChoice::Only(Format::SearchReplace),
-            FormatArg::Unified => FormatChoice::Only(Format::Unified),
-            FormatArg::Json => FormatChoice::Only(Format::Json),
-            FormatArg::Whole => FormatChoice::Only(Format::Whole),
-            FormatArg::Sketch => FormatChoice::Only(Format::Sketch),
-        }
+        self.0
+    }
+}
+
+impl ValueEnum for FormatArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const VARIANTS: [FormatArg; 9] = {
+            let mut all = [FormatArg::AUTO; 9];
+            let mut i = 0;
+            while i < all.len() {
+                all[i] = FormatArg::OFFERED[i].0;
+                i += 1;
+            }
+            all
+        };
+        &VARIANTS
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = FormatArg::OFFERED
+            .iter()
+            .find(|(offered, _)| offered.0 == self.0)
+            .map(|(_, help)| *help)?;
+        let name = match self.0 {
+            FormatChoice::Auto => "auto",
+            FormatChoice::Only(format) => format.name(),
+        };
+        Some(PossibleValue::new(name).help(help))
     }
 }
 
@@ -138,4 +180,37 @@ pub(super) fn read_batch(
         }
     }
     batch.ok_or_else(|| Box::new(usage("the inputs hold no edit".into())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FormatArg;
+    use clap::ValueEnum;
+    use lancet::{Format, FormatChoice};
+
+    /// `--format` offers every text format auto-detection knows and the sketch, each by the
+    /// name lancet-core gives it, and nothing else besides `auto`.
+    #[test]
+    fn format_offers_every_format_by_its_core_name() {
+        let offered: Vec<(FormatChoice, String)> = FormatArg::value_variants()
+            .iter()
+            .map(|v| {
+                (
+                    v.choice(),
+                    v.to_possible_value().unwrap().get_name().to_string(),
+                )
+            })
+            .collect();
+        let mut wanted: Vec<Format> = Format::STRICTEST_FIRST.to_vec();
+        wanted.push(Format::Sketch);
+        for format in &wanted {
+            assert!(
+                offered.contains(&(FormatChoice::Only(*format), format.name().to_string())),
+                "{format:?} offered as {:?}",
+                format.name()
+            );
+        }
+        assert_eq!(offered.len(), wanted.len() + 1);
+        assert!(offered.contains(&(FormatChoice::Auto, "auto".to_string())));
+    }
 }

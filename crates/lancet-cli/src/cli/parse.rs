@@ -13,7 +13,7 @@ pub(super) struct ParseArgs {
     #[arg(value_name = "FILE")]
     inputs: Vec<PathBuf>,
     /// The edit format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    #[arg(long, value_enum, default_value_t = FormatArg::AUTO)]
     format: FormatArg,
     /// Read the inputs as JSON lines (as `apply --jsonl`).
     #[arg(long)]
