@@ -127,8 +127,7 @@ impl RelPath {
                 !matches!(c, "" | "." | "..")
                     && !c.chars().any(char::is_control)
                     && !c.contains('\\')
-                    && !is_git_component(c)
-                    && !c.eq_ignore_ascii_case(".lancet")
+                    && forbidden(c).is_none()
             });
         ok.then(|| RelPath(raw.to_string()))
     }
@@ -296,16 +295,8 @@ impl Root {
                     }
                 }
                 c => {
-                    if is_git_component(c) {
-                        return Err(err(PathProblem::GitDir {
-                            component: c.to_string(),
-                        }));
-                    }
-                    // A state directory anywhere (any spelling, for case-folding file systems):
-                    // a batch that plants `sub/.lancet/journal.json` could steer a later
-                    // `lancet -C sub` into "recovering" paths it names.
-                    if c.eq_ignore_ascii_case(".lancet") {
-                        return Err(err(PathProblem::StateDir));
+                    if let Some(problem) = forbidden(c) {
+                        return Err(err(problem));
                     }
                     parts.push(c);
                 }
@@ -458,14 +449,9 @@ impl Root {
                 .as_os_str()
                 .to_str()
                 .ok_or_else(|| err(PathProblem::ControlChar))?;
-            if is_git_component(c) {
-                return Err(err(PathProblem::GitDir {
-                    component: c.to_string(),
-                }));
-            }
-            // Reached through a link (`pkg/st -> ../.lancet`): lancet's state all the same.
-            if c.eq_ignore_ascii_case(".lancet") {
-                return Err(err(PathProblem::StateDir));
+            // Reached through a link (`pkg/st -> ../.lancet`): the same rule as a path written.
+            if let Some(problem) = forbidden(c) {
+                return Err(err(problem));
             }
             parts.push(c);
         }
@@ -496,6 +482,23 @@ fn is_git_dir(dir: &Path) -> bool {
 fn looks_like_windows_absolute(p: &str) -> bool {
     let b = p.as_bytes();
     b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
+}
+
+/// The one confinement rule for a path component, whether written in an edit, reached through
+/// a link or read back from lancet's state: never a `.git` directory in any spelling git or a
+/// file system reads as one, and never a `.lancet` state directory in any case (case-folding
+/// file systems; a batch that plants `sub/.lancet/journal.json` could steer a later
+/// `lancet -C sub` into "recovering" paths it names).
+fn forbidden(component: &str) -> Option<PathProblem> {
+    if is_git_component(component) {
+        Some(PathProblem::GitDir {
+            component: component.to_string(),
+        })
+    } else if component.eq_ignore_ascii_case(".lancet") {
+        Some(PathProblem::StateDir)
+    } else {
+        None
+    }
 }
 
 /// Whether a path component would be read as `.git` by git or by some file system: any case,
