@@ -2,70 +2,15 @@
 //! literal initializes, the declared return type it is returned from, and the declared type a
 //! destructuring pattern takes apart.
 
-use super::callbacks::contextual_parameter;
-use super::receivers::{Receiver, iterated_element, object_holder, referenced_symbol, type_holder};
-use super::{Raw, outside_parentheses};
+use super::Raw;
+use super::holders::{contextual_parameter, iterated_element, object_holder};
+use super::outside_parentheses;
+use super::receivers::{Receiver, contextual_type, referenced_symbol, type_holder};
 use oxc_ast::AstKind;
-use oxc_ast::ast::{Expression, TSType};
+use oxc_ast::ast::Expression;
 use oxc_semantic::Semantic;
 use oxc_span::GetSpan;
 use std::collections::HashMap;
-
-/// The annotation naming the type an expression (by node) is checked against, where the code
-/// declares it: the annotated variable it initializes (`const t: Table = {…}`), or the
-/// declared return type of the function it is returned from (not an async function's or a
-/// generator's).
-pub(super) fn contextual_type<'s>(
-    semantic: &'s Semantic,
-    expression: oxc_semantic::NodeId,
-) -> Option<&'s TSType<'s>> {
-    let nodes = semantic.nodes();
-    let start = nodes.kind(expression).span();
-    let (_, parent) = outside_parentheses(semantic, expression);
-    match nodes.kind(parent) {
-        AstKind::VariableDeclarator(d) => {
-            let init = d.init.as_ref()?;
-            (init.span().start <= start.start && init.span().end >= start.end)
-                .then_some(())
-                .and(d.type_annotation.as_deref())
-                .map(|a| &a.type_annotation)
-        }
-        AstKind::ReturnStatement(_) => returned_type(semantic, parent),
-        // An arrow's expression body: what the arrow returns.
-        AstKind::ArrowFunctionExpression(a)
-            if !a.r#async
-                && !matches!(a.body, oxc_ast::ast::ArrowFunctionBody::FunctionBody(_)) =>
-        {
-            a.return_type.as_deref().map(|r| &r.type_annotation)
-        }
-        _ => None,
-    }
-}
-
-/// The declared return type of the function a `return` (by node) returns from.
-pub(super) fn returned_type<'s>(
-    semantic: &'s Semantic,
-    statement: oxc_semantic::NodeId,
-) -> Option<&'s TSType<'s>> {
-    for ancestor in semantic.nodes().ancestors(statement) {
-        match ancestor.kind() {
-            AstKind::Function(f) => {
-                return (!f.r#async && !f.generator)
-                    .then_some(f.return_type.as_deref())
-                    .flatten()
-                    .map(|r| &r.type_annotation);
-            }
-            AstKind::ArrowFunctionExpression(a) => {
-                return (!a.r#async)
-                    .then_some(a.return_type.as_deref())
-                    .flatten()
-                    .map(|r| &r.type_annotation);
-            }
-            _ => {}
-        }
-    }
-    None
-}
 
 /// The class or interface an object literal (by node) is typed as, where the code declares
 /// it: its keys are that type's members (`const t: CoreInstance = { getState: … }`); the

@@ -2,16 +2,22 @@
 //! interfaces' members and bases, and the types its functions, methods and callable types
 //! declare they return or take.
 
-use super::callbacks::{Callable, declared_callable, parameter_callables, parameter_holders};
+use super::ModuleFacts;
+use super::Raw;
 use super::context::{factory_literal, returns_by_function};
+use super::holders::{declared_holder, parameter_callables};
 use super::receivers::{
-    declared_holder, kept_parameter, named_object_type, reference_holder, referenced_symbol,
-    symbol_raw, type_holder,
+    Callable, declared_callable, holder_of, kept_parameter, parameter_holders, reference_holder,
+    referenced_symbol, symbol_raw, type_holder,
 };
-use super::{ModuleFacts, Raw};
 use oxc_ast::AstKind;
-use oxc_ast::ast::{Declaration, Expression, TSFunctionType, TSType, TSTypeName};
-use oxc_semantic::{Semantic, SymbolFlags};
+use oxc_ast::ast::Declaration;
+use oxc_ast::ast::Expression;
+use oxc_ast::ast::TSFunctionType;
+use oxc_ast::ast::TSType;
+use oxc_ast::ast::TSTypeName;
+use oxc_semantic::Semantic;
+use oxc_semantic::SymbolFlags;
 use oxc_span::GetSpan;
 use std::collections::HashMap;
 
@@ -597,24 +603,4 @@ fn choice_facts(
     let when = type_holder(semantic, &choice.true_type)?;
     let otherwise = type_holder(semantic, &choice.false_type)?;
     Some(vec![when, otherwise])
-}
-
-/// The class, interface or enum around a member definition, by its name's offset.
-pub(super) fn holder_of(semantic: &Semantic, node: oxc_semantic::NodeId) -> Option<u32> {
-    for ancestor in semantic.nodes().ancestors(node) {
-        match ancestor.kind() {
-            AstKind::Class(c) => return c.id.as_ref().map(|id| id.span.start),
-            AstKind::TSInterfaceDeclaration(i) => return Some(i.id.span.start),
-            AstKind::TSEnumDeclaration(e) => return Some(e.id.span.start),
-            // An object type a type alias names (`type Decoded = { consumed: number }`): its
-            // members are its own, by the literal's offset. One written inline, nameless, is
-            // matched by its shape alone: its members are not told.
-            AstKind::TSTypeLiteral(t) => {
-                return named_object_type(semantic, t).then_some(t.span.start);
-            }
-            AstKind::ObjectExpression(_) => return None,
-            _ => {}
-        }
-    }
-    None
 }

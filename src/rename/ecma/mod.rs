@@ -69,10 +69,10 @@ use std::sync::Arc;
 
 pub(crate) use project::EcmaProject;
 
-mod callbacks;
 mod context;
 mod facts;
 mod globals;
+mod holders;
 mod packages;
 mod project;
 mod receivers;

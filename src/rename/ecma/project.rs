@@ -2,8 +2,8 @@
 //! to its declaration, a holder to the file declaring it, a member through its bases, and
 //! what a call or a callback's parameter is declared to be.
 
-use super::callbacks::SAME_ARRAY;
 use super::facts::facts_of;
+use super::holders::SAME_ARRAY;
 use super::packages::{self, Bare, Packages};
 use super::sites::analyze;
 use super::{ModuleFacts, Raw, relative, with_semantic};

@@ -1,14 +1,19 @@
-//! What the object of a member access stands for: a class or interface the code declares it
-//! as (`this`, a typed local, parameter or field, `new Foo()`, a call whose declaration names
-//! its return type), a namespace import, or why not.
+//! What declarations and annotations say a value holds, without following values through the
+//! code: a symbol's declaration or import, the class or interface a type names (through
+//! aliases and member-keeping wrappers), `this`, a field's or a called function's declared
+//! type, the callable type a function is declared as, the type an expression is checked
+//! against, the class around a member. `holders` follows values on these facts.
 
 use super::Raw;
-use super::callbacks::{Callable, contextual_parameter, declared_callable};
-use super::facts::holder_of;
-use super::globals::is_global;
+use super::outside_parentheses;
 use oxc_ast::AstKind;
-use oxc_ast::ast::{Expression, TSType, TSTypeName};
-use oxc_semantic::{Semantic, SymbolFlags, SymbolId};
+use oxc_ast::ast::Expression;
+use oxc_ast::ast::TSFunctionType;
+use oxc_ast::ast::TSType;
+use oxc_ast::ast::TSTypeName;
+use oxc_semantic::Semantic;
+use oxc_semantic::SymbolFlags;
+use oxc_semantic::SymbolId;
 use oxc_span::GetSpan;
 
 /// A symbol of the file: its declaration, or the import it is.
@@ -62,102 +67,6 @@ pub(super) enum Receiver {
     Holder(Raw),
     /// A namespace import: `name` is an export of its module, resolved here.
     Export(Raw),
-}
-
-/// What a member access's object stands for: a class of the tree, a namespace, or why not.
-pub(super) fn object_holder(
-    semantic: &Semantic,
-    object: &Expression,
-    node: oxc_semantic::NodeId,
-    name: &str,
-) -> Receiver {
-    Receiver::Holder(match object {
-        Expression::ThisExpression(_) => match this_class(semantic, node) {
-            Ok(c) => match &c.id {
-                Some(id) => Raw::Local(id.span.start),
-                None => Raw::Unresolved("`this` in an anonymous class".into()),
-            },
-            Err(why) => Raw::Unresolved(why),
-        },
-        // `this.x.name`, `this.#x.name`: the class of field `x`, as the class declares it.
-        Expression::StaticMemberExpression(m)
-            if matches!(m.object, Expression::ThisExpression(_)) =>
-        {
-            field_holder(semantic, node, &m.property.name, false)
-        }
-        Expression::PrivateFieldExpression(p)
-            if matches!(p.object, Expression::ThisExpression(_)) =>
-        {
-            field_holder(semantic, node, &p.field.name, true)
-        }
-        // `header.column.name`: what member `column` of the receiver's type is declared as.
-        Expression::StaticMemberExpression(m) => {
-            match object_holder(semantic, &m.object, node, &m.property.name) {
-                Receiver::Holder(holder) if holder.holds_members() => Raw::FieldOf {
-                    holder: Box::new(holder),
-                    name: m.property.name.to_string(),
-                },
-                // `ns.value.name`: the export, typed by its declaration.
-                Receiver::Export(export @ Raw::Imported { .. }) => export,
-                // A global's or a package's property may hold anything, the tree's too.
-                Receiver::Holder(Raw::Outside(why)) | Receiver::Export(Raw::Outside(why)) => {
-                    Raw::Unresolved(format!("a property of a value outside the tree ({why})"))
-                }
-                Receiver::Holder(other) | Receiver::Export(other) => other,
-            }
-        }
-        // `rows[0].name`, `rows[i].name`: an element of an array its declaration says.
-        Expression::ComputedMemberExpression(m) if numeric_index(semantic, &m.expression) => {
-            match element_of(object_holder(semantic, &m.object, node, name)) {
-                Some(element) => element,
-                None => Raw::Unresolved("the type of the receiver is not known".into()),
-            }
-        }
-        // `make()!.name`, `(x).name`: the value itself.
-        Expression::TSNonNullExpression(n) => {
-            return object_holder(semantic, &n.expression, node, name);
-        }
-        Expression::ParenthesizedExpression(p) => {
-            return object_holder(semantic, &p.expression, node, name);
-        }
-        // `make().name`, `x.make().name`: what `make` returns, when its declaration says.
-        Expression::CallExpression(c) => call_holder(semantic, c, node),
-        // `new Foo().name`: an instance of Foo.
-        Expression::NewExpression(n) => match &n.callee {
-            Expression::Identifier(id) => reference_holder(semantic, id).unwrap_or_else(|| {
-                Raw::Unresolved(format!("`{}` is no class lancet can name", id.name))
-            }),
-            _ => Raw::Unresolved("the type of the receiver is not known".into()),
-        },
-        Expression::Identifier(r) => {
-            let scoping = semantic.scoping();
-            let symbol = referenced_symbol(semantic, r);
-            match symbol {
-                Some(symbol) => {
-                    let flags = scoping.symbol_flags(symbol);
-                    if flags.intersects(SymbolFlags::Class | SymbolFlags::Enum) {
-                        return Receiver::Holder(Raw::Local(scoping.symbol_span(symbol).start));
-                    }
-                    if let Some(holder) = declared_holder(semantic, symbol) {
-                        return Receiver::Holder(holder);
-                    }
-                    match symbol_raw(semantic, symbol) {
-                        imported @ (Raw::Imported { .. } | Raw::Outside(_)) => imported,
-                        _ if flags.is_import() => {
-                            // `import * as ns from './m'`: `ns.x` is m's export `x`.
-                            return Receiver::Export(namespace_export(semantic, r, name));
-                        }
-                        _ => Raw::Unresolved(format!("the type of `{}` is not known", r.name)),
-                    }
-                }
-                None if is_global(&r.name) => {
-                    Raw::Outside(format!("`{}` is a JavaScript global", r.name))
-                }
-                None => Raw::Unresolved(format!("`{}` is not declared in this file", r.name)),
-            }
-        }
-        _ => Raw::Unresolved("the type of the receiver is not known".into()),
-    })
 }
 
 /// The class whose body `this` at `node` is in: the innermost class, unless a function that
@@ -441,7 +350,7 @@ pub(super) fn kept_parameter(
 /// A global `Map`/`ReadonlyMap` (no declaration of the tree names it) of the values its type
 /// arguments say (`Map<string, Item>`; undecided values when they name no class, interface or
 /// array, or are left to inference): [`Raw::MapOf`]; `None` for any other name.
-fn global_map(
+pub(super) fn global_map(
     semantic: &Semantic,
     named: &oxc_ast::ast::IdentifierReference,
     arguments: Option<&oxc_ast::ast::TSTypeParameterInstantiation>,
@@ -488,82 +397,10 @@ fn local_alias<'s>(
     }
 }
 
-/// The class or interface a local holds an instance of, when its declaration says so: `x:
-/// Foo` (a parameter or a variable: its declared type, whatever is assigned later), or
-/// `const x = new Foo()` when nothing assigns it again.
-pub(super) fn declared_holder(semantic: &Semantic, symbol: SymbolId) -> Option<Raw> {
-    let scoping = semantic.scoping();
-    let mut declaration = scoping.symbol_declaration(symbol);
-    if matches!(
-        semantic.nodes().kind(declaration),
-        AstKind::BindingIdentifier(_)
-    ) {
-        declaration = semantic.nodes().parent_id(declaration);
-    }
-    let (annotation, init) = match semantic.nodes().kind(declaration) {
-        // `for (const row of rows)`: an element of what is iterated.
-        AstKind::VariableDeclarator(d)
-            if d.id.get_binding_identifier().is_some()
-                && d.type_annotation.is_none()
-                && d.init.is_none()
-                && !scoping.symbol_is_mutated(symbol) =>
-        {
-            return iterated_element(semantic, declaration);
-        }
-        AstKind::VariableDeclarator(d) if d.id.get_binding_identifier().is_some() => {
-            (d.type_annotation.as_deref(), d.init.as_ref())
-        }
-        AstKind::FormalParameter(p) if p.pattern.get_binding_identifier().is_some() => {
-            if p.type_annotation.is_none() {
-                return contextual_parameter(semantic, declaration);
-            }
-            (p.type_annotation.as_deref(), None)
-        }
-        _ => return None,
-    };
-    // `make()!`: the value of `make()` (a non-null assertion types nothing else).
-    let init = match init {
-        Some(Expression::TSNonNullExpression(n)) => Some(&n.expression),
-        other => other,
-    };
-    // TypeScript types a variable without an annotation by its initializer, once: whatever is
-    // assigned later must be assignable to that type, and narrowing an assignment makes only
-    // one of its members of a union. JavaScript declares nothing, so a variable assigned again
-    // there may hold anything.
-    let settled = semantic.source_type().is_typescript() || !scoping.symbol_is_mutated(symbol);
-    match (annotation, init) {
-        (Some(a), _) => type_holder(semantic, &a.type_annotation),
-        // `let t = {…} as unknown as Table<T>`: the asserted type is the local's.
-        (None, Some(Expression::TSAsExpression(a))) => type_holder(semantic, &a.type_annotation),
-        (None, Some(Expression::TSTypeAssertion(a))) => type_holder(semantic, &a.type_annotation),
-        (None, Some(Expression::NewExpression(n))) if settled => match &n.callee {
-            Expression::Identifier(id) => reference_holder(semantic, id)
-                .or_else(|| global_map(semantic, id, n.type_arguments.as_deref())),
-            _ => None,
-        },
-        (None, Some(Expression::CallExpression(c))) if settled => {
-            Some(call_holder(semantic, c, declaration)).filter(Raw::holds_members)
-        }
-        // `const feature = table._features[i]`, `const cols = column.columns`: what the
-        // member is declared as.
-        (
-            None,
-            Some(
-                read @ (Expression::StaticMemberExpression(_)
-                | Expression::ComputedMemberExpression(_)),
-            ),
-        ) if settled => match object_holder(semantic, read, declaration, "") {
-            Receiver::Holder(holder) if holder.holds_members() => Some(holder),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// Whether an index expression is a number by its declaration: a numeric literal, or a local
 /// declared `number` or initialized with a numeric literal and no annotation (`for (let i =
 /// 0; …; i++)`): `rows[i]` is then an element of an array.
-fn numeric_index(semantic: &Semantic, index: &Expression) -> bool {
+pub(super) fn numeric_index(semantic: &Semantic, index: &Expression) -> bool {
     let reference = match index {
         Expression::NumericLiteral(_) => return true,
         Expression::Identifier(r) => r,
@@ -591,24 +428,6 @@ fn numeric_index(semantic: &Semantic, index: &Expression) -> bool {
         (None, Some(Expression::NumericLiteral(_))) => semantic.source_type().is_typescript(),
         _ => false,
     }
-}
-
-/// The element a `for … of` loop's variable (its declarator, by node) holds, when what the
-/// loop iterates is declared an array of a class or interface (not `for await`: it awaits
-/// each element).
-pub(super) fn iterated_element(
-    semantic: &Semantic,
-    declarator: oxc_semantic::NodeId,
-) -> Option<Raw> {
-    let nodes = semantic.nodes();
-    let declaration = nodes.parent_id(declarator);
-    let AstKind::ForOfStatement(f) = nodes.parent_kind(declaration) else {
-        return None;
-    };
-    if f.r#await || f.left.span() != nodes.kind(declaration).span() {
-        return None;
-    }
-    element_of(object_holder(semantic, &f.right, declarator, ""))
 }
 
 /// An element of what a receiver is, where it is declared an array: the element's holder, or
@@ -641,43 +460,6 @@ pub(super) fn member_of(holder: Raw, name: &str) -> Raw {
             name: name.to_string(),
         },
         other => other,
-    }
-}
-
-/// What a call returns, as a holder: `make()` a function's, `x.make()` a method's of `x`'s
-/// holder (its declaration decides when modules are joined).
-pub(super) fn call_holder(
-    semantic: &Semantic,
-    call: &oxc_ast::ast::CallExpression,
-    node: oxc_semantic::NodeId,
-) -> Raw {
-    match &call.callee {
-        // `useThing<Item>()`: the type arguments may be what it returns.
-        Expression::Identifier(id) => match (called(semantic, id), &call.type_arguments) {
-            (Raw::Returns(function), Some(arguments)) => Raw::GenericReturns {
-                function,
-                arguments: arguments
-                    .params
-                    .iter()
-                    .map(|t| type_holder(semantic, t))
-                    .collect(),
-            },
-            (returns, _) => returns,
-        },
-        Expression::StaticMemberExpression(m) => {
-            let name = m.property.name.to_string();
-            match object_holder(semantic, &m.object, node, &name) {
-                Receiver::Holder(holder) if holder.holds_members() => Raw::MethodReturns {
-                    holder: Box::new(holder),
-                    name,
-                },
-                Receiver::Holder(other) => other,
-                // `ns.make()`: the function `make` that module exports.
-                Receiver::Export(f @ Raw::Imported { .. }) => Raw::Returns(Box::new(f)),
-                Receiver::Export(other) => other,
-            }
-        }
-        _ => Raw::Unresolved("the type of the receiver is not known".into()),
     }
 }
 
@@ -751,4 +533,185 @@ pub(super) fn namespace_export(
         scoping.symbol_declaration(symbol),
         name.to_string(),
     )
+}
+
+/// The array methods whose callback's two first parameters are elements of the array.
+pub(super) const PAIR_CALLBACKS: &[&str] = &["sort", "toSorted"];
+
+/// The array methods whose callback's second parameter is an element of the array (the
+/// first is the accumulator).
+pub(super) const FOLD_CALLBACKS: &[&str] = &["reduce", "reduceRight"];
+
+/// The array methods whose callback's first parameter is an element of the array.
+pub(super) const ELEMENT_CALLBACKS: &[&str] = &[
+    "every",
+    "filter",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "flatMap",
+    "forEach",
+    "map",
+    "some",
+];
+
+/// Parameter `index` of a callable type as a holder: an inline function type's own, or
+/// [`Raw::Parameter`] of a named one (`Foo | undefined` read as `Foo`).
+pub(super) fn callable_parameter(semantic: &Semantic, ty: &TSType, index: usize) -> Option<Raw> {
+    match declared_callable(semantic, ty)? {
+        Callable::Inline(f) => parameter_holders(semantic, &f.params)
+            .into_iter()
+            .nth(index)
+            .flatten(),
+        Callable::Named(callable) => Some(Raw::Parameter {
+            callable: Box::new(callable),
+            index,
+        }),
+    }
+}
+
+/// A callable type as an annotation declares it.
+pub(super) enum Callable<'a> {
+    /// `(row: Row) => void`, written where it is used.
+    Inline(&'a TSFunctionType<'a>),
+    /// An interface or type alias of this file (`Local`) or an imported one: its parameters
+    /// are known when modules are joined.
+    Named(Raw),
+}
+
+/// The one callable type an annotation names (`Foo | undefined` and `(Foo)` read as `Foo`);
+/// `None` for anything else (a union of two, a type parameter, a class).
+pub(super) fn declared_callable<'a>(
+    semantic: &Semantic,
+    ty: &'a TSType<'a>,
+) -> Option<Callable<'a>> {
+    match ty {
+        TSType::TSFunctionType(f) => Some(Callable::Inline(f)),
+        TSType::TSTypeReference(r) => {
+            let TSTypeName::IdentifierReference(id) = &r.type_name else {
+                return None;
+            };
+            let scoping = semantic.scoping();
+            let symbol = referenced_symbol(semantic, id)?;
+            if scoping
+                .symbol_flags(symbol)
+                .intersects(SymbolFlags::Interface | SymbolFlags::TypeAlias)
+            {
+                return Some(Callable::Named(Raw::Local(
+                    scoping.symbol_span(symbol).start,
+                )));
+            }
+            match symbol_raw(semantic, symbol) {
+                imported @ Raw::Imported { .. } => Some(Callable::Named(imported)),
+                _ => None,
+            }
+        }
+        TSType::TSUnionType(u) => {
+            let mut values = u
+                .types
+                .iter()
+                .filter(|t| !matches!(t, TSType::TSUndefinedKeyword(_) | TSType::TSNullKeyword(_)));
+            match (values.next(), values.next()) {
+                (Some(one), None) => declared_callable(semantic, one),
+                _ => None,
+            }
+        }
+        TSType::TSParenthesizedType(p) => declared_callable(semantic, &p.type_annotation),
+        _ => None,
+    }
+}
+
+/// Each parameter's class or interface, where a plain parameter's annotation names one
+/// (none past a rest parameter).
+pub(super) fn parameter_holders(
+    semantic: &Semantic,
+    params: &oxc_ast::ast::FormalParameters,
+) -> Vec<Option<Raw>> {
+    params
+        .items
+        .iter()
+        .map(|p| {
+            p.type_annotation
+                .as_ref()
+                .filter(|_| p.pattern.get_binding_identifier().is_some())
+                .and_then(|a| type_holder(semantic, &a.type_annotation))
+        })
+        .collect()
+}
+
+/// The annotation naming the type an expression (by node) is checked against, where the code
+/// declares it: the annotated variable it initializes (`const t: Table = {…}`), or the
+/// declared return type of the function it is returned from (not an async function's or a
+/// generator's).
+pub(super) fn contextual_type<'s>(
+    semantic: &'s Semantic,
+    expression: oxc_semantic::NodeId,
+) -> Option<&'s TSType<'s>> {
+    let nodes = semantic.nodes();
+    let start = nodes.kind(expression).span();
+    let (_, parent) = outside_parentheses(semantic, expression);
+    match nodes.kind(parent) {
+        AstKind::VariableDeclarator(d) => {
+            let init = d.init.as_ref()?;
+            (init.span().start <= start.start && init.span().end >= start.end)
+                .then_some(())
+                .and(d.type_annotation.as_deref())
+                .map(|a| &a.type_annotation)
+        }
+        AstKind::ReturnStatement(_) => returned_type(semantic, parent),
+        // An arrow's expression body: what the arrow returns.
+        AstKind::ArrowFunctionExpression(a)
+            if !a.r#async
+                && !matches!(a.body, oxc_ast::ast::ArrowFunctionBody::FunctionBody(_)) =>
+        {
+            a.return_type.as_deref().map(|r| &r.type_annotation)
+        }
+        _ => None,
+    }
+}
+
+/// The declared return type of the function a `return` (by node) returns from.
+pub(super) fn returned_type<'s>(
+    semantic: &'s Semantic,
+    statement: oxc_semantic::NodeId,
+) -> Option<&'s TSType<'s>> {
+    for ancestor in semantic.nodes().ancestors(statement) {
+        match ancestor.kind() {
+            AstKind::Function(f) => {
+                return (!f.r#async && !f.generator)
+                    .then_some(f.return_type.as_deref())
+                    .flatten()
+                    .map(|r| &r.type_annotation);
+            }
+            AstKind::ArrowFunctionExpression(a) => {
+                return (!a.r#async)
+                    .then_some(a.return_type.as_deref())
+                    .flatten()
+                    .map(|r| &r.type_annotation);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The class, interface or enum around a member definition, by its name's offset.
+pub(super) fn holder_of(semantic: &Semantic, node: oxc_semantic::NodeId) -> Option<u32> {
+    for ancestor in semantic.nodes().ancestors(node) {
+        match ancestor.kind() {
+            AstKind::Class(c) => return c.id.as_ref().map(|id| id.span.start),
+            AstKind::TSInterfaceDeclaration(i) => return Some(i.id.span.start),
+            AstKind::TSEnumDeclaration(e) => return Some(e.id.span.start),
+            // An object type a type alias names (`type Decoded = { consumed: number }`): its
+            // members are its own, by the literal's offset. One written inline, nameless, is
+            // matched by its shape alone: its members are not told.
+            AstKind::TSTypeLiteral(t) => {
+                return named_object_type(semantic, t).then_some(t.span.start);
+            }
+            AstKind::ObjectExpression(_) => return None,
+            _ => {}
+        }
+    }
+    None
 }

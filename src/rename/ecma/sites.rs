@@ -5,10 +5,11 @@
 use super::context::{
     DESCRIPTOR_KEYS, Returns, literal_holder, pattern_holder, property_descriptor,
 };
-use super::facts::{facts_of, holder_of};
+use super::facts::facts_of;
 use super::globals::is_global;
+use super::holders::object_holder;
 use super::receivers::{
-    Receiver, imported, member_of, object_holder, referenced_symbol, symbol_raw, type_holder,
+    Receiver, holder_of, imported, member_of, referenced_symbol, symbol_raw, type_holder,
 };
 use super::{Analysis, Raw, with_semantic};
 use oxc_ast::AstKind;
