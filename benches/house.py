@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Figures of the house: file sizes, the longest functions, and the items each crate's root names.
 
-Usage: python3 benches/house.py [--items]
+Usage: python3 benches/house.py [--items] [--check-architecture]
 
 Sizes count production lines (above a file's `#[cfg(test)]`) of every tracked `.rs` file under
 `crates/*/src` and `src`. `--items` builds each library crate's rustdoc JSON (with
 RUSTC_BOOTSTRAP=1, as rustdoc's JSON output is unstable) and counts the items a user can name
 from its root: public modules and `pub use` followed (into the sibling crates too), each item
-once, hidden modules left out.
+once, hidden modules left out. `--check-architecture` exits 1 when a production file is not
+named in ARCHITECTURE.md (by its file name, by its stem in backticks where a folder's rooms are
+listed by stem, or by its folder for a `mod.rs`), so the map cannot fall behind the house.
 """
 import collections
 import glob
@@ -25,10 +27,30 @@ KINDS = {"module", "struct", "enum", "trait", "function", "type_alias", "constan
 CRATES = ["lancet", "lancet-core", "lancet-process", "lancet-store", "lancet-syntax", "lancet-mcp"]
 
 
-def sizes():
+def production_files():
     files = subprocess.run(["git", "-C", ROOT, "ls-files", "crates/*.rs", "src/*.rs"],
                            capture_output=True, text=True, check=True).stdout.split()
-    files = [f for f in files if f.startswith("src/") or "/src/" in f]
+    return [f for f in files if f.startswith("src/") or "/src/" in f]
+
+
+def unnamed_in_architecture():
+    """The production files ARCHITECTURE.md does not name."""
+    text = open(os.path.join(ROOT, "ARCHITECTURE.md"), encoding="utf-8").read()
+    missing = []
+    for f in production_files():
+        base = os.path.basename(f)
+        if base == "mod.rs":
+            folder = os.path.basename(os.path.dirname(f))
+            named = f"{folder}/" in text or f"`{folder}`" in text
+        else:
+            named = base in text or f"`{base[:-3]}`" in text
+        if not named:
+            missing.append(f)
+    return missing
+
+
+def sizes():
+    files = production_files()
     lines_of, functions = {}, []
     for f in files:
         production = []
@@ -102,5 +124,12 @@ def items():
 
 if __name__ == "__main__":
     sizes()
+    if "--check-architecture" in sys.argv[1:]:
+        missing = unnamed_in_architecture()
+        print(f"ARCHITECTURE.md names {len(production_files()) - len(missing)} of "
+              f"{len(production_files())} production files")
+        if missing:
+            print("not named: " + ", ".join(missing))
+            sys.exit(1)
     if "--items" in sys.argv[1:]:
         items()
