@@ -108,6 +108,17 @@ impl ApplyOptions {
         }
     }
 
+    /// What running the test command needs of these options (the `--test` run, a mod's
+    /// `--exec`).
+    pub(crate) fn verify(&self) -> crate::verify::VerifyOptions<'_> {
+        crate::verify::VerifyOptions {
+            sandbox: self.sandbox,
+            timeout: self.test_timeout,
+            max_output: self.test_output_bytes,
+            cancel: &self.cancel,
+        }
+    }
+
     /// The root's configuration (`lancet.toml`, or `[tool.lancet]` in `pyproject.toml`) over the
     /// defaults: what the CLI and the MCP server start from.
     pub fn configured(root: PathBuf) -> Result<(Self, Config), ConfigError> {

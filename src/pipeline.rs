@@ -475,7 +475,7 @@ fn verify_and_decide(
         touched,
         mut report,
     } = committed;
-    let mut run = verify::run_tests_as_asked(root, state, command, opts);
+    let mut run = verify::run_tests_as_asked(root, state, command, &opts.verify());
     // The verdict is the commit point: a call cancelled before it is rolled back, whatever the
     // tests said.
     run.cancelled |= opts.cancel.is_cancelled();

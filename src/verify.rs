@@ -6,7 +6,6 @@
 //! closing summary. A ledger counts rollbacks per file, so a retry loop that keeps
 //! breaking the same file is told to stop and ask a person.
 
-use crate::apply_options::ApplyOptions;
 use crate::cancel::Cancellation;
 use crate::quarantine::quarantine_planted_repositories;
 use crate::sandbox::{self, Sandbox};
@@ -356,22 +355,35 @@ pub fn trim_output(output: &str, max: usize) -> String {
     )
 }
 
+/// What a test run takes of the caller's options, and nothing else: whether it is sandboxed,
+/// its bounds and the caller's cancellation (built by `ApplyOptions::verify`).
+pub(crate) struct VerifyOptions<'a> {
+    /// Run the command confined by the sandbox (the person's choice, default on).
+    pub(crate) sandbox: bool,
+    /// How long the command may run.
+    pub(crate) timeout: Duration,
+    /// How much of its output is kept.
+    pub(crate) max_output: usize,
+    /// The caller's cancellation, polled while the command runs.
+    pub(crate) cancel: &'a Cancellation,
+}
+
 /// Runs the test command, in the sandbox when asked; a sandbox that cannot be built fails the
 /// run (and so rolls the batch back).
 pub(crate) fn run_tests_as_asked(
     root: &Root,
     state: &StateDir,
     command: &str,
-    opts: &ApplyOptions,
+    opts: &VerifyOptions,
 ) -> TestRun {
     if !opts.sandbox {
         return run_tests(
             root.path(),
             command,
-            opts.test_timeout,
-            opts.test_output_bytes,
+            opts.timeout,
+            opts.max_output,
             None,
-            &opts.cancel,
+            opts.cancel,
         );
     }
     let built = sandbox::Policy::for_tests(root.path(), state.off_limits())
@@ -383,10 +395,10 @@ pub(crate) fn run_tests_as_asked(
             let mut run = run_tests(
                 root.path(),
                 command,
-                opts.test_timeout,
-                opts.test_output_bytes,
+                opts.timeout,
+                opts.max_output,
                 Some((&mut sandbox, sandbox::TESTS_CONFINEMENT.to_string())),
-                &opts.cancel,
+                opts.cancel,
             );
             // Judged once everything the tests started has ended: a repository they left in
             // the tree would run what its config names on the next `git` there.

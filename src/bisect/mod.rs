@@ -177,7 +177,12 @@ impl Bisect<'_> {
                         None,
                     );
                     let trial = self.write_trial(&units)?;
-                    let run = run_tests_as_asked(self.root, self.state, self.command, self.opts);
+                    let run = run_tests_as_asked(
+                        self.root,
+                        self.state,
+                        self.command,
+                        &self.opts.verify(),
+                    );
                     let stopped = run.stopped();
                     search.record(runs.len(), run.passed);
                     runs.push(run);

@@ -61,13 +61,14 @@ pub(super) fn execute(
     };
     let mut sandbox = Sandbox::new(&policy).map_err(|e| ModRefusal::ExecNoSandbox { why: e.0 })?;
     let shell_line = format!("export TMPDIR='{}'\n{command}", tmp.display());
+    let bounds = apply.verify();
     let mut run = crate::verify::run_tests(
         &copy,
         &shell_line,
-        apply.test_timeout,
-        apply.test_output_bytes,
+        bounds.timeout,
+        bounds.max_output,
         Some((&mut sandbox, EXEC_CONFINEMENT.to_string())),
-        &apply.cancel,
+        bounds.cancel,
     );
     run.command = command.to_string();
     let accepted = !run.timed_out
