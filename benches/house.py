@@ -4,7 +4,7 @@
 Usage: python3 benches/house.py [--items] [--check-architecture]
 
 Sizes count production lines (above a file's `#[cfg(test)]`) of every tracked `.rs` file under
-`crates/*/src` and `src`. `--items` builds each library crate's rustdoc JSON (with
+`crates/*/src`, `surfaces/*/src` and `src`. `--items` builds each library crate's rustdoc JSON (with
 RUSTC_BOOTSTRAP=1, as rustdoc's JSON output is unstable) and counts the items a user can name
 from its root: public modules and `pub use` followed (into the sibling crates too), each item
 once, hidden modules left out. `--check-architecture` exits 1 when a production file is not
@@ -28,7 +28,7 @@ CRATES = ["lancet", "lancet-core", "lancet-process", "lancet-store", "lancet-syn
 
 
 def production_files():
-    files = subprocess.run(["git", "-C", ROOT, "ls-files", "crates/*.rs", "src/*.rs"],
+    files = subprocess.run(["git", "-C", ROOT, "ls-files", "crates/*.rs", "surfaces/*.rs", "src/*.rs"],
                            capture_output=True, text=True, check=True).stdout.split()
     return [f for f in files if f.startswith("src/") or "/src/" in f]
 

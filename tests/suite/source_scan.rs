@@ -72,7 +72,7 @@ pub const ALLOWED_WRITERS: &[(&str, &str)] = &[
         "the fault tests' pause marker, a path the test harness names",
     ),
     (
-        "crates/lancet-mcp/src/lib.rs",
+        "surfaces/lancet-mcp/src/lib.rs",
         "the MCP call log the person names with --log",
     ),
 ];
@@ -120,8 +120,11 @@ const MUTATIONS: &[&str] = &[
 fn sources(workspace: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut stack = vec![workspace.join("src")];
-    if let Ok(crates) = std::fs::read_dir(workspace.join("crates")) {
-        stack.extend(crates.flatten().map(|c| c.path().join("src")));
+    // The engine's crates and the surfaces' (the CLI, the MCP server).
+    for folder in ["crates", "surfaces"] {
+        if let Ok(crates) = std::fs::read_dir(workspace.join(folder)) {
+            stack.extend(crates.flatten().map(|c| c.path().join("src")));
+        }
     }
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
