@@ -139,8 +139,32 @@ fn go_renames_through_gopls_when_it_is_installed() {
         return;
     }
     let dir = go_tree();
-    let (code, v) = run_json(dir.path(), &["rename", "Area", "SquareArea"]);
-    assert_eq!(code, Some(0), "{v:#}");
+    // A home without caches, as on a fresh machine: gopls exited at its first request when
+    // its own cache directory (`~/.cache/gopls`) did not exist and the sandbox forbade
+    // creating it.
+    let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join(".cache");
+    let out = super::tree::lancet_env(
+        &[
+            "rename",
+            "-C",
+            dir.path().to_str().unwrap(),
+            "--json",
+            "Area",
+            "SquareArea",
+        ],
+        b"",
+        &[
+            ("HOME", home.path().to_str().unwrap()),
+            ("XDG_CACHE_HOME", cache.to_str().unwrap()),
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    assert!(
+        !cache.join("gopls").exists(),
+        "nothing written outside the sandbox"
+    );
     assert_eq!(v["rename"]["engine"], "lsp:gopls", "{v:#}");
     assert_eq!(
         v["rename"]["definitions"],

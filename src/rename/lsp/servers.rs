@@ -12,8 +12,8 @@
 //!   it, never one under the root (it would otherwise prefer the workspace's `node_modules`).
 //! - gopls runs the `go` found beside it on `PATH` (outside the root): offline
 //!   (`GOPROXY=off`), with `GOTOOLCHAIN=local` (a `go.mod` in the root may not choose a
-//!   toolchain to download and run) and no cgo (no C compiler runs), and may write only the
-//!   person's build cache in the sandbox.
+//!   toolchain to download and run) and no cgo (no C compiler runs); in the sandbox its
+//!   caches (go's build cache, gopls's own) are in the run's temp directory.
 //! - basedpyright and pyright are told which Python to run (`python.pythonPath`): one found on
 //!   `PATH` outside the root, never a `.venv/bin/python` under it (a link to the system's Python
 //!   passes the sandbox's no-execution-under-the-root rule, and its `site-packages` `.pth`
@@ -280,9 +280,13 @@ fn gopls(program: PathBuf, name: String, root: &Path) -> Result<ServerCommand, S
         name,
         args: Vec::new(),
         env: env.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        // gopls keeps its own cache under the user cache directory (`$XDG_CACHE_HOME/gopls`,
+        // else `~/.cache/gopls`): on a machine where it does not exist yet the sandbox may not
+        // create it there, and gopls exits at its first request.
         temp_env: vec![
             ("GOCACHE".into(), "go-build".into()),
             ("GOPLSCACHE".into(), "gopls".into()),
+            ("XDG_CACHE_HOME".into(), "cache".into()),
         ],
         tsserver: None,
         python: None,
