@@ -35,6 +35,8 @@ pub mod format;
 #[doc(hidden)]
 pub mod kinds;
 #[doc(hidden)]
+pub mod line_map;
+#[doc(hidden)]
 pub mod locate;
 #[doc(hidden)]
 pub mod path;

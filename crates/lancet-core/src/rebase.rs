@@ -7,6 +7,7 @@
 //! once. Lancet adds no heuristic of its own: a region diffy cannot merge is a refusal, shown
 //! three ways so the model can rebuild its edit.
 
+use crate::line_map::LineMap;
 use diffy::{ConflictStyle, IncompleteHunkStyle, MergeOptions};
 
 /// A clean merge: the file's new bytes and how much of the file had changed under the edit.
@@ -46,7 +47,7 @@ pub fn merge(read: &[u8], now: &[u8], edited: &[u8]) -> Result<Merged, Vec<Confl
     match options.merge_bytes(read, now, edited) {
         Ok(bytes) => Ok(Merged {
             bytes,
-            changed_lines: changed_lines(read, now),
+            changed_lines: LineMap::between(read, now).changed_lines(),
         }),
         Err(marked) => Err(conflict_regions(&marked, marker, now)),
     }
@@ -69,63 +70,6 @@ fn marker_length(texts: &[&[u8]]) -> usize {
         .max()
         .unwrap_or(0);
     (longest + 1).max(7)
-}
-
-fn line_ops(from: &[u8], to: &[u8]) -> Vec<similar::DiffOp> {
-    let lines = |t: &[u8]| -> Vec<Vec<u8>> {
-        t.split_inclusive(|&b| b == b'\n')
-            .map(<[u8]>::to_vec)
-            .collect()
-    };
-    similar::capture_diff_slices(similar::Algorithm::Myers, &lines(from), &lines(to))
-}
-
-/// Where each line of one text went in another: what turns a report's line numbers (found in
-/// what the model read) into the file's numbers after the merge.
-#[derive(Debug, Clone)]
-pub struct LineMap(Vec<similar::DiffOp>);
-
-impl LineMap {
-    /// The map from `from`'s lines to `to`'s.
-    pub fn between(from: &[u8], to: &[u8]) -> LineMap {
-        LineMap(line_ops(from, to))
-    }
-
-    /// The 1-based line of `to` that 1-based `line` of `from` became: the same line when it is
-    /// unchanged, the first line of what replaced it otherwise (0 stays 0: "before line 1").
-    pub fn map(&self, line: usize) -> usize {
-        if line == 0 {
-            return 0;
-        }
-        let i = line - 1;
-        let mut last_end = 0;
-        for op in &self.0 {
-            let (old, new) = (op.old_range(), op.new_range());
-            if old.contains(&i) {
-                return match op {
-                    similar::DiffOp::Equal { .. } => new.start + (i - old.start) + 1,
-                    _ => new.start + 1,
-                };
-            }
-            last_end = new.end;
-        }
-        last_end.max(1)
-    }
-}
-
-/// Lines that differ between two texts, a replaced block counting its longer side.
-fn changed_lines(from: &[u8], to: &[u8]) -> usize {
-    line_ops(from, to)
-        .iter()
-        .map(|op| match *op {
-            similar::DiffOp::Equal { .. } => 0,
-            similar::DiffOp::Delete { old_len, .. } => old_len,
-            similar::DiffOp::Insert { new_len, .. } => new_len,
-            similar::DiffOp::Replace {
-                old_len, new_len, ..
-            } => old_len.max(new_len),
-        })
-        .sum()
 }
 
 /// Which part of a conflict block the walk is in.
@@ -266,18 +210,6 @@ mod tests {
         let edited = "a\r\nb\r\nc\r\nD";
         let merged = merge(read.as_bytes(), now.as_bytes(), edited.as_bytes()).unwrap();
         assert_eq!(merged.bytes, b"A\r\nb\r\nc\r\nD");
-    }
-
-    #[test]
-    fn a_line_map_follows_unchanged_lines_and_sends_changed_ones_to_their_replacement() {
-        let map = LineMap::between(b"a\nb\nc\nd\n", b"x\ny\na\nB\nc\nd\n");
-        assert_eq!(
-            (1..=4).map(|l| map.map(l)).collect::<Vec<_>>(),
-            vec![3, 4, 5, 6]
-        );
-        assert_eq!(map.map(0), 0);
-        let map = LineMap::between(b"a\nb\nc\n", b"a\nc\n");
-        assert_eq!((map.map(2), map.map(3)), (2, 2));
     }
 
     #[test]

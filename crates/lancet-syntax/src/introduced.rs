@@ -2,8 +2,8 @@
 //! the old text had it at the same place, or the changed region holds no more of its kind.
 
 use crate::site::{Lines, Site};
+use lancet_core::line_map::{LineMap, Origin};
 use lancet_core::{SyntaxError, work};
-use similar::{Algorithm, DiffOp};
 use std::collections::{HashMap, HashSet};
 
 /// Splits the new text's error sites into errors the edit introduced and errors that were
@@ -43,14 +43,14 @@ pub(crate) fn classify_by(
         return (new, old);
     }
     let before_errors = before_errors();
-    let map = before.map(|b| line_map(b, after));
+    let origins = before.map(|b| line_origins(b, after));
     let after_index = Errors::new(after_errors);
     let before_index = Errors::new(&before_errors);
     let text = Lines::new(after);
     for site in after_errors {
-        let preexisting = map
+        let preexisting = origins
             .as_ref()
-            .is_some_and(|m| m.was_there(site, &after_index, &before_index));
+            .is_some_and(|o| was_there(o, site, &after_index, &before_index));
         let error = site.clone().into_error(path, &text, checker);
         if preexisting {
             old.push(error)
@@ -61,7 +61,7 @@ pub(crate) fn classify_by(
     (new, old)
 }
 
-/// One text's error sites, indexed for the questions [`LineMap::was_there`] asks of them, so
+/// One text's error sites, indexed for the questions [`was_there`] asks of them, so
 /// classifying n errors against m costs O((n + m) log m), not O(n × m): a file with 20,000
 /// pre-existing errors is classified in milliseconds.
 struct Errors<'s> {
@@ -122,97 +122,35 @@ impl<'s> Errors<'s> {
     }
 }
 
-/// How the new text's lines relate to the old text's: unchanged (with their old line), or part
-/// of a changed region (with the old lines it replaced).
-struct LineMap {
-    lines: Vec<Origin>,
-}
-
-#[derive(Clone, Copy)]
-enum Origin {
-    Same(usize),
-    /// New lines `new` replaced old lines `old` (either may be empty).
-    Changed {
-        old: (usize, usize),
-        new: (usize, usize),
-    },
-}
-
-impl LineMap {
-    /// Whether an error of the new text was already in the old text. On an unchanged line: the
-    /// old text had the same error at the same place. In a changed region: the region holds no
-    /// more errors of that kind than the old lines it replaced (an edit inside an already broken
-    /// statement keeps it broken; it does not break it).
-    fn was_there(&self, site: &Site, after: &Errors, before: &Errors) -> bool {
-        work::tick(1);
-        match self.lines.get(site.line) {
-            // The same error at the same place, or inside an error span of the old text (error
-            // recovery may split one large error into several, or merge them).
-            Some(Origin::Same(old_line)) => {
-                before.starts_at(*old_line, site.column, &site.kind)
-                    || before.covers(*old_line, site.column)
-            }
-            Some(Origin::Changed { old, new }) => {
-                let count = |errors: &Errors, (from, to): (usize, usize)| {
-                    errors.count(&site.kind, from, to.max(from + 1))
-                };
-                count(after, *new) <= count(before, *old)
-            }
-            None => false,
+/// Whether an error of the new text was already in the old text, by where its line came from
+/// ([`Origin`], from lancet-core's one line map). On an unchanged line: the old text had the
+/// same error at the same place. In a changed region: the region holds no more errors of that
+/// kind than the old lines it replaced (an edit inside an already broken statement keeps it
+/// broken; it does not break it).
+fn was_there(origins: &[Origin], site: &Site, after: &Errors, before: &Errors) -> bool {
+    work::tick(1);
+    match origins.get(site.line) {
+        // The same error at the same place, or inside an error span of the old text (error
+        // recovery may split one large error into several, or merge them).
+        Some(Origin::Same(old_line)) => {
+            before.starts_at(*old_line, site.column, &site.kind)
+                || before.covers(*old_line, site.column)
         }
+        Some(Origin::Changed { old, new }) => {
+            let count = |errors: &Errors, (from, to): (usize, usize)| {
+                errors.count(&site.kind, from, to.max(from + 1))
+            };
+            count(after, *new) <= count(before, *old)
+        }
+        None => false,
     }
 }
 
-fn line_map(before: &[u8], after: &[u8]) -> LineMap {
+/// Where each line of `after` came from in `before`, lines split at `\n`.
+fn line_origins(before: &[u8], after: &[u8]) -> Vec<Origin> {
     let old: Vec<&[u8]> = before.split(|&b| b == b'\n').collect();
     let new: Vec<&[u8]> = after.split(|&b| b == b'\n').collect();
-    let mut lines = vec![
-        Origin::Changed {
-            old: (0, 0),
-            new: (0, 0)
-        };
-        new.len()
-    ];
-    for op in similar::capture_diff_slices(Algorithm::Myers, &old, &new) {
-        match op {
-            DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => {
-                for k in 0..len {
-                    lines[new_index + k] = Origin::Same(old_index + k);
-                }
-            }
-            DiffOp::Delete { .. } => {}
-            DiffOp::Insert {
-                old_index,
-                new_index,
-                new_len,
-            } => {
-                for line in &mut lines[new_index..new_index + new_len] {
-                    *line = Origin::Changed {
-                        old: (old_index, old_index),
-                        new: (new_index, new_index + new_len),
-                    };
-                }
-            }
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                for line in &mut lines[new_index..new_index + new_len] {
-                    *line = Origin::Changed {
-                        old: (old_index, old_index + old_len),
-                        new: (new_index, new_index + new_len),
-                    };
-                }
-            }
-        }
-    }
-    LineMap { lines }
+    LineMap::of(&old, &new).origins()
 }
 
 #[cfg(test)]

@@ -107,18 +107,18 @@ fn renumber_rebased(
     edited: &[u8],
     merged: &[u8],
 ) {
-    let to_now = crate::rebase::LineMap::between(read, now);
-    let to_merged = crate::rebase::LineMap::between(edited, merged);
+    let to_now = crate::line_map::LineMap::between(read, now);
+    let to_merged = crate::line_map::LineMap::between(edited, merged);
     let merged_text = String::from_utf8_lossy(merged);
     let merged_file = TextFile::new(&merged_text);
     for h in &mut report.hunks {
-        h.start_line = h.start_line.map(|l| to_now.map(l));
-        h.end_line = h.end_line.map(|l| to_now.map(l));
+        h.start_line = h.start_line.map(|l| to_now.forward(l));
+        h.end_line = h.end_line.map(|l| to_now.forward(l));
         for m in &mut h.matches {
-            *m = [to_now.map(m[0]), to_now.map(m[1])];
+            *m = [to_now.forward(m[0]), to_now.forward(m[1])];
         }
         if let (Some(first), Some(last)) = (h.snippet.first(), h.snippet.last()) {
-            let (from, to) = (to_merged.map(first.line), to_merged.map(last.line));
+            let (from, to) = (to_merged.forward(first.line), to_merged.forward(last.line));
             h.snippet = (from..=to.max(from))
                 .filter(|&l| l >= 1 && l <= merged_file.len())
                 .map(|l| numbered(&merged_file, l - 1))

@@ -1,0 +1,178 @@
+//! One change model for lines: how the lines of one text became another's (a Myers diff of
+//! the lines, as the caller splits them), asked both ways. Forward, where a line of the old
+//! text went: a stale edit's report numbers carried into the merged file. Backward, where a
+//! line of the new text came from: an error the gate finds judged against the text before the
+//! edit. One diff, read by both, so the two answers cannot disagree.
+
+use similar::{Algorithm, DiffOp};
+use std::hash::Hash;
+
+/// How one text's lines became another's.
+#[derive(Debug, Clone)]
+pub struct LineMap {
+    ops: Vec<DiffOp>,
+    new_len: usize,
+}
+
+/// Where a line of the new text came from (0-based lines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Unchanged: this line of the old text.
+    Same(usize),
+    /// Part of a changed region: new lines `new.0..new.1` replaced old lines `old.0..old.1`
+    /// (either may be empty).
+    Changed {
+        /// The old lines replaced.
+        old: (usize, usize),
+        /// The new lines that replaced them.
+        new: (usize, usize),
+    },
+}
+
+impl LineMap {
+    /// The map from `old`'s lines to `new`'s, split as the caller reads lines.
+    pub fn of<T: Hash + Eq + Ord>(old: &[T], new: &[T]) -> LineMap {
+        LineMap {
+            ops: similar::capture_diff_slices(Algorithm::Myers, old, new),
+            new_len: new.len(),
+        }
+    }
+
+    /// The map between two texts' lines, each line with its ending (a last line without one
+    /// differs from the same line with one).
+    pub fn between(from: &[u8], to: &[u8]) -> LineMap {
+        let lines = |t: &[u8]| -> Vec<Vec<u8>> {
+            t.split_inclusive(|&b| b == b'\n')
+                .map(<[u8]>::to_vec)
+                .collect()
+        };
+        LineMap::of(&lines(from), &lines(to))
+    }
+
+    /// The 1-based line of the new text that 1-based `line` of the old text became: the same
+    /// line when it is unchanged, the first line of what replaced it otherwise (0 stays 0:
+    /// "before line 1").
+    pub fn forward(&self, line: usize) -> usize {
+        if line == 0 {
+            return 0;
+        }
+        let i = line - 1;
+        let mut last_end = 0;
+        for op in &self.ops {
+            let (old, new) = (op.old_range(), op.new_range());
+            if old.contains(&i) {
+                return match op {
+                    DiffOp::Equal { .. } => new.start + (i - old.start) + 1,
+                    _ => new.start + 1,
+                };
+            }
+            last_end = new.end;
+        }
+        last_end.max(1)
+    }
+
+    /// Where each line of the new text came from, by its 0-based index.
+    pub fn origins(&self) -> Vec<Origin> {
+        let mut lines = vec![
+            Origin::Changed {
+                old: (0, 0),
+                new: (0, 0)
+            };
+            self.new_len
+        ];
+        for op in &self.ops {
+            match *op {
+                DiffOp::Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } => {
+                    for k in 0..len {
+                        lines[new_index + k] = Origin::Same(old_index + k);
+                    }
+                }
+                DiffOp::Delete { .. } => {}
+                DiffOp::Insert {
+                    old_index,
+                    new_index,
+                    new_len,
+                } => {
+                    for line in &mut lines[new_index..new_index + new_len] {
+                        *line = Origin::Changed {
+                            old: (old_index, old_index),
+                            new: (new_index, new_index + new_len),
+                        };
+                    }
+                }
+                DiffOp::Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => {
+                    for line in &mut lines[new_index..new_index + new_len] {
+                        *line = Origin::Changed {
+                            old: (old_index, old_index + old_len),
+                            new: (new_index, new_index + new_len),
+                        };
+                    }
+                }
+            }
+        }
+        lines
+    }
+
+    /// Lines that differ between the two texts, a replaced block counting its longer side.
+    pub fn changed_lines(&self) -> usize {
+        self.ops
+            .iter()
+            .map(|op| match *op {
+                DiffOp::Equal { .. } => 0,
+                DiffOp::Delete { old_len, .. } => old_len,
+                DiffOp::Insert { new_len, .. } => new_len,
+                DiffOp::Replace {
+                    old_len, new_len, ..
+                } => old_len.max(new_len),
+            })
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LineMap, Origin};
+
+    #[test]
+    fn forward_follows_unchanged_lines_and_sends_changed_ones_to_their_replacement() {
+        let map = LineMap::between(b"a\nb\nc\nd\n", b"x\ny\na\nB\nc\nd\n");
+        assert_eq!(
+            (1..=4).map(|l| map.forward(l)).collect::<Vec<_>>(),
+            vec![3, 4, 5, 6]
+        );
+        assert_eq!(map.forward(0), 0);
+        let map = LineMap::between(b"a\nb\nc\n", b"a\nc\n");
+        assert_eq!((map.forward(2), map.forward(3)), (2, 2));
+        assert_eq!(map.changed_lines(), 1);
+    }
+
+    #[test]
+    fn origins_name_the_old_line_or_the_region_replaced() {
+        let old: Vec<&str> = "a\nb\nc".split('\n').collect();
+        let new: Vec<&str> = "a\nB\nX\nc".split('\n').collect();
+        assert_eq!(
+            LineMap::of(&old, &new).origins(),
+            vec![
+                Origin::Same(0),
+                Origin::Changed {
+                    old: (1, 2),
+                    new: (1, 3)
+                },
+                Origin::Changed {
+                    old: (1, 2),
+                    new: (1, 3)
+                },
+                Origin::Same(2),
+            ]
+        );
+    }
+}
