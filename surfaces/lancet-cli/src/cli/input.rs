@@ -9,86 +9,80 @@ use lancet::{FormatChoice, ParseError, ParseOptions};
 use std::io::Read;
 use std::path::PathBuf;
 
-/// `--format`: detect, or one format by the name lancet-core gives it ([`Format::name`]).
+/// `--format`: detect, or one format by the name lancet-core gives it ([`Format::name`]), with
+/// what `--help` says of it.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct FormatArg(FormatChoice);
+pub(super) struct FormatArg {
+    choice: FormatChoice,
+    help: &'static str,
+}
 
 impl FormatArg {
     /// Detect the format (the default).
-    pub(super) const AUTO: FormatArg = FormatArg(FormatChoice::Auto);
+    pub(super) const AUTO: FormatArg = FormatArg {
+        choice: FormatChoice::Auto,
+        help: "Detect the format",
+    };
 
-    /// The formats `--help` offers, in its order, each with what it says of it.
-    const OFFERED: [(FormatArg, &'static str); 9] = [
-        (FormatArg::AUTO, "Detect the format"),
-        (
-            FormatArg::only(Format::Patch),
-            "The Codex `*** Begin Patch` format",
-        ),
-        (
-            FormatArg::only(Format::Anchors),
+    /// The formats `--help` offers, in its order.
+    const OFFERED: [FormatArg; 9] = [
+        FormatArg::AUTO,
+        FormatArg::only(Format::Patch, "The Codex `*** Begin Patch` format"),
+        FormatArg::only(
+            Format::Anchors,
             "Line-anchored edits on the `LINE:HASH` anchors of `lancet read --anchors`: \
              `*** Edit Lines: PATH [sha256 HEX]`, then `@@ replace 12:a3k..15:k9z` + new lines, \
              `@@ insert after 20:b7q`, `@@ insert before …`, `@@ delete …`",
         ),
-        (
-            FormatArg::only(Format::OpenaiPatch),
+        FormatArg::only(
+            Format::OpenaiPatch,
             "OpenAI's `apply_patch` operations as JSON: `{\"type\": \"update_file\", \"path\", \
              \"diff\"}` (also `create_file`, `delete_file`, `move_to`, a list or \
              `{\"operations\": [...]}`)",
         ),
-        (
-            FormatArg::only(Format::SearchReplace),
+        FormatArg::only(
+            Format::SearchReplace,
             "`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks",
         ),
-        (FormatArg::only(Format::Unified), "Unified or git diffs"),
-        (
-            FormatArg::only(Format::Json),
+        FormatArg::only(Format::Unified, "Unified or git diffs"),
+        FormatArg::only(
+            Format::Json,
             "Tool-call JSON (`old_string`/`new_string`, text-editor commands)",
         ),
-        (
-            FormatArg::only(Format::Whole),
+        FormatArg::only(
+            Format::Whole,
             "A filename line and a fenced block with the whole file",
         ),
-        (
-            FormatArg::only(Format::Sketch),
+        FormatArg::only(
+            Format::Sketch,
             "The whole new text of the file `--path` names, unchanged parts elided by markers \
              (`// ... existing code ...`): a lazy sketch, placed deterministically or refused",
         ),
     ];
 
-    const fn only(format: Format) -> FormatArg {
-        FormatArg(FormatChoice::Only(format))
+    const fn only(format: Format, help: &'static str) -> FormatArg {
+        FormatArg {
+            choice: FormatChoice::Only(format),
+            help,
+        }
     }
 
     pub(super) fn choice(self) -> FormatChoice {
-        self.0
+        self.choice
     }
 }
 
 impl ValueEnum for FormatArg {
     fn value_variants<'a>() -> &'a [Self] {
-        const VARIANTS: [FormatArg; 9] = {
-            let mut all = [FormatArg::AUTO; 9];
-            let mut i = 0;
-            while i < all.len() {
-                all[i] = FormatArg::OFFERED[i].0;
-                i += 1;
-            }
-            all
-        };
-        &VARIANTS
+        &FormatArg::OFFERED
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        let help = FormatArg::OFFERED
-            .iter()
-            .find(|(offered, _)| offered.0 == self.0)
-            .map(|(_, help)| *help)?;
-        let name = match self.0 {
+        let name = match self.choice {
             FormatChoice::Auto => "auto",
             FormatChoice::Only(format) => format.name(),
         };
-        Some(PossibleValue::new(name).help(help))
+        Some(PossibleValue::new(name).help(self.help))
     }
 }
 
