@@ -74,6 +74,11 @@ fn the_format_list_names_every_format_lancet_reads() {
         .iter()
         .find(|t| t["name"] == "apply_patch")
         .expect("apply_patch listed");
+    // The arguments' own description stays with them (the list's builder once took it).
+    assert_eq!(
+        apply["inputSchema"]["description"], "`apply_patch` arguments.",
+        "the input schema's description"
+    );
     let described = apply["inputSchema"]["properties"]["format"]["description"]
         .as_str()
         .unwrap_or_default()

@@ -67,7 +67,6 @@ pub struct EditArgs {
     pub expected_sha256: Option<String>,
 }
 
-/// `apply_patch` arguments.
 /// The formats `apply_patch` may be told to read, strictest first (the order auto-detection
 /// tries them), named as lancet-core names them: the one list the parameter's description and
 /// the refusal of an unknown name are both built from.
@@ -79,6 +78,7 @@ pub(crate) fn forced_formats() -> String {
     }
 }
 
+/// `apply_patch` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ApplyPatchArgs {
