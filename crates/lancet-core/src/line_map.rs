@@ -8,7 +8,7 @@ use similar::{Algorithm, DiffOp};
 use std::hash::Hash;
 
 /// How one text's lines became another's.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineMap {
     ops: Vec<DiffOp>,
     new_len: usize,
@@ -41,11 +41,7 @@ impl LineMap {
     /// The map between two texts' lines, each line with its ending (a last line without one
     /// differs from the same line with one).
     pub fn between(from: &[u8], to: &[u8]) -> LineMap {
-        let lines = |t: &[u8]| -> Vec<Vec<u8>> {
-            t.split_inclusive(|&b| b == b'\n')
-                .map(<[u8]>::to_vec)
-                .collect()
-        };
+        let lines = |t| -> Vec<&[u8]> { <[u8]>::split_inclusive(t, |&b| b == b'\n').collect() };
         LineMap::of(&lines(from), &lines(to))
     }
 

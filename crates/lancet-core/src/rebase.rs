@@ -15,9 +15,9 @@ use diffy::{ConflictStyle, IncompleteHunkStyle, MergeOptions};
 pub struct Merged {
     /// The file now with the edit's changes merged in.
     pub bytes: Vec<u8>,
-    /// Lines of the file that changed since the read (a replaced block counts its longer side):
-    /// what "rebased over N changed lines" reports.
-    pub changed_lines: usize,
+    /// How the lines read became the file's now: what the report's line numbers are carried
+    /// by, and its [`LineMap::changed_lines`] what "rebased over N changed lines" reports.
+    pub read_to_now: LineMap,
 }
 
 /// One region both sides changed, as text: what the model read, what the file holds now and
@@ -47,7 +47,7 @@ pub fn merge(read: &[u8], now: &[u8], edited: &[u8]) -> Result<Merged, Vec<Confl
     match options.merge_bytes(read, now, edited) {
         Ok(bytes) => Ok(Merged {
             bytes,
-            changed_lines: LineMap::between(read, now).changed_lines(),
+            read_to_now: LineMap::between(read, now),
         }),
         Err(marked) => Err(conflict_regions(&marked, marker, now)),
     }
@@ -153,7 +153,7 @@ mod tests {
             String::from_utf8(merged.bytes).unwrap(),
             "A\nb\nc\nD\ne\nf\ng\n"
         );
-        assert_eq!(merged.changed_lines, 1);
+        assert_eq!(merged.read_to_now.changed_lines(), 1);
     }
 
     #[test]

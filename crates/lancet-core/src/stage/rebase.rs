@@ -74,7 +74,7 @@ impl Workspace<'_> {
                 Some(edited) if edited == *read => {}
                 Some(edited) => match crate::rebase::merge(&read, now, &edited) {
                     Ok(merged) => {
-                        renumber_rebased(report, &read, now, &edited, &merged.bytes);
+                        renumber_rebased(report, &merged.read_to_now, &edited, &merged.bytes);
                         report.notes.push(rebase_note(now, &merged));
                         if merged.bytes == *now {
                             report.status = Outcome::AlreadyApplied;
@@ -102,12 +102,10 @@ impl Workspace<'_> {
 /// snippet again from the merged file.
 fn renumber_rebased(
     report: &mut FileReport,
-    read: &[u8],
-    now: &[u8],
+    to_now: &crate::line_map::LineMap,
     edited: &[u8],
     merged: &[u8],
 ) {
-    let to_now = crate::line_map::LineMap::between(read, now);
     let to_merged = crate::line_map::LineMap::between(edited, merged);
     let merged_text = String::from_utf8_lossy(merged);
     let merged_file = TextFile::new(&merged_text);
@@ -144,7 +142,7 @@ fn rebase_note(now: &[u8], merged: &crate::rebase::Merged) -> String {
     } else {
         format!(
             "it changed since you read it: your edit was applied to what you read, then rebased over {} changed line(s) of the file now (a 3-way merge, no conflict); the diff and line numbers are the file's now",
-            merged.changed_lines
+            merged.read_to_now.changed_lines()
         )
     }
 }
