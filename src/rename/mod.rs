@@ -48,6 +48,7 @@ pub(crate) mod ecma;
 mod foreign;
 mod hybrid;
 pub mod lsp;
+mod memo;
 pub(crate) mod model;
 pub(crate) mod python;
 pub(crate) mod refusal;

@@ -6,6 +6,7 @@
 //! it names the import is undecided, never another package's (a monorepo's importer left with
 //! the old name fails to compile).
 
+use crate::rename::memo::remembered;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -137,15 +138,7 @@ impl<'a> Packages<'a> {
     /// Where a path of the tree leads, when it exists (the tree's resolver, asked once per
     /// path).
     fn real_of(&self, path: &str) -> Option<String> {
-        let known = self.links.lock().ok().and_then(|l| l.get(path).cloned());
-        if let Some(real) = known {
-            return real;
-        }
-        let real = (self.real)(path);
-        if let Ok(mut links) = self.links.lock() {
-            links.insert(path.to_string(), real.clone());
-        }
-        real
+        remembered(&self.links, path.to_string(), || (self.real)(path))
     }
 
     /// `node_modules/<name>` beside `from` or above it, when it is a link into the tree outside

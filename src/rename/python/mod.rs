@@ -21,6 +21,7 @@
 //! keyword arguments), [`subclasses`] (a class's subclasses of the tree, for `self.x` its class
 //! lacks), [`fixtures`] (a test's parameters pytest fills).
 
+use super::memo::remembered;
 use super::model::{Parsed as PyModule, Resolution, SymbolId};
 use super::resolve::{Resolved, Resolver, Sources, by_node};
 use lancet_syntax::languages;
@@ -125,23 +126,6 @@ fn unknown_type(name: &str) -> String {
 
 /// How deep import chains and base classes are followed.
 const MAX_DEPTH: usize = 12;
-
-/// `memo`'s answer for `key`, else `compute`'s, remembered. The lock is not held while it
-/// computes: an answer asks other memos, and this one for other keys.
-fn remembered<K: Eq + std::hash::Hash, V: Clone>(
-    memo: &Mutex<HashMap<K, V>>,
-    key: K,
-    compute: impl FnOnce() -> V,
-) -> V {
-    if let Some(hit) = memo.lock().ok().and_then(|m| m.get(&key).cloned()) {
-        return hit;
-    }
-    let found = compute();
-    if let Ok(mut memo) = memo.lock() {
-        memo.insert(key, found.clone());
-    }
-    found
-}
 
 fn text<'t>(node: Node, module: &'t PyModule) -> &'t str {
     &module.text[node.byte_range()]

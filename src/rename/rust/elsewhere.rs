@@ -5,6 +5,7 @@
 
 use super::RustProject;
 use super::facts::FileFacts;
+use crate::rename::memo::remembered;
 use lancet_syntax::languages;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -48,20 +49,9 @@ impl RustProject<'_> {
     /// and the tree's other Rust files declare exactly one, a struct; `None` otherwise (two
     /// types of the name, an enum, a file that does not read or parse).
     pub(super) fn fields_elsewhere(&self, holder: &str) -> Option<Fields> {
-        if let Some(hit) = self
-            .elsewhere
-            .fields
-            .lock()
-            .ok()
-            .and_then(|m| m.get(holder).cloned())
-        {
-            return hit;
-        }
-        let found = self.read_fields_elsewhere(holder);
-        if let Ok(mut memo) = self.elsewhere.fields.lock() {
-            memo.insert(holder.to_string(), found.clone());
-        }
-        found
+        remembered(&self.elsewhere.fields, holder.to_string(), || {
+            self.read_fields_elsewhere(holder)
+        })
     }
 
     fn read_fields_elsewhere(&self, holder: &str) -> Option<Fields> {
