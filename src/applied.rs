@@ -1,7 +1,7 @@
 //! What a batch left: the report, and the bytes it wrote — the one result of every operation
 //! that writes (an edit, a rename, an undo).
 
-use lancet_core::Report;
+use crate::report::Report;
 use lancet_core::staged;
 
 /// What a batch left (an edit, a rename, an undo): its report, and the bytes now at each path

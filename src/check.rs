@@ -2,8 +2,8 @@
 //! the root's handle (a link out of the root is refused, not followed).
 
 use crate::config::{Config, ConfigError};
+use crate::report::Surface;
 use lancet_core::Root;
-use lancet_core::Surface;
 use lancet_syntax::SyntaxReport;
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! Lancet as one step of a fleet engine: the provenance a step's report carries (`--provenance`).
-//! Reading reports back is lancet-core's ([`crate::StepReport`]).
+//! Reading reports back is the report room's ([`crate::StepReport`]).
 
-use lancet_core::Provenance;
+use crate::report::Provenance;
 use std::path::Path;
 use std::time::Duration;
 

@@ -37,10 +37,10 @@
 
 pub mod trust;
 
+use crate::report::Surface;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use lancet_core::HardLinks;
 use lancet_core::Root;
-use lancet_core::Surface;
 use lancet_store::Retention;
 use lancet_syntax::{GateOptions, MAX_FILE_BYTES, languages};
 use lancet_syntax::{NEWEST_PYTHON, Version};

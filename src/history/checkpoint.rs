@@ -1,7 +1,7 @@
 //! A batch's id and its record: the log entry, and the checkpoint (before and after commits)
 //! recorded once its journal is durable.
 
-use lancet_core::Report;
+use crate::report::Report;
 use lancet_core::Root;
 use lancet_core::{Before, StagedFile};
 use lancet_store::{self as store, CommitError, StateDir};

@@ -1,7 +1,8 @@
 //! Crash recovery: a batch a crash interrupted is finished (taken back) before any command
 //! looks at the files, and `lancet recover` does it on request.
 
-use lancet_core::{BatchFailure, Report, Root, Status, Surface};
+use crate::report::{Report, Surface};
+use lancet_core::{BatchFailure, Root, Status};
 use lancet_store::StateDir;
 use lancet_store::journal::Rollback;
 

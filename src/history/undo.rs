@@ -6,8 +6,9 @@
 use super::checkpoint::{meta_for, new_batch_id, record_checkpoint};
 use super::recovery::recover_if_needed;
 use crate::applied::Applied;
+use crate::report::{Report, Surface};
 use lancet_core::sha256_hex;
-use lancet_core::{Action, FileReport, Outcome, Report, Status, Surface};
+use lancet_core::{Action, FileReport, Outcome, Status};
 use lancet_core::{BatchFailure, ErrorKind};
 use lancet_core::{Before, StagedFile};
 use lancet_core::{RelPath, Root};

@@ -27,10 +27,11 @@
 use crate::applied::Applied;
 use crate::apply_options::ApplyOptions;
 use crate::pipeline::{apply_batch_prechecked, open_root};
+use crate::report::Report;
 use choose::{choose, request};
 use lancet_core::replace_ranges;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
-use lancet_core::{Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSummary, Report, Site};
+use lancet_core::{Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSummary, Site};
 use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;

@@ -5,9 +5,8 @@
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::registry::Symbols;
 use super::scan::{is_identifier, renameable_languages, renamers};
-use lancet_core::{
-    Definition, LeftSite, MAX_LISTED, RenameRefusal, RenameSummary, Report, Surface, SymbolKind,
-};
+use crate::report::{Report, Surface};
+use lancet_core::{Definition, LeftSite, MAX_LISTED, RenameRefusal, RenameSummary, SymbolKind};
 use lancet_syntax::languages;
 use std::collections::HashSet;
 

@@ -8,11 +8,12 @@ use super::model::{
     Collision, FileScan, Occurrence, Parsed, RenameKinds, RenameOptions, Renamer, Scanned,
 };
 use crate::apply_options::ApplyOptions;
+use crate::report::Report;
 use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
 use lancet_core::Span;
 use lancet_core::sha256_hex;
-use lancet_core::{Definition, Mention, PlaceRefusal, RenameRefusal, Report, SymbolKind};
+use lancet_core::{Definition, Mention, PlaceRefusal, RenameRefusal, SymbolKind};
 use lancet_core::{line_of, line_starts};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;

@@ -27,7 +27,8 @@ use crate::rename::model::{FileScan, RenameOptions, Resolution, SymbolId};
 use crate::rename::python::{binding_id, scope_of};
 use crate::rename::registry::Resolvers;
 use crate::rename::scan::{is_identifier, walk};
-use lancet_core::{Batch, FileOp, Format, LeftSite, MAX_LISTED, OpKind, PlaceRefusal, Report};
+use crate::report::Report;
+use lancet_core::{Batch, FileOp, Format, LeftSite, MAX_LISTED, OpKind, PlaceRefusal};
 use lancet_core::{SignatureRefusal, SignatureSummary};
 use plan::{Asked, Plan, Reach};
 use std::collections::HashSet;
@@ -168,7 +169,7 @@ fn change_found(
 fn named(
     root: &lancet_core::Root,
     opts: &SignatureOptions,
-    surface: lancet_core::Surface,
+    surface: crate::report::Surface,
 ) -> Result<(String, Option<At>, Option<String>), Outcome> {
     let at = opts
         .at

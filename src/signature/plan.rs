@@ -494,6 +494,6 @@ fn left(scan: &FileScan, at: usize, problem: SiteProblem) -> LeftSite {
         line,
         column: at - scan.starts[line - 1] + 1,
         text: line_text(&scan.parsed.text, &scan.starts, line),
-        why: problem.words(),
+        why: crate::report::render::site_problem(&problem),
     }
 }

@@ -9,8 +9,9 @@ use crate::rename::choose::choose;
 use crate::rename::model::{Chosen, FileScan, RenameOptions, Resolution, Scanned, SymbolId};
 use crate::rename::registry::{Resolvers, Symbols, resolve_all_then};
 use crate::rename::scan::scan_all;
+use crate::report::Report;
 use lancet_core::Root;
-use lancet_core::{Definition, MAX_LISTED, Report, SignatureRefusal, SymbolKind};
+use lancet_core::{Definition, MAX_LISTED, SignatureRefusal, SymbolKind};
 use std::collections::HashSet;
 
 /// The files holding one name, scanned and resolved.
@@ -219,7 +220,7 @@ pub(super) enum Outcome {
 
 impl Outcome {
     /// The report it ends the change with.
-    pub(super) fn into_applied(self, surface: lancet_core::Surface) -> crate::applied::Applied {
+    pub(super) fn into_applied(self, surface: crate::report::Surface) -> crate::applied::Applied {
         match self {
             Outcome::Report(report) => (*report).into(),
             Outcome::Refused(r) => Report::signature_refused(&r, surface).into(),

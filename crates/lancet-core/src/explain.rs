@@ -1,7 +1,7 @@
 //! What went wrong locating a hunk, as facts: the error, and what only the file's lines can
 //! tell — the first line looked for, what tells each candidate apart, the `@@` headers that
 //! would single one out. Staging records them on the hunk's report; the renderer words them
-//! (`render::locate`) in the surface's vocabulary when the report is built.
+//! (the facade's `report/render/locate.rs`) in the surface's vocabulary when the report is built.
 
 use crate::batch::{Format, Hunk};
 use crate::failure::{CandidatePlace, HunkFailure, LocateFailure, Remedy, Telling};

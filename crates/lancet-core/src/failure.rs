@@ -59,16 +59,6 @@ impl From<PathError> for StageError {
     }
 }
 
-impl std::error::Error for StageError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            StageError::Path(e) => e.source(),
-            StageError::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
-
 impl StageError {
     /// The stable kind an operation failing with it reports.
     pub fn kind(&self) -> ErrorKind {

@@ -1,17 +1,19 @@
 //! # lancet-core — the edit model, the formats and the matcher, with no I/O beyond the root
 //!
 //! Everything lancet knows about an edit before anything is checked or written: the data model
-//! ([`Batch`], [`StagedFile`], the [`Report`] and its one [`ErrorKind`] list), text handling
+//! ([`Batch`], [`StagedFile`], the outcomes staging fills ([`FileReport`]) and the one
+//! [`ErrorKind`] list), text handling
 //! ([`TextFile`]), confined paths ([`Root`]: every access through a handle on the root), the
 //! seven format parsers ([`parse_bytes`]), the matcher ladder and staging ([`stage`]: locate
-//! and splice every operation in memory), failures as facts ([`OpFailure`], [`StageError`],
-//! [`BatchFailure`]) and every word of the report. It depends on no git, parser, async runtime,
-//! CLI or MCP crate; the fuzz targets need nothing else.
+//! and splice every operation in memory), and failures as facts ([`OpFailure`], [`StageError`],
+//! [`BatchFailure`]). Their words are not here: the report and its renderer are the facade's
+//! (`src/report/`), the one room every sentence comes from. It depends on no git, parser, async
+//! runtime, CLI or MCP crate; the fuzz targets need nothing else.
 //!
 //! Its place in the pipeline (the crates above it in brackets):
 //!
 //! ```text
-//! edit text ─format─▶ Batch ─stage─▶ StagedFile[] ─[lancet-syntax gate]─▶ [lancet-store commit] ─▶ Report
+//! edit text ─format─▶ Batch ─stage─▶ StagedFile[] + FileReport[] ─[lancet-syntax gate]─▶ [lancet-store commit] ─▶ [the facade's Report]
 //! ```
 #![deny(missing_docs)]
 
@@ -46,18 +48,14 @@ pub mod plan;
 pub mod rebase;
 #[doc(hidden)]
 pub mod refusal;
-mod render;
 #[doc(hidden)]
 pub mod report;
-mod schema;
 #[doc(hidden)]
 pub mod sized;
 #[doc(hidden)]
 pub mod sketch;
 #[doc(hidden)]
 pub mod stage;
-/// A step's report read back by a fleet engine (`lancet report`).
-pub mod step;
 #[doc(hidden)]
 pub mod text;
 pub mod timing;
@@ -83,13 +81,11 @@ pub use refusal::{
 };
 pub use report::{
     Action, DecidedSite, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED,
-    Mention, ModRule, ModSite, ModSummary, MoveSummary, Outcome, Provenance, RenameSummary, Report,
-    ServerDecisions, SignatureSummary, Site, Status, Surface, SymbolKind,
+    Mention, ModRule, ModSite, ModSummary, MoveSummary, Outcome, RenameSummary, ServerDecisions,
+    SignatureSummary, Site, Status, SymbolKind,
 };
-pub use schema::{Contract, batch_schema, document, report_schema, schema_for};
 pub use stage::staged::{Before, HardLinks, StagedFile};
 pub use stage::{Base, Expectation, StageOptions, Staged, stage};
-pub use step::{StepOutcome, StepReport, StepReportError};
 pub use text::{NotUtf8, TextFile, TextStyle, line_of, line_starts, replace_ranges};
 pub use verdicts::{
     BisectOutcome, Bisection, Culprit, Rollback, SyntaxError, SyntaxReport, TestRun,

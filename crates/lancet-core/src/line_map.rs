@@ -29,6 +29,22 @@ pub enum Origin {
     },
 }
 
+/// One line of a walk through both texts in order (0-based lines): what a diff shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Line `old` of the old text, unchanged as line `new` of the new one.
+    Kept {
+        /// Its index in the old text.
+        old: usize,
+        /// Its index in the new text.
+        new: usize,
+    },
+    /// Line of the old text that is gone.
+    Removed(usize),
+    /// Line of the new text that is not in the old one.
+    Added(usize),
+}
+
 impl LineMap {
     /// The map from `old`'s lines to `new`'s, split as the caller reads lines.
     pub fn of<T: Hash + Eq + Ord>(old: &[T], new: &[T]) -> LineMap {
@@ -118,6 +134,22 @@ impl LineMap {
         lines
     }
 
+    /// Both texts walked in order, as a diff shows them: a replaced block's old lines, then
+    /// its new ones.
+    pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
+        self.ops.iter().flat_map(|op| {
+            let (old, new) = (op.old_range(), op.new_range());
+            let kept = matches!(op, DiffOp::Equal { .. });
+            let pairs = old.clone().zip(new.clone()).filter(move |_| kept);
+            let removed = old.filter(move |_| !kept).map(Step::Removed);
+            let added = new.filter(move |_| !kept).map(Step::Added);
+            pairs
+                .map(|(old, new)| Step::Kept { old, new })
+                .chain(removed)
+                .chain(added)
+        })
+    }
+
     /// Lines that differ between the two texts, a replaced block counting its longer side.
     pub fn changed_lines(&self) -> usize {
         self.ops
@@ -136,7 +168,24 @@ impl LineMap {
 
 #[cfg(test)]
 mod tests {
-    use super::{LineMap, Origin};
+    use super::{LineMap, Origin, Step};
+
+    #[test]
+    fn steps_walk_both_texts_with_a_replaced_block_old_lines_first() {
+        let old: Vec<&str> = "a\nb\nc\nd".split('\n').collect();
+        let new: Vec<&str> = "a\nB\nc\nd\ne".split('\n').collect();
+        assert_eq!(
+            LineMap::of(&old, &new).steps().collect::<Vec<_>>(),
+            vec![
+                Step::Kept { old: 0, new: 0 },
+                Step::Removed(1),
+                Step::Added(1),
+                Step::Kept { old: 2, new: 2 },
+                Step::Kept { old: 3, new: 3 },
+                Step::Added(4),
+            ]
+        );
+    }
 
     #[test]
     fn forward_follows_unchanged_lines_and_sends_changed_ones_to_their_replacement() {

@@ -211,18 +211,4 @@ mod tests {
         let merged = merge(read.as_bytes(), now.as_bytes(), edited.as_bytes()).unwrap();
         assert_eq!(merged.bytes, b"A\r\nb\r\nc\r\nD");
     }
-
-    #[test]
-    fn the_rendering_shows_all_three_versions() {
-        let regions = vec![ConflictRegion {
-            line: 3,
-            read: "c\n".into(),
-            now: String::new(),
-            edited: "C\n".into(),
-        }];
-        assert_eq!(
-            crate::render::ops::conflict_regions(&regions),
-            "  region 1 at line 3 of the file now:\n    as you read it:\n      c\n    as it is now:\n      (no lines)\n    with your edit:\n      C\n"
-        );
-    }
 }

@@ -118,21 +118,6 @@ impl LockError {
     }
 }
 
-impl std::fmt::Display for LockError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.failure().fmt(f)
-    }
-}
-
-impl std::error::Error for LockError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            LockError::Busy { .. } => None,
-            LockError::StateDir { source, .. } => Some(source),
-        }
-    }
-}
-
 impl StateDir {
     /// Takes the root's lock, waiting up to [`LOCK_WAIT`] for another process to finish: a
     /// shared hold on every directory above the root and an exclusive one on the root itself

@@ -14,8 +14,9 @@ use crate::rename::refusal::undecided_sites;
 use crate::rename::registry::resolve_all;
 use crate::rename::scan::{line_text, scan_all, walk};
 use crate::rename::{complete_summary, finish_scan, summarise};
+use crate::report::Report;
 use lancet_core::{
-    LeftSite, MAX_LISTED, NotDecided, RenameRefusal, RenameSummary, Report, Root, UndecidedBy,
+    LeftSite, MAX_LISTED, NotDecided, RenameRefusal, RenameSummary, Root, UndecidedBy,
 };
 use std::collections::BTreeSet;
 

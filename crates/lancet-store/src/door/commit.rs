@@ -88,21 +88,6 @@ impl CommitError {
     }
 }
 
-impl std::fmt::Display for CommitError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.failure().fmt(f)
-    }
-}
-
-impl std::error::Error for CommitError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CommitError::Stale { .. } | CommitError::Refused(_) => None,
-            CommitError::StateDir { source, .. } | CommitError::Io { source, .. } => Some(source),
-        }
-    }
-}
-
 /// A batch whose journal is durable and whose files are not written yet: what must happen
 /// alongside it (recording the checkpoint) happens now, between [`prepare`] and [`write()`], and
 /// is forgotten with the batch if it is abandoned ([`Prepared::abandon`]) or rolled back.

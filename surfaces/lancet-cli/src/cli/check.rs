@@ -1,6 +1,7 @@
 //! `lancet check`: the syntax gate on files as they are.
 
 use clap::Args;
+use lancet::InWords;
 use lancet::Root;
 use lancet::Surface;
 use std::io::Write;

@@ -3,7 +3,7 @@
 use super::input::{FormatArg, read_batch};
 use super::output::emit;
 use clap::Args;
-use lancet::ParseOptions;
+use lancet::{InWords, ParseOptions};
 use std::io::Write;
 use std::path::PathBuf;
 

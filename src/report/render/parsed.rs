@@ -2,15 +2,17 @@
 //! edit line, and what it holds — a hunk's `@@` headers, conditions and lines as a diff, a new
 //! file's lines, line-anchored edits — so a person sees what a reply says before applying it.
 
-use crate::batch::{Anchor, Batch, FileOp, Hunk, LineAction, Occurrences, OpKind};
+use super::InWords;
+use lancet_core::batch::{Anchor, Batch, FileOp, Hunk, LineAction, Occurrences, OpKind};
+use lancet_core::line_map::{LineMap, Step};
 use std::fmt::Write as _;
 
 /// Most lines of one operation's or hunk's content shown (`--json` holds all of it).
 const SHOWN_LINES: usize = 40;
 
-impl Batch {
+impl InWords for Batch {
     /// The batch for people: the format, then each operation and what it holds.
-    pub fn render_human(&self) -> String {
+    fn render_human(&self) -> String {
         let mut out = format!("{}: {} operation(s)\n", self.format.name(), self.ops.len());
         for op in &self.ops {
             operation(&mut out, op);
@@ -116,19 +118,13 @@ fn hunk(out: &mut String, index: usize, h: &Hunk) {
     for header in &h.context {
         let _ = writeln!(out, "    @@ {header}");
     }
-    let diff = similar::capture_diff_slices(similar::Algorithm::Myers, &h.old, &h.new);
-    let mut lines = Vec::new();
-    for op in diff {
-        for change in op.iter_changes(&h.old, &h.new) {
-            let sign = match change.tag() {
-                similar::ChangeTag::Equal => ' ',
-                similar::ChangeTag::Delete => '-',
-                similar::ChangeTag::Insert => '+',
-            };
-            lines.push(format!("{sign}{}", change.value()));
-        }
-    }
-    shown(out, lines.into_iter());
+    let map = LineMap::of(&h.old, &h.new);
+    let lines = map.steps().map(|step| match step {
+        Step::Kept { old, .. } => format!(" {}", h.old[old]),
+        Step::Removed(old) => format!("-{}", h.old[old]),
+        Step::Added(new) => format!("+{}", h.new[new]),
+    });
+    shown(out, lines);
 }
 
 /// A new file's or an appended text's lines, each with `sign`.
@@ -154,7 +150,8 @@ fn shown(out: &mut String, lines: impl Iterator<Item = String>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::format::{FormatChoice, ParseOptions, parse_bytes};
+    use super::InWords;
+    use lancet_core::format::{FormatChoice, ParseOptions, parse_bytes};
 
     /// Issue #41: `parse` printed counts only (`update (1 hunks)`, `-2 +2 lines`); it shows
     /// what each operation holds.

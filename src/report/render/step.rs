@@ -1,7 +1,7 @@
 //! A step's reports in words: one repository's as a pull-request description (Markdown), many
 //! as one summary table (`lancet report`).
 
-use crate::step::{StepOutcome, StepReport};
+use crate::report::{StepOutcome, StepReport};
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -230,7 +230,7 @@ fn first_sentence(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::step::{StepOutcome, StepReport};
+    use crate::report::{StepOutcome, StepReport};
 
     const PARTIAL: &str = r#"{
         "status": "partial",

@@ -1,15 +1,15 @@
 //! The report in words, for people and models, in one place: every message a report carries,
-//! every failure ([`crate::failure`]'s facts: `locate` for hunks, `ops` for operations, `batch`
+//! every failure ([`lancet_core::failure`]'s facts: `locate` for hunks, `ops` for operations, `batch`
 //! for whole batches) with what to send next, the human rendering (`render_human`), the log's
 //! summary line and the compact form. The data lives in [`crate::report`]; CLI and MCP both
 //! print what this module writes, in their own vocabulary ([`Surface`]): a third surface is one
 //! more `Surface` arm.
 
-use crate::kinds::ErrorKind;
-use crate::locate::Tier;
 use crate::report::{
     FileReport, HunkReport, LeftSite, MAX_LISTED, Outcome, RenameSummary, Report, Status, Surface,
 };
+use lancet_core::kinds::ErrorKind;
+use lancet_core::locate::Tier;
 use std::fmt::Write as _;
 
 mod batch;
@@ -27,6 +27,20 @@ mod step;
 mod surface;
 mod syntax;
 mod verify;
+
+pub(crate) use signature::site_problem;
+
+/// Words for what a surface prints beside the report: a parsed batch (`lancet parse`), a
+/// check's findings (`lancet check`). The engine's types carry no words of their own; this is
+/// where they get them.
+pub trait InWords {
+    /// The text a person reads.
+    fn render_human(&self) -> String;
+}
+
+/// A fact from below, in words: the engine's failures have no `Display` of their own, so the
+/// renderer shows them through this (`Words(&failure).to_string()`).
+pub(crate) struct Words<'a, T>(pub(crate) &'a T);
 
 impl Report {
     /// Builds the report of a staged batch, wording every failure and the message for

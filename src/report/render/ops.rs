@@ -1,9 +1,10 @@
 //! Operation failures in words: what an operation could not do to which file and why, and what
 //! to send next in the surface's vocabulary; and a batch that could not be staged at all.
 
-use crate::failure::{Doing, OpFailure, StageError};
-use crate::rebase::ConflictRegion;
+use super::Words;
 use crate::report::Surface;
+use lancet_core::failure::{Doing, OpFailure, StageError};
+use lancet_core::rebase::ConflictRegion;
 use std::fmt;
 
 /// How an edit of `format` (its name) creates, changes and deletes a file: the advice names
@@ -79,7 +80,7 @@ fn missing(path: &str, doing: Doing, nearest: &[String], verbs: &Verbs) -> Strin
 pub(crate) fn op_failure(failure: &OpFailure, surface: Surface, format: &str) -> String {
     let verbs = verbs(format);
     match failure {
-        OpFailure::Stage(e) => e.to_string(),
+        OpFailure::Stage(e) => Words(e).to_string(),
         OpFailure::IsDirectory { path, doing } => {
             format!("cannot {} {path}: it is a directory", verb(*doing))
         }
@@ -212,9 +213,9 @@ pub(crate) fn conflict_regions(regions: &[ConflictRegion]) -> String {
     out
 }
 
-impl fmt::Display for StageError {
+impl fmt::Display for Words<'_, StageError> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        match self.0 {
             StageError::Path(e) => e.fmt(f),
             StageError::Stale {
                 path,
@@ -238,5 +239,25 @@ impl fmt::Display for StageError {
             ),
             StageError::Io { path, source } => write!(f, "cannot read {path}: {source}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::conflict_regions;
+    use lancet_core::rebase::ConflictRegion;
+
+    #[test]
+    fn the_rendering_shows_all_three_versions() {
+        let regions = vec![ConflictRegion {
+            line: 3,
+            read: "c\n".into(),
+            now: String::new(),
+            edited: "C\n".into(),
+        }];
+        assert_eq!(
+            conflict_regions(&regions),
+            "  region 1 at line 3 of the file now:\n    as you read it:\n      c\n    as it is now:\n      (no lines)\n    with your edit:\n      C\n"
+        );
     }
 }

@@ -5,9 +5,9 @@
 
 use super::rename::{Words, place_words, places, refused};
 use super::{SITES_LISTED as LISTED, join_all_lines, list_left_sites};
-use crate::kinds::ErrorKind;
-use crate::refusal::{ParamProblem, SignatureRefusal, SiteProblem, UnsupportedDefinition};
 use crate::report::{LeftSite, Report, SignatureSummary, Status, Surface};
+use lancet_core::kinds::ErrorKind;
+use lancet_core::refusal::{ParamProblem, SignatureRefusal, SiteProblem, UnsupportedDefinition};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -37,10 +37,9 @@ impl Report {
     }
 }
 
-impl SiteProblem {
-    /// Why the site was not updated, as its listing says it.
-    pub fn words(&self) -> String {
-        match self {
+/// Why a call site was not updated, as its listing says it.
+pub(crate) fn site_problem(problem: &SiteProblem) -> String {
+    match problem {
             SiteProblem::Value => "used as a value (passed, stored or returned): the calls made through it elsewhere cannot be found".into(),
             SiteProblem::Partial => "`functools.partial` binds arguments to it ahead of the calls".into(),
             SiteProblem::Decorator => "used as a decorator: it is called with the function it decorates".into(),
@@ -61,7 +60,6 @@ impl SiteProblem {
             SiteProblem::Undecided(why) => format!("may or may not call this function: {why}"),
             SiteProblem::Doctest => "in a doctest, which lancet does not rewrite".into(),
         }
-    }
 }
 
 /// A request that cannot be read as asked.

@@ -2,7 +2,7 @@
 //! that wrote nothing; each with the runs it took and what to send next.
 
 use crate::report::{Outcome, Report, Status};
-use crate::verdicts::{BisectOutcome, TestRun};
+use lancet_core::verdicts::{BisectOutcome, TestRun};
 use std::fmt::Write as _;
 
 impl Report {
@@ -171,7 +171,7 @@ fn stop_retrying(msg: &mut String, stuck: &[String]) {
 mod tests {
     use super::*;
     use crate::report::{Action, FileReport, HunkReport, Surface};
-    use crate::verdicts::{Bisection, Culprit};
+    use lancet_core::verdicts::{Bisection, Culprit};
 
     fn run(passed: bool, bisect: Bisection) -> TestRun {
         TestRun {

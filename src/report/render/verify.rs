@@ -3,7 +3,7 @@
 
 use super::now_reads;
 use crate::report::{Report, Status};
-use crate::verdicts::{Rollback, TestRun};
+use lancet_core::verdicts::{Rollback, TestRun};
 use std::fmt::Write as _;
 
 impl Report {

@@ -4,7 +4,9 @@
 
 use crate::config::Config;
 use crate::read::ReadView;
-use lancet_core::Contract;
+mod contract;
+
+pub use contract::{Contract, schema_for};
 use lancet_store::CheckpointMeta;
 
 /// A document lancet has a schema for.
@@ -46,16 +48,15 @@ impl Schema {
     /// The schema document (JSON Schema draft 2020-12).
     pub fn document(self) -> serde_json::Value {
         match self {
-            Schema::Report => lancet_core::report_schema(),
-            Schema::Batch => lancet_core::batch_schema(),
+            Schema::Report => contract::report_schema(),
+            Schema::Batch => contract::batch_schema(),
             Schema::Config => {
-                lancet_core::document::<Config>("lancet settings (lancet.toml)", Contract::Read)
+                contract::document::<Config>("lancet settings (lancet.toml)", Contract::Read)
             }
-            Schema::Read => lancet_core::document::<ReadView>("lancet read", Contract::Printed),
-            Schema::Log => lancet_core::document::<Vec<CheckpointMeta>>(
-                "lancet checkpoints",
-                Contract::Printed,
-            ),
+            Schema::Read => contract::document::<ReadView>("lancet read", Contract::Printed),
+            Schema::Log => {
+                contract::document::<Vec<CheckpointMeta>>("lancet checkpoints", Contract::Printed)
+            }
         }
     }
 

@@ -1,10 +1,11 @@
 //! Whole-batch refusals and failures in words: a batch that could not be staged, the root's
 //! lock not taken, a commit that did not happen or did not finish; each with what to do next.
 
-use crate::failure::{BatchFailure, StageError, StateTrouble};
-use crate::kinds::ErrorKind;
-use crate::path::PathError;
+use super::Words;
 use crate::report::{Report, Status, Surface};
+use lancet_core::failure::{BatchFailure, StageError, StateTrouble};
+use lancet_core::kinds::ErrorKind;
+use lancet_core::path::PathError;
 use std::fmt;
 
 impl Report {
@@ -77,7 +78,7 @@ impl Report {
                 "Nothing was written; check the path and permissions.".to_string(),
             ),
         };
-        Report::batch_error(status, e.kind(), e.to_string(), &next)
+        Report::batch_error(status, e.kind(), Words(e).to_string(), &next)
     }
 
     /// A batch (an edit, an undo, a recovery) that wrote nothing, or was rolled back.
@@ -156,7 +157,7 @@ impl Report {
                 "Nothing was written. Send the call again to apply it.".to_string(),
             ),
         };
-        Report::batch_error(status, failure.kind(), failure.to_string(), &next)
+        Report::batch_error(status, failure.kind(), Words(failure).to_string(), &next)
     }
 
     /// Tests that must run in lancet's sandbox where none can be built (`why`): refused before
@@ -200,7 +201,7 @@ impl Report {
         Report::batch_error(
             Status::Error,
             ErrorKind::Io,
-            failure.to_string(),
+            Words(failure).to_string(),
             "Retry the undo.",
         )
     }
@@ -256,9 +257,9 @@ fn state_dir_unusable(
     )
 }
 
-impl fmt::Display for BatchFailure {
+impl fmt::Display for Words<'_, BatchFailure> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        match self.0 {
             BatchFailure::Busy { lock, waited_secs } => write!(
                 f,
                 "another lancet process is working on this root, or on a directory inside or around it ({lock} held for over {waited_secs}s); retry when it is done"

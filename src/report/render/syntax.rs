@@ -1,9 +1,9 @@
 //! The syntax gate's refusals in words: the errors a batch would introduce (each with its place
 //! and excerpt), and the files the gate had not judged when the batch's time was up.
 
-use crate::kinds::ErrorKind;
 use crate::report::{BatchError, MAX_LISTED, Report, Status};
-use crate::verdicts::SyntaxReport;
+use lancet_core::kinds::ErrorKind;
+use lancet_core::verdicts::SyntaxReport;
 use std::fmt::Write as _;
 
 impl Report {

@@ -2,10 +2,10 @@
 //! what tells the candidates apart, and what to send next in the surface's vocabulary.
 
 use super::join_lines;
-use crate::failure::{HunkFailure, LocateFailure, Remedy, Telling};
-use crate::locate::LocateError;
-use crate::locate::closest::Closest;
 use crate::report::{MAX_LISTED, Surface};
+use lancet_core::failure::{HunkFailure, LocateFailure, Remedy, Telling};
+use lancet_core::locate::LocateError;
+use lancet_core::locate::closest::Closest;
 
 /// A hunk's failure in words.
 pub(crate) fn hunk_failure(failure: &HunkFailure, surface: Surface) -> String {

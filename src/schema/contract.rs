@@ -2,8 +2,8 @@
 //! reading `--json` or MCP structured content can validate and generate code against a contract
 //! that cannot drift from the code.
 
-use crate::batch::Batch;
 use crate::report::Report;
+use lancet_core::batch::Batch;
 use schemars::transform::{Transform, transform_subschemas};
 use schemars::{JsonSchema, Schema};
 

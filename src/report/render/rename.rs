@@ -2,11 +2,11 @@
 //! nothing to rename, a `--kind` that does not fit, a bare name of several languages, sites
 //! lancet could not decide; with what to send next in the surface's words.
 
-use crate::kinds::ErrorKind;
-use crate::refusal::{
+use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
+use lancet_core::kinds::ErrorKind;
+use lancet_core::refusal::{
     AtProblem, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
 };
-use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
 
 impl Report {
     /// A rename that must not go ahead: nothing is written.

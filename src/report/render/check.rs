@@ -1,11 +1,12 @@
 //! A check's findings in words: each syntax error with its place and excerpt, the notes, and
 //! one line of totals.
 
-use crate::verdicts::SyntaxReport;
+use super::InWords;
+use lancet_core::verdicts::SyntaxReport;
 
-impl SyntaxReport {
+impl InWords for SyntaxReport {
     /// The findings as `lancet check` prints them for a person.
-    pub fn render_human(&self) -> String {
+    fn render_human(&self) -> String {
         let mut out = String::new();
         for e in &self.errors {
             out.push_str(&format!(

@@ -1,0 +1,14 @@
+//! The report and its words, in one top room: the [`Report`] every surface shows, what it
+//! carries, and the renderer (`render`) that words every fact below it — the engine's failures,
+//! the gate's and the tests' verdicts, each feature's outcomes and refusals — in the vocabulary
+//! of the surface that shows it ([`Surface`]). The engine (`lancet-core`) and the features hand
+//! this room facts; no sentence is composed below it.
+
+mod frame;
+mod read_back;
+pub(crate) mod render;
+
+pub use frame::{BatchError, Provenance, Report, Surface};
+pub use lancet_core::report::*;
+pub use read_back::{StepOutcome, StepReport, StepReportError};
+pub use render::InWords;
