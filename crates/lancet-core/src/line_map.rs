@@ -1,17 +1,42 @@
 //! One change model for lines: how the lines of one text became another's (a Myers diff of
-//! the lines, as the caller splits them), asked both ways. Forward, where a line of the old
-//! text went: a stale edit's report numbers carried into the merged file. Backward, where a
-//! line of the new text came from: an error the gate finds judged against the text before the
-//! edit. One diff, read by both, so the two answers cannot disagree.
+//! the lines, as the caller splits them), asked every way lancet asks it. Forward, where a line
+//! of the old text went: a stale edit's report numbers carried into the merged file. Backward,
+//! where a line of the new text came from: an error the gate finds judged against the text
+//! before the edit. As regions, kept and changed: which lines a hunk keeps, what its context
+//! says, where a sketch drops lines, a plan's keys matched, a needle aligned with the file. As
+//! steps: a hunk shown as a diff. One diff, read by all, so no two answers can disagree.
 
 use similar::{Algorithm, DiffOp};
 use std::hash::Hash;
+use std::ops::Range;
 
 /// How one text's lines became another's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineMap {
-    ops: Vec<DiffOp>,
+    regions: Vec<Region>,
     new_len: usize,
+}
+
+/// A run of lines of both texts, in order (0-based lines): kept, or changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Region {
+    /// `len` unchanged lines: old lines `old..old + len` are new lines `new..new + len`.
+    Kept {
+        /// The first of them in the old text.
+        old: usize,
+        /// The first of them in the new text.
+        new: usize,
+        /// How many.
+        len: usize,
+    },
+    /// Old lines `old` gave way to new lines `new`: either may be empty (a deletion, an
+    /// insertion at `new.start`/`old.start`), never both.
+    Changed {
+        /// The old lines replaced.
+        old: Range<usize>,
+        /// The new lines that replaced them.
+        new: Range<usize>,
+    },
 }
 
 /// Where a line of the new text came from (0-based lines).
@@ -45,11 +70,52 @@ pub enum Step {
     Added(usize),
 }
 
+impl Region {
+    /// The old lines the region covers.
+    pub fn old_lines(&self) -> Range<usize> {
+        match self {
+            Region::Kept { old, len, .. } => *old..old + len,
+            Region::Changed { old, .. } => old.clone(),
+        }
+    }
+
+    /// The new lines the region covers.
+    pub fn new_lines(&self) -> Range<usize> {
+        match self {
+            Region::Kept { new, len, .. } => *new..new + len,
+            Region::Changed { new, .. } => new.clone(),
+        }
+    }
+
+    /// Whether the region's lines are unchanged.
+    pub fn is_kept(&self) -> bool {
+        matches!(self, Region::Kept { .. })
+    }
+}
+
 impl LineMap {
     /// The map from `old`'s lines to `new`'s, split as the caller reads lines.
     pub fn of<T: Hash + Eq + Ord>(old: &[T], new: &[T]) -> LineMap {
+        let regions = similar::capture_diff_slices(Algorithm::Myers, old, new)
+            .into_iter()
+            .map(|op| match op {
+                DiffOp::Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } => Region::Kept {
+                    old: old_index,
+                    new: new_index,
+                    len,
+                },
+                op => Region::Changed {
+                    old: op.old_range(),
+                    new: op.new_range(),
+                },
+            })
+            .collect();
         LineMap {
-            ops: similar::capture_diff_slices(Algorithm::Myers, old, new),
+            regions,
             new_len: new.len(),
         }
     }
@@ -61,6 +127,11 @@ impl LineMap {
         LineMap::of(&lines(from), &lines(to))
     }
 
+    /// The runs of kept and changed lines, in order.
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
     /// The 1-based line of the new text that 1-based `line` of the old text became: the same
     /// line when it is unchanged, the first line of what replaced it otherwise (0 stays 0:
     /// "before line 1").
@@ -70,12 +141,12 @@ impl LineMap {
         }
         let i = line - 1;
         let mut last_end = 0;
-        for op in &self.ops {
-            let (old, new) = (op.old_range(), op.new_range());
+        for region in &self.regions {
+            let (old, new) = (region.old_lines(), region.new_lines());
             if old.contains(&i) {
-                return match op {
-                    DiffOp::Equal { .. } => new.start + (i - old.start) + 1,
-                    _ => new.start + 1,
+                return match region {
+                    Region::Kept { .. } => new.start + (i - old.start) + 1,
+                    Region::Changed { .. } => new.start + 1,
                 };
             }
             last_end = new.end;
@@ -92,40 +163,18 @@ impl LineMap {
             };
             self.new_len
         ];
-        for op in &self.ops {
-            match *op {
-                DiffOp::Equal {
-                    old_index,
-                    new_index,
-                    len,
-                } => {
-                    for k in 0..len {
-                        lines[new_index + k] = Origin::Same(old_index + k);
+        for region in &self.regions {
+            match region {
+                Region::Kept { old, new, len } => {
+                    for k in 0..*len {
+                        lines[new + k] = Origin::Same(old + k);
                     }
                 }
-                DiffOp::Delete { .. } => {}
-                DiffOp::Insert {
-                    old_index,
-                    new_index,
-                    new_len,
-                } => {
-                    for line in &mut lines[new_index..new_index + new_len] {
+                Region::Changed { old, new } => {
+                    for line in &mut lines[new.clone()] {
                         *line = Origin::Changed {
-                            old: (old_index, old_index),
-                            new: (new_index, new_index + new_len),
-                        };
-                    }
-                }
-                DiffOp::Replace {
-                    old_index,
-                    old_len,
-                    new_index,
-                    new_len,
-                } => {
-                    for line in &mut lines[new_index..new_index + new_len] {
-                        *line = Origin::Changed {
-                            old: (old_index, old_index + old_len),
-                            new: (new_index, new_index + new_len),
+                            old: (old.start, old.end),
+                            new: (new.start, new.end),
                         };
                     }
                 }
@@ -137,9 +186,9 @@ impl LineMap {
     /// Both texts walked in order, as a diff shows them: a replaced block's old lines, then
     /// its new ones.
     pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
-        self.ops.iter().flat_map(|op| {
-            let (old, new) = (op.old_range(), op.new_range());
-            let kept = matches!(op, DiffOp::Equal { .. });
+        self.regions.iter().flat_map(|region| {
+            let kept = region.is_kept();
+            let (old, new) = (region.old_lines(), region.new_lines());
             let pairs = old.clone().zip(new.clone()).filter(move |_| kept);
             let removed = old.filter(move |_| !kept).map(Step::Removed);
             let added = new.filter(move |_| !kept).map(Step::Added);
@@ -152,15 +201,11 @@ impl LineMap {
 
     /// Lines that differ between the two texts, a replaced block counting its longer side.
     pub fn changed_lines(&self) -> usize {
-        self.ops
+        self.regions
             .iter()
-            .map(|op| match *op {
-                DiffOp::Equal { .. } => 0,
-                DiffOp::Delete { old_len, .. } => old_len,
-                DiffOp::Insert { new_len, .. } => new_len,
-                DiffOp::Replace {
-                    old_len, new_len, ..
-                } => old_len.max(new_len),
+            .map(|region| match region {
+                Region::Kept { .. } => 0,
+                Region::Changed { old, new } => old.len().max(new.len()),
             })
             .sum()
     }

@@ -8,11 +8,11 @@
 //! ```
 
 use crate::batch::Hunk;
+use crate::line_map::{LineMap, Region};
 use crate::locate::{self, Haystack, Hints, LocateError, Located, Match, Placement, Tier};
 use crate::text::{
     IndentMap, IndentUnit, Splice, TextFile, apply_splices, common_indent, indent_of, with_eol,
 };
-use similar::{Algorithm, DiffOp};
 
 /// What became of one hunk.
 #[derive(Debug)]
@@ -239,11 +239,11 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
         )
     };
 
-    for op in similar::capture_diff_slices(Algorithm::Myers, &old_keys, &new_keys) {
-        match op {
-            DiffOp::Equal {
-                old_index,
-                new_index,
+    for region in LineMap::of(&old_keys, &new_keys).regions() {
+        match *region {
+            Region::Kept {
+                old: old_index,
+                new: new_index,
                 len,
             } => {
                 let first = at.start + old_index;
@@ -267,28 +267,18 @@ fn splice_for(file: &TextFile, p: &Placement) -> Splice {
                     pieces.push((body, own));
                 }
             }
-            DiffOp::Delete { .. } => {}
-            DiffOp::Insert {
-                old_index,
-                new_index,
-                new_len,
-            } => {
-                let anchor = indent_anchor(old, old_index, false);
-                for line in &new[new_index..new_index + new_len] {
+            // Lines only removed leave nothing; lines added (in place of removed ones, or
+            // inserted) take their indentation from the old line they stand at.
+            Region::Changed {
+                old: ref gone,
+                new: ref added,
+            } if !added.is_empty() => {
+                let anchor = indent_anchor(old, gone.start, !gone.is_empty());
+                for line in &new[added.clone()] {
                     pieces.push((inserted(line, anchor), None));
                 }
             }
-            DiffOp::Replace {
-                old_index,
-                new_index,
-                new_len,
-                ..
-            } => {
-                let anchor = indent_anchor(old, old_index, true);
-                for line in &new[new_index..new_index + new_len] {
-                    pieces.push((inserted(line, anchor), None));
-                }
-            }
+            Region::Changed { .. } => {}
         }
     }
     assemble(file, at.start, at.end, pieces)

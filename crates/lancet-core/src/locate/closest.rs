@@ -7,6 +7,7 @@
 
 use super::Tier;
 use super::fuzzy::{Sketch, sketch, sketch_similarity};
+use crate::line_map::{LineMap, Region};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -92,19 +93,16 @@ const ALIGN_SLACK: usize = 8;
 /// The window from `start` the fewest differences explain, and its diff against the needle
 /// (read loosely): as long as the needle, or a few lines longer when the file has lines the
 /// edit does not show (the tightest wins a tie).
-fn best_window(lines: &[&str], start: usize, needle: &[String]) -> (usize, Vec<similar::DiffOp>) {
+fn best_window(lines: &[&str], start: usize, needle: &[String]) -> (usize, LineMap) {
     let key = |s: &str| -> String { super::normalize::loose_chars(s).collect() };
     let nk: Vec<String> = needle.iter().map(|l| key(l)).collect();
     (0..=ALIGN_SLACK)
         .map(|extra| (start + needle.len() + extra).min(lines.len()))
         .map(|end| {
             let fk: Vec<String> = lines[start..end].iter().map(|l| key(l)).collect();
-            (
-                end,
-                similar::capture_diff_slices(similar::Algorithm::Myers, &nk, &fk),
-            )
+            (end, LineMap::of(&nk, &fk))
         })
-        .min_by_key(|(end, ops)| (unexplained(ops), *end))
+        .min_by_key(|(end, map)| (unexplained(map.regions()), *end))
         .expect("at least one window")
 }
 
@@ -125,16 +123,14 @@ struct Aligned {
 /// window (from the first to past the last file line a needle line corresponds to) and the
 /// differences.
 fn aligned_differences(lines: &[&str], start: usize, needle: &[String]) -> Aligned {
-    let (win_end, ops) = best_window(lines, start, needle);
+    let (win_end, map) = best_window(lines, start, needle);
     // File lines before the first one the needle reaches are what precedes it: start after.
-    if let Some(similar::DiffOp::Insert {
-        old_index: 0,
-        new_index: 0,
-        new_len,
-    }) = ops.first()
-        && start + new_len < win_end
+    if let Some(Region::Changed { old, new }) = map.regions().first()
+        && old == &(0..0)
+        && new.start == 0
+        && start + new.len() < win_end
     {
-        return aligned_differences(lines, start + new_len, needle);
+        return aligned_differences(lines, start + new.len(), needle);
     }
     // (file line, whether it is a file line the edit does not show, the words); only extras
     // are filtered by their line below.
@@ -160,7 +156,7 @@ fn aligned_differences(lines: &[&str], start: usize, needle: &[String]) -> Align
     let changed =
         |f: usize, n: &String| (f, false, describe_difference(f + 1, &strip(lines[f]), n));
     let mut last_file = start; // one past the last file line reached
-    for pair in pairs(&ops, needle, lines, start) {
+    for pair in pairs(map.regions(), needle, lines, start) {
         match pair {
             (Some(n), Some(f)) => {
                 if strip(lines[f]) != needle[n] {
@@ -200,39 +196,29 @@ fn aligned_differences(lines: &[&str], start: usize, needle: &[String]) -> Align
 /// both 0-based and absolute; `None` on the side that has no line there): equal lines paired,
 /// a run of changed lines paired by likeness (see [`pair_by_likeness`]).
 fn pairs(
-    ops: &[similar::DiffOp],
+    regions: &[Region],
     needle: &[String],
     lines: &[&str],
     start: usize,
 ) -> Vec<(Option<usize>, Option<usize>)> {
     let mut out = Vec::new();
-    for op in ops {
-        match *op {
-            similar::DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => out.extend((0..len).map(|k| (Some(old_index + k), Some(start + new_index + k)))),
-            similar::DiffOp::Delete {
-                old_index, old_len, ..
-            } => out.extend((old_index..old_index + old_len).map(|n| (Some(n), None))),
-            similar::DiffOp::Insert {
-                new_index, new_len, ..
-            } => out.extend((new_index..new_index + new_len).map(|k| (None, Some(start + k)))),
-            similar::DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                let file = start + new_index;
-                let run = pair_by_likeness(
-                    &needle[old_index..old_index + old_len],
-                    &lines[file..file + new_len],
-                );
+    for region in regions {
+        match region {
+            Region::Kept { old, new, len } => {
+                out.extend((0..*len).map(|k| (Some(old + k), Some(start + new + k))))
+            }
+            Region::Changed { old, new } if new.is_empty() => {
+                out.extend(old.clone().map(|n| (Some(n), None)))
+            }
+            Region::Changed { old, new } if old.is_empty() => {
+                out.extend(new.clone().map(|k| (None, Some(start + k))))
+            }
+            Region::Changed { old, new } => {
+                let file = start + new.start;
+                let run = pair_by_likeness(&needle[old.clone()], &lines[file..file + new.len()]);
                 out.extend(
                     run.into_iter()
-                        .map(|(n, f)| (n.map(|n| old_index + n), f.map(|f| file + f))),
+                        .map(|(n, f)| (n.map(|n| old.start + n), f.map(|f| file + f))),
                 );
             }
         }
@@ -294,14 +280,12 @@ fn pair_by_likeness(needle: &[String], file: &[&str]) -> Vec<(Option<usize>, Opt
 }
 
 /// How many needle lines a diff leaves without an equal file line (changed or missing).
-fn unexplained(ops: &[similar::DiffOp]) -> usize {
-    ops.iter()
-        .map(|op| match *op {
-            similar::DiffOp::Equal { .. } | similar::DiffOp::Insert { .. } => 0,
-            similar::DiffOp::Delete { old_len, .. } => old_len,
-            similar::DiffOp::Replace {
-                old_len, new_len, ..
-            } => old_len.max(new_len),
+fn unexplained(regions: &[Region]) -> usize {
+    regions
+        .iter()
+        .map(|region| match region {
+            Region::Changed { old, new } if !old.is_empty() => old.len().max(new.len()),
+            _ => 0,
         })
         .sum()
 }

@@ -4,6 +4,7 @@
 use super::ladder::{LINE_HINT_WINDOW, Ladder, Search};
 use super::{Haystack, LocateError, Located, Match, Tier, fuzzy};
 use crate::batch::{Anchor, Hunk, HunkText, Occurrences, Pick};
+use crate::line_map::{LineMap, Region};
 use crate::text::shared_ends;
 
 /// How far from a unified hunk's `+c` its new text may stand and count as already applied.
@@ -325,88 +326,59 @@ struct ContextEvidence<'h> {
 impl<'h> ContextEvidence<'h> {
     fn of(hunk: &'h Hunk) -> Self {
         let (old, new) = (&hunk.old[..], &hunk.new[..]);
-        let ops = similar::capture_diff_slices(similar::Algorithm::Myers, old, new);
-        let lead = match ops.first() {
-            Some(similar::DiffOp::Equal { len, .. }) => *len,
+        let map = LineMap::of(old, new);
+        let regions = map.regions();
+        let lead = match regions.first() {
+            Some(Region::Kept { len, .. }) => *len,
             _ => 0,
         };
-        let trail = match ops.last() {
-            Some(similar::DiffOp::Equal { len, .. }) if ops.len() > 1 => *len,
+        let trail = match regions.last() {
+            Some(Region::Kept { len, .. }) if regions.len() > 1 => *len,
             _ => 0,
         };
-        let only_deletes = ops.iter().all(|op| {
-            matches!(
-                op,
-                similar::DiffOp::Equal { .. } | similar::DiffOp::Delete { .. }
-            )
-        });
-        let deleted = ops.iter().find_map(|op| match op {
-            similar::DiffOp::Delete {
-                old_index,
-                old_len,
-                new_index,
-            } if only_deletes => Some((*new_index, &old[*old_index..old_index + old_len])),
-            _ => None,
-        });
+        // A region that only removes lines adds none in their place.
+        let only_removes = |r: &Region| !r.is_kept() && r.new_lines().is_empty();
+        let only_deletes = regions.iter().all(|r| r.is_kept() || only_removes(r));
+        let deleted = regions
+            .iter()
+            .find(|r| only_deletes && only_removes(r))
+            .map(|r| (r.new_lines().start, &old[r.old_lines()]));
         let worded = |v: &'h [String]| if has_words(v) { v } else { &v[..0] };
         let mut skeleton = Vec::new();
         let mut removes = false;
         let mut adds_words = false;
-        for op in &ops {
-            match *op {
-                similar::DiffOp::Equal { old_index, len, .. } => {
-                    skeleton.extend_from_slice(&old[old_index..old_index + len]);
-                }
-                similar::DiffOp::Delete { .. } => removes = true,
-                similar::DiffOp::Insert {
-                    new_index, new_len, ..
-                } => adds_words |= has_words(&new[new_index..new_index + new_len]),
-                similar::DiffOp::Replace {
-                    new_index, new_len, ..
-                } => {
-                    removes = true;
-                    adds_words |= has_words(&new[new_index..new_index + new_len]);
-                }
+        for region in regions {
+            if region.is_kept() {
+                skeleton.extend_from_slice(&old[region.old_lines()]);
+                continue;
+            }
+            removes |= !region.old_lines().is_empty();
+            if !region.new_lines().is_empty() {
+                adds_words |= has_words(&new[region.new_lines()]);
             }
         }
         // A hunk that moves lines (a removed line added back elsewhere) has no one skeleton:
         // another alignment of the same lines gives another.
-        let removed: Vec<&str> = ops
+        let removed: Vec<&str> = regions
             .iter()
-            .flat_map(|op| match *op {
-                similar::DiffOp::Delete {
-                    old_index, old_len, ..
-                }
-                | similar::DiffOp::Replace {
-                    old_index, old_len, ..
-                } => &old[old_index..old_index + old_len],
-                _ => &old[..0],
-            })
+            .filter(|r| !r.is_kept())
+            .flat_map(|r| &old[r.old_lines()])
             .map(|l| l.trim())
             .filter(|l| !l.is_empty())
             .collect();
         let moves = new.iter().any(|l| removed.contains(&l.trim()));
         // Nor has a hunk with kept lines between its changes: where they pair up is the diff's
         // choice, not the author's. One change between its context is unambiguous.
-        let interior_kept = ops.len() > 2
-            && ops[1..ops.len() - 1]
-                .iter()
-                .any(|op| matches!(op, similar::DiffOp::Equal { .. }));
+        let interior_kept =
+            regions.len() > 2 && regions[1..regions.len() - 1].iter().any(Region::is_kept);
         if !removes || moves || interior_kept {
             skeleton.clear();
         }
-        let interior = ops
+        let interior = regions
             .iter()
             .enumerate()
-            .filter(|(i, _)| *i > 0 && *i + 1 < ops.len())
-            .filter_map(|(_, op)| match *op {
-                similar::DiffOp::Equal {
-                    old_index,
-                    new_index,
-                    len,
-                } => Some((new_index, &old[old_index..old_index + len])),
-                _ => None,
-            })
+            .filter(|(i, r)| *i > 0 && *i + 1 < regions.len() && r.is_kept())
+            .map(|(_, r)| (r.new_lines().start, &old[r.old_lines()]))
             .filter(|(_, run)| has_words(run))
             .collect();
         ContextEvidence {

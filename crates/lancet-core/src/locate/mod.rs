@@ -27,6 +27,7 @@ mod readings;
 mod reflow;
 
 use crate::batch::{Hunk, HunkText, Occurrences};
+use crate::line_map::LineMap;
 use crate::text::TextFile;
 use closest::Closest;
 use elision::locate_elided;
@@ -504,9 +505,9 @@ fn locate_substring(
 /// Which old lines the hunk keeps (context, equal in old and new text).
 fn kept_lines(old: &[String], new: &[String]) -> Vec<bool> {
     let mut kept = vec![false; old.len()];
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
-        if let similar::DiffOp::Equal { old_index, len, .. } = op {
-            kept[old_index..old_index + len].fill(true);
+    for region in LineMap::of(old, new).regions() {
+        if region.is_kept() {
+            kept[region.old_lines()].fill(true);
         }
     }
     kept

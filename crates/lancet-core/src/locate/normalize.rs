@@ -1,6 +1,8 @@
 //! How models garble text, and how each garbling is read back: typographic punctuation,
 //! over-escaping, read-view line-number prefixes, `...` elisions and omission placeholders.
 
+use crate::line_map::{LineMap, Region};
+
 /// Characters models substitute for ASCII punctuation, read back as ASCII.
 pub fn ascii_folded(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars().flat_map(|c| {
@@ -384,22 +386,23 @@ pub fn introduced_placeholder<'a>(old: &[String], new: &'a [String]) -> Option<&
 /// removed line, deletes nothing. Returns the placeholder that does hide deleted lines.
 pub fn placeholder_hiding_deletions<'a>(old: &[String], new: &'a [String]) -> Option<&'a str> {
     introduced_placeholder(old, new)?;
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
-        let similar::DiffOp::Replace {
-            old_index,
-            old_len,
-            new_index,
-            new_len,
-        } = op
+    for region in LineMap::of(old, new).regions() {
+        let Region::Changed {
+            old: removed,
+            new: added,
+        } = region
         else {
             continue;
         };
-        let added = &new[new_index..new_index + new_len];
+        if removed.is_empty() || added.is_empty() {
+            continue;
+        }
+        let added = &new[added.clone()];
         let Some(placeholder) = introduced_placeholder(old, added) else {
             continue;
         };
         let added: std::collections::HashSet<&str> = added.iter().map(|a| a.trim()).collect();
-        let lost = old[old_index..old_index + old_len]
+        let lost = old[removed.clone()]
             .iter()
             .filter(|l| !l.trim().is_empty())
             .any(|l| !added.contains(l.trim()));

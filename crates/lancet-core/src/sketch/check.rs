@@ -4,6 +4,7 @@
 
 use super::Refusal;
 use super::lines::{ends_inside_string, indent, inside_strings, is_comment};
+use crate::line_map::{LineMap, Region};
 
 /// Where a line of the result comes from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -186,17 +187,14 @@ impl Placement<'_> {
     fn drops_are_visible(&self) -> Result<(), Refusal> {
         let new: Vec<&str> = self.result.iter().map(|(t, _)| t.as_str()).collect();
         let old: Vec<&str> = self.old.iter().map(String::as_str).collect();
-        let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new);
-        for op in ops {
-            let similar::DiffOp::Delete {
-                old_index,
-                old_len,
-                new_index,
-            } = op
-            else {
+        for region in LineMap::of(&old, &new).regions() {
+            let Region::Changed { old: run, new: gap } = region else {
                 continue;
             };
-            let run = old_index..old_index + old_len;
+            if !gap.is_empty() {
+                continue;
+            }
+            let new_index = gap.start;
             let Some(j) = run.clone().find(|&j| !old[j].trim().is_empty()) else {
                 continue;
             };
