@@ -89,11 +89,10 @@ pub use lancet_core::Root;
 pub use lancet_core::sha256_hex;
 pub use lancet_core::{Base, Expectation};
 pub use lancet_core::{Batch, FileOp, Format, Hunk, LineAction, LineEdit, Occurrences, OpKind};
-pub use lancet_core::{ErrorKind, FileReport, Status, SymbolKind};
+pub use lancet_core::{ErrorKind, FileReport, Status};
 pub use lancet_core::{
     FormatChoice, ParseError, ParseOptions, parse_bytes as parse, parse_json_lines,
 };
-pub use lancet_core::{MoveRefusal, MoveSummary, SignatureRefusal, SignatureSummary};
 pub use lancet_store::{CheckpointMeta, Retention};
 pub use lancet_syntax::GateOptions;
 pub use lancet_syntax::TreeCache;
@@ -106,7 +105,9 @@ pub use progress::{Observer, Watch};
 pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};
 pub use rename::{RenameOptions, rename, renameable_languages};
+pub use report::SymbolKind;
 pub use report::{InWords, Provenance, Report, StepOutcome, StepReport, StepReportError, Surface};
+pub use report::{MoveRefusal, MoveSummary, SignatureRefusal, SignatureSummary};
 pub use schema::{Contract, Schema, schema_for};
 pub use signature::{ParamChange, SignatureOptions, change_signature};
 pub use step::provenance;

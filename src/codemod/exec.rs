@@ -5,8 +5,9 @@
 //! touched is still as it was copied, through the gate, the checkpoint, `--test` and undo.
 
 use crate::apply_options::ApplyOptions;
+use crate::report::ModRefusal;
 use crate::sandbox::{Policy, Sandbox};
-use lancet_core::{Batch, Expectation, FileOp, Format, ModRefusal, OpKind, Root, TestRun};
+use lancet_core::{Batch, Expectation, FileOp, Format, OpKind, Root, TestRun};
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

@@ -13,12 +13,12 @@
 //! not change what it matches, as ast-grep takes the node inside.
 
 use super::language::ModLanguage;
+use crate::report::Misread;
 use ast_grep_core::Language;
 use ast_grep_core::tree_sitter::LanguageExt;
-use lancet_core::Misread;
 use tree_sitter::Node;
 
-/// What is wrong with a pattern (see [`lancet_core::PatternSyntax`]): the grammar's error and,
+/// What is wrong with a pattern (see [`crate::report::PatternSyntax`]): the grammar's error and,
 /// for a misreading, the reading.
 #[derive(Debug, PartialEq)]
 pub(super) struct Unparsed {

@@ -5,9 +5,9 @@
 use super::language::ModLanguage;
 use super::pattern_syntax;
 use super::{ModOptions, ModSpec};
+use crate::report::{ModRefusal, ModRule, PatternSyntax};
 use ast_grep_config::{Fixer, GlobalRules, RuleCollection, RuleConfig, from_yaml_string};
 use ast_grep_core::Pattern;
-use lancet_core::{ModRefusal, ModRule, PatternSyntax};
 use serde_json::Value;
 use std::collections::HashMap;
 

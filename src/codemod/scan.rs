@@ -4,9 +4,10 @@
 
 use super::language::ModLanguage;
 use super::rules::{PATTERN_ID, Rules};
+use crate::report::ModSite;
 use ast_grep_config::{CombinedScan, RuleConfig};
 use ast_grep_core::tree_sitter::LanguageExt;
-use lancet_core::{ModSite, Span, sha256_hex};
+use lancet_core::{Span, sha256_hex};
 use std::path::Path;
 
 /// What a file gave: nothing, its edits, or why it could not be looked at.

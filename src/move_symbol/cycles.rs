@@ -4,7 +4,7 @@
 //! top-level imports, JavaScript/TypeScript's value imports); the search, its bound and the
 //! refusal naming the cycle are here once.
 
-use lancet_core::MoveRefusal;
+use crate::report::MoveRefusal;
 use std::collections::{HashMap, HashSet};
 
 /// How many modules a cycle search reads at most; past it no cycle is reported.

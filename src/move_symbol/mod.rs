@@ -19,13 +19,13 @@ use crate::rename::choose::{choose, locate_at};
 use crate::rename::model::{Chosen, FileScan, Parsed, RenameOptions, Resolution, SymbolId};
 use crate::rename::registry::Resolvers;
 use crate::rename::scan::{is_identifier, walk};
+use crate::report::{
+    Definition, DestinationProblem, MoveRefusal, MoveSummary, PlaceRefusal, Unmovable,
+};
 use crate::report::{Report, Surface};
 use crate::signature::target::{NameScan, last_part, scan_name_then};
 use edits::Edits;
-use lancet_core::{
-    Batch, Definition, DestinationProblem, FileOp, Format, MAX_LISTED, MoveRefusal, MoveSummary,
-    OpKind, PlaceRefusal, Root, Unmovable,
-};
+use lancet_core::{Batch, FileOp, Format, MAX_LISTED, OpKind, Root};
 use modules::Modules;
 use std::collections::BTreeMap;
 

@@ -4,7 +4,7 @@
 //! package), and whether a destination can be imported at all.
 
 use crate::rename::scan::is_identifier;
-use lancet_core::DestinationProblem;
+use crate::report::DestinationProblem;
 use std::collections::HashSet;
 
 /// The tree's Python files, for the package questions.

@@ -6,9 +6,9 @@ use super::at::At;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
 use super::refusal::{invalid_request, refused};
 use super::scan::{is_identifier, is_word_byte};
+use crate::report::{AtProblem, PlaceRefusal, RenameRefusal};
 use crate::report::{Report, Surface};
 use lancet_core::Root;
-use lancet_core::{AtProblem, PlaceRefusal, RenameRefusal};
 use std::collections::HashSet;
 
 /// The rename asked for: OLD from `--at` (the identifier there) or from a qualified name (its

@@ -4,7 +4,7 @@
 //! tree-sitter query: compiling the definition patterns as a query cost TypeScript and TSX
 //! 9 ms each, most of a small rename (`rename.scm` keeps only one-node kinds, read as a table).
 
-use lancet_core::SymbolKind;
+use crate::report::SymbolKind;
 use tree_sitter::Node;
 
 /// How a node hangs from its parent in a [`Rule`]'s path.

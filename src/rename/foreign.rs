@@ -6,7 +6,8 @@
 use super::at::At;
 use super::lsp::servers::Lsp;
 use super::scan::{renameable_languages, whole_word_offsets};
-use lancet_core::{Definition, RenameRefusal, Root, SymbolKind};
+use crate::report::{Definition, RenameRefusal, SymbolKind};
+use lancet_core::Root;
 use lancet_syntax::languages;
 use std::collections::BTreeMap;
 use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};

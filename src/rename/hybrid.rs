@@ -13,10 +13,10 @@
 
 use super::lsp::{self, Answer, Lsp, Place};
 use super::model::{Chosen, FileScan, RenameOptions, Resolution};
-use lancet_core::{
-    DecidedSite, LeftSite, NotDecided, RenameRefusal, Root, ServerDecisions, ServerRefusal,
-    UndecidedBy,
+use crate::report::{
+    DecidedSite, LeftSite, NotDecided, RenameRefusal, ServerDecisions, ServerRefusal, UndecidedBy,
 };
+use lancet_core::Root;
 use std::collections::BTreeMap;
 
 /// The server that decides a file's sites, by extension: its language (as the server table

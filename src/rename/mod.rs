@@ -28,10 +28,10 @@ use crate::applied::Applied;
 use crate::apply_options::ApplyOptions;
 use crate::pipeline::{apply_batch_prechecked, open_root};
 use crate::report::Report;
+use crate::report::{Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSummary, Site};
 use choose::{choose, request};
 use lancet_core::replace_ranges;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
-use lancet_core::{Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSummary, Site};
 use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
@@ -410,7 +410,7 @@ mod tests {
     use super::model::{RenameOptions, Renamer};
     use super::scan::{is_identifier, renamers, scan_file};
     use super::*;
-    use lancet_core::SymbolKind;
+    use crate::report::SymbolKind;
 
     fn opts(old: &str, new: &str) -> RenameOptions {
         RenameOptions::plain(old, new)

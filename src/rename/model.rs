@@ -3,8 +3,8 @@
 //! these; none of them holds any of the flow.
 
 use super::lsp::servers::Lsp;
+use crate::report::{Mention, SymbolKind};
 use lancet_core::Span;
-use lancet_core::{Mention, SymbolKind};
 use lancet_syntax as syntax;
 use lancet_syntax::LanguageEntry;
 use std::collections::HashSet;

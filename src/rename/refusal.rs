@@ -5,8 +5,9 @@
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::registry::Symbols;
 use super::scan::{is_identifier, renameable_languages, renamers};
+use crate::report::{Definition, LeftSite, RenameRefusal, RenameSummary, SymbolKind};
 use crate::report::{Report, Surface};
-use lancet_core::{Definition, LeftSite, MAX_LISTED, RenameRefusal, RenameSummary, SymbolKind};
+use lancet_core::MAX_LISTED;
 use lancet_syntax::languages;
 use std::collections::HashSet;
 

@@ -9,11 +9,11 @@ use super::model::{
 };
 use crate::apply_options::ApplyOptions;
 use crate::report::Report;
+use crate::report::{Definition, Mention, PlaceRefusal, RenameRefusal, SymbolKind};
 use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
 use lancet_core::Span;
 use lancet_core::sha256_hex;
-use lancet_core::{Definition, Mention, PlaceRefusal, RenameRefusal, SymbolKind};
 use lancet_core::{line_of, line_starts};
 use lancet_syntax::languages::{self, LanguageEntry};
 use rayon::prelude::*;

@@ -5,7 +5,7 @@
 //! another file's string (`Pick<Op, 'path' | 'id'>`) is another thing of the same spelling.
 
 use super::model::{Chosen, FileScan, Resolution};
-use lancet_core::RenameSummary;
+use crate::report::RenameSummary;
 use std::ops::Range;
 use tree_sitter::Node;
 

@@ -4,10 +4,12 @@
 //! of the surface that shows it ([`Surface`]). The engine (`lancet-core`) and the features hand
 //! this room facts; no sentence is composed below it.
 
+mod facts;
 mod frame;
 mod read_back;
 pub(crate) mod render;
 
+pub use facts::*;
 pub use frame::{BatchError, Provenance, Report, Surface};
 pub use lancet_core::report::*;
 pub use read_back::{StepOutcome, StepReport, StepReportError};

@@ -5,7 +5,7 @@
 //! does not match the definition is not rewritten but refused, with why.
 
 use super::params::{Kind, Origin, Signature};
-use lancet_core::SiteProblem;
+use crate::report::SiteProblem;
 use std::collections::HashMap;
 use std::ops::Range;
 

@@ -2,7 +2,7 @@
 //! `--add NAME[=DEFAULT][@POS][:VALUE]`, `--remove NAME`, `--rename OLD=NEW`,
 //! `--reorder A,B,C`. Applied in the order given, each to the parameters the previous left.
 
-use lancet_core::SignatureRefusal;
+use crate::report::SignatureRefusal;
 
 /// One change to a function's parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]

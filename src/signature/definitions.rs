@@ -9,7 +9,8 @@ use super::params::{Entry, Kind, Origin, Signature};
 use super::syntax::{Def, DefProblem};
 use crate::rename::model::{FileScan, Resolution, SymbolId};
 use crate::rename::python::{PyProject, decorated_as, qual_of};
-use lancet_core::{ParamProblem, SignatureRefusal, UnsupportedDefinition, line_of};
+use crate::report::{ParamProblem, SignatureRefusal, UnsupportedDefinition};
+use lancet_core::line_of;
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 

@@ -9,7 +9,7 @@ use super::binding::{Arg, ArgKind};
 use super::layout::List;
 use super::params::{Entry, Origin, Param, Signature};
 use super::syntax::{Def, DefProblem, Use};
-use lancet_core::{SiteProblem, UnsupportedDefinition};
+use crate::report::{SiteProblem, UnsupportedDefinition};
 use std::ops::Range;
 use tree_sitter::Node;
 

@@ -28,8 +28,9 @@ use crate::rename::python::{binding_id, scope_of};
 use crate::rename::registry::Resolvers;
 use crate::rename::scan::{is_identifier, walk};
 use crate::report::Report;
-use lancet_core::{Batch, FileOp, Format, LeftSite, MAX_LISTED, OpKind, PlaceRefusal};
-use lancet_core::{SignatureRefusal, SignatureSummary};
+use crate::report::{LeftSite, PlaceRefusal};
+use crate::report::{SignatureRefusal, SignatureSummary};
+use lancet_core::{Batch, FileOp, Format, MAX_LISTED, OpKind};
 use plan::{Asked, Plan, Reach};
 use std::collections::HashSet;
 use target::{NameScan, Outcome, Target, constructor_class, last_part, scan_name, scan_name_then};
@@ -426,7 +427,7 @@ fn with_classes(
                 function: primary.to_string(),
                 path,
                 line,
-                why: lancet_core::UnsupportedDefinition::New(class_name(&class.id)),
+                why: crate::report::UnsupportedDefinition::New(class_name(&class.id)),
             }));
         }
     }
@@ -456,7 +457,7 @@ fn unsupported_language(scan: &NameScan, id: &SymbolId) -> Result<(), Outcome> {
         function: scan.name.clone(),
         path,
         line,
-        why: lancet_core::UnsupportedDefinition::Language(display_language(language)),
+        why: crate::report::UnsupportedDefinition::Language(display_language(language)),
     }))
 }
 

@@ -4,7 +4,7 @@
 //! TypeScript list is made of (ordinary and rest parameters).
 
 use super::change::ParamChange;
-use lancet_core::ParamProblem;
+use crate::report::ParamProblem;
 
 /// What kind of parameter an entry is, by where it stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,8 +16,9 @@ use crate::rename::model::{Chosen, FileScan, Occurrence, Parsed, Resolution, Sym
 use crate::rename::python::Receiver;
 use crate::rename::refusal::may_be_chosen;
 use crate::rename::scan::line_text;
-use lancet_core::{Definition, LeftSite, SignatureRefusal, Site, SiteProblem, SymbolKind};
-use lancet_core::{UnsupportedDefinition, line_of};
+use crate::report::UnsupportedDefinition;
+use crate::report::{Definition, LeftSite, SignatureRefusal, Site, SiteProblem, SymbolKind};
+use lancet_core::line_of;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;

@@ -7,7 +7,7 @@ use super::layout::List;
 use super::params::{Entry, Origin, Param, Signature};
 use super::syntax::{Def, DefProblem, Use};
 use crate::rename::python::decorated_as;
-use lancet_core::{SiteProblem, UnsupportedDefinition};
+use crate::report::{SiteProblem, UnsupportedDefinition};
 use std::ops::Range;
 use tree_sitter::Node;
 

@@ -4,7 +4,7 @@
 
 use super::layout::List;
 use super::params::Signature;
-use lancet_core::{SiteProblem, UnsupportedDefinition};
+use crate::report::{SiteProblem, UnsupportedDefinition};
 use std::ops::Range;
 use tree_sitter::Node;
 

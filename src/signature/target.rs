@@ -10,8 +10,9 @@ use crate::rename::model::{Chosen, FileScan, RenameOptions, Resolution, Scanned,
 use crate::rename::registry::{Resolvers, Symbols, resolve_all_then};
 use crate::rename::scan::scan_all;
 use crate::report::Report;
+use crate::report::{Definition, SignatureRefusal, SymbolKind};
+use lancet_core::MAX_LISTED;
 use lancet_core::Root;
-use lancet_core::{Definition, MAX_LISTED, SignatureRefusal, SymbolKind};
 use std::collections::HashSet;
 
 /// The files holding one name, scanned and resolved.

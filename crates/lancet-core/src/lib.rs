@@ -47,8 +47,6 @@ pub mod plan;
 #[doc(hidden)]
 pub mod rebase;
 #[doc(hidden)]
-pub mod refusal;
-#[doc(hidden)]
 pub mod report;
 #[doc(hidden)]
 pub mod sized;
@@ -74,16 +72,7 @@ pub use failure::{BatchFailure, Doing, HunkFailure, OpFailure, StageError, State
 pub use format::{FormatChoice, JsonLine, ParseError, ParseOptions, parse_bytes, parse_json_lines};
 pub use locate::closest::NumberedLine;
 pub use path::{PathError, RelPath, Root};
-pub use refusal::{
-    AtProblem, DestinationProblem, Misread, ModRefusal, MoveRefusal, NotDecided, ParamProblem,
-    PatternSyntax, PlaceRefusal, RenameRefusal, ServerRefusal, SignatureRefusal, SiteProblem,
-    UndecidedBy, Unmovable, UnsupportedDefinition,
-};
-pub use report::{
-    Action, DecidedSite, Definition, ErrorKind, FileReport, HunkReport, LeftSite, MAX_LISTED,
-    Mention, ModRule, ModSite, ModSummary, MoveSummary, Outcome, RenameSummary, ServerDecisions,
-    SignatureSummary, Site, Status, SymbolKind,
-};
+pub use report::{Action, ErrorKind, FileReport, HunkReport, MAX_LISTED, Outcome, Status};
 pub use stage::staged::{Before, HardLinks, StagedFile};
 pub use stage::{Base, Expectation, StageOptions, Staged, stage};
 pub use text::{NotUtf8, TextFile, TextStyle, line_of, line_starts, replace_ranges};

@@ -11,7 +11,7 @@ use super::sites::SiteWork;
 use super::syntax::{self, Brings, Module};
 use super::{Moved, Request};
 use crate::rename::ecma::EcmaProject;
-use lancet_core::MoveRefusal;
+use crate::report::MoveRefusal;
 use std::collections::HashMap;
 
 /// The modules each module imports at load, read on demand (the old and the new module as the

@@ -10,7 +10,8 @@ use super::specifiers::{carry, is_relative, spell_like};
 use super::syntax::{Brings, DeclKind, Module, is_typescript};
 use super::{Moved, Request};
 use crate::rename::ecma::EcmaProject;
-use lancet_core::{MoveRefusal, line_of, line_starts};
+use crate::report::MoveRefusal;
+use lancet_core::{line_of, line_starts};
 use std::collections::BTreeMap;
 
 /// An import the new module gets.
@@ -140,7 +141,7 @@ pub(super) fn needs(
                 }
                 return Err(MoveRefusal::Destination {
                     to: req.to.to_string(),
-                    problem: lancet_core::DestinationProblem::Path(format!(
+                    problem: crate::report::DestinationProblem::Path(format!(
                         "the moved code uses `{name}`, which the old module imports from it but it does not declare under that name: import it there by its own name first"
                     )),
                 });

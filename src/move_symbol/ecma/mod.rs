@@ -14,7 +14,8 @@
 use super::edits::Edits;
 use crate::rename::ecma::EcmaProject;
 use crate::rename::model::{FileScan, SymbolId};
-use lancet_core::{LeftSite, MoveRefusal, Unmovable, line_of, line_starts};
+use crate::report::{LeftSite, MoveRefusal, Unmovable};
+use lancet_core::{line_of, line_starts};
 use std::collections::BTreeMap;
 use syntax::{DeclKind, Module};
 
@@ -119,7 +120,7 @@ pub(super) fn plan(req: &Request, project: &EcmaProject) -> Result<super::Planne
 fn destination(req: &Request, why: &str) -> MoveRefusal {
     MoveRefusal::Destination {
         to: req.to.to_string(),
-        problem: lancet_core::DestinationProblem::Path(why.to_string()),
+        problem: crate::report::DestinationProblem::Path(why.to_string()),
     }
 }
 

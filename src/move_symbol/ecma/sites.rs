@@ -11,7 +11,8 @@ use super::specifiers::respell;
 use super::syntax::{self, Brings, Module, ModuleStatement, NsUse, Spec};
 use super::{Moved, Request, left_site};
 use crate::rename::ecma::EcmaProject;
-use lancet_core::{MoveRefusal, Site, line_of, line_starts};
+use crate::report::{MoveRefusal, Site};
+use lancet_core::{line_of, line_starts};
 
 /// What the sites tell the rest of the plan.
 #[derive(Default)]

@@ -9,7 +9,7 @@ use super::statements::{
 };
 use crate::rename::model::Parsed;
 use crate::rename::python::{PyProject, binds, imports_star, is_builtin, scope_of};
-use lancet_core::{MoveRefusal, Unmovable};
+use crate::report::{MoveRefusal, Unmovable};
 use tree_sitter::Node;
 
 /// What the moved code takes from its old module.

@@ -14,7 +14,8 @@ use super::edits::Edits;
 use super::modules::Modules;
 use crate::rename::model::{FileScan, Parsed, Resolution, SymbolId};
 use crate::rename::python::PyProject;
-use lancet_core::{LeftSite, MoveRefusal, Site, Unmovable, line_of, line_starts};
+use crate::report::{LeftSite, MoveRefusal, Site, Unmovable};
+use lancet_core::{line_of, line_starts};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
 

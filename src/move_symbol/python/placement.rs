@@ -7,7 +7,7 @@ use super::statements::{
 };
 use super::{Planned, Request};
 use crate::rename::model::{Parsed, Resolution};
-use lancet_core::MoveRefusal;
+use crate::report::MoveRefusal;
 use tree_sitter::Node;
 
 /// A module's changes as one replacement when they leave blank lines at its top, or more

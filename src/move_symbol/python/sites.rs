@@ -14,7 +14,8 @@ use super::{Planned, Request};
 use crate::rename::model::{FileScan, Parsed, Resolution};
 use crate::rename::python::PyProject;
 use crate::rename::scan::line_text;
-use lancet_core::{LeftSite, MoveRefusal, Site, line_of};
+use crate::report::{LeftSite, MoveRefusal, Site};
+use lancet_core::line_of;
 use tree_sitter::Node;
 
 /// Whether the new module still imports the old one at its top once `from a import name`

@@ -6,7 +6,8 @@
 
 use super::protocol::{offset_of, percent_decode, position_of, uri_of};
 use super::{Lsp, open_session};
-use lancet_core::{RenameRefusal, Root};
+use crate::report::RenameRefusal;
+use lancet_core::Root;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 

@@ -26,11 +26,11 @@ pub use servers::{Confinement, LanguageServers, Lsp};
 
 use super::at::At;
 use crate::report::Report;
+use crate::report::{RenameRefusal, RenameSummary, ServerRefusal, Site};
 use crate::sandbox::{Policy, Sandbox};
 use lancet_core::Root;
 use lancet_core::sha256_hex;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
-use lancet_core::{RenameRefusal, RenameSummary, ServerRefusal, Site};
 use protocol::{Server, offset_of, percent_decode, position_of, uri_of};
 use serde_json::{Value, json};
 use servers::ServerSpec;

@@ -15,9 +15,8 @@ use crate::rename::registry::resolve_all;
 use crate::rename::scan::{line_text, scan_all, walk};
 use crate::rename::{complete_summary, finish_scan, summarise};
 use crate::report::Report;
-use lancet_core::{
-    LeftSite, MAX_LISTED, NotDecided, RenameRefusal, RenameSummary, Root, UndecidedBy,
-};
+use crate::report::{LeftSite, NotDecided, RenameRefusal, RenameSummary, UndecidedBy};
+use lancet_core::{MAX_LISTED, Root};
 use std::collections::BTreeSet;
 
 /// What lancet renames where the server does not look, beside the server's own answer.

@@ -1,9 +1,9 @@
 //! A code mod in words: its refusals (a rule ast-grep rejects, a language without a grammar, a
 //! rule that cannot rewrite, paths), and the line that says what it rewrote, rule by rule.
 
+use crate::report::ModRefusal;
 use crate::report::{ModSummary, Report, Status, Surface};
 use lancet_core::kinds::ErrorKind;
-use lancet_core::refusal::ModRefusal;
 use std::fmt::Write as _;
 
 /// The summary line stays under this many characters however many rules there are.
@@ -103,7 +103,7 @@ fn findings(summary: &ModSummary) -> String {
 
 /// A pattern that is not code of its language: the grammar's error and, for a misreading,
 /// what the pattern is on its own and what the code holds.
-fn pattern_syntax(fault: &lancet_core::refusal::PatternSyntax) -> String {
+fn pattern_syntax(fault: &crate::report::PatternSyntax) -> String {
     let mut detail = format!(
         "{}: the pattern `{}` does not parse as {} code: {}",
         fault.source, fault.pattern, fault.language, fault.error

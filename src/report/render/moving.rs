@@ -4,9 +4,9 @@
 
 use super::rename::{Words, place_words, places, refused};
 use super::{join_all_lines, list_left_sites};
+use crate::report::{DestinationProblem, MoveRefusal, Unmovable};
 use crate::report::{LeftSite, MoveSummary, Report, Status, Surface};
 use lancet_core::kinds::ErrorKind;
-use lancet_core::refusal::{DestinationProblem, MoveRefusal, Unmovable};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

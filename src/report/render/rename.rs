@@ -2,11 +2,11 @@
 //! nothing to rename, a `--kind` that does not fit, a bare name of several languages, sites
 //! lancet could not decide; with what to send next in the surface's words.
 
-use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
-use lancet_core::kinds::ErrorKind;
-use lancet_core::refusal::{
+use crate::report::{
     AtProblem, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
 };
+use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
+use lancet_core::kinds::ErrorKind;
 
 impl Report {
     /// A rename that must not go ahead: nothing is written.

@@ -6,8 +6,8 @@
 use super::rename::{Words, place_words, places, refused};
 use super::{SITES_LISTED as LISTED, join_all_lines, list_left_sites};
 use crate::report::{LeftSite, Report, SignatureSummary, Status, Surface};
+use crate::report::{ParamProblem, SignatureRefusal, SiteProblem, UnsupportedDefinition};
 use lancet_core::kinds::ErrorKind;
-use lancet_core::refusal::{ParamProblem, SignatureRefusal, SiteProblem, UnsupportedDefinition};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

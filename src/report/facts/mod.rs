@@ -1,0 +1,18 @@
+//! Each command's outcomes and refusals as data, one file per command beside its words in
+//! `render/` (`rename.rs` here, `render/rename.rs` there): what a rename, a signature change, a
+//! move and a mod found, and why each refuses. No sentence is composed here.
+
+mod codemod;
+mod moving;
+mod rename;
+mod signature;
+
+pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSyntax};
+pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
+pub use rename::{
+    AtProblem, DecidedSite, Definition, LeftSite, Mention, NotDecided, PlaceRefusal, RenameRefusal,
+    RenameSummary, ServerDecisions, ServerRefusal, Site, SymbolKind, UndecidedBy,
+};
+pub use signature::{
+    ParamProblem, SignatureRefusal, SignatureSummary, SiteProblem, UnsupportedDefinition,
+};

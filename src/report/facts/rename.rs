@@ -1,0 +1,486 @@
+//! What a rename found and why one refuses, as data: the sites, definitions and mentions a
+//! rename reports, the decisions its language servers made, and its refusals — the name, the
+//! place (`--at`, shared by move and signature), the sites found, the server asked. Their words
+//! are `render/rename.rs`'s and `render/findings.rs`'s.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// The kinds of definition `--kind` can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SymbolKind {
+    /// Whatever OLD names.
+    Any,
+    /// A free function.
+    Function,
+    /// A class, struct, enum, trait or type alias.
+    Class,
+    /// A function defined in a class, impl or trait.
+    Method,
+    /// A variable, parameter, constant or static.
+    Variable,
+    /// A field or property a struct, class or interface declares (`self.x = …` in Python).
+    Field,
+    /// An enum's variant or member.
+    Variant,
+}
+
+impl SymbolKind {
+    /// The name used on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SymbolKind::Any => "any",
+            SymbolKind::Function => "function",
+            SymbolKind::Class => "class",
+            SymbolKind::Method => "method",
+            SymbolKind::Variable => "variable",
+            SymbolKind::Field => "field",
+            SymbolKind::Variant => "variant",
+        }
+    }
+}
+
+/// A whole-word mention of OLD inside a string or a comment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Mention {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// `string` or `comment`.
+    pub context: &'static str,
+    /// Whether it was renamed (`--include-strings` / `--include-comments`).
+    pub renamed: bool,
+    /// The whole line, trimmed, for a person or model to judge.
+    pub text: String,
+}
+
+/// A place where OLD is defined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Definition {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// What kind of symbol it defines.
+    pub kind: SymbolKind,
+}
+
+/// A code site a rename renames.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Site {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based byte column.
+    pub column: usize,
+    /// In a doctest: code inside a comment that the language's test runner compiles (a Rust
+    /// doc comment's code block, a Python docstring's `>>>` line), renamed as code.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub doctest: bool,
+}
+
+/// A code site spelled OLD that a rename leaves alone, and why: it does not resolve to the
+/// symbol lancet can prove (`unresolved`), or it resolves outside the tree (`outside`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct LeftSite {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based byte column.
+    pub column: usize,
+    /// The whole line, trimmed.
+    pub text: String,
+    /// Why it was not renamed.
+    pub why: String,
+}
+
+/// What a rename found, for the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct RenameSummary {
+    /// The old name.
+    pub old: String,
+    /// The new name.
+    pub new: String,
+    /// Files of a renameable language that were walked.
+    pub files_scanned: usize,
+    /// Files that contained OLD's bytes and were parsed.
+    pub files_parsed: usize,
+    /// Files with at least one renamed place.
+    pub files_changed: usize,
+    /// Identifier occurrences renamed in code.
+    pub sites: usize,
+    /// Where OLD is defined.
+    pub definitions: Vec<Definition>,
+    /// Mentions in strings and comments (renamed only when asked).
+    pub mentions: Vec<Mention>,
+    /// How sites were resolved: `binding` (lancet's scopes and imports) or `lsp:<server>`.
+    pub engine: String,
+    /// Every code site renamed, in file order.
+    pub renamed: Vec<Site>,
+    /// Code sites spelled OLD that could not be resolved (renamed only with
+    /// `--include-unresolved`, and then also listed in `renamed`).
+    pub unresolved: Vec<LeftSite>,
+    /// Code sites spelled OLD that resolve to something outside the tree: never renamed.
+    pub outside: Vec<LeftSite>,
+    /// Files that were skipped, with the reason (not UTF-8, unreadable).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_files: Vec<String>,
+    /// The language servers asked about the sites lancet could not decide (the hybrid
+    /// resolver), each with the sites it decided.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decided_by: Vec<ServerDecisions>,
+}
+
+/// What one language server decided of a rename's undecided sites: lancet asked it, per site,
+/// where the identifier there is defined, and renamed the site when that is the symbol's
+/// definition (a model or person can see which sites rest on the server's word).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ServerDecisions {
+    /// The server, as found on PATH (`basedpyright-langserver`).
+    pub server: String,
+    /// Its version as it reported it (`None`: it did not say).
+    pub version: Option<String>,
+    /// The sites it decided.
+    pub sites: Vec<DecidedSite>,
+    /// Sites it was asked about and could not decide (still listed as unresolved).
+    pub undecided: usize,
+    /// Why it ran outside lancet's sandbox, when it did (the kernel has none; the CLI only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unconfined: Option<String>,
+}
+
+/// A site a language server decided.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct DecidedSite {
+    /// The file, relative to the root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based byte column.
+    pub column: usize,
+    /// Whether it is the symbol (renamed) or another one (left).
+    pub renamed: bool,
+    /// Where the server says it is defined: `path:line` in the tree, or a path outside it.
+    pub definition: String,
+}
+
+/// Why a rename must not go ahead.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RenameRefusal {
+    /// OLD or NEW is no identifier.
+    NotIdentifier {
+        /// `OLD` or `NEW`.
+        which: &'static str,
+        /// The name given.
+        name: String,
+    },
+    /// OLD and NEW are the same name.
+    SameNames {
+        /// The name.
+        name: String,
+    },
+    /// `--lang` names a language lancet cannot rename in.
+    UnknownLanguage {
+        /// The language given.
+        lang: String,
+        /// The languages lancet renames in.
+        known: Vec<String>,
+    },
+    /// NEW is a keyword of a language the rename touches.
+    Reserved {
+        /// NEW.
+        new: String,
+        /// The language.
+        language: String,
+    },
+    /// NEW already names something where OLD would become it.
+    NameInUse {
+        /// OLD.
+        old: String,
+        /// NEW.
+        new: String,
+        /// Where NEW stands: path and line.
+        places: Vec<(String, usize)>,
+    },
+    /// No identifier OLD in the files walked.
+    NoMatch {
+        /// OLD.
+        old: String,
+        /// How many files were scanned.
+        files_scanned: usize,
+        /// How many mentions in strings or comments there are.
+        mentions: usize,
+    },
+    /// Sites lancet could not decide, any of which may be the symbol.
+    Unresolved {
+        /// OLD.
+        old: String,
+        /// How many sites were decided.
+        decided: usize,
+        /// The undecided sites, the first `MAX_LISTED`.
+        listed: Vec<LeftSite>,
+        /// How many there are in all.
+        total: usize,
+        /// The symbol was named by position already (no hint to name it so).
+        at: bool,
+        /// The language servers that would decide the sites, each with why it did not.
+        servers: Vec<UndecidedBy>,
+    },
+    /// A bare OLD defined in several languages.
+    Languages {
+        /// OLD.
+        old: String,
+        /// The languages.
+        languages: Vec<String>,
+        /// The definitions with their language, the first `MAX_LISTED`.
+        listed: Vec<(Definition, String)>,
+    },
+    /// A bare OLD naming several unrelated symbols: no override, re-export or import joins
+    /// them, and renaming all would merge what the code keeps apart.
+    Definitions {
+        /// OLD.
+        old: String,
+        /// One definition of each symbol (the first `MAX_LISTED`).
+        listed: Vec<Definition>,
+        /// How many symbols there are.
+        symbols: usize,
+        /// Whether `--all-definitions` can rename them all (not through a server, which
+        /// renames one symbol).
+        all: bool,
+    },
+    /// OLD stands in files of a language lancet resolves no names in, and no server of it
+    /// may rename it here.
+    Unsupported {
+        /// OLD.
+        old: String,
+        /// The language (a name of the language table).
+        language: String,
+        /// The server that renames it (`gopls`) and why it cannot here, for a language lancet
+        /// renames through one.
+        server: Option<(String, String)>,
+        /// Files of that language holding OLD (the first few).
+        files: Vec<String>,
+        /// The languages lancet renames in itself.
+        supported: Vec<String>,
+    },
+    /// OLD stands in files of a language renamed through its server, but none of them
+    /// defines it: the server needs a place to rename from.
+    ForeignNoDefinition {
+        /// OLD.
+        old: String,
+        /// The language.
+        language: String,
+        /// Files holding OLD (the first few).
+        files: Vec<String>,
+    },
+    /// `--kind K` where OLD is defined as no K.
+    KindNotDefined {
+        /// OLD.
+        old: String,
+        /// The kind asked for.
+        kind: SymbolKind,
+        /// What OLD is defined as.
+        others: Vec<Definition>,
+    },
+    /// `--kind K` where OLD is defined as K and as something else.
+    KindMixed {
+        /// OLD.
+        old: String,
+        /// The kind asked for.
+        kind: SymbolKind,
+        /// The other definitions.
+        others: Vec<Definition>,
+    },
+    /// What was wrong with a place: `--at`, a path, a qualified name.
+    Place(PlaceRefusal),
+    /// What went wrong with the language server (`--lsp`).
+    Server(ServerRefusal),
+}
+
+/// What was wrong with a place a rename was given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlaceRefusal {
+    /// `--at` names an identifier other than OLD.
+    AtNamesOther {
+        /// The place as given.
+        place: String,
+        /// The identifier there.
+        name: String,
+        /// OLD.
+        old: String,
+    },
+    /// `--at` names a definition lancet cannot rename by syntax (an object type's property,
+    /// an enum variant's field): the language server can.
+    AtUnsupported {
+        /// The identifier there.
+        name: String,
+        /// The place as given.
+        place: String,
+        /// What the resolver found.
+        why: String,
+    },
+    /// `--at` names an identifier whose binding lancet cannot tell.
+    AtUnresolved {
+        /// The identifier there.
+        name: String,
+        /// The place as given.
+        place: String,
+        /// What the resolver found.
+        why: String,
+    },
+    /// `--at` names an identifier defined outside the tree.
+    AtOutside {
+        /// The identifier there.
+        name: String,
+        /// The place as given.
+        place: String,
+        /// What the resolver found.
+        why: String,
+    },
+    /// `--at` names no identifier in code lancet walked.
+    AtNotCode {
+        /// The identifier there.
+        name: String,
+        /// The place as given.
+        place: String,
+    },
+    /// `--at` is no `PATH:LINE:COL`, or names no identifier.
+    AtMalformed {
+        /// What is wrong with it.
+        problem: AtProblem,
+    },
+    /// A path (of `--at`, or to walk) leaves the root.
+    PathOutside {
+        /// Why the path is refused.
+        error: String,
+        /// Whether it came with `--at` (else it is a path to walk).
+        at: bool,
+    },
+    /// `--at`'s file is not a readable file under the root.
+    AtFileMissing {
+        /// The path.
+        path: String,
+    },
+    /// A path to walk does not exist under the root.
+    PathMissing {
+        /// The path as given.
+        path: String,
+    },
+    /// With `--at`, the first path is no path but a name: OLD was typed too (`--at P:L:C OLD
+    /// NEW`), so OLD was taken for NEW and NEW for a path.
+    OldTypedWithAt {
+        /// What was taken for NEW.
+        taken: String,
+        /// The name that was taken for a path.
+        name: String,
+    },
+    /// A qualified OLD names no symbol of the tree.
+    QualifiedUnknown {
+        /// The qualified name.
+        qualified: String,
+    },
+    /// `--lsp` without `--at`.
+    LspWithoutAt,
+}
+
+/// What went wrong with the language server a rename asked (`--lsp`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerRefusal {
+    /// The language server must run sandboxed where no sandbox can be built.
+    NoSandbox {
+        /// Why no sandbox can be built.
+        why: String,
+    },
+    /// No language server for the file is installed outside the project.
+    NoServer {
+        /// Which server is missing, and for what.
+        detail: String,
+    },
+    /// The language server failed (to start, to answer in time, to answer sense).
+    Failed {
+        /// What went wrong.
+        detail: String,
+    },
+    /// The language server says the identifier cannot be renamed.
+    Refuses {
+        /// The server.
+        server: String,
+        /// The identifier.
+        name: String,
+        /// Its place as given.
+        place: String,
+    },
+}
+
+/// What is wrong with a `--at` place.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AtProblem {
+    /// Not `PATH:LINE:COL`.
+    NotAPlace {
+        /// The place as given.
+        place: String,
+    },
+    /// The file has no such line.
+    NoLine {
+        /// The file.
+        path: String,
+        /// The line asked for.
+        line: usize,
+    },
+    /// The line has no such column.
+    NoColumn {
+        /// The file.
+        path: String,
+        /// The line.
+        line: usize,
+        /// The column asked for.
+        column: usize,
+    },
+    /// The place is not on an identifier.
+    NotOnIdentifier {
+        /// The place as given.
+        place: String,
+        /// What the line reads.
+        line_text: String,
+    },
+}
+
+/// A language server that would decide a rename's undecided sites, and why it did not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndecidedBy {
+    /// The server (`basedpyright-langserver or pyright-langserver`).
+    pub server: String,
+    /// Why it did not decide them.
+    pub why: NotDecided,
+}
+
+/// Why a language server did not decide a rename's undecided sites.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotDecided {
+    /// Asking servers is off (`--no-lsp`, `[rename] lsp = false`, MCP without `--allow-lsp`).
+    Off,
+    /// It is not installed where lancet may run it (why).
+    Missing(String),
+    /// It was asked and failed (why).
+    Failed(String),
+    /// It was asked and could not tell for these sites.
+    CouldNotTell,
+    /// It was not asked: the site at this `path:line`, of another language, stays undecided
+    /// and stops the rename already.
+    NotAsked(String),
+    /// It could not tell for the site at `at` (`path:line`): one site left undecided stops a
+    /// rename, so the `not_asked` sites after it were not asked.
+    Stopped {
+        /// The first site it could not decide.
+        at: String,
+        /// The sites not asked after it.
+        not_asked: usize,
+    },
+    /// Its rename does not reach these sites (what they are: rust-analyzer and a doctest or a
+    /// `macro_rules!` body), so lancet's own resolver must decide them, and could not.
+    NotItsSites(String),
+}
