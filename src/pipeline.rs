@@ -5,7 +5,8 @@ use crate::applied::Applied;
 use crate::apply_options::ApplyOptions;
 use crate::bisect;
 use crate::progress;
-use crate::report::{Report, Surface};
+use crate::report::Report;
+use crate::report::render;
 use crate::verify;
 use crate::{history, sandbox};
 use lancet_core::Root;
@@ -106,7 +107,7 @@ fn apply_locked(
         admitted
             .split_hard_links()
             .iter()
-            .map(|path| hard_link_note(path)),
+            .map(|path| render::hard_link_split(path)),
     );
     let status = match (staged.failed(), opts.partial) {
         (true, partial) if !partial || admitted.files().is_empty() => {
@@ -145,7 +146,7 @@ fn apply_locked(
         );
     }
     if opts.dry_run {
-        let report = dry_run(status, format, staged.reports, notes, opts.surface);
+        let report = Report::dry_run(status, format, staged.reports, notes, opts.surface);
         return nothing_written(report.with_syntax(syntax));
     }
     // The last look before the writes (without tests, the commit point of a cancellation):
@@ -243,24 +244,6 @@ pub(crate) fn open_root(opts: &ApplyOptions) -> Result<Root, Box<Report>> {
     })
 }
 
-/// What a dry run says: what would apply, or, with failures, that it is no success even with
-/// --partial (what failed is the answer).
-fn dry_run(
-    status: Status,
-    format: &'static str,
-    reports: Vec<lancet_core::FileReport>,
-    notes: Vec<String>,
-    surface: Surface,
-) -> Report {
-    match status {
-        Status::Partial => Report::from_ops(Status::Refused, format, reports, notes, surface)
-            .with_note(
-                "a dry run with --partial: without --dry-run, the parts that located would be written and only these reported".to_string(),
-            ),
-        _ => Report::from_ops(Status::DryRun, format, reports, notes, surface),
-    }
-}
-
 /// Whole-file writes, with no `--expect` or `--base` naming their path, over a file that
 /// changed since `lancet read` showed it: each path with the hash that read showed.
 fn overwritten_since_read(
@@ -289,14 +272,6 @@ fn overwritten_since_read(
             (read != *now).then(|| (rel.to_string(), read))
         })
         .collect()
-}
-
-/// The note for a file with other hard links that got its own inode: the other names keep the
-/// old content.
-fn hard_link_note(path: &str) -> String {
-    format!(
-        "{path} had other hard links: it now has its own copy and the other names keep the old content (`[edit] hard_links = \"in-place\"` in the user configuration writes through them)"
-    )
 }
 
 /// The caller's bases, and for line-anchored edits that name their read (`sha256` in the
@@ -488,9 +463,7 @@ fn verify_and_decide(
                 true
             }
             Err(e) => {
-                report = report.with_note(format!(
-                    "the tests passed, but the batch could not be kept ({e}): it is rolled back"
-                ));
+                report = report.with_unkept(&e);
                 false
             }
         };

@@ -6,6 +6,7 @@
 use super::checkpoint::{meta_for, new_batch_id, record_checkpoint};
 use super::recovery::recover_if_needed;
 use crate::applied::Applied;
+use crate::report::render::history as words;
 use crate::report::{Report, Surface};
 use lancet_core::sha256_hex;
 use lancet_core::{Action, FileReport, Outcome, Status};
@@ -176,10 +177,7 @@ fn plan_restore(
         } else if now != post && !opts.force {
             report.status = Outcome::Failed;
             report.kind = Some(ErrorKind::ChangedSince);
-            report.error = Some(format!(
-                "{rel} changed after batch {}; left alone (undo --force restores it anyway)",
-                plan.meta.id
-            ));
+            report.error = Some(words::changed_after(&rel, &plan.meta.id));
             plan.left_alone.push(rel.to_string());
         } else {
             plan.staged.push(restore_plan(
@@ -200,15 +198,7 @@ fn plan_restore(
         }));
     }
     if !plan.left_alone.is_empty() && !opts.partial {
-        let surface = opts.surface;
-        let message = format!(
-            "Nothing was undone: {} changed since batch {} ({}) ran, and restoring it would overwrite newer work. Run {} to restore everything anyway, or {} to restore only the files that did not change.",
-            plan.left_alone.join(", "),
-            plan.meta.id,
-            plan.meta.summary,
-            surface.undo_force(&plan.meta.id),
-            surface.undo_partial(&plan.meta.id),
-        );
+        let message = words::undo_over_changes(&plan.left_alone, &plan.meta, opts.surface);
         return Err(Box::new(Report::from_files(
             Status::Refused,
             plan.files,
@@ -294,7 +284,7 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: &UndoOptions) -> App
     } else {
         Status::Partial
     };
-    let message = undo_message(
+    let message = words::undid(
         &meta,
         admitted.files().len(),
         restored_by_hand,
@@ -313,7 +303,7 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: &UndoOptions) -> App
     // undo and marks the batch live again (`StateDir::forget_batch`).
     let mut undo_meta = meta_for(state, &undo_id, "undo", admitted.files(), &report);
     undo_meta.root = meta.root.clone();
-    undo_meta.summary = format!("undo of {} ({})", meta.id, meta.summary);
+    undo_meta.summary = words::undo_summary(&meta);
     undo_meta.undoes = Some(meta.id.clone());
     let recorded = record_checkpoint(
         &root,
@@ -370,52 +360,11 @@ fn nothing_to_restore(
     if left_alone.is_empty() {
         meta.undone = true;
         let _ = state.save_meta(&meta);
-        let message = format!(
-            "Batch {} ({}) is already restored: every file it changed holds its content from before it (put back by hand?). Nothing was written; it is now marked undone.",
-            meta.id, meta.summary
-        );
+        let message = words::already_restored(&meta);
         return Report::from_files(Status::AlreadyApplied, files, message).into();
     }
-    let message = format!(
-        "Undid batch {} ({}): 0 file(s) restored. Left alone (changed since the batch): {}. Run {} to restore them anyway.",
-        meta.id,
-        meta.summary,
-        left_alone.join(", "),
-        surface.undo_force(&meta.id)
-    );
+    let message = words::none_restored(&meta, left_alone, surface);
     Report::from_files(Status::Partial, files, message).into()
-}
-
-/// What a successful undo says: what it restored, what it left, and how to redo it.
-fn undo_message(
-    meta: &CheckpointMeta,
-    restored: usize,
-    restored_by_hand: usize,
-    left_alone: &[String],
-    undo_id: &str,
-    surface: Surface,
-) -> String {
-    let mut message = format!(
-        "Undid batch {} ({}): {restored} file(s) restored.",
-        meta.id, meta.summary
-    );
-    if restored_by_hand > 0 {
-        message.push_str(&format!(
-            " {restored_by_hand} file(s) already held their content from before it."
-        ));
-    }
-    if !left_alone.is_empty() {
-        message.push_str(&format!(
-            " Left alone (changed since the batch): {}. Run {} to restore them anyway.",
-            left_alone.join(", "),
-            surface.undo_force(&meta.id)
-        ));
-    }
-    message.push_str(&format!(
-        " The undo is batch {undo_id}: {} redoes it.",
-        surface.undo_id(undo_id)
-    ));
-    message
 }
 
 /// What is at a path now, read through the root's handle (a link is not followed).

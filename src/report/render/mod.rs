@@ -17,6 +17,7 @@ mod bisect;
 mod check;
 mod codemod;
 mod findings;
+pub(crate) mod history;
 mod locate;
 mod moving;
 pub(crate) mod ops;
@@ -29,6 +30,14 @@ mod syntax;
 mod verify;
 
 pub(crate) use signature::site_problem;
+
+/// The note for a file with other hard links that got its own inode: the other names keep the
+/// old content.
+pub(crate) fn hard_link_split(path: &str) -> String {
+    format!(
+        "{path} had other hard links: it now has its own copy and the other names keep the old content (`[edit] hard_links = \"in-place\"` in the user configuration writes through them)"
+    )
+}
 
 /// Words for what a surface prints beside the report: a parsed batch (`lancet parse`), a
 /// check's findings (`lancet check`). The engine's types carry no words of their own; this is
@@ -122,6 +131,24 @@ impl Report {
                 kept.display()
             ))
         })
+    }
+
+    /// What a dry run says: what would apply, or, with failures, that it is no success even
+    /// with --partial (what failed is the answer).
+    pub(crate) fn dry_run(
+        status: Status,
+        format: &'static str,
+        reports: Vec<FileReport>,
+        notes: Vec<String>,
+        surface: Surface,
+    ) -> Report {
+        match status {
+            Status::Partial => Report::from_ops(Status::Refused, format, reports, notes, surface)
+                .with_note(
+                    "a dry run with --partial: without --dry-run, the parts that located would be written and only these reported".to_string(),
+                ),
+            _ => Report::from_ops(Status::DryRun, format, reports, notes, surface),
+        }
     }
 
     /// Says which whole-file writes replaced a file that changed since it was read (`lancet

@@ -7,6 +7,14 @@ use lancet_core::verdicts::{Rollback, TestRun};
 use std::fmt::Write as _;
 
 impl Report {
+    /// Says that the tests passed but the batch could not be kept (its journal not released):
+    /// it is rolled back.
+    pub(crate) fn with_unkept(self, error: &impl std::fmt::Display) -> Report {
+        self.with_note(format!(
+            "the tests passed, but the batch could not be kept ({error}): it is rolled back"
+        ))
+    }
+
     /// Turns an applied batch into a test failure: what failed, what was rolled back, what was
     /// left alone, and when to stop retrying.
     pub fn with_failed_test(
