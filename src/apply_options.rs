@@ -87,11 +87,49 @@ pub struct ApplyOptions {
     pub kept: Option<std::sync::Arc<Kept>>,
 }
 
+/// What the write phase needs of the options, built in one place ([`ApplyOptions::write`]): how
+/// the door judges and writes, whether a checkpoint records the batch and how many are kept,
+/// who the rollback ledger counts, and whose words a refusal takes. The commit, the verdict's
+/// release or rollback, and bisection's trial writes read this, not the whole options.
+#[derive(Debug, Clone)]
+pub(crate) struct WritePhase<'a> {
+    /// What the door checks besides what it always checks (lancet's settings when protected,
+    /// hard links as the person chose).
+    pub(crate) checks: store::Checks,
+    /// fsync files and directories when writing.
+    pub(crate) fsync: bool,
+    /// Record a git checkpoint of the batch.
+    pub(crate) checkpoint: bool,
+    /// How many checkpoints to keep.
+    pub(crate) retention: store::Retention,
+    /// Who sends the batch, for the rollback ledger.
+    pub(crate) actor: &'a str,
+    /// Whose words a refusal of the write takes.
+    pub(crate) surface: Surface,
+}
+
+impl WritePhase<'_> {
+    /// How the door writes: synced as asked, and held pending a test verdict when one comes.
+    pub(crate) fn door(&self, await_verdict: bool) -> store::WriteOptions {
+        store::WriteOptions {
+            fsync: self.fsync,
+            await_verdict,
+        }
+    }
+}
+
 impl ApplyOptions {
-    /// What the door checks for these options' caller (lancet's settings when protected, hard
-    /// links as the person chose).
-    pub(crate) fn door_checks(&self) -> store::Checks {
-        crate::guard::door_checks(self.protect_settings, self.hard_links)
+    /// What writing needs of these options: the door's checks, syncing, the checkpoint and
+    /// its retention, the ledger's actor.
+    pub(crate) fn write(&self) -> WritePhase<'_> {
+        WritePhase {
+            checks: crate::guard::door_checks(self.protect_settings, self.hard_links),
+            fsync: self.fsync,
+            checkpoint: self.checkpoint,
+            retention: self.retention,
+            actor: &self.actor,
+            surface: self.surface,
+        }
     }
 
     /// What staging needs of these options, with the bases resolved to kept snapshots and the

@@ -2,12 +2,12 @@
 //! over the crates below, each ending with the report or handing the next its data.
 
 use crate::applied::Applied;
-use crate::apply_options::ApplyOptions;
+use crate::apply_options::{ApplyOptions, WritePhase};
 use crate::bisect;
 use crate::progress;
 use crate::report::Report;
 use crate::report::render;
-use crate::verify;
+use crate::verify::{self, VerifyOptions};
 use crate::{history, sandbox};
 use lancet_core::Root;
 use lancet_core::batch::{self, Batch};
@@ -18,7 +18,7 @@ use lancet_core::timing::lap;
 use lancet_core::verdicts;
 use lancet_core::{BatchFailure, Status};
 use lancet_store::TestSummary;
-use lancet_store::{self as store, StateDir, WriteOptions};
+use lancet_store::{self as store, StateDir};
 use lancet_syntax as syntax;
 
 /// Parses edit text and applies it; every outcome, including malformed input, is a report.
@@ -167,7 +167,32 @@ fn apply_locked(
         &format!("checkpoint and writing {} files", admitted.files().len()),
         None,
     );
-    let committed = match checkpoint_and_commit(root, state, &admitted, report, format, opts) {
+    write_and_verify(root, state, admitted, report, format, opts, &progress)
+}
+
+/// The writing phases: checkpoint and commit, then, with a test command, the verdict that keeps
+/// the batch or takes it back.
+fn write_and_verify(
+    root: &Root,
+    state: &StateDir,
+    admitted: store::Admitted<'_>,
+    report: Report,
+    format: &str,
+    opts: &ApplyOptions,
+    progress: &progress::Progress,
+) -> Applied {
+    let nothing_written = Applied::from;
+    let mut clock = std::time::Instant::now();
+    let write = opts.write();
+    let committed = match checkpoint_and_commit(
+        root,
+        state,
+        &admitted,
+        report,
+        format,
+        &write,
+        opts.test.is_some(),
+    ) {
         Ok(c) => c,
         Err(report) => return nothing_written(*report),
     };
@@ -176,7 +201,13 @@ fn apply_locked(
     match &opts.test {
         Some(command) => {
             progress.phase(&format!("running `{command}`"), None);
-            verify_and_decide(root, state, committed, files, command, opts)
+            let verdict = Verdict {
+                write: &write,
+                verify: &opts.verify(),
+                bisect_runs: opts.bisect_runs,
+                progress: &opts.progress,
+            };
+            verify_and_decide(root, state, committed, files, command, &verdict)
         }
         None if committed.report.exit_code() != 0 => nothing_written(committed.report),
         None => Applied::kept(committed.report, files),
@@ -206,7 +237,7 @@ fn stage_and_admit<'a>(
         root,
         std::mem::take(&mut staged.files),
         state.off_limits(),
-        &opts.door_checks(),
+        &opts.write().checks,
     )
     .map_err(|failure| Box::new(Report::batch_failed(&failure, opts.surface)))?;
     Ok((staged, admitted))
@@ -373,25 +404,22 @@ fn checkpoint_and_commit(
     admitted: &store::Admitted<'_>,
     mut report: Report,
     format: &str,
-    opts: &ApplyOptions,
+    write: &WritePhase,
+    await_verdict: bool,
 ) -> Result<Committed, Box<Report>> {
     let id = history::new_batch_id();
     let files = admitted.files();
     let mut meta = history::meta_for(state, &id, format, files, &report);
-    let write = WriteOptions {
-        fsync: opts.fsync,
-        await_verdict: opts.test.is_some(),
-    };
     let mut clock = std::time::Instant::now();
-    let prepared = match store::prepare(admitted, state, &id, write, &[]) {
+    let prepared = match store::prepare(admitted, state, &id, write.door(await_verdict), &[]) {
         Ok(p) => p,
-        Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface))),
+        Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), write.surface))),
     };
     lap("commit: targets checked, journal written", &mut clock);
     // The checkpoint and its log entry are recorded with the journal durable (its objects built
     // while it syncs) and before any file is written: a crash on either side is rolled back and
     // forgotten together.
-    if opts.checkpoint {
+    if write.checkpoint {
         match history::record_checkpoint(
             root,
             state,
@@ -404,20 +432,20 @@ fn checkpoint_and_commit(
             Ok(entry) => meta = entry,
             Err(e) => {
                 prepared.abandon();
-                return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface)));
+                return Err(Box::new(Report::batch_failed(&e.failure(), write.surface)));
             }
         }
     }
     let written = match store::write(prepared) {
         Ok(w) => w,
-        Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), opts.surface))),
+        Err(e) => return Err(Box::new(Report::batch_failed(&e.failure(), write.surface))),
     };
     if written.exchange_unsupported() {
         report = report.with_swap_fallback();
     }
-    if opts.checkpoint {
+    if write.checkpoint {
         clock = std::time::Instant::now();
-        state.prune_checkpoints(opts.retention);
+        state.prune_checkpoints(write.retention);
         if let Err(e) = state.fold_packs() {
             report = report.with_packs_unfolded(&e.to_string());
         }
@@ -433,6 +461,15 @@ fn checkpoint_and_commit(
     })
 }
 
+/// What the verify phase needs of the options: how the batch was written (to keep or take it
+/// back), how the tests run, and how far a bisection of a failing batch may go.
+struct Verdict<'a> {
+    write: &'a WritePhase<'a>,
+    verify: &'a VerifyOptions<'a>,
+    bisect_runs: Option<usize>,
+    progress: &'a progress::Watch,
+}
+
 /// The verify phase: run the tests, then keep the batch (the journal goes: its commit point) or
 /// take it back; a verdict that cannot be recorded takes it back too. With `--bisect`, a batch
 /// taken back whole after failing tests goes on to the bisection.
@@ -442,8 +479,9 @@ fn verify_and_decide(
     committed: Committed,
     files: Vec<staged::StagedFile>,
     command: &str,
-    opts: &ApplyOptions,
+    verdict: &Verdict,
 ) -> Applied {
+    let write = verdict.write;
     let Committed {
         id,
         written,
@@ -451,13 +489,13 @@ fn verify_and_decide(
         touched,
         mut report,
     } = committed;
-    let mut run = verify::run_tests_as_asked(root, state, command, &opts.verify());
+    let mut run = verify::run_tests_as_asked(root, state, command, verdict.verify);
     // The verdict is the commit point: a call cancelled before it is rolled back, whatever the
     // tests said.
-    run.cancelled |= opts.cancel.is_cancelled();
+    run.cancelled |= verdict.verify.cancel.is_cancelled();
     let kept = run.passed
         && !run.cancelled
-        && match store::release(root, state, &written, opts.fsync) {
+        && match store::release(root, state, &written, write.fsync) {
             Ok(late) => {
                 report = report.with_late_writes(&verify::late_pairs(&late));
                 true
@@ -474,7 +512,7 @@ fn verify_and_decide(
                 id: id.clone(),
                 files: touched.clone(),
                 rolled_back,
-                actor: opts.actor.clone(),
+                actor: write.actor.to_string(),
             },
         )
     };
@@ -484,7 +522,7 @@ fn verify_and_decide(
     });
     if kept {
         ledger(false);
-        if opts.checkpoint {
+        if write.checkpoint {
             let _ = state.save_meta(&meta);
         }
         report = report.with_passed_test(run);
@@ -496,21 +534,26 @@ fn verify_and_decide(
     // Marked undone while its journal stands: a crash during the rollback leaves the journal,
     // and recovery then forgets the batch; a crash after it leaves the mark true to the disk.
     meta.undone = true;
-    if opts.checkpoint {
+    if write.checkpoint {
         let _ = state.save_meta(&meta);
     }
-    let rollback = store::roll_back_committed(root, state, &written, opts.fsync);
+    let rollback = store::roll_back_committed(root, state, &written, write.fsync);
     // A path changed during the tests keeps its new content: the batch is then only partly
     // taken back, and stays live in the log for `undo --force`.
-    if !rollback.intact() && opts.checkpoint {
+    if !rollback.intact() && write.checkpoint {
         meta.undone = false;
         let _ = state.save_meta(&meta);
     }
-    if let Some(max_runs) = opts.bisect_runs
+    if let Some(max_runs) = verdict.bisect_runs
         && bisect::worth_trying(&run, &rollback)
     {
         let whole = bisect::Whole { id, report, run };
-        return bisect::bisect(root, state, &files, whole, command, opts, max_runs);
+        let phases = bisect::Phases {
+            write,
+            verify: verdict.verify,
+            progress: verdict.progress,
+        };
+        return bisect::bisect(root, state, &files, whole, command, &phases, max_runs);
     }
     // A cancelled call is no failed attempt: it does not count towards "stop retrying".
     let stuck = if run.cancelled {
@@ -518,7 +561,7 @@ fn verify_and_decide(
     } else {
         ledger(true)
     };
-    let undo = opts.checkpoint.then(|| opts.surface.undo_force(&id));
+    let undo = write.checkpoint.then(|| write.surface.undo_force(&id));
     report = report.with_failed_test(&run, &rollback, &stuck, undo.as_deref());
     report.test = Some(run);
     report.into()

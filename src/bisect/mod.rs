@@ -11,14 +11,14 @@
 mod search;
 
 use crate::applied::Applied;
-use crate::apply_options::ApplyOptions;
+use crate::apply_options::WritePhase;
 use crate::history::record_checkpoint;
 use crate::report::Report;
-use crate::verify::run_tests_as_asked;
+use crate::verify::{VerifyOptions, run_tests_as_asked};
 use crate::{history, progress};
 use lancet_core::{BatchFailure, FileReport, Rollback, Root, StagedFile};
 use lancet_core::{BisectOutcome, Bisection, Culprit, TestRun};
-use lancet_store::{self as store, LedgerEntry, StateDir, TestSummary, WriteOptions, Written};
+use lancet_store::{self as store, LedgerEntry, StateDir, TestSummary, Written};
 use search::{Found, Search, Step};
 
 /// The whole batch, written, tested, failed and rolled back: where bisection starts.
@@ -44,11 +44,22 @@ struct Trial {
     files: Vec<StagedFile>,
 }
 
+/// What bisection needs of the options: how each run's files are written and kept or taken
+/// back, how the tests run, and who is told the progress.
+pub(crate) struct Phases<'a> {
+    /// How a run's files are written, kept or taken back.
+    pub(crate) write: &'a WritePhase<'a>,
+    /// How the tests run.
+    pub(crate) verify: &'a VerifyOptions<'a>,
+    /// Who is told the progress of the runs.
+    pub(crate) progress: &'a progress::Watch,
+}
+
 /// What bisection works with: where, what, and how.
 struct Bisect<'a> {
     root: &'a Root,
     state: &'a StateDir,
-    opts: &'a ApplyOptions,
+    phases: &'a Phases<'a>,
     command: &'a str,
     files: &'a [StagedFile],
     units: Vec<Vec<usize>>,
@@ -65,13 +76,13 @@ pub(crate) fn bisect(
     files: &[StagedFile],
     whole: Whole,
     command: &str,
-    opts: &ApplyOptions,
+    phases: &Phases,
     max_runs: usize,
 ) -> Applied {
     let b = Bisect {
         root,
         state,
-        opts,
+        phases,
         command,
         files,
         units: units(files, &whole.report.files),
@@ -156,7 +167,7 @@ impl Bisect<'_> {
     /// The search, one run after another within the bound; the latest run's files stay on
     /// disk until the next run replaces them or the search ends.
     fn runs(&self, search: &mut Search, runs: &mut Vec<TestRun>) -> Result<Ended, Box<Report>> {
-        let progress = progress::Progress::new(&self.opts.progress, self.files.len());
+        let progress = progress::Progress::new(self.phases.progress, self.files.len());
         let mut on_disk: Option<Trial> = None;
         let (outcome, shown) = loop {
             match search.next() {
@@ -178,12 +189,8 @@ impl Bisect<'_> {
                         None,
                     );
                     let trial = self.write_trial(&units)?;
-                    let run = run_tests_as_asked(
-                        self.root,
-                        self.state,
-                        self.command,
-                        &self.opts.verify(),
-                    );
+                    let run =
+                        run_tests_as_asked(self.root, self.state, self.command, self.phases.verify);
                     let stopped = run.stopped();
                     search.record(runs.len(), run.passed);
                     runs.push(run);
@@ -215,17 +222,15 @@ impl Bisect<'_> {
         chosen.sort_unstable();
         let files: Vec<StagedFile> = chosen.iter().map(|&i| self.files[i].clone()).collect();
         let id = history::new_batch_id();
-        let write = WriteOptions {
-            fsync: self.opts.fsync,
-            await_verdict: true,
+        let write = self.phases.write.door(true);
+        let refused = |failure: BatchFailure| {
+            Box::new(Report::batch_failed(&failure, self.phases.write.surface))
         };
-        let refused =
-            |failure: BatchFailure| Box::new(Report::batch_failed(&failure, self.opts.surface));
         let admitted = store::admit(
             self.root,
             files,
             self.state.off_limits(),
-            &self.opts.door_checks(),
+            &self.phases.write.checks,
         )
         .map_err(refused)?;
         let written = store::prepare(&admitted, self.state, &id, write, &[])
@@ -241,8 +246,12 @@ impl Bisect<'_> {
     /// Rolls a run's files back; one that does not go back whole (the tests rewrote it, or an
     /// I/O error) ends the bisection with the paths named.
     fn drop_trial(&self, trial: Trial, run: &TestRun) -> Result<(), Box<Report>> {
-        let rollback =
-            store::roll_back_committed(self.root, self.state, &trial.written, self.opts.fsync);
+        let rollback = store::roll_back_committed(
+            self.root,
+            self.state,
+            &trial.written,
+            self.phases.write.fsync,
+        );
         if rollback.intact() {
             return Ok(());
         }
@@ -273,7 +282,7 @@ impl Bisect<'_> {
             command: self.command.to_string(),
             passed: true,
         });
-        let kept = match self.opts.checkpoint {
+        let kept = match self.phases.write.checkpoint {
             true => record_checkpoint(
                 self.root,
                 self.state,
@@ -289,12 +298,16 @@ impl Bisect<'_> {
             false => Ok(()),
         }
         .and_then(|()| {
-            store::release(self.root, self.state, &trial.written, self.opts.fsync).map_err(|e| {
-                BatchFailure::WriteFailed {
-                    path: "the journal".into(),
-                    error: e.to_string(),
-                    intact: true,
-                }
+            store::release(
+                self.root,
+                self.state,
+                &trial.written,
+                self.phases.write.fsync,
+            )
+            .map_err(|e| BatchFailure::WriteFailed {
+                path: "the journal".into(),
+                error: e.to_string(),
+                intact: true,
             })
         });
         let late = match kept {
@@ -305,8 +318,8 @@ impl Bisect<'_> {
         };
         report = report.with_late_writes(&crate::verify::late_pairs(&late));
         report.checkpoint = None;
-        if self.opts.checkpoint {
-            self.state.prune_checkpoints(self.opts.retention);
+        if self.phases.write.checkpoint {
+            self.state.prune_checkpoints(self.phases.write.retention);
             if let Err(e) = self.state.fold_packs() {
                 report = report.with_packs_unfolded(&e.to_string());
             }
@@ -319,8 +332,12 @@ impl Bisect<'_> {
     /// The last passing run's files could not be kept (their checkpoint or commit point
     /// failed): taken back, and the batch forgotten once they are.
     fn not_kept(&self, trial: &Trial, failure: BatchFailure) -> Applied {
-        let rollback =
-            store::roll_back_committed(self.root, self.state, &trial.written, self.opts.fsync);
+        let rollback = store::roll_back_committed(
+            self.root,
+            self.state,
+            &trial.written,
+            self.phases.write.fsync,
+        );
         let failure = match failure {
             BatchFailure::WriteFailed { path, error, .. } => BatchFailure::WriteFailed {
                 path,
@@ -332,7 +349,7 @@ impl Bisect<'_> {
         if rollback.finished() {
             self.state.forget_batch(&trial.id);
         }
-        Report::batch_failed(&failure, self.opts.surface).into()
+        Report::batch_failed(&failure, self.phases.write.surface).into()
     }
 
     /// Records the files a bisection did not write as rolled back, for the "stop retrying"
@@ -344,7 +361,7 @@ impl Bisect<'_> {
                 id: id.to_string(),
                 files: files.to_vec(),
                 rolled_back: true,
-                actor: self.opts.actor.clone(),
+                actor: self.phases.write.actor.to_string(),
             },
         )
     }
