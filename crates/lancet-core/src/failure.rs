@@ -376,7 +376,7 @@ pub enum OpFailure {
         /// How the sketch spells its markers.
         spelling: String,
         /// Why it could not be placed.
-        why: String,
+        why: Box<crate::sketch::Refusal>,
     },
     /// Line anchors that no longer hold.
     StaleAnchors {
@@ -480,7 +480,7 @@ pub struct LocateFailure {
     pub headers: Option<Vec<String>>,
     /// Why the new text, read as a lazy sketch (its placeholder as a marker), could not be
     /// placed either.
-    pub as_sketch: Option<String>,
+    pub as_sketch: Option<Box<crate::sketch::Refusal>>,
 }
 
 /// How an edit says which of several places it means, by its format.

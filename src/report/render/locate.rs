@@ -2,6 +2,7 @@
 //! what tells the candidates apart, and what to send next in the surface's vocabulary.
 
 use super::join_lines;
+use super::sketch::sketch_refusal;
 use crate::report::{MAX_LISTED, Surface};
 use lancet_core::failure::{HunkFailure, LocateFailure, Remedy, Telling};
 use lancet_core::locate::LocateError;
@@ -96,7 +97,10 @@ fn not_located(f: &LocateFailure, surface: Surface) -> String {
         }
     };
     match &f.as_sketch {
-        Some(why) => format!("{words} Read as a lazy sketch, it could not be placed: {why}."),
+        Some(why) => format!(
+            "{words} Read as a lazy sketch, it could not be placed: {}.",
+            sketch_refusal(why)
+        ),
         None => words,
     }
 }

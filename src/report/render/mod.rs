@@ -24,6 +24,7 @@ pub(crate) mod ops;
 mod parsed;
 mod rename;
 mod signature;
+mod sketch;
 mod step;
 mod surface;
 mod syntax;

@@ -2,6 +2,7 @@
 //! to send next in the surface's vocabulary; and a batch that could not be staged at all.
 
 use super::Words;
+use super::sketch::sketch_refusal;
 use crate::report::Surface;
 use lancet_core::failure::{Doing, OpFailure, StageError};
 use lancet_core::rebase::ConflictRegion;
@@ -137,7 +138,8 @@ pub(crate) fn op_failure(failure: &OpFailure, surface: Surface, format: &str) ->
             spelling,
             why,
         } => format!(
-            "the new content of {path} is a sketch (markers like `{spelling}`), and lancet could not place it: {why}. Nothing was written."
+            "the new content of {path} is a sketch (markers like `{spelling}`), and lancet could not place it: {}. Nothing was written.",
+            sketch_refusal(why)
         ),
         OpFailure::StaleAnchors { path, why } => format!("{path}: {why}"),
         OpFailure::AnchorsUnread { path, fitting } => anchors_unread(path, *fitting, surface),

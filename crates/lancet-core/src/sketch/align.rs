@@ -277,22 +277,13 @@ impl<'a> Alignment<'a> {
                 }
             }
             if starts.len() > 1 || ends.len() > 1 {
-                let place = |v: &[usize]| {
-                    v.iter()
-                        .take(4)
-                        .map(|j| self.line_no(*j).to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                let which = if starts.len() > 1 {
-                    format!("start before old line {}", place(&starts))
-                } else {
-                    format!("end before old line {}", place(&ends))
-                };
-                return Err(Refusal(format!(
-                    "the marker on line {} of the new text could {which}: the lines around it do not pin down which old lines it stands for (two similar places, or new lines between two markers). Include a line that occurs only once next to the marker, or send the lines in full",
-                    item_line(&self.items[item])
-                )));
+                let start = starts.len() > 1;
+                let open = if start { &starts } else { &ends };
+                return Err(Refusal::MarkerUnpinned {
+                    line: item_line(&self.items[item]),
+                    start,
+                    before: open.iter().take(4).map(|j| self.line_no(*j)).collect(),
+                });
             }
         }
         Ok(())

@@ -2,8 +2,8 @@
 //! old lines and the sketch by means of their own (a line diff, bracket counts), shows what the
 //! sketch says. The alignment is meant to guarantee all of it; this check does not trust it.
 
-use super::Refusal;
 use super::lines::{ends_inside_string, indent, inside_strings, is_comment};
+use super::{Broken, Refusal};
 use crate::line_map::{LineMap, Region};
 
 /// Where a line of the result comes from.
@@ -50,12 +50,6 @@ impl Placement<'_> {
         self.base + j + 1
     }
 
-    fn broken(&self, what: String) -> Refusal {
-        Refusal(format!(
-            "its placement fails lancet's check ({what}), so it is not what the sketch says. Include more unchanged lines around each marker, or send the lines in full"
-        ))
-    }
-
     /// The sketch's concrete lines all stand in the result, in the sketch's order.
     fn sketch_lines_in_order(&self) -> Result<(), Refusal> {
         let written: Vec<&str> = self
@@ -77,10 +71,9 @@ impl Placement<'_> {
                 .position(|(a, b)| a != b)
                 .unwrap_or(written.len().min(wanted.len()));
             let line = wanted.get(at).copied().unwrap_or("");
-            return Err(self.broken(format!(
-                "the new text's line {:?} is not where the sketch puts it",
-                line.trim()
-            )));
+            return Err(Refusal::Broken(Broken::Misplaced {
+                text: line.trim().to_string(),
+            }));
         }
         Ok(())
     }
@@ -91,10 +84,9 @@ impl Placement<'_> {
         for (_, s) in &self.result {
             if let Source::Kept { old, .. } = *s {
                 if last.is_some_and(|l| old <= l) {
-                    return Err(self.broken(format!(
-                        "old line {} would be kept twice or out of order",
-                        self.line_no(old)
-                    )));
+                    return Err(Refusal::Broken(Broken::KeptTwice {
+                        old: self.line_no(old),
+                    }));
                 }
                 last = Some(old);
             }
@@ -125,13 +117,11 @@ impl Placement<'_> {
                     && !quoted[j]
                     && indent(&self.old[j]) < m.indent
             }) {
-                return Err(self.broken(format!(
-                    "the marker on line {} is indented {} columns but would keep old line {} ({:?}), which is indented less",
-                    m.line,
-                    m.indent,
-                    self.line_no(j),
-                    self.old[j].trim()
-                )));
+                return Err(Refusal::Broken(Broken::MarkerDeeper {
+                    marker: m.line,
+                    indent: m.indent,
+                    old: (self.line_no(j), self.old[j].trim().to_string()),
+                }));
             }
         }
         let net = |lines: &mut dyn Iterator<Item = &str>| lines.map(bracket_delta).sum::<i64>();
@@ -140,9 +130,7 @@ impl Placement<'_> {
         // The old text's brackets balance and the result's do not: the placement broke a
         // block (a marker keeping a closing bracket the sketch also writes, or dropping one).
         if before == 0 && after != 0 {
-            return Err(self.broken(format!(
-                "the result's brackets would not balance ({after:+} open), though the old text's do"
-            )));
+            return Err(Refusal::Broken(Broken::Unbalanced { open: after }));
         }
         Ok(())
     }
@@ -169,16 +157,10 @@ impl Placement<'_> {
                 _ => None,
             })
         });
-        let what = match kept_and_written {
-            Some((line, old)) => format!(
-                "the new text writes the string's closing line {line:?} while a marker keeps the same line (old line {}): it would stand twice and leave the string open",
-                self.line_no(old)
-            ),
-            None => "the result would leave a string open (a triple-quoted string, template literal or raw string), though the old text closes each one it opens".to_string(),
-        };
-        Err(Refusal(format!(
-            "its placement fails lancet's check: {what}, swallowing the code after it. Include the unchanged line that follows the string's closing line, so the sketch pins where the string ends, or send the lines in full"
-        )))
+        Err(Refusal::StringLeftOpen {
+            written_and_kept: kept_and_written
+                .map(|(line, old)| (line.to_string(), self.line_no(old))),
+        })
     }
 
     /// Every old line the result drops is dropped visibly: in a line diff of the old lines and
@@ -208,11 +190,9 @@ impl Placement<'_> {
                 _ => false,
             };
             if !visible {
-                return Err(self.broken(format!(
-                    "old line {} ({:?}) would be dropped, though no two adjacent lines of the sketch stand around it and no new line takes its place",
-                    self.line_no(j),
-                    old[j].trim()
-                )));
+                return Err(Refusal::Broken(Broken::DroppedUnseen {
+                    old: (self.line_no(j), old[j].trim().to_string()),
+                }));
             }
         }
         Ok(())
@@ -273,7 +253,7 @@ pub(super) fn bracket_delta(line: &str) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{MarkerInfo, Placement, Source, bracket_delta};
+    use super::{Broken, MarkerInfo, Placement, Refusal, Source, bracket_delta};
 
     fn lines(s: &str) -> Vec<String> {
         s.lines().map(str::to_string).collect()
@@ -318,7 +298,10 @@ mod tests {
                 ("}", sketch(3)),
             ],
         );
-        assert!(broken.check().unwrap_err().0.contains("kept twice"));
+        assert!(matches!(
+            broken.check().unwrap_err(),
+            Refusal::Broken(Broken::KeptTwice { .. })
+        ));
         let old = lines("fn f() {\n    a();\n}");
         let concrete = vec![(0, "fn f() {"), (1, "    b();"), (3, "}"), (4, "}")];
         let unbalanced = placement(
@@ -332,8 +315,11 @@ mod tests {
                 ("}", sketch(4)),
             ],
         );
-        let e = unbalanced.check().unwrap_err().0;
-        assert!(e.contains("brackets would not balance"), "{e}");
+        let e = unbalanced.check().unwrap_err();
+        assert!(
+            matches!(e, Refusal::Broken(Broken::Unbalanced { .. })),
+            "{e:?}"
+        );
     }
 
     /// A line added just before a docstring's closing `"""`, the sketch writing `"""` while its
@@ -362,10 +348,11 @@ mod tests {
                 ("    return 1", kept(3)),
             ],
         );
-        let e = twice.check().unwrap_err().0;
-        assert!(
-            e.contains("closing line \"\\\"\\\"\\\"\"") && e.contains("old line 3"),
-            "{e}"
+        assert_eq!(
+            twice.check().unwrap_err(),
+            Refusal::StringLeftOpen {
+                written_and_kept: Some((q.trim().to_string(), 3))
+            }
         );
         let once = placement(
             &old,

@@ -7,7 +7,7 @@ use super::lines::{
     looks_changed, same_definition,
 };
 use super::markers::{Item, item_line};
-use super::{Ends, Refusal};
+use super::{Ends, Refusal, Unmarked, Unplaced};
 
 impl Alignment<'_> {
     /// The doubts a reader would have about the one alignment.
@@ -31,15 +31,13 @@ impl Alignment<'_> {
                 return Err(refusal);
             }
             let why = if shared(&|o, t| o.trim_end() == t.trim_end()) {
-                "the lines of the new text that are also in the old text cannot be placed around its markers (a marker would leave its block)"
+                Unplaced::MarkerWouldLeaveBlock
             } else if shared(&|o, t| o.trim() == t.trim()) {
-                "the lines of the new text occur in the old text only with other indentation, and a sketch is placed by its lines as they stand"
+                Unplaced::OtherIndentation
             } else {
-                "no line of the new text other than its markers occurs in the old text"
+                Unplaced::NoSharedLine
             };
-            return Err(Refusal(format!(
-                "{why}, so lancet cannot tell where the elided lines are. Include unchanged lines around each marker, exactly as they are, or send the whole text"
-            )));
+            return Err(Refusal::NothingPlaces(why));
         }
         // Gaps between anchors that only drop old lines: beside a marker (which stops there,
         // its indentation keeping it inside a block) or at a whole file's head or tail, the
@@ -84,18 +82,18 @@ impl Alignment<'_> {
                     let last = gone.next_back().unwrap_or(j);
                     return Err(self.dropped_at_an_end(j, last, k == 0));
                 }
-                let why = if open_tail {
-                    "after the new text's last line, in the block its first line opens: nothing there says the lines are to go (a marker keeps them, an unchanged line after the change pins the end)"
+                let lies = if open_tail {
+                    Unmarked::OpenTail
                 } else if beside_marker {
-                    "beside a marker, outside the block the marker's indentation covers"
+                    Unmarked::BesideMarker
                 } else {
-                    "before the new text's first line or after its last, where it has no marker"
+                    Unmarked::AtAnEnd
                 };
-                return Err(Refusal(format!(
-                    "old line {} ({:?}) would be deleted: it lies {why}. Put a marker there to keep it (indented like the code it stands for), or include the line",
-                    self.line_no(j),
-                    old[j].trim()
-                )));
+                return Err(Refusal::DeletedUnmarked {
+                    line: self.line_no(j),
+                    text: old[j].trim().to_string(),
+                    lies,
+                });
             }
             if let (Some(j), false) = (dropped, added) {
                 self.check_pulled_up(path, gap, end, j)?;
@@ -113,37 +111,12 @@ impl Alignment<'_> {
     /// Old lines `first..=last` the sketch would drop before its first line (`head`) or after
     /// its last, where it has no marker: the range, and the marker that keeps them.
     fn dropped_at_an_end(&self, first: usize, last: usize, head: bool) -> Refusal {
-        let lines = match first == last {
-            true => format!(
-                "old line {} ({:?})",
-                self.line_no(first),
-                self.old[first].trim()
-            ),
-            false => format!(
-                "old lines {}–{} ({:?} … {:?})",
-                self.line_no(first),
-                self.line_no(last),
-                self.old[first].trim(),
-                self.old[last].trim()
-            ),
-        };
-        let (where_, fix) = match head {
-            true => (
-                "before the sketch's first line",
-                "Start the sketch with a marker",
-            ),
-            false => (
-                "after the sketch's last line",
-                "End the sketch with a marker",
-            ),
-        };
-        Refusal(format!(
-            "{lines} {where_} would be dropped: the sketch has no marker there, and lancet does not take a missing marker as deleting the {}. {fix} (a line like the sketch's other markers) to keep them, or include them",
-            match head {
-                true => "file's head",
-                false => "rest of the file",
-            }
-        ))
+        let numbered = |j: usize| (self.line_no(j), self.old[j].trim().to_string());
+        Refusal::DroppedAtEnd {
+            first: numbered(first),
+            last: (first != last).then(|| numbered(last)),
+            head,
+        }
     }
 
     /// A sketch placed nowhere because it ends without a marker before the old text ends: its
@@ -226,16 +199,12 @@ impl Alignment<'_> {
         if !within {
             return Ok(());
         }
-        Err(Refusal(format!(
-            "old line {} ({:?}) would be deleted: line {} of the new text ({:?}) stands right after it as old line {}, just above the marker on line {line}. Was that line moved up (the marker keeping old line {}), or is old line {} deleted? Include the lines around it, or send the lines in full",
-            self.line_no(j),
-            self.old[j].trim(),
-            item_line(&self.items[i]),
-            self.old[at].trim(),
-            self.line_no(at),
-            self.line_no(j),
-            self.line_no(j),
-        )))
+        Err(Refusal::PulledUp {
+            deleted: (self.line_no(j), self.old[j].trim().to_string()),
+            new_line: item_line(&self.items[i]),
+            at: (self.line_no(at), self.old[at].trim().to_string()),
+            marker: line,
+        })
     }
 
     /// A changed copy takes an old line's place only before the sketch line that pins it there
@@ -246,13 +215,13 @@ impl Alignment<'_> {
             let pinned =
                 matches!(path.get(k + 1), Some(&Step::Match(n, o)) if n == i + 1 && o == j + 1);
             if !pinned {
-                return Err(Refusal(format!(
-                    "line {} of the new text ({:?}) looks like a changed version of old line {} ({:?}), but no unchanged line beside it pins it there: lancet cannot tell whether it replaces that line or is added. Include the old line's neighbours, or send the lines in full",
-                    item_line(&self.items[i]),
-                    self.texts()[i].trim(),
-                    self.line_no(j),
-                    self.old[j].trim()
-                )));
+                return Err(Refusal::ReplacementUnpinned {
+                    new: (
+                        item_line(&self.items[i]),
+                        self.texts()[i].trim().to_string(),
+                    ),
+                    old: (self.line_no(j), self.old[j].trim().to_string()),
+                });
             }
         }
         Ok(())
@@ -281,11 +250,10 @@ impl Alignment<'_> {
                 self.changed_after_empty_marker(&path[k + 1..]),
                 &self.items[m],
             ) {
-                return Err(Refusal(format!(
-                    "the marker on line {line} keeps no line, and right after it the new text changes old line {} ({:?}): is that code changed, or is the new text a second one beside it, after what the marker was meant to keep? Include the old lines in full there, or drop the marker",
-                    self.line_no(j),
-                    self.old[j].trim()
-                )));
+                return Err(Refusal::EmptyMarkerBeforeChange {
+                    marker: *line,
+                    old: (self.line_no(j), self.old[j].trim().to_string()),
+                });
             }
             let j =
                 dropped(&mut path[k + 1..].iter()).or_else(|| dropped(&mut path[..k].iter().rev()));
@@ -298,11 +266,11 @@ impl Alignment<'_> {
                 },
             ) = (j, &self.items[m])
             {
-                return Err(Refusal(format!(
-                    "the marker on line {line} keeps no line, and old line {} ({:?}) beside it would be deleted: indented {depth} columns, the marker stands only for code at least that deep. Indent the marker like the code it stands for, or include the line",
-                    self.line_no(j),
-                    self.old[j].trim()
-                )));
+                return Err(Refusal::EmptyMarkerTooDeep {
+                    marker: *line,
+                    depth: *depth,
+                    old: (self.line_no(j), self.old[j].trim().to_string()),
+                });
             }
         }
         Ok(())
@@ -401,12 +369,10 @@ impl Alignment<'_> {
                 Step::Absorb(..) | Step::Exit(_) => true,
             });
             if let Some(Step::Absorb(m, _) | Step::Exit(m)) = before {
-                return Err(Refusal(format!(
-                    "old line {} ({:?}) would give way to new text while other lines of its block stay, right after the marker on line {}: is that block changed, or is the new text a second block beside it (the marker keeping the old one)? Include the old block's first line, or put the new block after a line that stands once",
-                    self.line_no(j),
-                    old[j].trim(),
-                    item_line(&self.items[*m])
-                )));
+                return Err(Refusal::BlockHeadChanged {
+                    old: (self.line_no(j), old[j].trim().to_string()),
+                    marker: item_line(&self.items[*m]),
+                });
             }
         }
         Ok(())
@@ -484,12 +450,11 @@ impl Alignment<'_> {
                     continue;
                 };
                 if let Some(j) = (first..=last).find(|&j| old[j].trim() == text.trim()) {
-                    return Err(Refusal(format!(
-                        "line {line} of the new text ({:?}) is written as new code next to the marker on line {}, while the marker keeps the same line (old line {}): it would be there twice. Include the lines around it instead of the marker",
-                        text.trim(),
-                        item_line(&self.items[m]),
-                        self.line_no(j)
-                    )));
+                    return Err(Refusal::WrittenTwiceBesideMarker {
+                        new: (*line, text.trim().to_string()),
+                        marker: item_line(&self.items[m]),
+                        old: self.line_no(j),
+                    });
                 }
             }
             for (new_items, edge) in edges {
@@ -499,13 +464,11 @@ impl Alignment<'_> {
                         continue;
                     };
                     if !is_trivial(text) && looks_changed(text, &old[edge]) {
-                        return Err(Refusal(format!(
-                            "line {line} of the new text ({:?}) is new, next to the marker on line {}, and looks like a changed version of old line {} ({:?}), which the marker would keep: lancet cannot tell whether it replaces that line or is added beside it. Include the old line's neighbours instead of the marker there, or send the lines in full",
-                            text.trim(),
-                            item_line(&self.items[m]),
-                            self.line_no(edge),
-                            old[edge].trim()
-                        )));
+                        return Err(Refusal::ChangedBesideMarker {
+                            new: (*line, text.trim().to_string()),
+                            marker: item_line(&self.items[m]),
+                            old: (self.line_no(edge), old[edge].trim().to_string()),
+                        });
                     }
                 }
             }
@@ -540,13 +503,11 @@ impl Alignment<'_> {
                 && inserted.contains(&p)
                 && is_definition(sketch[p])
             {
-                return Err(Refusal(format!(
-                    "line {} of the new text ({:?}) belongs to the new definition {:?}, yet it matches old line {} inside other code: lancet cannot tell which old lines the new definition replaces. Include a line that pins its place, or send it as a separate insertion",
-                    item_line(&self.items[i]),
-                    sketch[i].trim(),
-                    sketch[p].trim(),
-                    self.line_no(j)
-                )));
+                return Err(Refusal::NewDefinitionMatchesOld {
+                    new: (item_line(&self.items[i]), sketch[i].trim().to_string()),
+                    definition: sketch[p].trim().to_string(),
+                    old: self.line_no(j),
+                });
             }
         }
         Ok(())
@@ -575,11 +536,11 @@ impl Alignment<'_> {
             let outer = container(&old_strs, j);
             let same = |t: &str| t == old[j].trim() || same_definition(t, &old[j]);
             if let Some((i, text, _)) = new_defs.iter().find(|(_, t, c)| same(t) && *c == outer) {
-                return Err(Refusal(format!(
-                    "line {} of the new text writes {text:?} as new code, while a marker keeps the same definition at old line {}: it would be written twice. If it moves, include the lines around its old place (without it) instead of a marker",
-                    item_line(&self.items[*i]),
-                    self.line_no(j)
-                )));
+                return Err(Refusal::DefinitionTwice {
+                    new: item_line(&self.items[*i]),
+                    text: text.to_string(),
+                    old: self.line_no(j),
+                });
             }
         }
         Ok(())

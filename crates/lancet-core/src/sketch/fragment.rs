@@ -108,19 +108,13 @@ fn place_line(old: &[String], line: &str, from: usize) -> Result<usize, Refusal>
     }
     match at[..] {
         [one] => Ok(one),
-        [] => Err(Refusal(format!(
-            "its line {:?} stands nowhere in the file, so it does not say which part of the file it is the new version of",
-            line.trim()
-        ))),
-        _ => Err(Refusal(format!(
-            "its line {:?} stands {} times in the file (lines {}), so it does not say which part of the file it is the new version of; start and end it with lines that occur once",
-            line.trim(),
-            at.len(),
-            at.iter()
-                .take(5)
-                .map(|j| (j + 1).to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
+        [] => Err(Refusal::FragmentLineNowhere {
+            text: line.trim().to_string(),
+        }),
+        _ => Err(Refusal::FragmentLineRepeated {
+            text: line.trim().to_string(),
+            at: at.iter().take(5).map(|j| j + 1).collect(),
+            count: at.len(),
+        }),
     }
 }

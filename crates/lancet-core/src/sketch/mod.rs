@@ -33,10 +33,215 @@ pub struct Resolved {
     pub kept: usize,
 }
 
-/// Why a sketch was not applied: what a model needs to send something lancet can place.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{0}")]
-pub struct Refusal(pub String);
+/// Why a sketch was not applied, as facts: what lancet found that keeps it from placing the
+/// sketch, with the lines it names (1-based, as the model sent them, texts trimmed). The
+/// facade's renderer words each one with what to send instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The sketch is too large to align with the old text.
+    TooLarge {
+        /// The sketch's lines.
+        sketch: usize,
+        /// The old text's lines.
+        old: usize,
+    },
+    /// The sketch repeats too many of the old lines to align them.
+    TooRepetitive {
+        /// The sketch's lines.
+        sketch: usize,
+        /// The old text's lines.
+        old: usize,
+    },
+    /// A marker that could stand for more than one run of old lines.
+    MarkerUnpinned {
+        /// The marker's line of the new text.
+        line: usize,
+        /// Whether its start is what is open (else its end).
+        start: bool,
+        /// The old lines it could start or end before (at most four).
+        before: Vec<usize>,
+    },
+    /// No line of the sketch places it around its markers.
+    NothingPlaces(Unplaced),
+    /// An old line the sketch would delete where nothing says so.
+    DeletedUnmarked {
+        /// The old line.
+        line: usize,
+        /// Its text.
+        text: String,
+        /// Where it lies.
+        lies: Unmarked,
+    },
+    /// Old lines before the sketch's first line (`head`) or after its last, where it has no
+    /// marker.
+    DroppedAtEnd {
+        /// The first of them and its text.
+        first: (usize, String),
+        /// The last of them and its text, when there are several.
+        last: Option<(usize, String)>,
+        /// Before the first line (else after the last).
+        head: bool,
+    },
+    /// An old line deleted just above a sketch line that may have moved up over a marker.
+    PulledUp {
+        /// The deleted old line and its text.
+        deleted: (usize, String),
+        /// The sketch line standing right after it.
+        new_line: usize,
+        /// The old line that sketch line is, and its text.
+        at: (usize, String),
+        /// The marker right below.
+        marker: usize,
+    },
+    /// A changed copy of an old line with no unchanged line beside it to pin it there.
+    ReplacementUnpinned {
+        /// The new text's line and its text.
+        new: (usize, String),
+        /// The old line it looks like a change of, and its text.
+        old: (usize, String),
+    },
+    /// A marker that keeps no line, right before the new text changes an old line.
+    EmptyMarkerBeforeChange {
+        /// The marker's line.
+        marker: usize,
+        /// The old line changed, and its text.
+        old: (usize, String),
+    },
+    /// A marker that keeps no line beside an old line that would be deleted, indented deeper.
+    EmptyMarkerTooDeep {
+        /// The marker's line.
+        marker: usize,
+        /// Its indentation, in columns.
+        depth: usize,
+        /// The old line deleted, and its text.
+        old: (usize, String),
+    },
+    /// An old line that would give way to new text, right after a marker, in a block that
+    /// otherwise stays.
+    BlockHeadChanged {
+        /// The old line, and its text.
+        old: (usize, String),
+        /// The marker.
+        marker: usize,
+    },
+    /// A new line next to a marker that keeps the same line.
+    WrittenTwiceBesideMarker {
+        /// The new text's line and its text.
+        new: (usize, String),
+        /// The marker.
+        marker: usize,
+        /// The old line the marker keeps.
+        old: usize,
+    },
+    /// A new line next to a marker that looks like a changed version of a line it keeps.
+    ChangedBesideMarker {
+        /// The new text's line and its text.
+        new: (usize, String),
+        /// The marker.
+        marker: usize,
+        /// The old line the marker keeps, and its text.
+        old: (usize, String),
+    },
+    /// A line of a new definition that matches an old line inside other code.
+    NewDefinitionMatchesOld {
+        /// The new text's line and its text.
+        new: (usize, String),
+        /// The new definition's line.
+        definition: String,
+        /// The old line it matches.
+        old: usize,
+    },
+    /// A definition a marker keeps that the sketch also writes as new code.
+    DefinitionTwice {
+        /// The new text's line.
+        new: usize,
+        /// The definition's text.
+        text: String,
+        /// The old line the marker keeps it at.
+        old: usize,
+    },
+    /// The placement fails lancet's own check of it.
+    Broken(Broken),
+    /// The placement would leave a string open.
+    StringLeftOpen {
+        /// The closing line written while a marker keeps it, and the old line: `None` when
+        /// the string is left open otherwise.
+        written_and_kept: Option<(String, usize)>,
+    },
+    /// A sketch of one region whose line stands nowhere in the file.
+    FragmentLineNowhere {
+        /// The line's text.
+        text: String,
+    },
+    /// A sketch of one region whose line stands several times in the file.
+    FragmentLineRepeated {
+        /// The line's text.
+        text: String,
+        /// The lines it stands at (the first five).
+        at: Vec<usize>,
+        /// How many times it stands.
+        count: usize,
+    },
+    /// Read as a sketch, the hunk changes nothing (its markers keep every line it removes).
+    ChangesNothing,
+}
+
+/// Why no line of a sketch places it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unplaced {
+    /// Its lines also in the old text cannot stand around its markers (a marker would leave
+    /// its block).
+    MarkerWouldLeaveBlock,
+    /// Its lines stand in the old text only with other indentation.
+    OtherIndentation,
+    /// No line other than its markers stands in the old text.
+    NoSharedLine,
+}
+
+/// Where an old line the sketch would delete unmarked lies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unmarked {
+    /// After the new text's last line, in the block its first line opens.
+    OpenTail,
+    /// Beside a marker, outside the block the marker's indentation covers.
+    BesideMarker,
+    /// Before the new text's first line or after its last, where it has no marker.
+    AtAnEnd,
+}
+
+/// What lancet's check of a placement found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Broken {
+    /// A line of the new text is not where the sketch puts it.
+    Misplaced {
+        /// Its text.
+        text: String,
+    },
+    /// An old line would be kept twice or out of order.
+    KeptTwice {
+        /// The old line.
+        old: usize,
+    },
+    /// A marker would keep an old line indented less than it is.
+    MarkerDeeper {
+        /// The marker's line.
+        marker: usize,
+        /// Its indentation, in columns.
+        indent: usize,
+        /// The old line, and its text.
+        old: (usize, String),
+    },
+    /// The result's brackets would not balance, though the old text's do.
+    Unbalanced {
+        /// Brackets left open (negative: closed too often).
+        open: i64,
+    },
+    /// An old line dropped with no sketch lines around it and nothing in its place.
+    DroppedUnseen {
+        /// The old line, and its text.
+        old: (usize, String),
+    },
+}
 
 /// Whether the new text holds a marker the old text lacks (then it is a sketch).
 pub fn is_sketch(old: &[String], new: &[String]) -> bool {
@@ -98,18 +303,14 @@ fn resolve_lines(
         .filter(|i| matches!(i, Item::Marker { .. }))
         .count();
     if (items.len() + 1) * (old.len() + 1) > MAX_CELLS {
-        return Err(Refusal(format!(
-            "the sketch ({} lines) is too large to align with {} lines; send the change as SEARCH/REPLACE blocks or old_string/new_string edits of the parts that change",
-            sketch.len(),
-            old.len()
-        )));
+        return Err(Refusal::TooLarge {
+            sketch: sketch.len(),
+            old: old.len(),
+        });
     }
-    let dp = Alignment::new(old, base, &items).ok_or_else(|| {
-        Refusal(format!(
-            "the sketch ({} lines) repeats too many of the {} old lines to align them; send the change as SEARCH/REPLACE blocks or old_string/new_string edits of the parts that change",
-            sketch.len(),
-            old.len()
-        ))
+    let dp = Alignment::new(old, base, &items).ok_or(Refusal::TooRepetitive {
+        sketch: sketch.len(),
+        old: old.len(),
     })?;
     dp.check_unique()?;
     let path = dp.one_path();
@@ -214,10 +415,8 @@ mod tests {
         s.lines().map(str::to_string).collect()
     }
 
-    fn apply(old: &str, sketch: &str) -> Result<String, String> {
-        resolve(&lines(old), &lines(sketch), true)
-            .map(|r| r.lines.join("\n") + "\n")
-            .map_err(|e| e.0)
+    fn apply(old: &str, sketch: &str) -> Result<String, Refusal> {
+        resolve(&lines(old), &lines(sketch), true).map(|r| r.lines.join("\n") + "\n")
     }
 
     const CLASS: &str = "import os\n\nclass A:\n    def f(self):\n        x = 1\n        return x\n\n    def g(self):\n        return 2\n\n\ndef main():\n    A().f()\n";
@@ -228,12 +427,22 @@ mod tests {
         // The column-0 marker may stand for `return 2` too: replace it, or keep it beside
         // `return 3`? Refused rather than guessed.
         let e = apply(CLASS, sketch).unwrap_err();
-        assert!(e.contains("looks like a changed version"), "{e}");
+        assert_eq!(
+            e,
+            Refusal::ChangedBesideMarker {
+                new: (3, "return 3".into()),
+                marker: 6,
+                old: (9, "return 2".into())
+            }
+        );
         // With a class-level marker after g's body, nothing pins where `return 2` goes
         // (dropped before or after the empty marker): refused too, overcautiously.
         let indented = "import os\n\nclass A:\n    # ... existing code ...\n    def g(self):\n        return 3\n    # ... rest of the class ...\n\n\ndef main():\n    A().f()\n";
         let e = apply(CLASS, indented).unwrap_err();
-        assert!(e.contains("could start before old line 9"), "{e}");
+        assert!(
+            matches!(&e, Refusal::MarkerUnpinned { start: true, before, .. } if before[0] == 9),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -252,7 +461,14 @@ mod tests {
         // here nothing keeps it, and dropping it silently is refused.
         let sketch = "import os\n\nclass A:\n    def f(self):\n        # ... existing code ...\n\n\ndef main():\n    A().f()\n";
         let e = apply(CLASS, sketch).unwrap_err();
-        assert!(e.contains("old line 8"), "{e}");
+        assert_eq!(
+            e,
+            Refusal::DeletedUnmarked {
+                line: 8,
+                text: "def g(self):".into(),
+                lies: Unmarked::BesideMarker
+            }
+        );
     }
 
     #[test]
@@ -260,7 +476,7 @@ mod tests {
         let old = "class A:\n    def f(self):\n        return 1\n\nclass B:\n    def f(self):\n        return 1\n";
         let sketch = "# ...\n    def f(self):\n        return 2\n# ...\n";
         let e = apply(old, sketch).unwrap_err();
-        assert!(e.contains("could start") || e.contains("could end"), "{e}");
+        assert!(matches!(e, Refusal::MarkerUnpinned { .. }), "{e:?}");
         // Pinned by the class line, it applies.
         let pinned = "# ...\nclass B:\n    def f(self):\n        return 2\n";
         assert_eq!(
@@ -277,18 +493,23 @@ mod tests {
     fn a_dropped_tail_is_named_with_its_lines_and_the_marker_that_keeps_it() {
         let old = "import os\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n";
         let e = apply(old, "# ... existing code ...\ndef b():\n    return 22\n").unwrap_err();
-        assert!(
-            e.starts_with("old lines 8–9 (\"def c():\" … \"return 3\") after the sketch's last line would be dropped"),
-            "{e}"
+        assert_eq!(
+            e,
+            Refusal::DroppedAtEnd {
+                first: (8, "def c():".into()),
+                last: Some((9, "return 3".into())),
+                head: false
+            }
         );
-        assert!(e.contains("End the sketch with a marker"), "{e}");
         let more = "# ... existing code ...\ndef b():\n    return 22\n\n\ndef c():\n";
         let e = apply(old, more).unwrap_err();
-        assert!(
-            e.starts_with(
-                "old line 9 (\"return 3\") after the sketch's last line would be dropped"
-            ),
-            "{e}"
+        assert_eq!(
+            e,
+            Refusal::DroppedAtEnd {
+                first: (9, "return 3".into()),
+                last: None,
+                head: false
+            }
         );
         let kept = "# ... existing code ...\ndef b():\n    return 22\n\n\ndef c():\n# ... existing code ...\n";
         assert_eq!(
@@ -302,7 +523,14 @@ mod tests {
         let old = "def f():\n    a = 1\n    b = 2\n    return a + b\n";
         let sketch = "def f():\n    # ... existing code ...\n    return a + b + 1\n";
         let e = apply(old, sketch).unwrap_err();
-        assert!(e.contains("looks like a changed version"), "{e}");
+        assert_eq!(
+            e,
+            Refusal::ChangedBesideMarker {
+                new: (3, "return a + b + 1".into()),
+                marker: 2,
+                old: (4, "return a + b".into())
+            }
+        );
     }
 
     #[test]
@@ -332,12 +560,9 @@ mod tests {
     #[test]
     fn a_sketch_matching_nothing_is_refused_and_a_stub_is_not_a_marker() {
         let e = apply("a = 1\n", "# ...\nb = 2\n").unwrap_err();
-        assert!(
-            e.starts_with("no line of the new text other than its markers occurs"),
-            "{e}"
-        );
+        assert_eq!(e, Refusal::NothingPlaces(Unplaced::NoSharedLine));
         let e = apply("    a = 1\n    b = 2\n", "a = 1\n# ...\n").unwrap_err();
-        assert!(e.contains("only with other indentation"), "{e}");
+        assert_eq!(e, Refusal::NothingPlaces(Unplaced::OtherIndentation));
         assert!(!is_sketch(
             &lines("def f():\n    return 1\n"),
             &lines("def f():\n    ...\n")
@@ -358,12 +583,10 @@ mod tests {
         );
     }
 
-    fn apply_fragment(old: &str, sketch: &str) -> Result<String, String> {
+    fn apply_fragment(old: &str, sketch: &str) -> Result<String, Refusal> {
         let (old, sketch) = (lines(old), lines(sketch));
-        let region = fragment_region(&old, &sketch)
-            .map_err(|e| e.0)?
-            .ok_or("no region")?;
-        let inner = resolve_region(&old, region, &sketch).map_err(|e| e.0)?;
+        let region = fragment_region(&old, &sketch)?.expect("the sketch is a fragment");
+        let inner = resolve_region(&old, region, &sketch)?;
         let out = [
             &old[..region.first],
             &inner.lines[..],
@@ -398,9 +621,13 @@ mod tests {
             "class S:\n    retries = 5\n    # ... existing code ...\n",
         )
         .unwrap_err();
-        assert!(
-            e.contains("looks like a changed version of old line 2"),
-            "{e}"
+        assert_eq!(
+            e,
+            Refusal::ChangedBesideMarker {
+                new: (2, "retries = 5".into()),
+                marker: 3,
+                old: (2, "retries = 3".into())
+            }
         );
     }
 
@@ -417,7 +644,14 @@ mod tests {
         );
         // Without markers, the block's tail may not be dropped where it holds definitions.
         let e = apply_fragment(old, "class Session:\n    retries = 5\n").unwrap_err();
-        assert!(e.contains("after the new text's last line"), "{e}");
+        assert_eq!(
+            e,
+            Refusal::DeletedUnmarked {
+                line: 5,
+                text: "retries = 3".into(),
+                lies: Unmarked::OpenTail
+            }
+        );
     }
 
     #[test]
@@ -425,7 +659,14 @@ mod tests {
         let old = "import os\n\n\ndef f():\n    a = 1\n    b = 2\n    return a\n";
         let sketch = "def f():\n    a = 10\n    # ... existing code ...\n    return a\n";
         let e = apply_fragment(old, sketch).unwrap_err();
-        assert!(e.contains("old line 5"), "{e}");
+        assert_eq!(
+            e,
+            Refusal::ChangedBesideMarker {
+                new: (2, "a = 10".into()),
+                marker: 3,
+                old: (5, "a = 1".into())
+            }
+        );
     }
 
     #[test]
@@ -433,7 +674,15 @@ mod tests {
         let old = "fn router() {\n    new()\n        .route(\"/health\")\n        .route(\"/items\")\n        .route(\"/items/:id\")\n        .done()\n}\n";
         let sketch = "fn router() {\n    new()\n        .route(\"/items\")\n        // ... existing code ...\n        .done()\n}\n";
         let e = apply(old, sketch).unwrap_err();
-        assert!(e.contains("moved up"), "{e}");
+        assert_eq!(
+            e,
+            Refusal::PulledUp {
+                deleted: (3, ".route(\"/health\")".into()),
+                new_line: 3,
+                at: (4, ".route(\"/items\")".into()),
+                marker: 4
+            }
+        );
     }
 
     #[test]

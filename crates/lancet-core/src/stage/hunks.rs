@@ -79,7 +79,7 @@ fn edit_text(
         explicit_removals: matches!(format, Format::Patch | Format::Unified),
         ..Hints::default()
     };
-    let sketches: Vec<Result<Option<(Hunk, String)>, String>> = hunks
+    let sketches: Vec<Result<Option<(Hunk, String)>, crate::sketch::Refusal>> = hunks
         .iter()
         .map(|h| resolve_hunk_sketch(h, hints.explicit_removals))
         .collect();
@@ -132,7 +132,7 @@ fn edit_text(
                     if let Some(HunkFailure::NotLocated(LocateFailure { as_sketch, .. })) =
                         h.failure.as_deref_mut()
                     {
-                        *as_sketch = Some(why.clone());
+                        *as_sketch = Some(Box::new(why.clone()));
                     }
                 }
                 _ => {}

@@ -5,6 +5,7 @@ use crate::batch::{Hunk, split_lines};
 use crate::failure::OpFailure;
 use crate::path::RelPath;
 use crate::report::FileReport;
+use crate::sketch::Refusal;
 
 /// A hunk whose new text elides old lines with markers, resolved against its own old text:
 /// `Ok(None)` when it is no sketch, `Err` with the reason when it cannot be placed (the hunk
@@ -12,7 +13,7 @@ use crate::report::FileReport;
 pub(super) fn resolve_hunk_sketch(
     hunk: &Hunk,
     explicit_removals: bool,
-) -> Result<Option<(Hunk, String)>, String> {
+) -> Result<Option<(Hunk, String)>, Refusal> {
     let hides = if explicit_removals {
         crate::locate::normalize::placeholder_hiding_deletions(&hunk.old, &hunk.new).is_some()
     } else {
@@ -21,12 +22,9 @@ pub(super) fn resolve_hunk_sketch(
     if !hides || hunk.old.is_empty() {
         return Ok(None);
     }
-    let resolved = crate::sketch::resolve(&hunk.old, &hunk.new, false).map_err(|r| r.0)?;
+    let resolved = crate::sketch::resolve(&hunk.old, &hunk.new, false)?;
     if resolved.lines == hunk.old {
-        return Err(
-            "read as a sketch it changes nothing (its markers keep every line the hunk removes)"
-                .into(),
-        );
+        return Err(Refusal::ChangesNothing);
     }
     let note = sketch_note(&resolved);
     let mut out = hunk.clone();
@@ -70,17 +68,16 @@ pub(super) fn resolve_whole_sketch(
     if !markers && !declared {
         return Ok(None);
     }
-    let refuse = |why: String| OpFailure::SketchUnplaced {
+    let refuse = |why: Refusal| OpFailure::SketchUnplaced {
         path: rel.to_string(),
         spelling: marker_spelling(rel, &new),
-        why,
+        why: Box::new(why),
     };
     let lines = match crate::sketch::fragment_region(&old, &new) {
         // A fragment: only its region is the sketch's; the rest of the file stays. Without
         // markers it is aligned all the same, so what it drops is dropped visibly.
         Ok(Some(region)) if declared || region.first > 0 || region.last + 1 < old.len() => {
-            let resolved =
-                crate::sketch::resolve_region(&old, region, &new).map_err(|r| refuse(r.0))?;
+            let resolved = crate::sketch::resolve_region(&old, region, &new).map_err(refuse)?;
             report.notes.push(format!(
                 "read as a sketch of old lines {}-{}, the rest of the file kept{}",
                 region.first + 1,
@@ -101,9 +98,9 @@ pub(super) fn resolve_whole_sketch(
             ]
             .concat()
         }
-        Err(why) if !markers => return Err(refuse(why.0)),
+        Err(why) if !markers => return Err(refuse(why)),
         _ => {
-            let resolved = crate::sketch::resolve(&old, &new, true).map_err(|r| refuse(r.0))?;
+            let resolved = crate::sketch::resolve(&old, &new, true).map_err(refuse)?;
             report.notes.push(sketch_note(&resolved));
             resolved.lines
         }
