@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Figures of the house: file sizes, the longest functions, and the items each crate's root names.
+"""Figures of the house: file sizes, the longest functions, `format!` calls (sentences composed
+where they arise) per crate, and the items each crate's root names.
 
 Usage: python3 benches/house.py [--items] [--check-architecture]
 
@@ -51,7 +52,7 @@ def unnamed_in_architecture():
 
 def sizes():
     files = production_files()
-    lines_of, functions = {}, []
+    lines_of, functions, composed = {}, [], collections.Counter()
     for f in files:
         production = []
         for line in open(os.path.join(ROOT, f), encoding="utf-8").read().split("\n"):
@@ -59,6 +60,8 @@ def sizes():
                 break
             production.append(line)
         lines_of[f] = len(production)
+        composed[f.split("/src/")[0] if "/src/" in f else "src"] += sum(
+            len(re.findall(r"\bformat!", line)) for line in production)
         for i, line in enumerate(production):
             m = FN.match(line)
             if m and not line.rstrip().endswith(";"):
@@ -75,6 +78,9 @@ def sizes():
     print(f"functions {len(functions)}, over 80 lines: {sum(n > 80 for n, _ in functions)}")
     for n, name in functions[:6]:
         print(f"  {n:5} {name}")
+    # Sentences composed where they arise: `format!` calls in each crate's production code.
+    print("format! calls in production code: " +
+          ", ".join(f"{crate} {n}" for crate, n in sorted(composed.items())))
 
 
 def items():
