@@ -224,9 +224,7 @@ fn ask(
     lsp::ask_definitions(root, lsp, &questions, go_on).map_err(|refusal| match *refusal {
         RenameRefusal::Server(ServerRefusal::NoServer { detail }) => NotDecided::Missing(detail),
         RenameRefusal::Server(ServerRefusal::Failed { detail }) => NotDecided::Failed(detail),
-        RenameRefusal::Server(ServerRefusal::NoSandbox { why }) => NotDecided::Failed(format!(
-            "lancet's sandbox cannot be built here ({why}), and the server runs only in it"
-        )),
+        RenameRefusal::Server(ServerRefusal::NoSandbox { why }) => NotDecided::Unsandboxed(why),
         other => NotDecided::Failed(format!("{other:?}")),
     })
 }

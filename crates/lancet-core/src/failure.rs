@@ -383,7 +383,7 @@ pub enum OpFailure {
         /// The path.
         path: String,
         /// What did not hold.
-        why: String,
+        why: crate::locate::anchored::AnchorProblem,
     },
     /// Line anchors sent without the read's sha256 that no one kept read of the file decides:
     /// an anchor's 3-character hash alone cannot tell the line read from one changed since.

@@ -467,6 +467,8 @@ pub enum NotDecided {
     Missing(String),
     /// It was asked and failed (why).
     Failed(String),
+    /// It runs only in lancet's sandbox, which cannot be built here (why).
+    Unsandboxed(String),
     /// It was asked and could not tell for these sites.
     CouldNotTell,
     /// It was not asked: the site at this `path:line`, of another language, stays undecided

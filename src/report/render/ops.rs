@@ -5,6 +5,7 @@ use super::Words;
 use super::sketch::sketch_refusal;
 use crate::report::Surface;
 use lancet_core::failure::{Doing, OpFailure, StageError};
+use lancet_core::locate::anchored::{AnchorProblem, AnchoredLine, MOVE_WINDOW};
 use lancet_core::rebase::ConflictRegion;
 use std::fmt;
 
@@ -141,7 +142,7 @@ pub(crate) fn op_failure(failure: &OpFailure, surface: Surface, format: &str) ->
             "the new content of {path} is a sketch (markers like `{spelling}`), and lancet could not place it: {}. Nothing was written.",
             sketch_refusal(why)
         ),
-        OpFailure::StaleAnchors { path, why } => format!("{path}: {why}"),
+        OpFailure::StaleAnchors { path, why } => format!("{path}: {}", anchor_problem(why)),
         OpFailure::AnchorsUnread { path, fitting } => anchors_unread(path, *fitting, surface),
         OpFailure::DeleteChanged { path } => format!(
             "{path} changed since you read it; deleting it now would drop those changes unseen. Nothing was written. Next: read it again ({}) and decide.",
@@ -244,9 +245,71 @@ impl fmt::Display for Words<'_, StageError> {
     }
 }
 
+/// Why line anchors do not hold, and what to send instead.
+fn anchor_problem(problem: &AnchorProblem) -> String {
+    let now = |line: &AnchoredLine| match line {
+        AnchoredLine::Beyond(lines) => format!("the file has {lines} lines"),
+        AnchoredLine::Reads { line, text, hash } => {
+            format!("line {line} reads {text:?} (hash {hash})")
+        }
+    };
+    match problem {
+        AnchorProblem::Backwards { first, last, lines } => format!(
+            "the range {first}..{last} ends before it starts (lines {} and {} of the file)",
+            lines.0, lines.1
+        ),
+        AnchorProblem::NotAsRead { anchor, now: line } => format!(
+            "anchor {anchor} does not match what was read: {}; copy anchors from the read's LINE:HASH prefixes",
+            now(line)
+        ),
+        AnchorProblem::Stale { anchor, now: line } => format!(
+            "anchor {anchor} is stale: {}, and no line within {MOVE_WINDOW} lines has hash {}; read the file again (lancet read --anchors) or send the read's sha256 so the edit can be rebased",
+            now(line),
+            anchor.hash
+        ),
+        AnchorProblem::Ambiguous { anchor, lines } => format!(
+            "anchor {anchor} moved and its hash stands on {} nearby lines ({}); read the file again for fresh anchors",
+            lines.len(),
+            lines
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::conflict_regions;
+    use super::{anchor_problem, conflict_regions};
+    use lancet_core::LineAnchor;
+    use lancet_core::locate::anchored::{AnchorProblem, AnchoredLine};
+
+    #[test]
+    fn a_stale_anchor_says_what_its_line_reads_now_and_how_to_go_on() {
+        let anchor = LineAnchor {
+            line: 2,
+            hash: "abc".into(),
+        };
+        assert_eq!(
+            anchor_problem(&AnchorProblem::Stale {
+                anchor: anchor.clone(),
+                now: AnchoredLine::Reads {
+                    line: 2,
+                    text: "B".into(),
+                    hash: "f00".into()
+                }
+            }),
+            "anchor 2:abc is stale: line 2 reads \"B\" (hash f00), and no line within 20 lines has hash abc; read the file again (lancet read --anchors) or send the read's sha256 so the edit can be rebased"
+        );
+        assert_eq!(
+            anchor_problem(&AnchorProblem::Ambiguous {
+                anchor,
+                lines: vec![1, 3]
+            }),
+            "anchor 2:abc moved and its hash stands on 2 nearby lines (1, 3); read the file again for fresh anchors"
+        );
+    }
     use lancet_core::rebase::ConflictRegion;
 
     #[test]

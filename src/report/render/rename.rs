@@ -436,6 +436,10 @@ fn unresolved(
             NotDecided::Off => format!("\n{} would decide them; asking it is off", s.server),
             NotDecided::Missing(why) => format!("\n{} would decide them: {why}", s.server),
             NotDecided::Failed(why) => format!("\n{} was asked and failed: {why}", s.server),
+            NotDecided::Unsandboxed(why) => format!(
+                "\n{} was asked and failed: lancet's sandbox cannot be built here ({why}), and the server runs only in it",
+                s.server
+            ),
             NotDecided::CouldNotTell => {
                 format!("\n{} was asked and could not tell for these", s.server)
             }

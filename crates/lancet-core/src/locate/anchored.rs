@@ -16,6 +16,57 @@ use crate::text::TextFile;
 /// How far (in lines) a moved anchor is looked for when the read is the file now.
 pub const MOVE_WINDOW: usize = 20;
 
+/// Why line anchors do not hold, as facts (the facade words them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnchorProblem {
+    /// A range whose last anchor stands before its first.
+    Backwards {
+        /// The range's first anchor.
+        first: LineAnchor,
+        /// Its last anchor.
+        last: LineAnchor,
+        /// The 1-based lines of the file they name.
+        lines: (usize, usize),
+    },
+    /// An anchor that does not match the read it was copied from.
+    NotAsRead {
+        /// The anchor.
+        anchor: LineAnchor,
+        /// What stands at its line.
+        now: AnchoredLine,
+    },
+    /// An anchor whose line changed, with no line nearby holding its hash.
+    Stale {
+        /// The anchor.
+        anchor: LineAnchor,
+        /// What stands at its line.
+        now: AnchoredLine,
+    },
+    /// An anchor whose hash stands on several nearby lines.
+    Ambiguous {
+        /// The anchor.
+        anchor: LineAnchor,
+        /// The 1-based lines holding its hash.
+        lines: Vec<usize>,
+    },
+}
+
+/// What stands at the line an anchor names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnchoredLine {
+    /// No line: the file is shorter (its line count).
+    Beyond(usize),
+    /// The line, with its text and hash.
+    Reads {
+        /// The 1-based line.
+        line: usize,
+        /// Its text.
+        text: String,
+        /// Its hash.
+        hash: String,
+    },
+}
+
 /// A file's lines as anchors name them: without their endings (a CRLF's `\r` too).
 pub fn lines_of<'a>(file: &TextFile<'a>) -> Vec<&'a str> {
     (0..file.len())
@@ -43,7 +94,7 @@ pub fn hunks(
     lines: &[&str],
     edits: &[LineEdit],
     as_read: bool,
-) -> Result<(Vec<Hunk>, Vec<String>), String> {
+) -> Result<(Vec<Hunk>, Vec<String>), AnchorProblem> {
     let mut notes = Vec::new();
     let mut out = Vec::new();
     for edit in edits {
@@ -54,13 +105,11 @@ pub fn hunks(
             place(lines, &edit.last, as_read, &mut notes)?
         };
         if last < first {
-            return Err(format!(
-                "the range {}..{} ends before it starts (lines {} and {} of the file)",
-                edit.first,
-                edit.last,
-                first + 1,
-                last + 1
-            ));
+            return Err(AnchorProblem::Backwards {
+                first: edit.first.clone(),
+                last: edit.last.clone(),
+                lines: (first + 1, last + 1),
+            });
         }
         let span: Vec<String> = lines[first..=last].iter().map(|l| l.to_string()).collect();
         let (old, new) = match edit.action {
@@ -91,20 +140,25 @@ fn place(
     anchor: &LineAnchor,
     as_read: bool,
     notes: &mut Vec<String>,
-) -> Result<usize, String> {
+) -> Result<usize, AnchorProblem> {
     let at = anchor.line - 1;
     let holds = |i: usize| lines.get(i).is_some_and(|l| line_hash(l) == anchor.hash);
     if holds(at) {
         return Ok(at);
     }
     let now = lines.get(at).map_or_else(
-        || format!("the file has {} lines", lines.len()),
-        |l| format!("line {} reads {:?} (hash {})", anchor.line, l, line_hash(l)),
+        || AnchoredLine::Beyond(lines.len()),
+        |l| AnchoredLine::Reads {
+            line: anchor.line,
+            text: l.to_string(),
+            hash: line_hash(l),
+        },
     );
     if as_read {
-        return Err(format!(
-            "anchor {anchor} does not match what was read: {now}; copy anchors from the read's LINE:HASH prefixes"
-        ));
+        return Err(AnchorProblem::NotAsRead {
+            anchor: anchor.clone(),
+            now,
+        });
     }
     let low = at.saturating_sub(MOVE_WINDOW);
     let high = (at + MOVE_WINDOW).min(lines.len().saturating_sub(1));
@@ -117,18 +171,14 @@ fn place(
             ));
             Ok(*one)
         }
-        [] => Err(format!(
-            "anchor {anchor} is stale: {now}, and no line within {MOVE_WINDOW} lines has hash {}; read the file again (lancet read --anchors) or send the read's sha256 so the edit can be rebased",
-            anchor.hash
-        )),
-        many => Err(format!(
-            "anchor {anchor} moved and its hash stands on {} nearby lines ({}); read the file again for fresh anchors",
-            many.len(),
-            many.iter()
-                .map(|i| (i + 1).to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        [] => Err(AnchorProblem::Stale {
+            anchor: anchor.clone(),
+            now,
+        }),
+        many => Err(AnchorProblem::Ambiguous {
+            anchor: anchor.clone(),
+            lines: many.iter().map(|i| i + 1).collect(),
+        }),
     }
 }
 
@@ -186,8 +236,24 @@ mod tests {
         );
         let twice = ["b", "x", "b"];
         let err = hunks(&twice, std::slice::from_ref(&e), false).unwrap_err();
-        assert!(err.contains("1, 3"), "{err}");
+        assert_eq!(
+            err,
+            AnchorProblem::Ambiguous {
+                anchor: b.clone(),
+                lines: vec![1, 3]
+            }
+        );
         let changed = ["a", "B", "c"];
-        assert!(hunks(&changed, &[e], false).unwrap_err().contains("stale"));
+        assert_eq!(
+            hunks(&changed, &[e], false).unwrap_err(),
+            AnchorProblem::Stale {
+                anchor: b,
+                now: AnchoredLine::Reads {
+                    line: 2,
+                    text: "B".into(),
+                    hash: line_hash("B")
+                }
+            }
+        );
     }
 }
