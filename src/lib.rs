@@ -105,8 +105,9 @@ pub use progress::{Observer, Watch};
 pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};
 pub use rename::{RenameOptions, rename, renameable_languages};
-pub use report::SymbolKind;
-pub use report::{InWords, Provenance, Report, StepOutcome, StepReport, StepReportError, Surface};
+pub use report::{
+    InWords, Provenance, Report, StepOutcome, StepReport, StepReportError, Surface, SymbolKind,
+};
 pub use report::{MoveRefusal, MoveSummary, SignatureRefusal, SignatureSummary};
 pub use schema::{Contract, Schema, schema_for};
 pub use signature::{ParamChange, SignatureOptions, change_signature};

@@ -7,7 +7,7 @@ use crate::bisect;
 use crate::progress;
 use crate::report::Report;
 use crate::report::render;
-use crate::verify::{self, VerifyOptions};
+use crate::verify;
 use crate::{history, sandbox};
 use lancet_core::Root;
 use lancet_core::batch::{self, Batch};
@@ -93,7 +93,8 @@ fn apply_locked(
     let mut clock = std::time::Instant::now();
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
     progress.phase(&format!("staging {} operations", batch.ops.len()), None);
-    let (staged, admitted) = match stage_and_admit(root, state, batch, opts) {
+    let write = opts.write();
+    let (staged, admitted) = match stage_and_admit(root, state, batch, opts, &write.checks) {
         Ok(both) => both,
         Err(report) => return nothing_written(*report),
     };
@@ -167,30 +168,30 @@ fn apply_locked(
         &format!("checkpoint and writing {} files", admitted.files().len()),
         None,
     );
-    write_and_verify(root, state, admitted, report, format, opts, &progress)
+    write_and_verify(root, state, admitted, report, opts, &write, &progress)
 }
 
 /// The writing phases: checkpoint and commit, then, with a test command, the verdict that keeps
-/// the batch or takes it back.
+/// the batch or takes it back. The batch's format is the report's.
 fn write_and_verify(
     root: &Root,
     state: &StateDir,
     admitted: store::Admitted<'_>,
     report: Report,
-    format: &str,
     opts: &ApplyOptions,
+    write: &WritePhase,
     progress: &progress::Progress,
 ) -> Applied {
     let nothing_written = Applied::from;
+    let format = report.format.unwrap_or_default();
     let mut clock = std::time::Instant::now();
-    let write = opts.write();
     let committed = match checkpoint_and_commit(
         root,
         state,
         &admitted,
         report,
         format,
-        &write,
+        write,
         opts.test.is_some(),
     ) {
         Ok(c) => c,
@@ -201,13 +202,13 @@ fn write_and_verify(
     match &opts.test {
         Some(command) => {
             progress.phase(&format!("running `{command}`"), None);
-            let verdict = Verdict {
-                write: &write,
+            let phases = bisect::Phases {
+                write,
                 verify: &opts.verify(),
-                bisect_runs: opts.bisect_runs,
                 progress: &opts.progress,
             };
-            verify_and_decide(root, state, committed, files, command, &verdict)
+            let max_runs = opts.bisect_runs;
+            verify_and_decide(root, state, committed, files, command, &phases, max_runs)
         }
         None if committed.report.exit_code() != 0 => nothing_written(committed.report),
         None => Applied::kept(committed.report, files),
@@ -222,6 +223,7 @@ fn stage_and_admit<'a>(
     state: &StateDir,
     batch: &Batch,
     opts: &ApplyOptions,
+    checks: &store::Checks,
 ) -> Result<(stage::Staged, store::Admitted<'a>), Box<Report>> {
     let bases = with_snapshots(state, &with_anchor_bases(batch, &opts.base));
     let kept_reads = kept_reads(root, state, batch, &bases);
@@ -237,7 +239,7 @@ fn stage_and_admit<'a>(
         root,
         std::mem::take(&mut staged.files),
         state.off_limits(),
-        &opts.write().checks,
+        checks,
     )
     .map_err(|failure| Box::new(Report::batch_failed(&failure, opts.surface)))?;
     Ok((staged, admitted))
@@ -461,27 +463,20 @@ fn checkpoint_and_commit(
     })
 }
 
-/// What the verify phase needs of the options: how the batch was written (to keep or take it
-/// back), how the tests run, and how far a bisection of a failing batch may go.
-struct Verdict<'a> {
-    write: &'a WritePhase<'a>,
-    verify: &'a VerifyOptions<'a>,
-    bisect_runs: Option<usize>,
-    progress: &'a progress::Watch,
-}
-
 /// The verify phase: run the tests, then keep the batch (the journal goes: its commit point) or
 /// take it back; a verdict that cannot be recorded takes it back too. With `--bisect`, a batch
-/// taken back whole after failing tests goes on to the bisection.
+/// taken back whole after failing tests goes on to the bisection: it needs what bisection needs
+/// (how the batch was written, how the tests run) and how many runs it may take.
 fn verify_and_decide(
     root: &Root,
     state: &StateDir,
     committed: Committed,
     files: Vec<staged::StagedFile>,
     command: &str,
-    verdict: &Verdict,
+    phases: &bisect::Phases,
+    bisect_runs: Option<usize>,
 ) -> Applied {
-    let write = verdict.write;
+    let write = phases.write;
     let Committed {
         id,
         written,
@@ -489,10 +484,10 @@ fn verify_and_decide(
         touched,
         mut report,
     } = committed;
-    let mut run = verify::run_tests_as_asked(root, state, command, verdict.verify);
+    let mut run = verify::run_tests_as_asked(root, state, command, phases.verify);
     // The verdict is the commit point: a call cancelled before it is rolled back, whatever the
     // tests said.
-    run.cancelled |= verdict.verify.cancel.is_cancelled();
+    run.cancelled |= phases.verify.cancel.is_cancelled();
     let kept = run.passed
         && !run.cancelled
         && match store::release(root, state, &written, write.fsync) {
@@ -544,16 +539,11 @@ fn verify_and_decide(
         meta.undone = false;
         let _ = state.save_meta(&meta);
     }
-    if let Some(max_runs) = verdict.bisect_runs
+    if let Some(max_runs) = bisect_runs
         && bisect::worth_trying(&run, &rollback)
     {
         let whole = bisect::Whole { id, report, run };
-        let phases = bisect::Phases {
-            write,
-            verify: verdict.verify,
-            progress: verdict.progress,
-        };
-        return bisect::bisect(root, state, &files, whole, command, &phases, max_runs);
+        return bisect::bisect(root, state, &files, whole, command, phases, max_runs);
     }
     // A cancelled call is no failed attempt: it does not count towards "stop retrying".
     let stuck = if run.cancelled {

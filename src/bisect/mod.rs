@@ -44,8 +44,9 @@ struct Trial {
     files: Vec<StagedFile>,
 }
 
-/// What bisection needs of the options: how each run's files are written and kept or taken
-/// back, how the tests run, and who is told the progress.
+/// What bisection, and the verdict that hands a failing batch to it, need of the options: how
+/// each run's files are written and kept or taken back, how the tests run, and who is told the
+/// progress.
 pub(crate) struct Phases<'a> {
     /// How a run's files are written, kept or taken back.
     pub(crate) write: &'a WritePhase<'a>,

@@ -123,18 +123,6 @@ impl Report {
             e.message, e.found, e.expected
         );
         Report {
-            status: Status::Malformed,
-            format: None,
-            files: Vec::new(),
-            notes: Vec::new(),
-            syntax: None,
-            checkpoint: None,
-            test: None,
-            rename: None,
-            codemod: None,
-            signature: None,
-            moved: None,
-            provenance: None,
             error: Some(BatchError {
                 kind: ErrorKind::Malformed,
                 line: Some(e.line),
@@ -142,8 +130,7 @@ impl Report {
                 expected: Some(e.expected.clone()),
                 detail: e.message.clone(),
             }),
-            message,
-            compact: false,
+            ..Report::note_only(Status::Malformed, &message)
         }
     }
 
@@ -153,32 +140,21 @@ impl Report {
             Status::Error => "Environment failure",
             _ => "Refused, nothing was written",
         };
+        let message = format!("{lead}: {detail}\n{next}");
         Report {
-            status,
-            format: None,
-            files: Vec::new(),
-            notes: Vec::new(),
-            syntax: None,
-            checkpoint: None,
-            test: None,
-            rename: None,
-            codemod: None,
-            signature: None,
-            moved: None,
-            provenance: None,
             error: Some(BatchError {
                 kind,
                 line: None,
                 found: None,
                 expected: None,
-                detail: detail.clone(),
+                detail,
             }),
-            message: format!("{lead}: {detail}\n{next}"),
-            compact: false,
+            ..Report::note_only(status, &message)
         }
     }
 
-    /// A report that is only a message (recover, nothing to do).
+    /// A report that is only a message (recover, nothing to do): every other report starts
+    /// from it.
     pub fn note_only(status: Status, message: &str) -> Report {
         Report {
             status,

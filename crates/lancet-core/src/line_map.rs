@@ -14,7 +14,6 @@ use std::ops::Range;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineMap {
     regions: Vec<Region>,
-    new_len: usize,
 }
 
 /// A run of lines of both texts, in order (0-based lines): kept, or changed.
@@ -114,10 +113,7 @@ impl LineMap {
                 },
             })
             .collect();
-        LineMap {
-            regions,
-            new_len: new.len(),
-        }
+        LineMap { regions }
     }
 
     /// The map between two texts' lines, each line with its ending (a last line without one
@@ -156,12 +152,13 @@ impl LineMap {
 
     /// Where each line of the new text came from, by its 0-based index.
     pub fn origins(&self) -> Vec<Origin> {
+        let new_len = self.regions.last().map_or(0, |r| r.new_lines().end);
         let mut lines = vec![
             Origin::Changed {
                 old: (0, 0),
                 new: (0, 0)
             };
-            self.new_len
+            new_len
         ];
         for region in &self.regions {
             match region {

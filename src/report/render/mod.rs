@@ -73,21 +73,10 @@ impl Report {
             }
         }
         let mut report = Report {
-            status,
             format: Some(format),
             files,
             notes,
-            error: None,
-            syntax: None,
-            checkpoint: None,
-            test: None,
-            rename: None,
-            codemod: None,
-            signature: None,
-            moved: None,
-            provenance: None,
-            message: String::new(),
-            compact: false,
+            ..Report::note_only(status, "")
         };
         report.message = compose_message(&report);
         report

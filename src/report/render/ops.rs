@@ -1,8 +1,8 @@
 //! Operation failures in words: what an operation could not do to which file and why, and what
 //! to send next in the surface's vocabulary; and a batch that could not be staged at all.
 
-use super::Words;
 use super::sketch::sketch_refusal;
+use super::{Words, join_all_lines};
 use crate::report::Surface;
 use lancet_core::failure::{Doing, OpFailure, StageError};
 use lancet_core::locate::anchored::{AnchorProblem, AnchoredLine, MOVE_WINDOW};
@@ -270,11 +270,7 @@ fn anchor_problem(problem: &AnchorProblem) -> String {
         AnchorProblem::Ambiguous { anchor, lines } => format!(
             "anchor {anchor} moved and its hash stands on {} nearby lines ({}); read the file again for fresh anchors",
             lines.len(),
-            lines
-                .iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+            join_all_lines(lines)
         ),
     }
 }

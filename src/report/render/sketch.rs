@@ -1,6 +1,7 @@
 //! A lazy sketch's refusals in words (`// ... existing code ...` that lancet could not place):
 //! what it found, the lines it names, and what to send instead.
 
+use super::join_all_lines;
 use lancet_core::sketch::{Broken, Refusal, Unmarked, Unplaced};
 
 /// Why a sketch was not placed, with what to send instead.
@@ -74,10 +75,7 @@ pub(crate) fn sketch_refusal(refusal: &Refusal) -> String {
         ),
         Refusal::FragmentLineRepeated { text, at, count } => format!(
             "its line {text:?} stands {count} times in the file (lines {}), so it does not say which part of the file it is the new version of; start and end it with lines that occur once",
-            at.iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+            join_all_lines(at)
         ),
         Refusal::ChangesNothing => {
             "read as a sketch it changes nothing (its markers keep every line the hunk removes)"
@@ -88,11 +86,7 @@ pub(crate) fn sketch_refusal(refusal: &Refusal) -> String {
 
 /// A marker that could stand for more than one run of old lines.
 fn marker_unpinned(line: usize, start: bool, before: &[usize]) -> String {
-    let place = before
-        .iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
+    let place = join_all_lines(before);
     let which = match start {
         true => format!("start before old line {place}"),
         false => format!("end before old line {place}"),
