@@ -77,11 +77,6 @@ pub struct ApplyOptions {
     pub hard_links: staged::HardLinks,
     /// Repository settings ignored because nobody trusted them: every report says so.
     pub ignored_settings: Option<config::Ignored>,
-    /// Files `rename` and `mod` never walk (the person's `[walk] exclude`).
-    pub walk_exclude: globset::GlobSet,
-    /// Whether a rename may ask the project's language servers what it cannot decide
-    /// (`[rename] lsp`; the caller still chooses the servers, or none).
-    pub rename_servers: bool,
     /// What a long-lived caller keeps between calls (the state as found), checked again on
     /// each call; `None`: found afresh.
     pub kept: Option<std::sync::Arc<Kept>>,
@@ -108,6 +103,21 @@ pub(crate) struct WritePhase<'a> {
     pub(crate) surface: Surface,
 }
 
+/// What a batch's session needs of the options, built in one place ([`ApplyOptions::session`]):
+/// the root's state, which the batch locks and recovers before anything else (a dry run does
+/// neither: it writes nothing, so it waits for no writer and finishes nobody's batch), and the
+/// ignored settings every report of the batch names.
+pub(crate) struct SessionPhase<'a> {
+    /// The root's state: as the caller kept it, when it still holds, else found now.
+    pub(crate) state: store::StateDir,
+    /// Take the lock and finish an interrupted batch first (not for a dry run).
+    pub(crate) locks: bool,
+    /// fsync what finishing an interrupted batch writes.
+    pub(crate) fsync: bool,
+    /// Repository settings ignored because nobody trusted them.
+    pub(crate) ignored: Option<&'a config::Ignored>,
+}
+
 impl WritePhase<'_> {
     /// How the door writes: synced as asked, and held pending a test verdict when one comes.
     pub(crate) fn door(&self, await_verdict: bool) -> store::WriteOptions {
@@ -129,6 +139,17 @@ impl ApplyOptions {
             retention: self.retention,
             actor: &self.actor,
             surface: self.surface,
+        }
+    }
+
+    /// What the session of a batch at `root` needs of these options: its state, whether it
+    /// locks and recovers, the settings it says were ignored.
+    pub(crate) fn session(&self, root: &Root) -> SessionPhase<'_> {
+        SessionPhase {
+            state: self.state_of(root),
+            locks: !self.dry_run,
+            fsync: self.fsync,
+            ignored: self.ignored_settings.as_ref(),
         }
     }
 
@@ -192,14 +213,12 @@ impl ApplyOptions {
             retention: config.retention(),
             hard_links: config.hard_links(),
             ignored_settings: config.ignored.clone(),
-            walk_exclude: config.walk_excludes(),
-            rename_servers: config.rename_servers(),
             ..ApplyOptions::new(root)
         }
     }
 
     /// The state of `root`: as the caller kept it, when it still holds, else found now.
-    pub(crate) fn state_of(&self, root: &Root) -> store::StateDir {
+    fn state_of(&self, root: &Root) -> store::StateDir {
         match &self.kept {
             Some(kept) => kept.state(root),
             None => store::StateDir::locate(root),
@@ -233,8 +252,6 @@ impl ApplyOptions {
             protect_settings: false,
             hard_links: staged::HardLinks::default(),
             ignored_settings: None,
-            walk_exclude: globset::GlobSet::empty(),
-            rename_servers: true,
             kept: None,
         }
     }

@@ -107,6 +107,7 @@ pub use rename::lsp::{Confinement, LanguageServers, Lsp};
 pub use rename::{RenameOptions, rename, renameable_languages};
 pub use report::{
     InWords, Provenance, Report, StepOutcome, StepReport, StepReportError, Surface, SymbolKind,
+    parsed_edit_bytes,
 };
 pub use report::{MoveRefusal, MoveSummary, SignatureRefusal, SignatureSummary};
 pub use schema::{Contract, Schema, schema_for};

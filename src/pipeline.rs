@@ -52,29 +52,29 @@ pub(crate) fn apply_batch_prechecked(
     // The gate's external checks never run a program from inside the tree.
     syntax::distrust_programs_under(root.path());
     lap("root opened", &mut clock);
-    let state = opts.state_of(&root);
+    let session = opts.session(&root);
     lap("state located", &mut clock);
-    let _lock = if opts.dry_run {
-        None
-    } else {
-        match state.lock() {
+    let _lock = if session.locks {
+        match session.state.lock() {
             Ok(lock) => Some(lock),
             Err(e) => {
                 return nothing_written(Report::batch_failed(&e.failure(), opts.surface));
             }
         }
+    } else {
+        None
     };
     lap("locked", &mut clock);
-    let recovered = history::recover_if_needed(&state, opts.fsync, opts.dry_run);
+    let recovered = history::recover_if_needed(&session.state, session.fsync, !session.locks);
     lap("recovery checked", &mut clock);
     let mut applied = match cancelled(opts) {
         Some(report) => nothing_written(report),
-        None => apply_locked(&root, &state, batch, opts, prechecks),
+        None => apply_locked(&root, &session.state, batch, opts, prechecks),
     };
     if let Some(note) = recovered {
         applied.report = applied.report.with_note(note);
     }
-    if let Some(ignored) = &opts.ignored_settings {
+    if let Some(ignored) = session.ignored {
         applied.report = applied.report.with_note(ignored.notice(opts.surface));
     }
     applied
@@ -103,7 +103,7 @@ fn apply_locked(
         return nothing_written(report);
     }
     let format = batch.format.name();
-    let mut notes = batch.notes.clone();
+    let mut notes: Vec<String> = batch.notes.iter().map(render::batch_note).collect();
     notes.extend(
         admitted
             .split_hard_links()

@@ -63,6 +63,9 @@ pub struct ModOptions {
     pub spec: ModSpec,
     /// Files and directories under the root.
     pub paths: Vec<String>,
+    /// Files the walk leaves out: the person's `[walk] exclude`
+    /// ([`Config::walk_excludes`](crate::Config::walk_excludes)), never a model's.
+    pub exclude: globset::GlobSet,
 }
 
 /// The languages `lancet mod` takes (`--lang`, a rule's `language`) by lancet's names: those of
@@ -94,7 +97,7 @@ pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
         Ok(rules) => rules,
         Err(refusal) => return refused(refusal),
     };
-    let (files, unwalkable) = match walk(&root, &opts.paths, &apply.walk_exclude) {
+    let (files, unwalkable) = match walk(&root, &opts.paths, &opts.exclude) {
         Ok(walked) => walked,
         Err(WalkRefusal::Outside(e)) => {
             return refused(ModRefusal::PathOutside {

@@ -51,6 +51,9 @@ pub struct MoveOptions {
     pub keep_reexport: bool,
     /// Move it and leave as they are (listed) the sites lancet cannot decide or update.
     pub leave_unresolved: bool,
+    /// Files the walk for its uses leaves out: the person's `[walk] exclude`
+    /// ([`Config::walk_excludes`](crate::Config::walk_excludes)), never a model's.
+    pub exclude: globset::GlobSet,
 }
 
 /// Moves the symbol and updates its imports and uses as one batch, through the same pipeline
@@ -71,7 +74,10 @@ pub fn move_symbol(opts: &MoveOptions, apply: &ApplyOptions) -> Applied {
         Ok(named) => named,
         Err(applied) => return *applied,
     };
-    let walk_opts = RenameOptions::plain(&name, &name);
+    let walk_opts = RenameOptions {
+        exclude: opts.exclude.clone(),
+        ..RenameOptions::plain(&name, &name)
+    };
     let (files, _unwalkable) = match walk(&root, &walk_opts, apply) {
         Ok(walked) => walked,
         Err(report) => return (*report).into(),

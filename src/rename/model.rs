@@ -238,6 +238,9 @@ pub struct RenameOptions {
     /// site), and through which it renames languages it resolves no names in (Go: gopls);
     /// `None`: no server runs (`--no-lsp`, `[rename] lsp = false`, MCP without `--allow-lsp`).
     pub servers: Option<Lsp>,
+    /// Files the walk leaves out: the person's `[walk] exclude`
+    /// ([`Config::walk_excludes`](crate::Config::walk_excludes)), never a model's.
+    pub exclude: globset::GlobSet,
 }
 
 impl RenameOptions {
@@ -258,6 +261,7 @@ impl RenameOptions {
             all_definitions: false,
             servers: None,
             lsp: None,
+            exclude: globset::GlobSet::empty(),
         }
     }
 }

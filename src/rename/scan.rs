@@ -564,7 +564,7 @@ pub(crate) fn walk(
     opts: &RenameOptions,
     apply: &ApplyOptions,
 ) -> Result<Walked, Box<Report>> {
-    crate::walk::walk(root, &opts.paths, &apply.walk_exclude).map_err(|refusal| {
+    crate::walk::walk(root, &opts.paths, &opts.exclude).map_err(|refusal| {
         let place = match refusal {
             WalkRefusal::Outside(e) => PlaceRefusal::PathOutside {
                 error: e.to_string(),

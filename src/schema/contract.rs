@@ -3,7 +3,7 @@
 //! that cannot drift from the code.
 
 use crate::report::Report;
-use lancet_core::batch::Batch;
+use crate::report::render::BatchInJson;
 use schemars::transform::{Transform, transform_subschemas};
 use schemars::{JsonSchema, Schema};
 
@@ -13,9 +13,9 @@ pub fn report_schema() -> serde_json::Value {
     document::<Report>("lancet report", Contract::Printed)
 }
 
-/// The schema of a parsed [`Batch`]: what `lancet parse --json` prints.
+/// The schema of a parsed batch: what `lancet parse --json` prints.
 pub fn batch_schema() -> serde_json::Value {
-    document::<Batch>("lancet batch", Contract::Printed)
+    document::<BatchInJson>("lancet batch", Contract::Printed)
 }
 
 /// Which side of serde a schema describes: a field left out when empty is optional in what lancet

@@ -71,6 +71,9 @@ pub struct SignatureOptions {
     /// Write the rest and leave as they are the sites that cannot be updated safely (and the
     /// undecided calls, unless `include_unresolved`); listed either way.
     pub leave_unresolved: bool,
+    /// Files the walk for its calls leaves out: the person's `[walk] exclude`
+    /// ([`Config::walk_excludes`](crate::Config::walk_excludes)), never a model's.
+    pub exclude: globset::GlobSet,
 }
 
 /// Changes the function's signature and every call of it as one batch, through the same
@@ -97,6 +100,7 @@ pub fn change_signature(opts: &SignatureOptions, apply: &ApplyOptions) -> Applie
     };
     let walk_opts = RenameOptions {
         paths: opts.paths.clone(),
+        exclude: opts.exclude.clone(),
         ..target::name_options(&name)
     };
     let (files, _unwalkable) = match walk(&root, &walk_opts, apply) {

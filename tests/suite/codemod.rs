@@ -468,6 +468,15 @@ fn walk_excludes_from_trusted_settings_are_not_rewritten() {
         .map(|f| f["path"].as_str().unwrap())
         .collect();
     assert_eq!(files, ["app.py"], "{v}");
+    // Over MCP, the server reads the same settings into the rename's own options.
+    let mut mcp = crate::security::mcp::Mcp::start(root, &[], &[]);
+    let answer = mcp.call(
+        "rename_symbol",
+        serde_json::json!({"old": "token", "new": "key"}),
+    );
+    assert!(!answer.is_error, "{}", answer.text);
+    assert_eq!(read(root, "app.py"), "key = 1\nprint(key)\n");
+    assert_eq!(read(root, "vendor/lib.py"), "token = 2\nprint(token)\n");
 }
 
 /// A mod whose tests fail with one file: `--bisect` holds that file back and writes the rest

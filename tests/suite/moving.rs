@@ -688,3 +688,46 @@ fn the_destination_s_import_the_move_removes_makes_no_cycle() {
     assert!(read(dir.path(), "a.py").contains("f() + 1"));
     assert!(!read(dir.path(), "b.py").contains("import a"));
 }
+
+/// The person's `[walk] exclude` leaves vendored code out of a move's walk, on the command
+/// line and over MCP alike (each surface reads it into the move's own options): an importer
+/// under `vendor/` is neither read nor rewritten.
+#[test]
+fn the_person_s_walk_excludes_leave_vendored_importers_of_a_move_alone() {
+    use crate::security::mcp::Mcp;
+    use serde_json::json;
+    let tree = || {
+        temp_tree(&[
+            ("a.py", b"def f():\n    return 1\n"),
+            ("main.py", b"from a import f\n\nprint(f())\n"),
+            ("vendor/v.py", b"from a import f\n\nprint(f())\n"),
+            ("lancet.toml", b"[walk]\nexclude = [\"vendor/**\"]\n"),
+        ])
+    };
+    let dir = tree();
+    super::tree::trust(dir.path());
+    let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "main.py"),
+        "from b import f\n\nprint(f())\n"
+    );
+    assert_eq!(
+        read(dir.path(), "vendor/v.py"),
+        "from a import f\n\nprint(f())\n"
+    );
+
+    let dir = tree();
+    super::tree::trust(dir.path());
+    let mut mcp = Mcp::start(dir.path(), &[], &[]);
+    let answer = mcp.call("move_symbol", json!({"symbol": "f", "to": "b.py"}));
+    assert!(!answer.is_error, "{}", answer.text);
+    assert_eq!(
+        read(dir.path(), "main.py"),
+        "from b import f\n\nprint(f())\n"
+    );
+    assert_eq!(
+        read(dir.path(), "vendor/v.py"),
+        "from a import f\n\nprint(f())\n"
+    );
+}

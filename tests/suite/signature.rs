@@ -597,3 +597,39 @@ fn a_typescript_parameter_renamed_in_its_type_predicate_and_later_parameters() {
         "export function isErr(v: any): v is Error {\n  return v instanceof Error;\n}\nexport function check(x: number, b = x): asserts x {}\nisErr(1);\ncheck(1);\n"
     );
 }
+
+/// The person's `[walk] exclude` leaves vendored callers out of a signature change, on the
+/// command line and over MCP alike: a call under `vendor/` is neither read nor rewritten.
+#[test]
+fn the_person_s_walk_excludes_leave_vendored_calls_alone() {
+    use crate::security::mcp::Mcp;
+    use serde_json::json;
+    let tree = || {
+        temp_tree(&[
+            ("shop.py", SHOP.as_bytes()),
+            ("main.py", MAIN.as_bytes()),
+            ("vendor/v.py", MAIN.as_bytes()),
+            ("lancet.toml", b"[walk]\nexclude = [\"vendor/**\"]\n"),
+        ])
+    };
+    let dir = tree();
+    super::tree::trust(dir.path());
+    let (code, v) = run(
+        dir.path(),
+        &["total", "--add", "currency=\"EUR\"@1:\"USD\""],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_ne!(read(dir.path(), "main.py"), MAIN);
+    assert_eq!(read(dir.path(), "vendor/v.py"), MAIN);
+
+    let dir = tree();
+    super::tree::trust(dir.path());
+    let mut mcp = Mcp::start(dir.path(), &[], &[]);
+    let answer = mcp.call(
+        "change_signature",
+        json!({"function": "total", "changes": [{"op": "add", "name": "currency", "position": 1, "value": "\"USD\""}]}),
+    );
+    assert!(!answer.is_error, "{}", answer.text);
+    assert_ne!(read(dir.path(), "main.py"), MAIN);
+    assert_eq!(read(dir.path(), "vendor/v.py"), MAIN);
+}

@@ -71,15 +71,17 @@ impl Format {
     }
 }
 
-/// An ordered list of file operations parsed from one edit text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+/// An ordered list of file operations parsed from one edit text. (What `lancet parse --json`
+/// prints is the facade's: the notes are facts here, worded there.)
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Batch {
     /// The format the text was read as.
     pub format: Format,
     /// The operations, in the order the text gives them; later ones see earlier ones' results.
     pub ops: Vec<FileOp>,
-    /// Leniencies applied while parsing (ignored prose, a stripped fence), for the report.
-    pub notes: Vec<String>,
+    /// Leniencies applied while parsing (ignored prose, a stripped fence), for the report,
+    /// which words them.
+    pub notes: Vec<crate::format::BatchNote>,
 }
 
 /// One operation on one path.

@@ -38,8 +38,8 @@ pub(crate) struct Asked {
     pub(crate) version: Option<String>,
     /// One answer per question.
     pub(crate) answers: Vec<Answer>,
-    /// It ran unconfined (the kernel has no sandbox): why.
-    pub(crate) note: Option<String>,
+    /// Why it ran unconfined (the kernel has no sandbox), when it did.
+    pub(crate) unconfined: Option<String>,
 }
 
 /// Asks the server for the language of `questions` (sites: a path of the root and the byte
@@ -58,7 +58,7 @@ pub(crate) fn ask_definitions(
             server: String::new(),
             version: None,
             answers: Vec::new(),
-            note: None,
+            unconfined: None,
         });
     };
     let mut session = open_session(root, first, lsp)?;
@@ -118,13 +118,13 @@ pub(crate) fn ask_definitions(
     }
     let server = session.server.name.clone();
     let version = session.version.clone();
-    let note = session.note.clone();
+    let unconfined = session.unconfined.clone();
     session.close();
     Ok(Asked {
         server,
         version,
         answers,
-        note,
+        unconfined,
     })
 }
 

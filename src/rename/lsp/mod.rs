@@ -29,6 +29,7 @@ use crate::report::Report;
 use crate::report::{RenameRefusal, RenameSummary, ServerRefusal, Site};
 use crate::sandbox::{Policy, Sandbox};
 use lancet_core::Root;
+use lancet_core::format::BatchNote;
 use lancet_core::sha256_hex;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
 use protocol::{Server, offset_of, percent_decode, position_of, uri_of};
@@ -60,7 +61,7 @@ pub(super) fn rename(
 ) -> crate::applied::Applied {
     let new = opts.new.as_str();
     match edits(root, at, new, lsp) {
-        Ok((server, mut files, note)) => {
+        Ok((server, mut files, unconfined)) => {
             let by_server = files.values().map(|(_, _, s)| s.len()).sum();
             let unseen = match unseen::rust_sites_unseen(root, at, opts, apply, by_server) {
                 Ok(unseen) => unseen,
@@ -125,7 +126,10 @@ pub(super) fn rename(
             let batch = Batch {
                 format: Format::Rename,
                 ops,
-                notes: note.into_iter().collect(),
+                notes: unconfined
+                    .into_iter()
+                    .map(BatchNote::ServerUnconfined)
+                    .collect(),
             };
             let mut applied = crate::pipeline::apply_batch_prechecked(
                 &batch,
@@ -143,7 +147,7 @@ pub(super) fn rename(
 type FileEdits = BTreeMap<String, (String, String, Vec<Span>)>;
 
 /// The sandbox a server runs in, `None` where the kernel has none and the caller allows that
-/// (with the note saying so).
+/// (with why there is none, for the report to say).
 fn sandbox_for(
     root: &Root,
     command: &servers::ServerCommand,
@@ -154,10 +158,7 @@ fn sandbox_for(
     let built = crate::sandbox::available().and_then(|()| Sandbox::new(&policy));
     match (built, confinement) {
         (Ok(sandbox), _) => Ok((Some(sandbox), None)),
-        (Err(e), Confinement::WhereAvailable) => Ok((
-            None,
-            Some(format!("the language server ran unconfined ({e})")),
-        )),
+        (Err(e), Confinement::WhereAvailable) => Ok((None, Some(e.to_string()))),
         (Err(e), Confinement::Required) => {
             Err(Box::new(RenameRefusal::Server(ServerRefusal::NoSandbox {
                 why: e.to_string(),
@@ -167,7 +168,7 @@ fn sandbox_for(
 }
 
 /// A started, initialized server for one file's language: the session, the server's
-/// version as it reported it, the note (unconfined) and the deadline of the whole exchange.
+/// version as it reported it, why it runs unconfined (when it does) and the deadline of the whole exchange.
 struct Session {
     server: Server,
     /// The sandbox the server runs in: its private temp directory (the server's caches) lives
@@ -175,7 +176,7 @@ struct Session {
     _sandbox: Option<Sandbox>,
     spec: ServerSpec,
     version: Option<String>,
-    note: Option<String>,
+    unconfined: Option<String>,
     deadline: Instant,
 }
 
@@ -190,7 +191,7 @@ fn open_session(root: &Root, path: &str, lsp: &Lsp) -> Result<Session, Box<Renam
         .ok_or_else(|| no_server(format!("lancet knows no language server for {path}")))?
         .map_err(|why| no_server(format!("{why}, for {path}")))?;
     let failed = |detail: String| Box::new(RenameRefusal::Server(ServerRefusal::Failed { detail }));
-    let (mut sandbox, note) = sandbox_for(root, &spec.command, lsp.confinement)?;
+    let (mut sandbox, unconfined) = sandbox_for(root, &spec.command, lsp.confinement)?;
     let root_dir = root.path();
     let allowed = time_allowed();
     let mut server = Server::start(
@@ -246,7 +247,7 @@ fn open_session(root: &Root, path: &str, lsp: &Lsp) -> Result<Session, Box<Renam
         _sandbox: sandbox,
         spec,
         version,
-        note,
+        unconfined,
         deadline,
     })
 }
@@ -275,7 +276,7 @@ fn edits(
         mut server,
         _sandbox: _confined,
         spec,
-        note,
+        unconfined,
         deadline,
         ..
     } = open_session(root, &at.path, lsp)?;
@@ -319,7 +320,7 @@ fn edits(
     let name = server.name.clone();
     drop(server);
     let files = to_spans(root, &edit, &at.name, new).map_err(failed)?;
-    Ok((name, files, note))
+    Ok((name, files, unconfined))
 }
 
 /// Whether one text edit of the server's answer is part of renaming `old` to `new`: `old`

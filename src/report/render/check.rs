@@ -28,4 +28,9 @@ impl InWords for SyntaxReport {
         ));
         out
     }
+
+    /// The findings as they are: the report's fields are already what a program reads.
+    fn render_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
 }

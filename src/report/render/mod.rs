@@ -13,6 +13,7 @@ use lancet_core::locate::Tier;
 use std::fmt::Write as _;
 
 mod batch;
+mod batch_notes;
 mod bisect;
 mod check;
 mod codemod;
@@ -22,6 +23,10 @@ mod locate;
 mod moving;
 pub(crate) mod ops;
 mod parsed;
+
+pub(crate) use batch_notes::{batch_note, server_unconfined};
+pub(crate) use parsed::BatchInJson;
+pub use parsed::parsed_edit_bytes;
 mod rename;
 mod signature;
 mod sketch;
@@ -46,6 +51,8 @@ pub(crate) fn hard_link_split(path: &str) -> String {
 pub trait InWords {
     /// The text a person reads.
     fn render_human(&self) -> String;
+    /// The JSON a program reads (`--json`), pretty-printed, with a final newline.
+    fn render_json(&self) -> String;
 }
 
 /// A fact from below, in words: the engine's failures have no `Display` of their own, so the

@@ -3,7 +3,8 @@
 //! file's lines, line-anchored edits — so a person sees what a reply says before applying it.
 
 use super::InWords;
-use lancet_core::batch::{Anchor, Batch, FileOp, Hunk, LineAction, Occurrences, OpKind};
+use super::batch_notes::batch_note;
+use lancet_core::batch::{Anchor, Batch, FileOp, Format, Hunk, LineAction, Occurrences, OpKind};
 use lancet_core::line_map::{LineMap, Step};
 use std::fmt::Write as _;
 
@@ -18,9 +19,46 @@ impl InWords for Batch {
             operation(&mut out, op);
         }
         for note in &self.notes {
-            let _ = writeln!(out, "note: {note}");
+            let _ = writeln!(out, "note: {}", batch_note(note));
         }
         out
+    }
+
+    /// The batch for programs: its operations as they are, its notes in words.
+    fn render_json(&self) -> String {
+        serde_json::to_string_pretty(&BatchInJson::of(self)).unwrap_or_default() + "\n"
+    }
+}
+
+/// The bytes a parsed edit's provenance digest is taken of (`edit_sha256`): the batch as
+/// compact JSON, as `lancet parse --json` prints it but on one line, so the same edit gives the
+/// same digest in every repository.
+pub fn parsed_edit_bytes(batch: &Batch) -> Vec<u8> {
+    serde_json::to_vec(&BatchInJson::of(batch)).unwrap_or_default()
+}
+
+// What `lancet parse --json` prints and `schema/batch.schema.json` describes: a batch's
+// fields, its notes in words (the engine's batch holds them as facts). The doc comments are
+// the schema's descriptions.
+/// An ordered list of file operations parsed from one edit text.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "Batch")]
+pub(crate) struct BatchInJson {
+    /// The format the text was read as.
+    pub(crate) format: Format,
+    /// The operations, in the order the text gives them; later ones see earlier ones' results.
+    pub(crate) ops: Vec<FileOp>,
+    /// Leniencies applied while parsing (ignored prose, a stripped fence), for the report.
+    pub(crate) notes: Vec<String>,
+}
+
+impl BatchInJson {
+    fn of(batch: &Batch) -> BatchInJson {
+        BatchInJson {
+            format: batch.format,
+            ops: batch.ops.clone(),
+            notes: batch.notes.iter().map(batch_note).collect(),
+        }
     }
 }
 

@@ -47,11 +47,21 @@ impl LancetServer {
         asked: Option<bool>,
         call: &Call,
     ) -> Result<ApplyOptions, CallToolResult> {
+        self.configured_testing(asked, call).map(|(opts, _)| opts)
+    }
+
+    /// [`Self::options_testing`] with the configuration it was read from, for a refactor that
+    /// also takes what the person's settings say of its walk and its language servers.
+    pub(crate) fn configured_testing(
+        &self,
+        asked: Option<bool>,
+        call: &Call,
+    ) -> Result<(ApplyOptions, lancet::Config), CallToolResult> {
         let (mut opts, config) = self.configured(call)?;
-        opts.test = self.tests_asked(asked, config.mcp.test_command)?;
+        opts.test = self.tests_asked(asked, config.mcp.test_command.clone())?;
         // The model's code runs in the tests: sandboxed unless the person said otherwise.
         opts.sandbox = self.choices.sandbox;
-        Ok(opts)
+        Ok((opts, config))
     }
 
     fn configured(&self, call: &Call) -> Result<(ApplyOptions, lancet::Config), CallToolResult> {

@@ -283,8 +283,8 @@ impl LancetServer {
             long: true,
         };
         self.writer_turn(turn, args, context, |this, args, call| {
-            let opts = match this.options_testing(args.test, call) {
-                Ok(o) => o,
+            let (opts, config) = match this.configured_testing(args.test, call) {
+                Ok(configured) => configured,
                 Err(refusal) => return refusal,
             };
             // A language server reads the tree the model wrote: only when the person allowed
@@ -322,8 +322,9 @@ impl LancetServer {
                     .choices
                     .lsp
                     .as_ref()
-                    .filter(|_| opts.rename_servers)
+                    .filter(|_| config.rename_servers())
                     .map(sandboxed),
+                exclude: config.walk_excludes(),
             };
             this.answer(lancet::rename(&rename, &opts), call)
         })
@@ -355,8 +356,8 @@ impl LancetServer {
             long: true,
         };
         self.writer_turn(turn, args, context, |this, args, call| {
-            let opts = match this.options_testing(args.test, call) {
-                Ok(o) => o,
+            let (opts, config) = match this.configured_testing(args.test, call) {
+                Ok(configured) => configured,
                 Err(refusal) => return refusal,
             };
             let changes = args
@@ -393,6 +394,7 @@ impl LancetServer {
                 changes,
                 include_unresolved: args.include_unresolved.unwrap_or(false),
                 leave_unresolved: args.leave_unresolved.unwrap_or(false),
+                exclude: config.walk_excludes(),
             };
             this.answer(lancet::change_signature(&signature, &opts), call)
         })
@@ -424,8 +426,8 @@ impl LancetServer {
             long: true,
         };
         self.writer_turn(turn, args, context, |this, args, call| {
-            let opts = match this.options_testing(args.test, call) {
-                Ok(o) => o,
+            let (opts, config) = match this.configured_testing(args.test, call) {
+                Ok(configured) => configured,
                 Err(refusal) => return refusal,
             };
             let moving = lancet::MoveOptions {
@@ -434,6 +436,7 @@ impl LancetServer {
                 to: args.to.clone(),
                 keep_reexport: args.keep_reexport.unwrap_or(false),
                 leave_unresolved: args.leave_unresolved.unwrap_or(false),
+                exclude: config.walk_excludes(),
             };
             this.answer(lancet::move_symbol(&moving, &opts), call)
         })

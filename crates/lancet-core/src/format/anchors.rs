@@ -20,6 +20,7 @@
 use super::ParseError;
 use crate::anchors::LineAnchor;
 use crate::batch::{Batch, FileOp, Format, LineAction, LineEdit, OpKind};
+use crate::format::BatchNote;
 
 const FILE: &str = "*** Edit Lines:";
 const END: &str = "*** End Lines";
@@ -81,7 +82,7 @@ pub fn parse(text: &str) -> Result<Batch, ParseError> {
         ));
     }
     let notes = (prose > 0)
-        .then(|| format!("ignored {prose} line(s) outside the edits (prose, fences)"))
+        .then_some(BatchNote::OutsideLineEdits(prose))
         .into_iter()
         .collect();
     Ok(Batch {

@@ -23,6 +23,7 @@
 
 use super::ParseError;
 use crate::batch::{Anchor, Batch, FileOp, Format, Hunk, OpKind};
+use crate::format::BatchNote;
 
 const BEGIN: &str = "*** Begin Patch";
 const END: &str = "*** End Patch";
@@ -75,15 +76,11 @@ pub fn parse(text: &str) -> Result<Batch, ParseError> {
     let mut notes = Vec::new();
     let before = count_text_lines(&lines[..begin]);
     if before > 0 {
-        notes.push(format!(
-            "ignored {before} line(s) before '*** Begin Patch' (prose, a code fence or a heredoc wrapper)"
-        ));
+        notes.push(BatchNote::BeforePatch(before));
     }
     let after = count_text_lines(&lines[end + 1..]);
     if after > 0 {
-        notes.push(format!(
-            "ignored {after} line(s) after '*** End Patch' (prose, a code fence or a heredoc terminator)"
-        ));
+        notes.push(BatchNote::AfterPatch(after));
     }
     let mut parser = Parser {
         lines: &lines,
@@ -131,7 +128,7 @@ struct Parser<'t, 'l> {
     end: usize,
     ops: Vec<FileOp>,
     environment_id_seen: bool,
-    notes: Vec<String>,
+    notes: Vec<BatchNote>,
 }
 
 #[derive(Default)]
@@ -237,9 +234,7 @@ impl Parser<'_, '_> {
             Some(j) => {
                 let skipped = count_text_lines(&self.lines[self.i + 1..j]);
                 if skipped > 0 {
-                    self.notes.push(format!(
-                        "ignored {skipped} line(s) between two patch envelopes"
-                    ));
+                    self.notes.push(BatchNote::BetweenPatches(skipped));
                 }
                 self.i = j + 1;
                 Ok(())
@@ -431,10 +426,10 @@ impl Parser<'_, '_> {
                     // can be inside a chunk (markers and headers were read above).
                     chunk.old.push(line.to_string());
                     chunk.new.push(line.to_string());
-                    self.notes.push(format!(
-                        "line {} has no ' ', '+' or '-' prefix; read as a context line: {line:?}",
-                        self.i + 1
-                    ));
+                    self.notes.push(BatchNote::UnprefixedContext {
+                        line: self.i + 1,
+                        text: line.to_string(),
+                    });
                 }
             }
             self.i += 1;
@@ -566,7 +561,10 @@ mod tests {
         );
         assert_eq!(
             batch.notes,
-            ["line 5 has no ' ', '+' or '-' prefix; read as a context line: \"kept\""]
+            [BatchNote::UnprefixedContext {
+                line: 5,
+                text: "kept".into()
+            }]
         );
     }
 

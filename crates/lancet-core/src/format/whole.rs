@@ -29,6 +29,7 @@
 
 use super::{ParseError, ParseOptions};
 use crate::batch::{Batch, FileOp, Format, OpKind};
+use crate::format::BatchNote;
 
 const FENCE_CHARS: [char; 2] = ['`', '~'];
 const MIN_FENCE: usize = 3;
@@ -73,9 +74,7 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
     let mut notes = Vec::new();
     let prose = prose_lines(&lines, &blocks);
     if prose > 0 {
-        notes.push(format!(
-            "ignored {prose} line(s) of prose around the blocks"
-        ));
+        notes.push(BatchNote::ProseAroundFiles(prose));
     }
     let named = blocks.iter().filter(|b| b.name.is_some()).count();
     let mut chosen: Vec<(String, &Block)> = Vec::new();
@@ -91,9 +90,7 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
         })?;
         match (&opts.default_path, blocks.len()) {
             (Some(path), 1) => {
-                notes.push(format!(
-                    "the block names no file: it is the --path file '{path}'"
-                ));
+                notes.push(BatchNote::BlockIsPathFile(path.clone()));
                 chosen.push((path.clone(), first));
             }
             (Some(_), n) => {
@@ -116,21 +113,19 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
     } else {
         let unnamed = blocks.len() - named;
         if unnamed > 0 {
-            notes.push(format!(
-                "ignored {unnamed} fenced block(s) that name no file (examples, commands)"
-            ));
+            notes.push(BatchNote::UnnamedBlocks(unnamed));
         }
         for b in &blocks {
             if let Some(name) = &b.name {
                 match name.source {
-                    Source::Prose => notes.push(format!(
-                        "took the file name '{}' from the prose line before the block at line {}",
-                        name.path, b.open_line
-                    )),
-                    Source::Info => notes.push(format!(
-                        "took the file name '{}' from the fence's info string at line {}",
-                        name.path, b.open_line
-                    )),
+                    Source::Prose => notes.push(BatchNote::NameFromProse {
+                        path: name.path.clone(),
+                        line: b.open_line,
+                    }),
+                    Source::Info => notes.push(BatchNote::NameFromInfo {
+                        path: name.path.clone(),
+                        line: b.open_line,
+                    }),
                     Source::Line => {}
                 }
             }
@@ -152,9 +147,7 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
             }
         }
         if dropped > 0 {
-            notes.push(format!(
-                "ignored {dropped} earlier or weaker block(s) for a file that another block also gives"
-            ));
+            notes.push(BatchNote::RivalBlocks(dropped));
         }
     }
     let ops = chosen
@@ -472,10 +465,7 @@ mod tests {
                 write("README.md", "# T\n\n", 10)
             ]
         );
-        assert_eq!(
-            batch.notes,
-            vec!["ignored 3 line(s) of prose around the blocks"]
-        );
+        assert_eq!(batch.notes, vec![BatchNote::ProseAroundFiles(3)]);
     }
 
     #[test]
@@ -521,12 +511,7 @@ mod tests {
         let text = "Here's the modified `hello.py` file:\n\n```\nnew\n```\n\nRun it like this:\n\n```\npython hello.py\n```\n";
         let batch = parse(text, &ParseOptions::default()).unwrap();
         assert_eq!(batch.ops, vec![write("hello.py", "new\n", 1)]);
-        assert!(
-            batch
-                .notes
-                .iter()
-                .any(|n| n.contains("ignored 1 fenced block"))
-        );
+        assert!(batch.notes.contains(&BatchNote::UnnamedBlocks(1)));
     }
 
     #[test]

@@ -58,7 +58,7 @@ pub(super) fn run_check(root: PathBuf, args: CheckArgs) -> u8 {
     let report = checked.report;
     let failed = !report.errors.is_empty();
     let out = if args.json {
-        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+        report.render_json()
     } else {
         report.render_human()
     };

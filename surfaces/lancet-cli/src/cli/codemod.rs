@@ -73,15 +73,17 @@ pub(super) fn run_mod(root: PathBuf, args: ModArgs) -> u8 {
             ModSpec::Rules(files)
         }
     };
-    let opts = ModOptions {
-        spec,
-        paths: args.paths,
-    };
-    let edit = || spec_digest_input(&opts.spec, &opts.paths);
-    match args.tx.options(root.clone()) {
-        Ok(apply) => args
-            .tx
-            .emit(&lancet::codemod(&opts, &apply).report, &root, edit),
+    match args.tx.configured(root.clone()) {
+        Ok((apply, config)) => {
+            let opts = ModOptions {
+                spec,
+                paths: args.paths,
+                exclude: config.walk_excludes(),
+            };
+            let edit = || spec_digest_input(&opts.spec, &opts.paths);
+            args.tx
+                .emit(&lancet::codemod(&opts, &apply).report, &root, edit)
+        }
         Err(report) => emit(&report, args.tx.json),
     }
 }

@@ -45,16 +45,17 @@ pub(super) fn run_move(root: PathBuf, args: MoveArgs) -> u8 {
     ]
     .join("\0")
     .into_bytes();
-    let opts = MoveOptions {
+    let opts = |config: &lancet::Config| MoveOptions {
         symbol,
         at: args.at,
         to: args.to,
         keep_reexport: args.keep_reexport,
         leave_unresolved: args.leave_unresolved,
+        exclude: config.walk_excludes(),
     };
-    match args.tx.options(root.clone()) {
-        Ok(apply) => args.tx.emit(
-            &lancet::move_symbol(&opts, &apply).report,
+    match args.tx.configured(root.clone()) {
+        Ok((apply, config)) => args.tx.emit(
+            &lancet::move_symbol(&opts(&config), &apply).report,
             &root,
             move || edit,
         ),

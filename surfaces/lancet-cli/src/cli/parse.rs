@@ -36,7 +36,7 @@ pub(super) fn run_parse(args: ParseArgs) -> u8 {
         Err(report) => return emit(&report, args.json),
     };
     let text = if args.json {
-        serde_json::to_string_pretty(&batch).unwrap_or_default() + "\n"
+        batch.render_json()
     } else {
         batch.render_human()
     };

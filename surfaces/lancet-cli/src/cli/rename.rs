@@ -128,7 +128,7 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         let canonical = root.canonicalize().unwrap_or_else(|_| root.clone());
         lancet::Lsp::for_person(&canonical)
     });
-    let opts = |apply: &lancet::ApplyOptions| RenameOptions {
+    let opts = |config: &lancet::Config| RenameOptions {
         old,
         new,
         paths,
@@ -137,7 +137,7 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         leave_unresolved: args.leave_unresolved,
         all_definitions: args.all_definitions,
         lsp: lsp.clone(),
-        servers: (apply.rename_servers && !args.no_lsp).then(|| {
+        servers: (config.rename_servers() && !args.no_lsp).then(|| {
             let canonical = root.canonicalize().unwrap_or_else(|_| root.clone());
             lancet::Lsp::for_person(&canonical)
         }),
@@ -145,10 +145,11 @@ pub(super) fn run_rename(root: PathBuf, args: RenameArgs) -> u8 {
         kind,
         include_strings: args.include_strings,
         include_comments: args.include_comments,
+        exclude: config.walk_excludes(),
     };
-    match args.tx.options(root.clone()) {
-        Ok(apply) => args.tx.emit(
-            &lancet::rename(&opts(&apply), &apply).report,
+    match args.tx.configured(root.clone()) {
+        Ok((apply, config)) => args.tx.emit(
+            &lancet::rename(&opts(&config), &apply).report,
             &root,
             move || edit,
         ),

@@ -112,17 +112,18 @@ pub(super) fn run_signature(root: PathBuf, args: SignatureArgs, order: &[(&str, 
     ]
     .join("\0")
     .into_bytes();
-    let opts = SignatureOptions {
+    let opts = |config: &lancet::Config| SignatureOptions {
         function,
         at: args.at,
         paths,
         changes,
         include_unresolved: args.include_unresolved,
         leave_unresolved: args.leave_unresolved,
+        exclude: config.walk_excludes(),
     };
-    match args.tx.options(root.clone()) {
-        Ok(apply) => args.tx.emit(
-            &lancet::change_signature(&opts, &apply).report,
+    match args.tx.configured(root.clone()) {
+        Ok((apply, config)) => args.tx.emit(
+            &lancet::change_signature(&opts(&config), &apply).report,
             &root,
             move || edit,
         ),

@@ -2,7 +2,7 @@
 
 use super::output::{Bar, emit_unless_quiet};
 use clap::Args;
-use lancet::ApplyOptions;
+use lancet::{ApplyOptions, Config};
 use lancet::{ErrorKind, Report, Status};
 use std::borrow::Cow;
 use std::io::IsTerminal;
@@ -73,11 +73,17 @@ pub(super) struct TransactionArgs {
 impl TransactionArgs {
     /// The project's configuration with this call's switches over it.
     pub(super) fn options(&self, root: PathBuf) -> Result<ApplyOptions, Box<Report>> {
-        let (mut configured, _) = ApplyOptions::configured(root).map_err(config_refusal)?;
+        self.configured(root).map(|(opts, _)| opts)
+    }
+
+    /// [`Self::options`] with the configuration it was read from, for a refactor or a mod
+    /// that also takes what the person's settings say of its walk and its language servers.
+    pub(super) fn configured(&self, root: PathBuf) -> Result<(ApplyOptions, Config), Box<Report>> {
+        let (mut configured, config) = ApplyOptions::configured(root).map_err(config_refusal)?;
         if self.no_compile_check {
             configured.gate.external.clear();
         }
-        Ok(ApplyOptions {
+        let opts = ApplyOptions {
             dry_run: self.dry_run,
             fsync: !self.no_fsync,
             syntax_check: configured.syntax_check && !self.no_syntax_check,
@@ -92,7 +98,8 @@ impl TransactionArgs {
                     .then(|| std::sync::Arc::new(Bar::new()) as _),
             ),
             ..configured
-        })
+        };
+        Ok((opts, config))
     }
 
     /// Prints the report of a step run at `root`; `edit` gives what defines the step (the edit

@@ -42,6 +42,7 @@ mod text;
 
 use super::{ParseError, ParseOptions};
 use crate::batch::{Anchor, Batch, FileOp, Format, Hunk, Occurrences, OpKind, split_lines};
+use crate::format::BatchNote;
 use fields::{Field, Fields};
 use serde_json::{Map, Value};
 use text::{array_elements, is_json_fence, member_value};
@@ -93,7 +94,7 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Batch, ParseError> {
         parser.region(start, end)?;
     }
     if parser.used_default_path {
-        notes.push("edits naming no file apply to the --path file".to_string());
+        notes.push(BatchNote::JsonPathFile);
     }
     Ok(Batch {
         format: Format::Json,

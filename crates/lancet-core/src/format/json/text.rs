@@ -2,7 +2,7 @@
 //! blocks), where each value starts and ends, and which line an offset is on.
 
 use super::{FENCE, JSON_INFO, OBJECT_EXPECTED};
-use crate::format::ParseError;
+use crate::format::{BatchNote, ParseError};
 
 pub(super) fn is_json_fence(line: &str) -> bool {
     line.strip_prefix(FENCE)
@@ -12,7 +12,7 @@ pub(super) fn is_json_fence(line: &str) -> bool {
 /// The byte ranges holding JSON: the whole text, or the bodies of its fences.
 pub(in crate::format) fn regions(
     text: &str,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<BatchNote>,
 ) -> Result<Vec<(usize, usize)>, ParseError> {
     let t = text.trim_start();
     if t.starts_with('{') || t.starts_with('[') {
@@ -68,10 +68,10 @@ pub(in crate::format) fn regions(
             "no JSON edit found: send a JSON object (or an array of them), bare or in a ```json fence",
         ));
     }
-    notes.push(format!(
-        "read the JSON from {} fenced block(s); ignored {prose} line(s) of prose",
-        out.len()
-    ));
+    notes.push(BatchNote::JsonInFences {
+        blocks: out.len(),
+        prose,
+    });
     Ok(out)
 }
 

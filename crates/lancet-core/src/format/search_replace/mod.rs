@@ -66,6 +66,7 @@ mod markers;
 
 use super::{ParseError, ParseOptions};
 use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, Pick};
+use crate::format::BatchNote;
 use filename::unwrap_fenced;
 pub use markers::has_marker_like_line;
 use markers::{is_head, is_near_miss, is_updated, unescape};
@@ -347,62 +348,37 @@ impl<'t, 'l> Parser<'t, 'l> {
         ParseError::new(at + 1, self.lines[at], expected, message)
     }
 
-    fn notes(&self) -> Vec<String> {
+    fn notes(&self) -> Vec<BatchNote> {
         let mut notes = Vec::new();
         if self.blocks == 0 {
-            notes.push("no SEARCH/REPLACE block found: nothing to apply".to_string());
+            notes.push(BatchNote::NoBlocks);
         }
         let prose = self.outside_lines.saturating_sub(self.filename_lines);
-        if prose > 0 {
-            notes.push(format!(
-                "ignored {prose} line(s) outside the SEARCH/REPLACE blocks (prose, code fences)"
-            ));
-        }
-        if self.shell_blocks > 0 {
-            notes.push(format!(
-                "ignored {} shell command block(s): lancet applies edits and runs no commands",
-                self.shell_blocks
-            ));
-        }
-        if self.reused > 0 {
-            notes.push(format!(
-                "{} block(s) named no file and used the file of the block before them",
-                self.reused
-            ));
-        }
+        let counted = [
+            (prose, BatchNote::OutsideBlocks as fn(usize) -> BatchNote),
+            (self.shell_blocks, BatchNote::ShellBlocks),
+            (self.reused, BatchNote::ReusedFile),
+        ];
+        notes.extend(
+            counted
+                .into_iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, note)| note(n)),
+        );
         if let (Some(path), false) = (self.default_path, self.overridden_names.is_empty()) {
-            let names: Vec<String> = self
-                .overridden_names
-                .iter()
-                .map(|(name, line)| format!("`{name}` (line {line})"))
-                .collect();
-            notes.push(format!(
-                "--path {path} applies to every block; ignored the file name(s) in the text: {}",
-                names.join(", ")
-            ));
+            notes.push(BatchNote::PathOverridesNames {
+                path: path.to_string(),
+                names: self.overridden_names.clone(),
+            });
         }
         if self.unescaped > 0 {
-            notes.push(format!(
-                "read {} backslash-escaped marker line(s) as literal text (`\\=======` is `=======`)",
-                self.unescaped
-            ));
+            notes.push(BatchNote::UnescapedMarkers(self.unescaped));
         }
         if !self.closed_by_divider.is_empty() {
-            let lines: Vec<String> = self
-                .closed_by_divider
-                .iter()
-                .map(usize::to_string)
-                .collect();
-            notes.push(format!(
-                "read a second `{DIVIDER}` as the end of the block(s) at line(s) {} (`{UPDATED}` was missing or came right after it)",
-                lines.join(", ")
-            ));
+            notes.push(BatchNote::ClosedByDivider(self.closed_by_divider.clone()));
         }
         if self.unwrapped > 0 {
-            notes.push(format!(
-                "removed the ``` fence lines wrapping both the SEARCH and REPLACE text of {} block(s)",
-                self.unwrapped
-            ));
+            notes.push(BatchNote::UnwrappedFences(self.unwrapped));
         }
         notes
     }
@@ -495,10 +471,7 @@ mod tests {
             Batch {
                 format: Format::SearchReplace,
                 ops: vec![update("foo.py", &["old 1", "    old 2"], &["new"], 5)],
-                notes: vec![
-                    "ignored 4 line(s) outside the SEARCH/REPLACE blocks (prose, code fences)"
-                        .to_string()
-                ],
+                notes: vec![BatchNote::OutsideBlocks(4)],
             }
         );
     }
@@ -593,9 +566,7 @@ mod tests {
                 update("foo.txt", &["three"], &["four"], 10),
             ]
         );
-        assert!(batch.notes.contains(
-            &"1 block(s) named no file and used the file of the block before them".to_string()
-        ));
+        assert!(batch.notes.contains(&BatchNote::ReusedFile(1)));
         // Back-to-back blocks: the previous block's closing marker is never a name.
         let batch = parse_text(
             "a.py\n<<<<<<< SEARCH\n1\n=======\n2\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n3\n=======\n4\n>>>>>>> REPLACE\nb.py\n<<<<<<< SEARCH\n5\n=======\n6\n>>>>>>> REPLACE\n",
@@ -626,9 +597,10 @@ mod tests {
         );
         assert_eq!(
             batch.notes,
-            [
-                "--path file.txt applies to every block; ignored the file name(s) in the text: `test.ts` (line 1)"
-            ]
+            [BatchNote::PathOverridesNames {
+                path: "file.txt".into(),
+                names: vec![("test.ts".into(), 1)]
+            }]
         );
         // With --path, text holding no block is malformed.
         let e = parse(
@@ -649,10 +621,7 @@ mod tests {
         assert_eq!(batch.ops, vec![]);
         assert_eq!(
             batch.notes,
-            [
-                "no SEARCH/REPLACE block found: nothing to apply",
-                "ignored 1 line(s) outside the SEARCH/REPLACE blocks (prose, code fences)"
-            ]
+            [BatchNote::NoBlocks, BatchNote::OutsideBlocks(1)]
         );
         let e = parse_err(" \n\n");
         assert_eq!(e.line, 1);
@@ -783,10 +752,7 @@ mod tests {
                 1
             )]
         );
-        assert_eq!(
-            batch.notes,
-            ["read 4 backslash-escaped marker line(s) as literal text (`\\=======` is `=======`)"]
-        );
+        assert_eq!(batch.notes, [BatchNote::UnescapedMarkers(4)]);
         // Other backslash lines are untouched.
         let batch = parse_with_path("<<<<<<< SEARCH\n\\n\n=======\n\\\\\n>>>>>>> REPLACE", "f");
         assert_eq!(batch.ops, vec![unique_update("f", &["\\n"], &["\\\\"], 1)]);
@@ -1006,12 +972,7 @@ mod tests {
                 update("f.py", &["c"], &[], 10)
             ]
         );
-        assert_eq!(
-            batch.notes,
-            [
-                "read a second `=======` as the end of the block(s) at line(s) 2, 10 (`>>>>>>> REPLACE` was missing or came right after it)"
-            ]
-        );
+        assert_eq!(batch.notes, [BatchNote::ClosedByDivider(vec![2, 10])]);
     }
 
     #[test]
@@ -1037,10 +998,7 @@ mod tests {
         assert_eq!(batch.ops, vec![update("f.py", &["a"], &["b"], 9)]);
         assert_eq!(
             batch.notes,
-            [
-                "ignored 1 line(s) outside the SEARCH/REPLACE blocks (prose, code fences)",
-                "ignored 1 shell command block(s): lancet applies edits and runs no commands"
-            ]
+            [BatchNote::OutsideBlocks(1), BatchNote::ShellBlocks(1)]
         );
         // A ```sh fence holding a block is an edit (Aider issue #3785).
         let batch = parse_text(
@@ -1075,10 +1033,7 @@ mod tests {
                 2
             )]
         );
-        assert_eq!(
-            batch.notes,
-            ["removed the ``` fence lines wrapping both the SEARCH and REPLACE text of 1 block(s)"]
-        );
+        assert_eq!(batch.notes, [BatchNote::UnwrappedFences(1)]);
         // Only one side wrapped: kept verbatim. A first line naming the file is content.
         let batch = parse_text(
             "README.md\n<<<<<<< SEARCH\n```\nx\n```\n=======\ny\n>>>>>>> REPLACE\n\nconfig.py\n<<<<<<< SEARCH\n# config.py\nx = 1\n=======\n# configuration\nx = 2\n>>>>>>> REPLACE\n",

@@ -562,6 +562,7 @@ fn is_fence(line: &str) -> bool {
 mod tests {
     use super::*;
     use crate::batch::{Anchor, FileOp, Format, Hunk, OpKind, Pick};
+    use crate::format::BatchNote;
 
     fn parse_ok(text: &str) -> Batch {
         parse(text, &ParseOptions::default()).unwrap()
@@ -725,9 +726,23 @@ mod tests {
         assert_eq!(update(&batch.ops[0]).0[0].old, strings(&["a = 1"]));
         assert_eq!(update(&batch.ops[2]).0[0].new, strings(&["c = 2"]));
         assert_eq!(batch.ops[2].line, 20);
-        assert!(batch.notes.iter().any(|n| n.contains("prose")));
-        assert!(batch.notes.iter().any(|n| n.contains("blank line")));
-        assert!(batch.notes.iter().any(|n| n.contains("'main.py'")));
+        assert!(
+            batch
+                .notes
+                .iter()
+                .any(|n| matches!(n, BatchNote::AroundDiff { prose, .. } if *prose > 0))
+        );
+        assert!(
+            batch
+                .notes
+                .iter()
+                .any(|n| matches!(n, BatchNote::BlankSeparators(_)))
+        );
+        assert!(
+            batch
+                .notes
+                .contains(&BatchNote::HeaderInherited("main.py".into()))
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use super::headers::{Side, strip_git_prefixes};
 use super::{Body, HEADERS_EXPECTED, Notes, Parser, RawHunk, Section};
 use crate::batch::{Anchor, Batch, FileOp, Format, Hunk, OpKind, Pick};
+use crate::format::BatchNote;
 use crate::format::ParseError;
 
 impl Parser<'_, '_> {
@@ -32,7 +33,7 @@ impl Parser<'_, '_> {
         Ok(Batch {
             format: Format::Unified,
             ops,
-            notes: self.notes.render(self.fences),
+            notes: self.notes.facts(self.fences),
         })
     }
 
@@ -255,70 +256,59 @@ impl Parser<'_, '_> {
 }
 
 impl Notes {
-    fn render(&self, fences: usize) -> Vec<String> {
+    fn facts(&self, fences: usize) -> Vec<BatchNote> {
         let mut notes = Vec::new();
-        match (self.prose, fences) {
-            (0, 0) => {}
-            (0, f) => notes.push(format!("ignored {f} fence line(s) around the diff")),
-            (p, 0) => notes.push(format!("ignored {p} line(s) of prose around the diff")),
-            (p, f) => notes.push(format!(
-                "ignored {p} line(s) of prose and {f} fence line(s) around the diff"
-            )),
+        if self.prose + fences > 0 {
+            notes.push(BatchNote::AroundDiff {
+                prose: self.prose,
+                fences,
+            });
         }
         if self.default_path {
-            notes.push("hunks before any file header edit the --path file".to_string());
+            notes.push(BatchNote::HunksArePathFile);
         }
-        for p in &self.inherited {
-            notes.push(format!(
-                "a block of hunks with no '---'/'+++' header edits '{p}', the file before it"
-            ));
-        }
-        if self.implicit_hunks > 0 {
-            notes.push(format!(
-                "{} hunk(s) had no '@@' line after their file header",
-                self.implicit_hunks
-            ));
-        }
-        if self.blank_separators > 0 {
-            notes.push(format!(
-                "dropped {} blank line(s) at the end of hunks (separators, not context)",
-                self.blank_separators
-            ));
-        }
-        for p in &self.devnull_updates {
-            notes.push(format!(
-                "'--- /dev/null' with context or removed lines: read as an update of '{p}'"
-            ));
-        }
-        if self.blank_added > 0 {
-            notes.push(format!(
-                "{} unprefixed blank line(s) in a new file read as empty lines",
-                self.blank_added
-            ));
-        }
-        if self.no_change_hunks > 0 {
-            notes.push(format!(
-                "dropped {} hunk(s) with only context lines (they change nothing)",
-                self.no_change_hunks
-            ));
-        }
-        if self.duplicates > 0 {
-            notes.push(format!(
-                "dropped {} hunk(s) repeating an earlier hunk of the same file",
-                self.duplicates
-            ));
-        }
-        if self.mode_ignored > 0 {
-            notes.push(format!(
-                "ignored the file mode change of {} file(s)",
-                self.mode_ignored
-            ));
-        }
+        notes.extend(
+            self.inherited
+                .iter()
+                .cloned()
+                .map(BatchNote::HeaderInherited),
+        );
+        let counted = [
+            (
+                self.implicit_hunks,
+                BatchNote::ImplicitHunks as fn(usize) -> BatchNote,
+            ),
+            (self.blank_separators, BatchNote::BlankSeparators),
+        ];
+        notes.extend(
+            counted
+                .into_iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, note)| note(n)),
+        );
+        notes.extend(
+            self.devnull_updates
+                .iter()
+                .cloned()
+                .map(BatchNote::DevNullUpdate),
+        );
+        let counted = [
+            (
+                self.blank_added,
+                BatchNote::BlankAdded as fn(usize) -> BatchNote,
+            ),
+            (self.no_change_hunks, BatchNote::ContextOnlyHunks),
+            (self.duplicates, BatchNote::DuplicateHunks),
+            (self.mode_ignored, BatchNote::ModeIgnored),
+        ];
+        notes.extend(
+            counted
+                .into_iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, note)| note(n)),
+        );
         if self.no_newline_ignored > 0 {
-            notes.push(
-                "'\\ No newline at end of file' is not applied to updates: the file keeps its final-newline state"
-                    .to_string(),
-            );
+            notes.push(BatchNote::NoNewlineIgnored);
         }
         notes
     }
