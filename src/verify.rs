@@ -531,7 +531,6 @@ mod tests {
         assert!(run.cancelled && !run.passed, "{run:?}");
         assert!(run.stopped() && run.interrupted_by.is_none(), "{run:?}");
         assert!(!run.output.contains("finished"), "{run:?}");
-        assert!(run.why().contains("cancelled"), "{}", run.why());
     }
 
     #[test]

@@ -166,6 +166,7 @@ impl FileReport {
             kind: None,
             error: None,
             notes: Vec::new(),
+            noted: Vec::new(),
             diff: None,
             failure: None,
         }
@@ -207,6 +208,41 @@ impl HunkReport {
     }
 }
 
+/// What a model must know of how a whole operation was carried out, as facts (lines 1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileNote {
+    /// A line anchor's hash names a line that moved: it is now line `now`.
+    AnchorMoved {
+        /// The anchor as sent.
+        anchor: crate::anchors::LineAnchor,
+        /// Where its line is now.
+        now: usize,
+    },
+    /// The file changed since the model read it, and it already holds the change.
+    RebasedAlreadyThere,
+    /// The file changed since the model read it: the edit was applied to what it read, then
+    /// rebased (a 3-way merge, no conflict) over this many changed lines of the file now.
+    Rebased(usize),
+    /// Whole-file content read as a lazy sketch: its markers kept old lines in place.
+    Sketch {
+        /// The markers.
+        markers: usize,
+        /// The old lines they kept.
+        kept: usize,
+    },
+    /// A fragment read as a sketch of old lines `first..=last`, the rest of the file kept.
+    SketchOfLines {
+        /// Its first old line.
+        first: usize,
+        /// Its last old line.
+        last: usize,
+        /// Its markers (0: none).
+        markers: usize,
+        /// The old lines they kept.
+        kept: usize,
+    },
+}
+
 /// One operation's outcome.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileReport {
@@ -236,6 +272,9 @@ pub struct FileReport {
     /// markers expanded, an edit rebased over changes made since the model read the file).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Those notes as facts; the renderer words them into `notes` when the report is built.
+    #[serde(skip)]
+    pub noted: Vec<FileNote>,
     /// A unified diff of what the operation changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,

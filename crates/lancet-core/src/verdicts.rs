@@ -88,22 +88,6 @@ impl TestRun {
     pub fn stopped(&self) -> bool {
         self.interrupted_by.is_some() || self.cancelled
     }
-
-    /// Why it did not pass, in a few words (`timed out`, `exited with 1`, …).
-    pub fn why(&self) -> String {
-        if self.cancelled {
-            "did not decide the batch: the call was cancelled before its verdict".to_string()
-        } else if let Some(signal) = &self.interrupted_by {
-            format!("was stopped because lancet received {signal}")
-        } else if self.timed_out {
-            "timed out".to_string()
-        } else {
-            format!(
-                "exited with {}",
-                self.exit_code.map_or("a signal".into(), |c| c.to_string())
-            )
-        }
-    }
 }
 
 /// How a bisection ended: what a caller must know before reading the rest.

@@ -69,7 +69,7 @@ impl Report {
         let mut msg = format!(
             "The edit applied, but the test command `{}` {}",
             run.command,
-            run.why()
+            super::verify::why(&run)
         );
         let _ = match bisection.outcome {
             BisectOutcome::OutOfRuns => write!(

@@ -185,7 +185,7 @@ fn words(refusal: &ModRefusal, surface: Surface) -> (Status, ErrorKind, String, 
             format!(
                 "`{}` {} in the scratch copy, so nothing it changed is applied. Its output:\n{}",
                 run.command,
-                run.why(),
+                super::verify::why(run),
                 run.output.trim_end()
             ),
             "Fix the command (or pass --accept-exit CODE when that exit code means success for it) and run the mod again.".into(),

@@ -73,6 +73,8 @@ impl Report {
             if let Some(failure) = &f.failure {
                 f.error = Some(ops::op_failure(failure, surface, format));
             }
+            let noted: Vec<String> = f.noted.iter().map(ops::file_note).collect();
+            f.notes.extend(noted);
             for h in &mut f.hunks {
                 if let Some(failure) = &h.failure {
                     h.error = Some(locate::hunk_failure(failure, surface));

@@ -7,6 +7,7 @@ use crate::report::Surface;
 use lancet_core::failure::{Doing, OpFailure, StageError};
 use lancet_core::locate::anchored::{AnchorProblem, AnchoredLine, MOVE_WINDOW};
 use lancet_core::rebase::ConflictRegion;
+use lancet_core::report::FileNote;
 use std::fmt;
 
 /// How an edit of `format` (its name) creates, changes and deletes a file: the advice names
@@ -272,6 +273,37 @@ fn anchor_problem(problem: &AnchorProblem) -> String {
             lines.len(),
             join_all_lines(lines)
         ),
+    }
+}
+
+/// What a model must know of how an operation was carried out, in words.
+pub(crate) fn file_note(note: &FileNote) -> String {
+    match note {
+        FileNote::AnchorMoved { anchor, now } => {
+            format!("anchor {anchor} moved: its line is now line {now}")
+        }
+        FileNote::RebasedAlreadyThere => {
+            "it changed since you read it, and it already holds your change: nothing to write"
+                .to_string()
+        }
+        FileNote::Rebased(changed) => format!(
+            "it changed since you read it: your edit was applied to what you read, then rebased over {changed} changed line(s) of the file now (a 3-way merge, no conflict); the diff and line numbers are the file's now"
+        ),
+        FileNote::Sketch { markers, kept } => format!(
+            "read as a lazy sketch: its {markers} marker(s) kept {kept} old line(s) in place"
+        ),
+        FileNote::SketchOfLines {
+            first,
+            last,
+            markers,
+            kept,
+        } => {
+            let kept = match markers {
+                0 => String::new(),
+                _ => format!("; its {markers} marker(s) kept {kept} old line(s) in place"),
+            };
+            format!("read as a sketch of old lines {first}-{last}, the rest of the file kept{kept}")
+        }
     }
 }
 

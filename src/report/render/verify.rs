@@ -28,7 +28,7 @@ impl Report {
         let mut msg = format!(
             "The edit applied, but the test command `{}` {}; the batch was rolled back: {} file(s) restored.",
             run.command,
-            run.why(),
+            why(run),
             rollback.restored.len()
         );
         if !rollback.intact() {
@@ -37,7 +37,7 @@ impl Report {
             msg = format!(
                 "The edit applied, but the test command `{}` {}; rolling the batch back was NOT complete: {} file(s) restored, {} not.",
                 run.command,
-                run.why(),
+                why(run),
                 rollback.restored.len(),
                 rollback.conflicts.len() + rollback.failed.len() + rollback.refused.len()
             );
@@ -114,5 +114,70 @@ impl Report {
         };
         self.test = Some(run);
         self
+    }
+}
+
+/// Why a test run did not pass, in a few words (`timed out`, `exited with 1`, …), after "the
+/// test command `…`".
+pub(crate) fn why(run: &TestRun) -> String {
+    if run.cancelled {
+        "did not decide the batch: the call was cancelled before its verdict".to_string()
+    } else if let Some(signal) = &run.interrupted_by {
+        format!("was stopped because lancet received {signal}")
+    } else if run.timed_out {
+        "timed out".to_string()
+    } else {
+        format!(
+            "exited with {}",
+            run.exit_code.map_or("a signal".into(), |c| c.to_string())
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run() -> TestRun {
+        TestRun {
+            command: "make test".into(),
+            passed: false,
+            exit_code: Some(2),
+            timed_out: false,
+            interrupted_by: None,
+            cancelled: false,
+            duration_ms: 5,
+            output: String::new(),
+            sandbox: None,
+            bisect: None,
+        }
+    }
+
+    #[test]
+    fn a_failed_run_says_what_stopped_it_first() {
+        assert_eq!(why(&run()), "exited with 2");
+        let killed = TestRun {
+            exit_code: None,
+            ..run()
+        };
+        assert_eq!(why(&killed), "exited with a signal");
+        let late = TestRun {
+            timed_out: true,
+            ..killed.clone()
+        };
+        assert_eq!(why(&late), "timed out");
+        let stopped = TestRun {
+            interrupted_by: Some("SIGTERM".into()),
+            ..late.clone()
+        };
+        assert_eq!(why(&stopped), "was stopped because lancet received SIGTERM");
+        let cancelled = TestRun {
+            cancelled: true,
+            ..stopped
+        };
+        assert_eq!(
+            why(&cancelled),
+            "did not decide the batch: the call was cancelled before its verdict"
+        );
     }
 }

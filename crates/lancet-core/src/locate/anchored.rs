@@ -11,6 +11,7 @@
 
 use crate::anchors::{LineAnchor, line_hash};
 use crate::batch::{Hunk, LineAction, LineEdit};
+use crate::report::FileNote;
 use crate::text::TextFile;
 
 /// How far (in lines) a moved anchor is looked for when the read is the file now.
@@ -94,7 +95,7 @@ pub fn hunks(
     lines: &[&str],
     edits: &[LineEdit],
     as_read: bool,
-) -> Result<(Vec<Hunk>, Vec<String>), AnchorProblem> {
+) -> Result<(Vec<Hunk>, Vec<FileNote>), AnchorProblem> {
     let mut notes = Vec::new();
     let mut out = Vec::new();
     for edit in edits {
@@ -139,7 +140,7 @@ fn place(
     lines: &[&str],
     anchor: &LineAnchor,
     as_read: bool,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<FileNote>,
 ) -> Result<usize, AnchorProblem> {
     let at = anchor.line - 1;
     let holds = |i: usize| lines.get(i).is_some_and(|l| line_hash(l) == anchor.hash);
@@ -165,10 +166,10 @@ fn place(
     let hits: Vec<usize> = (low..=high.max(low)).filter(|&i| holds(i)).collect();
     match hits.as_slice() {
         [one] => {
-            notes.push(format!(
-                "anchor {anchor} moved: its line is now line {}",
-                one + 1
-            ));
+            notes.push(FileNote::AnchorMoved {
+                anchor: anchor.clone(),
+                now: one + 1,
+            });
             Ok(*one)
         }
         [] => Err(AnchorProblem::Stale {
@@ -229,7 +230,10 @@ mod tests {
         let e = edit(LineAction::Delete, b.clone(), b.clone(), &[]);
         let (h, notes) = hunks(&now, std::slice::from_ref(&e), false).unwrap();
         assert_eq!(h[0].line_hint, Some(3));
-        assert!(notes[0].contains("moved"), "{notes:?}");
+        assert!(
+            matches!(notes[..], [FileNote::AnchorMoved { .. }]),
+            "{notes:?}"
+        );
         assert!(
             hunks(&now, std::slice::from_ref(&e), true).is_err(),
             "the read itself must match"

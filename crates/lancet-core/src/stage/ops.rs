@@ -362,7 +362,7 @@ impl Workspace<'_> {
                     why,
                 }
             })?;
-        report.notes.extend(notes);
+        report.noted.extend(notes);
         self.update(rel, &hunks, None, report)
     }
 

@@ -8,7 +8,7 @@ use super::{Base, OpResult, StageError};
 use crate::digest::sha256_hex;
 use crate::failure::OpFailure;
 use crate::path::{RelPath, Root};
-use crate::report::{FileReport, Outcome};
+use crate::report::{FileNote, FileReport, Outcome};
 use crate::text::TextFile;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -75,7 +75,10 @@ impl Workspace<'_> {
                 Some(edited) => match crate::rebase::merge(&read, now, &edited) {
                     Ok(merged) => {
                         renumber_rebased(report, &merged.read_to_now, &edited, &merged.bytes);
-                        report.notes.push(rebase_note(now, &merged));
+                        report.noted.push(match merged.bytes == *now {
+                            true => FileNote::RebasedAlreadyThere,
+                            false => FileNote::Rebased(merged.read_to_now.changed_lines()),
+                        });
                         if merged.bytes == *now {
                             report.status = Outcome::AlreadyApplied;
                             for h in &mut report.hunks {
@@ -131,18 +134,4 @@ fn fail_rebase(report: &mut FileReport, failure: OpFailure) {
     report.kind = Some(failure.kind());
     report.failure = Some(Arc::new(failure));
     report.diff = None;
-}
-
-/// What a model must know of a rebased edit: that the file had changed, by how much, and
-/// whether the change it sends was already there.
-fn rebase_note(now: &[u8], merged: &crate::rebase::Merged) -> String {
-    if merged.bytes == now {
-        "it changed since you read it, and it already holds your change: nothing to write"
-            .to_string()
-    } else {
-        format!(
-            "it changed since you read it: your edit was applied to what you read, then rebased over {} changed line(s) of the file now (a 3-way merge, no conflict); the diff and line numbers are the file's now",
-            merged.read_to_now.changed_lines()
-        )
-    }
 }

@@ -4,7 +4,7 @@
 use crate::batch::{Hunk, split_lines};
 use crate::failure::OpFailure;
 use crate::path::RelPath;
-use crate::report::FileReport;
+use crate::report::{FileNote, FileReport};
 use crate::sketch::Refusal;
 
 /// A hunk whose new text elides old lines with markers, resolved against its own old text:
@@ -39,6 +39,7 @@ pub(super) fn resolve_hunk_sketch(
     Ok(Some((out, note)))
 }
 
+/// A hunk's note (hunk notes are still sentences; an operation's are [`FileNote`]s).
 fn sketch_note(resolved: &crate::sketch::Resolved) -> String {
     format!(
         "read as a lazy sketch: its {} marker(s) kept {} old line(s) in place",
@@ -78,19 +79,12 @@ pub(super) fn resolve_whole_sketch(
         // markers it is aligned all the same, so what it drops is dropped visibly.
         Ok(Some(region)) if declared || region.first > 0 || region.last + 1 < old.len() => {
             let resolved = crate::sketch::resolve_region(&old, region, &new).map_err(refuse)?;
-            report.notes.push(format!(
-                "read as a sketch of old lines {}-{}, the rest of the file kept{}",
-                region.first + 1,
-                region.last + 1,
-                if resolved.markers > 0 {
-                    format!(
-                        "; its {} marker(s) kept {} old line(s) in place",
-                        resolved.markers, resolved.kept
-                    )
-                } else {
-                    String::new()
-                }
-            ));
+            report.noted.push(FileNote::SketchOfLines {
+                first: region.first + 1,
+                last: region.last + 1,
+                markers: resolved.markers,
+                kept: resolved.kept,
+            });
             [
                 &old[..region.first],
                 &resolved.lines[..],
@@ -101,7 +95,10 @@ pub(super) fn resolve_whole_sketch(
         Err(why) if !markers => return Err(refuse(why)),
         _ => {
             let resolved = crate::sketch::resolve(&old, &new, true).map_err(refuse)?;
-            report.notes.push(sketch_note(&resolved));
+            report.noted.push(FileNote::Sketch {
+                markers: resolved.markers,
+                kept: resolved.kept,
+            });
             resolved.lines
         }
     };
