@@ -147,6 +147,9 @@ pub struct HunkReport {
     /// passed over ("first of 3 matches"), context lines that differed and were kept as is.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Those notes as facts; the renderer words them into `notes` when the report is built.
+    #[serde(skip)]
+    pub noted: Vec<HunkNote>,
     /// Why it failed, as facts; the renderer words them into `error` when the report is
     /// built, in the vocabulary of the surface that shows it.
     #[serde(skip)]
@@ -192,6 +195,7 @@ impl HunkReport {
             closest: None,
             snippet: Vec::new(),
             notes: Vec::new(),
+            noted: Vec::new(),
             failure: None,
         }
     }
@@ -237,6 +241,61 @@ pub enum FileNote {
         /// Its last old line.
         last: usize,
         /// Its markers (0: none).
+        markers: usize,
+        /// The old lines they kept.
+        kept: usize,
+    },
+}
+
+/// What a model must know of how a hunk's place was chosen, as facts (lines 1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HunkNote {
+    /// Several places matched and the edit's line number chose `line`.
+    NearestToLineNumber {
+        /// The place chosen.
+        line: usize,
+        /// Every place that matched.
+        candidates: Vec<usize>,
+    },
+    /// Several places matched and the format's contract took the first.
+    FirstOfMatches(Vec<usize>),
+    /// Several places matched and the one nearest the hunk's own line number was taken.
+    NearestToHunkLine {
+        /// The hunk's line number.
+        hint: usize,
+        /// Every place that matched.
+        candidates: Vec<usize>,
+    },
+    /// A context line that differs from the file's beyond presentation, kept as the file has it.
+    ContextKept {
+        /// The file's line.
+        line: usize,
+        /// What the edit sent (trimmed).
+        sent: String,
+        /// What the file has (trimmed).
+        file: String,
+    },
+    /// The one `@@` anchor matches no line; advisory in this format, so the lines placed it.
+    AdvisoryAnchor(String),
+    /// The `@@` header matches no line; the chunk's lines occur once below the nearest one.
+    HeaderMissed {
+        /// The header as sent.
+        header: String,
+        /// The nearest line to it.
+        nearest: usize,
+        /// That line's text (trimmed).
+        nearest_text: String,
+    },
+    /// The file was read in another encoding (or line ending) and is written back in it.
+    Transcoded {
+        /// The file.
+        path: String,
+        /// What it was read as (`UTF-16LE`, `UTF-8 with CR-only line endings`).
+        read_as: String,
+    },
+    /// The hunk's new text was read as a lazy sketch: its markers kept old lines in place.
+    Sketch {
+        /// The markers.
         markers: usize,
         /// The old lines they kept.
         kept: usize,

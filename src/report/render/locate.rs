@@ -5,8 +5,9 @@ use super::join_lines;
 use super::sketch::sketch_refusal;
 use crate::report::{MAX_LISTED, Surface};
 use lancet_core::failure::{HunkFailure, LocateFailure, Remedy, Telling};
-use lancet_core::locate::LocateError;
 use lancet_core::locate::closest::Closest;
+use lancet_core::locate::{LocateError, MissNote};
+use lancet_core::report::HunkNote;
 
 /// A hunk's failure in words.
 pub(crate) fn hunk_failure(failure: &HunkFailure, surface: Surface) -> String {
@@ -51,13 +52,14 @@ fn not_located(f: &LocateFailure, surface: Surface) -> String {
             closest: None,
             note: Some(note),
         } if f.no_old_text => format!(
-            "{note} in {rel}. Next: re-read the file ({}) and name a line that exists.",
+            "{} in {rel}. Next: re-read the file ({}) and name a line that exists.",
+            miss_note(note),
             surface.read(rel)
         ),
         LocateError::NotFound { closest, note } => not_found_message(
             rel,
             &f.first_old,
-            note.as_deref(),
+            note.as_deref().map(miss_note).as_deref(),
             closest.as_ref(),
             surface,
         ),
@@ -258,4 +260,80 @@ fn context_ambiguous_message(rel: &str, header: &str, candidates: &[usize]) -> S
         "the @@ context '{header}' is ambiguous in {rel}: it occurs at lines {}. Next: stack an outer header (for example '@@ class Name') before it, or add context lines.",
         join_lines(candidates)
     )
+}
+
+/// What lancet saw of a hunk it could not place, in words (after "Note: ").
+fn miss_note(note: &MissNote) -> String {
+    match note {
+        MissNote::RemovedLineDiffers {
+            first,
+            last,
+            line,
+            sent,
+            file,
+        } => format!(
+            "lines {first}-{last} look like the text you meant, but line {line} differs in content from a line the edit removes: you sent `{sent}`, the file has `{file}`. A removed or replaced line must match the file (only whitespace, indentation and quote styles may differ), so nothing was changed; copy the line from the file"
+        ),
+        MissNote::BlankLinesLeftOut { first, last } => format!(
+            "its text stands at lines {first}-{last} once the blank lines the file has there are left out; send the old text with those blank lines, as the file has it"
+        ),
+        MissNote::OutsideHeader {
+            line,
+            header,
+            header_line,
+        } => format!(
+            "these lines occur at line {line}, but not after the @@ context {header:?} (line {header_line})"
+        ),
+        MissNote::PastTheEnd { line, lines } => {
+            format!("cannot insert after line {line}: the file has {lines} line(s)")
+        }
+        MissNote::ElidedPieceMissing { piece, after } => format!(
+            "the old text elides lines with '...'; its piece starting {piece:?} was not found after line {after}"
+        ),
+        MissNote::NewTextStands { first, last } => format!(
+            "its new text stands at lines {first}-{last}, though nothing shows it is where the old text was: if that is this edit's result, do not resend it"
+        ),
+    }
+}
+
+/// How a hunk's place was chosen, in words.
+pub(crate) fn hunk_note(note: &HunkNote) -> String {
+    let joined = |lines: &[usize]| {
+        let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
+        lines.join(", ")
+    };
+    match note {
+        HunkNote::NearestToLineNumber { line, candidates } => format!(
+            "line {line} of {} matches (lines {}): the one nearest the line number the edit gives",
+            candidates.len(),
+            joined(candidates)
+        ),
+        HunkNote::FirstOfMatches(candidates) => format!(
+            "first of {} matches: lines {}; send more context to pick another",
+            candidates.len(),
+            joined(candidates)
+        ),
+        HunkNote::NearestToHunkLine { hint, candidates } => format!(
+            "nearest to the hunk's line {hint} of {} matches: lines {}",
+            candidates.len(),
+            joined(candidates)
+        ),
+        HunkNote::ContextKept { line, sent, file } => {
+            format!("line {line}: you sent `{sent}`, the file has `{file}`, kept as is")
+        }
+        HunkNote::AdvisoryAnchor(header) => format!(
+            "the @@ anchor `{header}` matches no line; a single anchor is advisory in this format, so the chunk's own lines placed it"
+        ),
+        HunkNote::HeaderMissed {
+            header,
+            nearest,
+            nearest_text,
+        } => format!(
+            "the @@ header `{header}` matches no line (nearest: line {nearest} `{nearest_text}`); the chunk's own lines occur once below it and placed it"
+        ),
+        HunkNote::Transcoded { path, read_as } => format!(
+            "{path} was read as {read_as} and is written back in it; untouched bytes are kept"
+        ),
+        HunkNote::Sketch { markers, kept } => super::ops::read_as_sketch(*markers, *kept),
+    }
 }

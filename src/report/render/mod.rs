@@ -79,6 +79,8 @@ impl Report {
                 if let Some(failure) = &h.failure {
                     h.error = Some(locate::hunk_failure(failure, surface));
                 }
+                let noted: Vec<String> = h.noted.iter().map(locate::hunk_note).collect();
+                h.notes.extend(noted);
             }
         }
         let mut report = Report {

@@ -276,6 +276,11 @@ fn anchor_problem(problem: &AnchorProblem) -> String {
     }
 }
 
+/// New text read as a lazy sketch, an operation's or a hunk's.
+pub(crate) fn read_as_sketch(markers: usize, kept: usize) -> String {
+    format!("read as a lazy sketch: its {markers} marker(s) kept {kept} old line(s) in place")
+}
+
 /// What a model must know of how an operation was carried out, in words.
 pub(crate) fn file_note(note: &FileNote) -> String {
     match note {
@@ -289,9 +294,7 @@ pub(crate) fn file_note(note: &FileNote) -> String {
         FileNote::Rebased(changed) => format!(
             "it changed since you read it: your edit was applied to what you read, then rebased over {changed} changed line(s) of the file now (a 3-way merge, no conflict); the diff and line numbers are the file's now"
         ),
-        FileNote::Sketch { markers, kept } => format!(
-            "read as a lazy sketch: its {markers} marker(s) kept {kept} old line(s) in place"
-        ),
+        FileNote::Sketch { markers, kept } => read_as_sketch(*markers, *kept),
         FileNote::SketchOfLines {
             first,
             last,

@@ -4,6 +4,7 @@
 use super::ladder::{Ladder, Search};
 use super::{LocateError, Located, Match, Placement, Tier, closest, normalize};
 use crate::batch::{Hunk, Occurrences, Pick};
+use crate::locate::MissNote;
 
 /// Elision: the old text's `...` lines split it into pieces that must match, in order, each
 /// uniquely after the previous one; each is replaced by the new text's matching piece, and the
@@ -58,13 +59,14 @@ pub(super) fn locate_elided(search: &Search, hunk: &Hunk) -> Result<Located, Loc
             Ladder::Missing { .. } => {
                 return Err(LocateError::NotFound {
                     closest: closest::closest_block(search.lines, search.hay.sketches(), old),
-                    note: Some(format!(
-                        "the old text elides lines with '...'; its piece starting {:?} was not found after line {floor}",
-                        old.iter()
+                    note: Some(Box::new(MissNote::ElidedPieceMissing {
+                        piece: old
+                            .iter()
                             .find(|l| !l.trim().is_empty())
                             .cloned()
-                            .unwrap_or_default()
-                    )),
+                            .unwrap_or_default(),
+                        after: floor,
+                    })),
                 });
             }
             other => return other.into_result(old, new, Some(Tier::Elision)),

@@ -5,6 +5,7 @@ use super::ladder::{LINE_HINT_WINDOW, Ladder, Search};
 use super::{Haystack, LocateError, Located, Match, Tier, fuzzy};
 use crate::batch::{Anchor, Hunk, HunkText, Occurrences, Pick};
 use crate::line_map::{LineMap, Region};
+use crate::locate::MissNote;
 use crate::text::shared_ends;
 
 /// How far from a unified hunk's `+c` its new text may stand and count as already applied.
@@ -163,17 +164,16 @@ fn already_applied_by(
 
 /// Where a hunk's new text stands once, verbatim (up to trailing whitespace), when it does and
 /// says something: for a refusal's words only, never as evidence.
-pub(super) fn new_text_note(hay: &Haystack, hunk: &Hunk) -> Option<String> {
+pub(super) fn new_text_note(hay: &Haystack, hunk: &Hunk) -> Option<MissNote> {
     let new = trim_trailing_blank(&hunk.new);
     if hunk.old == hunk.new || !has_words(new) {
         return None;
     }
     match Search::bare(hay, Anchor::Anywhere).ladder(new, &Tier::LINE_TIERS[..3]) {
-        Ladder::Found(_, starts, _) if starts.len() == 1 => Some(format!(
-            "its new text stands at lines {}-{}, though nothing shows it is where the old text was: if that is this edit's result, do not resend it",
-            starts[0] + 1,
-            starts[0] + new.len()
-        )),
+        Ladder::Found(_, starts, _) if starts.len() == 1 => Some(MissNote::NewTextStands {
+            first: starts[0] + 1,
+            last: starts[0] + new.len(),
+        }),
         _ => None,
     }
 }

@@ -4,6 +4,7 @@
 use super::ladder::{Ladder, Search};
 use super::{Haystack, Hints, LocateError, Located, Tier, closest, locate};
 use crate::batch::Hunk;
+use crate::report::HunkNote;
 
 /// Regions opened by a chain of `@@` headers: each start is the line after a possible
 /// occurrence of the last header.
@@ -82,9 +83,7 @@ pub(super) fn locate_without_anchor(
         context_advisory: false,
         ..hunk.clone()
     };
-    let note = format!(
-        "the @@ anchor `{header}` matches no line; a single anchor is advisory in this format, so the chunk's own lines placed it"
-    );
+    let note = HunkNote::AdvisoryAnchor(header.to_string());
     match locate(hay, &bare, hints)? {
         Located::Replace(mut placements) => {
             for p in &mut placements {
@@ -118,11 +117,11 @@ pub(super) fn locate_by_body_alone(
     let search = Search::bare(hay, hunk.anchor);
     match search.ladder(&hunk.old, &Tier::LINE_TIERS) {
         Ladder::Found(tier, starts, _) if starts[0] > header_line => {
-            let note = format!(
-                "the @@ header `{header}` matches no line (nearest: line {} `{}`); the chunk's own lines occur once below it and placed it",
-                header_line + 1,
-                hay.lines[header_line].trim()
-            );
+            let note = HunkNote::HeaderMissed {
+                header: header.to_string(),
+                nearest: header_line + 1,
+                nearest_text: hay.lines[header_line].trim().to_string(),
+            };
             Ladder::Found(tier, starts, vec![note]).into_result(&hunk.old, &hunk.new, None)
         }
         _ => Err(LocateError::ContextNotFound { header, closest }),

@@ -6,6 +6,7 @@ use super::headers::Regions;
 use super::ladder::{Search, block_eq};
 use super::{LocateError, Located, Match, Placement, Tier, normalize};
 use crate::batch::{Anchor, Hunk};
+use crate::locate::MissNote;
 
 /// A pure addition goes after its `@@` context line, after an explicit line, or at the end.
 pub(super) fn locate_insertion(
@@ -18,9 +19,7 @@ pub(super) fn locate_insertion(
         (Anchor::AfterLine(line), _) if line > n => {
             return Err(LocateError::NotFound {
                 closest: None,
-                note: Some(format!(
-                    "cannot insert after line {line}: the file has {n} line(s)"
-                )),
+                note: Some(Box::new(MissNote::PastTheEnd { line, lines: n })),
             });
         }
         (Anchor::AfterLine(line), _) => line,

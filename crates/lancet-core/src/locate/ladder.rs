@@ -2,8 +2,9 @@
 //! occurrence rule and hints applied to the deciding tier's candidates.
 
 use super::normalize::loose_chars;
-use super::{Haystack, LocateError, Located, Match, Placement, Tier, fuzzy};
+use super::{Haystack, LocateError, Located, Match, MissNote, Placement, Tier, fuzzy};
 use crate::batch::{Anchor, HunkText, Occurrences, Pick};
+use crate::report::HunkNote;
 use crate::text::common_indent;
 use std::collections::HashMap;
 
@@ -27,7 +28,7 @@ pub(super) struct Search<'l, 's> {
 pub(super) enum Ladder {
     /// The tier, the start lines to replace (one, or all for `All`/`Exactly`), and what the
     /// report must say about the choice.
-    Found(Tier, Vec<usize>, Vec<String>),
+    Found(Tier, Vec<usize>, Vec<HunkNote>),
     Ambiguous(Tier, Vec<usize>),
     CountMismatch(Tier, usize, Vec<usize>),
     /// Too many places to compare the needle at, within [`WORK_BUDGET`] (places, lines).
@@ -225,21 +226,24 @@ impl<'l, 's> Search<'l, 's> {
 
     /// Why an approximate match was refused, when it was: a line the hunk removes differs from
     /// the file's in content. Shown both ways, so the model can see what it got wrong.
-    pub(super) fn removed_line_mismatch(&self, needle: &[String], kept: &[bool]) -> Option<String> {
+    pub(super) fn removed_line_mismatch(
+        &self,
+        needle: &[String],
+        kept: &[bool],
+    ) -> Option<MissNote> {
         let starts = self.first_line_positions(needle);
         if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
             return None;
         }
         let (start, j) = fuzzy::near_miss(self.lines, self.hay.sketches(), &starts, needle, kept)?;
         let line = start + j;
-        Some(format!(
-            "lines {}-{} look like the text you meant, but line {} differs in content from a line the edit removes: you sent `{}`, the file has `{}`. A removed or replaced line must match the file (only whitespace, indentation and quote styles may differ), so nothing was changed; copy the line from the file",
-            start + 1,
-            start + needle.len(),
-            line + 1,
-            needle[j].trim(),
-            self.lines[line].trim_end_matches('\r').trim(),
-        ))
+        Some(MissNote::RemovedLineDiffers {
+            first: start + 1,
+            last: start + needle.len(),
+            line: line + 1,
+            sent: needle[j].trim().to_string(),
+            file: self.lines[line].trim_end_matches('\r').trim().to_string(),
+        })
     }
 
     /// Drops candidates the anchor or floor forbids.
@@ -294,16 +298,10 @@ impl<'l, 's> Search<'l, 's> {
                     Ladder::Found(
                         tier,
                         vec![*one],
-                        vec![format!(
-                            "line {} of {} matches (lines {}): the one nearest the line number the edit gives",
-                            one + 1,
-                            candidates.len(),
-                            candidates
-                                .iter()
-                                .map(|c| (c + 1).to_string())
-                                .collect::<Vec<_>>()
-                                .join(", "),
-                        )],
+                        vec![HunkNote::NearestToLineNumber {
+                            line: one + 1,
+                            candidates: candidates.iter().map(|c| c + 1).collect(),
+                        }],
                     )
                 }
                 [one] => Ladder::Found(tier, vec![*one], Vec::new()),
@@ -323,26 +321,15 @@ impl<'l, 's> Search<'l, 's> {
 
     /// Several candidates the hints could not tell apart: the format's contract decides.
     fn pick_among(&self, tier: Tier, many: &[usize]) -> Ladder {
-        let list = |v: &[usize]| {
-            v.iter()
-                .map(|c| (c + 1).to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let lines = || many.iter().map(|c| c + 1).collect();
         if tier >= Tier::Anchor {
             // An approximate tier's candidates are guesses: no contract picks among them.
             return Ladder::Ambiguous(tier, many.to_vec());
         }
         match (self.pick, self.line_hint) {
-            (Pick::First, _) => Ladder::Found(
-                tier,
-                vec![many[0]],
-                vec![format!(
-                    "first of {} matches: lines {}; send more context to pick another",
-                    many.len(),
-                    list(many)
-                )],
-            ),
+            (Pick::First, _) => {
+                Ladder::Found(tier, vec![many[0]], vec![HunkNote::FirstOfMatches(lines())])
+            }
             (Pick::Nearest, Some(hint)) => {
                 let mut by_distance: Vec<usize> = many.to_vec();
                 by_distance.sort_by_key(|&c| (c.abs_diff(hint), c));
@@ -353,12 +340,10 @@ impl<'l, 's> Search<'l, 's> {
                 Ladder::Found(
                     tier,
                     vec![best],
-                    vec![format!(
-                        "nearest to the hunk's line {} of {} matches: lines {}",
-                        hint + 1,
-                        many.len(),
-                        list(many)
-                    )],
+                    vec![HunkNote::NearestToHunkLine {
+                        hint: hint + 1,
+                        candidates: lines(),
+                    }],
                 )
             }
             _ => Ladder::Ambiguous(tier, many.to_vec()),
@@ -520,20 +505,17 @@ pub(super) fn block_eq(lines: &[&str], start: usize, needle: &[String], tier: Ti
     })
 }
 
-/// The report's words for each needle line that differs from the file's line beyond
-/// presentation in a window an approximate tier accepted (only kept context lines can).
-fn forgiven_context(lines: &[&str], start: usize, needle: &[String]) -> Vec<String> {
+/// Each needle line that differs from the file's line beyond presentation in a window an
+/// approximate tier accepted (only kept context lines can), for the report.
+fn forgiven_context(lines: &[&str], start: usize, needle: &[String]) -> Vec<HunkNote> {
     needle
         .iter()
         .enumerate()
         .filter(|&(j, n)| !fuzzy::same_but_presentation(lines[start + j], n))
-        .map(|(j, n)| {
-            format!(
-                "line {}: you sent `{}`, the file has `{}`, kept as is",
-                start + j + 1,
-                n.trim(),
-                lines[start + j].trim_end_matches('\r').trim()
-            )
+        .map(|(j, n)| HunkNote::ContextKept {
+            line: start + j + 1,
+            sent: n.trim().to_string(),
+            file: lines[start + j].trim_end_matches('\r').trim().to_string(),
         })
         .collect()
 }

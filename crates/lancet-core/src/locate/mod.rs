@@ -28,6 +28,7 @@ mod reflow;
 
 use crate::batch::{Hunk, HunkText, Occurrences};
 use crate::line_map::LineMap;
+use crate::report::HunkNote;
 use crate::text::TextFile;
 use closest::Closest;
 use elision::locate_elided;
@@ -227,7 +228,7 @@ pub struct Placement {
     pub reindent: bool,
     /// What the report must say about how this place was chosen: the other candidates a format's
     /// contract let it pass over, each context line whose drift was forgiven.
-    pub notes: Vec<String>,
+    pub notes: Vec<HunkNote>,
 }
 
 /// A successful location.
@@ -242,6 +243,61 @@ pub enum Located {
     },
 }
 
+/// What lancet saw of a hunk it could not place, beyond the closest lines (lines 1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MissNote {
+    /// An approximate window stood, but a line the edit removes differs in content.
+    RemovedLineDiffers {
+        /// The window's first line.
+        first: usize,
+        /// Its last line.
+        last: usize,
+        /// The line that differs.
+        line: usize,
+        /// What the edit sent (trimmed).
+        sent: String,
+        /// What the file has (trimmed).
+        file: String,
+    },
+    /// The text stands at these lines once the file's blank lines there are left out.
+    BlankLinesLeftOut {
+        /// Its first line.
+        first: usize,
+        /// Its last line.
+        last: usize,
+    },
+    /// The lines occur, but not after the `@@` context.
+    OutsideHeader {
+        /// Where they occur.
+        line: usize,
+        /// The context as sent.
+        header: String,
+        /// The context's line.
+        header_line: usize,
+    },
+    /// An insertion after a line the file does not have.
+    PastTheEnd {
+        /// The line asked for.
+        line: usize,
+        /// The file's lines.
+        lines: usize,
+    },
+    /// A piece of an elided old text, starting with `piece`, stands nowhere after `after`.
+    ElidedPieceMissing {
+        /// The piece's first non-blank line.
+        piece: String,
+        /// The line it was looked for after.
+        after: usize,
+    },
+    /// The new text stands at these lines, with nothing to show it is this edit's result.
+    NewTextStands {
+        /// Its first line.
+        first: usize,
+        /// Its last line.
+        last: usize,
+    },
+}
+
 /// Why a hunk could not be located.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LocateError {
@@ -249,8 +305,8 @@ pub enum LocateError {
     NotFound {
         /// The most similar real lines, for the model's next try.
         closest: Option<Closest>,
-        /// Extra explanation (e.g. found, but not after the `@@` header).
-        note: Option<String>,
+        /// What else lancet saw (e.g. found, but not after the `@@` header).
+        note: Option<Box<MissNote>>,
     },
     /// The deciding tier found several candidates and no hint singled one out.
     Ambiguous {
@@ -426,12 +482,11 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
         match search.ladder(old, &Tier::LINE_TIERS) {
             Ladder::Missing { outside_regions } => {
                 if let (None, Some(line), Some(r)) = (&note, outside_regions, &regions) {
-                    note = Some(format!(
-                        "these lines occur at line {}, but not after the @@ context {:?} (line {})",
-                        line + 1,
-                        r.header,
-                        r.starts[0],
-                    ));
+                    note = Some(Box::new(MissNote::OutsideHeader {
+                        line: line + 1,
+                        header: r.header.clone(),
+                        header_line: r.starts[0],
+                    }));
                 }
             }
             found => {
@@ -472,9 +527,9 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
         found => return found.into_result(&hunk.old, &hunk.new, None),
     }
     if let Some(why) = search.removed_line_mismatch(&hunk.old, &kept) {
-        note = Some(why);
+        note = Some(Box::new(why));
     }
-    let note = note.or_else(|| new_text_note(hay, hunk));
+    let note = note.or_else(|| new_text_note(hay, hunk).map(Box::new));
     Err(LocateError::NotFound {
         closest: closest::closest_block(lines, hay.sketches(), &hunk.old),
         note,
@@ -854,12 +909,15 @@ mod tests {
             &[],
         );
         match run(text, &removed, Hints::default()) {
-            Err(LocateError::NotFound { note: Some(n), .. }) => assert!(
-                n.contains("line 2")
-                    && n.contains("`with open(path) as fh:`")
-                    && n.contains("`with open(path) as f:`"),
-                "{n}"
-            ),
+            Err(LocateError::NotFound { note: Some(n), .. }) => match *n {
+                MissNote::RemovedLineDiffers {
+                    line, sent, file, ..
+                } => assert_eq!(
+                    (line, sent.as_str(), file.as_str()),
+                    (2, "with open(path) as fh:", "with open(path) as f:")
+                ),
+                other => panic!("{other:?}"),
+            },
             other => panic!("{other:?}"),
         }
         // The same drift in lines the hunk keeps: anchored, each difference noted, and the
@@ -888,9 +946,11 @@ mod tests {
         );
         assert_eq!(
             p[0].notes,
-            vec![
-                "line 2: you sent `with open(path) as fh:`, the file has `with open(path) as f:`, kept as is",
-            ]
+            vec![HunkNote::ContextKept {
+                line: 2,
+                sent: "with open(path) as fh:".into(),
+                file: "with open(path) as f:".into()
+            }]
         );
         let fuzzy = hunk(
             &[

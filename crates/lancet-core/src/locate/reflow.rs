@@ -4,6 +4,7 @@
 use super::ladder::{Search, longest_word};
 use super::{Haystack, LocateError, Located, Match, Placement, Tier, normalize};
 use crate::batch::{Anchor, Hunk};
+use crate::locate::MissNote;
 use crate::text::shared_ends;
 
 /// A fragment of a line must carry at least this many characters (loosely read): shorter ones
@@ -111,9 +112,7 @@ pub(super) fn locate_reflowed(
         let (first, last) = (hay.line_of(*start) + 1, hay.line_of(*stop) + 1);
         return Some(Err(LocateError::NotFound {
             closest: None,
-            note: Some(format!(
-                "its text stands at lines {first}-{last} once the blank lines the file has there are left out; send the old text with those blank lines, as the file has it"
-            )),
+            note: Some(Box::new(MissNote::BlankLinesLeftOut { first, last })),
         }));
     }
     match found.as_slice() {

@@ -10,6 +10,7 @@ use crate::failure::{Doing, HunkFailure, LocateFailure, OpFailure};
 use crate::locate::{Hints, Match, Placement};
 use crate::path::RelPath;
 use crate::plan::{HunkPlan, plan_file};
+use crate::report::HunkNote;
 use crate::report::{ErrorKind, FileReport, HunkReport, Outcome};
 use crate::text::{Splice, TextFile, apply_splices};
 
@@ -39,10 +40,10 @@ pub(super) fn edit_bytes(
             let text = t.decode(before);
             let after = edit_text(rel, text.as_bytes(), hunks, ctx, report)?;
             if let Some(h) = report.hunks.first_mut() {
-                h.notes.push(format!(
-                    "{rel} was read as {} and is written back in it; untouched bytes are kept",
-                    t.describe()
-                ));
+                h.noted.push(HunkNote::Transcoded {
+                    path: rel.to_string(),
+                    read_as: t.describe(),
+                });
             }
             after
                 .map(|a| t.encode(&String::from_utf8_lossy(&a)))
@@ -79,7 +80,7 @@ fn edit_text(
         explicit_removals: matches!(format, Format::Patch | Format::Unified),
         ..Hints::default()
     };
-    let sketches: Vec<Result<Option<(Hunk, String)>, crate::sketch::Refusal>> = hunks
+    let sketches: Vec<Result<Option<(Hunk, HunkNote)>, crate::sketch::Refusal>> = hunks
         .iter()
         .map(|h| resolve_hunk_sketch(h, hints.explicit_removals))
         .collect();
@@ -127,7 +128,7 @@ fn edit_text(
                 }
             }
             match &sketches[i] {
-                Ok(Some((_, note))) => h.notes.push(note.clone()),
+                Ok(Some((_, note))) => h.noted.push(note.clone()),
                 Err(why) if h.kind == Some(ErrorKind::Placeholder) => {
                     if let Some(HunkFailure::NotLocated(LocateFailure { as_sketch, .. })) =
                         h.failure.as_deref_mut()
@@ -172,8 +173,8 @@ fn note_placements(h: &mut HunkReport, placements: &[Placement]) {
     set_range(h, placements[0].at);
     for p in placements {
         for note in &p.notes {
-            if !h.notes.contains(note) {
-                h.notes.push(note.clone());
+            if !h.noted.contains(note) {
+                h.noted.push(note.clone());
             }
         }
     }

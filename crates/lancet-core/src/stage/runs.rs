@@ -172,7 +172,7 @@ impl Workspace<'_> {
         if after != spliced.as_bytes()
             || report.status != Outcome::Applied
             || h.status != Outcome::Applied
-            || !h.notes.is_empty()
+            || !h.noted.is_empty()
             || !h.matches.is_empty()
         {
             return None;

@@ -4,7 +4,7 @@
 use crate::batch::{Hunk, split_lines};
 use crate::failure::OpFailure;
 use crate::path::RelPath;
-use crate::report::{FileNote, FileReport};
+use crate::report::{FileNote, FileReport, HunkNote};
 use crate::sketch::Refusal;
 
 /// A hunk whose new text elides old lines with markers, resolved against its own old text:
@@ -13,7 +13,7 @@ use crate::sketch::Refusal;
 pub(super) fn resolve_hunk_sketch(
     hunk: &Hunk,
     explicit_removals: bool,
-) -> Result<Option<(Hunk, String)>, Refusal> {
+) -> Result<Option<(Hunk, HunkNote)>, Refusal> {
     let hides = if explicit_removals {
         crate::locate::normalize::placeholder_hiding_deletions(&hunk.old, &hunk.new).is_some()
     } else {
@@ -26,7 +26,10 @@ pub(super) fn resolve_hunk_sketch(
     if resolved.lines == hunk.old {
         return Err(Refusal::ChangesNothing);
     }
-    let note = sketch_note(&resolved);
+    let note = HunkNote::Sketch {
+        markers: resolved.markers,
+        kept: resolved.kept,
+    };
     let mut out = hunk.clone();
     if let Some(text) = &mut out.text {
         let mut new = resolved.lines.join("\n");
@@ -37,14 +40,6 @@ pub(super) fn resolve_hunk_sketch(
     }
     out.new = resolved.lines;
     Ok(Some((out, note)))
-}
-
-/// A hunk's note (hunk notes are still sentences; an operation's are [`FileNote`]s).
-fn sketch_note(resolved: &crate::sketch::Resolved) -> String {
-    format!(
-        "read as a lazy sketch: its {} marker(s) kept {} old line(s) in place",
-        resolved.markers, resolved.kept
-    )
 }
 
 /// Whole-file content with markers, resolved against the file's text: `None` when it is no
