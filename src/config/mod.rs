@@ -37,7 +37,6 @@
 
 pub mod trust;
 
-use crate::report::Surface;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use lancet_core::HardLinks;
 use lancet_core::Root;
@@ -191,14 +190,42 @@ pub struct RenameSection {
     pub lsp: Option<bool>,
 }
 
-/// A configuration lancet cannot use: which file, and what is wrong in it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}: {why}")]
+/// A configuration lancet cannot use: which file, and what is wrong in it (worded by the
+/// report's renderer, `report/render/settings.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigError {
     /// The file (`lancet.toml`, `pyproject.toml [tool.lancet]`).
-    pub file: String,
-    /// What is wrong, naming the key.
-    pub why: String,
+    pub(crate) file: String,
+    /// What is wrong.
+    pub(crate) problem: ConfigProblem,
+}
+
+impl std::error::Error for ConfigError {}
+
+/// What is wrong in a configuration, as facts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ConfigProblem {
+    /// It does not parse as TOML, or names a key lancet does not know or a value of the
+    /// wrong type: the TOML reader's message.
+    Toml(String),
+    /// `gate.python` is not a Python version.
+    PythonVersion(String),
+    /// `gate.external` names a language with no external check.
+    NoExternalCheck {
+        /// The language named.
+        language: String,
+        /// The languages with one.
+        with: Vec<String>,
+    },
+    /// A key's globs do not compile.
+    Globs {
+        /// The key.
+        key: &'static str,
+        /// The glob's error.
+        error: String,
+    },
+    /// `edit.hard_links` is neither `split` nor `in-place`.
+    HardLinks(String),
 }
 
 /// The repository's settings as found: parsed, and the digest `lancet trust` records.
@@ -239,14 +266,14 @@ impl RepositorySettings {
             let table: toml::Value =
                 toml::from_str(&String::from_utf8_lossy(bytes)).map_err(|e| ConfigError {
                     file: CONFIG_FILE.into(),
-                    why: e.message().to_string(),
+                    problem: ConfigProblem::Toml(e.message().to_string()),
                 })?;
             (table, CONFIG_FILE)
         } else if let Some(table) = pyproject.and_then(|p| p.lancet) {
             (
                 table.map_err(|why| ConfigError {
                     file: PYPROJECT_SOURCE.into(),
-                    why,
+                    problem: ConfigProblem::Toml(why),
                 })?,
                 PYPROJECT_SOURCE,
             )
@@ -373,7 +400,7 @@ impl Config {
     pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
         let table: toml::Value = toml::from_str(text).map_err(|e| ConfigError {
             file: file.into(),
-            why: e.message().to_string(),
+            problem: ConfigProblem::Toml(e.message().to_string()),
         })?;
         Config::from_table(table, file)
     }
@@ -381,7 +408,7 @@ impl Config {
     fn from_table(table: toml::Value, file: &str) -> Result<Config, ConfigError> {
         let config: Config = table.try_into().map_err(|e: toml::de::Error| ConfigError {
             file: file.into(),
-            why: e.message().to_string(),
+            problem: ConfigProblem::Toml(e.message().to_string()),
         })?;
         config.check_values(file)?;
         Ok(config)
@@ -497,43 +524,42 @@ impl Config {
 
     /// Values the types cannot check: versions, languages, globs, choices.
     fn check_values(&self, file: &str) -> Result<(), ConfigError> {
-        let err = |why: String| ConfigError {
+        let err = |problem: ConfigProblem| ConfigError {
             file: file.into(),
-            why,
+            problem,
         };
         if let Some(v) = &self.gate.python
             && parse_version(v).is_none()
         {
-            return Err(err(format!(
-                "gate.python = {v:?} is not a Python version like \"3.12\""
-            )));
+            return Err(err(ConfigProblem::PythonVersion(v.clone())));
         }
         for language in self.gate.external.iter().flatten() {
             let known = languages::languages().iter().find(|l| &l.name == language);
             if known.is_none_or(|l| l.check.is_none()) {
-                let with: Vec<&str> = languages::languages()
+                let with = languages::languages()
                     .iter()
                     .filter(|l| l.check.is_some())
-                    .map(|l| l.name.as_str())
+                    .map(|l| l.name.clone())
                     .collect();
-                return Err(err(format!(
-                    "gate.external names {language:?}, which has no external check (languages with one: {})",
-                    with.join(", ")
-                )));
+                return Err(err(ConfigProblem::NoExternalCheck {
+                    language: language.clone(),
+                    with,
+                }));
             }
         }
-        globs(self.gate.skip.as_deref().unwrap_or_default())
-            .map_err(|e| err(format!("gate.skip: {e}")))?;
-        globs(self.check.exclude.as_deref().unwrap_or_default())
-            .map_err(|e| err(format!("check.exclude: {e}")))?;
-        globs(self.walk.exclude.as_deref().unwrap_or_default())
-            .map_err(|e| err(format!("walk.exclude: {e}")))?;
+        let keyed = [
+            ("gate.skip", &self.gate.skip),
+            ("check.exclude", &self.check.exclude),
+            ("walk.exclude", &self.walk.exclude),
+        ];
+        for (key, patterns) in keyed {
+            globs(patterns.as_deref().unwrap_or_default())
+                .map_err(|error| err(ConfigProblem::Globs { key, error }))?;
+        }
         if let Some(v) = &self.edit.hard_links
             && HardLinks::parse(v).is_none()
         {
-            return Err(err(format!(
-                "edit.hard_links = {v:?}: use \"split\" or \"in-place\""
-            )));
+            return Err(err(ConfigProblem::HardLinks(v.clone())));
         }
         Ok(())
     }
@@ -592,50 +618,6 @@ impl Config {
     /// globs were checked when the settings were read).
     pub fn walk_excludes(&self) -> GlobSet {
         globs(self.walk.exclude.as_deref().unwrap_or_default()).unwrap_or_else(|_| GlobSet::empty())
-    }
-
-    /// The one-line notice for ignored repository settings, if any.
-    pub fn notice(&self, surface: Surface) -> Option<String> {
-        Some(self.ignored.as_ref()?.notice(surface))
-    }
-}
-
-impl Ignored {
-    /// The one-line notice, in the surface's words: the person runs `lancet trust`; a model can
-    /// only ask them to.
-    pub fn notice(&self, surface: Surface) -> String {
-        let source = &self.source;
-        if self.keys.is_empty() {
-            let what = match self.trust {
-                Trust::Gone => format!(
-                    "the settings the user trusted in {source} are gone (removed, or no longer readable)"
-                ),
-                _ => format!(
-                    "{source} changed since the user trusted it and sets none of what they trusted"
-                ),
-            };
-            return match surface {
-                Surface::Cli => format!(
-                    "{what}: the guarded keys they set (test command, external checks, skips, ...) no longer apply; restore them, or run `lancet trust` to accept the settings as they are"
-                ),
-                Surface::Mcp => format!(
-                    "{what}: the guarded keys they set (test command, external checks, skips, ...) no longer apply; only the user can restore or trust them (`lancet trust` in the project)"
-                ),
-            };
-        }
-        let why = match self.trust {
-            Trust::Changed => "they changed since they were trusted",
-            _ => "nobody has trusted them",
-        };
-        let keys = self.keys.join(", ");
-        match surface {
-            Surface::Cli => format!(
-                "{source} sets {keys}, which run commands or weaken safety; they are ignored because {why}: review them and run `lancet trust` to use them"
-            ),
-            Surface::Mcp => format!(
-                "{source} sets {keys}, which run commands or weaken safety; they are ignored because {why}: only the user can trust them (`lancet trust` in the project)"
-            ),
-        }
     }
 }
 

@@ -28,6 +28,7 @@ pub(crate) use batch_notes::{batch_note, server_unconfined};
 pub(crate) use parsed::BatchInJson;
 pub use parsed::parsed_edit_bytes;
 mod rename;
+mod settings;
 mod signature;
 mod sketch;
 mod step;
