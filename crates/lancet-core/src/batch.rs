@@ -81,7 +81,7 @@ pub struct Batch {
     pub ops: Vec<FileOp>,
     /// Leniencies applied while parsing (ignored prose, a stripped fence), for the report,
     /// which words them.
-    pub notes: Vec<crate::format::BatchNote>,
+    pub notes: Vec<crate::notes::BatchNote>,
 }
 
 /// One operation on one path.

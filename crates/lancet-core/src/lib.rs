@@ -40,6 +40,8 @@ pub mod kinds;
 pub mod line_map;
 #[doc(hidden)]
 pub mod locate;
+/// What a batch, an operation and a hunk tell the model beyond their outcome, as facts.
+pub mod notes;
 #[doc(hidden)]
 pub mod path;
 #[doc(hidden)]

@@ -149,7 +149,7 @@ pub struct HunkReport {
     pub notes: Vec<String>,
     /// Those notes as facts; the renderer words them into `notes` when the report is built.
     #[serde(skip)]
-    pub noted: Vec<HunkNote>,
+    pub noted: Vec<crate::notes::HunkNote>,
     /// Why it failed, as facts; the renderer words them into `error` when the report is
     /// built, in the vocabulary of the surface that shows it.
     #[serde(skip)]
@@ -212,96 +212,6 @@ impl HunkReport {
     }
 }
 
-/// What a model must know of how a whole operation was carried out, as facts (lines 1-based).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FileNote {
-    /// A line anchor's hash names a line that moved: it is now line `now`.
-    AnchorMoved {
-        /// The anchor as sent.
-        anchor: crate::anchors::LineAnchor,
-        /// Where its line is now.
-        now: usize,
-    },
-    /// The file changed since the model read it, and it already holds the change.
-    RebasedAlreadyThere,
-    /// The file changed since the model read it: the edit was applied to what it read, then
-    /// rebased (a 3-way merge, no conflict) over this many changed lines of the file now.
-    Rebased(usize),
-    /// Whole-file content read as a lazy sketch: its markers kept old lines in place.
-    Sketch {
-        /// The markers.
-        markers: usize,
-        /// The old lines they kept.
-        kept: usize,
-    },
-    /// A fragment read as a sketch of old lines `first..=last`, the rest of the file kept.
-    SketchOfLines {
-        /// Its first old line.
-        first: usize,
-        /// Its last old line.
-        last: usize,
-        /// Its markers (0: none).
-        markers: usize,
-        /// The old lines they kept.
-        kept: usize,
-    },
-}
-
-/// What a model must know of how a hunk's place was chosen, as facts (lines 1-based).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HunkNote {
-    /// Several places matched and the edit's line number chose `line`.
-    NearestToLineNumber {
-        /// The place chosen.
-        line: usize,
-        /// Every place that matched.
-        candidates: Vec<usize>,
-    },
-    /// Several places matched and the format's contract took the first.
-    FirstOfMatches(Vec<usize>),
-    /// Several places matched and the one nearest the hunk's own line number was taken.
-    NearestToHunkLine {
-        /// The hunk's line number.
-        hint: usize,
-        /// Every place that matched.
-        candidates: Vec<usize>,
-    },
-    /// A context line that differs from the file's beyond presentation, kept as the file has it.
-    ContextKept {
-        /// The file's line.
-        line: usize,
-        /// What the edit sent (trimmed).
-        sent: String,
-        /// What the file has (trimmed).
-        file: String,
-    },
-    /// The one `@@` anchor matches no line; advisory in this format, so the lines placed it.
-    AdvisoryAnchor(String),
-    /// The `@@` header matches no line; the chunk's lines occur once below the nearest one.
-    HeaderMissed {
-        /// The header as sent.
-        header: String,
-        /// The nearest line to it.
-        nearest: usize,
-        /// That line's text (trimmed).
-        nearest_text: String,
-    },
-    /// The file was read in another encoding (or line ending) and is written back in it.
-    Transcoded {
-        /// The file.
-        path: String,
-        /// What it was read as (`UTF-16LE`, `UTF-8 with CR-only line endings`).
-        read_as: String,
-    },
-    /// The hunk's new text was read as a lazy sketch: its markers kept old lines in place.
-    Sketch {
-        /// The markers.
-        markers: usize,
-        /// The old lines they kept.
-        kept: usize,
-    },
-}
-
 /// One operation's outcome.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileReport {
@@ -333,7 +243,7 @@ pub struct FileReport {
     pub notes: Vec<String>,
     /// Those notes as facts; the renderer words them into `notes` when the report is built.
     #[serde(skip)]
-    pub noted: Vec<FileNote>,
+    pub noted: Vec<crate::notes::FileNote>,
     /// A unified diff of what the operation changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,

@@ -29,7 +29,7 @@ use crate::report::Report;
 use crate::report::{RenameRefusal, RenameSummary, ServerRefusal, Site};
 use crate::sandbox::{Policy, Sandbox};
 use lancet_core::Root;
-use lancet_core::format::BatchNote;
+use lancet_core::notes::BatchNote;
 use lancet_core::sha256_hex;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
 use protocol::{Server, offset_of, percent_decode, position_of, uri_of};

@@ -1,7 +1,7 @@
 //! A batch's notes in words: what a parser took in stride, as `lancet parse` and every report
 //! of the batch say it ("ignored 2 line(s) of prose around the diff").
 
-use lancet_core::format::BatchNote;
+use lancet_core::notes::BatchNote;
 
 /// One note, as the report and `lancet parse` print it.
 #[allow(

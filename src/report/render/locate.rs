@@ -7,7 +7,7 @@ use crate::report::{MAX_LISTED, Surface};
 use lancet_core::failure::{HunkFailure, LocateFailure, Remedy, Telling};
 use lancet_core::locate::closest::Closest;
 use lancet_core::locate::{LocateError, MissNote};
-use lancet_core::report::HunkNote;
+use lancet_core::notes::HunkNote;
 
 /// A hunk's failure in words.
 pub(crate) fn hunk_failure(failure: &HunkFailure, surface: Surface) -> String {

@@ -6,8 +6,8 @@ use super::{Words, join_all_lines};
 use crate::report::Surface;
 use lancet_core::failure::{Doing, OpFailure, StageError};
 use lancet_core::locate::anchored::{AnchorProblem, AnchoredLine, MOVE_WINDOW};
+use lancet_core::notes::FileNote;
 use lancet_core::rebase::ConflictRegion;
-use lancet_core::report::FileNote;
 use std::fmt;
 
 /// How an edit of `format` (its name) creates, changes and deletes a file: the advice names

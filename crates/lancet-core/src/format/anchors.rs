@@ -20,7 +20,7 @@
 use super::ParseError;
 use crate::anchors::LineAnchor;
 use crate::batch::{Batch, FileOp, Format, LineAction, LineEdit, OpKind};
-use crate::format::BatchNote;
+use crate::notes::BatchNote;
 
 const FILE: &str = "*** Edit Lines:";
 const END: &str = "*** End Lines";

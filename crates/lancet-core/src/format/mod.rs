@@ -2,7 +2,6 @@
 
 pub mod anchors;
 pub mod json;
-pub mod note;
 pub mod openai;
 pub mod patch;
 pub mod search_replace;
@@ -10,7 +9,6 @@ pub mod unified;
 pub mod whole;
 
 use crate::batch::{Batch, Format};
-pub use note::BatchNote;
 use serde::Serialize;
 
 /// Which format to read the edit text as.

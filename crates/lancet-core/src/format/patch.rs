@@ -23,7 +23,7 @@
 
 use super::ParseError;
 use crate::batch::{Anchor, Batch, FileOp, Format, Hunk, OpKind};
-use crate::format::BatchNote;
+use crate::notes::BatchNote;
 
 const BEGIN: &str = "*** Begin Patch";
 const END: &str = "*** End Patch";

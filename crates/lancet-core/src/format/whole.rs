@@ -29,7 +29,7 @@
 
 use super::{ParseError, ParseOptions};
 use crate::batch::{Batch, FileOp, Format, OpKind};
-use crate::format::BatchNote;
+use crate::notes::BatchNote;
 
 const FENCE_CHARS: [char; 2] = ['`', '~'];
 const MIN_FENCE: usize = 3;

@@ -11,7 +11,7 @@
 
 use crate::anchors::{LineAnchor, line_hash};
 use crate::batch::{Hunk, LineAction, LineEdit};
-use crate::report::FileNote;
+use crate::notes::FileNote;
 use crate::text::TextFile;
 
 /// How far (in lines) a moved anchor is looked for when the read is the file now.

@@ -4,7 +4,7 @@
 use super::ladder::{Ladder, Search};
 use super::{Haystack, Hints, LocateError, Located, Tier, closest, locate};
 use crate::batch::Hunk;
-use crate::report::HunkNote;
+use crate::notes::HunkNote;
 
 /// Regions opened by a chain of `@@` headers: each start is the line after a possible
 /// occurrence of the last header.

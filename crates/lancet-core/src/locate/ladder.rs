@@ -4,7 +4,7 @@
 use super::normalize::loose_chars;
 use super::{Haystack, LocateError, Located, Match, MissNote, Placement, Tier, fuzzy};
 use crate::batch::{Anchor, HunkText, Occurrences, Pick};
-use crate::report::HunkNote;
+use crate::notes::HunkNote;
 use crate::text::common_indent;
 use std::collections::HashMap;
 

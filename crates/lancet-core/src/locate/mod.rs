@@ -28,7 +28,7 @@ mod reflow;
 
 use crate::batch::{Hunk, HunkText, Occurrences};
 use crate::line_map::LineMap;
-use crate::report::HunkNote;
+use crate::notes::HunkNote;
 use crate::text::TextFile;
 use closest::Closest;
 use elision::locate_elided;

@@ -8,9 +8,9 @@ use crate::encoding::Transcoding;
 use crate::explain;
 use crate::failure::{Doing, HunkFailure, LocateFailure, OpFailure};
 use crate::locate::{Hints, Match, Placement};
+use crate::notes::HunkNote;
 use crate::path::RelPath;
 use crate::plan::{HunkPlan, plan_file};
-use crate::report::HunkNote;
 use crate::report::{ErrorKind, FileReport, HunkReport, Outcome};
 use crate::text::{Splice, TextFile, apply_splices};
 

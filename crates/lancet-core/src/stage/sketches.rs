@@ -3,8 +3,9 @@
 
 use crate::batch::{Hunk, split_lines};
 use crate::failure::OpFailure;
+use crate::notes::{FileNote, HunkNote};
 use crate::path::RelPath;
-use crate::report::{FileNote, FileReport, HunkNote};
+use crate::report::FileReport;
 use crate::sketch::Refusal;
 
 /// A hunk whose new text elides old lines with markers, resolved against its own old text:

@@ -42,7 +42,7 @@ mod text;
 
 use super::{ParseError, ParseOptions};
 use crate::batch::{Anchor, Batch, FileOp, Format, Hunk, Occurrences, OpKind, split_lines};
-use crate::format::BatchNote;
+use crate::notes::BatchNote;
 use fields::{Field, Fields};
 use serde_json::{Map, Value};
 use text::{array_elements, is_json_fence, member_value};

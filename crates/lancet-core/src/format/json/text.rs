@@ -2,7 +2,8 @@
 //! blocks), where each value starts and ends, and which line an offset is on.
 
 use super::{FENCE, JSON_INFO, OBJECT_EXPECTED};
-use crate::format::{BatchNote, ParseError};
+use crate::format::ParseError;
+use crate::notes::BatchNote;
 
 pub(super) fn is_json_fence(line: &str) -> bool {
     line.strip_prefix(FENCE)

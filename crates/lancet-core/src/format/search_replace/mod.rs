@@ -66,7 +66,7 @@ mod markers;
 
 use super::{ParseError, ParseOptions};
 use crate::batch::{Batch, FileOp, Format, Hunk, OpKind, Pick};
-use crate::format::BatchNote;
+use crate::notes::BatchNote;
 use filename::unwrap_fenced;
 pub use markers::has_marker_like_line;
 use markers::{is_head, is_near_miss, is_updated, unescape};

@@ -562,7 +562,7 @@ fn is_fence(line: &str) -> bool {
 mod tests {
     use super::*;
     use crate::batch::{Anchor, FileOp, Format, Hunk, OpKind, Pick};
-    use crate::format::BatchNote;
+    use crate::notes::BatchNote;
 
     fn parse_ok(text: &str) -> Batch {
         parse(text, &ParseOptions::default()).unwrap()

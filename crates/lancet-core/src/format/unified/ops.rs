@@ -4,8 +4,8 @@
 use super::headers::{Side, strip_git_prefixes};
 use super::{Body, HEADERS_EXPECTED, Notes, Parser, RawHunk, Section};
 use crate::batch::{Anchor, Batch, FileOp, Format, Hunk, OpKind, Pick};
-use crate::format::BatchNote;
 use crate::format::ParseError;
+use crate::notes::BatchNote;
 
 impl Parser<'_, '_> {
     pub(super) fn finish(mut self) -> Result<Batch, ParseError> {

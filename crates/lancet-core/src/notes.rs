@@ -1,7 +1,9 @@
-//! What building a batch took in stride, as facts: the text around the edits left out, a file
-//! name taken from somewhere other than its own line, a slip of the model's repaired, a
-//! language server that ran unconfined. A batch carries them to the report, where the facade
-//! words them: no sentence is made here.
+//! What a batch, an operation and a hunk tell the model beyond their outcome, as facts: what a
+//! parser took in stride, how an operation was carried out, how a hunk's place was chosen. The
+//! report carries them and the facade words them: no sentence is made here. A leaf: the
+//! parsers, the ladder and staging all write them, so it imports none of them.
+
+use crate::anchors::LineAnchor;
 
 /// One leniency a parser applied (with what it counted or where, lines 1-based in the text),
 /// or what the batch's maker says of how it was made.
@@ -119,4 +121,94 @@ pub enum BatchNote {
     /// The language server whose rename this is ran unconfined: no sandbox could be built
     /// (why, in the system's words), and the person allowed running without one.
     ServerUnconfined(String),
+}
+
+/// What a model must know of how a whole operation was carried out, as facts (lines 1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileNote {
+    /// A line anchor's hash names a line that moved: it is now line `now`.
+    AnchorMoved {
+        /// The anchor as sent.
+        anchor: LineAnchor,
+        /// Where its line is now.
+        now: usize,
+    },
+    /// The file changed since the model read it, and it already holds the change.
+    RebasedAlreadyThere,
+    /// The file changed since the model read it: the edit was applied to what it read, then
+    /// rebased (a 3-way merge, no conflict) over this many changed lines of the file now.
+    Rebased(usize),
+    /// Whole-file content read as a lazy sketch: its markers kept old lines in place.
+    Sketch {
+        /// The markers.
+        markers: usize,
+        /// The old lines they kept.
+        kept: usize,
+    },
+    /// A fragment read as a sketch of old lines `first..=last`, the rest of the file kept.
+    SketchOfLines {
+        /// Its first old line.
+        first: usize,
+        /// Its last old line.
+        last: usize,
+        /// Its markers (0: none).
+        markers: usize,
+        /// The old lines they kept.
+        kept: usize,
+    },
+}
+
+/// What a model must know of how a hunk's place was chosen, as facts (lines 1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HunkNote {
+    /// Several places matched and the edit's line number chose `line`.
+    NearestToLineNumber {
+        /// The place chosen.
+        line: usize,
+        /// Every place that matched.
+        candidates: Vec<usize>,
+    },
+    /// Several places matched and the format's contract took the first.
+    FirstOfMatches(Vec<usize>),
+    /// Several places matched and the one nearest the hunk's own line number was taken.
+    NearestToHunkLine {
+        /// The hunk's line number.
+        hint: usize,
+        /// Every place that matched.
+        candidates: Vec<usize>,
+    },
+    /// A context line that differs from the file's beyond presentation, kept as the file has it.
+    ContextKept {
+        /// The file's line.
+        line: usize,
+        /// What the edit sent (trimmed).
+        sent: String,
+        /// What the file has (trimmed).
+        file: String,
+    },
+    /// The one `@@` anchor matches no line; advisory in this format, so the lines placed it.
+    AdvisoryAnchor(String),
+    /// The `@@` header matches no line; the chunk's lines occur once below the nearest one.
+    HeaderMissed {
+        /// The header as sent.
+        header: String,
+        /// The nearest line to it.
+        nearest: usize,
+        /// That line's text (trimmed).
+        nearest_text: String,
+    },
+    /// The file was read in another encoding (or line ending) and is written back in it.
+    Transcoded {
+        /// The file.
+        path: String,
+        /// What it was read as (`UTF-16LE`, `UTF-8 with CR-only line endings`).
+        read_as: String,
+    },
+    /// The hunk's new text was read as a lazy sketch: its markers kept old lines in place.
+    Sketch {
+        /// The markers.
+        markers: usize,
+        /// The old lines they kept.
+        kept: usize,
+    },
 }
