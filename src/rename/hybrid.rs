@@ -224,7 +224,9 @@ fn ask(
         .collect();
     lsp::ask_definitions(root, lsp, &questions, go_on).map_err(|refusal| match *refusal {
         RenameRefusal::Server(ServerRefusal::NoServer { detail }) => NotDecided::Missing(detail),
-        RenameRefusal::Server(ServerRefusal::Failed { detail }) => NotDecided::Failed(detail),
+        RenameRefusal::Server(ServerRefusal::Failed { trouble }) => {
+            NotDecided::Failed(render::server_trouble(&trouble))
+        }
         RenameRefusal::Server(ServerRefusal::NoSandbox { why }) => NotDecided::Unsandboxed(why),
         other => NotDecided::Failed(format!("{other:?}")),
     })

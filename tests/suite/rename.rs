@@ -206,6 +206,9 @@ fn lsp_rename_applies_the_servers_edit_as_a_transaction_and_refuses_bad_servers(
             "def close():\n    pass\n\n\nclose()\n"
         );
     }
+    // A server still loading the project (ContentModified) is asked again until it answers.
+    let (code, v) = run("loading", good, &["--dry-run"]);
+    assert_eq!(code, Some(0), "{v:#}");
     // The server's answer goes through the pipeline: dry run first, then written.
     let (code, v) = run("ok", good, &["--dry-run"]);
     assert_eq!(code, Some(0), "{v:#}");

@@ -6,7 +6,7 @@
 
 use super::protocol::{offset_of, percent_decode, position_of, uri_of};
 use super::{Lsp, open_session};
-use crate::report::RenameRefusal;
+use crate::report::{RenameRefusal, render};
 use lancet_core::Root;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -103,6 +103,7 @@ pub(crate) fn ask_definitions(
             Ok(result) => answers.push(places(root, &result)),
             Err(why) => {
                 let out_of_time = std::time::Instant::now() >= session.deadline;
+                let why = render::server_trouble(&why);
                 answers.push(Answer::Unknown(why.clone()));
                 if out_of_time {
                     // Every later question would time out too.

@@ -26,7 +26,7 @@ pub use servers::{Confinement, LanguageServers, Lsp};
 
 use super::at::At;
 use crate::report::Report;
-use crate::report::{RenameRefusal, RenameSummary, ServerRefusal, Site};
+use crate::report::{RenameRefusal, RenameSummary, ServerRefusal, ServerTrouble, Site};
 use crate::sandbox::{Policy, Sandbox};
 use lancet_core::Root;
 use lancet_core::notes::BatchNote;
@@ -190,7 +190,8 @@ fn open_session(root: &Root, path: &str, lsp: &Lsp) -> Result<Session, Box<Renam
         .spec_for(path)
         .ok_or_else(|| no_server(format!("lancet knows no language server for {path}")))?
         .map_err(|why| no_server(format!("{why}, for {path}")))?;
-    let failed = |detail: String| Box::new(RenameRefusal::Server(ServerRefusal::Failed { detail }));
+    let failed =
+        |trouble: ServerTrouble| Box::new(RenameRefusal::Server(ServerRefusal::Failed { trouble }));
     let (mut sandbox, unconfined) = sandbox_for(root, &spec.command, lsp.confinement)?;
     let root_dir = root.path();
     let allowed = time_allowed();
@@ -202,10 +203,10 @@ fn open_session(root: &Root, path: &str, lsp: &Lsp) -> Result<Session, Box<Renam
         sandbox.as_mut(),
     )
     .map_err(|e| {
-        failed(format!(
-            "cannot start {}: {e}",
-            spec.command.program.display()
-        ))
+        failed(ServerTrouble::CannotStart {
+            program: spec.command.program.display().to_string(),
+            error: e.to_string(),
+        })
     })?;
     let deadline = Instant::now() + allowed;
     let root_uri = uri_of(root_dir);
@@ -270,7 +271,8 @@ fn edits(
     new: &str,
     lsp: &Lsp,
 ) -> Result<(String, FileEdits, Option<String>), Box<RenameRefusal>> {
-    let failed = |detail: String| Box::new(RenameRefusal::Server(ServerRefusal::Failed { detail }));
+    let failed =
+        |trouble: ServerTrouble| Box::new(RenameRefusal::Server(ServerRefusal::Failed { trouble }));
     // The sandbox is held to the end: its temp directory holds the server's caches.
     let Session {
         mut server,
@@ -284,9 +286,13 @@ fn edits(
     let file = root_dir.join(&at.path);
     let uri = uri_of(&file);
     let text = root
-        .read_regular(&root.rel(&at.path).map_err(|e| failed(e.to_string()))?)
+        .read_regular(
+            &root
+                .rel(&at.path)
+                .map_err(|e| failed(ServerTrouble::StartUnnamed(e.to_string())))?,
+        )
         .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .ok_or_else(|| failed(format!("{} cannot be read", at.path)))?;
+        .ok_or_else(|| failed(ServerTrouble::StartUnreadable(at.path.clone())))?;
     server
         .notify(
             "textDocument/didOpen",
@@ -354,20 +360,20 @@ fn rename_edit(text: &str, start: usize, end: usize, old: &str, new_text: &str, 
 
 /// A workspace edit as spans per file of the root; refused when it touches a file outside
 /// the root or creates, renames or deletes files.
-fn to_spans(root: &Root, edit: &Value, old: &str, new: &str) -> Result<FileEdits, String> {
+fn to_spans(root: &Root, edit: &Value, old: &str, new: &str) -> Result<FileEdits, ServerTrouble> {
     let mut per_uri: Vec<(String, Vec<Value>)> = Vec::new();
     if let Some(changes) = edit.get("documentChanges").and_then(Value::as_array) {
         for change in changes {
             if change.get("kind").is_some() {
-                return Err(format!(
-                    "the language server's rename {}s a file ({}); lancet renames identifiers only",
-                    change["kind"].as_str().unwrap_or("change"),
-                    change
+                return Err(ServerTrouble::ChangesFiles {
+                    kind: change["kind"].as_str().unwrap_or("change").to_string(),
+                    uri: change
                         .get("uri")
                         .or(change.get("oldUri"))
                         .and_then(Value::as_str)
                         .unwrap_or("?")
-                ));
+                        .to_string(),
+                });
             }
             let uri = change["textDocument"]["uri"]
                 .as_str()
@@ -388,22 +394,22 @@ fn to_spans(root: &Root, edit: &Value, old: &str, new: &str) -> Result<FileEdits
         let path = uri
             .strip_prefix("file://")
             .map(percent_decode)
-            .ok_or_else(|| format!("the language server edits {uri}, which is not a file"))?;
+            .ok_or_else(|| ServerTrouble::EditsNonFile(uri.clone()))?;
         let path = std::path::Path::new(&path);
-        let rel = path.strip_prefix(canonical).map_err(|_| {
-            format!(
-                "the language server edits {}, outside the root",
-                path.display()
-            )
-        })?;
+        let rel = path
+            .strip_prefix(canonical)
+            .map_err(|_| ServerTrouble::EditsOutside(path.display().to_string()))?;
         let rel = root
             .rel(&rel.to_string_lossy())
-            .map_err(|e| format!("the language server edits {}: {e}", path.display()))?;
+            .map_err(|e| ServerTrouble::EditsUnnamed {
+                path: path.display().to_string(),
+                error: e.to_string(),
+            })?;
         let bytes = root
             .read_regular(&rel)
-            .ok_or_else(|| format!("{rel} (edited by the language server) cannot be read"))?;
+            .ok_or_else(|| ServerTrouble::EditedUnreadable(rel.to_string()))?;
         let text = String::from_utf8(bytes.clone())
-            .map_err(|_| format!("{rel} (edited by the language server) is not UTF-8"))?;
+            .map_err(|_| ServerTrouble::EditedNotUtf8(rel.to_string()))?;
         let mut spans = Vec::new();
         for e in edits {
             let range = &e["range"];
@@ -415,9 +421,7 @@ fn to_spans(root: &Root, edit: &Value, old: &str, new: &str) -> Result<FileEdits
                 )
             };
             let (Some(start), Some(end)) = (at(&range["start"]), at(&range["end"])) else {
-                return Err(format!(
-                    "the language server's edit of {rel} is outside the file"
-                ));
+                return Err(ServerTrouble::EditOutsideFile(rel.to_string()));
             };
             let new_text = e["newText"].as_str().unwrap_or_default();
             if start > end
@@ -425,10 +429,13 @@ fn to_spans(root: &Root, edit: &Value, old: &str, new: &str) -> Result<FileEdits
                 || !text.is_char_boundary(end)
                 || !rename_edit(&text, start, end, old, new_text, new)
             {
-                return Err(format!(
-                    "the language server's edit of {rel} puts {new_text:?} in place of {:?}, which is not renaming `{old}` to `{new}`",
-                    text.get(start..end).unwrap_or("?")
-                ));
+                return Err(ServerTrouble::NotARename {
+                    path: rel.to_string(),
+                    put: new_text.to_string(),
+                    replaced: text.get(start..end).unwrap_or("?").to_string(),
+                    old: old.to_string(),
+                    new: new.to_string(),
+                });
             }
             let line = text[..start].matches('\n').count() + 1;
             spans.push(Span {

@@ -3,6 +3,7 @@
 //! server runs contained ([`lancet_process`]): it and everything it started end with the session.
 
 use super::servers::ServerCommand;
+use crate::report::{BadMessage, ServerTrouble};
 use crate::sandbox::Sandbox;
 use lancet_process::Contained;
 use serde_json::{Value, json};
@@ -21,7 +22,7 @@ pub(super) struct Server {
     /// the session is dropped.
     _process: Contained,
     input: ChildStdin,
-    messages: Receiver<Result<Value, String>>,
+    messages: Receiver<Result<Value, ServerTrouble>>,
     next_id: i64,
     /// What `workspace/configuration` is answered with, by section (rust-analyzer asks for its
     /// options, basedpyright for the Python to run).
@@ -71,7 +72,10 @@ impl Server {
             let mut reader = BufReader::new(output);
             loop {
                 let message = read_message(&mut reader, MAX_MESSAGE)
-                    .map_err(|why| format!("{name} {why}"))
+                    .map_err(|message| ServerTrouble::Unreadable {
+                        server: name.clone(),
+                        message,
+                    })
                     .transpose();
                 let Some(message) = message else { break };
                 let stop = message.is_err();
@@ -92,14 +96,14 @@ impl Server {
         })
     }
 
-    fn send(&mut self, message: &Value) -> Result<(), String> {
+    fn send(&mut self, message: &Value) -> Result<(), ServerTrouble> {
         let body = message.to_string();
         write!(self.input, "Content-Length: {}\r\n\r\n{body}", body.len())
             .and_then(|()| self.input.flush())
-            .map_err(|e| format!("the language server stopped reading: {e}"))
+            .map_err(|e| ServerTrouble::StoppedReading(e.to_string()))
     }
 
-    pub(super) fn notify(&mut self, method: &str, params: Value) -> Result<(), String> {
+    pub(super) fn notify(&mut self, method: &str, params: Value) -> Result<(), ServerTrouble> {
         self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
     }
 
@@ -110,7 +114,7 @@ impl Server {
         method: &str,
         params: Value,
         deadline: Instant,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, ServerTrouble> {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
@@ -122,17 +126,13 @@ impl Server {
                 continue;
             }
             if let Some(error) = message.get("error") {
-                return Err(format!(
-                    "{} refused {method}: {}{}",
-                    self.name,
-                    error["message"].as_str().unwrap_or("an error"),
+                return Err(ServerTrouble::Refused {
+                    server: self.name.clone(),
+                    method: method.to_string(),
+                    message: error["message"].as_str().unwrap_or("an error").to_string(),
                     // ContentModified: the server is still loading the project.
-                    if error["code"].as_i64() == Some(-32801) {
-                        " (still loading)"
-                    } else {
-                        ""
-                    }
-                ));
+                    loading: error["code"].as_i64() == Some(-32801),
+                });
             }
             return Ok(message.get("result").cloned().unwrap_or(Value::Null));
         }
@@ -140,7 +140,7 @@ impl Server {
 
     /// Waits until the server says its workspace is loaded (rust-analyzer's
     /// `experimental/serverStatus` with `quiescent: true`), answering its requests meanwhile.
-    pub(super) fn wait_until_quiescent(&mut self, deadline: Instant) -> Result<(), String> {
+    pub(super) fn wait_until_quiescent(&mut self, deadline: Instant) -> Result<(), ServerTrouble> {
         while !self.quiescent {
             self.next_message("loading the project", deadline)?;
         }
@@ -150,19 +150,26 @@ impl Server {
     /// The next message: an answer is returned, while the server's own requests are answered
     /// and its notifications noted (rust-analyzer's status) here, giving `None`. `during` names
     /// what is waited for, for messages.
-    fn next_message(&mut self, during: &str, deadline: Instant) -> Result<Option<Value>, String> {
+    fn next_message(
+        &mut self,
+        during: &str,
+        deadline: Instant,
+    ) -> Result<Option<Value>, ServerTrouble> {
         let left = deadline.saturating_duration_since(Instant::now());
         let message = match self.messages.recv_timeout(left) {
             Ok(m) => m?,
             Err(RecvTimeoutError::Timeout) => {
-                return Err(format!(
-                    "{} did not answer {during} within {} s",
-                    self.name,
-                    self.allowed.as_secs()
-                ));
+                return Err(ServerTrouble::Silent {
+                    server: self.name.clone(),
+                    during: during.to_string(),
+                    seconds: self.allowed.as_secs(),
+                });
             }
             Err(RecvTimeoutError::Disconnected) => {
-                return Err(format!("{} exited during {during}", self.name));
+                return Err(ServerTrouble::Exited {
+                    server: self.name.clone(),
+                    during: during.to_string(),
+                });
             }
         };
         let Some(server_method) = message.get("method").and_then(Value::as_str) else {
@@ -205,12 +212,13 @@ impl Server {
         method: &str,
         params: Value,
         deadline: Instant,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, ServerTrouble> {
         loop {
             match self.request(method, params.clone(), deadline) {
-                Err(e)
-                    if (e.ends_with("(still loading)") || e.contains("waiting for"))
-                        && Instant::now() + Duration::from_millis(500) < deadline =>
+                Err(ServerTrouble::Refused {
+                    loading, message, ..
+                }) if (loading || message.contains("waiting for"))
+                    && Instant::now() + Duration::from_millis(500) < deadline =>
                 {
                     std::thread::sleep(Duration::from_millis(500));
                 }
@@ -222,7 +230,10 @@ impl Server {
 
 /// One LSP message from a `Content-Length` framed stream: `Ok(None)` at its end, an error for a
 /// message over `cap` bytes (not read) or one that is not JSON.
-pub(super) fn read_message(reader: &mut impl BufRead, cap: usize) -> Result<Option<Value>, String> {
+pub(super) fn read_message(
+    reader: &mut impl BufRead,
+    cap: usize,
+) -> Result<Option<Value>, BadMessage> {
     let mut length = None;
     loop {
         let mut header = String::new();
@@ -239,13 +250,13 @@ pub(super) fn read_message(reader: &mut impl BufRead, cap: usize) -> Result<Opti
         }
     }
     let Some(length) = length else {
-        return Err("sent a message without a Content-Length".into());
+        return Err(BadMessage::Unframed);
     };
     if length > cap {
-        return Err(format!(
-            "sent a message of {length} bytes, over lancet's cap of {} MiB",
-            cap / (1024 * 1024)
-        ));
+        return Err(BadMessage::TooLarge {
+            bytes: length,
+            cap_mib: cap / (1024 * 1024),
+        });
     }
     let mut body = vec![0; length];
     if reader.read_exact(&mut body).is_err() {
@@ -253,7 +264,7 @@ pub(super) fn read_message(reader: &mut impl BufRead, cap: usize) -> Result<Opti
     }
     serde_json::from_slice(&body)
         .map(Some)
-        .map_err(|e| format!("sent a message that is not JSON: {e}"))
+        .map_err(|e| BadMessage::NotJson(e.to_string()))
 }
 
 fn percent_encode(path: &str) -> String {
@@ -357,7 +368,10 @@ mod tests {
         let mut stream: &[u8] = b"Content-Length: 99999999999\r\n\r\n{}";
         let mut reader = BufReader::new(&mut stream);
         let e = read_message(&mut reader, MAX_MESSAGE).unwrap_err();
-        assert!(e.contains("over lancet's cap of 64 MiB"), "{e}");
+        assert!(
+            matches!(e, BadMessage::TooLarge { cap_mib: 64, .. }),
+            "{e:?}"
+        );
         let mut stream: &[u8] = b"Content-Length: 5\r\n\r\nnope!";
         let mut reader = BufReader::new(&mut stream);
         assert!(read_message(&mut reader, MAX_MESSAGE).is_err());

@@ -10,8 +10,9 @@ mod signature;
 pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSyntax};
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
 pub use rename::{
-    AtProblem, DecidedSite, Definition, LeftSite, Mention, NotDecided, PlaceRefusal, RenameRefusal,
-    RenameSummary, ServerDecisions, ServerRefusal, Site, SymbolKind, UndecidedBy,
+    AtProblem, BadMessage, DecidedSite, Definition, LeftSite, Mention, NotDecided, PlaceRefusal,
+    RenameRefusal, RenameSummary, ServerDecisions, ServerRefusal, ServerTrouble, Site, SymbolKind,
+    UndecidedBy,
 };
 pub use signature::{
     ParamProblem, SignatureRefusal, SignatureSummary, SiteProblem, UnsupportedDefinition,

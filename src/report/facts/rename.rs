@@ -387,6 +387,111 @@ pub enum PlaceRefusal {
     LspWithoutAt,
 }
 
+/// What went wrong with a language server, as facts (`server`: the name it was found by).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerTrouble {
+    /// It could not be started.
+    CannotStart {
+        /// The program.
+        program: String,
+        /// The system's error.
+        error: String,
+    },
+    /// It stopped reading what lancet sent (the system's error).
+    StoppedReading(String),
+    /// It answered a request with an error.
+    Refused {
+        /// The server.
+        server: String,
+        /// The request.
+        method: String,
+        /// Its error message.
+        message: String,
+        /// Its error says the project is still loading (LSP's ContentModified).
+        loading: bool,
+    },
+    /// It did not answer in time.
+    Silent {
+        /// The server.
+        server: String,
+        /// What lancet waited for.
+        during: String,
+        /// The time allowed, in seconds.
+        seconds: u64,
+    },
+    /// It exited while lancet waited.
+    Exited {
+        /// The server.
+        server: String,
+        /// What lancet waited for.
+        during: String,
+    },
+    /// It sent a message lancet cannot read.
+    Unreadable {
+        /// The server.
+        server: String,
+        /// What is wrong with the message.
+        message: BadMessage,
+    },
+    /// The file the rename starts in cannot be named under the root (why).
+    StartUnnamed(String),
+    /// The file the rename starts in cannot be read.
+    StartUnreadable(String),
+    /// Its rename creates, renames or deletes a file (`kind`), which is no identifier rename.
+    ChangesFiles {
+        /// What it does to the file (`create`, `rename`, `delete`).
+        kind: String,
+        /// The file.
+        uri: String,
+    },
+    /// Its rename edits a URI that is not a file.
+    EditsNonFile(String),
+    /// Its rename edits a file outside the root.
+    EditsOutside(String),
+    /// Its rename edits a path lancet cannot name under the root.
+    EditsUnnamed {
+        /// The path.
+        path: String,
+        /// Why.
+        error: String,
+    },
+    /// A file its rename edits cannot be read.
+    EditedUnreadable(String),
+    /// A file its rename edits is not UTF-8.
+    EditedNotUtf8(String),
+    /// One of its edits lies outside the file.
+    EditOutsideFile(String),
+    /// One of its edits is not part of renaming OLD to NEW.
+    NotARename {
+        /// The file.
+        path: String,
+        /// The text it puts in.
+        put: String,
+        /// The text it replaces.
+        replaced: String,
+        /// OLD.
+        old: String,
+        /// NEW.
+        new: String,
+    },
+}
+
+/// What is wrong with a message a language server sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadMessage {
+    /// No `Content-Length` header.
+    Unframed,
+    /// Over lancet's cap.
+    TooLarge {
+        /// Its length.
+        bytes: usize,
+        /// The cap, in MiB.
+        cap_mib: usize,
+    },
+    /// Not JSON (the parser's error).
+    NotJson(String),
+}
+
 /// What went wrong with the language server a rename asked (`--lsp`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRefusal {
@@ -403,7 +508,7 @@ pub enum ServerRefusal {
     /// The language server failed (to start, to answer in time, to answer sense).
     Failed {
         /// What went wrong.
-        detail: String,
+        trouble: ServerTrouble,
     },
     /// The language server says the identifier cannot be renamed.
     Refuses {

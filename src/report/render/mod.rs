@@ -36,6 +36,7 @@ mod surface;
 mod syntax;
 mod verify;
 
+pub(crate) use rename::server_trouble;
 pub(crate) use signature::site_problem;
 
 /// The note for a file with other hard links that got its own inode: the other names keep the

@@ -5,6 +5,7 @@
 use crate::report::{
     AtProblem, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
 };
+use crate::report::{BadMessage, ServerTrouble};
 use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
 use lancet_core::kinds::ErrorKind;
 
@@ -264,9 +265,9 @@ fn server_words(refusal: &ServerRefusal) -> Words {
             detail.clone(),
             "Install the language server outside the project (Python: `pip install basedpyright`; JavaScript/TypeScript: `npm install -g typescript-language-server typescript`; Rust: `rustup component add rust-analyzer`), or rename without --lsp.",
         ),
-        ServerRefusal::Failed { detail } => refused(
+        ServerRefusal::Failed { trouble } => refused(
             ErrorKind::Io,
-            detail.clone(),
+            server_trouble(trouble),
             "Nothing was written. Check the language server (it must index the project), or rename without --lsp.",
         ),
         ServerRefusal::Refuses {
@@ -570,5 +571,117 @@ fn old_typed_with_at(taken: &str, name: &str, surface: Surface) -> Words {
             format!("`new` is `{taken}`, and `paths` names `{name}`, which does not exist"),
             "Pass the new name as `new` and existing files or directories as `paths`.".into(),
         ),
+    }
+}
+
+/// What went wrong with a language server, in words: a rename's refusal, or why the server did
+/// not decide a site.
+pub(crate) fn server_trouble(trouble: &ServerTrouble) -> String {
+    match trouble {
+        ServerTrouble::CannotStart { program, error } => format!("cannot start {program}: {error}"),
+        ServerTrouble::StoppedReading(error) => {
+            format!("the language server stopped reading: {error}")
+        }
+        ServerTrouble::Refused {
+            server,
+            method,
+            message,
+            loading,
+        } => format!(
+            "{server} refused {method}: {message}{}",
+            if *loading { " (still loading)" } else { "" }
+        ),
+        ServerTrouble::Silent {
+            server,
+            during,
+            seconds,
+        } => format!("{server} did not answer {during} within {seconds} s"),
+        ServerTrouble::Exited { server, during } => format!("{server} exited during {during}"),
+        ServerTrouble::Unreadable { server, message } => match message {
+            BadMessage::Unframed => format!("{server} sent a message without a Content-Length"),
+            BadMessage::TooLarge { bytes, cap_mib } => format!(
+                "{server} sent a message of {bytes} bytes, over lancet's cap of {cap_mib} MiB"
+            ),
+            BadMessage::NotJson(error) => {
+                format!("{server} sent a message that is not JSON: {error}")
+            }
+        },
+        ServerTrouble::StartUnnamed(why) => why.clone(),
+        ServerTrouble::StartUnreadable(path) => format!("{path} cannot be read"),
+        ServerTrouble::ChangesFiles { kind, uri } => format!(
+            "the language server's rename {kind}s a file ({uri}); lancet renames identifiers only"
+        ),
+        ServerTrouble::EditsNonFile(uri) => {
+            format!("the language server edits {uri}, which is not a file")
+        }
+        ServerTrouble::EditsOutside(path) => {
+            format!("the language server edits {path}, outside the root")
+        }
+        ServerTrouble::EditsUnnamed { path, error } => {
+            format!("the language server edits {path}: {error}")
+        }
+        ServerTrouble::EditedUnreadable(path) => {
+            format!("{path} (edited by the language server) cannot be read")
+        }
+        ServerTrouble::EditedNotUtf8(path) => {
+            format!("{path} (edited by the language server) is not UTF-8")
+        }
+        ServerTrouble::EditOutsideFile(path) => {
+            format!("the language server's edit of {path} is outside the file")
+        }
+        ServerTrouble::NotARename {
+            path,
+            put,
+            replaced,
+            old,
+            new,
+        } => format!(
+            "the language server's edit of {path} puts {put:?} in place of {replaced:?}, which is not renaming `{old}` to `{new}`"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_s_trouble_is_worded_with_what_it_said() {
+        let refused = |loading| ServerTrouble::Refused {
+            server: "pyright".into(),
+            method: "textDocument/rename".into(),
+            message: "no symbol".into(),
+            loading,
+        };
+        assert_eq!(
+            server_trouble(&refused(false)),
+            "pyright refused textDocument/rename: no symbol"
+        );
+        assert_eq!(
+            server_trouble(&refused(true)),
+            "pyright refused textDocument/rename: no symbol (still loading)"
+        );
+        let huge = ServerTrouble::Unreadable {
+            server: "gopls".into(),
+            message: BadMessage::TooLarge {
+                bytes: 70_000_000,
+                cap_mib: 64,
+            },
+        };
+        assert_eq!(
+            server_trouble(&huge),
+            "gopls sent a message of 70000000 bytes, over lancet's cap of 64 MiB"
+        );
+        let wrong = ServerTrouble::NotARename {
+            path: "a.py".into(),
+            put: "y".into(),
+            replaced: "xx".into(),
+            old: "x".into(),
+            new: "y".into(),
+        };
+        assert_eq!(
+            server_trouble(&wrong),
+            "the language server's edit of a.py puts \"y\" in place of \"xx\", which is not renaming `x` to `y`"
+        );
     }
 }

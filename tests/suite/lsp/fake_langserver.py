@@ -39,6 +39,9 @@ import threading
 import time
 
 MODE = os.environ.get("FAKE_LSP", "ok")
+# In mode loading, the first prepareRename requests are answered ContentModified, as
+# rust-analyzer answers while it loads the project.
+STILL_LOADING = [2]
 if MODE == "crash":
     sys.exit(3)
 
@@ -155,6 +158,10 @@ while True:
     elif MODE == "definitions" and method != "shutdown":
         send({"jsonrpc": "2.0", "id": mid,
               "error": {"code": -32601, "message": "the fake server answers definitions only"}})
+    elif MODE == "loading" and method == "textDocument/prepareRename" and STILL_LOADING[0]:
+        STILL_LOADING[0] -= 1
+        send({"jsonrpc": "2.0", "id": mid,
+              "error": {"code": -32801, "message": "content modified"}})
     elif method == "textDocument/prepareRename":
         send({"jsonrpc": "2.0", "id": mid,
               "result": None if MODE == "null" else msg["params"]["position"] and
