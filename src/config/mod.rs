@@ -28,7 +28,7 @@
 //! keep = 500                      # most checkpoints kept (0: no limit)
 //! keep_days = 30                  # oldest kept, in days (0: no limit)
 //! [walk]
-//! exclude = ["vendor/**"]         # guarded: files `rename` and `mod` never look at
+//! exclude = ["vendor/**"]         # guarded: files the refactors and `mod` never look at
 //! [rename]
 //! lsp = false                     # guarded: never ask the project's language servers
 //! [edit]
@@ -614,8 +614,8 @@ impl Config {
         self.rename.lsp != Some(false)
     }
 
-    /// What `rename` and `mod` leave out of their walk (`[walk] exclude`), compiled (the
-    /// globs were checked when the settings were read).
+    /// What `rename`, `mod`, `move` and `signature` leave out of their walk (`[walk] exclude`),
+    /// compiled (the globs were checked when the settings were read).
     pub fn walk_excludes(&self) -> GlobSet {
         globs(self.walk.exclude.as_deref().unwrap_or_default()).unwrap_or_else(|_| GlobSet::empty())
     }
