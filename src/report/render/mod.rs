@@ -23,10 +23,6 @@ mod locate;
 mod moving;
 pub(crate) mod ops;
 mod parsed;
-
-pub(crate) use batch_notes::{batch_note, server_unconfined};
-pub(crate) use parsed::BatchInJson;
-pub use parsed::parsed_edit_bytes;
 mod rename;
 mod settings;
 mod signature;
@@ -36,6 +32,9 @@ mod surface;
 mod syntax;
 mod verify;
 
+pub(crate) use batch_notes::{batch_note, server_unconfined};
+pub(crate) use parsed::BatchInJson;
+pub use parsed::parsed_edit_bytes;
 pub(crate) use rename::server_trouble;
 pub(crate) use signature::site_problem;
 
