@@ -704,30 +704,20 @@ fn the_person_s_walk_excludes_leave_vendored_importers_of_a_move_alone() {
             ("lancet.toml", b"[walk]\nexclude = [\"vendor/**\"]\n"),
         ])
     };
+    let moved_but_vendored = |root: &Path| {
+        assert_eq!(read(root, "main.py"), "from b import f\n\nprint(f())\n");
+        assert_eq!(read(root, "vendor/v.py"), "from a import f\n\nprint(f())\n");
+    };
     let dir = tree();
     super::tree::trust(dir.path());
     let (code, v) = run(dir.path(), &["f", "--to", "b.py"]);
     assert_eq!(code, Some(0), "{v:#}");
-    assert_eq!(
-        read(dir.path(), "main.py"),
-        "from b import f\n\nprint(f())\n"
-    );
-    assert_eq!(
-        read(dir.path(), "vendor/v.py"),
-        "from a import f\n\nprint(f())\n"
-    );
+    moved_but_vendored(dir.path());
 
     let dir = tree();
     super::tree::trust(dir.path());
     let mut mcp = Mcp::start(dir.path(), &[], &[]);
     let answer = mcp.call("move_symbol", json!({"symbol": "f", "to": "b.py"}));
     assert!(!answer.is_error, "{}", answer.text);
-    assert_eq!(
-        read(dir.path(), "main.py"),
-        "from b import f\n\nprint(f())\n"
-    );
-    assert_eq!(
-        read(dir.path(), "vendor/v.py"),
-        "from a import f\n\nprint(f())\n"
-    );
+    moved_but_vendored(dir.path());
 }

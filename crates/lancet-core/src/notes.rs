@@ -123,6 +123,19 @@ pub enum BatchNote {
     ServerUnconfined(String),
 }
 
+/// A parser's tally of one leniency, with the note that says it.
+pub type Tally = (usize, fn(usize) -> BatchNote);
+
+impl BatchNote {
+    /// The notes of the tallies that are not zero, each made by its variant, in order.
+    pub fn counted(counts: &[Tally]) -> impl Iterator<Item = BatchNote> + '_ {
+        counts
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, note)| note(*n))
+    }
+}
+
 /// What a model must know of how a whole operation was carried out, as facts (lines 1-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileNote {

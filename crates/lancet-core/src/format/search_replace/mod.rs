@@ -354,17 +354,11 @@ impl<'t, 'l> Parser<'t, 'l> {
             notes.push(BatchNote::NoBlocks);
         }
         let prose = self.outside_lines.saturating_sub(self.filename_lines);
-        let counted = [
-            (prose, BatchNote::OutsideBlocks as fn(usize) -> BatchNote),
+        notes.extend(BatchNote::counted(&[
+            (prose, BatchNote::OutsideBlocks),
             (self.shell_blocks, BatchNote::ShellBlocks),
             (self.reused, BatchNote::ReusedFile),
-        ];
-        notes.extend(
-            counted
-                .into_iter()
-                .filter(|(n, _)| *n > 0)
-                .map(|(n, note)| note(n)),
-        );
+        ]));
         if let (Some(path), false) = (self.default_path, self.overridden_names.is_empty()) {
             notes.push(BatchNote::PathOverridesNames {
                 path: path.to_string(),

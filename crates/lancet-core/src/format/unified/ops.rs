@@ -273,40 +273,22 @@ impl Notes {
                 .cloned()
                 .map(BatchNote::HeaderInherited),
         );
-        let counted = [
-            (
-                self.implicit_hunks,
-                BatchNote::ImplicitHunks as fn(usize) -> BatchNote,
-            ),
+        notes.extend(BatchNote::counted(&[
+            (self.implicit_hunks, BatchNote::ImplicitHunks),
             (self.blank_separators, BatchNote::BlankSeparators),
-        ];
-        notes.extend(
-            counted
-                .into_iter()
-                .filter(|(n, _)| *n > 0)
-                .map(|(n, note)| note(n)),
-        );
+        ]));
         notes.extend(
             self.devnull_updates
                 .iter()
                 .cloned()
                 .map(BatchNote::DevNullUpdate),
         );
-        let counted = [
-            (
-                self.blank_added,
-                BatchNote::BlankAdded as fn(usize) -> BatchNote,
-            ),
+        notes.extend(BatchNote::counted(&[
+            (self.blank_added, BatchNote::BlankAdded),
             (self.no_change_hunks, BatchNote::ContextOnlyHunks),
             (self.duplicates, BatchNote::DuplicateHunks),
             (self.mode_ignored, BatchNote::ModeIgnored),
-        ];
-        notes.extend(
-            counted
-                .into_iter()
-                .filter(|(n, _)| *n > 0)
-                .map(|(n, note)| note(n)),
-        );
+        ]));
         if self.no_newline_ignored > 0 {
             notes.push(BatchNote::NoNewlineIgnored);
         }
