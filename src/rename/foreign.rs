@@ -6,7 +6,7 @@
 use super::at::At;
 use super::lsp::servers::Lsp;
 use super::scan::{renameable_languages, whole_word_offsets};
-use crate::report::{Definition, RenameRefusal, SymbolKind};
+use crate::report::{Definition, RenameRefusal, SymbolKind, render};
 use lancet_core::Root;
 use lancet_syntax::languages;
 use std::collections::BTreeMap;
@@ -94,7 +94,7 @@ fn server_of(language: &str, servers: Option<&Lsp>) -> Result<Lsp, Option<String
     };
     match servers.servers.for_language(language) {
         Some(Ok(_)) => Ok(servers.clone()),
-        Some(Err(why)) => Err(Some(why.to_string())),
+        Some(Err(why)) => Err(Some(render::server_missing(why))),
         None => Err(None),
     }
 }

@@ -118,7 +118,7 @@ pub(super) fn decide(
         };
         let asked = match lsp.servers.for_language(language) {
             Some(Ok(_)) => ask(root, lsp, scans, &sites, go_on),
-            Some(Err(why)) => Err(NotDecided::Missing(why.to_string())),
+            Some(Err(why)) => Err(NotDecided::Missing(render::server_missing(why))),
             None => Err(NotDecided::Missing("lancet knows no server for it".into())),
         };
         let asked = match asked {
@@ -223,7 +223,9 @@ fn ask(
         .map(|&(s, i)| (scans[s].path.clone(), scans[s].occurrences[i].at))
         .collect();
     lsp::ask_definitions(root, lsp, &questions, go_on).map_err(|refusal| match *refusal {
-        RenameRefusal::Server(ServerRefusal::NoServer { detail }) => NotDecided::Missing(detail),
+        RenameRefusal::Server(ServerRefusal::NoServer { path, missing }) => {
+            NotDecided::Missing(render::no_server(&path, missing.as_ref()))
+        }
         RenameRefusal::Server(ServerRefusal::Failed { trouble }) => {
             NotDecided::Failed(render::server_trouble(&trouble))
         }

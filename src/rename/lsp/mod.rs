@@ -26,7 +26,9 @@ pub use servers::{Confinement, LanguageServers, Lsp};
 
 use super::at::At;
 use crate::report::Report;
-use crate::report::{RenameRefusal, RenameSummary, ServerRefusal, ServerTrouble, Site};
+use crate::report::{
+    RenameRefusal, RenameSummary, ServerMissing, ServerRefusal, ServerTrouble, Site,
+};
 use crate::sandbox::{Policy, Sandbox};
 use lancet_core::Root;
 use lancet_core::notes::BatchNote;
@@ -183,13 +185,17 @@ struct Session {
 /// Starts the server for `path`'s language (sandboxed as `lsp` says) and initializes it for
 /// the root; the refusal says why it cannot.
 fn open_session(root: &Root, path: &str, lsp: &Lsp) -> Result<Session, Box<RenameRefusal>> {
-    let no_server =
-        |detail: String| Box::new(RenameRefusal::Server(ServerRefusal::NoServer { detail }));
+    let no_server = |missing: Option<ServerMissing>| {
+        Box::new(RenameRefusal::Server(ServerRefusal::NoServer {
+            path: path.to_string(),
+            missing,
+        }))
+    };
     let spec = lsp
         .servers
         .spec_for(path)
-        .ok_or_else(|| no_server(format!("lancet knows no language server for {path}")))?
-        .map_err(|why| no_server(format!("{why}, for {path}")))?;
+        .ok_or_else(|| no_server(None))?
+        .map_err(|why| no_server(Some(why)))?;
     let failed =
         |trouble: ServerTrouble| Box::new(RenameRefusal::Server(ServerRefusal::Failed { trouble }));
     let (mut sandbox, unconfined) = sandbox_for(root, &spec.command, lsp.confinement)?;

@@ -19,6 +19,7 @@
 //!   passes the sandbox's no-execution-under-the-root rule, and its `site-packages` `.pth`
 //!   files run as it starts).
 
+use crate::report::ServerMissing;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -52,10 +53,10 @@ pub struct ServerCommand {
 #[derive(Debug)]
 pub struct LanguageServers {
     root: PathBuf,
-    python: OnceLock<Result<ServerCommand, String>>,
-    ecma: OnceLock<Result<ServerCommand, String>>,
-    rust: OnceLock<Result<ServerCommand, String>>,
-    go: OnceLock<Result<ServerCommand, String>>,
+    python: OnceLock<Result<ServerCommand, ServerMissing>>,
+    ecma: OnceLock<Result<ServerCommand, ServerMissing>>,
+    rust: OnceLock<Result<ServerCommand, ServerMissing>>,
+    go: OnceLock<Result<ServerCommand, ServerMissing>>,
 }
 
 /// What is sent to a server for one file: its command, LSP language id, initialization options
@@ -98,7 +99,7 @@ impl LanguageServers {
     /// The server for a language (a name of `grammars/languages.toml`), resolved on first
     /// use: its command, or why there is none; `None` for a language lancet knows no server
     /// of.
-    fn server(&self, language: &str) -> Option<&Result<ServerCommand, String>> {
+    fn server(&self, language: &str) -> Option<&Result<ServerCommand, ServerMissing>> {
         let root = self.root.as_path();
         Some(match language {
             "python" => self.python.get_or_init(|| python_server(root)),
@@ -113,17 +114,12 @@ impl LanguageServers {
 
     /// Whether a server for this language was found: its name as found, or why none was;
     /// `None` for a language lancet knows no server of.
-    pub fn for_language(&self, language: &str) -> Option<Result<&str, &str>> {
-        Some(
-            self.server(language)?
-                .as_ref()
-                .map(|c| c.name.as_str())
-                .map_err(String::as_str),
-        )
+    pub(crate) fn for_language(&self, language: &str) -> Option<Result<&str, &ServerMissing>> {
+        Some(self.server(language)?.as_ref().map(|c| c.name.as_str()))
     }
 
     /// The server for a file, by its extension, with what is sent at initialization.
-    pub(super) fn spec_for(&self, path: &str) -> Option<Result<ServerSpec, String>> {
+    pub(super) fn spec_for(&self, path: &str) -> Option<Result<ServerSpec, ServerMissing>> {
         let ext = path.rsplit_once('.').map(|(_, e)| e)?;
         let (language, language_id) = match ext {
             "py" | "pyi" => ("python", "python"),
@@ -182,13 +178,10 @@ impl LanguageServers {
 }
 
 /// basedpyright or pyright, with the Python it is told to run (outside the root).
-fn python_server(root: &Path) -> Result<ServerCommand, String> {
+fn python_server(root: &Path) -> Result<ServerCommand, ServerMissing> {
     let (program, name) = find(root, &["basedpyright-langserver", "pyright-langserver"])?;
-    let (python, _) = find(root, &["python3", "python"]).map_err(|_| {
-        format!(
-            "{name} runs a Python interpreter, and there is no python3 or python on PATH outside the project (it would look for one in the project)"
-        )
-    })?;
+    let (python, _) =
+        find(root, &["python3", "python"]).map_err(|_| ServerMissing::NoPython(name.clone()))?;
     Ok(ServerCommand {
         program,
         name,
@@ -202,13 +195,11 @@ fn python_server(root: &Path) -> Result<ServerCommand, String> {
 }
 
 /// typescript-language-server, with the TypeScript installed beside it.
-fn ecma_server(root: &Path) -> Result<ServerCommand, String> {
+fn ecma_server(root: &Path) -> Result<ServerCommand, ServerMissing> {
     let (program, name) = find(root, &["typescript-language-server"])?;
-    let tsserver = tsserver_beside(&program, root).ok_or_else(|| {
-        format!(
-            "{name} ({}) has no TypeScript installed beside it, and lancet never lets it use one under the project (install it beside the server: `npm install -g typescript`)",
-            program.display()
-        )
+    let tsserver = tsserver_beside(&program, root).ok_or_else(|| ServerMissing::NoTypeScript {
+        server: name.clone(),
+        program: program.display().to_string(),
     })?;
     Ok(ServerCommand {
         program,
@@ -223,7 +214,7 @@ fn ecma_server(root: &Path) -> Result<ServerCommand, String> {
 }
 
 /// rust-analyzer, rustup's proxy resolved for the toolchain rustup uses outside any project.
-fn rust_server(root: &Path) -> Result<ServerCommand, String> {
+fn rust_server(root: &Path) -> Result<ServerCommand, ServerMissing> {
     let rustup = find(root, &["rustup"]).and_then(|rustup| {
         let toolchain = active_toolchain(&rustup)?;
         Ok((rustup, toolchain))
@@ -234,7 +225,7 @@ fn rust_server(root: &Path) -> Result<ServerCommand, String> {
 
 /// The first of `names` on `PATH`, as a real path outside `root`, with the name it was
 /// found by.
-fn find(root: &Path, names: &[&str]) -> Result<(PathBuf, String), String> {
+fn find(root: &Path, names: &[&str]) -> Result<(PathBuf, String), ServerMissing> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let dirs: Vec<PathBuf> = std::env::split_paths(&path)
         .filter(|d| d.is_absolute())
@@ -251,19 +242,16 @@ fn find(root: &Path, names: &[&str]) -> Result<(PathBuf, String), String> {
             }
         }
     }
-    Err(format!(
-        "no {} on PATH (outside the project)",
-        names.join(" or ")
+    Err(ServerMissing::NotOnPath(
+        names.iter().map(|n| n.to_string()).collect(),
     ))
 }
 
 /// gopls, with the `go` it runs (found on `PATH` outside the root) and an environment that
 /// fetches nothing, runs no toolchain a `go.mod` names and keeps its caches in the run's own
 /// temp directory when sandboxed.
-fn gopls(program: PathBuf, name: String, root: &Path) -> Result<ServerCommand, String> {
-    let (go, _) = find(root, &["go"]).map_err(|_| {
-        format!("{name} runs the go command, and there is no go on PATH outside the project")
-    })?;
+fn gopls(program: PathBuf, name: String, root: &Path) -> Result<ServerCommand, ServerMissing> {
+    let (go, _) = find(root, &["go"]).map_err(|_| ServerMissing::NoGo(name.clone()))?;
     let go_dir = go
         .parent()
         .map(|d| d.display().to_string())
@@ -298,23 +286,23 @@ fn gopls(program: PathBuf, name: String, root: &Path) -> Result<ServerCommand, S
 const RUSTUP_BUDGET: Duration = Duration::from_secs(120);
 
 /// `rustup ARGS` run from `/` (no toolchain file of the root counts), contained.
-fn ask_rustup(rustup: &Path, args: &[&str]) -> Result<lancet_process::Finished, String> {
+fn ask_rustup(rustup: &Path, args: &[&str]) -> Result<lancet_process::Finished, ServerMissing> {
     let mut command = Command::new(rustup);
     command.args(args).current_dir("/");
     lancet_process::output(command, RUSTUP_BUDGET)
-        .map_err(|e| format!("cannot run rustup: {e}"))?
-        .ok_or_else(|| format!("rustup did not answer within {} s", RUSTUP_BUDGET.as_secs()))
+        .map_err(|e| ServerMissing::RustupUnrunnable(e.to_string()))?
+        .ok_or(ServerMissing::RustupSilent(RUSTUP_BUDGET.as_secs()))
 }
 
 /// The toolchain rustup uses outside any project (`rustup show active-toolchain` from `/`).
-fn active_toolchain(rustup: &(PathBuf, String)) -> Result<String, String> {
+fn active_toolchain(rustup: &(PathBuf, String)) -> Result<String, ServerMissing> {
     let out = ask_rustup(&rustup.0, &["show", "active-toolchain"])?;
     String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .next()
         .filter(|_| out.status.success())
         .map(str::to_string)
-        .ok_or_else(|| "rustup has no default toolchain".to_string())
+        .ok_or(ServerMissing::RustupNoToolchain)
 }
 
 /// rust-analyzer's real program (rustup's proxy resolved for the pinned toolchain) and its
@@ -324,15 +312,12 @@ fn rust_analyzer(
     name: String,
     rustup: Option<&((PathBuf, String), String)>,
     root: &Path,
-) -> Result<ServerCommand, String> {
+) -> Result<ServerCommand, ServerMissing> {
     let is_proxy = program.file_name().is_some_and(|n| n == "rustup");
     let program = match (is_proxy, rustup) {
         (false, _) => program,
         (true, None) => {
-            return Err(format!(
-                "{} on PATH is rustup's proxy, and rustup has no default toolchain to resolve it in",
-                name
-            ));
+            return Err(ServerMissing::ProxyWithoutToolchain(name));
         }
         (true, Some(((rustup, _), toolchain))) => {
             let out = ask_rustup(
@@ -341,13 +326,13 @@ fn rust_analyzer(
             )?;
             let real = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
             if !out.status.success() || !real.is_file() {
-                return Err(format!(
-                    "rust-analyzer on PATH is rustup's proxy, and the toolchain {toolchain} has no rust-analyzer (`rustup component add rust-analyzer`)"
-                ));
+                return Err(ServerMissing::NoRustAnalyzer(toolchain.clone()));
             }
-            let real = real.canonicalize().map_err(|e| e.to_string())?;
+            let real = real
+                .canonicalize()
+                .map_err(|e| ServerMissing::Unresolvable(e.to_string()))?;
             if real.starts_with(root) {
-                return Err("rust-analyzer resolves to a program under the project".into());
+                return Err(ServerMissing::UnderProject);
             }
             real
         }

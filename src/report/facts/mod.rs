@@ -11,8 +11,8 @@ pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSynt
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
 pub use rename::{
     AtProblem, BadMessage, DecidedSite, Definition, LeftSite, Mention, NotDecided, PlaceRefusal,
-    RenameRefusal, RenameSummary, ServerDecisions, ServerRefusal, ServerTrouble, Site, SymbolKind,
-    UndecidedBy,
+    RenameRefusal, RenameSummary, ServerDecisions, ServerMissing, ServerRefusal, ServerTrouble,
+    Site, SymbolKind, UndecidedBy,
 };
 pub use signature::{
     ParamProblem, SignatureRefusal, SignatureSummary, SiteProblem, UnsupportedDefinition,

@@ -476,6 +476,39 @@ pub enum ServerTrouble {
     },
 }
 
+/// Why no language server can run for a language here, as facts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerMissing {
+    /// None of these programs is on `PATH` outside the project.
+    NotOnPath(Vec<String>),
+    /// The server (by name) runs a Python interpreter, and none is on `PATH` outside the
+    /// project.
+    NoPython(String),
+    /// The server has no TypeScript installed beside it.
+    NoTypeScript {
+        /// The server's name.
+        server: String,
+        /// Its program.
+        program: String,
+    },
+    /// The server (by name) runs `go`, and none is on `PATH` outside the project.
+    NoGo(String),
+    /// rustup cannot be run (the system's error).
+    RustupUnrunnable(String),
+    /// rustup did not answer within this many seconds.
+    RustupSilent(u64),
+    /// rustup has no default toolchain.
+    RustupNoToolchain,
+    /// The server (by name) on `PATH` is rustup's proxy, and rustup has no default toolchain.
+    ProxyWithoutToolchain(String),
+    /// The server on `PATH` is rustup's proxy, and this toolchain has no rust-analyzer.
+    NoRustAnalyzer(String),
+    /// Its real path cannot be found (the system's error).
+    Unresolvable(String),
+    /// It resolves to a program under the project.
+    UnderProject,
+}
+
 /// What is wrong with a message a language server sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BadMessage {
@@ -502,8 +535,10 @@ pub enum ServerRefusal {
     },
     /// No language server for the file is installed outside the project.
     NoServer {
-        /// Which server is missing, and for what.
-        detail: String,
+        /// The file.
+        path: String,
+        /// Why the server for its language cannot run (`None`: lancet knows none for it).
+        missing: Option<ServerMissing>,
     },
     /// The language server failed (to start, to answer in time, to answer sense).
     Failed {

@@ -5,7 +5,7 @@
 use crate::report::{
     AtProblem, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
 };
-use crate::report::{BadMessage, ServerTrouble};
+use crate::report::{BadMessage, ServerMissing, ServerTrouble};
 use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
 use lancet_core::kinds::ErrorKind;
 
@@ -260,9 +260,9 @@ fn server_words(refusal: &ServerRefusal) -> Words {
             ),
             "Nothing was written. Rename without lsp, or ask the user to run the server where Landlock is available.",
         ),
-        ServerRefusal::NoServer { detail } => refused(
+        ServerRefusal::NoServer { path, missing } => refused(
             ErrorKind::Usage,
-            detail.clone(),
+            no_server(path, missing.as_ref()),
             "Install the language server outside the project (Python: `pip install basedpyright`; JavaScript/TypeScript: `npm install -g typescript-language-server typescript`; Rust: `rustup component add rust-analyzer`), or rename without --lsp.",
         ),
         ServerRefusal::Failed { trouble } => refused(
@@ -641,6 +641,47 @@ pub(crate) fn server_trouble(trouble: &ServerTrouble) -> String {
     }
 }
 
+/// Why no language server runs for `path`, in words.
+pub(crate) fn no_server(path: &str, missing: Option<&ServerMissing>) -> String {
+    match missing {
+        None => format!("lancet knows no language server for {path}"),
+        Some(why) => format!("{}, for {path}", server_missing(why)),
+    }
+}
+
+/// Why no language server can run for a language here, in words.
+pub(crate) fn server_missing(why: &ServerMissing) -> String {
+    match why {
+        ServerMissing::NotOnPath(names) => {
+            format!("no {} on PATH (outside the project)", names.join(" or "))
+        }
+        ServerMissing::NoPython(server) => format!(
+            "{server} runs a Python interpreter, and there is no python3 or python on PATH outside the project (it would look for one in the project)"
+        ),
+        ServerMissing::NoTypeScript { server, program } => format!(
+            "{server} ({program}) has no TypeScript installed beside it, and lancet never lets it use one under the project (install it beside the server: `npm install -g typescript`)"
+        ),
+        ServerMissing::NoGo(server) => {
+            format!("{server} runs the go command, and there is no go on PATH outside the project")
+        }
+        ServerMissing::RustupUnrunnable(error) => format!("cannot run rustup: {error}"),
+        ServerMissing::RustupSilent(seconds) => {
+            format!("rustup did not answer within {seconds} s")
+        }
+        ServerMissing::RustupNoToolchain => "rustup has no default toolchain".to_string(),
+        ServerMissing::ProxyWithoutToolchain(server) => format!(
+            "{server} on PATH is rustup's proxy, and rustup has no default toolchain to resolve it in"
+        ),
+        ServerMissing::NoRustAnalyzer(toolchain) => format!(
+            "rust-analyzer on PATH is rustup's proxy, and the toolchain {toolchain} has no rust-analyzer (`rustup component add rust-analyzer`)"
+        ),
+        ServerMissing::Unresolvable(error) => error.clone(),
+        ServerMissing::UnderProject => {
+            "rust-analyzer resolves to a program under the project".to_string()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -682,6 +723,26 @@ mod tests {
         assert_eq!(
             server_trouble(&wrong),
             "the language server's edit of a.py puts \"y\" in place of \"xx\", which is not renaming `x` to `y`"
+        );
+    }
+
+    #[test]
+    fn a_missing_server_is_worded_for_the_file_it_was_wanted_for() {
+        assert_eq!(
+            no_server("a.ex", None),
+            "lancet knows no language server for a.ex"
+        );
+        let path = ServerMissing::NotOnPath(vec![
+            "basedpyright-langserver".into(),
+            "pyright-langserver".into(),
+        ]);
+        assert_eq!(
+            no_server("a.py", Some(&path)),
+            "no basedpyright-langserver or pyright-langserver on PATH (outside the project), for a.py"
+        );
+        assert_eq!(
+            server_missing(&ServerMissing::RustupSilent(120)),
+            "rustup did not answer within 120 s"
         );
     }
 }
