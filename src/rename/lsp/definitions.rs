@@ -6,7 +6,7 @@
 
 use super::protocol::{offset_of, percent_decode, position_of, uri_of};
 use super::{Lsp, open_session};
-use crate::report::{RenameRefusal, render};
+use crate::report::RenameRefusal;
 use lancet_core::Root;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -25,8 +25,10 @@ pub(crate) enum Place {
 pub(crate) enum Answer {
     /// The definition's places (several for a union type or overloads).
     Places(Vec<Place>),
-    /// No answer to go by: none given, or an error (why).
-    Unknown(String),
+    /// No answer to go by: none given, one lancet cannot place, or an error. (Why is not
+    /// kept: a site without a place stays undecided whatever the reason, and the report says
+    /// what the server did as a whole.)
+    Unknown,
 }
 
 /// What one server answered: its name and version, one answer per question, in order.
@@ -83,11 +85,11 @@ pub(crate) fn ask_definitions(
             opened.ok().map(|()| text)
         });
         let Some(text) = text.as_deref() else {
-            answers.push(Answer::Unknown(format!("{path} cannot be read")));
+            answers.push(Answer::Unknown);
             continue;
         };
         if *offset > text.len() || !text.is_char_boundary(*offset) {
-            answers.push(Answer::Unknown(format!("no such place in {path}")));
+            answers.push(Answer::Unknown);
             continue;
         }
         let (line, character) = position_of(text, *offset);
@@ -101,14 +103,13 @@ pub(crate) fn ask_definitions(
         );
         match asked {
             Ok(result) => answers.push(places(root, &result)),
-            Err(why) => {
+            Err(_) => {
                 let out_of_time = std::time::Instant::now() >= session.deadline;
-                let why = render::server_trouble(&why);
-                answers.push(Answer::Unknown(why.clone()));
+                answers.push(Answer::Unknown);
                 if out_of_time {
                     // Every later question would time out too.
                     let left = questions.len() - answers.len();
-                    answers.extend(std::iter::repeat_n(Answer::Unknown(why), left));
+                    answers.extend(std::iter::repeat_n(Answer::Unknown, left));
                     break;
                 }
             }
@@ -138,7 +139,7 @@ fn places(root: &Root, result: &Value) -> Answer {
         one => vec![one],
     };
     if items.is_empty() {
-        return Answer::Unknown("the server found no definition".into());
+        return Answer::Unknown;
     }
     let mut out = Vec::new();
     let mut files: HashMap<String, Option<String>> = HashMap::new();
@@ -146,10 +147,10 @@ fn places(root: &Root, result: &Value) -> Answer {
         let (uri, range) = match (item.get("targetUri"), item.get("uri")) {
             (Some(uri), _) => (uri, &item["targetSelectionRange"]),
             (None, Some(uri)) => (uri, &item["range"]),
-            _ => return Answer::Unknown("an answer that is no location".into()),
+            _ => return Answer::Unknown,
         };
         let Some(path) = uri.as_str().and_then(|u| u.strip_prefix("file://")) else {
-            return Answer::Unknown("a definition that is not in a file".into());
+            return Answer::Unknown;
         };
         let path = percent_decode(path);
         let Ok(rel) = std::path::Path::new(&path).strip_prefix(root.path()) else {
@@ -173,7 +174,7 @@ fn places(root: &Root, result: &Value) -> Answer {
         });
         match offset {
             Some(offset) => out.push(Place::Tree(rel, offset)),
-            None => return Answer::Unknown(format!("a definition in {rel} lancet cannot place")),
+            None => return Answer::Unknown,
         }
     }
     Answer::Places(out)
