@@ -81,7 +81,7 @@ pub use check::{CheckError, CheckOptions, Checked, check};
 pub use codemod::{ModOptions, ModSpec, RuleFile, codemod, mod_languages};
 pub use config::trust::{PersonFiles, Trust, TrustRecord};
 pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
-pub use history::{LogFilter, UndoOptions, finish_interrupted, format_time, log, recover, undo};
+pub use history::{LogFilter, UndoOptions, finish_interrupted, log, recover, undo};
 pub use kept::Kept;
 pub use lancet_core::HardLinks;
 pub use lancet_core::LineAnchor;
@@ -107,7 +107,7 @@ pub use rename::lsp::{Confinement, LanguageServers, Lsp};
 pub use rename::{RenameOptions, rename, renameable_languages};
 pub use report::{
     InWords, Provenance, Report, StepOutcome, StepReport, StepReportError, Surface, SymbolKind,
-    parsed_edit_bytes,
+    checkpoints_in_words, parsed_edit_bytes,
 };
 pub use report::{MoveRefusal, MoveSummary, SignatureRefusal, SignatureSummary};
 pub use schema::{Contract, Schema, schema_for};

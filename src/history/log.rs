@@ -48,37 +48,3 @@ pub fn log(root: &Root, filter: &LogFilter) -> Vec<CheckpointMeta> {
         .take(filter.limit.unwrap_or(usize::MAX))
         .collect()
 }
-
-/// A UTC timestamp for people: `2026-11-21 07:15:31Z`.
-pub fn format_time(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn formats_utc_times() {
-        assert_eq!(format_time(0), "1970-01-01 00:00:00Z");
-        assert_eq!(format_time(1_763_709_331), "2025-11-21 07:15:31Z");
-        assert_eq!(format_time(951_782_400), "2000-02-29 00:00:00Z");
-    }
-}

@@ -8,7 +8,7 @@ mod undo;
 
 pub(crate) use checkpoint::record_checkpoint;
 pub use checkpoint::{meta_for, new_batch_id};
-pub use log::{LogFilter, format_time, log};
+pub use log::{LogFilter, log};
 pub(crate) use recovery::recover_if_needed;
 pub use recovery::{finish_interrupted, recover};
 pub use undo::{UndoOptions, undo};

@@ -13,4 +13,4 @@ pub use facts::*;
 pub use frame::{BatchError, Provenance, Report, Surface};
 pub use lancet_core::report::*;
 pub use read_back::{StepOutcome, StepReport, StepReportError};
-pub use render::{InWords, parsed_edit_bytes};
+pub use render::{InWords, checkpoints_in_words, parsed_edit_bytes};

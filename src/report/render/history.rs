@@ -150,3 +150,124 @@ impl Report {
         Report::note_only(status, &format!("Recovery: {}.", recovery(r)))
     }
 }
+
+/// The batches `lancet log` lists (the command line) or the `checkpoints` tool returns (MCP),
+/// newest first, in the surface's words: each one's id, time, what it did and whether its
+/// tests passed or it was undone; `filtered` says the caller narrowed the list, for the words
+/// of an empty one.
+pub fn checkpoints_in_words(
+    entries: &[CheckpointMeta],
+    filtered: bool,
+    surface: Surface,
+) -> String {
+    match (surface, entries.is_empty(), filtered) {
+        (Surface::Cli, true, true) => "No checkpoint matches -n/--path/--since.\n".to_string(),
+        (Surface::Mcp, true, true) => "No checkpoint matches limit/path.".to_string(),
+        (Surface::Cli, true, false) => "No checkpoints yet.\n".to_string(),
+        (Surface::Mcp, true, false) => "No checkpoints yet.".to_string(),
+        (Surface::Cli, false, _) => entries.iter().map(cli_entry).collect(),
+        (Surface::Mcp, false, _) => entries.iter().map(mcp_entry).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+/// One batch as `lancet log` prints it: two lines, the second its summary.
+fn cli_entry(m: &CheckpointMeta) -> String {
+    let test = match &m.test {
+        Some(t) if t.passed => " tests passed",
+        Some(_) => " tests FAILED",
+        None => "",
+    };
+    let undone = if m.undone { " (undone)" } else { "" };
+    let commit = m.commit.as_deref().map_or(String::new(), |c| {
+        format!("  commit {}", &c[..c.len().min(12)])
+    });
+    format!(
+        "{}  {}  {:<14} {} file(s){test}{undone}{commit}\n    {}\n",
+        m.id,
+        format_time(m.time),
+        m.format,
+        m.files.len(),
+        m.summary
+    )
+}
+
+/// One batch as the `checkpoints` tool says it: one line.
+fn mcp_entry(m: &CheckpointMeta) -> String {
+    let test = m.test.as_ref().map_or("", |t| match t.passed {
+        true => "  [tests passed]",
+        false => "  [tests failed]",
+    });
+    let undone = if m.undone { "  (undone)" } else { "" };
+    format!(
+        "{}  {}  {}{test}{undone}",
+        m.id,
+        format_time(m.time),
+        m.summary
+    )
+}
+
+/// A UTC timestamp for people: `2026-11-21 07:15:31Z`.
+fn format_time(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(test: Option<bool>, undone: bool) -> CheckpointMeta {
+        serde_json::from_value(serde_json::json!({
+            "id": "b1", "time": 1_763_709_331u64, "format": "patch", "files": [],
+            "summary": "M a.py", "undone": undone, "commit": "0123456789abcdef",
+            "created_dirs": [], "root": "",
+            "test": test.map(|passed| serde_json::json!({"command": "make", "passed": passed})),
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_log_is_worded_in_each_surface_s_form() {
+        let entries = [meta(Some(true), false), meta(Some(false), true)];
+        assert_eq!(
+            checkpoints_in_words(&entries, false, Surface::Cli),
+            "b1  2025-11-21 07:15:31Z  patch          0 file(s) tests passed  commit 0123456789ab\n    M a.py\n\
+             b1  2025-11-21 07:15:31Z  patch          0 file(s) tests FAILED (undone)  commit 0123456789ab\n    M a.py\n"
+        );
+        assert_eq!(
+            checkpoints_in_words(&entries, false, Surface::Mcp),
+            "b1  2025-11-21 07:15:31Z  M a.py  [tests passed]\nb1  2025-11-21 07:15:31Z  M a.py  [tests failed]  (undone)"
+        );
+        assert_eq!(
+            checkpoints_in_words(&[], true, Surface::Mcp),
+            "No checkpoint matches limit/path."
+        );
+        assert_eq!(
+            checkpoints_in_words(&[], false, Surface::Cli),
+            "No checkpoints yet.\n"
+        );
+    }
+
+    #[test]
+    fn formats_utc_times() {
+        assert_eq!(format_time(0), "1970-01-01 00:00:00Z");
+        assert_eq!(format_time(1_763_709_331), "2025-11-21 07:15:31Z");
+        assert_eq!(format_time(951_782_400), "2000-02-29 00:00:00Z");
+    }
+}

@@ -33,6 +33,7 @@ mod syntax;
 mod verify;
 
 pub(crate) use batch_notes::{batch_note, server_unconfined};
+pub use history::checkpoints_in_words;
 pub(crate) use parsed::BatchInJson;
 pub use parsed::parsed_edit_bytes;
 pub(crate) use rename::{no_server, server_missing, server_trouble};

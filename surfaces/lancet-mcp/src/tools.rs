@@ -475,30 +475,8 @@ impl LancetServer {
             any_root: false,
         };
         let list = lancet::log(&root, &filter);
-        let text = if list.is_empty() {
-            match args.path.is_some() || args.limit == Some(0) {
-                true => "No checkpoint matches limit/path.".to_string(),
-                false => "No checkpoints yet.".to_string(),
-            }
-        } else {
-            list.iter()
-                .map(|m| {
-                    format!(
-                        "{}  {}  {}{}{}",
-                        m.id,
-                        lancet::format_time(m.time),
-                        m.summary,
-                        m.test.as_ref().map_or("", |t| if t.passed {
-                            "  [tests passed]"
-                        } else {
-                            "  [tests failed]"
-                        }),
-                        if m.undone { "  (undone)" } else { "" }
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
+        let filtered = args.path.is_some() || args.limit == Some(0);
+        let text = lancet::checkpoints_in_words(&list, filtered, lancet::Surface::Mcp);
         let list = CheckpointList {
             checkpoints: list,
             notes: Vec::new(),

@@ -72,34 +72,9 @@ pub(super) fn run_log(root: &Root, args: &LogArgs) -> u8 {
     let entries = lancet::log(root, &filter);
     let out = if json {
         serde_json::to_string_pretty(&entries).unwrap_or_default() + "\n"
-    } else if entries.is_empty() {
-        let filtered = args.limit.is_some() || args.path.is_some() || args.since.is_some();
-        match filtered {
-            true => "No checkpoint matches -n/--path/--since.\n".to_string(),
-            false => "No checkpoints yet.\n".to_string(),
-        }
     } else {
-        let mut out = String::new();
-        for m in &entries {
-            let test = match &m.test {
-                Some(t) if t.passed => " tests passed",
-                Some(_) => " tests FAILED",
-                None => "",
-            };
-            let undone = if m.undone { " (undone)" } else { "" };
-            let commit = m.commit.as_deref().map_or(String::new(), |c| {
-                format!("  commit {}", &c[..c.len().min(12)])
-            });
-            out.push_str(&format!(
-                "{}  {}  {:<14} {} file(s){test}{undone}{commit}\n    {}\n",
-                m.id,
-                lancet::format_time(m.time),
-                m.format,
-                m.files.len(),
-                m.summary
-            ));
-        }
-        out
+        let filtered = args.limit.is_some() || args.path.is_some() || args.since.is_some();
+        lancet::checkpoints_in_words(&entries, filtered, Surface::Cli)
     };
     let _ = std::io::stdout().write_all(out.as_bytes());
     0
