@@ -15,7 +15,7 @@ pub fn report_schema() -> serde_json::Value {
 
 /// The schema of a parsed batch: what `lancet parse --json` prints.
 pub fn batch_schema() -> serde_json::Value {
-    document::<BatchInJson>("lancet batch", Contract::Printed)
+    document::<BatchInJson<'static>>("lancet batch", Contract::Printed)
 }
 
 /// Which side of serde a schema describes: a field left out when empty is optional in what lancet

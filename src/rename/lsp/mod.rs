@@ -148,6 +148,11 @@ pub(super) fn rename(
 /// Each file's (sha256, text, spans) the server's rename changes, by path under the root.
 type FileEdits = BTreeMap<String, (String, String, Vec<Span>)>;
 
+/// The refusal of a rename whose language server failed.
+fn failed(trouble: ServerTrouble) -> Box<RenameRefusal> {
+    Box::new(RenameRefusal::Server(ServerRefusal::Failed { trouble }))
+}
+
 /// The sandbox a server runs in, `None` where the kernel has none and the caller allows that
 /// (with why there is none, for the report to say).
 fn sandbox_for(
@@ -170,7 +175,8 @@ fn sandbox_for(
 }
 
 /// A started, initialized server for one file's language: the session, the server's
-/// version as it reported it, why it runs unconfined (when it does) and the deadline of the whole exchange.
+/// version as it reported it, why it runs unconfined (when it does) and the deadline of the
+/// whole exchange.
 struct Session {
     server: Server,
     /// The sandbox the server runs in: its private temp directory (the server's caches) lives
@@ -196,8 +202,6 @@ fn open_session(root: &Root, path: &str, lsp: &Lsp) -> Result<Session, Box<Renam
         .spec_for(path)
         .ok_or_else(|| no_server(None))?
         .map_err(|why| no_server(Some(why)))?;
-    let failed =
-        |trouble: ServerTrouble| Box::new(RenameRefusal::Server(ServerRefusal::Failed { trouble }));
     let (mut sandbox, unconfined) = sandbox_for(root, &spec.command, lsp.confinement)?;
     let root_dir = root.path();
     let allowed = time_allowed();
@@ -277,8 +281,6 @@ fn edits(
     new: &str,
     lsp: &Lsp,
 ) -> Result<(String, FileEdits, Option<String>), Box<RenameRefusal>> {
-    let failed =
-        |trouble: ServerTrouble| Box::new(RenameRefusal::Server(ServerRefusal::Failed { trouble }));
     // The sandbox is held to the end: its temp directory holds the server's caches.
     let Session {
         mut server,

@@ -1,6 +1,7 @@
 //! A batch's notes in words: what a parser took in stride, as `lancet parse` and every report
 //! of the batch say it ("ignored 2 line(s) of prose around the diff").
 
+use super::join_all_lines;
 use lancet_core::notes::BatchNote;
 
 /// One note, as the report and `lancet parse` print it.
@@ -103,13 +104,10 @@ pub(crate) fn batch_note(note: &BatchNote) -> String {
         BatchNote::UnescapedMarkers(n) => format!(
             "read {n} backslash-escaped marker line(s) as literal text (`\\=======` is `=======`)"
         ),
-        BatchNote::ClosedByDivider(lines) => {
-            let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
-            format!(
-                "read a second `=======` as the end of the block(s) at line(s) {} (`>>>>>>> REPLACE` was missing or came right after it)",
-                lines.join(", ")
-            )
-        }
+        BatchNote::ClosedByDivider(lines) => format!(
+            "read a second `=======` as the end of the block(s) at line(s) {} (`>>>>>>> REPLACE` was missing or came right after it)",
+            join_all_lines(lines)
+        ),
         BatchNote::UnwrappedFences(n) => format!(
             "removed the ``` fence lines wrapping both the SEARCH and REPLACE text of {n} block(s)"
         ),

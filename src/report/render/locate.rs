@@ -1,8 +1,8 @@
 //! Locate failures in words: what was not found or found twice, where, the nearest real lines,
 //! what tells the candidates apart, and what to send next in the surface's vocabulary.
 
-use super::join_lines;
 use super::sketch::sketch_refusal;
+use super::{join_all_lines, join_lines};
 use crate::report::{MAX_LISTED, Surface};
 use lancet_core::failure::{HunkFailure, LocateFailure, Remedy, Telling};
 use lancet_core::locate::closest::Closest;
@@ -298,25 +298,21 @@ fn miss_note(note: &MissNote) -> String {
 
 /// How a hunk's place was chosen, in words.
 pub(crate) fn hunk_note(note: &HunkNote) -> String {
-    let joined = |lines: &[usize]| {
-        let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
-        lines.join(", ")
-    };
     match note {
         HunkNote::NearestToLineNumber { line, candidates } => format!(
             "line {line} of {} matches (lines {}): the one nearest the line number the edit gives",
             candidates.len(),
-            joined(candidates)
+            join_all_lines(candidates)
         ),
         HunkNote::FirstOfMatches(candidates) => format!(
             "first of {} matches: lines {}; send more context to pick another",
             candidates.len(),
-            joined(candidates)
+            join_all_lines(candidates)
         ),
         HunkNote::NearestToHunkLine { hint, candidates } => format!(
             "nearest to the hunk's line {hint} of {} matches: lines {}",
             candidates.len(),
-            joined(candidates)
+            join_all_lines(candidates)
         ),
         HunkNote::ContextKept { line, sent, file } => {
             format!("line {line}: you sent `{sent}`, the file has `{file}`, kept as is")

@@ -75,14 +75,12 @@ impl Report {
             if let Some(failure) = &f.failure {
                 f.error = Some(ops::op_failure(failure, surface, format));
             }
-            let noted: Vec<String> = f.noted.iter().map(ops::file_note).collect();
-            f.notes.extend(noted);
+            f.notes.extend(f.noted.iter().map(ops::file_note));
             for h in &mut f.hunks {
                 if let Some(failure) = &h.failure {
                     h.error = Some(locate::hunk_failure(failure, surface));
                 }
-                let noted: Vec<String> = h.noted.iter().map(locate::hunk_note).collect();
-                h.notes.extend(noted);
+                h.notes.extend(h.noted.iter().map(locate::hunk_note));
             }
         }
         let mut report = Report {

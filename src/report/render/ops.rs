@@ -278,7 +278,12 @@ fn anchor_problem(problem: &AnchorProblem) -> String {
 
 /// New text read as a lazy sketch, an operation's or a hunk's.
 pub(crate) fn read_as_sketch(markers: usize, kept: usize) -> String {
-    format!("read as a lazy sketch: its {markers} marker(s) kept {kept} old line(s) in place")
+    format!("read as a lazy sketch: {}", markers_kept(markers, kept))
+}
+
+/// What a sketch's markers stood for.
+fn markers_kept(markers: usize, kept: usize) -> String {
+    format!("its {markers} marker(s) kept {kept} old line(s) in place")
 }
 
 /// What a model must know of how an operation was carried out, in words.
@@ -303,7 +308,7 @@ pub(crate) fn file_note(note: &FileNote) -> String {
         } => {
             let kept = match markers {
                 0 => String::new(),
-                _ => format!("; its {markers} marker(s) kept {kept} old line(s) in place"),
+                _ => format!("; {}", markers_kept(*markers, *kept)),
             };
             format!("read as a sketch of old lines {first}-{last}, the rest of the file kept{kept}")
         }
@@ -315,6 +320,7 @@ mod tests {
     use super::{anchor_problem, conflict_regions};
     use lancet_core::LineAnchor;
     use lancet_core::locate::anchored::{AnchorProblem, AnchoredLine};
+    use lancet_core::rebase::ConflictRegion;
 
     #[test]
     fn a_stale_anchor_says_what_its_line_reads_now_and_how_to_go_on() {
@@ -341,7 +347,6 @@ mod tests {
             "anchor 2:abc moved and its hash stands on 2 nearby lines (1, 3); read the file again for fresh anchors"
         );
     }
-    use lancet_core::rebase::ConflictRegion;
 
     #[test]
     fn the_rendering_shows_all_three_versions() {

@@ -43,20 +43,20 @@ pub fn parsed_edit_bytes(batch: &Batch) -> Vec<u8> {
 /// An ordered list of file operations parsed from one edit text.
 #[derive(serde::Serialize, schemars::JsonSchema)]
 #[schemars(rename = "Batch")]
-pub(crate) struct BatchInJson {
+pub(crate) struct BatchInJson<'a> {
     /// The format the text was read as.
     pub(crate) format: Format,
     /// The operations, in the order the text gives them; later ones see earlier ones' results.
-    pub(crate) ops: Vec<FileOp>,
+    pub(crate) ops: &'a [FileOp],
     /// Leniencies applied while parsing (ignored prose, a stripped fence), for the report.
     pub(crate) notes: Vec<String>,
 }
 
-impl BatchInJson {
-    fn of(batch: &Batch) -> BatchInJson {
+impl BatchInJson<'_> {
+    fn of(batch: &Batch) -> BatchInJson<'_> {
         BatchInJson {
             format: batch.format,
-            ops: batch.ops.clone(),
+            ops: &batch.ops,
             notes: batch.notes.iter().map(batch_note).collect(),
         }
     }

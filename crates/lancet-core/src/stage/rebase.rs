@@ -76,11 +76,12 @@ impl Workspace<'_> {
                 Some(edited) => match crate::rebase::merge(&read, now, &edited) {
                     Ok(merged) => {
                         renumber_rebased(report, &merged.read_to_now, &edited, &merged.bytes);
-                        report.noted.push(match merged.bytes == *now {
+                        let already_there = merged.bytes == *now;
+                        report.noted.push(match already_there {
                             true => FileNote::RebasedAlreadyThere,
                             false => FileNote::Rebased(merged.read_to_now.changed_lines()),
                         });
-                        if merged.bytes == *now {
+                        if already_there {
                             report.status = Outcome::AlreadyApplied;
                             for h in &mut report.hunks {
                                 h.status = Outcome::AlreadyApplied;
