@@ -1,6 +1,6 @@
-//! Why a rename must not go ahead: names that are not identifiers, a reserved NEW, nothing to
-//! rename, a `--kind` that does not fit, NEW already in use, a bare name defined in several
-//! languages, or sites lancet could not decide that may be the symbol.
+//! Why a rename must not go ahead: names that are not identifiers, a reserved NEW, a special
+//! name, nothing to rename, a `--kind` that does not fit, NEW already in use, a bare name defined
+//! in several languages, or sites lancet could not decide that may be the symbol.
 
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::registry::Symbols;
@@ -213,6 +213,13 @@ fn site_shape_at(scan: &FileScan, at: usize, len: usize) -> SiteShape {
     SiteShape::Plain
 }
 
+/// Whether Python reserves `name` for itself (`__eq__`, `__init__`, `__all__`): the language
+/// reference's "system-defined names", which the interpreter calls or reads where no text
+/// names them.
+fn python_special(name: &str) -> bool {
+    name.len() > 4 && name.starts_with("__") && name.ends_with("__")
+}
+
 /// What a rename found, as its refusals weigh it.
 pub(super) struct Found<'a> {
     pub(super) summary: &'a RenameSummary,
@@ -224,9 +231,9 @@ pub(super) struct Found<'a> {
     pub(super) undecided: &'a [&'a LeftSite],
 }
 
-/// Why the rename must not go ahead, if it must not: a reserved NEW, a `--kind` that does not
-/// fit, a bare OLD naming several unrelated symbols, NEW already in use where OLD would become
-/// it, nothing to rename, or undecided sites.
+/// Why the rename must not go ahead, if it must not: a reserved NEW, a special name (OLD or
+/// NEW), a `--kind` that does not fit, a bare OLD naming several unrelated symbols, NEW already
+/// in use where OLD would become it, nothing to rename, or undecided sites.
 pub(super) fn refusal(
     opts: &RenameOptions,
     chosen: &Chosen,
@@ -246,6 +253,17 @@ pub(super) fn refusal(
                 language: entry.name.clone(),
             });
         }
+    }
+    if languages.contains("python")
+        && let Some((which, name)) = [("OLD", &opts.old), ("NEW", &opts.new)]
+            .into_iter()
+            .find(|(_, name)| python_special(name))
+    {
+        return Some(RenameRefusal::SpecialName {
+            which,
+            name: name.clone(),
+            language: "python".into(),
+        });
     }
     if let Some(report) = kind_refusal(opts, summary) {
         return Some(report);

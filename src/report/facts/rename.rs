@@ -197,6 +197,17 @@ pub enum RenameRefusal {
         /// The language.
         language: String,
     },
+    /// OLD or NEW is one of a language's special names, which the language itself calls or
+    /// reads at places no text names (Python's `__eq__` for `==`, `__all__` for `import *`):
+    /// renaming it would change what the code does where no site shows.
+    SpecialName {
+        /// `OLD` or `NEW`.
+        which: &'static str,
+        /// The name given.
+        name: String,
+        /// The language.
+        language: String,
+    },
     /// NEW already names something where OLD would become it.
     NameInUse {
         /// OLD.

@@ -1,6 +1,7 @@
-//! A rename's refusals in words: names that are no identifiers, a reserved or taken NEW,
-//! nothing to rename, a `--kind` that does not fit, a bare name of several languages, sites
-//! lancet could not decide; with what to send next in the surface's words.
+//! A rename's refusals in words: names that are no identifiers, a reserved or taken NEW, a
+//! language's special name, nothing to rename, a `--kind` that does not fit, a bare name of
+//! several languages, sites lancet could not decide; with what to send next in the surface's
+//! words.
 
 use crate::report::{
     AtProblem, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
@@ -51,6 +52,18 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             ErrorKind::InvalidName,
             format!("`{new}` is a reserved word in {language}"),
             "Pass a new name that is not a keyword.".into(),
+        ),
+        RenameRefusal::SpecialName {
+            which,
+            name,
+            language,
+        } => refused(
+            ErrorKind::InvalidName,
+            format!(
+                "{which} `{name}` is a special name in {language}: the language itself calls or reads it (an operator, a builtin, `import *`) at places no text names, so renaming {} would change what the code does where no site shows",
+                if *which == "OLD" { "it" } else { "to it" }
+            ),
+            "Pick a name without leading and trailing double underscores; if the change of behaviour is meant, edit the definition and its uses directly.",
         ),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
