@@ -213,6 +213,25 @@ fn site_shape_at(scan: &FileScan, at: usize, len: usize) -> SiteShape {
     SiteShape::Plain
 }
 
+/// OLD or NEW as one of Python's special names, in a rename that touches Python: the rename of
+/// a language server (`--lsp`) is refused alike, as the server leaves `==` calling the old
+/// `__eq__` too.
+pub(super) fn special_name(
+    languages: &HashSet<&str>,
+    opts: &RenameOptions,
+) -> Option<RenameRefusal> {
+    let (which, name) = [("OLD", &opts.old), ("NEW", &opts.new)]
+        .into_iter()
+        .find(|(_, name)| python_special(name))?;
+    languages
+        .contains("python")
+        .then(|| RenameRefusal::SpecialName {
+            which,
+            name: name.clone(),
+            language: "python".into(),
+        })
+}
+
 /// Whether Python reserves `name` for itself (`__eq__`, `__init__`, `__all__`): the language
 /// reference's "system-defined names", which the interpreter calls or reads where no text
 /// names them.
@@ -254,16 +273,8 @@ pub(super) fn refusal(
             });
         }
     }
-    if languages.contains("python")
-        && let Some((which, name)) = [("OLD", &opts.old), ("NEW", &opts.new)]
-            .into_iter()
-            .find(|(_, name)| python_special(name))
-    {
-        return Some(RenameRefusal::SpecialName {
-            which,
-            name: name.clone(),
-            language: "python".into(),
-        });
+    if let Some(refused) = special_name(&languages, opts) {
+        return Some(refused);
     }
     if let Some(report) = kind_refusal(opts, summary) {
         return Some(report);

@@ -247,6 +247,28 @@ fn lsp_rename_applies_the_servers_edit_as_a_transaction_and_refuses_bad_servers(
     );
     let out = lancet(&["rename", "-C", root, "shutdown", "x", "--lsp"], b"");
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    // A special name is refused before any server is looked for: the server's rename would
+    // leave what the interpreter calls by that name as much as lancet's.
+    let out = super::tree::lancet_env(
+        &[
+            "rename",
+            "-C",
+            root,
+            "--at",
+            "a.py:1:5",
+            "__close__",
+            "--lsp",
+        ],
+        b"",
+        &[("PATH", "/nonexistent")],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("NEW `__close__` is a special name in python"),
+        "{}",
+        describe(&out)
+    );
 }
 
 /// rust-analyzer answers a rename while its workspace still loads, from what it has loaded
