@@ -35,7 +35,7 @@ use lancet_core::{Batch, FileOp, Format, OpKind, Span};
 use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
-use refusal::{Found, languages_refusal, refusal, special_name, undecided_sites};
+use refusal::{Found, languages_refusal, refusal, undecided_sites};
 use registry::resolve_all;
 use scan::{line_text, scan_all, walk};
 use scope::keep_mentions_in_scope;
@@ -84,14 +84,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     }
     if let Some(servers) = &opts.lsp {
         return match &at {
-            Some(at) => {
-                let language =
-                    syntax::languages::language_for(&at.path, b"").map(|l| l.name.as_str());
-                match special_name(&language.into_iter().collect(), &opts) {
-                    Some(refused) => Report::rename_refused(&refused, surface).into(),
-                    None => lsp::rename(&root, at, &opts, servers, apply),
-                }
-            }
+            Some(at) => lsp::rename(&root, at, &opts, servers, apply),
             None => {
                 Report::rename_refused(&RenameRefusal::Place(PlaceRefusal::LspWithoutAt), surface)
                     .into()

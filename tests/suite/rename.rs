@@ -247,8 +247,14 @@ fn lsp_rename_applies_the_servers_edit_as_a_transaction_and_refuses_bad_servers(
     );
     let out = lancet(&["rename", "-C", root, "shutdown", "x", "--lsp"], b"");
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
-    // A special name is refused before any server is looked for: the server's rename would
-    // leave what the interpreter calls by that name as much as lancet's.
+}
+
+/// A special name is refused before any server is looked for: the server's rename would leave
+/// what the interpreter calls by that name as much as lancet's.
+#[test]
+fn lsp_rename_to_a_special_name_is_refused_before_any_server_is_looked_for() {
+    let dir = temp_tree(&[("a.py", b"def close():\n    pass\n\n\nclose()\n")]);
+    let root = dir.path().to_str().unwrap();
     let out = super::tree::lancet_env(
         &[
             "rename",

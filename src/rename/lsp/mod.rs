@@ -53,7 +53,8 @@ fn time_allowed() -> Duration {
 
 /// Asks the server what renaming the identifier at `at` to `opts.new` changes, and applies it
 /// with lancet's own decisions where the server does not look (Rust's doctests and
-/// `macro_rules!` bodies: [`unseen`]).
+/// `macro_rules!` bodies: [`unseen`]); a special name is refused as lancet's own rename refuses
+/// it.
 pub(super) fn rename(
     root: &Root,
     at: &At,
@@ -61,6 +62,12 @@ pub(super) fn rename(
     lsp: &Lsp,
     apply: &crate::apply_options::ApplyOptions,
 ) -> crate::applied::Applied {
+    // A special name is refused before any server is looked for: the server's rename leaves
+    // what the interpreter calls by that name as much as lancet's would.
+    let language = lancet_syntax::languages::language_for(&at.path, b"").map(|l| l.name.as_str());
+    if let Some(refused) = super::refusal::special_name(&language.into_iter().collect(), opts) {
+        return Report::rename_refused(&refused, apply.surface).into();
+    }
     let new = opts.new.as_str();
     match edits(root, at, new, lsp) {
         Ok((server, mut files, unconfined)) => {
