@@ -109,7 +109,7 @@ pub use report::{
     InWords, Provenance, Report, StepOutcome, StepReport, StepReportError, Surface, SymbolKind,
     checkpoints_in_words, parsed_edit_bytes,
 };
-pub use report::{MoveRefusal, MoveSummary, SignatureRefusal, SignatureSummary};
+pub use report::{MoveRefusal, MoveSummary, SignatureRefusal, SignatureSummary, UnreadChange};
 pub use schema::{Contract, Schema, schema_for};
 pub use signature::{ParamChange, SignatureOptions, change_signature};
 pub use step::provenance;

@@ -1,14 +1,17 @@
 //! Each command's outcomes and refusals as data, one file per command beside its words in
 //! `render/` (`rename.rs` here, `render/rename.rs` there): what a rename, a signature change, a
-//! move and a mod found, and why each refuses. No sentence is composed here.
+//! move and a mod found, and why each refuses; what an MCP session's reads stop. No sentence is
+//! composed here.
 
 mod codemod;
 mod moving;
+mod reads;
 mod rename;
 mod signature;
 
 pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSyntax};
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
+pub use reads::UnreadChange;
 pub use rename::{
     AtProblem, BadMessage, DecidedSite, Definition, LeftSite, Mention, NotDecided, PlaceRefusal,
     RenameRefusal, RenameSummary, ServerDecisions, ServerMissing, ServerRefusal, ServerTrouble,

@@ -23,6 +23,7 @@ mod locate;
 mod moving;
 pub(crate) mod ops;
 mod parsed;
+mod reads;
 mod rename;
 mod settings;
 mod signature;

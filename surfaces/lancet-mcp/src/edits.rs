@@ -4,12 +4,12 @@
 use crate::LancetServer;
 use crate::args::{EditArgs, EditLinesArgs, WriteFileArgs};
 use crate::call::Call;
-use crate::result::{bad_argument, refusal, report_result, written_diffs};
+use crate::result::{bad_argument, report_result, written_diffs};
 use lancet::apply_batch;
 use lancet::sha256_hex;
 use lancet::{Base, Expectation};
 use lancet::{Batch, FileOp, Format, Hunk, Occurrences, OpKind};
-use lancet::{ErrorKind, Report};
+use lancet::{ErrorKind, Report, UnreadChange};
 use rmcp::model::{CallToolResult, ContentBlock};
 
 impl LancetServer {
@@ -177,8 +177,9 @@ impl LancetServer {
             .to_string();
             // The refusal's report (its kind: no_match, ...), told as what changed.
             let mut refused = self.answer(applied, call);
-            refused.content = vec![ContentBlock::text(format!(
-                "{rel} changed since you last read it, and the text to replace is not there as you sent it. What changed:\n{diff}\nRead it again (read_file) and resend the edit against the current text."
+            refused.content = vec![ContentBlock::text(Report::changed_since_read_text(
+                rel.as_str(),
+                &diff,
             ))];
             return refused;
         }
@@ -210,14 +211,11 @@ impl LancetServer {
             (None, Some(base)) => opts.base.push(base),
             (None, None) => {
                 if let Some(bytes) = root.read_regular(&rel) {
-                    return refusal(
-                        ErrorKind::Unread,
-                        format!("{rel} exists and you have not read it in this session"),
-                        &format!(
-                            "Read it first (read_file) or pass its sha256 ({} now) as expected_sha256, so nothing you have not seen is overwritten.",
-                            sha256_hex(&bytes)
-                        ),
-                    );
+                    return report_result(&Report::unread(
+                        rel.as_str(),
+                        &sha256_hex(&bytes),
+                        UnreadChange::WrittenWhole,
+                    ));
                 }
                 // A new file: created only where nothing stands when the batch takes the lock.
                 create = true;

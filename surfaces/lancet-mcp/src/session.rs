@@ -3,10 +3,10 @@
 
 use crate::LancetServer;
 use crate::call::Call;
-use crate::result::{refusal, report_result};
+use crate::result::report_result;
 use lancet::Base;
 use lancet::sha256_hex;
-use lancet::{Applied, ErrorKind};
+use lancet::{Applied, Report, UnreadChange};
 use lancet::{Batch, OpKind};
 use rmcp::model::CallToolResult;
 use std::sync::Arc;
@@ -18,12 +18,12 @@ impl LancetServer {
     pub(crate) fn unread_overwrite(&self, batch: &Batch) -> Option<CallToolResult> {
         let root = self.root().ok()?;
         batch.ops.iter().find_map(|op| {
-            let what = match &op.kind {
-                OpKind::Write { .. } => "overwritten",
-                OpKind::Delete => "deleted",
+            let change = match &op.kind {
+                OpKind::Write { .. } => UnreadChange::Overwritten,
+                OpKind::Delete => UnreadChange::Deleted,
                 OpKind::Update {
                     move_to: Some(_), ..
-                } => "moved",
+                } => UnreadChange::Moved,
                 _ => return None,
             };
             let rel = root.rel(&op.path).ok()?;
@@ -31,16 +31,11 @@ impl LancetServer {
             // Read, then changed by someone else: the whole file is rebased over the change.
             let known = self.seen(rel.as_str()).is_some();
             (!known).then(|| {
-                refusal(
-                    ErrorKind::Unread,
-                    format!(
-                        "{rel} exists and you have not read it in this session (sha256 now {})",
-                        sha256_hex(&existing)
-                    ),
-                    &format!(
-                        "Read it first (read_file), then resend, so nothing you have not seen is {what}."
-                    ),
-                )
+                report_result(&Report::unread(
+                    rel.as_str(),
+                    &sha256_hex(&existing),
+                    change,
+                ))
             })
         })
     }
