@@ -6,7 +6,7 @@
 use super::at::At;
 use super::lsp::servers::Lsp;
 use super::scan::{renameable_languages, whole_word_offsets};
-use crate::report::{Definition, RenameRefusal, SymbolKind, render};
+use crate::report::{Definition, RenameRefusal, ServerMissing, SymbolKind};
 use lancet_core::Root;
 use lancet_syntax::languages;
 use std::collections::BTreeMap;
@@ -82,19 +82,19 @@ pub(super) fn bare(
     })
 }
 
-/// The caller's servers when they include this language's: `Err` says why not.
-fn server_of(language: &str, servers: Option<&Lsp>) -> Result<Lsp, Option<String>> {
+/// The caller's servers when they include this language's. `Err` says why not: `None`, no
+/// server renames the language; `Some(None)`, asking servers is off; `Some(Some(why))`, its
+/// server cannot run here.
+fn server_of(language: &str, servers: Option<&Lsp>) -> Result<Lsp, Option<Option<ServerMissing>>> {
     if !THROUGH_SERVER.iter().any(|(l, _)| *l == language) {
         return Err(None);
     }
     let Some(servers) = servers else {
-        return Err(Some(
-            "language servers are turned off for this rename".into(),
-        ));
+        return Err(Some(None));
     };
     match servers.servers.for_language(language) {
         Some(Ok(_)) => Ok(servers.clone()),
-        Some(Err(why)) => Err(Some(render::server_missing(why))),
+        Some(Err(why)) => Err(Some(Some(why.clone()))),
         None => Err(None),
     }
 }
@@ -103,7 +103,7 @@ fn server_of(language: &str, servers: Option<&Lsp>) -> Result<Lsp, Option<String
 fn unsupported(
     language: &str,
     old: &str,
-    why: Option<String>,
+    why: Option<Option<ServerMissing>>,
     mut files: Vec<String>,
 ) -> Box<RenameRefusal> {
     files.truncate(FILES_NAMED);
@@ -113,7 +113,8 @@ fn unsupported(
         server: THROUGH_SERVER
             .iter()
             .find(|(l, _)| *l == language)
-            .map(|(_, s)| (s.to_string(), why.unwrap_or_default())),
+            .zip(why)
+            .map(|((_, s), why)| (s.to_string(), why)),
         files,
         supported: renameable_languages()
             .into_iter()

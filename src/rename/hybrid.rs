@@ -15,7 +15,7 @@ use super::lsp::{self, Answer, Lsp, Place};
 use super::model::{Chosen, FileScan, RenameOptions, Resolution};
 use crate::report::render;
 use crate::report::{
-    DecidedSite, LeftSite, NotDecided, RenameRefusal, ServerDecisions, ServerRefusal, UndecidedBy,
+    DecidedSite, LeftSite, NotDecided, RenameRefusal, ServerDecisions, UndecidedBy,
 };
 use lancet_core::Root;
 use std::collections::BTreeMap;
@@ -118,8 +118,8 @@ pub(super) fn decide(
         };
         let asked = match lsp.servers.for_language(language) {
             Some(Ok(_)) => ask(root, lsp, scans, &sites, go_on),
-            Some(Err(why)) => Err(NotDecided::Missing(render::server_missing(why))),
-            None => Err(NotDecided::Missing("lancet knows no server for it".into())),
+            Some(Err(why)) => Err(NotDecided::Missing(Some(why.clone()))),
+            None => Err(NotDecided::Missing(None)),
         };
         let asked = match asked {
             Ok(asked) => asked,
@@ -222,16 +222,7 @@ fn ask(
         .iter()
         .map(|&(s, i)| (scans[s].path.clone(), scans[s].occurrences[i].at))
         .collect();
-    lsp::ask_definitions(root, lsp, &questions, go_on).map_err(|refusal| match *refusal {
-        RenameRefusal::Server(ServerRefusal::NoServer { path, missing }) => {
-            NotDecided::Missing(render::no_server(&path, missing.as_ref()))
-        }
-        RenameRefusal::Server(ServerRefusal::Failed { trouble }) => {
-            NotDecided::Failed(render::server_trouble(&trouble))
-        }
-        RenameRefusal::Server(ServerRefusal::NoSandbox { why }) => NotDecided::Unsandboxed(why),
-        other => NotDecided::Failed(format!("{other:?}")),
-    })
+    lsp::ask_definitions(root, lsp, &questions, go_on).map_err(NotDecided::CannotAsk)
 }
 
 /// The scan and occurrence a listed site is.

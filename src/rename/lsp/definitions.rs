@@ -6,7 +6,7 @@
 
 use super::protocol::{offset_of, percent_decode, position_of, uri_of};
 use super::{Lsp, open_session};
-use crate::report::RenameRefusal;
+use crate::report::ServerRefusal;
 use lancet_core::Root;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -54,7 +54,7 @@ pub(crate) fn ask_definitions(
     lsp: &Lsp,
     questions: &[(String, usize)],
     mut go_on: impl FnMut(&Answer) -> bool,
-) -> Result<Asked, Box<RenameRefusal>> {
+) -> Result<Asked, ServerRefusal> {
     let Some((first, _)) = questions.first() else {
         return Ok(Asked {
             server: String::new(),

@@ -166,18 +166,14 @@ fn sandbox_for(
     root: &Root,
     command: &servers::ServerCommand,
     confinement: Confinement,
-) -> Result<(Option<Sandbox>, Option<String>), Box<RenameRefusal>> {
+) -> Result<(Option<Sandbox>, Option<String>), ServerRefusal> {
     let mut policy = Policy::for_language_server(root.path());
     policy.writable.extend(command.writes.iter().cloned());
     let built = crate::sandbox::available().and_then(|()| Sandbox::new(&policy));
     match (built, confinement) {
         (Ok(sandbox), _) => Ok((Some(sandbox), None)),
         (Err(e), Confinement::WhereAvailable) => Ok((None, Some(e.to_string()))),
-        (Err(e), Confinement::Required) => {
-            Err(Box::new(RenameRefusal::Server(ServerRefusal::NoSandbox {
-                why: e.to_string(),
-            })))
-        }
+        (Err(e), Confinement::Required) => Err(ServerRefusal::NoSandbox { why: e.to_string() }),
     }
 }
 
@@ -197,13 +193,12 @@ struct Session {
 
 /// Starts the server for `path`'s language (sandboxed as `lsp` says) and initializes it for
 /// the root; the refusal says why it cannot.
-fn open_session(root: &Root, path: &str, lsp: &Lsp) -> Result<Session, Box<RenameRefusal>> {
-    let no_server = |missing: Option<ServerMissing>| {
-        Box::new(RenameRefusal::Server(ServerRefusal::NoServer {
-            path: path.to_string(),
-            missing,
-        }))
+fn open_session(root: &Root, path: &str, lsp: &Lsp) -> Result<Session, ServerRefusal> {
+    let no_server = |missing: Option<ServerMissing>| ServerRefusal::NoServer {
+        path: path.to_string(),
+        missing,
     };
+    let failed = |trouble: ServerTrouble| ServerRefusal::Failed { trouble };
     let spec = lsp
         .servers
         .spec_for(path)
@@ -296,7 +291,7 @@ fn edits(
         unconfined,
         deadline,
         ..
-    } = open_session(root, &at.path, lsp)?;
+    } = open_session(root, &at.path, lsp).map_err(|r| Box::new(RenameRefusal::Server(r)))?;
     let root_dir = root.path();
     let file = root_dir.join(&at.path);
     let uri = uri_of(&file);

@@ -270,9 +270,9 @@ pub enum RenameRefusal {
         old: String,
         /// The language (a name of the language table).
         language: String,
-        /// The server that renames it (`gopls`) and why it cannot here, for a language lancet
-        /// renames through one.
-        server: Option<(String, String)>,
+        /// The server that renames it (`gopls`) and why it cannot run here (`None`: asking
+        /// servers is off), for a language lancet renames through one.
+        server: Option<(String, Option<ServerMissing>)>,
         /// Files of that language holding OLD (the first few).
         files: Vec<String>,
         /// The languages lancet renames in itself.
@@ -537,7 +537,7 @@ pub enum BadMessage {
 }
 
 /// What went wrong with the language server a rename asked (`--lsp`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerRefusal {
     /// The language server must run sandboxed where no sandbox can be built.
     NoSandbox {
@@ -614,12 +614,11 @@ pub struct UndecidedBy {
 pub enum NotDecided {
     /// Asking servers is off (`--no-lsp`, `[rename] lsp = false`, MCP without `--allow-lsp`).
     Off,
-    /// It is not installed where lancet may run it (why).
-    Missing(String),
-    /// It was asked and failed (why).
-    Failed(String),
-    /// It runs only in lancet's sandbox, which cannot be built here (why).
-    Unsandboxed(String),
+    /// It cannot run here: why (`None`: lancet knows no server for the language).
+    Missing(Option<ServerMissing>),
+    /// Asking it failed: no server for the file, no sandbox to run it in, or the server
+    /// itself.
+    CannotAsk(ServerRefusal),
     /// It was asked and could not tell for these sites.
     CouldNotTell,
     /// It was not asked: the site at this `path:line`, of another language, stays undecided

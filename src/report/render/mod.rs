@@ -37,7 +37,6 @@ pub(crate) use batch_notes::{batch_note, server_unconfined};
 pub use history::checkpoints_in_words;
 pub(crate) use parsed::BatchInJson;
 pub use parsed::parsed_edit_bytes;
-pub(crate) use rename::{no_server, server_missing, server_trouble};
 pub(crate) use signature::site_problem;
 
 /// The note for a file with other hard links that got its own inode: the other names keep the

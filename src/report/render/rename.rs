@@ -400,7 +400,7 @@ fn display_language(language: &str) -> String {
 fn unsupported(
     old: &str,
     language: &str,
-    server: Option<&(String, String)>,
+    server: Option<&(String, Option<ServerMissing>)>,
     files: &[String],
     supported: &[String],
     surface: Surface,
@@ -408,7 +408,13 @@ fn unsupported(
     let name = display_language(language);
     let (without, next) = match server {
         Some((server, why)) => (
-            format!(" without {server} ({why})"),
+            format!(
+                " without {server} ({})",
+                why.as_ref().map_or_else(
+                    || "language servers are turned off for this rename".to_string(),
+                    server_missing
+                )
+            ),
             match surface {
                 Surface::Mcp => format!(
                     "Rename it by editing the files, or ask the user to install {server} outside the project and start the server with --allow-lsp."
@@ -434,6 +440,57 @@ fn unsupported(
     )
 }
 
+/// What one language server did about the undecided sites, as a line of the refusal.
+fn server_said(s: &UndecidedBy, surface: Surface) -> String {
+    match &s.why {
+        NotDecided::Off => format!("\n{} would decide them; asking it is off", s.server),
+        NotDecided::Missing(why) => format!(
+            "\n{} would decide them: {}",
+            s.server,
+            why.as_ref().map_or_else(
+                || "lancet knows no server for it".to_string(),
+                server_missing
+            )
+        ),
+        NotDecided::CannotAsk(ServerRefusal::NoServer { path, missing }) => format!(
+            "\n{} would decide them: {}",
+            s.server,
+            no_server(path, missing.as_ref())
+        ),
+        NotDecided::CannotAsk(ServerRefusal::Failed { trouble }) => format!(
+            "\n{} was asked and failed: {}",
+            s.server,
+            server_trouble(trouble)
+        ),
+        NotDecided::CannotAsk(ServerRefusal::NoSandbox { why }) => format!(
+            "\n{} was asked and failed: lancet's sandbox cannot be built here ({why}), and the server runs only in it",
+            s.server
+        ),
+        NotDecided::CannotAsk(refusal @ ServerRefusal::Refuses { .. }) => format!(
+            "\n{} was asked and failed: {}",
+            s.server,
+            server_words(refusal).2
+        ),
+        NotDecided::CouldNotTell => {
+            format!("\n{} was asked and could not tell for these", s.server)
+        }
+        NotDecided::NotAsked(at) => format!(
+            "\n{} was not asked: {at} stays undecided and stops the rename already ({} asks about every site)",
+            s.server,
+            surface.switch("--leave-unresolved")
+        ),
+        NotDecided::Stopped { at, not_asked } => format!(
+            "\n{} was asked and could not tell for {at}; one undecided site stops the rename, so the {not_asked} site(s) after it were not asked ({} asks about every site)",
+            s.server,
+            surface.switch("--leave-unresolved")
+        ),
+        NotDecided::NotItsSites(what) => format!(
+            "\n{} does not rename {what}: lancet decides those sites, and could not decide these",
+            s.server
+        ),
+    }
+}
+
 /// Sites lancet could not decide stop the rename: each may be the symbol, and one left under
 /// the old name can break the build while the rest is renamed.
 fn unresolved(
@@ -444,35 +501,7 @@ fn unresolved(
     surface: Surface,
 ) -> Words {
     let more = total.saturating_sub(listed.len());
-    let servers_said: String = servers
-        .iter()
-        .map(|s| match &s.why {
-            NotDecided::Off => format!("\n{} would decide them; asking it is off", s.server),
-            NotDecided::Missing(why) => format!("\n{} would decide them: {why}", s.server),
-            NotDecided::Failed(why) => format!("\n{} was asked and failed: {why}", s.server),
-            NotDecided::Unsandboxed(why) => format!(
-                "\n{} was asked and failed: lancet's sandbox cannot be built here ({why}), and the server runs only in it",
-                s.server
-            ),
-            NotDecided::CouldNotTell => {
-                format!("\n{} was asked and could not tell for these", s.server)
-            }
-            NotDecided::NotAsked(at) => format!(
-                "\n{} was not asked: {at} stays undecided and stops the rename already ({} asks about every site)",
-                s.server,
-                surface.switch("--leave-unresolved")
-            ),
-            NotDecided::Stopped { at, not_asked } => format!(
-                "\n{} was asked and could not tell for {at}; one undecided site stops the rename, so the {not_asked} site(s) after it were not asked ({} asks about every site)",
-                s.server,
-                surface.switch("--leave-unresolved")
-            ),
-            NotDecided::NotItsSites(what) => format!(
-                "\n{} does not rename {what}: lancet decides those sites, and could not decide these",
-                s.server
-            ),
-        })
-        .collect();
+    let servers_said: String = servers.iter().map(|s| server_said(s, surface)).collect();
     let (include, leave) = surface.unresolved_switches();
     let detail = format!(
         "{total} site(s) spelled `{old}` could not be decided (each may or may not be this symbol); {}, so nothing was written:\n{}{}",
@@ -496,7 +525,10 @@ fn unresolved(
     ) + &servers_said;
     // What lets a server decide them: installing it, or letting lancet ask it.
     let server = servers.iter().find_map(|s| match (&s.why, surface) {
-        (NotDecided::Missing(_), _) => Some(format!(
+        (
+            NotDecided::Missing(_) | NotDecided::CannotAsk(ServerRefusal::NoServer { .. }),
+            _,
+        ) => Some(format!(
             "install {} outside the project to let it decide them",
             s.server
         )),
@@ -589,7 +621,7 @@ fn old_typed_with_at(taken: &str, name: &str, surface: Surface) -> Words {
 
 /// What went wrong with a language server, in words: a rename's refusal, or why the server did
 /// not decide a site.
-pub(crate) fn server_trouble(trouble: &ServerTrouble) -> String {
+fn server_trouble(trouble: &ServerTrouble) -> String {
     match trouble {
         ServerTrouble::CannotStart { program, error } => format!("cannot start {program}: {error}"),
         ServerTrouble::StoppedReading(error) => {
@@ -655,7 +687,7 @@ pub(crate) fn server_trouble(trouble: &ServerTrouble) -> String {
 }
 
 /// Why no language server runs for `path`, in words.
-pub(crate) fn no_server(path: &str, missing: Option<&ServerMissing>) -> String {
+fn no_server(path: &str, missing: Option<&ServerMissing>) -> String {
     match missing {
         None => format!("lancet knows no language server for {path}"),
         Some(why) => format!("{}, for {path}", server_missing(why)),
@@ -663,7 +695,7 @@ pub(crate) fn no_server(path: &str, missing: Option<&ServerMissing>) -> String {
 }
 
 /// Why no language server can run for a language here, in words.
-pub(crate) fn server_missing(why: &ServerMissing) -> String {
+fn server_missing(why: &ServerMissing) -> String {
     match why {
         ServerMissing::NotOnPath(names) => {
             format!("no {} on PATH (outside the project)", names.join(" or "))
@@ -756,6 +788,53 @@ mod tests {
         assert_eq!(
             server_missing(&ServerMissing::RustupSilent(120)),
             "rustup did not answer within 120 s"
+        );
+    }
+
+    #[test]
+    fn why_a_server_did_not_decide_is_worded_from_the_fact() {
+        let by = |why| UndecidedBy {
+            server: "gopls".into(),
+            why,
+        };
+        let said = |why| server_said(&by(why), Surface::Cli);
+        assert_eq!(
+            said(NotDecided::Missing(None)),
+            "\ngopls would decide them: lancet knows no server for it"
+        );
+        assert_eq!(
+            said(NotDecided::CannotAsk(ServerRefusal::NoSandbox {
+                why: "no Landlock".into()
+            })),
+            "\ngopls was asked and failed: lancet's sandbox cannot be built here (no Landlock), and the server runs only in it"
+        );
+        assert_eq!(
+            said(NotDecided::CannotAsk(ServerRefusal::Failed {
+                trouble: ServerTrouble::Exited {
+                    server: "gopls".into(),
+                    during: "initialize".into(),
+                },
+            })),
+            "\ngopls was asked and failed: gopls exited during initialize"
+        );
+        let unsupported = |server| {
+            unsupported(
+                "x",
+                "go",
+                Some(&("gopls".to_string(), server)),
+                &["a.go".to_string()],
+                &["python".to_string()],
+                Surface::Cli,
+            )
+            .2
+        };
+        assert_eq!(
+            unsupported(None),
+            "rename does not support Go without gopls (language servers are turned off for this rename); supported: python. `x` stands in Go file(s): a.go"
+        );
+        assert_eq!(
+            unsupported(Some(ServerMissing::NoGo("gopls".into()))),
+            "rename does not support Go without gopls (gopls runs the go command, and there is no go on PATH outside the project); supported: python. `x` stands in Go file(s): a.go"
         );
     }
 }
