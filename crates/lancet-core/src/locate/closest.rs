@@ -94,7 +94,7 @@ const ALIGN_SLACK: usize = 8;
 /// (read loosely): as long as the needle, or a few lines longer when the file has lines the
 /// edit does not show (the tightest wins a tie).
 fn best_window(lines: &[&str], start: usize, needle: &[String]) -> (usize, LineMap) {
-    let key = |s: &str| -> String { super::normalize::loose_chars(s).collect() };
+    let key = |s: &str| -> String { super::tier::loose_chars(s).collect() };
     let nk: Vec<String> = needle.iter().map(|l| key(l)).collect();
     (0..=ALIGN_SLACK)
         .map(|extra| (start + needle.len() + extra).min(lines.len()))

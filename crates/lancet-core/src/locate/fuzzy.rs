@@ -159,7 +159,7 @@ fn is_kept(kept: &[bool], j: usize) -> bool {
 /// Whether a file line and the edit's version of it define different names (`def a():` and
 /// `def b():`): a look-alike place, not the model's place misremembered.
 fn defines_another_name(file: &str, needle: &str) -> bool {
-    use super::normalize::definition_name;
+    use crate::text::definition_name;
     definition_name(file).is_some_and(|f| definition_name(needle) != Some(f))
 }
 
@@ -460,7 +460,7 @@ mod tests {
 
     #[test]
     fn a_kept_line_defining_another_name_is_another_place() {
-        use super::super::normalize::definition_name;
+        use crate::text::definition_name;
         assert_eq!(definition_name("    async def load(path):"), Some("load"));
         assert_eq!(
             definition_name("export default function* gen() {"),

@@ -4,9 +4,10 @@
 use super::evidence::{has_words, trim_trailing_blank};
 use super::headers::Regions;
 use super::ladder::{Search, block_eq};
-use super::{LocateError, Located, Match, Placement, Tier, normalize};
+use super::{LocateError, Located, Match, Placement, Tier};
 use crate::batch::{Anchor, Hunk};
 use crate::locate::MissNote;
+use crate::text::definition_name;
 
 /// A pure addition goes after its `@@` context line, after an explicit line, or at the end.
 pub(super) fn locate_insertion(
@@ -41,8 +42,8 @@ pub(super) fn locate_insertion(
         && let Some(header) = at.checked_sub(1).map(|h| search.lines[h])
         && let Some(added) = new.iter().find(|l| !l.trim().is_empty())
         && added.trim() != header.trim()
-        && normalize::definition_name(header).is_some()
-        && normalize::definition_name(header) == normalize::definition_name(added)
+        && definition_name(header).is_some()
+        && definition_name(header) == definition_name(added)
     {
         return Err(LocateError::ChangedHeader {
             header: header.trim().to_string(),

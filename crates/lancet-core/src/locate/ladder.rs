@@ -1,7 +1,7 @@
 //! The ladder itself: a needle tried tier by tier, strict first, where it may stand, and the
 //! occurrence rule and hints applied to the deciding tier's candidates.
 
-use super::normalize::loose_chars;
+use super::tier::loose_chars;
 use super::{Haystack, LocateError, Located, Match, MissNote, Placement, Tier, fuzzy};
 use crate::batch::{Anchor, HunkText, Occurrences, Pick};
 use crate::notes::HunkNote;

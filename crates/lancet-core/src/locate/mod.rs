@@ -15,16 +15,16 @@
 
 pub mod anchored;
 pub mod closest;
-mod elision;
+pub(crate) mod elision;
 mod evidence;
 mod fuzzy;
 mod headers;
 mod insertion;
 mod ladder;
 pub(crate) mod levenshtein;
-pub mod normalize;
 mod readings;
 mod reflow;
+mod tier;
 
 use crate::batch::{Hunk, HunkText, Occurrences};
 use crate::line_map::LineMap;
@@ -38,112 +38,9 @@ use evidence::{
 use headers::{header_regions, locate_by_body_alone, locate_without_anchor};
 use insertion::locate_insertion;
 use ladder::{Ladder, Search};
-use normalize::loose_chars;
 use readings::{best_repaired_reading, blank_trimmed};
 use reflow::locate_reflowed;
-use schemars::JsonSchema;
-use serde::Serialize;
-
-/// Matcher tiers, ordered from strict to loose.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Tier {
-    /// Byte-identical.
-    Exact,
-    /// Identical once CRLF is read as LF.
-    Eol,
-    /// Identical ignoring trailing whitespace.
-    TrailingWs,
-    /// Identical once each side's common indentation is removed (relative indentation kept).
-    Indent,
-    /// Identical ignoring leading and trailing whitespace.
-    Trimmed,
-    /// As `Trimmed`, with typographic quotes, dashes, ellipses and special spaces read as ASCII,
-    /// and whitespace significant only between two words (`f( a, b )` reads as `f(a,b)`).
-    Unicode,
-    /// Matched once literal `\n`, `\t`, `\"` in the edit were read as what they stand for.
-    Escapes,
-    /// Matched once read-view line-number prefixes (`12→`, `12:`, `12 | `) were stripped.
-    LineNumbers,
-    /// `...` lines split the old text into pieces matched in order; the elided lines are kept.
-    Elision,
-    /// Identical once all whitespace, line breaks included, is read loosely: the edit broke one
-    /// file line across several, joined several, or (SEARCH/REPLACE, `old_string`) named part of
-    /// one line. Only the differing middle is spliced; the file keeps its own line structure.
-    Reflow,
-    /// First and last lines match, the middle is similar.
-    Anchor,
-    /// The most similar window, above a threshold and clearly ahead of any other.
-    Fuzzy,
-}
-
-impl Tier {
-    /// Every tier, in the order they are tried.
-    pub const LADDER: [Tier; 12] = [
-        Tier::Exact,
-        Tier::Eol,
-        Tier::TrailingWs,
-        Tier::Indent,
-        Tier::Trimmed,
-        Tier::Unicode,
-        Tier::Escapes,
-        Tier::LineNumbers,
-        Tier::Elision,
-        Tier::Reflow,
-        Tier::Anchor,
-        Tier::Fuzzy,
-    ];
-
-    /// The tiers that compare lines; the garbled-needle readings run these on the repaired text.
-    const LINE_TIERS: [Tier; 6] = [
-        Tier::Exact,
-        Tier::Eol,
-        Tier::TrailingWs,
-        Tier::Indent,
-        Tier::Trimmed,
-        Tier::Unicode,
-    ];
-
-    /// The tier's name in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tier::Exact => "exact",
-            Tier::Eol => "eol",
-            Tier::TrailingWs => "trailing_ws",
-            Tier::Indent => "indent",
-            Tier::Trimmed => "trimmed",
-            Tier::Unicode => "unicode",
-            Tier::Escapes => "escapes",
-            Tier::LineNumbers => "line_numbers",
-            Tier::Elision => "elision",
-            Tier::Reflow => "reflow",
-            Tier::Anchor => "anchor",
-            Tier::Fuzzy => "fuzzy",
-        }
-    }
-
-    /// Whether a file line equals a needle line at this tier (for `Indent`, the per-line part of
-    /// the test; the block test also compares relative indentation).
-    pub fn line_eq(self, file: &str, needle: &str) -> bool {
-        match self {
-            Tier::Exact => file == needle,
-            Tier::Eol => strip_cr(file) == strip_cr(needle),
-            Tier::TrailingWs => file.trim_end() == needle.trim_end(),
-            Tier::Indent | Tier::Trimmed => file.trim() == needle.trim(),
-            _ => loose_chars(file).eq(loose_chars(needle)),
-        }
-    }
-
-    /// Whether a match at this tier may differ in indentation, so inserted lines must be
-    /// re-indented to the file's.
-    pub fn ignores_indent(self) -> bool {
-        self >= Tier::Indent
-    }
-}
-
-fn strip_cr(s: &str) -> &str {
-    s.strip_suffix('\r').unwrap_or(s)
-}
+pub use tier::Tier;
 
 /// A file prepared for searching: its text, line contents and line start offsets.
 #[derive(Debug)]
@@ -436,9 +333,9 @@ fn byte_matches(hay: &Haystack, needle: &str) -> Vec<(usize, usize)> {
 /// Locates one hunk in a file.
 pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, LocateError> {
     let placeholder = if hints.explicit_removals {
-        normalize::placeholder_hiding_deletions(&hunk.old, &hunk.new)
+        elision::placeholder_hiding_deletions(&hunk.old, &hunk.new)
     } else {
-        normalize::introduced_placeholder(&hunk.old, &hunk.new)
+        elision::introduced_placeholder(&hunk.old, &hunk.new)
     };
     if let Some(line) = placeholder {
         return Err(LocateError::Placeholder {
@@ -498,11 +395,11 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
         }
     }
     if let Some(t) = substring
-        && let Some(old) = normalize::unescape(&t.old)
+        && let Some(old) = readings::unescape(&t.old)
     {
         let found = byte_matches(hay, &old);
         if !found.is_empty() {
-            let new = normalize::unescape(&t.new).unwrap_or_else(|| t.new.clone());
+            let new = readings::unescape(&t.new).unwrap_or_else(|| t.new.clone());
             let repaired = HunkText { old, new };
             return search.decide_bytes(hay, found, &repaired, Tier::Escapes);
         }
@@ -515,7 +412,7 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
     if let Some(at) = already_applied(hay, &search, hunk) {
         return Ok(Located::AlreadyApplied { at });
     }
-    if hunk.old.iter().any(|l| normalize::is_elision_line(l)) {
+    if hunk.old.iter().any(|l| elision::is_elision_line(l)) {
         return locate_elided(&search, hunk);
     }
     if let Some(found) = locate_reflowed(&search, hunk, hints.fragments) {

@@ -1,9 +1,9 @@
 //! The alternative readings of a hunk: its needle without the blank lines models add or drop at
-//! its edges, and the repaired readings of a garbled needle (over-escaped text, read-view line
-//! numbers).
+//! its edges, and the repaired readings of a garbled needle, with how each garbling is read
+//! back (over-escaped text unescaped, read-view line-number prefixes stripped).
 
+use super::Tier;
 use super::ladder::{Ladder, Search};
-use super::{Tier, normalize};
 use crate::batch::{Hunk, split_lines};
 
 /// A repaired reading of a hunk: the tier it reports, old and new lines, and a line hint.
@@ -69,17 +69,176 @@ fn repaired_readings(hunk: &Hunk) -> Vec<Reading> {
         Some(t) => t.old.clone(),
         None => hunk.old.join("\n"),
     };
-    if let Some(old) = normalize::unescape(&joined_old) {
+    if let Some(old) = unescape(&joined_old) {
         let joined_new = match &hunk.text {
             Some(t) => t.new.clone(),
             None => hunk.new.join("\n"),
         };
-        let new = normalize::unescape(&joined_new).unwrap_or(joined_new);
+        let new = unescape(&joined_new).unwrap_or(joined_new);
         out.push((Tier::Escapes, split_lines(&old), split_lines(&new), None));
     }
-    for (old, first, eat_space) in normalize::strip_line_numbers(&hunk.old) {
-        let new = normalize::strip_line_numbers_where_present(&hunk.new, eat_space);
+    for (old, first, eat_space) in strip_line_numbers(&hunk.old) {
+        let new = strip_line_numbers_where_present(&hunk.new, eat_space);
         out.push((Tier::LineNumbers, old, new, Some(first.saturating_sub(1))));
     }
     out
+}
+
+/// Reads over-escaped text back: `\n`, `\t`, `\r`, `\"`, `\'`, `` \` `` and `\\` written
+/// literally become the characters they stand for. Returns `None` when there is nothing to
+/// unescape, so callers only try this reading when it differs.
+pub fn unescape(s: &str) -> Option<String> {
+    if !s.contains('\\') {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    let mut changed = false;
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some(q @ ('"' | '\'' | '`' | '\\' | '$')) => out.push(q),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+                continue;
+            }
+            None => {
+                out.push('\\');
+                continue;
+            }
+        }
+        changed = true;
+    }
+    changed.then_some(out)
+}
+
+/// The line number and the rest of a line carrying a read-view prefix: `12→`, `12:`,
+/// `12 | `, `12\t`, `12:a3k|` (an anchored read), optionally indented (as `cat -n` and agents' read tools print them). After
+/// `:` and `|` a single space may be part of the prefix or of the line: `eat_space` decides.
+fn split_line_number<'a>(line: &'a str, eat_space: bool) -> Option<(usize, &'a str)> {
+    let t = line.trim_start_matches(' ');
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let number = t[..digits].parse().ok()?;
+    let rest = &t[digits..];
+    let space = |s: &'a str| -> &'a str {
+        if eat_space {
+            s.strip_prefix(' ').unwrap_or(s)
+        } else {
+            s
+        }
+    };
+    let anchored = rest
+        .strip_prefix(':')
+        .and_then(|r| r.get(..crate::anchors::HASH_LEN + 1).map(|head| (head, r)))
+        .filter(|(head, _)| {
+            head.ends_with('|')
+                && head[..crate::anchors::HASH_LEN]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+        });
+    let body = if let Some((_, r)) = anchored {
+        // `12:a3k|text`: an anchored read's prefix, the line's bytes right after `|`.
+        &r[crate::anchors::HASH_LEN + 1..]
+    } else if let Some(b) = rest.strip_prefix('\u{2192}') {
+        b
+    } else if let Some(b) = rest.strip_prefix('\t') {
+        b
+    } else if let Some(b) = rest.strip_prefix(" |").or_else(|| rest.strip_prefix('|')) {
+        space(b)
+    } else {
+        space(rest.strip_prefix(':')?)
+    };
+    Some((number, body))
+}
+
+/// Strips read-view line-number prefixes when every non-empty line carries one with increasing
+/// numbers. Returns each reading — the stripped lines, the first number (a line hint), and
+/// whether the optional space after `:` or `|` was taken as part of the prefix — with and
+/// without that space when the two differ.
+pub fn strip_line_numbers(lines: &[String]) -> Vec<(Vec<String>, usize, bool)> {
+    let mut readings: Vec<(Vec<String>, usize, bool)> = Vec::new();
+    for eat_space in [true, false] {
+        if let Some((stripped, first)) = strip_with(lines, eat_space)
+            && readings.iter().all(|r| r.0 != stripped)
+        {
+            readings.push((stripped, first, eat_space));
+        }
+    }
+    readings
+}
+
+fn strip_with(lines: &[String], eat_space: bool) -> Option<(Vec<String>, usize)> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut first = None;
+    let mut last = 0;
+    for line in lines {
+        if line.trim().is_empty() {
+            out.push(String::new());
+            continue;
+        }
+        let (n, body) = split_line_number(line, eat_space)?;
+        if first.is_some() && n <= last {
+            return None;
+        }
+        first.get_or_insert(n);
+        last = n;
+        out.push(body.to_string());
+    }
+    Some((out, first?))
+}
+
+/// Strips line-number prefixes from the lines that carry one (a replacement mixes copied,
+/// numbered lines with new, unnumbered ones).
+pub fn strip_line_numbers_where_present(lines: &[String], eat_space: bool) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| match split_line_number(l, eat_space) {
+            Some((_, body)) => body.to_string(),
+            None => l.clone(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(x: &[&str]) -> Vec<String> {
+        x.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn unescapes_only_what_models_over_escape() {
+        assert_eq!(unescape("a\\nb\\t\\\"c\\\""), Some("a\nb\t\"c\"".into()));
+        assert_eq!(unescape("no escapes"), None);
+        assert_eq!(unescape("keep \\d and \\w"), None);
+    }
+
+    #[test]
+    fn strips_consistent_line_number_prefixes() {
+        let (lines, first, _) = strip_line_numbers(&v(&[
+            "    12\u{2192}fn a() {",
+            "    13\u{2192}    x",
+            "14: }",
+        ]))
+        .remove(0);
+        assert_eq!(lines, v(&["fn a() {", "    x", "}"]));
+        assert_eq!(first, 12);
+        assert!(strip_line_numbers(&v(&["3 | a", "2 | b"])).is_empty());
+        assert!(strip_line_numbers(&v(&["3 | a", "plain"])).is_empty());
+        assert_eq!(
+            strip_line_numbers(&v(&["7\tx", "", "9\ty"]))[0].0,
+            v(&["x", "", "y"])
+        );
+    }
 }

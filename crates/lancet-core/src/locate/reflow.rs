@@ -2,7 +2,8 @@
 //! whitespace, and spliced so the file keeps its own layout wherever the edit changes nothing.
 
 use super::ladder::{Search, longest_word};
-use super::{Haystack, LocateError, Located, Match, Placement, Tier, normalize};
+use super::tier::loose_indexed;
+use super::{Haystack, LocateError, Located, Match, Placement, Tier};
 use crate::batch::{Anchor, Hunk};
 use crate::locate::MissNote;
 use crate::text::shared_ends;
@@ -25,10 +26,10 @@ pub(super) fn locate_reflowed(
         Some(t) => (t.old.clone(), t.new.clone()),
         None => (hunk.old.join("\n"), hunk.new.join("\n")),
     };
-    let (needle, _) = normalize::loose_indexed(&old);
+    let (needle, _) = loose_indexed(&old);
     // An edit that only re-wraps lines reads the same loosely before and after: this tier
     // cannot tell where it stands, so it proves nothing either way.
-    if normalize::loose_indexed(&new).0 == needle {
+    if loose_indexed(&new).0 == needle {
         return None;
     }
     let word = longest_word(&needle)?;
@@ -54,7 +55,7 @@ pub(super) fn locate_reflowed(
         } else {
             hay.text.len()
         };
-        let (loose, origin) = normalize::loose_indexed(&hay.text[base..end]);
+        let (loose, origin) = loose_indexed(&hay.text[base..end]);
         for (at, _) in loose.match_indices(needle.as_str()) {
             let start = base + origin[at].0;
             let stop = base + origin[at + needle.len() - 1].1;
@@ -150,11 +151,11 @@ fn word_bounded(text: &str, start: usize, stop: usize) -> bool {
 /// only the file bytes between them are replaced, by the new text's bytes between them, so
 /// the file keeps its own layout wherever the edit changes nothing.
 fn reflow_placement(hay: &Haystack, old: &str, new: &str, start: usize, stop: usize) -> Placement {
-    let (lo, _) = normalize::loose_indexed(old);
-    let (ln, new_origin) = normalize::loose_indexed(new);
+    let (lo, _) = loose_indexed(old);
+    let (ln, new_origin) = loose_indexed(new);
     let (prefix, suffix) = shared_ends(&lo, &ln);
     // The file side: offsets of the same loose characters within the match.
-    let (lf, file_origin) = normalize::loose_indexed(&hay.text[start..stop]);
+    let (lf, file_origin) = loose_indexed(&hay.text[start..stop]);
     debug_assert_eq!(lf, lo);
     let file_from = if prefix == 0 {
         start

@@ -2,7 +2,7 @@
 //! comment, a string's continuation, a definition's head and name.
 
 use crate::locate::levenshtein::normalized as normalized_levenshtein;
-use crate::locate::normalize::definition_name;
+use crate::text::definition_name;
 
 /// A line that closes a bracketed block (`}`, `});`, `]`, `)`) or an `end`.
 pub(super) fn is_closer(line: &str) -> bool {

@@ -2,7 +2,7 @@
 //! body is not one), which are concrete, and which blank lines beside a marker are soft.
 
 use super::lines::indent;
-use crate::locate::normalize::is_placeholder_line;
+use crate::locate::elision::is_placeholder_line;
 use crate::work;
 use std::collections::HashSet;
 

@@ -12,7 +12,7 @@ use crate::batch::{FileOp, Format, Hunk, LineEdit, OpKind, Span, split_lines};
 use crate::digest::sha256_hex;
 use crate::encoding::Transcoding;
 use crate::failure::{Doing, OpFailure};
-use crate::locate::normalize::introduced_placeholder;
+use crate::locate::elision::introduced_placeholder;
 use crate::path::RelPath;
 use crate::report::{Action, FileReport, HunkReport, Outcome};
 use crate::text::{Eol, TextFile, replace_ranges, with_eol};

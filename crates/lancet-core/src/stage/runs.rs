@@ -20,7 +20,7 @@ use super::present::unified_diff;
 use super::workspace::Workspace;
 use crate::batch::{Anchor, FileOp, Format, Hunk, HunkText, Occurrences, OpKind, Pick};
 use crate::failure::Doing;
-use crate::locate::normalize::introduced_placeholder;
+use crate::locate::elision::introduced_placeholder;
 use crate::path::RelPath;
 use crate::report::{Action, FileReport, Outcome};
 use crate::text::{line_of, line_starts, replace_ranges};

@@ -16,7 +16,7 @@ pub(super) fn resolve_hunk_sketch(
     explicit_removals: bool,
 ) -> Result<Option<(Hunk, HunkNote)>, Refusal> {
     let hides = if explicit_removals {
-        crate::locate::normalize::placeholder_hiding_deletions(&hunk.old, &hunk.new).is_some()
+        crate::locate::elision::placeholder_hiding_deletions(&hunk.old, &hunk.new).is_some()
     } else {
         crate::sketch::is_sketch(&hunk.old, &hunk.new)
     };
@@ -122,9 +122,7 @@ fn marker_spelling(rel: &RelPath, new: &[String]) -> String {
     );
     new.iter()
         .map(|l| l.trim())
-        .find(|t| {
-            crate::locate::normalize::is_placeholder_line(t) || *t == "..." || *t == "\u{2026}"
-        })
+        .find(|t| crate::locate::elision::is_placeholder_line(t) || *t == "..." || *t == "\u{2026}")
         .unwrap_or(if hash_comments {
             "# ... existing code ..."
         } else {
