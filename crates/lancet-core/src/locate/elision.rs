@@ -40,7 +40,7 @@ pub(super) fn locate_elided(search: &Search, hunk: &Hunk) -> Result<Located, Loc
             pick: Pick::Unique,
             ..search.clone()
         };
-        match piece_search.ladder(old, &Tier::LINE_TIERS) {
+        match piece_search.ladder(old, Tier::LINE_TIERS) {
             Ladder::Found(tier, starts, _) => {
                 let start = starts[0];
                 floor = start + old.len();
@@ -236,9 +236,7 @@ pub fn placeholder_hiding_deletions<'a>(old: &[String], new: &'a [String]) -> Op
 mod tests {
     use super::*;
 
-    fn v(x: &[&str]) -> Vec<String> {
-        x.iter().map(|s| s.to_string()).collect()
-    }
+    use crate::locate::owned_lines as v;
 
     #[test]
     fn a_placeholder_hides_code_only_where_its_run_deletes_lines() {

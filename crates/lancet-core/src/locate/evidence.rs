@@ -402,7 +402,7 @@ impl<'h> ContextEvidence<'h> {
         }
         let bare = Search::bare(search.hay, Anchor::Anywhere);
         matches!(
-            bare.ladder(&self.skeleton, &Tier::LINE_TIERS),
+            bare.ladder(&self.skeleton, Tier::LINE_TIERS),
             Ladder::Missing { .. }
         )
     }

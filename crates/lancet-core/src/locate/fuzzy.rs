@@ -360,9 +360,7 @@ fn fuzzy_with(
 mod tests {
     use super::*;
 
-    fn v(x: &[&str]) -> Vec<String> {
-        x.iter().map(|s| s.to_string()).collect()
-    }
+    use crate::locate::owned_lines as v;
 
     #[test]
     fn fuzzy_forgives_drift_in_kept_lines_only() {

@@ -115,7 +115,7 @@ pub(super) fn locate_by_body_alone(
         return Err(LocateError::ContextNotFound { header, closest });
     };
     let search = Search::bare(hay, hunk.anchor);
-    match search.ladder(&hunk.old, &Tier::LINE_TIERS) {
+    match search.ladder(&hunk.old, Tier::LINE_TIERS) {
         Ladder::Found(tier, starts, _) if starts[0] > header_line => {
             let note = HunkNote::HeaderMissed {
                 header: header.to_string(),

@@ -376,7 +376,7 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
     }
     let mut note = None;
     for (old, new) in blank_trimmed(&hunk.old, &hunk.new) {
-        match search.ladder(old, &Tier::LINE_TIERS) {
+        match search.ladder(old, Tier::LINE_TIERS) {
             Ladder::Missing { outside_regions } => {
                 if let (None, Some(line), Some(r)) = (&note, outside_regions, &regions) {
                     note = Some(Box::new(MissNote::OutsideHeader {
@@ -463,6 +463,12 @@ fn kept_lines(old: &[String], new: &[String]) -> Vec<bool> {
         }
     }
     kept
+}
+
+/// Lines as the owned strings a hunk holds, for the tests of the ladder's rooms.
+#[cfg(test)]
+fn owned_lines(lines: &[&str]) -> Vec<String> {
+    lines.iter().map(|s| s.to_string()).collect()
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ pub(super) fn best_repaired_reading(search: &Search, hunk: &Hunk) -> Option<(Lad
         if let Some(h) = hint {
             s.line_hint = Some(h);
         }
-        let found = s.ladder(&old, &Tier::LINE_TIERS);
+        let found = s.ladder(&old, Tier::LINE_TIERS);
         let tier = match &found {
             Ladder::Found(t, _, _) | Ladder::Ambiguous(t, _) | Ladder::CountMismatch(t, _, _) => *t,
             Ladder::Missing { .. } | Ladder::TooRepetitive(..) => continue,
@@ -213,9 +213,7 @@ pub fn strip_line_numbers_where_present(lines: &[String], eat_space: bool) -> Ve
 mod tests {
     use super::*;
 
-    fn v(x: &[&str]) -> Vec<String> {
-        x.iter().map(|s| s.to_string()).collect()
-    }
+    use crate::locate::owned_lines as v;
 
     #[test]
     fn unescapes_only_what_models_over_escape() {

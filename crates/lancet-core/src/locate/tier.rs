@@ -55,15 +55,9 @@ impl Tier {
         Tier::Fuzzy,
     ];
 
-    /// The tiers that compare lines; the garbled-needle readings run these on the repaired text.
-    pub(super) const LINE_TIERS: [Tier; 6] = [
-        Tier::Exact,
-        Tier::Eol,
-        Tier::TrailingWs,
-        Tier::Indent,
-        Tier::Trimmed,
-        Tier::Unicode,
-    ];
+    /// The tiers that compare lines, the ladder's first six; the garbled-needle readings run
+    /// these on the repaired text.
+    pub(super) const LINE_TIERS: &'static [Tier] = Tier::LADDER.split_at(6).0;
 
     /// The tier's name in reports.
     pub fn name(self) -> &'static str {
