@@ -440,49 +440,6 @@ pub fn reindent(line: &str, from: (&str, IndentUnit), to: (&str, IndentUnit)) ->
     format!("{}{body}", to.1.render(anchor_levels.saturating_sub(back)))
 }
 
-/// The name a definition line defines (`load` of `def load(path):`), if it opens one (`def`,
-/// `class`, `fn`, `function`, `struct`, …). The name is the identity of a place: a kept line
-/// that defines another name is another place, while a changed signature is drift.
-pub fn definition_name(line: &str) -> Option<&str> {
-    const MODIFIERS: [&str; 9] = [
-        "pub ",
-        "pub(crate) ",
-        "export ",
-        "default ",
-        "async ",
-        "static ",
-        "public ",
-        "private ",
-        "protected ",
-    ];
-    const OPENERS: [&str; 14] = [
-        "def ",
-        "class ",
-        "fn ",
-        "function ",
-        "function* ",
-        "func ",
-        "struct ",
-        "enum ",
-        "trait ",
-        "impl ",
-        "interface ",
-        "type ",
-        "module ",
-        "namespace ",
-    ];
-    let mut rest = line.trim_start();
-    while let Some(m) = MODIFIERS.iter().find(|m| rest.starts_with(**m)) {
-        rest = &rest[m.len()..];
-    }
-    let opener = OPENERS.iter().find(|o| rest.starts_with(**o))?;
-    let rest = rest[opener.len()..].trim_start();
-    let end = rest
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-        .unwrap_or(rest.len());
-    (end > 0).then(|| &rest[..end])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -662,11 +619,5 @@ mod tests {
             ],
         );
         assert_eq!(out, b"0ab1234X6789");
-    }
-
-    #[test]
-    fn an_import_defines_no_name() {
-        assert_eq!(definition_name("import os"), None);
-        assert_eq!(definition_name("pub(crate) async fn run<T>("), Some("run"));
     }
 }

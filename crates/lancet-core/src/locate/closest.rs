@@ -5,8 +5,8 @@
 //! its edit in one step. The search is linear in the file: windows are proposed by lines that
 //! match a needle line once trimmed, and only scored when proposed.
 
-use super::Tier;
 use super::fuzzy::{Sketch, sketch, sketch_similarity};
+use super::tier::LineDifference;
 use crate::line_map::{LineMap, Region};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -372,37 +372,25 @@ fn line_similarity(file: &str, needle: &str) -> f64 {
     }
 }
 
+/// How a file line differs from the needle's, in words.
 fn describe_difference(line: usize, file: &str, needle: &str) -> String {
-    let kind = [
-        (
-            Tier::Eol,
-            "line ending (CRLF in the file, LF in the edit, or the reverse)",
-        ),
-        (Tier::TrailingWs, "trailing whitespace"),
-        (Tier::Trimmed, "indentation"),
-        (
-            Tier::Unicode,
-            "typographic quotes, dashes or special spaces",
-        ),
-    ]
-    .into_iter()
-    .find(|(tier, _)| tier.line_eq(file, needle))
-    .map(|(_, kind)| kind);
-    match kind {
-        Some(kind) => {
-            format!("line {line}: {kind} differs: expected {needle:?}, file has {file:?}")
+    let kind = match LineDifference::of(file, needle) {
+        LineDifference::LineEnding => {
+            "line ending (CRLF in the file, LF in the edit, or the reverse)"
         }
-        None if ascii_quotes_swapped(file, needle) => format!(
-            "line {line}: the quotes differ (' and \" are not interchangeable: only typographic quotes are tolerated): expected {needle:?}, file has {file:?}"
-        ),
-        None => format!("line {line}: expected {needle:?}, file has {file:?}"),
-    }
-}
-
-/// Whether two lines differ only in ASCII quotes, `'` for `"` or the reverse.
-fn ascii_quotes_swapped(file: &str, needle: &str) -> bool {
-    let plain = |s: &str| s.trim().replace('\'', "\"");
-    file.trim() != needle.trim() && plain(file) == plain(needle)
+        LineDifference::TrailingWhitespace => "trailing whitespace",
+        LineDifference::Indentation => "indentation",
+        LineDifference::Typography => "typographic quotes, dashes or special spaces",
+        LineDifference::QuotesSwapped => {
+            return format!(
+                "line {line}: the quotes differ (' and \" are not interchangeable: only typographic quotes are tolerated): expected {needle:?}, file has {file:?}"
+            );
+        }
+        LineDifference::Content => {
+            return format!("line {line}: expected {needle:?}, file has {file:?}");
+        }
+    };
+    format!("line {line}: {kind} differs: expected {needle:?}, file has {file:?}")
 }
 
 /// The window's lines plus one line of surroundings on each side, at most `MAX_EXCERPT`.

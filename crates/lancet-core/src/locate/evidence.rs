@@ -149,11 +149,12 @@ fn already_applied_by(
             return pinned(m).then_some(m);
         }
     }
-    match one.ladder(trim_trailing_blank(&hunk.new), &Tier::LINE_TIERS[..3]) {
+    let new = trim_trailing_blank(&hunk.new);
+    match one.ladder(new, &Tier::LINE_TIERS[..3]) {
         Ladder::Found(tier, starts, _) => {
             let m = Match {
                 start: starts[0],
-                end: starts[0] + trim_trailing_blank(&hunk.new).len(),
+                end: starts[0] + new.len(),
                 tier,
             };
             pinned(m).then_some(m)

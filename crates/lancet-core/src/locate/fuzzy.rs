@@ -1,4 +1,5 @@
-//! The anchor and fuzzy tiers: approximate matching at a bounded cost.
+//! The anchor and fuzzy tiers: approximate matching at a bounded cost. A kept line that
+//! defines another name than the edit's ([`definition_name`]) is another place, never drift.
 //!
 //! Every line is reduced once to a 256-bit sketch (the set of its byte bigrams, hashed), so the
 //! similarity of two lines is a few popcounts. Windows are scored by sketches first; only the
@@ -159,7 +160,6 @@ fn is_kept(kept: &[bool], j: usize) -> bool {
 /// Whether a file line and the edit's version of it define different names (`def a():` and
 /// `def b():`): a look-alike place, not the model's place misremembered.
 fn defines_another_name(file: &str, needle: &str) -> bool {
-    use crate::text::definition_name;
     definition_name(file).is_some_and(|f| definition_name(needle) != Some(f))
 }
 
@@ -356,6 +356,49 @@ fn fuzzy_with(
     }
 }
 
+/// The name a definition line defines (`load` of `def load(path):`), if it opens one (`def`,
+/// `class`, `fn`, `function`, `struct`, …). The name is the identity of a place: a kept line
+/// that defines another name is another place, while a changed signature is drift.
+pub fn definition_name(line: &str) -> Option<&str> {
+    const MODIFIERS: [&str; 9] = [
+        "pub ",
+        "pub(crate) ",
+        "export ",
+        "default ",
+        "async ",
+        "static ",
+        "public ",
+        "private ",
+        "protected ",
+    ];
+    const OPENERS: [&str; 14] = [
+        "def ",
+        "class ",
+        "fn ",
+        "function ",
+        "function* ",
+        "func ",
+        "struct ",
+        "enum ",
+        "trait ",
+        "impl ",
+        "interface ",
+        "type ",
+        "module ",
+        "namespace ",
+    ];
+    let mut rest = line.trim_start();
+    while let Some(m) = MODIFIERS.iter().find(|m| rest.starts_with(**m)) {
+        rest = &rest[m.len()..];
+    }
+    let opener = OPENERS.iter().find(|o| rest.starts_with(**o))?;
+    let rest = rest[opener.len()..].trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -458,7 +501,6 @@ mod tests {
 
     #[test]
     fn a_kept_line_defining_another_name_is_another_place() {
-        use crate::text::definition_name;
         assert_eq!(definition_name("    async def load(path):"), Some("load"));
         assert_eq!(
             definition_name("export default function* gen() {"),
@@ -596,5 +638,11 @@ mod tests {
             "// end of main",
         ]);
         assert_eq!(anchor(&lines, &all, &wrong_middle, &kept), Some(vec![]));
+    }
+
+    #[test]
+    fn an_import_defines_no_name() {
+        assert_eq!(definition_name("import os"), None);
+        assert_eq!(definition_name("pub(crate) async fn run<T>("), Some("run"));
     }
 }

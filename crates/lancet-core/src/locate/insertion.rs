@@ -2,12 +2,12 @@
 //! unless what it adds stands there already.
 
 use super::evidence::{has_words, trim_trailing_blank};
+use super::fuzzy::definition_name;
 use super::headers::Regions;
 use super::ladder::{Search, block_eq};
 use super::{LocateError, Located, Match, Placement, Tier};
 use crate::batch::{Anchor, Hunk};
 use crate::locate::MissNote;
-use crate::text::definition_name;
 
 /// A pure addition goes after its `@@` context line, after an explicit line, or at the end.
 pub(super) fn locate_insertion(

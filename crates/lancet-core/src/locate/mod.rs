@@ -17,7 +17,7 @@ pub mod anchored;
 pub mod closest;
 pub(crate) mod elision;
 mod evidence;
-mod fuzzy;
+pub(crate) mod fuzzy;
 mod headers;
 mod insertion;
 mod ladder;

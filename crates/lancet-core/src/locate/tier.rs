@@ -199,6 +199,49 @@ impl Folded {
     }
 }
 
+/// How a file line differs from a needle line, as the tiers see it: the strictest line tier
+/// past `Exact` that forgives the difference names it; ASCII quotes swapped (`'` for `"`) no
+/// tier forgives; anything else is content.
+pub(super) enum LineDifference {
+    /// `Eol` forgives it.
+    LineEnding,
+    /// `TrailingWs` forgives it.
+    TrailingWhitespace,
+    /// `Trimmed` forgives it.
+    Indentation,
+    /// `Unicode` forgives it.
+    Typography,
+    /// Only ASCII quotes differ.
+    QuotesSwapped,
+    /// The content differs.
+    Content,
+}
+
+impl LineDifference {
+    /// How `file` differs from `needle`.
+    pub(super) fn of(file: &str, needle: &str) -> LineDifference {
+        let forgiven = [
+            (Tier::Eol, LineDifference::LineEnding),
+            (Tier::TrailingWs, LineDifference::TrailingWhitespace),
+            (Tier::Trimmed, LineDifference::Indentation),
+            (Tier::Unicode, LineDifference::Typography),
+        ]
+        .into_iter()
+        .find(|(tier, _)| tier.line_eq(file, needle));
+        match forgiven {
+            Some((_, difference)) => difference,
+            None if ascii_quotes_swapped(file, needle) => LineDifference::QuotesSwapped,
+            None => LineDifference::Content,
+        }
+    }
+}
+
+/// Whether two lines differ only in ASCII quotes, `'` for `"` or the reverse.
+fn ascii_quotes_swapped(file: &str, needle: &str) -> bool {
+    let plain = |s: &str| s.trim().replace('\'', "\"");
+    file.trim() != needle.trim() && plain(file) == plain(needle)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +273,23 @@ mod tests {
         assert_eq!(k("const   x    =     5;"), "const x=5;");
         assert_eq!(k("say \u{201c}hi\u{201d}"), "say\"hi\"");
         assert_ne!(k("int x"), k("intx"));
+    }
+
+    #[test]
+    fn a_difference_is_named_by_the_strictest_tier_that_forgives_it() {
+        let of = |file, needle| match LineDifference::of(file, needle) {
+            LineDifference::LineEnding => "eol",
+            LineDifference::TrailingWhitespace => "trailing",
+            LineDifference::Indentation => "indent",
+            LineDifference::Typography => "typography",
+            LineDifference::QuotesSwapped => "quotes",
+            LineDifference::Content => "content",
+        };
+        assert_eq!(of("x = 1\r", "x = 1"), "eol");
+        assert_eq!(of("x = 1  ", "x = 1"), "trailing");
+        assert_eq!(of("    x = 1", "x = 1"), "indent");
+        assert_eq!(of("say \u{201c}hi\u{201d}", "say \"hi\""), "typography");
+        assert_eq!(of("say 'hi'", "say \"hi\""), "quotes");
+        assert_eq!(of("x = 2", "x = 1"), "content");
     }
 }

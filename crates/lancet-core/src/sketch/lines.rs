@@ -1,8 +1,8 @@
 //! What one line of code is, read from its text alone: its indentation, a closing bracket, a
 //! comment, a string's continuation, a definition's head and name.
 
+use crate::locate::fuzzy::definition_name;
 use crate::locate::levenshtein::normalized as normalized_levenshtein;
-use crate::text::definition_name;
 
 /// A line that closes a bracketed block (`}`, `});`, `]`, `)`) or an `end`.
 pub(super) fn is_closer(line: &str) -> bool {
