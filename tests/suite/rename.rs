@@ -271,7 +271,7 @@ fn lsp_rename_to_a_special_name_is_refused_before_any_server_is_looked_for() {
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .contains("NEW `__close__` is a special name in python"),
+            .contains("NEW `__close__` is a special name in Python"),
         "{}",
         describe(&out)
     );

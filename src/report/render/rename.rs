@@ -60,7 +60,8 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
         } => refused(
             ErrorKind::InvalidName,
             format!(
-                "{which} `{name}` is a special name in {language}: the language itself calls or reads it (an operator, a builtin, `import *`) at places no text names, so renaming {} would change what the code does where no site shows",
+                "{which} `{name}` is a special name in {}: the language itself calls or reads it (an operator, a builtin, `import *`) at places no text names, so renaming {} would change what the code does where no site shows",
+                display_language(language),
                 if *which == "OLD" { "it" } else { "to it" }
             ),
             "Pick a name without leading and trailing double underscores; if the change of behaviour is meant, edit the definition and its uses directly.",
