@@ -49,6 +49,7 @@ pub(crate) mod ecma;
 mod foreign;
 mod hybrid;
 pub mod lsp;
+mod mangling;
 mod memo;
 pub(crate) mod model;
 pub(crate) mod python;
@@ -131,6 +132,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         symbols: &symbols,
         touched: &touched,
         undecided: &undecided,
+        scanned: &scans,
     };
     if let Some(mut refused) = mixed.or_else(|| refusal(opts, &chosen, &found)) {
         asked.name_servers(&mut refused, &undecided, opts);

@@ -2,6 +2,7 @@
 //! name, nothing to rename, a `--kind` that does not fit, NEW already in use, a bare name defined
 //! in several languages, or sites lancet could not decide that may be the symbol.
 
+use super::mangling::mangling_refusal;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::registry::Symbols;
 use super::scan::{is_identifier, renameable_languages, renamers};
@@ -248,6 +249,8 @@ pub(super) struct Found<'a> {
     pub(super) touched: &'a [&'a FileScan],
     /// The undecided sites that may be the chosen symbol.
     pub(super) undecided: &'a [&'a LeftSite],
+    /// Every file that holds OLD, parsed.
+    pub(super) scanned: &'a [FileScan],
 }
 
 /// Why the rename must not go ahead, if it must not: a reserved NEW, a special name (OLD or
@@ -263,6 +266,7 @@ pub(super) fn refusal(
         symbols,
         touched,
         undecided,
+        scanned,
     } = *found;
     let languages: HashSet<&str> = touched.iter().map(|s| s.language).collect();
     for entry in languages::languages() {
@@ -273,7 +277,9 @@ pub(super) fn refusal(
             });
         }
     }
-    if let Some(refused) = special_name(&languages, opts) {
+    if let Some(refused) =
+        special_name(&languages, opts).or_else(|| mangling_refusal(opts, touched, scanned))
+    {
         return Some(refused);
     }
     if let Some(report) = kind_refusal(opts, summary) {

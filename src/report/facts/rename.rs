@@ -208,6 +208,21 @@ pub enum RenameRefusal {
         /// The language.
         language: String,
     },
+    /// OLD or NEW is a private name Python mangles in a class body (`__x` in class `C` reads
+    /// `_C__x`), and renaming would change what a site reaches: its sites stand in different
+    /// classes, or in one and outside any, while only one of OLD and NEW is private; or OLD is
+    /// used spelled mangled, which the rename would leave.
+    Mangled {
+        /// `OLD` or `NEW`: the private one (OLD when both are).
+        which: &'static str,
+        /// The private name.
+        name: String,
+        /// The sites, each with its path, line and class (`None`: outside any class), where
+        /// they stand in different places of it; the first `MAX_LISTED`.
+        sites: Vec<(String, usize, Option<String>)>,
+        /// Uses of OLD spelled mangled: path, line and spelling; the first `MAX_LISTED`.
+        spelled: Vec<(String, usize, String)>,
+    },
     /// NEW already names something where OLD would become it.
     NameInUse {
         /// OLD.

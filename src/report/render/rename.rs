@@ -57,15 +57,13 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             which,
             name,
             language,
-        } => refused(
-            ErrorKind::InvalidName,
-            format!(
-                "{which} `{name}` is a special name in {}: the language itself calls or reads it (an operator, a builtin, `import *`) at places no text names, so renaming {} would change what the code does where no site shows",
-                display_language(language),
-                if *which == "OLD" { "it" } else { "to it" }
-            ),
-            "Pick a name without leading and trailing double underscores; if the change of behaviour is meant, edit the definition and its uses directly.",
-        ),
+        } => special_name(which, name, language),
+        RenameRefusal::Mangled {
+            which,
+            name,
+            sites,
+            spelled,
+        } => mangled(which, name, sites, spelled),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
             old,
@@ -294,6 +292,57 @@ fn server_words(refusal: &ServerRefusal) -> Words {
             "Point --at at a symbol the project defines.",
         ),
     }
+}
+
+/// A special name, which the language itself calls or reads.
+fn special_name(which: &str, name: &str, language: &str) -> Words {
+    refused(
+        ErrorKind::InvalidName,
+        format!(
+            "{which} `{name}` is a special name in {}: the language itself calls or reads it (an operator, a builtin, `import *`) at places no text names, so renaming {} would change what the code does where no site shows",
+            display_language(language),
+            if which == "OLD" { "it" } else { "to it" }
+        ),
+        "Pick a name without leading and trailing double underscores; if the change of behaviour is meant, edit the definition and its uses directly.",
+    )
+}
+
+/// A private name whose rename would change what a site reaches.
+fn mangled(
+    which: &str,
+    name: &str,
+    sites: &[(String, usize, Option<String>)],
+    spelled: &[(String, usize, String)],
+) -> Words {
+    let why = if spelled.is_empty() {
+        let places: Vec<String> = sites
+            .iter()
+            .map(|(path, line, class)| match class {
+                Some(class) => format!("{path}:{line} (in class {class})"),
+                None => format!("{path}:{line} (outside any class)"),
+            })
+            .collect();
+        format!(
+            "its sites stand in different places of it ({}), so renamed they would no longer reach one thing",
+            places.join(", ")
+        )
+    } else {
+        let uses: Vec<String> = spelled
+            .iter()
+            .map(|(path, line, spelling)| format!("{path}:{line} (`{spelling}`)"))
+            .collect();
+        format!(
+            "it is used spelled mangled ({}), which the rename would leave reaching nothing",
+            uses.join(", ")
+        )
+    };
+    refused(
+        ErrorKind::InvalidName,
+        format!(
+            "{which} `{name}` is a private name Python mangles in a class body (`__x` in class `C` reads `_C__x`), and {why}"
+        ),
+        "Rename it where every site stands in one class's body (or none does) and no use spells it mangled, or pick a name without two leading underscores.",
+    )
 }
 
 /// NEW already names something where OLD would become it.
