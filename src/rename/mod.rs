@@ -52,6 +52,7 @@ pub mod lsp;
 mod mangling;
 mod memo;
 pub(crate) mod model;
+mod named_by_string;
 pub(crate) mod python;
 pub(crate) mod refusal;
 pub(crate) mod registry;

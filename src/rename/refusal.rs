@@ -4,6 +4,7 @@
 
 use super::mangling::mangling_refusal;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
+use super::named_by_string::named_by_string_refusal;
 use super::registry::Symbols;
 use super::scan::{is_identifier, renameable_languages, renamers};
 use crate::report::{Definition, LeftSite, RenameRefusal, RenameSummary, SymbolKind};
@@ -277,8 +278,9 @@ pub(super) fn refusal(
             });
         }
     }
-    if let Some(refused) =
-        special_name(&languages, opts).or_else(|| mangling_refusal(opts, touched, scanned))
+    if let Some(refused) = special_name(&languages, opts)
+        .or_else(|| mangling_refusal(opts, touched, scanned))
+        .or_else(|| named_by_string_refusal(opts, scanned))
     {
         return Some(refused);
     }

@@ -64,6 +64,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             sites,
             spelled,
         } => mangled(which, name, sites, spelled),
+        RenameRefusal::NamedByString { old, places } => named_by_string(old, places, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
             old,
@@ -342,6 +343,26 @@ fn mangled(
             "{which} `{name}` is a private name Python mangles in a class body (`__x` in class `C` reads `_C__x`), and {why}"
         ),
         "Rename it where every site stands in one class's body (or none does) and no use spells it mangled, or pick a name without two leading underscores.",
+    )
+}
+
+/// OLD named by a string a builtin reaches an attribute through.
+fn named_by_string(old: &str, places: &[(String, usize, String)], surface: Surface) -> Words {
+    let listed: Vec<String> = places
+        .iter()
+        .map(|(path, line, builtin)| format!("{path}:{line} ({builtin}(…, \"{old}\"))"))
+        .collect();
+    refused(
+        ErrorKind::UnresolvedSites,
+        format!(
+            "`{old}` is named by a string Python reaches an attribute through, which the rename would leave reaching nothing: {}",
+            listed.join(", ")
+        ),
+        &format!(
+            "Pass {} to rename such strings too, or {} if they name something else.",
+            surface.switch("--include-strings"),
+            surface.switch("--leave-unresolved")
+        ),
     )
 }
 
