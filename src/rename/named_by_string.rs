@@ -1,18 +1,23 @@
-//! Python reaches an attribute by a string too: `getattr(obj, "x")`, and `setattr`, `hasattr`,
-//! `delattr` alike, use `x` where no identifier stands. A rename that leaves such a string
-//! leaves code reaching nothing, so it is refused unless the strings are renamed too
-//! (`--include-strings`) or the person leaves what lancet cannot decide (`--leave-unresolved`).
+//! Python reaches an attribute by a string too: `getattr(obj, "x")` (and `setattr`, `hasattr`,
+//! `delattr`), `operator.attrgetter("x")`, a class's `__slots__` and `__match_args__` use `x`
+//! where no identifier stands. A rename that leaves such a string leaves code reaching nothing,
+//! so it is refused unless the strings are renamed too (`--include-strings`) or the person
+//! leaves what lancet cannot decide (`--leave-unresolved`).
 
 use super::model::{FileScan, RenameOptions};
 use super::scan::whole_word_offsets;
 use crate::report::RenameRefusal;
 use lancet_core::MAX_LISTED;
+use tree_sitter::Node;
 
 /// The builtins whose second argument names an attribute.
 const BY_NAME: [&str; 4] = ["getattr", "setattr", "hasattr", "delattr"];
 
-/// The refusal of a rename that would leave OLD named by a string a builtin reaches an
-/// attribute through, if there is one in `scanned` (every file that holds OLD).
+/// The class attributes whose strings name attributes.
+const CLASS_LISTS: [&str; 2] = ["__slots__", "__match_args__"];
+
+/// The refusal of a rename that would leave OLD named by a string Python reaches an attribute
+/// through, if there is one in `scanned` (every file that holds OLD).
 pub(super) fn named_by_string_refusal(
     opts: &RenameOptions,
     scanned: &[FileScan],
@@ -32,8 +37,8 @@ pub(super) fn named_by_string_refusal(
     })
 }
 
-/// Each string in `scan` that is exactly `old` and a builtin's attribute name: its path, line
-/// and the builtin.
+/// Each string in `scan` that is exactly `old` and names an attribute: its path, line and what
+/// reads it (`getattr`, `attrgetter`, `__slots__`, ...).
 fn named_in(scan: &FileScan, old: &str) -> Vec<(String, usize, String)> {
     let text = scan.parsed.text.as_str();
     let root = scan.parsed.tree.root_node();
@@ -45,18 +50,80 @@ fn named_in(scan: &FileScan, old: &str) -> Vec<(String, usize, String)> {
             if content.kind() != "string_content" || content.byte_range() != (at..at + old.len()) {
                 return None;
             }
-            let arguments = string.parent().filter(|a| a.kind() == "argument_list")?;
-            let call = arguments.parent().filter(|c| c.kind() == "call")?;
-            let function = call.child_by_field_name("function")?;
-            let builtin = text.get(function.byte_range())?;
-            let second = arguments.named_child(1)?;
-            (BY_NAME.contains(&builtin) && second.id() == string.id()).then(|| {
-                (
-                    scan.path.clone(),
-                    lancet_core::line_of(&scan.starts, at),
-                    builtin.to_string(),
-                )
-            })
+            let reader = reader(text, string)?;
+            Some((
+                scan.path.clone(),
+                lancet_core::line_of(&scan.starts, at),
+                reader,
+            ))
         })
         .collect()
+}
+
+/// What reads the string node `string` as an attribute's name, if anything does: a builtin
+/// taking it as its second argument, `attrgetter` taking it as any, or a class list holding
+/// it (`__slots__ = ("x",)`).
+fn reader(text: &str, string: Node) -> Option<String> {
+    let parent = string.parent()?;
+    if parent.kind() == "argument_list" {
+        let call = parent.parent().filter(|c| c.kind() == "call")?;
+        let function = text.get(call.child_by_field_name("function")?.byte_range())?;
+        let second = parent.named_child(1).is_some_and(|n| n.id() == string.id());
+        let name = function.rsplit('.').next().unwrap_or(function);
+        return ((BY_NAME.contains(&function) && second) || name == "attrgetter")
+            .then(|| name.to_string());
+    }
+    // The string itself, or one element of a tuple, list or set, assigned to a class list.
+    let assignment = match parent.kind() {
+        "assignment" => parent,
+        "tuple" | "list" | "set" | "parenthesized_expression" => {
+            parent.parent().filter(|a| a.kind() == "assignment")?
+        }
+        _ => return None,
+    };
+    let left = text.get(assignment.child_by_field_name("left")?.byte_range())?;
+    CLASS_LISTS.contains(&left).then(|| left.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::RenameOptions;
+    use super::super::scan::{renamers, scan_file};
+    use super::named_in;
+
+    #[test]
+    fn only_strings_python_reads_as_an_attribute_name_are_found() {
+        let text = "\
+class P:
+    __slots__ = ('cents', 'other')
+    __match_args__ = ('cents',)
+
+getattr(p, 'cents')
+setattr(p, 'cents', 'cents')
+print('cents')
+getattr('cents', 'x')
+operator.attrgetter('cents')
+label = ('cents',)
+";
+        let python = renamers()
+            .iter()
+            .find(|r| r.entry.name == "python")
+            .unwrap();
+        let opts = RenameOptions::plain("cents", "amount");
+        let scan = scan_file("m.py".into(), text, python, &opts).unwrap();
+        let found: Vec<(usize, String)> = named_in(&scan, "cents")
+            .into_iter()
+            .map(|(_, line, reader)| (line, reader))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (2, "__slots__".to_string()),
+                (3, "__match_args__".to_string()),
+                (5, "getattr".to_string()),
+                (6, "setattr".to_string()),
+                (9, "attrgetter".to_string()),
+            ]
+        );
+    }
 }

@@ -223,12 +223,13 @@ pub enum RenameRefusal {
         /// Uses of OLD spelled mangled: path, line and spelling; the first `MAX_LISTED`.
         spelled: Vec<(String, usize, String)>,
     },
-    /// OLD is named by a string a builtin reaches an attribute through (`getattr(obj,
-    /// "old")`), which the rename would leave reaching nothing.
+    /// OLD is named by a string Python reaches an attribute through (`getattr(obj, "old")`,
+    /// `attrgetter("old")`, `__slots__`), which the rename would leave reaching nothing.
     NamedByString {
         /// OLD.
         old: String,
-        /// Each such string: path, line and the builtin; the first `MAX_LISTED`.
+        /// Each such string: path, line and what reads it (`getattr`, `attrgetter`,
+        /// `__slots__`, ...); the first `MAX_LISTED`.
         places: Vec<(String, usize, String)>,
     },
     /// NEW already names something where OLD would become it.

@@ -346,11 +346,15 @@ fn mangled(
     )
 }
 
-/// OLD named by a string a builtin reaches an attribute through.
+/// OLD named by a string Python reaches an attribute through.
 fn named_by_string(old: &str, places: &[(String, usize, String)], surface: Surface) -> Words {
     let listed: Vec<String> = places
         .iter()
-        .map(|(path, line, builtin)| format!("{path}:{line} ({builtin}(…, \"{old}\"))"))
+        .map(|(path, line, reader)| match reader.as_str() {
+            "__slots__" | "__match_args__" => format!("{path}:{line} ({reader})"),
+            "attrgetter" => format!("{path}:{line} (attrgetter(\"{old}\"))"),
+            _ => format!("{path}:{line} ({reader}(…, \"{old}\"))"),
+        })
         .collect();
     refused(
         ErrorKind::UnresolvedSites,
