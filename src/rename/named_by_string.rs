@@ -1,6 +1,6 @@
 //! Python reaches an attribute by a string too: `getattr(obj, "x")` (and `setattr`, `hasattr`,
-//! `delattr`), `operator.attrgetter("x")`, a class's `__slots__` and `__match_args__` use `x`
-//! where no identifier stands. A rename that leaves such a string leaves code reaching nothing,
+//! `delattr`), `operator.attrgetter("x")`, a class's `__slots__` and `__match_args__`, and
+//! `obj.__dict__["x"]` or `vars(obj)["x"]` use `x` where no identifier stands. A rename that leaves such a string leaves code reaching nothing,
 //! so it is refused unless the strings are renamed too (`--include-strings`) or the person
 //! leaves what lancet cannot decide (`--leave-unresolved`).
 
@@ -61,8 +61,8 @@ fn named_in(scan: &FileScan, old: &str) -> Vec<(String, usize, String)> {
 }
 
 /// What reads the string node `string` as an attribute's name, if anything does: a builtin
-/// taking it as its second argument, `attrgetter` taking it as any, or a class list holding
-/// it (`__slots__ = ("x",)`).
+/// taking it as its second argument, `attrgetter` taking it as any, an attribute dictionary
+/// indexed by it, or a class list holding it (`__slots__ = ("x",)`).
 fn reader(text: &str, string: Node) -> Option<String> {
     let parent = string.parent()?;
     if parent.kind() == "argument_list" {
@@ -72,6 +72,19 @@ fn reader(text: &str, string: Node) -> Option<String> {
         let name = function.rsplit('.').next().unwrap_or(function);
         return ((BY_NAME.contains(&function) && second) || name == "attrgetter")
             .then(|| name.to_string());
+    }
+    // A key of an object's attribute dictionary: `obj.__dict__["x"]`, `vars(obj)["x"]`.
+    if parent.kind() == "subscript" {
+        let key = parent.child_by_field_name("subscript")?;
+        let value = parent.child_by_field_name("value")?;
+        let spelled = text.get(value.byte_range())?;
+        let vars = value.kind() == "call"
+            && value
+                .child_by_field_name("function")
+                .and_then(|f| text.get(f.byte_range()))
+                == Some("vars");
+        return (key.id() == string.id() && (spelled.ends_with(".__dict__") || vars))
+            .then(|| if vars { "vars" } else { "__dict__" }.to_string());
     }
     // The string itself, or one element of a tuple, list or set, assigned to a class list.
     let assignment = match parent.kind() {
@@ -104,6 +117,7 @@ print('cents')
 getattr('cents', 'x')
 operator.attrgetter('cents')
 label = ('cents',)
+p.__dict__['cents'] + vars(p)['cents'] + prices['cents']
 ";
         let python = renamers()
             .iter()
@@ -123,6 +137,8 @@ label = ('cents',)
                 (5, "getattr".to_string()),
                 (6, "setattr".to_string()),
                 (9, "attrgetter".to_string()),
+                (11, "__dict__".to_string()),
+                (11, "vars".to_string()),
             ]
         );
     }

@@ -229,7 +229,7 @@ pub enum RenameRefusal {
         /// OLD.
         old: String,
         /// Each such string: path, line and what reads it (`getattr`, `attrgetter`,
-        /// `__slots__`, ...); the first `MAX_LISTED`.
+        /// `__slots__`, `__dict__`, ...); the first `MAX_LISTED`.
         places: Vec<(String, usize, String)>,
     },
     /// NEW already names something where OLD would become it.

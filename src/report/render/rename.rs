@@ -353,6 +353,8 @@ fn named_by_string(old: &str, places: &[(String, usize, String)], surface: Surfa
         .map(|(path, line, reader)| match reader.as_str() {
             "__slots__" | "__match_args__" => format!("{path}:{line} ({reader})"),
             "attrgetter" => format!("{path}:{line} (attrgetter(\"{old}\"))"),
+            "__dict__" => format!("{path}:{line} (__dict__[\"{old}\"])"),
+            "vars" => format!("{path}:{line} (vars(…)[\"{old}\"])"),
             _ => format!("{path}:{line} ({reader}(…, \"{old}\"))"),
         })
         .collect();
