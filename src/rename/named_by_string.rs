@@ -1,12 +1,13 @@
 //! Python reaches an attribute by a string too: `getattr(obj, "x")` (and `setattr`, `hasattr`,
 //! `delattr`), `operator.attrgetter("x")`, a class's `__slots__` and `__match_args__`, and
-//! `obj.__dict__["x"]` or `vars(obj)["x"]` use `x` where no identifier stands. A rename that leaves such a string leaves code reaching nothing,
-//! so it is refused unless the strings are renamed too (`--include-strings`) or the person
-//! leaves what lancet cannot decide (`--leave-unresolved`).
+//! `obj.__dict__["x"]` or `vars(obj)["x"]` use `x` where no identifier stands. A rename that
+//! leaves such a string leaves code reaching nothing, so it is refused unless the strings are
+//! renamed too (`--include-strings`) or the person leaves what lancet cannot decide
+//! (`--leave-unresolved`).
 
 use super::model::{FileScan, RenameOptions};
 use super::scan::whole_word_offsets;
-use crate::report::RenameRefusal;
+use crate::report::{AttributeReader, RenameRefusal};
 use lancet_core::MAX_LISTED;
 use tree_sitter::Node;
 
@@ -25,7 +26,7 @@ pub(super) fn named_by_string_refusal(
     if opts.include_strings || opts.leave_unresolved {
         return None;
     }
-    let places: Vec<(String, usize, String)> = scanned
+    let places: Vec<(String, usize, AttributeReader)> = scanned
         .iter()
         .filter(|s| s.language == "python")
         .flat_map(|s| named_in(s, &opts.old))
@@ -38,8 +39,8 @@ pub(super) fn named_by_string_refusal(
 }
 
 /// Each string in `scan` that is exactly `old` and names an attribute: its path, line and what
-/// reads it (`getattr`, `attrgetter`, `__slots__`, ...).
-fn named_in(scan: &FileScan, old: &str) -> Vec<(String, usize, String)> {
+/// reads it.
+fn named_in(scan: &FileScan, old: &str) -> Vec<(String, usize, AttributeReader)> {
     let text = scan.parsed.text.as_str();
     let root = scan.parsed.tree.root_node();
     whole_word_offsets(text.as_bytes(), old)
@@ -63,15 +64,17 @@ fn named_in(scan: &FileScan, old: &str) -> Vec<(String, usize, String)> {
 /// What reads the string node `string` as an attribute's name, if anything does: a builtin
 /// taking it as its second argument, `attrgetter` taking it as any, an attribute dictionary
 /// indexed by it, or a class list holding it (`__slots__ = ("x",)`).
-fn reader(text: &str, string: Node) -> Option<String> {
+fn reader(text: &str, string: Node) -> Option<AttributeReader> {
     let parent = string.parent()?;
     if parent.kind() == "argument_list" {
         let call = parent.parent().filter(|c| c.kind() == "call")?;
         let function = text.get(call.child_by_field_name("function")?.byte_range())?;
+        if function.rsplit('.').next() == Some("attrgetter") {
+            return Some(AttributeReader::Attrgetter);
+        }
         let second = parent.named_child(1).is_some_and(|n| n.id() == string.id());
-        let name = function.rsplit('.').next().unwrap_or(function);
-        return ((BY_NAME.contains(&function) && second) || name == "attrgetter")
-            .then(|| name.to_string());
+        let builtin = BY_NAME.iter().find(|b| **b == function)?;
+        return second.then_some(AttributeReader::Builtin(builtin));
     }
     // A key of an object's attribute dictionary: `obj.__dict__["x"]`, `vars(obj)["x"]`.
     if parent.kind() == "subscript" {
@@ -83,8 +86,12 @@ fn reader(text: &str, string: Node) -> Option<String> {
                 .child_by_field_name("function")
                 .and_then(|f| text.get(f.byte_range()))
                 == Some("vars");
-        return (key.id() == string.id() && (spelled.ends_with(".__dict__") || vars))
-            .then(|| if vars { "vars" } else { "__dict__" }.to_string());
+        return (key.id() == string.id() && (spelled.ends_with(".__dict__") || vars)).then_some(
+            match vars {
+                true => AttributeReader::Vars,
+                false => AttributeReader::Dict,
+            },
+        );
     }
     // The string itself, or one element of a tuple, list or set, assigned to a class list.
     let assignment = match parent.kind() {
@@ -95,7 +102,8 @@ fn reader(text: &str, string: Node) -> Option<String> {
         _ => return None,
     };
     let left = text.get(assignment.child_by_field_name("left")?.byte_range())?;
-    CLASS_LISTS.contains(&left).then(|| left.to_string())
+    let list = CLASS_LISTS.iter().find(|l| **l == left)?;
+    Some(AttributeReader::ClassList(list))
 }
 
 #[cfg(test)]
@@ -103,6 +111,7 @@ mod tests {
     use super::super::model::RenameOptions;
     use super::super::scan::{renamers, scan_file};
     use super::named_in;
+    use crate::report::AttributeReader;
 
     #[test]
     fn only_strings_python_reads_as_an_attribute_name_are_found() {
@@ -125,20 +134,20 @@ p.__dict__['cents'] + vars(p)['cents'] + prices['cents']
             .unwrap();
         let opts = RenameOptions::plain("cents", "amount");
         let scan = scan_file("m.py".into(), text, python, &opts).unwrap();
-        let found: Vec<(usize, String)> = named_in(&scan, "cents")
+        let found: Vec<(usize, AttributeReader)> = named_in(&scan, "cents")
             .into_iter()
             .map(|(_, line, reader)| (line, reader))
             .collect();
         assert_eq!(
             found,
             [
-                (2, "__slots__".to_string()),
-                (3, "__match_args__".to_string()),
-                (5, "getattr".to_string()),
-                (6, "setattr".to_string()),
-                (9, "attrgetter".to_string()),
-                (11, "__dict__".to_string()),
-                (11, "vars".to_string()),
+                (2, AttributeReader::ClassList("__slots__")),
+                (3, AttributeReader::ClassList("__match_args__")),
+                (5, AttributeReader::Builtin("getattr")),
+                (6, AttributeReader::Builtin("setattr")),
+                (9, AttributeReader::Attrgetter),
+                (11, AttributeReader::Dict),
+                (11, AttributeReader::Vars),
             ]
         );
     }

@@ -218,20 +218,15 @@ fn site_shape_at(scan: &FileScan, at: usize, len: usize) -> SiteShape {
 /// OLD or NEW as one of Python's special names, in a rename that touches Python: the rename of
 /// a language server (`--lsp`) is refused alike, as the server leaves `==` calling the old
 /// `__eq__` too.
-pub(super) fn special_name(
-    languages: &HashSet<&str>,
-    opts: &RenameOptions,
-) -> Option<RenameRefusal> {
+pub(super) fn special_name(touches_python: bool, opts: &RenameOptions) -> Option<RenameRefusal> {
     let (which, name) = [("OLD", &opts.old), ("NEW", &opts.new)]
         .into_iter()
         .find(|(_, name)| python_special(name))?;
-    languages
-        .contains("python")
-        .then(|| RenameRefusal::SpecialName {
-            which,
-            name: name.clone(),
-            language: "python".into(),
-        })
+    touches_python.then(|| RenameRefusal::SpecialName {
+        which,
+        name: name.clone(),
+        language: "python".into(),
+    })
 }
 
 /// Whether Python reserves `name` for itself (`__eq__`, `__init__`, `__all__`): the language
@@ -278,7 +273,7 @@ pub(super) fn refusal(
             });
         }
     }
-    if let Some(refused) = special_name(&languages, opts)
+    if let Some(refused) = special_name(languages.contains("python"), opts)
         .or_else(|| mangling_refusal(opts, touched, scanned))
         .or_else(|| named_by_string_refusal(opts, scanned))
     {

@@ -64,8 +64,9 @@ pub(super) fn rename(
 ) -> crate::applied::Applied {
     // A special name is refused before any server is looked for: the server's rename leaves
     // what the interpreter calls by that name as much as lancet's would.
-    let language = lancet_syntax::languages::language_for(&at.path, b"").map(|l| l.name.as_str());
-    if let Some(refused) = super::refusal::special_name(&language.into_iter().collect(), opts) {
+    let python =
+        lancet_syntax::languages::language_for(&at.path, b"").is_some_and(|l| l.name == "python");
+    if let Some(refused) = super::refusal::special_name(python, opts) {
         return Report::rename_refused(&refused, apply.surface).into();
     }
     let new = opts.new.as_str();

@@ -13,9 +13,9 @@ pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSynt
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
 pub use reads::UnreadChange;
 pub use rename::{
-    AtProblem, BadMessage, DecidedSite, Definition, LeftSite, Mention, NotDecided, PlaceRefusal,
-    RenameRefusal, RenameSummary, ServerDecisions, ServerMissing, ServerRefusal, ServerTrouble,
-    Site, SymbolKind, UndecidedBy,
+    AtProblem, AttributeReader, BadMessage, DecidedSite, Definition, LeftSite, Mention, NotDecided,
+    PlaceRefusal, RenameRefusal, RenameSummary, ServerDecisions, ServerMissing, ServerRefusal,
+    ServerTrouble, Site, SymbolKind, UndecidedBy,
 };
 pub use signature::{
     ParamProblem, SignatureRefusal, SignatureSummary, SiteProblem, UnsupportedDefinition,

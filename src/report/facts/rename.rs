@@ -168,6 +168,21 @@ pub struct DecidedSite {
     pub definition: String,
 }
 
+/// What reads a Python string as an attribute's name, for the refusal to show it as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttributeReader {
+    /// A builtin taking it as its second argument: `getattr`, `setattr`, `hasattr`, `delattr`.
+    Builtin(&'static str),
+    /// `attrgetter`, taking it as any argument.
+    Attrgetter,
+    /// A class list holding it: `__slots__`, `__match_args__`.
+    ClassList(&'static str),
+    /// `obj.__dict__`, indexed by it.
+    Dict,
+    /// `vars(obj)`, indexed by it.
+    Vars,
+}
+
 /// Why a rename must not go ahead.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RenameRefusal {
@@ -228,9 +243,8 @@ pub enum RenameRefusal {
     NamedByString {
         /// OLD.
         old: String,
-        /// Each such string: path, line and what reads it (`getattr`, `attrgetter`,
-        /// `__slots__`, `__dict__`, ...); the first `MAX_LISTED`.
-        places: Vec<(String, usize, String)>,
+        /// Each such string: path, line and what reads it; the first `MAX_LISTED`.
+        places: Vec<(String, usize, AttributeReader)>,
     },
     /// NEW already names something where OLD would become it.
     NameInUse {

@@ -4,7 +4,7 @@
 //! words.
 
 use crate::report::{
-    AtProblem, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
+    AtProblem, AttributeReader, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
 };
 use crate::report::{BadMessage, ServerMissing, ServerTrouble};
 use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
@@ -347,15 +347,21 @@ fn mangled(
 }
 
 /// OLD named by a string Python reaches an attribute through.
-fn named_by_string(old: &str, places: &[(String, usize, String)], surface: Surface) -> Words {
+fn named_by_string(
+    old: &str,
+    places: &[(String, usize, AttributeReader)],
+    surface: Surface,
+) -> Words {
     let listed: Vec<String> = places
         .iter()
-        .map(|(path, line, reader)| match reader.as_str() {
-            "__slots__" | "__match_args__" => format!("{path}:{line} ({reader})"),
-            "attrgetter" => format!("{path}:{line} (attrgetter(\"{old}\"))"),
-            "__dict__" => format!("{path}:{line} (__dict__[\"{old}\"])"),
-            "vars" => format!("{path}:{line} (vars(…)[\"{old}\"])"),
-            _ => format!("{path}:{line} ({reader}(…, \"{old}\"))"),
+        .map(|(path, line, reader)| match reader {
+            AttributeReader::Builtin(builtin) => {
+                format!("{path}:{line} ({builtin}(…, \"{old}\"))")
+            }
+            AttributeReader::Attrgetter => format!("{path}:{line} (attrgetter(\"{old}\"))"),
+            AttributeReader::ClassList(list) => format!("{path}:{line} ({list})"),
+            AttributeReader::Dict => format!("{path}:{line} (__dict__[\"{old}\"])"),
+            AttributeReader::Vars => format!("{path}:{line} (vars(…)[\"{old}\"])"),
         })
         .collect();
     refused(
