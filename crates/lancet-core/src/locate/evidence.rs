@@ -1,7 +1,7 @@
 //! Already-applied evidence: whether a hunk's new text standing in the file is the hunk's own
 //! result (a re-sent edit, a no-op) or a copy that proves nothing.
 
-use super::ladder::{LINE_HINT_WINDOW, Ladder, Search};
+use super::ladder::{LINE_HINT_WINDOW, Ladder, Search, StrictReading};
 use super::{Haystack, LocateError, Located, Match, Tier, fuzzy};
 use crate::batch::{Anchor, Hunk, HunkText, Occurrences, Pick};
 use crate::line_map::{LineMap, Region};
@@ -11,25 +11,65 @@ use crate::text::shared_ends;
 /// How far from a unified hunk's `+c` its new text may stand and count as already applied.
 const NEW_LINE_HINT_WINDOW: usize = 3;
 
+/// The strict tiers' decision, unless what stands where they found the old text shows the hunk
+/// was sent before (or cannot tell): a substring's or the lines' additions standing around it
+/// already. A repaired reading is taken as decided.
+pub(super) fn settle(
+    hay: &Haystack,
+    search: &Search,
+    hunk: &Hunk,
+    reading: StrictReading,
+    decided: Result<Located, LocateError>,
+) -> Result<Located, LocateError> {
+    let settled = match reading {
+        StrictReading::Substring(t) => resent_where_stands(hay, hunk, t, &decided),
+        StrictReading::Lines(old, new) => resent_where_found(hay, search, hunk, old, new, &decided),
+        StrictReading::Repaired => None,
+    };
+    settled.unwrap_or(decided)
+}
+
+/// The one place a substring hunk's old text was found at: whether what it adds around that
+/// text stands there already (re-sent).
+fn resent_where_stands(
+    hay: &Haystack,
+    hunk: &Hunk,
+    t: &HunkText,
+    decided: &Result<Located, LocateError>,
+) -> Option<Result<Located, LocateError>> {
+    let Ok(Located::Replace(placements)) = decided else {
+        return None;
+    };
+    let ([one], Occurrences::One) = (&placements[..], hunk.occurrences) else {
+        return None;
+    };
+    match resent_text(hay, one.bytes?, t) {
+        Resent::No => None,
+        Resent::Already(at) => Some(Ok(Located::AlreadyApplied { at })),
+        Resent::Unsure { at, whole } => Some(Err(applied_or_copy(at, one.at.start, whole))),
+    }
+}
+
 /// For old text found at one place: whether the hunk was sent before. The lines it adds around
 /// its old text standing there already (re-sent); or, found only by ignoring indentation, its
 /// new text standing verbatim at the old text's place (a re-sent re-indent). New text standing
 /// elsewhere, placed there by the hunk's own context, leaves two readings: the hunk's line
 /// numbers decide, else it is refused; weaker signs never outweigh the old text found.
-pub(super) fn resent_where_found(
+fn resent_where_found(
     hay: &Haystack,
     search: &Search,
     hunk: &Hunk,
     old: &[String],
     new: &[String],
-    found: &Ladder,
+    decided: &Result<Located, LocateError>,
 ) -> Option<Result<Located, LocateError>> {
-    let Ladder::Found(tier, starts, _) = found else {
+    let Ok(Located::Replace(placements)) = decided else {
         return None;
     };
-    let [start] = starts[..] else {
+    let [found] = &placements[..] else {
         return None;
     };
+    let (tier, start) = (found.at.tier, found.at.start);
     if hunk.occurrences == Occurrences::One {
         match resent_lines(search.lines, start, old, new) {
             Resent::No => {}
@@ -37,7 +77,7 @@ pub(super) fn resent_where_found(
             Resent::Unsure { at, whole } => return Some(Err(applied_or_copy(at, start, whole))),
         }
     }
-    if *tier < Tier::Indent {
+    if tier < Tier::Indent {
         return None;
     }
     let overlaps = |at: &Match| at.start < start + old.len() && start < at.end;
@@ -180,7 +220,7 @@ pub(super) fn new_text_note(hay: &Haystack, hunk: &Hunk) -> Option<MissNote> {
 }
 
 /// How a hunk that only adds lines around its old text reads where that old text was found.
-pub(super) enum Resent {
+enum Resent {
     /// Nothing it adds stands there: a new edit.
     No,
     /// Everything it adds stands there, with a line that is more than blanks and brackets:
@@ -269,7 +309,7 @@ fn resent_lines(lines: &[&str], start: usize, old: &[String], new: &[String]) ->
 }
 
 /// [`Resent`] for a substring hunk whose old text stands at bytes `(b, e)`.
-pub(super) fn resent_text(hay: &Haystack, (b, e): (usize, usize), t: &HunkText) -> Resent {
+fn resent_text(hay: &Haystack, (b, e): (usize, usize), t: &HunkText) -> Resent {
     if t.old.is_empty() || t.new.len() <= t.old.len() {
         return Resent::No;
     }
@@ -298,7 +338,7 @@ pub(super) fn resent_text(hay: &Haystack, (b, e): (usize, usize), t: &HunkText) 
 }
 
 /// The refusal for lines that may be a re-sent edit or a second copy.
-pub(super) fn applied_or_copy(at: Match, old_start: usize, whole: bool) -> LocateError {
+fn applied_or_copy(at: Match, old_start: usize, whole: bool) -> LocateError {
     LocateError::AppliedOrCopy {
         at: at.start + 1,
         old_at: old_start + 1,

@@ -4,7 +4,7 @@
 use super::evidence::{has_words, trim_trailing_blank};
 use super::fuzzy::definition_name;
 use super::headers::Regions;
-use super::ladder::{Search, block_eq};
+use super::ladder::Search;
 use super::{LocateError, Located, Match, Placement, Tier};
 use crate::batch::{Anchor, Hunk};
 use crate::locate::MissNote;
@@ -55,9 +55,9 @@ pub(super) fn locate_insertion(
         None
     } else if at == n && regions.is_none() {
         n.checked_sub(new.len())
-            .filter(|&s| block_eq(search.lines, s, new, Tier::TrailingWs))
+            .filter(|&s| Tier::TrailingWs.block_eq(search.lines, s, new))
     } else {
-        Some(at).filter(|&s| block_eq(search.lines, s, new, Tier::TrailingWs))
+        Some(at).filter(|&s| Tier::TrailingWs.block_eq(search.lines, s, new))
     };
     if let Some(start) = present
         && has_words(new)

@@ -1,11 +1,15 @@
 //! The ladder itself: a needle tried tier by tier, strict first, where it may stand, and the
-//! occurrence rule and hints applied to the deciding tier's candidates.
+//! occurrence rule and hints applied to the deciding tier's candidates. A hunk meets it twice:
+//! [`Search::strict`] walks every reading of its old text (read beforehand, in `readings.rs`)
+//! down the strict tiers; [`Search::approximate`] gathers the anchor and fuzzy tiers' candidates
+//! (found in `fuzzy.rs`) and decides once among them.
 
+use super::readings::{Reading, Readings};
 use super::tier::loose_chars;
 use super::{Haystack, LocateError, Located, Match, MissNote, Placement, Tier, fuzzy};
-use crate::batch::{Anchor, HunkText, Occurrences, Pick};
+use crate::batch::{Anchor, Hunk, HunkText, Occurrences, Pick};
+use crate::line_map::LineMap;
 use crate::notes::HunkNote;
-use crate::text::common_indent;
 use std::collections::HashMap;
 
 /// Everything a ladder run needs besides the needle.
@@ -37,6 +41,39 @@ pub(super) enum Ladder {
     Missing {
         outside_regions: Option<usize>,
     },
+}
+
+/// What the strict tiers decided over a hunk's readings, and which reading decided: the
+/// evidence a re-sent edit leaves is read differently for each.
+pub(super) enum Strict<'r> {
+    /// A reading stands; `decided` is the occurrence rule's verdict on its places.
+    Found {
+        /// The reading that found places.
+        reading: StrictReading<'r>,
+        /// Its places as placements, or why they cannot be chosen among.
+        decided: Result<Located, LocateError>,
+    },
+    /// No reading stands; `outside_regions` is the first place of the old lines that the `@@`
+    /// headers excluded.
+    Missing { outside_regions: Option<usize> },
+}
+
+/// Which of a hunk's readings found places.
+pub(super) enum StrictReading<'r> {
+    /// The old text as sent, byte for byte.
+    Substring(&'r HunkText),
+    /// The old lines, as sent or without blank edges: these old and new lines.
+    Lines(&'r [String], &'r [String]),
+    /// A repaired reading (escapes undone, line numbers stripped).
+    Repaired,
+}
+
+/// What the approximate tiers decided.
+pub(super) enum Approximate {
+    /// A window stands; the occurrence rule's verdict on it.
+    Decided(Result<Located, LocateError>),
+    /// None stands; why the nearest window was refused, when one was.
+    Missing(Option<MissNote>),
 }
 
 impl Ladder {
@@ -117,6 +154,74 @@ impl<'l, 's> Search<'l, 's> {
         }
     }
 
+    /// The strict tiers over every reading of a hunk, in ladder order: the text as sent byte for
+    /// byte, its lines (as sent, then without blank edges) at each line tier, its over-escapes
+    /// undone byte for byte, then the repaired readings. The first reading that stands decides.
+    pub(super) fn strict<'r>(&self, readings: &'r Readings) -> Strict<'r> {
+        if let Some(t) = readings.substring {
+            let found = byte_matches(self.hay, &t.old);
+            if !found.is_empty() {
+                return Strict::Found {
+                    reading: StrictReading::Substring(t),
+                    decided: self.decide_bytes(found, t, Tier::Exact),
+                };
+            }
+        }
+        let mut outside_regions = None;
+        for &(old, new) in &readings.lines {
+            match self.ladder(old, Tier::LINE_TIERS) {
+                Ladder::Missing { outside_regions: o } => {
+                    outside_regions = outside_regions.or(o);
+                }
+                found => {
+                    return Strict::Found {
+                        reading: StrictReading::Lines(old, new),
+                        decided: found.into_result(old, new, None),
+                    };
+                }
+            }
+        }
+        if let Some(t) = &readings.unescaped {
+            let found = byte_matches(self.hay, &t.old);
+            if !found.is_empty() {
+                return Strict::Found {
+                    reading: StrictReading::Repaired,
+                    decided: self.decide_bytes(found, t, Tier::Escapes),
+                };
+            }
+        }
+        if let Some((found, r)) = self.best_repaired(&readings.repaired) {
+            return Strict::Found {
+                reading: StrictReading::Repaired,
+                decided: found.into_result(&r.old, &r.new, Some(r.reported)),
+            };
+        }
+        Strict::Missing { outside_regions }
+    }
+
+    /// Of the repaired readings that find something, the one found by the strictest line tier
+    /// (`12: x` may be `x` or ` x`: the reading that matches exactly is the right one).
+    fn best_repaired<'r>(&self, readings: &'r [Reading]) -> Option<(Ladder, &'r Reading)> {
+        let mut best: Option<(Tier, Ladder, &Reading)> = None;
+        for reading in readings {
+            let mut s = self.clone();
+            if let Some(h) = reading.hint {
+                s.line_hint = Some(h);
+            }
+            let found = s.ladder(&reading.old, Tier::LINE_TIERS);
+            let tier = match &found {
+                Ladder::Found(t, _, _)
+                | Ladder::Ambiguous(t, _)
+                | Ladder::CountMismatch(t, _, _) => *t,
+                Ladder::Missing { .. } | Ladder::TooRepetitive(..) => continue,
+            };
+            if best.as_ref().is_none_or(|b| tier < b.0) {
+                best = Some((tier, found, reading));
+            }
+        }
+        best.map(|(_, found, reading)| (found, reading))
+    }
+
     /// Runs `tiers` in order; the first with candidates decides.
     pub(super) fn ladder(&self, needle: &[String], tiers: &[Tier]) -> Ladder {
         let mut outside_regions = None;
@@ -128,7 +233,7 @@ impl<'l, 's> Search<'l, 's> {
             let all: Vec<usize> = starts
                 .iter()
                 .copied()
-                .filter(|&s| block_eq(self.lines, s, needle, tier))
+                .filter(|&s| tier.block_eq(self.lines, s, needle))
                 .collect();
             if all.is_empty() {
                 continue;
@@ -143,10 +248,28 @@ impl<'l, 's> Search<'l, 's> {
         Ladder::Missing { outside_regions }
     }
 
-    /// The anchor tier, then the fuzzy tier (both only for substantial needles). `kept` marks
-    /// the needle lines the hunk keeps (context): only those may differ from the file beyond
-    /// presentation, and each such difference is noted for the report.
-    pub(super) fn approximate(&self, needle: &[String], kept: &[bool]) -> Ladder {
+    /// The anchor tier, then the fuzzy tier (both only for substantial needles), over a hunk's
+    /// old lines. Only the lines the hunk keeps (context) may differ from the file beyond
+    /// presentation, and each such difference is noted for the report; when no window stands,
+    /// why the nearest was refused, if it was.
+    pub(super) fn approximate(&self, hunk: &Hunk) -> Approximate {
+        let needle = &hunk.old;
+        let kept = kept_lines(needle, &hunk.new);
+        match self.approximate_window(needle, &kept) {
+            found @ (Ladder::Found(..)
+            | Ladder::Ambiguous(..)
+            | Ladder::CountMismatch(..)
+            | Ladder::TooRepetitive(..)) => {
+                Approximate::Decided(found.into_result(needle, &hunk.new, None))
+            }
+            Ladder::Missing { .. } => {
+                Approximate::Missing(self.removed_line_mismatch(needle, &kept))
+            }
+        }
+    }
+
+    /// [`Self::approximate`]'s window: `kept` marks the needle lines the hunk keeps.
+    fn approximate_window(&self, needle: &[String], kept: &[bool]) -> Ladder {
         // A kept line the model wrote as it stands elsewhere in the file is no misremembered
         // drift: it names that other place (a sync/async twin, a sibling test). Such a line
         // must match here up to presentation, like a line the hunk removes.
@@ -188,16 +311,19 @@ impl<'l, 's> Search<'l, 's> {
                 outside_regions: None,
             };
         };
+        // Both approximate tiers' candidates are gathered before either is scoped, so that the
+        // decision is made once: the anchor tier's, else the fuzzy tier's (which only ever
+        // places one hunk).
+        let fuzzy = if self.occurrences == Occurrences::One {
+            fuzzy::fuzzy(self.lines, self.hay.sketches(), needle, kept)
+        } else {
+            fuzzy::Approx::None
+        };
         let anchored = self.scope(&self.constrained(anchored, needle.len()));
         if !anchored.is_empty() {
             return self.decide(Tier::Anchor, anchored, needle.len());
         }
-        if self.occurrences != Occurrences::One {
-            return Ladder::Missing {
-                outside_regions: None,
-            };
-        }
-        match fuzzy::fuzzy(self.lines, self.hay.sketches(), needle, kept) {
+        match fuzzy {
             fuzzy::Approx::One(start, _) => {
                 let ok = self.within_regions(&self.constrained(vec![start], needle.len()));
                 if ok.is_empty() {
@@ -226,11 +352,7 @@ impl<'l, 's> Search<'l, 's> {
 
     /// Why an approximate match was refused, when it was: a line the hunk removes differs from
     /// the file's in content. Shown both ways, so the model can see what it got wrong.
-    pub(super) fn removed_line_mismatch(
-        &self,
-        needle: &[String],
-        kept: &[bool],
-    ) -> Option<MissNote> {
+    fn removed_line_mismatch(&self, needle: &[String], kept: &[bool]) -> Option<MissNote> {
         let starts = self.first_line_positions(needle);
         if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
             return None;
@@ -351,13 +473,13 @@ impl<'l, 's> Search<'l, 's> {
     }
 
     /// Decides among byte-exact substring matches.
-    pub(super) fn decide_bytes(
+    fn decide_bytes(
         &self,
-        hay: &Haystack,
         found: Vec<(usize, usize)>,
         text: &HunkText,
         tier: Tier,
     ) -> Result<Located, LocateError> {
+        let hay = self.hay;
         let placement = |(b, e): (usize, usize)| Placement {
             at: Match {
                 start: hay.line_of(b),
@@ -484,25 +606,23 @@ impl<'l, 's> Search<'l, 's> {
 }
 
 /// Whether `needle` matches the lines starting at `start` at `tier`.
-pub(super) fn block_eq(lines: &[&str], start: usize, needle: &[String], tier: Tier) -> bool {
-    if start + needle.len() > lines.len() {
-        return false;
+/// Every byte range where `needle` stands in the file, verbatim.
+fn byte_matches(hay: &Haystack, needle: &str) -> Vec<(usize, usize)> {
+    hay.text
+        .match_indices(needle)
+        .map(|(i, m)| (i, i + m.len()))
+        .collect()
+}
+
+/// Which old lines the hunk keeps (context, equal in old and new text).
+fn kept_lines(old: &[String], new: &[String]) -> Vec<bool> {
+    let mut kept = vec![false; old.len()];
+    for region in LineMap::of(old, new).regions() {
+        if region.is_kept() {
+            kept[region.old_lines()].fill(true);
+        }
     }
-    let window = &lines[start..start + needle.len()];
-    if !needle.iter().zip(window).all(|(n, f)| tier.line_eq(f, n)) {
-        return false;
-    }
-    if tier != Tier::Indent {
-        return true;
-    }
-    // Relative indentation must agree: strip each side's common indentation and compare.
-    let file_base = common_indent(window.iter().copied());
-    let needle_base = common_indent(needle.iter().map(String::as_str));
-    needle.iter().zip(window).all(|(n, f)| {
-        n.trim().is_empty()
-            || f.strip_prefix(file_base).map(str::trim_end)
-                == n.strip_prefix(needle_base).map(str::trim_end)
-    })
+    kept
 }
 
 /// Each needle line that differs from the file's line beyond presentation in a window an

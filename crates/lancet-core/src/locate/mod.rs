@@ -26,19 +26,16 @@ mod readings;
 mod reflow;
 mod tier;
 
-use crate::batch::{Hunk, HunkText, Occurrences};
-use crate::line_map::LineMap;
+use crate::batch::Hunk;
 use crate::notes::HunkNote;
 use crate::text::TextFile;
 use closest::Closest;
 use elision::locate_elided;
-use evidence::{
-    Resent, already_applied, applied_or_copy, new_text_note, resent_text, resent_where_found,
-};
+use evidence::{already_applied, new_text_note, settle};
 use headers::{header_regions, locate_by_body_alone, locate_without_anchor};
 use insertion::locate_insertion;
-use ladder::{Ladder, Search};
-use readings::{best_repaired_reading, blank_trimmed};
+use ladder::{Approximate, Search, Strict};
+use readings::Readings;
 use reflow::locate_reflowed;
 pub use tier::Tier;
 
@@ -322,14 +319,6 @@ pub struct Hints {
     pub explicit_removals: bool,
 }
 
-/// Every byte range where `needle` stands in the file, verbatim.
-fn byte_matches(hay: &Haystack, needle: &str) -> Vec<(usize, usize)> {
-    hay.text
-        .match_indices(needle)
-        .map(|(i, m)| (i, i + m.len()))
-        .collect()
-}
-
 /// Locates one hunk in a file.
 pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, LocateError> {
     let placeholder = if hints.explicit_removals {
@@ -365,47 +354,22 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
         occurrences: hunk.occurrences,
         pick: hunk.pick,
     };
-    let substring = hunk.text.as_ref().filter(|t| !t.old.is_empty());
-    if hunk.old.is_empty() && substring.is_none() {
+    let readings = Readings::of(hunk);
+    if hunk.old.is_empty() && readings.substring.is_none() {
         return locate_insertion(&search, hunk, regions.as_ref());
     }
-    if let Some(t) = substring
-        && let Some(located) = locate_substring(hay, &search, hunk, t)
-    {
-        return located;
-    }
     let mut note = None;
-    for (old, new) in blank_trimmed(&hunk.old, &hunk.new) {
-        match search.ladder(old, Tier::LINE_TIERS) {
-            Ladder::Missing { outside_regions } => {
-                if let (None, Some(line), Some(r)) = (&note, outside_regions, &regions) {
-                    note = Some(Box::new(MissNote::OutsideHeader {
-                        line: line + 1,
-                        header: r.header.clone(),
-                        header_line: r.starts[0],
-                    }));
-                }
-            }
-            found => {
-                if let Some(settled) = resent_where_found(hay, &search, hunk, old, new, &found) {
-                    return settled;
-                }
-                return found.into_result(old, new, None);
+    match search.strict(&readings) {
+        Strict::Found { reading, decided } => return settle(hay, &search, hunk, reading, decided),
+        Strict::Missing { outside_regions } => {
+            if let (Some(line), Some(r)) = (outside_regions, &regions) {
+                note = Some(Box::new(MissNote::OutsideHeader {
+                    line: line + 1,
+                    header: r.header.clone(),
+                    header_line: r.starts[0],
+                }));
             }
         }
-    }
-    if let Some(t) = substring
-        && let Some(old) = readings::unescape(&t.old)
-    {
-        let found = byte_matches(hay, &old);
-        if !found.is_empty() {
-            let new = readings::unescape(&t.new).unwrap_or_else(|| t.new.clone());
-            let repaired = HunkText { old, new };
-            return search.decide_bytes(hay, found, &repaired, Tier::Escapes);
-        }
-    }
-    if let Some((found, (reported, old, new, _))) = best_repaired_reading(&search, hunk) {
-        return found.into_result(&old, &new, Some(reported));
     }
     // Before any approximate reading: if the new text already stands there, a re-sent edit
     // must not be applied a second time.
@@ -418,51 +382,15 @@ pub fn locate(hay: &Haystack, hunk: &Hunk, hints: Hints) -> Result<Located, Loca
     if let Some(found) = locate_reflowed(&search, hunk, hints.fragments) {
         return found;
     }
-    let kept = kept_lines(&hunk.old, &hunk.new);
-    match search.approximate(&hunk.old, &kept) {
-        Ladder::Missing { .. } => {}
-        found => return found.into_result(&hunk.old, &hunk.new, None),
-    }
-    if let Some(why) = search.removed_line_mismatch(&hunk.old, &kept) {
-        note = Some(Box::new(why));
+    match search.approximate(hunk) {
+        Approximate::Decided(found) => return found,
+        Approximate::Missing(why) => note = why.map(Box::new).or(note),
     }
     let note = note.or_else(|| new_text_note(hay, hunk).map(Box::new));
     Err(LocateError::NotFound {
         closest: closest::closest_block(lines, hay.sketches(), &hunk.old),
         note,
     })
-}
-
-/// A substring hunk whose old text stands byte for byte: decided among its places, unless what
-/// it adds around the old text stands there already (re-sent). `None` when it stands nowhere.
-fn locate_substring(
-    hay: &Haystack,
-    search: &Search,
-    hunk: &Hunk,
-    t: &HunkText,
-) -> Option<Result<Located, LocateError>> {
-    let found = byte_matches(hay, &t.old);
-    if let ([one], Occurrences::One) = (&found[..], hunk.occurrences) {
-        match resent_text(hay, *one, t) {
-            Resent::No => {}
-            Resent::Already(at) => return Some(Ok(Located::AlreadyApplied { at })),
-            Resent::Unsure { at, whole } => {
-                return Some(Err(applied_or_copy(at, hay.line_of(one.0), whole)));
-            }
-        }
-    }
-    (!found.is_empty()).then(|| search.decide_bytes(hay, found, t, Tier::Exact))
-}
-
-/// Which old lines the hunk keeps (context, equal in old and new text).
-fn kept_lines(old: &[String], new: &[String]) -> Vec<bool> {
-    let mut kept = vec![false; old.len()];
-    for region in LineMap::of(old, new).regions() {
-        if region.is_kept() {
-            kept[region.old_lines()].fill(true);
-        }
-    }
-    kept
 }
 
 /// Lines as the owned strings a hunk holds, for the tests of the ladder's rooms.
@@ -474,7 +402,7 @@ fn owned_lines(lines: &[&str]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::Anchor;
+    use crate::batch::{Anchor, Occurrences};
 
     fn hunk(old: &[&str], new: &[&str], context: &[&str]) -> Hunk {
         Hunk {

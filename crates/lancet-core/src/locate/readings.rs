@@ -1,43 +1,61 @@
-//! The alternative readings of a hunk: its needle without the blank lines models add or drop at
-//! its edges, and the repaired readings of a garbled needle, with how each garbling is read
-//! back (over-escaped text unescaped, read-view line-number prefixes stripped).
+//! The readings of a hunk the strict tiers try, made before any search ([`Readings`]): its text
+//! as sent, its needle without the blank lines models add or drop at its edges, and the
+//! repaired readings of a garbled needle, with how each garbling is read back (over-escaped
+//! text unescaped, read-view line-number prefixes stripped).
 
 use super::Tier;
-use super::ladder::{Ladder, Search};
-use crate::batch::{Hunk, split_lines};
+use crate::batch::{Hunk, HunkText, split_lines};
 
-/// A repaired reading of a hunk: the tier it reports, old and new lines, and a line hint.
-type Reading = (Tier, Vec<String>, Vec<String>, Option<usize>);
+/// Every reading of a hunk's old text the strict tiers try, in ladder order, read once before
+/// any search so that the ladder walks them top-down: the text as sent, then its lines without
+/// blank edges, then the readings of a garbled needle.
+pub(super) struct Readings<'h> {
+    /// The old text as sent, byte for byte, for a format that names part of a line.
+    pub(super) substring: Option<&'h HunkText>,
+    /// The old and new lines as sent, then without the blank lines models add or drop at the
+    /// edges ([`blank_trimmed`]).
+    pub(super) lines: Vec<(&'h [String], &'h [String])>,
+    /// The substring with its over-escapes undone, when it has any.
+    pub(super) unescaped: Option<HunkText>,
+    /// The repaired readings of the lines ([`repaired_readings`]): the strictest tier among
+    /// them decides.
+    pub(super) repaired: Vec<Reading>,
+}
 
-/// Of the repaired readings of a hunk (read-view prefixes, diff markers) that find something,
-/// the one found by the strictest line tier (`12: x` may be `x` or ` x`: the reading that
-/// matches exactly is the right one).
-pub(super) fn best_repaired_reading(search: &Search, hunk: &Hunk) -> Option<(Ladder, Reading)> {
-    let mut best: Option<(Tier, Ladder, Reading)> = None;
-    for (reported, old, new, hint) in repaired_readings(hunk) {
-        let mut s = search.clone();
-        if let Some(h) = hint {
-            s.line_hint = Some(h);
-        }
-        let found = s.ladder(&old, Tier::LINE_TIERS);
-        let tier = match &found {
-            Ladder::Found(t, _, _) | Ladder::Ambiguous(t, _) | Ladder::CountMismatch(t, _, _) => *t,
-            Ladder::Missing { .. } | Ladder::TooRepetitive(..) => continue,
-        };
-        if best.as_ref().is_none_or(|b| tier < b.0) {
-            best = Some((tier, found, (reported, old, new, hint)));
+impl<'h> Readings<'h> {
+    /// Reads a hunk every way the strict tiers try.
+    pub(super) fn of(hunk: &'h Hunk) -> Self {
+        let substring = hunk.text.as_ref().filter(|t| !t.old.is_empty());
+        let unescaped = substring.and_then(|t| {
+            let old = unescape(&t.old)?;
+            let new = unescape(&t.new).unwrap_or_else(|| t.new.clone());
+            Some(HunkText { old, new })
+        });
+        Readings {
+            substring,
+            lines: blank_trimmed(&hunk.old, &hunk.new),
+            unescaped,
+            repaired: repaired_readings(hunk),
         }
     }
-    best.map(|(_, found, reading)| (found, reading))
+}
+
+/// A repaired reading of a hunk: its lines read back from a garbling.
+pub(super) struct Reading {
+    /// The tier a match by this reading reports (escapes, line numbers).
+    pub(super) reported: Tier,
+    /// The old lines, read back.
+    pub(super) old: Vec<String>,
+    /// The new lines, read back the same way.
+    pub(super) new: Vec<String>,
+    /// The line the reading points at (0-based): a read view's first line number.
+    pub(super) hint: Option<usize>,
 }
 
 /// The needle as given, then without the blank lines models add or drop at its edges: trailing
 /// blank lines common to old and new text (a blank line before the next marker), then leading
 /// blank lines of the old text (and as many of the new text's, when it has them too).
-pub(super) fn blank_trimmed<'h>(
-    old: &'h [String],
-    new: &'h [String],
-) -> Vec<(&'h [String], &'h [String])> {
+fn blank_trimmed<'h>(old: &'h [String], new: &'h [String]) -> Vec<(&'h [String], &'h [String])> {
     let blank_run = |v: &[String], from_end: bool| {
         let it: Box<dyn Iterator<Item = &String>> = if from_end {
             Box::new(v.iter().rev())
@@ -75,11 +93,21 @@ fn repaired_readings(hunk: &Hunk) -> Vec<Reading> {
             None => hunk.new.join("\n"),
         };
         let new = unescape(&joined_new).unwrap_or(joined_new);
-        out.push((Tier::Escapes, split_lines(&old), split_lines(&new), None));
+        out.push(Reading {
+            reported: Tier::Escapes,
+            old: split_lines(&old),
+            new: split_lines(&new),
+            hint: None,
+        });
     }
     for (old, first, eat_space) in strip_line_numbers(&hunk.old) {
         let new = strip_line_numbers_where_present(&hunk.new, eat_space);
-        out.push((Tier::LineNumbers, old, new, Some(first.saturating_sub(1))));
+        out.push(Reading {
+            reported: Tier::LineNumbers,
+            old,
+            new,
+            hint: Some(first.saturating_sub(1)),
+        });
     }
     out
 }

@@ -2,6 +2,7 @@
 //! CRLF read as LF, without trailing whitespace, without indentation, and loosest of all with
 //! typographic punctuation read as ASCII and whitespace kept only between two words.
 
+use crate::text::common_indent;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -87,6 +88,28 @@ impl Tier {
             Tier::Indent | Tier::Trimmed => file.trim() == needle.trim(),
             _ => loose_chars(file).eq(loose_chars(needle)),
         }
+    }
+
+    /// Whether the file's lines from `start` equal the needle's at this tier; for `Indent`, their
+    /// relative indentation must agree too (each side's common indentation stripped).
+    pub(super) fn block_eq(self, lines: &[&str], start: usize, needle: &[String]) -> bool {
+        if start + needle.len() > lines.len() {
+            return false;
+        }
+        let window = &lines[start..start + needle.len()];
+        if !needle.iter().zip(window).all(|(n, f)| self.line_eq(f, n)) {
+            return false;
+        }
+        if self != Tier::Indent {
+            return true;
+        }
+        let file_base = common_indent(window.iter().copied());
+        let needle_base = common_indent(needle.iter().map(String::as_str));
+        needle.iter().zip(window).all(|(n, f)| {
+            n.trim().is_empty()
+                || f.strip_prefix(file_base).map(str::trim_end)
+                    == n.strip_prefix(needle_base).map(str::trim_end)
+        })
     }
 
     /// Whether a match at this tier may differ in indentation, so inserted lines must be
