@@ -176,6 +176,70 @@ fn drift_allowance(kept: &[bool]) -> usize {
 /// instead of comparing long lines for minutes.
 pub const ANCHOR_BUDGET: usize = 400_000_000;
 
+/// What one approximate tier found, for the ladder to scope and decide on.
+pub(super) enum Candidates {
+    /// The anchor tier's windows (start lines).
+    Anchored(Vec<usize>),
+    /// The fuzzy tier's verdict.
+    Fuzzy(Approx),
+}
+
+/// The approximate tiers' candidates in ladder order, the anchor tier's then the fuzzy tier's,
+/// each computed only when the ladder asks for it: the fuzzy tier sketches the whole file, several
+/// times the anchor tier's cost on a large one. Ends early when the anchor tier's work would
+/// pass [`ANCHOR_BUDGET`], or after the anchor tier when the fuzzy tier cannot be asked.
+pub(super) struct Approximations<'a> {
+    hay: &'a super::Haystack<'a>,
+    starts: Vec<usize>,
+    needle: &'a [String],
+    kept: &'a [bool],
+    next: Option<super::Tier>,
+    fuzzy_too: bool,
+}
+
+impl<'a> Approximations<'a> {
+    /// The approximate tiers for `needle` in `hay`, from `starts` (the positions whose line
+    /// loosely matches its first line); `fuzzy_too`: whether the fuzzy tier may follow the
+    /// anchor tier (it only ever places one hunk).
+    pub(super) fn new(
+        hay: &'a super::Haystack<'a>,
+        starts: Vec<usize>,
+        needle: &'a [String],
+        kept: &'a [bool],
+        fuzzy_too: bool,
+    ) -> Self {
+        Approximations {
+            hay,
+            starts,
+            needle,
+            kept,
+            next: Some(super::Tier::Anchor),
+            fuzzy_too,
+        }
+    }
+}
+
+impl Iterator for Approximations<'_> {
+    type Item = Candidates;
+
+    fn next(&mut self) -> Option<Candidates> {
+        let (hay, needle, kept) = (self.hay, self.needle, self.kept);
+        match self.next.take()? {
+            super::Tier::Anchor => {
+                let anchored = anchor(&hay.lines, &self.starts, needle, kept)?;
+                self.next = self.fuzzy_too.then_some(super::Tier::Fuzzy);
+                Some(Candidates::Anchored(anchored))
+            }
+            _ => Some(Candidates::Fuzzy(fuzzy(
+                &hay.lines,
+                hay.sketches(),
+                needle,
+                kept,
+            ))),
+        }
+    }
+}
+
 /// Anchor tier: the first and last lines match once trimmed, every line the hunk removes
 /// matches up to presentation, and the kept middle lines are similar enough.
 /// `starts` are the positions whose line loosely matches the needle's first line. `None` when

@@ -1,8 +1,9 @@
 //! The ladder itself: a needle tried tier by tier, strict first, where it may stand, and the
 //! occurrence rule and hints applied to the deciding tier's candidates. A hunk meets it twice:
 //! [`Search::strict`] walks every reading of its old text (read beforehand, in `readings.rs`)
-//! down the strict tiers; [`Search::approximate`] gathers the anchor and fuzzy tiers' candidates
-//! (found in `fuzzy.rs`) and decides once among them.
+//! down the strict tiers; [`Search::approximate`] takes the anchor and then the fuzzy tier's
+//! candidates (`fuzzy.rs`'s `Approximations`, each tier computed only when asked for) and decides
+//! on the first that stands where the hunk may.
 
 use super::readings::{Reading, Readings};
 use super::tier::loose_chars;
@@ -306,47 +307,37 @@ impl<'l, 's> Search<'l, 's> {
             };
         }
         // Past the work either budget allows, no approximate place is looked for, as above.
-        let Some(anchored) = fuzzy::anchor(self.lines, &starts, needle, kept) else {
-            return Ladder::Missing {
-                outside_regions: None,
-            };
-        };
-        // Both approximate tiers' candidates are gathered before either is scoped, so that the
-        // decision is made once: the anchor tier's, else the fuzzy tier's (which only ever
-        // places one hunk).
-        let fuzzy = if self.occurrences == Occurrences::One {
-            fuzzy::fuzzy(self.lines, self.hay.sketches(), needle, kept)
-        } else {
-            fuzzy::Approx::None
-        };
-        let anchored = self.scope(&self.constrained(anchored, needle.len()));
-        if !anchored.is_empty() {
-            return self.decide(Tier::Anchor, anchored, needle.len());
-        }
-        match fuzzy {
-            fuzzy::Approx::One(start, _) => {
-                let ok = self.within_regions(&self.constrained(vec![start], needle.len()));
-                if ok.is_empty() {
-                    Ladder::Missing {
-                        outside_regions: Some(start),
+        let k = needle.len();
+        let fuzzy_too = self.occurrences == Occurrences::One;
+        for found in fuzzy::Approximations::new(self.hay, starts, needle, kept, fuzzy_too) {
+            match found {
+                fuzzy::Candidates::Anchored(anchored) => {
+                    let anchored = self.scope(&self.constrained(anchored, k));
+                    if !anchored.is_empty() {
+                        return self.decide(Tier::Anchor, anchored, k);
                     }
-                } else {
-                    Ladder::Found(Tier::Fuzzy, ok, Vec::new())
                 }
-            }
-            fuzzy::Approx::Several(starts) => {
-                let mut starts = self.constrained(starts, needle.len());
-                starts.sort_unstable();
-                match starts.len() {
-                    0 => Ladder::Missing {
-                        outside_regions: None,
-                    },
-                    _ => Ladder::Ambiguous(Tier::Fuzzy, starts),
+                fuzzy::Candidates::Fuzzy(fuzzy::Approx::One(start, _)) => {
+                    let ok = self.within_regions(&self.constrained(vec![start], k));
+                    if ok.is_empty() {
+                        return Ladder::Missing {
+                            outside_regions: Some(start),
+                        };
+                    }
+                    return Ladder::Found(Tier::Fuzzy, ok, Vec::new());
                 }
+                fuzzy::Candidates::Fuzzy(fuzzy::Approx::Several(starts)) => {
+                    let mut starts = self.constrained(starts, k);
+                    starts.sort_unstable();
+                    if !starts.is_empty() {
+                        return Ladder::Ambiguous(Tier::Fuzzy, starts);
+                    }
+                }
+                fuzzy::Candidates::Fuzzy(fuzzy::Approx::None) => {}
             }
-            fuzzy::Approx::None => Ladder::Missing {
-                outside_regions: None,
-            },
+        }
+        Ladder::Missing {
+            outside_regions: None,
         }
     }
 

@@ -92,6 +92,7 @@ impl Tier {
 
     /// Whether the file's lines from `start` equal the needle's at this tier; for `Indent`, their
     /// relative indentation must agree too (each side's common indentation stripped).
+    #[inline]
     pub(super) fn block_eq(self, lines: &[&str], start: usize, needle: &[String]) -> bool {
         if start + needle.len() > lines.len() {
             return false;
