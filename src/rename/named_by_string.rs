@@ -41,6 +41,21 @@ pub(super) fn named_by_string_refusal(
 /// Each string in `scan` that is exactly `old` and names an attribute: its path, line and what
 /// reads it.
 fn named_in(scan: &FileScan, old: &str) -> Vec<(String, usize, AttributeReader)> {
+    attribute_strings(scan, old)
+        .into_iter()
+        .map(|(at, reader)| {
+            (
+                scan.path.clone(),
+                lancet_core::line_of(&scan.starts, at),
+                reader,
+            )
+        })
+        .collect()
+}
+
+/// The byte offset of each string's content in `scan` that is exactly `old` and names an
+/// attribute, with what reads it: the places a rename must rename too, or refuse.
+fn attribute_strings(scan: &FileScan, old: &str) -> Vec<(usize, AttributeReader)> {
     let text = scan.parsed.text.as_str();
     let root = scan.parsed.tree.root_node();
     whole_word_offsets(text.as_bytes(), old)
@@ -51,12 +66,7 @@ fn named_in(scan: &FileScan, old: &str) -> Vec<(String, usize, AttributeReader)>
             if content.kind() != "string_content" || content.byte_range() != (at..at + old.len()) {
                 return None;
             }
-            let reader = reader(text, string)?;
-            Some((
-                scan.path.clone(),
-                lancet_core::line_of(&scan.starts, at),
-                reader,
-            ))
+            Some((at, reader(text, string)?))
         })
         .collect()
 }

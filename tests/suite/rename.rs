@@ -277,6 +277,68 @@ fn lsp_rename_to_a_special_name_is_refused_before_any_server_is_looked_for() {
     );
 }
 
+/// basedpyright's rename leaves a string Python reads as the attribute's name
+/// (`getattr(p, "cents")`) as lancet's own rename would, and the program would raise
+/// AttributeError after an exit 0: the `--lsp` rename refuses it before any server is asked,
+/// renames it beside the server's edit with `--include-strings` (with every other string
+/// mention, as the switch says; mentions, not sites), and leaves it with `--leave-unresolved`.
+#[test]
+fn lsp_rename_refuses_renames_or_leaves_a_string_python_reads_as_the_attribute() {
+    let tools = tempfile::tempdir().unwrap();
+    let path = fake_server_path(tools.path());
+    let before = "class P:\n    cents = 1\n\n\nprint(getattr(P(), \"cents\"), 'cents')\n";
+    let dir = temp_tree(&[("a.py", before.as_bytes())]);
+    let root = dir.path().to_str().unwrap();
+    let edit = r#"{"changes": {"{ROOT}/a.py": [
+        {"range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 9}}, "newText": "amount"}]}}"#;
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "rename", "-C", root, "--at", "a.py:2:5", "amount", "--lsp", "--json",
+        ];
+        args.extend(extra);
+        let out = super::tree::lancet_env(
+            &args,
+            b"",
+            &[
+                ("PATH", path.as_str()),
+                ("FAKE_LSP", "ok"),
+                ("FAKE_LSP_EDIT", edit),
+            ],
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
+        (out.status.code(), v)
+    };
+    let (code, v) = run(&[]);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites", "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("a.py:5 (getattr(…, \"cents\"))"),
+        "{v:#}"
+    );
+    assert_eq!(read(dir.path(), "a.py"), before);
+    let (code, v) = run(&["--include-strings"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "class P:\n    amount = 1\n\n\nprint(getattr(P(), \"amount\"), 'amount')\n"
+    );
+    assert_eq!(sites(&v, "renamed"), ["a.py:2"], "{v:#}");
+    assert_eq!(sites(&v, "mentions"), ["a.py:5", "a.py:5"], "{v:#}");
+    assert_eq!(v["rename"]["mentions"][0]["renamed"], true, "{v:#}");
+    std::fs::write(dir.path().join("a.py"), before).unwrap();
+    let (code, v) = run(&["--leave-unresolved"]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "class P:\n    amount = 1\n\n\nprint(getattr(P(), \"cents\"), 'cents')\n"
+    );
+    assert_eq!(v["rename"]["mentions"][0]["renamed"], false, "{v:#}");
+}
+
 /// rust-analyzer answers a rename while its workspace still loads, from what it has loaded
 /// (sites inside `assert_eq!` are missing until the standard library is): lancet asks for its
 /// status and renames only once it says it is quiescent.

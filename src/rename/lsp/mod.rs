@@ -37,7 +37,7 @@ use lancet_core::{Batch, FileOp, Format, OpKind, Span};
 use protocol::{Server, offset_of, percent_decode, position_of, uri_of};
 use serde_json::{Value, json};
 use servers::ServerSpec;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 /// How long the server may take to start, index the project and answer the rename
@@ -69,6 +69,12 @@ pub(super) fn rename(
     if let Some(refused) = super::refusal::special_name(python, opts) {
         return Report::rename_refused(&refused, apply.surface).into();
     }
+    // So is a string Python reads as the attribute's name: the server leaves it, as it leaves
+    // every mention in strings and comments.
+    let mentions = match unseen::python_mentions(root, at, python, opts, apply) {
+        Ok(mentions) => mentions,
+        Err(report) => return (*report).into(),
+    };
     let new = opts.new.as_str();
     match edits(root, at, new, lsp) {
         Ok((server, mut files, unconfined)) => {
@@ -77,7 +83,12 @@ pub(super) fn rename(
                 Ok(unseen) => unseen,
                 Err(report) => return (*report).into(),
             };
-            for (path, (sha256, text, spans)) in unseen.files {
+            let in_text: BTreeSet<(String, usize)> = mentions
+                .files
+                .iter()
+                .flat_map(|(path, (_, _, spans))| spans.iter().map(|s| (path.clone(), s.start)))
+                .collect();
+            for (path, (sha256, text, spans)) in unseen.files.into_iter().chain(mentions.files) {
                 let entry = files
                     .entry(path)
                     .or_insert_with(|| (sha256, text, Vec::new()));
@@ -92,13 +103,14 @@ pub(super) fn rename(
                 .into_iter()
                 .map(|(path, (sha256, text, spans))| {
                     let starts = lancet_core::line_starts(&text);
-                    let at: Vec<usize> = spans.iter().map(|s| s.start).collect();
+                    let named = |s: &&Span| !in_text.contains(&(path.clone(), s.start));
+                    let at: Vec<usize> = spans.iter().filter(named).map(|s| s.start).collect();
                     definitions.extend(
                         super::scan::definitions_at(&path, &text, &at, &at_name).unwrap_or_else(
                             || super::foreign::definitions_among(&path, &text, &at, &at_name),
                         ),
                     );
-                    for s in &spans {
+                    for s in spans.iter().filter(named) {
                         let line = lancet_core::line_of(&starts, s.start);
                         renamed.push(Site {
                             path: path.clone(),
@@ -125,7 +137,7 @@ pub(super) fn rename(
                 files_changed: ops.len(),
                 sites: renamed.len(),
                 definitions,
-                mentions: Vec::new(),
+                mentions: mentions.listed,
                 engine: format!("lsp:{server}"),
                 renamed,
                 unresolved: Vec::new(),

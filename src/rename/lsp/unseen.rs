@@ -1,21 +1,27 @@
-//! The Rust sites a language server does not read as code but `cargo test` compiles: the
-//! doctests (```` ``` ```` blocks of doc comments) and the bodies of `macro_rules!` (tokens
-//! until a call expands them). rust-analyzer's rename leaves both, and its answer alone would
-//! leave `cargo test --doc` or a macro's expansion failing with exit 0. lancet's own resolver
-//! decides them (as a rename without `--lsp` does), and what it cannot decide stops the rename,
-//! listed; the server is asked about the rest.
+//! What a language server's rename does not reach but the program runs. The Rust sites a
+//! server does not read as code but `cargo test` compiles: the doctests (```` ``` ```` blocks of
+//! doc comments) and the bodies of `macro_rules!` (tokens until a call expands them).
+//! rust-analyzer's rename leaves both, and its answer alone would leave `cargo test --doc` or a
+//! macro's expansion failing with exit 0. lancet's own resolver decides them (as a rename
+//! without `--lsp` does), and what it cannot decide stops the rename, listed; the server is
+//! asked about the rest. And Python's mentions of the name in strings and comments, which
+//! basedpyright's rename never touches: listed and renamed as lancet's own rename lists and
+//! renames them, a string that names an attribute (`getattr(p, "x")`, `__slots__`) stopping the
+//! rename as it stops lancet's, unless renamed (`--include-strings`) or left
+//! (`--leave-unresolved`).
 
 use super::FileEdits;
 use crate::apply_options::ApplyOptions;
 use crate::rename::at::At;
 use crate::rename::choose::choose;
-use crate::rename::model::{FileScan, RenameOptions};
+use crate::rename::model::{FileScan, RenameOptions, Scanned};
+use crate::rename::named_by_string::named_by_string_refusal;
 use crate::rename::refusal::undecided_sites;
 use crate::rename::registry::resolve_all;
 use crate::rename::scan::{line_text, scan_all, walk};
 use crate::rename::{complete_summary, finish_scan, summarise};
 use crate::report::Report;
-use crate::report::{LeftSite, NotDecided, RenameRefusal, RenameSummary, UndecidedBy};
+use crate::report::{LeftSite, Mention, NotDecided, RenameRefusal, RenameSummary, UndecidedBy};
 use lancet_core::{MAX_LISTED, Root};
 use std::collections::BTreeSet;
 
@@ -26,6 +32,63 @@ pub(super) struct Unseen {
     pub(super) files: FileEdits,
     /// The renamed sites in doctests, by (path, byte offset): the report marks them.
     pub(super) doctest: BTreeSet<(String, usize)>,
+}
+
+/// The mentions of the name in a Python rename's strings and comments, as lancet's own rename
+/// lists and renames them, beside the server's edits (which never touch them).
+#[derive(Default)]
+pub(super) struct Mentions {
+    /// Per file, lancet's spans at the mentions renamed (`--include-strings`,
+    /// `--include-comments`).
+    pub(super) files: FileEdits,
+    /// Every mention, renamed or left, as the report lists them.
+    pub(super) listed: Vec<Mention>,
+}
+
+/// The strings and comments of the tree's Python files that hold the name at `at`, in a rename
+/// of a Python symbol (`python`; otherwise nothing): listed, and renamed as `--include-strings`
+/// and `--include-comments` say. A string Python reads as the attribute's name (`getattr(p,
+/// "x")`, `__slots__`, …), which the server's rename leaves as lancet's own would, refuses the
+/// rename, listed, unless it is renamed or `--leave-unresolved` leaves it.
+pub(super) fn python_mentions(
+    root: &Root,
+    at: &At,
+    python: bool,
+    opts: &RenameOptions,
+    apply: &ApplyOptions,
+) -> Result<Mentions, Box<Report>> {
+    if !python {
+        return Ok(Mentions::default());
+    }
+    let opts = RenameOptions {
+        old: at.name.clone(),
+        lang: Some("python".into()),
+        lsp: None,
+        servers: None,
+        ..opts.clone()
+    };
+    let (files, _) = walk(root, &opts, apply)?;
+    let scans: Vec<FileScan> = scan_all(root, &files, &opts, apply)
+        .into_iter()
+        .filter_map(|scanned| match scanned {
+            Scanned::Parsed(scan) => Some(*scan),
+            _ => None,
+        })
+        .collect();
+    if let Some(refusal) = named_by_string_refusal(&opts, &scans) {
+        return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));
+    }
+    let mut mentions = Mentions::default();
+    for scan in scans {
+        mentions.listed.extend(scan.mentions);
+        if !scan.mention_spans.is_empty() {
+            mentions.files.insert(
+                scan.path.clone(),
+                (scan.sha256, scan.parsed.text.clone(), scan.mention_spans),
+            );
+        }
+    }
+    Ok(mentions)
 }
 
 /// Why such a site was left to lancet, before what lancet found of it.
