@@ -5,8 +5,7 @@ use crate::applied::Applied;
 use crate::apply_options::{ApplyOptions, WritePhase};
 use crate::bisect;
 use crate::progress;
-use crate::report::Report;
-use crate::report::render;
+use crate::report::{BatchNotes, Report};
 use crate::verify;
 use crate::{history, sandbox};
 use lancet_core::Root;
@@ -103,13 +102,10 @@ fn apply_locked(
         return nothing_written(report);
     }
     let format = batch.format.name();
-    let mut notes: Vec<String> = batch.notes.iter().map(render::batch_note).collect();
-    notes.extend(
-        admitted
-            .split_hard_links()
-            .iter()
-            .map(|path| render::hard_link_split(path)),
-    );
+    let notes = BatchNotes {
+        parsed: &batch.notes,
+        split_hard_links: admitted.split_hard_links(),
+    };
     let status = match (staged.failed(), opts.partial) {
         (true, partial) if !partial || admitted.files().is_empty() => {
             return nothing_written(Report::from_ops(

@@ -13,7 +13,6 @@
 
 use super::lsp::{self, Answer, Lsp, Place};
 use super::model::{Chosen, FileScan, RenameOptions, Resolution};
-use crate::report::render;
 use crate::report::{
     DecidedSite, LeftSite, NotDecided, RenameRefusal, ServerDecisions, UndecidedBy,
 };
@@ -136,7 +135,7 @@ pub(super) fn decide(
             version: asked.version.clone(),
             sites: Vec::new(),
             undecided: 0,
-            unconfined: asked.unconfined.as_deref().map(render::server_unconfined),
+            unconfined: asked.unconfined.clone(),
         };
         let mut first_undecided = None;
         for (&(s, i), answer) in sites.iter().zip(&asked.answers) {

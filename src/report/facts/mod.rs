@@ -3,12 +3,14 @@
 //! move and a mod found, and why each refuses; what an MCP session's reads stop. No sentence is
 //! composed here.
 
+mod batch;
 mod codemod;
 mod moving;
 mod reads;
 mod rename;
 mod signature;
 
+pub use batch::BatchNotes;
 pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSyntax};
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
 pub use reads::UnreadChange;

@@ -148,8 +148,12 @@ pub struct ServerDecisions {
     pub sites: Vec<DecidedSite>,
     /// Sites it was asked about and could not decide (still listed as unresolved).
     pub undecided: usize,
+    // The reason as the sandbox gave it; the JSON says it in full.
     /// Why it ran outside lancet's sandbox, when it did (the kernel has none; the CLI only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::report::render::unconfined_in_json"
+    )]
     pub unconfined: Option<String>,
 }
 

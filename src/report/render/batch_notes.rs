@@ -121,9 +121,47 @@ pub(crate) fn server_unconfined(why: &str) -> String {
     format!("the language server ran unconfined ({why})")
 }
 
+/// A server's decisions' `unconfined` reason, said in full in the JSON.
+pub(crate) fn unconfined_in_json<S: serde::Serializer>(
+    why: &Option<String>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match why {
+        Some(why) => serializer.serialize_some(&server_unconfined(why)),
+        None => serializer.serialize_none(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::ServerDecisions;
+
+    #[test]
+    fn a_servers_reason_to_run_unconfined_is_said_in_full_in_the_json() {
+        let decisions = ServerDecisions {
+            server: "basedpyright-langserver".into(),
+            version: None,
+            sites: Vec::new(),
+            undecided: 0,
+            unconfined: Some("the kernel has no Landlock".into()),
+        };
+        let json = serde_json::to_value(&decisions).unwrap();
+        assert_eq!(
+            json["unconfined"],
+            "the language server ran unconfined (the kernel has no Landlock)"
+        );
+        let confined = ServerDecisions {
+            unconfined: None,
+            ..decisions
+        };
+        assert!(
+            serde_json::to_value(&confined)
+                .unwrap()
+                .get("unconfined")
+                .is_none()
+        );
+    }
 
     #[test]
     fn the_text_around_a_diff_is_worded_by_what_it_held() {

@@ -170,7 +170,7 @@ fn stop_retrying(msg: &mut String, stuck: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{Action, FileReport, HunkReport, Surface};
+    use crate::report::{Action, BatchNotes, FileReport, HunkReport, Surface};
     use lancet_core::verdicts::{Bisection, Culprit};
 
     fn run(passed: bool, bisect: Bisection) -> TestRun {
@@ -198,7 +198,13 @@ mod tests {
                 f
             })
             .collect();
-        Report::from_ops(Status::Applied, "patch", ops, Vec::new(), Surface::Cli)
+        Report::from_ops(
+            Status::Applied,
+            "patch",
+            ops,
+            BatchNotes::default(),
+            Surface::Cli,
+        )
     }
 
     fn bisection(outcome: BisectOutcome) -> Bisection {

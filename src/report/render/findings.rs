@@ -124,7 +124,7 @@ fn summary_line(summary: &RenameSummary) -> String {
             }
         );
         if let Some(why) = &by.unconfined {
-            let _ = write!(also, " ({why}.)");
+            let _ = write!(also, " ({}.)", super::server_unconfined(why));
         }
     }
     let renamed = summary.mentions.iter().filter(|m| m.renamed).count();

@@ -6,7 +6,8 @@
 //! more `Surface` arm.
 
 use crate::report::{
-    FileReport, HunkReport, LeftSite, MAX_LISTED, Outcome, RenameSummary, Report, Status, Surface,
+    BatchNotes, FileReport, HunkReport, LeftSite, MAX_LISTED, Outcome, RenameSummary, Report,
+    Status, Surface,
 };
 use lancet_core::kinds::ErrorKind;
 use lancet_core::locate::Tier;
@@ -33,7 +34,7 @@ mod surface;
 mod syntax;
 mod verify;
 
-pub(crate) use batch_notes::{batch_note, server_unconfined};
+pub(crate) use batch_notes::{batch_note, server_unconfined, unconfined_in_json};
 pub use history::checkpoints_in_words;
 pub(crate) use parsed::BatchInJson;
 pub use parsed::parsed_edit_bytes;
@@ -41,7 +42,7 @@ pub(crate) use signature::site_problem;
 
 /// The note for a file with other hard links that got its own inode: the other names keep the
 /// old content.
-pub(crate) fn hard_link_split(path: &str) -> String {
+fn hard_link_split(path: &str) -> String {
     format!(
         "{path} had other hard links: it now has its own copy and the other names keep the old content (`[edit] hard_links = \"in-place\"` in the user configuration writes through them)"
     )
@@ -68,9 +69,17 @@ impl Report {
         status: Status,
         format: &'static str,
         mut files: Vec<FileReport>,
-        notes: Vec<String>,
+        notes: BatchNotes,
         surface: Surface,
     ) -> Report {
+        let notes = (notes.parsed.iter().map(batch_note))
+            .chain(
+                notes
+                    .split_hard_links
+                    .iter()
+                    .map(|path| hard_link_split(path)),
+            )
+            .collect();
         for f in &mut files {
             if let Some(failure) = &f.failure {
                 f.error = Some(ops::op_failure(failure, surface, format));
@@ -140,7 +149,7 @@ impl Report {
         status: Status,
         format: &'static str,
         reports: Vec<FileReport>,
-        notes: Vec<String>,
+        notes: BatchNotes,
         surface: Surface,
     ) -> Report {
         match status {
