@@ -1511,10 +1511,10 @@ def score(sym, oracle, lan, engine, texts):
             # the trait): `rename --lsp` refuses such an edit, and that is the expected answer.
             sc["equal"] = lan["outcome"] == "refused" and not L
         elif lan["outcome"] == "refused" and beyond_the_server(lan, texts):
-            # `rename --lsp` on Rust adds lancet's own decisions where the server's rename does
-            # not reach (doctests, `macro_rules!` bodies) and refuses when it cannot decide one of
-            # those: the server's answer alone would leave them (`cargo test --doc` fails), so the
-            # refusal is the expected answer.
+            # `rename --lsp` on Rust and Python adds lancet's own decisions where the server's
+            # rename does not reach (doctests, `macro_rules!` bodies) and refuses when it cannot
+            # decide one of those: the server's answer alone would leave them (`cargo test --doc`,
+            # `pytest --doctest-modules` fail), so the refusal is the expected answer.
             sc["equal"] = True
         else:
             # Sites in `macro_rules!` bodies that lancet adds to the server's answer are not
@@ -1526,10 +1526,11 @@ def score(sym, oracle, lan, engine, texts):
 
 def beyond_the_server(lan, texts):
     """Whether every site a refusal left undecided is one the server's rename never reaches: a
-    line of a Rust doc comment (a doctest) or a `macro_rules!` body."""
+    line of a Rust doc comment or of a Python docstring's doctest (`>>>`, `...`), or a
+    `macro_rules!` body."""
     detail = lan.get("unresolved_detail") or []
     return bool(detail) and all(
-        (it.get("text") or "").lstrip().startswith(("///", "//!"))
+        (it.get("text") or "").lstrip().startswith(("///", "//!", ">>>", "... "))
         or texts.in_macro_body(it.get("path"), it.get("line"), it.get("column"))
         for it in detail)
 

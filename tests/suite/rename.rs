@@ -146,6 +146,29 @@ pub(super) fn fake_server_path_as(dir: &Path, name: &str) -> String {
     )
 }
 
+/// `lancet ARGS` (a `rename --lsp --json`) with the fake server on `path`, behaving as `mode`
+/// says and answering `edit`, given 3 s: the exit code and the report.
+fn by_fake_server(
+    args: &[&str],
+    path: &str,
+    mode: &str,
+    edit: &str,
+) -> (Option<i32>, serde_json::Value) {
+    let out = super::tree::lancet_env(
+        args,
+        b"",
+        &[
+            ("PATH", path),
+            ("FAKE_LSP", mode),
+            ("FAKE_LSP_EDIT", edit),
+            ("LANCET_LSP_TIMEOUT", "3"),
+        ],
+    );
+    let v =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
+    (out.status.code(), v)
+}
+
 #[test]
 fn lsp_rename_applies_the_servers_edit_as_a_transaction_and_refuses_bad_servers() {
     let tools = tempfile::tempdir().unwrap();
@@ -157,19 +180,7 @@ fn lsp_rename_applies_the_servers_edit_as_a_transaction_and_refuses_bad_servers(
             "rename", "-C", root, "--at", "a.py:1:5", "shutdown", "--lsp", "--json",
         ];
         args.extend(extra);
-        let out = super::tree::lancet_env(
-            &args,
-            b"",
-            &[
-                ("PATH", path.as_str()),
-                ("FAKE_LSP", mode),
-                ("FAKE_LSP_EDIT", edit),
-                ("LANCET_LSP_TIMEOUT", "3"),
-            ],
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
-        (out.status.code(), v)
+        by_fake_server(&args, &path, mode, edit)
     };
     let good = r#"{"changes": {"{ROOT}/a.py": [
         {"range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 9}}, "newText": "shutdown"},
@@ -296,18 +307,7 @@ fn lsp_rename_refuses_renames_or_leaves_a_string_python_reads_as_the_attribute()
             "rename", "-C", root, "--at", "a.py:2:5", "amount", "--lsp", "--json",
         ];
         args.extend(extra);
-        let out = super::tree::lancet_env(
-            &args,
-            b"",
-            &[
-                ("PATH", path.as_str()),
-                ("FAKE_LSP", "ok"),
-                ("FAKE_LSP_EDIT", edit),
-            ],
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}", describe(&out)));
-        (out.status.code(), v)
+        by_fake_server(&args, &path, "ok", edit)
     };
     let (code, v) = run(&[]);
     assert_eq!(code, Some(1), "{v:#}");
@@ -337,6 +337,36 @@ fn lsp_rename_refuses_renames_or_leaves_a_string_python_reads_as_the_attribute()
         "class P:\n    amount = 1\n\n\nprint(getattr(P(), \"cents\"), 'cents')\n"
     );
     assert_eq!(v["rename"]["mentions"][0]["renamed"], false, "{v:#}");
+}
+
+/// basedpyright's rename leaves a docstring's doctest (`>>> close()`), which `pytest
+/// --doctest-modules` runs: the `--lsp` rename adds lancet's own decision there, as it does for
+/// Rust's doctests, and marks the site.
+#[test]
+fn lsp_rename_renames_a_python_doctest_the_server_leaves() {
+    let tools = tempfile::tempdir().unwrap();
+    let path = fake_server_path(tools.path());
+    let before = "def close():\n    \"\"\"Close.\n\n    >>> close()\n    \"\"\"\n\n\nclose()\n";
+    let dir = temp_tree(&[("a.py", before.as_bytes())]);
+    let root = dir.path().to_str().unwrap();
+    let edit = r#"{"changes": {"{ROOT}/a.py": [
+        {"range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 9}}, "newText": "shutdown"},
+        {"range": {"start": {"line": 7, "character": 0}, "end": {"line": 7, "character": 5}}, "newText": "shutdown"}]}}"#;
+    let args = [
+        "rename", "-C", root, "--at", "a.py:1:5", "shutdown", "--lsp", "--json",
+    ];
+    let (code, v) = by_fake_server(&args, &path, "ok", edit);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "def shutdown():\n    \"\"\"Close.\n\n    >>> shutdown()\n    \"\"\"\n\n\nshutdown()\n"
+    );
+    assert_eq!(
+        sites(&v, "renamed"),
+        ["a.py:1", "a.py:4", "a.py:8"],
+        "{v:#}"
+    );
+    assert_eq!(v["rename"]["renamed"][1]["doctest"], true, "{v:#}");
 }
 
 /// rust-analyzer answers a rename while its workspace still loads, from what it has loaded

@@ -53,8 +53,8 @@ fn time_allowed() -> Duration {
 
 /// Asks the server what renaming the identifier at `at` to `opts.new` changes, and applies it
 /// with lancet's own decisions where the server does not look (Rust's doctests and
-/// `macro_rules!` bodies: [`unseen`]); a special name is refused as lancet's own rename refuses
-/// it.
+/// `macro_rules!` bodies, Python's doctests and strings: [`unseen`]); a special name is refused
+/// as lancet's own rename refuses it.
 pub(super) fn rename(
     root: &Root,
     at: &At,
@@ -79,7 +79,7 @@ pub(super) fn rename(
     match edits(root, at, new, lsp) {
         Ok((server, mut files, unconfined)) => {
             let by_server = files.values().map(|(_, _, s)| s.len()).sum();
-            let unseen = match unseen::rust_sites_unseen(root, at, opts, apply, by_server) {
+            let unseen = match unseen::sites_unseen(root, at, python, opts, apply, by_server) {
                 Ok(unseen) => unseen,
                 Err(report) => return (*report).into(),
             };

@@ -4,7 +4,9 @@
 //! rust-analyzer's rename leaves both, and its answer alone would leave `cargo test --doc` or a
 //! macro's expansion failing with exit 0. lancet's own resolver decides them (as a rename
 //! without `--lsp` does), and what it cannot decide stops the rename, listed; the server is
-//! asked about the rest. And Python's mentions of the name in strings and comments, which
+//! asked about the rest. Python's doctests (a docstring's `>>>` lines, which `python -m doctest`
+//! and `pytest --doctest-modules` run) are the same to basedpyright and pyright, and are
+//! decided the same way. And Python's mentions of the name in strings and comments, which
 //! basedpyright's rename never touches: listed and renamed as lancet's own rename lists and
 //! renames them, a string that names an attribute (`getattr(p, "x")`, `__slots__`) stopping the
 //! rename as it stops lancet's, unless renamed (`--include-strings`) or left
@@ -60,13 +62,7 @@ pub(super) fn python_mentions(
     if !python {
         return Ok(Mentions::default());
     }
-    let opts = RenameOptions {
-        old: at.name.clone(),
-        lang: Some("python".into()),
-        lsp: None,
-        servers: None,
-        ..opts.clone()
-    };
+    let opts = own_scan(opts, at, "python");
     let (files, _) = walk(root, &opts, apply)?;
     let scans: Vec<FileScan> = scan_all(root, &files, &opts, apply)
         .into_iter()
@@ -91,37 +87,80 @@ pub(super) fn python_mentions(
     Ok(mentions)
 }
 
-/// Why such a site was left to lancet, before what lancet found of it.
-fn not_the_servers(doctest: bool) -> &'static str {
-    if doctest {
-        "in a doctest, which rust-analyzer does not rename"
-    } else {
-        "in a `macro_rules!` body, which rust-analyzer does not rename"
+/// The options of lancet's own scan of `language` beside a server's rename: of the name at `at`,
+/// with no server asked.
+fn own_scan(opts: &RenameOptions, at: &At, language: &str) -> RenameOptions {
+    RenameOptions {
+        old: at.name.clone(),
+        lang: Some(language.into()),
+        lsp: None,
+        servers: None,
+        ..opts.clone()
     }
 }
 
-/// lancet's decisions on the doctest and `macro_rules!` sites of the symbol at `at` (in a Rust
-/// file; for other languages, nothing), beside the `by_server` sites the server's rename
-/// edits. Sites it cannot decide refuse the rename, listed, unless `--include-unresolved`
-/// (renamed) or `--leave-unresolved` (left) says otherwise.
-pub(super) fn rust_sites_unseen(
+/// Where a language's server does not look though the program runs it: the sites lancet decides
+/// itself beside the server's rename.
+struct Blind {
+    /// The language, as lancet's scan names it.
+    language: &'static str,
+    /// Its servers, as the words name them.
+    server: &'static str,
+    /// The sites they leave, in words.
+    sites: &'static str,
+    /// Whether `macro_rules!` bodies are among them.
+    macro_bodies: bool,
+}
+
+/// rust-analyzer leaves doctests (`cargo test --doc`) and `macro_rules!` bodies.
+const RUST: Blind = Blind {
+    language: "rust",
+    server: "rust-analyzer",
+    sites: "doctests or `macro_rules!` bodies",
+    macro_bodies: true,
+};
+
+/// basedpyright and pyright leave a docstring's doctests (`>>>` lines, run by `python -m doctest`
+/// and `pytest --doctest-modules`).
+const PYTHON: Blind = Blind {
+    language: "python",
+    server: "basedpyright or pyright",
+    sites: "doctests",
+    macro_bodies: false,
+};
+
+/// Why such a site was left to lancet, before what lancet found of it.
+fn not_the_servers(blind: &Blind, doctest: bool) -> String {
+    let server = blind.server;
+    if doctest {
+        format!("in a doctest, which {server} does not rename")
+    } else {
+        format!("in a `macro_rules!` body, which {server} does not rename")
+    }
+}
+
+/// lancet's decisions on the sites of the symbol at `at` its server does not look at (Rust's
+/// doctests and `macro_rules!` bodies, Python's doctests; for other languages, nothing), beside
+/// the `by_server` sites the server's rename edits. Sites it cannot decide refuse the rename,
+/// listed, unless `--include-unresolved` (renamed) or `--leave-unresolved` (left) says
+/// otherwise.
+pub(super) fn sites_unseen(
     root: &Root,
     at: &At,
+    python: bool,
     opts: &RenameOptions,
     apply: &ApplyOptions,
     by_server: usize,
 ) -> Result<Unseen, Box<Report>> {
-    if !at.path.ends_with(".rs") {
-        return Ok(Unseen::default());
-    }
+    let blind = match (at.path.ends_with(".rs"), python) {
+        (true, _) => &RUST,
+        (false, true) => &PYTHON,
+        (false, false) => return Ok(Unseen::default()),
+    };
     let opts = RenameOptions {
-        old: at.name.clone(),
-        lang: Some("rust".into()),
         include_strings: false,
         include_comments: false,
-        lsp: None,
-        servers: None,
-        ..opts.clone()
+        ..own_scan(opts, at, blind.language)
     };
     let (files, unwalkable) = walk(root, &opts, apply)?;
     let (mut summary, mut scans) =
@@ -131,7 +170,7 @@ pub(super) fn rust_sites_unseen(
         scan.occurrences
             .iter()
             .find(|o| o.at == at)
-            .map(|o| o.doctest || in_macro_rules(scan, at, opts.old.len()))
+            .map(|o| o.doctest || (blind.macro_bodies && in_macro_rules(scan, at, opts.old.len())))
     };
     let Ok(chosen) = choose(&scans, Some(at), None, apply.surface) else {
         // lancet cannot tell which symbol `--at` names: every unseen site is undecided.
@@ -141,13 +180,20 @@ pub(super) fn rust_sites_unseen(
                 scan.occurrences
                     .iter()
                     .filter(|o| unseen_at(scan, o.at) == Some(true))
-                    .map(move |o| left(scan, o.at, "lancet cannot tell which symbol --at names"))
+                    .map(move |o| {
+                        left(
+                            blind,
+                            scan,
+                            o.at,
+                            "lancet cannot tell which symbol --at names",
+                        )
+                    })
             })
             .collect();
         return if undecided.is_empty() || opts.leave_unresolved {
             Ok(Unseen::default())
         } else {
-            Err(refused(&opts, summary, by_server, undecided, apply))
+            Err(refused(blind, &opts, summary, by_server, undecided, apply))
         };
     };
     for scan in &mut scans {
@@ -186,7 +232,7 @@ pub(super) fn rust_sites_unseen(
         .filter_map(|site| {
             let scan = scans.iter().find(|s| s.path == site.path)?;
             let at = scan.starts.get(site.line - 1)? + site.column - 1;
-            (unseen_at(scan, at) == Some(true)).then(|| left(scan, at, &site.why))
+            (unseen_at(scan, at) == Some(true)).then(|| left(blind, scan, at, &site.why))
         })
         .collect();
     if undecided.is_empty() {
@@ -198,12 +244,13 @@ pub(super) fn rust_sites_unseen(
             .values()
             .map(|(_, _, s)| s.len())
             .sum::<usize>();
-    Err(refused(&opts, summary, decided, undecided, apply))
+    Err(refused(blind, &opts, summary, decided, undecided, apply))
 }
 
 /// The refusal for unseen sites lancet could not decide, with what the scan found (nothing
 /// renamed; the undecided sites listed).
 fn refused(
+    blind: &Blind,
     opts: &RenameOptions,
     mut summary: RenameSummary,
     decided: usize,
@@ -222,8 +269,8 @@ fn refused(
         listed: undecided.into_iter().take(MAX_LISTED).collect(),
         at: true,
         servers: vec![UndecidedBy {
-            server: "rust-analyzer".into(),
-            why: NotDecided::NotItsSites("doctests or `macro_rules!` bodies".into()),
+            server: blind.server.into(),
+            why: NotDecided::NotItsSites(blind.sites.into()),
         }],
     };
     Box::new(Report::rename_refused(&refusal, apply.surface).with_rename(summary, apply.surface))
@@ -231,7 +278,7 @@ fn refused(
 
 /// A site lancet leaves undecided, with why the server was not asked and why lancet could not
 /// decide it.
-fn left(scan: &FileScan, at: usize, why: &str) -> LeftSite {
+fn left(blind: &Blind, scan: &FileScan, at: usize, why: &str) -> LeftSite {
     let doctest = scan.occurrences.iter().any(|o| o.at == at && o.doctest);
     let line = lancet_core::line_of(&scan.starts, at);
     LeftSite {
@@ -239,7 +286,7 @@ fn left(scan: &FileScan, at: usize, why: &str) -> LeftSite {
         line,
         column: at - scan.starts[line - 1] + 1,
         text: line_text(&scan.parsed.text, &scan.starts, line),
-        why: format!("{}; {why}", not_the_servers(doctest)),
+        why: format!("{}; {why}", not_the_servers(blind, doctest)),
     }
 }
 
