@@ -190,7 +190,7 @@ pub(super) enum Candidates {
 /// pass [`ANCHOR_BUDGET`], or after the anchor tier when the fuzzy tier cannot be asked.
 pub(super) struct Approximations<'a> {
     hay: &'a super::Haystack<'a>,
-    starts: Vec<usize>,
+    starts: &'a [usize],
     needle: &'a [String],
     kept: &'a [bool],
     next: Option<super::Tier>,
@@ -203,7 +203,7 @@ impl<'a> Approximations<'a> {
     /// anchor tier (it only ever places one hunk).
     pub(super) fn new(
         hay: &'a super::Haystack<'a>,
-        starts: Vec<usize>,
+        starts: &'a [usize],
         needle: &'a [String],
         kept: &'a [bool],
         fuzzy_too: bool,
@@ -226,16 +226,18 @@ impl Iterator for Approximations<'_> {
         let (hay, needle, kept) = (self.hay, self.needle, self.kept);
         match self.next.take()? {
             super::Tier::Anchor => {
-                let anchored = anchor(&hay.lines, &self.starts, needle, kept)?;
+                let anchored = anchor(&hay.lines, self.starts, needle, kept)?;
                 self.next = self.fuzzy_too.then_some(super::Tier::Fuzzy);
                 Some(Candidates::Anchored(anchored))
             }
-            _ => Some(Candidates::Fuzzy(fuzzy(
+            super::Tier::Fuzzy => Some(Candidates::Fuzzy(fuzzy(
                 &hay.lines,
                 hay.sketches(),
                 needle,
                 kept,
             ))),
+            // Only the two approximate tiers are ever next.
+            _ => None,
         }
     }
 }

@@ -255,8 +255,13 @@ impl<'l, 's> Search<'l, 's> {
     /// why the nearest was refused, if it was.
     pub(super) fn approximate(&self, hunk: &Hunk) -> Approximate {
         let needle = &hunk.old;
+        let starts = self.first_line_positions(needle);
+        // Past the work either budget allows, no approximate place is looked for, as above.
+        if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
+            return Approximate::Missing(None);
+        }
         let kept = kept_lines(needle, &hunk.new);
-        match self.approximate_window(needle, &kept) {
+        match self.approximate_window(needle, &starts, &kept) {
             found @ (Ladder::Found(..)
             | Ladder::Ambiguous(..)
             | Ladder::CountMismatch(..)
@@ -264,13 +269,14 @@ impl<'l, 's> Search<'l, 's> {
                 Approximate::Decided(found.into_result(needle, &hunk.new, None))
             }
             Ladder::Missing { .. } => {
-                Approximate::Missing(self.removed_line_mismatch(needle, &kept))
+                Approximate::Missing(self.removed_line_mismatch(needle, &starts, &kept))
             }
         }
     }
 
-    /// [`Self::approximate`]'s window: `kept` marks the needle lines the hunk keeps.
-    fn approximate_window(&self, needle: &[String], kept: &[bool]) -> Ladder {
+    /// [`Self::approximate`]'s window, from `starts` (where the needle's first line stands):
+    /// `kept` marks the needle lines the hunk keeps.
+    fn approximate_window(&self, needle: &[String], starts: &[usize], kept: &[bool]) -> Ladder {
         // A kept line the model wrote as it stands elsewhere in the file is no misremembered
         // drift: it names that other place (a sync/async twin, a sibling test). Such a line
         // must match here up to presentation, like a line the hunk removes.
@@ -287,7 +293,7 @@ impl<'l, 's> Search<'l, 's> {
                     }))
             })
             .collect();
-        let found = self.approximate_starts(needle, &kept);
+        let found = self.approximate_starts(needle, starts, &kept);
         match found {
             Ladder::Found(tier, starts, mut notes) => {
                 for &s in &starts {
@@ -299,14 +305,7 @@ impl<'l, 's> Search<'l, 's> {
         }
     }
 
-    fn approximate_starts(&self, needle: &[String], kept: &[bool]) -> Ladder {
-        let starts = self.first_line_positions(needle);
-        if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
-            return Ladder::Missing {
-                outside_regions: None,
-            };
-        }
-        // Past the work either budget allows, no approximate place is looked for, as above.
+    fn approximate_starts(&self, needle: &[String], starts: &[usize], kept: &[bool]) -> Ladder {
         let k = needle.len();
         let fuzzy_too = self.occurrences == Occurrences::One;
         for found in fuzzy::Approximations::new(self.hay, starts, needle, kept, fuzzy_too) {
@@ -343,12 +342,13 @@ impl<'l, 's> Search<'l, 's> {
 
     /// Why an approximate match was refused, when it was: a line the hunk removes differs from
     /// the file's in content. Shown both ways, so the model can see what it got wrong.
-    fn removed_line_mismatch(&self, needle: &[String], kept: &[bool]) -> Option<MissNote> {
-        let starts = self.first_line_positions(needle);
-        if starts.len().saturating_mul(needle.len()) > WORK_BUDGET {
-            return None;
-        }
-        let (start, j) = fuzzy::near_miss(self.lines, self.hay.sketches(), &starts, needle, kept)?;
+    fn removed_line_mismatch(
+        &self,
+        needle: &[String],
+        starts: &[usize],
+        kept: &[bool],
+    ) -> Option<MissNote> {
+        let (start, j) = fuzzy::near_miss(self.lines, self.hay.sketches(), starts, needle, kept)?;
         let line = start + j;
         Some(MissNote::RemovedLineDiffers {
             first: start + 1,
@@ -596,7 +596,6 @@ impl<'l, 's> Search<'l, 's> {
     }
 }
 
-/// Whether `needle` matches the lines starting at `start` at `tier`.
 /// Every byte range where `needle` stands in the file, verbatim.
 fn byte_matches(hay: &Haystack, needle: &str) -> Vec<(usize, usize)> {
     hay.text
