@@ -19,15 +19,15 @@ const CLASS_LISTS: [&str; 2] = ["__slots__", "__match_args__"];
 
 /// The refusal of a rename that would leave OLD named by a string Python reaches an attribute
 /// through, if there is one in `scanned` (every file that holds OLD).
-pub(super) fn named_by_string_refusal(
+pub(super) fn named_by_string_refusal<'s>(
     opts: &RenameOptions,
-    scanned: &[FileScan],
+    scanned: impl IntoIterator<Item = &'s FileScan>,
 ) -> Option<RenameRefusal> {
     if opts.include_strings || opts.leave_unresolved {
         return None;
     }
     let places: Vec<(String, usize, AttributeReader)> = scanned
-        .iter()
+        .into_iter()
         .filter(|s| s.language == "python")
         .flat_map(|s| named_in(s, &opts.old))
         .take(MAX_LISTED)

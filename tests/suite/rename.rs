@@ -369,6 +369,40 @@ fn lsp_rename_renames_a_python_doctest_the_server_leaves() {
     assert_eq!(v["rename"]["renamed"][1]["doctest"], true, "{v:#}");
 }
 
+/// A doctest lancet cannot decide refuses a Python `--lsp` rename whatever `--include-comments`
+/// says, and the refusal lists the comment's mention as left: lancet's one scan of the name
+/// serves the mentions (renamed as the flags say) and the doctests (a refusal renames nothing).
+#[test]
+fn lsp_rename_refusing_a_python_doctest_lists_its_mentions_as_left() {
+    let tools = tempfile::tempdir().unwrap();
+    let path = fake_server_path(tools.path());
+    let before = "class Door:\n    def close(self):\n        \"\"\"Close.\n\n        >>> thing.close()\n        \"\"\"\n\n\n# close the door\nDoor().close()\n";
+    let dir = temp_tree(&[("a.py", before.as_bytes())]);
+    let root = dir.path().to_str().unwrap();
+    let edit = r#"{"changes": {"{ROOT}/a.py": [
+        {"range": {"start": {"line": 1, "character": 8}, "end": {"line": 1, "character": 13}}, "newText": "shut"},
+        {"range": {"start": {"line": 9, "character": 7}, "end": {"line": 9, "character": 12}}, "newText": "shut"}]}}"#;
+    let args = [
+        "rename",
+        "-C",
+        root,
+        "--at",
+        "a.py:2:9",
+        "shut",
+        "--lsp",
+        "--include-comments",
+        "--json",
+    ];
+    let (code, v) = by_fake_server(&args, &path, "ok", edit);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(read(dir.path(), "a.py"), before);
+    assert_eq!(sites(&v, "unresolved"), ["a.py:5"], "{v:#}");
+    let mentions = v["rename"]["mentions"].as_array().unwrap();
+    assert_eq!(mentions.len(), 1, "{v:#}");
+    assert_eq!(mentions[0]["line"], 9, "{v:#}");
+    assert_eq!(mentions[0]["renamed"], false, "{v:#}");
+}
+
 /// rust-analyzer answers a rename while its workspace still loads, from what it has loaded
 /// (sites inside `assert_eq!` are missing until the standard library is): lancet asks for its
 /// status and renames only once it says it is quiescent.

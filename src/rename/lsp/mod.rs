@@ -71,15 +71,15 @@ pub(super) fn rename(
     }
     // So is a string Python reads as the attribute's name: the server leaves it, as it leaves
     // every mention in strings and comments.
-    let mentions = match unseen::python_mentions(root, at, python, opts, apply) {
-        Ok(mentions) => mentions,
+    let (scan, mentions) = match unseen::python_scan(root, at, python, opts, apply) {
+        Ok(found) => found,
         Err(report) => return (*report).into(),
     };
     let new = opts.new.as_str();
     match edits(root, at, new, lsp) {
         Ok((server, mut files, unconfined)) => {
             let by_server = files.values().map(|(_, _, s)| s.len()).sum();
-            let unseen = match unseen::sites_unseen(root, at, python, opts, apply, by_server) {
+            let unseen = match unseen::sites_unseen(root, at, scan, opts, apply, by_server) {
                 Ok(unseen) => unseen,
                 Err(report) => return (*report).into(),
             };

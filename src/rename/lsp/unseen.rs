@@ -47,40 +47,95 @@ pub(super) struct Mentions {
     pub(super) listed: Vec<Mention>,
 }
 
-/// The strings and comments of the tree's Python files that hold the name at `at`, in a rename
-/// of a Python symbol (`python`; otherwise nothing): listed, and renamed as `--include-strings`
-/// and `--include-comments` say. A string Python reads as the attribute's name (`getattr(p,
-/// "x")`, `__slots__`, …), which the server's rename leaves as lancet's own would, refuses the
-/// rename, listed, unless it is renamed or `--leave-unresolved` leaves it.
-pub(super) fn python_mentions(
+/// lancet's own scan of the name at `at` beside a server's rename, made once and read twice: for
+/// the mentions before the server is asked ([`python_mentions`]) and for the sites the server
+/// does not look at after ([`sites_unseen`]).
+pub(super) struct OwnScan {
+    /// The files walked, and the paths the walk could not enter.
+    walked: crate::walk::Walked,
+    /// What the scan found in each walked file.
+    scanned: Vec<Scanned>,
+}
+
+impl OwnScan {
+    /// The scan of the tree's Python files for the name at `at`, with the mentions renamed as
+    /// `--include-strings` and `--include-comments` say.
+    fn python(
+        root: &Root,
+        at: &At,
+        opts: &RenameOptions,
+        apply: &ApplyOptions,
+    ) -> Result<OwnScan, Box<Report>> {
+        let opts = own_scan(opts, at, PYTHON.language);
+        let walked = walk(root, &opts, apply)?;
+        let scanned = scan_all(root, &walked.0, &opts, apply);
+        Ok(OwnScan { walked, scanned })
+    }
+
+    /// The parsed files' scans.
+    fn parsed(&self) -> impl Iterator<Item = &FileScan> {
+        self.scanned.iter().filter_map(|scanned| match scanned {
+            Scanned::Parsed(scan) => Some(&**scan),
+            _ => None,
+        })
+    }
+
+    /// The same scan with no mention renamed: as a scan without `--include-strings` and
+    /// `--include-comments` finds it (those flags decide nothing else a scan finds).
+    fn mentions_left(mut self) -> OwnScan {
+        for scanned in &mut self.scanned {
+            if let Scanned::Parsed(scan) = scanned {
+                scan.mention_spans.clear();
+                scan.mentions.iter_mut().for_each(|m| m.renamed = false);
+            }
+        }
+        self
+    }
+}
+
+/// Beside the server's rename of a Python symbol (`python`): lancet's own scan of the name, and
+/// the mentions it finds ([`python_mentions`]); for another language, neither.
+pub(super) fn python_scan(
     root: &Root,
     at: &At,
     python: bool,
     opts: &RenameOptions,
     apply: &ApplyOptions,
-) -> Result<Mentions, Box<Report>> {
+) -> Result<(Option<OwnScan>, Mentions), Box<Report>> {
     if !python {
-        return Ok(Mentions::default());
+        return Ok((None, Mentions::default()));
     }
-    let opts = own_scan(opts, at, "python");
-    let (files, _) = walk(root, &opts, apply)?;
-    let scans: Vec<FileScan> = scan_all(root, &files, &opts, apply)
-        .into_iter()
-        .filter_map(|scanned| match scanned {
-            Scanned::Parsed(scan) => Some(*scan),
-            _ => None,
-        })
-        .collect();
-    if let Some(refusal) = named_by_string_refusal(&opts, &scans) {
+    let scan = OwnScan::python(root, at, opts, apply)?;
+    let mentions = python_mentions(&scan, at, opts, apply)?;
+    Ok((Some(scan), mentions))
+}
+
+/// The strings and comments of the `scan`'s Python files that hold the name: listed, and
+/// renamed as `--include-strings` and `--include-comments` say. A string Python reads as the
+/// attribute's name (`getattr(p, "x")`, `__slots__`, …), which the server's rename leaves as
+/// lancet's own would, refuses the rename, listed, unless it is renamed or `--leave-unresolved`
+/// leaves it.
+fn python_mentions(
+    scan: &OwnScan,
+    at: &At,
+    opts: &RenameOptions,
+    apply: &ApplyOptions,
+) -> Result<Mentions, Box<Report>> {
+    let opts = own_scan(opts, at, PYTHON.language);
+    if let Some(refusal) = named_by_string_refusal(&opts, scan.parsed()) {
         return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));
     }
     let mut mentions = Mentions::default();
-    for scan in scans {
-        mentions.listed.extend(scan.mentions);
+    for scan in scan.parsed() {
+        mentions.listed.extend(scan.mentions.iter().cloned());
         if !scan.mention_spans.is_empty() {
             mentions.files.insert(
                 scan.path.clone(),
-                (scan.sha256, scan.parsed.text.clone(), scan.mention_spans),
+                (
+                    scan.sha256.clone(),
+                    scan.parsed.text.clone(),
+                    scan.mention_spans.clone(),
+                ),
             );
         }
     }
@@ -143,28 +198,35 @@ fn not_the_servers(blind: &Blind, doctest: bool) -> String {
 /// doctests and `macro_rules!` bodies, Python's doctests; for other languages, nothing), beside
 /// the `by_server` sites the server's rename edits. Sites it cannot decide refuse the rename,
 /// listed, unless `--include-unresolved` (renamed) or `--leave-unresolved` (left) says
-/// otherwise.
+/// otherwise. A Python rename hands in the scan its mentions were found in (`python`).
 pub(super) fn sites_unseen(
     root: &Root,
     at: &At,
-    python: bool,
+    python: Option<OwnScan>,
     opts: &RenameOptions,
     apply: &ApplyOptions,
     by_server: usize,
 ) -> Result<Unseen, Box<Report>> {
-    let blind = match (at.path.ends_with(".rs"), python) {
+    let blind = match (at.path.ends_with(".rs"), &python) {
         (true, _) => &RUST,
-        (false, true) => &PYTHON,
-        (false, false) => return Ok(Unseen::default()),
+        (false, Some(_)) => &PYTHON,
+        (false, None) => return Ok(Unseen::default()),
     };
     let opts = RenameOptions {
         include_strings: false,
         include_comments: false,
         ..own_scan(opts, at, blind.language)
     };
-    let (files, unwalkable) = walk(root, &opts, apply)?;
-    let (mut summary, mut scans) =
-        summarise(&opts, unwalkable, scan_all(root, &files, &opts, apply));
+    let own = match python {
+        Some(scan) if blind.language == PYTHON.language => scan.mentions_left(),
+        _ => {
+            let walked = walk(root, &opts, apply)?;
+            let scanned = scan_all(root, &walked.0, &opts, apply);
+            OwnScan { walked, scanned }
+        }
+    };
+    let (files, unwalkable) = own.walked;
+    let (mut summary, mut scans) = summarise(&opts, unwalkable, own.scanned);
     resolve_all(root, &files, &mut scans, &opts.old);
     let unseen_at = |scan: &FileScan, at: usize| {
         scan.occurrences
