@@ -5,6 +5,7 @@
 
 use super::Tier;
 use crate::batch::{Hunk, HunkText, split_lines};
+use std::borrow::Cow;
 
 /// Every reading of a hunk's old text the strict tiers try, in ladder order, read once before
 /// any search so that the ladder walks them top-down: the text as sent, then its lines without
@@ -26,16 +27,12 @@ impl<'h> Readings<'h> {
     /// Reads a hunk every way the strict tiers try.
     pub(super) fn of(hunk: &'h Hunk) -> Self {
         let substring = hunk.text.as_ref().filter(|t| !t.old.is_empty());
-        let unescaped = substring.and_then(|t| {
-            let old = unescape(&t.old)?;
-            let new = unescape(&t.new).unwrap_or_else(|| t.new.clone());
-            Some(HunkText { old, new })
-        });
+        let escapes = escapes_undone(hunk);
         Readings {
             substring,
             lines: blank_trimmed(&hunk.old, &hunk.new),
-            unescaped,
-            repaired: repaired_readings(hunk),
+            repaired: repaired_readings(hunk, escapes.as_ref()),
+            unescaped: escapes.filter(|_| substring.is_some()),
         }
     }
 }
@@ -79,24 +76,31 @@ fn blank_trimmed<'h>(old: &'h [String], new: &'h [String]) -> Vec<(&'h [String],
     out
 }
 
-/// The garbled-needle readings, in ladder order: over-escaped text, then read-view line numbers
-/// (whose first number becomes a line hint).
-fn repaired_readings(hunk: &Hunk) -> Vec<Reading> {
-    let mut out = Vec::new();
-    let joined_old = match &hunk.text {
-        Some(t) => t.old.clone(),
-        None => hunk.old.join("\n"),
+/// The hunk's text (the substring, else its lines joined) with its over-escapes undone, when it
+/// has any: read once, for the substring's reading and the lines' alike.
+fn escapes_undone(hunk: &Hunk) -> Option<HunkText> {
+    let (old, new) = match &hunk.text {
+        Some(t) => (unescape(&t.old)?, Cow::Borrowed(t.new.as_str())),
+        // Most hunks hold no backslash: nothing to join.
+        None if hunk.old.iter().any(|l| l.contains('\\')) => (
+            unescape(&hunk.old.join("\n"))?,
+            Cow::Owned(hunk.new.join("\n")),
+        ),
+        None => return None,
     };
-    if let Some(old) = unescape(&joined_old) {
-        let joined_new = match &hunk.text {
-            Some(t) => t.new.clone(),
-            None => hunk.new.join("\n"),
-        };
-        let new = unescape(&joined_new).unwrap_or(joined_new);
+    let new = unescape(&new).unwrap_or_else(|| new.into_owned());
+    Some(HunkText { old, new })
+}
+
+/// The garbled-needle readings, in ladder order: over-escaped text (`escapes`, read by
+/// [`escapes_undone`]), then read-view line numbers (whose first number becomes a line hint).
+fn repaired_readings(hunk: &Hunk, escapes: Option<&HunkText>) -> Vec<Reading> {
+    let mut out = Vec::new();
+    if let Some(t) = escapes {
         out.push(Reading {
             reported: Tier::Escapes,
-            old: split_lines(&old),
-            new: split_lines(&new),
+            old: split_lines(&t.old),
+            new: split_lines(&t.new),
             hint: None,
         });
     }
