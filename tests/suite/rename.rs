@@ -403,6 +403,50 @@ fn lsp_rename_refusing_a_python_doctest_lists_its_mentions_as_left() {
     assert_eq!(mentions[0]["renamed"], false, "{v:#}");
 }
 
+/// `--include-strings` beside a server's rename of a Python local renames the strings in the
+/// local's scope only, as lancet's own rename does: a string in another function that spells
+/// the same word is another thing.
+#[test]
+fn lsp_rename_of_a_python_local_renames_only_the_strings_in_its_scope() {
+    let tools = tempfile::tempdir().unwrap();
+    let path = fake_server_path(tools.path());
+    let before = "def area(side):\n    print(\"side is\", side)\n    return side * side\n\n\ndef label():\n    return \"side\"\n";
+    let dir = temp_tree(&[("a.py", before.as_bytes())]);
+    let root = dir.path().to_str().unwrap();
+    let range = |line: u32, from: u32| {
+        format!(
+            r#"{{"range": {{"start": {{"line": {line}, "character": {from}}}, "end": {{"line": {line}, "character": {}}}}}, "newText": "edge"}}"#,
+            from + 4
+        )
+    };
+    let edit = format!(
+        r#"{{"changes": {{"{{ROOT}}/a.py": [{}, {}, {}, {}]}}}}"#,
+        range(0, 9),
+        range(1, 21),
+        range(2, 11),
+        range(2, 18)
+    );
+    let args = [
+        "rename",
+        "-C",
+        root,
+        "--at",
+        "a.py:1:10",
+        "edge",
+        "--lsp",
+        "--include-strings",
+        "--json",
+    ];
+    let (code, v) = by_fake_server(&args, &path, "ok", &edit);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.py"),
+        "def area(edge):\n    print(\"edge is\", edge)\n    return edge * edge\n\n\ndef label():\n    return \"side\"\n"
+    );
+    let mentions = v["rename"]["mentions"].as_array().unwrap();
+    assert_eq!(mentions.len(), 1, "{v:#}");
+}
+
 /// rust-analyzer answers a rename while its workspace still loads, from what it has loaded
 /// (sites inside `assert_eq!` are missing until the standard library is): lancet asks for its
 /// status and renames only once it says it is quiescent.

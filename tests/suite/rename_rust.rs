@@ -134,19 +134,32 @@ const CODE_ONLY_EDIT: &str = r#"{"changes": {"{ROOT}/src/lib.rs": [
     {"range": {"start": {"line": 18, "character": 11}, "end": {"line": 18, "character": 17}}, "newText": "twice"}]}}"#;
 
 fn lsp_rename(root: &Path, at: &str, new: &str, edit: &str) -> (Option<i32>, serde_json::Value) {
+    lsp_rename_with(root, at, new, edit, &[])
+}
+
+/// [`lsp_rename`] with more arguments.
+fn lsp_rename_with(
+    root: &Path,
+    at: &str,
+    new: &str,
+    edit: &str,
+    more: &[&str],
+) -> (Option<i32>, serde_json::Value) {
     let tools = tempfile::tempdir().unwrap();
     let path = super::rename::fake_server_path_as(tools.path(), "rust-analyzer");
+    let mut args = vec![
+        "rename",
+        "-C",
+        root.to_str().unwrap(),
+        "--at",
+        at,
+        new,
+        "--lsp",
+        "--json",
+    ];
+    args.extend(more);
     let out = super::tree::lancet_env(
-        &[
-            "rename",
-            "-C",
-            root.to_str().unwrap(),
-            "--at",
-            at,
-            new,
-            "--lsp",
-            "--json",
-        ],
+        &args,
         b"",
         &[
             ("PATH", path.as_str()),
@@ -194,6 +207,29 @@ fn lsp_rename_of_rust_keeps_lancets_doctest_and_macro_body_sites() {
     );
     cargo_tests_pass(dir.path())
         .unwrap_or_else(|e| panic!("{e}\n{}", read(dir.path(), "src/lib.rs")));
+}
+
+/// rust-analyzer's rename leaves comments: `--include-comments` renames their mentions beside
+/// the server's edits, as lancet's own rename does, and without it they are listed, left.
+#[test]
+fn lsp_rename_of_rust_renames_comment_mentions_when_asked() {
+    const LIB: &str = "// double is the helper below.\npub fn double(x: u32) -> u32 {\n    x * 2\n}\n\npub fn quad(x: u32) -> u32 {\n    double(double(x))\n}\n";
+    const EDIT: &str = r#"{"changes": {"{ROOT}/src/lib.rs": [
+    {"range": {"start": {"line": 1, "character": 7}, "end": {"line": 1, "character": 13}}, "newText": "twice"},
+    {"range": {"start": {"line": 6, "character": 4}, "end": {"line": 6, "character": 10}}, "newText": "twice"},
+    {"range": {"start": {"line": 6, "character": 11}, "end": {"line": 6, "character": 17}}, "newText": "twice"}]}}"#;
+    for (more, renamed) in [(&[][..], false), (&["--include-comments"][..], true)] {
+        let dir = temp_tree(&[("src/lib.rs", LIB.as_bytes())]);
+        let (code, v) = lsp_rename_with(dir.path(), "src/lib.rs:2:8", "twice", EDIT, more);
+        assert_eq!(code, Some(0), "{v:#}");
+        let mut expected = LIB.replace("double(", "twice(");
+        if renamed {
+            expected = expected.replace("// double", "// twice");
+        }
+        assert_eq!(read(dir.path(), "src/lib.rs"), expected);
+        assert_eq!(v["rename"]["mentions"][0]["line"], 1, "{v:#}");
+        assert_eq!(v["rename"]["mentions"][0]["renamed"], renamed, "{v:#}");
+    }
 }
 
 /// A doctest site lancet cannot decide (a method on a receiver of unknown type) stops the

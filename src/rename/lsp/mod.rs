@@ -53,8 +53,8 @@ fn time_allowed() -> Duration {
 
 /// Asks the server what renaming the identifier at `at` to `opts.new` changes, and applies it
 /// with lancet's own decisions where the server does not look (Rust's doctests and
-/// `macro_rules!` bodies, Python's doctests and strings: [`unseen`]); a special name is refused
-/// as lancet's own rename refuses it.
+/// `macro_rules!` bodies, Python's doctests, every language's strings and comments: [`unseen`]);
+/// a special name is refused as lancet's own rename refuses it.
 pub(super) fn rename(
     root: &Root,
     at: &At,
@@ -64,14 +64,15 @@ pub(super) fn rename(
 ) -> crate::applied::Applied {
     // A special name is refused before any server is looked for: the server's rename leaves
     // what the interpreter calls by that name as much as lancet's would.
-    let python =
-        lancet_syntax::languages::language_for(&at.path, b"").is_some_and(|l| l.name == "python");
+    let language = lancet_syntax::languages::language_for(&at.path, b"").map(|l| l.name.as_str());
+    let python = language == Some("python");
     if let Some(refused) = super::refusal::special_name(python, opts) {
         return Report::rename_refused(&refused, apply.surface).into();
     }
-    // So is a string Python reads as the attribute's name: the server leaves it, as it leaves
-    // every mention in strings and comments.
-    let (scan, mentions) = match unseen::python_scan(root, at, python, opts, apply) {
+    // lancet's own scan of the name finds what the server leaves: the mentions in strings and
+    // comments (listed; renamed as --include-strings and --include-comments say), and a Python
+    // string that names the attribute, refused as lancet's own rename refuses it.
+    let (scan, mentions) = match unseen::own_scan_beside(root, at, language, opts, apply) {
         Ok(found) => found,
         Err(report) => return (*report).into(),
     };

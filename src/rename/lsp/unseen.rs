@@ -6,21 +6,22 @@
 //! without `--lsp` does), and what it cannot decide stops the rename, listed; the server is
 //! asked about the rest. Python's doctests (a docstring's `>>>` lines, which `python -m doctest`
 //! and `pytest --doctest-modules` run) are the same to basedpyright and pyright, and are
-//! decided the same way. And Python's mentions of the name in strings and comments, which
-//! basedpyright's rename never touches: listed and renamed as lancet's own rename lists and
-//! renames them, a string that names an attribute (`getattr(p, "x")`, `__slots__`) stopping the
-//! rename as it stops lancet's, unless renamed (`--include-strings`) or left
-//! (`--leave-unresolved`).
+//! decided the same way. And the mentions of the name in strings and comments, which no
+//! server's rename touches: listed and renamed as lancet's own rename lists and renames them
+//! (in the symbol's scope), a Python string that names an attribute (`getattr(p, "x")`,
+//! `__slots__`) stopping the rename as it stops lancet's, unless renamed (`--include-strings`)
+//! or left (`--leave-unresolved`). One scan of the symbol's language serves both.
 
 use super::FileEdits;
 use crate::apply_options::ApplyOptions;
 use crate::rename::at::At;
 use crate::rename::choose::choose;
-use crate::rename::model::{FileScan, RenameOptions, Scanned};
+use crate::rename::model::{Chosen, FileScan, RenameOptions};
 use crate::rename::named_by_string::named_by_string_refusal;
 use crate::rename::refusal::undecided_sites;
 use crate::rename::registry::resolve_all;
-use crate::rename::scan::{line_text, scan_all, walk};
+use crate::rename::scan::{line_text, renameable_languages, scan_all, walk};
+use crate::rename::scope::keep_mentions_in_scope;
 use crate::rename::{complete_summary, finish_scan, summarise};
 use crate::report::Report;
 use crate::report::{LeftSite, Mention, NotDecided, RenameRefusal, RenameSummary, UndecidedBy};
@@ -49,95 +50,107 @@ pub(super) struct Mentions {
 
 /// lancet's own scan of the name at `at` beside a server's rename, made once and read twice: for
 /// the mentions before the server is asked ([`python_mentions`]) and for the sites the server
-/// does not look at after ([`sites_unseen`]).
+/// does not look at after ([`sites_unseen`]). Resolved, and the symbol at `at` chosen, as
+/// lancet's own rename does, so that mentions are kept to the symbol's scope as there.
 pub(super) struct OwnScan {
-    /// The files walked, and the paths the walk could not enter.
-    walked: crate::walk::Walked,
-    /// What the scan found in each walked file.
-    scanned: Vec<Scanned>,
+    /// The language scanned: the symbol's.
+    language: String,
+    /// What the scan found, mentions kept to the chosen symbol's scope.
+    summary: RenameSummary,
+    /// The parsed files, resolved.
+    scans: Vec<FileScan>,
+    /// The symbol at `at`, or `None` where lancet cannot tell which symbol `--at` names.
+    chosen: Option<Chosen>,
 }
 
 impl OwnScan {
-    /// The scan of the tree's Python files for the name at `at`, with the mentions renamed as
-    /// `--include-strings` and `--include-comments` say.
-    fn python(
+    /// The scan of the tree's files of `language` for the name at `at`, with the mentions
+    /// renamed as `opts`'s `--include-strings` and `--include-comments` say.
+    fn of(
         root: &Root,
         at: &At,
+        language: &str,
         opts: &RenameOptions,
         apply: &ApplyOptions,
     ) -> Result<OwnScan, Box<Report>> {
-        let opts = own_scan(opts, at, PYTHON.language);
-        let walked = walk(root, &opts, apply)?;
-        let scanned = scan_all(root, &walked.0, &opts, apply);
-        Ok(OwnScan { walked, scanned })
-    }
-
-    /// The parsed files' scans.
-    fn parsed(&self) -> impl Iterator<Item = &FileScan> {
-        self.scanned.iter().filter_map(|scanned| match scanned {
-            Scanned::Parsed(scan) => Some(&**scan),
-            _ => None,
+        let opts = own_scan(opts, at, language);
+        let (files, unwalkable) = walk(root, &opts, apply)?;
+        let (mut summary, mut scans) =
+            summarise(&opts, unwalkable, scan_all(root, &files, &opts, apply));
+        resolve_all(root, &files, &mut scans, &opts.old);
+        let chosen = choose(&scans, Some(at), None, apply.surface).ok();
+        if let Some(chosen) = &chosen {
+            keep_mentions_in_scope(&mut scans, &mut summary, chosen);
+        }
+        Ok(OwnScan {
+            language: language.to_string(),
+            summary,
+            scans,
+            chosen,
         })
     }
 
     /// The same scan with no mention renamed: as a scan without `--include-strings` and
     /// `--include-comments` finds it (those flags decide nothing else a scan finds).
     fn mentions_left(mut self) -> OwnScan {
-        for scanned in &mut self.scanned {
-            if let Scanned::Parsed(scan) = scanned {
-                scan.mention_spans.clear();
-                scan.mentions.iter_mut().for_each(|m| m.renamed = false);
-            }
+        for scan in &mut self.scans {
+            scan.mention_spans.clear();
+            scan.mentions.iter_mut().for_each(|m| m.renamed = false);
         }
+        self.summary
+            .mentions
+            .iter_mut()
+            .for_each(|m| m.renamed = false);
         self
     }
 }
 
-/// Beside the server's rename of a Python symbol (`python`): lancet's own scan of the name, and
-/// the mentions it finds ([`python_mentions`]); for another language, neither.
-pub(super) fn python_scan(
+/// Beside the server's rename of a symbol in a language lancet renames in (`language`, the
+/// symbol's): lancet's own scan of the name in that language's files, and the mentions it finds
+/// ([`mentions`]); for another language, neither.
+pub(super) fn own_scan_beside(
     root: &Root,
     at: &At,
-    python: bool,
+    language: Option<&str>,
     opts: &RenameOptions,
     apply: &ApplyOptions,
 ) -> Result<(Option<OwnScan>, Mentions), Box<Report>> {
-    if !python {
+    let Some(language) = language.filter(|l| renameable_languages().contains(l)) else {
         return Ok((None, Mentions::default()));
-    }
-    let scan = OwnScan::python(root, at, opts, apply)?;
-    let mentions = python_mentions(&scan, at, opts, apply)?;
+    };
+    let scan = OwnScan::of(root, at, language, opts, apply)?;
+    let mentions = mentions(&scan, at, opts, apply)?;
     Ok((Some(scan), mentions))
 }
 
-/// The strings and comments of the `scan`'s Python files that hold the name: listed, and
-/// renamed as `--include-strings` and `--include-comments` say. A string Python reads as the
-/// attribute's name (`getattr(p, "x")`, `__slots__`, …), which the server's rename leaves as
-/// lancet's own would, refuses the rename, listed, unless it is renamed or `--leave-unresolved`
-/// leaves it.
-fn python_mentions(
+/// The strings and comments of the `scan`'s files that hold the name, in the symbol's scope:
+/// listed, and renamed as `--include-strings` and `--include-comments` say. A Python string
+/// Python reads as the attribute's name (`getattr(p, "x")`, `__slots__`, …), which the
+/// server's rename leaves as lancet's own would, refuses the rename, listed, unless it is
+/// renamed or `--leave-unresolved` leaves it.
+fn mentions(
     scan: &OwnScan,
     at: &At,
     opts: &RenameOptions,
     apply: &ApplyOptions,
 ) -> Result<Mentions, Box<Report>> {
-    let opts = own_scan(opts, at, PYTHON.language);
-    if let Some(refusal) = named_by_string_refusal(&opts, scan.parsed()) {
+    let opts = own_scan(opts, at, &scan.language);
+    if let Some(refusal) = named_by_string_refusal(&opts, &scan.scans) {
         return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));
     }
-    let mut mentions = Mentions::default();
-    for scan in scan.parsed() {
-        mentions.listed.extend(scan.mentions.iter().cloned());
-        if !scan.mention_spans.is_empty() {
-            mentions.files.insert(
-                scan.path.clone(),
-                (
-                    scan.sha256.clone(),
-                    scan.parsed.text.clone(),
-                    scan.mention_spans.clone(),
-                ),
-            );
-        }
+    let mut mentions = Mentions {
+        listed: scan.summary.mentions.clone(),
+        ..Mentions::default()
+    };
+    for scan in scan.scans.iter().filter(|s| !s.mention_spans.is_empty()) {
+        mentions.files.insert(
+            scan.path.clone(),
+            (
+                scan.sha256.clone(),
+                scan.parsed.text.clone(),
+                scan.mention_spans.clone(),
+            ),
+        );
     }
     Ok(mentions)
 }
@@ -198,43 +211,42 @@ fn not_the_servers(blind: &Blind, doctest: bool) -> String {
 /// doctests and `macro_rules!` bodies, Python's doctests; for other languages, nothing), beside
 /// the `by_server` sites the server's rename edits. Sites it cannot decide refuse the rename,
 /// listed, unless `--include-unresolved` (renamed) or `--leave-unresolved` (left) says
-/// otherwise. A Python rename hands in the scan its mentions were found in (`python`).
+/// otherwise. `scan` is the scan the mentions were found in, if any.
 pub(super) fn sites_unseen(
     root: &Root,
     at: &At,
-    python: Option<OwnScan>,
+    scan: Option<OwnScan>,
     opts: &RenameOptions,
     apply: &ApplyOptions,
     by_server: usize,
 ) -> Result<Unseen, Box<Report>> {
-    let blind = match (at.path.ends_with(".rs"), &python) {
-        (true, _) => &RUST,
-        (false, Some(_)) => &PYTHON,
-        (false, None) => return Ok(Unseen::default()),
+    let blind = match scan.as_ref().map(|s| s.language.as_str()) {
+        _ if at.path.ends_with(".rs") => &RUST,
+        Some(language) if language == PYTHON.language => &PYTHON,
+        _ => return Ok(Unseen::default()),
     };
     let opts = RenameOptions {
         include_strings: false,
         include_comments: false,
         ..own_scan(opts, at, blind.language)
     };
-    let own = match python {
-        Some(scan) if blind.language == PYTHON.language => scan.mentions_left(),
-        _ => {
-            let walked = walk(root, &opts, apply)?;
-            let scanned = scan_all(root, &walked.0, &opts, apply);
-            OwnScan { walked, scanned }
-        }
+    let own = match scan {
+        Some(scan) if scan.language == blind.language => scan.mentions_left(),
+        _ => OwnScan::of(root, at, blind.language, &opts, apply)?,
     };
-    let (files, unwalkable) = own.walked;
-    let (mut summary, mut scans) = summarise(&opts, unwalkable, own.scanned);
-    resolve_all(root, &files, &mut scans, &opts.old);
+    let OwnScan {
+        mut summary,
+        mut scans,
+        chosen,
+        ..
+    } = own;
     let unseen_at = |scan: &FileScan, at: usize| {
         scan.occurrences
             .iter()
             .find(|o| o.at == at)
             .map(|o| o.doctest || (blind.macro_bodies && in_macro_rules(scan, at, opts.old.len())))
     };
-    let Ok(chosen) = choose(&scans, Some(at), None, apply.surface) else {
+    let Some(chosen) = chosen else {
         // lancet cannot tell which symbol `--at` names: every unseen site is undecided.
         let undecided: Vec<LeftSite> = scans
             .iter()
