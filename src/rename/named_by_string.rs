@@ -1,6 +1,7 @@
 //! Python reaches an attribute by a string too: `getattr(obj, "x")` (and `setattr`, `hasattr`,
 //! `delattr`), `operator.attrgetter("x")`, a class's `__slots__` and `__match_args__`, and
-//! `obj.__dict__["x"]` or `vars(obj)["x"]` use `x` where no identifier stands. A rename that
+//! `obj.__dict__["x"]`, `vars(obj)["x"]`, `asdict(obj)["x"]` and a call's `**{"x": 1}` use `x`
+//! where no identifier stands. A rename that
 //! leaves such a string leaves code reaching nothing, so it is refused unless the strings are
 //! renamed too (`--include-strings`) or the person leaves what lancet cannot decide
 //! (`--leave-unresolved`).
@@ -72,8 +73,9 @@ fn attribute_strings(scan: &FileScan, old: &str) -> Vec<(usize, AttributeReader)
 }
 
 /// What reads the string node `string` as an attribute's name, if anything does: a builtin
-/// taking it as its second argument, `attrgetter` taking it as any, an attribute dictionary
-/// indexed by it, or a class list holding it (`__slots__ = ("x",)`).
+/// taking it as its second argument, `attrgetter` taking it as any, an attribute or field
+/// dictionary indexed by it, a dictionary of keywords unpacked into a call keyed by it, or a
+/// class list holding it (`__slots__ = ("x",)`).
 fn reader(text: &str, string: Node) -> Option<AttributeReader> {
     let parent = string.parent()?;
     if parent.kind() == "argument_list" {
@@ -86,22 +88,35 @@ fn reader(text: &str, string: Node) -> Option<AttributeReader> {
         let builtin = BY_NAME.iter().find(|b| **b == function)?;
         return second.then_some(AttributeReader::Builtin(builtin));
     }
-    // A key of an object's attribute dictionary: `obj.__dict__["x"]`, `vars(obj)["x"]`.
+    // A key of an object's attribute dictionary: `obj.__dict__["x"]`, `vars(obj)["x"]`; or of
+    // the dictionary of its fields: `asdict(obj)["x"]`, `obj._asdict()["x"]`.
     if parent.kind() == "subscript" {
         let key = parent.child_by_field_name("subscript")?;
         let value = parent.child_by_field_name("value")?;
         let spelled = text.get(value.byte_range())?;
-        let vars = value.kind() == "call"
-            && value
-                .child_by_field_name("function")
-                .and_then(|f| text.get(f.byte_range()))
-                == Some("vars");
-        return (key.id() == string.id() && (spelled.ends_with(".__dict__") || vars)).then_some(
-            match vars {
-                true => AttributeReader::Vars,
-                false => AttributeReader::Dict,
-            },
-        );
+        let called = (value.kind() == "call")
+            .then(|| text.get(value.child_by_field_name("function")?.byte_range()))
+            .flatten();
+        let reader = match called {
+            Some("vars") => AttributeReader::Vars,
+            Some(f) if f == "asdict" || f.ends_with(".asdict") || f.ends_with("._asdict") => {
+                AttributeReader::AsDict
+            }
+            _ if spelled.ends_with(".__dict__") => AttributeReader::Dict,
+            _ => return None,
+        };
+        return (key.id() == string.id()).then_some(reader);
+    }
+    // A key of a dictionary unpacked into a call's keywords: `P(**{"x": 1})`.
+    if parent.kind() == "pair" {
+        let key = parent.child_by_field_name("key")?;
+        let splat = parent
+            .parent()
+            .filter(|d| d.kind() == "dictionary")?
+            .parent()
+            .filter(|s| s.kind() == "dictionary_splat")?;
+        let in_call = splat.parent().is_some_and(|a| a.kind() == "argument_list");
+        return (key.id() == string.id() && in_call).then_some(AttributeReader::Keyword);
     }
     // The string itself, or one element of a tuple, list or set, assigned to a class list.
     let assignment = match parent.kind() {
@@ -137,6 +152,8 @@ getattr('cents', 'x')
 operator.attrgetter('cents')
 label = ('cents',)
 p.__dict__['cents'] + vars(p)['cents'] + prices['cents']
+asdict(p)['cents'] + p._asdict()['cents'] + dataclasses.asdict(p)['cents'] + f(p)['cents']
+P(**{'cents': 1}) + P(**{'amount': 'cents'}) + {'cents': 1}
 ";
         let python = renamers()
             .iter()
@@ -158,6 +175,10 @@ p.__dict__['cents'] + vars(p)['cents'] + prices['cents']
                 (9, AttributeReader::Attrgetter),
                 (11, AttributeReader::Dict),
                 (11, AttributeReader::Vars),
+                (12, AttributeReader::AsDict),
+                (12, AttributeReader::AsDict),
+                (12, AttributeReader::AsDict),
+                (13, AttributeReader::Keyword),
             ]
         );
     }

@@ -185,6 +185,11 @@ pub enum AttributeReader {
     Dict,
     /// `vars(obj)`, indexed by it.
     Vars,
+    /// The dictionary of a dataclass's or named tuple's fields (`asdict(obj)`,
+    /// `obj._asdict()`), indexed by it.
+    AsDict,
+    /// A dictionary unpacked into a call's keyword arguments (`P(**{"x": 1})`), keyed by it.
+    Keyword,
 }
 
 /// Why a rename must not go ahead.

@@ -362,6 +362,8 @@ fn named_by_string(
             AttributeReader::ClassList(list) => format!("{path}:{line} ({list})"),
             AttributeReader::Dict => format!("{path}:{line} (__dict__[\"{old}\"])"),
             AttributeReader::Vars => format!("{path}:{line} (vars(…)[\"{old}\"])"),
+            AttributeReader::AsDict => format!("{path}:{line} (asdict(…)[\"{old}\"])"),
+            AttributeReader::Keyword => format!("{path}:{line} (**{{\"{old}\": …}})"),
         })
         .collect();
     refused(
