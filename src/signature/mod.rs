@@ -461,18 +461,8 @@ fn unsupported_language(scan: &NameScan, id: &SymbolId) -> Result<(), Outcome> {
         function: scan.name.clone(),
         path,
         line,
-        why: crate::report::UnsupportedDefinition::Language(display_language(language)),
+        why: crate::report::UnsupportedDefinition::Language(language.to_string()),
     }))
-}
-
-/// A language's name as people write it.
-fn display_language(language: &str) -> String {
-    match language {
-        "javascript" => "JavaScript".into(),
-        "typescript" | "tsx" => "TypeScript".into(),
-        "rust" => "Rust".into(),
-        other => other.to_string(),
-    }
 }
 
 /// A class's name (`Outer.Inner` of `a.py::Outer.Inner`).

@@ -177,7 +177,7 @@ pub enum UnsupportedDefinition {
     Decorator(String),
     /// One of several `@overload` signatures.
     Overload,
-    /// A language lancet changes no signatures in (yet).
+    /// A language lancet changes no signatures in (yet), by lancet's name for it.
     Language(String),
     /// An override that is no `def` (an attribute assigned a function).
     NotDefined,

@@ -50,7 +50,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
         RenameRefusal::Reserved { new, language } => (
             Status::Malformed,
             ErrorKind::InvalidName,
-            format!("`{new}` is a reserved word in {language}"),
+            format!("`{new}` is a reserved word in {}", display_language(language)),
             "Pass a new name that is not a keyword.".into(),
         ),
         RenameRefusal::SpecialName {
@@ -463,12 +463,12 @@ fn several_definitions(
     )
 }
 
-/// A language's name as people write it.
-fn display_language(language: &str) -> String {
+/// A language's name as people write it (lancet's names are lowercase: `tsx`, `c-sharp`).
+pub(super) fn display_language(language: &str) -> String {
     match language {
         "go" => "Go".into(),
         "javascript" => "JavaScript".into(),
-        "typescript" => "TypeScript".into(),
+        "typescript" | "tsx" => "TypeScript".into(),
         "c-sharp" => "C#".into(),
         "cpp" => "C++".into(),
         other => {

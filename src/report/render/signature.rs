@@ -3,7 +3,7 @@
 //! lines that say what changed: the parameters before and after, the definitions, the calls
 //! updated per file.
 
-use super::rename::{Words, place_words, places, refused};
+use super::rename::{Words, display_language, place_words, places, refused};
 use super::{SITES_LISTED as LISTED, join_all_lines, list_left_sites};
 use crate::report::{LeftSite, Report, SignatureSummary, Status, Surface};
 use crate::report::{ParamProblem, SignatureRefusal, SiteProblem, UnsupportedDefinition};
@@ -279,7 +279,8 @@ fn unsupported(function: &str, path: &str, line: usize, why: &UnsupportedDefinit
         UnsupportedDefinition::Language(language) => refused(
             ErrorKind::UnknownLanguage,
             format!(
-                "{function} ({path}:{line}) is {language}; lancet changes the signatures of Python and JavaScript/TypeScript functions so far"
+                "{function} ({path}:{line}) is {}; lancet changes the signatures of Python and JavaScript/TypeScript functions so far",
+                display_language(language)
             ),
             "Change it by editing the files, or rename with `lancet rename`.",
         ),
