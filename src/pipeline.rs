@@ -70,8 +70,8 @@ pub(crate) fn apply_batch_prechecked(
         Some(report) => nothing_written(report),
         None => apply_locked(&root, &session.state, batch, opts, prechecks),
     };
-    if let Some(note) = recovered {
-        applied.report = applied.report.with_note(note);
+    if let Some(recovered) = recovered {
+        applied.report = applied.report.with_recovery(&recovered);
     }
     if let Some(ignored) = session.ignored {
         applied.report = applied.report.with_note(ignored.notice(opts.surface));

@@ -6,10 +6,9 @@
 use super::checkpoint::{meta_for, new_batch_id, record_checkpoint};
 use super::recovery::recover_if_needed;
 use crate::applied::Applied;
-use crate::report::render::history as words;
-use crate::report::{Report, Surface};
+use crate::report::{Report, Surface, UndoEnd};
 use lancet_core::sha256_hex;
-use lancet_core::{Action, FileReport, Outcome, Status};
+use lancet_core::{Action, FileReport, Outcome};
 use lancet_core::{BatchFailure, ErrorKind};
 use lancet_core::{Before, StagedFile};
 use lancet_core::{RelPath, Root};
@@ -63,8 +62,8 @@ pub fn undo(root: &Root, id: Option<&str>, opts: UndoOptions) -> Applied {
             |refusal| (*refusal).into(),
             |plan| write_restore(&state, plan, &opts),
         );
-    if let Some(note) = recovered {
-        applied.report = applied.report.with_note(note);
+    if let Some(recovered) = recovered {
+        applied.report = applied.report.with_recovery(&recovered);
     }
     applied
 }
@@ -177,7 +176,6 @@ fn plan_restore(
         } else if now != post && !opts.force {
             report.status = Outcome::Failed;
             report.kind = Some(ErrorKind::ChangedSince);
-            report.error = Some(words::changed_after(&rel, &plan.meta.id));
             plan.left_alone.push(rel.to_string());
         } else {
             plan.staged.push(restore_plan(
@@ -198,11 +196,11 @@ fn plan_restore(
         }));
     }
     if !plan.left_alone.is_empty() && !opts.partial {
-        let message = words::undo_over_changes(&plan.left_alone, &plan.meta, opts.surface);
-        return Err(Box::new(Report::from_files(
-            Status::Refused,
+        return Err(Box::new(Report::undo(
+            UndoEnd::OverChanges,
             plan.files,
-            message,
+            &plan.meta,
+            opts.surface,
         )));
     }
     Ok(plan)
@@ -279,20 +277,12 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: &UndoOptions) -> App
     } else {
         Vec::new()
     };
-    let status = if whole {
-        Status::Applied
-    } else {
-        Status::Partial
+    let end = UndoEnd::Undid {
+        restored: admitted.files().len(),
+        by_hand: restored_by_hand,
+        undo_id: &undo_id,
     };
-    let message = words::undid(
-        &meta,
-        admitted.files().len(),
-        restored_by_hand,
-        &left_alone,
-        &undo_id,
-        opts.surface,
-    );
-    let mut report = Report::from_files(status, files, message);
+    let mut report = Report::undo(end, files, &meta, opts.surface);
     let failed = |e: store::CommitError| Report::undo_failed(&e.failure());
     let prepared = match store::prepare(&admitted, state, &undo_id, write, &remove_dirs) {
         Ok(p) => p,
@@ -303,7 +293,7 @@ fn write_restore(state: &StateDir, plan: RestorePlan, opts: &UndoOptions) -> App
     // undo and marks the batch live again (`StateDir::forget_batch`).
     let mut undo_meta = meta_for(state, &undo_id, "undo", admitted.files(), &report);
     undo_meta.root = meta.root.clone();
-    undo_meta.summary = words::undo_summary(&meta);
+    undo_meta.summary = Report::undo_summary(&meta);
     undo_meta.undoes = Some(meta.id.clone());
     let recorded = record_checkpoint(
         &root,
@@ -360,11 +350,9 @@ fn nothing_to_restore(
     if left_alone.is_empty() {
         meta.undone = true;
         let _ = state.save_meta(&meta);
-        let message = words::already_restored(&meta);
-        return Report::from_files(Status::AlreadyApplied, files, message).into();
+        return Report::undo(UndoEnd::AlreadyRestored, files, &meta, surface).into();
     }
-    let message = words::none_restored(&meta, left_alone, surface);
-    Report::from_files(Status::Partial, files, message).into()
+    Report::undo(UndoEnd::NoneRestored, files, &meta, surface).into()
 }
 
 /// What is at a path now, read through the root's handle (a link is not followed).

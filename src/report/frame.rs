@@ -176,7 +176,7 @@ impl Report {
     }
 
     /// A report over per-file outcomes with a ready message (undo).
-    pub fn from_files(status: Status, files: Vec<FileReport>, message: String) -> Report {
+    pub(crate) fn from_files(status: Status, files: Vec<FileReport>, message: String) -> Report {
         Report {
             files,
             ..Report::note_only(status, &message)
@@ -184,7 +184,7 @@ impl Report {
     }
 
     /// Adds a note (e.g. an interrupted batch recovered first) to the notes and the message.
-    pub fn with_note(mut self, note: String) -> Report {
+    pub(crate) fn with_note(mut self, note: String) -> Report {
         self.message = format!("Note: {note}.\n{}", self.message);
         self.notes.push(note);
         self

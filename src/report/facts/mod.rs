@@ -1,16 +1,20 @@
 //! Each command's outcomes and refusals as data, one file per command beside its words in
 //! `render/` (`rename.rs` here, `render/rename.rs` there): what a rename, a signature change, a
-//! move and a mod found, and why each refuses; what an MCP session's reads stop. No sentence is
+//! move and a mod found, and why each refuses; how an undo and a crash recovery ended; what an
+//! MCP session's reads stop. No sentence is
 //! composed here.
 
 mod batch;
 mod codemod;
+mod history;
 mod moving;
 mod reads;
 mod rename;
 mod signature;
 
 pub use batch::BatchNotes;
+pub use history::Recovery;
+pub(crate) use history::UndoEnd;
 pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSyntax};
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
 pub use reads::UnreadChange;

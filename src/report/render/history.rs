@@ -2,22 +2,18 @@
 //! to force or redo it; what a crash recovery put back. The facts are the checkpoint's
 //! (`CheckpointMeta`) and the journal's (`Rollback`).
 
-use crate::report::{Report, Surface};
-use lancet_core::Status;
+use crate::report::{Recovery, Report, Surface, UndoEnd};
+use lancet_core::{ErrorKind, FileReport, Status};
 use lancet_store::CheckpointMeta;
 use lancet_store::journal::Rollback;
 
 /// Why one file of an undo was left alone.
-pub(crate) fn changed_after(rel: &impl std::fmt::Display, id: &str) -> String {
+fn changed_after(rel: &str, id: &str) -> String {
     format!("{rel} changed after batch {id}; left alone (undo --force restores it anyway)")
 }
 
 /// An undo refused as a whole: files changed since the batch, and how to go on.
-pub(crate) fn undo_over_changes(
-    left_alone: &[String],
-    meta: &CheckpointMeta,
-    surface: Surface,
-) -> String {
+fn undo_over_changes(left_alone: &[String], meta: &CheckpointMeta, surface: Surface) -> String {
     format!(
         "Nothing was undone: {} changed since batch {} ({}) ran, and restoring it would overwrite newer work. Run {} to restore everything anyway, or {} to restore only the files that did not change.",
         left_alone.join(", "),
@@ -29,7 +25,7 @@ pub(crate) fn undo_over_changes(
 }
 
 /// An undo of a batch every file of which already holds its earlier content.
-pub(crate) fn already_restored(meta: &CheckpointMeta) -> String {
+fn already_restored(meta: &CheckpointMeta) -> String {
     format!(
         "Batch {} ({}) is already restored: every file it changed holds its content from before it (put back by hand?). Nothing was written; it is now marked undone.",
         meta.id, meta.summary
@@ -37,11 +33,7 @@ pub(crate) fn already_restored(meta: &CheckpointMeta) -> String {
 }
 
 /// An undo that restored nothing: the rest changed since, and were left alone.
-pub(crate) fn none_restored(
-    meta: &CheckpointMeta,
-    left_alone: &[String],
-    surface: Surface,
-) -> String {
+fn none_restored(meta: &CheckpointMeta, left_alone: &[String], surface: Surface) -> String {
     format!(
         "Undid batch {} ({}): 0 file(s) restored. Left alone (changed since the batch): {}. Run {} to restore them anyway.",
         meta.id,
@@ -52,10 +44,9 @@ pub(crate) fn none_restored(
 }
 
 /// What a successful undo says: what it restored, what it left, and how to redo it.
-pub(crate) fn undid(
+fn undid(
     meta: &CheckpointMeta,
-    restored: usize,
-    restored_by_hand: usize,
+    (restored, restored_by_hand): (usize, usize),
     left_alone: &[String],
     undo_id: &str,
     surface: Surface,
@@ -83,13 +74,8 @@ pub(crate) fn undid(
     message
 }
 
-/// An undo's own line in the log.
-pub(crate) fn undo_summary(meta: &CheckpointMeta) -> String {
-    format!("undo of {} ({})", meta.id, meta.summary)
-}
-
 /// What a crash recovery did: restored, untouched, left alone, not put back, not yet restored.
-pub(crate) fn recovery(r: &Rollback) -> String {
+fn recovery(r: &Rollback) -> String {
     let mut s = format!(
         "recovered batch {} interrupted by a crash: {} file(s) restored to their state before it, {} untouched",
         r.id,
@@ -131,7 +117,67 @@ pub(crate) fn recovery(r: &Rollback) -> String {
     s
 }
 
+impl std::fmt::Display for Recovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Recovery::Finished(rollback) => f.write_str(&recovery(rollback)),
+            Recovery::Failed(error) => f.write_str(error),
+        }
+    }
+}
+
 impl Report {
+    /// The report of an undo that ended as `end` says, over its files (those changed since the
+    /// batch marked `changed_since`, which this words), of the batch `meta`.
+    pub(crate) fn undo(
+        end: UndoEnd,
+        mut files: Vec<FileReport>,
+        meta: &CheckpointMeta,
+        surface: Surface,
+    ) -> Report {
+        let mut left_alone = Vec::new();
+        for file in &mut files {
+            if file.kind == Some(ErrorKind::ChangedSince) {
+                file.error = Some(changed_after(&file.path, &meta.id));
+                left_alone.push(file.path.clone());
+            }
+        }
+        let (status, message) = match end {
+            UndoEnd::OverChanges => (
+                Status::Refused,
+                undo_over_changes(&left_alone, meta, surface),
+            ),
+            UndoEnd::AlreadyRestored => (Status::AlreadyApplied, already_restored(meta)),
+            UndoEnd::NoneRestored => (
+                Status::Partial,
+                none_restored(meta, &left_alone, surface),
+            ),
+            UndoEnd::Undid {
+                restored,
+                by_hand,
+                undo_id,
+            } => (
+                if left_alone.is_empty() {
+                    Status::Applied
+                } else {
+                    Status::Partial
+                },
+                undid(meta, (restored, by_hand), &left_alone, undo_id, surface),
+            ),
+        };
+        Report::from_files(status, files, message)
+    }
+
+    /// An undo's own line in the log: the batch it undoes.
+    pub(crate) fn undo_summary(meta: &CheckpointMeta) -> String {
+        format!("undo of {} ({})", meta.id, meta.summary)
+    }
+
+    /// The report with what finishing an interrupted batch first came to, as a note.
+    pub(crate) fn with_recovery(self, recovered: &Recovery) -> Report {
+        self.with_note(recovered.to_string())
+    }
+
     /// `lancet recover` with no batch interrupted.
     pub(crate) fn nothing_to_recover() -> Report {
         Report::note_only(

@@ -19,7 +19,7 @@ mod bisect;
 mod check;
 mod codemod;
 mod findings;
-pub(crate) mod history;
+mod history;
 mod locate;
 mod moving;
 pub(crate) mod ops;
