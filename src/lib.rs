@@ -106,8 +106,8 @@ pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};
 pub use rename::{RenameOptions, rename, renameable_languages};
 pub use report::{
-    InWords, Provenance, Recovery, Report, StepOutcome, StepReport, StepReportError, Surface, SymbolKind,
-    checkpoints_in_words, parsed_edit_bytes,
+    InWords, Provenance, Recovery, Report, StepOutcome, StepReport, StepReportError, Surface,
+    SymbolKind, checkpoints_in_words, parsed_edit_bytes,
 };
 pub use report::{MoveRefusal, MoveSummary, SignatureRefusal, SignatureSummary, UnreadChange};
 pub use schema::{Contract, Schema, schema_for};

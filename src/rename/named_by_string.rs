@@ -3,8 +3,8 @@
 //! `obj.__dict__["x"]`, `vars(obj)["x"]`, `asdict(obj)["x"]` and a call's `**{"x": 1}` use `x`
 //! where no identifier stands. A rename that
 //! leaves such a string leaves code reaching nothing, so it is refused unless the strings are
-//! renamed too (`--include-strings`) or the person leaves what lancet cannot decide
-//! (`--leave-unresolved`).
+//! renamed too (`--include-strings`, which renames them in the symbol's scope only: one outside
+//! it still refuses) or the person leaves what lancet cannot decide (`--leave-unresolved`).
 
 use super::model::{FileScan, RenameOptions};
 use super::scan::whole_word_offsets;
@@ -24,7 +24,7 @@ pub(super) fn named_by_string_refusal<'s>(
     opts: &RenameOptions,
     scanned: impl IntoIterator<Item = &'s FileScan>,
 ) -> Option<RenameRefusal> {
-    if opts.include_strings || opts.leave_unresolved {
+    if opts.leave_unresolved {
         return None;
     }
     let places: Vec<(String, usize, AttributeReader)> = scanned
@@ -36,14 +36,16 @@ pub(super) fn named_by_string_refusal<'s>(
     (!places.is_empty()).then(|| RenameRefusal::NamedByString {
         old: opts.old.clone(),
         places,
+        outside_scope: opts.include_strings,
     })
 }
 
-/// Each string in `scan` that is exactly `old` and names an attribute: its path, line and what
-/// reads it.
+/// Each string in `scan` that is exactly `old`, names an attribute and is not renamed (by
+/// `--include-strings`, in the symbol's scope): its path, line and what reads it.
 fn named_in(scan: &FileScan, old: &str) -> Vec<(String, usize, AttributeReader)> {
     attribute_strings(scan, old)
         .into_iter()
+        .filter(|(at, _)| !scan.mention_spans.iter().any(|s| s.start == *at))
         .map(|(at, reader)| {
             (
                 scan.path.clone(),

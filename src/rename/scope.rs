@@ -51,9 +51,11 @@ fn mention_scope(scans: &[FileScan], chosen: &Chosen) -> Option<(usize, Range<us
     let mut holder = None;
     let mut sites = Vec::new();
     for (i, scan) in scans.iter().enumerate() {
+        let root = scan.parsed.tree.root_node();
         for o in &scan.occurrences {
             if let Some(Resolution::Symbol(id)) = &o.resolution
                 && ids.contains(id)
+                && !names_a_keyword(root, o.at)
             {
                 if holder.is_some_and(|h| h != i) {
                     return None;
@@ -87,6 +89,19 @@ fn mention_scope(scans: &[FileScan], chosen: &Chosen) -> Option<(usize, Range<us
         scope = n.parent();
     }
     Some((holder?, root.byte_range()))
+}
+
+/// Whether the identifier at `at` is a call's keyword (`scale(value=4)`): it names a parameter
+/// where the call stands, not a place the parameter is seen, so it widens no scope.
+fn names_a_keyword(root: Node, at: usize) -> bool {
+    root.descendant_for_byte_range(at, at + 1)
+        .is_some_and(|name| {
+            name.parent().is_some_and(|p| {
+                p.kind() == "keyword_argument"
+                    && p.child_by_field_name("name")
+                        .is_some_and(|n| n.id() == name.id())
+            })
+        })
 }
 
 /// Whether a node stands in an `export` statement (JavaScript/TypeScript) of its module, not

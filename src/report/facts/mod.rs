@@ -13,9 +13,9 @@ mod rename;
 mod signature;
 
 pub use batch::BatchNotes;
+pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSyntax};
 pub use history::Recovery;
 pub(crate) use history::UndoEnd;
-pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSyntax};
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
 pub use reads::UnreadChange;
 pub use rename::{

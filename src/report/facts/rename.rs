@@ -254,6 +254,9 @@ pub enum RenameRefusal {
         old: String,
         /// Each such string: path, line and what reads it; the first `MAX_LISTED`.
         places: Vec<(String, usize, AttributeReader)>,
+        /// `--include-strings` was given, and these strings stand outside the symbol's scope,
+        /// where it renames nothing.
+        outside_scope: bool,
     },
     /// NEW already names something where OLD would become it.
     NameInUse {

@@ -148,10 +148,7 @@ impl Report {
                 undo_over_changes(&left_alone, meta, surface),
             ),
             UndoEnd::AlreadyRestored => (Status::AlreadyApplied, already_restored(meta)),
-            UndoEnd::NoneRestored => (
-                Status::Partial,
-                none_restored(meta, &left_alone, surface),
-            ),
+            UndoEnd::NoneRestored => (Status::Partial, none_restored(meta, &left_alone, surface)),
             UndoEnd::Undid {
                 restored,
                 by_hand,

@@ -47,12 +47,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             format!("lancet cannot rename in `{lang}`"),
             format!("Use one of: {}.", known.join(", ")),
         ),
-        RenameRefusal::Reserved { new, language } => (
-            Status::Malformed,
-            ErrorKind::InvalidName,
-            format!("`{new}` is a reserved word in {}", display_language(language)),
-            "Pass a new name that is not a keyword.".into(),
-        ),
+        RenameRefusal::Reserved { new, language } => reserved(new, language),
         RenameRefusal::SpecialName {
             which,
             name,
@@ -64,7 +59,11 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             sites,
             spelled,
         } => mangled(which, name, sites, spelled),
-        RenameRefusal::NamedByString { old, places } => named_by_string(old, places, surface),
+        RenameRefusal::NamedByString {
+            old,
+            places,
+            outside_scope,
+        } => named_by_string(old, places, *outside_scope, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
             old,
@@ -346,10 +345,24 @@ fn mangled(
     )
 }
 
+/// NEW is a keyword of the language.
+fn reserved(new: &str, language: &str) -> Words {
+    (
+        Status::Malformed,
+        ErrorKind::InvalidName,
+        format!(
+            "`{new}` is a reserved word in {}",
+            display_language(language)
+        ),
+        "Pass a new name that is not a keyword.".into(),
+    )
+}
+
 /// OLD named by a string Python reaches an attribute through.
 fn named_by_string(
     old: &str,
     places: &[(String, usize, AttributeReader)],
+    outside_scope: bool,
     surface: Surface,
 ) -> Words {
     let listed: Vec<String> = places
@@ -366,6 +379,20 @@ fn named_by_string(
             AttributeReader::Keyword => format!("{path}:{line} (**{{\"{old}\": …}})"),
         })
         .collect();
+    if outside_scope {
+        return refused(
+            ErrorKind::UnresolvedSites,
+            format!(
+                "`{old}` is named by a string Python reaches an attribute through outside the scope where this `{old}` is seen ({} renames strings only there), and the rename would leave it reaching nothing: {}",
+                surface.switch("--include-strings"),
+                listed.join(", ")
+            ),
+            &format!(
+                "If they name this symbol, make the rename and those strings one edit of your own; if they name something else, pass {}.",
+                surface.switch("--leave-unresolved")
+            ),
+        );
+    }
     refused(
         ErrorKind::UnresolvedSites,
         format!(
