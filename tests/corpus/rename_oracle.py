@@ -1513,8 +1513,10 @@ def score(sym, oracle, lan, engine, texts):
         elif lan["outcome"] == "refused" and beyond_the_server(lan, texts):
             # `rename --lsp` on Rust and Python adds lancet's own decisions where the server's
             # rename does not reach (doctests, `macro_rules!` bodies) and refuses when it cannot
-            # decide one of those: the server's answer alone would leave them (`cargo test --doc`,
-            # `pytest --doctest-modules` fail), so the refusal is the expected answer.
+            # decide one of those, or where lancet reads a site as the symbol and the server
+            # leaves it (a pytest fixture's parameter): the server's answer alone would leave
+            # them (`cargo test --doc`, `pytest --doctest-modules`, pytest fail), so the refusal
+            # is the expected answer.
             sc["equal"] = True
         else:
             # Sites in `macro_rules!` bodies that lancet adds to the server's answer are not
@@ -1526,12 +1528,14 @@ def score(sym, oracle, lan, engine, texts):
 
 def beyond_the_server(lan, texts):
     """Whether every site a refusal left undecided is one the server's rename never reaches: a
-    line of a Rust doc comment or of a Python docstring's doctest (`>>>`, `...`), or a
-    `macro_rules!` body."""
+    line of a Rust doc comment or of a Python docstring's doctest (`>>>`, `...`), a
+    `macro_rules!` body, or a site reached through a pytest fixture parameter (which lancet reads
+    as the symbol and the server types as unknown: `rename --lsp` refuses where they disagree)."""
     detail = lan.get("unresolved_detail") or []
     return bool(detail) and all(
         (it.get("text") or "").lstrip().startswith(("///", "//!", ">>>", "... "))
         or texts.in_macro_body(it.get("path"), it.get("line"), it.get("column"))
+        or texts.through_fixture(it.get("path"), it.get("line"), it.get("column"))
         for it in detail)
 
 

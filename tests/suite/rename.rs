@@ -447,6 +447,51 @@ fn lsp_rename_of_a_python_local_renames_only_the_strings_in_its_scope() {
     assert_eq!(mentions.len(), 1, "{v:#}");
 }
 
+/// A site lancet's own resolver reads as the symbol and the server's rename leaves: the two
+/// disagree, so the rename is refused, listed, unless `--include-unresolved` renames it (lancet's
+/// reading) or `--leave-unresolved` leaves it (the server's).
+#[test]
+fn lsp_rename_refuses_where_the_server_leaves_a_site_lancet_reads_as_the_symbol() {
+    let tools = tempfile::tempdir().unwrap();
+    let path = fake_server_path(tools.path());
+    let before = "def close():\n    pass\n\n\nclose()\nclose()\n";
+    let edit = r#"{"changes": {"{ROOT}/a.py": [
+        {"range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 9}}, "newText": "shut"},
+        {"range": {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 5}}, "newText": "shut"}]}}"#;
+    for (more, code, after) in [
+        (None, 1, before.to_string()),
+        (
+            Some("--include-unresolved"),
+            0,
+            before.replace("close", "shut"),
+        ),
+        (
+            Some("--leave-unresolved"),
+            0,
+            "def shut():\n    pass\n\n\nshut()\nclose()\n".to_string(),
+        ),
+    ] {
+        let dir = temp_tree(&[("a.py", before.as_bytes())]);
+        let root = dir.path().to_str().unwrap();
+        let mut args = vec![
+            "rename", "-C", root, "--at", "a.py:1:5", "shut", "--lsp", "--json",
+        ];
+        args.extend(more);
+        let (exit, v) = by_fake_server(&args, &path, "ok", edit);
+        assert_eq!(exit, Some(code), "{more:?}: {v:#}");
+        assert_eq!(read(dir.path(), "a.py"), after, "{more:?}");
+        if more.is_none() {
+            assert_eq!(sites(&v, "unresolved"), ["a.py:6"], "{v:#}");
+            let message = v["message"].as_str().unwrap();
+            assert!(
+                message
+                    .contains("rename leaves the sites lancet's own resolver reads as this symbol"),
+                "{message}"
+            );
+        }
+    }
+}
+
 /// rust-analyzer answers a rename while its workspace still loads, from what it has loaded
 /// (sites inside `assert_eq!` are missing until the standard library is): lancet asks for its
 /// status and renames only once it says it is quiescent.

@@ -232,6 +232,21 @@ fn lsp_rename_of_rust_renames_comment_mentions_when_asked() {
     }
 }
 
+/// A format string's `{count}` names the parameter where rust-analyzer's rename (as the fake
+/// server answers: the code alone) does not look: lancet renames it beside the server's edits.
+#[test]
+fn lsp_rename_of_rust_renames_a_format_strings_inline_argument() {
+    const LIB: &str =
+        "pub fn twice(count: u32) -> String {\n    format!(\"{count} -> {}\", count * 2)\n}\n";
+    const EDIT: &str = r#"{"changes": {"{ROOT}/src/lib.rs": [
+    {"range": {"start": {"line": 0, "character": 13}, "end": {"line": 0, "character": 18}}, "newText": "n"},
+    {"range": {"start": {"line": 1, "character": 29}, "end": {"line": 1, "character": 34}}, "newText": "n"}]}}"#;
+    let dir = temp_tree(&[("src/lib.rs", LIB.as_bytes())]);
+    let (code, v) = lsp_rename(dir.path(), "src/lib.rs:1:14", "n", EDIT);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(read(dir.path(), "src/lib.rs"), LIB.replace("count", "n"));
+}
+
 /// A doctest site lancet cannot decide (a method on a receiver of unknown type) stops the
 /// rename, listed with why the server was not asked; nothing is written.
 #[test]

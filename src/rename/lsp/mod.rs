@@ -79,8 +79,7 @@ pub(super) fn rename(
     let new = opts.new.as_str();
     match edits(root, at, new, lsp) {
         Ok((server, mut files, unconfined)) => {
-            let by_server = files.values().map(|(_, _, s)| s.len()).sum();
-            let unseen = match unseen::sites_unseen(root, at, scan, opts, apply, by_server) {
+            let unseen = match unseen::sites_unseen(scan, apply, (&server, &files)) {
                 Ok(unseen) => unseen,
                 Err(report) => return (*report).into(),
             };

@@ -55,6 +55,8 @@ pub(super) struct Mentions {
 pub(super) struct OwnScan {
     /// The language scanned: the symbol's.
     language: String,
+    /// The scan's options: the rename's, for the name at `at` in that language.
+    opts: RenameOptions,
     /// What the scan found, mentions kept to the chosen symbol's scope.
     summary: RenameSummary,
     /// The parsed files, resolved.
@@ -84,6 +86,7 @@ impl OwnScan {
         }
         Ok(OwnScan {
             language: language.to_string(),
+            opts,
             summary,
             scans,
             chosen,
@@ -119,7 +122,7 @@ pub(super) fn own_scan_beside(
         return Ok((None, Mentions::default()));
     };
     let scan = OwnScan::of(root, at, language, opts, apply)?;
-    let mentions = mentions(&scan, at, opts, apply)?;
+    let mentions = mentions(&scan, apply)?;
     Ok((Some(scan), mentions))
 }
 
@@ -128,14 +131,8 @@ pub(super) fn own_scan_beside(
 /// Python reads as the attribute's name (`getattr(p, "x")`, `__slots__`, …), which the
 /// server's rename leaves as lancet's own would, refuses the rename, listed, unless it is
 /// renamed or `--leave-unresolved` leaves it.
-fn mentions(
-    scan: &OwnScan,
-    at: &At,
-    opts: &RenameOptions,
-    apply: &ApplyOptions,
-) -> Result<Mentions, Box<Report>> {
-    let opts = own_scan(opts, at, &scan.language);
-    if let Some(refusal) = named_by_string_refusal(&opts, &scan.scans) {
+fn mentions(scan: &OwnScan, apply: &ApplyOptions) -> Result<Mentions, Box<Report>> {
+    if let Some(refusal) = named_by_string_refusal(&scan.opts, &scan.scans) {
         return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));
     }
     let mut mentions = Mentions {
@@ -170,8 +167,6 @@ fn own_scan(opts: &RenameOptions, at: &At, language: &str) -> RenameOptions {
 /// Where a language's server does not look though the program runs it: the sites lancet decides
 /// itself beside the server's rename.
 struct Blind {
-    /// The language, as lancet's scan names it.
-    language: &'static str,
     /// Its servers, as the words name them.
     server: &'static str,
     /// The sites they leave, in words.
@@ -182,7 +177,6 @@ struct Blind {
 
 /// rust-analyzer leaves doctests (`cargo test --doc`) and `macro_rules!` bodies.
 const RUST: Blind = Blind {
-    language: "rust",
     server: "rust-analyzer",
     sites: "doctests or `macro_rules!` bodies",
     macro_bodies: true,
@@ -191,104 +185,198 @@ const RUST: Blind = Blind {
 /// basedpyright and pyright leave a docstring's doctests (`>>>` lines, run by `python -m doctest`
 /// and `pytest --doctest-modules`).
 const PYTHON: Blind = Blind {
-    language: "python",
     server: "basedpyright or pyright",
     sites: "doctests",
     macro_bodies: false,
 };
 
-/// Why such a site was left to lancet, before what lancet found of it.
-fn not_the_servers(blind: &Blind, doctest: bool) -> String {
-    let server = blind.server;
-    if doctest {
-        format!("in a doctest, which {server} does not rename")
-    } else {
-        format!("in a `macro_rules!` body, which {server} does not rename")
+/// typescript-language-server leaves strings the compiler reads as names (`Pick<Op, "path">`).
+const ECMA: Blind = Blind {
+    server: "typescript-language-server",
+    sites: "strings read as names",
+    macro_bodies: false,
+};
+
+/// Where the servers of `language` do not look.
+fn blind_of(language: &str) -> &'static Blind {
+    match language {
+        "rust" => &RUST,
+        "python" => &PYTHON,
+        _ => &ECMA,
     }
 }
 
-/// lancet's decisions on the sites of the symbol at `at` its server does not look at (Rust's
-/// doctests and `macro_rules!` bodies, Python's doctests; for other languages, nothing), beside
-/// the `by_server` sites the server's rename edits. Sites it cannot decide refuse the rename,
-/// listed, unless `--include-unresolved` (renamed) or `--leave-unresolved` (left) says
-/// otherwise. `scan` is the scan the mentions were found in, if any.
+/// What kind of site a server leaves an occurrence in, if it does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unlooked {
+    /// A doctest's code.
+    Doctest,
+    /// A `macro_rules!` body.
+    MacroBody,
+    /// A string the program reads as code (a Rust format string's `{name}`, a string literal
+    /// type).
+    String,
+}
+
+/// Why such a site was left to lancet, before what lancet found of it.
+fn not_the_servers(blind: &Blind, kind: Unlooked) -> String {
+    let server = blind.server;
+    match kind {
+        Unlooked::Doctest => format!("in a doctest, which {server} does not rename"),
+        Unlooked::MacroBody => format!("in a `macro_rules!` body, which {server} does not rename"),
+        Unlooked::String => format!("in a string read as code, which {server} does not rename"),
+    }
+}
+
+/// Where the occurrence at `at` stands that the server does not look at, if it does.
+fn unlooked(blind: &Blind, scan: &FileScan, at: usize, len: usize) -> Option<Unlooked> {
+    let occurrence = scan.occurrences.iter().find(|o| o.at == at)?;
+    if occurrence.doctest {
+        Some(Unlooked::Doctest)
+    } else if blind.macro_bodies && within(scan, at, len, &["macro_definition"]) {
+        Some(Unlooked::MacroBody)
+    } else if within(
+        scan,
+        at,
+        len,
+        &["string_literal", "string", "template_string"],
+    ) {
+        Some(Unlooked::String)
+    } else {
+        None
+    }
+}
+
+/// lancet's decisions on the sites of the symbol at `at` its server (`server`) does not look at
+/// (Rust's doctests and `macro_rules!` bodies, Python's doctests, every language's strings read
+/// as code), beside the `by_server` edits of the server's rename. Sites it cannot decide refuse
+/// the rename, listed, and so do the sites lancet's resolver reads as the symbol and the server
+/// leaves (the two disagree, and lancet does not pick one), unless `--include-unresolved`
+/// (renamed) or `--leave-unresolved` (left) says otherwise. `scan` is lancet's own scan of the
+/// symbol's language (none where lancet renames nothing in it).
 pub(super) fn sites_unseen(
-    root: &Root,
-    at: &At,
     scan: Option<OwnScan>,
-    opts: &RenameOptions,
     apply: &ApplyOptions,
-    by_server: usize,
+    (server, by_server): (&str, &FileEdits),
 ) -> Result<Unseen, Box<Report>> {
-    let blind = match scan.as_ref().map(|s| s.language.as_str()) {
-        _ if at.path.ends_with(".rs") => &RUST,
-        Some(language) if language == PYTHON.language => &PYTHON,
-        _ => return Ok(Unseen::default()),
+    let Some(own) = scan else {
+        return Ok(Unseen::default());
     };
+    let blind = blind_of(&own.language);
     let opts = RenameOptions {
         include_strings: false,
         include_comments: false,
-        ..own_scan(opts, at, blind.language)
-    };
-    let own = match scan {
-        Some(scan) if scan.language == blind.language => scan.mentions_left(),
-        _ => OwnScan::of(root, at, blind.language, &opts, apply)?,
+        ..own.opts.clone()
     };
     let OwnScan {
         mut summary,
         mut scans,
         chosen,
         ..
-    } = own;
-    let unseen_at = |scan: &FileScan, at: usize| {
-        scan.occurrences
-            .iter()
-            .find(|o| o.at == at)
-            .map(|o| o.doctest || (blind.macro_bodies && in_macro_rules(scan, at, opts.old.len())))
-    };
+    } = own.mentions_left();
+    let len = opts.old.len();
+    let edited_by_server: usize = by_server.values().map(|(_, _, s)| s.len()).sum();
     let Some(chosen) = chosen else {
-        // lancet cannot tell which symbol `--at` names: every unseen site is undecided.
-        let undecided: Vec<LeftSite> = scans
-            .iter()
-            .flat_map(|scan| {
-                scan.occurrences
-                    .iter()
-                    .filter(|o| unseen_at(scan, o.at) == Some(true))
-                    .map(move |o| {
-                        left(
-                            blind,
-                            scan,
-                            o.at,
-                            "lancet cannot tell which symbol --at names",
-                        )
-                    })
-            })
-            .collect();
+        let undecided = every_unlooked_site(blind, &scans, len);
         return if undecided.is_empty() || opts.leave_unresolved {
             Ok(Unseen::default())
         } else {
-            Err(refused(blind, &opts, summary, by_server, undecided, apply))
+            let servers = vec![not_its_sites(blind)];
+            Err(refused(
+                &opts,
+                summary,
+                edited_by_server,
+                undecided,
+                servers,
+                apply,
+            ))
         };
     };
     for scan in &mut scans {
         finish_scan(scan, &chosen, &opts, false);
     }
     complete_summary(&mut summary, &scans, &chosen, &opts);
+    let (unseen, disagreed) = beside_the_server(blind, &scans, &opts, (server, by_server));
+    if opts.include_unresolved || opts.leave_unresolved {
+        return Ok(unseen);
+    }
+    let undecided: Vec<LeftSite> = undecided_sites(&summary, &scans, &chosen, &opts.old)
+        .into_iter()
+        .filter_map(|site| {
+            let scan = scans.iter().find(|s| s.path == site.path)?;
+            let at = scan.starts.get(site.line - 1)? + site.column - 1;
+            let kind = unlooked(blind, scan, at, len)?;
+            Some(left(
+                scan,
+                at,
+                &format!("{}; {}", not_the_servers(blind, kind), site.why),
+            ))
+        })
+        .collect();
+    let mut servers = Vec::new();
+    if !undecided.is_empty() {
+        servers.push(not_its_sites(blind));
+    }
+    if !disagreed.is_empty() {
+        servers.push(UndecidedBy {
+            server: server.to_string(),
+            why: NotDecided::LeftThem,
+        });
+    }
+    if servers.is_empty() {
+        return Ok(unseen);
+    }
+    let decided = edited_by_server
+        + unseen
+            .files
+            .values()
+            .map(|(_, _, s)| s.len())
+            .sum::<usize>();
+    let left_sites = undecided.into_iter().chain(disagreed).collect();
+    Err(refused(&opts, summary, decided, left_sites, servers, apply))
+}
+
+/// lancet's spans in `scans` set beside the server's edits (`by_server`): those at sites the
+/// server does not look at, to rename (with the doctests marked), and the sites lancet's
+/// resolver reads as the symbol where the server's rename leaves them (renamed too under
+/// `--include-unresolved`; otherwise listed, as the two disagree).
+fn beside_the_server(
+    blind: &Blind,
+    scans: &[FileScan],
+    opts: &RenameOptions,
+    (server, by_server): (&str, &FileEdits),
+) -> (Unseen, Vec<LeftSite>) {
+    let len = opts.old.len();
     let mut unseen = Unseen::default();
-    for scan in &scans {
-        let spans: Vec<_> = scan
-            .spans
-            .iter()
-            .filter(|s| unseen_at(scan, s.start) == Some(true))
-            .cloned()
-            .collect();
-        for s in &spans {
-            if scan
-                .occurrences
+    let mut disagreed = Vec::new();
+    for scan in scans {
+        let edited = by_server
+            .get(&scan.path)
+            .map_or(&[][..], |(_, _, s)| s.as_slice());
+        let covered = |start: usize| {
+            edited
                 .iter()
-                .any(|o| o.at == s.start && o.doctest)
-            {
-                unseen.doctest.insert((scan.path.clone(), s.start));
+                .any(|e| e.start <= start + len && start <= e.end)
+        };
+        let mut spans = Vec::new();
+        for s in &scan.spans {
+            match unlooked(blind, scan, s.start, len) {
+                Some(kind) => {
+                    if kind == Unlooked::Doctest {
+                        unseen.doctest.insert((scan.path.clone(), s.start));
+                    }
+                    spans.push(s.clone());
+                }
+                None if covered(s.start) => {}
+                None if opts.include_unresolved => spans.push(s.clone()),
+                None => disagreed.push(left(
+                    scan,
+                    s.start,
+                    &format!(
+                        "lancet's resolver reads it as this `{}`, and {server}'s rename leaves it",
+                        opts.old
+                    ),
+                )),
             }
         }
         if !spans.is_empty() {
@@ -298,37 +386,44 @@ pub(super) fn sites_unseen(
             );
         }
     }
-    if opts.include_unresolved || opts.leave_unresolved {
-        return Ok(unseen);
-    }
-    let undecided: Vec<LeftSite> = undecided_sites(&summary, &scans, &chosen, &opts.old)
-        .into_iter()
-        .filter_map(|site| {
-            let scan = scans.iter().find(|s| s.path == site.path)?;
-            let at = scan.starts.get(site.line - 1)? + site.column - 1;
-            (unseen_at(scan, at) == Some(true)).then(|| left(blind, scan, at, &site.why))
+    (unseen, disagreed)
+}
+
+/// Every site in `scans` the server does not look at, undecided: lancet cannot tell which symbol
+/// `--at` names.
+fn every_unlooked_site(blind: &Blind, scans: &[FileScan], len: usize) -> Vec<LeftSite> {
+    scans
+        .iter()
+        .flat_map(|scan| {
+            scan.occurrences.iter().filter_map(move |o| {
+                let kind = unlooked(blind, scan, o.at, len)?;
+                let why = "lancet cannot tell which symbol --at names";
+                Some(left(
+                    scan,
+                    o.at,
+                    &format!("{}; {why}", not_the_servers(blind, kind)),
+                ))
+            })
         })
-        .collect();
-    if undecided.is_empty() {
-        return Ok(unseen);
+        .collect()
+}
+
+/// What the servers of a language do not rename, for a refusal over such sites.
+fn not_its_sites(blind: &Blind) -> UndecidedBy {
+    UndecidedBy {
+        server: blind.server.into(),
+        why: NotDecided::NotItsSites(blind.sites.into()),
     }
-    let decided = by_server
-        + unseen
-            .files
-            .values()
-            .map(|(_, _, s)| s.len())
-            .sum::<usize>();
-    Err(refused(blind, &opts, summary, decided, undecided, apply))
 }
 
 /// The refusal for unseen sites lancet could not decide, with what the scan found (nothing
 /// renamed; the undecided sites listed).
 fn refused(
-    blind: &Blind,
     opts: &RenameOptions,
     mut summary: RenameSummary,
     decided: usize,
     undecided: Vec<LeftSite>,
+    servers: Vec<UndecidedBy>,
     apply: &ApplyOptions,
 ) -> Box<Report> {
     summary.renamed.clear();
@@ -342,30 +437,26 @@ fn refused(
         total: undecided.len(),
         listed: undecided.into_iter().take(MAX_LISTED).collect(),
         at: true,
-        servers: vec![UndecidedBy {
-            server: blind.server.into(),
-            why: NotDecided::NotItsSites(blind.sites.into()),
-        }],
+        servers,
     };
     Box::new(Report::rename_refused(&refusal, apply.surface).with_rename(summary, apply.surface))
 }
 
-/// A site lancet leaves undecided, with why the server was not asked and why lancet could not
-/// decide it.
-fn left(blind: &Blind, scan: &FileScan, at: usize, why: &str) -> LeftSite {
-    let doctest = scan.occurrences.iter().any(|o| o.at == at && o.doctest);
+/// A site lancet leaves undecided at `at`, with why (`why`: why the server did not rename it
+/// and why lancet could not decide it).
+fn left(scan: &FileScan, at: usize, why: &str) -> LeftSite {
     let line = lancet_core::line_of(&scan.starts, at);
     LeftSite {
         path: scan.path.clone(),
         line,
         column: at - scan.starts[line - 1] + 1,
         text: line_text(&scan.parsed.text, &scan.starts, line),
-        why: format!("{}; {why}", not_the_servers(blind, doctest)),
+        why: why.to_string(),
     }
 }
 
-/// Whether the occurrence at `at` stands in a `macro_rules!` definition.
-fn in_macro_rules(scan: &FileScan, at: usize, len: usize) -> bool {
+/// Whether the occurrence at `at` stands in a node of one of `kinds`.
+fn within(scan: &FileScan, at: usize, len: usize, kinds: &[&str]) -> bool {
     let Some(mut node) = scan
         .parsed
         .tree
@@ -375,7 +466,7 @@ fn in_macro_rules(scan: &FileScan, at: usize, len: usize) -> bool {
         return false;
     };
     while let Some(parent) = node.parent() {
-        if parent.kind() == "macro_definition" {
+        if kinds.contains(&parent.kind()) {
             return true;
         }
         node = parent;

@@ -685,4 +685,7 @@ pub enum NotDecided {
     /// Its rename does not reach these sites (what they are: rust-analyzer and a doctest or a
     /// `macro_rules!` body), so lancet's own resolver must decide them, and could not.
     NotItsSites(String),
+    /// Its rename leaves these sites, which lancet's own resolver reads as the symbol: the two
+    /// disagree, and lancet does not pick one.
+    LeftThem,
 }

@@ -600,6 +600,12 @@ fn server_said(s: &UndecidedBy, surface: Surface) -> String {
             "\n{} does not rename {what}: lancet decides those sites, and could not decide these",
             s.server
         ),
+        NotDecided::LeftThem => format!(
+            "\n{}'s rename leaves the sites lancet's own resolver reads as this symbol: one of the two is wrong there, and lancet does not pick one ({} renames them, {} leaves them)",
+            s.server,
+            surface.switch("--include-unresolved"),
+            surface.switch("--leave-unresolved")
+        ),
     }
 }
 
