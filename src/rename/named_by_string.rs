@@ -66,12 +66,26 @@ fn attribute_strings(scan: &FileScan, old: &str) -> Vec<(usize, AttributeReader)
         .filter_map(|at| {
             let content = root.descendant_for_byte_range(at, at + old.len())?;
             let string = content.parent().filter(|s| s.kind() == "string")?;
-            if content.kind() != "string_content" || content.byte_range() != (at..at + old.len()) {
+            if content.kind() != "string_content" {
                 return None;
             }
-            Some((at, reader(text, string)?))
+            let reader = reader(text, string)?;
+            // The whole string names the attribute; `attrgetter` also reads a dotted path
+            // (`attrgetter("p.x")`), each of whose parts names one.
+            let whole = content.byte_range() == (at..at + old.len());
+            let part = reader == AttributeReader::Attrgetter
+                && text[content.byte_range()].split('.').any(|p| p == old)
+                && dotted_part(text.as_bytes(), content.byte_range(), at, old.len());
+            (whole || part).then_some((at, reader))
         })
         .collect()
+}
+
+/// Whether `at..at + len` is one whole part of the dotted path in `content` (`.` or the
+/// content's edge on each side).
+fn dotted_part(bytes: &[u8], content: std::ops::Range<usize>, at: usize, len: usize) -> bool {
+    let end = at + len;
+    (at == content.start || bytes[at - 1] == b'.') && (end == content.end || bytes[end] == b'.')
 }
 
 /// What reads the string node `string` as an attribute's name, if anything does: a builtin
@@ -109,16 +123,27 @@ fn reader(text: &str, string: Node) -> Option<AttributeReader> {
         };
         return (key.id() == string.id()).then_some(reader);
     }
-    // A key of a dictionary unpacked into a call's keywords: `P(**{"x": 1})`.
+    // A key of a dictionary unpacked into a call's keywords (`P(**{"x": 1})`), or of a class's
+    // `__slots__` written as a dictionary (`__slots__ = {"x": "its doc"}`).
     if parent.kind() == "pair" {
         let key = parent.child_by_field_name("key")?;
-        let splat = parent
-            .parent()
-            .filter(|d| d.kind() == "dictionary")?
-            .parent()
-            .filter(|s| s.kind() == "dictionary_splat")?;
-        let in_call = splat.parent().is_some_and(|a| a.kind() == "argument_list");
-        return (key.id() == string.id() && in_call).then_some(AttributeReader::Keyword);
+        let dictionary = parent.parent().filter(|d| d.kind() == "dictionary")?;
+        let holder = dictionary.parent()?;
+        if key.id() != string.id() {
+            return None;
+        }
+        return match holder.kind() {
+            "dictionary_splat" => holder
+                .parent()
+                .is_some_and(|a| a.kind() == "argument_list")
+                .then_some(AttributeReader::Keyword),
+            "assignment" => {
+                let left = text.get(holder.child_by_field_name("left")?.byte_range())?;
+                let list = CLASS_LISTS.iter().find(|l| **l == left)?;
+                Some(AttributeReader::ClassList(list))
+            }
+            _ => None,
+        };
     }
     // The string itself, or one element of a tuple, list or set, assigned to a class list.
     let assignment = match parent.kind() {
@@ -156,6 +181,9 @@ label = ('cents',)
 p.__dict__['cents'] + vars(p)['cents'] + prices['cents']
 asdict(p)['cents'] + p._asdict()['cents'] + dataclasses.asdict(p)['cents'] + f(p)['cents']
 P(**{'cents': 1}) + P(**{'amount': 'cents'}) + {'cents': 1}
+class Q:
+    __slots__ = {'cents': 'in cents', 'other': 'cents'}
+attrgetter('p.cents') + attrgetter('cents.total') + attrgetter('p.cents_x') + attrgetter('p cents')
 ";
         let python = renamers()
             .iter()
@@ -181,6 +209,9 @@ P(**{'cents': 1}) + P(**{'amount': 'cents'}) + {'cents': 1}
                 (12, AttributeReader::AsDict),
                 (12, AttributeReader::AsDict),
                 (13, AttributeReader::Keyword),
+                (15, AttributeReader::ClassList("__slots__")),
+                (16, AttributeReader::Attrgetter),
+                (16, AttributeReader::Attrgetter),
             ]
         );
     }

@@ -217,6 +217,9 @@ pub(super) fn scan_file(
             });
             continue;
         }
+        if hit.context == Some("string") && in_format_spec(renamer, &tree, bytes, at) {
+            continue; // a format code (`{:x}`, `f"{n:d}"`), not a word of the text
+        }
         let renamed = match hit.context {
             Some("string") => opts.include_strings,
             Some(_) => opts.include_comments,
@@ -263,6 +266,23 @@ pub(super) fn scan_file(
         precheck: None,
         path,
     })
+}
+
+/// Whether the word at `at` of a string stands in a placeholder's format spec, where a letter is
+/// a format code (`{:x}`, `{:>8s}`) and no word of the text: a Python f-string's
+/// `format_specifier`, or the spec after `:` in a Rust format string's `{…}`.
+fn in_format_spec(renamer: &Renamer, tree: &Tree, bytes: &[u8], at: usize) -> bool {
+    match renamer.entry.name.as_str() {
+        "python" => tree
+            .root_node()
+            .descendant_for_byte_range(at, at + 1)
+            .is_some_and(|node| {
+                std::iter::successors(Some(node), |n| n.parent())
+                    .any(|n| n.kind() == "format_specifier")
+            }),
+        "rust" => super::rust::format_spec_at(bytes, at),
+        _ => false,
+    }
 }
 
 /// What each occurrence is in a doctest's code (`None` where it stands outside one): the

@@ -96,12 +96,16 @@ fn bare_type(ty: &str) -> String {
 }
 
 /// Whether OLD at `at..end` of a Rust string is an inline argument of a format string
-/// (`println!("{total}")`, `format!("{total:>8}")`): a string among a macro call's tokens, OLD
-/// just inside an unescaped `{` and before `}` or `:`. Rust reads it as the name in scope.
+/// (`println!("{total}")`, `format!("{total:>8}")`) or a width or precision its spec names
+/// (`format!("{:>width$}")`): a string among a macro call's tokens, OLD just inside an
+/// unescaped `{` and before `}` or `:`, or in a placeholder's spec before `$`. Rust reads it as
+/// the name in scope.
 pub(crate) fn inline_format_argument(tree: &Tree, text: &str, at: usize, end: usize) -> bool {
     let bytes = text.as_bytes();
     let braces = bytes[..at].iter().rev().take_while(|&&b| b == b'{').count();
-    if braces % 2 == 0 || !matches!(bytes.get(end), Some(b'}' | b':')) {
+    let argument = braces % 2 == 1 && matches!(bytes.get(end), Some(b'}' | b':'));
+    let named_in_spec = bytes.get(end) == Some(&b'$') && format_spec_at(bytes, at);
+    if !argument && !named_in_spec {
         return false;
     }
     let Some(node) = tree.root_node().descendant_for_byte_range(at, end) else {
@@ -113,6 +117,24 @@ pub(crate) fn inline_format_argument(tree: &Tree, text: &str, at: usize, end: us
         return false;
     };
     string.parent().is_some_and(|p| p.kind() == "token_tree")
+}
+
+/// Whether `at` stands in the spec of a format string's placeholder, after its `:` (`{:>width$}`,
+/// `{:x}`): the bytes back to the nearest brace hold a `:` and that brace opens a placeholder
+/// (an odd run of `{`, `{{` being a literal brace).
+pub(crate) fn format_spec_at(bytes: &[u8], at: usize) -> bool {
+    let before = &bytes[..at];
+    match before.iter().rposition(|&b| b == b'{' || b == b'}') {
+        Some(i) if before[i] == b'{' => {
+            let run = before[..=i]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'{')
+                .count();
+            run % 2 == 1 && before[i..].contains(&b':')
+        }
+        _ => false,
+    }
 }
 
 /// Every walked Rust file's facts.
