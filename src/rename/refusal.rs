@@ -191,8 +191,22 @@ fn site_shape_at(scan: &FileScan, at: usize, len: usize) -> SiteShape {
     if matches!(node.kind(), "property_identifier" | "field_identifier") || after_dot {
         return SiteShape::Member;
     }
-    if parent.is_some_and(|p| p.kind() == "keyword_argument" && is_field(&p, "name")) {
-        return SiteShape::Keyword;
+    if let Some(argument) = parent.filter(|p| p.kind() == "keyword_argument" && is_field(p, "name"))
+    {
+        // `replace(p, x=5)`, `p._replace(x=5)`: the keywords are the fields of `p`'s class.
+        let replaces = argument
+            .parent()
+            .and_then(|list| list.parent())
+            .and_then(|call| call.child_by_field_name("function"))
+            .is_some_and(|f| {
+                let spelled = &scan.parsed.text[f.byte_range()];
+                matches!(spelled.rsplit('.').next(), Some("replace" | "_replace"))
+            });
+        return if replaces {
+            SiteShape::ValueMember
+        } else {
+            SiteShape::Keyword
+        };
     }
     // `import a.b` / `import a.b as c` / `from a.b import x`: `a` and `b` are modules.
     if let Some(dotted) = parent.filter(|p| p.kind() == "dotted_name")

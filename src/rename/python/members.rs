@@ -136,6 +136,39 @@ pub(super) fn find_class<'t>(m: &'t PyModule, qual: &str) -> Option<Node<'t>> {
     find_def(m, &qual.replace("::", "."), "class_definition")
 }
 
+/// The decorators and bases that give a class an `__init__` taking its fields by name.
+const FIELDS_INIT: [&str; 9] = [
+    "dataclass",
+    "dataclasses.dataclass",
+    "attr.s",
+    "attrs.define",
+    "attrs.frozen",
+    "define",
+    "frozen",
+    "NamedTuple",
+    "typing.NamedTuple",
+];
+
+/// Whether the class definition `class` gets its `__init__` from its fields: decorated as a
+/// dataclass or an attrs class, or a `NamedTuple`.
+pub(super) fn fields_make_init(class: Node, m: &PyModule) -> bool {
+    let named = |n: Node| {
+        let spelled = text(n, m);
+        let head = spelled.split('(').next().unwrap_or(spelled).trim();
+        FIELDS_INIT.contains(&head.trim_start_matches('@').trim())
+    };
+    let decorated = class.parent().is_some_and(|d| {
+        d.kind() == "decorated_definition"
+            && d.named_children(&mut d.walk())
+                .filter(|c| c.kind() == "decorator")
+                .any(named)
+    });
+    let based = class
+        .child_by_field_name("superclasses")
+        .is_some_and(|bases| bases.named_children(&mut bases.walk()).any(named));
+    decorated || based
+}
+
 /// The function definition with this qualified name (`Class.method`, `f::inner`) in a module.
 pub(super) fn find_function<'t>(m: &'t PyModule, qual: &str) -> Option<Node<'t>> {
     let qual = qual.replace("::", ".");
@@ -434,6 +467,13 @@ impl PyProject<'_> {
     }
 
     /// Member `name` of class `qual` in `file`: its own definition, else its bases'.
+    /// Whether the class `qual` of `file` gets its `__init__` from its fields
+    /// ([`fields_make_init`]).
+    fn generates_init(&self, file: &str, qual: &str) -> bool {
+        self.module(file)
+            .is_some_and(|m| find_class(&m, qual).is_some_and(|c| fields_make_init(c, &m)))
+    }
+
     pub(super) fn class_member(
         &self,
         file: &str,
@@ -671,6 +711,16 @@ impl PyProject<'_> {
             Target::Function(file, qual) => (file, qual),
             Target::Class(file, qual) => match self.class_member(&file, &qual, "__init__", 0) {
                 Resolution::Symbol(SymbolId::Python { module, qual }) => (module, qual),
+                // A dataclass's (attrs', a NamedTuple's) generated __init__ takes its fields by
+                // name: `P(x=1)` is the field `x`.
+                _ if self.generates_init(&file, &qual) => {
+                    return match self.class_member(&file, &qual, name, 0) {
+                        found @ Resolution::Symbol(_) => found,
+                        _ => Resolution::Unresolved(format!(
+                            "the keyword argument `{name}` of a call of {qual}, which declares no field `{name}`"
+                        )),
+                    };
+                }
                 _ => {
                     return Resolution::Unresolved(format!(
                         "the keyword argument `{name}` of a class call whose __init__ is not in the tree"
@@ -687,6 +737,13 @@ impl PyProject<'_> {
                         ));
                     }
                 }
+            }
+            // `dataclasses.replace(p, x=5)` (and `copy.replace`): its keywords are the fields of
+            // its first argument's class, whichever that is.
+            Target::Outside(_) if text(function, module).rsplit('.').next() == Some("replace") => {
+                return Resolution::Unresolved(format!(
+                    "the keyword argument `{name}` of replace() names a field of its first argument's class, which lancet cannot tell"
+                ));
             }
             Target::Outside(why) => return Resolution::Outside(why),
             Target::Unknown(why) => return Resolution::Unresolved(why),
