@@ -85,7 +85,7 @@ pub(super) fn undecided_sites<'s>(
                 // In Python a member may be a module's attribute (`pkg.mod.Name`): any symbol.
                 SiteShape::Member => members || python,
                 SiteShape::ValueMember => members,
-                SiteShape::Keyword => locals,
+                SiteShape::Keyword => locals || (members && python),
                 SiteShape::ModulePath => false,
                 SiteShape::Plain => true,
             }
@@ -99,7 +99,8 @@ enum SiteShape {
     Member,
     /// `self.name`, `f().name`: a member of a value, never a module's attribute.
     ValueMember,
-    /// `f(name=…)`: a parameter.
+    /// `f(name=…)`: a parameter, or in Python a member too (a constructor's `**kwargs` may set
+    /// it as an attribute, a model's generated `__init__` takes its fields).
     Keyword,
     /// A part of an import's dotted module path: a module.
     ModulePath,
@@ -141,7 +142,7 @@ pub(crate) fn may_be_chosen(scan: &FileScan, at: usize, len: usize, chosen: &Cho
     match site_shape_at(scan, at, len) {
         SiteShape::Member => members || python,
         SiteShape::ValueMember => members,
-        SiteShape::Keyword => locals,
+        SiteShape::Keyword => locals || (members && python),
         SiteShape::ModulePath => false,
         SiteShape::Plain => true,
     }

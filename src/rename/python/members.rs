@@ -136,8 +136,11 @@ pub(super) fn find_class<'t>(m: &'t PyModule, qual: &str) -> Option<Node<'t>> {
     find_def(m, &qual.replace("::", "."), "class_definition")
 }
 
+/// How many bases deep a class's generated `__init__` is looked for.
+const MAX_BASES: usize = 8;
+
 /// The decorators and bases that give a class an `__init__` taking its fields by name.
-const FIELDS_INIT: [&str; 9] = [
+const FIELDS_INIT: [&str; 14] = [
     "dataclass",
     "dataclasses.dataclass",
     "attr.s",
@@ -147,10 +150,15 @@ const FIELDS_INIT: [&str; 9] = [
     "frozen",
     "NamedTuple",
     "typing.NamedTuple",
+    "TypedDict",
+    "typing.TypedDict",
+    "typing_extensions.TypedDict",
+    "BaseModel",
+    "pydantic.BaseModel",
 ];
 
 /// Whether the class definition `class` gets its `__init__` from its fields: decorated as a
-/// dataclass or an attrs class, or a `NamedTuple`.
+/// dataclass or an attrs class, or a `NamedTuple`, a `TypedDict` or a pydantic model.
 pub(super) fn fields_make_init(class: Node, m: &PyModule) -> bool {
     let named = |n: Node| {
         let spelled = text(n, m);
@@ -468,10 +476,28 @@ impl PyProject<'_> {
 
     /// Member `name` of class `qual` in `file`: its own definition, else its bases'.
     /// Whether the class `qual` of `file` gets its `__init__` from its fields
-    /// ([`fields_make_init`]).
-    fn generates_init(&self, file: &str, qual: &str) -> bool {
-        self.module(file)
-            .is_some_and(|m| find_class(&m, qual).is_some_and(|c| fields_make_init(c, &m)))
+    /// ([`fields_make_init`]), itself or through a base of the tree.
+    fn generates_init(&self, file: &str, qual: &str, depth: usize) -> bool {
+        let Some(m) = self.module(file) else {
+            return false;
+        };
+        let Some(class) = find_class(&m, qual) else {
+            return false;
+        };
+        if fields_make_init(class, &m) {
+            return true;
+        }
+        let Some(bases) = class.child_by_field_name("superclasses") else {
+            return false;
+        };
+        depth < MAX_BASES
+            && bases
+                .named_children(&mut bases.walk())
+                .filter(|b| b.kind() != "keyword_argument")
+                .any(|base| match self.base_target(&m, base, depth + 1) {
+                    Target::Class(file, qual) => self.generates_init(&file, &qual, depth + 1),
+                    _ => false,
+                })
     }
 
     pub(super) fn class_member(
@@ -713,7 +739,7 @@ impl PyProject<'_> {
                 Resolution::Symbol(SymbolId::Python { module, qual }) => (module, qual),
                 // A dataclass's (attrs', a NamedTuple's) generated __init__ takes its fields by
                 // name: `P(x=1)` is the field `x`.
-                _ if self.generates_init(&file, &qual) => {
+                _ if self.generates_init(&file, &qual, 0) => {
                     return match self.class_member(&file, &qual, name, 0) {
                         found @ Resolution::Symbol(_) => found,
                         _ => Resolution::Unresolved(format!(

@@ -308,6 +308,42 @@ mod tests {
     }
 
     #[test]
+    fn an_undo_words_each_file_left_alone_and_its_ending() {
+        let m = meta(None, false);
+        let files = || {
+            let mut changed = FileReport::new("a.py".into(), lancet_core::Action::Update, 0);
+            changed.kind = Some(ErrorKind::ChangedSince);
+            let kept = FileReport::new("b.py".into(), lancet_core::Action::Update, 0);
+            vec![changed, kept]
+        };
+        let refused = Report::undo(UndoEnd::OverChanges, files(), &m, Surface::Cli);
+        assert_eq!(refused.status, Status::Refused);
+        assert_eq!(
+            refused.files[0].error.as_deref(),
+            Some("a.py changed after batch b1; left alone (undo --force restores it anyway)")
+        );
+        assert_eq!(refused.files[1].error, None);
+        assert!(
+            refused
+                .message
+                .starts_with("Nothing was undone: a.py changed since batch b1 (M a.py) ran"),
+            "{}",
+            refused.message
+        );
+        let end = UndoEnd::Undid {
+            restored: 1,
+            by_hand: 0,
+            undo_id: "u1",
+        };
+        let partial = Report::undo(end, files(), &m, Surface::Cli);
+        assert_eq!(partial.status, Status::Partial);
+        assert_eq!(
+            partial.message,
+            "Undid batch b1 (M a.py): 1 file(s) restored. Left alone (changed since the batch): a.py. Run lancet undo b1 --force to restore them anyway. The undo is batch u1: lancet undo u1 redoes it."
+        );
+    }
+
+    #[test]
     fn formats_utc_times() {
         assert_eq!(format_time(0), "1970-01-01 00:00:00Z");
         assert_eq!(format_time(1_763_709_331), "2025-11-21 07:15:31Z");
