@@ -74,7 +74,6 @@ fn attribute_strings(scan: &FileScan, old: &str) -> Vec<(usize, AttributeReader)
             // (`attrgetter("p.x")`), each of whose parts names one.
             let whole = content.byte_range() == (at..at + old.len());
             let part = reader == AttributeReader::Attrgetter
-                && text[content.byte_range()].split('.').any(|p| p == old)
                 && dotted_part(text.as_bytes(), content.byte_range(), at, old.len());
             (whole || part).then_some((at, reader))
         })

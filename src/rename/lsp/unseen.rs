@@ -37,8 +37,8 @@ pub(super) struct Unseen {
     pub(super) doctest: BTreeSet<(String, usize)>,
 }
 
-/// The mentions of the name in a Python rename's strings and comments, as lancet's own rename
-/// lists and renames them, beside the server's edits (which never touch them).
+/// The mentions of the name in strings and comments, as lancet's own rename lists and renames
+/// them, beside the server's edits (which never touch them).
 #[derive(Default)]
 pub(super) struct Mentions {
     /// Per file, lancet's spans at the mentions renamed (`--include-strings`,
@@ -49,7 +49,7 @@ pub(super) struct Mentions {
 }
 
 /// lancet's own scan of the name at `at` beside a server's rename, made once and read twice: for
-/// the mentions before the server is asked ([`python_mentions`]) and for the sites the server
+/// the mentions before the server is asked ([`mentions`]) and for the sites the server
 /// does not look at after ([`sites_unseen`]). Resolved, and the symbol at `at` chosen, as
 /// lancet's own rename does, so that mentions are kept to the symbol's scope as there.
 pub(super) struct OwnScan {
