@@ -87,6 +87,23 @@ fn dotted_part(bytes: &[u8], content: std::ops::Range<usize>, at: usize, len: us
     (at == content.start || bytes[at - 1] == b'.') && (end == content.end || bytes[end] == b'.')
 }
 
+/// What `spelled` is, if it is an object's dictionary of attributes or fields: `vars(obj)`,
+/// `obj.__dict__`, `asdict(obj)` (`dataclasses.asdict`), `obj._asdict()`.
+fn dictionary_of_attributes(spelled: &str) -> Option<AttributeReader> {
+    let called = spelled
+        .strip_suffix(')')
+        .and_then(|s| s.split_once('('))
+        .map(|(function, _)| function.trim());
+    match called {
+        Some("vars") => Some(AttributeReader::Vars),
+        Some(f) if f == "asdict" || f.ends_with(".asdict") || f.ends_with("._asdict") => {
+            Some(AttributeReader::AsDict)
+        }
+        _ if spelled.ends_with(".__dict__") => Some(AttributeReader::Dict),
+        _ => None,
+    }
+}
+
 /// What reads the string node `string` as an attribute's name, if anything does: a builtin
 /// taking it as its second argument, `attrgetter` taking it as any, an attribute or field
 /// dictionary indexed by it, a dictionary of keywords unpacked into a call keyed by it, or a
@@ -99,6 +116,12 @@ fn reader(text: &str, string: Node) -> Option<AttributeReader> {
         if function.rsplit('.').next() == Some("attrgetter") {
             return Some(AttributeReader::Attrgetter);
         }
+        // `vars(obj).get("x")`, `obj.__dict__.get("x")`, `asdict(obj).get("x")`: a key looked up
+        // by its first argument.
+        let first = parent.named_child(0).is_some_and(|n| n.id() == string.id());
+        if let Some(dictionary) = function.strip_suffix(".get").filter(|_| first) {
+            return dictionary_of_attributes(dictionary);
+        }
         let second = parent.named_child(1).is_some_and(|n| n.id() == string.id());
         let builtin = BY_NAME.iter().find(|b| **b == function)?;
         return second.then_some(AttributeReader::Builtin(builtin));
@@ -109,17 +132,7 @@ fn reader(text: &str, string: Node) -> Option<AttributeReader> {
         let key = parent.child_by_field_name("subscript")?;
         let value = parent.child_by_field_name("value")?;
         let spelled = text.get(value.byte_range())?;
-        let called = (value.kind() == "call")
-            .then(|| text.get(value.child_by_field_name("function")?.byte_range()))
-            .flatten();
-        let reader = match called {
-            Some("vars") => AttributeReader::Vars,
-            Some(f) if f == "asdict" || f.ends_with(".asdict") || f.ends_with("._asdict") => {
-                AttributeReader::AsDict
-            }
-            _ if spelled.ends_with(".__dict__") => AttributeReader::Dict,
-            _ => return None,
-        };
+        let reader = dictionary_of_attributes(spelled)?;
         return (key.id() == string.id()).then_some(reader);
     }
     // A key of a dictionary unpacked into a call's keywords (`P(**{"x": 1})`), or of a class's
@@ -183,6 +196,7 @@ P(**{'cents': 1}) + P(**{'amount': 'cents'}) + {'cents': 1}
 class Q:
     __slots__ = {'cents': 'in cents', 'other': 'cents'}
 attrgetter('p.cents') + attrgetter('cents.total') + attrgetter('p.cents_x') + attrgetter('p cents')
+vars(p).get('cents') + p.__dict__.get('cents', 0) + prices.get('cents') + vars(p).get(0, 'cents')
 ";
         let python = renamers()
             .iter()
@@ -211,6 +225,8 @@ attrgetter('p.cents') + attrgetter('cents.total') + attrgetter('p.cents_x') + at
                 (15, AttributeReader::ClassList("__slots__")),
                 (16, AttributeReader::Attrgetter),
                 (16, AttributeReader::Attrgetter),
+                (17, AttributeReader::Vars),
+                (17, AttributeReader::Dict),
             ]
         );
     }
