@@ -87,21 +87,22 @@ fn dotted_part(bytes: &[u8], content: std::ops::Range<usize>, at: usize, len: us
     (at == content.start || bytes[at - 1] == b'.') && (end == content.end || bytes[end] == b'.')
 }
 
-/// What `spelled` is, if it is an object's dictionary of attributes or fields: `vars(obj)`,
-/// `obj.__dict__`, `asdict(obj)` (`dataclasses.asdict`), `obj._asdict()`.
-fn dictionary_of_attributes(spelled: &str) -> Option<AttributeReader> {
-    let called = spelled
-        .strip_suffix(')')
-        .and_then(|s| s.split_once('('))
-        .map(|(function, _)| function.trim());
-    match called {
-        Some("vars") => Some(AttributeReader::Vars),
-        Some(f) if f == "asdict" || f.ends_with(".asdict") || f.ends_with("._asdict") => {
-            Some(AttributeReader::AsDict)
-        }
-        _ if spelled.ends_with(".__dict__") => Some(AttributeReader::Dict),
-        _ => None,
+/// What the expression `value` is, if it is an object's dictionary of attributes or fields:
+/// `vars(obj)`, `obj.__dict__`, `asdict(obj)` (`dataclasses.asdict`), `obj._asdict()`.
+fn dictionary_of_attributes(text: &str, value: Node) -> Option<AttributeReader> {
+    if value.kind() == "call" {
+        let function = text.get(value.child_by_field_name("function")?.byte_range())?;
+        return match function {
+            "vars" => Some(AttributeReader::Vars),
+            f if f == "asdict" || f.ends_with(".asdict") || f.ends_with("._asdict") => {
+                Some(AttributeReader::AsDict)
+            }
+            _ => None,
+        };
     }
+    text.get(value.byte_range())?
+        .ends_with(".__dict__")
+        .then_some(AttributeReader::Dict)
 }
 
 /// What reads the string node `string` as an attribute's name, if anything does: a builtin
@@ -112,15 +113,20 @@ fn reader(text: &str, string: Node) -> Option<AttributeReader> {
     let parent = string.parent()?;
     if parent.kind() == "argument_list" {
         let call = parent.parent().filter(|c| c.kind() == "call")?;
-        let function = text.get(call.child_by_field_name("function")?.byte_range())?;
+        let callee = call.child_by_field_name("function")?;
+        let function = text.get(callee.byte_range())?;
         if function.rsplit('.').next() == Some("attrgetter") {
             return Some(AttributeReader::Attrgetter);
         }
         // `vars(obj).get("x")`, `obj.__dict__.get("x")`, `asdict(obj).get("x")`: a key looked up
         // by its first argument.
         let first = parent.named_child(0).is_some_and(|n| n.id() == string.id());
-        if let Some(dictionary) = function.strip_suffix(".get").filter(|_| first) {
-            return dictionary_of_attributes(dictionary);
+        let looked_up = (callee.kind() == "attribute")
+            .then(|| callee.child_by_field_name("attribute"))
+            .flatten()
+            .is_some_and(|a| text.get(a.byte_range()) == Some("get"));
+        if first && looked_up {
+            return dictionary_of_attributes(text, callee.child_by_field_name("object")?);
         }
         let second = parent.named_child(1).is_some_and(|n| n.id() == string.id());
         let builtin = BY_NAME.iter().find(|b| **b == function)?;
@@ -131,8 +137,7 @@ fn reader(text: &str, string: Node) -> Option<AttributeReader> {
     if parent.kind() == "subscript" {
         let key = parent.child_by_field_name("subscript")?;
         let value = parent.child_by_field_name("value")?;
-        let spelled = text.get(value.byte_range())?;
-        let reader = dictionary_of_attributes(spelled)?;
+        let reader = dictionary_of_attributes(text, value)?;
         return (key.id() == string.id()).then_some(reader);
     }
     // A key of a dictionary unpacked into a call's keywords (`P(**{"x": 1})`), or of a class's

@@ -192,8 +192,7 @@ fn site_shape_at(scan: &FileScan, at: usize, len: usize) -> SiteShape {
     if matches!(node.kind(), "property_identifier" | "field_identifier") || after_dot {
         return SiteShape::Member;
     }
-    if let Some(argument) = parent.filter(|p| p.kind() == "keyword_argument" && is_field(p, "name"))
-    {
+    if let Some(argument) = crate::rename::scan::keyword_argument_named_by(node) {
         // `replace(p, x=5)`, `p._replace(x=5)`: the keywords are the fields of `p`'s class.
         let replaces = argument
             .parent()

@@ -72,6 +72,15 @@ pub fn renameable_languages() -> Vec<&'static str> {
     renamers().iter().map(|r| r.entry.name.as_str()).collect()
 }
 
+/// The keyword argument whose name `node` is (`scale(value=4)`'s `value`), if it is one.
+pub(crate) fn keyword_argument_named_by(node: Node) -> Option<Node> {
+    node.parent().filter(|p| {
+        p.kind() == "keyword_argument"
+            && p.child_by_field_name("name")
+                .is_some_and(|n| n.id() == node.id())
+    })
+}
+
 /// Whether `name` has the shape of an identifier: a letter or `_`, then letters, digits, `_`.
 pub(crate) fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();

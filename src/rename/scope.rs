@@ -5,6 +5,7 @@
 //! another file's string (`Pick<Op, 'path' | 'id'>`) is another thing of the same spelling.
 
 use super::model::{Chosen, FileScan, Resolution};
+use super::scan::keyword_argument_named_by;
 use crate::report::RenameSummary;
 use std::ops::Range;
 use tree_sitter::Node;
@@ -95,13 +96,8 @@ fn mention_scope(scans: &[FileScan], chosen: &Chosen) -> Option<(usize, Range<us
 /// where the call stands, not a place the parameter is seen, so it widens no scope.
 fn names_a_keyword(root: Node, at: usize) -> bool {
     root.descendant_for_byte_range(at, at + 1)
-        .is_some_and(|name| {
-            name.parent().is_some_and(|p| {
-                p.kind() == "keyword_argument"
-                    && p.child_by_field_name("name")
-                        .is_some_and(|n| n.id() == name.id())
-            })
-        })
+        .and_then(keyword_argument_named_by)
+        .is_some()
 }
 
 /// Whether a node stands in an `export` statement (JavaScript/TypeScript) of its module, not

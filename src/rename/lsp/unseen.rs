@@ -53,9 +53,7 @@ pub(super) struct Mentions {
 /// does not look at after ([`sites_unseen`]). Resolved, and the symbol at `at` chosen, as
 /// lancet's own rename does, so that mentions are kept to the symbol's scope as there.
 pub(super) struct OwnScan {
-    /// The language scanned: the symbol's.
-    language: String,
-    /// The scan's options: the rename's, for the name at `at` in that language.
+    /// The scan's options: the rename's, for the name at `at` in the symbol's language (`lang`).
     opts: RenameOptions,
     /// What the scan found, mentions kept to the chosen symbol's scope.
     summary: RenameSummary,
@@ -85,7 +83,6 @@ impl OwnScan {
             keep_mentions_in_scope(&mut scans, &mut summary, chosen);
         }
         Ok(OwnScan {
-            language: language.to_string(),
             opts,
             summary,
             scans,
@@ -262,7 +259,7 @@ pub(super) fn sites_unseen(
     let Some(own) = scan else {
         return Ok(Unseen::default());
     };
-    let blind = blind_of(&own.language);
+    let blind = blind_of(own.opts.lang.as_deref().unwrap_or_default());
     let opts = RenameOptions {
         include_strings: false,
         include_comments: false,
