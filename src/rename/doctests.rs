@@ -163,16 +163,16 @@ struct DocLine {
 
 /// An open code fence: its character and length, whether rustdoc compiles its block, and the
 /// line it opened on.
-struct Fence {
+pub(super) struct Fence {
     mark: u8,
     len: usize,
-    compiled: bool,
+    pub(super) compiled: bool,
     start: usize,
 }
 
 impl Fence {
     /// The fence a doc line's content opens, if it is one.
-    fn opens(content: &str, start: usize) -> Option<Fence> {
+    pub(super) fn opens(content: &str, start: usize) -> Option<Fence> {
         let trimmed = content.trim_start();
         let mark = *trimmed.as_bytes().first()?;
         if mark != b'`' && mark != b'~' {
@@ -195,7 +195,7 @@ impl Fence {
     }
 
     /// Whether a doc line's content closes this fence.
-    fn closes(&self, content: &str) -> bool {
+    pub(super) fn closes(&self, content: &str) -> bool {
         let trimmed = content.trim();
         trimmed.len() >= self.len && trimmed.bytes().all(|b| b == self.mark)
     }

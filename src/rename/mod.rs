@@ -48,6 +48,7 @@ mod doctests;
 pub(crate) mod ecma;
 mod foreign;
 mod hybrid;
+mod included_docs;
 pub mod lsp;
 mod mangling;
 mod memo;
@@ -99,7 +100,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         Ok(walked) => walked,
         Err(report) => return (*report).into(),
     };
-    let outcomes = scan_all(&root, &files, opts, apply);
+    let (outcomes, included_docs) = scan_all(&root, &files, opts, apply);
     lancet_core::timing::lap("rename: walk, read, parse and query", &mut clock);
     let (mut summary, mut scans) = summarise(opts, unwalkable, outcomes);
     let symbols = resolve_all(&root, &files, &mut scans, &opts.old);
@@ -135,7 +136,19 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         undecided: &undecided,
         scanned: &scans,
     };
-    if let Some(mut refused) = mixed.or_else(|| refusal(opts, &chosen, &found)) {
+    let renames_rust = touched.iter().any(|s| s.language == "rust");
+    let refused = mixed
+        .or_else(|| refusal(opts, &chosen, &found))
+        .or_else(|| {
+            included_docs::included_doctests_refusal(
+                &root,
+                &included_docs,
+                opts,
+                &chosen,
+                renames_rust,
+            )
+        });
+    if let Some(mut refused) = refused {
         asked.name_servers(&mut refused, &undecided, opts);
         // No code of the languages lancet renames holds OLD: maybe Go's does (gopls).
         if matches!(refused, RenameRefusal::NoMatch { .. })

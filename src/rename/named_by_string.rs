@@ -6,7 +6,7 @@
 //! renamed too (`--include-strings`, which renames them in the symbol's scope only: one outside
 //! it still refuses) or the person leaves what lancet cannot decide (`--leave-unresolved`).
 
-use super::model::{FileScan, RenameOptions};
+use super::model::{FileScan, Parsed, RenameOptions};
 use super::scan::whole_word_offsets;
 use crate::report::{AttributeReader, RenameRefusal};
 use lancet_core::MAX_LISTED;
@@ -57,10 +57,21 @@ fn named_in(scan: &FileScan, old: &str) -> Vec<(String, usize, AttributeReader)>
 }
 
 /// The byte offset of each string's content in `scan` that is exactly `old` and names an
-/// attribute, with what reads it: the places a rename must rename too, or refuse.
+/// attribute, with what reads it: the places a rename must rename too, or refuse. The file's
+/// doctests are read too (their shadow keeps the file's offsets): `>>> getattr(p, "x")` runs.
 fn attribute_strings(scan: &FileScan, old: &str) -> Vec<(usize, AttributeReader)> {
-    let text = scan.parsed.text.as_str();
-    let root = scan.parsed.tree.root_node();
+    let mut found: Vec<(usize, AttributeReader)> = std::iter::once(&scan.parsed)
+        .chain(scan.doctests.as_ref())
+        .flat_map(|parsed| attribute_strings_in(parsed, old))
+        .collect();
+    found.sort_by_key(|(at, _)| *at);
+    found
+}
+
+/// [`attribute_strings`] in one parse: the file's own or its doctests' shadow.
+fn attribute_strings_in(parsed: &Parsed, old: &str) -> Vec<(usize, AttributeReader)> {
+    let text = parsed.text.as_str();
+    let root = parsed.tree.root_node();
     whole_word_offsets(text.as_bytes(), old)
         .into_iter()
         .filter_map(|at| {
@@ -234,5 +245,30 @@ vars(p).get('cents') + p.__dict__.get('cents', 0) + prices.get('cents') + vars(p
                 (17, AttributeReader::Dict),
             ]
         );
+    }
+
+    #[test]
+    fn a_string_in_a_doctest_is_found_where_the_doctest_reads_it() {
+        let text = "\
+def shown(p):
+    \"\"\"The cents.
+
+    >>> getattr(p, 'cents')
+    >>> print('cents')
+    getattr(p, 'cents')
+    \"\"\"
+";
+        let python = renamers()
+            .iter()
+            .find(|r| r.entry.name == "python")
+            .unwrap();
+        let opts = RenameOptions::plain("cents", "amount");
+        let scan = scan_file("m.py".into(), text, python, &opts).unwrap();
+        let found: Vec<(usize, AttributeReader)> = named_in(&scan, "cents")
+            .into_iter()
+            .map(|(_, line, reader)| (line, reader))
+            .collect();
+        // The example's getattr, not its print nor the expected output's text.
+        assert_eq!(found, [(4, AttributeReader::Builtin("getattr"))]);
     }
 }

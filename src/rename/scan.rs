@@ -4,6 +4,7 @@
 //! a comment (a mention), or neither; NEW's occurrences in code are the collisions.
 
 use super::definitions;
+use super::included_docs::{IncludedDoc, included_docs};
 use super::model::{
     Collision, FileScan, Occurrence, Parsed, RenameKinds, RenameOptions, Renamer, Scanned,
 };
@@ -608,13 +609,14 @@ pub(crate) fn walk(
     })
 }
 
-/// Reads, parses and queries every walked file that can hold OLD, in parallel.
+/// Reads, parses and queries every walked file that can hold OLD, in parallel; with the
+/// Markdown the Rust files include as documentation (see [`super::included_docs`]).
 pub(crate) fn scan_all(
     root: &Root,
     files: &[String],
     opts: &RenameOptions,
     apply: &ApplyOptions,
-) -> Vec<Scanned> {
+) -> (Vec<Scanned>, Vec<IncludedDoc>) {
     let all = renamers();
     let wanted = |entry: &LanguageEntry| opts.lang.as_ref().is_none_or(|l| *l == entry.name);
     let renamer_for = |path: &str, head: &[u8]| {
@@ -628,7 +630,7 @@ pub(crate) fn scan_all(
         &format!("scanning {} files for `{}`", files.len(), opts.old),
         Some(files.len()),
     );
-    files
+    let (outcomes, included): (Vec<Scanned>, Vec<Vec<IncludedDoc>>) = files
         .par_iter()
         .inspect(|_| progress.inc())
         .map(|rel| {
@@ -641,29 +643,37 @@ pub(crate) fn scan_all(
                 None => has_extension,
             };
             if skip {
-                return Scanned::Skipped;
+                return (Scanned::Skipped, Vec::new());
             }
             // Read through the root's handle: a directory swapped for a link since the walk
             // cannot make this read someone else's file.
             let bytes = match root.dir().read(rel) {
                 Ok(b) => b,
-                Err(e) => return Scanned::Unreadable(format!("{rel}: {e}")),
+                Err(e) => return (Scanned::Unreadable(format!("{rel}: {e}")), Vec::new()),
             };
             let Some(renamer) = renamer_for(rel, &bytes) else {
-                return Scanned::Skipped;
+                return (Scanned::Skipped, Vec::new());
+            };
+            // Markdown this file makes doctests of, which a Rust rename must not leave.
+            let included = if renamer.entry.name == "rust" {
+                included_docs(rel, &bytes)
+            } else {
+                Vec::new()
             };
             if finder.find(&bytes).is_none() {
-                return Scanned::Walked;
+                return (Scanned::Walked, included);
             }
             let Ok(text) = std::str::from_utf8(&bytes) else {
-                return Scanned::Unreadable(format!("{rel}: not UTF-8"));
+                return (Scanned::Unreadable(format!("{rel}: not UTF-8")), included);
             };
-            match scan_file(rel.clone(), text, renamer, opts) {
+            let scanned = match scan_file(rel.clone(), text, renamer, opts) {
                 Some(scan) => Scanned::Parsed(Box::new(scan)),
                 None => Scanned::Unreadable(format!("{rel}: could not be parsed")),
-            }
+            };
+            (scanned, included)
         })
-        .collect()
+        .unzip();
+    (outcomes, included.into_iter().flatten().collect())
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ pub(crate) fn scan_name_then<R>(
     let opts = name_options(name);
     let mut scans = Vec::new();
     let mut files_scanned = 0;
-    for outcome in scan_all(root, files, &opts, apply) {
+    for outcome in scan_all(root, files, &opts, apply).0 {
         match outcome {
             Scanned::Skipped => {}
             Scanned::Walked | Scanned::Unreadable(_) => files_scanned += 1,

@@ -232,6 +232,46 @@ fn lsp_rename_of_rust_renames_comment_mentions_when_asked() {
     }
 }
 
+/// A README the crate includes as its documentation runs its examples as doctests, which
+/// neither rust-analyzer nor lancet renames: the rename is refused, listed, and nothing is
+/// written, unless the person leaves them.
+#[test]
+fn lsp_rename_of_rust_refuses_a_name_in_an_included_readme_example() {
+    const LIB: &str =
+        "#![doc = include_str!(\"../README.md\")]\npub fn double(x: u32) -> u32 {\n    x * 2\n}\n";
+    const README: &str = "# demo\n\n```\nassert_eq!(demo::double(2), 4);\n```\n";
+    const EDIT: &str = r#"{"changes": {"{ROOT}/src/lib.rs": [
+    {"range": {"start": {"line": 1, "character": 7}, "end": {"line": 1, "character": 13}}, "newText": "twice"}]}}"#;
+    let files = [
+        ("src/lib.rs", LIB.as_bytes()),
+        ("README.md", README.as_bytes()),
+    ];
+    let dir = temp_tree(&files);
+    let (code, v) = lsp_rename(dir.path(), "src/lib.rs:2:8", "twice", EDIT);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites", "{v:#}");
+    let detail = v["error"]["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("README.md:4 (included by src/lib.rs:1)"),
+        "{v:#}"
+    );
+    assert_eq!(read(dir.path(), "src/lib.rs"), LIB);
+    let dir = temp_tree(&files);
+    let (code, v) = lsp_rename_with(
+        dir.path(),
+        "src/lib.rs:2:8",
+        "twice",
+        EDIT,
+        &["--leave-unresolved"],
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "src/lib.rs"),
+        LIB.replace("fn double", "fn twice")
+    );
+    assert_eq!(read(dir.path(), "README.md"), README);
+}
+
 /// A format string's `{count}` names the parameter where rust-analyzer's rename (as the fake
 /// server answers: the code alone) does not look: lancet renames it beside the server's edits.
 #[test]

@@ -16,6 +16,7 @@ use super::FileEdits;
 use crate::apply_options::ApplyOptions;
 use crate::rename::at::At;
 use crate::rename::choose::choose;
+use crate::rename::included_docs::{IncludedDoc, included_doctests_refusal};
 use crate::rename::model::{Chosen, FileScan, RenameOptions};
 use crate::rename::named_by_string::named_by_string_refusal;
 use crate::rename::refusal::undecided_sites;
@@ -61,6 +62,8 @@ pub(super) struct OwnScan {
     scans: Vec<FileScan>,
     /// The symbol at `at`, or `None` where lancet cannot tell which symbol `--at` names.
     chosen: Option<Chosen>,
+    /// The Markdown the language's files include as documentation (Rust's).
+    included_docs: Vec<IncludedDoc>,
 }
 
 impl OwnScan {
@@ -75,8 +78,8 @@ impl OwnScan {
     ) -> Result<OwnScan, Box<Report>> {
         let opts = own_scan(opts, at, language);
         let (files, unwalkable) = walk(root, &opts, apply)?;
-        let (mut summary, mut scans) =
-            summarise(&opts, unwalkable, scan_all(root, &files, &opts, apply));
+        let (outcomes, included_docs) = scan_all(root, &files, &opts, apply);
+        let (mut summary, mut scans) = summarise(&opts, unwalkable, outcomes);
         resolve_all(root, &files, &mut scans, &opts.old);
         let chosen = choose(&scans, Some(at), None, apply.surface).ok();
         if let Some(chosen) = &chosen {
@@ -87,6 +90,7 @@ impl OwnScan {
             summary,
             scans,
             chosen,
+            included_docs,
         })
     }
 
@@ -119,6 +123,14 @@ pub(super) fn own_scan_beside(
         return Ok((None, Mentions::default()));
     };
     let scan = OwnScan::of(root, at, language, opts, apply)?;
+    // The server renames no Markdown either: a README's examples refuse as without it.
+    let chosen = scan.chosen.as_ref().unwrap_or(&Chosen::All);
+    let renames_rust = language == "rust";
+    if let Some(refusal) =
+        included_doctests_refusal(root, &scan.included_docs, &scan.opts, chosen, renames_rust)
+    {
+        return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));
+    }
     let mentions = mentions(&scan, apply)?;
     Ok((Some(scan), mentions))
 }

@@ -258,6 +258,15 @@ pub enum RenameRefusal {
         /// where it renames nothing.
         outside_scope: bool,
     },
+    /// OLD stands in a block rustdoc compiles from a file a Rust file includes as
+    /// documentation (`#![doc = include_str!("../README.md")]`), which lancet does not rename.
+    IncludedDoctests {
+        /// OLD.
+        old: String,
+        /// Each such line: the included file's path and line, and the including file's path
+        /// and line; the first `MAX_LISTED`.
+        places: Vec<(String, usize, (String, usize))>,
+    },
     /// NEW already names something where OLD would become it.
     NameInUse {
         /// OLD.

@@ -64,6 +64,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             places,
             outside_scope,
         } => named_by_string(old, places, *outside_scope, surface),
+        RenameRefusal::IncludedDoctests { old, places } => included_doctests(old, places, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
             old,
@@ -402,6 +403,29 @@ fn named_by_string(
         &format!(
             "Pass {} to rename such strings too, or {} if they name something else.",
             surface.switch("--include-strings"),
+            surface.switch("--leave-unresolved")
+        ),
+    )
+}
+
+/// OLD in the examples of a file rustdoc includes as documentation.
+fn included_doctests(
+    old: &str,
+    places: &[(String, usize, (String, usize))],
+    surface: Surface,
+) -> Words {
+    let listed: Vec<String> = places
+        .iter()
+        .map(|(path, line, (by, by_line))| format!("{path}:{line} (included by {by}:{by_line})"))
+        .collect();
+    refused(
+        ErrorKind::UnresolvedSites,
+        format!(
+            "`{old}` stands in code rustdoc runs as a doctest from a file included as documentation, which lancet does not rename; the rename would leave it failing `cargo test`: {}",
+            listed.join(", ")
+        ),
+        &format!(
+            "Rename `{old}` in those examples yourself and run the rename again, or pass {} if they name something else.",
             surface.switch("--leave-unresolved")
         ),
     )
