@@ -135,20 +135,9 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         touched: &touched,
         undecided: &undecided,
         scanned: &scans,
+        included_docs: (&root, &included_docs),
     };
-    let renames_rust = touched.iter().any(|s| s.language == "rust");
-    let refused = mixed
-        .or_else(|| refusal(opts, &chosen, &found))
-        .or_else(|| {
-            included_docs::included_doctests_refusal(
-                &root,
-                &included_docs,
-                opts,
-                &chosen,
-                renames_rust,
-            )
-        });
-    if let Some(mut refused) = refused {
+    if let Some(mut refused) = mixed.or_else(|| refusal(opts, &chosen, &found)) {
         asked.name_servers(&mut refused, &undecided, opts);
         // No code of the languages lancet renames holds OLD: maybe Go's does (gopls).
         if matches!(refused, RenameRefusal::NoMatch { .. })
@@ -161,7 +150,20 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
             .with_rename(summary, apply.surface)
             .into();
     }
-    let batch = Batch {
+    let batch = splices(&touched);
+    let prechecks: syntax::Prechecks = touched
+        .iter()
+        .filter_map(|scan| Some((scan.path.clone(), scan.precheck.clone()?)))
+        .collect();
+    let mut applied = apply_batch_prechecked(&batch, apply, &prechecks);
+    crate::background::drop_later(scans);
+    applied.report = applied.report.with_rename(summary, apply.surface);
+    applied
+}
+
+/// The rename's batch: each touched file's spans, on the bytes that were scanned.
+fn splices(touched: &[&FileScan]) -> Batch {
+    Batch {
         format: Format::Rename,
         ops: touched
             .iter()
@@ -175,15 +177,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
             })
             .collect(),
         notes: Vec::new(),
-    };
-    let prechecks: syntax::Prechecks = touched
-        .iter()
-        .filter_map(|scan| Some((scan.path.clone(), scan.precheck.clone()?)))
-        .collect();
-    let mut applied = apply_batch_prechecked(&batch, apply, &prechecks);
-    crate::background::drop_later(scans);
-    applied.report = applied.report.with_rename(summary, apply.surface);
-    applied
+    }
 }
 
 /// The hybrid step: the sites lancet could not decide go to the project's servers, each asked

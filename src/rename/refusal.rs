@@ -2,6 +2,7 @@
 //! name, nothing to rename, a `--kind` that does not fit, NEW already in use, a bare name defined
 //! in several languages, or sites lancet could not decide that may be the symbol.
 
+use super::included_docs::{IncludedDoc, included_doctests_refusal};
 use super::mangling::mangling_refusal;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::named_by_string::named_by_string_refusal;
@@ -9,7 +10,7 @@ use super::registry::Symbols;
 use super::scan::{is_identifier, renameable_languages, renamers};
 use crate::report::{Definition, LeftSite, RenameRefusal, RenameSummary, SymbolKind};
 use crate::report::{Report, Surface};
-use lancet_core::MAX_LISTED;
+use lancet_core::{MAX_LISTED, Root};
 use lancet_syntax::languages;
 use std::collections::HashSet;
 
@@ -261,6 +262,8 @@ pub(super) struct Found<'a> {
     pub(super) undecided: &'a [&'a LeftSite],
     /// Every file that holds OLD, parsed.
     pub(super) scanned: &'a [FileScan],
+    /// The root, and the Markdown the Rust files include as documentation.
+    pub(super) included_docs: (&'a Root, &'a [IncludedDoc]),
 }
 
 /// Why the rename must not go ahead, if it must not: a reserved NEW, a special name (OLD or
@@ -277,6 +280,7 @@ pub(super) fn refusal(
         touched,
         undecided,
         scanned,
+        included_docs: (root, included_docs),
     } = *found;
     let languages: HashSet<&str> = touched.iter().map(|s| s.language).collect();
     for entry in languages::languages() {
@@ -290,6 +294,10 @@ pub(super) fn refusal(
     if let Some(refused) = special_name(languages.contains("python"), opts)
         .or_else(|| mangling_refusal(opts, touched, scanned))
         .or_else(|| named_by_string_refusal(opts, scanned))
+        .or_else(|| {
+            let renames_rust = languages.contains("rust");
+            included_doctests_refusal(root, included_docs, opts, chosen, renames_rust)
+        })
     {
         return Some(refused);
     }
