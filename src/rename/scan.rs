@@ -250,6 +250,7 @@ pub(super) fn scan_file(
                 context,
                 renamed,
                 text: line_text(text, &starts, line),
+                at,
             });
         }
     }

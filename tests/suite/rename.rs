@@ -447,6 +447,53 @@ fn lsp_rename_of_a_python_local_renames_only_the_strings_in_its_scope() {
     assert_eq!(mentions.len(), 1, "{v:#}");
 }
 
+/// A string the server's rename reaches itself (typescript-language-server renames the key of
+/// `o["kind"]`) is listed as renamed: the report says what the tree now holds.
+#[test]
+fn lsp_rename_lists_a_string_the_server_renamed_as_renamed() {
+    let tools = tempfile::tempdir().unwrap();
+    // The server copied (not linked) beside a TypeScript, which lancet finds from the server's
+    // own place, outside the root.
+    let bin = tools.path().join("bin");
+    let tsserver = tools.path().join("node_modules/typescript/lib");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&tsserver).unwrap();
+    std::fs::write(tsserver.join("tsserver.js"), "").unwrap();
+    let fake =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/suite/lsp/fake_langserver.py");
+    std::fs::copy(fake, bin.join("typescript-language-server")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let before = "interface Op {\n  kind: string;\n}\nexport function label(o: Op): string {\n  return o[\"kind\"] + \" kind\";\n}\n";
+    let dir = temp_tree(&[("a.ts", before.as_bytes())]);
+    let root = dir.path().to_str().unwrap();
+    let edit = r#"{"changes": {"{ROOT}/a.ts": [
+        {"range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 6}}, "newText": "type"},
+        {"range": {"start": {"line": 4, "character": 12}, "end": {"line": 4, "character": 16}}, "newText": "type"}]}}"#;
+    let args = [
+        "rename", "-C", root, "--at", "a.ts:2:3", "type", "--lsp", "--json",
+    ];
+    let (code, v) = by_fake_server(&args, &path, "ok", edit);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        read(dir.path(), "a.ts"),
+        before
+            .replace("kind:", "type:")
+            .replace("[\"kind\"]", "[\"type\"]")
+    );
+    // The key the server renamed, and the text it left (" kind"), each as it stands.
+    let mentions: Vec<bool> = v["rename"]["mentions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["renamed"].as_bool().unwrap())
+        .collect();
+    assert_eq!(mentions, [true, false], "{v:#}");
+}
+
 /// A site lancet's own resolver reads as the symbol and the server's rename leaves: the two
 /// disagree, so the rename is refused, listed, unless `--include-unresolved` renames it (lancet's
 /// reading) or `--leave-unresolved` leaves it (the server's).

@@ -72,7 +72,7 @@ pub(super) fn rename(
     // lancet's own scan of the name finds what the server leaves: the mentions in strings and
     // comments (listed; renamed as --include-strings and --include-comments say), and a Python
     // string that names the attribute, refused as lancet's own rename refuses it.
-    let (scan, mentions) = match unseen::own_scan_beside(root, at, language, opts, apply) {
+    let (scan, mut mentions) = match unseen::own_scan_beside(root, at, language, opts, apply) {
         Ok(found) => found,
         Err(report) => return (*report).into(),
     };
@@ -83,6 +83,13 @@ pub(super) fn rename(
                 Ok(unseen) => unseen,
                 Err(report) => return (*report).into(),
             };
+            // A mention the server's rename reaches (a TypeScript `o["kind"]`, a Python
+            // `__slots__` string) is renamed, whatever lancet's own scan would have done.
+            for m in mentions.listed.iter_mut().filter(|m| !m.renamed) {
+                m.renamed = files
+                    .get(&m.path)
+                    .is_some_and(|(_, _, spans)| spans.iter().any(|s| s.start == m.at));
+            }
             let in_text: BTreeSet<(String, usize)> = mentions
                 .files
                 .iter()

@@ -54,6 +54,9 @@ pub struct Mention {
     pub renamed: bool,
     /// The whole line, trimmed, for a person or model to judge.
     pub text: String,
+    /// Its byte offset in the file: where a language server's edit may have renamed it.
+    #[serde(skip)]
+    pub at: usize,
 }
 
 /// A place where OLD is defined.
