@@ -83,13 +83,7 @@ pub(super) fn rename(
                 Ok(unseen) => unseen,
                 Err(report) => return (*report).into(),
             };
-            // A mention the server's rename reaches (a TypeScript `o["kind"]`, a Python
-            // `__slots__` string) is renamed, whatever lancet's own scan would have done.
-            for m in mentions.listed.iter_mut().filter(|m| !m.renamed) {
-                m.renamed = files
-                    .get(&m.path)
-                    .is_some_and(|(_, _, spans)| spans.iter().any(|s| s.start == m.at));
-            }
+            mentions.mark_renamed_by(&files);
             let in_text: BTreeSet<(String, usize)> = mentions
                 .files
                 .iter()

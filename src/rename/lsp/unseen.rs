@@ -49,6 +49,18 @@ pub(super) struct Mentions {
     pub(super) listed: Vec<Mention>,
 }
 
+impl Mentions {
+    /// Marks renamed each mention the server's edits (`files`) reach: a TypeScript `o["kind"]`,
+    /// a Python `__slots__` string, renamed whatever lancet's own scan would have done.
+    pub(super) fn mark_renamed_by(&mut self, files: &FileEdits) {
+        for m in self.listed.iter_mut().filter(|m| !m.renamed) {
+            m.renamed = files
+                .get(&m.path)
+                .is_some_and(|(_, _, spans)| spans.iter().any(|s| s.start == m.at));
+        }
+    }
+}
+
 /// lancet's own scan of the name at `at` beside a server's rename, made once and read twice: for
 /// the mentions before the server is asked ([`mentions`]) and for the sites the server
 /// does not look at after ([`sites_unseen`]). Resolved, and the symbol at `at` chosen, as
