@@ -5,7 +5,8 @@
 use super::at::At;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
 use super::refusal::{invalid_request, refused};
-use super::scan::{is_identifier, is_word_byte};
+use super::scan::is_identifier;
+use super::words::is_word_byte;
 use crate::report::{AtProblem, PlaceRefusal, RenameRefusal};
 use crate::report::{Report, Surface};
 use lancet_core::Root;

@@ -5,7 +5,8 @@
 
 use super::at::At;
 use super::lsp::servers::Lsp;
-use super::scan::{renameable_languages, whole_word_offsets};
+use super::scan::renameable_languages;
+use super::words::whole_word_offsets;
 use crate::report::{Definition, RenameRefusal, ServerMissing, SymbolKind};
 use lancet_core::Root;
 use lancet_syntax::languages;

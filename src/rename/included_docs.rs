@@ -6,7 +6,7 @@
 
 use super::doctests::Fence;
 use super::model::{Chosen, RenameOptions, SymbolId};
-use super::scan::whole_word_offsets;
+use super::words::whole_word_offsets;
 use crate::report::RenameRefusal;
 use lancet_core::{MAX_LISTED, Root};
 

@@ -61,6 +61,7 @@ pub(crate) mod resolve;
 mod rust;
 pub(crate) mod scan;
 mod scope;
+mod words;
 
 pub use model::RenameOptions;
 pub use scan::renameable_languages;

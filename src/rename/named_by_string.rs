@@ -7,7 +7,7 @@
 //! it still refuses) or the person leaves what lancet cannot decide (`--leave-unresolved`).
 
 use super::model::{FileScan, Parsed, RenameOptions};
-use super::scan::whole_word_offsets;
+use super::words::whole_word_offsets;
 use crate::report::{AttributeReader, RenameRefusal};
 use lancet_core::MAX_LISTED;
 use tree_sitter::Node;

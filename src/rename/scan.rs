@@ -8,6 +8,7 @@ use super::included_docs::{IncludedDoc, included_docs};
 use super::model::{
     Collision, FileScan, Occurrence, Parsed, RenameKinds, RenameOptions, Renamer, Scanned,
 };
+use super::words::whole_word_offsets;
 use crate::apply_options::ApplyOptions;
 use crate::report::Report;
 use crate::report::{Definition, Mention, PlaceRefusal, RenameRefusal, SymbolKind};
@@ -89,10 +90,6 @@ pub(crate) fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c == '_' || c.is_alphanumeric())
 }
 
-pub(super) fn is_word_byte(b: u8) -> bool {
-    b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80
-}
-
 pub(crate) fn line_text(text: &str, starts: &[usize], line: usize) -> String {
     let start = starts[line - 1];
     let end = starts.get(line).copied().unwrap_or(text.len());
@@ -160,17 +157,6 @@ fn is_member_shaped(tree: &Tree, at: usize, len: usize) -> bool {
                     "class_definition" | "impl_item" | "trait_item"
                 )
             })
-}
-
-/// Where `word` stands in `bytes` as a whole word (not inside a longer identifier).
-pub(super) fn whole_word_offsets(bytes: &[u8], word: &str) -> Vec<usize> {
-    memchr::memmem::find_iter(bytes, word.as_bytes())
-        .filter(|&at| {
-            let after = at + word.len();
-            (at == 0 || !is_word_byte(bytes[at - 1]))
-                && (after >= bytes.len() || !is_word_byte(bytes[after]))
-        })
-        .collect()
 }
 
 /// Parses one file and collects OLD's identifier spans, definitions and mentions.

@@ -8,7 +8,7 @@ use super::{
     unknown_type,
 };
 use crate::rename::model::{Resolution, SymbolId};
-use crate::rename::scan::whole_word_offsets;
+use crate::rename::words::whole_word_offsets;
 use tree_sitter::Node;
 
 /// When `ident` is the first parameter of the method around it (not a staticmethod), the

@@ -13,7 +13,7 @@ use super::members::Lacks;
 use super::scopes::{Bound, qual_of, scope_of};
 use super::{MAX_DEPTH, PyModule, PyProject, Target, remembered};
 use crate::rename::model::{Resolution, SymbolId};
-use crate::rename::scan::{is_word_byte, whole_word_offsets};
+use crate::rename::words::{is_word_byte, whole_word_offsets};
 use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
