@@ -5,6 +5,7 @@
 use super::at::At;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, RustSymbol, SymbolId};
 use super::refusal::{invalid_request, refused};
+use super::registry::Symbols;
 use super::scan::is_identifier;
 use super::words::is_word_byte;
 use crate::report::{AtProblem, PlaceRefusal, RenameRefusal};
@@ -224,4 +225,20 @@ pub(crate) fn locate_at(root: &Root, place: &str, surface: Surface) -> Result<At
         name: text[start..end].to_string(),
         place: place.to_string(),
     })
+}
+
+/// The chosen symbols with the ones they are tied to ([`Symbols`]' groups: a method and the
+/// methods overriding it, through the tree's classes): a rename of one alone would change which
+/// runs (`S.norm` would stop overriding a renamed `P.norm`), so `--at` and a qualified name
+/// rename the family, as a bare name does.
+pub(crate) fn with_tied(chosen: Chosen, symbols: &Symbols) -> Chosen {
+    let Chosen::Ids(mut ids) = chosen else {
+        return chosen;
+    };
+    for group in symbols {
+        if group.iter().any(|id| ids.contains(id)) {
+            ids.extend(group.iter().cloned());
+        }
+    }
+    Chosen::Ids(ids)
 }

@@ -29,7 +29,7 @@ use crate::apply_options::ApplyOptions;
 use crate::pipeline::{apply_batch_prechecked, open_root};
 use crate::report::Report;
 use crate::report::{Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSummary, Site};
-use choose::{choose, request};
+use choose::{choose, request, with_tied};
 use lancet_core::replace_ranges;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
 use lancet_syntax as syntax;
@@ -107,7 +107,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let symbols = resolve_all(&root, &files, &mut scans, &opts.old);
     lancet_core::timing::lap("rename: resolve", &mut clock);
     let chosen = match choose(&scans, at.as_ref(), qualified.as_deref(), surface) {
-        Ok(c) => c,
+        Ok(c) => with_tied(c, &symbols),
         Err(report) => {
             // What was found, for the refusal; nothing is renamed.
             complete_summary(&mut summary, &scans, &Chosen::All, opts);

@@ -912,6 +912,60 @@ class Texts:
                 self.cache[key] = {}
         return (line, column) in self.cache[key]
 
+    def overrides(self, sym, rel, line, column):
+        """Whether (line, column) is the name of a Python method that overrides the symbol's
+        method or that it overrides: a `def` of the symbol's name in a class whose bases,
+        followed by their simple names through the project's classes (Python's ast, not
+        lancet), reach the class holding the symbol's `def`, or the other way round. A rename of
+        one alone changes which method runs, so lancet renames the family; the server renames
+        the one symbol: such sites are beyond the server, counted apart."""
+        if not (rel.endswith(".py") and sym["path"].endswith(".py")):
+            return False
+        site = self._method_at(rel, line, column)
+        chosen = self._method_at(sym["path"], sym["line"], sym["column"])
+        if not site or not chosen or site[1] != chosen[1] or site[0] == chosen[0]:
+            return False
+        bases = self._class_bases()
+        return _reaches(bases, site[0], chosen[0]) or _reaches(bases, chosen[0], site[0])
+
+    def _method_at(self, rel, line, column):
+        """(class name, method name) of the `def` whose name stands at (line, column), directly
+        in a class body; None elsewhere."""
+        key = ("methods", rel)
+        if key not in self.cache:
+            found = {}
+            try:
+                tree = ast.parse("\n".join(self.lines(rel)))
+            except (SyntaxError, ValueError):
+                tree = None
+            for cls in ast.walk(tree) if tree else []:
+                if not isinstance(cls, ast.ClassDef):
+                    continue
+                for f in cls.body:
+                    if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        text = self.line(rel, f.lineno)
+                        col = text.find(f"def {f.name}") + 5
+                        found[(f.lineno, col)] = (cls.name, f.name)
+            self.cache[key] = found
+        return self.cache[key].get((line, column))
+
+    def _class_bases(self):
+        """Every class of the project's Python files: its name with its bases' simple names."""
+        key = ("bases",)
+        if key not in self.cache:
+            bases = {}
+            for path in self.root.rglob("*.py"):
+                try:
+                    tree = ast.parse(path.read_bytes())
+                except (SyntaxError, ValueError):
+                    continue
+                for cls in ast.walk(tree):
+                    if isinstance(cls, ast.ClassDef):
+                        names = [ast.unparse(b).rsplit(".", 1)[-1] for b in cls.bases]
+                        bases.setdefault(cls.name, set()).update(names)
+            self.cache[key] = bases
+        return self.cache[key]
+
     def in_macro_body(self, rel, line, column):
         """Whether (line, column) (1-based, characters) is inside a `macro_rules!` definition's
         rules of a Rust file: rust-analyzer renames nothing there, so such sites are not scored
@@ -1491,11 +1545,13 @@ def score(sym, oracle, lan, engine, texts):
     # Sites reached through a pytest fixture parameter that lancet renames and the server does
     # not (it types the parameter as unknown): beyond the server, counted apart.
     fixture = {site for site in L - S if texts.through_fixture(*site)}
+    # A method's overrides, renamed with it (the server renames the one symbol).
+    overriding = {site for site in L - S - fixture if texts.overrides(sym, *site)}
     sc = {
         "S": len(S), "L": len(L), "U": len(U), "outside": len(lan["outside"]),
-        "false": sorted(L - S - blind - fixture), "agree": len(L & S), "unresolved": sorted((S - L) & U),
+        "false": sorted(L - S - blind - fixture - overriding), "agree": len(L & S), "unresolved": sorted((S - L) & U),
         "missed": sorted(S - L - U - blind), "macro": sorted(blind), "known": [],
-        "fixture": sorted(fixture),
+        "fixture": sorted(fixture), "override": sorted(overriding),
     }
     if lan["outcome"] == "refused" and lan.get("kind") == "ambiguous":
         # An `ambiguous` refusal (--bare) lists the sites of every definition of the name, which
@@ -1539,6 +1595,20 @@ def beyond_the_server(lan, texts):
         for it in detail)
 
 
+def _reaches(bases, sub, base):
+    """Whether class `sub`'s bases, followed by name, reach class `base`."""
+    seen, todo = set(), [sub]
+    while todo:
+        name = todo.pop()
+        for b in bases.get(name, ()):
+            if b == base:
+                return True
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return False
+
+
 def pct(a, b):
     return f"{100.0 * a / b:.1f}%" if b else "-"
 
@@ -1571,6 +1641,7 @@ def print_table(engine, rows):
                 c[k] += sc[k]
             c["false"] += len(sc["false"])
             c["fixture"] += len(sc.get("fixture", []))
+            c["override"] += len(sc.get("override", []))
             c["known"] += len(sc["known"])
             c["unres"] += len(sc["unresolved"])
             c["missed"] += len(sc["missed"])
@@ -1900,8 +1971,8 @@ def main():
         log(f"rename oracle: {nsym} symbols ({c['scored']} scored, {skipped} not renameable), false renames "
             f"{c['false']}" + (f" (and {known} known: symbols.toml's known_false)" if known else "")
             + f", recall {pct(c['agree'], c['S'])}, unresolved share {pct(c['unres'], c['S'])}; "
-            f"{doctests} doctest site(s), {format_args} format-string argument(s) and {fixtures} site(s) "
-            "through pytest fixtures renamed beyond the "
+            f"{doctests} doctest site(s), {format_args} format-string argument(s), {fixtures} site(s) "
+            f"through pytest fixtures and {c['override']} overriding method(s) renamed beyond the "
             "server (not scored)")
         log(f"rename oracle outcomes: {outcomes['right']} right, {outcomes['refused']} refused "
             f"({pct(outcomes['refused'], nsym)}; "
