@@ -167,6 +167,8 @@ pub(super) struct Fence {
     mark: u8,
     len: usize,
     pub(super) compiled: bool,
+    /// Tagged `compile_fail`: the block passes when it fails to compile.
+    pub(super) compile_fail: bool,
     start: usize,
 }
 
@@ -190,6 +192,9 @@ impl Fence {
             mark,
             len,
             compiled: compiled(info),
+            compile_fail: info
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .any(|w| w == "compile_fail"),
             start,
         })
     }

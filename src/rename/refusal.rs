@@ -296,7 +296,8 @@ pub(super) fn refusal(
         .or_else(|| named_by_string_refusal(opts, scanned))
         .or_else(|| {
             let renames_rust = languages.contains("rust");
-            included_doctests_refusal(root, included_docs, opts, chosen, renames_rust)
+            let docs = (included_docs, scanned);
+            included_doctests_refusal(root, docs, opts, chosen, renames_rust)
         })
     {
         return Some(refused);

@@ -138,9 +138,13 @@ pub(super) fn own_scan_beside(
     // The server renames no Markdown either: a README's examples refuse as without it.
     let chosen = scan.chosen.as_ref().unwrap_or(&Chosen::All);
     let renames_rust = language == "rust";
-    if let Some(refusal) =
-        included_doctests_refusal(root, &scan.included_docs, &scan.opts, chosen, renames_rust)
-    {
+    if let Some(refusal) = included_doctests_refusal(
+        root,
+        (&scan.included_docs, &scan.scans),
+        &scan.opts,
+        chosen,
+        renames_rust,
+    ) {
         return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));
     }
     let mentions = mentions(&scan, apply)?;

@@ -195,6 +195,24 @@ pub enum AttributeReader {
     Keyword,
 }
 
+/// Where a rename would leave OLD in doc code rustdoc compiles and lancet does not rename.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocCodeLeft {
+    /// OLD.
+    pub old: String,
+    /// Each line of a file included as documentation (`#![doc =
+    /// include_str!("../README.md")]`) in a compiled block naming OLD: its path and line, and
+    /// the including file's path and line; the first `MAX_LISTED`.
+    pub places: Vec<(String, usize, (String, usize))>,
+    /// Each inclusion whose file lancet cannot tell (`concat!(env!("OUT_DIR"), …)`): the
+    /// including file's path and line; the first `MAX_LISTED`.
+    pub unread: Vec<(String, usize)>,
+    /// Each line of a Rust file where OLD stands in doc code lancet does not read as a doctest
+    /// (an indented block, a `#[doc = "…"]` string's block): path and line; the first
+    /// `MAX_LISTED`.
+    pub in_blocks: Vec<(String, usize)>,
+}
+
 /// Why a rename must not go ahead.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RenameRefusal {
@@ -261,15 +279,9 @@ pub enum RenameRefusal {
         /// where it renames nothing.
         outside_scope: bool,
     },
-    /// OLD stands in a block rustdoc compiles from a file a Rust file includes as
-    /// documentation (`#![doc = include_str!("../README.md")]`), which lancet does not rename.
-    IncludedDoctests {
-        /// OLD.
-        old: String,
-        /// Each such line: the included file's path and line, and the including file's path
-        /// and line; the first `MAX_LISTED`.
-        places: Vec<(String, usize, (String, usize))>,
-    },
+    /// OLD stands in doc code rustdoc compiles and lancet does not rename: a file a Rust file
+    /// includes as documentation, or a block of a doc comment or attribute it does not read.
+    IncludedDoctests(DocCodeLeft),
     /// NEW already names something where OLD would become it.
     NameInUse {
         /// OLD.

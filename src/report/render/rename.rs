@@ -6,7 +6,7 @@
 use crate::report::{
     AtProblem, AttributeReader, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
 };
-use crate::report::{BadMessage, ServerMissing, ServerTrouble};
+use crate::report::{BadMessage, DocCodeLeft, ServerMissing, ServerTrouble};
 use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
 use lancet_core::kinds::ErrorKind;
 
@@ -35,12 +35,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             format!("{which} `{name}` is not an identifier"),
             "Pass a name made of letters, digits and `_`, not starting with a digit.".into(),
         ),
-        RenameRefusal::SameNames { name } => (
-            Status::Malformed,
-            ErrorKind::InvalidName,
-            format!("OLD and NEW are both `{name}`"),
-            "Pass a different new name.".into(),
-        ),
+        RenameRefusal::SameNames { name } => same_names(name),
         RenameRefusal::UnknownLanguage { lang, known } => (
             Status::Malformed,
             ErrorKind::UnknownLanguage,
@@ -64,7 +59,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             places,
             outside_scope,
         } => named_by_string(old, places, *outside_scope, surface),
-        RenameRefusal::IncludedDoctests { old, places } => included_doctests(old, places, surface),
+        RenameRefusal::IncludedDoctests(left) => included_doctests(left, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
             old,
@@ -346,6 +341,16 @@ fn mangled(
     )
 }
 
+/// OLD and NEW are one name.
+fn same_names(name: &str) -> Words {
+    (
+        Status::Malformed,
+        ErrorKind::InvalidName,
+        format!("OLD and NEW are both `{name}`"),
+        "Pass a different new name.".into(),
+    )
+}
+
 /// NEW is a keyword of the language.
 fn reserved(new: &str, language: &str) -> Words {
     (
@@ -409,21 +414,45 @@ fn named_by_string(
 }
 
 /// OLD in the examples of a file rustdoc includes as documentation.
-fn included_doctests(
-    old: &str,
-    places: &[(String, usize, (String, usize))],
-    surface: Surface,
-) -> Words {
+fn included_doctests(left: &DocCodeLeft, surface: Surface) -> Words {
+    let DocCodeLeft {
+        old,
+        places,
+        unread,
+        in_blocks,
+    } = left;
     let listed: Vec<String> = places
         .iter()
         .map(|(path, line, (by, by_line))| format!("{path}:{line} (included by {by}:{by_line})"))
         .collect();
-    refused(
-        ErrorKind::UnresolvedSites,
-        format!(
+    let unread: Vec<String> = unread
+        .iter()
+        .map(|(by, line)| format!("{by}:{line}"))
+        .collect();
+    let mut said = Vec::new();
+    if !listed.is_empty() {
+        said.push(format!(
             "`{old}` stands in code rustdoc runs as a doctest from a file included as documentation, which lancet does not rename; the rename would leave it failing `cargo test`: {}",
             listed.join(", ")
-        ),
+        ));
+    }
+    if !unread.is_empty() {
+        said.push(format!(
+            "lancet cannot tell which file {} includes as documentation (its path is built by a macro lancet does not read), and rustdoc runs that file's examples as doctests, which may name `{old}`",
+            unread.join(", ")
+        ));
+    }
+    if !in_blocks.is_empty() {
+        let lines: Vec<String> = in_blocks.iter().map(|(p, l)| format!("{p}:{l}")).collect();
+        said.push(format!(
+            "`{old}` stands in doc code rustdoc runs as a doctest where lancet does not rename (an indented or block-quoted block of a doc comment, or a block of a `#[doc = \"…\"]` string): {}",
+            lines.join(", ")
+        ));
+    }
+    let detail = said.join("; and ");
+    refused(
+        ErrorKind::UnresolvedSites,
+        detail,
         &format!(
             "Rename `{old}` in those examples yourself and run the rename again, or pass {} if they name something else.",
             surface.switch("--leave-unresolved")
