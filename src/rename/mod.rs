@@ -61,6 +61,7 @@ pub(crate) mod resolve;
 mod rust;
 pub(crate) mod scan;
 mod scope;
+mod splats;
 mod words;
 
 pub use model::RenameOptions;
@@ -136,7 +137,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
         touched: &touched,
         undecided: &undecided,
         scanned: &scans,
-        included_docs: (&root, &included_docs),
+        tree: (&root, &files, &included_docs),
     };
     if let Some(mut refused) = mixed.or_else(|| refusal(opts, &chosen, &found)) {
         asked.name_servers(&mut refused, &undecided, opts);

@@ -8,6 +8,7 @@ use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::named_by_string::named_by_string_refusal;
 use super::registry::Symbols;
 use super::scan::{is_identifier, renameable_languages, renamers};
+use super::splats::splat_refusal;
 use crate::report::{Definition, LeftSite, RenameRefusal, RenameSummary, SymbolKind};
 use crate::report::{Report, Surface};
 use lancet_core::{MAX_LISTED, Root};
@@ -262,8 +263,8 @@ pub(super) struct Found<'a> {
     pub(super) undecided: &'a [&'a LeftSite],
     /// Every file that holds OLD, parsed.
     pub(super) scanned: &'a [FileScan],
-    /// The root, and the Markdown the Rust files include as documentation.
-    pub(super) included_docs: (&'a Root, &'a [IncludedDoc]),
+    /// The root, the walked files and the Markdown the Rust files include as documentation.
+    pub(super) tree: (&'a Root, &'a [String], &'a [IncludedDoc]),
 }
 
 /// Why the rename must not go ahead, if it must not: a reserved NEW, a special name (OLD or
@@ -280,7 +281,7 @@ pub(super) fn refusal(
         touched,
         undecided,
         scanned,
-        included_docs: (root, included_docs),
+        tree: (root, files, included_docs),
     } = *found;
     let languages: HashSet<&str> = touched.iter().map(|s| s.language).collect();
     for entry in languages::languages() {
@@ -299,6 +300,7 @@ pub(super) fn refusal(
             let docs = (included_docs, scanned);
             included_doctests_refusal(root, docs, opts, chosen, renames_rust)
         })
+        .or_else(|| splat_refusal(root, files, scanned, opts, chosen))
     {
         return Some(refused);
     }

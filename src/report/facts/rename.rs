@@ -282,6 +282,14 @@ pub enum RenameRefusal {
     /// OLD stands in doc code rustdoc compiles and lancet does not rename: a file a Rust file
     /// includes as documentation, or a block of a doc comment or attribute it does not read.
     IncludedDoctests(DocCodeLeft),
+    /// OLD is a Python parameter, and a call of its function unpacks a mapping lancet cannot
+    /// read (`area(**kw)`), which may pass it by name.
+    UnreadKeywords {
+        /// OLD.
+        old: String,
+        /// Each such call: path, line and the call's text; the first `MAX_LISTED`.
+        places: Vec<(String, usize, String)>,
+    },
     /// NEW already names something where OLD would become it.
     NameInUse {
         /// OLD.

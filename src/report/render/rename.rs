@@ -60,6 +60,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             outside_scope,
         } => named_by_string(old, places, *outside_scope, surface),
         RenameRefusal::IncludedDoctests(left) => included_doctests(left, surface),
+        RenameRefusal::UnreadKeywords { old, places } => unread_keywords(old, places, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
             old,
@@ -455,6 +456,25 @@ fn included_doctests(left: &DocCodeLeft, surface: Surface) -> Words {
         detail,
         &format!(
             "Rename `{old}` in those examples yourself and run the rename again, or pass {} if they name something else.",
+            surface.switch("--leave-unresolved")
+        ),
+    )
+}
+
+/// OLD a parameter some call passes a mapping lancet cannot read to.
+fn unread_keywords(old: &str, places: &[(String, usize, String)], surface: Surface) -> Words {
+    let listed: Vec<String> = places
+        .iter()
+        .map(|(path, line, call)| format!("{path}:{line} ({call})"))
+        .collect();
+    refused(
+        ErrorKind::UnresolvedSites,
+        format!(
+            "`{old}` is a parameter, and a call of its function unpacks keywords lancet cannot read, which may pass `{old}` by name and would then name nothing: {}",
+            listed.join(", ")
+        ),
+        &format!(
+            "If a mapping unpacked there holds the key `{old}`, rename the key where the mapping is built in one edit with the rename; if none does, pass {}.",
             surface.switch("--leave-unresolved")
         ),
     )
