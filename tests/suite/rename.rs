@@ -447,6 +447,37 @@ fn lsp_rename_of_a_python_local_renames_only_the_strings_in_its_scope() {
     assert_eq!(mentions.len(), 1, "{v:#}");
 }
 
+/// A parameter some call passes an unpacked mapping to (`area(**kw)`) refuses beside a server's
+/// rename as without one: basedpyright's rename leaves the mapping's key too.
+#[test]
+fn lsp_rename_of_a_python_parameter_refuses_a_call_unpacking_unread_keywords() {
+    let tools = tempfile::tempdir().unwrap();
+    let path = fake_server_path(tools.path());
+    let before =
+        "def area(w, h):\n    return w * h\n\n\nkw = dict(w=1, h=1)\nassert area(**kw) == 1\n";
+    let dir = temp_tree(&[("m.py", before.as_bytes())]);
+    let root = dir.path().to_str().unwrap();
+    let edit = r#"{"changes": {"{ROOT}/m.py": [
+        {"range": {"start": {"line": 0, "character": 9}, "end": {"line": 0, "character": 10}}, "newText": "width"},
+        {"range": {"start": {"line": 1, "character": 11}, "end": {"line": 1, "character": 12}}, "newText": "width"}]}}"#;
+    let args = [
+        "rename",
+        "-C",
+        root,
+        "--at",
+        "m.py:1:10",
+        "width",
+        "--lsp",
+        "--json",
+    ];
+    let (code, v) = by_fake_server(&args, &path, "ok", edit);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites", "{v:#}");
+    let detail = v["error"]["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("m.py:6 (area(**kw))"), "{v:#}");
+    assert_eq!(read(dir.path(), "m.py"), before);
+}
+
 /// A string the server's rename reaches itself (typescript-language-server renames the key of
 /// `o["kind"]`) is listed as renamed: the report says what the tree now holds.
 #[test]

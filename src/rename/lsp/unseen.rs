@@ -23,6 +23,7 @@ use crate::rename::refusal::undecided_sites;
 use crate::rename::registry::resolve_all;
 use crate::rename::scan::{line_text, renameable_languages, scan_all, walk};
 use crate::rename::scope::keep_mentions_in_scope;
+use crate::rename::splats::splat_refusal;
 use crate::rename::{complete_summary, finish_scan, summarise};
 use crate::report::Report;
 use crate::report::{LeftSite, Mention, NotDecided, RenameRefusal, RenameSummary, UndecidedBy};
@@ -76,6 +77,8 @@ pub(super) struct OwnScan {
     chosen: Option<Chosen>,
     /// The Markdown the language's files include as documentation (Rust's).
     included_docs: Vec<IncludedDoc>,
+    /// The walked files.
+    files: Vec<String>,
 }
 
 impl OwnScan {
@@ -103,6 +106,7 @@ impl OwnScan {
             scans,
             chosen,
             included_docs,
+            files,
         })
     }
 
@@ -138,13 +142,11 @@ pub(super) fn own_scan_beside(
     // The server renames no Markdown either: a README's examples refuse as without it.
     let chosen = scan.chosen.as_ref().unwrap_or(&Chosen::All);
     let renames_rust = language == "rust";
-    if let Some(refusal) = included_doctests_refusal(
-        root,
-        (&scan.included_docs, &scan.scans),
-        &scan.opts,
-        chosen,
-        renames_rust,
-    ) {
+    let docs = (scan.included_docs.as_slice(), scan.scans.as_slice());
+    // Nor does it read a mapping unpacked into a call: a parameter's key there refuses too.
+    if let Some(refusal) = included_doctests_refusal(root, docs, &scan.opts, chosen, renames_rust)
+        .or_else(|| splat_refusal(root, &scan.files, &scan.scans, &scan.opts, chosen))
+    {
         return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));
     }
     let mentions = mentions(&scan, apply)?;
