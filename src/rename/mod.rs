@@ -587,4 +587,20 @@ mod tests {
         assert_eq!(lines, [2]);
         assert!(scan.precheck.is_none(), "no syntax check asked for");
     }
+
+    #[test]
+    fn collisions_in_doctests_are_found_and_the_wrappers_are_none() {
+        let text = "/// ```\n/// let m = 2;\n/// assert_eq!(geo::area(m, 1), 2);\n/// ```\npub fn area(w: u32, h: u32) -> u32 {\n    w * h\n}\n";
+        let scan = scan_one("lib.rs", text, "rust", &opts("area", "m"), false);
+        let lines: Vec<usize> = scan.collisions.iter().map(|c| c.line).collect();
+        assert_eq!(
+            lines,
+            [2, 3],
+            "the doctest's `m`, not its wrapper's name (line 1)"
+        );
+        let text = "def area(w, h):\n    \"\"\"\n    >>> surface = 5\n    >>> area(surface, 1)\n    5\n    \"\"\"\n    return w * h\n";
+        let scan = scan_one("m.py", text, "python", &opts("area", "surface"), false);
+        let lines: Vec<usize> = scan.collisions.iter().map(|c| c.line).collect();
+        assert_eq!(lines, [3, 4]);
+    }
 }

@@ -241,8 +241,10 @@ pub(super) fn scan_file(
         }
     }
     // A scan for a name alone (a move's, a signature change's: NEW is OLD) merges nothing.
-    let collisions =
-        (opts.new != opts.old).then(|| collisions(renamer, &tree, bytes, &opts.new, &starts));
+    let in_doctests = found_occurrences.iter().any(|o| o.doctest);
+    let doctests_read = doctests.as_ref().filter(|_| in_doctests);
+    let collisions = (opts.new != opts.old)
+        .then(|| file_collisions(renamer, (&tree, bytes), doctests_read, &opts.new, &starts));
     Some(FileScan {
         sha256: sha256_hex(bytes),
         language: renamer.entry.name.as_str(),
@@ -316,18 +318,36 @@ fn doctest_hits(
         .collect()
 }
 
-/// Where NEW already stands as code in the file: a rename there would merge two names.
+/// Where NEW already stands as code in the file, and in its doctests (`doctests`, when OLD is
+/// renamed there as code: `let surface = 2; area(surface, 1)`).
+fn file_collisions(
+    renamer: &Renamer,
+    (tree, bytes): (&Tree, &[u8]),
+    doctests: Option<&Parsed>,
+    new: &str,
+    starts: &[usize],
+) -> Vec<Collision> {
+    let mut found = collisions(renamer, (tree, bytes, &[]), new, starts);
+    if let Some(d) = doctests {
+        let wrappers = d.doctest_wrappers.as_deref().unwrap_or_default();
+        let shadow = (&d.tree, d.text.as_bytes(), wrappers);
+        found.extend(collisions(renamer, shadow, new, starts));
+    }
+    found
+}
+
+/// Where NEW already stands as code in a text (the wrappers' names aside): a rename there would
+/// merge two names.
 fn collisions(
     renamer: &Renamer,
-    tree: &Tree,
-    bytes: &[u8],
+    (tree, bytes, wrappers): (&Tree, &[u8], &[usize]),
     new: &str,
     starts: &[usize],
 ) -> Vec<Collision> {
     let news = whole_word_offsets(bytes, new);
     news.iter()
         .zip(classify(renamer, tree, bytes, &news, new.len()))
-        .filter(|(_, hit)| hit.code)
+        .filter(|(at, hit)| hit.code && !wrappers.contains(at))
         .map(|(&at, _)| Collision {
             line: line_of(starts, at),
             member: is_member_shaped(tree, at, new.len()),
