@@ -85,6 +85,43 @@ pub(super) fn rust(text: &str, tree: &Tree) -> Option<Shadow> {
 /// `... ` continuation lines), their prompts blanked.
 pub(super) fn python(text: &str, tree: &Tree) -> Option<Shadow> {
     let mut shadow = Builder::new(text);
+    for content in docstrings(tree) {
+        examples(content, text, &mut shadow);
+    }
+    shadow.finish()
+}
+
+/// The byte ranges of a Python file's doctests' expected output: the lines after an example,
+/// up to a blank line or the next prompt, which doctest compares as text.
+pub(super) fn python_outputs(text: &str, tree: &Tree) -> Vec<std::ops::Range<usize>> {
+    let mut outputs = Vec::new();
+    for content in docstrings(tree) {
+        let mut after_example = false;
+        let mut at = content.start;
+        while at < content.end {
+            let end = text[at..content.end]
+                .find('\n')
+                .map_or(content.end, |n| at + n);
+            let rest = text[at..end].trim();
+            let prompt = |p: &str| rest == p || rest.starts_with(&format!("{p} "));
+            if prompt(">>>") || (after_example && prompt("...")) {
+                after_example = true;
+            } else if rest.is_empty() {
+                after_example = false;
+            } else if after_example {
+                outputs.push(at..end);
+            }
+            at = end + 1;
+        }
+    }
+    outputs
+}
+
+/// The content (between the quotes) of each docstring of a Python file: a module's, class's or
+/// function's first statement when it is a string, each part of one written as several
+/// (`"a" """b"""`, which Python joins).
+pub(super) fn docstrings(tree: &Tree) -> Vec<std::ops::Range<usize>> {
+    let mut contents = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
         let body = match n.kind() {
@@ -101,15 +138,26 @@ pub(super) fn python(text: &str, tree: &Tree) -> Option<Shadow> {
             })
             .filter(|s| s.kind() == "expression_statement")
             .and_then(|s| s.named_child(0))
-            .filter(|s| s.kind() == "string")
         {
-            // Between the quotes: the content's lines.
-            let start = doc.child(0).map_or(doc.start_byte(), |q| q.end_byte());
-            let end = doc
-                .child(doc.child_count().saturating_sub(1))
-                .filter(|q| q.kind() == "string_end")
-                .map_or(doc.end_byte(), |q| q.start_byte());
-            examples(start..end.max(start), text, &mut shadow);
+            let parts: Vec<Node> = match doc.kind() {
+                "string" => vec![doc],
+                "concatenated_string" => {
+                    let mut cursor = doc.walk();
+                    doc.named_children(&mut cursor)
+                        .filter(|p| p.kind() == "string")
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+            for part in parts {
+                // Between the quotes: the content's lines.
+                let start = part.child(0).map_or(part.start_byte(), |q| q.end_byte());
+                let end = part
+                    .child(part.child_count().saturating_sub(1))
+                    .filter(|q| q.kind() == "string_end")
+                    .map_or(part.end_byte(), |q| q.start_byte());
+                contents.push(start..end.max(start));
+            }
         }
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor).filter(|c| {
@@ -123,7 +171,7 @@ pub(super) fn python(text: &str, tree: &Tree) -> Option<Shadow> {
             )
         }));
     }
-    shadow.finish()
+    contents
 }
 
 /// The example lines of one docstring (its content's byte range) copied into the shadow, each after its

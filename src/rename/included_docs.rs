@@ -299,7 +299,7 @@ fn unread_doc_code(scan: &FileScan) -> Vec<usize> {
     let mut lines: Vec<usize> = scan
         .mentions
         .iter()
-        .filter(|m| !m.renamed)
+        .filter(|m| !scan.mention_spans.iter().any(|s| s.start == m.at))
         .filter(|m| match m.context {
             "comment" => in_unread_doc_block(text, &scan.starts, m.line, m.at),
             _ => in_doc_attribute(scan, m.at),

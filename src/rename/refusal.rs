@@ -2,6 +2,7 @@
 //! name, nothing to rename, a `--kind` that does not fit, NEW already in use, a bare name defined
 //! in several languages, or sites lancet could not decide that may be the symbol.
 
+use super::doctest_output::doctest_output_refusal;
 use super::included_docs::{IncludedDoc, included_doctests_refusal};
 use super::mangling::mangling_refusal;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
@@ -301,6 +302,7 @@ pub(super) fn refusal(
             included_doctests_refusal(root, docs, opts, chosen, renames_rust)
         })
         .or_else(|| splat_refusal(root, files, scanned, opts, chosen))
+        .or_else(|| doctest_output_refusal(scanned, opts, chosen))
     {
         return Some(refused);
     }

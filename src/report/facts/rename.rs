@@ -290,6 +290,13 @@ pub enum RenameRefusal {
         /// Each such call: path, line and the call's text; the first `MAX_LISTED`.
         places: Vec<(String, usize, String)>,
     },
+    /// OLD stands in a Python doctest's expected output, which doctest compares as text.
+    DoctestOutput {
+        /// OLD.
+        old: String,
+        /// Each such line: path and line; the first `MAX_LISTED`.
+        places: Vec<(String, usize)>,
+    },
     /// NEW already names something where OLD would become it.
     NameInUse {
         /// OLD.

@@ -61,6 +61,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
         } => named_by_string(old, places, *outside_scope, surface),
         RenameRefusal::IncludedDoctests(left) => included_doctests(left, surface),
         RenameRefusal::UnreadKeywords { old, places } => unread_keywords(old, places, surface),
+        RenameRefusal::DoctestOutput { old, places } => doctest_output(old, places, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
             old,
@@ -475,6 +476,23 @@ fn unread_keywords(old: &str, places: &[(String, usize, String)], surface: Surfa
         ),
         &format!(
             "If a mapping unpacked there holds the key `{old}`, rename the key where the mapping is built in one edit with the rename; if none does, pass {}.",
+            surface.switch("--leave-unresolved")
+        ),
+    )
+}
+
+/// OLD in a doctest's expected output.
+fn doctest_output(old: &str, places: &[(String, usize)], surface: Surface) -> Words {
+    let listed: Vec<String> = places.iter().map(|(p, l)| format!("{p}:{l}")).collect();
+    refused(
+        ErrorKind::UnresolvedSites,
+        format!(
+            "`{old}` stands in a doctest's expected output, which doctest compares as text with what the example prints; the rename would leave it: {}",
+            listed.join(", ")
+        ),
+        &format!(
+            "Pass {} to rename it with the rest, or {} if it names something else.",
+            surface.switch("--include-strings"),
             surface.switch("--leave-unresolved")
         ),
     )
