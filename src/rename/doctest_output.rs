@@ -37,7 +37,7 @@ pub(super) fn doctest_output_refusal(
         }
         let (text, tree) = (&scan.parsed.text, &scan.parsed.tree);
         let outputs = python_outputs(text, tree);
-        let docstrings = docstrings(tree);
+        let docstrings = docstrings(text, tree);
         for at in left {
             if outputs.iter().any(|o| o.contains(&at)) {
                 let line = lancet_core::line_of(&scan.starts, at);

@@ -85,7 +85,7 @@ pub(super) fn rust(text: &str, tree: &Tree) -> Option<Shadow> {
 /// `... ` continuation lines), their prompts blanked.
 pub(super) fn python(text: &str, tree: &Tree) -> Option<Shadow> {
     let mut shadow = Builder::new(text);
-    for content in docstrings(tree) {
+    for content in docstrings(text, tree) {
         examples(content, text, &mut shadow);
     }
     shadow.finish()
@@ -95,7 +95,7 @@ pub(super) fn python(text: &str, tree: &Tree) -> Option<Shadow> {
 /// up to a blank line or the next prompt, which doctest compares as text.
 pub(super) fn python_outputs(text: &str, tree: &Tree) -> Vec<std::ops::Range<usize>> {
     let mut outputs = Vec::new();
-    for content in docstrings(tree) {
+    for content in docstrings(text, tree) {
         let mut after_example = false;
         let mut at = content.start;
         while at < content.end {
@@ -119,8 +119,8 @@ pub(super) fn python_outputs(text: &str, tree: &Tree) -> Vec<std::ops::Range<usi
 
 /// The content (between the quotes) of each docstring of a Python file: a module's, class's or
 /// function's first statement when it is a string, each part of one written as several
-/// (`"a" """b"""`, which Python joins).
-pub(super) fn docstrings(tree: &Tree) -> Vec<std::ops::Range<usize>> {
+/// (`"a" """b"""`, which Python joins), and the strings of a module's `__test__` dictionary.
+pub(super) fn docstrings(text: &str, tree: &Tree) -> Vec<std::ops::Range<usize>> {
     let mut contents = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
@@ -139,25 +139,10 @@ pub(super) fn docstrings(tree: &Tree) -> Vec<std::ops::Range<usize>> {
             .filter(|s| s.kind() == "expression_statement")
             .and_then(|s| s.named_child(0))
         {
-            let parts: Vec<Node> = match doc.kind() {
-                "string" => vec![doc],
-                "concatenated_string" => {
-                    let mut cursor = doc.walk();
-                    doc.named_children(&mut cursor)
-                        .filter(|p| p.kind() == "string")
-                        .collect()
-                }
-                _ => Vec::new(),
-            };
-            for part in parts {
-                // Between the quotes: the content's lines.
-                let start = part.child(0).map_or(part.start_byte(), |q| q.end_byte());
-                let end = part
-                    .child(part.child_count().saturating_sub(1))
-                    .filter(|q| q.kind() == "string_end")
-                    .map_or(part.end_byte(), |q| q.start_byte());
-                contents.push(start..end.max(start));
-            }
+            contents.extend(string_contents(doc));
+        }
+        if n.kind() == "module" {
+            contents.extend(module_tests(text, n));
         }
         let mut cursor = n.walk();
         stack.extend(n.named_children(&mut cursor).filter(|c| {
@@ -172,6 +157,60 @@ pub(super) fn docstrings(tree: &Tree) -> Vec<std::ops::Range<usize>> {
         }));
     }
     contents
+}
+
+/// The content of each string value of a module's `__test__` dictionary, whose strings
+/// doctest runs as docstrings.
+fn module_tests(text: &str, module: Node) -> Vec<std::ops::Range<usize>> {
+    let mut cursor = module.walk();
+    let dictionaries: Vec<Node> = module
+        .named_children(&mut cursor)
+        .filter(|s| s.kind() == "expression_statement")
+        .filter_map(|s| s.named_child(0))
+        .filter(|a| a.kind() == "assignment")
+        .filter(|a| {
+            a.child_by_field_name("left")
+                .is_some_and(|l| &text[l.byte_range()] == "__test__")
+        })
+        .filter_map(|a| a.child_by_field_name("right"))
+        .filter(|r| r.kind() == "dictionary")
+        .collect();
+    let mut contents = Vec::new();
+    for dictionary in dictionaries {
+        let mut cursor = dictionary.walk();
+        for pair in dictionary.named_children(&mut cursor) {
+            if let Some(value) = pair.child_by_field_name("value") {
+                contents.extend(string_contents(value));
+            }
+        }
+    }
+    contents
+}
+
+/// The content (between the quotes) of each part of a string expression: a string, or each
+/// string of one written as several (`"a" """b"""`, which Python joins).
+fn string_contents(node: Node) -> Vec<std::ops::Range<usize>> {
+    let parts: Vec<Node> = match node.kind() {
+        "string" => vec![node],
+        "concatenated_string" => {
+            let mut cursor = node.walk();
+            node.named_children(&mut cursor)
+                .filter(|p| p.kind() == "string")
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    parts
+        .into_iter()
+        .map(|part| {
+            let start = part.child(0).map_or(part.start_byte(), |q| q.end_byte());
+            let end = part
+                .child(part.child_count().saturating_sub(1))
+                .filter(|q| q.kind() == "string_end")
+                .map_or(part.end_byte(), |q| q.start_byte());
+            start..end.max(start)
+        })
+        .collect()
 }
 
 /// The example lines of one docstring (its content's byte range) copied into the shadow, each after its

@@ -44,6 +44,7 @@ use tree_sitter::{InputEdit, Parser, Point, Tree};
 pub(crate) mod at;
 pub(crate) mod choose;
 mod definitions;
+mod doctest_files;
 mod doctest_output;
 mod doctests;
 pub(crate) mod ecma;

@@ -2,6 +2,7 @@
 //! name, nothing to rename, a `--kind` that does not fit, NEW already in use, a bare name defined
 //! in several languages, or sites lancet could not decide that may be the symbol.
 
+use super::doctest_files::doctest_files_refusal;
 use super::doctest_output::doctest_output_refusal;
 use super::included_docs::{IncludedDoc, included_doctests_refusal};
 use super::mangling::mangling_refusal;
@@ -303,6 +304,10 @@ pub(super) fn refusal(
         })
         .or_else(|| splat_refusal(root, files, scanned, opts, chosen))
         .or_else(|| doctest_output_refusal(scanned, opts, chosen))
+        .or_else(|| {
+            let renames_python = languages.contains("python");
+            doctest_files_refusal(root, files, opts, chosen, renames_python)
+        })
     {
         return Some(refused);
     }

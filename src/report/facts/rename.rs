@@ -297,6 +297,14 @@ pub enum RenameRefusal {
         /// Each such line: path and line; the first `MAX_LISTED`.
         places: Vec<(String, usize)>,
     },
+    /// OLD stands in an example of a text file pytest runs as doctests (`test*.txt`, a
+    /// configuration's `--doctest-glob`), which lancet does not rename.
+    DoctestFiles {
+        /// OLD.
+        old: String,
+        /// Each such line: path and line; the first `MAX_LISTED`.
+        places: Vec<(String, usize)>,
+    },
     /// NEW already names something where OLD would become it.
     NameInUse {
         /// OLD.

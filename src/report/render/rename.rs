@@ -62,6 +62,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
         RenameRefusal::IncludedDoctests(left) => included_doctests(left, surface),
         RenameRefusal::UnreadKeywords { old, places } => unread_keywords(old, places, surface),
         RenameRefusal::DoctestOutput { old, places } => doctest_output(old, places, surface),
+        RenameRefusal::DoctestFiles { old, places } => doctest_files(old, places, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
             old,
@@ -493,6 +494,22 @@ fn doctest_output(old: &str, places: &[(String, usize)], surface: Surface) -> Wo
         &format!(
             "Pass {} to rename it with the rest, or {} if it names something else.",
             surface.switch("--include-strings"),
+            surface.switch("--leave-unresolved")
+        ),
+    )
+}
+
+/// OLD in an example of a text file pytest runs as doctests.
+fn doctest_files(old: &str, places: &[(String, usize)], surface: Surface) -> Words {
+    let listed: Vec<String> = places.iter().map(|(p, l)| format!("{p}:{l}")).collect();
+    refused(
+        ErrorKind::UnresolvedSites,
+        format!(
+            "`{old}` stands in an example of a text file pytest runs as doctests (`test*.txt`, or a configuration's --doctest-glob), which lancet does not rename; the rename would leave it failing the tests: {}",
+            listed.join(", ")
+        ),
+        &format!(
+            "Rename `{old}` in those examples yourself and run the rename again, or pass {} if they name something else.",
             surface.switch("--leave-unresolved")
         ),
     )
