@@ -16,6 +16,8 @@ use super::FileEdits;
 use crate::apply_options::ApplyOptions;
 use crate::rename::at::At;
 use crate::rename::choose::choose;
+use crate::rename::doctest_files::doctest_files_refusal;
+use crate::rename::doctest_output::doctest_output_refusal;
 use crate::rename::included_docs::{IncludedDoc, included_doctests_refusal};
 use crate::rename::model::{Chosen, FileScan, RenameOptions};
 use crate::rename::named_by_string::named_by_string_refusal;
@@ -139,13 +141,16 @@ pub(super) fn own_scan_beside(
         return Ok((None, Mentions::default()));
     };
     let scan = OwnScan::of(root, at, language, opts, apply)?;
-    // The server renames no Markdown either: a README's examples refuse as without it.
+    // The server renames none of what lancet's own rename refuses to leave either: a README's
+    // or a pytest text file's examples, a doctest's expected output, a mapping unpacked into a
+    // call.
     let chosen = scan.chosen.as_ref().unwrap_or(&Chosen::All);
-    let renames_rust = language == "rust";
-    let docs = (scan.included_docs.as_slice(), scan.scans.as_slice());
-    // Nor does it read a mapping unpacked into a call: a parameter's key there refuses too.
-    if let Some(refusal) = included_doctests_refusal(root, docs, &scan.opts, chosen, renames_rust)
-        .or_else(|| splat_refusal(root, &scan.files, &scan.scans, &scan.opts, chosen))
+    let (opts, files, scans) = (&scan.opts, scan.files.as_slice(), scan.scans.as_slice());
+    let docs = (scan.included_docs.as_slice(), scans);
+    if let Some(refusal) = included_doctests_refusal(root, docs, opts, chosen, language == "rust")
+        .or_else(|| doctest_files_refusal(root, files, opts, chosen, language == "python"))
+        .or_else(|| doctest_output_refusal(scans, opts, chosen))
+        .or_else(|| splat_refusal(root, files, scans, opts, chosen))
     {
         return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));
     }
