@@ -4,7 +4,7 @@
 //! whose old name stands in one of their examples (`>>> ` and `... ` lines) would pass the type
 //! checker and fail the tests: it is refused unless the person leaves those sites.
 
-use super::model::{Chosen, RenameOptions, SymbolId};
+use super::model::{Chosen, RenameOptions};
 use super::words::whole_word_offsets;
 use crate::report::RenameRefusal;
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -25,8 +25,7 @@ pub(super) fn doctest_files_refusal(
     chosen: &Chosen,
     renames_python: bool,
 ) -> Option<RenameRefusal> {
-    let only_locals = matches!(chosen, Chosen::Ids(ids) if ids.iter().all(SymbolId::is_local));
-    if opts.leave_unresolved || only_locals || !renames_python {
+    if opts.leave_unresolved || chosen.only_locals() || !renames_python {
         return None;
     }
     let globs = doctest_globs(root);

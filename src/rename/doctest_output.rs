@@ -4,7 +4,7 @@
 //! (`--include-strings`, in the symbol's scope) or the person leaves them (`--leave-unresolved`).
 
 use super::doctests::{docstrings, python_outputs};
-use super::model::{Chosen, FileScan, RenameOptions, SymbolId};
+use super::model::{Chosen, FileScan, RenameOptions};
 use crate::report::RenameRefusal;
 use lancet_core::MAX_LISTED;
 
@@ -18,8 +18,7 @@ pub(super) fn doctest_output_refusal(
     opts: &RenameOptions,
     chosen: &Chosen,
 ) -> Option<RenameRefusal> {
-    let only_locals = matches!(chosen, Chosen::Ids(ids) if ids.iter().all(SymbolId::is_local));
-    if opts.leave_unresolved || only_locals {
+    if opts.leave_unresolved || chosen.only_locals() {
         return None;
     }
     let mut in_outputs: Vec<(String, usize)> = Vec::new();

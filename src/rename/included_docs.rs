@@ -5,7 +5,7 @@
 //! `cargo test`: it is refused unless the person leaves those sites (`--leave-unresolved`).
 
 use super::doctests::Fence;
-use super::model::{Chosen, FileScan, RenameOptions, SymbolId};
+use super::model::{Chosen, FileScan, RenameOptions};
 use super::words::whole_word_offsets;
 use crate::report::{DocCodeLeft, RenameRefusal};
 use lancet_core::{MAX_LISTED, Root};
@@ -205,8 +205,7 @@ pub(crate) fn included_doctests_refusal(
     chosen: &Chosen,
     renames_rust: bool,
 ) -> Option<RenameRefusal> {
-    let only_locals = matches!(chosen, Chosen::Ids(ids) if ids.iter().all(SymbolId::is_local));
-    if opts.leave_unresolved || only_locals || !renames_rust {
+    if opts.leave_unresolved || chosen.only_locals() || !renames_rust {
         return None;
     }
     let mut read: Vec<String> = Vec::new();

@@ -351,6 +351,11 @@ pub(crate) enum Chosen {
 }
 
 impl Chosen {
+    /// Whether only functions' locals are chosen: no example, doc or other file reaches them.
+    pub(crate) fn only_locals(&self) -> bool {
+        matches!(self, Chosen::Ids(ids) if ids.iter().all(SymbolId::is_local))
+    }
+
     /// Whether a site of this resolution is renamed.
     pub(crate) fn renames(&self, resolution: Option<&Resolution>, opts: &RenameOptions) -> bool {
         match resolution {

@@ -193,6 +193,20 @@ mod tests {
     use super::named_in;
     use crate::report::AttributeReader;
 
+    /// The lines and readers of the attribute strings naming `cents` in Python `text`.
+    fn found_in(text: &str) -> Vec<(usize, AttributeReader)> {
+        let python = renamers()
+            .iter()
+            .find(|r| r.entry.name == "python")
+            .unwrap();
+        let opts = RenameOptions::plain("cents", "amount");
+        let scan = scan_file("m.py".into(), text, python, &opts).unwrap();
+        named_in(&scan, "cents")
+            .into_iter()
+            .map(|(_, line, reader)| (line, reader))
+            .collect()
+    }
+
     #[test]
     fn only_strings_python_reads_as_an_attribute_name_are_found() {
         let text = "\
@@ -214,16 +228,7 @@ class Q:
 attrgetter('p.cents') + attrgetter('cents.total') + attrgetter('p.cents_x') + attrgetter('p cents')
 vars(p).get('cents') + p.__dict__.get('cents', 0) + prices.get('cents') + vars(p).get(0, 'cents')
 ";
-        let python = renamers()
-            .iter()
-            .find(|r| r.entry.name == "python")
-            .unwrap();
-        let opts = RenameOptions::plain("cents", "amount");
-        let scan = scan_file("m.py".into(), text, python, &opts).unwrap();
-        let found: Vec<(usize, AttributeReader)> = named_in(&scan, "cents")
-            .into_iter()
-            .map(|(_, line, reader)| (line, reader))
-            .collect();
+        let found = found_in(text);
         assert_eq!(
             found,
             [
@@ -258,16 +263,7 @@ def shown(p):
     getattr(p, 'cents')
     \"\"\"
 ";
-        let python = renamers()
-            .iter()
-            .find(|r| r.entry.name == "python")
-            .unwrap();
-        let opts = RenameOptions::plain("cents", "amount");
-        let scan = scan_file("m.py".into(), text, python, &opts).unwrap();
-        let found: Vec<(usize, AttributeReader)> = named_in(&scan, "cents")
-            .into_iter()
-            .map(|(_, line, reader)| (line, reader))
-            .collect();
+        let found = found_in(text);
         // The example's getattr, not its print nor the expected output's text.
         assert_eq!(found, [(4, AttributeReader::Builtin("getattr"))]);
     }
