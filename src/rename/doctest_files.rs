@@ -13,8 +13,14 @@ use lancet_core::{MAX_LISTED, Root};
 /// pytest's own `--doctest-glob`.
 const DEFAULT_GLOB: &str = "test*.txt";
 
-/// The configuration files pytest reads its options from, at the root.
-const CONFIGS: [&str; 4] = ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"];
+/// The configuration files pytest reads its options from, at the root, in its order, each with
+/// the section that makes it pytest's (`pytest.ini` is, whatever it holds).
+const CONFIGS: [(&str, Option<&str>); 4] = [
+    ("pytest.ini", None),
+    ("pyproject.toml", Some("[tool.pytest.ini_options]")),
+    ("tox.ini", Some("[pytest]")),
+    ("setup.cfg", Some("[tool:pytest]")),
+];
 
 /// The refusal of a Python rename whose OLD stands in an example of a text file pytest runs as
 /// doctests, if it does: unless the person leaves undecided sites or only locals are renamed.
@@ -39,10 +45,14 @@ pub(super) fn doctest_files_refusal(
             continue;
         };
         let text = String::from_utf8_lossy(&bytes);
+        // An example's lines, and the expected output after them (up to a blank line), which
+        // doctest compares as text.
+        let mut in_example = false;
         for (n, line) in text.lines().enumerate() {
-            let rest = line.trim_start();
-            let example = rest.starts_with(">>>") || rest.starts_with("...");
-            if example && !whole_word_offsets(rest.as_bytes(), &opts.old).is_empty() {
+            let rest = line.trim();
+            let prompt = rest.starts_with(">>>") || (in_example && rest.starts_with("..."));
+            in_example = prompt || (in_example && !rest.is_empty());
+            if in_example && !whole_word_offsets(rest.as_bytes(), &opts.old).is_empty() {
                 places.push((path.clone(), n + 1));
             }
         }
@@ -55,13 +65,19 @@ pub(super) fn doctest_files_refusal(
 }
 
 /// The file-name patterns pytest collects doctests from: its default, and each
-/// `--doctest-glob` of a configuration at the root.
+/// `--doctest-glob` of the configuration pytest reads at the root (the first of `pytest.ini`,
+/// then the others holding its section).
 fn doctest_globs(root: &Root) -> GlobSet {
     let mut patterns = vec![DEFAULT_GLOB.to_string()];
-    for config in CONFIGS {
-        if let Ok(bytes) = root.dir().read(config) {
-            patterns.extend(glob_options(&String::from_utf8_lossy(&bytes)));
-        }
+    let read = |name: &str| {
+        let bytes = root.dir().read(name).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    };
+    let config = CONFIGS.iter().find_map(|(name, section)| {
+        read(name).filter(|text| section.is_none_or(|s| text.contains(s)))
+    });
+    if let Some(text) = config {
+        patterns.extend(glob_options(&text));
     }
     let mut set = GlobSetBuilder::new();
     for pattern in patterns {
@@ -77,8 +93,9 @@ fn doctest_globs(root: &Root) -> GlobSet {
 fn glob_options(text: &str) -> Vec<String> {
     text.match_indices("--doctest-glob")
         .filter_map(|(at, option)| {
-            let rest = text[at + option.len()..].trim_start_matches(['=', ' ']);
-            let rest = rest.trim_start_matches(['"', '\'', '\\']);
+            // `=`, a space, or the next element of a list (`"--doctest-glob", "*.md"`).
+            let rest =
+                text[at + option.len()..].trim_start_matches(['=', ' ', '"', '\'', ',', '\\']);
             let end = rest
                 .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ',' | ']' | '\\'))
                 .unwrap_or(rest.len());
@@ -94,7 +111,10 @@ mod tests {
     #[test]
     fn doctest_globs_are_read_from_a_configuration() {
         let text = "[pytest]\naddopts = --doctest-glob=\"*.md\" --doctest-glob *.rst -q\n\
-[tool.pytest.ini_options]\naddopts = [\"--doctest-glob=docs/*.txt\"]\n";
-        assert_eq!(glob_options(text), ["*.md", "*.rst", "docs/*.txt"]);
+[tool.pytest.ini_options]\naddopts = [\"--doctest-glob=docs/*.txt\", \"--doctest-glob\", \"*.markdown\"]\n";
+        assert_eq!(
+            glob_options(text),
+            ["*.md", "*.rst", "docs/*.txt", "*.markdown"]
+        );
     }
 }

@@ -10,9 +10,10 @@ use lancet_core::MAX_LISTED;
 
 /// The refusal of a rename that would leave OLD in a doctest's expected output, if it would:
 /// not of locals only (an example prints no function's local by name), and not where a string
-/// of the program's code the rename leaves also spells OLD (`f"<Request [{m}]>"` in a
-/// `__repr__`: the output may come from it, unchanged). A printed OLD no code string spells
-/// comes from the program's names (a dataclass's repr, `__name__`), which the rename changes.
+/// of a `__repr__`, `__str__` or `__format__` the rename leaves also spells OLD
+/// (`f"<Request [{m}]>"`: the output may come from it, unchanged). A printed OLD no such string
+/// spells comes from the program's names (a dataclass's repr, `__name__`), which the rename
+/// changes.
 pub(super) fn doctest_output_refusal(
     scanned: &[FileScan],
     opts: &RenameOptions,
@@ -43,7 +44,7 @@ pub(super) fn doctest_output_refusal(
                 if !in_outputs.contains(&(scan.path.clone(), line)) {
                     in_outputs.push((scan.path.clone(), line));
                 }
-            } else if !docstrings.iter().any(|d| d.contains(&at)) {
+            } else if !docstrings.iter().any(|d| d.contains(&at)) && in_repr(text, tree, at) {
                 in_code_strings = true;
             }
         }
@@ -53,4 +54,21 @@ pub(super) fn doctest_output_refusal(
         old: opts.old.clone(),
         places: in_outputs,
     })
+}
+
+/// Whether byte `at` stands in the body of a method that words an object (`__repr__`,
+/// `__str__`, `__format__`), whose strings an example's output may print.
+fn in_repr(text: &str, tree: &tree_sitter::Tree, at: usize) -> bool {
+    let Some(node) = tree.root_node().descendant_for_byte_range(at, at + 1) else {
+        return false;
+    };
+    std::iter::successors(Some(node), |n| n.parent())
+        .filter(|n| n.kind() == "function_definition")
+        .filter_map(|f| f.child_by_field_name("name"))
+        .any(|name| {
+            matches!(
+                &text[name.byte_range()],
+                "__repr__" | "__str__" | "__format__"
+            )
+        })
 }

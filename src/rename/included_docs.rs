@@ -33,8 +33,14 @@ pub(crate) struct IncludedDoc {
 }
 
 /// What `rel`'s text includes as documentation (`doc = include_str!(…)` in an attribute, but
-/// not under `cfg_attr(not(doctest), …)`, where rustdoc runs nothing of it).
+/// not under `cfg_attr(not(doctest), …)` nor in a binary's or build script's files, where
+/// rustdoc runs nothing of it).
 pub(crate) fn included_docs(rel: &str, bytes: &[u8]) -> Vec<IncludedDoc> {
+    // A binary's docs are never doctested (rustdoc tests a library only).
+    let binary = rel == "src/main.rs" || rel.ends_with("/src/main.rs") || rel.contains("src/bin/");
+    if binary || rel.ends_with("build.rs") {
+        return Vec::new();
+    }
     let marker = b"include_str!";
     memchr::memmem::find_iter(bytes, marker)
         .filter(|&at| is_doc_value(&bytes[..at]) && !outside_doctests(&bytes[..at]))
@@ -252,21 +258,22 @@ pub(crate) fn included_doctests_refusal(
 }
 
 /// The 1-based lines of Markdown `text` inside a block rustdoc compiles that hold `old` as a
-/// whole word, each with whether its block is indented: a fenced block (untagged or Rust;
-/// `ignore` and `compile_fail` excepted, which a rename cannot make fail) or an indented one
-/// (four spaces or a tab, after a blank line).
+/// whole word, each with whether its block is one a doc comment's doctests do not read (an
+/// indented one, or one in a block quote): a fenced block (untagged or Rust; `ignore` and
+/// `compile_fail` excepted, which a rename cannot make fail) or an indented one (four spaces or
+/// a tab, after a blank line), quoted or not.
 fn compiled_lines_naming(text: &str, old: &str) -> Vec<(usize, bool)> {
     let mut lines = Vec::new();
     let mut open: Option<Fence> = None;
     let (mut start, mut after_blank, mut indented) = (0, true, false);
     for (n, line) in text.split('\n').enumerate() {
-        let content = line.strip_suffix('\r').unwrap_or(line);
+        let (content, quoted) = unquoted(line.strip_suffix('\r').unwrap_or(line));
         let names = || !whole_word_offsets(content.as_bytes(), old).is_empty();
         match &open {
             Some(fence) if fence.closes(content) => open = None,
             Some(fence) => {
                 if fence.compiled && !fence.compile_fail && names() {
-                    lines.push((n + 1, false));
+                    lines.push((n + 1, quoted));
                 }
             }
             None => {
@@ -285,6 +292,18 @@ fn compiled_lines_naming(text: &str, old: &str) -> Vec<(usize, bool)> {
         start += line.len() + 1;
     }
     lines
+}
+
+/// A Markdown line with its block quotes' markers taken off (`> > x` is `x`), and whether it
+/// had any.
+fn unquoted(line: &str) -> (&str, bool) {
+    let mut rest = line;
+    let mut quoted = false;
+    while let Some(inner) = rest.trim_start().strip_prefix('>') {
+        rest = inner.strip_prefix(' ').unwrap_or(inner);
+        quoted = true;
+    }
+    (if quoted { rest } else { line }, quoted)
 }
 
 /// The lines of a Rust file where OLD stands, unrenamed, in doc code rustdoc compiles and the
@@ -343,28 +362,21 @@ fn in_unread_doc_block(text: &str, starts: &[usize], line: usize, at: usize) -> 
         .map(|c| c.len() - c.trim_start().len())
         .min()
         .unwrap_or(0);
-    // A block quote's `>` taken off too: the doctests read no fence inside one.
-    let markdown: Vec<(&str, bool)> = contents
+    let markdown: Vec<&str> = contents
         .iter()
-        .map(|c| {
-            let c = c.get(indent..).unwrap_or("");
-            match c.trim_start().strip_prefix('>') {
-                Some(quoted) => (quoted.strip_prefix(' ').unwrap_or(quoted), true),
-                None => (c, false),
-            }
-        })
+        .map(|c| c.get(indent..).unwrap_or(""))
         .collect();
-    let lines: Vec<&str> = markdown.iter().map(|(c, _)| *c).collect();
     let word_end = text[at..]
         .find(|c: char| !(c == '_' || c.is_alphanumeric()))
         .map_or(text.len(), |n| at + n);
-    compiled_lines_naming(&lines.join("\n"), &text[at..word_end])
+    compiled_lines_naming(&markdown.join("\n"), &text[at..word_end])
         .into_iter()
-        .any(|(n, indented)| first + n - 1 == line && (indented || markdown[n - 1].1))
+        .any(|(n, unread)| unread && first + n - 1 == line)
 }
 
-/// Whether byte `at` stands in the string of a `#[doc = "…"]` attribute that holds a code
-/// block (a fence), whose code rustdoc compiles.
+/// Whether byte `at` stands in the string of a `#[doc = "…"]` attribute (or one a macro builds
+/// it from) in a file holding a code block (a fence) anywhere: rustdoc joins an item's doc
+/// attributes and comments into one text, so the block may open in another.
 fn in_doc_attribute(scan: &FileScan, at: usize) -> bool {
     let text = scan.parsed.text.as_str();
     let Some(node) = scan
@@ -380,15 +392,18 @@ fn in_doc_attribute(scan: &FileScan, at: usize) -> bool {
     else {
         return false;
     };
-    let is_doc = string.parent().is_some_and(|attribute| {
+    // The attribute the string is the value of, directly or through a macro's tokens
+    // (`#[doc = concat!("```\n", …)]`).
+    let attribute = std::iter::successors(string.parent(), |n| n.parent())
+        .find(|n| !matches!(n.kind(), "token_tree" | "macro_invocation"));
+    let is_doc = attribute.is_some_and(|attribute| {
         attribute.kind() == "attribute"
             && attribute
                 .named_child(0)
                 .is_some_and(|name| &text[name.byte_range()] == "doc")
     });
-    let holds_block = ["```", "~~~"]
-        .iter()
-        .any(|f| text[string.byte_range()].contains(f));
+    // A block may open in another attribute or doc comment of the item: any fence in the file.
+    let holds_block = ["```", "~~~"].iter().any(|f| text.contains(f));
     is_doc && holds_block
 }
 
@@ -432,6 +447,24 @@ mod m;\n";
             .map(|(line, _)| line)
             .collect();
         assert_eq!(lines, [4, 16, 17]);
+    }
+
+    #[test]
+    fn blocks_in_block_quotes_are_code_the_doctests_do_not_read() {
+        let text =
+            "> ```\n> total(1);\n> ```\n\n> > ~~~\n> > total(2);\n> > ~~~\n\n```\ntotal(3);\n```\n";
+        assert_eq!(
+            compiled_lines_naming(text, "total"),
+            [(2, true), (6, true), (10, false)]
+        );
+    }
+
+    #[test]
+    fn a_binarys_includes_are_no_doctests() {
+        let text = b"#![doc = include_str!(\"../README.md\")]\n";
+        assert!(included_docs("src/main.rs", text).is_empty());
+        assert!(included_docs("tool/src/bin/run.rs", text).is_empty());
+        assert_eq!(included_docs("tool/src/lib.rs", text).len(), 1);
     }
 
     #[test]

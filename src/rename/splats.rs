@@ -87,7 +87,15 @@ fn parameter_of(node: Node) -> Option<Node> {
     ) {
         at = at.parent()?;
     }
-    (at.kind() == "parameters")
+    // A parameter before `/` is passed by position only: no keyword reaches it.
+    let param = if at.kind() == "parameters" {
+        node
+    } else {
+        node.parent()?
+    };
+    let positional_only = std::iter::successors(param.next_sibling(), |n| n.next_sibling())
+        .any(|n| n.kind() == "positional_separator");
+    (at.kind() == "parameters" && !positional_only)
         .then(|| at.parent())
         .flatten()
         .filter(|f| f.kind() == "function_definition")
@@ -117,6 +125,23 @@ fn unread_splats(
     found
 }
 
+/// Whether the mapping a `**` unpacks is a dictionary written in place whose keys are all
+/// strings (no `**` of its own, no key computed): one [`super::named_by_string`] reads.
+fn read_in_place(splat: Node) -> bool {
+    splat
+        .named_child(0)
+        .filter(|m| m.kind() == "dictionary")
+        .is_some_and(|dictionary| {
+            let mut cursor = dictionary.walk();
+            dictionary.named_children(&mut cursor).all(|pair| {
+                pair.kind() == "pair"
+                    && pair
+                        .child_by_field_name("key")
+                        .is_some_and(|k| k.kind() == "string")
+            })
+        })
+}
+
 /// [`unread_splats`] in one parse.
 fn calls_unpacking(text: &str, root: Node, callees: &[String]) -> Vec<(usize, String)> {
     let mut found = Vec::new();
@@ -130,18 +155,28 @@ fn calls_unpacking(text: &str, root: Node, callees: &[String]) -> Vec<(usize, St
         let Some(callee) = node.child_by_field_name("function") else {
             continue;
         };
-        let spelled = text[callee.byte_range()].rsplit('.').next().unwrap_or("");
-        if !callees.iter().any(|c| c == spelled) {
-            continue;
-        }
         let Some(arguments) = node.child_by_field_name("arguments") else {
             continue;
         };
+        let last = |n: Node| {
+            text[n.byte_range()]
+                .rsplit('.')
+                .next()
+                .unwrap_or("")
+                .to_string()
+        };
+        // `partial(area, **kw)`: the function bound first, its keywords after it.
+        let bound = (last(callee) == "partial")
+            .then(|| arguments.named_child(0))
+            .flatten();
+        let called = bound.map_or_else(|| last(callee), last);
+        if !callees.contains(&called) {
+            continue;
+        }
         let mut cursor = arguments.walk();
-        let unread = arguments.named_children(&mut cursor).any(|a| {
-            a.kind() == "dictionary_splat"
-                && a.named_child(0).is_some_and(|m| m.kind() != "dictionary")
-        });
+        let unread = arguments
+            .named_children(&mut cursor)
+            .any(|a| a.kind() == "dictionary_splat" && !read_in_place(a));
         if unread {
             let call = text[node.byte_range()].lines().next().unwrap_or("").trim();
             found.push((node.start_position().row + 1, call.to_string()));
@@ -164,6 +199,7 @@ area(**{'w': 1})
 other(**kw)
 area(w=1)
 Box(**dict(w=1))
+area(**{**kw, 'h': 1}) + area(**{K: 1}) + functools.partial(area, **kw)()
 
 def f():
     \"\"\"
@@ -183,7 +219,10 @@ def f():
                 (1, "area(**kw)".to_string()),
                 (2, "shapes.area(1, **options)".to_string()),
                 (6, "Box(**dict(w=1))".to_string()),
-                (10, "area(**options)".to_string()),
+                (7, "area(**{**kw, 'h': 1})".to_string()),
+                (7, "area(**{K: 1})".to_string()),
+                (7, "functools.partial(area, **kw)".to_string()),
+                (11, "area(**options)".to_string()),
             ]
         );
     }
