@@ -396,11 +396,15 @@ fn in_doc_attribute(scan: &FileScan, at: usize) -> bool {
     // (`#[doc = concat!("```\n", …)]`).
     let attribute = std::iter::successors(string.parent(), |n| n.parent())
         .find(|n| !matches!(n.kind(), "token_tree" | "macro_invocation"));
+    // `doc = …`: its value (not `#![doc(html_root_url = "…")]`'s arguments).
     let is_doc = attribute.is_some_and(|attribute| {
         attribute.kind() == "attribute"
             && attribute
                 .named_child(0)
                 .is_some_and(|name| &text[name.byte_range()] == "doc")
+            && attribute.child_by_field_name("value").is_some_and(|value| {
+                value.start_byte() <= string.start_byte() && string.end_byte() <= value.end_byte()
+            })
     });
     // A block may open in another attribute or doc comment of the item: any fence in the file.
     let holds_block = ["```", "~~~"].iter().any(|f| text.contains(f));
