@@ -38,7 +38,7 @@ pub(super) fn splat_refusal(
             let found = root.dir().read(path).ok().and_then(|bytes| {
                 let text = String::from_utf8(bytes).ok()?;
                 let named = callees.iter().any(|c| text.contains(c.as_str()));
-                named.then(|| unread_splats(&text, &python.grammar, &callees))
+                named.then(|| unread_splats(&text, &python.grammar, &callees, &opts.old))
             });
             found
                 .unwrap_or_default()
@@ -101,12 +101,14 @@ fn parameter_of(node: Node) -> Option<Node> {
         .filter(|f| f.kind() == "function_definition")
 }
 
-/// Each call in `text` of one of `callees` (by the last part of its callee) that unpacks a
-/// mapping other than a dictionary written in place: its line and the call's text.
+/// Each call in `text` of one of `callees` (by the last part of its callee, or the function
+/// `partial` binds) that unpacks a mapping other than a dictionary written in place, or that
+/// `partial` binds a keyword `old` for: its line and the call's text.
 fn unread_splats(
     text: &str,
     grammar: &tree_sitter::Language,
     callees: &[String],
+    old: &str,
 ) -> Vec<(usize, String)> {
     let mut parser = Parser::new();
     if parser.set_language(grammar).is_err() {
@@ -118,9 +120,9 @@ fn unread_splats(
     // The docstrings' doctests too, on their shadow (the file's offsets, so its lines).
     let shadow = super::doctests::python(text, &tree)
         .and_then(|shadow| Some((parser.parse(&shadow.text, None)?, shadow.text)));
-    let mut found = calls_unpacking(text, tree.root_node(), callees);
+    let mut found = calls_unpacking(text, tree.root_node(), callees, old);
     if let Some((tree, text)) = &shadow {
-        found.extend(calls_unpacking(text, tree.root_node(), callees));
+        found.extend(calls_unpacking(text, tree.root_node(), callees, old));
     }
     found
 }
@@ -143,7 +145,7 @@ fn read_in_place(splat: Node) -> bool {
 }
 
 /// [`unread_splats`] in one parse.
-fn calls_unpacking(text: &str, root: Node, callees: &[String]) -> Vec<(usize, String)> {
+fn calls_unpacking(text: &str, root: Node, callees: &[String], old: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
@@ -174,9 +176,15 @@ fn calls_unpacking(text: &str, root: Node, callees: &[String]) -> Vec<(usize, St
             continue;
         }
         let mut cursor = arguments.walk();
-        let unread = arguments
-            .named_children(&mut cursor)
-            .any(|a| a.kind() == "dictionary_splat" && !read_in_place(a));
+        // A keyword `partial` binds (`partial(area, w=1)`): the resolver reads it as
+        // `partial`'s, so the rename would leave it.
+        let unread = arguments.named_children(&mut cursor).any(|a| {
+            (a.kind() == "dictionary_splat" && !read_in_place(a))
+                || (bound.is_some()
+                    && a.kind() == "keyword_argument"
+                    && a.child_by_field_name("name")
+                        .is_some_and(|n| &text[n.byte_range()] == old))
+        });
         if unread {
             let call = text[node.byte_range()].lines().next().unwrap_or("").trim();
             found.push((node.start_position().row + 1, call.to_string()));
@@ -199,7 +207,7 @@ area(**{'w': 1})
 other(**kw)
 area(w=1)
 Box(**dict(w=1))
-area(**{**kw, 'h': 1}) + area(**{K: 1}) + functools.partial(area, **kw)()
+area(**{**kw, 'h': 1}) + area(**{K: 1}) + functools.partial(area, **kw)() + partial(area, w=2)()
 
 def f():
     \"\"\"
@@ -211,7 +219,7 @@ def f():
             .find(|r| r.entry.name == "python")
             .unwrap();
         let callees = ["area".to_string(), "Box".to_string()];
-        let mut found = unread_splats(text, &python.grammar, &callees);
+        let mut found = unread_splats(text, &python.grammar, &callees, "w");
         found.sort();
         assert_eq!(
             found,
@@ -222,6 +230,7 @@ def f():
                 (7, "area(**{**kw, 'h': 1})".to_string()),
                 (7, "area(**{K: 1})".to_string()),
                 (7, "functools.partial(area, **kw)".to_string()),
+                (7, "partial(area, w=2)".to_string()),
                 (11, "area(**options)".to_string()),
             ]
         );

@@ -472,7 +472,7 @@ fn unread_keywords(old: &str, places: &[(String, usize, String)], surface: Surfa
     refused(
         ErrorKind::UnresolvedSites,
         format!(
-            "`{old}` is a parameter, and a call of its function unpacks keywords lancet cannot read, which may pass `{old}` by name and would then name nothing: {}",
+            "`{old}` is a parameter, and a call passes its function keywords lancet cannot read or rename (a mapping unpacked, a keyword `functools.partial` binds), which may pass `{old}` by name and would then name nothing: {}",
             listed.join(", ")
         ),
         &format!(
