@@ -36,8 +36,8 @@ pub(super) fn doctest_output_refusal(
             continue;
         }
         let (text, tree) = (&scan.parsed.text, &scan.parsed.tree);
-        let outputs = python_outputs(text, tree);
         let docstrings = docstrings(text, tree);
+        let outputs = python_outputs(text, &docstrings);
         for at in left {
             if outputs.iter().any(|o| o.contains(&at)) {
                 let line = lancet_core::line_of(&scan.starts, at);

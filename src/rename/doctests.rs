@@ -86,35 +86,33 @@ pub(super) fn rust(text: &str, tree: &Tree) -> Option<Shadow> {
 pub(super) fn python(text: &str, tree: &Tree) -> Option<Shadow> {
     let mut shadow = Builder::new(text);
     for content in docstrings(text, tree) {
-        examples(content, text, &mut shadow);
+        for (line, kind) in doctest_lines(content, text) {
+            if let DoctestLine::Example { code } = kind {
+                let to = if text[..line.end].ends_with('\r') {
+                    line.end - 1
+                } else {
+                    line.end
+                };
+                shadow.take_span(code, to.max(code));
+            }
+        }
     }
     shadow.finish()
 }
 
-/// The byte ranges of a Python file's doctests' expected output: the lines after an example,
-/// up to a blank line or the next prompt, which doctest compares as text.
-pub(super) fn python_outputs(text: &str, tree: &Tree) -> Vec<std::ops::Range<usize>> {
-    let mut outputs = Vec::new();
-    for content in docstrings(text, tree) {
-        let mut after_example = false;
-        let mut at = content.start;
-        while at < content.end {
-            let end = text[at..content.end]
-                .find('\n')
-                .map_or(content.end, |n| at + n);
-            let rest = text[at..end].trim();
-            let prompt = |p: &str| rest == p || rest.starts_with(&format!("{p} "));
-            if prompt(">>>") || (after_example && prompt("...")) {
-                after_example = true;
-            } else if rest.is_empty() {
-                after_example = false;
-            } else if after_example {
-                outputs.push(at..end);
-            }
-            at = end + 1;
-        }
-    }
-    outputs
+/// The byte ranges of the expected output of the doctests in `docstrings` (their contents, as
+/// [`docstrings`] finds them): the lines after an example, up to a blank line or the next
+/// prompt, which doctest compares as text.
+pub(super) fn python_outputs(
+    text: &str,
+    docstrings: &[std::ops::Range<usize>],
+) -> Vec<std::ops::Range<usize>> {
+    docstrings
+        .iter()
+        .flat_map(|content| doctest_lines(content.clone(), text))
+        .filter(|(_, kind)| *kind == DoctestLine::Output)
+        .map(|(line, _)| line)
+        .collect()
 }
 
 /// The content (between the quotes) of each docstring of a Python file: a module's, class's or
@@ -213,10 +211,24 @@ fn string_contents(node: Node) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
-/// The example lines of one docstring (its content's byte range) copied into the shadow, each after its
-/// prompt (`>>> `, or `... ` right after an example line).
-fn examples(range: std::ops::Range<usize>, text: &str, shadow: &mut Builder) {
-    let mut in_example = false;
+/// What a line of a docstring's doctests is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum DoctestLine {
+    /// An example's (`>>> `, or `... ` right after an example line): where its code starts,
+    /// after the prompt.
+    Example { code: usize },
+    /// The expected output after an example, up to a blank line or the next prompt.
+    Output,
+}
+
+/// The doctest lines of one docstring (its content's byte range), each with its range (without
+/// its newline) and what it is; prose is left out.
+fn doctest_lines(
+    range: std::ops::Range<usize>,
+    text: &str,
+) -> Vec<(std::ops::Range<usize>, DoctestLine)> {
+    let mut lines = Vec::new();
+    let mut previous: Option<DoctestLine> = None;
     let mut at = range.start;
     while at < range.end {
         let end = text[at..range.end].find('\n').map_or(range.end, |n| at + n);
@@ -224,20 +236,22 @@ fn examples(range: std::ops::Range<usize>, text: &str, shadow: &mut Builder) {
         let lead = line.len() - line.trim_start().len();
         let rest = &line[lead..];
         let prompt = |p: &str| rest == p || rest.starts_with(&format!("{p} "));
-        if prompt(">>>") || (in_example && prompt("...")) {
-            let from = (at + lead + 4).min(end);
-            let to = if text[..end].ends_with('\r') {
-                end - 1
-            } else {
-                end
-            };
-            shadow.take_span(from, to.max(from));
-            in_example = true;
+        let after_example = matches!(previous, Some(DoctestLine::Example { .. }));
+        previous = if prompt(">>>") || (after_example && prompt("...")) {
+            Some(DoctestLine::Example {
+                code: (at + lead + 4).min(end),
+            })
+        } else if previous.is_some() && !rest.trim().is_empty() {
+            Some(DoctestLine::Output)
         } else {
-            in_example = false;
+            None
+        };
+        if let Some(kind) = previous {
+            lines.push((at..end, kind));
         }
         at = end + 1;
     }
+    lines
 }
 
 /// One line of a doc comment: where it starts (its marker), where its content starts (after

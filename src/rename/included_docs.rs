@@ -204,7 +204,7 @@ fn path_of(root: &Root, doc: &IncludedDoc) -> Option<String> {
 /// documentation, or where an included file cannot be told, if either: unless the person
 /// leaves undecided sites, or only locals are renamed (no example outside their function
 /// reaches them).
-pub(crate) fn included_doctests_refusal(
+pub(super) fn included_doctests_refusal(
     root: &Root,
     (included, scanned): (&[IncludedDoc], &[FileScan]),
     opts: &RenameOptions,

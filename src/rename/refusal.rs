@@ -254,6 +254,30 @@ fn python_special(name: &str) -> bool {
     name.len() > 4 && name.starts_with("__") && name.ends_with("__")
 }
 
+/// The refusal of a rename that would leave OLD where the tests run code or compare text
+/// lancet does not rename, if it would, in the renamed `languages`: Rust doc code it does not
+/// read ([`included_doctests_refusal`]), a call unpacking keywords into a renamed parameter's
+/// function ([`splat_refusal`]), a Python doctest's expected output
+/// ([`doctest_output_refusal`]), a text file pytest runs as doctests
+/// ([`doctest_files_refusal`]). Lancet's own rename and a server's (which renames none of those
+/// places either) weigh them alike.
+pub(crate) fn left_where_tests_run(
+    (root, files, included_docs): (&Root, &[String], &[IncludedDoc]),
+    scanned: &[FileScan],
+    opts: &RenameOptions,
+    chosen: &Chosen,
+    languages: &HashSet<&str>,
+) -> Option<RenameRefusal> {
+    let docs = (included_docs, scanned);
+    included_doctests_refusal(root, docs, opts, chosen, languages.contains("rust"))
+        .or_else(|| splat_refusal(root, files, scanned, opts, chosen))
+        .or_else(|| doctest_output_refusal(scanned, opts, chosen))
+        .or_else(|| {
+            let renames_python = languages.contains("python");
+            doctest_files_refusal(root, files, opts, chosen, renames_python)
+        })
+}
+
 /// What a rename found, as its refusals weigh it.
 pub(super) struct Found<'a> {
     pub(super) summary: &'a RenameSummary,
@@ -298,15 +322,8 @@ pub(super) fn refusal(
         .or_else(|| mangling_refusal(opts, touched, scanned))
         .or_else(|| named_by_string_refusal(opts, scanned))
         .or_else(|| {
-            let renames_rust = languages.contains("rust");
-            let docs = (included_docs, scanned);
-            included_doctests_refusal(root, docs, opts, chosen, renames_rust)
-        })
-        .or_else(|| splat_refusal(root, files, scanned, opts, chosen))
-        .or_else(|| doctest_output_refusal(scanned, opts, chosen))
-        .or_else(|| {
-            let renames_python = languages.contains("python");
-            doctest_files_refusal(root, files, opts, chosen, renames_python)
+            let tree = (root, files, included_docs);
+            left_where_tests_run(tree, scanned, opts, chosen, &languages)
         })
     {
         return Some(refused);

@@ -16,21 +16,18 @@ use super::FileEdits;
 use crate::apply_options::ApplyOptions;
 use crate::rename::at::At;
 use crate::rename::choose::choose;
-use crate::rename::doctest_files::doctest_files_refusal;
-use crate::rename::doctest_output::doctest_output_refusal;
-use crate::rename::included_docs::{IncludedDoc, included_doctests_refusal};
+use crate::rename::included_docs::IncludedDoc;
 use crate::rename::model::{Chosen, FileScan, RenameOptions};
 use crate::rename::named_by_string::named_by_string_refusal;
-use crate::rename::refusal::undecided_sites;
+use crate::rename::refusal::{left_where_tests_run, undecided_sites};
 use crate::rename::registry::resolve_all;
 use crate::rename::scan::{line_text, renameable_languages, scan_all, walk};
 use crate::rename::scope::keep_mentions_in_scope;
-use crate::rename::splats::splat_refusal;
 use crate::rename::{complete_summary, finish_scan, summarise};
 use crate::report::Report;
 use crate::report::{LeftSite, Mention, NotDecided, RenameRefusal, RenameSummary, UndecidedBy};
 use lancet_core::{MAX_LISTED, Root};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// What lancet renames where the server does not look, beside the server's own answer.
 #[derive(Default)]
@@ -145,13 +142,9 @@ pub(super) fn own_scan_beside(
     // or a pytest text file's examples, a doctest's expected output, a mapping unpacked into a
     // call.
     let chosen = scan.chosen.as_ref().unwrap_or(&Chosen::All);
-    let (opts, files, scans) = (&scan.opts, scan.files.as_slice(), scan.scans.as_slice());
-    let docs = (scan.included_docs.as_slice(), scans);
-    if let Some(refusal) = included_doctests_refusal(root, docs, opts, chosen, language == "rust")
-        .or_else(|| doctest_files_refusal(root, files, opts, chosen, language == "python"))
-        .or_else(|| doctest_output_refusal(scans, opts, chosen))
-        .or_else(|| splat_refusal(root, files, scans, opts, chosen))
-    {
+    let tree = (root, scan.files.as_slice(), scan.included_docs.as_slice());
+    let languages = HashSet::from([language]);
+    if let Some(refusal) = left_where_tests_run(tree, &scan.scans, &scan.opts, chosen, &languages) {
         return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));
     }
     let mentions = mentions(&scan, apply)?;

@@ -428,10 +428,6 @@ fn included_doctests(left: &DocCodeLeft, surface: Surface) -> Words {
         .iter()
         .map(|(path, line, (by, by_line))| format!("{path}:{line} (included by {by}:{by_line})"))
         .collect();
-    let unread: Vec<String> = unread
-        .iter()
-        .map(|(by, line)| format!("{by}:{line}"))
-        .collect();
     let mut said = Vec::new();
     if !listed.is_empty() {
         said.push(format!(
@@ -442,14 +438,13 @@ fn included_doctests(left: &DocCodeLeft, surface: Surface) -> Words {
     if !unread.is_empty() {
         said.push(format!(
             "lancet cannot tell which file {} includes as documentation (its path is built by a macro lancet does not read), and rustdoc runs that file's examples as doctests, which may name `{old}`",
-            unread.join(", ")
+            path_lines(unread)
         ));
     }
     if !in_blocks.is_empty() {
-        let lines: Vec<String> = in_blocks.iter().map(|(p, l)| format!("{p}:{l}")).collect();
         said.push(format!(
             "`{old}` stands in doc code rustdoc runs as a doctest where lancet does not rename (an indented or block-quoted block of a doc comment, or a block of a `#[doc = \"…\"]` string): {}",
-            lines.join(", ")
+            path_lines(in_blocks)
         ));
     }
     let detail = said.join("; and ");
@@ -484,12 +479,11 @@ fn unread_keywords(old: &str, places: &[(String, usize, String)], surface: Surfa
 
 /// OLD in a doctest's expected output.
 fn doctest_output(old: &str, places: &[(String, usize)], surface: Surface) -> Words {
-    let listed: Vec<String> = places.iter().map(|(p, l)| format!("{p}:{l}")).collect();
     refused(
         ErrorKind::UnresolvedSites,
         format!(
             "`{old}` stands in a doctest's expected output, which doctest compares as text with what the example prints; the rename would leave it: {}",
-            listed.join(", ")
+            path_lines(places)
         ),
         &format!(
             "Pass {} to rename it with the rest, or {} if it names something else.",
@@ -501,18 +495,23 @@ fn doctest_output(old: &str, places: &[(String, usize)], surface: Surface) -> Wo
 
 /// OLD in an example of a text file pytest runs as doctests.
 fn doctest_files(old: &str, places: &[(String, usize)], surface: Surface) -> Words {
-    let listed: Vec<String> = places.iter().map(|(p, l)| format!("{p}:{l}")).collect();
     refused(
         ErrorKind::UnresolvedSites,
         format!(
             "`{old}` stands in an example of a text file pytest runs as doctests (`test*.txt`, or a configuration's --doctest-glob), which lancet does not rename; the rename would leave it failing the tests: {}",
-            listed.join(", ")
+            path_lines(places)
         ),
         &format!(
             "Rename `{old}` in those examples yourself and run the rename again, or pass {} if they name something else.",
             surface.switch("--leave-unresolved")
         ),
     )
+}
+
+/// Places as `path:line`, joined.
+fn path_lines(places: &[(String, usize)]) -> String {
+    let listed: Vec<String> = places.iter().map(|(p, l)| format!("{p}:{l}")).collect();
+    listed.join(", ")
 }
 
 /// NEW already names something where OLD would become it.
