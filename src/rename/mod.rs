@@ -36,7 +36,7 @@ use lancet_syntax as syntax;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
 use refusal::{Found, languages_refusal, refusal, undecided_sites};
-use registry::resolve_all;
+use registry::resolve_all_then;
 use scan::{line_text, scan_all, walk};
 use scope::keep_mentions_in_scope;
 use tree_sitter::{InputEdit, Parser, Point, Tree};
@@ -56,6 +56,7 @@ mod mangling;
 mod memo;
 pub(crate) mod model;
 mod named_by_string;
+pub(crate) mod overrides;
 pub(crate) mod python;
 pub(crate) mod refusal;
 pub(crate) mod registry;
@@ -106,8 +107,17 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     };
     let (outcomes, included_docs) = scan_all(&root, &files, opts, apply);
     lancet_core::timing::lap("rename: walk, read, parse and query", &mut clock);
-    let (mut summary, mut scans) = summarise(opts, unwalkable, outcomes);
-    let symbols = resolve_all(&root, &files, &mut scans, &opts.old);
+    let (mut summary, scans) = summarise(opts, unwalkable, outcomes);
+    let (mut scans, symbols, outside_bases) = resolve_all_then(
+        &root,
+        &files,
+        scans,
+        &opts.old,
+        |scans, symbols, resolvers| {
+            let outside = resolvers.outside_bases(&symbols);
+            (scans, symbols, outside)
+        },
+    );
     lancet_core::timing::lap("rename: resolve", &mut clock);
     let chosen = match choose(&scans, at.as_ref(), qualified.as_deref(), surface) {
         Ok(c) => with_tied(c, &symbols),
@@ -136,6 +146,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let found = Found {
         summary: &summary,
         symbols: &symbols,
+        outside_bases: &outside_bases,
         touched: &touched,
         undecided: &undecided,
         scanned: &scans,
@@ -435,8 +446,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(path), text).unwrap();
         let root = lancet_core::Root::new(dir.path()).unwrap();
-        let mut scans = vec![scan_file(path.into(), text, renamer(lang), o).unwrap()];
-        resolve_all(&root, &[path.to_string()], &mut scans, &o.old);
+        let scans = vec![scan_file(path.into(), text, renamer(lang), o).unwrap()];
+        let files = [path.to_string()];
+        let mut scans = resolve_all_then(&root, &files, scans, &o.old, |scans, _, _| scans);
         finish_scan(&mut scans[0], &Chosen::All, o, check);
         scans.pop().unwrap()
     }

@@ -8,7 +8,8 @@ use super::included_docs::{IncludedDoc, included_doctests_refusal};
 use super::mangling::mangling_refusal;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::named_by_string::named_by_string_refusal;
-use super::registry::Symbols;
+use super::overrides::outside_override_refusal;
+use super::registry::{OutsideBases, Symbols};
 use super::scan::{is_identifier, renameable_languages, renamers};
 use super::splats::splat_refusal;
 use crate::report::{Definition, LeftSite, RenameRefusal, RenameSummary, SymbolKind};
@@ -283,6 +284,8 @@ pub(super) struct Found<'a> {
     pub(super) summary: &'a RenameSummary,
     /// The symbols the sites resolve to, grouped.
     pub(super) symbols: &'a Symbols,
+    /// The members among them that may override one of a base outside the tree.
+    pub(super) outside_bases: &'a OutsideBases,
     /// The files with a site to rename.
     pub(super) touched: &'a [&'a FileScan],
     /// The undecided sites that may be the chosen symbol.
@@ -304,6 +307,7 @@ pub(super) fn refusal(
     let Found {
         summary,
         symbols,
+        outside_bases,
         touched,
         undecided,
         scanned,
@@ -321,6 +325,7 @@ pub(super) fn refusal(
     if let Some(refused) = special_name(languages.contains("python"), opts)
         .or_else(|| mangling_refusal(opts, touched, scanned))
         .or_else(|| named_by_string_refusal(opts, scanned))
+        .or_else(|| outside_override_refusal((outside_bases, scanned), opts, chosen))
         .or_else(|| {
             let tree = (root, files, included_docs);
             left_where_tests_run(tree, scanned, opts, chosen, &languages)

@@ -41,27 +41,35 @@ impl<'a> Resolvers<'a> {
 /// overriding it): each group one symbol to the person who asked.
 pub(crate) type Symbols = Vec<Vec<SymbolId>>;
 
+/// The member symbols that may override a member of a base outside the tree, each with that
+/// base as written (see [`Resolver::outside_base`]).
+pub(crate) type OutsideBases = HashMap<SymbolId, String>;
+
+impl Resolvers<'_> {
+    /// Each member symbol found whose class has a base outside the tree that may define it.
+    pub(crate) fn outside_bases(&self, symbols: &Symbols) -> OutsideBases {
+        let registry = self.each();
+        symbols
+            .iter()
+            .flatten()
+            .filter(|id| id.is_member())
+            .filter_map(|id| {
+                let base = registry.iter().find_map(|r| r.outside_base(id))?;
+                Some((id.clone(), base))
+            })
+            .collect()
+    }
+}
+
 /// At most this many distinct symbols are compared pairwise for ties; past it each is its own.
 const MAX_COMPARED: usize = 256;
 
 /// Resolves every code occurrence of OLD in the scans: Python through the tree's modules
-/// (parsing, on demand, modules that do not hold OLD), JavaScript/TypeScript through
-/// their imports and exports (`oxc_semantic`), Rust file by file. Returns the symbols found,
-/// grouped by the ties their resolvers know.
-pub(crate) fn resolve_all(
-    root: &Root,
-    files: &[String],
-    scans: &mut [FileScan],
-    old: &str,
-) -> Symbols {
-    let (read, real) = readers(root);
-    let sources = sources(files, scans, &read, &real);
-    resolve_with(&Resolvers::new(&sources), scans, old)
-}
-
-/// [`resolve_all`], then `then` with the scans, the symbols and the resolvers that found them:
-/// a move plans on the same resolvers, so it neither builds them again nor parses again the
-/// modules they read.
+/// (parsing, on demand, modules that do not hold OLD), JavaScript/TypeScript through their
+/// imports and exports (`oxc_semantic`), Rust file by file; then `then` with the scans, the
+/// symbols found (grouped by the ties their resolvers know) and the resolvers that found them,
+/// which a rename asks what else it weighs (a member's outside base) and a move plans on, so
+/// neither builds them again nor parses again the modules they read.
 pub(crate) fn resolve_all_then<R>(
     root: &Root,
     files: &[String],

@@ -1,5 +1,5 @@
 //! One rename interface: [`Resolver`], which the resolution of each family of languages
-//! implements (Python, JavaScript/TypeScript, Rust), and [`resolve_all`], which hands every
+//! implements (Python, JavaScript/TypeScript, Rust), and [`super::registry::resolve_all_then`], which hands every
 //! scanned file to the resolver that takes its language.
 
 use super::model::{Parsed, Resolution, SymbolId};
@@ -62,6 +62,13 @@ pub(super) trait Resolver: Sync {
     /// several is refused).
     fn related(&self, _a: &SymbolId, _b: &SymbolId) -> bool {
         false
+    }
+
+    /// The base outside the tree, as written, whose member a member symbol may override: code
+    /// lancet cannot read calls it by its name (`threading.Thread` calls `run`), so a rename
+    /// would silently stop the override. `None` for a symbol no such base may reach.
+    fn outside_base(&self, _id: &SymbolId) -> Option<String> {
+        None
     }
 }
 

@@ -478,6 +478,29 @@ fn lsp_rename_of_a_python_parameter_refuses_a_call_unpacking_unread_keywords() {
     assert_eq!(read(dir.path(), "m.py"), before);
 }
 
+/// A method that may override one of a base outside the tree (`threading.Thread.run`) refuses
+/// with `--lsp` too: the server renames the one method, and the thread would run the base's.
+#[test]
+fn lsp_rename_of_a_method_a_base_outside_the_tree_may_call_refuses() {
+    let tools = tempfile::tempdir().unwrap();
+    let path = fake_server_path(tools.path());
+    let before =
+        "import threading\n\n\nclass Worker(threading.Thread):\n    def run(self):\n        pass\n";
+    let dir = temp_tree(&[("m.py", before.as_bytes())]);
+    let root = dir.path().to_str().unwrap();
+    let edit = r#"{"changes": {"{ROOT}/m.py": [
+        {"range": {"start": {"line": 4, "character": 8}, "end": {"line": 4, "character": 11}}, "newText": "go"}]}}"#;
+    let args = [
+        "rename", "-C", root, "--at", "m.py:5:9", "go", "--lsp", "--json",
+    ];
+    let (code, v) = by_fake_server(&args, &path, "ok", edit);
+    assert_eq!(code, Some(1), "{v:#}");
+    assert_eq!(v["error"]["kind"], "unresolved_sites", "{v:#}");
+    let detail = v["error"]["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("m.py:5 (base `threading.Thread`)"), "{v:#}");
+    assert_eq!(read(dir.path(), "m.py"), before);
+}
+
 /// A string the server's rename reaches itself (typescript-language-server renames the key of
 /// `o["kind"]`) is listed as renamed: the report says what the tree now holds.
 #[test]

@@ -95,6 +95,9 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
                 facts.exports.insert("default".into(), raw);
             }
             AstKind::Class(_) | AstKind::TSInterfaceDeclaration(_) => {
+                if let Some((start, written)) = written_bases(semantic, &node.kind()) {
+                    facts.written_bases.insert(start, written);
+                }
                 if let Some((name, start, bases)) = heritage(semantic, &node.kind()) {
                     facts.bases.insert(start, bases);
                     declared.entry(name).or_default().push(start);
@@ -444,6 +447,49 @@ pub(super) fn callable_facts(
         },
         _ => None,
     }
+}
+
+/// A named class's (its name's offset) or an interface's bases as written, each with what it
+/// is: what the class extends and implements, what the interface extends. A base no symbol
+/// declares (`extends Error`) is [`Raw::Outside`]: a global.
+fn written_bases(semantic: &Semantic, kind: &AstKind) -> Option<(u32, Vec<(Raw, String)>)> {
+    let source = semantic.source_text();
+    let written = |span: oxc_span::Span| source[span.start as usize..span.end as usize].to_string();
+    let named = |r: &oxc_ast::ast::IdentifierReference| match referenced_symbol(semantic, r) {
+        None => Raw::Outside(r.name.to_string()),
+        Some(_) => reference_holder(semantic, r)
+            .unwrap_or_else(|| Raw::Unresolved(format!("`{}` is no class", r.name))),
+    };
+    let typed = |name: &TSTypeName| match name {
+        TSTypeName::IdentifierReference(r) => named(r),
+        _ => Raw::Unresolved("a base lancet cannot read".into()),
+    };
+    let (start, bases) = match kind {
+        AstKind::Class(c) => {
+            let extends = c.heritage.iter().map(|h| match &h.expression {
+                Expression::Identifier(r) => (named(r), written(h.expression.span())),
+                other => (
+                    Raw::Unresolved("a base class lancet cannot read".into()),
+                    written(other.span()),
+                ),
+            });
+            let implements = c
+                .implements
+                .iter()
+                .map(|i| (typed(&i.expression), written(i.expression.span())));
+            (
+                c.id.as_ref()?.span.start,
+                extends.chain(implements).collect(),
+            )
+        }
+        AstKind::TSInterfaceDeclaration(i) => {
+            let extends = i.extends.iter();
+            let bases = extends.map(|h| (typed(&h.type_name), written(h.type_name.span())));
+            (i.id.span.start, bases.collect())
+        }
+        _ => return None,
+    };
+    Some((start, bases))
 }
 
 /// A named class's or an interface's name, its name's offset and what it extends (each a

@@ -73,6 +73,7 @@ mod context;
 mod facts;
 mod globals;
 mod holders;
+mod outside_bases;
 mod packages;
 mod project;
 mod receivers;
@@ -212,6 +213,10 @@ pub(crate) struct ModuleFacts {
     /// Class or interface (by its name's offset) → what it extends (`class A extends B`,
     /// `interface I extends J, K`), each as a holder (or why not).
     bases: HashMap<u32, Vec<Raw>>,
+    /// Class or interface (by its name's offset) → its bases as written, each with what it is:
+    /// what a class extends and implements, what an interface extends (see
+    /// [`EcmaProject::outside_base_of`]).
+    written_bases: HashMap<u32, Vec<(Raw, String)>>,
     /// Classes and interfaces declared more than once in the module (merged declarations):
     /// their members are not all under one offset, so none is looked up in their bases.
     merged: std::collections::HashSet<u32>,

@@ -13,11 +13,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// How deep re-export chains are followed.
-const MAX_DEPTH: usize = 16;
+pub(super) const MAX_DEPTH: usize = 16;
 
 /// The members the library's `Array` declares: a member of a declared array so named is the
 /// library's.
-const ARRAY_MEMBERS: &[&str] = &[
+pub(super) const ARRAY_MEMBERS: &[&str] = &[
     "length",
     "at",
     "concat",
@@ -60,7 +60,7 @@ const ARRAY_MEMBERS: &[&str] = &[
 ];
 
 /// The members the library's `Map` declares.
-const MAP_MEMBERS: &[&str] = &[
+pub(super) const MAP_MEMBERS: &[&str] = &[
     "clear", "delete", "entries", "forEach", "get", "has", "keys", "set", "size", "values",
 ];
 
@@ -90,7 +90,9 @@ impl<'a> EcmaProject<'a> {
         }
     }
 
-    fn facts(&self, path: &str) -> Option<Arc<ModuleFacts>> {
+    /// What other files need of module `path` (its exports, its classes' members and bases),
+    /// analysed once.
+    pub(super) fn facts(&self, path: &str) -> Option<Arc<ModuleFacts>> {
         if let Some(f) = self.facts.lock().ok()?.get(path) {
             return f.clone();
         }
@@ -283,7 +285,7 @@ impl<'a> EcmaProject<'a> {
 impl EcmaProject<'_> {
     /// Where a holder of members (a class or interface, as `path` names it) is declared: its
     /// file and its name's offset.
-    fn place_of(
+    pub(super) fn place_of(
         &self,
         path: &str,
         holder: &Raw,
@@ -837,5 +839,19 @@ impl Resolver for EcmaProject<'_> {
                 field: field.map(|f| self.finish(path, f, 0)),
             })
             .collect()
+    }
+
+    /// A member of a class or interface: a base up its hierarchy outside the tree that may
+    /// declare it.
+    fn outside_base(&self, id: &model::SymbolId) -> Option<String> {
+        let model::SymbolId::Ecma {
+            file,
+            offset,
+            member: Some(EcmaMember::Public(name)),
+        } = id
+        else {
+            return None;
+        };
+        self.outside_base_of(file, *offset, name, 0)
     }
 }

@@ -657,3 +657,40 @@ fn a_string_key_of_an_indexed_access_type_is_the_member_of_the_type_indexed() {
         "7 ? `go` is a member named by a string in a type (`T['go']`, `Pick<T, 'go'>`) whose type lancet cannot resolve"
     );
 }
+
+#[test]
+fn a_member_is_told_where_a_base_outside_the_tree_may_declare_it() {
+    let base =
+        "export class Base {\n  render() {}\n}\nexport interface Shape {\n  area(): number;\n}\n";
+    let view = "\
+import { Component } from 'react';
+import { OnInit } from '@angular/core';
+import { Base, Shape } from './base';
+class Greeting extends Component {}
+class Page implements OnInit {}
+class NotFound extends Error {}
+class Rows extends Array<number> {}
+class Local extends Base {}
+class Square implements Shape {}
+class Later extends Greeting {}
+class Odd extends mixin(Base) {}
+";
+    let fixture = Fixture::new(&[("base.ts", base), ("view.ts", view)], &["view.ts"]);
+    let sources = fixture.sources();
+    let project = EcmaProject::new(&sources);
+    let at = |class: &str| view.find(&format!("class {class} ")).unwrap() as u32 + 6;
+    let outside = |class: &str, name: &str| project.outside_base_of("view.ts", at(class), name, 0);
+    assert_eq!(outside("Greeting", "render").as_deref(), Some("Component"));
+    assert_eq!(outside("Page", "ngOnInit").as_deref(), Some("OnInit"));
+    // The globals' members are known.
+    assert_eq!(outside("NotFound", "describe"), None);
+    assert_eq!(outside("NotFound", "toString").as_deref(), Some("Error"));
+    assert_eq!(outside("Rows", "total"), None);
+    assert_eq!(outside("Rows", "push").as_deref(), Some("Array"));
+    // Bases of the tree, and through one.
+    assert_eq!(outside("Local", "render"), None);
+    assert_eq!(outside("Square", "area"), None);
+    assert_eq!(outside("Later", "helper").as_deref(), Some("Component"));
+    // A base lancet cannot read.
+    assert_eq!(outside("Odd", "render").as_deref(), Some("mixin(Base)"));
+}

@@ -19,8 +19,9 @@ use crate::rename::choose::choose;
 use crate::rename::included_docs::IncludedDoc;
 use crate::rename::model::{Chosen, FileScan, RenameOptions};
 use crate::rename::named_by_string::named_by_string_refusal;
+use crate::rename::overrides::outside_override_refusal;
 use crate::rename::refusal::{left_where_tests_run, undecided_sites};
-use crate::rename::registry::resolve_all;
+use crate::rename::registry::{OutsideBases, resolve_all_then};
 use crate::rename::scan::{line_text, renameable_languages, scan_all, walk};
 use crate::rename::scope::keep_mentions_in_scope;
 use crate::rename::{complete_summary, finish_scan, summarise};
@@ -78,6 +79,8 @@ pub(super) struct OwnScan {
     included_docs: Vec<IncludedDoc>,
     /// The walked files.
     files: Vec<String>,
+    /// The members found that may override one of a base outside the tree.
+    outside_bases: OutsideBases,
 }
 
 impl OwnScan {
@@ -93,8 +96,14 @@ impl OwnScan {
         let opts = own_scan(opts, at, language);
         let (files, unwalkable) = walk(root, &opts, apply)?;
         let (outcomes, included_docs) = scan_all(root, &files, &opts, apply);
-        let (mut summary, mut scans) = summarise(&opts, unwalkable, outcomes);
-        resolve_all(root, &files, &mut scans, &opts.old);
+        let (mut summary, scans) = summarise(&opts, unwalkable, outcomes);
+        let (mut scans, outside_bases) = resolve_all_then(
+            root,
+            &files,
+            scans,
+            &opts.old,
+            |scans, symbols, resolvers| (scans, resolvers.outside_bases(&symbols)),
+        );
         let chosen = choose(&scans, Some(at), None, apply.surface).ok();
         if let Some(chosen) = &chosen {
             keep_mentions_in_scope(&mut scans, &mut summary, chosen);
@@ -106,6 +115,7 @@ impl OwnScan {
             chosen,
             included_docs,
             files,
+            outside_bases,
         })
     }
 
@@ -140,11 +150,14 @@ pub(super) fn own_scan_beside(
     let scan = OwnScan::of(root, at, language, opts, apply)?;
     // The server renames none of what lancet's own rename refuses to leave either: a README's
     // or a pytest text file's examples, a doctest's expected output, a mapping unpacked into a
-    // call.
+    // call; nor does it weigh an override of a base outside the tree.
     let chosen = scan.chosen.as_ref().unwrap_or(&Chosen::All);
     let tree = (root, scan.files.as_slice(), scan.included_docs.as_slice());
     let languages = HashSet::from([language]);
-    if let Some(refusal) = left_where_tests_run(tree, &scan.scans, &scan.opts, chosen, &languages) {
+    let outside = (&scan.outside_bases, scan.scans.as_slice());
+    if let Some(refusal) = outside_override_refusal(outside, &scan.opts, chosen)
+        .or_else(|| left_where_tests_run(tree, &scan.scans, &scan.opts, chosen, &languages))
+    {
         return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));
     }
     let mentions = mentions(&scan, apply)?;

@@ -36,6 +36,7 @@ mod members;
 pub(crate) use members::{Receiver, decorated_as};
 pub(crate) use scopes::{binding_id, qual_of, scope_of};
 mod names;
+mod outside_bases;
 pub(crate) use names::is_builtin;
 mod scopes;
 mod subclasses;
@@ -379,6 +380,20 @@ impl Resolver for PyProject<'_> {
     /// module's re-export of it.
     fn related(&self, a: &SymbolId, b: &SymbolId) -> bool {
         self.overrides(a, b) || self.reexports(a, b) || self.reexports(b, a)
+    }
+
+    /// A member `Class.name` (a method, a class attribute, an attribute `self` sets): a base
+    /// up its class's hierarchy outside the tree that may define `name`.
+    fn outside_base(&self, id: &SymbolId) -> Option<String> {
+        let SymbolId::Python { module, qual } = id else {
+            return None;
+        };
+        let (class, name) = qual.rsplit_once('.')?;
+        // `Class.method::local` is a function's local, not a member.
+        if name.contains("::") {
+            return None;
+        }
+        self.outside_base_defining(module, class, name, 0)
     }
 }
 

@@ -290,6 +290,15 @@ pub enum RenameRefusal {
         /// Each such call: path, line and the call's text; the first `MAX_LISTED`.
         places: Vec<(String, usize, String)>,
     },
+    /// OLD is a member whose class has a base outside the tree that may define it (`run` of a
+    /// `threading.Thread`): the code calling it by its name is outside the tree, and the
+    /// renamed member would stop overriding it.
+    OverridesOutside {
+        /// OLD.
+        old: String,
+        /// Each definition: path, line and the base as written; the first `MAX_LISTED`.
+        places: Vec<(String, usize, String)>,
+    },
     /// OLD stands in a Python doctest's expected output, which doctest compares as text.
     DoctestOutput {
         /// OLD.

@@ -61,6 +61,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
         } => named_by_string(old, places, *outside_scope, surface),
         RenameRefusal::IncludedDoctests(left) => included_doctests(left, surface),
         RenameRefusal::UnreadKeywords { old, places } => unread_keywords(old, places, surface),
+        RenameRefusal::OverridesOutside { old, places } => overrides_outside(old, places, surface),
         RenameRefusal::DoctestOutput { old, places } => doctest_output(old, places, surface),
         RenameRefusal::DoctestFiles { old, places } => doctest_files(old, places, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
@@ -472,6 +473,25 @@ fn unread_keywords(old: &str, places: &[(String, usize, String)], surface: Surfa
         ),
         &format!(
             "If a mapping unpacked there holds the key `{old}`, rename the key where the mapping is built in one edit with the rename; if none does, pass {}.",
+            surface.switch("--leave-unresolved")
+        ),
+    )
+}
+
+/// OLD a member that may override one of a base outside the tree.
+fn overrides_outside(old: &str, places: &[(String, usize, String)], surface: Surface) -> Words {
+    let listed: Vec<String> = places
+        .iter()
+        .map(|(path, line, base)| format!("{path}:{line} (base `{base}`)"))
+        .collect();
+    refused(
+        ErrorKind::UnresolvedSites,
+        format!(
+            "`{old}` is a member of a class whose base is outside the tree (lancet reads no file outside the root), and that base may define `{old}` and call it by that name; the renamed member would silently stop overriding it: {}",
+            listed.join(", ")
+        ),
+        &format!(
+            "If no base outside the tree has a member `{old}`, pass {} to rename it; if one has, the member must keep its name for that base to reach it.",
             surface.switch("--leave-unresolved")
         ),
     )

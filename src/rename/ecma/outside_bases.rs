@@ -1,0 +1,89 @@
+//! Members a class of the tree may override in a base outside it (`render` of a
+//! `React.Component`, `ngOnInit` of Angular's `OnInit`): code lancet cannot read calls them by
+//! name, so a rename would silently stop the override (or break the `implements`). A base
+//! outside the tree may declare any name, except the globals whose members JavaScript fixes
+//! (`Error`, `Array`, `Map`, …).
+
+use super::Raw;
+use super::project::{ARRAY_MEMBERS, EcmaProject, MAP_MEMBERS, MAX_DEPTH};
+
+impl EcmaProject<'_> {
+    /// The base, as written, whose member `name` the member `name` of the class or interface
+    /// at `start` of `file` may override: a base up its hierarchy (what it extends and
+    /// implements) outside the tree, or one lancet cannot read, that may declare `name`.
+    /// `None` when every base is the tree's or a global without such a member.
+    pub(super) fn outside_base_of(
+        &self,
+        file: &str,
+        start: u32,
+        name: &str,
+        depth: usize,
+    ) -> Option<String> {
+        let facts = self.facts(file)?;
+        let bases = facts.written_bases.get(&start)?;
+        for (base, written) in bases {
+            let found = match base {
+                Raw::Outside(global) if !global_declares(global, name) => None,
+                Raw::Outside(_) => Some(written.clone()),
+                _ => match self.place_of(file, base, depth + 1) {
+                    Ok(_) if depth >= MAX_DEPTH => Some(written.clone()),
+                    Ok((base_file, base_start)) => {
+                        self.outside_base_of(&base_file, base_start, name, depth + 1)
+                    }
+                    Err(_) => Some(written.clone()),
+                },
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+}
+
+/// Whether a global class may declare member `name`: one whose members are not known always
+/// may.
+fn global_declares(global: &str, name: &str) -> bool {
+    let own: &[&str] = match global {
+        "Object" => &[],
+        "Error" | "EvalError" | "RangeError" | "ReferenceError" | "SyntaxError" | "TypeError"
+        | "URIError" | "AggregateError" => &["name", "message", "stack", "cause", "errors"],
+        "Array" => ARRAY_MEMBERS,
+        "Map" => MAP_MEMBERS,
+        "Set" => SET_MEMBERS,
+        "Promise" => &["then", "catch", "finally"],
+        _ => return true,
+    };
+    own.contains(&name) || OBJECT_MEMBERS.contains(&name)
+}
+
+/// `Object.prototype`'s, which every class inherits.
+const OBJECT_MEMBERS: &[&str] = &[
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
+
+/// `Set.prototype`'s.
+const SET_MEMBERS: &[&str] = &[
+    "add",
+    "clear",
+    "delete",
+    "difference",
+    "entries",
+    "forEach",
+    "has",
+    "intersection",
+    "isDisjointFrom",
+    "isSubsetOf",
+    "isSupersetOf",
+    "keys",
+    "size",
+    "symmetricDifference",
+    "union",
+    "values",
+];
