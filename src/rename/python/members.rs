@@ -453,14 +453,35 @@ impl PyProject<'_> {
             return false;
         }
         let inherits = |file: &str, class: &str, other: &SymbolId| {
-            self.module(file)
-                .and_then(|m| {
-                    let node = find_class(&m, class)?;
-                    Some(self.in_bases(&m, node, &name_a, 0))
-                })
-                .is_some_and(|r| r == Resolution::Symbol(other.clone()))
+            self.module(file).is_some_and(|m| {
+                find_class(&m, class)
+                    .is_some_and(|node| self.overridden(&m, node, &name_a).contains(other))
+            })
         };
         inherits(&file_b, &class_b, a) || inherits(&file_a, &class_a, b)
+    }
+
+    /// The members `name` of the tree that class `class` overrides: each base's (its own, or
+    /// the first up its hierarchy), not only the first base's, which Python's lookup finds.
+    /// With several bases (`class C(A, B)`) `C.name` overrides `B.name` too: code holding a
+    /// `B` calls it, and a rename of `C.name` and `A.name` alone would stop that.
+    fn overridden(&self, m: &PyModule, class: Node, name: &str) -> Vec<SymbolId> {
+        let Some(bases) = class.child_by_field_name("superclasses") else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        let mut cursor = bases.walk();
+        for base in bases.named_children(&mut cursor) {
+            if base.kind() == "keyword_argument" {
+                continue;
+            }
+            if let Target::Class(file, qual) = self.base_target(m, base, 1)
+                && let Resolution::Symbol(id) = self.class_member(&file, &qual, name, 1)
+            {
+                found.push(id);
+            }
+        }
+        found
     }
 
     /// `super().name` in class `qual` of `file`: the bases' member.
