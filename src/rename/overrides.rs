@@ -6,7 +6,7 @@
 
 use super::model::{Chosen, FileScan, RenameOptions, Resolution};
 use super::registry::OutsideBases;
-use crate::report::RenameRefusal;
+use crate::report::{OutsideReach, RenameRefusal};
 use lancet_core::MAX_LISTED;
 
 /// The refusal of a rename of a member that may override one of a base outside the tree: each
@@ -19,7 +19,7 @@ pub(crate) fn outside_override_refusal(
     if opts.leave_unresolved || outside.is_empty() {
         return None;
     }
-    let mut places: Vec<(String, usize, String)> = Vec::new();
+    let mut places: Vec<(String, usize, OutsideReach)> = Vec::new();
     for scan in scanned {
         for o in scan.occurrences.iter().filter(|o| !o.kinds.is_empty()) {
             let Some(Resolution::Symbol(id)) = &o.resolution else {

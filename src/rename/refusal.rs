@@ -248,6 +248,43 @@ pub(super) fn special_name(touches_python: bool, opts: &RenameOptions) -> Option
     })
 }
 
+/// OLD or NEW as a member name JavaScript itself calls (`toString` for `String(x)` and `+`,
+/// `valueOf`, `toJSON` for `JSON.stringify`, `then` for `await`), in a rename of a member of a
+/// JavaScript/TypeScript class or object type: renaming one, or a member to one, changes what
+/// runs where no site shows, whatever the class's bases.
+pub(crate) fn ecma_special_member(
+    scanned: &[FileScan],
+    opts: &RenameOptions,
+    chosen: &Chosen,
+) -> Option<RenameRefusal> {
+    let (which, name) = [("OLD", &opts.old), ("NEW", &opts.new)]
+        .into_iter()
+        .find(|(_, name)| ECMA_CALLED_MEMBERS.contains(&name.as_str()))?;
+    let language = scanned.iter().find_map(|scan| {
+        let member = scan.occurrences.iter().any(|o| {
+            chosen.renames(o.resolution.as_ref(), opts)
+                && matches!(&o.resolution, Some(Resolution::Symbol(id @ SymbolId::Ecma { .. })) if id.is_member())
+        });
+        member.then_some(scan.language)
+    })?;
+    Some(RenameRefusal::SpecialName {
+        which,
+        name: name.clone(),
+        language: language.to_string(),
+    })
+}
+
+/// The members JavaScript calls by name on any object: `Object.prototype`'s conversions, what
+/// `JSON.stringify` and `await` look for, an event listener object's handler.
+const ECMA_CALLED_MEMBERS: [&str; 6] = [
+    "toString",
+    "valueOf",
+    "toLocaleString",
+    "toJSON",
+    "then",
+    "handleEvent",
+];
+
 /// Whether Python reserves `name` for itself (`__eq__`, `__init__`, `__all__`): the language
 /// reference's "system-defined names", which the interpreter calls or reads where no text
 /// names them.
@@ -323,6 +360,7 @@ pub(super) fn refusal(
         }
     }
     if let Some(refused) = special_name(languages.contains("python"), opts)
+        .or_else(|| ecma_special_member(scanned, opts, chosen))
         .or_else(|| mangling_refusal(opts, touched, scanned))
         .or_else(|| named_by_string_refusal(opts, scanned))
         .or_else(|| outside_override_refusal((outside_bases, scanned), opts, chosen))

@@ -6,6 +6,7 @@ use super::model::{FileScan, Parsed, Resolution, SymbolId};
 use super::python::PyProject;
 use super::resolve::{Resolved, Resolver, Sources};
 use super::rust::RustProject;
+use crate::report::OutsideReach;
 use lancet_core::Root;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -41,9 +42,9 @@ impl<'a> Resolvers<'a> {
 /// overriding it): each group one symbol to the person who asked.
 pub(crate) type Symbols = Vec<Vec<SymbolId>>;
 
-/// The member symbols that may override a member of a base outside the tree, each with that
-/// base as written (see [`Resolver::outside_base`]).
-pub(crate) type OutsideBases = HashMap<SymbolId, String>;
+/// The member symbols that code outside the tree may reach by their name, each with what may
+/// (see [`Resolver::outside_base`]).
+pub(crate) type OutsideBases = HashMap<SymbolId, OutsideReach>;
 
 impl Resolvers<'_> {
     /// Each member symbol found whose class has a base outside the tree that may define it.

@@ -3,6 +3,7 @@
 //! scanned file to the resolver that takes its language.
 
 use super::model::{Parsed, Resolution, SymbolId};
+use crate::report::OutsideReach;
 use std::sync::Arc;
 use tree_sitter::Node;
 
@@ -64,10 +65,10 @@ pub(super) trait Resolver: Sync {
         false
     }
 
-    /// The base outside the tree, as written, whose member a member symbol may override: code
-    /// lancet cannot read calls it by its name (`threading.Thread` calls `run`), so a rename
-    /// would silently stop the override. `None` for a symbol no such base may reach.
-    fn outside_base(&self, _id: &SymbolId) -> Option<String> {
+    /// What may reach a member symbol by its name where lancet cannot see (a base outside the
+    /// tree: `threading.Thread` calls `run`), so that a rename would silently stop the
+    /// override. `None` for a symbol nothing outside may reach.
+    fn outside_base(&self, _id: &SymbolId) -> Option<OutsideReach> {
         None
     }
 }

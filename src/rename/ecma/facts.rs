@@ -610,6 +610,10 @@ pub(super) fn member_key(kind: &AstKind) -> Option<String> {
         AstKind::AccessorProperty(p) => &p.key,
         AstKind::TSPropertySignature(p) => &p.key,
         AstKind::TSMethodSignature(p) => &p.key,
+        // `constructor(public name: string)`: a parameter property is a member of its class.
+        AstKind::FormalParameter(p) if is_parameter_property(p) => {
+            return p.pattern.get_identifier_name().map(|n| n.to_string());
+        }
         AstKind::TSEnumMember(m) => {
             return match &m.id {
                 oxc_ast::ast::TSEnumMemberName::Identifier(i) => Some(i.name.to_string()),
@@ -620,6 +624,12 @@ pub(super) fn member_key(kind: &AstKind) -> Option<String> {
         _ => return None,
     };
     key.static_name().map(|n| n.to_string())
+}
+
+/// Whether a constructor's parameter declares a member of its class too (`public name`,
+/// `private readonly id`, `override x`).
+pub(super) fn is_parameter_property(p: &oxc_ast::ast::FormalParameter) -> bool {
+    p.accessibility.is_some() || p.readonly || p.r#override
 }
 
 /// A type alias of this file an interface extends, by its name's offset: what it names is

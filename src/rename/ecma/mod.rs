@@ -12,8 +12,9 @@
 //!   workspace's package by its name, a tsconfig `paths` entry, a `node_modules` link into the
 //!   tree); an import from any other package resolves outside the tree.
 //! - A member is the symbol when its holder is known: a method or field of a class or
-//!   interface, `this.x` in a class that declares `x`, `C.x` for a class `C` of the tree (also
-//!   imported), `x.m` for a local declared a class or interface (`x: Foo`, `x: Foo<T>`,
+//!   interface (a constructor's parameter property, `public x`, among them: its uses in the
+//!   constructor are the member's), `this.x` in a class that declares `x`, `C.x` for a class
+//!   `C` of the tree (also imported), `x.m` for a local declared a class or interface (`x: Foo`, `x: Foo<T>`,
 //!   `x: Foo | undefined`, `const x = new Foo()`, `const x = make()` where `make` declares
 //!   its return type), `this.f.m` / `this.#f.m` for a field its class declares so, and `new
 //!   Foo().m` / `make().m`; `h.f.m` for a property `f` its holder's declaration annotates (or

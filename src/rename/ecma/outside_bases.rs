@@ -27,6 +27,8 @@ impl EcmaProject<'_> {
                 Raw::Outside(_) => Some(written.clone()),
                 _ => match self.place_of(file, base, depth + 1) {
                     Ok(_) if depth >= MAX_DEPTH => Some(written.clone()),
+                    // A declaration file describes code elsewhere, which calls what it calls.
+                    Ok((base_file, _)) if is_declaration_file(&base_file) => Some(written.clone()),
                     Ok((base_file, base_start)) => {
                         self.outside_base_of(&base_file, base_start, name, depth + 1)
                     }
@@ -41,20 +43,52 @@ impl EcmaProject<'_> {
     }
 }
 
+/// Whether a file is a TypeScript declaration file (`.d.ts`), whose classes are another
+/// file's, maybe outside the tree.
+pub(super) fn is_declaration_file(path: &str) -> bool {
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|ext| path.ends_with(ext))
+}
+
 /// Whether a global class may declare member `name`: one whose members are not known always
 /// may.
 fn global_declares(global: &str, name: &str) -> bool {
     let own: &[&str] = match global {
         "Object" => &[],
         "Error" | "EvalError" | "RangeError" | "ReferenceError" | "SyntaxError" | "TypeError"
-        | "URIError" | "AggregateError" => &["name", "message", "stack", "cause", "errors"],
+        | "URIError" | "AggregateError" => &[
+            "name",
+            "message",
+            "stack",
+            "cause",
+            "errors",
+            // Static: V8's, and what `new.target` reaches.
+            "captureStackTrace",
+            "prepareStackTrace",
+            "stackTraceLimit",
+            "isError",
+        ],
         "Array" => ARRAY_MEMBERS,
         "Map" => MAP_MEMBERS,
         "Set" => SET_MEMBERS,
-        "Promise" => &["then", "catch", "finally"],
+        // `Promise.all` calls the subclass's static `resolve` by name.
+        "Promise" => &[
+            "then",
+            "catch",
+            "finally",
+            "resolve",
+            "reject",
+            "all",
+            "allSettled",
+            "any",
+            "race",
+            "withResolvers",
+            "try",
+        ],
         _ => return true,
     };
-    own.contains(&name) || OBJECT_MEMBERS.contains(&name)
+    own.contains(&name) || OBJECT_MEMBERS.contains(&name) || STATICS.contains(&name)
 }
 
 /// `Object.prototype`'s, which every class inherits.
@@ -67,6 +101,10 @@ const OBJECT_MEMBERS: &[&str] = &[
     "toString",
     "valueOf",
 ];
+
+/// The statics the array-like and keyed globals share (`Array.from`, `Map.groupBy`): a
+/// subclass's are reached through them.
+const STATICS: &[&str] = &["from", "of", "isArray", "fromAsync", "groupBy"];
 
 /// `Set.prototype`'s.
 const SET_MEMBERS: &[&str] = &[

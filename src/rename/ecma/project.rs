@@ -843,7 +843,7 @@ impl Resolver for EcmaProject<'_> {
 
     /// A member of a class or interface: a base up its hierarchy outside the tree that may
     /// declare it.
-    fn outside_base(&self, id: &model::SymbolId) -> Option<String> {
+    fn outside_base(&self, id: &model::SymbolId) -> Option<crate::report::OutsideReach> {
         let model::SymbolId::Ecma {
             file,
             offset,
@@ -852,6 +852,10 @@ impl Resolver for EcmaProject<'_> {
         else {
             return None;
         };
+        if super::outside_bases::is_declaration_file(file) {
+            return Some(crate::report::OutsideReach::DeclarationFile(file.clone()));
+        }
         self.outside_base_of(file, *offset, name, 0)
+            .map(crate::report::OutsideReach::Base)
     }
 }

@@ -5,6 +5,7 @@
 //! against, the class around a member. `holders` follows values on these facts.
 
 use super::Raw;
+use super::facts::is_parameter_property;
 use super::outside_parentheses;
 use oxc_ast::AstKind;
 use oxc_ast::ast::Expression;
@@ -31,6 +32,17 @@ pub(super) fn symbol_raw(semantic: &Semantic, symbol: SymbolId) -> Raw {
                 name: scoping.symbol_name(symbol).to_string(),
             },
             None => Raw::Unresolved("an enum member lancet cannot place".into()),
+        };
+    }
+    // A parameter property (`constructor(public name: string)`) is its class's member `name`:
+    // its uses in the constructor and `this.name` are one symbol, renamed together.
+    if let AstKind::FormalParameter(p) = semantic.nodes().kind(declaration)
+        && is_parameter_property(p)
+        && let Some(class) = holder_of(semantic, declaration)
+    {
+        return Raw::Member {
+            holder: Box::new(Raw::Local(class)),
+            name: scoping.symbol_name(symbol).to_string(),
         };
     }
     if !scoping.symbol_flags(symbol).is_import() {

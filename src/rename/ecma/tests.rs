@@ -694,3 +694,48 @@ class Odd extends mixin(Base) {}
     // A base lancet cannot read.
     assert_eq!(outside("Odd", "render").as_deref(), Some("mixin(Base)"));
 }
+
+#[test]
+fn a_parameter_property_is_its_class_member() {
+    let text = "class R {\n  constructor(public gone: boolean) {\n    log(gone);\n  }\n  show() {\n    return this.gone;\n  }\n}\nnew R(true).gone;\n";
+    assert_eq!(
+        resolve(&[("a.ts", text)], "a.ts", "gone"),
+        [
+            "2 = a.ts@6.gone",
+            "3 = a.ts@6.gone",
+            "6 = a.ts@6.gone",
+            "9 = a.ts@6.gone"
+        ]
+    );
+}
+
+#[test]
+fn a_member_a_declaration_file_declares_or_a_global_calls_is_told() {
+    use crate::rename::model::{EcmaMember, SymbolId};
+    use crate::rename::resolve::Resolver;
+    use crate::report::OutsideReach;
+    let declared = "export declare class Base {\n  run(): void;\n}\n";
+    let view = "import { Base } from './lib';\nclass C extends Base {\n  run() {}\n}\nclass P extends Promise<number> {\n  static resolve() {}\n  static make() {}\n}\n";
+    let fixture = Fixture::new(&[("lib.d.ts", declared), ("view.ts", view)], &["view.ts"]);
+    let sources = fixture.sources();
+    let project = EcmaProject::new(&sources);
+    let member = |file: &str, text: &str, class: &str, name: &str| SymbolId::Ecma {
+        file: file.into(),
+        offset: text.find(&format!("class {class} ")).unwrap() as u32 + 6,
+        member: Some(EcmaMember::Public(name.into())),
+    };
+    // `C.run` is `Base.run`, which the declaration file declares.
+    assert_eq!(
+        project.outside_base(&member("lib.d.ts", declared, "Base", "run")),
+        Some(OutsideReach::DeclarationFile("lib.d.ts".into()))
+    );
+    // `Promise.all` calls a subclass's static `resolve`.
+    assert_eq!(
+        project.outside_base(&member("view.ts", view, "P", "resolve")),
+        Some(OutsideReach::Base("Promise".into()))
+    );
+    assert_eq!(
+        project.outside_base(&member("view.ts", view, "P", "make")),
+        None
+    );
+}

@@ -20,7 +20,7 @@ use crate::rename::included_docs::IncludedDoc;
 use crate::rename::model::{Chosen, FileScan, RenameOptions};
 use crate::rename::named_by_string::named_by_string_refusal;
 use crate::rename::overrides::outside_override_refusal;
-use crate::rename::refusal::{left_where_tests_run, undecided_sites};
+use crate::rename::refusal::{ecma_special_member, left_where_tests_run, undecided_sites};
 use crate::rename::registry::{OutsideBases, resolve_all_then};
 use crate::rename::scan::{line_text, renameable_languages, scan_all, walk};
 use crate::rename::scope::keep_mentions_in_scope;
@@ -150,12 +150,14 @@ pub(super) fn own_scan_beside(
     let scan = OwnScan::of(root, at, language, opts, apply)?;
     // The server renames none of what lancet's own rename refuses to leave either: a README's
     // or a pytest text file's examples, a doctest's expected output, a mapping unpacked into a
-    // call; nor does it weigh an override of a base outside the tree.
+    // call; nor does it weigh an override of a base outside the tree, or a member name
+    // JavaScript calls itself.
     let chosen = scan.chosen.as_ref().unwrap_or(&Chosen::All);
     let tree = (root, scan.files.as_slice(), scan.included_docs.as_slice());
     let languages = HashSet::from([language]);
     let outside = (&scan.outside_bases, scan.scans.as_slice());
-    if let Some(refusal) = outside_override_refusal(outside, &scan.opts, chosen)
+    if let Some(refusal) = ecma_special_member(&scan.scans, &scan.opts, chosen)
+        .or_else(|| outside_override_refusal(outside, &scan.opts, chosen))
         .or_else(|| left_where_tests_run(tree, &scan.scans, &scan.opts, chosen, &languages))
     {
         return Err(Box::new(Report::rename_refused(&refusal, apply.surface)));

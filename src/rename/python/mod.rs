@@ -383,8 +383,8 @@ impl Resolver for PyProject<'_> {
     }
 
     /// A member `Class.name` (a method, a class attribute, an attribute `self` sets): a base
-    /// up its class's hierarchy outside the tree that may define `name`.
-    fn outside_base(&self, id: &SymbolId) -> Option<String> {
+    /// outside the tree that may define `name`, up its class's hierarchy or a subclass's.
+    fn outside_base(&self, id: &SymbolId) -> Option<crate::report::OutsideReach> {
         let SymbolId::Python { module, qual } = id else {
             return None;
         };
@@ -393,7 +393,7 @@ impl Resolver for PyProject<'_> {
         if name.contains("::") {
             return None;
         }
-        self.outside_base_defining(module, class, name, 0)
+        self.outside_reach(module, class, name)
     }
 }
 

@@ -8,9 +8,29 @@ use super::members::find_class;
 use super::names::is_builtin;
 use super::scopes::{Bound, bindings_in};
 use super::{MAX_DEPTH, PyModule, PyProject, Target, text};
+use crate::report::OutsideReach;
 use tree_sitter::Node;
 
 impl PyProject<'_> {
+    /// What may reach member `name` of class `qual` of `file` by that name where lancet cannot
+    /// see: a base outside the tree up its class's hierarchy, or up a subclass's of the tree
+    /// (`class W(Mixin, threading.Thread)`: the mixin's `run` is what the thread calls), or
+    /// subclasses lancet cannot tell (a base it does not resolve may be the class).
+    pub(super) fn outside_reach(&self, file: &str, qual: &str, name: &str) -> Option<OutsideReach> {
+        if let Some(base) = self.outside_base_defining(file, qual, name, 0) {
+            return Some(OutsideReach::Base(base));
+        }
+        let Some(subclasses) = self.subclasses(file, qual) else {
+            return Some(OutsideReach::UntoldSubclasses(qual.to_string()));
+        };
+        subclasses
+            .iter()
+            .find_map(|(sub_file, sub_qual)| {
+                self.outside_base_defining(sub_file, sub_qual, name, 0)
+            })
+            .map(OutsideReach::Base)
+    }
+
     /// The base, as written, whose member `name` the member `name` of class `qual` of `file`
     /// may override: a base up its hierarchy outside the tree (or one lancet does not resolve)
     /// that may define `name`. `None` when every base is the tree's or a builtin class
@@ -30,8 +50,18 @@ impl PyProject<'_> {
         let bases = class.child_by_field_name("superclasses")?;
         let mut cursor = bases.walk();
         for base in bases.named_children(&mut cursor) {
-            // `metaclass=…` types the class object, not its instances.
+            // `metaclass=M`: its `__call__` makes the instances, and one outside the tree may
+            // call any method on them.
             if base.kind() == "keyword_argument" {
+                let metaclass = base
+                    .child_by_field_name("name")
+                    .is_some_and(|k| text(k, &m) == "metaclass");
+                if let Some(value) = base.child_by_field_name("value")
+                    && metaclass
+                    && self.outside_metaclass(&m, value, depth)
+                {
+                    return Some(text(value, &m).to_string());
+                }
                 continue;
             }
             // `Generic[T]`, `Base[int]`: the class subscripted.
@@ -51,6 +81,24 @@ impl PyProject<'_> {
             }
         }
         None
+    }
+}
+
+impl PyProject<'_> {
+    /// Whether a class's metaclass is outside the tree (or not resolved) and none of Python's
+    /// own (`type`, `abc.ABCMeta`, `enum.EnumMeta`), which call no method by name.
+    fn outside_metaclass(&self, m: &PyModule, value: Node, depth: usize) -> bool {
+        match self.base_target(m, value, depth + 1) {
+            Target::Class(..) => false,
+            Target::Outside(_) => !matches!(
+                origin(m, value),
+                Some((module, class)) if matches!(
+                    (module.as_str(), class.as_str()),
+                    ("builtins", "type") | ("abc", "ABCMeta") | ("enum", "EnumMeta" | "EnumType")
+                )
+            ),
+            _ => true,
+        }
     }
 }
 
@@ -75,7 +123,9 @@ fn known_without(m: &PyModule, base: Node, name: &str) -> bool {
         ("enum", "Enum" | "Flag") => ENUM,
         ("enum", "IntEnum" | "IntFlag") => return !ENUM.contains(&name) && !INT.contains(&name),
         ("enum", "StrEnum") => return !ENUM.contains(&name) && !STR.contains(&name),
-        ("builtins", exception) if is_exception(exception) => EXCEPTION,
+        ("builtins", exception) if is_exception(exception) => {
+            return !EXCEPTION.contains(&name) && !exception_members(exception).contains(&name);
+        }
         _ => return false,
     };
     // `_sunder_` names are reserved to `enum` and `typing`'s machinery.
@@ -97,13 +147,17 @@ fn origin(m: &PyModule, base: Node) -> Option<(String, String)> {
             }
         }
         "attribute" => {
-            let object = base.child_by_field_name("object")?;
+            let object = text(base.child_by_field_name("object")?, m);
             let class = text(base.child_by_field_name("attribute")?, m);
-            let module = text(object, m);
-            let imported = bindings_in(m, None, module.split('.').next()?)
-                .iter()
-                .any(|b| matches!(b, Bound::Import { module: dotted } if dotted == module));
-            imported.then(|| (module.to_string(), class.to_string()))
+            let first = object.split('.').next()?;
+            // `import typing` or `import typing as t` (then `t.Generic`), `import a.b` (then
+            // `a.b.C`, which binds `a`).
+            let module = match bindings_in(m, None, first).as_slice() {
+                [Bound::Import { module }] if object == first => module.clone(),
+                [Bound::Import { module }] if module == first => object.to_string(),
+                _ => return None,
+            };
+            Some((module, class.to_string()))
         }
         _ => None,
     }
@@ -132,40 +186,61 @@ fn is_exception(name: &str) -> bool {
 
 const NONE: &[&str] = &[];
 
-/// Every builtin exception's, together.
-const EXCEPTION: &[&str] = &[
-    "add_note",
-    "args",
-    "characters_written",
-    "code",
-    "derive",
-    "encoding",
-    "end",
-    "end_lineno",
-    "end_offset",
-    "errno",
-    "exceptions",
-    "filename",
-    "filename2",
-    "lineno",
-    "message",
-    "msg",
-    "name",
-    "obj",
-    "object",
-    "offset",
-    "path",
-    "print_file_and_line",
-    "reason",
-    "split",
-    "start",
-    "strerror",
-    "subgroup",
-    "text",
-    "value",
-    "winerror",
-    "with_traceback",
-];
+/// A builtin exception's own members (3.11 to 3.13; `winerror` and `name_from` on some).
+fn exception_members(class: &str) -> &'static [&'static str] {
+    match class {
+        "AttributeError" => &["name", "obj"],
+        "BaseExceptionGroup" | "ExceptionGroup" => {
+            &["derive", "exceptions", "message", "split", "subgroup"]
+        }
+        "ImportError" | "ModuleNotFoundError" => &["msg", "name", "name_from", "path"],
+        "IndentationError" | "SyntaxError" | "TabError" => &[
+            "end_lineno",
+            "end_offset",
+            "filename",
+            "lineno",
+            "msg",
+            "offset",
+            "print_file_and_line",
+            "text",
+        ],
+        "NameError" | "UnboundLocalError" => &["name"],
+        "StopIteration" | "StopAsyncIteration" => &["value"],
+        "SystemExit" => &["code"],
+        "UnicodeDecodeError" | "UnicodeEncodeError" | "UnicodeTranslateError" => {
+            &["encoding", "end", "object", "reason", "start"]
+        }
+        "OSError"
+        | "EnvironmentError"
+        | "IOError"
+        | "BlockingIOError"
+        | "BrokenPipeError"
+        | "ChildProcessError"
+        | "ConnectionAbortedError"
+        | "ConnectionError"
+        | "ConnectionRefusedError"
+        | "ConnectionResetError"
+        | "FileExistsError"
+        | "FileNotFoundError"
+        | "InterruptedError"
+        | "IsADirectoryError"
+        | "NotADirectoryError"
+        | "PermissionError"
+        | "ProcessLookupError"
+        | "TimeoutError" => &[
+            "characters_written",
+            "errno",
+            "filename",
+            "filename2",
+            "strerror",
+            "winerror",
+        ],
+        _ => &[],
+    }
+}
+
+/// Every exception's: `BaseException`'s.
+const EXCEPTION: &[&str] = &["add_note", "args", "with_traceback"];
 
 const DICT: &[&str] = &[
     "clear",
@@ -345,6 +420,7 @@ const ENUM: &[&str] = &["name", "value"];
 mod tests {
     use super::super::PyProject;
     use crate::rename::resolve::testing::Fixture;
+    use crate::report::OutsideReach;
 
     #[test]
     fn a_member_is_told_where_a_base_outside_the_tree_may_define_it() {
@@ -383,8 +459,34 @@ class Mixed(Shape, Base):
 
 class Odd(make_base()):
     def area(self): ...
+
+class Mixin:
+    def run(self): ...
+    def plain(self): ...
+
+class Threaded(Mixin, threading.Thread): ...
+
+class NotFound(KeyError):
+    message = \"not found\"
+    code = 404
+
+class Quit(SystemExit):
+    code = 2
+
+class Typed(t.Generic[T]):
+    def area(self): ...
+
+class Made(metaclass=extlib.Meta):
+    def setup(self): ...
+
+class Abstract(metaclass=abc.ABCMeta):
+    def setup(self): ...
 ";
-        let fixture = Fixture::new(&[("m.py", text)], &["m.py"]);
+        let text = text.replace(
+            "import abc\n",
+            "import abc\nimport extlib\nimport typing as t\n",
+        );
+        let fixture = Fixture::new(&[("m.py", &text)], &["m.py"]);
         let sources = fixture.sources();
         let project = PyProject::new(&sources);
         let base = |qual: &str, name: &str| project.outside_base_defining("m.py", qual, name, 0);
@@ -403,5 +505,26 @@ class Odd(make_base()):
         assert_eq!(base("Mixed", "area").as_deref(), Some("Base"));
         // A base lancet does not resolve.
         assert_eq!(base("Odd", "area").as_deref(), Some("make_base()"));
+        // Each builtin exception's own members (`code` is `SystemExit`'s only).
+        assert_eq!(base("NotFound", "message"), None);
+        assert_eq!(base("NotFound", "code"), None);
+        assert_eq!(base("Quit", "code").as_deref(), Some("SystemExit"));
+        // A module imported under another name.
+        assert_eq!(base("Typed", "area"), None);
+        // A metaclass outside the tree makes the instances; Python's own call nothing.
+        assert_eq!(base("Made", "setup").as_deref(), Some("extlib.Meta"));
+        assert_eq!(base("Abstract", "setup"), None);
+        // A mixin's member the thread its subclass is calls, through the subclass.
+        let reach = |qual: &str, name: &str| project.outside_reach("m.py", qual, name);
+        assert_eq!(
+            reach("Mixin", "run"),
+            Some(OutsideReach::Base("threading.Thread".into()))
+        );
+        // `Mixed(Shape, Base)` puts `Base`, outside the tree, after `Shape`.
+        assert_eq!(
+            reach("Shape", "area"),
+            Some(OutsideReach::Base("Base".into()))
+        );
+        assert_eq!(reach("Counts", "total"), None);
     }
 }

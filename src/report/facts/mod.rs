@@ -20,7 +20,7 @@ pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
 pub use reads::UnreadChange;
 pub use rename::{
     AtProblem, AttributeReader, BadMessage, DecidedSite, Definition, DocCodeLeft, LeftSite,
-    Mention, NotDecided, PlaceRefusal, RenameRefusal, RenameSummary, ServerDecisions,
+    Mention, NotDecided, OutsideReach, PlaceRefusal, RenameRefusal, RenameSummary, ServerDecisions,
     ServerMissing, ServerRefusal, ServerTrouble, Site, SymbolKind, UndecidedBy,
 };
 pub use signature::{

@@ -175,6 +175,21 @@ pub struct DecidedSite {
     pub definition: String,
 }
 
+/// What may reach a member by its name where lancet cannot see, so that a renamed member would
+/// stop overriding it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OutsideReach {
+    /// A base outside the tree (or one lancet does not resolve) up the member's class's
+    /// hierarchy, or up a subclass's, as written.
+    Base(String),
+    /// The subclasses of this class of the tree, which lancet cannot tell: a base it does not
+    /// resolve may be the class.
+    UntoldSubclasses(String),
+    /// A TypeScript declaration file (`.d.ts`) of the tree declares the member: it describes
+    /// code elsewhere, which calls it by that name.
+    DeclarationFile(String),
+}
+
 /// What reads a Python string as an attribute's name, for the refusal to show it as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AttributeReader {
@@ -296,8 +311,8 @@ pub enum RenameRefusal {
     OverridesOutside {
         /// OLD.
         old: String,
-        /// Each definition: path, line and the base as written; the first `MAX_LISTED`.
-        places: Vec<(String, usize, String)>,
+        /// Each definition: path, line and what may reach it; the first `MAX_LISTED`.
+        places: Vec<(String, usize, OutsideReach)>,
     },
     /// OLD stands in a Python doctest's expected output, which doctest compares as text.
     DoctestOutput {

@@ -6,7 +6,7 @@
 use crate::report::{
     AtProblem, AttributeReader, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
 };
-use crate::report::{BadMessage, DocCodeLeft, ServerMissing, ServerTrouble};
+use crate::report::{BadMessage, DocCodeLeft, OutsideReach, ServerMissing, ServerTrouble};
 use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
 use lancet_core::kinds::ErrorKind;
 
@@ -296,14 +296,26 @@ fn server_words(refusal: &ServerRefusal) -> Words {
 
 /// A special name, which the language itself calls or reads.
 fn special_name(which: &str, name: &str, language: &str) -> Words {
+    let (calls, pick) = match language {
+        "python" => (
+            "an operator, a builtin, `import *`",
+            "Pick a name without leading and trailing double underscores",
+        ),
+        _ => (
+            "`String(x)` and `+`, `JSON.stringify`, `await`, an event listener",
+            "Pick another name",
+        ),
+    };
     refused(
         ErrorKind::InvalidName,
         format!(
-            "{which} `{name}` is a special name in {}: the language itself calls or reads it (an operator, a builtin, `import *`) at places no text names, so renaming {} would change what the code does where no site shows",
+            "{which} `{name}` is a special name in {}: the language itself calls or reads it ({calls}) at places no text names, so renaming {} would change what the code does where no site shows",
             display_language(language),
             if which == "OLD" { "it" } else { "to it" }
         ),
-        "Pick a name without leading and trailing double underscores; if the change of behaviour is meant, edit the definition and its uses directly.",
+        &format!(
+            "{pick}; if the change of behaviour is meant, edit the definition and its uses directly."
+        ),
     )
 }
 
@@ -479,15 +491,27 @@ fn unread_keywords(old: &str, places: &[(String, usize, String)], surface: Surfa
 }
 
 /// OLD a member that may override one of a base outside the tree.
-fn overrides_outside(old: &str, places: &[(String, usize, String)], surface: Surface) -> Words {
+fn overrides_outside(
+    old: &str,
+    places: &[(String, usize, OutsideReach)],
+    surface: Surface,
+) -> Words {
     let listed: Vec<String> = places
         .iter()
-        .map(|(path, line, base)| format!("{path}:{line} (base `{base}`)"))
+        .map(|(path, line, reach)| match reach {
+            OutsideReach::Base(base) => format!("{path}:{line} (base `{base}`)"),
+            OutsideReach::UntoldSubclasses(class) => {
+                format!("{path}:{line} (a subclass of {class} whose base lancet does not resolve)")
+            }
+            OutsideReach::DeclarationFile(file) => {
+                format!("{path}:{line} (declared in {file}, a declaration file of code elsewhere)")
+            }
+        })
         .collect();
     refused(
         ErrorKind::UnresolvedSites,
         format!(
-            "`{old}` is a member of a class whose base is outside the tree (lancet reads no file outside the root), and that base may define `{old}` and call it by that name; the renamed member would silently stop overriding it: {}",
+            "`{old}` is a member that code outside the tree may call by that name: a base outside the tree, up its class's hierarchy or a subclass's, may define it (lancet reads no file outside the root), and the renamed member would silently stop overriding it: {}",
             listed.join(", ")
         ),
         &format!(
