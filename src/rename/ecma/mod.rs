@@ -74,6 +74,7 @@ mod context;
 mod facts;
 mod globals;
 mod holders;
+mod implements;
 mod outside_bases;
 mod packages;
 mod project;

@@ -841,6 +841,11 @@ impl Resolver for EcmaProject<'_> {
             .collect()
     }
 
+    /// A class's member and the interface's it implements (see [`EcmaProject::implements`]).
+    fn related(&self, a: &model::SymbolId, b: &model::SymbolId) -> bool {
+        self.implements(a, b)
+    }
+
     /// A member of a class or interface: a base up its hierarchy outside the tree that may
     /// declare it.
     fn outside_base(&self, id: &model::SymbolId) -> Option<crate::report::OutsideReach> {

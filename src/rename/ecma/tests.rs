@@ -739,3 +739,27 @@ fn a_member_a_declaration_file_declares_or_a_global_calls_is_told() {
         None
     );
 }
+
+#[test]
+fn a_class_member_and_the_interface_member_it_implements_are_tied() {
+    use crate::rename::model::{EcmaMember, SymbolId};
+    use crate::rename::resolve::Resolver;
+    let base =
+        "export interface Runner {\n  run(): void;\n}\nexport interface Timed extends Runner {}\n";
+    let view = "import { Runner, Timed } from './base';\nclass R implements Runner {\n  run() {}\n}\nclass T implements Timed {\n  run() {}\n}\nclass Other {\n  run() {}\n}\n";
+    let fixture = Fixture::new(&[("base.ts", base), ("view.ts", view)], &["view.ts"]);
+    let sources = fixture.sources();
+    let project = EcmaProject::new(&sources);
+    let member = |file: &str, text: &str, holder: &str| SymbolId::Ecma {
+        file: file.into(),
+        offset: text.find(&format!("{holder} ")).unwrap() as u32
+            + holder.split(' ').next().unwrap().len() as u32
+            + 1,
+        member: Some(EcmaMember::Public("run".into())),
+    };
+    let runner = member("base.ts", base, "interface Runner");
+    assert!(project.related(&member("view.ts", view, "class R"), &runner));
+    // Through an interface that extends it.
+    assert!(project.related(&runner, &member("view.ts", view, "class T")));
+    assert!(!project.related(&member("view.ts", view, "class Other"), &runner));
+}
