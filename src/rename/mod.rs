@@ -108,13 +108,13 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let (outcomes, included_docs) = scan_all(&root, &files, opts, apply);
     lancet_core::timing::lap("rename: walk, read, parse and query", &mut clock);
     let (mut summary, scans) = summarise(opts, unwalkable, outcomes);
-    let (mut scans, symbols, outside_bases) = resolve_all_then(
+    let (mut scans, symbols, outside_reaches) = resolve_all_then(
         &root,
         &files,
         scans,
         &opts.old,
         |scans, symbols, resolvers| {
-            let outside = resolvers.outside_bases(&symbols);
+            let outside = resolvers.reached_from_outside(&symbols, (&opts.old, &opts.new));
             (scans, symbols, outside)
         },
     );
@@ -146,7 +146,7 @@ pub fn rename(opts: &RenameOptions, apply: &ApplyOptions) -> Applied {
     let found = Found {
         summary: &summary,
         symbols: &symbols,
-        outside_bases: &outside_bases,
+        outside_reaches: &outside_reaches,
         touched: &touched,
         undecided: &undecided,
         scanned: &scans,

@@ -9,7 +9,7 @@ use super::mangling::mangling_refusal;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
 use super::named_by_string::named_by_string_refusal;
 use super::overrides::outside_override_refusal;
-use super::registry::{OutsideBases, Symbols};
+use super::registry::{OutsideReaches, Symbols};
 use super::scan::{is_identifier, renameable_languages, renamers};
 use super::splats::splat_refusal;
 use crate::report::{Definition, LeftSite, RenameRefusal, RenameSummary, SymbolKind};
@@ -321,8 +321,8 @@ pub(super) struct Found<'a> {
     pub(super) summary: &'a RenameSummary,
     /// The symbols the sites resolve to, grouped.
     pub(super) symbols: &'a Symbols,
-    /// The members among them that may override one of a base outside the tree.
-    pub(super) outside_bases: &'a OutsideBases,
+    /// The members among them that code outside the tree may reach by their name.
+    pub(super) outside_reaches: &'a OutsideReaches,
     /// The files with a site to rename.
     pub(super) touched: &'a [&'a FileScan],
     /// The undecided sites that may be the chosen symbol.
@@ -344,7 +344,7 @@ pub(super) fn refusal(
     let Found {
         summary,
         symbols,
-        outside_bases,
+        outside_reaches,
         touched,
         undecided,
         scanned,
@@ -363,7 +363,7 @@ pub(super) fn refusal(
         .or_else(|| ecma_special_member(scanned, opts, chosen))
         .or_else(|| mangling_refusal(opts, touched, scanned))
         .or_else(|| named_by_string_refusal(opts, scanned))
-        .or_else(|| outside_override_refusal((outside_bases, scanned), opts, chosen))
+        .or_else(|| outside_override_refusal((outside_reaches, scanned), opts, chosen))
         .or_else(|| {
             let tree = (root, files, included_docs);
             left_where_tests_run(tree, scanned, opts, chosen, &languages)

@@ -42,23 +42,42 @@ impl<'a> Resolvers<'a> {
 /// overriding it): each group one symbol to the person who asked.
 pub(crate) type Symbols = Vec<Vec<SymbolId>>;
 
-/// The member symbols that code outside the tree may reach by their name, each with what may
-/// (see [`Resolver::outside_base`]).
-pub(crate) type OutsideBases = HashMap<SymbolId, OutsideReach>;
+/// The member symbols found (each named OLD) that code outside the tree may reach by a name,
+/// each with what may (see [`Resolver::reached_from_outside`]).
+#[derive(Default)]
+pub(crate) struct OutsideReaches {
+    /// By OLD: a rename would stop the override.
+    pub(crate) old: HashMap<SymbolId, OutsideReach>,
+    /// By NEW: a rename would start one.
+    pub(crate) new: HashMap<SymbolId, OutsideReach>,
+}
 
 impl Resolvers<'_> {
-    /// Each member symbol found whose class has a base outside the tree that may define it.
-    pub(crate) fn outside_bases(&self, symbols: &Symbols) -> OutsideBases {
+    /// Each member symbol found that code outside the tree may reach by OLD or by NEW (a base
+    /// outside the tree that may define it), with what may.
+    pub(crate) fn reached_from_outside(
+        &self,
+        symbols: &Symbols,
+        (old, new): (&str, &str),
+    ) -> OutsideReaches {
         let registry = self.each();
-        symbols
-            .iter()
-            .flatten()
-            .filter(|id| id.is_member())
-            .filter_map(|id| {
-                let base = registry.iter().find_map(|r| r.outside_base(id))?;
-                Some((id.clone(), base))
-            })
-            .collect()
+        let by = |name: &str| -> HashMap<SymbolId, OutsideReach> {
+            symbols
+                .iter()
+                .flatten()
+                .filter(|id| id.is_member())
+                .filter_map(|id| {
+                    let reach = registry
+                        .iter()
+                        .find_map(|r| r.reached_from_outside(id, name))?;
+                    Some((id.clone(), reach))
+                })
+                .collect()
+        };
+        OutsideReaches {
+            old: by(old),
+            new: by(new),
+        }
     }
 }
 

@@ -65,10 +65,11 @@ pub(super) trait Resolver: Sync {
         false
     }
 
-    /// What may reach a member symbol by its name where lancet cannot see (a base outside the
-    /// tree: `threading.Thread` calls `run`), so that a rename would silently stop the
-    /// override. `None` for a symbol nothing outside may reach.
-    fn outside_base(&self, _id: &SymbolId) -> Option<OutsideReach> {
+    /// What may reach member `name` of a member symbol's class where lancet cannot see (a
+    /// base outside the tree: `threading.Thread` calls `run`): for the symbol's own name, a
+    /// rename would silently stop the override; for NEW, it would start one. `None` where
+    /// nothing outside may.
+    fn reached_from_outside(&self, _id: &SymbolId, _name: &str) -> Option<OutsideReach> {
         None
     }
 }

@@ -9,7 +9,7 @@ use super::params::{Entry, Kind, Origin, Signature};
 use super::syntax::{Def, DefProblem};
 use crate::rename::model::{FileScan, Resolution, SymbolId};
 use crate::rename::python::{PyProject, decorated_as, qual_of};
-use crate::report::{ParamProblem, SignatureRefusal, UnsupportedDefinition};
+use crate::report::{OutsideReach, ParamProblem, SignatureRefusal, UnsupportedDefinition};
 use lancet_core::line_of;
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
@@ -146,19 +146,20 @@ fn check_redefinitions(defs: &Defs) -> Result<(), SignatureRefusal> {
     Ok(())
 }
 
-/// Why a method may override one of a base outside the tree (or one not resolved), which
-/// would call it with that method's parameters; `None` for a function, a constructor, a method
-/// the tree's bases define or none defines.
-fn outside_base(py: &PyProject, file: &FileScan, function: Node, name: &str) -> Option<String> {
+/// What outside the tree may call a method with its own parameters: a base outside the tree
+/// that may define it, up its class's hierarchy or a subclass's, as a rename weighs it; `None`
+/// for a function or a constructor.
+fn outside_base(
+    py: &PyProject,
+    file: &FileScan,
+    function: Node,
+    name: &str,
+) -> Option<OutsideReach> {
     let class = super::python::holder_class(function)?;
     if name == "__init__" {
         return None;
     }
-    match py.inherited(&file.parsed, class, name) {
-        Resolution::Unresolved(why) if why.starts_with("not a member") => None,
-        Resolution::Unresolved(why) | Resolution::Outside(why) => Some(why),
-        Resolution::Symbol(_) => None,
-    }
+    py.outside_reach(&file.path, &qual_of(class, &file.parsed), name)
 }
 
 /// A definition's edits: its parameter list, the renamed parameters' names and uses in its

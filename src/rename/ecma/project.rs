@@ -848,16 +848,20 @@ impl Resolver for EcmaProject<'_> {
 
     /// A member of a class or interface: a base up its hierarchy outside the tree that may
     /// declare it.
-    fn outside_base(&self, id: &model::SymbolId) -> Option<crate::report::OutsideReach> {
+    fn reached_from_outside(
+        &self,
+        id: &model::SymbolId,
+        name: &str,
+    ) -> Option<crate::report::OutsideReach> {
         let model::SymbolId::Ecma {
             file,
             offset,
-            member: Some(EcmaMember::Public(name)),
+            member: Some(EcmaMember::Public(own)),
         } = id
         else {
             return None;
         };
-        if super::outside_bases::is_declaration_file(file) {
+        if super::outside_bases::is_declaration_file(file) && name == own {
             return Some(crate::report::OutsideReach::DeclarationFile(file.clone()));
         }
         self.outside_base_of(file, *offset, name, 0)

@@ -38,11 +38,14 @@ pub(super) fn symbol_raw(semantic: &Semantic, symbol: SymbolId) -> Raw {
     // its uses in the constructor and `this.name` are one symbol, renamed together.
     if let AstKind::FormalParameter(p) = semantic.nodes().kind(declaration)
         && is_parameter_property(p)
-        && let Some(class) = holder_of(semantic, declaration)
     {
-        return Raw::Member {
-            holder: Box::new(Raw::Local(class)),
-            name: scoping.symbol_name(symbol).to_string(),
+        return match holder_of(semantic, declaration) {
+            Some(class) => Raw::Member {
+                holder: Box::new(Raw::Local(class)),
+                name: scoping.symbol_name(symbol).to_string(),
+            },
+            // A class expression's (`const C = class { … }`): its members are not told.
+            None => Raw::Unresolved("a parameter property of a class without a name".into()),
         };
     }
     if !scoping.symbol_flags(symbol).is_import() {

@@ -21,7 +21,7 @@ use crate::rename::model::{Chosen, FileScan, RenameOptions};
 use crate::rename::named_by_string::named_by_string_refusal;
 use crate::rename::overrides::outside_override_refusal;
 use crate::rename::refusal::{ecma_special_member, left_where_tests_run, undecided_sites};
-use crate::rename::registry::{OutsideBases, resolve_all_then};
+use crate::rename::registry::{OutsideReaches, resolve_all_then};
 use crate::rename::scan::{line_text, renameable_languages, scan_all, walk};
 use crate::rename::scope::keep_mentions_in_scope;
 use crate::rename::{complete_summary, finish_scan, summarise};
@@ -79,8 +79,8 @@ pub(super) struct OwnScan {
     included_docs: Vec<IncludedDoc>,
     /// The walked files.
     files: Vec<String>,
-    /// The members found that may override one of a base outside the tree.
-    outside_bases: OutsideBases,
+    /// The members found that code outside the tree may reach by their name.
+    outside_reaches: OutsideReaches,
 }
 
 impl OwnScan {
@@ -97,12 +97,15 @@ impl OwnScan {
         let (files, unwalkable) = walk(root, &opts, apply)?;
         let (outcomes, included_docs) = scan_all(root, &files, &opts, apply);
         let (mut summary, scans) = summarise(&opts, unwalkable, outcomes);
-        let (mut scans, outside_bases) = resolve_all_then(
+        let (mut scans, outside_reaches) = resolve_all_then(
             root,
             &files,
             scans,
             &opts.old,
-            |scans, symbols, resolvers| (scans, resolvers.outside_bases(&symbols)),
+            |scans, symbols, resolvers| {
+                let names = (opts.old.as_str(), opts.new.as_str());
+                (scans, resolvers.reached_from_outside(&symbols, names))
+            },
         );
         let chosen = choose(&scans, Some(at), None, apply.surface).ok();
         if let Some(chosen) = &chosen {
@@ -115,7 +118,7 @@ impl OwnScan {
             chosen,
             included_docs,
             files,
-            outside_bases,
+            outside_reaches,
         })
     }
 
@@ -155,7 +158,7 @@ pub(super) fn own_scan_beside(
     let chosen = scan.chosen.as_ref().unwrap_or(&Chosen::All);
     let tree = (root, scan.files.as_slice(), scan.included_docs.as_slice());
     let languages = HashSet::from([language]);
-    let outside = (&scan.outside_bases, scan.scans.as_slice());
+    let outside = (&scan.outside_reaches, scan.scans.as_slice());
     if let Some(refusal) = ecma_special_member(&scan.scans, &scan.opts, chosen)
         .or_else(|| outside_override_refusal(outside, &scan.opts, chosen))
         .or_else(|| left_where_tests_run(tree, &scan.scans, &scan.opts, chosen, &languages))

@@ -340,13 +340,6 @@ impl PyProject<'_> {
         }
     }
 
-    /// What `name` is in the bases of `class` (a class of `module`): a member of a base in
-    /// the tree, or unresolved (none of the tree's bases defines it; why says whether a base
-    /// outside the tree, or one not resolved, may).
-    pub(crate) fn inherited(&self, module: &PyModule, class: Node, name: &str) -> Resolution {
-        self.in_bases(module, class, name, 0)
-    }
-
     /// `object.name`.
     pub(super) fn member(&self, module: &PyModule, object: Node, name: &str) -> Resolution {
         let receiver = self.expression(module, object, 0);
@@ -436,7 +429,8 @@ impl PyProject<'_> {
     }
 
     /// Whether one member overrides the other: a class of one is a subclass of the other's
-    /// and its bases' `name` is the other (each a member `Class.name` of the tree).
+    /// and its bases' `name` is the other (each a member `Class.name` of the tree); or their
+    /// classes have a subclass in common, whose lookup finds one of them.
     pub(super) fn overrides(&self, a: &SymbolId, b: &SymbolId) -> bool {
         let member = |id: &SymbolId| match id {
             SymbolId::Python { module, qual } if !qual.contains("::") => qual
@@ -458,7 +452,9 @@ impl PyProject<'_> {
                     .is_some_and(|node| self.overridden(&m, node, &name_a).contains(other))
             })
         };
-        inherits(&file_b, &class_b, a) || inherits(&file_a, &class_a, b)
+        inherits(&file_b, &class_b, a)
+            || inherits(&file_a, &class_a, b)
+            || self.share_a_subclass(&(file_a, class_a), &(file_b, class_b))
     }
 
     /// The members `name` of the tree that class `class` overrides: each base's (its own, or

@@ -382,15 +382,19 @@ impl Resolver for PyProject<'_> {
         self.overrides(a, b) || self.reexports(a, b) || self.reexports(b, a)
     }
 
-    /// A member `Class.name` (a method, a class attribute, an attribute `self` sets): a base
+    /// A member `Class.own` (a method, a class attribute, an attribute `self` sets): a base
     /// outside the tree that may define `name`, up its class's hierarchy or a subclass's.
-    fn outside_base(&self, id: &SymbolId) -> Option<crate::report::OutsideReach> {
+    fn reached_from_outside(
+        &self,
+        id: &SymbolId,
+        name: &str,
+    ) -> Option<crate::report::OutsideReach> {
         let SymbolId::Python { module, qual } = id else {
             return None;
         };
-        let (class, name) = qual.rsplit_once('.')?;
+        let (class, own) = qual.rsplit_once('.')?;
         // `Class.method::local` is a function's local, not a member.
-        if name.contains("::") {
+        if own.contains("::") {
             return None;
         }
         self.outside_reach(module, class, name)

@@ -16,7 +16,7 @@ impl PyProject<'_> {
     /// see: a base outside the tree up its class's hierarchy, or up a subclass's of the tree
     /// (`class W(Mixin, threading.Thread)`: the mixin's `run` is what the thread calls), or
     /// subclasses lancet cannot tell (a base it does not resolve may be the class).
-    pub(super) fn outside_reach(&self, file: &str, qual: &str, name: &str) -> Option<OutsideReach> {
+    pub(crate) fn outside_reach(&self, file: &str, qual: &str, name: &str) -> Option<OutsideReach> {
         if let Some(base) = self.outside_base_defining(file, qual, name, 0) {
             return Some(OutsideReach::Base(base));
         }

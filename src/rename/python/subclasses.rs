@@ -65,6 +65,17 @@ impl PyProject<'_> {
         found
     }
 
+    /// Whether two classes of the tree have a subclass of the tree in common (`class C(A, B)`):
+    /// a member both define is then one to a rename, as `C`'s lookup finds one of them and a
+    /// rename of that one alone would hand `C` the other's.
+    pub(super) fn share_a_subclass(&self, a: &Class, b: &Class) -> bool {
+        let (Some(of_a), Some(of_b)) = (self.subclasses(&a.0, &a.1), self.subclasses(&b.0, &b.1))
+        else {
+            return false;
+        };
+        of_a.iter().any(|class| of_b.binary_search(class).is_ok())
+    }
+
     /// Every class of the tree that derives from class `qual` of `file`, directly or not (the
     /// class itself not included), sorted; `None` past [`MAX_DEPTH`] rounds or when a base
     /// lancet does not resolve may be one of them.

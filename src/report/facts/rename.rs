@@ -314,6 +314,14 @@ pub enum RenameRefusal {
         /// Each definition: path, line and what may reach it; the first `MAX_LISTED`.
         places: Vec<(String, usize, OutsideReach)>,
     },
+    /// NEW is a name a base outside the tree of a renamed member's class may define (`set` for
+    /// a member of a `Map` subclass): the renamed member would start overriding it.
+    WouldOverrideOutside {
+        /// NEW.
+        new: String,
+        /// Each definition: path, line and what may reach it; the first `MAX_LISTED`.
+        places: Vec<(String, usize, OutsideReach)>,
+    },
     /// OLD stands in a Python doctest's expected output, which doctest compares as text.
     DoctestOutput {
         /// OLD.

@@ -3,7 +3,7 @@
 //! by its text, a change that does not fit, a site that cannot be updated safely. Their words
 //! are `render/signature.rs`'s.
 
-use super::rename::{Definition, LeftSite, PlaceRefusal, Site};
+use super::rename::{Definition, LeftSite, OutsideReach, PlaceRefusal, Site};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -187,8 +187,8 @@ pub enum UnsupportedDefinition {
     /// arguments too.
     New(String),
     /// A method a base class outside the tree may define (and call with its own
-    /// parameters): why, as the resolver says it.
-    OutsideBase(String),
+    /// parameters): what may reach it.
+    OutsideBase(OutsideReach),
     /// A name defined more than once (under `if`, `try`) with different parameters.
     Redefined,
     /// A JavaScript/TypeScript method: lancet changes functions there, not methods (their

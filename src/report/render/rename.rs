@@ -62,6 +62,9 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
         RenameRefusal::IncludedDoctests(left) => included_doctests(left, surface),
         RenameRefusal::UnreadKeywords { old, places } => unread_keywords(old, places, surface),
         RenameRefusal::OverridesOutside { old, places } => overrides_outside(old, places, surface),
+        RenameRefusal::WouldOverrideOutside { new, places } => {
+            would_override_outside(new, places, surface)
+        }
         RenameRefusal::DoctestOutput { old, places } => doctest_output(old, places, surface),
         RenameRefusal::DoctestFiles { old, places } => doctest_files(old, places, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
@@ -490,6 +493,20 @@ fn unread_keywords(old: &str, places: &[(String, usize, String)], surface: Surfa
     )
 }
 
+/// What may reach a member from outside the tree, in words: a rename's and a signature
+/// change's refusals say it alike.
+pub(super) fn reach_words(reach: &OutsideReach) -> String {
+    match reach {
+        OutsideReach::Base(base) => format!("base `{base}`"),
+        OutsideReach::UntoldSubclasses(class) => {
+            format!("a subclass of {class} whose base lancet does not resolve")
+        }
+        OutsideReach::DeclarationFile(file) => {
+            format!("declared in {file}, a declaration file of code elsewhere")
+        }
+    }
+}
+
 /// OLD a member that may override one of a base outside the tree.
 fn overrides_outside(
     old: &str,
@@ -498,15 +515,7 @@ fn overrides_outside(
 ) -> Words {
     let listed: Vec<String> = places
         .iter()
-        .map(|(path, line, reach)| match reach {
-            OutsideReach::Base(base) => format!("{path}:{line} (base `{base}`)"),
-            OutsideReach::UntoldSubclasses(class) => {
-                format!("{path}:{line} (a subclass of {class} whose base lancet does not resolve)")
-            }
-            OutsideReach::DeclarationFile(file) => {
-                format!("{path}:{line} (declared in {file}, a declaration file of code elsewhere)")
-            }
-        })
+        .map(|(path, line, reach)| format!("{path}:{line} ({})", reach_words(reach)))
         .collect();
     refused(
         ErrorKind::UnresolvedSites,
@@ -516,6 +525,29 @@ fn overrides_outside(
         ),
         &format!(
             "If no base outside the tree has a member `{old}`, pass {} to rename it; if one has, the member must keep its name for that base to reach it.",
+            surface.switch("--leave-unresolved")
+        ),
+    )
+}
+
+/// NEW a name a base outside the tree of the renamed member's class may define.
+fn would_override_outside(
+    new: &str,
+    places: &[(String, usize, OutsideReach)],
+    surface: Surface,
+) -> Words {
+    let listed: Vec<String> = places
+        .iter()
+        .map(|(path, line, reach)| format!("{path}:{line} ({})", reach_words(reach)))
+        .collect();
+    refused(
+        ErrorKind::NameInUse,
+        format!(
+            "`{new}` may be a member of a base outside the tree of the renamed member's class (lancet reads no file outside the root): the renamed member would start overriding it, and code outside the tree would call it: {}",
+            listed.join(", ")
+        ),
+        &format!(
+            "Pick another name; if no base outside the tree has a member `{new}`, pass {}.",
             surface.switch("--leave-unresolved")
         ),
     )

@@ -3,7 +3,7 @@
 //! lines that say what changed: the parameters before and after, the definitions, the calls
 //! updated per file.
 
-use super::rename::{Words, display_language, place_words, places, refused};
+use super::rename::{Words, display_language, place_words, places, reach_words, refused};
 use super::{SITES_LISTED as LISTED, join_all_lines, list_left_sites};
 use crate::report::{LeftSite, Report, SignatureSummary, Status, Surface};
 use crate::report::{ParamProblem, SignatureRefusal, SiteProblem, UnsupportedDefinition};
@@ -298,10 +298,11 @@ fn unsupported(function: &str, path: &str, line: usize, why: &UnsupportedDefinit
             ),
             "Change `__new__` and `__init__` together by editing the files.",
         ),
-        UnsupportedDefinition::OutsideBase(why) => refused(
+        UnsupportedDefinition::OutsideBase(reach) => refused(
             ErrorKind::UnresolvedSites,
             format!(
-                "{function} ({path}:{line}) may override a method of a class outside the tree, which calls it with that method's parameters: {why}"
+                "{function} ({path}:{line}) may override a method of a class outside the tree, which calls it with that method's parameters: {}",
+                reach_words(reach)
             ),
             "Change it by editing the files, where the outside class's calls are known to allow it.",
         ),
