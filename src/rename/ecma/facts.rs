@@ -7,8 +7,8 @@ use super::Raw;
 use super::context::{factory_literal, returns_by_function};
 use super::holders::{declared_holder, parameter_callables};
 use super::receivers::{
-    Callable, declared_callable, holder_of, kept_parameter, parameter_holders, reference_holder,
-    referenced_symbol, symbol_raw, type_holder,
+    Callable, declared_callable, holder_of, is_parameter_property, kept_parameter,
+    parameter_holders, reference_holder, referenced_symbol, symbol_raw, type_holder,
 };
 use oxc_ast::AstKind;
 use oxc_ast::ast::Declaration;
@@ -624,12 +624,6 @@ pub(super) fn member_key(kind: &AstKind) -> Option<String> {
         _ => return None,
     };
     key.static_name().map(|n| n.to_string())
-}
-
-/// Whether a constructor's parameter declares a member of its class too (`public name`,
-/// `private readonly id`, `override x`).
-pub(super) fn is_parameter_property(p: &oxc_ast::ast::FormalParameter) -> bool {
-    p.accessibility.is_some() || p.readonly || p.r#override
 }
 
 /// A type alias of this file an interface extends, by its name's offset: what it names is

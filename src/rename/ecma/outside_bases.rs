@@ -6,8 +6,26 @@
 
 use super::Raw;
 use super::project::{ARRAY_MEMBERS, EcmaProject, MAP_MEMBERS, MAX_DEPTH};
+use crate::report::OutsideReach;
 
 impl EcmaProject<'_> {
+    /// What may reach member `name` of the class or interface at `start` of `file`, whose
+    /// member `own` the symbol is, from outside the tree: a declaration file's member (its
+    /// code is elsewhere), or a base outside the tree that may declare `name`.
+    pub(super) fn member_reached_from_outside(
+        &self,
+        file: &str,
+        start: u32,
+        own: &str,
+        name: &str,
+    ) -> Option<OutsideReach> {
+        if is_declaration_file(file) && name == own {
+            return Some(OutsideReach::DeclarationFile(file.to_string()));
+        }
+        self.outside_base_of(file, start, name, 0)
+            .map(OutsideReach::Base)
+    }
+
     /// The base, as written, whose member `name` the member `name` of the class or interface
     /// at `start` of `file` may override: a base up its hierarchy (what it extends and
     /// implements) outside the tree, or one lancet cannot read, that may declare `name`.
@@ -45,7 +63,7 @@ impl EcmaProject<'_> {
 
 /// Whether a file is a TypeScript declaration file (`.d.ts`), whose classes are another
 /// file's, maybe outside the tree.
-pub(super) fn is_declaration_file(path: &str) -> bool {
+fn is_declaration_file(path: &str) -> bool {
     [".d.ts", ".d.mts", ".d.cts"]
         .iter()
         .any(|ext| path.ends_with(ext))

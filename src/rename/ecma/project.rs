@@ -861,10 +861,6 @@ impl Resolver for EcmaProject<'_> {
         else {
             return None;
         };
-        if super::outside_bases::is_declaration_file(file) && name == own {
-            return Some(crate::report::OutsideReach::DeclarationFile(file.clone()));
-        }
-        self.outside_base_of(file, *offset, name, 0)
-            .map(crate::report::OutsideReach::Base)
+        self.member_reached_from_outside(file, *offset, own, name)
     }
 }

@@ -5,7 +5,6 @@
 //! against, the class around a member. `holders` follows values on these facts.
 
 use super::Raw;
-use super::facts::is_parameter_property;
 use super::outside_parentheses;
 use oxc_ast::AstKind;
 use oxc_ast::ast::Expression;
@@ -18,6 +17,12 @@ use oxc_semantic::SymbolId;
 use oxc_span::GetSpan;
 
 /// A symbol of the file: its declaration, or the import it is.
+/// Whether a constructor's parameter declares a member of its class too (`public name`,
+/// `private readonly id`, `override x`).
+pub(super) fn is_parameter_property(p: &oxc_ast::ast::FormalParameter) -> bool {
+    p.accessibility.is_some() || p.readonly || p.r#override
+}
+
 pub(super) fn symbol_raw(semantic: &Semantic, symbol: SymbolId) -> Raw {
     let scoping = semantic.scoping();
     let declaration = scoping.symbol_declaration(symbol);

@@ -115,14 +115,20 @@ fn known_without(m: &PyModule, base: Node, name: &str) -> bool {
         ("builtins", "list") => LIST,
         ("builtins", "set" | "frozenset") => SET,
         ("builtins", "tuple") => TUPLE,
-        ("builtins", "str") => STR,
-        ("builtins", "bytes") => BYTES,
+        ("builtins", "str") => return !STRING_LIKE.contains(&name) && !STR_ONLY.contains(&name),
+        ("builtins", "bytes") => {
+            return !STRING_LIKE.contains(&name) && !BYTES_ONLY.contains(&name);
+        }
         ("builtins", "int") => INT,
         ("builtins", "float") => FLOAT,
         ("typing" | "typing_extensions", "NamedTuple") => NAMED_TUPLE,
         ("enum", "Enum" | "Flag") => ENUM,
         ("enum", "IntEnum" | "IntFlag") => return !ENUM.contains(&name) && !INT.contains(&name),
-        ("enum", "StrEnum") => return !ENUM.contains(&name) && !STR.contains(&name),
+        ("enum", "StrEnum") => {
+            return !ENUM.contains(&name)
+                && !STRING_LIKE.contains(&name)
+                && !STR_ONLY.contains(&name);
+        }
         ("builtins", exception) if is_exception(exception) => {
             return !EXCEPTION.contains(&name) && !exception_members(exception).contains(&name);
         }
@@ -317,28 +323,20 @@ const FLOAT: &[&str] = &[
     "real",
 ];
 
-/// `str`'s; `bytes` shares most (see [`BYTES`]).
-const STR: &[&str] = &[
+/// `str`'s and `bytes`' (see [`STR_ONLY`], [`BYTES_ONLY`]).
+const STRING_LIKE: &[&str] = &[
     "capitalize",
-    "casefold",
     "center",
     "count",
-    "encode",
     "endswith",
     "expandtabs",
     "find",
-    "format",
-    "format_map",
     "index",
     "isalnum",
     "isalpha",
     "isascii",
-    "isdecimal",
     "isdigit",
-    "isidentifier",
     "islower",
-    "isnumeric",
-    "isprintable",
     "isspace",
     "istitle",
     "isupper",
@@ -368,50 +366,18 @@ const STR: &[&str] = &[
     "zfill",
 ];
 
-const BYTES: &[&str] = &[
-    "capitalize",
-    "center",
-    "count",
-    "decode",
-    "endswith",
-    "expandtabs",
-    "find",
-    "fromhex",
-    "hex",
-    "index",
-    "isalnum",
-    "isalpha",
-    "isascii",
-    "isdigit",
-    "islower",
-    "isspace",
-    "istitle",
-    "isupper",
-    "join",
-    "ljust",
-    "lower",
-    "lstrip",
-    "maketrans",
-    "partition",
-    "removeprefix",
-    "removesuffix",
-    "replace",
-    "rfind",
-    "rindex",
-    "rjust",
-    "rpartition",
-    "rsplit",
-    "rstrip",
-    "split",
-    "splitlines",
-    "startswith",
-    "strip",
-    "swapcase",
-    "title",
-    "translate",
-    "upper",
-    "zfill",
+const STR_ONLY: &[&str] = &[
+    "casefold",
+    "encode",
+    "format",
+    "format_map",
+    "isdecimal",
+    "isidentifier",
+    "isnumeric",
+    "isprintable",
 ];
+
+const BYTES_ONLY: &[&str] = &["decode", "fromhex", "hex"];
 
 /// `Enum`'s and `Flag`'s public members (their `_sunder_` ones are all reserved).
 const ENUM: &[&str] = &["name", "value"];

@@ -507,21 +507,26 @@ pub(super) fn reach_words(reach: &OutsideReach) -> String {
     }
 }
 
+/// Each definition a base outside the tree may reach, with what may: `path:line (base `B`)`.
+fn reached_places(places: &[(String, usize, OutsideReach)]) -> String {
+    let listed: Vec<String> = places
+        .iter()
+        .map(|(path, line, reach)| format!("{path}:{line} ({})", reach_words(reach)))
+        .collect();
+    listed.join(", ")
+}
+
 /// OLD a member that may override one of a base outside the tree.
 fn overrides_outside(
     old: &str,
     places: &[(String, usize, OutsideReach)],
     surface: Surface,
 ) -> Words {
-    let listed: Vec<String> = places
-        .iter()
-        .map(|(path, line, reach)| format!("{path}:{line} ({})", reach_words(reach)))
-        .collect();
     refused(
         ErrorKind::UnresolvedSites,
         format!(
             "`{old}` is a member that code outside the tree may call by that name: a base outside the tree, up its class's hierarchy or a subclass's, may define it (lancet reads no file outside the root), and the renamed member would silently stop overriding it: {}",
-            listed.join(", ")
+            reached_places(places)
         ),
         &format!(
             "If no base outside the tree has a member `{old}`, pass {} to rename it; if one has, the member must keep its name for that base to reach it.",
@@ -536,15 +541,11 @@ fn would_override_outside(
     places: &[(String, usize, OutsideReach)],
     surface: Surface,
 ) -> Words {
-    let listed: Vec<String> = places
-        .iter()
-        .map(|(path, line, reach)| format!("{path}:{line} ({})", reach_words(reach)))
-        .collect();
     refused(
         ErrorKind::NameInUse,
         format!(
             "`{new}` may be a member of a base outside the tree of the renamed member's class (lancet reads no file outside the root): the renamed member would start overriding it, and code outside the tree would call it: {}",
-            listed.join(", ")
+            reached_places(places)
         ),
         &format!(
             "Pick another name; if no base outside the tree has a member `{new}`, pass {}.",
