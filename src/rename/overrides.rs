@@ -48,8 +48,45 @@ pub(crate) fn outside_override_refusal(
             places: by_old,
         });
     }
-    (!by_new.is_empty()).then(|| RenameRefusal::WouldOverrideOutside {
+    if !by_new.is_empty() {
+        return Some(RenameRefusal::WouldOverrideOutside {
+            new: opts.new.clone(),
+            places: by_new,
+        });
+    }
+    in_hierarchy_refusal(&outside.new_in_tree, scanned, opts, chosen)
+}
+
+/// The refusal of a rename of a member to a NEW a class of the tree in its class's hierarchy
+/// defines, in any file (`B.k` renamed `m` where base `A` defines `m` and calls `self.m()`):
+/// the two would override each other.
+fn in_hierarchy_refusal(
+    found: &HashMap<SymbolId, (String, usize, String)>,
+    scanned: &[FileScan],
+    opts: &RenameOptions,
+    chosen: &Chosen,
+) -> Option<RenameRefusal> {
+    let mut places: Vec<(String, usize, String)> = scanned
+        .iter()
+        .flat_map(|scan| &scan.occurrences)
+        .filter(|o| chosen.renames(o.resolution.as_ref(), opts))
+        .filter_map(|o| match &o.resolution {
+            Some(Resolution::Symbol(id)) => found.get(id).cloned(),
+            _ => None,
+        })
+        // A file the rename changes is read for NEW by the collisions, in its own words.
+        .filter(|(path, ..)| {
+            !scanned
+                .iter()
+                .any(|s| &s.path == path && !s.spans.is_empty())
+        })
+        .collect();
+    places.sort();
+    places.dedup();
+    places.truncate(MAX_LISTED);
+    (!places.is_empty()).then(|| RenameRefusal::NewInHierarchy {
+        old: opts.old.clone(),
         new: opts.new.clone(),
-        places: by_new,
+        places,
     })
 }

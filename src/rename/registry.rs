@@ -50,6 +50,9 @@ pub(crate) struct OutsideReaches {
     pub(crate) old: HashMap<SymbolId, OutsideReach>,
     /// By NEW: a rename would start one.
     pub(crate) new: HashMap<SymbolId, OutsideReach>,
+    /// NEW defined by a class of the tree in the member's class's hierarchy, in any file: its
+    /// file, line and name.
+    pub(crate) new_in_tree: HashMap<SymbolId, (String, usize, String)>,
 }
 
 impl Resolvers<'_> {
@@ -74,9 +77,19 @@ impl Resolvers<'_> {
                 })
                 .collect()
         };
+        let new_in_tree = symbols
+            .iter()
+            .flatten()
+            .filter(|id| id.is_member())
+            .filter_map(|id| {
+                let found = registry.iter().find_map(|r| r.in_hierarchy(id, new))?;
+                Some((id.clone(), found))
+            })
+            .collect();
         OutsideReaches {
             old: by(old),
             new: by(new),
+            new_in_tree,
         }
     }
 }

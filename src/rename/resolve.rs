@@ -72,6 +72,13 @@ pub(super) trait Resolver: Sync {
     fn reached_from_outside(&self, _id: &SymbolId, _name: &str) -> Option<OutsideReach> {
         None
     }
+
+    /// A class of the tree up or down a member symbol's class's hierarchy, in any file, that
+    /// defines member `name` (NEW): its file, line and name. The renamed member would override
+    /// it or be overridden by it, which the collisions read in the changed files alone miss.
+    fn in_hierarchy(&self, _id: &SymbolId, _name: &str) -> Option<(String, usize, String)> {
+        None
+    }
 }
 
 /// Resolves each occurrence through the syntax node that is exactly it (an occurrence that is

@@ -517,6 +517,35 @@ impl PyProject<'_> {
                 })
     }
 
+    /// A class of the tree up or down class `qual`'s hierarchy (its bases, its subclasses)
+    /// that defines member `name`, with the line of its definition: renaming a member of
+    /// `qual` to `name` would make one override the other, and the calls of either reach the
+    /// other.
+    pub(super) fn hierarchy_member(
+        &self,
+        file: &str,
+        qual: &str,
+        name: &str,
+    ) -> Option<(String, usize, String)> {
+        let up = match self.class_member(file, qual, name, 0) {
+            Resolution::Symbol(SymbolId::Python { module, qual }) => qual
+                .rsplit_once('.')
+                .map(|(class, _)| (module, class.to_string())),
+            _ => None,
+        };
+        let (class_file, class) = up.or_else(|| {
+            let subclasses = self.subclasses(file, qual)?;
+            subclasses.iter().find_map(|(sub_file, sub_qual)| {
+                let m = self.module(sub_file)?;
+                let node = find_class(&m, sub_qual)?;
+                defines_member(&m, node, name).then(|| (sub_file.clone(), sub_qual.clone()))
+            })
+        })?;
+        let m = self.module(&class_file)?;
+        let line = find_class(&m, &class)?.start_position().row + 1;
+        Some((class_file, line, class))
+    }
+
     pub(super) fn class_member(
         &self,
         file: &str,

@@ -399,6 +399,18 @@ impl Resolver for PyProject<'_> {
         }
         self.outside_reach(module, class, name)
     }
+
+    /// A member `Class.own`: a class of the tree in `Class`'s hierarchy defining `name`.
+    fn in_hierarchy(&self, id: &SymbolId, name: &str) -> Option<(String, usize, String)> {
+        let SymbolId::Python { module, qual } = id else {
+            return None;
+        };
+        let (class, own) = qual.rsplit_once('.')?;
+        if own.contains("::") {
+            return None;
+        }
+        self.hierarchy_member(module, class, name)
+    }
 }
 
 #[cfg(test)]

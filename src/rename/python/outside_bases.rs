@@ -494,3 +494,30 @@ class Abstract(metaclass=abc.ABCMeta):
         assert_eq!(reach("Counts", "total"), None);
     }
 }
+
+#[cfg(test)]
+mod hierarchy_tests {
+    use super::super::PyProject;
+    use crate::rename::resolve::testing::Fixture;
+
+    #[test]
+    fn a_member_of_new_name_up_or_down_the_hierarchy_is_found_in_any_file() {
+        let base = "class Base:\n    def describe(self): ...\n\nclass Other:\n    def describe(self): ...\n";
+        let child = "from base import Base\n\nclass Child(Base):\n    def label(self): ...\n    def shown(self): ...\n";
+        let fixture = Fixture::new(&[("base.py", base), ("child.py", child)], &["base.py"]);
+        let sources = fixture.sources();
+        let project = PyProject::new(&sources);
+        // Up: `Child.label` renamed `describe` would override `Base.describe`.
+        assert_eq!(
+            project.hierarchy_member("child.py", "Child", "describe"),
+            Some(("base.py".into(), 1, "Base".into()))
+        );
+        // Down: `Base.describe` renamed `shown` would be overridden by `Child.shown`.
+        assert_eq!(
+            project.hierarchy_member("base.py", "Base", "shown"),
+            Some(("child.py".into(), 3, "Child".into()))
+        );
+        // An unrelated class's member of the name is not in the hierarchy.
+        assert_eq!(project.hierarchy_member("base.py", "Other", "shown"), None);
+    }
+}

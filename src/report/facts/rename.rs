@@ -322,6 +322,16 @@ pub enum RenameRefusal {
         /// Each definition: path, line and what may reach it; the first `MAX_LISTED`.
         places: Vec<(String, usize, OutsideReach)>,
     },
+    /// NEW is a member a class of the tree in the renamed member's class's hierarchy defines
+    /// (a base's, a subclass's, in any file): one would override the other.
+    NewInHierarchy {
+        /// OLD.
+        old: String,
+        /// NEW.
+        new: String,
+        /// Each such class: path, line and name; the first `MAX_LISTED`.
+        places: Vec<(String, usize, String)>,
+    },
     /// OLD stands in a Python doctest's expected output, which doctest compares as text.
     DoctestOutput {
         /// OLD.

@@ -65,6 +65,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
         RenameRefusal::WouldOverrideOutside { new, places } => {
             would_override_outside(new, places, surface)
         }
+        RenameRefusal::NewInHierarchy { old, new, places } => new_in_hierarchy(old, new, places),
         RenameRefusal::DoctestOutput { old, places } => doctest_output(old, places, surface),
         RenameRefusal::DoctestFiles { old, places } => doctest_files(old, places, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
@@ -103,18 +104,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
             old,
             language,
             files,
-        } => refused(
-            ErrorKind::NoMatch,
-            format!(
-                "`{old}` stands in {} file(s) ({}) but none defines it, and its server renames from a definition",
-                display_language(language),
-                files.join(", ")
-            ),
-            &format!(
-                "Point {} at a use of it (PATH:LINE:COL), and its server renames the symbol there.",
-                surface.param("--at")
-            ),
-        ),
+        } => foreign_no_definition(old, language, files, surface),
         RenameRefusal::KindNotDefined { old, kind, others } => kind_not_defined(old, *kind, others),
         RenameRefusal::Place(place) => place_words(place, surface),
         RenameRefusal::Server(server) => server_words(server),
@@ -493,6 +483,22 @@ fn unread_keywords(old: &str, places: &[(String, usize, String)], surface: Surfa
     )
 }
 
+/// OLD in files of a language lancet hands to a server, none of which defines it.
+fn foreign_no_definition(old: &str, language: &str, files: &[String], surface: Surface) -> Words {
+    refused(
+        ErrorKind::NoMatch,
+        format!(
+            "`{old}` stands in {} file(s) ({}) but none defines it, and its server renames from a definition",
+            display_language(language),
+            files.join(", ")
+        ),
+        &format!(
+            "Point {} at a use of it (PATH:LINE:COL), and its server renames the symbol there.",
+            surface.param("--at")
+        ),
+    )
+}
+
 /// What may reach a member from outside the tree, in words: a rename's and a signature
 /// change's refusals say it alike.
 pub(super) fn reach_words(reach: &OutsideReach) -> String {
@@ -551,6 +557,22 @@ fn would_override_outside(
             "Pick another name; if no base outside the tree has a member `{new}`, pass {}.",
             surface.switch("--leave-unresolved")
         ),
+    )
+}
+
+/// NEW a member of a class in the renamed member's class's hierarchy.
+fn new_in_hierarchy(old: &str, new: &str, places: &[(String, usize, String)]) -> Words {
+    let listed: Vec<String> = places
+        .iter()
+        .map(|(path, line, class)| format!("class {class} at {path}:{line}"))
+        .collect();
+    refused(
+        ErrorKind::NameInUse,
+        format!(
+            "`{new}` is a member of a class in the hierarchy of `{old}`'s class ({}): renamed, one would override the other, and calls of either would reach the other",
+            listed.join(", ")
+        ),
+        "Pick a new name no class in its hierarchy defines.",
     )
 }
 
