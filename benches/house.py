@@ -84,12 +84,14 @@ def sizes():
 
 
 def items():
-    env = dict(os.environ, RUSTC_BOOTSTRAP="1")
+    # A target of its own: RUSTC_BOOTSTRAP makes some build scripts turn on nightly features,
+    # and their output, cached in the shared target, would then fail the stable builds.
+    target = os.path.join(ROOT, "target", "house-items")
+    env = dict(os.environ, RUSTC_BOOTSTRAP="1", CARGO_TARGET_DIR=target)
     for crate in CRATES:
         subprocess.run(["cargo", "rustdoc", "-q", "-p", crate, "--lib", "--", "-Z",
                         "unstable-options", "--output-format", "json"],
                        cwd=ROOT, env=env, check=True, capture_output=True)
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     docs = {c.replace("-", "_"): json.load(open(os.path.join(target, "doc", c.replace("-", "_") + ".json")))
             for c in CRATES}
     by_path = {tuple(e["path"]): (name, i) for name, d in docs.items()

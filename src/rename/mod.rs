@@ -65,6 +65,7 @@ mod rust;
 pub(crate) mod scan;
 mod scope;
 mod splats;
+mod word_index;
 mod words;
 
 pub use model::RenameOptions;

@@ -125,6 +125,19 @@ impl SymbolId {
         }
     }
 
+    /// A JavaScript/TypeScript public member's class or interface (its file and its name's
+    /// offset) and its name: what the resolver's hierarchy questions are asked of.
+    pub(crate) fn ecma_member(&self) -> Option<(&str, u32, &str)> {
+        match self {
+            SymbolId::Ecma {
+                file,
+                offset,
+                member: Some(EcmaMember::Public(name)),
+            } => Some((file.as_str(), *offset, name.as_str())),
+            _ => None,
+        }
+    }
+
     /// Whether it may be a binding local to a function (a parameter among them): a Python
     /// name bound in a function or other inner scope, a JavaScript/TypeScript declaration that
     /// is no member, a Rust local.

@@ -12,6 +12,7 @@ use super::receivers::{
 };
 use oxc_ast::AstKind;
 use oxc_ast::ast::Declaration;
+use oxc_ast::ast::ExportDefaultDeclarationKind;
 use oxc_ast::ast::Expression;
 use oxc_ast::ast::TSFunctionType;
 use oxc_ast::ast::TSType;
@@ -90,18 +91,12 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
             AstKind::ExportDefaultDeclaration(export) => {
                 let raw = match export.declaration.as_expression() {
                     Some(Expression::Identifier(r)) => local(&r.name),
-                    _ => Raw::Local(export.declaration.span().start),
+                    _ => default_declaration(&export.declaration),
                 };
                 facts.exports.insert("default".into(), raw);
             }
             AstKind::Class(_) | AstKind::TSInterfaceDeclaration(_) => {
-                if let Some((start, written)) = written_bases(semantic, &node.kind()) {
-                    facts.written_bases.insert(start, written);
-                }
-                if let Some((name, start, bases)) = heritage(semantic, &node.kind()) {
-                    facts.bases.insert(start, bases);
-                    declared.entry(name).or_default().push(start);
-                }
+                class_facts(semantic, &node.kind(), &mut facts, &mut declared);
             }
             // An enum's members are its own: it has no bases.
             AstKind::TSEnumDeclaration(e) => {
@@ -126,6 +121,45 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
     factories(semantic, &mut facts);
     settle(semantic, &mut facts, declared);
     facts
+}
+
+/// What a class or an interface gives its module's facts: its bases (as written and as
+/// holders), its name; for a class without a name, what it extends, as written.
+fn class_facts(
+    semantic: &Semantic,
+    kind: &AstKind,
+    facts: &mut ModuleFacts,
+    declared: &mut HashMap<String, Vec<u32>>,
+) {
+    if let AstKind::Class(c) = kind
+        && c.id.is_none()
+    {
+        let source = semantic.source_text();
+        facts.nameless_bases.extend(c.heritage.as_ref().map(|base| {
+            let span = base.expression.span();
+            source[span.start as usize..span.end as usize].to_string()
+        }));
+        return;
+    }
+    if let Some((start, written)) = written_bases(semantic, kind) {
+        facts.written_bases.insert(start, written);
+    }
+    if let Some((name, start, bases)) = heritage(semantic, kind) {
+        facts.bases.insert(start, bases);
+        facts.holder_names.insert(start, name.clone());
+        declared.entry(name).or_default().push(start);
+    }
+}
+
+/// What `export default` declares, when it is no name: a named class or function is its name
+/// (as every other reference to it is), anything else itself.
+fn default_declaration(declaration: &ExportDefaultDeclarationKind) -> Raw {
+    let named = match declaration {
+        ExportDefaultDeclarationKind::ClassDeclaration(c) => c.id.as_ref(),
+        ExportDefaultDeclarationKind::FunctionDeclaration(f) => f.id.as_ref(),
+        _ => None,
+    };
+    Raw::Local(named.map_or(declaration.span().start, |id| id.span.start))
 }
 
 /// What a factory returns ([`factory_literal`]): its object literal, a holder of its keys with

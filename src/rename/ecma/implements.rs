@@ -4,28 +4,20 @@
 //! symbol (an override is its base's member); `implements` joins two roots.
 
 use super::project::{EcmaProject, MAX_DEPTH};
-use crate::rename::model::{EcmaMember, SymbolId};
+use crate::rename::model::SymbolId;
 
 impl EcmaProject<'_> {
     /// Whether one member symbol implements the other: a class of one names the other's
     /// interface (or one extending it) in its `implements`, and both are members `name`.
     pub(super) fn implements(&self, a: &SymbolId, b: &SymbolId) -> bool {
-        let member = |id: &SymbolId| match id {
-            SymbolId::Ecma {
-                file,
-                offset,
-                member: Some(EcmaMember::Public(name)),
-            } => Some((file.clone(), *offset, name.clone())),
-            _ => None,
-        };
         let (Some((file_a, start_a, name_a)), Some((file_b, start_b, name_b))) =
-            (member(a), member(b))
+            (a.ecma_member(), b.ecma_member())
         else {
             return false;
         };
         name_a == name_b
-            && (self.reaches(&file_a, start_a, (&file_b, start_b), 0)
-                || self.reaches(&file_b, start_b, (&file_a, start_a), 0))
+            && (self.reaches(file_a, start_a, (file_b, start_b), 0)
+                || self.reaches(file_b, start_b, (file_a, start_a), 0))
     }
 
     /// Whether the class or interface at `start` of `file` has `target` up what it extends

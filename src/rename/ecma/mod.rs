@@ -80,6 +80,7 @@ mod packages;
 mod project;
 mod receivers;
 mod sites;
+mod subclasses;
 #[cfg(test)]
 mod tests;
 
@@ -219,6 +220,12 @@ pub(crate) struct ModuleFacts {
     /// what a class extends and implements, what an interface extends (see
     /// [`EcmaProject::outside_base_of`]).
     written_bases: HashMap<u32, Vec<(Raw, String)>>,
+    /// Named class or interface (by its name's offset) → its name, for the subclass search.
+    holder_names: HashMap<u32, String>,
+    /// What each class without a name extends, as written (`export default class extends
+    /// Base {}`): the subclass search cannot follow one, so one that spells a known class
+    /// leaves the subclasses untold.
+    nameless_bases: Vec<String>,
     /// Classes and interfaces declared more than once in the module (merged declarations):
     /// their members are not all under one offset, so none is looked up in their bases.
     merged: std::collections::HashSet<u32>,

@@ -11,7 +11,9 @@ use crate::report::OutsideReach;
 impl EcmaProject<'_> {
     /// What may reach member `name` of the class or interface at `start` of `file`, whose
     /// member `own` the symbol is, from outside the tree: a declaration file's member (its
-    /// code is elsewhere), or a base outside the tree that may declare `name`.
+    /// code is elsewhere), or a base outside the tree that may declare `name`, up its
+    /// hierarchy or up one of the tree's classes below it (subclasses lancet cannot tell
+    /// count as one).
     pub(super) fn member_reached_from_outside(
         &self,
         file: &str,
@@ -22,7 +24,19 @@ impl EcmaProject<'_> {
         if is_declaration_file(file) && name == own {
             return Some(OutsideReach::DeclarationFile(file.to_string()));
         }
-        self.outside_base_of(file, start, name, 0)
+        if let Some(base) = self.outside_base_of(file, start, name, 0) {
+            return Some(OutsideReach::Base(base));
+        }
+        // Below it: a subclass's own bases (`class Job extends Base implements Runner`).
+        let Some(below) = self.descendants(file, start) else {
+            let holder = self
+                .facts(file)
+                .and_then(|f| f.holder_names.get(&start).cloned());
+            return Some(OutsideReach::UntoldSubclasses(holder.unwrap_or_default()));
+        };
+        below
+            .iter()
+            .find_map(|(f, s)| self.outside_base_of(f, *s, name, 0))
             .map(OutsideReach::Base)
     }
 

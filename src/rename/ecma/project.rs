@@ -9,8 +9,12 @@ use super::sites::analyze;
 use super::{ModuleFacts, Raw, relative, with_semantic};
 use crate::rename::model::{self, EcmaMember, Parsed, Resolution};
 use crate::rename::resolve::{Resolved, Resolver, Sources};
+use crate::rename::word_index::WordIndex;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A class or interface of the tree: its file and its name's offset.
+pub(super) type Place = (String, u32);
 
 /// How deep re-export chains are followed.
 pub(super) const MAX_DEPTH: usize = 16;
@@ -71,11 +75,16 @@ const EXTENSIONS: &[&str] = &[
 
 /// The tree's JavaScript/TypeScript modules, analysed on demand.
 pub(crate) struct EcmaProject<'a> {
-    files: &'a [String],
-    read: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    pub(super) files: &'a [String],
+    pub(super) read: &'a (dyn Fn(&str) -> Option<String> + Sync),
     /// The workspace's packages under the root, for bare specifiers.
     packages: Packages<'a>,
     facts: Mutex<HashMap<String, Option<Arc<ModuleFacts>>>>,
+    /// The modules by the words they spell, for the subclass searches.
+    pub(super) words: OnceLock<WordIndex>,
+    /// Each class's or interface's descendants, searched once (see
+    /// [`EcmaProject::descendants`]).
+    pub(super) descendant_memo: Mutex<HashMap<Place, Option<Arc<Vec<Place>>>>>,
 }
 
 impl<'a> EcmaProject<'a> {
@@ -87,6 +96,8 @@ impl<'a> EcmaProject<'a> {
             read: sources.read,
             packages: Packages::new(sources.files, sources.read, sources.real),
             facts: Mutex::new(HashMap::new()),
+            words: OnceLock::new(),
+            descendant_memo: Mutex::new(HashMap::new()),
         }
     }
 
@@ -841,9 +852,10 @@ impl Resolver for EcmaProject<'_> {
             .collect()
     }
 
-    /// A class's member and the interface's it implements (see [`EcmaProject::implements`]).
+    /// A class's member and the interface's it implements (see [`EcmaProject::implements`]),
+    /// or two with a class or interface below both (see [`EcmaProject::share_a_descendant`]).
     fn related(&self, a: &model::SymbolId, b: &model::SymbolId) -> bool {
-        self.implements(a, b)
+        self.implements(a, b) || self.share_a_descendant(a, b)
     }
 
     /// A member of a class or interface: a base up its hierarchy outside the tree that may
@@ -853,14 +865,14 @@ impl Resolver for EcmaProject<'_> {
         id: &model::SymbolId,
         name: &str,
     ) -> Option<crate::report::OutsideReach> {
-        let model::SymbolId::Ecma {
-            file,
-            offset,
-            member: Some(EcmaMember::Public(own)),
-        } = id
-        else {
-            return None;
-        };
-        self.member_reached_from_outside(file, *offset, own, name)
+        let (file, start, own) = id.ecma_member()?;
+        self.member_reached_from_outside(file, start, own, name)
+    }
+
+    /// A class or interface of the tree up or down the member's hierarchy, in any file, that
+    /// declares NEW (see [`EcmaProject::hierarchy_declaring`]).
+    fn in_hierarchy(&self, id: &model::SymbolId, name: &str) -> Option<(String, usize, String)> {
+        let (file, start, _) = id.ecma_member()?;
+        self.hierarchy_declaring(file, start, name)
     }
 }

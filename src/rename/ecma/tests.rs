@@ -770,3 +770,49 @@ fn a_parameter_property_of_a_class_without_a_name_is_undecided() {
     let found = resolve(&[("a.ts", text)], "a.ts", "gone");
     assert!(found[0].starts_with("2 ? "), "{found:?}");
 }
+
+/// The subclass search finds a class however its module names the base: by a default import
+/// of another name, through a barrel that re-exports it under another name; and one it cannot
+/// follow (`extends mixin(Base)`, a class without a name) leaves the subclasses untold.
+#[test]
+fn the_subclasses_are_found_through_default_imports_and_barrels() {
+    let base = "export default class Base {\n  run() {}\n}\n";
+    let barrel = "export { default as Root } from '../base';\n";
+    let a = "import Anything from './base';\nexport class A extends Anything {}\n";
+    let b = "import { Root } from './lib';\nclass B extends Root {}\n";
+    let c =
+        "import { A } from './a';\ninterface I { x: number }\nclass C extends A implements I {}\n";
+    let files = [
+        ("base.ts", base),
+        ("lib/index.ts", barrel),
+        ("a.ts", a),
+        ("b.ts", b),
+        ("c.ts", c),
+    ];
+    let fixture = Fixture::new(&files, &[]);
+    let sources = fixture.sources();
+    let project = EcmaProject::new(&sources);
+    let at = |text: &str, class: &str| text.find(&format!("class {class} ")).unwrap() as u32 + 6;
+    let below = project.descendants("base.ts", at(base, "Base")).unwrap();
+    let expected = [
+        ("a.ts".to_string(), at(a, "A")),
+        ("b.ts".to_string(), at(b, "B")),
+        ("c.ts".to_string(), at(c, "C")),
+    ];
+    assert_eq!(*below, expected);
+
+    for untold in [
+        "import Base from './base';\nconst mixin = (K: any) => K;\nclass M extends mixin(Base) {}\n",
+        "import Base from './base';\nexport default class extends Base {}\n",
+    ] {
+        let files = [("base.ts", base), ("m.ts", untold)];
+        let fixture = Fixture::new(&files, &[]);
+        let sources = fixture.sources();
+        let project = EcmaProject::new(&sources);
+        assert_eq!(
+            project.descendants("base.ts", at(base, "Base")),
+            None,
+            "{untold}"
+        );
+    }
+}

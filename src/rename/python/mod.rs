@@ -75,7 +75,7 @@ pub(crate) struct PyProject<'a> {
     /// Memo of each file's classes and what their bases are, for the subclass searches.
     file_classes: Mutex<HashMap<String, subclasses::FileClasses>>,
     /// The files by the words they spell, for the subclass searches.
-    words: OnceLock<subclasses::WordIndex>,
+    words: OnceLock<crate::rename::word_index::WordIndex>,
 }
 
 /// An import resolved: the importer's directory, the dotted name, whether as Python runs it.

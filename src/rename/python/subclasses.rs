@@ -13,9 +13,10 @@ use super::members::Lacks;
 use super::scopes::{Bound, qual_of, scope_of};
 use super::{MAX_DEPTH, PyModule, PyProject, Target, remembered};
 use crate::rename::model::{Resolution, SymbolId};
-use crate::rename::words::{is_word_byte, whole_word_offsets};
+use crate::rename::word_index::WordIndex;
+use crate::rename::words::whole_word_offsets;
 use std::cell::Cell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use tree_sitter::Node;
 
@@ -96,7 +97,10 @@ impl PyProject<'_> {
 
     /// [`PyProject::subclasses`] searched: from the class's name outward, round by round.
     fn search_subclasses(&self, key: &Class) -> Option<Arc<Vec<Class>>> {
-        let index = self.words.get_or_init(|| WordIndex::new(self));
+        let index = self.words.get_or_init(|| {
+            let paths = self.files.sorted().into_iter().cloned().collect();
+            WordIndex::new(paths, &|path| self.text_of(path))
+        });
         let mut known: BTreeSet<Class> = BTreeSet::from([key.clone()]);
         let mut names: BTreeSet<String> = BTreeSet::from([last_part(&key.1).to_string()]);
         for _ in 0..MAX_DEPTH {
@@ -116,6 +120,15 @@ impl PyProject<'_> {
             }
         }
         None
+    }
+
+    /// A file's text for the word index: from its parse when it was parsed, else read.
+    fn text_of(&self, path: &str) -> Option<String> {
+        let parsed = self.parsed.lock().ok()?.get(path).cloned().flatten();
+        match parsed {
+            Some(module) => Some(module.text.clone()),
+            None => (self.read)(path),
+        }
     }
 
     /// What a class's base expression stands for, resolved without subclass searches: a
@@ -242,108 +255,6 @@ fn may_hold_a_class(kind: &str) -> bool {
             | "match_statement"
             | "case_clause"
     )
-}
-
-/// The tree's Python files by the words they spell, built once when a subclass is first
-/// looked for: each search then reads only the files that spell a known class's name, where
-/// reading every file for each class made a rename over the standard library's mixins read
-/// it hundreds of times. A word is kept as its 64-bit hash: two words of one hash only add a
-/// file to parse and look at, never hide one.
-pub(super) struct WordIndex {
-    /// The files, in path order.
-    paths: Vec<String>,
-    /// Each word's hash, the files spelling it (indexes into `paths`).
-    files: HashMap<u64, Vec<u32>>,
-}
-
-/// A word's hash for the index (FNV-1a: short keys, no allocation, no per-process seed).
-fn word_hash(word: &[u8]) -> u64 {
-    word.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// A file's distinct words' hashes, sorted: from its parse when it was parsed, else read.
-fn words_of_file(project: &PyProject, path: &str) -> Vec<u64> {
-    let parsed = project
-        .parsed
-        .lock()
-        .ok()
-        .and_then(|p| p.get(path).cloned().flatten());
-    let read;
-    let text = match &parsed {
-        Some(module) => module.text.as_str(),
-        None => match (project.read)(path) {
-            Some(text) => {
-                read = text;
-                read.as_str()
-            }
-            None => return Vec::new(),
-        },
-    };
-    let mut words: Vec<u64> = text
-        .as_bytes()
-        .split(|b| !is_word_byte(*b))
-        .filter(|w| !w.is_empty() && !w[0].is_ascii_digit())
-        .map(word_hash)
-        .collect();
-    words.sort_unstable();
-    words.dedup();
-    words
-}
-
-impl WordIndex {
-    /// Every `.py` file of the project read once (the parsed ones from their parse), each
-    /// file's distinct words found on one scoped thread per core. Not on rayon's: the index is
-    /// built inside a `OnceLock` that rayon's other workers block on, so they could not help
-    /// and a rayon build ran on one core (a stdlib rename's index: 138 ms, a twentieth of it).
-    fn new(project: &PyProject) -> Self {
-        let paths: Vec<String> = project.files.sorted().into_iter().cloned().collect();
-        let workers = std::thread::available_parallelism().map_or(1, usize::from);
-        let mut words_of: Vec<Vec<u64>> = vec![Vec::new(); paths.len()];
-        std::thread::scope(|scope| {
-            let paths = &paths;
-            let handles: Vec<_> = (0..workers)
-                .map(|worker| {
-                    scope.spawn(move || {
-                        let mine = paths.iter().enumerate().skip(worker).step_by(workers);
-                        mine.map(|(at, path)| (at, words_of_file(project, path)))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            for handle in handles {
-                match handle.join() {
-                    Ok(done) => done.into_iter().for_each(|(at, w)| words_of[at] = w),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            }
-        });
-        let mut files: HashMap<u64, Vec<u32>> = HashMap::new();
-        for (at, words) in words_of.into_iter().enumerate() {
-            for word in words {
-                files.entry(word).or_default().push(at as u32);
-            }
-        }
-        WordIndex { paths, files }
-    }
-
-    /// The files that spell one of `names` as a whole word (and, rarely, a few more), in path
-    /// order.
-    fn spelling_any<'i>(&'i self, names: &BTreeSet<String>) -> Vec<&'i str> {
-        let mut found: Vec<u32> = names
-            .iter()
-            .filter_map(|n| self.files.get(&word_hash(n.as_bytes())))
-            .flatten()
-            .copied()
-            .collect();
-        found.sort_unstable();
-        found.dedup();
-        found
-            .into_iter()
-            .map(|at| self.paths[at as usize].as_str())
-            .collect()
-    }
 }
 
 /// Whether one of a class's bases is a class of `known`; `None` when a base lancet does not

@@ -1,0 +1,233 @@
+//! The tree's classes and interfaces that derive from one (extend or implement it, directly or
+//! not), for what a member's hierarchy holds below its class: a subclass that also implements
+//! an interface ties the member it inherits to the interface's (`class C extends A implements
+//! I {}`), one with a base outside the tree lets code lancet cannot read call the member, and
+//! one that defines NEW would take the renamed member's calls.
+//!
+//! They are found from the class's name outward, as the Python resolver's subclasses are: the
+//! files that spell a known class's name or its module's name (a default import may name it
+//! anything) are read, their classes and interfaces whose bases resolve to a known one are
+//! known in turn, and so are the names a module re-exports a known one under, until none is
+//! added. A class made at run time (`mixin(Base)`) that spells a known name leaves the
+//! subclasses untold.
+
+use super::Raw;
+use super::project::{EcmaProject, MAX_DEPTH, Place};
+use crate::rename::model::{Resolution, SymbolId};
+use crate::rename::word_index::WordIndex;
+use crate::rename::words::whole_word_offsets;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The extensions of the files a subclass search reads.
+const MODULE_EXTENSIONS: &[&str] = &[".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+
+impl EcmaProject<'_> {
+    /// Every class and interface of the tree that derives from the one at `start` of `file`,
+    /// directly or not (itself not included), sorted; `None` when one lancet cannot follow may
+    /// be among them, or past [`MAX_DEPTH`] rounds.
+    pub(super) fn descendants(&self, file: &str, start: u32) -> Option<Arc<Vec<Place>>> {
+        let key = (file.to_string(), start);
+        if let Some(hit) = self.descendant_memo.lock().ok()?.get(&key).cloned() {
+            return hit;
+        }
+        let found = self.search_descendants(&key);
+        if let Ok(mut memo) = self.descendant_memo.lock() {
+            memo.insert(key, found.clone());
+        }
+        found
+    }
+
+    /// [`EcmaProject::descendants`] searched, round by round.
+    fn search_descendants(&self, key: &Place) -> Option<Arc<Vec<Place>>> {
+        let index = self.words.get_or_init(|| {
+            let modules = self.files.iter().filter(|p| is_module(p)).cloned();
+            WordIndex::new(modules.collect(), &|path| (self.read)(path))
+        });
+        let mut known: BTreeSet<Place> = BTreeSet::from([key.clone()]);
+        let mut names = BTreeSet::new();
+        if !self.facts(&key.0)?.holder_names.contains_key(&key.1) {
+            // An object type, an enum: nothing names it to derive from it (a type alias of an
+            // object type implemented by a class is not followed yet).
+            return Some(Arc::new(Vec::new()));
+        }
+        self.learn_names(key, &mut names)?;
+        for _ in 0..MAX_DEPTH {
+            let before = (known.len(), names.len());
+            for path in index.spelling_any(&names.clone()) {
+                let Some(facts) = self.facts(path) else {
+                    continue;
+                };
+                if facts.nameless_bases.iter().any(|b| spells_any(b, &names)) {
+                    return None;
+                }
+                for (start, bases) in &facts.written_bases {
+                    let this = (path.to_string(), *start);
+                    if !known.contains(&this) && self.derives_from(path, bases, &known, &names)? {
+                        self.learn_names(&this, &mut names)?;
+                        known.insert(this);
+                    }
+                }
+                for (exported, raw) in &facts.exports {
+                    if !names.contains(exported) && self.names_known(path, raw, &known, &names) {
+                        names.insert(exported.clone());
+                    }
+                }
+            }
+            if (known.len(), names.len()) == before {
+                known.remove(key);
+                return Some(Arc::new(known.into_iter().collect()));
+            }
+        }
+        None
+    }
+
+    /// Adds the names a file importing the class or interface at `place` spells: its own and
+    /// its module's.
+    fn learn_names(&self, place: &Place, names: &mut BTreeSet<String>) -> Option<()> {
+        let facts = self.facts(&place.0)?;
+        names.insert(facts.holder_names.get(&place.1)?.clone());
+        if let Some(module) = module_name(&place.0) {
+            names.insert(module.to_string());
+        }
+        Some(())
+    }
+
+    /// Whether an export of module `path` is a known class or interface under another name
+    /// (`export { Base as Root } from "./base"`, `export { default as Base } …`).
+    fn names_known(
+        &self,
+        path: &str,
+        raw: &Raw,
+        known: &BTreeSet<Place>,
+        names: &BTreeSet<String>,
+    ) -> bool {
+        let may = match raw {
+            Raw::Local(start) => known.contains(&(path.to_string(), *start)),
+            Raw::Imported { name, .. } => name == "default" || names.contains(name),
+            _ => false,
+        };
+        may && self
+            .place_of(path, raw, 1)
+            .is_ok_and(|place| known.contains(&place))
+    }
+
+    /// Whether one of a class's or interface's bases, as written in `path`, is a known one;
+    /// `None` when one lancet cannot resolve spells a known name (`extends mixin(Base)`).
+    fn derives_from(
+        &self,
+        path: &str,
+        bases: &[(Raw, String)],
+        known: &BTreeSet<Place>,
+        names: &BTreeSet<String>,
+    ) -> Option<bool> {
+        let mut derives = false;
+        for (base, written) in bases {
+            match self.place_of(path, base, 1) {
+                Ok(place) => derives |= known.contains(&place),
+                Err(Resolution::Outside(_)) => {}
+                Err(_) if spells_any(written, names) => return None,
+                Err(_) => {}
+            }
+        }
+        Some(derives)
+    }
+
+    /// Whether two member symbols of one name have classes or interfaces with a class or
+    /// interface of the tree below both (`class C extends A implements I {}` holds `A.m` to
+    /// `I.m`): a rename of one alone breaks what the one below must be.
+    pub(super) fn share_a_descendant(&self, a: &SymbolId, b: &SymbolId) -> bool {
+        let (Some((file_a, start_a, name_a)), Some((file_b, start_b, name_b))) =
+            (a.ecma_member(), b.ecma_member())
+        else {
+            return false;
+        };
+        if name_a != name_b {
+            return false;
+        }
+        let (Some(below_a), Some(below_b)) = (
+            self.descendants(file_a, start_a),
+            self.descendants(file_b, start_b),
+        ) else {
+            return false;
+        };
+        let place_b = (file_b.to_string(), start_b);
+        below_a.contains(&place_b) || below_a.iter().any(|p| below_b.binary_search(p).is_ok())
+    }
+
+    /// A class or interface of the tree up or down the hierarchy of the one at `start` of
+    /// `file` that declares member `name`: its file, line and name.
+    pub(super) fn hierarchy_declaring(
+        &self,
+        file: &str,
+        start: u32,
+        name: &str,
+    ) -> Option<(String, usize, String)> {
+        let (found_file, found_start) = self.up_declaring(file, start, name, 0).or_else(|| {
+            let below = self.descendants(file, start)?;
+            below
+                .iter()
+                .find(|(f, s)| self.declares(f, *s, name))
+                .cloned()
+        })?;
+        let facts = self.facts(&found_file)?;
+        let holder = facts.holder_names.get(&found_start)?.clone();
+        let text = (self.read)(&found_file)?;
+        let line = text.as_bytes()[..(found_start as usize).min(text.len())]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1;
+        Some((found_file, line, holder))
+    }
+
+    /// The class or interface at `start` of `file`, or one of the tree up what it extends and
+    /// implements, that declares member `name`.
+    fn up_declaring(&self, file: &str, start: u32, name: &str, depth: usize) -> Option<Place> {
+        if self.declares(file, start, name) {
+            return Some((file.to_string(), start));
+        }
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let facts = self.facts(file)?;
+        facts
+            .written_bases
+            .get(&start)?
+            .iter()
+            .find_map(|(base, _)| {
+                let (base_file, base_start) = self.place_of(file, base, depth + 1).ok()?;
+                self.up_declaring(&base_file, base_start, name, depth + 1)
+            })
+    }
+
+    /// Whether the class or interface at `start` of `file` declares member `name` itself.
+    fn declares(&self, file: &str, start: u32, name: &str) -> bool {
+        self.facts(file)
+            .and_then(|f| f.members.get(&start).map(|m| m.iter().any(|n| n == name)))
+            .unwrap_or(false)
+    }
+}
+
+/// Whether a path is a JavaScript or TypeScript module (a declaration file is not searched:
+/// it declares what code elsewhere defines).
+fn is_module(path: &str) -> bool {
+    !path.ends_with(".d.ts") && MODULE_EXTENSIONS.iter().any(|e| path.ends_with(e))
+}
+
+/// The word an import of a module spells (`./base` → `base`; `./shapes/index.ts` → `shapes`).
+fn module_name(path: &str) -> Option<&str> {
+    let file = path.rsplit('/').next()?;
+    let stem = file.split('.').next()?;
+    if stem != "index" {
+        return Some(stem);
+    }
+    path.rsplit('/').nth(1)
+}
+
+/// Whether `text` spells one of `names` as a whole word.
+fn spells_any(text: &str, names: &BTreeSet<String>) -> bool {
+    names
+        .iter()
+        .any(|n| !whole_word_offsets(text.as_bytes(), n).is_empty())
+}
