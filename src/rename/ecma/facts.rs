@@ -424,6 +424,7 @@ fn top_level_types(semantic: &Semantic, facts: &mut ModuleFacts) {
             && let Some(holder) = type_holder(semantic, &a.type_annotation)
         {
             facts.aliases.insert(start, holder);
+            facts.holder_names.insert(start, a.id.name.to_string());
         }
     }
 }
@@ -492,6 +493,7 @@ fn written_bases(semantic: &Semantic, kind: &AstKind) -> Option<(u32, Vec<(Raw, 
     let named = |r: &oxc_ast::ast::IdentifierReference| match referenced_symbol(semantic, r) {
         None => Raw::Outside(r.name.to_string()),
         Some(_) => reference_holder(semantic, r)
+            .or_else(|| local_alias_declaration(semantic, r))
             .unwrap_or_else(|| Raw::Unresolved(format!("`{}` is no class", r.name))),
     };
     let typed = |name: &TSTypeName| match name {

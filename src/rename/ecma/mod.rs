@@ -220,7 +220,8 @@ pub(crate) struct ModuleFacts {
     /// what a class extends and implements, what an interface extends (see
     /// [`EcmaProject::outside_base_of`]).
     written_bases: HashMap<u32, Vec<(Raw, String)>>,
-    /// Named class or interface (by its name's offset) → its name, for the subclass search.
+    /// Named class, interface or type alias of a holder (by its name's offset) → its name,
+    /// for the subclass search.
     holder_names: HashMap<u32, String>,
     /// What each class without a name extends, as written (`export default class extends
     /// Base {}`): the subclass search cannot follow one, so one that spells a known class

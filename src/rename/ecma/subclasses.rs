@@ -46,12 +46,22 @@ impl EcmaProject<'_> {
         });
         let mut known: BTreeSet<Place> = BTreeSet::from([key.clone()]);
         let mut names = BTreeSet::new();
-        if !self.facts(&key.0)?.holder_names.contains_key(&key.1) {
-            // An object type, an enum: nothing names it to derive from it (a type alias of an
-            // object type implemented by a class is not followed yet).
+        let facts = self.facts(&key.0)?;
+        // An object type is named by the type aliases of it (`type Named = { … }`, which a
+        // class may implement); one no alias names, or an enum, nothing derives from.
+        let aliases = facts
+            .aliases
+            .iter()
+            .filter(|(_, named)| matches!(named, Raw::Local(start) if *start == key.1))
+            .map(|(alias, _)| (key.0.clone(), *alias));
+        for named_by in std::iter::once(key.clone()).chain(aliases) {
+            if facts.holder_names.contains_key(&named_by.1) {
+                self.learn_names(&named_by, &mut names)?;
+            }
+        }
+        if names.is_empty() {
             return Some(Arc::new(Vec::new()));
         }
-        self.learn_names(key, &mut names)?;
         for _ in 0..MAX_DEPTH {
             let before = (known.len(), names.len());
             for path in index.spelling_any(&names.clone()) {
