@@ -144,11 +144,45 @@ fn class_facts(
     if let Some((start, written)) = written_bases(semantic, kind) {
         facts.written_bases.insert(start, written);
     }
+    if let AstKind::Class(c) = kind
+        && let Some(id) = &c.id
+        && !c.decorators.is_empty()
+    {
+        let decorators = c.decorators.iter().filter_map(|d| decorator(semantic, d));
+        facts.decorators.insert(id.span.start, decorators.collect());
+    }
     if let Some((name, start, bases)) = heritage(semantic, kind) {
         facts.bases.insert(start, bases);
         facts.holder_names.insert(start, name.clone());
         declared.entry(name).or_default().push(start);
     }
+}
+
+/// A decorator's binding, its leftmost name (`Component` of `@Component({…})`), and what it
+/// calls as written (`Component`): a name no declaration binds is [`Raw::Outside`], a global.
+fn decorator(semantic: &Semantic, decorator: &oxc_ast::ast::Decorator) -> Option<(Raw, String)> {
+    let mut expression = &decorator.expression;
+    loop {
+        expression = match expression {
+            Expression::CallExpression(call) => &call.callee,
+            Expression::StaticMemberExpression(member) => &member.object,
+            Expression::ParenthesizedExpression(inner) => &inner.expression,
+            _ => break,
+        };
+    }
+    let Expression::Identifier(named) = expression else {
+        return None;
+    };
+    let raw = match referenced_symbol(semantic, named) {
+        None => Raw::Outside(named.name.to_string()),
+        Some(symbol) => symbol_raw(semantic, symbol),
+    };
+    let span = match &decorator.expression {
+        Expression::CallExpression(call) => call.callee.span(),
+        whole => whole.span(),
+    };
+    let written = semantic.source_text()[span.start as usize..span.end as usize].to_string();
+    Some((raw, written))
 }
 
 /// What `export default` declares, when it is no name: a named class or function is its name

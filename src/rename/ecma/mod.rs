@@ -223,6 +223,10 @@ pub(crate) struct ModuleFacts {
     /// Named class, interface or type alias of a holder (by its name's offset) → its name,
     /// for the subclass search.
     holder_names: HashMap<u32, String>,
+    /// Named class (by its name's offset) → each decorator's binding (its leftmost name:
+    /// `Component` of `@Component({…})`, `ng` of `@ng.Component`) and text as written: one
+    /// from outside the tree may call the class's members by name (Angular's `ngOnInit`).
+    decorators: HashMap<u32, Vec<(Raw, String)>>,
     /// What each class without a name extends, as written (`export default class extends
     /// Base {}`): the subclass search cannot follow one, so one that spells a known class
     /// leaves the subclasses untold.

@@ -5,7 +5,7 @@
 //! (`Error`, `Array`, `Map`, …).
 
 use super::Raw;
-use super::project::{ARRAY_MEMBERS, EcmaProject, MAP_MEMBERS, MAX_DEPTH};
+use super::project::{ARRAY_MEMBERS, EcmaProject, MAP_MEMBERS, MAX_DEPTH, Place};
 use crate::report::OutsideReach;
 
 impl EcmaProject<'_> {
@@ -13,7 +13,7 @@ impl EcmaProject<'_> {
     /// member `own` the symbol is, from outside the tree: a declaration file's member (its
     /// code is elsewhere), or a base outside the tree that may declare `name`, up its
     /// hierarchy or up one of the tree's classes below it (subclasses lancet cannot tell
-    /// count as one).
+    /// count as one), or a decorator from outside the tree on a class of the hierarchy.
     pub(super) fn member_reached_from_outside(
         &self,
         file: &str,
@@ -34,10 +34,52 @@ impl EcmaProject<'_> {
                 .and_then(|f| f.holder_names.get(&start).cloned());
             return Some(OutsideReach::UntoldSubclasses(holder.unwrap_or_default()));
         };
-        below
+        if let Some(base) = below
             .iter()
             .find_map(|(f, s)| self.outside_base_of(f, *s, name, 0))
-            .map(OutsideReach::Base)
+        {
+            return Some(OutsideReach::Base(base));
+        }
+        // A framework's decorator on a class up or down the hierarchy (Angular calls a
+        // decorated component's `ngOnInit`, inherited or its own).
+        let mut hierarchy = self.ancestors(file, start, 0);
+        hierarchy.extend(below.iter().cloned());
+        hierarchy
+            .iter()
+            .find_map(|(f, s)| self.outside_decorator(f, *s))
+            .map(OutsideReach::Decorator)
+    }
+
+    /// The class or interface at `start` of `file` and those of the tree up what it extends
+    /// and implements.
+    fn ancestors(&self, file: &str, start: u32, depth: usize) -> Vec<Place> {
+        let mut found = vec![(file.to_string(), start)];
+        let bases = self
+            .facts(file)
+            .and_then(|f| f.written_bases.get(&start).cloned());
+        if depth < MAX_DEPTH {
+            for (base, _) in bases.unwrap_or_default() {
+                if let Ok((base_file, base_start)) = self.place_of(file, &base, depth + 1) {
+                    found.extend(self.ancestors(&base_file, base_start, depth + 1));
+                }
+            }
+        }
+        found
+    }
+
+    /// A decorator of the class at `start` of `file` from outside the tree (or one lancet
+    /// cannot place), as written.
+    fn outside_decorator(&self, file: &str, start: u32) -> Option<String> {
+        let facts = self.facts(file)?;
+        let decorators = facts.decorators.get(&start)?;
+        decorators.iter().find_map(|(raw, written)| {
+            let outside = match raw {
+                Raw::Outside(_) => true,
+                Raw::Imported { source, .. } => self.module_file(file, source).is_err(),
+                _ => false,
+            };
+            outside.then(|| written.clone())
+        })
     }
 
     /// The base, as written, whose member `name` the member `name` of the class or interface

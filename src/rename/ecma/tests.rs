@@ -816,3 +816,26 @@ fn the_subclasses_are_found_through_default_imports_and_barrels() {
         );
     }
 }
+
+/// A decorator of the tree is read like any function of it (what it does is the tree's), so
+/// only one from outside the tree may call a member by name.
+#[test]
+fn only_a_decorator_from_outside_the_tree_may_call_a_member() {
+    use crate::rename::model::{EcmaMember, SymbolId};
+    use crate::rename::resolve::Resolver;
+    use crate::report::OutsideReach;
+    let text = "import { Component } from '@angular/core';\nfunction track(c: any) { return c; }\n@track\nclass Mine {\n  run() {}\n}\n@Component({})\nclass Theirs {\n  run() {}\n}\n";
+    let fixture = Fixture::new(&[("a.ts", text)], &["a.ts"]);
+    let sources = fixture.sources();
+    let project = EcmaProject::new(&sources);
+    let member = |class: &str| SymbolId::Ecma {
+        file: "a.ts".into(),
+        offset: text.find(&format!("class {class} ")).unwrap() as u32 + 6,
+        member: Some(EcmaMember::Public("run".into())),
+    };
+    assert_eq!(project.reached_from_outside(&member("Mine"), "run"), None);
+    assert_eq!(
+        project.reached_from_outside(&member("Theirs"), "run"),
+        Some(OutsideReach::Decorator("Component".into()))
+    );
+}

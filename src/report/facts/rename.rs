@@ -188,6 +188,9 @@ pub enum OutsideReach {
     /// A TypeScript declaration file (`.d.ts`) of the tree declares the member: it describes
     /// code elsewhere, which calls it by that name.
     DeclarationFile(String),
+    /// A decorator from outside the tree on a class of the member's hierarchy, as written
+    /// (`Component({…})`): the framework may call the member by name (Angular's `ngOnInit`).
+    Decorator(String),
 }
 
 /// What reads a Python string as an attribute's name, for the refusal to show it as written.

@@ -510,6 +510,9 @@ pub(super) fn reach_words(reach: &OutsideReach) -> String {
         OutsideReach::DeclarationFile(file) => {
             format!("declared in {file}, a declaration file of code elsewhere")
         }
+        OutsideReach::Decorator(written) => {
+            format!("decorator `@{written}` from outside the tree, which may call it by name")
+        }
     }
 }
 
@@ -522,12 +525,32 @@ fn reached_places(places: &[(String, usize, OutsideReach)]) -> String {
     listed.join(", ")
 }
 
+/// Whether every place is reached by a decorator from outside the tree, none by a base.
+fn by_decorators(places: &[(String, usize, OutsideReach)]) -> bool {
+    places
+        .iter()
+        .all(|(_, _, reach)| matches!(reach, OutsideReach::Decorator(_)))
+}
+
 /// OLD a member that may override one of a base outside the tree.
 fn overrides_outside(
     old: &str,
     places: &[(String, usize, OutsideReach)],
     surface: Surface,
 ) -> Words {
+    if by_decorators(places) {
+        return refused(
+            ErrorKind::UnresolvedSites,
+            format!(
+                "`{old}` is a member that code outside the tree may call by that name: a decorator from outside the tree on a class of its hierarchy may have its framework call it (lancet reads no file outside the root), and the renamed member would silently stop being called: {}",
+                reached_places(places)
+            ),
+            &format!(
+                "If that decorator's framework calls no member `{old}`, pass {} to rename it; if it does, the member must keep its name.",
+                surface.switch("--leave-unresolved")
+            ),
+        );
+    }
     refused(
         ErrorKind::UnresolvedSites,
         format!(
@@ -547,6 +570,19 @@ fn would_override_outside(
     places: &[(String, usize, OutsideReach)],
     surface: Surface,
 ) -> Words {
+    if by_decorators(places) {
+        return refused(
+            ErrorKind::NameInUse,
+            format!(
+                "`{new}` may be a name a decorator from outside the tree on the renamed member's class's hierarchy has its framework call (lancet reads no file outside the root): the renamed member would start being called: {}",
+                reached_places(places)
+            ),
+            &format!(
+                "Pick another name; if that decorator's framework calls no member `{new}`, pass {}.",
+                surface.switch("--leave-unresolved")
+            ),
+        );
+    }
     refused(
         ErrorKind::NameInUse,
         format!(
