@@ -134,11 +134,7 @@ fn class_facts(
     if let AstKind::Class(c) = kind
         && c.id.is_none()
     {
-        let source = semantic.source_text();
-        facts.nameless_bases.extend(c.heritage.as_ref().map(|base| {
-            let span = base.expression.span();
-            source[span.start as usize..span.end as usize].to_string()
-        }));
+        facts.nameless_bases.extend(class_extends(semantic, c));
         return;
     }
     if let Some((start, written)) = written_bases(semantic, kind) {
@@ -183,6 +179,54 @@ fn decorator(semantic: &Semantic, decorator: &oxc_ast::ast::Decorator) -> Option
     };
     let written = semantic.source_text()[span.start as usize..span.end as usize].to_string();
     Some((raw, written))
+}
+
+/// A variable's initializer as written when it may be a class (`const Core = Base`,
+/// `const Sub = mixin(Base)`, `const C = class extends B {}`).
+fn class_like_init(semantic: &Semantic, symbol: oxc_semantic::SymbolId) -> Option<String> {
+    let mut declaration = semantic.scoping().symbol_declaration(symbol);
+    if matches!(
+        semantic.nodes().kind(declaration),
+        AstKind::BindingIdentifier(_)
+    ) {
+        declaration = semantic.nodes().parent_id(declaration);
+    }
+    let AstKind::VariableDeclarator(d) = semantic.nodes().kind(declaration) else {
+        return None;
+    };
+    let init = d.init.as_ref()?;
+    if !matches!(
+        init,
+        Expression::Identifier(_) | Expression::CallExpression(_) | Expression::ClassExpression(_)
+    ) {
+        return None;
+    }
+    let span = init.span();
+    Some(semantic.source_text()[span.start as usize..span.end as usize].to_string())
+}
+
+/// The types an alias is made of, as written (`Shape & { x: number }` → `Shape`): what a
+/// class implementing it must implement. Type arguments are not (`Record<string, F>` is a
+/// `Record`).
+fn constituent_names(semantic: &Semantic, ty: &TSType, named: &mut Vec<String>) {
+    match ty {
+        TSType::TSIntersectionType(t) => {
+            t.types
+                .iter()
+                .for_each(|t| constituent_names(semantic, t, named));
+        }
+        TSType::TSUnionType(t) => {
+            t.types
+                .iter()
+                .for_each(|t| constituent_names(semantic, t, named));
+        }
+        TSType::TSParenthesizedType(t) => constituent_names(semantic, &t.type_annotation, named),
+        TSType::TSTypeReference(r) => {
+            let span = r.type_name.span();
+            named.push(semantic.source_text()[span.start as usize..span.end as usize].to_string());
+        }
+        _ => {}
+    }
 }
 
 /// What `export default` declares, when it is no name: a named class or function is its name
@@ -436,6 +480,11 @@ fn top_level_types(semantic: &Semantic, facts: &mut ModuleFacts) {
         {
             facts.values.insert(start, holder);
         }
+        if flags.is_variable()
+            && let Some(init) = class_like_init(semantic, symbol)
+        {
+            facts.unread_definitions.insert(start, init);
+        }
         if flags.is_type_alias()
             && !flags.intersects(other | SymbolFlags::Variable)
             && let AstKind::TSTypeAliasDeclaration(a) =
@@ -455,10 +504,21 @@ fn top_level_types(semantic: &Semantic, facts: &mut ModuleFacts) {
                 semantic.nodes().kind(scoping.symbol_declaration(symbol))
             && (a.type_parameters.is_none()
                 || matches!(a.type_annotation, TSType::TSTypeLiteral(_)))
-            && let Some(holder) = type_holder(semantic, &a.type_annotation)
         {
-            facts.aliases.insert(start, holder);
-            facts.holder_names.insert(start, a.id.name.to_string());
+            match type_holder(semantic, &a.type_annotation) {
+                Some(holder) => {
+                    facts.aliases.insert(start, holder);
+                    facts.holder_names.insert(start, a.id.name.to_string());
+                }
+                None if !facts.bases.contains_key(&start) => {
+                    let mut named = Vec::new();
+                    constituent_names(semantic, &a.type_annotation, &mut named);
+                    if !named.is_empty() {
+                        facts.unread_definitions.insert(start, named.join(" "));
+                    }
+                }
+                None => {}
+            }
         }
     }
 }
@@ -524,32 +584,20 @@ pub(super) fn callable_facts(
 fn written_bases(semantic: &Semantic, kind: &AstKind) -> Option<(u32, Vec<(Raw, String)>)> {
     let source = semantic.source_text();
     let written = |span: oxc_span::Span| source[span.start as usize..span.end as usize].to_string();
-    let named = |r: &oxc_ast::ast::IdentifierReference| match referenced_symbol(semantic, r) {
-        None => Raw::Outside(r.name.to_string()),
-        Some(_) => reference_holder(semantic, r)
-            .or_else(|| local_alias_declaration(semantic, r))
-            .unwrap_or_else(|| Raw::Unresolved(format!("`{}` is no class", r.name))),
-    };
     let typed = |name: &TSTypeName| match name {
-        TSTypeName::IdentifierReference(r) => named(r),
+        TSTypeName::IdentifierReference(r) => written_base(semantic, r),
         _ => Raw::Unresolved("a base lancet cannot read".into()),
     };
     let (start, bases) = match kind {
         AstKind::Class(c) => {
-            let extends = c.heritage.iter().map(|h| match &h.expression {
-                Expression::Identifier(r) => (named(r), written(h.expression.span())),
-                other => (
-                    Raw::Unresolved("a base class lancet cannot read".into()),
-                    written(other.span()),
-                ),
-            });
+            let extends = class_extends(semantic, c);
             let implements = c
                 .implements
                 .iter()
                 .map(|i| (typed(&i.expression), written(i.expression.span())));
             (
                 c.id.as_ref()?.span.start,
-                extends.chain(implements).collect(),
+                extends.into_iter().chain(implements).collect(),
             )
         }
         AstKind::TSInterfaceDeclaration(i) => {
@@ -560,6 +608,29 @@ fn written_bases(semantic: &Semantic, kind: &AstKind) -> Option<(u32, Vec<(Raw, 
         _ => return None,
     };
     Some((start, bases))
+}
+
+/// What a class extends, as written, with what it is (see [`written_bases`]).
+fn class_extends(semantic: &Semantic, class: &oxc_ast::ast::Class) -> Option<(Raw, String)> {
+    let base = &class.heritage.as_ref()?.expression;
+    let span = base.span();
+    let written = semantic.source_text()[span.start as usize..span.end as usize].to_string();
+    let raw = match base {
+        Expression::Identifier(r) => written_base(semantic, r),
+        _ => Raw::Unresolved("a base class lancet cannot read".into()),
+    };
+    Some((raw, written))
+}
+
+/// What a base written as a name is: a global no declaration binds is [`Raw::Outside`]; a
+/// class, an interface or a type alias of the file, or an import, is itself.
+fn written_base(semantic: &Semantic, named: &oxc_ast::ast::IdentifierReference) -> Raw {
+    match referenced_symbol(semantic, named) {
+        None => Raw::Outside(named.name.to_string()),
+        Some(_) => reference_holder(semantic, named)
+            .or_else(|| local_alias_declaration(semantic, named))
+            .unwrap_or_else(|| Raw::Unresolved(format!("`{}` is no class", named.name))),
+    }
 }
 
 /// A named class's or an interface's name, its name's offset and what it extends (each a

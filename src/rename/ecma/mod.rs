@@ -227,10 +227,15 @@ pub(crate) struct ModuleFacts {
     /// `Component` of `@Component({…})`, `ng` of `@ng.Component`) and text as written: one
     /// from outside the tree may call the class's members by name (Angular's `ngOnInit`).
     decorators: HashMap<u32, Vec<(Raw, String)>>,
-    /// What each class without a name extends, as written (`export default class extends
-    /// Base {}`): the subclass search cannot follow one, so one that spells a known class
-    /// leaves the subclasses untold.
-    nameless_bases: Vec<String>,
+    /// Top-level variable or type alias (by its name's offset) whose value lancet does not
+    /// follow → its definition as written (`export const Core = Base`), for an alias the types
+    /// it is made of (`type L = Shape & {…}`: `Shape`): for the subclass search, to which one
+    /// that spells a known name may be that one.
+    unread_definitions: HashMap<u32, String>,
+    /// What each class without a name extends, with what it is, as [`ModuleFacts::written_bases`]
+    /// (`export default class extends Base {}`): the subclass search cannot follow one, so one
+    /// that may extend a known class leaves the subclasses untold.
+    nameless_bases: Vec<(Raw, String)>,
     /// Classes and interfaces declared more than once in the module (merged declarations):
     /// their members are not all under one offset, so none is looked up in their bases.
     merged: std::collections::HashSet<u32>,

@@ -50,6 +50,13 @@ impl EcmaProject<'_> {
             .map(OutsideReach::Decorator)
     }
 
+    /// Whether the declaration at `start` of `file` is one whose members lancet reads: a class,
+    /// an interface, an enum, an object type.
+    fn holds_members(&self, file: &str, start: u32) -> bool {
+        self.facts(file)
+            .is_some_and(|f| f.bases.contains_key(&start))
+    }
+
     /// The class or interface at `start` of `file` and those of the tree up what it extends
     /// and implements.
     fn ancestors(&self, file: &str, start: u32, depth: usize) -> Vec<Place> {
@@ -103,6 +110,11 @@ impl EcmaProject<'_> {
                     Ok(_) if depth >= MAX_DEPTH => Some(written.clone()),
                     // A declaration file describes code elsewhere, which calls what it calls.
                     Ok((base_file, _)) if is_declaration_file(&base_file) => Some(written.clone()),
+                    // A type alias of what lancet does not read as members (`Greeter & {…}`)
+                    // may hold an outside type.
+                    Ok((base_file, base_start)) if !self.holds_members(&base_file, base_start) => {
+                        Some(written.clone())
+                    }
                     Ok((base_file, base_start)) => {
                         self.outside_base_of(&base_file, base_start, name, depth + 1)
                     }
@@ -160,6 +172,13 @@ fn global_declares(global: &str, name: &str) -> bool {
             "withResolvers",
             "try",
         ],
+        // TypeScript's iteration interfaces: what `for … of` and spreads call.
+        "Iterable" | "AsyncIterable" | "Disposable" | "AsyncDisposable" => &[],
+        "Iterator" | "IterableIterator" | "AsyncIterator" | "AsyncIterableIterator" => {
+            &["next", "return", "throw"]
+        }
+        "PromiseLike" => &["then"],
+        "ArrayLike" => &["length"],
         _ => return true,
     };
     own.contains(&name) || OBJECT_MEMBERS.contains(&name) || STATICS.contains(&name)

@@ -15,9 +15,12 @@ use super::Raw;
 use super::project::{EcmaProject, MAX_DEPTH, Place};
 use crate::rename::model::{Resolution, SymbolId};
 use crate::rename::word_index::WordIndex;
-use crate::rename::words::whole_word_offsets;
+use crate::rename::words::{is_word_byte, whole_word_offsets};
 use std::collections::BTreeSet;
 use std::sync::Arc;
+
+/// How many rounds a subclass search makes: each finds the classes one step further down.
+const MAX_ROUNDS: usize = 64;
 
 /// The extensions of the files a subclass search reads.
 const MODULE_EXTENSIONS: &[&str] = &[".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -25,7 +28,7 @@ const MODULE_EXTENSIONS: &[&str] = &[".ts", ".tsx", ".mts", ".cts", ".js", ".jsx
 impl EcmaProject<'_> {
     /// Every class and interface of the tree that derives from the one at `start` of `file`,
     /// directly or not (itself not included), sorted; `None` when one lancet cannot follow may
-    /// be among them, or past [`MAX_DEPTH`] rounds.
+    /// be among them, or past [`MAX_ROUNDS`] rounds.
     pub(super) fn descendants(&self, file: &str, start: u32) -> Option<Arc<Vec<Place>>> {
         let key = (file.to_string(), start);
         if let Some(hit) = self.descendant_memo.lock().ok()?.get(&key).cloned() {
@@ -62,13 +65,13 @@ impl EcmaProject<'_> {
         if names.is_empty() {
             return Some(Arc::new(Vec::new()));
         }
-        for _ in 0..MAX_DEPTH {
+        for _ in 0..MAX_ROUNDS {
             let before = (known.len(), names.len());
             for path in index.spelling_any(&names.clone()) {
                 let Some(facts) = self.facts(path) else {
                     continue;
                 };
-                if facts.nameless_bases.iter().any(|b| spells_any(b, &names)) {
+                if self.derives_from(path, &facts.nameless_bases, &known, &names)? {
                     return None;
                 }
                 for (start, bases) in &facts.written_bases {
@@ -78,9 +81,14 @@ impl EcmaProject<'_> {
                         known.insert(this);
                     }
                 }
+                // A module that exports a known one (under any name, `default` too) is named
+                // by its importers.
                 for (exported, raw) in &facts.exports {
-                    if !names.contains(exported) && self.names_known(path, raw, &known, &names) {
-                        names.insert(exported.clone());
+                    if self.names_known(path, raw, &known, &names) {
+                        if exported != "default" {
+                            names.insert(exported.clone());
+                        }
+                        names.insert(module_name(path).unwrap_or("index").to_string());
                     }
                 }
             }
@@ -97,9 +105,7 @@ impl EcmaProject<'_> {
     fn learn_names(&self, place: &Place, names: &mut BTreeSet<String>) -> Option<()> {
         let facts = self.facts(&place.0)?;
         names.insert(facts.holder_names.get(&place.1)?.clone());
-        if let Some(module) = module_name(&place.0) {
-            names.insert(module.to_string());
-        }
+        names.insert(module_name(&place.0).unwrap_or("index").to_string());
         Some(())
     }
 
@@ -112,14 +118,26 @@ impl EcmaProject<'_> {
         known: &BTreeSet<Place>,
         names: &BTreeSet<String>,
     ) -> bool {
-        let may = match raw {
-            Raw::Local(start) => known.contains(&(path.to_string(), *start)),
-            Raw::Imported { name, .. } => name == "default" || names.contains(name),
-            _ => false,
+        let place = match raw {
+            // `export const Core = Base`: a name lancet does not follow may be a known one.
+            Raw::Local(start) if self.unread_spelling((path, *start), names) => return true,
+            Raw::Local(start) => Ok((path.to_string(), *start)),
+            Raw::Imported { name, .. } if name == "default" || names.contains(name) => {
+                self.place_of(path, raw, 1)
+            }
+            _ => return false,
         };
-        may && self
-            .place_of(path, raw, 1)
-            .is_ok_and(|place| known.contains(&place))
+        place.is_ok_and(|place| known.contains(&place))
+    }
+
+    /// Whether the definition at `place` is one lancet does not follow that spells a known
+    /// name (`const Core = Base`, `type L = Shape & {…}`).
+    fn unread_spelling(&self, (file, start): (&str, u32), names: &BTreeSet<String>) -> bool {
+        self.facts(file).is_some_and(|f| {
+            f.unread_definitions
+                .get(&start)
+                .is_some_and(|written| spells_any(written, names))
+        })
     }
 
     /// Whether one of a class's or interface's bases, as written in `path`, is a known one;
@@ -134,9 +152,13 @@ impl EcmaProject<'_> {
         let mut derives = false;
         for (base, written) in bases {
             match self.place_of(path, base, 1) {
+                // A variable or alias (`Core` of `const Core = Base`) may be a known one.
+                Ok(place) if self.unread_spelling((&place.0, place.1), names) => return None,
                 Ok(place) => derives |= known.contains(&place),
                 Err(Resolution::Outside(_)) => {}
-                Err(_) if spells_any(written, names) => return None,
+                // A name lancet cannot follow (`const Core = require("./base")`, a mixin's
+                // parameter) in a file that spells a known name or module may be one.
+                Err(_) if is_name(written) || spells_any(written, names) => return None,
                 Err(_) => {}
             }
         }
@@ -174,11 +196,11 @@ impl EcmaProject<'_> {
         name: &str,
     ) -> Option<(String, usize, String)> {
         let (found_file, found_start) = self.up_declaring(file, start, name, 0).or_else(|| {
+            // Below it, and up from there: a subclass's own, and what it also implements.
             let below = self.descendants(file, start)?;
             below
                 .iter()
-                .find(|(f, s)| self.declares(f, *s, name))
-                .cloned()
+                .find_map(|(f, s)| self.up_declaring(f, *s, name, 0))
         })?;
         let facts = self.facts(&found_file)?;
         let holder = facts.holder_names.get(&found_start)?.clone();
@@ -233,6 +255,11 @@ fn module_name(path: &str) -> Option<&str> {
         return Some(stem);
     }
     path.rsplit('/').nth(1)
+}
+
+/// Whether a base as written is one name (`Core`), not an expression (`React.Component`).
+fn is_name(written: &str) -> bool {
+    !written.is_empty() && written.bytes().all(is_word_byte)
 }
 
 /// Whether `text` spells one of `names` as a whole word.
