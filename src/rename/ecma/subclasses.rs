@@ -13,6 +13,7 @@
 
 use super::Raw;
 use super::project::{EcmaProject, MAX_DEPTH, Place};
+use crate::rename::memo::remembered;
 use crate::rename::model::{Resolution, SymbolId};
 use crate::rename::word_index::WordIndex;
 use crate::rename::words::{is_word_byte, whole_word_offsets};
@@ -31,14 +32,9 @@ impl EcmaProject<'_> {
     /// be among them, or past [`MAX_ROUNDS`] rounds.
     pub(super) fn descendants(&self, file: &str, start: u32) -> Option<Arc<Vec<Place>>> {
         let key = (file.to_string(), start);
-        if let Some(hit) = self.descendant_memo.lock().ok()?.get(&key).cloned() {
-            return hit;
-        }
-        let found = self.search_descendants(&key);
-        if let Ok(mut memo) = self.descendant_memo.lock() {
-            memo.insert(key, found.clone());
-        }
-        found
+        remembered(&self.descendant_memo, key.clone(), || {
+            self.search_descendants(&key)
+        })
     }
 
     /// [`EcmaProject::descendants`] searched, round by round.

@@ -85,14 +85,9 @@ impl PyProject<'_> {
             return None;
         }
         let key = (file.to_string(), qual.to_string());
-        if let Some(hit) = self.subclass_memo.lock().ok()?.get(&key).cloned() {
-            return hit;
-        }
-        let found = self.search_subclasses(&key);
-        if let Ok(mut memo) = self.subclass_memo.lock() {
-            memo.insert(key, found.clone());
-        }
-        found
+        remembered(&self.subclass_memo, key.clone(), || {
+            self.search_subclasses(&key)
+        })
     }
 
     /// [`PyProject::subclasses`] searched: from the class's name outward, round by round.
