@@ -264,3 +264,193 @@ fn spells_any(text: &str, names: &BTreeSet<String>) -> bool {
         .iter()
         .any(|n| !whole_word_offsets(text.as_bytes(), n).is_empty())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::EcmaProject;
+    use crate::rename::resolve::testing::Fixture;
+
+    /// The subclass search finds a class however its module names the base: by a default import
+    /// of another name, through a barrel that re-exports it under another name; and one it cannot
+    /// follow (`extends mixin(Base)`, a class without a name) leaves the subclasses untold.
+    #[test]
+    fn the_subclasses_are_found_through_default_imports_and_barrels() {
+        let base = "export default class Base {\n  run() {}\n}\n";
+        let barrel = "export { default as Root } from '../base';\n";
+        let a = "import Anything from './base';\nexport class A extends Anything {}\n";
+        let b = "import { Root } from './lib';\nclass B extends Root {}\n";
+        let c = "import { A } from './a';\ninterface I { x: number }\nclass C extends A implements I {}\n";
+        let files = [
+            ("base.ts", base),
+            ("lib/index.ts", barrel),
+            ("a.ts", a),
+            ("b.ts", b),
+            ("c.ts", c),
+        ];
+        let fixture = Fixture::new(&files, &[]);
+        let sources = fixture.sources();
+        let project = EcmaProject::new(&sources);
+        let at =
+            |text: &str, class: &str| text.find(&format!("class {class} ")).unwrap() as u32 + 6;
+        let below = project.descendants("base.ts", at(base, "Base")).unwrap();
+        let expected = [
+            ("a.ts".to_string(), at(a, "A")),
+            ("b.ts".to_string(), at(b, "B")),
+            ("c.ts".to_string(), at(c, "C")),
+        ];
+        assert_eq!(*below, expected);
+
+        for untold in [
+            "import Base from './base';\nconst mixin = (K: any) => K;\nclass M extends mixin(Base) {}\n",
+            "import Base from './base';\nexport default class extends Base {}\n",
+        ] {
+            let files = [("base.ts", base), ("m.ts", untold)];
+            let fixture = Fixture::new(&files, &[]);
+            let sources = fixture.sources();
+            let project = EcmaProject::new(&sources);
+            assert_eq!(
+                project.descendants("base.ts", at(base, "Base")),
+                None,
+                "{untold}"
+            );
+        }
+    }
+
+    /// A decorator of the tree is read like any function of it (what it does is the tree's), so
+    /// only one from outside the tree may call a member by name.
+    #[test]
+    fn only_a_decorator_from_outside_the_tree_may_call_a_member() {
+        use crate::rename::model::{EcmaMember, SymbolId};
+        use crate::rename::resolve::Resolver;
+        use crate::report::OutsideReach;
+        let text = "import { Component } from '@angular/core';\nfunction track(c: any) { return c; }\n@track\nclass Mine {\n  run() {}\n}\n@Component({})\nclass Theirs {\n  run() {}\n}\n";
+        let fixture = Fixture::new(&[("a.ts", text)], &["a.ts"]);
+        let sources = fixture.sources();
+        let project = EcmaProject::new(&sources);
+        let member = |class: &str| SymbolId::Ecma {
+            file: "a.ts".into(),
+            offset: text.find(&format!("class {class} ")).unwrap() as u32 + 6,
+            member: Some(EcmaMember::Public("run".into())),
+        };
+        assert_eq!(project.reached_from_outside(&member("Mine"), "run"), None);
+        assert_eq!(
+            project.reached_from_outside(&member("Theirs"), "run"),
+            Some(OutsideReach::Decorator("Component".into()))
+        );
+    }
+
+    /// What the attack pass on the subclass search found: a barrel's default re-export and an
+    /// `export default` of another module's class are followed by the module's name; a base
+    /// lancet cannot follow that may be a known class (a `const` alias, a `require`, a mixin's
+    /// parameter) leaves the subclasses untold; a chain deeper than the re-export limit is still
+    /// searched.
+    #[test]
+    fn the_subclass_search_follows_default_barrels_and_tells_what_it_cannot() {
+        let base = "export class Base {\n  greet() {}\n}\n";
+        let at = base.find("Base").unwrap() as u32;
+        let descendants = |extra: &[(&str, &str)]| {
+            let mut files = vec![("base.ts", base)];
+            files.extend_from_slice(extra);
+            let fixture = Fixture::new(&files, &[]);
+            let sources = fixture.sources();
+            let project = EcmaProject::new(&sources);
+            project
+                .descendants("base.ts", at)
+                .map(|found| found.iter().map(|(f, _)| f.clone()).collect::<Vec<_>>())
+        };
+        let barrel = [
+            (
+                "lib/index.ts",
+                "import { Base } from '../base';\nexport default Base;\n",
+            ),
+            (
+                "sub.ts",
+                "import Thing from './lib';\nexport class Sub extends Thing {}\n",
+            ),
+        ];
+        assert_eq!(descendants(&barrel), Some(vec!["sub.ts".to_string()]));
+        for untold in [
+            [
+                (
+                    "alias.ts",
+                    "import { Base } from './base';\nexport const Core = Base;\n",
+                ),
+                (
+                    "sub.ts",
+                    "import { Core } from './alias';\nexport class Sub extends Core {}\n",
+                ),
+            ],
+            [
+                (
+                    "l.ts",
+                    "import { Base } from './base';\nexport type L = Base & { x: number };\n",
+                ),
+                (
+                    "sub.ts",
+                    "import { L } from './l';\nexport class Sub implements L {\n  greet() {}\n  x = 1;\n}\n",
+                ),
+            ],
+            [
+                (
+                    "sub.js",
+                    "const Thing = require('./base');\nclass Sub extends Thing {}\n",
+                ),
+                ("other.js", "\n"),
+            ],
+            [
+                (
+                    "sub.ts",
+                    "import { Base } from './base';\nconst mix = (B: any) => class extends B {};\nexport const Sub = mix(Base);\n",
+                ),
+                ("other.ts", "\n"),
+            ],
+        ] {
+            assert_eq!(descendants(&untold), None, "{untold:?}");
+        }
+        let chain: Vec<(String, String)> = (0..20)
+            .map(|i| {
+                let above = if i == 0 { "Base".to_string() } else { format!("C{}", i - 1) };
+                let from = if i == 0 { "base".to_string() } else { format!("c{}", i - 1) };
+                (
+                    format!("c{i}.ts"),
+                    format!("import {{ {above} }} from './{from}';\nexport class C{i} extends {above} {{}}\n"),
+                )
+            })
+            .collect();
+        let chain: Vec<(&str, &str)> = chain
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        assert_eq!(descendants(&chain).map(|found| found.len()), Some(20));
+    }
+
+    /// NEW a subclass takes from an interface it implements is in the hierarchy, as one the
+    /// subclass declares is; an iteration interface of TypeScript's library declares no other
+    /// member, and an alias of an intersection may hold an outside type.
+    #[test]
+    fn new_up_a_subclass_and_the_library_interfaces_are_weighed() {
+        use crate::rename::model::{EcmaMember, SymbolId};
+        use crate::rename::resolve::Resolver;
+        use crate::report::OutsideReach;
+        let base = "export class Base {\n  greet() {}\n}\n";
+        let sub = "import { Base } from './base';\ninterface I { hello?(): number }\nexport class Sub extends Base implements I, Iterable<number> {\n  *[Symbol.iterator]() { yield 1; }\n}\ntype Local = Greeter & { name?: string };\nexport class Other extends Base implements Local {}\n";
+        let greeter = "import { Greeter } from 'extlib';\n";
+        let sub = format!("{greeter}{sub}");
+        let fixture = Fixture::new(&[("base.ts", base), ("sub.ts", &sub)], &[]);
+        let sources = fixture.sources();
+        let project = EcmaProject::new(&sources);
+        let greet = SymbolId::Ecma {
+            file: "base.ts".into(),
+            offset: base.find("Base").unwrap() as u32,
+            member: Some(EcmaMember::Public("greet".into())),
+        };
+        assert_eq!(
+            project.in_hierarchy(&greet, "hello"),
+            Some(("sub.ts".into(), 3, "I".into()))
+        );
+        assert_eq!(
+            project.reached_from_outside(&greet, "greet"),
+            Some(OutsideReach::Base("Local".into()))
+        );
+    }
+}
