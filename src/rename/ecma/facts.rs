@@ -7,7 +7,7 @@ use super::Raw;
 use super::context::{factory_literal, returns_by_function};
 use super::holders::{declared_holder, parameter_callables};
 use super::receivers::{
-    Callable, declared_callable, holder_of, is_parameter_property, kept_parameter,
+    Callable, declared_callable, holder_of, imported, is_parameter_property, kept_parameter,
     parameter_holders, reference_holder, referenced_symbol, symbol_raw, type_holder,
 };
 use oxc_ast::AstKind;
@@ -158,10 +158,15 @@ fn class_facts(
 /// calls as written (`Component`): a name no declaration binds is [`Raw::Outside`], a global.
 fn decorator(semantic: &Semantic, decorator: &oxc_ast::ast::Decorator) -> Option<(Raw, String)> {
     let mut expression = &decorator.expression;
+    // The name read off the root (`Component` of `fw.Component`).
+    let mut property = None;
     loop {
         expression = match expression {
             Expression::CallExpression(call) => &call.callee,
-            Expression::StaticMemberExpression(member) => &member.object,
+            Expression::StaticMemberExpression(member) => {
+                property = Some(member.property.name.to_string());
+                &member.object
+            }
             Expression::ParenthesizedExpression(inner) => &inner.expression,
             _ => break,
         };
@@ -171,6 +176,22 @@ fn decorator(semantic: &Semantic, decorator: &oxc_ast::ast::Decorator) -> Option
     };
     let raw = match referenced_symbol(semantic, named) {
         None => Raw::Outside(named.name.to_string()),
+        // `import * as fw from "fw"`: `fw.Component` is that module's export.
+        Some(symbol)
+            if matches!(
+                semantic
+                    .nodes()
+                    .kind(semantic.scoping().symbol_declaration(symbol)),
+                AstKind::ImportNamespaceSpecifier(_)
+            ) =>
+        {
+            let declaration = semantic.scoping().symbol_declaration(symbol);
+            imported(
+                semantic,
+                declaration,
+                property.unwrap_or_else(|| "*".into()),
+            )
+        }
         Some(symbol) => symbol_raw(semantic, symbol),
     };
     let span = match &decorator.expression {
@@ -181,8 +202,9 @@ fn decorator(semantic: &Semantic, decorator: &oxc_ast::ast::Decorator) -> Option
     Some((raw, written))
 }
 
-/// A variable's initializer as written when it may be a class (`const Core = Base`,
-/// `const Sub = mixin(Base)`, `const C = class extends B {}`).
+/// A variable's initializer as written when it may be a class: a name (`const Core = Base`:
+/// `Base`), or the names a call is handed (`const Sub = mix(Base)`: `(Base)`; a call handed
+/// none, `find([new Item()])`, is not one).
 fn class_like_init(semantic: &Semantic, symbol: oxc_semantic::SymbolId) -> Option<String> {
     let mut declaration = semantic.scoping().symbol_declaration(symbol);
     if matches!(
@@ -194,15 +216,21 @@ fn class_like_init(semantic: &Semantic, symbol: oxc_semantic::SymbolId) -> Optio
     let AstKind::VariableDeclarator(d) = semantic.nodes().kind(declaration) else {
         return None;
     };
-    let init = d.init.as_ref()?;
-    if !matches!(
-        init,
-        Expression::Identifier(_) | Expression::CallExpression(_) | Expression::ClassExpression(_)
-    ) {
-        return None;
+    match d.init.as_ref()? {
+        Expression::Identifier(named) => Some(named.name.to_string()),
+        Expression::CallExpression(call) => {
+            let handed: Vec<&str> = call
+                .arguments
+                .iter()
+                .filter_map(|a| match a.as_expression() {
+                    Some(Expression::Identifier(named)) => Some(named.name.as_str()),
+                    _ => None,
+                })
+                .collect();
+            (!handed.is_empty()).then(|| format!("({})", handed.join(" ")))
+        }
+        _ => None,
     }
-    let span = init.span();
-    Some(semantic.source_text()[span.start as usize..span.end as usize].to_string())
 }
 
 /// The types an alias is made of, as written (`Shape & { x: number }` → `Shape`): what a

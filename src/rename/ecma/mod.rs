@@ -228,9 +228,10 @@ pub(crate) struct ModuleFacts {
     /// from outside the tree may call the class's members by name (Angular's `ngOnInit`).
     decorators: HashMap<u32, Vec<(Raw, String)>>,
     /// Top-level variable or type alias (by its name's offset) whose value lancet does not
-    /// follow → its definition as written (`export const Core = Base`), for an alias the types
-    /// it is made of (`type L = Shape & {…}`: `Shape`): for the subclass search, to which one
-    /// that spells a known name may be that one.
+    /// follow → the names it is made of: a variable's value (`export const Core = Base`:
+    /// `Base`) or the names a call it holds was handed (`mix(Base)`: `(Base)`), an alias's
+    /// types (`type L = Shape & {…}`: `Shape`): for the subclass search, to which one that
+    /// spells a known name may be that one.
     unread_definitions: HashMap<u32, String>,
     /// What each class without a name extends, with what it is, as [`ModuleFacts::written_bases`]
     /// (`export default class extends Base {}`): the subclass search cannot follow one, so one

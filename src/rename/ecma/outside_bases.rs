@@ -80,10 +80,13 @@ impl EcmaProject<'_> {
         let facts = self.facts(file)?;
         let decorators = facts.decorators.get(&start)?;
         decorators.iter().find_map(|(raw, written)| {
+            // A decorator of the file is the tree's; an import is followed to its declaration
+            // (`export { Component } from "fw"` in a file of the tree is the package's); any
+            // other binding (`import * as fw`) lancet does not follow is counted outside.
             let outside = match raw {
-                Raw::Outside(_) => true,
-                Raw::Imported { source, .. } => self.module_file(file, source).is_err(),
-                _ => false,
+                Raw::Local(_) => false,
+                Raw::Imported { source, name } => self.export(file, source, name, 1).is_err(),
+                _ => true,
             };
             outside.then(|| written.clone())
         })

@@ -177,7 +177,7 @@ impl<'a> EcmaProject<'a> {
     }
 
     /// The declaration an export of a module stands for: (file, offset).
-    fn export(
+    pub(super) fn export(
         &self,
         from: &str,
         source: &str,

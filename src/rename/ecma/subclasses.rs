@@ -17,8 +17,18 @@ use crate::rename::memo::remembered;
 use crate::rename::model::{Resolution, SymbolId};
 use crate::rename::word_index::WordIndex;
 use crate::rename::words::{is_word_byte, whole_word_offsets};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
+
+/// Where a base as written leads, for a subclass search.
+enum Placed {
+    /// A declaration of the tree: its file and its name's offset.
+    Tree(Place),
+    /// Outside the tree.
+    Outside,
+    /// Lancet cannot follow it.
+    Unfollowed,
+}
 
 /// How many rounds a subclass search makes: each finds the classes one step further down.
 const MAX_ROUNDS: usize = 64;
@@ -61,19 +71,37 @@ impl EcmaProject<'_> {
         if names.is_empty() {
             return Some(Arc::new(Vec::new()));
         }
+        // Each base's and export's place, resolved once for the whole search: the rounds only
+        // hold them against what is known (a barrel re-exporting every class made each round
+        // resolve them all again).
+        let mut placed: HashMap<(String, u32, usize), Placed> = HashMap::new();
         for _ in 0..MAX_ROUNDS {
             let before = (known.len(), names.len());
             for path in index.spelling_any(&names.clone()) {
                 let Some(facts) = self.facts(path) else {
                     continue;
                 };
-                if self.derives_from(path, &facts.nameless_bases, &known, &names)? {
+                // A class without a name extending a known one, or a call handed one
+                // (`const Sub = mix(Base)`): a subclass lancet cannot follow.
+                let handed = facts
+                    .unread_definitions
+                    .values()
+                    .any(|d| d.starts_with('(') && spells_any(d, &names));
+                let nameless = (path, u32::MAX, &facts.nameless_bases[..]);
+                if handed || self.derives_from(nameless, &known, &names, &mut placed)? {
                     return None;
                 }
                 for (start, bases) in &facts.written_bases {
                     let this = (path.to_string(), *start);
-                    if !known.contains(&this) && self.derives_from(path, bases, &known, &names)? {
+                    if !known.contains(&this)
+                        && self.derives_from((path, *start, bases), &known, &names, &mut placed)?
+                    {
                         self.learn_names(&this, &mut names)?;
+                        // The declarations merged with it (`interface Sub` beside `class
+                        // Sub`) are it.
+                        let name = facts.holder_names.get(start);
+                        let merged = facts.holder_names.iter().filter(|(_, n)| Some(*n) == name);
+                        known.extend(merged.map(|(s, _)| (path.to_string(), *s)));
                         known.insert(this);
                     }
                 }
@@ -136,26 +164,40 @@ impl EcmaProject<'_> {
         })
     }
 
-    /// Whether one of a class's or interface's bases, as written in `path`, is a known one;
-    /// `None` when one lancet cannot resolve spells a known name (`extends mixin(Base)`).
+    /// Whether one of a class's or interface's bases (`start` of `path`; `u32::MAX` for the
+    /// classes without a name) is a known one; `None` when one lancet cannot follow may be:
+    /// it spells a known name (`extends mixin(Base)`), it is a name of a named class's bases
+    /// (`const Core = require("./base")`; a class without a name extending a mixin's
+    /// parameter is the mixin's, whose call is weighed where it is made), or it is a
+    /// definition lancet does not follow that spells one (`const Core = Base`).
     fn derives_from(
         &self,
-        path: &str,
-        bases: &[(Raw, String)],
+        (path, start, bases): (&str, u32, &[(Raw, String)]),
         known: &BTreeSet<Place>,
         names: &BTreeSet<String>,
+        placed: &mut HashMap<(String, u32, usize), Placed>,
     ) -> Option<bool> {
         let mut derives = false;
-        for (base, written) in bases {
-            match self.place_of(path, base, 1) {
-                // A variable or alias (`Core` of `const Core = Base`) may be a known one.
-                Ok(place) if self.unread_spelling((&place.0, place.1), names) => return None,
-                Ok(place) => derives |= known.contains(&place),
-                Err(Resolution::Outside(_)) => {}
-                // A name lancet cannot follow (`const Core = require("./base")`, a mixin's
-                // parameter) in a file that spells a known name or module may be one.
-                Err(_) if is_name(written) || spells_any(written, names) => return None,
-                Err(_) => {}
+        for (at, (base, written)) in bases.iter().enumerate() {
+            let place = placed
+                .entry((path.to_string(), start, at))
+                .or_insert_with(|| match self.place_of(path, base, 1) {
+                    Ok(place) => Placed::Tree(place),
+                    Err(Resolution::Outside(_)) => Placed::Outside,
+                    Err(_) => Placed::Unfollowed,
+                });
+            match place {
+                Placed::Tree(place) if self.unread_spelling((&place.0, place.1), names) => {
+                    return None;
+                }
+                Placed::Tree(place) => derives |= known.contains(place),
+                Placed::Outside => {}
+                Placed::Unfollowed
+                    if (start != u32::MAX && is_name(written)) || spells_any(written, names) =>
+                {
+                    return None;
+                }
+                Placed::Unfollowed => {}
             }
         }
         Some(derives)
