@@ -71,9 +71,9 @@ impl EcmaProject<'_> {
         if names.is_empty() {
             return Some(Arc::new(Vec::new()));
         }
-        // Each base's and export's place, resolved once for the whole search: the rounds only
-        // hold them against what is known (a barrel re-exporting every class made each round
-        // resolve them all again).
+        // Each base's place, resolved once for the whole search: the rounds only hold them
+        // against what is known (a barrel re-exporting every class made each round resolve
+        // them all again).
         let mut placed: HashMap<(String, u32, usize), Placed> = HashMap::new();
         for _ in 0..MAX_ROUNDS {
             let before = (known.len(), names.len());
