@@ -125,6 +125,17 @@ impl SymbolId {
         }
     }
 
+    /// A Python member's module and class (`Class.own`: a method, a class attribute, an
+    /// attribute `self` sets; not `Class.method::local`, a function's local): what the
+    /// resolver's hierarchy questions are asked of.
+    pub(crate) fn python_member(&self) -> Option<(&str, &str)> {
+        let SymbolId::Python { module, qual } = self else {
+            return None;
+        };
+        let (class, own) = qual.rsplit_once('.')?;
+        (!own.contains("::")).then_some((module.as_str(), class))
+    }
+
     /// A JavaScript/TypeScript public member's class or interface (its file and its name's
     /// offset) and its name: what the resolver's hierarchy questions are asked of.
     pub(crate) fn ecma_member(&self) -> Option<(&str, u32, &str)> {

@@ -5,7 +5,7 @@
 //! (`Error`, `Array`, `Map`, …).
 
 use super::Raw;
-use super::project::{ARRAY_MEMBERS, EcmaProject, MAP_MEMBERS, MAX_DEPTH, Place};
+use super::project::{ARRAY_MEMBERS, EcmaProject, MAP_MEMBERS, MAX_DEPTH};
 use crate::report::OutsideReach;
 
 impl EcmaProject<'_> {
@@ -42,7 +42,7 @@ impl EcmaProject<'_> {
         }
         // A framework's decorator on a class up or down the hierarchy (Angular calls a
         // decorated component's `ngOnInit`, inherited or its own).
-        let mut hierarchy = self.ancestors(file, start, 0);
+        let mut hierarchy = self.ancestors(file, start);
         hierarchy.extend(below.iter().cloned());
         hierarchy
             .iter()
@@ -55,23 +55,6 @@ impl EcmaProject<'_> {
     fn holds_members(&self, file: &str, start: u32) -> bool {
         self.facts(file)
             .is_some_and(|f| f.bases.contains_key(&start))
-    }
-
-    /// The class or interface at `start` of `file` and those of the tree up what it extends
-    /// and implements.
-    fn ancestors(&self, file: &str, start: u32, depth: usize) -> Vec<Place> {
-        let mut found = vec![(file.to_string(), start)];
-        let bases = self
-            .facts(file)
-            .and_then(|f| f.written_bases.get(&start).cloned());
-        if depth < MAX_DEPTH {
-            for (base, _) in bases.unwrap_or_default() {
-                if let Ok((base_file, base_start)) = self.place_of(file, &base, depth + 1) {
-                    found.extend(self.ancestors(&base_file, base_start, depth + 1));
-                }
-            }
-        }
-        found
     }
 
     /// A decorator of the class at `start` of `file` from outside the tree (or one lancet

@@ -233,12 +233,14 @@ impl EcmaProject<'_> {
         start: u32,
         name: &str,
     ) -> Option<(String, usize, String)> {
-        let (found_file, found_start) = self.up_declaring(file, start, name, 0).or_else(|| {
+        let declaring = |(f, s): &Place| self.declares(f, *s, name);
+        let up = self.ancestors(file, start).into_iter().find(declaring);
+        let (found_file, found_start) = up.or_else(|| {
             // Below it, and up from there: a subclass's own, and what it also implements.
             let below = self.descendants(file, start)?;
             below
                 .iter()
-                .find_map(|(f, s)| self.up_declaring(f, *s, name, 0))
+                .find_map(|(f, s)| self.ancestors(f, *s).into_iter().find(declaring))
         })?;
         let facts = self.facts(&found_file)?;
         let holder = facts.holder_names.get(&found_start)?.clone();
@@ -251,24 +253,35 @@ impl EcmaProject<'_> {
         Some((found_file, line, holder))
     }
 
-    /// The class or interface at `start` of `file`, or one of the tree up what it extends and
-    /// implements, that declares member `name`.
-    fn up_declaring(&self, file: &str, start: u32, name: &str, depth: usize) -> Option<Place> {
-        if self.declares(file, start, name) {
-            return Some((file.to_string(), start));
+    /// The class or interface at `start` of `file`, then those of the tree up what it
+    /// extends and implements, as written, nearest first along each base: what a member's
+    /// hierarchy holds above its class (what it implements, declares, carries).
+    pub(super) fn ancestors(&self, file: &str, start: u32) -> Vec<Place> {
+        let mut found = Vec::new();
+        self.collect_ancestors(file, start, 0, &mut found);
+        found
+    }
+
+    /// [`EcmaProject::ancestors`], from `depth` bases up, [`MAX_DEPTH`] at most.
+    fn collect_ancestors(&self, file: &str, start: u32, depth: usize, found: &mut Vec<Place>) {
+        let place = (file.to_string(), start);
+        // A base reached twice (a diamond of interfaces; a cycle the compiler rejects) is
+        // read once.
+        if found.contains(&place) {
+            return;
         }
+        found.push(place);
         if depth > MAX_DEPTH {
-            return None;
+            return;
         }
-        let facts = self.facts(file)?;
-        facts
-            .written_bases
-            .get(&start)?
-            .iter()
-            .find_map(|(base, _)| {
-                let (base_file, base_start) = self.place_of(file, base, depth + 1).ok()?;
-                self.up_declaring(&base_file, base_start, name, depth + 1)
-            })
+        let bases = self
+            .facts(file)
+            .and_then(|f| f.written_bases.get(&start).cloned());
+        for (base, _) in bases.unwrap_or_default() {
+            if let Ok((base_file, base_start)) = self.place_of(file, &base, depth + 1) {
+                self.collect_ancestors(&base_file, base_start, depth + 1, found);
+            }
+        }
     }
 
     /// Whether the class or interface at `start` of `file` declares member `name` itself.

@@ -389,26 +389,13 @@ impl Resolver for PyProject<'_> {
         id: &SymbolId,
         name: &str,
     ) -> Option<crate::report::OutsideReach> {
-        let SymbolId::Python { module, qual } = id else {
-            return None;
-        };
-        let (class, own) = qual.rsplit_once('.')?;
-        // `Class.method::local` is a function's local, not a member.
-        if own.contains("::") {
-            return None;
-        }
+        let (module, class) = id.python_member()?;
         self.outside_reach(module, class, name)
     }
 
     /// A member `Class.own`: a class of the tree in `Class`'s hierarchy defining `name`.
     fn in_hierarchy(&self, id: &SymbolId, name: &str) -> Option<(String, usize, String)> {
-        let SymbolId::Python { module, qual } = id else {
-            return None;
-        };
-        let (class, own) = qual.rsplit_once('.')?;
-        if own.contains("::") {
-            return None;
-        }
+        let (module, class) = id.python_member()?;
         self.hierarchy_member(module, class, name)
     }
 }
