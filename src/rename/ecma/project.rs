@@ -7,10 +7,11 @@ use super::holders::SAME_ARRAY;
 use super::packages::{self, Bare, Packages};
 use super::sites::analyze;
 use super::{ModuleFacts, Raw, relative, with_semantic};
+use crate::rename::memo::remembered;
 use crate::rename::model::{self, EcmaMember, Parsed, Resolution};
 use crate::rename::resolve::{Resolved, Resolver, Sources};
 use crate::rename::word_index::WordIndex;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// A class or interface of the tree: its file and its name's offset.
@@ -76,6 +77,9 @@ const EXTENSIONS: &[&str] = &[
 /// The tree's JavaScript/TypeScript modules, analysed on demand.
 pub(crate) struct EcmaProject<'a> {
     pub(super) files: &'a [String],
+    /// The walked files as a set: a module specifier probes up to 27 names, through a barrel
+    /// of thousands of `export *` once per re-exporting module.
+    file_set: HashSet<&'a str>,
     pub(super) read: &'a (dyn Fn(&str) -> Option<String> + Sync),
     /// The workspace's packages under the root, for bare specifiers.
     packages: Packages<'a>,
@@ -85,6 +89,9 @@ pub(crate) struct EcmaProject<'a> {
     /// Each class's or interface's descendants, searched once (see
     /// [`EcmaProject::descendants`]).
     pub(super) descendant_memo: Mutex<HashMap<Place, Option<Arc<Vec<Place>>>>>,
+    /// Each module specifier's file, by the file that imports it and the specifier, found
+    /// once: a barrel's `export *` lines are probed for every name looked up through it.
+    module_memo: Mutex<HashMap<(String, String), Result<String, Resolution>>>,
 }
 
 impl<'a> EcmaProject<'a> {
@@ -93,11 +100,13 @@ impl<'a> EcmaProject<'a> {
     pub(crate) fn new(sources: &Sources<'a>) -> Self {
         EcmaProject {
             files: sources.files,
+            file_set: sources.files.iter().map(String::as_str).collect(),
             read: sources.read,
             packages: Packages::new(sources.files, sources.read, sources.real),
             facts: Mutex::new(HashMap::new()),
             words: OnceLock::new(),
             descendant_memo: Mutex::new(HashMap::new()),
+            module_memo: Mutex::new(HashMap::new()),
         }
     }
 
@@ -120,6 +129,14 @@ impl<'a> EcmaProject<'a> {
     /// `node_modules` link), else another package's, outside the tree. A package of the tree
     /// whose file lancet cannot find is undecided, never outside.
     pub(crate) fn module_file(&self, from: &str, specifier: &str) -> Result<String, Resolution> {
+        let key = (from.to_string(), specifier.to_string());
+        remembered(&self.module_memo, key, || {
+            self.find_module_file(from, specifier)
+        })
+    }
+
+    /// [`EcmaProject::module_file`], found.
+    fn find_module_file(&self, from: &str, specifier: &str) -> Result<String, Resolution> {
         if relative(specifier) {
             let base = packages::join(&packages::join(from, ".."), specifier);
             return self.probe(&base).ok_or_else(|| {
@@ -166,14 +183,14 @@ impl<'a> EcmaProject<'a> {
             .or_else(|| base.strip_suffix(".jsx"))
             .or_else(|| base.strip_suffix(".mjs"))
             .unwrap_or(base);
-        let mut candidates = vec![base.to_string()];
-        for stemmed in [base, stem] {
-            candidates.extend(EXTENSIONS.iter().map(|e| format!("{stemmed}{e}")));
-        }
-        candidates.extend(EXTENSIONS.iter().map(|e| format!("{base}/index{e}")));
-        candidates
+        let with_extension = [base, stem]
             .into_iter()
-            .find(|c| self.files.iter().any(|f| f == c))
+            .flat_map(|stemmed| EXTENSIONS.iter().map(move |e| format!("{stemmed}{e}")));
+        let index = EXTENSIONS.iter().map(|e| format!("{base}/index{e}"));
+        std::iter::once(base.to_string())
+            .chain(with_extension)
+            .chain(index)
+            .find(|c| self.file_set.contains(c.as_str()))
     }
 
     /// The declaration an export of a module stands for: (file, offset).
