@@ -436,7 +436,8 @@ pub(super) fn definitions_at(
 
 /// Whether OLD at `at` in a string (`context`) is code: `x: "Formatter"` (a name in an
 /// annotation, written as a string so it may be defined later: code to a type checker, and to
-/// the rename), or `println!("{total}")` (a Rust format string's inline argument).
+/// the rename), a member's name quoted where JavaScript reads a member (`{ "name": v }`,
+/// `p["name"]`), or `println!("{total}")` (a Rust format string's inline argument).
 fn string_is_code(
     context: Option<&str>,
     renamer: &Renamer,
@@ -447,6 +448,10 @@ fn string_is_code(
     context == Some("string")
         && (is_forward_reference(tree, at.start, at.len())
             || is_indexed_access_key(tree, text.as_bytes(), at.start, at.len())
+            || matches!(
+                renamer.entry.name.as_str(),
+                "javascript" | "typescript" | "tsx"
+            ) && is_quoted_member_name(tree, at.start, at.len())
             || renamer.entry.name == "rust"
                 && super::rust::inline_format_argument(tree, text, at.start, at.end))
 }
@@ -486,6 +491,35 @@ fn is_indexed_access_key(tree: &Tree, text: &[u8], at: usize, len: usize) -> boo
         }
     }
     false
+}
+
+/// Whether the word at `at` is the whole of a quoted member name: an object literal's or a
+/// destructuring pattern's key (`{ "name": v }`), a class's or an object type's member
+/// (`"name" = 1`, `'name'(): void`), or the index of a member access (`p["name"]`). Each is
+/// the member `name` as its identifier spelling is: left as a mention, a rename broke a typed
+/// literal (tsc TS2353) or made `p["name"]` read nothing, with exit 0.
+fn is_quoted_member_name(tree: &Tree, at: usize, len: usize) -> bool {
+    let Some(string) = whole_string(tree, "string_fragment", at, len)
+        .and_then(|fragment| fragment.parent())
+        .filter(|n| n.kind() == "string")
+    else {
+        return false;
+    };
+    let Some(holder) = string.parent() else {
+        return false;
+    };
+    let field = match holder.kind() {
+        "pair" | "pair_pattern" => "key",
+        "subscript_expression" => "index",
+        "field_definition" => "property",
+        "public_field_definition"
+        | "method_definition"
+        | "property_signature"
+        | "method_signature"
+        | "abstract_method_signature" => "name",
+        _ => return false,
+    };
+    holder.child_by_field_name(field) == Some(string)
 }
 
 /// The node of a string's content (its grammar's `kind` for it) that is exactly the word at

@@ -45,8 +45,8 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
                     .push((node.id(), kind));
             }
         }
-        // `T['name']`: the scan passes a string naming a member in a type as code (tsc checks
-        // it): the member `name` of the type indexed, where that type is known.
+        // `T['name']`, `{ "name": v }`, `p["name"]`: the scan passes a string naming a member
+        // as code (tsc checks it, JavaScript reads the member by it).
         let keys: HashMap<u32, oxc_semantic::NodeId> = semantic
             .nodes()
             .iter()
@@ -65,7 +65,7 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
             .map(|&offset| {
                 let candidates = at.get(&(offset as u32)).cloned().unwrap_or_default();
                 if let Some(&key) = keys.get(&(offset as u32)).filter(|_| candidates.is_empty()) {
-                    return (indexed_member(semantic, key), None);
+                    return (string_member(semantic, &returns, key), None);
                 }
                 (
                     classify(semantic, &returns, &candidates),
@@ -80,23 +80,35 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
     })
 }
 
-/// The member a string key of an indexed access type names (`Subscribable<T>['subscribe']`,
-/// one key of a union among them), or of the library's `Pick`/`Omit` (`Pick<T, 'a'>`): that
-/// member of the type indexed or picked from where [`type_holder`] knows it, else undecided.
-fn indexed_member(semantic: &Semantic, key: oxc_semantic::NodeId) -> Raw {
+/// The member a string names: a key of a type (see [`indexed_member`]), or a member's name
+/// quoted where an identifier could stand (`{ "name": v }`, `'name'() {}`, `p["name"]`), which
+/// is what the identifier would be.
+fn string_member(semantic: &Semantic, returns: &Returns, key: oxc_semantic::NodeId) -> Raw {
     let nodes = semantic.nodes();
     let AstKind::StringLiteral(literal) = nodes.kind(key) else {
         return Raw::Unresolved("not a name lancet can read".into());
     };
+    if matches!(nodes.parent_kind(key), AstKind::TSLiteralType(_)) {
+        return indexed_member(semantic, key, literal);
+    }
+    member_named(semantic, returns, key, literal.value.to_string())
+}
+
+/// The member a string key of an indexed access type names (`Subscribable<T>['subscribe']`,
+/// one key of a union among them), or of the library's `Pick`/`Omit` (`Pick<T, 'a'>`): that
+/// member of the type indexed or picked from where [`type_holder`] knows it, else undecided.
+fn indexed_member(
+    semantic: &Semantic,
+    key: oxc_semantic::NodeId,
+    literal: &oxc_ast::ast::StringLiteral,
+) -> Raw {
+    let nodes = semantic.nodes();
     let name = literal.value.to_string();
     let unknown = || {
         Raw::Unresolved(format!(
             "`{name}` is a member named by a string in a type (`T['{name}']`, `Pick<T, '{name}'>`) whose type lancet cannot resolve"
         ))
     };
-    if !matches!(nodes.parent_kind(key), AstKind::TSLiteralType(_)) {
-        return unknown();
-    }
     for ancestor in nodes.ancestors(key) {
         match ancestor.kind() {
             AstKind::StringLiteral(_)
@@ -180,7 +192,18 @@ pub(super) fn classify(
     let Some(&(id, AstKind::IdentifierName(name))) = candidates.first() else {
         return Raw::Unresolved("not a name lancet can read".into());
     };
-    let name = name.name.to_string();
+    member_named(semantic, returns, id, name.name.to_string())
+}
+
+/// What the member name at node `id` (an identifier, or a string quoting one: `{ "name": v }`,
+/// `p["name"]`) is, by where it stands: a member of its receiver's, its class's or its typed
+/// literal's holder, an import or export specifier's name, or undecided.
+fn member_named(
+    semantic: &Semantic,
+    returns: &Returns,
+    id: oxc_semantic::NodeId,
+    name: String,
+) -> Raw {
     let member = |holder: Raw| Raw::Member {
         holder: Box::new(holder),
         name: name.clone(),
@@ -190,6 +213,13 @@ pub(super) fn classify(
             Receiver::Holder(holder) if holder.holds_members() => member(holder),
             Receiver::Holder(other) | Receiver::Export(other) => other,
         },
+        // `p["name"]`, a string of the member's name.
+        AstKind::ComputedMemberExpression(m) => {
+            match object_holder(semantic, &m.object, id, &name) {
+                Receiver::Holder(holder) if holder.holds_members() => member(holder),
+                Receiver::Holder(other) | Receiver::Export(other) => other,
+            }
+        }
         AstKind::MethodDefinition(_)
         | AstKind::PropertyDefinition(_)
         | AstKind::AccessorProperty(_)
