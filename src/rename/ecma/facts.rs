@@ -8,7 +8,8 @@ use super::context::{factory_literal, returns_by_function};
 use super::holders::{declared_holder, parameter_callables};
 use super::receivers::{
     Callable, declared_callable, holder_of, imported, is_parameter_property, kept_parameter,
-    parameter_holders, reference_holder, referenced_symbol, symbol_raw, type_holder,
+    namespace_export, parameter_holders, reference_holder, referenced_symbol, symbol_raw,
+    type_holder,
 };
 use oxc_ast::AstKind;
 use oxc_ast::ast::Declaration;
@@ -614,7 +615,8 @@ fn written_bases(semantic: &Semantic, kind: &AstKind) -> Option<(u32, Vec<(Raw, 
     let written = |span: oxc_span::Span| source[span.start as usize..span.end as usize].to_string();
     let typed = |name: &TSTypeName| match name {
         TSTypeName::IdentifierReference(r) => written_base(semantic, r),
-        _ => Raw::Unresolved("a base lancet cannot read".into()),
+        _ => qualified_base(semantic, name)
+            .unwrap_or_else(|| Raw::Unresolved("a base lancet cannot read".into())),
     };
     let (start, bases) = match kind {
         AstKind::Class(c) => {
@@ -645,9 +647,72 @@ fn class_extends(semantic: &Semantic, class: &oxc_ast::ast::Class) -> Option<(Ra
     let written = semantic.source_text()[span.start as usize..span.end as usize].to_string();
     let raw = match base {
         Expression::Identifier(r) => written_base(semantic, r),
-        _ => Raw::Unresolved("a base class lancet cannot read".into()),
+        _ => namespace_base(semantic, base)
+            .or_else(|| imported_member_base(semantic, base, &written))
+            .unwrap_or_else(|| Raw::Unresolved("a base class lancet cannot read".into())),
     };
     Some((raw, written))
+}
+
+/// A base written `ns.Base` where `ns` is a namespace import (`import * as ns from "./base"`):
+/// export `Base` (or `default`) of that module, as an import of it by name is.
+fn namespace_base(semantic: &Semantic, base: &Expression) -> Option<Raw> {
+    let (ns, name) = dotted(base)?;
+    namespace_member(semantic, ns, name)
+}
+
+/// A base written `lib.Base` lancet does not follow, for the subclass search to weigh: member
+/// `Base` of an import (`import React from "react"`), which the search places by its module
+/// alone; a global's (`Phaser.Scene`), outside.
+fn imported_member_base(semantic: &Semantic, base: &Expression, written: &str) -> Option<Raw> {
+    let (ns, name) = dotted(base)?;
+    let Some(symbol) = referenced_symbol(semantic, ns) else {
+        return Some(Raw::Outside(written.to_string()));
+    };
+    let holder = symbol_raw(semantic, symbol);
+    matches!(holder, Raw::Imported { .. }).then(|| Raw::Member {
+        holder: Box::new(holder),
+        name: name.to_string(),
+    })
+}
+
+/// `ns.name`, a member of a name.
+fn dotted<'e>(
+    base: &'e Expression,
+) -> Option<(&'e oxc_ast::ast::IdentifierReference<'e>, &'e str)> {
+    let Expression::StaticMemberExpression(member) = base else {
+        return None;
+    };
+    let Expression::Identifier(ns) = &member.object else {
+        return None;
+    };
+    Some((ns, member.property.name.as_str()))
+}
+
+/// [`namespace_base`] in a type (`implements ns.Runner`, `interface I extends ns.Base`).
+fn qualified_base(semantic: &Semantic, name: &TSTypeName) -> Option<Raw> {
+    let TSTypeName::QualifiedName(qualified) = name else {
+        return None;
+    };
+    let TSTypeName::IdentifierReference(ns) = &qualified.left else {
+        return None;
+    };
+    namespace_member(semantic, ns, &qualified.right.name)
+}
+
+/// Export `name` of the module `ns` imports as a namespace; `None` when `ns` is another binding.
+fn namespace_member(
+    semantic: &Semantic,
+    ns: &oxc_ast::ast::IdentifierReference,
+    name: &str,
+) -> Option<Raw> {
+    let symbol = referenced_symbol(semantic, ns)?;
+    let declaration = semantic.scoping().symbol_declaration(symbol);
+    matches!(
+        semantic.nodes().kind(declaration),
+        AstKind::ImportNamespaceSpecifier(_)
+    )
+    .then(|| namespace_export(semantic, ns, name))
 }
 
 /// What a base written as a name is: a global no declaration binds is [`Raw::Outside`]; a
@@ -670,7 +735,8 @@ pub(super) fn heritage(semantic: &Semantic, kind: &AstKind) -> Option<(String, u
             let base = c.heritage.as_ref().map(|h| match &h.expression {
                 Expression::Identifier(r) => reference_holder(semantic, r)
                     .unwrap_or_else(|| Raw::Unresolved(format!("`{}` is no class", r.name))),
-                _ => Raw::Unresolved("a base class lancet cannot read".into()),
+                other => namespace_base(semantic, other)
+                    .unwrap_or_else(|| Raw::Unresolved("a base class lancet cannot read".into())),
             });
             Some((
                 id.name.to_string(),
@@ -688,7 +754,9 @@ pub(super) fn heritage(semantic: &Semantic, kind: &AstKind) -> Option<(String, u
                         .unwrap_or_else(|| {
                             Raw::Unresolved(format!("`{}` is no class or interface", r.name))
                         }),
-                    _ => Raw::Unresolved("a base interface lancet cannot read".into()),
+                    other => qualified_base(semantic, other).unwrap_or_else(|| {
+                        Raw::Unresolved("a base interface lancet cannot read".into())
+                    }),
                 })
                 .collect();
             Some((i.id.name.to_string(), i.id.span.start, bases))

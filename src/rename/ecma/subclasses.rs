@@ -181,11 +181,7 @@ impl EcmaProject<'_> {
         for (at, (base, written)) in bases.iter().enumerate() {
             let place = placed
                 .entry((path.to_string(), start, at))
-                .or_insert_with(|| match self.place_of(path, base, 1) {
-                    Ok(place) => Placed::Tree(place),
-                    Err(Resolution::Outside(_)) => Placed::Outside,
-                    Err(_) => Placed::Unfollowed,
-                });
+                .or_insert_with(|| self.place_base(path, base));
             match place {
                 Placed::Tree(place) if self.unread_spelling((&place.0, place.1), names) => {
                     return None;
@@ -201,6 +197,25 @@ impl EcmaProject<'_> {
             }
         }
         Some(derives)
+    }
+
+    /// Where a base of a class of `path` leads. A member of an import (`React.Component`,
+    /// `lib.Base` where `import lib from "./lib"`) is placed by its module alone: another
+    /// package's is outside, the tree's unfollowed.
+    fn place_base(&self, path: &str, base: &Raw) -> Placed {
+        if let Raw::Member { holder, .. } = base
+            && let Raw::Imported { source, .. } = holder.as_ref()
+        {
+            return match self.module_file(path, source) {
+                Err(Resolution::Outside(_)) => Placed::Outside,
+                _ => Placed::Unfollowed,
+            };
+        }
+        match self.place_of(path, base, 1) {
+            Ok(place) => Placed::Tree(place),
+            Err(Resolution::Outside(_)) => Placed::Outside,
+            Err(_) => Placed::Unfollowed,
+        }
     }
 
     /// Whether two member symbols of one name have classes or interfaces with a class or
@@ -308,9 +323,12 @@ fn module_name(path: &str) -> Option<&str> {
     path.rsplit('/').nth(1)
 }
 
-/// Whether a base as written is one name (`Core`), not an expression (`React.Component`).
+/// Whether a base as written is a name (`Core`) or a path of names (`lib.Core`, `m.default`),
+/// not another expression (`mixin(Base)`).
 fn is_name(written: &str) -> bool {
-    !written.is_empty() && written.bytes().all(is_word_byte)
+    written
+        .split('.')
+        .all(|part| !part.is_empty() && part.bytes().all(is_word_byte))
 }
 
 /// Whether `text` spells one of `names` as a whole word.
