@@ -70,11 +70,14 @@ use std::sync::Arc;
 
 pub(crate) use project::EcmaProject;
 
+mod bases;
 mod context;
 mod facts;
 mod globals;
 mod holders;
 mod implements;
+mod iterators;
+mod modules;
 mod outside_bases;
 mod packages;
 mod project;
@@ -237,6 +240,9 @@ pub(crate) struct ModuleFacts {
     /// (`export default class extends Base {}`): the subclass search cannot follow one, so one
     /// that may extend a known class leaves the subclasses untold.
     nameless_bases: Vec<(Raw, String)>,
+    /// The classes whose instances the module's `[Symbol.iterator]()` methods return (see
+    /// [`iterators`]): an iteration calls their `next` by name.
+    iterators: Vec<Raw>,
     /// Classes and interfaces declared more than once in the module (merged declarations):
     /// their members are not all under one offset, so none is looked up in their bases.
     merged: std::collections::HashSet<u32>,

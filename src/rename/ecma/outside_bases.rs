@@ -40,6 +40,10 @@ impl EcmaProject<'_> {
         {
             return Some(OutsideReach::Base(base));
         }
+        // An iterator's `next`, which `for … of` calls.
+        if let Some(class) = self.iterator_in_hierarchy(file, start, name, &below) {
+            return Some(OutsideReach::Iterator(class));
+        }
         // A framework's decorator on a class up or down the hierarchy (Angular calls a
         // decorated component's `ngOnInit`, inherited or its own).
         let mut hierarchy = self.ancestors(file, start);

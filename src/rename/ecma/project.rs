@@ -4,10 +4,9 @@
 
 use super::facts::facts_of;
 use super::holders::SAME_ARRAY;
-use super::packages::{self, Bare, Packages};
+use super::packages::Packages;
 use super::sites::analyze;
-use super::{ModuleFacts, Raw, relative, with_semantic};
-use crate::rename::memo::remembered;
+use super::{ModuleFacts, Raw, with_semantic};
 use crate::rename::model::{self, EcmaMember, Parsed, Resolution};
 use crate::rename::resolve::{Resolved, Resolver, Sources};
 use crate::rename::word_index::WordIndex;
@@ -70,7 +69,7 @@ pub(super) const MAP_MEMBERS: &[&str] = &[
 ];
 
 /// The extensions a module specifier may leave out, in TypeScript's order of preference.
-const EXTENSIONS: &[&str] = &[
+pub(super) const EXTENSIONS: &[&str] = &[
     ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
 ];
 
@@ -79,10 +78,10 @@ pub(crate) struct EcmaProject<'a> {
     pub(super) files: &'a [String],
     /// The walked files as a set: a module specifier probes up to 27 names, through a barrel
     /// of thousands of `export *` once per re-exporting module.
-    file_set: HashSet<&'a str>,
+    pub(super) file_set: HashSet<&'a str>,
     pub(super) read: &'a (dyn Fn(&str) -> Option<String> + Sync),
     /// The workspace's packages under the root, for bare specifiers.
-    packages: Packages<'a>,
+    pub(super) packages: Packages<'a>,
     facts: Mutex<HashMap<String, Option<Arc<ModuleFacts>>>>,
     /// The modules by the words they spell, for the subclass searches.
     pub(super) words: OnceLock<WordIndex>,
@@ -91,7 +90,7 @@ pub(crate) struct EcmaProject<'a> {
     pub(super) descendant_memo: Mutex<HashMap<Place, Option<Arc<Vec<Place>>>>>,
     /// Each module specifier's file, by the file that imports it and the specifier, found
     /// once: a barrel's `export *` lines are probed for every name looked up through it.
-    module_memo: Mutex<HashMap<(String, String), Result<String, Resolution>>>,
+    pub(super) module_memo: Mutex<HashMap<(String, String), Result<String, Resolution>>>,
 }
 
 impl<'a> EcmaProject<'a> {
@@ -122,126 +121,6 @@ impl<'a> EcmaProject<'a> {
             .ok()?
             .insert(path.to_string(), facts.clone());
         facts
-    }
-
-    /// The file a specifier names from `from`: a relative one by its path; a bare one through
-    /// the workspace (a tsconfig `paths` entry, a package of the tree by its name or its
-    /// `node_modules` link), else another package's, outside the tree. A package of the tree
-    /// whose file lancet cannot find is undecided, never outside.
-    pub(crate) fn module_file(&self, from: &str, specifier: &str) -> Result<String, Resolution> {
-        let key = (from.to_string(), specifier.to_string());
-        remembered(&self.module_memo, key, || {
-            self.find_module_file(from, specifier)
-        })
-    }
-
-    /// [`EcmaProject::module_file`], found.
-    fn find_module_file(&self, from: &str, specifier: &str) -> Result<String, Resolution> {
-        if relative(specifier) {
-            let base = packages::join(&packages::join(from, ".."), specifier);
-            return self.probe(&base).ok_or_else(|| {
-                Resolution::Unresolved(format!(
-                    "module `{specifier}` (from {from}) is not a file of the tree"
-                ))
-            });
-        }
-        match self.packages.bare(from, specifier) {
-            Bare::Candidates(paths) => paths.iter().find_map(|p| self.probe(p)).ok_or_else(|| {
-                Resolution::Unresolved(format!(
-                    "module `{specifier}` (from {from}) maps to {} by tsconfig `paths`, which is no file of the tree",
-                    paths.join(", ")
-                ))
-            }),
-            Bare::Package { dir, candidates } => {
-                candidates.iter().find_map(|p| self.probe(p)).ok_or_else(|| {
-                    Resolution::Unresolved(format!(
-                        "`{specifier}` is the package in {}/ of the tree, but lancet finds no file of it that package.json's exports, types or main name",
-                        if dir.is_empty() { "." } else { &dir }
-                    ))
-                })
-            }
-            Bare::Outside => Err(Resolution::Outside(format!(
-                "imported from the package `{specifier}`"
-            ))),
-        }
-    }
-
-    /// Whether a bare specifier imported by `from` may name a file of the tree (when not, each
-    /// is another package's).
-    pub(crate) fn bare_may_reach_tree(&self, from: &str) -> bool {
-        self.packages.bare_may_reach_tree(from)
-    }
-
-    /// The walked file a module path (root-relative, extension left out or not) is: itself,
-    /// with an extension (a `.js` one taken for its `.ts` source), or its directory's index.
-    fn probe(&self, base: &str) -> Option<String> {
-        if base.split('/').next() == Some("..") {
-            return None;
-        }
-        let stem = base
-            .strip_suffix(".js")
-            .or_else(|| base.strip_suffix(".jsx"))
-            .or_else(|| base.strip_suffix(".mjs"))
-            .unwrap_or(base);
-        let with_extension = [base, stem]
-            .into_iter()
-            .flat_map(|stemmed| EXTENSIONS.iter().map(move |e| format!("{stemmed}{e}")));
-        let index = EXTENSIONS.iter().map(|e| format!("{base}/index{e}"));
-        std::iter::once(base.to_string())
-            .chain(with_extension)
-            .chain(index)
-            .find(|c| self.file_set.contains(c.as_str()))
-    }
-
-    /// The declaration an export of a module stands for: (file, offset).
-    pub(super) fn export(
-        &self,
-        from: &str,
-        source: &str,
-        name: &str,
-        depth: usize,
-    ) -> Result<(String, u32), Resolution> {
-        if depth > MAX_DEPTH {
-            return Err(Resolution::Unresolved(
-                "a re-export chain too long to follow".into(),
-            ));
-        }
-        let file = self.module_file(from, source)?;
-        let Some(facts) = self.facts(&file) else {
-            return Err(Resolution::Unresolved(format!("{file} cannot be read")));
-        };
-        match facts.exports.get(name) {
-            Some(Raw::Local(start)) => Ok((file, *start)),
-            Some(Raw::Imported { source, name }) => self.export(&file, source, name, depth + 1),
-            Some(Raw::Outside(why)) => Err(Resolution::Outside(why.clone())),
-            Some(Raw::Unresolved(why)) => Err(Resolution::Unresolved(why.clone())),
-            Some(
-                Raw::Member { .. }
-                | Raw::Private { .. }
-                | Raw::Returns(_)
-                | Raw::MethodReturns { .. }
-                | Raw::Parameter { .. }
-                | Raw::TupleElement { .. }
-                | Raw::AliasOf { .. }
-                | Raw::ParameterOf { .. }
-                | Raw::MethodParameterOf { .. }
-                | Raw::FieldOf { .. }
-                | Raw::GenericReturns { .. }
-                | Raw::MapOf(_)
-                | Raw::ArrayOf(_)
-                | Raw::ElementOf(_),
-            ) => Err(Resolution::Unresolved("an exported member".into())),
-            None => {
-                for star in &facts.stars {
-                    if let Ok(found) = self.export(&file, star, name, depth + 1) {
-                        return Ok(found);
-                    }
-                }
-                Err(Resolution::Unresolved(format!(
-                    "{file} does not export `{name}`"
-                )))
-            }
-        }
     }
 
     fn finish(&self, path: &str, raw: Raw, depth: usize) -> Resolution {

@@ -47,12 +47,17 @@ impl EcmaProject<'_> {
         })
     }
 
-    /// [`EcmaProject::descendants`] searched, round by round.
-    fn search_descendants(&self, key: &Place) -> Option<Arc<Vec<Place>>> {
-        let index = self.words.get_or_init(|| {
+    /// The tree's modules by the words they spell, indexed once.
+    pub(super) fn words(&self) -> &WordIndex {
+        self.words.get_or_init(|| {
             let modules = self.files.iter().filter(|p| is_module(p)).cloned();
             WordIndex::new(modules.collect(), &|path| (self.read)(path))
-        });
+        })
+    }
+
+    /// [`EcmaProject::descendants`] searched, round by round.
+    fn search_descendants(&self, key: &Place) -> Option<Arc<Vec<Place>>> {
+        let index = self.words();
         let mut known: BTreeSet<Place> = BTreeSet::from([key.clone()]);
         let mut names = BTreeSet::new();
         let facts = self.facts(&key.0)?;

@@ -191,6 +191,9 @@ pub enum OutsideReach {
     /// A decorator from outside the tree on a class of the member's hierarchy, as written
     /// (`Component({…})`): the framework may call the member by name (Angular's `ngOnInit`).
     Decorator(String),
+    /// A class of the member's hierarchy is an iterator (its name): `for … of` and spreads
+    /// call its `next` (`return`, `throw`) by name.
+    Iterator(String),
 }
 
 /// What reads a Python string as an attribute's name, for the refusal to show it as written.

@@ -513,6 +513,9 @@ pub(super) fn reach_words(reach: &OutsideReach) -> String {
         OutsideReach::Decorator(written) => {
             format!("decorator `@{written}` from outside the tree, which may call it by name")
         }
+        OutsideReach::Iterator(class) => {
+            format!("{class} is an iterator, whose `for … of` and spreads call it by name")
+        }
     }
 }
 
@@ -532,12 +535,32 @@ fn by_decorators(places: &[(String, usize, OutsideReach)]) -> bool {
         .all(|(_, _, reach)| matches!(reach, OutsideReach::Decorator(_)))
 }
 
+/// Whether every place is reached by an iteration (an iterator's `next`), none by a base.
+fn by_iteration(places: &[(String, usize, OutsideReach)]) -> bool {
+    places
+        .iter()
+        .all(|(_, _, reach)| matches!(reach, OutsideReach::Iterator(_)))
+}
+
 /// OLD a member that may override one of a base outside the tree.
 fn overrides_outside(
     old: &str,
     places: &[(String, usize, OutsideReach)],
     surface: Surface,
 ) -> Words {
+    if by_iteration(places) {
+        return refused(
+            ErrorKind::UnresolvedSites,
+            format!(
+                "`{old}` is a member JavaScript itself calls by that name: `for … of`, spreads and destructuring call an iterator's `next` (and `return`, `throw`) where no text names the call, and the renamed member would silently stop being called: {}",
+                reached_places(places)
+            ),
+            &format!(
+                "If no iteration reaches these objects, pass {} to rename it; if one does, the member must keep its name.",
+                surface.switch("--leave-unresolved")
+            ),
+        );
+    }
     if by_decorators(places) {
         return refused(
             ErrorKind::UnresolvedSites,
@@ -570,6 +593,19 @@ fn would_override_outside(
     places: &[(String, usize, OutsideReach)],
     surface: Surface,
 ) -> Words {
+    if by_iteration(places) {
+        return refused(
+            ErrorKind::NameInUse,
+            format!(
+                "`{new}` is a name JavaScript itself calls on an iterator (`for … of` and spreads call `next`, `return` and `throw`): the renamed member would start being called: {}",
+                reached_places(places)
+            ),
+            &format!(
+                "Pick another name; if no iteration reaches these objects, pass {}.",
+                surface.switch("--leave-unresolved")
+            ),
+        );
+    }
     if by_decorators(places) {
         return refused(
             ErrorKind::NameInUse,
