@@ -577,7 +577,21 @@ fn member_facts(
             parameter_callables(semantic, params),
         );
     }
+    if is_static(kind) {
+        facts.statics.entry(holder).or_default().push(name.clone());
+    }
     facts.members.entry(holder).or_default().push(name);
+}
+
+/// Whether a class member is static (`static create()`), a member of the class itself rather
+/// than of its instances.
+fn is_static(kind: &AstKind) -> bool {
+    match kind {
+        AstKind::MethodDefinition(m) => m.r#static,
+        AstKind::PropertyDefinition(p) => p.r#static,
+        AstKind::AccessorProperty(p) => p.r#static,
+        _ => false,
+    }
 }
 
 /// A callable type's declaration (an interface with one call signature, a type alias of a

@@ -216,6 +216,9 @@ pub(crate) struct ModuleFacts {
     stars: Vec<String>,
     /// Class or interface (by its name's offset) → member names.
     members: HashMap<u32, Vec<String>>,
+    /// Class (by its name's offset) → the names of its static members, also in `members`:
+    /// lancet keeps one member per name, so a name both static and not is undecided.
+    statics: HashMap<u32, Vec<String>>,
     /// Class or interface (by its name's offset) → what it extends (`class A extends B`,
     /// `interface I extends J, K`), each as a holder (or why not).
     bases: HashMap<u32, Vec<Raw>>,
@@ -283,6 +286,18 @@ pub(crate) struct ModuleFacts {
     /// Top-level type alias (by its name's offset) → the class, interface or array it names
     /// (`type SortingState = ColumnSort[]`).
     aliases: HashMap<u32, Raw>,
+}
+
+impl ModuleFacts {
+    /// Whether the class at `start` declares member `name` both static and not (`static
+    /// create()` beside `create()`): two members lancet cannot tell apart.
+    fn static_and_instance(&self, start: u32, name: &str) -> bool {
+        let count = |names: Option<&Vec<String>>| {
+            names.map_or(0, |n| n.iter().filter(|m| *m == name).count())
+        };
+        let statics = count(self.statics.get(&start));
+        statics > 0 && count(self.members.get(&start)) > statics
+    }
 }
 
 /// One file's analysis: each asked occurrence's raw resolution, and the module's facts.

@@ -147,6 +147,15 @@ impl<'a> EcmaProject<'a> {
                 } else {
                     self.inherited(&file, start, &name, depth + 1)
                 };
+                if let Ok(Some((found, at))) = &declaring
+                    && self
+                        .facts(found)
+                        .is_some_and(|f| f.static_and_instance(*at, &name))
+                {
+                    return Resolution::Unresolved(format!(
+                        "that class in {found} declares `{name}` both static and not: lancet keeps one member per name, so it cannot tell which this is"
+                    ));
+                }
                 match declaring {
                     // A member and its overrides are one symbol, as TypeScript renames them
                     // together: the declaration the hierarchy's root makes.
