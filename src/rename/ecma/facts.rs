@@ -8,6 +8,7 @@ use super::bases::{class_extends, heritage, written_bases};
 use super::context::{factory_literal, returns_by_function};
 use super::holders::{declared_holder, parameter_callables};
 use super::iterators::iterator_classes;
+use super::outside_bases::augmentations;
 use super::receivers::{
     Callable, declared_callable, holder_of, imported, is_parameter_property, kept_parameter,
     parameter_holders, reference_holder, referenced_symbol, symbol_raw, type_holder,
@@ -122,6 +123,7 @@ pub(super) fn facts_of(semantic: &Semantic) -> ModuleFacts {
     }
     factories(semantic, &mut facts);
     facts.iterators = iterator_classes(semantic);
+    facts.augmentations = augmentations(semantic);
     settle(semantic, &mut facts, declared);
     facts
 }

@@ -246,6 +246,9 @@ pub(crate) struct ModuleFacts {
     /// The classes whose instances the module's `[Symbol.iterator]()` methods return (see
     /// [`iterators`]): an iteration calls their `next` by name.
     iterators: Vec<Raw>,
+    /// Interface (by its name's offset) → the type outside the tree it augments, as said (see
+    /// [`outside_bases::augmentations`]).
+    augmentations: HashMap<u32, String>,
     /// Classes and interfaces declared more than once in the module (merged declarations):
     /// their members are not all under one offset, so none is looked up in their bases.
     merged: std::collections::HashSet<u32>,

@@ -194,6 +194,9 @@ pub enum OutsideReach {
     /// A class of the member's hierarchy is an iterator (its name): `for … of` and spreads
     /// call its `next` (`return`, `throw`) by name.
     Iterator(String),
+    /// The member's interface augments a type outside the tree, as said (`the global
+    /// `Window``): code reaches the member through that type.
+    Augmentation(String),
 }
 
 /// What reads a Python string as an attribute's name, for the refusal to show it as written.

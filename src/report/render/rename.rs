@@ -513,6 +513,11 @@ pub(super) fn reach_words(reach: &OutsideReach) -> String {
         OutsideReach::Decorator(written) => {
             format!("decorator `@{written}` from outside the tree, which may call it by name")
         }
+        OutsideReach::Augmentation(augmented) => {
+            format!(
+                "declared in an augmentation of {augmented}, whose uses reach it through that type"
+            )
+        }
         OutsideReach::Iterator(class) => {
             format!("{class} is an iterator, whose `for … of` and spreads call it by name")
         }
@@ -530,16 +535,27 @@ fn reached_places(places: &[(String, usize, OutsideReach)]) -> String {
 
 /// Whether every place is reached by a decorator from outside the tree, none by a base.
 fn by_decorators(places: &[(String, usize, OutsideReach)]) -> bool {
-    places
-        .iter()
-        .all(|(_, _, reach)| matches!(reach, OutsideReach::Decorator(_)))
+    all_reached(places, |reach| matches!(reach, OutsideReach::Decorator(_)))
 }
 
 /// Whether every place is reached by an iteration (an iterator's `next`), none by a base.
 fn by_iteration(places: &[(String, usize, OutsideReach)]) -> bool {
-    places
-        .iter()
-        .all(|(_, _, reach)| matches!(reach, OutsideReach::Iterator(_)))
+    all_reached(places, |reach| matches!(reach, OutsideReach::Iterator(_)))
+}
+
+/// Whether every place is a member of an interface augmenting a type outside the tree.
+fn by_augmentation(places: &[(String, usize, OutsideReach)]) -> bool {
+    all_reached(places, |reach| {
+        matches!(reach, OutsideReach::Augmentation(_))
+    })
+}
+
+/// Whether every place is reached as `kind` says.
+fn all_reached(
+    places: &[(String, usize, OutsideReach)],
+    kind: impl Fn(&OutsideReach) -> bool,
+) -> bool {
+    places.iter().all(|(_, _, reach)| kind(reach))
 }
 
 /// OLD a member that may override one of a base outside the tree.
@@ -548,6 +564,20 @@ fn overrides_outside(
     places: &[(String, usize, OutsideReach)],
     surface: Surface,
 ) -> Words {
+    if by_augmentation(places) {
+        return refused(
+            ErrorKind::UnresolvedSites,
+            format!(
+                "`{old}` is a member of an interface that augments a type outside the tree: code reaches it through that type (`window.{old}`, a package's class), whose uses lancet does not rename, and they would name nothing: {}",
+                reached_places(places)
+            ),
+            &format!(
+                "Pass {} to have the language server rename it with those uses; if no code reaches it through that type, pass {}.",
+                surface.switch("--lsp"),
+                surface.switch("--leave-unresolved")
+            ),
+        );
+    }
     if by_iteration(places) {
         return refused(
             ErrorKind::UnresolvedSites,
