@@ -43,6 +43,7 @@ use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 pub(crate) mod at;
 pub(crate) mod choose;
+mod component_files;
 mod definitions;
 mod doctest_files;
 mod doctest_output;

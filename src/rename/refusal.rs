@@ -2,6 +2,7 @@
 //! name, nothing to rename, a `--kind` that does not fit, NEW already in use, a bare name defined
 //! in several languages, or sites lancet could not decide that may be the symbol.
 
+use super::component_files::component_files_refusal;
 use super::doctest_files::doctest_files_refusal;
 use super::doctest_output::doctest_output_refusal;
 use super::included_docs::{IncludedDoc, included_doctests_refusal};
@@ -297,8 +298,9 @@ fn python_special(name: &str) -> bool {
 /// read ([`included_doctests_refusal`]), a call unpacking keywords into a renamed parameter's
 /// function ([`splat_refusal`]), a Python doctest's expected output
 /// ([`doctest_output_refusal`]), a text file pytest runs as doctests
-/// ([`doctest_files_refusal`]). Lancet's own rename and a server's (which renames none of those
-/// places either) weigh them alike.
+/// ([`doctest_files_refusal`]), a single-file component's script or template
+/// ([`component_files_refusal`]). Lancet's own rename and a server's (which renames none of
+/// those places either) weigh them alike.
 pub(crate) fn left_where_tests_run(
     (root, files, included_docs): (&Root, &[String], &[IncludedDoc]),
     scanned: &[FileScan],
@@ -313,6 +315,12 @@ pub(crate) fn left_where_tests_run(
         .or_else(|| {
             let renames_python = languages.contains("python");
             doctest_files_refusal(root, files, opts, chosen, renames_python)
+        })
+        .or_else(|| {
+            let renames_ecma = ["javascript", "typescript", "tsx"]
+                .iter()
+                .any(|l| languages.contains(l));
+            component_files_refusal(root, files, opts, chosen, renames_ecma)
         })
 }
 

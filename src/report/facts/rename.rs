@@ -356,6 +356,14 @@ pub enum RenameRefusal {
         /// Each such line: path and line; the first `MAX_LISTED`.
         places: Vec<(String, usize)>,
     },
+    /// OLD stands in a single-file component (`.vue`, `.svelte`, `.astro`), whose script and
+    /// template lancet does not read or rename.
+    ComponentFiles {
+        /// OLD.
+        old: String,
+        /// Each such line: path and line; the first `MAX_LISTED`.
+        places: Vec<(String, usize)>,
+    },
     /// NEW already names something where OLD would become it.
     NameInUse {
         /// OLD.

@@ -68,6 +68,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
         RenameRefusal::NewInHierarchy { old, new, places } => new_in_hierarchy(old, new, places),
         RenameRefusal::DoctestOutput { old, places } => doctest_output(old, places, surface),
         RenameRefusal::DoctestFiles { old, places } => doctest_files(old, places, surface),
+        RenameRefusal::ComponentFiles { old, places } => component_files(old, places, surface),
         RenameRefusal::NameInUse { old, new, places } => name_in_use(old, new, places),
         RenameRefusal::NoMatch {
             old,
@@ -704,6 +705,21 @@ fn doctest_files(old: &str, places: &[(String, usize)], surface: Surface) -> Wor
         ),
         &format!(
             "Rename `{old}` in those examples yourself and run the rename again, or pass {} if they name something else.",
+            surface.switch("--leave-unresolved")
+        ),
+    )
+}
+
+/// OLD in a single-file component lancet does not read.
+fn component_files(old: &str, places: &[(String, usize)], surface: Surface) -> Words {
+    refused(
+        ErrorKind::UnresolvedSites,
+        format!(
+            "`{old}` stands in single-file components (`.vue`, `.svelte`, `.astro`), whose scripts and templates lancet does not read or rename; the rename would leave those uses naming nothing: {}",
+            path_lines(places)
+        ),
+        &format!(
+            "Rename `{old}` there in the same change yourself, or pass {} if they name something else.",
             surface.switch("--leave-unresolved")
         ),
     )
