@@ -345,12 +345,18 @@ fn collisions(
     starts: &[usize],
 ) -> Vec<Collision> {
     let news = whole_word_offsets(bytes, new);
+    // A member's quoted name (`"title": …`, `'title'() {}`) is that member, as its rename is.
+    let quoted = |at: usize, hit: &Hit| {
+        is_ecma(renamer)
+            && hit.context == Some("string")
+            && is_quoted_member_name(tree, at, new.len())
+    };
     news.iter()
         .zip(classify(renamer, tree, bytes, &news, new.len()))
-        .filter(|(at, hit)| hit.code && !wrappers.contains(at))
-        .map(|(&at, _)| Collision {
+        .filter(|(at, hit)| (hit.code || quoted(**at, hit)) && !wrappers.contains(at))
+        .map(|(&at, hit)| Collision {
             line: line_of(starts, at),
-            member: is_member_shaped(tree, at, new.len()),
+            member: quoted(at, &hit) || is_member_shaped(tree, at, new.len()),
         })
         .collect()
 }
@@ -448,10 +454,7 @@ fn string_is_code(
     context == Some("string")
         && (is_forward_reference(tree, at.start, at.len())
             || is_indexed_access_key(tree, text.as_bytes(), at.start, at.len())
-            || matches!(
-                renamer.entry.name.as_str(),
-                "javascript" | "typescript" | "tsx"
-            ) && is_quoted_member_name(tree, at.start, at.len())
+            || is_ecma(renamer) && is_quoted_member_name(tree, at.start, at.len())
             || renamer.entry.name == "rust"
                 && super::rust::inline_format_argument(tree, text, at.start, at.end))
 }
@@ -491,6 +494,14 @@ fn is_indexed_access_key(tree: &Tree, text: &[u8], at: usize, len: usize) -> boo
         }
     }
     false
+}
+
+/// Whether the renamer reads JavaScript or TypeScript.
+fn is_ecma(renamer: &Renamer) -> bool {
+    matches!(
+        renamer.entry.name.as_str(),
+        "javascript" | "typescript" | "tsx"
+    )
 }
 
 /// Whether the word at `at` is the whole of a quoted member name: an object literal's or a

@@ -65,7 +65,7 @@ pub(super) fn class_extends(
 
 /// A base written `ns.Base` where `ns` is a namespace import (`import * as ns from "./base"`):
 /// export `Base` (or `default`) of that module, as an import of it by name is.
-fn namespace_base(semantic: &Semantic, base: &Expression) -> Option<Raw> {
+pub(super) fn namespace_base(semantic: &Semantic, base: &Expression) -> Option<Raw> {
     let (ns, name) = dotted(base)?;
     namespace_member(semantic, ns, name)
 }

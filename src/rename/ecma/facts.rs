@@ -7,8 +7,7 @@ use super::Raw;
 use super::bases::{class_extends, heritage, written_bases};
 use super::context::{factory_literal, returns_by_function};
 use super::holders::{declared_holder, parameter_callables};
-use super::iterators::iterator_classes;
-use super::outside_bases::augmentations;
+use super::reached::{augmentations, iterator_classes};
 use super::receivers::{
     Callable, declared_callable, holder_of, imported, is_parameter_property, kept_parameter,
     parameter_holders, reference_holder, referenced_symbol, symbol_raw, type_holder,

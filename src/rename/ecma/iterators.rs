@@ -4,62 +4,11 @@
 //! returns `this`, or a generator: lancet does not tell them apart) or when that method
 //! returns `new Iter(…)`. Renaming its `next` left `for … of` calling nothing, with exit 0.
 
-use super::Raw;
 use super::project::{EcmaProject, Place};
-use super::receivers::reference_holder;
-use oxc_ast::AstKind;
-use oxc_ast::ast::{Expression, PropertyKey};
-use oxc_semantic::Semantic;
 use std::collections::BTreeSet;
 
 /// The members an iteration calls by name.
 const ITERATOR_MEMBERS: &[&str] = &["next", "return", "throw"];
-
-/// The classes of a module whose instances `[Symbol.iterator]()` or
-/// `[Symbol.asyncIterator]()` returns: each class declaring one (by its name's offset), and each
-/// class one of them returns a `new` of, as it is bound.
-pub(super) fn iterator_classes(semantic: &Semantic) -> Vec<Raw> {
-    let nodes = semantic.nodes();
-    let mut methods = Vec::new();
-    let mut found = Vec::new();
-    for node in nodes.iter() {
-        let AstKind::MethodDefinition(method) = node.kind() else {
-            continue;
-        };
-        if !is_iteration_key(&method.key) {
-            continue;
-        }
-        methods.push(method.value.span);
-        let class = nodes.ancestors(node.id()).find_map(|a| match a.kind() {
-            AstKind::Class(c) => c.id.as_ref().map(|id| id.span.start),
-            _ => None,
-        });
-        found.extend(class.map(Raw::Local));
-    }
-    if methods.is_empty() {
-        return found;
-    }
-    for node in nodes.iter() {
-        let AstKind::NewExpression(new) = node.kind() else {
-            continue;
-        };
-        let returned = matches!(nodes.parent_kind(node.id()), AstKind::ReturnStatement(_));
-        let inside = methods.iter().any(|m| m.contains_inclusive(new.span));
-        if let (true, true, Expression::Identifier(class)) = (returned, inside, &new.callee) {
-            found.extend(reference_holder(semantic, class));
-        }
-    }
-    found
-}
-
-/// Whether a computed key is `Symbol.iterator` or `Symbol.asyncIterator`.
-fn is_iteration_key(key: &PropertyKey) -> bool {
-    let Some(Expression::StaticMemberExpression(member)) = key.as_expression() else {
-        return false;
-    };
-    matches!(&member.object, Expression::Identifier(symbol) if symbol.name == "Symbol")
-        && matches!(member.property.name.as_str(), "iterator" | "asyncIterator")
-}
 
 impl EcmaProject<'_> {
     /// The class of the tree up or down the hierarchy of the one at `start` of `file` that is an

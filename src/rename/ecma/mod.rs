@@ -81,6 +81,7 @@ mod modules;
 mod outside_bases;
 mod packages;
 mod project;
+mod reached;
 mod receivers;
 mod sites;
 mod subclasses;
@@ -244,10 +245,10 @@ pub(crate) struct ModuleFacts {
     /// that may extend a known class leaves the subclasses untold.
     nameless_bases: Vec<(Raw, String)>,
     /// The classes whose instances the module's `[Symbol.iterator]()` methods return (see
-    /// [`iterators`]): an iteration calls their `next` by name.
+    /// [`reached::iterator_classes`]): an iteration calls their `next` by name.
     iterators: Vec<Raw>,
     /// Interface (by its name's offset) → the type outside the tree it augments, as said (see
-    /// [`outside_bases::augmentations`]).
+    /// [`reached::augmentations`]).
     augmentations: HashMap<u32, String>,
     /// Classes and interfaces declared more than once in the module (merged declarations):
     /// their members are not all under one offset, so none is looked up in their bases.

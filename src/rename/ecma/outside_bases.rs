@@ -10,52 +10,6 @@
 use super::Raw;
 use super::project::{ARRAY_MEMBERS, EcmaProject, MAP_MEMBERS, MAX_DEPTH};
 use crate::report::OutsideReach;
-use oxc_ast::AstKind;
-use oxc_semantic::Semantic;
-use std::collections::HashMap;
-
-/// The interfaces of a module (by their names' offsets) that augment a type outside the tree,
-/// each with what it augments, as said: one inside `declare global { … }` or `declare module
-/// "pkg" { … }`, and every interface of a script (a file with no import or export), whose
-/// declarations are global and merge with the library's of the same name.
-pub(super) fn augmentations(semantic: &Semantic) -> HashMap<u32, String> {
-    let nodes = semantic.nodes();
-    let script = !nodes.iter().any(|n| {
-        matches!(
-            n.kind(),
-            AstKind::ImportDeclaration(_)
-                | AstKind::ExportDeclaration(_)
-                | AstKind::ExportFromDeclaration(_)
-                | AstKind::ExportNamedDeclaration(_)
-                | AstKind::ExportDefaultDeclaration(_)
-                | AstKind::ExportAllDeclaration(_)
-                | AstKind::TSExportAssignment(_)
-        )
-    });
-    let mut found = HashMap::new();
-    for node in nodes.iter() {
-        let AstKind::TSInterfaceDeclaration(interface) = node.kind() else {
-            continue;
-        };
-        let name = &interface.id.name;
-        let augmented = nodes.ancestors(node.id()).find_map(|a| match a.kind() {
-            AstKind::TSGlobalDeclaration(_) => Some(format!("the global `{name}`")),
-            AstKind::TSExternalModuleDeclaration(m) => {
-                Some(format!("`{name}` of module `{}`", m.id))
-            }
-            _ => None,
-        });
-        let global = || {
-            script.then(|| {
-                format!("the global `{name}` (a file without imports or exports declares globals)")
-            })
-        };
-        if let Some(what) = augmented.or_else(global) {
-            found.insert(interface.id.span.start, what);
-        }
-    }
-    found
-}
 
 impl EcmaProject<'_> {
     /// What may reach member `name` of the class or interface at `start` of `file`, whose
@@ -264,33 +218,3 @@ const SET_MEMBERS: &[&str] = &[
     "union",
     "values",
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::super::with_semantic;
-    use super::augmentations;
-
-    /// The interfaces augmenting an outside type: inside `declare global` and `declare module`,
-    /// and every interface of a script; a module's own interface is none.
-    #[test]
-    fn augmentations_are_told_from_a_module_s_own_interfaces() {
-        let said = |text: &str| {
-            let mut found: Vec<String> =
-                with_semantic("a.ts", text, |s| augmentations(s).into_values().collect());
-            found.sort();
-            found
-        };
-        let module = "export {};\ninterface Own { a: number }\ndeclare global { interface Window { b: string } }\ndeclare module \"fw\" { interface Component { c: number } }\n";
-        assert_eq!(
-            said(module),
-            ["`Component` of module `fw`", "the global `Window`"]
-        );
-        let script = "interface Window { appName: string }\n";
-        assert_eq!(
-            said(script),
-            ["the global `Window` (a file without imports or exports declares globals)"]
-        );
-        assert!(said("export interface Own { a: number }\n").is_empty());
-        assert!(said("import { x } from \"./x\";\ninterface Own { a: typeof x }\n").is_empty());
-    }
-}

@@ -251,8 +251,7 @@ fn aliased_type_holder(semantic: &Semantic, ty: &TSType, depth: usize) -> Option
                         .collect(),
                 }),
                 (Some(holder), _) => Some(holder),
-                (None, _) => global_map(semantic, id, r.type_arguments.as_deref())
-                    .or_else(|| string_record(semantic, id, arguments)),
+                (None, _) => global_map(semantic, id, r.type_arguments.as_deref()),
             }
         }
         TSType::TSUnionType(u) => {
@@ -390,23 +389,6 @@ pub(super) fn global_map(
             aliased_type_holder(semantic, value, 0).unwrap_or_else(unnamed),
         ))),
         None => Some(Raw::MapOf(Box::new(unnamed()))),
-        _ => None,
-    }
-}
-
-/// The library's `Record` keyed by any string (`Record<string, V>`): its keys are nobody's
-/// members (`{ "name": v }` typed so is no interface's `name`). A `Record` keyed by a union
-/// or `keyof T` is not this: its keys may be a type's members.
-fn string_record(
-    semantic: &Semantic,
-    named: &oxc_ast::ast::IdentifierReference,
-    arguments: Option<&[TSType]>,
-) -> Option<Raw> {
-    let global = named.name == "Record" && referenced_symbol(semantic, named).is_none();
-    match arguments? {
-        [TSType::TSStringKeyword(_) | TSType::TSNumberKeyword(_), _] if global => Some(
-            Raw::Outside("a key of a `Record<string, …>`, which any string is".into()),
-        ),
         _ => None,
     }
 }
