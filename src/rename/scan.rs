@@ -506,7 +506,8 @@ fn is_ecma(renamer: &Renamer) -> bool {
 
 /// Whether the word at `at` is the whole of a quoted member name: an object literal's or a
 /// destructuring pattern's key (`{ "name": v }`), a class's or an object type's member
-/// (`"name" = 1`, `'name'(): void`), or the index of a member access (`p["name"]`). Each is
+/// (`"name" = 1`, `'name'(): void`), the index of a member access (`p["name"]`), or what an
+/// `in` asks of an object (`"name" in p`). Each is
 /// the member `name` as its identifier spelling is: left as a mention, a rename broke a typed
 /// literal (tsc TS2353) or made `p["name"]` read nothing, with exit 0.
 fn is_quoted_member_name(tree: &Tree, at: usize, len: usize) -> bool {
@@ -520,6 +521,11 @@ fn is_quoted_member_name(tree: &Tree, at: usize, len: usize) -> bool {
         return false;
     };
     let field = match holder.kind() {
+        // `"name" in p`: whether `p` has member `name`.
+        "binary_expression" => {
+            return holder.child_by_field_name("operator").map(|o| o.kind()) == Some("in")
+                && holder.child_by_field_name("left") == Some(string);
+        }
         "pair" | "pair_pattern" => "key",
         "subscript_expression" => "index",
         "field_definition" => "property",

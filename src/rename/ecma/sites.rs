@@ -16,6 +16,7 @@ use oxc_ast::AstKind;
 use oxc_ast::ast::TSTypeName;
 use oxc_semantic::Semantic;
 use oxc_span::GetSpan;
+use oxc_syntax::operator::BinaryOperator;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -216,6 +217,13 @@ fn member_named(
         // `p["name"]`, a string of the member's name.
         AstKind::ComputedMemberExpression(m) => {
             match object_holder(semantic, &m.object, id, &name) {
+                Receiver::Holder(holder) if holder.holds_members() => member(holder),
+                Receiver::Holder(other) | Receiver::Export(other) => other,
+            }
+        }
+        // `"name" in p`: whether `p` has the member.
+        AstKind::BinaryExpression(b) if b.operator == BinaryOperator::In => {
+            match object_holder(semantic, &b.right, id, &name) {
                 Receiver::Holder(holder) if holder.holds_members() => member(holder),
                 Receiver::Holder(other) | Receiver::Export(other) => other,
             }
