@@ -501,10 +501,11 @@ fn lsp_rename_of_a_method_a_base_outside_the_tree_may_call_refuses() {
     assert_eq!(read(dir.path(), "m.py"), before);
 }
 
-/// A string the server's rename reaches itself (typescript-language-server renames the key of
-/// `o["kind"]`) is listed as renamed: the report says what the tree now holds.
+/// A quoted key the server's rename reaches (typescript-language-server renames the key of
+/// `o["kind"]`) is a site of the rename, as lancet's own reads it; the text beside it (`" kind"`)
+/// is a mention left as it stands: the report says what the tree now holds.
 #[test]
-fn lsp_rename_lists_a_string_the_server_renamed_as_renamed() {
+fn lsp_rename_lists_a_quoted_key_the_server_renamed_as_a_site() {
     let tools = tempfile::tempdir().unwrap();
     // The server copied (not linked) beside a TypeScript, which lancet finds from the server's
     // own place, outside the root.
@@ -538,14 +539,21 @@ fn lsp_rename_lists_a_string_the_server_renamed_as_renamed() {
             .replace("kind:", "type:")
             .replace("[\"kind\"]", "[\"type\"]")
     );
-    // The key the server renamed, and the text it left (" kind"), each as it stands.
+    // The key the server renamed is a site; the text it left (" kind") a mention, not renamed.
+    let renamed: Vec<(u64, u64)> = v["rename"]["renamed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["line"].as_u64().unwrap(), r["column"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(renamed, [(2, 3), (5, 13)], "{v:#}");
     let mentions: Vec<bool> = v["rename"]["mentions"]
         .as_array()
         .unwrap()
         .iter()
         .map(|m| m["renamed"].as_bool().unwrap())
         .collect();
-    assert_eq!(mentions, [true, false], "{v:#}");
+    assert_eq!(mentions, [false], "{v:#}");
 }
 
 /// A site lancet's own resolver reads as the symbol and the server's rename leaves: the two

@@ -1,8 +1,9 @@
 //! Members JavaScript itself calls by name on an iterator: `for … of`, a spread and a
 //! destructuring call `next` (and `return`, `throw`) on what `[Symbol.iterator]()` returns, no
-//! text naming the call. A class is such an iterator when it declares that method (it
-//! returns `this`, or a generator: lancet does not tell them apart) or when that method
-//! returns `new Iter(…)`. Renaming its `next` left `for … of` calling nothing, with exit 0.
+//! text naming the call. A class is such an iterator when that method of it returns `this`
+//! (a generator's returns its own iterator), or when one, of any class or object literal,
+//! makes a `new` of it (see [`super::reached::iterator_classes`]). Renaming its `next` left
+//! `for … of` calling nothing, with exit 0.
 
 use super::project::{EcmaProject, Place};
 use std::collections::BTreeSet;

@@ -247,9 +247,9 @@ pub(crate) struct ModuleFacts {
     /// The classes whose instances the module's `[Symbol.iterator]()` methods return (see
     /// [`reached::iterator_classes`]): an iteration calls their `next` by name.
     iterators: Vec<Raw>,
-    /// Interface (by its name's offset) → the type outside the tree it augments, as said (see
+    /// Interface (by its name's offset) → its name and the type outside the tree it augments (see
     /// [`reached::augmentations`]).
-    augmentations: HashMap<u32, String>,
+    augmentations: HashMap<u32, (String, crate::report::Augmented)>,
     /// Classes and interfaces declared more than once in the module (merged declarations):
     /// their members are not all under one offset, so none is looked up in their bases.
     merged: std::collections::HashSet<u32>,

@@ -93,6 +93,32 @@ impl EcmaProject<'_> {
             ));
         }
         let file = self.module_file(from, source)?;
+        // A declaration found is remembered with the depth it was asked at (deeper, the chain
+        // may be cut): a barrel's `export *` lines are searched once per name, not once per
+        // importer.
+        let key = (file, name.to_string(), depth);
+        if let Some(found) = self
+            .export_memo
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned())
+        {
+            return Ok(found);
+        }
+        let found = self.export_of(key.0.clone(), name, depth);
+        if let (Ok(place), Ok(mut memo)) = (&found, self.export_memo.lock()) {
+            memo.insert(key, place.clone());
+        }
+        found
+    }
+
+    /// [`EcmaProject::export`] of module `file`, found.
+    fn export_of(
+        &self,
+        file: String,
+        name: &str,
+        depth: usize,
+    ) -> Result<(String, u32), Resolution> {
         let Some(facts) = self.facts(&file) else {
             return Err(Resolution::Unresolved(format!("{file} cannot be read")));
         };

@@ -27,12 +27,15 @@ impl EcmaProject<'_> {
         if is_declaration_file(file) && name == own {
             return Some(OutsideReach::DeclarationFile(file.to_string()));
         }
-        if let Some(augmented) = self
+        if let Some((interface, augmented)) = self
             .ancestors(file, start)
             .iter()
             .find_map(|(f, s)| self.facts(f)?.augmentations.get(s).cloned())
         {
-            return Some(OutsideReach::Augmentation(augmented));
+            return Some(OutsideReach::Augmentation {
+                interface,
+                augmented,
+            });
         }
         if let Some(base) = self.outside_base_of(file, start, name, 0) {
             return Some(OutsideReach::Base(base));

@@ -91,6 +91,9 @@ pub(crate) struct EcmaProject<'a> {
     /// Each module specifier's file, by the file that imports it and the specifier, found
     /// once: a barrel's `export *` lines are probed for every name looked up through it.
     pub(super) module_memo: Mutex<HashMap<(String, String), Result<String, Resolution>>>,
+    /// Each declaration an export stands for, by its module's file, the exported name and the
+    /// depth it was asked at, once found (see [`EcmaProject::export`]).
+    pub(super) export_memo: Mutex<HashMap<(String, String, usize), Place>>,
 }
 
 impl<'a> EcmaProject<'a> {
@@ -106,6 +109,7 @@ impl<'a> EcmaProject<'a> {
             words: OnceLock::new(),
             descendant_memo: Mutex::new(HashMap::new()),
             module_memo: Mutex::new(HashMap::new()),
+            export_memo: Mutex::new(HashMap::new()),
         }
     }
 

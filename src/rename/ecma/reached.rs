@@ -6,6 +6,7 @@
 use super::Raw;
 use super::bases::namespace_base;
 use super::receivers::reference_holder;
+use crate::report::Augmented;
 use oxc_ast::AstKind;
 use oxc_ast::ast::{Expression, PropertyKey};
 use oxc_semantic::Semantic;
@@ -84,10 +85,10 @@ fn is_iteration_key(key: &PropertyKey) -> bool {
 }
 
 /// The interfaces of a module (by their names' offsets) that augment a type outside the tree,
-/// each with what it augments, as said: one inside `declare global { … }` or `declare module
-/// "pkg" { … }`, and every interface of a script (a file with no import or export), whose
-/// declarations are global and merge with the library's of the same name.
-pub(super) fn augmentations(semantic: &Semantic) -> HashMap<u32, String> {
+/// each with its name and what it augments: one inside `declare global { … }` or `declare
+/// module "pkg" { … }`, and every interface of a script (a file with no import or export),
+/// whose declarations are global and merge with the library's of the same name.
+pub(super) fn augmentations(semantic: &Semantic) -> HashMap<u32, (String, Augmented)> {
     let nodes = semantic.nodes();
     let script = !nodes.iter().any(|n| {
         matches!(
@@ -106,21 +107,14 @@ pub(super) fn augmentations(semantic: &Semantic) -> HashMap<u32, String> {
         let AstKind::TSInterfaceDeclaration(interface) = node.kind() else {
             continue;
         };
-        let name = &interface.id.name;
         let augmented = nodes.ancestors(node.id()).find_map(|a| match a.kind() {
-            AstKind::TSGlobalDeclaration(_) => Some(format!("the global `{name}`")),
-            AstKind::TSExternalModuleDeclaration(m) => {
-                Some(format!("`{name}` of module `{}`", m.id))
-            }
+            AstKind::TSGlobalDeclaration(_) => Some(Augmented::Global),
+            AstKind::TSExternalModuleDeclaration(m) => Some(Augmented::Module(m.id.to_string())),
             _ => None,
         });
-        let global = || {
-            script.then(|| {
-                format!("the global `{name}` (a file without imports or exports declares globals)")
-            })
-        };
-        if let Some(what) = augmented.or_else(global) {
-            found.insert(interface.id.span.start, what);
+        if let Some(augmented) = augmented.or_else(|| script.then_some(Augmented::Script)) {
+            let name = interface.id.name.to_string();
+            found.insert(interface.id.span.start, (name, augmented));
         }
     }
     found
@@ -130,13 +124,14 @@ pub(super) fn augmentations(semantic: &Semantic) -> HashMap<u32, String> {
 mod tests {
     use super::super::with_semantic;
     use super::augmentations;
+    use crate::report::Augmented;
 
     /// The interfaces augmenting an outside type: inside `declare global` and `declare module`,
     /// and every interface of a script; a module's own interface is none.
     #[test]
     fn augmentations_are_told_from_a_module_s_own_interfaces() {
         let said = |text: &str| {
-            let mut found: Vec<String> =
+            let mut found: Vec<(String, Augmented)> =
                 with_semantic("a.ts", text, |s| augmentations(s).into_values().collect());
             found.sort();
             found
@@ -144,13 +139,13 @@ mod tests {
         let module = "export {};\ninterface Own { a: number }\ndeclare global { interface Window { b: string } }\ndeclare module \"fw\" { interface Component { c: number } }\n";
         assert_eq!(
             said(module),
-            ["`Component` of module `fw`", "the global `Window`"]
+            [
+                ("Component".to_string(), Augmented::Module("fw".into())),
+                ("Window".to_string(), Augmented::Global),
+            ]
         );
         let script = "interface Window { appName: string }\n";
-        assert_eq!(
-            said(script),
-            ["the global `Window` (a file without imports or exports declares globals)"]
-        );
+        assert_eq!(said(script), [("Window".to_string(), Augmented::Script)]);
         assert!(said("export interface Own { a: number }\n").is_empty());
         assert!(said("import { x } from \"./x\";\ninterface Own { a: typeof x }\n").is_empty());
     }

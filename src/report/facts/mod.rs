@@ -19,9 +19,9 @@ pub(crate) use history::UndoEnd;
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
 pub use reads::UnreadChange;
 pub use rename::{
-    AtProblem, AttributeReader, BadMessage, DecidedSite, Definition, DocCodeLeft, LeftSite,
-    Mention, NotDecided, OutsideReach, PlaceRefusal, RenameRefusal, RenameSummary, ServerDecisions,
-    ServerMissing, ServerRefusal, ServerTrouble, Site, SymbolKind, UndecidedBy,
+    AtProblem, AttributeReader, Augmented, BadMessage, DecidedSite, Definition, DocCodeLeft,
+    LeftSite, Mention, NotDecided, OutsideReach, PlaceRefusal, RenameRefusal, RenameSummary,
+    ServerDecisions, ServerMissing, ServerRefusal, ServerTrouble, Site, SymbolKind, UndecidedBy,
 };
 pub use signature::{
     ParamProblem, SignatureRefusal, SignatureSummary, SiteProblem, UnsupportedDefinition,

@@ -194,9 +194,26 @@ pub enum OutsideReach {
     /// A class of the member's hierarchy is an iterator (its name): `for … of` and spreads
     /// call its `next` (`return`, `throw`) by name.
     Iterator(String),
-    /// The member's interface augments a type outside the tree, as said (`the global
-    /// `Window``): code reaches the member through that type.
-    Augmentation(String),
+    /// The member's interface (its name) augments a type outside the tree: code reaches the
+    /// member through that type (`window.appName`).
+    Augmentation {
+        /// The interface's name.
+        interface: String,
+        /// What it augments.
+        augmented: Augmented,
+    },
+}
+
+/// What an interface of the tree augments, for a member code reaches through that type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Augmented {
+    /// The global of its name: `declare global { interface Window { … } }`.
+    Global,
+    /// The type of its name of a module, as written: `declare module "express" { … }`.
+    Module(String),
+    /// The global of its name, declared by a file without imports or exports (a script), whose
+    /// declarations are global and merge with the library's.
+    Script,
 }
 
 /// What reads a Python string as an attribute's name, for the refusal to show it as written.

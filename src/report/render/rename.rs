@@ -6,7 +6,9 @@
 use crate::report::{
     AtProblem, AttributeReader, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
 };
-use crate::report::{BadMessage, DocCodeLeft, OutsideReach, ServerMissing, ServerTrouble};
+use crate::report::{
+    Augmented, BadMessage, DocCodeLeft, OutsideReach, ServerMissing, ServerTrouble,
+};
 use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
 use lancet_core::kinds::ErrorKind;
 
@@ -514,10 +516,20 @@ pub(super) fn reach_words(reach: &OutsideReach) -> String {
         OutsideReach::Decorator(written) => {
             format!("decorator `@{written}` from outside the tree, which may call it by name")
         }
-        OutsideReach::Augmentation(augmented) => {
-            format!(
-                "declared in an augmentation of {augmented}, whose uses reach it through that type"
-            )
+        OutsideReach::Augmentation {
+            interface,
+            augmented,
+        } => {
+            let what = match augmented {
+                Augmented::Global => format!("an augmentation of the global `{interface}`"),
+                Augmented::Module(module) => {
+                    format!("an augmentation of `{interface}` of module `{module}`")
+                }
+                Augmented::Script => format!(
+                    "a file without imports or exports, whose `{interface}` is the global `{interface}`, merged with the library's"
+                ),
+            };
+            format!("declared in {what}; its uses reach it through that type")
         }
         OutsideReach::Iterator(class) => {
             format!("{class} is an iterator, whose `for … of` and spreads call it by name")
@@ -547,7 +559,7 @@ fn by_iteration(places: &[(String, usize, OutsideReach)]) -> bool {
 /// Whether every place is a member of an interface augmenting a type outside the tree.
 fn by_augmentation(places: &[(String, usize, OutsideReach)]) -> bool {
     all_reached(places, |reach| {
-        matches!(reach, OutsideReach::Augmentation(_))
+        matches!(reach, OutsideReach::Augmentation { .. })
     })
 }
 
