@@ -5,6 +5,7 @@
 use super::component_files::component_files_refusal;
 use super::doctest_files::doctest_files_refusal;
 use super::doctest_output::doctest_output_refusal;
+use super::ecma::is_ecma_language;
 use super::included_docs::{IncludedDoc, included_doctests_refusal};
 use super::mangling::mangling_refusal;
 use super::model::{Chosen, FileScan, RenameOptions, Resolution, SymbolId};
@@ -317,9 +318,7 @@ pub(crate) fn left_where_tests_run(
             doctest_files_refusal(root, files, opts, chosen, renames_python)
         })
         .or_else(|| {
-            let renames_ecma = ["javascript", "typescript", "tsx"]
-                .iter()
-                .any(|l| languages.contains(l));
+            let renames_ecma = languages.iter().any(|l| is_ecma_language(l));
             component_files_refusal(root, files, opts, chosen, renames_ecma)
         })
 }

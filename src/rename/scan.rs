@@ -353,10 +353,13 @@ fn collisions(
     };
     news.iter()
         .zip(classify(renamer, tree, bytes, &news, new.len()))
-        .filter(|(at, hit)| (hit.code || quoted(**at, hit)) && !wrappers.contains(at))
-        .map(|(&at, hit)| Collision {
-            line: line_of(starts, at),
-            member: quoted(at, &hit) || is_member_shaped(tree, at, new.len()),
+        .filter(|(at, _)| !wrappers.contains(at))
+        .filter_map(|(&at, hit)| {
+            let quoted = quoted(at, &hit);
+            (hit.code || quoted).then(|| Collision {
+                line: line_of(starts, at),
+                member: quoted || is_member_shaped(tree, at, new.len()),
+            })
         })
         .collect()
 }
@@ -498,10 +501,7 @@ fn is_indexed_access_key(tree: &Tree, text: &[u8], at: usize, len: usize) -> boo
 
 /// Whether the renamer reads JavaScript or TypeScript.
 fn is_ecma(renamer: &Renamer) -> bool {
-    matches!(
-        renamer.entry.name.as_str(),
-        "javascript" | "typescript" | "tsx"
-    )
+    super::ecma::is_ecma_language(&renamer.entry.name)
 }
 
 /// Whether the word at `at` is the whole of a quoted member name: an object literal's or a

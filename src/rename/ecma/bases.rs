@@ -110,7 +110,7 @@ fn qualified_base(semantic: &Semantic, name: &TSTypeName) -> Option<Raw> {
 }
 
 /// Export `name` of the module `ns` imports as a namespace; `None` when `ns` is another binding.
-fn namespace_member(
+pub(super) fn namespace_member(
     semantic: &Semantic,
     ns: &oxc_ast::ast::IdentifierReference,
     name: &str,

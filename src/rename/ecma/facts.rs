@@ -4,12 +4,12 @@
 
 use super::ModuleFacts;
 use super::Raw;
-use super::bases::{class_extends, heritage, written_bases};
+use super::bases::{class_extends, heritage, namespace_member, written_bases};
 use super::context::{factory_literal, returns_by_function};
 use super::holders::{declared_holder, parameter_callables};
 use super::reached::{augmentations, iterator_classes};
 use super::receivers::{
-    Callable, declared_callable, holder_of, imported, is_parameter_property, kept_parameter,
+    Callable, declared_callable, holder_of, is_parameter_property, kept_parameter,
     parameter_holders, reference_holder, referenced_symbol, symbol_raw, type_holder,
 };
 use oxc_ast::AstKind;
@@ -181,22 +181,8 @@ fn decorator(semantic: &Semantic, decorator: &oxc_ast::ast::Decorator) -> Option
     let raw = match referenced_symbol(semantic, named) {
         None => Raw::Outside(named.name.to_string()),
         // `import * as fw from "fw"`: `fw.Component` is that module's export.
-        Some(symbol)
-            if matches!(
-                semantic
-                    .nodes()
-                    .kind(semantic.scoping().symbol_declaration(symbol)),
-                AstKind::ImportNamespaceSpecifier(_)
-            ) =>
-        {
-            let declaration = semantic.scoping().symbol_declaration(symbol);
-            imported(
-                semantic,
-                declaration,
-                property.unwrap_or_else(|| "*".into()),
-            )
-        }
-        Some(symbol) => symbol_raw(semantic, symbol),
+        Some(symbol) => namespace_member(semantic, named, property.as_deref().unwrap_or("*"))
+            .unwrap_or_else(|| symbol_raw(semantic, symbol)),
     };
     let span = match &decorator.expression {
         Expression::CallExpression(call) => call.callee.span(),

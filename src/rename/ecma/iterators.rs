@@ -12,21 +12,13 @@ use std::collections::BTreeSet;
 const ITERATOR_MEMBERS: &[&str] = &["next", "return", "throw"];
 
 impl EcmaProject<'_> {
-    /// The class of the tree up or down the hierarchy of the one at `start` of `file` that is an
-    /// iterator, by its name, when member `name` is one an iteration calls by name.
-    pub(super) fn iterator_in_hierarchy(
-        &self,
-        file: &str,
-        start: u32,
-        name: &str,
-        below: &[Place],
-    ) -> Option<String> {
+    /// The class of `hierarchy` (a member's, up and down) that is an iterator, by its name,
+    /// when member `name` is one an iteration calls by name.
+    pub(super) fn iterator_in_hierarchy(&self, hierarchy: &[Place], name: &str) -> Option<String> {
         if !ITERATOR_MEMBERS.contains(&name) {
             return None;
         }
-        let mut hierarchy = self.ancestors(file, start);
-        hierarchy.extend(below.iter().cloned());
-        let iterator = hierarchy.into_iter().find(|p| self.is_iterator(p))?;
+        let iterator = hierarchy.iter().find(|p| self.is_iterator(p))?;
         self.facts(&iterator.0)?
             .holder_names
             .get(&iterator.1)

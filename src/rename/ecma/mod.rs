@@ -70,6 +70,12 @@ use std::sync::Arc;
 
 pub(crate) use project::EcmaProject;
 
+/// Whether a rename language (a grammar's name) is JavaScript or TypeScript, which this
+/// resolver reads.
+pub(crate) fn is_ecma_language(language: &str) -> bool {
+    matches!(language, "javascript" | "typescript" | "tsx")
+}
+
 mod bases;
 mod context;
 mod facts;

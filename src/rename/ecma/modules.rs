@@ -95,7 +95,8 @@ impl EcmaProject<'_> {
         let file = self.module_file(from, source)?;
         // A declaration found is remembered with the depth it was asked at (deeper, the chain
         // may be cut): a barrel's `export *` lines are searched once per name, not once per
-        // importer.
+        // importer. A miss is not: each of a barrel's thousands of modules that lacks the name
+        // answers at once, and remembering them all cost more than asking (not `remembered`).
         let key = (file, name.to_string(), depth);
         if let Some(found) = self
             .export_memo

@@ -27,8 +27,8 @@ impl EcmaProject<'_> {
         if is_declaration_file(file) && name == own {
             return Some(OutsideReach::DeclarationFile(file.to_string()));
         }
-        if let Some((interface, augmented)) = self
-            .ancestors(file, start)
+        let above = self.ancestors(file, start);
+        if let Some((interface, augmented)) = above
             .iter()
             .find_map(|(f, s)| self.facts(f)?.augmentations.get(s).cloned())
         {
@@ -53,14 +53,14 @@ impl EcmaProject<'_> {
         {
             return Some(OutsideReach::Base(base));
         }
+        let mut hierarchy = above;
+        hierarchy.extend(below.iter().cloned());
         // An iterator's `next`, which `for … of` calls.
-        if let Some(class) = self.iterator_in_hierarchy(file, start, name, &below) {
+        if let Some(class) = self.iterator_in_hierarchy(&hierarchy, name) {
             return Some(OutsideReach::Iterator(class));
         }
         // A framework's decorator on a class up or down the hierarchy (Angular calls a
         // decorated component's `ngOnInit`, inherited or its own).
-        let mut hierarchy = self.ancestors(file, start);
-        hierarchy.extend(below.iter().cloned());
         hierarchy
             .iter()
             .find_map(|(f, s)| self.outside_decorator(f, *s))

@@ -13,7 +13,7 @@ use super::receivers::{
 };
 use super::{Analysis, Raw, with_semantic};
 use oxc_ast::AstKind;
-use oxc_ast::ast::TSTypeName;
+use oxc_ast::ast::{Expression, TSTypeName};
 use oxc_semantic::Semantic;
 use oxc_span::GetSpan;
 use oxc_syntax::operator::BinaryOperator;
@@ -209,25 +209,15 @@ fn member_named(
         holder: Box::new(holder),
         name: name.clone(),
     };
+    // `p.name`, `p["name"]`, `"name" in p`: the member of what `p` holds.
+    let of_object = |object: &Expression| match object_holder(semantic, object, id, &name) {
+        Receiver::Holder(holder) if holder.holds_members() => member(holder),
+        Receiver::Holder(other) | Receiver::Export(other) => other,
+    };
     match semantic.nodes().parent_kind(id) {
-        AstKind::StaticMemberExpression(m) => match object_holder(semantic, &m.object, id, &name) {
-            Receiver::Holder(holder) if holder.holds_members() => member(holder),
-            Receiver::Holder(other) | Receiver::Export(other) => other,
-        },
-        // `p["name"]`, a string of the member's name.
-        AstKind::ComputedMemberExpression(m) => {
-            match object_holder(semantic, &m.object, id, &name) {
-                Receiver::Holder(holder) if holder.holds_members() => member(holder),
-                Receiver::Holder(other) | Receiver::Export(other) => other,
-            }
-        }
-        // `"name" in p`: whether `p` has the member.
-        AstKind::BinaryExpression(b) if b.operator == BinaryOperator::In => {
-            match object_holder(semantic, &b.right, id, &name) {
-                Receiver::Holder(holder) if holder.holds_members() => member(holder),
-                Receiver::Holder(other) | Receiver::Export(other) => other,
-            }
-        }
+        AstKind::StaticMemberExpression(m) => of_object(&m.object),
+        AstKind::ComputedMemberExpression(m) => of_object(&m.object),
+        AstKind::BinaryExpression(b) if b.operator == BinaryOperator::In => of_object(&b.right),
         AstKind::MethodDefinition(_)
         | AstKind::PropertyDefinition(_)
         | AstKind::AccessorProperty(_)
