@@ -32,6 +32,7 @@ use tree_sitter::{Node, Parser};
 
 mod fixtures;
 mod imports;
+mod keywords;
 mod members;
 pub(crate) use members::{Receiver, decorated_as};
 pub(crate) use scopes::{binding_id, qual_of, scope_of};

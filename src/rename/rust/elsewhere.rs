@@ -59,7 +59,7 @@ impl RustProject<'_> {
         let scanned = |path: &str| self.files.iter().any(|(p, _)| *p == path);
         let word = |text: &str| {
             text.match_indices(holder)
-                .any(|(at, _)| super::typing::whole_word(text, at, holder))
+                .any(|(at, _)| super::type_text::whole_word(text, at, holder))
         };
         // Each other file that names the type: how many types of the name it declares, and
         // the fields of its structs of the name.

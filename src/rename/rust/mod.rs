@@ -59,6 +59,7 @@ mod items;
 mod locals;
 mod macros;
 mod members;
+mod type_text;
 mod typing;
 
 /// The crates of Rust's own library: a path that starts there leaves the tree.

@@ -8,8 +8,10 @@ mod batch;
 mod codemod;
 mod history;
 mod moving;
+mod reach;
 mod reads;
 mod rename;
+mod servers;
 mod signature;
 
 pub use batch::BatchNotes;
@@ -17,11 +19,15 @@ pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSynt
 pub use history::Recovery;
 pub(crate) use history::UndoEnd;
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
+pub use reach::{Augmented, OutsideReach};
 pub use reads::UnreadChange;
 pub use rename::{
-    AtProblem, AttributeReader, Augmented, BadMessage, DecidedSite, Definition, DocCodeLeft,
-    LeftSite, Mention, NotDecided, OutsideReach, PlaceRefusal, RenameRefusal, RenameSummary,
-    ServerDecisions, ServerMissing, ServerRefusal, ServerTrouble, Site, SymbolKind, UndecidedBy,
+    AtProblem, AttributeReader, Definition, DocCodeLeft, LeftSite, Mention, PlaceRefusal,
+    RenameRefusal, RenameSummary, Site, SymbolKind,
+};
+pub use servers::{
+    BadMessage, DecidedSite, NotDecided, ServerDecisions, ServerMissing, ServerRefusal,
+    ServerTrouble, UndecidedBy,
 };
 pub use signature::{
     ParamProblem, SignatureRefusal, SignatureSummary, SiteProblem, UnsupportedDefinition,

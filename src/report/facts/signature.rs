@@ -3,7 +3,8 @@
 //! by its text, a change that does not fit, a site that cannot be updated safely. Their words
 //! are `render/signature.rs`'s.
 
-use super::rename::{Definition, LeftSite, OutsideReach, PlaceRefusal, Site};
+use super::reach::OutsideReach;
+use super::rename::{Definition, LeftSite, PlaceRefusal, Site};
 use schemars::JsonSchema;
 use serde::Serialize;
 

@@ -2,7 +2,9 @@
 //! taken, an import cycle, star imports, undecided sites) and the lines that say what moved:
 //! from where to where, the imports and uses updated per file, the imports brought and dropped.
 
-use super::rename::{Words, place_words, places, refused};
+use super::place::place_words;
+use super::refused::{RefusalWords, refused};
+use super::rename::places;
 use super::{join_all_lines, list_left_sites};
 use crate::report::{DestinationProblem, MoveRefusal, Unmovable};
 use crate::report::{LeftSite, MoveSummary, Report, Status, Surface};
@@ -37,7 +39,7 @@ impl Report {
 }
 
 /// The status, kind, detail and next step of a refusal.
-fn words(refusal: &MoveRefusal, surface: Surface) -> Words {
+fn words(refusal: &MoveRefusal, surface: Surface) -> RefusalWords {
     match refusal {
         MoveRefusal::Bisect => (
             Status::Malformed,
@@ -130,7 +132,7 @@ fn words(refusal: &MoveRefusal, surface: Surface) -> Words {
 }
 
 /// Sites that stop the move: star imports of the old module, sites lancet cannot decide.
-fn sites_words(refusal: &MoveRefusal, surface: Surface) -> Words {
+fn sites_words(refusal: &MoveRefusal, surface: Surface) -> RefusalWords {
     match refusal {
         MoveRefusal::StarImports {
             symbol,
@@ -175,7 +177,7 @@ fn sites_words(refusal: &MoveRefusal, surface: Surface) -> Words {
 }
 
 /// A symbol lancet does not move, and why.
-fn unmovable(symbol: &str, place: &str, why: &Unmovable) -> Words {
+fn unmovable(symbol: &str, place: &str, why: &Unmovable) -> RefusalWords {
     let (kind, detail, next) = match why {
         Unmovable::NotGlobal => (
             ErrorKind::KindMismatch,
@@ -258,7 +260,7 @@ fn unmovable(symbol: &str, place: &str, why: &Unmovable) -> Words {
 }
 
 /// A destination the symbol cannot move to.
-fn destination(to: &str, problem: &DestinationProblem, surface: Surface) -> Words {
+fn destination(to: &str, problem: &DestinationProblem, surface: Surface) -> RefusalWords {
     let to_flag = surface.param("--to");
     let detail = match problem {
         DestinationProblem::SameFile => format!("{to} is the file the symbol is in already"),

@@ -3,13 +3,13 @@
 //! several languages, sites lancet could not decide; with what to send next in the surface's
 //! words.
 
-use crate::report::{
-    AtProblem, AttributeReader, NotDecided, PlaceRefusal, RenameRefusal, ServerRefusal, UndecidedBy,
-};
-use crate::report::{
-    Augmented, BadMessage, DocCodeLeft, OutsideReach, ServerMissing, ServerTrouble,
-};
+use super::place::place_words;
+use super::reach::{overrides_outside, would_override_outside};
+use super::refused::{RefusalWords, refused};
+use super::servers::{server_missing, server_said, server_words};
+use crate::report::{AttributeReader, DocCodeLeft, NotDecided, RenameRefusal, ServerRefusal};
 use crate::report::{Definition, LeftSite, Report, Status, Surface, SymbolKind};
+use crate::report::{ServerMissing, UndecidedBy};
 use lancet_core::kinds::ErrorKind;
 
 impl Report {
@@ -20,16 +20,8 @@ impl Report {
     }
 }
 
-/// A refusal's status, stable kind, detail and what to send next.
-pub(super) type Words = (Status, ErrorKind, String, String);
-
-/// A refusal of the whole command (a rename, a signature change, a move): nothing is written.
-pub(super) fn refused(kind: ErrorKind, detail: String, next: &str) -> Words {
-    (Status::Refused, kind, detail, next.to_string())
-}
-
 /// The status, kind, detail and next step of a refusal.
-fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
+fn words(refusal: &RenameRefusal, surface: Surface) -> RefusalWords {
     match refusal {
         RenameRefusal::NotIdentifier { which, name } => (
             Status::Malformed,
@@ -124,7 +116,7 @@ fn words(refusal: &RenameRefusal, surface: Surface) -> Words {
 }
 
 /// No identifier OLD under the paths, and where it is still mentioned.
-fn no_match(old: &str, files_scanned: usize, mentions: usize, surface: Surface) -> Words {
+fn no_match(old: &str, files_scanned: usize, mentions: usize, surface: Surface) -> RefusalWords {
     let mentions = if mentions == 0 {
         String::new()
     } else {
@@ -142,7 +134,7 @@ fn no_match(old: &str, files_scanned: usize, mentions: usize, surface: Surface) 
 }
 
 /// No definition of the asked `--kind`, and what OLD is defined as instead.
-fn kind_not_defined(old: &str, kind: SymbolKind, others: &[Definition]) -> Words {
+fn kind_not_defined(old: &str, kind: SymbolKind, others: &[Definition]) -> RefusalWords {
     let found = if others.is_empty() {
         "no definition of it was found".to_string()
     } else {
@@ -158,140 +150,8 @@ fn kind_not_defined(old: &str, kind: SymbolKind, others: &[Definition]) -> Words
     )
 }
 
-/// A place's refusal: `--at`, a path, a qualified name.
-pub(super) fn place_words(refusal: &PlaceRefusal, surface: Surface) -> Words {
-    match refusal {
-        PlaceRefusal::AtNamesOther { place, name, old } => {
-            let at = surface.param("--at");
-            refused(
-                ErrorKind::NoMatch,
-                format!("{at} {place} points at `{name}`, not `{old}`"),
-                &format!("Leave OLD out with {at} (it is the identifier there), or point at OLD."),
-            )
-        }
-        PlaceRefusal::AtUnsupported { name, place, why } => refused(
-            ErrorKind::UnresolvedSites,
-            format!("lancet does not rename `{name}` at {place}: {why}"),
-            &format!(
-                "Pass {} to have the project's language server rename it.",
-                surface.switch("--lsp")
-            ),
-        ),
-        PlaceRefusal::AtUnresolved { name, place, why } => refused(
-            ErrorKind::UnresolvedSites,
-            format!("lancet cannot tell what `{name}` at {place} refers to: {why}"),
-            &format!(
-                "Point {} at its definition, or pass {} to ask the project's language server.",
-                surface.param("--at"),
-                surface.switch("--lsp")
-            ),
-        ),
-        PlaceRefusal::AtOutside { name, place, why } => refused(
-            ErrorKind::NoMatch,
-            format!(
-                "`{name}` at {place} is not defined in the tree: {why}; lancet renames only the tree's own names"
-            ),
-            &format!(
-                "Point {} at a definition of the tree or one of its uses.",
-                surface.param("--at")
-            ),
-        ),
-        PlaceRefusal::AtNotCode { name, place } => refused(
-            ErrorKind::NoMatch,
-            format!(
-                "`{name}` at {place} is not an identifier in code lancet walked (a string, a comment, or an ignored file)"
-            ),
-            &format!("Point {} at the identifier in code.", surface.param("--at")),
-        ),
-        PlaceRefusal::AtMalformed { problem } => (
-            Status::Malformed,
-            ErrorKind::Usage,
-            at_problem(problem, surface),
-            format!(
-                "Pass {} PATH:LINE:COL (1-based line and column of any character of the identifier, as {} numbers lines).",
-                surface.param("--at"),
-                surface.read("PATH")
-            ),
-        ),
-        PlaceRefusal::PathOutside { error, at } => refused(
-            ErrorKind::UnsafePath,
-            error.clone(),
-            if *at {
-                "Pass a path relative to the root, inside it."
-            } else {
-                "Pass paths relative to the root, inside it."
-            },
-        ),
-        PlaceRefusal::AtFileMissing { path } => refused(
-            ErrorKind::Missing,
-            format!("{path} is not a readable file under the root"),
-            "Pass an existing file.",
-        ),
-        PlaceRefusal::PathMissing { path } => refused(
-            ErrorKind::Missing,
-            format!("{path} does not exist under the root"),
-            "Pass existing files or directories.",
-        ),
-        PlaceRefusal::OldTypedWithAt { taken, name } => old_typed_with_at(taken, name, surface),
-        PlaceRefusal::QualifiedUnknown { qualified } => refused(
-            ErrorKind::NoMatch,
-            format!("no symbol of the tree is named `{qualified}`"),
-            &format!(
-                "Check the qualified name (module path, then classes, then the name), or use {} PATH:LINE:COL.",
-                surface.param("--at")
-            ),
-        ),
-        PlaceRefusal::LspWithoutAt => {
-            let at = surface.param("--at");
-            (
-                Status::Malformed,
-                ErrorKind::Usage,
-                format!(
-                    "{} renames the symbol at a position: pass {at} PATH:LINE:COL",
-                    surface.switch("--lsp")
-                ),
-                format!(
-                    "Add {at} with the position of the symbol's definition or of one of its uses."
-                ),
-            )
-        }
-    }
-}
-
-/// The language server's refusal.
-fn server_words(refusal: &ServerRefusal) -> Words {
-    match refusal {
-        ServerRefusal::NoSandbox { why } => refused(
-            ErrorKind::Sandbox,
-            format!(
-                "the language server must run in lancet's sandbox, which cannot be built here: {why}"
-            ),
-            "Nothing was written. Rename without lsp, or ask the user to run the server where Landlock is available.",
-        ),
-        ServerRefusal::NoServer { path, missing } => refused(
-            ErrorKind::Usage,
-            no_server(path, missing.as_ref()),
-            "Install the language server outside the project (Python: `pip install basedpyright`; JavaScript/TypeScript: `npm install -g typescript-language-server typescript`; Rust: `rustup component add rust-analyzer`), or rename without --lsp.",
-        ),
-        ServerRefusal::Failed { trouble } => refused(
-            ErrorKind::Io,
-            server_trouble(trouble),
-            "Nothing was written. Check the language server (it must index the project), or rename without --lsp.",
-        ),
-        ServerRefusal::Refuses {
-            server,
-            name,
-            place,
-        } => refused(
-            ErrorKind::NoMatch,
-            format!("{server} says `{name}` at {place} cannot be renamed"),
-            "Point --at at a symbol the project defines.",
-        ),
-    }
-}
-
 /// A special name, which the language itself calls or reads.
-fn special_name(which: &str, name: &str, language: &str) -> Words {
+fn special_name(which: &str, name: &str, language: &str) -> RefusalWords {
     let (calls, pick) = match language {
         "python" => (
             "an operator, a builtin, `import *`",
@@ -321,7 +181,7 @@ fn mangled(
     name: &str,
     sites: &[(String, usize, Option<String>)],
     spelled: &[(String, usize, String)],
-) -> Words {
+) -> RefusalWords {
     let why = if spelled.is_empty() {
         let places: Vec<String> = sites
             .iter()
@@ -354,7 +214,7 @@ fn mangled(
 }
 
 /// OLD and NEW are one name.
-fn same_names(name: &str) -> Words {
+fn same_names(name: &str) -> RefusalWords {
     (
         Status::Malformed,
         ErrorKind::InvalidName,
@@ -364,7 +224,7 @@ fn same_names(name: &str) -> Words {
 }
 
 /// NEW is a keyword of the language.
-fn reserved(new: &str, language: &str) -> Words {
+fn reserved(new: &str, language: &str) -> RefusalWords {
     (
         Status::Malformed,
         ErrorKind::InvalidName,
@@ -382,7 +242,7 @@ fn named_by_string(
     places: &[(String, usize, AttributeReader)],
     outside_scope: bool,
     surface: Surface,
-) -> Words {
+) -> RefusalWords {
     let listed: Vec<String> = places
         .iter()
         .map(|(path, line, reader)| match reader {
@@ -426,7 +286,7 @@ fn named_by_string(
 }
 
 /// OLD in the examples of a file rustdoc includes as documentation.
-fn included_doctests(left: &DocCodeLeft, surface: Surface) -> Words {
+fn included_doctests(left: &DocCodeLeft, surface: Surface) -> RefusalWords {
     let DocCodeLeft {
         old,
         places,
@@ -468,7 +328,11 @@ fn included_doctests(left: &DocCodeLeft, surface: Surface) -> Words {
 }
 
 /// OLD a parameter some call passes a mapping lancet cannot read to.
-fn unread_keywords(old: &str, places: &[(String, usize, String)], surface: Surface) -> Words {
+fn unread_keywords(
+    old: &str,
+    places: &[(String, usize, String)],
+    surface: Surface,
+) -> RefusalWords {
     let listed: Vec<String> = places
         .iter()
         .map(|(path, line, call)| format!("{path}:{line} ({call})"))
@@ -487,7 +351,12 @@ fn unread_keywords(old: &str, places: &[(String, usize, String)], surface: Surfa
 }
 
 /// OLD in files of a language lancet hands to a server, none of which defines it.
-fn foreign_no_definition(old: &str, language: &str, files: &[String], surface: Surface) -> Words {
+fn foreign_no_definition(
+    old: &str,
+    language: &str,
+    files: &[String],
+    surface: Surface,
+) -> RefusalWords {
     refused(
         ErrorKind::NoMatch,
         format!(
@@ -502,181 +371,8 @@ fn foreign_no_definition(old: &str, language: &str, files: &[String], surface: S
     )
 }
 
-/// What may reach a member from outside the tree, in words: a rename's and a signature
-/// change's refusals say it alike.
-pub(super) fn reach_words(reach: &OutsideReach) -> String {
-    match reach {
-        OutsideReach::Base(base) => format!("base `{base}`"),
-        OutsideReach::UntoldSubclasses(class) => {
-            format!("a subclass of {class} whose base lancet does not resolve")
-        }
-        OutsideReach::DeclarationFile(file) => {
-            format!("declared in {file}, a declaration file of code elsewhere")
-        }
-        OutsideReach::Decorator(written) => {
-            format!("decorator `@{written}` from outside the tree, which may call it by name")
-        }
-        OutsideReach::Augmentation {
-            interface,
-            augmented,
-        } => {
-            let what = match augmented {
-                Augmented::Global => format!("an augmentation of the global `{interface}`"),
-                Augmented::Module(module) => {
-                    format!("an augmentation of `{interface}` of module `{module}`")
-                }
-                Augmented::Script => format!(
-                    "a file without imports or exports, whose `{interface}` is the global `{interface}`, merged with the library's"
-                ),
-            };
-            format!("declared in {what}; its uses reach it through that type")
-        }
-        OutsideReach::Iterator(class) => {
-            format!("{class} is an iterator, whose `for … of` and spreads call it by name")
-        }
-    }
-}
-
-/// Each definition a base outside the tree may reach, with what may: `path:line (base `B`)`.
-fn reached_places(places: &[(String, usize, OutsideReach)]) -> String {
-    let listed: Vec<String> = places
-        .iter()
-        .map(|(path, line, reach)| format!("{path}:{line} ({})", reach_words(reach)))
-        .collect();
-    listed.join(", ")
-}
-
-/// Whether every place is reached by a decorator from outside the tree, none by a base.
-fn by_decorators(places: &[(String, usize, OutsideReach)]) -> bool {
-    all_reached(places, |reach| matches!(reach, OutsideReach::Decorator(_)))
-}
-
-/// Whether every place is reached by an iteration (an iterator's `next`), none by a base.
-fn by_iteration(places: &[(String, usize, OutsideReach)]) -> bool {
-    all_reached(places, |reach| matches!(reach, OutsideReach::Iterator(_)))
-}
-
-/// Whether every place is a member of an interface augmenting a type outside the tree.
-fn by_augmentation(places: &[(String, usize, OutsideReach)]) -> bool {
-    all_reached(places, |reach| {
-        matches!(reach, OutsideReach::Augmentation { .. })
-    })
-}
-
-/// Whether every place is reached as `kind` says.
-fn all_reached(
-    places: &[(String, usize, OutsideReach)],
-    kind: impl Fn(&OutsideReach) -> bool,
-) -> bool {
-    places.iter().all(|(_, _, reach)| kind(reach))
-}
-
-/// OLD a member that may override one of a base outside the tree.
-fn overrides_outside(
-    old: &str,
-    places: &[(String, usize, OutsideReach)],
-    surface: Surface,
-) -> Words {
-    if by_augmentation(places) {
-        return refused(
-            ErrorKind::UnresolvedSites,
-            format!(
-                "`{old}` is a member of an interface that augments a type outside the tree: code reaches it through that type (`window.{old}`, a package's class), whose uses lancet does not rename, and they would name nothing: {}",
-                reached_places(places)
-            ),
-            &format!(
-                "Pass {} to have the language server rename it with those uses; if no code reaches it through that type, pass {}.",
-                surface.switch("--lsp"),
-                surface.switch("--leave-unresolved")
-            ),
-        );
-    }
-    if by_iteration(places) {
-        return refused(
-            ErrorKind::UnresolvedSites,
-            format!(
-                "`{old}` is a member JavaScript itself calls by that name: `for … of`, spreads and destructuring call an iterator's `next` (and `return`, `throw`) where no text names the call, and the renamed member would silently stop being called: {}",
-                reached_places(places)
-            ),
-            &format!(
-                "If no iteration reaches these objects, pass {} to rename it; if one does, the member must keep its name.",
-                surface.switch("--leave-unresolved")
-            ),
-        );
-    }
-    if by_decorators(places) {
-        return refused(
-            ErrorKind::UnresolvedSites,
-            format!(
-                "`{old}` is a member that code outside the tree may call by that name: a decorator from outside the tree on a class of its hierarchy may have its framework call it (lancet reads no file outside the root), and the renamed member would silently stop being called: {}",
-                reached_places(places)
-            ),
-            &format!(
-                "If that decorator's framework calls no member `{old}`, pass {} to rename it; if it does, the member must keep its name.",
-                surface.switch("--leave-unresolved")
-            ),
-        );
-    }
-    refused(
-        ErrorKind::UnresolvedSites,
-        format!(
-            "`{old}` is a member that code outside the tree may call by that name: a base outside the tree, up its class's hierarchy or a subclass's, may define it (lancet reads no file outside the root), and the renamed member would silently stop overriding it: {}",
-            reached_places(places)
-        ),
-        &format!(
-            "If no base outside the tree has a member `{old}`, pass {} to rename it; if one has, the member must keep its name for that base to reach it.",
-            surface.switch("--leave-unresolved")
-        ),
-    )
-}
-
-/// NEW a name a base outside the tree of the renamed member's class may define.
-fn would_override_outside(
-    new: &str,
-    places: &[(String, usize, OutsideReach)],
-    surface: Surface,
-) -> Words {
-    if by_iteration(places) {
-        return refused(
-            ErrorKind::NameInUse,
-            format!(
-                "`{new}` is a name JavaScript itself calls on an iterator (`for … of` and spreads call `next`, `return` and `throw`): the renamed member would start being called: {}",
-                reached_places(places)
-            ),
-            &format!(
-                "Pick another name; if no iteration reaches these objects, pass {}.",
-                surface.switch("--leave-unresolved")
-            ),
-        );
-    }
-    if by_decorators(places) {
-        return refused(
-            ErrorKind::NameInUse,
-            format!(
-                "`{new}` may be a name a decorator from outside the tree on the renamed member's class's hierarchy has its framework call (lancet reads no file outside the root): the renamed member would start being called: {}",
-                reached_places(places)
-            ),
-            &format!(
-                "Pick another name; if that decorator's framework calls no member `{new}`, pass {}.",
-                surface.switch("--leave-unresolved")
-            ),
-        );
-    }
-    refused(
-        ErrorKind::NameInUse,
-        format!(
-            "`{new}` may be a member of a base outside the tree of the renamed member's class (lancet reads no file outside the root): the renamed member would start overriding it, and code outside the tree would call it: {}",
-            reached_places(places)
-        ),
-        &format!(
-            "Pick another name; if no base outside the tree has a member `{new}`, pass {}.",
-            surface.switch("--leave-unresolved")
-        ),
-    )
-}
-
 /// NEW a member of a class in the renamed member's class's hierarchy.
-fn new_in_hierarchy(old: &str, new: &str, places: &[(String, usize, String)]) -> Words {
+fn new_in_hierarchy(old: &str, new: &str, places: &[(String, usize, String)]) -> RefusalWords {
     let listed: Vec<String> = places
         .iter()
         .map(|(path, line, class)| format!("class {class} at {path}:{line}"))
@@ -692,7 +388,7 @@ fn new_in_hierarchy(old: &str, new: &str, places: &[(String, usize, String)]) ->
 }
 
 /// OLD in a doctest's expected output.
-fn doctest_output(old: &str, places: &[(String, usize)], surface: Surface) -> Words {
+fn doctest_output(old: &str, places: &[(String, usize)], surface: Surface) -> RefusalWords {
     refused(
         ErrorKind::UnresolvedSites,
         format!(
@@ -708,7 +404,7 @@ fn doctest_output(old: &str, places: &[(String, usize)], surface: Surface) -> Wo
 }
 
 /// OLD in an example of a text file pytest runs as doctests.
-fn doctest_files(old: &str, places: &[(String, usize)], surface: Surface) -> Words {
+fn doctest_files(old: &str, places: &[(String, usize)], surface: Surface) -> RefusalWords {
     refused(
         ErrorKind::UnresolvedSites,
         format!(
@@ -723,7 +419,7 @@ fn doctest_files(old: &str, places: &[(String, usize)], surface: Surface) -> Wor
 }
 
 /// OLD in a single-file component lancet does not read.
-fn component_files(old: &str, places: &[(String, usize)], surface: Surface) -> Words {
+fn component_files(old: &str, places: &[(String, usize)], surface: Surface) -> RefusalWords {
     refused(
         ErrorKind::UnresolvedSites,
         format!(
@@ -744,7 +440,7 @@ fn path_lines(places: &[(String, usize)]) -> String {
 }
 
 /// NEW already names something where OLD would become it.
-fn name_in_use(old: &str, new: &str, places: &[(String, usize)]) -> Words {
+fn name_in_use(old: &str, new: &str, places: &[(String, usize)]) -> RefusalWords {
     let shown: Vec<String> = places
         .iter()
         .take(20)
@@ -772,7 +468,7 @@ fn several_languages(
     languages: &[String],
     listed: &[(Definition, String)],
     surface: Surface,
-) -> Words {
+) -> RefusalWords {
     refused(
         ErrorKind::Ambiguous,
         format!(
@@ -798,7 +494,7 @@ fn several_definitions(
     listed: &[Definition],
     (symbols, all): (usize, bool),
     surface: Surface,
-) -> Words {
+) -> RefusalWords {
     let more = symbols.saturating_sub(listed.len());
     let more = if more > 0 {
         format!(" and {more} more")
@@ -852,7 +548,7 @@ fn unsupported(
     files: &[String],
     supported: &[String],
     surface: Surface,
-) -> Words {
+) -> RefusalWords {
     let name = display_language(language);
     let (without, next) = match server {
         Some((server, why)) => (
@@ -888,63 +584,6 @@ fn unsupported(
     )
 }
 
-/// What one language server did about the undecided sites, as a line of the refusal.
-fn server_said(s: &UndecidedBy, surface: Surface) -> String {
-    match &s.why {
-        NotDecided::Off => format!("\n{} would decide them; asking it is off", s.server),
-        NotDecided::Missing(why) => format!(
-            "\n{} would decide them: {}",
-            s.server,
-            why.as_ref().map_or_else(
-                || "lancet knows no server for it".to_string(),
-                server_missing
-            )
-        ),
-        NotDecided::CannotAsk(ServerRefusal::NoServer { path, missing }) => format!(
-            "\n{} would decide them: {}",
-            s.server,
-            no_server(path, missing.as_ref())
-        ),
-        NotDecided::CannotAsk(ServerRefusal::Failed { trouble }) => format!(
-            "\n{} was asked and failed: {}",
-            s.server,
-            server_trouble(trouble)
-        ),
-        NotDecided::CannotAsk(ServerRefusal::NoSandbox { why }) => format!(
-            "\n{} was asked and failed: lancet's sandbox cannot be built here ({why}), and the server runs only in it",
-            s.server
-        ),
-        NotDecided::CannotAsk(refusal @ ServerRefusal::Refuses { .. }) => format!(
-            "\n{} was asked and failed: {}",
-            s.server,
-            server_words(refusal).2
-        ),
-        NotDecided::CouldNotTell => {
-            format!("\n{} was asked and could not tell for these", s.server)
-        }
-        NotDecided::NotAsked(at) => format!(
-            "\n{} was not asked: {at} stays undecided and stops the rename already ({} asks about every site)",
-            s.server,
-            surface.switch("--leave-unresolved")
-        ),
-        NotDecided::Stopped { at, not_asked } => format!(
-            "\n{} was asked and could not tell for {at}; one undecided site stops the rename, so the {not_asked} site(s) after it were not asked ({} asks about every site)",
-            s.server,
-            surface.switch("--leave-unresolved")
-        ),
-        NotDecided::NotItsSites(what) => format!(
-            "\n{} does not rename {what}: lancet decides those sites, and could not decide these",
-            s.server
-        ),
-        NotDecided::LeftThem => format!(
-            "\n{}'s rename leaves the sites lancet's own resolver reads as this symbol: one of the two is wrong there, and lancet does not pick one ({} renames them, {} leaves them)",
-            s.server,
-            surface.switch("--include-unresolved"),
-            surface.switch("--leave-unresolved")
-        ),
-    }
-}
-
 /// Sites lancet could not decide stop the rename: each may be the symbol, and one left under
 /// the old name can break the build while the rest is renamed.
 fn unresolved(
@@ -953,7 +592,7 @@ fn unresolved(
     listed: &[LeftSite],
     (at, servers): (bool, &[UndecidedBy]),
     surface: Surface,
-) -> Words {
+) -> RefusalWords {
     let more = total.saturating_sub(listed.len());
     let servers_said: String = servers.iter().map(|s| server_said(s, surface)).collect();
     let (include, leave) = surface.unresolved_switches();
@@ -1034,216 +673,10 @@ pub(super) fn places(definitions: &[Definition]) -> String {
     definitions.iter().map(place).collect::<Vec<_>>().join(", ")
 }
 
-/// What is wrong with a `--at` place, in words.
-fn at_problem(problem: &AtProblem, surface: Surface) -> String {
-    match problem {
-        AtProblem::NotAPlace { place } => {
-            format!(
-                "{} takes PATH:LINE:COL, got {place:?}",
-                surface.param("--at")
-            )
-        }
-        AtProblem::NoLine { path, line } => format!("{path} has no line {line}"),
-        AtProblem::NoColumn { path, line, column } => {
-            format!("line {line} of {path} has no column {column}")
-        }
-        AtProblem::NotOnIdentifier { place, line_text } => {
-            format!("{place} is not on an identifier (the line reads {line_text:?})")
-        }
-    }
-}
-
-/// `--at P:L:C OLD NEW` on the command line: OLD was taken for NEW and NEW for a path.
-fn old_typed_with_at(taken: &str, name: &str, surface: Surface) -> Words {
-    match surface {
-        Surface::Cli => (
-            Status::Malformed,
-            ErrorKind::Usage,
-            format!(
-                "`{name}` is no file or directory under the root: with --at, OLD is left out, so `{taken}` was taken for NEW and `{name}` for a path"
-            ),
-            format!("Run `lancet rename --at PATH:LINE:COL {name}`."),
-        ),
-        Surface::Mcp => (
-            Status::Malformed,
-            ErrorKind::Usage,
-            format!("`new` is `{taken}`, and `paths` names `{name}`, which does not exist"),
-            "Pass the new name as `new` and existing files or directories as `paths`.".into(),
-        ),
-    }
-}
-
-/// What went wrong with a language server, in words: a rename's refusal, or why the server did
-/// not decide a site.
-fn server_trouble(trouble: &ServerTrouble) -> String {
-    match trouble {
-        ServerTrouble::CannotStart { program, error } => format!("cannot start {program}: {error}"),
-        ServerTrouble::StoppedReading(error) => {
-            format!("the language server stopped reading: {error}")
-        }
-        ServerTrouble::Refused {
-            server,
-            method,
-            message,
-            loading,
-        } => format!(
-            "{server} refused {method}: {message}{}",
-            if *loading { " (still loading)" } else { "" }
-        ),
-        ServerTrouble::Silent {
-            server,
-            during,
-            seconds,
-        } => format!("{server} did not answer {during} within {seconds} s"),
-        ServerTrouble::Exited { server, during } => format!("{server} exited during {during}"),
-        ServerTrouble::Unreadable { server, message } => match message {
-            BadMessage::Unframed => format!("{server} sent a message without a Content-Length"),
-            BadMessage::TooLarge { bytes, cap_mib } => format!(
-                "{server} sent a message of {bytes} bytes, over lancet's cap of {cap_mib} MiB"
-            ),
-            BadMessage::NotJson(error) => {
-                format!("{server} sent a message that is not JSON: {error}")
-            }
-        },
-        ServerTrouble::StartUnnamed(why) => why.clone(),
-        ServerTrouble::StartUnreadable(path) => format!("{path} cannot be read"),
-        ServerTrouble::ChangesFiles { kind, uri } => format!(
-            "the language server's rename {kind}s a file ({uri}); lancet renames identifiers only"
-        ),
-        ServerTrouble::EditsNonFile(uri) => {
-            format!("the language server edits {uri}, which is not a file")
-        }
-        ServerTrouble::EditsOutside(path) => {
-            format!("the language server edits {path}, outside the root")
-        }
-        ServerTrouble::EditsUnnamed { path, error } => {
-            format!("the language server edits {path}: {error}")
-        }
-        ServerTrouble::EditedUnreadable(path) => {
-            format!("{path} (edited by the language server) cannot be read")
-        }
-        ServerTrouble::EditedNotUtf8(path) => {
-            format!("{path} (edited by the language server) is not UTF-8")
-        }
-        ServerTrouble::EditOutsideFile(path) => {
-            format!("the language server's edit of {path} is outside the file")
-        }
-        ServerTrouble::NotARename {
-            path,
-            put,
-            replaced,
-            old,
-            new,
-        } => format!(
-            "the language server's edit of {path} puts {put:?} in place of {replaced:?}, which is not renaming `{old}` to `{new}`"
-        ),
-    }
-}
-
-/// Why no language server runs for `path`, in words.
-fn no_server(path: &str, missing: Option<&ServerMissing>) -> String {
-    match missing {
-        None => format!("lancet knows no language server for {path}"),
-        Some(why) => format!("{}, for {path}", server_missing(why)),
-    }
-}
-
-/// Why no language server can run for a language here, in words.
-fn server_missing(why: &ServerMissing) -> String {
-    match why {
-        ServerMissing::NotOnPath(names) => {
-            format!("no {} on PATH (outside the project)", names.join(" or "))
-        }
-        ServerMissing::NoPython(server) => format!(
-            "{server} runs a Python interpreter, and there is no python3 or python on PATH outside the project (it would look for one in the project)"
-        ),
-        ServerMissing::NoTypeScript { server, program } => format!(
-            "{server} ({program}) has no TypeScript installed beside it, and lancet never lets it use one under the project (install it beside the server: `npm install -g typescript`)"
-        ),
-        ServerMissing::NoGo(server) => {
-            format!("{server} runs the go command, and there is no go on PATH outside the project")
-        }
-        ServerMissing::RustupUnrunnable(error) => format!("cannot run rustup: {error}"),
-        ServerMissing::RustupSilent(seconds) => {
-            format!("rustup did not answer within {seconds} s")
-        }
-        ServerMissing::RustupNoToolchain => "rustup has no default toolchain".to_string(),
-        ServerMissing::ProxyWithoutToolchain(server) => format!(
-            "{server} on PATH is rustup's proxy, and rustup has no default toolchain to resolve it in"
-        ),
-        ServerMissing::NoRustAnalyzer(toolchain) => format!(
-            "rust-analyzer on PATH is rustup's proxy, and the toolchain {toolchain} has no rust-analyzer (`rustup component add rust-analyzer`)"
-        ),
-        ServerMissing::Unresolvable(error) => error.clone(),
-        ServerMissing::UnderProject => {
-            "rust-analyzer resolves to a program under the project".to_string()
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_server_s_trouble_is_worded_with_what_it_said() {
-        let refused = |loading| ServerTrouble::Refused {
-            server: "pyright".into(),
-            method: "textDocument/rename".into(),
-            message: "no symbol".into(),
-            loading,
-        };
-        assert_eq!(
-            server_trouble(&refused(false)),
-            "pyright refused textDocument/rename: no symbol"
-        );
-        assert_eq!(
-            server_trouble(&refused(true)),
-            "pyright refused textDocument/rename: no symbol (still loading)"
-        );
-        let huge = ServerTrouble::Unreadable {
-            server: "gopls".into(),
-            message: BadMessage::TooLarge {
-                bytes: 70_000_000,
-                cap_mib: 64,
-            },
-        };
-        assert_eq!(
-            server_trouble(&huge),
-            "gopls sent a message of 70000000 bytes, over lancet's cap of 64 MiB"
-        );
-        let wrong = ServerTrouble::NotARename {
-            path: "a.py".into(),
-            put: "y".into(),
-            replaced: "xx".into(),
-            old: "x".into(),
-            new: "y".into(),
-        };
-        assert_eq!(
-            server_trouble(&wrong),
-            "the language server's edit of a.py puts \"y\" in place of \"xx\", which is not renaming `x` to `y`"
-        );
-    }
-
-    #[test]
-    fn a_missing_server_is_worded_for_the_file_it_was_wanted_for() {
-        assert_eq!(
-            no_server("a.ex", None),
-            "lancet knows no language server for a.ex"
-        );
-        let path = ServerMissing::NotOnPath(vec![
-            "basedpyright-langserver".into(),
-            "pyright-langserver".into(),
-        ]);
-        assert_eq!(
-            no_server("a.py", Some(&path)),
-            "no basedpyright-langserver or pyright-langserver on PATH (outside the project), for a.py"
-        );
-        assert_eq!(
-            server_missing(&ServerMissing::RustupSilent(120)),
-            "rustup did not answer within 120 s"
-        );
-    }
+    use crate::report::ServerTrouble;
 
     #[test]
     fn why_a_server_did_not_decide_is_worded_from_the_fact() {

@@ -3,7 +3,10 @@
 //! lines that say what changed: the parameters before and after, the definitions, the calls
 //! updated per file.
 
-use super::rename::{Words, display_language, place_words, places, reach_words, refused};
+use super::place::place_words;
+use super::reach::reach_words;
+use super::refused::{RefusalWords, refused};
+use super::rename::{display_language, places};
 use super::{SITES_LISTED as LISTED, join_all_lines, list_left_sites};
 use crate::report::{LeftSite, Report, SignatureSummary, Status, Surface};
 use crate::report::{ParamProblem, SignatureRefusal, SiteProblem, UnsupportedDefinition};
@@ -63,12 +66,12 @@ pub(crate) fn site_problem(problem: &SiteProblem) -> String {
 }
 
 /// A request that cannot be read as asked.
-fn malformed(kind: ErrorKind, detail: String, next: &str) -> Words {
+fn malformed(kind: ErrorKind, detail: String, next: &str) -> RefusalWords {
     (Status::Malformed, kind, detail, next.to_string())
 }
 
 /// The status, kind, detail and next step of a refusal.
-fn words(refusal: &SignatureRefusal, surface: Surface) -> Words {
+fn words(refusal: &SignatureRefusal, surface: Surface) -> RefusalWords {
     match refusal {
         SignatureRefusal::NothingToChange
         | SignatureRefusal::Bisect
@@ -120,7 +123,7 @@ fn words(refusal: &SignatureRefusal, surface: Surface) -> Words {
 }
 
 /// The function named is none, is no function, or is one of several.
-fn target_words(refusal: &SignatureRefusal, surface: Surface) -> Words {
+fn target_words(refusal: &SignatureRefusal, surface: Surface) -> RefusalWords {
     match refusal {
         SignatureRefusal::NotAFunction { name, place, what } => refused(
             ErrorKind::KindMismatch,
@@ -170,7 +173,7 @@ fn target_words(refusal: &SignatureRefusal, surface: Surface) -> Words {
 }
 
 /// A change that does not fit a definition.
-fn definition_words(refusal: &SignatureRefusal) -> Words {
+fn definition_words(refusal: &SignatureRefusal) -> RefusalWords {
     match refusal {
         SignatureRefusal::Parameters {
             function,
@@ -214,7 +217,7 @@ fn definition_words(refusal: &SignatureRefusal) -> Words {
 
 /// A request that cannot be read as asked: no change, a change spelled wrong, a name or code
 /// that is none, a parameter added with nothing for the calls, `--bisect`.
-fn request_words(refusal: &SignatureRefusal, surface: Surface) -> Words {
+fn request_words(refusal: &SignatureRefusal, surface: Surface) -> RefusalWords {
     match refusal {
         SignatureRefusal::NothingToChange => malformed(
             ErrorKind::Usage,
@@ -260,7 +263,12 @@ fn request_words(refusal: &SignatureRefusal, surface: Surface) -> Words {
 }
 
 /// A definition lancet does not change by its text.
-fn unsupported(function: &str, path: &str, line: usize, why: &UnsupportedDefinition) -> Words {
+fn unsupported(
+    function: &str,
+    path: &str,
+    line: usize,
+    why: &UnsupportedDefinition,
+) -> RefusalWords {
     match why {
         UnsupportedDefinition::Decorator(decorator) => refused(
             ErrorKind::UnresolvedSites,
@@ -388,7 +396,7 @@ fn sites(
     (unsafe_sites, unsafe_total): (&[LeftSite], usize),
     (unresolved, unresolved_total): (&[LeftSite], usize),
     surface: Surface,
-) -> Words {
+) -> RefusalWords {
     let (include, leave) = surface.unresolved_switches();
     let mut detail = format!(
         "{} site(s) of {function} cannot be updated safely, so nothing was written ({updated} call(s) could be):",
