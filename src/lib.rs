@@ -78,9 +78,9 @@ pub use applied::Applied;
 pub use apply_options::ApplyOptions;
 pub use cancel::Cancellation;
 pub use check::{CheckError, CheckOptions, Checked, check};
-pub use codemod::{ModOptions, ModSpec, RuleFile, codemod, mod_languages};
-pub use config::trust::{PersonFiles, Trust, TrustRecord};
-pub use config::{CONFIG_FILE, Config, ConfigError, GUARDED_KEYS, Ignored, RepositorySettings};
+pub use codemod::{ModOptions, ModSpec, RuleFile, codemod};
+pub use config::trust::Trust;
+pub use config::{Config, ConfigError, Ignored};
 pub use history::{LogFilter, UndoOptions, finish_interrupted, log, recover, undo};
 pub use kept::Kept;
 pub use lancet_core::HardLinks;
@@ -90,30 +90,41 @@ pub use lancet_core::sha256_hex;
 pub use lancet_core::{Base, Expectation};
 pub use lancet_core::{Batch, FileOp, Format, Hunk, LineAction, LineEdit, Occurrences, OpKind};
 pub use lancet_core::{ErrorKind, FileReport, Status};
-pub use lancet_core::{
-    FormatChoice, ParseError, ParseOptions, parse_bytes as parse, parse_json_lines,
-};
+pub use lancet_core::{FormatChoice, ParseError, ParseOptions, parse_bytes as parse};
 pub use lancet_store::{CheckpointMeta, Retention};
 pub use lancet_syntax::GateOptions;
 pub use lancet_syntax::TreeCache;
-/// A long-lived caller's worker threads started with this stack, and saying so, run the
-/// precise parsers without starting a thread per edit (the MCP server's).
-pub use lancet_syntax::{PARSER_STACK, thread_has_parser_stack};
 pub use move_symbol::{MoveOptions, move_symbol};
 pub use pipeline::{apply, apply_batch};
 pub use progress::{Observer, Watch};
 pub use read::{ReadError, ReadView, read, read_only};
 pub use rename::lsp::{Confinement, LanguageServers, Lsp};
-pub use rename::{RenameOptions, rename, renameable_languages};
-pub use report::{
-    InWords, Provenance, Recovery, Report, StepOutcome, StepReport, StepReportError, Surface,
-    SymbolKind, checkpoints_in_words, parsed_edit_bytes,
-};
+pub use rename::{RenameOptions, rename};
 pub use report::{MoveRefusal, MoveSummary, SignatureRefusal, SignatureSummary, UnreadChange};
-pub use schema::{Contract, Schema, schema_for};
+pub use report::{Provenance, Recovery, Report, Surface, SymbolKind};
 pub use signature::{ParamChange, SignatureOptions, change_signature};
-pub use step::provenance;
 pub use verify::TestRun;
+
+/// What lancet's own surfaces (the CLI, the MCP server) use beyond the library's interface:
+/// their renderings of what they print besides a report, the JSON schemas they publish, the
+/// person's settings trust, a fleet step's reports read back, the languages `lancet languages`
+/// lists, the edits of a JSON-lines input, and the MCP server's worker threads. Not an interface: it changes with them.
+#[doc(hidden)]
+pub mod surfaces {
+    pub use crate::codemod::mod_languages;
+    pub use crate::config::RepositorySettings;
+    pub use crate::config::trust::PersonFiles;
+    pub use crate::rename::renameable_languages;
+    pub use crate::report::{
+        InWords, StepOutcome, StepReport, StepReportError, checkpoints_in_words, parsed_edit_bytes,
+    };
+    pub use crate::schema::{Contract, Schema, schema_for};
+    pub use crate::step::provenance;
+    pub use lancet_core::parse_json_lines;
+    /// A long-lived caller's worker threads started with this stack, and saying so, run the
+    /// precise parsers without starting a thread per edit (the MCP server's).
+    pub use lancet_syntax::{PARSER_STACK, thread_has_parser_stack};
+}
 
 /// The crates below the facade, whole, for lancet's own benches, fuzz targets and tests: not
 /// an interface (it changes with them).

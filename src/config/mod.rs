@@ -6,7 +6,7 @@
 //!   `pyproject.toml` (the first found), which anyone who can write the tree can write — a
 //!   model among them.
 //!
-//! Settings that run commands or weaken safety ([`GUARDED_KEYS`]) are taken from the
+//! Settings that run commands or weaken safety ([`Config::guarded_values`]) are taken from the
 //! repository only once the person trusted its settings with `lancet trust` ([`trust`]), and
 //! again after every change to them; until then they are ignored with a notice naming `lancet
 //! trust`. The other keys (`gate.python`, `check.exclude`) always apply. The repository's keys
@@ -51,21 +51,6 @@ pub const CONFIG_FILE: &str = "lancet.toml";
 
 /// Where `[tool.lancet]` is read from, as messages name it.
 pub const PYPROJECT_SOURCE: &str = "pyproject.toml [tool.lancet]";
-
-/// The keys that run commands or weaken safety: set only by the person (flags, the user-level
-/// file, or repository settings they trusted).
-pub const GUARDED_KEYS: [&str; 10] = [
-    "mcp.test_command",
-    "gate.enabled",
-    "gate.external",
-    "gate.skip",
-    "gate.max_file_bytes",
-    "checkpoints.keep",
-    "checkpoints.keep_days",
-    "edit.hard_links",
-    "walk.exclude",
-    "rename.lsp",
-];
 
 /// Lancet's settings, as read (defaults where nothing says otherwise).
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
@@ -660,6 +645,21 @@ fn lower_bound(spec: &str) -> Option<Version> {
 mod tests {
     use super::*;
 
+    /// The keys that run commands or weaken safety: set only by the person (flags, the user-level
+    /// file, or repository settings they trusted).
+    const GUARDED_KEYS: [&str; 10] = [
+        "mcp.test_command",
+        "gate.enabled",
+        "gate.external",
+        "gate.skip",
+        "gate.max_file_bytes",
+        "checkpoints.keep",
+        "checkpoints.keep_days",
+        "edit.hard_links",
+        "walk.exclude",
+        "rename.lsp",
+    ];
+
     #[test]
     fn every_key_is_read() {
         let c = Config::parse(
@@ -707,7 +707,8 @@ lsp = false
         assert!(c.walk_excludes().is_match("vendor/a/b.py"));
         assert!(!c.walk_excludes().is_match("src/a.py"));
         assert!(!c.rename_servers());
-        assert_eq!(c.guarded_values().len(), GUARDED_KEYS.len());
+        let guarded: Vec<&str> = c.guarded_values().iter().map(|(key, _)| *key).collect();
+        assert_eq!(guarded, GUARDED_KEYS);
     }
 
     #[test]

@@ -270,8 +270,8 @@ pub fn serve(root: &Path, options: ServerOptions) -> std::io::Result<Ended> {
     // rather than starting a thread for it on each call.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
-        .thread_stack_size(lancet::PARSER_STACK)
-        .on_thread_start(lancet::thread_has_parser_stack)
+        .thread_stack_size(lancet::surfaces::PARSER_STACK)
+        .on_thread_start(lancet::surfaces::thread_has_parser_stack)
         .build()?;
     let served = runtime.block_on(async move {
         // stdout has one writer: the SDK's messages and the answers to lines it never sees.

@@ -22,17 +22,17 @@ pub(crate) struct CheckpointList {
 }
 
 static REPORT: LazyLock<Arc<JsonObject>> =
-    LazyLock::new(|| object(lancet::Schema::Report.document()));
+    LazyLock::new(|| object(lancet::surfaces::Schema::Report.document()));
 static READ_RESULT: LazyLock<Arc<JsonObject>> = LazyLock::new(|| {
     object(either(
-        lancet::Schema::Read.document(),
-        lancet::Schema::Report.document(),
+        lancet::surfaces::Schema::Read.document(),
+        lancet::surfaces::Schema::Report.document(),
     ))
 });
 static CHECKPOINTS_RESULT: LazyLock<Arc<JsonObject>> = LazyLock::new(|| {
     object(either(
-        lancet::schema_for::<CheckpointList>(lancet::Contract::Printed),
-        lancet::Schema::Report.document(),
+        lancet::surfaces::schema_for::<CheckpointList>(lancet::surfaces::Contract::Printed),
+        lancet::surfaces::Schema::Report.document(),
     ))
 });
 
@@ -53,7 +53,9 @@ pub(crate) fn checkpoints_result() -> Arc<JsonObject> {
 
 /// A tool's `inputSchema`: its arguments as a model sends them.
 pub(crate) fn input<T: JsonSchema>() -> Arc<JsonObject> {
-    object(lancet::schema_for::<T>(lancet::Contract::Read))
+    object(lancet::surfaces::schema_for::<T>(
+        lancet::surfaces::Contract::Read,
+    ))
 }
 
 /// One schema document taking what either document takes: their roots as the branches of an

@@ -476,7 +476,7 @@ impl LancetServer {
         };
         let list = lancet::log(&root, &filter);
         let filtered = args.path.is_some() || args.limit == Some(0);
-        let text = lancet::checkpoints_in_words(&list, filtered, lancet::Surface::Mcp);
+        let text = lancet::surfaces::checkpoints_in_words(&list, filtered, lancet::Surface::Mcp);
         let list = CheckpointList {
             checkpoints: list,
             notes: Vec::new(),

@@ -113,7 +113,7 @@ pub(super) fn run_apply(root: PathBuf, args: ApplyArgs) -> u8 {
     };
     let applied = apply_batch(&batch, &opts);
     let mut clock = std::time::Instant::now();
-    let edit = || lancet::parsed_edit_bytes(&batch);
+    let edit = || lancet::surfaces::parsed_edit_bytes(&batch);
     let code = args.tx.emit(&applied.report, &root, edit);
     lancet::internals::timing::lap("report printed", &mut clock);
     code

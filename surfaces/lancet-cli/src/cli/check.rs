@@ -1,9 +1,9 @@
 //! `lancet check`: the syntax gate on files as they are.
 
 use clap::Args;
-use lancet::InWords;
 use lancet::Root;
 use lancet::Surface;
+use lancet::surfaces::InWords;
 use std::io::Write;
 use std::path::PathBuf;
 

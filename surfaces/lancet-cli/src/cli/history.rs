@@ -74,7 +74,7 @@ pub(super) fn run_log(root: &Root, args: &LogArgs) -> u8 {
         serde_json::to_string_pretty(&entries).unwrap_or_default() + "\n"
     } else {
         let filtered = args.limit.is_some() || args.path.is_some() || args.since.is_some();
-        lancet::checkpoints_in_words(&entries, filtered, Surface::Cli)
+        lancet::surfaces::checkpoints_in_words(&entries, filtered, Surface::Cli)
     };
     let _ = std::io::stdout().write_all(out.as_bytes());
     0

@@ -165,7 +165,7 @@ pub(super) fn read_batch(
             add(parsed, &name)?;
             continue;
         }
-        let entries = match lancet::parse_json_lines(&bytes, format, opts) {
+        let entries = match lancet::surfaces::parse_json_lines(&bytes, format, opts) {
             Ok(entries) => entries,
             Err(e) => return Err(Box::new(Report::malformed(&e, Some(&name)))),
         };

@@ -17,14 +17,14 @@ impl LanguageName {
     /// The languages `lancet rename` works in.
     pub(super) fn rename() -> LanguageName {
         LanguageName {
-            names: lancet::renameable_languages,
+            names: lancet::surfaces::renameable_languages,
         }
     }
 
     /// The languages `lancet mod` takes.
     pub(super) fn codemod() -> LanguageName {
         LanguageName {
-            names: lancet::mod_languages,
+            names: lancet::surfaces::mod_languages,
         }
     }
 }

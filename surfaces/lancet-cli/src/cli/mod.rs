@@ -212,11 +212,11 @@ pub fn run() -> u8 {
         }
         Command::Schema(args) => {
             let schema = match args.document {
-                SchemaName::Report => lancet::Schema::Report,
-                SchemaName::Batch => lancet::Schema::Batch,
-                SchemaName::Config => lancet::Schema::Config,
-                SchemaName::Read => lancet::Schema::Read,
-                SchemaName::Log => lancet::Schema::Log,
+                SchemaName::Report => lancet::surfaces::Schema::Report,
+                SchemaName::Batch => lancet::surfaces::Schema::Batch,
+                SchemaName::Config => lancet::surfaces::Schema::Config,
+                SchemaName::Read => lancet::surfaces::Schema::Read,
+                SchemaName::Log => lancet::surfaces::Schema::Log,
             };
             let _ = std::io::Write::write_all(&mut std::io::stdout(), schema.text().as_bytes());
             0

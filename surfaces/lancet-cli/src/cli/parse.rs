@@ -3,7 +3,8 @@
 use super::input::{FormatArg, read_batch};
 use super::output::emit;
 use clap::Args;
-use lancet::{InWords, ParseOptions};
+use lancet::ParseOptions;
+use lancet::surfaces::InWords;
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -2,7 +2,7 @@
 //! --provenance`) read back as a pull-request description (one report) or a summary table
 //! (many).
 
-use lancet::StepReport;
+use lancet::surfaces::StepReport;
 use std::io::Write;
 use std::path::PathBuf;
 

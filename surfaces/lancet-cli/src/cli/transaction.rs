@@ -111,7 +111,7 @@ impl TransactionArgs {
             Cow::Borrowed(report)
         };
         if self.provenance {
-            report.to_mut().provenance = Some(lancet::provenance(
+            report.to_mut().provenance = Some(lancet::surfaces::provenance(
                 root,
                 lancet::sha256_hex(&edit()),
                 self.started.elapsed(),

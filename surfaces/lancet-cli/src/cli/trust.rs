@@ -14,7 +14,7 @@ pub(super) struct TrustArgs {
 /// `lancet trust`: shows the person the settings' guarded keys and records their trust (or
 /// forgets it).
 pub(super) fn run_trust(root: &Root, revoke: bool) -> u8 {
-    let person = lancet::PersonFiles::locate(Some(root));
+    let person = lancet::surfaces::PersonFiles::locate(Some(root));
     if revoke {
         return match person.revoke(root) {
             Ok(true) => {
@@ -34,7 +34,7 @@ pub(super) fn run_trust(root: &Root, revoke: bool) -> u8 {
             }
         };
     }
-    let settings = match lancet::RepositorySettings::read(root) {
+    let settings = match lancet::surfaces::RepositorySettings::read(root) {
         Ok((Some(settings), _)) => settings,
         Ok((None, _)) => {
             println!(
