@@ -509,17 +509,29 @@ fn is_ecma(renamer: &Renamer) -> bool {
 /// (`"name" = 1`, `'name'(): void`), the index of a member access (`p["name"]`), or what an
 /// `in` asks of an object (`"name" in p`). Each is
 /// the member `name` as its identifier spelling is: left as a mention, a rename broke a typed
-/// literal (tsc TS2353) or made `p["name"]` read nothing, with exit 0.
+/// literal (tsc TS2353) or made `p["name"]` read nothing, with exit 0. A template without
+/// substitutions (`` p[`name`] ``) is such a string, and so is a computed key holding one
+/// (`{ ["name"]: v }`, `["name"]() {}`).
 fn is_quoted_member_name(tree: &Tree, at: usize, len: usize) -> bool {
     let Some(string) = whole_string(tree, "string_fragment", at, len)
         .and_then(|fragment| fragment.parent())
-        .filter(|n| n.kind() == "string")
+        .filter(|n| {
+            n.kind() == "string" || n.kind() == "template_string" && n.named_child_count() == 1
+        })
     else {
         return false;
     };
-    let Some(holder) = string.parent() else {
+    let Some(mut holder) = string.parent() else {
         return false;
     };
+    let mut string = string;
+    if holder.kind() == "computed_property_name" && holder.named_child_count() == 1 {
+        string = holder;
+        let Some(up) = holder.parent() else {
+            return false;
+        };
+        holder = up;
+    }
     let field = match holder.kind() {
         // `"name" in p`: whether `p` has member `name`.
         "binary_expression" => {

@@ -57,6 +57,13 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
                 {
                     Some((literal.span.start + 1, node.id()))
                 }
+                // `` p[`name`] ``: a template without substitutions is that string.
+                AstKind::TemplateLiteral(template)
+                    if template.expressions.is_empty()
+                        && (template.span.end - template.span.start) as usize == len + 2 =>
+                {
+                    Some((template.span.start + 1, node.id()))
+                }
                 _ => None,
             })
             .collect();
@@ -82,12 +89,21 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
 }
 
 /// The member a string names: a key of a type (see [`indexed_member`]), or a member's name
-/// quoted where an identifier could stand (`{ "name": v }`, `'name'() {}`, `p["name"]`), which
-/// is what the identifier would be.
+/// quoted where an identifier could stand (`{ "name": v }`, `'name'() {}`, `p["name"]`,
+/// `` p[`name`] ``), which is what the identifier would be.
 fn string_member(semantic: &Semantic, returns: &Returns, key: oxc_semantic::NodeId) -> Raw {
     let nodes = semantic.nodes();
-    let AstKind::StringLiteral(literal) = nodes.kind(key) else {
-        return Raw::Unresolved("not a name lancet can read".into());
+    let literal = match nodes.kind(key) {
+        AstKind::StringLiteral(literal) => literal,
+        AstKind::TemplateLiteral(template) => {
+            let name = template
+                .quasis
+                .iter()
+                .map(|q| q.value.raw.as_str())
+                .collect();
+            return member_named(semantic, returns, key, name);
+        }
+        _ => return Raw::Unresolved("not a name lancet can read".into()),
     };
     if matches!(nodes.parent_kind(key), AstKind::TSLiteralType(_)) {
         return indexed_member(semantic, key, literal);
@@ -214,6 +230,9 @@ fn member_named(
         Receiver::Holder(holder) if holder.holds_members() => member(holder),
         Receiver::Holder(other) | Receiver::Export(other) => other,
     };
+    // `{ ["name"]: v }`, `const { ["name"]: n } = p`: a computed key that is the string itself
+    // names the member as the quoted key does.
+    let span = semantic.nodes().kind(id).span();
     match semantic.nodes().parent_kind(id) {
         AstKind::StaticMemberExpression(m) => of_object(&m.object),
         AstKind::ComputedMemberExpression(m) => of_object(&m.object),
@@ -229,7 +248,7 @@ fn member_named(
                 "`{name}` is a property of an object type written inline, which values match by their shape alone: lancet renames the members of classes, interfaces and object types a type alias names"
             )),
         },
-        AstKind::ObjectProperty(p) if !p.computed => {
+        AstKind::ObjectProperty(p) if !p.computed || p.key.span() == span => {
             let property = semantic.nodes().parent_id(id);
             let literal = semantic.nodes().parent_id(property);
             match literal_holder(semantic, returns, literal) {
@@ -250,7 +269,7 @@ fn member_named(
             "`{name}` is a computed property key of an object literal"
         )),
         // `const { getState: g } = table`: the key is a member of what is destructured.
-        AstKind::BindingProperty(p) if !p.computed => {
+        AstKind::BindingProperty(p) if !p.computed || p.key.span() == span => {
             let property = semantic.nodes().parent_id(id);
             member_of(
                 pattern_holder(semantic, semantic.nodes().parent_id(property), &name),
