@@ -28,7 +28,9 @@ use crate::applied::Applied;
 use crate::apply_options::ApplyOptions;
 use crate::pipeline::{apply_batch_prechecked, open_root};
 use crate::report::Report;
-use crate::report::{Definition, LeftSite, PlaceRefusal, RenameRefusal, RenameSummary, Site};
+use crate::report::{
+    Definition, LeftSite, LeftWhy, PlaceRefusal, RenameRefusal, RenameSummary, Site,
+};
 use choose::{choose, request, with_tied};
 use lancet_core::replace_ranges;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
@@ -305,7 +307,7 @@ fn complete_summary(
             line: o.line,
             column: column(o),
             text: line_text(text, &scan.starts, o.line),
-            why: why.to_string(),
+            why: LeftWhy::Said(why.to_string()),
         };
         for o in &scan.occurrences {
             let (value, field) = o.sides(chosen, opts);

@@ -17,7 +17,9 @@ use crate::rename::python::Receiver;
 use crate::rename::refusal::may_be_chosen;
 use crate::rename::scan::line_text;
 use crate::report::UnsupportedDefinition;
-use crate::report::{Definition, LeftSite, SignatureRefusal, Site, SiteProblem, SymbolKind};
+use crate::report::{
+    Definition, LeftSite, LeftWhy, SignatureRefusal, Site, SiteProblem, SymbolKind,
+};
 use lancet_core::line_of;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
@@ -495,6 +497,6 @@ fn left(scan: &FileScan, at: usize, problem: SiteProblem) -> LeftSite {
         line,
         column: at - scan.starts[line - 1] + 1,
         text: line_text(&scan.parsed.text, &scan.starts, line),
-        why: crate::report::render::site_problem(&problem),
+        why: LeftWhy::Signature(problem),
     }
 }

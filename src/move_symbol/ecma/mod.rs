@@ -14,7 +14,7 @@
 use super::edits::Edits;
 use crate::rename::ecma::EcmaProject;
 use crate::rename::model::{FileScan, SymbolId};
-use crate::report::{LeftSite, MoveRefusal, Unmovable};
+use crate::report::{LeftSite, LeftWhy, MoveRefusal, Unmovable};
 use lancet_core::{line_of, line_starts};
 use std::collections::BTreeMap;
 use syntax::{DeclKind, Module};
@@ -248,7 +248,7 @@ fn not_movable(req: &Request, place: String, why: Unmovable) -> MoveRefusal {
 }
 
 /// A site left undecided, for the refusal.
-fn left_site(path: &str, text: &str, at: usize, why: String) -> LeftSite {
+fn left_site(path: &str, text: &str, at: usize, why: LeftWhy) -> LeftSite {
     let starts = line_starts(text);
     let line = line_of(&starts, at);
     LeftSite {

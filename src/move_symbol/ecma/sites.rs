@@ -11,7 +11,7 @@ use super::specifiers::respell;
 use super::syntax::{self, Brings, Module, ModuleStatement, NsUse, Spec};
 use super::{Moved, Request, left_site};
 use crate::rename::ecma::EcmaProject;
-use crate::report::{MoveRefusal, Site};
+use crate::report::{LeftWhy, MoveLeft, MoveRefusal, Site};
 use lancet_core::{line_of, line_starts};
 
 /// What the sites tell the rest of the plan.
@@ -193,7 +193,7 @@ impl File<'_, '_> {
                                 self.path,
                                 self.text,
                                 spec.span.0,
-                                "the new module re-exports it from the old one".into(),
+                                LeftWhy::Move(MoveLeft::Reexported),
                             ));
                             continue;
                         }
@@ -207,7 +207,9 @@ impl File<'_, '_> {
                     self.path,
                     self.text,
                     st.span.0,
-                    format!("`export * as …` of the old module: what its users read of it, `{name}` among them, is not decided"),
+                    LeftWhy::Move(MoveLeft::NamespaceExport {
+                        name: name.to_string(),
+                    }),
                 )),
                 Brings::Star { named: false } => {
                     self.star(st, work, planned);
@@ -220,7 +222,10 @@ impl File<'_, '_> {
                     self.path,
                     self.text,
                     *at,
-                    format!("{what} of the old module: whether it reaches `{name}` is not decided"),
+                    LeftWhy::Move(MoveLeft::ModuleString {
+                        reader: what,
+                        name: name.to_string(),
+                    }),
                 ));
             }
         }
@@ -311,7 +316,10 @@ impl File<'_, '_> {
                     self.path,
                     self.text,
                     span.0,
-                    format!("`{ns}.{name}` cannot become `{name}`: the module binds a `{name}` of its own"),
+                    LeftWhy::Move(MoveLeft::NameTaken {
+                        namespace: ns.to_string(),
+                        name: name.to_string(),
+                    }),
                 ));
             }
             return;
@@ -322,7 +330,10 @@ impl File<'_, '_> {
                     self.path,
                     self.text,
                     *at,
-                    format!("the old module's namespace `{ns}` is used whole: whether it reads `{name}` is not decided"),
+                    LeftWhy::Move(MoveLeft::NamespaceWhole {
+                        namespace: ns.to_string(),
+                        name: name.to_string(),
+                    }),
                 ));
             }
         }

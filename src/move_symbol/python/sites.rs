@@ -14,7 +14,7 @@ use super::{Planned, Request};
 use crate::rename::model::{FileScan, Parsed, Resolution};
 use crate::rename::python::PyProject;
 use crate::rename::scan::line_text;
-use crate::report::{LeftSite, MoveRefusal, Site};
+use crate::report::{LeftSite, LeftWhy, MoveLeft, MoveRefusal, Site};
 use lancet_core::line_of;
 use tree_sitter::Node;
 
@@ -100,16 +100,8 @@ pub(super) fn collect_sites(
             object_imports: Vec::new(),
             imports_new_on_load: false,
         };
-        let left = |at: usize, why: String| left_site(scan, at, why);
-        let site = |at: usize| {
-            let place = left_site(scan, at, String::new());
-            Site {
-                path: place.path,
-                line: place.line,
-                column: place.column,
-                doctest: false,
-            }
-        };
+        let left = |at: usize, why: LeftWhy| left_site(scan, at, why);
+        let site = |at: usize| site_at(scan, at);
         let has_star = !in_old && gather_stars(x, scan, &a.path, py, &mut work.stars);
         for o in &scan.occurrences {
             if in_old && o.at >= block.0 && o.at < block.1 {
@@ -123,16 +115,17 @@ pub(super) fn collect_sites(
                     continue;
                 }
                 Some(Resolution::Unresolved(why)) if !o.doctest => {
-                    planned.unresolved.push(left(o.at, why.clone()));
+                    planned
+                        .unresolved
+                        .push(left(o.at, LeftWhy::Said(why.clone())));
                     continue;
                 }
                 _ => continue,
             }
             if o.doctest {
-                planned.unresolved.push(left(
-                    o.at,
-                    "in a doctest, which lancet does not rewrite".into(),
-                ));
+                planned
+                    .unresolved
+                    .push(left(o.at, LeftWhy::Move(MoveLeft::Doctest)));
                 continue;
             }
             let Some(node) = x
@@ -179,8 +172,10 @@ pub(super) fn collect_sites(
             prune_module_import(x, import, &rewritten_objects, file_edits);
         }
         // Strings naming it: `getattr(a, "f")`, `mock.patch("pkg.a.f")`.
-        strings_naming(x, req, &old_dotted, in_old || in_new, |at, why| {
-            planned.unresolved.push(left(at, why))
+        strings_naming(x, req, &old_dotted, in_old || in_new, |at| {
+            planned
+                .unresolved
+                .push(left(at, LeftWhy::Move(MoveLeft::String)))
         });
         if !edits.is_empty() {
             let entry = planned.edits.entry(scan.path.clone()).or_default();
@@ -190,8 +185,19 @@ pub(super) fn collect_sites(
     Ok(())
 }
 
+/// A site of a scanned file.
+fn site_at(scan: &FileScan, at: usize) -> Site {
+    let line = line_of(&scan.starts, at);
+    Site {
+        path: scan.path.clone(),
+        line,
+        column: at - scan.starts[line - 1] + 1,
+        doctest: false,
+    }
+}
+
 /// A site of a scanned file, with its line's text and why it is listed.
-fn left_site(scan: &FileScan, at: usize, why: String) -> LeftSite {
+fn left_site(scan: &FileScan, at: usize, why: LeftWhy) -> LeftSite {
     let line = line_of(&scan.starts, at);
     LeftSite {
         path: scan.path.clone(),
@@ -212,11 +218,7 @@ fn gather_stars(
 ) -> bool {
     let before = stars.len();
     star_imports_of(x, old, py, |at| {
-        stars.push(left_site(
-            scan,
-            at,
-            "imports everything of the old module with `*`".into(),
-        ))
+        stars.push(left_site(scan, at, LeftWhy::Move(MoveLeft::StarImport)))
     });
     stars.len() > before
 }
@@ -624,13 +626,13 @@ fn is_attribute_name_argument(string: Node, x: &Parsed) -> bool {
 }
 
 /// Strings that name the symbol as code would (`getattr(m, "f")`, `"pkg.a.f"`), which lancet does
-/// rewrite: each reported. `__all__` of the two modules is updated instead.
+/// not rewrite: each reported where it starts. `__all__` of the two modules is updated instead.
 pub(super) fn strings_naming(
     x: &Parsed,
     req: &Request,
     old_dotted: &str,
     skip_all: bool,
-    mut report: impl FnMut(usize, String),
+    mut report: impl FnMut(usize),
 ) {
     let qualified = format!("{old_dotted}.{}", req.name);
     let quoted = |q: char| format!("{q}{}{q}", req.name);
@@ -666,10 +668,7 @@ pub(super) fn strings_naming(
                 || content == qualified
                 || content.starts_with(&format!("{qualified}.")))
         {
-            report(
-                string.start_byte(),
-                "a string naming it, which lancet does not rewrite".into(),
-            );
+            report(string.start_byte());
         }
     }
 }

@@ -26,7 +26,8 @@ use crate::rename::scan::{line_text, renameable_languages, scan_all, walk};
 use crate::rename::scope::keep_mentions_in_scope;
 use crate::rename::{complete_summary, finish_scan, summarise};
 use crate::report::Report;
-use crate::report::{LeftSite, Mention, NotDecided, RenameRefusal, RenameSummary, UndecidedBy};
+use crate::report::{LeftSite, LeftWhy, Mention, NotDecided, RenameRefusal, RenameSummary};
+use crate::report::{UndecidedBy, UnlookedSite};
 use lancet_core::{MAX_LISTED, Root};
 use std::collections::{BTreeSet, HashSet};
 
@@ -249,42 +250,30 @@ fn blind_of(language: &str) -> &'static Blind {
     }
 }
 
-/// What kind of site a server leaves an occurrence in, if it does.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Unlooked {
-    /// A doctest's code.
-    Doctest,
-    /// A `macro_rules!` body.
-    MacroBody,
-    /// A string the program reads as code (a Rust format string's `{name}`, a string literal
-    /// type).
-    String,
-}
-
-/// Why such a site was left to lancet, before what lancet found of it.
-fn not_the_servers(blind: &Blind, kind: Unlooked) -> String {
-    let server = blind.server;
-    match kind {
-        Unlooked::Doctest => format!("in a doctest, which {server} does not rename"),
-        Unlooked::MacroBody => format!("in a `macro_rules!` body, which {server} does not rename"),
-        Unlooked::String => format!("in a string read as code, which {server} does not rename"),
+/// Why a site the server does not look at (`site`) was left: lancet could not decide it either
+/// (`then`).
+fn not_the_servers(blind: &Blind, site: UnlookedSite, then: LeftWhy) -> LeftWhy {
+    LeftWhy::Unlooked {
+        server: blind.server.to_string(),
+        site,
+        then: Box::new(then),
     }
 }
 
 /// Where the occurrence at `at` stands that the server does not look at, if it does.
-fn unlooked(blind: &Blind, scan: &FileScan, at: usize, len: usize) -> Option<Unlooked> {
+fn unlooked(blind: &Blind, scan: &FileScan, at: usize, len: usize) -> Option<UnlookedSite> {
     let occurrence = scan.occurrences.iter().find(|o| o.at == at)?;
     if occurrence.doctest {
-        Some(Unlooked::Doctest)
+        Some(UnlookedSite::Doctest)
     } else if blind.macro_bodies && within(scan, at, len, &["macro_definition"]) {
-        Some(Unlooked::MacroBody)
+        Some(UnlookedSite::MacroBody)
     } else if within(
         scan,
         at,
         len,
         &["string_literal", "string", "template_string"],
     ) {
-        Some(Unlooked::String)
+        Some(UnlookedSite::String)
     } else {
         None
     }
@@ -352,7 +341,7 @@ pub(super) fn sites_unseen(
             Some(left(
                 scan,
                 at,
-                &format!("{}; {}", not_the_servers(blind, kind), site.why),
+                not_the_servers(blind, kind, site.why.clone()),
             ))
         })
         .collect();
@@ -405,7 +394,7 @@ fn beside_the_server(
         for s in &scan.spans {
             match unlooked(blind, scan, s.start, len) {
                 Some(kind) => {
-                    if kind == Unlooked::Doctest {
+                    if kind == UnlookedSite::Doctest {
                         unseen.doctest.insert((scan.path.clone(), s.start));
                     }
                     spans.push(s.clone());
@@ -415,10 +404,10 @@ fn beside_the_server(
                 None => disagreed.push(left(
                     scan,
                     s.start,
-                    &format!(
-                        "lancet's resolver reads it as this `{}`, and {server}'s rename leaves it",
-                        opts.old
-                    ),
+                    LeftWhy::ServerLeaves {
+                        server: server.to_string(),
+                        old: opts.old.clone(),
+                    },
                 )),
             }
         }
@@ -440,11 +429,10 @@ fn every_unlooked_site(blind: &Blind, scans: &[FileScan], len: usize) -> Vec<Lef
         .flat_map(|scan| {
             scan.occurrences.iter().filter_map(move |o| {
                 let kind = unlooked(blind, scan, o.at, len)?;
-                let why = "lancet cannot tell which symbol --at names";
                 Some(left(
                     scan,
                     o.at,
-                    &format!("{}; {why}", not_the_servers(blind, kind)),
+                    not_the_servers(blind, kind, LeftWhy::AtUntold),
                 ))
             })
         })
@@ -487,14 +475,14 @@ fn refused(
 
 /// A site lancet leaves undecided at `at`, with why (`why`: why the server did not rename it
 /// and why lancet could not decide it).
-fn left(scan: &FileScan, at: usize, why: &str) -> LeftSite {
+fn left(scan: &FileScan, at: usize, why: LeftWhy) -> LeftSite {
     let line = lancet_core::line_of(&scan.starts, at);
     LeftSite {
         path: scan.path.clone(),
         line,
         column: at - scan.starts[line - 1] + 1,
         text: line_text(&scan.parsed.text, &scan.starts, line),
-        why: why.to_string(),
+        why,
     }
 }
 

@@ -7,6 +7,7 @@
 mod batch;
 mod codemod;
 mod history;
+mod left;
 mod moving;
 mod reach;
 mod reads;
@@ -18,6 +19,7 @@ pub use batch::BatchNotes;
 pub use codemod::{Misread, ModRefusal, ModRule, ModSite, ModSummary, PatternSyntax};
 pub use history::Recovery;
 pub(crate) use history::UndoEnd;
+pub use left::{LeftWhy, MoveLeft, UnlookedSite};
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
 pub use reach::{Augmented, OutsideReach};
 pub use reads::UnreadChange;

@@ -4,7 +4,9 @@
 //! a member from outside the tree `reach.rs`'s. Their words are `render/rename.rs`'s and
 //! `render/findings.rs`'s.
 
-use crate::report::{OutsideReach, ServerDecisions, ServerMissing, ServerRefusal, UndecidedBy};
+use crate::report::{
+    LeftWhy, OutsideReach, ServerDecisions, ServerMissing, ServerRefusal, UndecidedBy,
+};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -100,7 +102,9 @@ pub struct LeftSite {
     /// The whole line, trimmed.
     pub text: String,
     /// Why it was not renamed.
-    pub why: String,
+    #[serde(serialize_with = "crate::report::render::left_why_in_json")]
+    #[schemars(with = "String")]
+    pub why: LeftWhy,
 }
 
 /// What a rename found, for the report.

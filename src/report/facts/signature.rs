@@ -267,7 +267,7 @@ pub enum ParamProblem {
 }
 
 /// Why one call or use of the function cannot be updated safely.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SiteProblem {
     /// The function is used as a value (passed, stored, returned): the calls made through it
     /// elsewhere cannot be found.

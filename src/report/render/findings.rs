@@ -3,6 +3,7 @@
 //! outside the tree, files it skipped). In full (each site with its text, the first
 //! [`LISTED`]) or brief (`--brief`, MCP: each file once with the lines of its sites).
 
+use super::left_why;
 use crate::report::{LeftSite, Mention, RenameSummary, Surface};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -179,7 +180,7 @@ fn left_sites<'a>(sites: &[&'a LeftSite]) -> Vec<Site<'a>> {
         .map(|s| Site {
             path: &s.path,
             line: s.line,
-            words: format!(": {}  ({})", s.text, s.why),
+            words: format!(": {}  ({})", s.text, left_why(&s.why)),
         })
         .collect()
 }

@@ -20,6 +20,7 @@ mod check;
 mod codemod;
 mod findings;
 mod history;
+mod left;
 mod locate;
 mod moving;
 pub(crate) mod ops;
@@ -40,9 +41,11 @@ mod verify;
 
 pub(crate) use batch_notes::{batch_note, server_unconfined, unconfined_in_json};
 pub use history::checkpoints_in_words;
+use left::left_why;
+pub(crate) use left::left_why_in_json;
 pub(crate) use parsed::BatchInJson;
 pub use parsed::parsed_edit_bytes;
-pub(crate) use signature::site_problem;
+use signature::site_problem;
 
 /// The note for a file with other hard links that got its own inode: the other names keep the
 /// old content.
@@ -368,7 +371,14 @@ pub(crate) fn list_left_sites(msg: &mut String, heading: &str, sites: &[LeftSite
     }
     let _ = write!(msg, "\n{heading} ({}):", sites.len());
     for s in sites.iter().take(SITES_LISTED) {
-        let _ = write!(msg, "\n  {}:{}: {}  ({})", s.path, s.line, s.text, s.why);
+        let _ = write!(
+            msg,
+            "\n  {}:{}: {}  ({})",
+            s.path,
+            s.line,
+            s.text,
+            left_why(&s.why)
+        );
     }
     if sites.len() > SITES_LISTED {
         let _ = write!(

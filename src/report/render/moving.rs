@@ -5,7 +5,7 @@
 use super::place::place_words;
 use super::refused::{RefusalWords, refused};
 use super::rename::places;
-use super::{join_all_lines, list_left_sites};
+use super::{join_all_lines, left_why, list_left_sites};
 use crate::report::{DestinationProblem, MoveRefusal, Unmovable};
 use crate::report::{LeftSite, MoveSummary, Report, Status, Surface};
 use lancet_core::kinds::ErrorKind;
@@ -295,7 +295,10 @@ fn list_sites(detail: &mut String, sites: &[LeftSite], total: usize) {
         let _ = write!(
             detail,
             "\n  {}:{}: {}  ({})",
-            site.path, site.line, site.text, site.why
+            site.path,
+            site.line,
+            site.text,
+            left_why(&site.why)
         );
     }
     if total > sites.len() {

@@ -3,6 +3,7 @@
 //! several languages, sites lancet could not decide; with what to send next in the surface's
 //! words.
 
+use super::left_why;
 use super::place::place_words;
 use super::reach::{overrides_outside, would_override_outside};
 use super::refused::{RefusalWords, refused};
@@ -607,7 +608,13 @@ fn unresolved(
         },
         listed
             .iter()
-            .map(|u| format!("  {}:{}: {}  ({})", u.path, u.line, u.text, u.why))
+            .map(|u| format!(
+                "  {}:{}: {}  ({})",
+                u.path,
+                u.line,
+                u.text,
+                left_why(&u.why)
+            ))
             .collect::<Vec<_>>()
             .join("\n"),
         if more > 0 {

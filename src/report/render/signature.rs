@@ -7,7 +7,7 @@ use super::place::place_words;
 use super::reach::reach_words;
 use super::refused::{RefusalWords, refused};
 use super::rename::{display_language, places};
-use super::{SITES_LISTED as LISTED, join_all_lines, list_left_sites};
+use super::{SITES_LISTED as LISTED, join_all_lines, left_why, list_left_sites};
 use crate::report::{LeftSite, Report, SignatureSummary, Status, Surface};
 use crate::report::{ParamProblem, SignatureRefusal, SiteProblem, UnsupportedDefinition};
 use lancet_core::kinds::ErrorKind;
@@ -41,7 +41,7 @@ impl Report {
 }
 
 /// Why a call site was not updated, as its listing says it.
-pub(crate) fn site_problem(problem: &SiteProblem) -> String {
+pub(super) fn site_problem(problem: &SiteProblem) -> String {
     match problem {
             SiteProblem::Value => "used as a value (passed, stored or returned): the calls made through it elsewhere cannot be found".into(),
             SiteProblem::Partial => "`functools.partial` binds arguments to it ahead of the calls".into(),
@@ -407,7 +407,10 @@ fn sites(
             let _ = write!(
                 detail,
                 "\n  {}:{}: {}  ({})",
-                site.path, site.line, site.text, site.why
+                site.path,
+                site.line,
+                site.text,
+                left_why(&site.why)
             );
         }
         if total > listed.len() {
