@@ -5,7 +5,7 @@ use crate::applied::Applied;
 use crate::apply_options::{ApplyOptions, WritePhase};
 use crate::bisect;
 use crate::progress;
-use crate::report::{BatchNotes, Report};
+use crate::report::{BatchNotes, Phase, Report};
 use crate::verify;
 use crate::{history, sandbox};
 use lancet_core::Root;
@@ -91,7 +91,12 @@ fn apply_locked(
     let nothing_written = Applied::from;
     let mut clock = std::time::Instant::now();
     let progress = progress::Progress::new(&opts.progress, batch.ops.len());
-    progress.phase(&format!("staging {} operations", batch.ops.len()), None);
+    progress.phase(
+        &Phase::Staging {
+            operations: batch.ops.len(),
+        },
+        None,
+    );
     let write = opts.write();
     let (staged, admitted) = match stage_and_admit(root, state, batch, opts, &write.checks) {
         Ok(both) => both,
@@ -129,7 +134,9 @@ fn apply_locked(
         ));
     }
     progress.phase(
-        &format!("checking the syntax of {} files", admitted.files().len()),
+        &Phase::CheckingSyntax {
+            files: admitted.files().len(),
+        },
         None,
     );
     let syntax = gate(admitted.files(), opts, prechecks);
@@ -161,7 +168,9 @@ fn apply_locked(
             opts,
         ));
     progress.phase(
-        &format!("checkpoint and writing {} files", admitted.files().len()),
+        &Phase::Writing {
+            files: admitted.files().len(),
+        },
         None,
     );
     write_and_verify(root, state, admitted, report, opts, &write, &progress)
@@ -197,7 +206,7 @@ fn write_and_verify(
     let files = admitted.into_files();
     match &opts.test {
         Some(command) => {
-            progress.phase(&format!("running `{command}`"), None);
+            progress.phase(&Phase::Testing { command }, None);
             let phases = bisect::Phases {
                 write,
                 verify: &opts.verify(),

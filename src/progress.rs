@@ -4,6 +4,8 @@
 //! server sends progress notifications, or pass none. Only batches of more than the observer's
 //! [`Observer::min_files`] ([`PROGRESS_THRESHOLD`] unless it says) are reported.
 
+use crate::report::Phase;
+use crate::report::render::phase_words;
 use std::fmt;
 use std::sync::Arc;
 
@@ -50,10 +52,10 @@ impl<'w> Progress<'w> {
         Progress(watch.0.as_deref().filter(|o| files > o.min_files()))
     }
 
-    /// Starts a phase.
-    pub fn phase(&self, message: &str, len: Option<usize>) {
+    /// Starts a phase: the observer is told it in the report's words.
+    pub fn phase(&self, phase: &Phase, len: Option<usize>) {
         if let Some(o) = self.0 {
-            o.phase(message, len);
+            o.phase(&phase_words(phase), len);
         }
     }
 
@@ -103,8 +105,10 @@ mod tests {
                 phases: Mutex::default(),
             });
             let watch = Watch(Some(recorder.clone()));
-            Progress::new(&watch, 1).phase("staging 1 operations", None);
-            assert_eq!(recorder.phases.lock().unwrap().len(), heard, "min {min}");
+            Progress::new(&watch, 1).phase(&Phase::Staging { operations: 1 }, None);
+            let phases = recorder.phases.lock().unwrap();
+            assert_eq!(phases.len(), heard, "min {min}");
+            assert!(phases.iter().all(|p| p == "staging 1 operations"));
         }
     }
 }

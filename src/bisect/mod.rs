@@ -13,7 +13,7 @@ mod search;
 use crate::applied::Applied;
 use crate::apply_options::WritePhase;
 use crate::history::record_checkpoint;
-use crate::report::Report;
+use crate::report::{Phase, Report};
 use crate::verify::{VerifyOptions, run_tests_as_asked};
 use crate::{history, progress};
 use lancet_core::{BatchFailure, FileReport, Rollback, Root, StagedFile};
@@ -180,13 +180,12 @@ impl Bisect<'_> {
                         break (BisectOutcome::OutOfRuns, 0);
                     }
                     progress.phase(
-                        &format!(
-                            "bisecting: test run {} of at most {}, {} of {} files written",
-                            runs.len() + 1,
-                            self.max_runs,
-                            units.len(),
-                            self.units.len()
-                        ),
+                        &Phase::Bisecting {
+                            run: runs.len() + 1,
+                            max_runs: self.max_runs,
+                            written: units.len(),
+                            files: self.units.len(),
+                        },
                         None,
                     );
                     let trial = self.write_trial(&units)?;

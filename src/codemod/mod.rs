@@ -15,7 +15,7 @@ use crate::applied::Applied;
 use crate::apply_options::ApplyOptions;
 use crate::pipeline::{apply_batch, open_root};
 use crate::report::Report;
-use crate::report::{ModRefusal, ModSummary};
+use crate::report::{ModRefusal, ModSummary, Phase};
 use crate::walk::{WalkRefusal, walk};
 use lancet_core::{Batch, FileOp, Format, OpKind, Root};
 use rayon::prelude::*;
@@ -109,7 +109,7 @@ pub fn codemod(opts: &ModOptions, apply: &ApplyOptions) -> Applied {
     lancet_core::timing::lap("mod: rules read, files walked", &mut clock);
     let progress = crate::progress::Progress::new(&apply.progress, files.len());
     progress.phase(
-        &format!("scanning {} files", files.len()),
+        &Phase::ScanningForMod { files: files.len() },
         Some(files.len()),
     );
     let scanned: Vec<FileMod> = files

@@ -11,7 +11,7 @@ use super::model::{
 use super::words::whole_word_offsets;
 use crate::apply_options::ApplyOptions;
 use crate::report::Report;
-use crate::report::{Definition, Mention, PlaceRefusal, RenameRefusal, SymbolKind};
+use crate::report::{Definition, Mention, Phase, PlaceRefusal, RenameRefusal, SymbolKind};
 use crate::walk::{WalkRefusal, Walked};
 use lancet_core::Root;
 use lancet_core::Span;
@@ -697,7 +697,10 @@ pub(crate) fn scan_all(
     let finder = memchr::memmem::Finder::new(opts.old.as_bytes());
     let progress = crate::progress::Progress::new(&apply.progress, files.len());
     progress.phase(
-        &format!("scanning {} files for `{}`", files.len(), opts.old),
+        &Phase::ScanningForRename {
+            files: files.len(),
+            old: &opts.old,
+        },
         Some(files.len()),
     );
     let (outcomes, included): (Vec<Scanned>, Vec<Vec<IncludedDoc>>) = files

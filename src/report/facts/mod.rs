@@ -9,6 +9,7 @@ mod codemod;
 mod history;
 mod left;
 mod moving;
+mod progress;
 mod reach;
 mod reads;
 mod rename;
@@ -21,6 +22,7 @@ pub use history::Recovery;
 pub(crate) use history::UndoEnd;
 pub use left::{LeftWhy, MoveLeft, UnlookedSite};
 pub use moving::{DestinationProblem, MoveRefusal, MoveSummary, Unmovable};
+pub use progress::Phase;
 pub use reach::{Augmented, OutsideReach};
 pub use reads::UnreadChange;
 pub use rename::{

@@ -26,6 +26,7 @@ mod moving;
 pub(crate) mod ops;
 mod parsed;
 mod place;
+mod progress;
 mod reach;
 mod reads;
 mod refused;
@@ -45,6 +46,7 @@ use left::left_why;
 pub(crate) use left::left_why_in_json;
 pub(crate) use parsed::BatchInJson;
 pub use parsed::parsed_edit_bytes;
+pub(crate) use progress::phase_words;
 use signature::site_problem;
 
 /// The note for a file with other hard links that got its own inode: the other names keep the
