@@ -1,8 +1,7 @@
 //! `lancet check`: which files to run the syntax gate on, read from disk as they are, through
 //! the root's handle (a link out of the root is refused, not followed).
 
-use crate::config::{Config, ConfigError};
-use crate::report::Surface;
+use crate::config::{Config, ConfigError, Ignored};
 use lancet_core::Root;
 use lancet_syntax::SyntaxReport;
 use std::path::Path;
@@ -15,8 +14,6 @@ pub struct CheckOptions {
     /// Skip the languages' external check commands (tree-sitter and the precise parsers
     /// still run).
     pub no_compile_check: bool,
-    /// Whose vocabulary the settings' notice uses.
-    pub surface: Surface,
 }
 
 /// The verdict on the checked files, and what the person should know of the settings (guarded
@@ -25,8 +22,9 @@ pub struct CheckOptions {
 pub struct Checked {
     /// The gate's findings.
     pub report: SyntaxReport,
-    /// The settings' notice, when there is one.
-    pub notice: Option<String>,
+    /// The repository's guarded settings lancet ignored, when it did: the surface words the
+    /// notice ([`Ignored::notice`]).
+    pub ignored: Option<Ignored>,
 }
 
 /// Why a check could not run.
@@ -54,7 +52,7 @@ pub fn check(root: &Root, paths: &[String], opts: &CheckOptions) -> Result<Check
     }
     Ok(Checked {
         report: lancet_syntax::check_contents(&files, &gate),
-        notice: config.notice(opts.surface),
+        ignored: config.ignored,
     })
 }
 

@@ -205,6 +205,28 @@ fn check_flags_broken_files_and_passes_clean_ones() {
     assert_eq!(v["checked"][0], "ok.py (python)");
 }
 
+/// `lancet check` in a repository whose guarded settings nobody trusted: they are ignored, and
+/// the person is told how to trust them, in the command line's words.
+#[test]
+fn check_names_the_untrusted_settings_it_ignores() {
+    let dir = temp_tree(&[
+        ("ok.py", GOOD_PY),
+        ("lancet.toml", b"[gate]\nskip = [\"ok.py\"]\n"),
+    ]);
+    let out = lancet(&["check", "-C", dir.path().to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("lancet check: ") && err.contains("`lancet trust`"),
+        "{err}"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(", 0 unchecked,"),
+        "the skip is ignored: {text}"
+    );
+}
+
 #[test]
 fn lancet_toml_configures_the_gate_and_check_and_refuses_unknown_keys() {
     let dir = temp_tree(&[

@@ -40,7 +40,6 @@ pub(super) fn run_check(root: PathBuf, args: CheckArgs) -> u8 {
     let opts = lancet::CheckOptions {
         exclude: args.exclude,
         no_compile_check: args.no_compile_check,
-        surface: Surface::Cli,
     };
     let checked = match lancet::check(&root, &paths, &opts) {
         Ok(checked) => checked,
@@ -52,8 +51,8 @@ pub(super) fn run_check(root: PathBuf, args: CheckArgs) -> u8 {
             };
         }
     };
-    if let Some(notice) = &checked.notice {
-        eprintln!("lancet check: {notice}");
+    if let Some(ignored) = &checked.ignored {
+        eprintln!("lancet check: {}", ignored.notice(Surface::Cli));
     }
     let report = checked.report;
     let failed = !report.errors.is_empty();
