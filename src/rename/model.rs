@@ -3,7 +3,7 @@
 //! these; none of them holds any of the flow.
 
 use super::lsp::servers::Lsp;
-use crate::report::{Mention, SymbolKind};
+use crate::report::{LeftSite, LeftWhy, Mention, Site, SymbolKind};
 use lancet_core::Span;
 use lancet_syntax as syntax;
 use lancet_syntax::LanguageEntry;
@@ -355,6 +355,33 @@ pub(crate) struct FileScan {
     pub(crate) collisions: Vec<Collision>,
     /// The syntax gate's verdict on the renamed content, from this scan's tree.
     pub(crate) precheck: Option<syntax::Prechecked>,
+}
+
+impl FileScan {
+    /// The site at byte `at`, as a report lists it.
+    pub(crate) fn site_at(&self, at: usize) -> Site {
+        let line = lancet_core::line_of(&self.starts, at);
+        Site {
+            path: self.path.clone(),
+            line,
+            column: at - self.starts[line - 1] + 1,
+            doctest: false,
+        }
+    }
+
+    /// The site at byte `at` left, with why, and its line's text for the report to show.
+    pub(crate) fn left_at(&self, at: usize, why: LeftWhy) -> LeftSite {
+        let Site {
+            path, line, column, ..
+        } = self.site_at(at);
+        LeftSite {
+            path,
+            line,
+            column,
+            text: super::scan::line_text(&self.parsed.text, &self.starts, line),
+            why,
+        }
+    }
 }
 
 /// NEW already in code, where OLD would become it.

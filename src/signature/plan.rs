@@ -15,7 +15,6 @@ use super::target::NameScan;
 use crate::rename::model::{Chosen, FileScan, Occurrence, Parsed, Resolution, SymbolId};
 use crate::rename::python::Receiver;
 use crate::rename::refusal::may_be_chosen;
-use crate::rename::scan::line_text;
 use crate::report::UnsupportedDefinition;
 use crate::report::{
     Definition, LeftSite, LeftWhy, SignatureRefusal, Site, SiteProblem, SymbolKind,
@@ -247,7 +246,7 @@ fn plan_calls(
         match call_edit(facts, site, d) {
             Ok(None) => plan.unchanged += 1,
             Ok(Some((edit, gone))) => {
-                plan.calls.push(site_of(site.scan, site.at));
+                plan.calls.push(site.scan.site_at(site.at));
                 if let Some(problem) = undecided {
                     plan.undecided_calls += 1;
                     plan.unresolved.push(left(site.scan, site.at, problem));
@@ -478,25 +477,7 @@ fn file_edits<'p>(
         .edits
 }
 
-/// A site as the report lists it.
-fn site_of(scan: &FileScan, at: usize) -> Site {
-    let line = line_of(&scan.starts, at);
-    Site {
-        path: scan.path.clone(),
-        line,
-        column: at - scan.starts[line - 1] + 1,
-        doctest: false,
-    }
-}
-
-/// A site left, with why.
+/// A site left, with the problem a signature change has with it.
 fn left(scan: &FileScan, at: usize, problem: SiteProblem) -> LeftSite {
-    let line = line_of(&scan.starts, at);
-    LeftSite {
-        path: scan.path.clone(),
-        line,
-        column: at - scan.starts[line - 1] + 1,
-        text: line_text(&scan.parsed.text, &scan.starts, line),
-        why: LeftWhy::Signature(problem),
-    }
+    scan.left_at(at, LeftWhy::Signature(problem))
 }

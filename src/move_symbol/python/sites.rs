@@ -13,9 +13,7 @@ use super::statements::{
 use super::{Planned, Request};
 use crate::rename::model::{FileScan, Parsed, Resolution};
 use crate::rename::python::PyProject;
-use crate::rename::scan::line_text;
-use crate::report::{LeftSite, LeftWhy, MoveLeft, MoveRefusal, Site};
-use lancet_core::line_of;
+use crate::report::{LeftSite, LeftWhy, MoveLeft, MoveRefusal};
 use tree_sitter::Node;
 
 /// Whether the new module still imports the old one at its top once `from a import name`
@@ -100,8 +98,7 @@ pub(super) fn collect_sites(
             object_imports: Vec::new(),
             imports_new_on_load: false,
         };
-        let left = |at: usize, why: LeftWhy| left_site(scan, at, why);
-        let site = |at: usize| site_at(scan, at);
+        let left = |at: usize, why: LeftWhy| scan.left_at(at, why);
         let has_star = !in_old && gather_stars(x, scan, &a.path, py, &mut work.stars);
         for o in &scan.occurrences {
             if in_old && o.at >= block.0 && o.at < block.1 {
@@ -153,7 +150,7 @@ pub(super) fn collect_sites(
                 }
             };
             if rewritten {
-                planned.sites.push(site(o.at));
+                planned.sites.push(scan.site_at(o.at));
             }
         }
         let FileWork {
@@ -185,29 +182,6 @@ pub(super) fn collect_sites(
     Ok(())
 }
 
-/// A site of a scanned file.
-fn site_at(scan: &FileScan, at: usize) -> Site {
-    let line = line_of(&scan.starts, at);
-    Site {
-        path: scan.path.clone(),
-        line,
-        column: at - scan.starts[line - 1] + 1,
-        doctest: false,
-    }
-}
-
-/// A site of a scanned file, with its line's text and why it is listed.
-fn left_site(scan: &FileScan, at: usize, why: LeftWhy) -> LeftSite {
-    let line = line_of(&scan.starts, at);
-    LeftSite {
-        path: scan.path.clone(),
-        line,
-        column: at - scan.starts[line - 1] + 1,
-        text: line_text(&scan.parsed.text, &scan.starts, line),
-        why,
-    }
-}
-
 /// Lists the file's star imports of the old module; whether it has one.
 fn gather_stars(
     x: &Parsed,
@@ -218,7 +192,7 @@ fn gather_stars(
 ) -> bool {
     let before = stars.len();
     star_imports_of(x, old, py, |at| {
-        stars.push(left_site(scan, at, LeftWhy::Move(MoveLeft::StarImport)))
+        stars.push(scan.left_at(at, LeftWhy::Move(MoveLeft::StarImport)))
     });
     stars.len() > before
 }

@@ -22,7 +22,7 @@ use crate::rename::named_by_string::named_by_string_refusal;
 use crate::rename::overrides::outside_override_refusal;
 use crate::rename::refusal::{ecma_special_member, left_where_tests_run, undecided_sites};
 use crate::rename::registry::{OutsideReaches, resolve_all_then};
-use crate::rename::scan::{line_text, renameable_languages, scan_all, walk};
+use crate::rename::scan::{renameable_languages, scan_all, walk};
 use crate::rename::scope::keep_mentions_in_scope;
 use crate::rename::{complete_summary, finish_scan, summarise};
 use crate::report::Report;
@@ -338,11 +338,7 @@ pub(super) fn sites_unseen(
             let scan = scans.iter().find(|s| s.path == site.path)?;
             let at = scan.starts.get(site.line - 1)? + site.column - 1;
             let kind = unlooked(blind, scan, at, len)?;
-            Some(left(
-                scan,
-                at,
-                not_the_servers(blind, kind, site.why.clone()),
-            ))
+            Some(scan.left_at(at, not_the_servers(blind, kind, site.why.clone())))
         })
         .collect();
     let mut servers = Vec::new();
@@ -401,8 +397,7 @@ fn beside_the_server(
                 }
                 None if covered(s.start) => {}
                 None if opts.include_unresolved => spans.push(s.clone()),
-                None => disagreed.push(left(
-                    scan,
+                None => disagreed.push(scan.left_at(
                     s.start,
                     LeftWhy::ServerLeaves {
                         server: server.to_string(),
@@ -429,11 +424,7 @@ fn every_unlooked_site(blind: &Blind, scans: &[FileScan], len: usize) -> Vec<Lef
         .flat_map(|scan| {
             scan.occurrences.iter().filter_map(move |o| {
                 let kind = unlooked(blind, scan, o.at, len)?;
-                Some(left(
-                    scan,
-                    o.at,
-                    not_the_servers(blind, kind, LeftWhy::AtUntold),
-                ))
+                Some(scan.left_at(o.at, not_the_servers(blind, kind, LeftWhy::AtUntold)))
             })
         })
         .collect()
@@ -471,19 +462,6 @@ fn refused(
         servers,
     };
     Box::new(Report::rename_refused(&refusal, apply.surface).with_rename(summary, apply.surface))
-}
-
-/// A site lancet leaves undecided at `at`, with why (`why`: why the server did not rename it
-/// and why lancet could not decide it).
-fn left(scan: &FileScan, at: usize, why: LeftWhy) -> LeftSite {
-    let line = lancet_core::line_of(&scan.starts, at);
-    LeftSite {
-        path: scan.path.clone(),
-        line,
-        column: at - scan.starts[line - 1] + 1,
-        text: line_text(&scan.parsed.text, &scan.starts, line),
-        why,
-    }
 }
 
 /// Whether the occurrence at `at` stands in a node of one of `kinds`.
