@@ -150,7 +150,13 @@ fn apply_locked(
         );
     }
     if opts.dry_run {
-        let report = Report::dry_run(status, format, staged.reports, notes, opts.surface);
+        let report = Report::dry_run(
+            status,
+            format,
+            staged.reports,
+            (notes, opts.test.as_deref()),
+            opts.surface,
+        );
         return nothing_written(report.with_syntax(syntax));
     }
     // The last look before the writes (without tests, the commit point of a cancellation):

@@ -35,11 +35,12 @@ use choose::{choose, request, with_tied};
 use lancet_core::replace_ranges;
 use lancet_core::{Batch, FileOp, Format, OpKind, Span};
 use lancet_syntax as syntax;
+use model::line_text;
 use model::{Chosen, FileScan, Occurrence, Resolution, Scanned};
 use rayon::prelude::*;
 use refusal::{Found, languages_refusal, refusal, undecided_sites};
 use registry::resolve_all_then;
-use scan::{line_text, scan_all, walk};
+use scan::{scan_all, walk};
 use scope::keep_mentions_in_scope;
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 

@@ -357,6 +357,13 @@ pub(crate) struct FileScan {
     pub(crate) precheck: Option<syntax::Prechecked>,
 }
 
+/// Line `line` (1-based) of `text`, trimmed: what a report shows beside a site.
+pub(crate) fn line_text(text: &str, starts: &[usize], line: usize) -> String {
+    let start = starts[line - 1];
+    let end = starts.get(line).copied().unwrap_or(text.len());
+    text[start..end].trim().to_string()
+}
+
 impl FileScan {
     /// The site at byte `at`, as a report lists it.
     pub(crate) fn site_at(&self, at: usize) -> Site {
@@ -378,7 +385,7 @@ impl FileScan {
             path,
             line,
             column,
-            text: super::scan::line_text(&self.parsed.text, &self.starts, line),
+            text: line_text(&self.parsed.text, &self.starts, line),
             why,
         }
     }

@@ -7,6 +7,7 @@ use super::definitions;
 use super::included_docs::{IncludedDoc, included_docs};
 use super::model::{
     Collision, FileScan, Occurrence, Parsed, RenameKinds, RenameOptions, Renamer, Scanned,
+    line_text,
 };
 use super::words::whole_word_offsets;
 use crate::apply_options::ApplyOptions;
@@ -88,12 +89,6 @@ pub(crate) fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
         && chars.all(|c| c == '_' || c.is_alphanumeric())
-}
-
-pub(crate) fn line_text(text: &str, starts: &[usize], line: usize) -> String {
-    let start = starts[line - 1];
-    let end = starts.get(line).copied().unwrap_or(text.len());
-    text[start..end].trim().to_string()
 }
 
 /// A node's ancestors, the root first, found in one descent from the root. tree-sitter finds
@@ -470,12 +465,13 @@ fn is_indexed_access_key(tree: &Tree, text: &[u8], at: usize, len: usize) -> boo
     let Some(fragment) = whole_string(tree, "string_fragment", at, len) else {
         return false;
     };
-    let Some(mut key) = fragment
-        .parent()
-        .filter(|n| n.kind() == "string")
-        .and_then(|string| string.parent())
-        .filter(|n| n.kind() == "literal_type")
-    else {
+    // `'name'` is a literal type holding a string; `` `name` `` a template literal type without
+    // substitutions.
+    let Some(mut key) = fragment.parent().and_then(|holder| match holder.kind() {
+        "string" => holder.parent().filter(|n| n.kind() == "literal_type"),
+        "template_literal_type" if holder.named_child_count() == 1 => Some(holder),
+        _ => None,
+    }) else {
         return false;
     };
     while let Some(up) = key.parent() {

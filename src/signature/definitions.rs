@@ -7,7 +7,7 @@ use super::lang::{Facts, Lang};
 use super::layout::{Edit, Part};
 use super::params::{Entry, Kind, Origin, Signature};
 use super::syntax::{Def, DefProblem};
-use crate::rename::model::{FileScan, Resolution, SymbolId};
+use crate::rename::model::{EcmaMember, FileScan, Resolution, SymbolId};
 use crate::rename::python::{PyProject, decorated_as, qual_of};
 use crate::report::{OutsideReach, ParamProblem, SignatureRefusal, UnsupportedDefinition};
 use lancet_core::line_of;
@@ -56,7 +56,7 @@ fn read_one<'t>(
     let text = &file.parsed.text;
     let line = line_of(&file.starts, node.start_byte());
     let unsupported = |why| SignatureRefusal::Unsupported {
-        function: display(id),
+        function: display(id, Some(file)),
         path: file.path.clone(),
         line,
         why,
@@ -75,7 +75,7 @@ fn read_one<'t>(
         Err(DefProblem::Unreadable) => return Err(unsupported(UnsupportedDefinition::Unreadable)),
     };
     let parameters = |problem| SignatureRefusal::Parameters {
-        function: display(id),
+        function: display(id, Some(file)),
         path: file.path.clone(),
         line,
         problem,
@@ -136,7 +136,7 @@ fn check_redefinitions(defs: &Defs) -> Result<(), SignatureRefusal> {
     for (id, plans) in defs {
         if let Some(other) = plans.iter().skip(1).find(|d| shape(d) != shape(&plans[0])) {
             return Err(SignatureRefusal::Unsupported {
-                function: display(id),
+                function: display(id, Some(other.scan)),
                 path: other.scan.path.clone(),
                 line: line_of(&other.scan.starts, other.def.node.start_byte()),
                 why: UnsupportedDefinition::Redefined,
@@ -290,7 +290,7 @@ fn rename_edits(facts: &Facts, d: &DefPlan, id: &SymbolId) -> Result<Vec<Edit>, 
         if !taken.is_empty() {
             return Err(SignatureRefusal::NameTaken {
                 new: p.name.clone(),
-                function: display(id),
+                function: display(id, Some(d.scan)),
                 path: d.scan.path.clone(),
                 lines: taken,
             });
@@ -391,10 +391,35 @@ pub(super) fn after_text(d: &DefPlan, text: &str) -> String {
 }
 
 /// A symbol as the report names it: Python's by its module and qualified name
-/// (`shop/cart.py::Cart.total`), JavaScript/TypeScript's by its file and declaration's offset
-/// (`src/shop.ts@16`).
-pub(super) fn display(id: &SymbolId) -> String {
-    id.to_string()
+/// (`shop/cart.py::Cart.total`), JavaScript/TypeScript's by its file and the name its
+/// declaration writes (`src/shop.ts::total`), read from `scan` when that is its file (else by
+/// the declaration's offset, `src/shop.ts@16`).
+pub(super) fn display(id: &SymbolId, scan: Option<&FileScan>) -> String {
+    let SymbolId::Ecma {
+        file,
+        offset,
+        member,
+    } = id
+    else {
+        return id.to_string();
+    };
+    // A JavaScript/TypeScript symbol is its file and offset: named for the person by the name
+    // written there, when `scan` is that file.
+    let Some(rest) = scan
+        .filter(|scan| scan.path == *file)
+        .and_then(|scan| scan.parsed.text.get(*offset as usize..))
+    else {
+        return id.to_string();
+    };
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    let name = &rest[..end];
+    match member {
+        Some(EcmaMember::Public(m)) => format!("{file}::{name}.{m}"),
+        Some(EcmaMember::Private(m)) => format!("{file}::{name}.#{m}"),
+        None => format!("{file}::{name}"),
+    }
 }
 
 /// A symbol's own name (`total` of `Cart.total`).

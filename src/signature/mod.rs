@@ -634,7 +634,7 @@ fn summary(
     // A JavaScript/TypeScript symbol is its file and offset: named for the person.
     let function = match primary {
         SymbolId::Ecma { file, .. } => format!("{file}::{}", found_name(planned, primary)),
-        _ => definitions::display(primary),
+        _ => definitions::display(primary, None),
     };
     SignatureSummary {
         function,

@@ -203,7 +203,7 @@ fn plan_definitions(
         }
         removed.extend(uses.into_iter().map(|(name, uses)| Removed {
             path: d.scan.path.clone(),
-            function: display(id),
+            function: display(id, Some(d.scan)),
             name,
             uses,
         }));
@@ -389,7 +389,7 @@ fn definitions<'t>(
                 .map(|c| (c.scan.path.clone(), line_of(&c.scan.starts, c.at)));
             let (path, line) = place.unwrap_or_default();
             return Err(SignatureRefusal::Unsupported {
-                function: display(id),
+                function: display(id, None),
                 path,
                 line,
                 why: UnsupportedDefinition::NotDefined,
@@ -398,7 +398,7 @@ fn definitions<'t>(
     }
     if !defs.contains_key(reach.primary) {
         return Err(SignatureRefusal::NoMatch {
-            function: display(reach.primary),
+            function: display(reach.primary, None),
             files_scanned: 0,
         });
     }

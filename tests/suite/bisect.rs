@@ -427,3 +427,31 @@ fn a_crash_anywhere_in_a_bisection_recovers_to_the_tree_before() {
     }
     assert!(crashes >= 10, "only {crashes} crashes happened");
 }
+
+/// A dry run with `--test` runs no test (it writes nothing to test) and says so.
+#[test]
+fn a_dry_run_says_its_test_command_did_not_run() {
+    let dir = tree(&["f03.txt"], false);
+    let before = snapshot(dir.path());
+    let out = lancet(
+        &[
+            "apply",
+            "-C",
+            r(dir.path()),
+            "--dry-run",
+            "--test",
+            "sh check.sh",
+            "--json",
+        ],
+        &batch(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let v = json(&out);
+    assert!(
+        v["notes"]
+            .to_string()
+            .contains("the test command was not run (`sh check.sh`)"),
+        "{v:#}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}

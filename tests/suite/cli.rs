@@ -831,6 +831,34 @@ fn the_manual_and_completions_say_what_each_command_takes() {
         assert!(!help.contains("--root"), "{rootless}: {help}");
     }
     assert!(stdout(&lancet(&["apply", "--help"], b"")).contains("--root"));
+    // Each command's help opens with what that command does: the words `lancet --help` lists
+    // for it, not those of a set of switches it shares.
+    let listed = stdout(&lancet(&["--help"], b""));
+    for command in [
+        "apply",
+        "rename",
+        "signature",
+        "move",
+        "mod",
+        "undo",
+        "log",
+        "read",
+        "check",
+        "parse",
+        "report",
+        "schema",
+        "recover",
+        "trust",
+        "mcp",
+    ] {
+        let help = stdout(&lancet(&[command, "--help"], b""));
+        let opening = help.lines().next().unwrap_or_default();
+        let said = opening.split([',', ':', '(']).next().unwrap_or_default();
+        assert!(
+            !said.is_empty() && listed.contains(said),
+            "{command} opens with {opening:?}, which `lancet --help` does not list: {listed}"
+        );
+    }
     let out = lancet(
         &["parse", "-C", "/nonexistent", "--json"],
         b"*** Begin Patch\n*** Delete File: a\n*** End Patch\n",

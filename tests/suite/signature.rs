@@ -556,6 +556,20 @@ fn a_javascript_arrow_function_gets_brackets_and_a_call_that_cannot_place_a_valu
     );
 }
 
+/// A TypeScript function a refusal names is named by its file and name, as the success
+/// message names it, not by where its declaration starts.
+#[test]
+fn a_typescript_refusal_names_the_function_as_written() {
+    let dir = temp_tree(&[("shop.ts", SHOP_TS.as_bytes())]);
+    let (status, v) = run(dir.path(), &["total", "--remove", "tax"]);
+    assert_eq!(status, Some(1), "{v:#}");
+    let detail = v["error"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("the body of shop.ts::total still uses `tax` (shop.ts line(s) 3)"),
+        "{v:#}"
+    );
+}
+
 #[test]
 fn a_typescript_method_and_an_untyped_parameter_are_refused() {
     let dir = temp_tree(&[

@@ -255,7 +255,7 @@ fn left_site(path: &str, text: &str, at: usize, why: LeftWhy) -> LeftSite {
         path: path.to_string(),
         line,
         column: at - starts[line - 1] + 1,
-        text: crate::rename::scan::line_text(text, &starts, line),
+        text: crate::rename::model::line_text(text, &starts, line),
         why,
     }
 }

@@ -57,7 +57,8 @@ pub(super) fn analyze(path: &str, text: &str, offsets: &[usize], len: usize) -> 
                 {
                     Some((literal.span.start + 1, node.id()))
                 }
-                // `` p[`name`] ``: a template without substitutions is that string.
+                // `` p[`name`] ``, `` T[`name`] ``: a template without substitutions is that
+                // string.
                 AstKind::TemplateLiteral(template)
                     if template.expressions.is_empty()
                         && (template.span.end - template.span.start) as usize == len + 2 =>
@@ -95,18 +96,22 @@ fn string_member(semantic: &Semantic, returns: &Returns, key: oxc_semantic::Node
     let nodes = semantic.nodes();
     let literal = match nodes.kind(key) {
         AstKind::StringLiteral(literal) => literal,
+        // `` p[`name`] ``, and in a type `` T[`name`] `` (a literal type holding the template).
         AstKind::TemplateLiteral(template) => {
             let name = template
                 .quasis
                 .iter()
                 .map(|q| q.value.raw.as_str())
                 .collect();
+            if matches!(nodes.parent_kind(key), AstKind::TSLiteralType(_)) {
+                return indexed_member(semantic, key, name, template.span);
+            }
             return member_named(semantic, returns, key, name);
         }
         _ => return Raw::Unresolved("not a name lancet can read".into()),
     };
     if matches!(nodes.parent_kind(key), AstKind::TSLiteralType(_)) {
-        return indexed_member(semantic, key, literal);
+        return indexed_member(semantic, key, literal.value.to_string(), literal.span);
     }
     member_named(semantic, returns, key, literal.value.to_string())
 }
@@ -117,10 +122,10 @@ fn string_member(semantic: &Semantic, returns: &Returns, key: oxc_semantic::Node
 fn indexed_member(
     semantic: &Semantic,
     key: oxc_semantic::NodeId,
-    literal: &oxc_ast::ast::StringLiteral,
+    name: String,
+    span: oxc_span::Span,
 ) -> Raw {
     let nodes = semantic.nodes();
-    let name = literal.value.to_string();
     let unknown = || {
         Raw::Unresolved(format!(
             "`{name}` is a member named by a string in a type (`T['{name}']`, `Pick<T, '{name}'>`) whose type lancet cannot resolve"
@@ -130,10 +135,11 @@ fn indexed_member(
         match ancestor.kind() {
             AstKind::StringLiteral(_)
             | AstKind::TSLiteralType(_)
+            | AstKind::TemplateLiteral(_)
             | AstKind::TSUnionType(_)
             | AstKind::TSParenthesizedType(_) => {}
             AstKind::TSIndexedAccessType(indexed)
-                if indexed.index_type.span().contains_inclusive(literal.span) =>
+                if indexed.index_type.span().contains_inclusive(span) =>
             {
                 return match type_holder(semantic, &indexed.object_type) {
                     Some(holder) if holder.holds_members() => Raw::Member {
@@ -154,9 +160,7 @@ fn indexed_member(
                         if matches!(id.name.as_str(), "Pick" | "Omit")
                             && referenced_symbol(semantic, id).is_none());
                 return match arguments.params.as_slice() {
-                    [object, keys]
-                        if library_pick && keys.span().contains_inclusive(literal.span) =>
-                    {
+                    [object, keys] if library_pick && keys.span().contains_inclusive(span) => {
                         match type_holder(semantic, object) {
                             Some(holder) if holder.holds_members() => Raw::Member {
                                 holder: Box::new(holder),

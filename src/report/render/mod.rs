@@ -153,20 +153,27 @@ impl Report {
     }
 
     /// What a dry run says: what would apply, or, with failures, that it is no success even
-    /// with --partial (what failed is the answer).
+    /// with --partial (what failed is the answer); and that the test command (`untested`), when
+    /// one was given, did not run.
     pub(crate) fn dry_run(
         status: Status,
         format: &'static str,
         reports: Vec<FileReport>,
-        notes: BatchNotes,
+        (notes, untested): (BatchNotes, Option<&str>),
         surface: Surface,
     ) -> Report {
-        match status {
+        let report = match status {
             Status::Partial => Report::from_ops(Status::Refused, format, reports, notes, surface)
                 .with_note(
                     "a dry run with --partial: without --dry-run, the parts that located would be written and only these reported".to_string(),
                 ),
             _ => Report::from_ops(Status::DryRun, format, reports, notes, surface),
+        };
+        match untested {
+            Some(command) => report.with_note(format!(
+                "the test command was not run (`{command}`): a dry run writes nothing for it to test"
+            )),
+            None => report,
         }
     }
 

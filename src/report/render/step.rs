@@ -109,17 +109,18 @@ impl StepReport {
         if let Some(sites) = self.json.pointer("/mod/sites").and_then(Value::as_array) {
             let _ = writeln!(out, "### Sites rewritten ({})", sites.len());
             for site in sites.iter().take(20) {
+                // A string as it is (not its JSON spelling, whose `\"` a code span shows).
                 let at = |k: &str| {
                     site.get(k)
-                        .map(|v| v.to_string().trim_matches('"').to_string())
+                        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                        .unwrap_or_default()
                 };
                 let _ = writeln!(
                     out,
-                    "- `{}:{}`: `{}` → `{}`",
-                    at("path").unwrap_or_default(),
-                    at("line").unwrap_or_default(),
-                    at("before").unwrap_or_default(),
-                    at("after").unwrap_or_default()
+                    "- {}: {} → {}",
+                    code_span(&format!("{}:{}", at("path"), at("line"))),
+                    code_span(&at("before")),
+                    code_span(&at("after"))
                 );
             }
             if sites.len() > 20 {
@@ -154,9 +155,14 @@ impl StepReport {
         }
         if let Some(p) = self.json.get("provenance") {
             let field = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
+            // Only a checkpoint can be undone: a dry run or a refusal wrote none.
+            let checkpoint = match self.str_at("/checkpoint") {
+                Some(id) => format!("checkpoint {id}: `lancet undo {id}` takes it back"),
+                None => "no checkpoint".to_string(),
+            };
             let _ = writeln!(
                 out,
-                "<sub>lancet {} on {} (base {}), edit sha256 {}, {} ms; checkpoint {}: `lancet undo {}` takes it back.</sub>",
+                "<sub>lancet {} on {} (base {}), edit sha256 {}, {} ms; {checkpoint}.</sub>",
                 field("lancet_version"),
                 field("repository"),
                 field("base_commit"),
@@ -164,8 +170,6 @@ impl StepReport {
                 p.get("duration_ms")
                     .and_then(Value::as_u64)
                     .unwrap_or_default(),
-                self.str_at("/checkpoint").unwrap_or("none"),
-                self.str_at("/checkpoint").unwrap_or("ID"),
             );
         }
         out
@@ -228,6 +232,22 @@ fn first_sentence(text: &str) -> String {
     }
 }
 
+/// `text` as a Markdown code span: fenced by more backticks than it holds in a row, with a
+/// space inside when it starts or ends with one.
+fn code_span(text: &str) -> String {
+    let longest = text
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or_default();
+    let fence = "`".repeat(longest + 1);
+    if longest == 0 {
+        format!("{fence}{text}{fence}")
+    } else {
+        format!("{fence} {text} {fence}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::report::{StepOutcome, StepReport};
@@ -261,6 +281,7 @@ mod tests {
         );
         assert!(pr.contains("- `a.py` (update)"), "{pr}");
         assert!(pr.contains("### Tests\n`pytest -q`: passed"), "{pr}");
+        assert!(pr.contains(", 7 ms; no checkpoint.</sub>"), "{pr}");
         assert!(
             pr.contains(
                 "- `b.py`: the tests failed with it (exit 1): `FAILED test_b.py::test_one`"
@@ -272,6 +293,23 @@ mod tests {
         assert!(
             summary.contains("| acme/r | held back | held back: b.py |"),
             "{summary}"
+        );
+    }
+
+    #[test]
+    fn a_mod_s_sites_are_shown_as_written_in_code_spans() {
+        let json = r#"{
+            "status": "applied",
+            "files": [{"path": "app.ts", "action": "update", "status": "applied"}],
+            "mod": {"sites": [
+                {"path": "app.ts", "line": 5, "before": "log(\"a\", b)", "after": "info(`a`, b)"}
+            ]},
+            "message": "Applied."
+        }"#;
+        let pr = StepReport::parse("r.json", json).unwrap().pull_request();
+        assert!(
+            pr.contains("- `app.ts:5`: `log(\"a\", b)` → `` info(`a`, b) ``"),
+            "{pr}"
         );
     }
 }

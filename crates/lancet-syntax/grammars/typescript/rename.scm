@@ -4,7 +4,8 @@
 ;                          properties after `.`, imports and exports, shorthand properties,
 ;                          type names (classes, interfaces, aliases, enums)
 ;   @string, @comment      searched for OLD as a whole word (a regex literal is a string): listed, renamed only with
-;                          --include-strings / --include-comments (template substitutions are code)
+;                          --include-strings / --include-comments (template substitutions are code; a template
+;                          literal type is a string)
 ;   One node per pattern: lancet reads these as a table of node kinds and looks up the node
 ;   at each occurrence (compiling them as a query cost more than a small rename's own work).
 ;   Which names define what, for --kind, is read from their parents in the facade's
@@ -17,5 +18,6 @@
 (type_identifier) @name
 (string) @string
 (template_string) @string
+(template_literal_type) @string
 (regex) @string
 (comment) @comment

@@ -6,7 +6,8 @@ use lancet::surfaces::StepReport;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Which reports to read and what to print.
+// Which reports to read and what to print. (A plain comment: clap would take a doc comment
+// for the command's about, over the one `Command::Report` gives.)
 #[derive(Debug, clap::Args)]
 pub(super) struct ReportArgs {
     /// The reports (`lancet ... --json` output, one per file; `-` reads one from stdin).

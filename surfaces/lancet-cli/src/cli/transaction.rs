@@ -9,7 +9,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The switches every writing command shares: how the batch is checked, recorded and reported.
+// The switches every writing command shares: how the batch is checked, recorded and reported.
+// (A plain comment: clap would take a doc comment for the about of every command it joins.)
 #[derive(Debug, Args)]
 pub(super) struct TransactionArgs {
     /// Compute, check and report everything, write nothing.
